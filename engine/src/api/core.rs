@@ -1,0 +1,503 @@
+//! `core/v1` (and `coordination.k8s.io/v1` Lease): Pod, Node, Event, Lease.
+
+use super::{Condition, ObjectMeta, StringMap};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+fn is_zero(v: &i64) -> bool {
+    *v == 0
+}
+fn is_false(v: &bool) -> bool {
+    !*v
+}
+
+/// `v1.ResourceRequirements`: requests (what the scheduler reserves) and limits.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceRequirements {
+    /// e.g. `{cpu: 100m, memory: 128Mi}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub requests: StringMap,
+    /// e.g. `{memory: 256Mi}`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub limits: StringMap,
+}
+
+/// `v1.ContainerPort`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerPort {
+    /// Port the container listens on.
+    pub container_port: i64,
+    /// Port reserved on the node (NodePorts filter).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub host_port: i64,
+    /// TCP (default), UDP or SCTP.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub protocol: String,
+    /// Optional port name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+}
+
+/// `v1.Container` (the fields the simulation uses).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Container {
+    /// Container name, unique in the Pod.
+    pub name: String,
+    /// Image reference, e.g. `nginx:1.27`.
+    #[serde(default)]
+    pub image: String,
+    /// Ports.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ports: Vec<ContainerPort>,
+    /// Requests and limits.
+    #[serde(default, skip_serializing_if = "is_default_resources")]
+    pub resources: ResourceRequirements,
+}
+
+fn is_default_resources(r: &ResourceRequirements) -> bool {
+    r.requests.is_empty() && r.limits.is_empty()
+}
+
+/// `v1.Toleration`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Toleration {
+    /// Taint key; empty with `Exists` tolerates every taint.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub key: String,
+    /// `Equal` (default) or `Exists`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub operator: String,
+    /// Value for `Equal`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub value: String,
+    /// Effect to tolerate; empty means all effects.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub effect: String,
+    /// For NoExecute: how long the Pod stays after the taint appears.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toleration_seconds: Option<i64>,
+}
+
+impl Toleration {
+    /// `v1.Toleration.ToleratesTaint`.
+    pub fn tolerates(&self, taint: &Taint) -> bool {
+        if !self.effect.is_empty() && self.effect != taint.effect {
+            return false;
+        }
+        if !self.key.is_empty() && self.key != taint.key {
+            return false;
+        }
+        match self.operator.as_str() {
+            "Exists" => true,
+            "" | "Equal" => self.value == taint.value,
+            _ => false,
+        }
+    }
+}
+
+/// `v1.Taint`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Taint {
+    /// Taint key.
+    pub key: String,
+    /// Optional value.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub value: String,
+    /// `NoSchedule`, `PreferNoSchedule` or `NoExecute`.
+    pub effect: String,
+    /// When a NoExecute taint was added (set by the node lifecycle controller).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_added: Option<String>,
+    /// Simulated ms behind `time_added` (not part of the API shape).
+    #[serde(skip)]
+    pub added_ms: u64,
+}
+
+/// `v1.PodSpec` (the fields the simulation uses).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodSpec {
+    /// Application containers.
+    #[serde(default)]
+    pub containers: Vec<Container>,
+    /// Set by the scheduler's Bind (or by the user to skip scheduling).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub node_name: String,
+    /// Node labels the Pod requires.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub node_selector: StringMap,
+    /// Tolerations (DefaultTolerationSeconds admission adds two).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tolerations: Vec<Toleration>,
+    /// `Always` (default), `OnFailure`, `Never`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub restart_policy: String,
+    /// Seconds between TERM and KILL (default 30).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub termination_grace_period_seconds: Option<i64>,
+    /// Scheduler profile (default `default-scheduler`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub scheduler_name: String,
+    /// Resolved priority (0 by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<i64>,
+}
+
+impl PodSpec {
+    /// terminationGracePeriodSeconds with its default of 30.
+    pub fn grace_seconds(&self) -> i64 {
+        self.termination_grace_period_seconds.unwrap_or(30)
+    }
+}
+
+/// Container state `waiting`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerStateWaiting {
+    /// e.g. `ContainerCreating`, `ImagePullBackOff`, `CrashLoopBackOff`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// Detail.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+/// Container state `running`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerStateRunning {
+    /// When the container started.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub started_at: String,
+}
+
+/// Container state `terminated`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerStateTerminated {
+    /// Process exit code.
+    pub exit_code: i64,
+    /// `Completed`, `Error`, `OOMKilled`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// When it started.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub started_at: String,
+    /// When it ended.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub finished_at: String,
+}
+
+/// `v1.ContainerState`: exactly one member is set.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerState {
+    /// Not running yet (or backing off).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<ContainerStateWaiting>,
+    /// Running.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub running: Option<ContainerStateRunning>,
+    /// Exited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terminated: Option<ContainerStateTerminated>,
+}
+
+/// `v1.ContainerStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerStatus {
+    /// Container name.
+    pub name: String,
+    /// Current state.
+    #[serde(default)]
+    pub state: ContainerState,
+    /// The previous run's termination, after a restart.
+    #[serde(default, skip_serializing_if = "is_default_state")]
+    pub last_state: ContainerState,
+    /// Readiness (probe result; true once started when there is no readiness probe).
+    pub ready: bool,
+    /// Restarts in this Pod (same UID).
+    pub restart_count: i64,
+    /// Image reference.
+    pub image: String,
+    /// Whether the container has started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started: Option<bool>,
+}
+
+fn is_default_state(s: &ContainerState) -> bool {
+    *s == ContainerState::default()
+}
+
+/// `v1.PodStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodStatus {
+    /// Pending, Running, Succeeded, Failed.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub phase: String,
+    /// PodScheduled, PodReadyToStartContainers, Initialized, ContainersReady, Ready, DisruptionTarget.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Condition>,
+    /// e.g. `Evicted`, `NodeLost`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// Detail for `reason`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    /// The node's IP.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub host_ip: String,
+    /// The Pod's IP (a new Pod gets a new one).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub pod_ip: String,
+    /// When the kubelet accepted the Pod.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<String>,
+    /// Per-container status.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub container_statuses: Vec<ContainerStatus>,
+    /// Node chosen by preemption, waiting for victims to leave.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub nominated_node_name: String,
+}
+
+/// `v1.Pod`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Pod {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// What is wanted.
+    #[serde(default)]
+    pub spec: PodSpec,
+    /// What is seen.
+    #[serde(default)]
+    pub status: PodStatus,
+}
+
+impl Pod {
+    /// `podutil.IsPodReady`: the Ready condition is True.
+    pub fn is_ready(&self) -> bool {
+        super::get_condition(&self.status.conditions, "Ready").is_some_and(|c| c.status == "True")
+    }
+
+    /// When the Ready condition last became True (ms), if it is True.
+    pub fn ready_since(&self) -> Option<u64> {
+        super::get_condition(&self.status.conditions, "Ready")
+            .filter(|c| c.status == "True")
+            .map(|c| c.transition_ms)
+    }
+
+    /// Succeeded or Failed.
+    pub fn is_terminal(&self) -> bool {
+        matches!(self.status.phase.as_str(), "Succeeded" | "Failed")
+    }
+
+    /// `controller.IsPodActive`: not terminal and not being deleted.
+    pub fn is_active(&self) -> bool {
+        !self.is_terminal() && !self.metadata.is_deleting()
+    }
+
+    /// `podutil.IsPodAvailable`: Ready for at least `min_ready_seconds` at `now`.
+    pub fn is_available(&self, min_ready_seconds: i64, now: u64) -> bool {
+        match self.ready_since() {
+            Some(since) => {
+                min_ready_seconds <= 0 || since + (min_ready_seconds as u64) * 1000 <= now
+            }
+            None => false,
+        }
+    }
+
+    /// Σ restartCount over containers.
+    pub fn restarts(&self) -> i64 {
+        self.status
+            .container_statuses
+            .iter()
+            .map(|c| c.restart_count)
+            .sum()
+    }
+}
+
+/// `v1.NodeSpec`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeSpec {
+    /// Cordoned.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unschedulable: bool,
+    /// Taints.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub taints: Vec<Taint>,
+    /// The Pod address range.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub pod_cidr: String,
+}
+
+/// `v1.NodeAddress`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NodeAddress {
+    /// `InternalIP`, `Hostname`.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// The address.
+    pub address: String,
+}
+
+/// `v1.NodeSystemInfo` (the fields kubectl prints).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeSystemInfo {
+    /// e.g. `v1.33.0`.
+    pub kubelet_version: String,
+    /// e.g. `containerd://2.0.4`.
+    pub container_runtime_version: String,
+    /// `linux`.
+    pub operating_system: String,
+    /// `amd64`.
+    pub architecture: String,
+}
+
+/// `v1.NodeStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeStatus {
+    /// Total resources.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub capacity: StringMap,
+    /// What the scheduler may hand out.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub allocatable: StringMap,
+    /// Ready, MemoryPressure, DiskPressure, PIDPressure.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Condition>,
+    /// Addresses.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub addresses: Vec<NodeAddress>,
+    /// Versions.
+    #[serde(default)]
+    pub node_info: NodeSystemInfo,
+}
+
+/// `v1.Node`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Node {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// What is wanted.
+    #[serde(default)]
+    pub spec: NodeSpec,
+    /// What is seen.
+    #[serde(default)]
+    pub status: NodeStatus,
+}
+
+impl Node {
+    /// Status of the Ready condition: `True`, `False`, `Unknown` (or `Unknown` if absent).
+    pub fn ready_status(&self) -> &str {
+        super::get_condition(&self.status.conditions, "Ready")
+            .map(|c| c.status.as_str())
+            .unwrap_or("Unknown")
+    }
+}
+
+/// `v1.ObjectReference` as Events carry it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjectReference {
+    /// Kind.
+    pub kind: String,
+    /// Namespace.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// Uid.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub uid: String,
+    /// API version.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
+}
+
+/// `v1.EventSource`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EventSource {
+    /// Reporting component, e.g. `default-scheduler`, `kubelet`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub component: String,
+    /// Node name for kubelet events.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub host: String,
+}
+
+/// `v1.Event` (core/v1 shape, as `kubectl get events` and `describe` read it).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Event {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// The object the event is about.
+    pub involved_object: ObjectReference,
+    /// CamelCase reason, e.g. `Scheduled`.
+    pub reason: String,
+    /// Human-readable message.
+    pub message: String,
+    /// Who reported it.
+    pub source: EventSource,
+    /// First occurrence.
+    pub first_timestamp: String,
+    /// Last occurrence.
+    pub last_timestamp: String,
+    /// Occurrences (identical events are counted, not repeated).
+    pub count: i64,
+    /// `Normal` or `Warning`.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// Simulated ms of the first occurrence (not part of the API shape).
+    #[serde(skip)]
+    pub first_ms: u64,
+    /// Simulated ms of the last occurrence (not part of the API shape).
+    #[serde(skip)]
+    pub last_ms: u64,
+}
+
+/// `coordination.k8s.io/v1.LeaseSpec`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LeaseSpec {
+    /// The node name for node leases.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub holder_identity: String,
+    /// 40 for node leases.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lease_duration_seconds: i64,
+    /// Last renewal (the kubelet's heartbeat).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renew_time: Option<String>,
+    /// Simulated ms behind `renew_time` (not part of the API shape).
+    #[serde(skip)]
+    pub renew_ms: u64,
+}
+
+/// `coordination.k8s.io/v1.Lease`: node heartbeats live in namespace `kube-node-lease`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Lease {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// Holder and renew time.
+    #[serde(default)]
+    pub spec: LeaseSpec,
+}

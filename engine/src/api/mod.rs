@@ -1,0 +1,14 @@
+//! The object model: Kubernetes-shaped structs with the same field names and JSON shape
+//! as `k8s.io/api` (camelCase, empty fields omitted), so `-o json` and manifests match
+//! what a real cluster prints. Only the fields the simulation uses are modelled.
+
+mod core;
+mod meta;
+mod object;
+pub mod quantity;
+mod workloads;
+
+pub use self::core::*;
+pub use meta::*;
+pub use object::*;
+pub use workloads::*;

@@ -1,0 +1,204 @@
+//! [`Object`]: one enum over every kind the store holds, and [`Kind`].
+
+use super::*;
+use serde::Serialize;
+
+/// The kinds the API server serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Kind {
+    /// `apps/v1` Deployment.
+    Deployment,
+    /// `apps/v1` ReplicaSet.
+    ReplicaSet,
+    /// `v1` Pod.
+    Pod,
+    /// `v1` Node (cluster-scoped).
+    Node,
+    /// `v1` Event.
+    Event,
+    /// `coordination.k8s.io/v1` Lease.
+    Lease,
+}
+
+impl Kind {
+    /// Every kind, in a fixed order.
+    pub const ALL: [Kind; 6] = [
+        Kind::Deployment,
+        Kind::ReplicaSet,
+        Kind::Pod,
+        Kind::Node,
+        Kind::Event,
+        Kind::Lease,
+    ];
+
+    /// The Kind name, e.g. `ReplicaSet`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Deployment => "Deployment",
+            Kind::ReplicaSet => "ReplicaSet",
+            Kind::Pod => "Pod",
+            Kind::Node => "Node",
+            Kind::Event => "Event",
+            Kind::Lease => "Lease",
+        }
+    }
+
+    /// `apiVersion`.
+    pub fn api_version(self) -> &'static str {
+        match self {
+            Kind::Deployment | Kind::ReplicaSet => "apps/v1",
+            Kind::Lease => "coordination.k8s.io/v1",
+            _ => "v1",
+        }
+    }
+
+    /// The plural resource, e.g. `replicasets`.
+    pub fn resource(self) -> &'static str {
+        match self {
+            Kind::Deployment => "deployments",
+            Kind::ReplicaSet => "replicasets",
+            Kind::Pod => "pods",
+            Kind::Node => "nodes",
+            Kind::Event => "events",
+            Kind::Lease => "leases",
+        }
+    }
+
+    /// `resource.group` as error messages print it, e.g. `replicasets.apps`, `pods`.
+    pub fn qualified_resource(self) -> String {
+        match self.api_version().split_once('/') {
+            Some((group, _)) => format!("{}.{group}", self.resource()),
+            None => self.resource().to_string(),
+        }
+    }
+
+    /// True for namespaced kinds.
+    pub fn namespaced(self) -> bool {
+        !matches!(self, Kind::Node)
+    }
+}
+
+/// Any object in the store.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Object {
+    /// A Deployment.
+    Deployment(Deployment),
+    /// A ReplicaSet.
+    ReplicaSet(ReplicaSet),
+    /// A Pod.
+    Pod(Pod),
+    /// A Node.
+    Node(Node),
+    /// An Event.
+    Event(Event),
+    /// A Lease.
+    Lease(Lease),
+}
+
+impl Object {
+    /// The kind.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Object::Deployment(_) => Kind::Deployment,
+            Object::ReplicaSet(_) => Kind::ReplicaSet,
+            Object::Pod(_) => Kind::Pod,
+            Object::Node(_) => Kind::Node,
+            Object::Event(_) => Kind::Event,
+            Object::Lease(_) => Kind::Lease,
+        }
+    }
+
+    /// The metadata.
+    pub fn meta(&self) -> &ObjectMeta {
+        match self {
+            Object::Deployment(o) => &o.metadata,
+            Object::ReplicaSet(o) => &o.metadata,
+            Object::Pod(o) => &o.metadata,
+            Object::Node(o) => &o.metadata,
+            Object::Event(o) => &o.metadata,
+            Object::Lease(o) => &o.metadata,
+        }
+    }
+
+    /// The metadata, mutable.
+    pub fn meta_mut(&mut self) -> &mut ObjectMeta {
+        match self {
+            Object::Deployment(o) => &mut o.metadata,
+            Object::ReplicaSet(o) => &mut o.metadata,
+            Object::Pod(o) => &mut o.metadata,
+            Object::Node(o) => &mut o.metadata,
+            Object::Event(o) => &mut o.metadata,
+            Object::Lease(o) => &mut o.metadata,
+        }
+    }
+
+    /// The object as JSON with `apiVersion` and `kind` first, as `kubectl get -o json` shows it.
+    pub fn to_json(&self) -> serde_json::Value {
+        let body = match self {
+            Object::Deployment(o) => serde_json::to_value(o),
+            Object::ReplicaSet(o) => serde_json::to_value(o),
+            Object::Pod(o) => serde_json::to_value(o),
+            Object::Node(o) => serde_json::to_value(o),
+            Object::Event(o) => serde_json::to_value(o),
+            Object::Lease(o) => serde_json::to_value(o),
+        }
+        .unwrap_or(serde_json::Value::Null);
+        let mut map = serde_json::Map::new();
+        map.insert("apiVersion".into(), self.kind().api_version().into());
+        map.insert("kind".into(), self.kind().name().into());
+        if let serde_json::Value::Object(fields) = body {
+            map.extend(fields);
+        }
+        serde_json::Value::Object(map)
+    }
+
+    /// True if the spec (or for kinds without spec, nothing) differs: the API server
+    /// bumps `generation` only on spec changes.
+    pub fn spec_differs(&self, other: &Object) -> bool {
+        match (self, other) {
+            (Object::Deployment(a), Object::Deployment(b)) => a.spec != b.spec,
+            (Object::ReplicaSet(a), Object::ReplicaSet(b)) => a.spec != b.spec,
+            (Object::Pod(a), Object::Pod(b)) => a.spec != b.spec,
+            (Object::Node(a), Object::Node(b)) => a.spec != b.spec,
+            _ => false,
+        }
+    }
+}
+
+/// Conversion between a typed object and [`Object`].
+pub trait Resource: Clone + Sized {
+    /// The kind.
+    const KIND: Kind;
+    /// Wrap.
+    fn into_object(self) -> Object;
+    /// Unwrap a reference.
+    fn from_object(o: &Object) -> Option<&Self>;
+    /// Metadata.
+    fn meta(&self) -> &ObjectMeta;
+}
+
+macro_rules! resource {
+    ($t:ident) => {
+        impl Resource for $t {
+            const KIND: Kind = Kind::$t;
+            fn into_object(self) -> Object {
+                Object::$t(self)
+            }
+            fn from_object(o: &Object) -> Option<&Self> {
+                match o {
+                    Object::$t(x) => Some(x),
+                    _ => None,
+                }
+            }
+            fn meta(&self) -> &ObjectMeta {
+                &self.metadata
+            }
+        }
+    };
+}
+resource!(Deployment);
+resource!(ReplicaSet);
+resource!(Pod);
+resource!(Node);
+resource!(Event);
+resource!(Lease);

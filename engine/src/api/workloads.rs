@@ -1,0 +1,278 @@
+//! `apps/v1`: Deployment, ReplicaSet and the pod template they share.
+
+use super::{Condition, LabelSelector, ObjectMeta, PodSpec};
+use serde::{Deserialize, Serialize};
+
+fn is_zero(v: &i64) -> bool {
+    *v == 0
+}
+fn is_false(v: &bool) -> bool {
+    !*v
+}
+
+/// `v1.PodTemplateSpec`: metadata (labels) and spec of the Pods to create.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodTemplateSpec {
+    /// Template metadata (labels, annotations).
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// Template Pod spec.
+    #[serde(default)]
+    pub spec: PodSpec,
+}
+
+/// An `IntOrString` for maxSurge / maxUnavailable (`1` or `"25%"`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum IntOrString {
+    /// An absolute number.
+    Int(i64),
+    /// A string, normally a percentage such as `25%`.
+    String(String),
+}
+
+impl IntOrString {
+    /// `intstr.GetScaledValueFromIntOrPercent`: resolve against `total`, rounding up or
+    /// down as asked. `None` for a malformed string.
+    pub fn scaled_value(&self, total: i64, round_up: bool) -> Option<i64> {
+        match self {
+            IntOrString::Int(v) => Some(*v),
+            IntOrString::String(s) => {
+                let p: i64 = s.strip_suffix('%')?.parse().ok()?;
+                let prod = p * total;
+                Some(if round_up {
+                    (prod + 99).div_euclid(100)
+                } else {
+                    prod.div_euclid(100)
+                })
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for IntOrString {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IntOrString::Int(v) => write!(f, "{v}"),
+            IntOrString::String(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+/// `apps/v1.RollingUpdateDeployment`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RollingUpdateDeployment {
+    /// Pods that may be unavailable during the update (default 25%, rounded down).
+    #[serde(default = "default_quarter")]
+    pub max_unavailable: IntOrString,
+    /// Pods that may exist above replicas during the update (default 25%, rounded up).
+    #[serde(default = "default_quarter")]
+    pub max_surge: IntOrString,
+}
+
+fn default_quarter() -> IntOrString {
+    IntOrString::String("25%".into())
+}
+
+impl Default for RollingUpdateDeployment {
+    fn default() -> Self {
+        RollingUpdateDeployment {
+            max_unavailable: default_quarter(),
+            max_surge: default_quarter(),
+        }
+    }
+}
+
+/// `apps/v1.DeploymentStrategy`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeploymentStrategy {
+    /// `RollingUpdate` (default) or `Recreate`.
+    #[serde(rename = "type", default = "default_strategy_type")]
+    pub type_: String,
+    /// Parameters for RollingUpdate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolling_update: Option<RollingUpdateDeployment>,
+}
+
+fn default_strategy_type() -> String {
+    "RollingUpdate".into()
+}
+
+impl Default for DeploymentStrategy {
+    fn default() -> Self {
+        DeploymentStrategy {
+            type_: default_strategy_type(),
+            rolling_update: Some(RollingUpdateDeployment::default()),
+        }
+    }
+}
+
+fn default_one() -> i64 {
+    1
+}
+fn default_history() -> i64 {
+    10
+}
+fn default_deadline() -> i64 {
+    600
+}
+
+/// `apps/v1.DeploymentSpec` with upstream defaults applied on deserialization.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeploymentSpec {
+    /// Desired Pods (default 1).
+    #[serde(default = "default_one")]
+    pub replicas: i64,
+    /// Which Pods belong to this Deployment; must match the template labels.
+    #[serde(default)]
+    pub selector: LabelSelector,
+    /// The Pods to run.
+    #[serde(default)]
+    pub template: PodTemplateSpec,
+    /// How a new template replaces the old one.
+    #[serde(default)]
+    pub strategy: DeploymentStrategy,
+    /// Seconds a Pod must be Ready before it counts as available.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub min_ready_seconds: i64,
+    /// Old ReplicaSets kept for rollback (default 10).
+    #[serde(default = "default_history")]
+    pub revision_history_limit: i64,
+    /// Seconds without progress before `ProgressDeadlineExceeded` (default 600).
+    #[serde(default = "default_deadline")]
+    pub progress_deadline_seconds: i64,
+    /// A paused Deployment only scales; template changes start no rollout.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub paused: bool,
+}
+
+impl Default for DeploymentSpec {
+    fn default() -> Self {
+        DeploymentSpec {
+            replicas: 1,
+            selector: LabelSelector::default(),
+            template: PodTemplateSpec::default(),
+            strategy: DeploymentStrategy::default(),
+            min_ready_seconds: 0,
+            revision_history_limit: 10,
+            progress_deadline_seconds: 600,
+            paused: false,
+        }
+    }
+}
+
+/// `apps/v1.DeploymentStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeploymentStatus {
+    /// The generation this status describes.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub observed_generation: i64,
+    /// Σ ReplicaSet status.replicas.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub replicas: i64,
+    /// Pods of the new ReplicaSet.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub updated_replicas: i64,
+    /// Σ ready Pods.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ready_replicas: i64,
+    /// Σ available Pods.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub available_replicas: i64,
+    /// max(0, Σ ReplicaSet spec.replicas − available).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unavailable_replicas: i64,
+    /// Progressing / Available / ReplicaFailure.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Condition>,
+    /// Bumped on pod-template-hash collisions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collision_count: Option<i64>,
+}
+
+/// `apps/v1.Deployment`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Deployment {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// What is wanted.
+    #[serde(default)]
+    pub spec: DeploymentSpec,
+    /// What is seen.
+    #[serde(default)]
+    pub status: DeploymentStatus,
+}
+
+/// `apps/v1.ReplicaSetSpec`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplicaSetSpec {
+    /// Desired Pods (default 1).
+    #[serde(default = "default_one")]
+    pub replicas: i64,
+    /// Seconds a Pod must be Ready before it counts as available.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub min_ready_seconds: i64,
+    /// Which Pods belong to this ReplicaSet.
+    #[serde(default)]
+    pub selector: LabelSelector,
+    /// The Pods to create.
+    #[serde(default)]
+    pub template: PodTemplateSpec,
+}
+
+impl Default for ReplicaSetSpec {
+    fn default() -> Self {
+        ReplicaSetSpec {
+            replicas: 1,
+            min_ready_seconds: 0,
+            selector: LabelSelector::default(),
+            template: PodTemplateSpec::default(),
+        }
+    }
+}
+
+/// `apps/v1.ReplicaSetStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplicaSetStatus {
+    /// Active Pods (not terminating, not terminal).
+    pub replicas: i64,
+    /// Pods whose labels match the template labels.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fully_labeled_replicas: i64,
+    /// Ready Pods.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ready_replicas: i64,
+    /// Pods Ready for at least minReadySeconds.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub available_replicas: i64,
+    /// The generation this status describes.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub observed_generation: i64,
+    /// ReplicaFailure.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Condition>,
+}
+
+/// `apps/v1.ReplicaSet`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplicaSet {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// What is wanted.
+    #[serde(default)]
+    pub spec: ReplicaSetSpec,
+    /// What is seen.
+    #[serde(default)]
+    pub status: ReplicaSetStatus,
+}

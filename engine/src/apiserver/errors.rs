@@ -1,0 +1,113 @@
+//! API errors, worded as the API server words them and as kubectl prints them.
+
+use crate::api::Kind;
+use std::fmt;
+
+/// An API status error (`metav1.Status` with reason and code).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiError {
+    /// HTTP code: 404, 409, 422, 429…
+    pub code: u16,
+    /// Status reason: `NotFound`, `AlreadyExists`, `Conflict`, `Invalid`, `BadRequest`…
+    pub reason: &'static str,
+    /// The server's message, e.g. `pods "x" not found`.
+    pub message: String,
+    /// For `Invalid`: what kubectl prints instead (`The Deployment "web" is invalid: …`).
+    pub kubectl_message: Option<String>,
+}
+
+impl ApiError {
+    /// 404 `<resource> "<name>" not found`.
+    pub fn not_found(kind: Kind, name: &str) -> Self {
+        ApiError {
+            code: 404,
+            reason: "NotFound",
+            message: format!("{} \"{name}\" not found", kind.qualified_resource()),
+            kubectl_message: None,
+        }
+    }
+
+    /// 409 `<resource> "<name>" already exists`.
+    pub fn already_exists(kind: Kind, name: &str) -> Self {
+        ApiError {
+            code: 409,
+            reason: "AlreadyExists",
+            message: format!("{} \"{name}\" already exists", kind.qualified_resource()),
+            kubectl_message: None,
+        }
+    }
+
+    /// 409 optimistic-concurrency conflict.
+    pub fn conflict(kind: Kind, name: &str) -> Self {
+        ApiError {
+            code: 409,
+            reason: "Conflict",
+            message: format!(
+                "Operation cannot be fulfilled on {} \"{name}\": the object has been modified; please apply your changes to the latest version and try again",
+                kind.qualified_resource()
+            ),
+            kubectl_message: None,
+        }
+    }
+
+    /// 409 conflict with a custom detail (e.g. binding an already bound pod).
+    pub fn conflict_detail(kind: Kind, name: &str, detail: &str) -> Self {
+        ApiError {
+            code: 409,
+            reason: "Conflict",
+            message: format!(
+                "Operation cannot be fulfilled on {} \"{name}\": {detail}",
+                kind.qualified_resource()
+            ),
+            kubectl_message: None,
+        }
+    }
+
+    /// 422 with field errors `<path>: <Type>: <value>: <detail>` joined by `, `.
+    pub fn invalid(kind: Kind, name: &str, causes: &[String]) -> Self {
+        let group = match kind.api_version().split_once('/') {
+            Some((g, _)) => format!("{}.{g}", kind.name()),
+            None => kind.name().to_string(),
+        };
+        let detail = if causes.len() == 1 {
+            causes[0].clone()
+        } else {
+            format!("[{}]", causes.join(", "))
+        };
+        ApiError {
+            code: 422,
+            reason: "Invalid",
+            message: format!("{group} \"{name}\" is invalid: {detail}"),
+            kubectl_message: Some(format!(
+                "The {} \"{name}\" is invalid: {detail}",
+                kind.name()
+            )),
+        }
+    }
+
+    /// 400 bad request.
+    pub fn bad_request(message: String) -> Self {
+        ApiError {
+            code: 400,
+            reason: "BadRequest",
+            message,
+            kubectl_message: None,
+        }
+    }
+
+    /// The line kubectl prints for this error.
+    pub fn kubectl_text(&self) -> String {
+        match &self.kubectl_message {
+            Some(m) => m.clone(),
+            None => format!("Error from server ({}): {}", self.reason, self.message),
+        }
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.kubectl_text())
+    }
+}
+
+impl std::error::Error for ApiError {}

@@ -1,0 +1,767 @@
+//! The API server and its store (etcd): every write of every component goes through here.
+//!
+//! It assigns `uid`, `creationTimestamp`, `resourceVersion` and `generation`, enforces
+//! optimistic concurrency, runs admission (`DefaultTolerationSeconds`, defaults) and
+//! validation, implements graceful deletion and finalizers, appends every write to the
+//! watch log together with *who* wrote it, and keeps the indexes controllers read
+//! (pods by node, dependents by owner uid, per-node requested resources) so that no
+//! component has to scan all objects.
+//!
+//! Upstream: `staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`,
+//! `pkg/registry/core/pod/strategy.go` (graceful deletion), `pkg/registry/core/pod/storage`
+//! (binding), `plugin/pkg/admission/defaulttolerationseconds`.
+
+mod admission;
+mod errors;
+mod validation;
+
+pub use errors::ApiError;
+
+use crate::api::*;
+use crate::rng::Rng;
+use crate::time::{rfc3339, SimTime, EPOCH_UNIX_SECONDS};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Namespace + name: the key of an object within its kind.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct ObjKey {
+    /// Namespace (empty for cluster-scoped kinds).
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+}
+
+impl ObjKey {
+    /// A key from parts.
+    pub fn new(namespace: &str, name: &str) -> Self {
+        ObjKey {
+            namespace: namespace.to_string(),
+            name: name.to_string(),
+        }
+    }
+
+    /// The key of an object's metadata.
+    pub fn of(meta: &ObjectMeta) -> Self {
+        ObjKey::new(&meta.namespace, &meta.name)
+    }
+}
+
+impl std::fmt::Display for ObjKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.namespace.is_empty() {
+            f.write_str(&self.name)
+        } else {
+            write!(f, "{}/{}", self.namespace, self.name)
+        }
+    }
+}
+
+/// Watch event types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum WatchType {
+    /// Created.
+    Added,
+    /// Updated (including status and deletionTimestamp).
+    Modified,
+    /// Removed from the store.
+    Deleted,
+}
+
+impl WatchType {
+    /// `ADDED`, `MODIFIED`, `DELETED`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WatchType::Added => "ADDED",
+            WatchType::Modified => "MODIFIED",
+            WatchType::Deleted => "DELETED",
+        }
+    }
+}
+
+/// One entry of the watch log: a write, who made it and what it was.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct WatchEntry {
+    /// The store revision this write produced.
+    pub resource_version: u64,
+    /// When (simulated ms).
+    pub time: SimTime,
+    /// ADDED / MODIFIED / DELETED.
+    pub type_: WatchType,
+    /// Verb: `create`, `update`, `update-status`, `bind`, `delete`.
+    pub verb: &'static str,
+    /// Kind written.
+    pub kind: Kind,
+    /// Object key.
+    pub key: ObjKey,
+    /// Object uid.
+    pub uid: String,
+    /// The writer (field manager): `kubectl`, `replicaset-controller`, `kubelet/node-1`…
+    pub writer: String,
+    /// For Events: the reason (so the log reads like a story); empty otherwise.
+    pub reason: String,
+}
+
+/// What a write changed: handed to the informers so they can enqueue work.
+#[derive(Clone, Debug)]
+pub struct Change {
+    /// ADDED / MODIFIED / DELETED.
+    pub type_: WatchType,
+    /// Kind.
+    pub kind: Kind,
+    /// Key.
+    pub key: ObjKey,
+    /// The object before the write (None for ADDED).
+    pub old: Option<Object>,
+    /// The object after the write (None for DELETED).
+    pub new: Option<Object>,
+}
+
+/// Resource requests of a Pod, summed over its containers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PodRequests {
+    /// CPU requested (millicores).
+    pub cpu_milli: i64,
+    /// Memory requested (bytes).
+    pub memory: i64,
+    /// CPU with the scheduler's non-zero default (100m) for containers without a request.
+    pub nonzero_cpu_milli: i64,
+    /// Memory with the scheduler's non-zero default (200Mi) for containers without a request.
+    pub nonzero_memory: i64,
+}
+
+/// Scheduler non-zero default CPU request (`pkg/scheduler/util`: DefaultMilliCPURequest).
+pub const DEFAULT_MILLI_CPU_REQUEST: i64 = 100;
+/// Scheduler non-zero default memory request (DefaultMemoryRequest, 200Mi).
+pub const DEFAULT_MEMORY_REQUEST: i64 = 200 * 1024 * 1024;
+
+/// `resourcehelper.PodRequests` for cpu and memory, plus the non-zero variant.
+pub fn pod_requests(pod: &Pod) -> PodRequests {
+    let mut r = PodRequests::default();
+    for c in &pod.spec.containers {
+        let cpu = c
+            .resources
+            .requests
+            .get("cpu")
+            .and_then(|q| quantity::parse_cpu_milli(q));
+        let mem = c
+            .resources
+            .requests
+            .get("memory")
+            .and_then(|q| quantity::parse_bytes(q));
+        r.cpu_milli += cpu.unwrap_or(0);
+        r.memory += mem.unwrap_or(0);
+        r.nonzero_cpu_milli += cpu.unwrap_or(DEFAULT_MILLI_CPU_REQUEST);
+        r.nonzero_memory += mem.unwrap_or(DEFAULT_MEMORY_REQUEST);
+    }
+    r
+}
+
+/// Per-node sums of the requests of the Pods bound to it (the scheduler cache's NodeInfo).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NodeUsage {
+    /// Σ requests.
+    pub requested: PodRequests,
+    /// Pods bound to the node and not terminal.
+    pub pods: i64,
+}
+
+/// Options of a delete request.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeleteOptions {
+    /// Grace period override (`--grace-period`); None = the object's default.
+    pub grace_period_seconds: Option<i64>,
+    /// `Background` (default), `Foreground`, `Orphan`.
+    pub propagation: Option<String>,
+    /// Only delete if the uid still matches.
+    pub precondition_uid: Option<String>,
+}
+
+/// The store: objects by kind and key, the indexes, and the watch log.
+#[derive(Clone, Debug, Default)]
+pub struct Store {
+    objects: [BTreeMap<ObjKey, Object>; 6],
+    revision: u64,
+    uids: HashMap<String, (Kind, ObjKey)>,
+    by_owner: BTreeMap<String, BTreeSet<(Kind, ObjKey)>>,
+    pods_by_node: BTreeMap<String, BTreeSet<ObjKey>>,
+    orphan_pods: BTreeMap<String, BTreeSet<ObjKey>>,
+    node_usage: BTreeMap<String, NodeUsage>,
+    event_dedupe: HashMap<(String, String, String, String, String), ObjKey>,
+    event_seq: u64,
+    /// Every write, in order.
+    pub log: Vec<WatchEntry>,
+}
+
+fn kind_index(kind: Kind) -> usize {
+    kind as usize
+}
+
+impl Store {
+    /// An empty store.
+    pub fn new() -> Self {
+        Store::default()
+    }
+
+    /// The current store revision (the newest resourceVersion).
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Look up an object.
+    pub fn get_object(&self, kind: Kind, key: &ObjKey) -> Option<&Object> {
+        self.objects[kind_index(kind)].get(key)
+    }
+
+    /// Look up a typed object.
+    pub fn get<T: Resource>(&self, key: &ObjKey) -> Option<&T> {
+        self.get_object(T::KIND, key).and_then(T::from_object)
+    }
+
+    /// All objects of a kind, sorted by namespace then name.
+    pub fn list<'a, T: Resource + 'a>(&'a self) -> impl Iterator<Item = &'a T> + 'a {
+        self.objects[kind_index(T::KIND)]
+            .values()
+            .filter_map(T::from_object)
+    }
+
+    /// All objects of a kind in one namespace, sorted by name.
+    pub fn list_ns<'a, T: Resource + 'a>(
+        &'a self,
+        ns: &'a str,
+    ) -> impl Iterator<Item = &'a T> + 'a {
+        let from = ObjKey::new(ns, "");
+        self.objects[kind_index(T::KIND)]
+            .range(from..)
+            .take_while(move |(k, _)| k.namespace == ns)
+            .filter_map(|(_, o)| T::from_object(o))
+    }
+
+    /// Number of objects of a kind.
+    pub fn count(&self, kind: Kind) -> usize {
+        self.objects[kind_index(kind)].len()
+    }
+
+    /// Which object has this uid, if it still exists.
+    pub fn by_uid(&self, uid: &str) -> Option<&(Kind, ObjKey)> {
+        self.uids.get(uid)
+    }
+
+    /// Objects whose ownerReferences name `uid` (any owner reference, controller or not).
+    pub fn dependents(&self, uid: &str) -> impl Iterator<Item = &(Kind, ObjKey)> + '_ {
+        self.by_owner.get(uid).into_iter().flatten()
+    }
+
+    /// Pods bound to `node`.
+    pub fn pods_on_node<'a>(&'a self, node: &str) -> impl Iterator<Item = &'a Pod> + 'a {
+        self.pods_by_node
+            .get(node)
+            .into_iter()
+            .flatten()
+            .filter_map(|k| self.get::<Pod>(k))
+    }
+
+    /// Pods in `ns` without a controller ownerReference (candidates for adoption).
+    pub fn orphan_pods<'a>(&'a self, ns: &str) -> impl Iterator<Item = &'a Pod> + 'a {
+        self.orphan_pods
+            .get(ns)
+            .into_iter()
+            .flatten()
+            .filter_map(|k| self.get::<Pod>(k))
+    }
+
+    /// Requested resources on `node` (Pods bound to it that are not terminal).
+    pub fn node_usage(&self, node: &str) -> NodeUsage {
+        self.node_usage.get(node).copied().unwrap_or_default()
+    }
+
+    // ---- index maintenance -------------------------------------------------------
+
+    fn index_remove(&mut self, obj: &Object) {
+        let meta = obj.meta();
+        let key = ObjKey::of(meta);
+        self.uids.remove(&meta.uid);
+        for r in &meta.owner_references {
+            if let Some(set) = self.by_owner.get_mut(&r.uid) {
+                set.remove(&(obj.kind(), key.clone()));
+                if set.is_empty() {
+                    self.by_owner.remove(&r.uid);
+                }
+            }
+        }
+        if let Object::Pod(p) = obj {
+            if meta.controller_ref().is_none() {
+                if let Some(set) = self.orphan_pods.get_mut(&meta.namespace) {
+                    set.remove(&key);
+                }
+            }
+            if !p.spec.node_name.is_empty() {
+                if let Some(set) = self.pods_by_node.get_mut(&p.spec.node_name) {
+                    set.remove(&key);
+                }
+                if !p.is_terminal() {
+                    let req = pod_requests(p);
+                    let u = self.node_usage.entry(p.spec.node_name.clone()).or_default();
+                    u.pods -= 1;
+                    u.requested.cpu_milli -= req.cpu_milli;
+                    u.requested.memory -= req.memory;
+                    u.requested.nonzero_cpu_milli -= req.nonzero_cpu_milli;
+                    u.requested.nonzero_memory -= req.nonzero_memory;
+                }
+            }
+        }
+    }
+
+    fn index_add(&mut self, obj: &Object) {
+        let meta = obj.meta();
+        let key = ObjKey::of(meta);
+        self.uids
+            .insert(meta.uid.clone(), (obj.kind(), key.clone()));
+        for r in &meta.owner_references {
+            self.by_owner
+                .entry(r.uid.clone())
+                .or_default()
+                .insert((obj.kind(), key.clone()));
+        }
+        if let Object::Pod(p) = obj {
+            if meta.controller_ref().is_none() {
+                self.orphan_pods
+                    .entry(meta.namespace.clone())
+                    .or_default()
+                    .insert(key.clone());
+            }
+            if !p.spec.node_name.is_empty() {
+                self.pods_by_node
+                    .entry(p.spec.node_name.clone())
+                    .or_default()
+                    .insert(key);
+                if !p.is_terminal() {
+                    let req = pod_requests(p);
+                    let u = self.node_usage.entry(p.spec.node_name.clone()).or_default();
+                    u.pods += 1;
+                    u.requested.cpu_milli += req.cpu_milli;
+                    u.requested.memory += req.memory;
+                    u.requested.nonzero_cpu_milli += req.nonzero_cpu_milli;
+                    u.requested.nonzero_memory += req.nonzero_memory;
+                }
+            }
+        }
+    }
+
+    fn next_rv(&mut self) -> u64 {
+        self.revision += 1;
+        self.revision
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        now: SimTime,
+        type_: WatchType,
+        verb: &'static str,
+        obj: &Object,
+        writer: &str,
+        rv: u64,
+    ) {
+        let reason = match obj {
+            Object::Event(e) => e.reason.clone(),
+            _ => String::new(),
+        };
+        self.log.push(WatchEntry {
+            resource_version: rv,
+            time: now,
+            type_,
+            verb,
+            kind: obj.kind(),
+            key: ObjKey::of(obj.meta()),
+            uid: obj.meta().uid.clone(),
+            writer: writer.to_string(),
+            reason,
+        });
+    }
+
+    /// Replace the stored object, keeping indexes right, and log the write.
+    fn put(&mut self, now: SimTime, verb: &'static str, mut obj: Object, writer: &str) -> Change {
+        let kind = obj.kind();
+        let key = ObjKey::of(obj.meta());
+        let rv = self.next_rv();
+        obj.meta_mut().resource_version = rv.to_string();
+        let old = self.objects[kind_index(kind)].remove(&key);
+        if let Some(o) = &old {
+            self.index_remove(o);
+        }
+        self.index_add(&obj);
+        let type_ = if old.is_some() {
+            WatchType::Modified
+        } else {
+            WatchType::Added
+        };
+        self.record(now, type_, verb, &obj, writer, rv);
+        self.objects[kind_index(kind)].insert(key.clone(), obj.clone());
+        Change {
+            type_,
+            kind,
+            key,
+            old,
+            new: Some(obj),
+        }
+    }
+
+    /// Remove an object from the store for good.
+    fn remove(&mut self, now: SimTime, kind: Kind, key: &ObjKey, writer: &str) -> Option<Change> {
+        let old = self.objects[kind_index(kind)].remove(key)?;
+        self.index_remove(&old);
+        let rv = self.next_rv();
+        self.record(now, WatchType::Deleted, "delete", &old, writer, rv);
+        if let Object::Event(e) = &old {
+            self.event_dedupe.remove(&event_dedupe_key(e));
+        }
+        Some(Change {
+            type_: WatchType::Deleted,
+            kind,
+            key: key.clone(),
+            old: Some(old),
+            new: None,
+        })
+    }
+
+    // ---- verbs ---------------------------------------------------------------------
+
+    /// `POST`: create an object. Fills in name (from generateName), namespace, uid,
+    /// creationTimestamp, resourceVersion and generation; runs admission and validation.
+    pub fn create(
+        &mut self,
+        now: SimTime,
+        rng: &mut Rng,
+        mut obj: Object,
+        writer: &str,
+    ) -> Result<Change, ApiError> {
+        let kind = obj.kind();
+        {
+            let meta = obj.meta_mut();
+            if kind.namespaced() && meta.namespace.is_empty() {
+                meta.namespace = "default".into();
+            }
+            if !kind.namespaced() {
+                meta.namespace.clear();
+            }
+            if meta.name.is_empty() {
+                if meta.generate_name.is_empty() {
+                    return Err(ApiError::invalid(
+                        kind,
+                        "",
+                        &[
+                            "metadata.name: Required value: name or generateName is required"
+                                .to_string(),
+                        ],
+                    ));
+                }
+                // names.SimpleNameGenerator: base cut to 58 characters + 5 random ones.
+                let base: String = meta.generate_name.chars().take(58).collect();
+                meta.name = format!("{base}{}", rng.safe_string(5));
+            }
+        }
+        admission::admit_create(&mut obj);
+        validation::validate(&obj, None)?;
+        let key = ObjKey::of(obj.meta());
+        if self.objects[kind_index(kind)].contains_key(&key) {
+            return Err(ApiError::already_exists(kind, &key.name));
+        }
+        let meta = obj.meta_mut();
+        meta.uid = rng.uuid_v4();
+        meta.creation_timestamp = rfc3339(now);
+        meta.created_ms = now;
+        meta.deletion_timestamp = None;
+        meta.deletion_ms = None;
+        meta.deletion_grace_period_seconds = None;
+        meta.generation = 1;
+        Ok(self.put(now, "create", obj, writer))
+    }
+
+    fn current(&self, kind: Kind, key: &ObjKey) -> Result<&Object, ApiError> {
+        self.get_object(kind, key)
+            .ok_or_else(|| ApiError::not_found(kind, &key.name))
+    }
+
+    fn check_rv(current: &Object, obj: &Object) -> Result<(), ApiError> {
+        let rv = &obj.meta().resource_version;
+        if !rv.is_empty() && *rv != current.meta().resource_version {
+            return Err(ApiError::conflict(obj.kind(), &obj.meta().name));
+        }
+        Ok(())
+    }
+
+    /// `PUT`: replace spec and metadata (status is kept: it has its own subresource).
+    /// `generation` goes up when the spec changes. A non-empty resourceVersion must match.
+    pub fn update(
+        &mut self,
+        now: SimTime,
+        mut obj: Object,
+        writer: &str,
+    ) -> Result<Change, ApiError> {
+        let kind = obj.kind();
+        if kind.namespaced() && obj.meta().namespace.is_empty() {
+            obj.meta_mut().namespace = "default".into();
+        }
+        let key = ObjKey::of(obj.meta());
+        let current = self.current(kind, &key)?;
+        Self::check_rv(current, &obj)?;
+        validation::validate(&obj, Some(current))?;
+        let spec_changed = obj.spec_differs(current);
+        let cur_meta = current.meta().clone();
+        // Status is owned by the status subresource; a spec update cannot change it.
+        match (&mut obj, current) {
+            (Object::Deployment(n), Object::Deployment(c)) => n.status = c.status.clone(),
+            (Object::ReplicaSet(n), Object::ReplicaSet(c)) => n.status = c.status.clone(),
+            (Object::Pod(n), Object::Pod(c)) => n.status = c.status.clone(),
+            (Object::Node(n), Object::Node(c)) => n.status = c.status.clone(),
+            _ => {}
+        }
+        let meta = obj.meta_mut();
+        meta.uid = cur_meta.uid;
+        meta.creation_timestamp = cur_meta.creation_timestamp;
+        meta.created_ms = cur_meta.created_ms;
+        meta.deletion_timestamp = cur_meta.deletion_timestamp;
+        meta.deletion_ms = cur_meta.deletion_ms;
+        meta.deletion_grace_period_seconds = cur_meta.deletion_grace_period_seconds;
+        meta.generate_name = cur_meta.generate_name;
+        meta.generation = cur_meta.generation + i64::from(spec_changed);
+        if obj.meta().is_deleting()
+            && obj.meta().finalizers.is_empty()
+            && obj.meta().deletion_grace_period_seconds.unwrap_or(0) == 0
+        {
+            // The last finalizer is gone: the object can finally be removed.
+            let change = self.put(now, "update", obj, writer);
+            return Ok(self.remove(now, kind, &key, writer).unwrap_or(change));
+        }
+        Ok(self.put(now, "update", obj, writer))
+    }
+
+    /// `PUT .../status`: replace the status only.
+    pub fn update_status(
+        &mut self,
+        now: SimTime,
+        obj: Object,
+        writer: &str,
+    ) -> Result<Change, ApiError> {
+        let kind = obj.kind();
+        let key = ObjKey::of(obj.meta());
+        let current = self.current(kind, &key)?;
+        Self::check_rv(current, &obj)?;
+        let mut merged = current.clone();
+        match (&mut merged, obj) {
+            (Object::Deployment(m), Object::Deployment(n)) => m.status = n.status,
+            (Object::ReplicaSet(m), Object::ReplicaSet(n)) => m.status = n.status,
+            (Object::Pod(m), Object::Pod(n)) => m.status = n.status,
+            (Object::Node(m), Object::Node(n)) => m.status = n.status,
+            (m, n) => *m = n,
+        }
+        Ok(self.put(now, "update-status", merged, writer))
+    }
+
+    /// `POST pods/<name>/binding`: set spec.nodeName and PodScheduled=True.
+    pub fn bind(
+        &mut self,
+        now: SimTime,
+        key: &ObjKey,
+        node: &str,
+        writer: &str,
+    ) -> Result<Change, ApiError> {
+        let Some(Object::Pod(pod)) = self.get_object(Kind::Pod, key) else {
+            return Err(ApiError::not_found(Kind::Pod, &key.name));
+        };
+        if !pod.spec.node_name.is_empty() {
+            return Err(ApiError::conflict_detail(
+                Kind::Pod,
+                &key.name,
+                &format!(
+                    "pod {} is already assigned to node \"{}\"",
+                    key.name, pod.spec.node_name
+                ),
+            ));
+        }
+        if pod.metadata.is_deleting() {
+            return Err(ApiError::conflict_detail(
+                Kind::Pod,
+                &key.name,
+                "pod is being deleted, cannot be assigned to a host",
+            ));
+        }
+        let mut pod = pod.clone();
+        pod.spec.node_name = node.to_string();
+        set_condition(
+            &mut pod.status.conditions,
+            Condition {
+                type_: "PodScheduled".into(),
+                status: "True".into(),
+                last_transition_time: Some(rfc3339(now)),
+                transition_ms: now,
+                ..Default::default()
+            },
+        );
+        Ok(self.put(now, "bind", Object::Pod(pod), writer))
+    }
+
+    /// `DELETE`: graceful for Pods bound to a node (deletionTimestamp = now + grace),
+    /// held by finalizers (Foreground adds `foregroundDeletion`, Orphan adds `orphan`),
+    /// otherwise immediate. Returns the changes made (empty if nothing changed).
+    pub fn delete(
+        &mut self,
+        now: SimTime,
+        kind: Kind,
+        key: &ObjKey,
+        opts: &DeleteOptions,
+        writer: &str,
+    ) -> Result<Vec<Change>, ApiError> {
+        let current = self.current(kind, key)?;
+        if let Some(uid) = &opts.precondition_uid {
+            if *uid != current.meta().uid {
+                return Err(ApiError::conflict_detail(
+                    kind,
+                    &key.name,
+                    &format!(
+                        "Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
+                        current.meta().uid
+                    ),
+                ));
+            }
+        }
+        let mut obj = current.clone();
+        // Graceful period: only Pods have one (pkg/registry/core/pod/strategy.go).
+        let grace = match &obj {
+            Object::Pod(p) => {
+                let g = opts
+                    .grace_period_seconds
+                    .unwrap_or_else(|| p.spec.grace_seconds())
+                    .max(0);
+                // Unscheduled or terminal pods go at once: no kubelet has to stop them.
+                if p.spec.node_name.is_empty() || p.is_terminal() {
+                    0
+                } else {
+                    g
+                }
+            }
+            _ => 0,
+        };
+        let finalizer = match opts.propagation.as_deref() {
+            Some("Foreground") => Some("foregroundDeletion"),
+            Some("Orphan") => Some("orphan"),
+            _ => None,
+        };
+        let meta = obj.meta_mut();
+        if let Some(f) = finalizer {
+            if !meta.finalizers.iter().any(|x| x == f) {
+                meta.finalizers.push(f.to_string());
+            }
+        }
+        if meta.finalizers.is_empty() && grace == 0 {
+            return Ok(self.remove(now, kind, key, writer).into_iter().collect());
+        }
+        let deadline = now + (grace as u64) * 1000;
+        match meta.deletion_ms {
+            // A second delete may only shorten the grace period.
+            Some(existing) if existing <= deadline && finalizer.is_none() => return Ok(vec![]),
+            _ => {}
+        }
+        meta.deletion_ms = Some(deadline);
+        meta.deletion_timestamp = Some(rfc3339(deadline));
+        meta.deletion_grace_period_seconds = Some(grace);
+        Ok(vec![self.put(now, "delete", obj, writer)])
+    }
+
+    /// Record a Kubernetes Event about `involved`: identical events (same object, type,
+    /// reason, message, source) are counted on one Event object, as the client-go event
+    /// correlator does.
+    #[allow(clippy::too_many_arguments)]
+    pub fn record_event(
+        &mut self,
+        now: SimTime,
+        rng: &mut Rng,
+        involved: &ObjectReference,
+        type_: &str,
+        reason: &str,
+        message: &str,
+        component: &str,
+        host: &str,
+    ) -> Change {
+        let ns = if involved.namespace.is_empty() {
+            "default".to_string()
+        } else {
+            involved.namespace.clone()
+        };
+        let probe = Event {
+            involved_object: involved.clone(),
+            reason: reason.into(),
+            message: message.into(),
+            source: EventSource {
+                component: component.into(),
+                host: host.into(),
+            },
+            type_: type_.into(),
+            ..Default::default()
+        };
+        let writer = if host.is_empty() {
+            component.to_string()
+        } else {
+            format!("{component}/{host}")
+        };
+        if let Some(key) = self.event_dedupe.get(&event_dedupe_key(&probe)).cloned() {
+            if let Some(Object::Event(e)) = self.get_object(Kind::Event, &key) {
+                let mut e = e.clone();
+                e.count += 1;
+                e.last_ms = now;
+                e.last_timestamp = rfc3339(now);
+                return self.put(now, "update", Object::Event(e), &writer);
+            }
+        }
+        self.event_seq += 1;
+        let nanos = (EPOCH_UNIX_SECONDS as u64) * 1_000_000_000 + now * 1_000_000 + self.event_seq;
+        let mut e = probe;
+        e.metadata = ObjectMeta {
+            name: format!("{}.{nanos:x}", involved.name),
+            namespace: ns,
+            uid: rng.uuid_v4(),
+            creation_timestamp: rfc3339(now),
+            created_ms: now,
+            ..Default::default()
+        };
+        e.count = 1;
+        e.first_ms = now;
+        e.last_ms = now;
+        e.first_timestamp = rfc3339(now);
+        e.last_timestamp = rfc3339(now);
+        let key = ObjKey::of(&e.metadata);
+        self.event_dedupe.insert(event_dedupe_key(&e), key);
+        self.put(now, "create", Object::Event(e), &writer)
+    }
+}
+
+fn event_dedupe_key(e: &Event) -> (String, String, String, String, String) {
+    (
+        format!(
+            "{}/{}/{}/{}",
+            e.involved_object.kind,
+            e.involved_object.namespace,
+            e.involved_object.name,
+            e.involved_object.uid
+        ),
+        e.type_.clone(),
+        e.reason.clone(),
+        e.message.clone(),
+        format!("{}/{}", e.source.component, e.source.host),
+    )
+}
+
+/// An ObjectReference to `obj` for Events.
+pub fn object_ref(obj: &Object) -> ObjectReference {
+    let m = obj.meta();
+    ObjectReference {
+        kind: obj.kind().name().into(),
+        namespace: m.namespace.clone(),
+        name: m.name.clone(),
+        uid: m.uid.clone(),
+        api_version: obj.kind().api_version().into(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,125 @@
+//! Validation (422) of the fields the simulation relies on, with the API server's text.
+//!
+//! Upstream: `pkg/apis/apps/validation/validation.go`, `pkg/apis/core/validation`.
+//! The full set (strategy fenceposts, percentages, immutability of the selector…)
+//! grows with the workload-fidelity work; each message here is upstream's.
+
+use super::ApiError;
+use crate::api::*;
+
+/// `IsDNS1123Subdomain`-style check used for object names.
+fn dns1123_subdomain_error(name: &str) -> Option<String> {
+    let ok = !name.is_empty()
+        && name.len() <= 253
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.')
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name.ends_with(|c: char| c.is_ascii_alphanumeric());
+    (!ok).then(|| {
+        format!(
+            "metadata.name: Invalid value: \"{name}\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+        )
+    })
+}
+
+fn go_map(m: &StringMap) -> String {
+    let inner: Vec<String> = m.iter().map(|(k, v)| format!("\"{k}\":\"{v}\"")).collect();
+    format!("map[string]string{{{}}}", inner.join(", "))
+}
+
+fn validate_template(
+    causes: &mut Vec<String>,
+    replicas: i64,
+    selector: &LabelSelector,
+    template: &PodTemplateSpec,
+) {
+    if replicas < 0 {
+        causes.push(format!(
+            "spec.replicas: Invalid value: {replicas}: must be greater than or equal to 0"
+        ));
+    }
+    if selector.is_empty() {
+        causes.push(
+            "spec.selector: Invalid value: \"null\": empty selector is invalid for deployment"
+                .into(),
+        );
+    } else if !selector.matches(&template.metadata.labels) {
+        causes.push(format!(
+            "spec.template.metadata.labels: Invalid value: {}: `selector` does not match template `labels`",
+            go_map(&template.metadata.labels)
+        ));
+    }
+    if template.spec.containers.is_empty() {
+        causes.push("spec.template.spec.containers: Required value".into());
+    }
+    if !template.spec.restart_policy.is_empty() && template.spec.restart_policy != "Always" {
+        causes.push(format!(
+            "spec.template.spec.restartPolicy: Unsupported value: \"{}\": supported values: \"Always\"",
+            template.spec.restart_policy
+        ));
+    }
+}
+
+/// Validate `obj` (against `old` on update). Returns a 422 listing every cause.
+pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
+    let mut causes = Vec::new();
+    let name = &obj.meta().name;
+    if !matches!(obj, Object::Event(_)) {
+        if let Some(e) = dns1123_subdomain_error(name) {
+            causes.push(e);
+        }
+    }
+    match obj {
+        Object::Deployment(d) => {
+            validate_template(
+                &mut causes,
+                d.spec.replicas,
+                &d.spec.selector,
+                &d.spec.template,
+            );
+            if let Some(Object::Deployment(o)) = old {
+                if o.spec.selector != d.spec.selector {
+                    causes.push(format!(
+                        "spec.selector: Invalid value: {}: field is immutable",
+                        go_selector(&d.spec.selector)
+                    ));
+                }
+            }
+        }
+        Object::ReplicaSet(rs) => validate_template(
+            &mut causes,
+            rs.spec.replicas,
+            &rs.spec.selector,
+            &rs.spec.template,
+        ),
+        Object::Pod(p) => {
+            if p.spec.containers.is_empty() {
+                causes.push("spec.containers: Required value".into());
+            }
+            for (i, c) in p.spec.containers.iter().enumerate() {
+                if c.image.is_empty() {
+                    causes.push(format!("spec.containers[{i}].image: Required value"));
+                }
+            }
+        }
+        _ => {}
+    }
+    if causes.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::invalid(obj.kind(), name, &causes))
+    }
+}
+
+fn go_selector(s: &LabelSelector) -> String {
+    let labels: Vec<String> = s
+        .match_labels
+        .iter()
+        .map(|(k, v)| format!("\"{k}\":\"{v}\""))
+        .collect();
+    format!(
+        "v1.LabelSelector{{MatchLabels:map[string]string{{{}}}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}}",
+        labels.join(", ")
+    )
+}

@@ -1,0 +1,810 @@
+//! The world: the API server's store, the clock, the seeded RNG and every component.
+//!
+//! The loop (see the crate docs): a request enters the API server → the write lands in
+//! the store and the watch log → informers (each component's `on_change`) enqueue keys
+//! or arm timers → at the timer, the component reconciles against the store and returns
+//! requests → those go through the API server under the component's name, and so on.
+//! Components react after [`Config::controller_latency`] so that each step is a
+//! distinct moment a learner can see.
+
+use crate::api::*;
+use crate::apiserver::{ApiError, Change, DeleteOptions, ObjKey, Store};
+use crate::controllers::deployment::DeploymentController;
+use crate::controllers::garbage_collector::GarbageCollector;
+use crate::controllers::node_lifecycle::{NodeLifecycleController, NodeLifecycleTimer};
+use crate::controllers::replicaset::ReplicaSetController;
+use crate::controllers::taint_eviction::TaintEvictionController;
+use crate::controllers::{Component, Reconcile, Request, WorkQueue};
+use crate::kubelet::{Kubelet, KubeletTimer, KubeletTiming, NodeConfig};
+use crate::rng::Rng;
+use crate::scheduler::{Scheduler, SchedulerTimer};
+use crate::time::{SimTime, TimerQueue, SECOND};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Tunable latencies.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// Delay between a watch event and the controller's reconcile.
+    pub controller_latency: SimTime,
+    /// Delay between a Pod entering the scheduling queue and its cycle.
+    pub scheduler_latency: SimTime,
+    /// Kubelet timings.
+    pub kubelet: KubeletTiming,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            controller_latency: 200,
+            scheduler_latency: 300,
+            kubelet: KubeletTiming::default(),
+        }
+    }
+}
+
+/// Controllers with work queues.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Ctl {
+    /// deployment-controller.
+    Deployment,
+    /// replicaset-controller.
+    ReplicaSet,
+    /// garbage-collector.
+    GarbageCollector,
+    /// node-lifecycle-controller (taints).
+    NodeLifecycle,
+    /// taint-eviction-controller.
+    TaintEviction,
+}
+
+impl Ctl {
+    /// The component's identity.
+    pub fn component(self) -> Component {
+        match self {
+            Ctl::Deployment => Component::named("deployment-controller"),
+            Ctl::ReplicaSet => Component::named("replicaset-controller"),
+            Ctl::GarbageCollector => Component {
+                writer: "garbage-collector".into(),
+                event_component: "garbage-collector-controller".into(),
+                host: String::new(),
+            },
+            Ctl::NodeLifecycle => Component {
+                writer: "node-lifecycle-controller".into(),
+                event_component: "node-controller".into(),
+                host: String::new(),
+            },
+            Ctl::TaintEviction => Component::named("taint-eviction-controller"),
+        }
+    }
+}
+
+/// Something scheduled on the clock.
+#[derive(Clone, Debug)]
+enum Timer {
+    Controller(Ctl),
+    Requeue(Ctl, ObjKey),
+    Scheduler(SchedulerTimer),
+    NodeLifecycle(NodeLifecycleTimer),
+    TaintEviction(ObjKey, String),
+    Kubelet(String, u64, KubeletTimer),
+}
+
+/// A request the API server refused (kept for the log and the learner).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FailedRequest {
+    /// When.
+    pub time: SimTime,
+    /// Who sent it.
+    pub writer: String,
+    /// kubectl's wording of the error.
+    pub error: String,
+}
+
+/// The simulated cluster.
+#[derive(Clone, Debug)]
+pub struct Cluster {
+    /// The API server's store (objects, indexes, watch log).
+    pub store: Store,
+    now: SimTime,
+    timers: TimerQueue<Timer>,
+    foreground_timers: usize,
+    rng: Rng,
+    seed: u64,
+    /// Latencies.
+    pub config: Config,
+    /// deployment-controller.
+    pub deployment: DeploymentController,
+    /// replicaset-controller.
+    pub replicaset: ReplicaSetController,
+    /// garbage-collector.
+    pub gc: GarbageCollector,
+    /// node-lifecycle-controller.
+    pub node_lifecycle: NodeLifecycleController,
+    /// taint-eviction-controller.
+    pub taint_eviction: TaintEvictionController,
+    taint_queue: WorkQueue,
+    /// default-scheduler.
+    pub scheduler: Scheduler,
+    /// One kubelet per node.
+    pub kubelets: BTreeMap<String, Kubelet>,
+    armed: BTreeSet<Ctl>,
+    node_index: u32,
+    /// Refused requests from components (conflicts and the like).
+    pub failed: Vec<FailedRequest>,
+}
+
+/// The user's identity for clicks and commands.
+pub fn kubectl() -> Component {
+    Component::named("kubectl")
+}
+
+impl Cluster {
+    /// An empty cluster (no nodes) with this seed.
+    pub fn new(seed: u64) -> Self {
+        Cluster {
+            store: Store::new(),
+            now: 0,
+            timers: TimerQueue::default(),
+            foreground_timers: 0,
+            rng: Rng::new(seed),
+            seed,
+            config: Config::default(),
+            deployment: DeploymentController::default(),
+            replicaset: ReplicaSetController::default(),
+            gc: GarbageCollector::default(),
+            node_lifecycle: NodeLifecycleController::default(),
+            taint_eviction: TaintEvictionController::default(),
+            taint_queue: WorkQueue::default(),
+            scheduler: Scheduler::default(),
+            kubelets: BTreeMap::new(),
+            armed: BTreeSet::new(),
+            node_index: 0,
+            failed: Vec::new(),
+        }
+    }
+
+    /// The default cluster: three Ready worker nodes `node-1..node-3` (4 CPU, 8Gi, 110 pods).
+    pub fn with_default_nodes(seed: u64) -> Self {
+        let mut c = Cluster::new(seed);
+        for i in 1..=3 {
+            // Names are fixed and distinct: registration cannot fail.
+            let _ = c.add_node(&format!("node-{i}"), NodeConfig::default());
+        }
+        c
+    }
+
+    /// The seed this cluster was created with.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Simulated now (ms).
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    /// When the next timer is due, if any.
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.timers.peek_time()
+    }
+
+    /// True when only periodic background work (heartbeats, health checks of healthy
+    /// nodes, the scheduler's flush) is pending: the cluster has converged.
+    pub fn is_quiescent(&self) -> bool {
+        self.foreground_timers == 0
+    }
+
+    fn is_background(&self, t: &Timer) -> bool {
+        match t {
+            Timer::Kubelet(_, _, KubeletTimer::Heartbeat) => true,
+            Timer::Scheduler(SchedulerTimer::Flush) => true,
+            Timer::NodeLifecycle(NodeLifecycleTimer::Monitor(n)) => {
+                self.kubelets.get(n).is_some_and(|k| k.up)
+            }
+            Timer::Kubelet(n, epoch, _) => self.kubelets.get(n).is_none_or(|k| k.epoch != *epoch),
+            _ => false,
+        }
+    }
+
+    fn push_timer(&mut self, at: SimTime, t: Timer) {
+        if !self.is_background(&t) {
+            self.foreground_timers += 1;
+        }
+        self.timers.push(at.max(self.now), t);
+    }
+
+    // ---- nodes -------------------------------------------------------------------------
+
+    /// Add a node: its kubelet registers the Node and its Lease now.
+    pub fn add_node(&mut self, name: &str, config: NodeConfig) -> Result<(), ApiError> {
+        if self.kubelets.contains_key(name)
+            || self.store.get::<Node>(&ObjKey::new("", name)).is_some()
+        {
+            return Err(ApiError::already_exists(Kind::Node, name));
+        }
+        self.node_index += 1;
+        let mut k = Kubelet::new(name, self.node_index, config, self.config.kubelet.clone());
+        let (requests, timers) = k.register(self.now);
+        let epoch = k.epoch;
+        self.kubelets.insert(name.to_string(), k);
+        let comp = kubelet_component(name);
+        self.apply(&comp, requests)?;
+        for (at, t) in timers {
+            self.push_timer(at, Timer::Kubelet(name.to_string(), epoch, t));
+        }
+        Ok(())
+    }
+
+    /// Power a node off: its kubelet stops heartbeating and its containers stop.
+    pub fn power_off(&mut self, name: &str) -> Result<(), String> {
+        let k = self
+            .kubelets
+            .get_mut(name)
+            .ok_or_else(|| format!("node \"{name}\" not found"))?;
+        if !k.up {
+            return Err(format!("node \"{name}\" is already down"));
+        }
+        k.power_off();
+        // Timers of the old epoch just became background work.
+        self.recount_foreground();
+        Ok(())
+    }
+
+    /// Power a node back on: the kubelet reports Ready and restarts its Pods.
+    pub fn power_on(&mut self, name: &str) -> Result<(), String> {
+        let k = self
+            .kubelets
+            .get_mut(name)
+            .ok_or_else(|| format!("node \"{name}\" not found"))?;
+        if k.up {
+            return Err(format!("node \"{name}\" is already up"));
+        }
+        let (requests, timers) = k.power_on(&self.store, self.now);
+        let epoch = k.epoch;
+        self.recount_foreground();
+        let _ = self.apply(&kubelet_component(name), requests);
+        for (at, t) in timers {
+            self.push_timer(at, Timer::Kubelet(name.to_string(), epoch, t));
+        }
+        Ok(())
+    }
+
+    fn recount_foreground(&mut self) {
+        // Rare (power changes only): rebuild the count from the queue.
+        let mut q = std::mem::take(&mut self.timers);
+        let mut items = Vec::new();
+        while let Some(item) = q.pop_due(SimTime::MAX) {
+            items.push(item);
+        }
+        self.foreground_timers = 0;
+        for (at, t) in items {
+            if !self.is_background(&t) {
+                self.foreground_timers += 1;
+            }
+            self.timers.push(at, t);
+        }
+    }
+
+    // ---- requests ----------------------------------------------------------------------
+
+    /// Send one request as `who` (e.g. [`kubectl()`]); returns the API server's changes.
+    pub fn submit(&mut self, who: &Component, req: Request) -> Result<Vec<Change>, ApiError> {
+        let changes = self.execute(who, req)?;
+        for ch in &changes {
+            self.dispatch(ch);
+        }
+        Ok(changes)
+    }
+
+    fn execute(&mut self, who: &Component, req: Request) -> Result<Vec<Change>, ApiError> {
+        let now = self.now;
+        let writer = who.writer.as_str();
+        let store = &mut self.store;
+        let rng = &mut self.rng;
+        Ok(match req {
+            Request::Create { object, event } => {
+                let ch = store.create(now, rng, object, writer)?;
+                let mut out = vec![ch];
+                if let Some(e) = event {
+                    let msg = format!("{}{}", e.message_prefix, out[0].key.name);
+                    out.push(store.record_event(
+                        now,
+                        rng,
+                        &e.involved,
+                        e.type_,
+                        e.reason,
+                        &msg,
+                        &who.event_component,
+                        &who.host,
+                    ));
+                }
+                out
+            }
+            Request::Update(obj) => vec![store.update(now, obj, writer)?],
+            Request::UpdateStatus(obj) => vec![store.update_status(now, obj, writer)?],
+            Request::Delete {
+                kind,
+                key,
+                options,
+                event,
+            } => {
+                let mut out = store.delete(now, kind, &key, &options, writer)?;
+                if let Some(e) = event {
+                    let msg = format!("{}{}", e.message_prefix, key.name);
+                    out.push(store.record_event(
+                        now,
+                        rng,
+                        &e.involved,
+                        e.type_,
+                        e.reason,
+                        &msg,
+                        &who.event_component,
+                        &who.host,
+                    ));
+                }
+                out
+            }
+            Request::Bind { key, node } => vec![store.bind(now, &key, &node, writer)?],
+            Request::Event {
+                involved,
+                type_,
+                reason,
+                message,
+            } => {
+                vec![store.record_event(
+                    now,
+                    rng,
+                    &involved,
+                    type_,
+                    &reason,
+                    &message,
+                    &who.event_component,
+                    &who.host,
+                )]
+            }
+        })
+    }
+
+    /// Apply a component's requests in order; a refused one is recorded and the rest go on.
+    fn apply(&mut self, who: &Component, requests: Vec<Request>) -> Result<(), ApiError> {
+        let mut first_err = None;
+        for r in requests {
+            match self.submit(who, r) {
+                Ok(_) => {}
+                Err(e) => {
+                    self.failed.push(FailedRequest {
+                        time: self.now,
+                        writer: who.writer.clone(),
+                        error: e.kubectl_text(),
+                    });
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        match first_err {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    // ---- informers -----------------------------------------------------------------------
+
+    fn dispatch(&mut self, ch: &Change) {
+        if ch.kind == Kind::Event {
+            return;
+        }
+        let now = self.now;
+        let (old, new) = (ch.old.as_ref(), ch.new.as_ref());
+        self.deployment.on_change(&self.store, ch.kind, old, new);
+        self.replicaset.on_change(&self.store, ch.kind, old, new);
+        self.gc.on_change(&self.store, ch.type_, ch.kind, old, new);
+        for (at, t) in self.node_lifecycle.on_change(ch.kind, old, new, now) {
+            self.push_timer(at, Timer::NodeLifecycle(t));
+        }
+        let sched_latency = self.config.scheduler_latency;
+        for (at, t) in self
+            .scheduler
+            .on_change(&self.store, ch.kind, old, new, now)
+        {
+            let at = if t == SchedulerTimer::Cycle {
+                at + sched_latency
+            } else {
+                at
+            };
+            self.push_timer(at, Timer::Scheduler(t));
+        }
+        match ch.kind {
+            Kind::Pod => {
+                let old_pod = old.and_then(Pod::from_object);
+                let new_pod = new.and_then(Pod::from_object);
+                let nodes: BTreeSet<String> = [old_pod, new_pod]
+                    .into_iter()
+                    .flatten()
+                    .map(|p| p.spec.node_name.clone())
+                    .filter(|n| !n.is_empty())
+                    .collect();
+                for n in nodes {
+                    if let Some(k) = self.kubelets.get_mut(&n) {
+                        let epoch = k.epoch;
+                        let (requests, timers) = k.on_pod_change(old_pod, new_pod, now);
+                        debug_assert!(requests.is_empty(), "kubelets react on timers");
+                        for (at, t) in timers {
+                            self.push_timer(at, Timer::Kubelet(n.clone(), epoch, t));
+                        }
+                    }
+                }
+                match new_pod {
+                    Some(p) if !p.spec.node_name.is_empty() => {
+                        self.taint_queue.add(ObjKey::of(&p.metadata))
+                    }
+                    Some(_) => {}
+                    None => {
+                        if let Some(p) = old_pod {
+                            self.taint_eviction.forget(&p.metadata.uid);
+                        }
+                    }
+                }
+            }
+            Kind::Node => {
+                let taints = |o: Option<&Object>| -> Vec<Taint> {
+                    match o {
+                        Some(Object::Node(n)) => n
+                            .spec
+                            .taints
+                            .iter()
+                            .filter(|t| t.effect == "NoExecute")
+                            .cloned()
+                            .collect(),
+                        _ => vec![],
+                    }
+                };
+                if taints(old) != taints(new) {
+                    if let Some(n) = new {
+                        let keys: Vec<ObjKey> = self
+                            .store
+                            .pods_on_node(&n.meta().name)
+                            .map(|p| ObjKey::of(&p.metadata))
+                            .collect();
+                        for k in keys {
+                            self.taint_queue.add(k);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.arm_controllers();
+    }
+
+    fn queue_empty(&self, c: Ctl) -> bool {
+        match c {
+            Ctl::Deployment => self.deployment.queue.is_empty(),
+            Ctl::ReplicaSet => self.replicaset.queue.is_empty(),
+            Ctl::GarbageCollector => self.gc.queue.is_empty(),
+            Ctl::NodeLifecycle => self.node_lifecycle.queue.is_empty(),
+            Ctl::TaintEviction => self.taint_queue.is_empty(),
+        }
+    }
+
+    fn arm_controllers(&mut self) {
+        for c in [
+            Ctl::Deployment,
+            Ctl::ReplicaSet,
+            Ctl::GarbageCollector,
+            Ctl::NodeLifecycle,
+            Ctl::TaintEviction,
+        ] {
+            if !self.queue_empty(c) && self.armed.insert(c) {
+                let at = self.now + self.config.controller_latency;
+                self.push_timer(at, Timer::Controller(c));
+            }
+        }
+    }
+
+    // ---- the clock -----------------------------------------------------------------------
+
+    /// Run every timer due up to `t`, then set the clock to `t`.
+    pub fn run_until(&mut self, t: SimTime) {
+        while let Some((at, timer)) = self.timers.pop_due(t) {
+            self.fire_popped(at, timer);
+        }
+        self.now = self.now.max(t);
+    }
+
+    /// Advance the clock by `ms`.
+    pub fn advance(&mut self, ms: SimTime) {
+        self.run_until(self.now + ms);
+    }
+
+    /// Run the next timer (whenever it is due); returns its time.
+    pub fn step(&mut self) -> Option<SimTime> {
+        let at = self.timers.peek_time()?;
+        let (at, timer) = self.timers.pop_due(at)?;
+        self.fire_popped(at, timer);
+        Some(at)
+    }
+
+    /// Run until the cluster is quiescent or `max` ms have passed; returns whether it
+    /// converged.
+    pub fn settle(&mut self, max: SimTime) -> bool {
+        let deadline = self.now + max;
+        while !self.is_quiescent() {
+            match self.timers.peek_time() {
+                Some(t) if t <= deadline => {
+                    self.step();
+                }
+                _ => break,
+            }
+        }
+        self.is_quiescent()
+    }
+
+    fn fire_popped(&mut self, at: SimTime, timer: Timer) {
+        if !self.is_background(&timer) {
+            self.foreground_timers = self.foreground_timers.saturating_sub(1);
+        }
+        self.now = self.now.max(at);
+        self.fire(timer);
+    }
+
+    fn fire(&mut self, timer: Timer) {
+        let now = self.now;
+        match timer {
+            Timer::Controller(c) => {
+                self.armed.remove(&c);
+                self.process_queue(c);
+            }
+            Timer::Requeue(c, key) => {
+                match c {
+                    Ctl::Deployment => self.deployment.queue.add(key),
+                    Ctl::ReplicaSet => self.replicaset.queue.add(key),
+                    Ctl::NodeLifecycle => self.node_lifecycle.queue.add(key),
+                    Ctl::TaintEviction => self.taint_queue.add(key),
+                    Ctl::GarbageCollector => {}
+                }
+                self.arm_controllers();
+            }
+            Timer::Scheduler(t) => {
+                let (requests, timers) = match t {
+                    SchedulerTimer::Cycle => {
+                        self.scheduler.schedule_one(&self.store, &mut self.rng, now)
+                    }
+                    SchedulerTimer::Backoff(k) => {
+                        (vec![], self.scheduler.backoff_done(&self.store, &k, now))
+                    }
+                    SchedulerTimer::Flush => (vec![], self.scheduler.flush(&self.store, now)),
+                };
+                for (at, t) in timers {
+                    self.push_timer(at, Timer::Scheduler(t));
+                }
+                let _ = self.apply(&Component::named("default-scheduler"), requests);
+            }
+            Timer::NodeLifecycle(t) => {
+                let (requests, timers) = match &t {
+                    NodeLifecycleTimer::Monitor(n) => {
+                        self.node_lifecycle.monitor(&self.store, n, now)
+                    }
+                    NodeLifecycleTimer::NoExecute(n) => {
+                        self.node_lifecycle.no_execute(&self.store, n, now)
+                    }
+                };
+                for (at, t) in timers {
+                    self.push_timer(at, Timer::NodeLifecycle(t));
+                }
+                let _ = self.apply(&Ctl::NodeLifecycle.component(), requests);
+            }
+            Timer::TaintEviction(key, uid) => {
+                let requests = self.taint_eviction.fire(&self.store, &key, &uid, now);
+                let _ = self.apply(&Ctl::TaintEviction.component(), requests);
+            }
+            Timer::Kubelet(node, epoch, t) => {
+                let Some(k) = self.kubelets.get_mut(&node) else {
+                    return;
+                };
+                if k.epoch != epoch {
+                    return;
+                }
+                let (requests, timers) = k.fire(&self.store, t, now);
+                for (at, t) in timers {
+                    self.push_timer(at, Timer::Kubelet(node.clone(), epoch, t));
+                }
+                let _ = self.apply(&kubelet_component(&node), requests);
+            }
+        }
+    }
+
+    fn process_queue(&mut self, c: Ctl) {
+        let now = self.now;
+        let who = c.component();
+        match c {
+            Ctl::GarbageCollector => {
+                for (kind, key) in self.gc.queue.drain() {
+                    let r = self.gc.attempt_to_delete_item(&self.store, kind, &key);
+                    let _ = self.apply(&who, r.requests);
+                }
+            }
+            Ctl::TaintEviction => {
+                for key in self.taint_queue.drain() {
+                    let Some(pod) = self.store.get::<Pod>(&key).cloned() else {
+                        continue;
+                    };
+                    let d = self.taint_eviction.process_pod(&self.store, &pod, now);
+                    if let Some((at, k, uid)) = d.timer {
+                        self.push_timer(at, Timer::TaintEviction(k, uid));
+                    }
+                    let _ = self.apply(&who, d.requests);
+                }
+            }
+            _ => {
+                let keys = match c {
+                    Ctl::Deployment => self.deployment.queue.drain(),
+                    Ctl::ReplicaSet => self.replicaset.queue.drain(),
+                    _ => self.node_lifecycle.queue.drain(),
+                };
+                for key in keys {
+                    let r: Reconcile = match c {
+                        Ctl::Deployment => self.deployment.sync_deployment(&self.store, &key, now),
+                        Ctl::ReplicaSet => self.replicaset.sync_replica_set(&self.store, &key, now),
+                        _ => self.node_lifecycle.sync_node(&self.store, &key, now),
+                    };
+                    let failed = self.apply(&who, r.requests).is_err();
+                    // Transient errors requeue (rate-limited upstream; 1 s here).
+                    let after = if failed {
+                        Some(SECOND)
+                    } else {
+                        r.requeue_after
+                    };
+                    if let Some(after) = after {
+                        self.push_timer(now + after, Timer::Requeue(c, key));
+                    }
+                }
+            }
+        }
+    }
+
+    // ---- conveniences for the UI and tests (the command language builds on these) -------
+
+    /// `kubectl create deployment NAME --image=IMAGE --replicas=N` with requests.
+    pub fn create_deployment(
+        &mut self,
+        name: &str,
+        image: &str,
+        replicas: i64,
+        cpu: &str,
+        memory: &str,
+    ) -> Result<(), ApiError> {
+        let mut labels = StringMap::new();
+        labels.insert("app".into(), name.into());
+        let mut requests = StringMap::new();
+        if !cpu.is_empty() {
+            requests.insert("cpu".into(), cpu.into());
+        }
+        if !memory.is_empty() {
+            requests.insert("memory".into(), memory.into());
+        }
+        let container_name = image
+            .rsplit('/')
+            .next()
+            .and_then(|s| s.split([':', '@']).next())
+            .unwrap_or("app")
+            .to_string();
+        let d = Deployment {
+            metadata: ObjectMeta {
+                name: name.into(),
+                labels: labels.clone(),
+                ..Default::default()
+            },
+            spec: DeploymentSpec {
+                replicas,
+                selector: LabelSelector::from_labels(&labels),
+                template: PodTemplateSpec {
+                    metadata: ObjectMeta {
+                        labels,
+                        ..Default::default()
+                    },
+                    spec: PodSpec {
+                        containers: vec![Container {
+                            name: container_name,
+                            image: image.into(),
+                            resources: ResourceRequirements {
+                                requests,
+                                limits: StringMap::new(),
+                            },
+                            ..Default::default()
+                        }],
+                        ..Default::default()
+                    },
+                },
+                ..Default::default()
+            },
+            status: DeploymentStatus::default(),
+        };
+        self.submit(
+            &kubectl(),
+            Request::Create {
+                object: Object::Deployment(d),
+                event: None,
+            },
+        )
+        .map(|_| ())
+    }
+
+    /// `kubectl delete pod NAME --wait=false` in namespace `default`.
+    pub fn delete_pod(&mut self, name: &str) -> Result<(), ApiError> {
+        self.submit(
+            &kubectl(),
+            Request::Delete {
+                kind: Kind::Pod,
+                key: ObjKey::new("default", name),
+                options: DeleteOptions::default(),
+                event: None,
+            },
+        )
+        .map(|_| ())
+    }
+
+    /// `kubectl scale deployment NAME --replicas=N` in namespace `default`.
+    pub fn scale_deployment(&mut self, name: &str, replicas: i64) -> Result<(), ApiError> {
+        let key = ObjKey::new("default", name);
+        let mut d = self
+            .store
+            .get::<Deployment>(&key)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(Kind::Deployment, name))?;
+        d.spec.replicas = replicas;
+        self.submit(&kubectl(), Request::Update(Object::Deployment(d)))
+            .map(|_| ())
+    }
+
+    /// Events sorted by last occurrence (then name), as `kubectl get events --sort-by=.lastTimestamp`.
+    pub fn events(&self) -> Vec<&Event> {
+        let mut ev: Vec<&Event> = self.store.list::<Event>().collect();
+        ev.sort_by(|a, b| (a.last_ms, &a.metadata.name).cmp(&(b.last_ms, &b.metadata.name)));
+        ev
+    }
+
+    /// Whether a node's kubelet is powered on.
+    pub fn node_up(&self, name: &str) -> bool {
+        self.kubelets.get(name).is_some_and(|k| k.up)
+    }
+
+    /// A stable digest of the run: the watch log and every Event, for determinism checks.
+    pub fn transcript(&self) -> String {
+        let mut out = String::new();
+        for e in &self.store.log {
+            out.push_str(&format!(
+                "{} {} {} {} {} {} {} {}\n",
+                e.time,
+                e.resource_version,
+                e.type_.as_str(),
+                e.verb,
+                e.kind.name(),
+                e.key,
+                e.uid,
+                e.writer
+            ));
+        }
+        for e in self.events() {
+            out.push_str(&format!(
+                "{} {} {}/{} {} x{} {}\n",
+                e.last_ms,
+                e.type_,
+                e.involved_object.kind,
+                e.involved_object.name,
+                e.reason,
+                e.count,
+                e.message
+            ));
+        }
+        out
+    }
+}
+
+/// A kubelet's identity: writer `kubelet/<node>`, event source `kubelet` on host `<node>`.
+pub fn kubelet_component(node: &str) -> Component {
+    Component {
+        writer: format!("kubelet/{node}"),
+        event_component: "kubelet".into(),
+        host: node.into(),
+    }
+}

@@ -1,0 +1,156 @@
+//! The Deployment controller: one ReplicaSet per pod template, rolled out by strategy.
+//!
+//! Upstream: `pkg/controller/deployment/deployment_controller.go` (`syncDeployment`),
+//! split as upstream splits it: [`sync`] (`sync.go`: new ReplicaSet, scaling, status,
+//! history cleanup), [`rolling`] (`rolling.go`), [`recreate`] (`recreate.go`), and
+//! [`util`] (`util/deployment_util.go`). Rollback lives in the kubectl layer, as upstream.
+//!
+//! A reconcile works on copies of the Deployment and its ReplicaSets: each write it
+//! decides is appended as a [`Request`] and applied to the copy, so later steps of the
+//! same sync see it, exactly as upstream continues with the object its write returned.
+
+pub mod recreate;
+pub mod rolling;
+pub mod sync;
+pub mod util;
+
+use super::{event_ref, Reconcile, Request, WorkQueue};
+use crate::api::*;
+use crate::apiserver::{ObjKey, Store};
+use crate::time::SimTime;
+
+/// The Deployment controller's state: its work queue.
+#[derive(Clone, Debug, Default)]
+pub struct DeploymentController {
+    /// Keys of Deployments to sync.
+    pub queue: WorkQueue,
+}
+
+/// The working state of one sync.
+pub struct SyncCtx {
+    /// The Deployment as this sync has written it so far.
+    pub d: Deployment,
+    /// Simulated now.
+    pub now: SimTime,
+    /// Requests decided so far.
+    pub requests: Vec<Request>,
+}
+
+impl SyncCtx {
+    /// Record an Event on the Deployment.
+    pub fn event(&mut self, type_: &'static str, reason: &str, message: String) {
+        self.requests.push(Request::Event {
+            involved: event_ref(Kind::Deployment, &self.d.metadata),
+            type_,
+            reason: reason.into(),
+            message,
+        });
+    }
+}
+
+impl DeploymentController {
+    /// Informer handler: Deployments themselves, their ReplicaSets (by controller
+    /// ownerReference), and Pod deletions (Recreate waits for old Pods to be gone).
+    pub fn on_change(
+        &mut self,
+        store: &Store,
+        kind: Kind,
+        old: Option<&Object>,
+        new: Option<&Object>,
+    ) {
+        match kind {
+            Kind::Deployment => {
+                if let Some(o) = new.or(old) {
+                    self.queue.add(ObjKey::of(o.meta()));
+                }
+            }
+            Kind::ReplicaSet => {
+                for o in [old, new].into_iter().flatten() {
+                    if let Some(r) = o.meta().controller_ref().filter(|r| r.kind == "Deployment") {
+                        self.queue.add(ObjKey::new(&o.meta().namespace, &r.name));
+                    }
+                }
+            }
+            Kind::Pod => {
+                if new.is_none() {
+                    if let Some(o) = old {
+                        let meta = o.meta();
+                        let rs = meta.controller_ref().and_then(|r| {
+                            store.get::<ReplicaSet>(&ObjKey::new(&meta.namespace, &r.name))
+                        });
+                        if let Some(r) = rs.and_then(|rs| rs.metadata.controller_ref()) {
+                            if r.kind == "Deployment" {
+                                self.queue.add(ObjKey::new(&meta.namespace, &r.name));
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `syncDeployment`: deleting → status only; paused or scaling event → `sync`;
+    /// otherwise a rollout step of the Deployment's strategy.
+    pub fn sync_deployment(&self, store: &Store, key: &ObjKey, now: SimTime) -> Reconcile {
+        let Some(d) = store.get::<Deployment>(key) else {
+            return Reconcile::default();
+        };
+        let mut ctx = SyncCtx {
+            d: d.clone(),
+            now,
+            requests: Vec::new(),
+        };
+        if d.spec.selector.is_empty() {
+            ctx.event(
+                "Warning",
+                "SelectingAll",
+                "This deployment is selecting all pods. A non-empty selector is required.".into(),
+            );
+            if d.status.observed_generation < d.metadata.generation {
+                let mut s = d.clone();
+                s.status.observed_generation = d.metadata.generation;
+                ctx.requests
+                    .push(Request::UpdateStatus(Object::Deployment(s)));
+            }
+            return Reconcile {
+                requests: ctx.requests,
+                requeue_after: None,
+            };
+        }
+        let rss = owned_replica_sets(store, d);
+        if d.metadata.is_deleting() {
+            sync::sync_status_only(&mut ctx, rss);
+        } else if d.spec.paused || sync::is_scaling_event(&ctx.d, &rss) {
+            sync::sync(&mut ctx, rss);
+        } else if util::is_rolling(d) {
+            rolling::rollout_rolling(&mut ctx, rss);
+        } else {
+            recreate::rollout_recreate(&mut ctx, store, rss);
+        }
+        Reconcile {
+            requests: ctx.requests,
+            requeue_after: None,
+        }
+    }
+}
+
+/// ReplicaSets controlled by `d`, oldest first (creationTimestamp, then name).
+pub fn owned_replica_sets(store: &Store, d: &Deployment) -> Vec<ReplicaSet> {
+    let mut rss: Vec<ReplicaSet> = store
+        .dependents(&d.metadata.uid)
+        .filter(|(k, _)| *k == Kind::ReplicaSet)
+        .filter_map(|(_, key)| store.get::<ReplicaSet>(key))
+        .filter(|rs| {
+            rs.metadata.controller_ref().map(|r| r.uid.as_str()) == Some(d.metadata.uid.as_str())
+        })
+        .cloned()
+        .collect();
+    rss.sort_by(|a, b| {
+        (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
+    });
+    rss
+}
+
+#[cfg(test)]
+mod tests;

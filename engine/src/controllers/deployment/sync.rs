@@ -1,0 +1,516 @@
+//! `sync.go`: the new ReplicaSet, scaling (with proportional scaling mid-rollout),
+//! status, conditions and history cleanup.
+
+use super::util::*;
+use super::SyncCtx;
+use crate::api::*;
+use crate::controllers::{controller_ref, Request};
+use crate::time::rfc3339;
+
+/// Index of the new ReplicaSet: the oldest one whose template equals the Deployment's
+/// ignoring `pod-template-hash` (`FindNewReplicaSet`).
+pub fn find_new(d: &Deployment, rss: &[ReplicaSet]) -> Option<usize> {
+    rss.iter()
+        .position(|rs| equal_ignore_hash(&rs.spec.template, &d.spec.template))
+}
+
+/// `isScalingEvent`: some active ReplicaSet was last scaled for another replica count.
+pub fn is_scaling_event(d: &Deployment, rss: &[ReplicaSet]) -> bool {
+    let want = d.spec.replicas.to_string();
+    rss.iter().filter(|rs| rs.spec.replicas > 0).any(|rs| {
+        rs.metadata
+            .annotations
+            .get(DESIRED_REPLICAS_ANNOTATION)
+            .is_some_and(|v| *v != want)
+    })
+}
+
+fn max_old_revision(rss: &[ReplicaSet], skip: Option<usize>) -> i64 {
+    rss.iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != skip)
+        .map(|(_, rs)| revision(&rs.metadata))
+        .max()
+        .unwrap_or(0)
+}
+
+fn progressing(status: &str, reason: &str, message: String, now: u64) -> Condition {
+    Condition {
+        type_: "Progressing".into(),
+        status: status.into(),
+        last_update_time: Some(rfc3339(now)),
+        last_transition_time: Some(rfc3339(now)),
+        reason: reason.into(),
+        message,
+        transition_ms: now,
+        ..Default::default()
+    }
+}
+
+/// Set the Deployment's revision annotation (an Update of its metadata) if it differs.
+fn set_deployment_revision(ctx: &mut SyncCtx, rev: i64) {
+    let rev = rev.to_string();
+    if ctx.d.metadata.annotations.get(REVISION_ANNOTATION) != Some(&rev) {
+        ctx.d
+            .metadata
+            .annotations
+            .insert(REVISION_ANNOTATION.into(), rev);
+        ctx.requests
+            .push(Request::Update(Object::Deployment(ctx.d.clone())));
+    }
+}
+
+/// `getNewReplicaSet`: find the new ReplicaSet (bringing its revision annotation up to
+/// date) or, if `create`, create it with the replicas the strategy allows. Returns its
+/// index in `rss`.
+pub fn get_new_replica_set(
+    ctx: &mut SyncCtx,
+    rss: &mut Vec<ReplicaSet>,
+    create: bool,
+) -> Option<usize> {
+    let existing = find_new(&ctx.d, rss);
+    let new_revision = max_old_revision(rss, existing) + 1;
+    if let Some(i) = existing {
+        let rs = &mut rss[i];
+        let mut changed = false;
+        let old_rev = revision(&rs.metadata);
+        if old_rev < new_revision {
+            // A rollback brought an old template back: it takes the next revision and
+            // remembers the one it had.
+            if old_rev > 0 {
+                let hist = rs
+                    .metadata
+                    .annotations
+                    .get(REVISION_HISTORY_ANNOTATION)
+                    .map(|h| format!("{h},{old_rev}"))
+                    .unwrap_or_else(|| old_rev.to_string());
+                rs.metadata
+                    .annotations
+                    .insert(REVISION_HISTORY_ANNOTATION.into(), hist);
+            }
+            rs.metadata
+                .annotations
+                .insert(REVISION_ANNOTATION.into(), new_revision.to_string());
+            changed = true;
+        }
+        if rs.spec.min_ready_seconds != ctx.d.spec.min_ready_seconds {
+            rs.spec.min_ready_seconds = ctx.d.spec.min_ready_seconds;
+            changed = true;
+        }
+        if changed {
+            ctx.requests
+                .push(Request::Update(Object::ReplicaSet(rs.clone())));
+        }
+        let rev = revision(&rs.metadata);
+        let name = rs.metadata.name.clone();
+        set_deployment_revision(ctx, rev);
+        if get_condition(&ctx.d.status.conditions, "Progressing").is_none() {
+            let c = progressing(
+                "True",
+                "FoundNewReplicaSet",
+                format!("Found new replica set \"{name}\""),
+                ctx.now,
+            );
+            set_condition(&mut ctx.d.status.conditions, c);
+            ctx.requests
+                .push(Request::UpdateStatus(Object::Deployment(ctx.d.clone())));
+        }
+        return Some(i);
+    }
+    if !create {
+        return None;
+    }
+    let d = &ctx.d;
+    let hash = compute_hash(&d.spec.template, d.status.collision_count);
+    let mut template = d.spec.template.clone();
+    template
+        .metadata
+        .labels
+        .insert(POD_TEMPLATE_HASH_LABEL.into(), hash.clone());
+    let mut selector = d.spec.selector.clone();
+    selector
+        .match_labels
+        .insert(POD_TEMPLATE_HASH_LABEL.into(), hash.clone());
+    let replicas = new_rs_new_replicas(d, rss, 0);
+    let mut annotations = StringMap::new();
+    annotations.insert(REVISION_ANNOTATION.into(), new_revision.to_string());
+    annotations.insert(
+        DESIRED_REPLICAS_ANNOTATION.into(),
+        d.spec.replicas.to_string(),
+    );
+    annotations.insert(
+        MAX_REPLICAS_ANNOTATION.into(),
+        (d.spec.replicas + max_surge(d)).to_string(),
+    );
+    if let Some(cause) = d.metadata.annotations.get("kubernetes.io/change-cause") {
+        annotations.insert("kubernetes.io/change-cause".into(), cause.clone());
+    }
+    let rs = ReplicaSet {
+        metadata: ObjectMeta {
+            name: format!("{}-{hash}", d.metadata.name),
+            namespace: d.metadata.namespace.clone(),
+            labels: template.metadata.labels.clone(),
+            annotations,
+            owner_references: vec![controller_ref(
+                Kind::Deployment,
+                &d.metadata.name,
+                &d.metadata.uid,
+            )],
+            created_ms: ctx.now,
+            ..Default::default()
+        },
+        spec: ReplicaSetSpec {
+            replicas,
+            min_ready_seconds: d.spec.min_ready_seconds,
+            selector,
+            template,
+        },
+        status: ReplicaSetStatus::default(),
+    };
+    let name = rs.metadata.name.clone();
+    ctx.requests.push(Request::Create {
+        object: Object::ReplicaSet(rs.clone()),
+        event: None,
+    });
+    if replicas > 0 {
+        ctx.event(
+            "Normal",
+            "ScalingReplicaSet",
+            format!("Scaled up replica set {name} from 0 to {replicas}"),
+        );
+    }
+    rss.push(rs);
+    set_deployment_revision(ctx, new_revision);
+    let c = progressing(
+        "True",
+        "NewReplicaSetCreated",
+        format!("Created new replica set \"{name}\""),
+        ctx.now,
+    );
+    set_condition(&mut ctx.d.status.conditions, c);
+    ctx.requests
+        .push(Request::UpdateStatus(Object::Deployment(ctx.d.clone())));
+    Some(rss.len() - 1)
+}
+
+/// `scaleReplicaSetAndRecordEvent`: set replicas and the desired/max annotations.
+pub fn scale_replica_set(ctx: &mut SyncCtx, rs: &mut ReplicaSet, new_size: i64) {
+    let desired = ctx.d.spec.replicas.to_string();
+    let max = (ctx.d.spec.replicas + max_surge(&ctx.d)).to_string();
+    let annotations_ok = rs.metadata.annotations.get(DESIRED_REPLICAS_ANNOTATION) == Some(&desired)
+        && rs.metadata.annotations.get(MAX_REPLICAS_ANNOTATION) == Some(&max);
+    if rs.spec.replicas == new_size && annotations_ok {
+        return;
+    }
+    let old = rs.spec.replicas;
+    rs.spec.replicas = new_size;
+    rs.metadata
+        .annotations
+        .insert(DESIRED_REPLICAS_ANNOTATION.into(), desired);
+    rs.metadata
+        .annotations
+        .insert(MAX_REPLICAS_ANNOTATION.into(), max);
+    ctx.requests
+        .push(Request::Update(Object::ReplicaSet(rs.clone())));
+    if old != new_size {
+        let dir = if new_size > old { "up" } else { "down" };
+        ctx.event(
+            "Normal",
+            "ScalingReplicaSet",
+            format!(
+                "Scaled {dir} replica set {} from {old} to {new_size}",
+                rs.metadata.name
+            ),
+        );
+    }
+}
+
+/// `FindActiveOrLatest`: the one active ReplicaSet, or the newest if none is active.
+fn find_active_or_latest(new: Option<usize>, rss: &[ReplicaSet]) -> Option<usize> {
+    let active: Vec<usize> = (0..rss.len())
+        .filter(|i| rss[*i].spec.replicas > 0)
+        .collect();
+    match active.len() {
+        0 => new.or(if rss.is_empty() {
+            None
+        } else {
+            Some(rss.len() - 1)
+        }),
+        1 => Some(active[0]),
+        _ => None,
+    }
+}
+
+fn round_half_away(x: f64) -> i64 {
+    x.round() as i64
+}
+
+/// `getReplicaSetFraction`.
+fn replica_set_fraction(rs: &ReplicaSet, d: &Deployment) -> i64 {
+    if d.spec.replicas == 0 {
+        return -rs.spec.replicas;
+    }
+    let deployment_max = d.spec.replicas + max_surge(d);
+    let annotated = rs
+        .metadata
+        .annotations
+        .get(MAX_REPLICAS_ANNOTATION)
+        .and_then(|v| v.parse::<i64>().ok())
+        .unwrap_or(d.status.replicas);
+    if annotated == 0 {
+        return 0;
+    }
+    let new_size = (rs.spec.replicas * deployment_max) as f64 / annotated as f64;
+    round_half_away(new_size) - rs.spec.replicas
+}
+
+/// `GetProportion`.
+fn proportion(rs: &ReplicaSet, d: &Deployment, to_add: i64, added: i64) -> i64 {
+    if rs.spec.replicas == 0 || to_add == 0 || to_add == added {
+        return 0;
+    }
+    let fraction = replica_set_fraction(rs, d);
+    let allowed = to_add - added;
+    if to_add > 0 {
+        fraction.min(allowed)
+    } else {
+        fraction.max(allowed)
+    }
+}
+
+/// `scale`: bring the ReplicaSets to the Deployment's size; during a rollout the
+/// change is spread proportionally over the active ReplicaSets.
+pub fn scale(ctx: &mut SyncCtx, new: Option<usize>, rss: &mut [ReplicaSet]) {
+    if let Some(i) = find_active_or_latest(new, rss) {
+        let want = ctx.d.spec.replicas;
+        let mut rs = rss[i].clone();
+        scale_replica_set(ctx, &mut rs, want);
+        rss[i] = rs;
+        return;
+    }
+    // New ReplicaSet saturated: old active ones go to zero.
+    if let Some(n) = new {
+        let rs = &rss[n];
+        let saturated = rs.spec.replicas == ctx.d.spec.replicas
+            && rs.metadata.annotations.get(DESIRED_REPLICAS_ANNOTATION)
+                == Some(&ctx.d.spec.replicas.to_string())
+            && rs.status.available_replicas == ctx.d.spec.replicas;
+        if saturated {
+            for i in 0..rss.len() {
+                if i != n && rss[i].spec.replicas > 0 {
+                    let mut rs = rss[i].clone();
+                    scale_replica_set(ctx, &mut rs, 0);
+                    rss[i] = rs;
+                }
+            }
+            return;
+        }
+    }
+    if !is_rolling(&ctx.d) {
+        return;
+    }
+    let d = ctx.d.clone();
+    let mut active: Vec<usize> = (0..rss.len())
+        .filter(|i| rss[*i].spec.replicas > 0)
+        .collect();
+    let all_active: i64 = active.iter().map(|i| rss[*i].spec.replicas).sum();
+    let allowed = if d.spec.replicas > 0 {
+        d.spec.replicas + max_surge(&d)
+    } else {
+        0
+    };
+    let to_add = allowed - all_active;
+    // Largest first; ties: newer first when growing, older first when shrinking.
+    active.sort_by(|a, b| {
+        let (ra, rb) = (&rss[*a], &rss[*b]);
+        rb.spec.replicas.cmp(&ra.spec.replicas).then_with(|| {
+            let age = (ra.metadata.created_ms, &ra.metadata.name)
+                .cmp(&(rb.metadata.created_ms, &rb.metadata.name));
+            if to_add > 0 {
+                age.reverse()
+            } else {
+                age
+            }
+        })
+    });
+    let mut added = 0;
+    let mut sizes: Vec<i64> = Vec::new();
+    for i in &active {
+        let rs = &rss[*i];
+        if to_add != 0 {
+            let p = proportion(rs, &d, to_add, added);
+            sizes.push(rs.spec.replicas + p);
+            added += p;
+        } else {
+            sizes.push(rs.spec.replicas);
+        }
+    }
+    for (pos, i) in active.iter().enumerate() {
+        let mut size = sizes[pos];
+        if pos == 0 && to_add != 0 {
+            size = (size + to_add - added).max(0);
+        }
+        let mut rs = rss[*i].clone();
+        scale_replica_set(ctx, &mut rs, size);
+        rss[*i] = rs;
+    }
+}
+
+/// `sync`: scaling and status only (paused Deployments and scaling events).
+pub fn sync(ctx: &mut SyncCtx, mut rss: Vec<ReplicaSet>) {
+    let new = get_new_replica_set(ctx, &mut rss, false);
+    scale(ctx, new, &mut rss);
+    if ctx.d.spec.paused {
+        let new_name = new.map(|i| rss[i].metadata.name.clone());
+        cleanup_deployment(ctx, &rss, new_name.as_deref());
+    }
+    sync_deployment_status(ctx, &rss, new);
+}
+
+/// Deleting Deployments only report status.
+pub fn sync_status_only(ctx: &mut SyncCtx, rss: Vec<ReplicaSet>) {
+    let new = find_new(&ctx.d, &rss);
+    sync_deployment_status(ctx, &rss, new);
+}
+
+/// `calculateStatus`.
+pub fn calculate_status(
+    d: &Deployment,
+    rss: &[ReplicaSet],
+    new: Option<usize>,
+) -> DeploymentStatus {
+    let available = available_replica_count(rss);
+    let total = replica_count(rss);
+    let mut status = DeploymentStatus {
+        observed_generation: d.metadata.generation,
+        replicas: actual_replica_count(rss),
+        updated_replicas: new.map(|i| rss[i].status.replicas).unwrap_or(0),
+        ready_replicas: ready_replica_count(rss),
+        available_replicas: available,
+        unavailable_replicas: (total - available).max(0),
+        conditions: d.status.conditions.clone(),
+        collision_count: d.status.collision_count,
+    };
+    let min_available = d.spec.replicas - max_unavailable(d);
+    let c = if available >= min_available {
+        Condition {
+            type_: "Available".into(),
+            status: "True".into(),
+            reason: "MinimumReplicasAvailable".into(),
+            message: "Deployment has minimum availability.".into(),
+            ..Default::default()
+        }
+    } else {
+        Condition {
+            type_: "Available".into(),
+            status: "False".into(),
+            reason: "MinimumReplicasUnavailable".into(),
+            message: "Deployment does not have minimum availability.".into(),
+            ..Default::default()
+        }
+    };
+    set_condition_at(&mut status.conditions, c, None);
+    status
+}
+
+/// Set a condition with update/transition times at `now` (kept when unchanged).
+fn set_condition_at(conds: &mut Vec<Condition>, mut c: Condition, now: Option<u64>) {
+    if let Some(old) = conds.iter().find(|o| o.type_ == c.type_) {
+        if old.status == c.status && old.reason == c.reason && old.message == c.message {
+            return;
+        }
+    }
+    if let Some(now) = now {
+        c.last_update_time = Some(rfc3339(now));
+        c.last_transition_time = Some(rfc3339(now));
+        c.transition_ms = now;
+    }
+    set_condition(conds, c);
+}
+
+/// `syncDeploymentStatus` / `syncRolloutStatus`: status plus the Progressing condition.
+pub fn sync_deployment_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<usize>) {
+    let now = ctx.now;
+    let mut status = calculate_status(&ctx.d, rss, new);
+    // Stamp the Available condition's times if it changed.
+    if let Some(c) = get_condition(&status.conditions, "Available").cloned() {
+        let mut conds = ctx.d.status.conditions.clone();
+        set_condition_at(&mut conds, c, Some(now));
+        if let Some(c) = get_condition(&conds, "Available").cloned() {
+            set_condition(&mut status.conditions, c);
+        }
+    }
+    let current = get_condition(&ctx.d.status.conditions, "Progressing").cloned();
+    let timed_out = current
+        .as_ref()
+        .is_some_and(|c| c.reason == "ProgressDeadlineExceeded");
+    if !ctx.d.spec.paused && !timed_out {
+        if let Some(i) = new {
+            let name = &rss[i].metadata.name;
+            if deployment_complete(&ctx.d, &status) {
+                let c = progressing(
+                    "True",
+                    "NewReplicaSetAvailable",
+                    format!("ReplicaSet \"{name}\" has successfully progressed."),
+                    now,
+                );
+                set_condition_at(&mut status.conditions, c, Some(now));
+            } else if deployment_progressing(&ctx.d, &status) {
+                let mut c = progressing(
+                    "True",
+                    "ReplicaSetUpdated",
+                    format!("ReplicaSet \"{name}\" is progressing."),
+                    now,
+                );
+                // Progress refreshes lastUpdateTime; the transition time stays while True.
+                if let Some(cur) = current.as_ref().filter(|c| c.status == "True") {
+                    c.last_transition_time = cur.last_transition_time.clone();
+                    c.transition_ms = cur.transition_ms;
+                }
+                status.conditions.retain(|c| c.type_ != "Progressing");
+                status.conditions.push(c);
+            }
+        }
+    }
+    // Keep a stable condition order: Available first, as upstream lists them.
+    status.conditions.sort_by_key(|c| match c.type_.as_str() {
+        "Available" => 0,
+        "Progressing" => 1,
+        _ => 2,
+    });
+    if status != ctx.d.status {
+        ctx.d.status = status;
+        ctx.requests
+            .push(Request::UpdateStatus(Object::Deployment(ctx.d.clone())));
+    }
+}
+
+/// `cleanupDeployment`: delete the oldest fully scaled-down old ReplicaSets beyond
+/// revisionHistoryLimit.
+pub fn cleanup_deployment(ctx: &mut SyncCtx, rss: &[ReplicaSet], new_name: Option<&str>) {
+    let mut cleanable: Vec<&ReplicaSet> = rss
+        .iter()
+        .filter(|rs| Some(rs.metadata.name.as_str()) != new_name && !rs.metadata.is_deleting())
+        .collect();
+    let diff = cleanable.len() as i64 - ctx.d.spec.revision_history_limit.max(0);
+    if diff <= 0 {
+        return;
+    }
+    cleanable.sort_by(|a, b| {
+        (revision(&a.metadata), &a.metadata.name).cmp(&(revision(&b.metadata), &b.metadata.name))
+    });
+    for rs in cleanable.into_iter().take(diff as usize) {
+        if rs.status.replicas != 0
+            || rs.spec.replicas != 0
+            || rs.metadata.generation > rs.status.observed_generation
+        {
+            continue;
+        }
+        ctx.requests.push(Request::Delete {
+            kind: Kind::ReplicaSet,
+            key: crate::apiserver::ObjKey::of(&rs.metadata),
+            options: Default::default(),
+            event: None,
+        });
+    }
+}

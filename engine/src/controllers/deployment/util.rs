@@ -1,0 +1,211 @@
+//! Helpers of `pkg/controller/deployment/util/deployment_util.go` and
+//! `pkg/controller/controller_utils.go` (ComputeHash).
+
+use crate::api::*;
+use crate::rng::SAFE_ALPHABET;
+
+/// Annotation: revision number of a ReplicaSet / Deployment.
+pub const REVISION_ANNOTATION: &str = "deployment.kubernetes.io/revision";
+/// Annotation: revisions a ReplicaSet had before a rollback brought it back.
+pub const REVISION_HISTORY_ANNOTATION: &str = "deployment.kubernetes.io/revision-history";
+/// Annotation: spec.replicas of the Deployment when the ReplicaSet was last scaled.
+pub const DESIRED_REPLICAS_ANNOTATION: &str = "deployment.kubernetes.io/desired-replicas";
+/// Annotation: replicas + maxSurge when the ReplicaSet was last scaled.
+pub const MAX_REPLICAS_ANNOTATION: &str = "deployment.kubernetes.io/max-replicas";
+/// The label that ties a ReplicaSet's Pods to its template.
+pub const POD_TEMPLATE_HASH_LABEL: &str = "pod-template-hash";
+
+/// 32-bit FNV-1a.
+pub fn fnv1a32(bytes: &[u8]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for b in bytes {
+        h ^= u32::from(*b);
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
+/// `rand.SafeEncodeString`: each character of `s` becomes `alphabet[c % 27]`.
+pub fn safe_encode_string(s: &str) -> String {
+    s.bytes()
+        .map(|b| SAFE_ALPHABET[(b as usize) % SAFE_ALPHABET.len()] as char)
+        .collect()
+}
+
+/// `controller.ComputeHash`: FNV-1a over a deterministic dump of the template (here: its
+/// canonical JSON, whose maps are sorted), then the collision count (4 bytes LE + 4 zero
+/// bytes), written in decimal and safe-encoded.
+pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i64>) -> String {
+    let mut bytes = serde_json::to_vec(template).unwrap_or_default();
+    if let Some(c) = collision_count {
+        bytes.extend_from_slice(&(c as u32).to_le_bytes());
+        bytes.extend_from_slice(&[0, 0, 0, 0]);
+    }
+    safe_encode_string(&fnv1a32(&bytes).to_string())
+}
+
+/// Templates equal once the `pod-template-hash` label is ignored (`EqualIgnoreHash`).
+pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
+    let mut a = a.clone();
+    let mut b = b.clone();
+    a.metadata.labels.remove(POD_TEMPLATE_HASH_LABEL);
+    b.metadata.labels.remove(POD_TEMPLATE_HASH_LABEL);
+    a == b
+}
+
+/// The revision annotation as a number (0 when absent or malformed).
+pub fn revision(meta: &ObjectMeta) -> i64 {
+    meta.annotations
+        .get(REVISION_ANNOTATION)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// `ResolveFenceposts`: (maxSurge, maxUnavailable) against `replicas`; both 0 → unavailable 1.
+pub fn resolve_fenceposts(d: &Deployment) -> (i64, i64) {
+    let ru = d.spec.strategy.rolling_update.clone().unwrap_or_default();
+    let replicas = d.spec.replicas;
+    let surge = ru
+        .max_surge
+        .scaled_value(replicas, true)
+        .unwrap_or(0)
+        .max(0);
+    let mut unavailable = ru
+        .max_unavailable
+        .scaled_value(replicas, false)
+        .unwrap_or(0)
+        .max(0);
+    if surge == 0 && unavailable == 0 {
+        unavailable = 1;
+    }
+    (surge, unavailable)
+}
+
+/// True for the RollingUpdate strategy.
+pub fn is_rolling(d: &Deployment) -> bool {
+    d.spec.strategy.type_ != "Recreate"
+}
+
+/// `MaxSurge`: 0 unless RollingUpdate.
+pub fn max_surge(d: &Deployment) -> i64 {
+    if !is_rolling(d) {
+        return 0;
+    }
+    resolve_fenceposts(d).0
+}
+
+/// `MaxUnavailable`: 0 unless RollingUpdate with replicas > 0; capped at replicas.
+pub fn max_unavailable(d: &Deployment) -> i64 {
+    if !is_rolling(d) || d.spec.replicas == 0 {
+        return 0;
+    }
+    resolve_fenceposts(d).1.min(d.spec.replicas)
+}
+
+/// Σ spec.replicas.
+pub fn replica_count(rss: &[ReplicaSet]) -> i64 {
+    rss.iter().map(|r| r.spec.replicas).sum()
+}
+
+/// Σ status.replicas.
+pub fn actual_replica_count(rss: &[ReplicaSet]) -> i64 {
+    rss.iter().map(|r| r.status.replicas).sum()
+}
+
+/// Σ status.readyReplicas.
+pub fn ready_replica_count(rss: &[ReplicaSet]) -> i64 {
+    rss.iter().map(|r| r.status.ready_replicas).sum()
+}
+
+/// Σ status.availableReplicas.
+pub fn available_replica_count(rss: &[ReplicaSet]) -> i64 {
+    rss.iter().map(|r| r.status.available_replicas).sum()
+}
+
+/// `NewRSNewReplicas` for RollingUpdate (Recreate: replicas).
+pub fn new_rs_new_replicas(d: &Deployment, all: &[ReplicaSet], new_rs_replicas: i64) -> i64 {
+    if !is_rolling(d) {
+        return d.spec.replicas;
+    }
+    let current = replica_count(all);
+    let max_total = d.spec.replicas + max_surge(d);
+    if current >= max_total {
+        return new_rs_replicas;
+    }
+    let scale_up = (max_total - current).min(d.spec.replicas - new_rs_replicas);
+    new_rs_replicas + scale_up
+}
+
+/// `DeploymentComplete`.
+pub fn deployment_complete(d: &Deployment, s: &DeploymentStatus) -> bool {
+    s.updated_replicas == d.spec.replicas
+        && s.replicas == d.spec.replicas
+        && s.available_replicas == d.spec.replicas
+        && s.observed_generation >= d.metadata.generation
+}
+
+/// `DeploymentProgressing`: anything moved since the last status.
+pub fn deployment_progressing(d: &Deployment, s: &DeploymentStatus) -> bool {
+    let old = &d.status;
+    let old_old = old.replicas - old.updated_replicas;
+    let new_old = s.replicas - s.updated_replicas;
+    s.updated_replicas > old.updated_replicas
+        || new_old < old_old
+        || s.ready_replicas > old.ready_replicas
+        || s.available_replicas > old.available_replicas
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn safe_encoding_maps_digits_as_upstream() {
+        assert_eq!(safe_encode_string("0123456789"), "456789bcdf");
+    }
+
+    #[test]
+    fn hashes_use_only_the_safe_alphabet_and_change_with_collisions() {
+        let t = PodTemplateSpec::default();
+        let h = compute_hash(&t, None);
+        assert!(h.chars().all(|c| SAFE_ALPHABET.contains(&(c as u8))));
+        assert_ne!(h, compute_hash(&t, Some(1)));
+        assert_eq!(h, compute_hash(&t, None));
+    }
+
+    fn deployment(replicas: i64, surge: IntOrString, unavailable: IntOrString) -> Deployment {
+        let mut d = Deployment::default();
+        d.spec.replicas = replicas;
+        d.spec.strategy.rolling_update = Some(RollingUpdateDeployment {
+            max_surge: surge,
+            max_unavailable: unavailable,
+        });
+        d
+    }
+
+    #[test]
+    fn default_surge_rounds_up_and_unavailable_rounds_down() {
+        let q = || IntOrString::String("25%".into());
+        // replicas → (surge, unavailable), the table of k8s-facts §1.3.
+        for (replicas, want) in [(1, (1, 0)), (3, (1, 0)), (4, (1, 1)), (10, (3, 2))] {
+            let d = deployment(replicas, q(), q());
+            assert_eq!(
+                (max_surge(&d), max_unavailable(&d)),
+                want,
+                "replicas {replicas}"
+            );
+        }
+    }
+
+    #[test]
+    fn both_zero_resolves_unavailable_to_one() {
+        let d = deployment(3, IntOrString::Int(0), IntOrString::Int(0));
+        assert_eq!(resolve_fenceposts(&d), (0, 1));
+        let d = deployment(
+            3,
+            IntOrString::String("0%".into()),
+            IntOrString::String("10%".into()),
+        );
+        assert_eq!(resolve_fenceposts(&d), (0, 1));
+    }
+}

@@ -1,0 +1,393 @@
+//! The node lifecycle controller: notices nodes whose kubelet stopped heartbeating,
+//! marks them (and their Pods) not ready, and taints them so the scheduler avoids them
+//! and the taint-eviction controller evicts their Pods.
+//!
+//! Upstream: `pkg/controller/nodelifecycle/node_lifecycle_controller.go`
+//! (`monitorNodeHealth`, `tryUpdateNodeHealth`, `doNoScheduleTaintingPass`,
+//! `doNoExecuteTaintingPass`, `ComputeZoneState`, `handleDisruption`) and
+//! `pkg/controller/util/node/controller_utils.go` (`MarkPodsNotReady`).
+//!
+//! Event-driven rather than a 5-second scan of every node: each observed heartbeat
+//! (a Lease renewal) moves that node's deadline; one timer per node fires at the first
+//! monitor tick (multiples of 5 s) after `probeTimestamp + node-monitor-grace-period`,
+//! which is when upstream's periodic scan would notice.
+
+use super::{event_ref, Reconcile, Request, WorkQueue};
+use crate::api::*;
+use crate::apiserver::{ObjKey, Store};
+use crate::time::{rfc3339, SimTime, SECOND};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// `--node-monitor-period`.
+pub const NODE_MONITOR_PERIOD: SimTime = 5 * SECOND;
+/// `--node-monitor-grace-period` (50 s since v1.32).
+pub const NODE_MONITOR_GRACE_PERIOD: SimTime = 50 * SECOND;
+/// `--node-eviction-rate` 0.1 node/s: one NoExecute taint per zone every 10 s.
+pub const EVICTION_INTERVAL: SimTime = 10 * SECOND;
+/// `--secondary-node-eviction-rate` 0.01 node/s, for large partially disrupted zones.
+pub const SECONDARY_EVICTION_INTERVAL: SimTime = 100 * SECOND;
+/// `--unhealthy-zone-threshold`.
+pub const UNHEALTHY_ZONE_THRESHOLD: f64 = 0.55;
+/// `--large-cluster-size-threshold`.
+pub const LARGE_CLUSTER_THRESHOLD: usize = 50;
+
+/// Taint key for nodes whose Ready condition is Unknown.
+pub const TAINT_UNREACHABLE: &str = "node.kubernetes.io/unreachable";
+/// Taint key for nodes whose Ready condition is False.
+pub const TAINT_NOT_READY: &str = "node.kubernetes.io/not-ready";
+/// Taint key for cordoned nodes.
+pub const TAINT_UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
+/// The zone label.
+pub const ZONE_LABEL: &str = "topology.kubernetes.io/zone";
+
+/// Timers the controller asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NodeLifecycleTimer {
+    /// Check this node's heartbeat deadline.
+    Monitor(String),
+    /// Try to apply the NoExecute taint to this node (rate-limited per zone).
+    NoExecute(String),
+}
+
+/// The controller's state.
+#[derive(Clone, Debug, Default)]
+pub struct NodeLifecycleController {
+    /// Nodes whose taints (cordon, readiness) need reconciling.
+    pub queue: WorkQueue,
+    /// `probeTimestamp`: when a heartbeat was last observed, per node.
+    pub probe: BTreeMap<String, SimTime>,
+    monitor_pending: BTreeSet<String>,
+    zone_next: BTreeMap<String, SimTime>,
+    noexecute_pending: BTreeSet<String>,
+}
+
+fn zone_of(n: &Node) -> String {
+    n.metadata
+        .labels
+        .get(ZONE_LABEL)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The first monitor tick strictly after `t`.
+fn next_tick_after(t: SimTime) -> SimTime {
+    (t / NODE_MONITOR_PERIOD + 1) * NODE_MONITOR_PERIOD
+}
+
+impl NodeLifecycleController {
+    /// A Lease renewal (or a new node): record the heartbeat and arm the deadline.
+    pub fn observe_heartbeat(
+        &mut self,
+        node: &str,
+        now: SimTime,
+    ) -> Vec<(SimTime, NodeLifecycleTimer)> {
+        self.probe.insert(node.to_string(), now);
+        if self.monitor_pending.insert(node.to_string()) {
+            vec![(
+                next_tick_after(now + NODE_MONITOR_GRACE_PERIOD),
+                NodeLifecycleTimer::Monitor(node.to_string()),
+            )]
+        } else {
+            vec![]
+        }
+    }
+
+    /// Informer handler: node changes may need taint changes; leases are heartbeats.
+    pub fn on_change(
+        &mut self,
+        kind: Kind,
+        old: Option<&Object>,
+        new: Option<&Object>,
+        now: SimTime,
+    ) -> Vec<(SimTime, NodeLifecycleTimer)> {
+        match (kind, new) {
+            (Kind::Node, Some(n)) => {
+                self.queue.add(ObjKey::of(n.meta()));
+                if old.is_none() {
+                    return self.observe_heartbeat(&n.meta().name, now);
+                }
+                vec![]
+            }
+            (Kind::Node, None) => {
+                if let Some(o) = old {
+                    let name = &o.meta().name;
+                    self.probe.remove(name);
+                    self.noexecute_pending.remove(name);
+                }
+                vec![]
+            }
+            (Kind::Lease, Some(Object::Lease(l))) if l.metadata.namespace == "kube-node-lease" => {
+                let renewed = match old {
+                    Some(Object::Lease(o)) => o.spec.renew_ms != l.spec.renew_ms,
+                    _ => true,
+                };
+                if renewed {
+                    self.observe_heartbeat(&l.spec.holder_identity, now)
+                } else {
+                    vec![]
+                }
+            }
+            _ => vec![],
+        }
+    }
+
+    /// Taint reconciliation for one node (`doNoScheduleTaintingPass` and the removal of
+    /// NoExecute taints once Ready): cordon ⇒ `unschedulable:NoSchedule`; Ready=Unknown ⇒
+    /// `unreachable:NoSchedule`; Ready=False ⇒ `not-ready:NoSchedule`; Ready=True removes
+    /// the readiness taints, NoExecute included.
+    pub fn sync_node(&mut self, store: &Store, key: &ObjKey, now: SimTime) -> Reconcile {
+        let Some(node) = store.get::<Node>(key) else {
+            return Reconcile::default();
+        };
+        let ready = node.ready_status().to_string();
+        let mut want_noschedule: Vec<&str> = Vec::new();
+        if node.spec.unschedulable {
+            want_noschedule.push(TAINT_UNSCHEDULABLE);
+        }
+        match ready.as_str() {
+            "Unknown" => want_noschedule.push(TAINT_UNREACHABLE),
+            "False" => want_noschedule.push(TAINT_NOT_READY),
+            _ => {}
+        }
+        let managed = [TAINT_UNSCHEDULABLE, TAINT_UNREACHABLE, TAINT_NOT_READY];
+        let mut taints: Vec<Taint> = node
+            .spec
+            .taints
+            .iter()
+            .filter(|t| {
+                if !managed.contains(&t.key.as_str()) {
+                    return true;
+                }
+                if t.effect == "NoSchedule" {
+                    return want_noschedule.contains(&t.key.as_str());
+                }
+                // NoExecute readiness taints stay until the node is Ready again.
+                t.effect != "NoExecute" || ready != "True"
+            })
+            .cloned()
+            .collect();
+        for k in want_noschedule {
+            if !taints
+                .iter()
+                .any(|t| t.key == k && t.effect == "NoSchedule")
+            {
+                taints.push(Taint {
+                    key: k.into(),
+                    effect: "NoSchedule".into(),
+                    time_added: Some(rfc3339(now)),
+                    added_ms: now,
+                    ..Default::default()
+                });
+            }
+        }
+        if ready == "True" {
+            self.noexecute_pending.remove(&node.metadata.name);
+        }
+        if taints != node.spec.taints {
+            let mut n = node.clone();
+            n.spec.taints = taints;
+            n.metadata.resource_version.clear();
+            return Reconcile {
+                requests: vec![Request::Update(Object::Node(n))],
+                requeue_after: None,
+            };
+        }
+        Reconcile::default()
+    }
+
+    /// `monitorNodeHealth` for one node whose deadline timer fired.
+    pub fn monitor(
+        &mut self,
+        store: &Store,
+        name: &str,
+        now: SimTime,
+    ) -> (Vec<Request>, Vec<(SimTime, NodeLifecycleTimer)>) {
+        self.monitor_pending.remove(name);
+        let Some(node) = store.get::<Node>(&ObjKey::new("", name)) else {
+            return (vec![], vec![]);
+        };
+        let probe = self.probe.get(name).copied().unwrap_or(0);
+        if now <= probe + NODE_MONITOR_GRACE_PERIOD {
+            // A heartbeat arrived since the timer was set: wait for the new deadline.
+            self.monitor_pending.insert(name.to_string());
+            return (
+                vec![],
+                vec![(
+                    next_tick_after(probe + NODE_MONITOR_GRACE_PERIOD),
+                    NodeLifecycleTimer::Monitor(name.to_string()),
+                )],
+            );
+        }
+        if node.ready_status() == "Unknown" {
+            return (vec![], vec![]);
+        }
+        let mut requests = Vec::new();
+        let was_ready = node.ready_status() == "True";
+        let mut n = node.clone();
+        for c in n.status.conditions.iter_mut() {
+            if matches!(
+                c.type_.as_str(),
+                "Ready" | "MemoryPressure" | "DiskPressure" | "PIDPressure"
+            ) {
+                c.status = "Unknown".into();
+                c.reason = "NodeStatusUnknown".into();
+                c.message = "Kubelet stopped posting node status.".into();
+                c.last_transition_time = Some(rfc3339(now));
+                c.transition_ms = now;
+            }
+        }
+        n.metadata.resource_version.clear();
+        requests.push(Request::UpdateStatus(Object::Node(n)));
+        if was_ready {
+            requests.push(Request::Event {
+                involved: event_ref(Kind::Node, &node.metadata),
+                type_: "Normal",
+                reason: "NodeNotReady".into(),
+                message: format!("Node {name} status is now: NodeNotReady"),
+            });
+            requests.extend(mark_pods_not_ready(store, name, now));
+        }
+        let mut timers = Vec::new();
+        if self.noexecute_pending.insert(name.to_string()) {
+            let zone = zone_of(node);
+            let slot = self.zone_next.get(&zone).copied().unwrap_or(0).max(now);
+            timers.push((slot, NodeLifecycleTimer::NoExecute(name.to_string())));
+            self.zone_next.insert(zone, slot + EVICTION_INTERVAL);
+        }
+        (requests, timers)
+    }
+
+    /// `doNoExecuteTaintingPass` for one node: add `unreachable:NoExecute` unless the
+    /// zone state says evictions are paused (then look again after a monitor period).
+    pub fn no_execute(
+        &mut self,
+        store: &Store,
+        name: &str,
+        now: SimTime,
+    ) -> (Vec<Request>, Vec<(SimTime, NodeLifecycleTimer)>) {
+        if !self.noexecute_pending.contains(name) {
+            return (vec![], vec![]);
+        }
+        let Some(node) = store.get::<Node>(&ObjKey::new("", name)) else {
+            self.noexecute_pending.remove(name);
+            return (vec![], vec![]);
+        };
+        let status = node.ready_status();
+        if status == "True" {
+            self.noexecute_pending.remove(name);
+            return (vec![], vec![]);
+        }
+        let zone = zone_of(node);
+        let (state, size) = zone_state(store, &zone);
+        let all_zones_down = all_zones_fully_disrupted(store);
+        let paused = all_zones_down
+            || (state == ZoneState::PartialDisruption && size <= LARGE_CLUSTER_THRESHOLD);
+        if paused {
+            return (
+                vec![],
+                vec![(
+                    now + NODE_MONITOR_PERIOD,
+                    NodeLifecycleTimer::NoExecute(name.to_string()),
+                )],
+            );
+        }
+        self.noexecute_pending.remove(name);
+        if state == ZoneState::PartialDisruption {
+            self.zone_next
+                .insert(zone, now + SECONDARY_EVICTION_INTERVAL);
+        }
+        let key = if status == "Unknown" {
+            TAINT_UNREACHABLE
+        } else {
+            TAINT_NOT_READY
+        };
+        if node
+            .spec
+            .taints
+            .iter()
+            .any(|t| t.key == key && t.effect == "NoExecute")
+        {
+            return (vec![], vec![]);
+        }
+        let mut n = node.clone();
+        n.spec.taints.push(Taint {
+            key: key.into(),
+            effect: "NoExecute".into(),
+            time_added: Some(rfc3339(now)),
+            added_ms: now,
+            ..Default::default()
+        });
+        n.metadata.resource_version.clear();
+        (vec![Request::Update(Object::Node(n))], vec![])
+    }
+}
+
+/// Zone health (`ComputeZoneState`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZoneState {
+    /// Mostly healthy.
+    Normal,
+    /// More than 2 nodes and ≥ 55% not ready.
+    PartialDisruption,
+    /// No ready node.
+    FullDisruption,
+}
+
+/// State and size of a zone.
+pub fn zone_state(store: &Store, zone: &str) -> (ZoneState, usize) {
+    let (mut ready, mut not_ready) = (0usize, 0usize);
+    for n in store.list::<Node>().filter(|n| zone_of(n) == zone) {
+        if n.ready_status() == "True" {
+            ready += 1;
+        } else {
+            not_ready += 1;
+        }
+    }
+    let state = if ready == 0 && not_ready > 0 {
+        ZoneState::FullDisruption
+    } else if not_ready > 2
+        && not_ready as f64 / (ready + not_ready) as f64 >= UNHEALTHY_ZONE_THRESHOLD
+    {
+        ZoneState::PartialDisruption
+    } else {
+        ZoneState::Normal
+    };
+    (state, ready + not_ready)
+}
+
+fn all_zones_fully_disrupted(store: &Store) -> bool {
+    !store.list::<Node>().any(|n| n.ready_status() == "True") && store.count(Kind::Node) > 0
+}
+
+/// `MarkPodsNotReady`: Ready=False on every Pod of the node, with a `NodeNotReady` event.
+pub fn mark_pods_not_ready(store: &Store, node: &str, now: SimTime) -> Vec<Request> {
+    let mut out = Vec::new();
+    for p in store.pods_on_node(node) {
+        if p.is_terminal() {
+            continue;
+        }
+        if get_condition(&p.status.conditions, "Ready").is_some_and(|c| c.status == "False") {
+            continue;
+        }
+        let mut pod = p.clone();
+        set_condition(
+            &mut pod.status.conditions,
+            Condition {
+                type_: "Ready".into(),
+                status: "False".into(),
+                last_transition_time: Some(rfc3339(now)),
+                transition_ms: now,
+                ..Default::default()
+            },
+        );
+        pod.metadata.resource_version.clear();
+        out.push(Request::UpdateStatus(Object::Pod(pod)));
+        out.push(Request::Event {
+            involved: event_ref(Kind::Pod, &p.metadata),
+            type_: "Warning",
+            reason: "NodeNotReady".into(),
+            message: "Node is not ready".into(),
+        });
+    }
+    out
+}

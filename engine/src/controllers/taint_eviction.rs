@@ -1,0 +1,163 @@
+//! The taint-eviction controller: deletes Pods from nodes with NoExecute taints they do
+//! not tolerate — at once, or after the smallest matching `tolerationSeconds`.
+//!
+//! Upstream: `pkg/controller/tainteviction/taint_eviction.go` (`processPodOnNode`,
+//! `getMinTolerationTime`, `addConditionAndDeletePod`).
+
+use super::{event_ref, Request};
+use crate::api::*;
+use crate::apiserver::{DeleteOptions, ObjKey, Store};
+use crate::time::{rfc3339, SimTime};
+use std::collections::BTreeMap;
+
+/// A scheduled eviction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScheduledEviction {
+    /// The Pod.
+    pub key: ObjKey,
+    /// When it will be deleted.
+    pub fire_at: SimTime,
+}
+
+/// The controller's state: evictions waiting for their toleration to run out, by Pod uid.
+#[derive(Clone, Debug, Default)]
+pub struct TaintEvictionController {
+    /// Pending evictions by Pod uid (the UI shows their countdowns).
+    pub scheduled: BTreeMap<String, ScheduledEviction>,
+}
+
+/// What processing a Pod decided.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Decision {
+    /// Requests to send now (an eviction).
+    pub requests: Vec<Request>,
+    /// A timer to arm: (when, pod key, pod uid).
+    pub timer: Option<(SimTime, ObjKey, String)>,
+}
+
+fn no_execute_taints(node: &Node) -> Vec<&Taint> {
+    node.spec
+        .taints
+        .iter()
+        .filter(|t| t.effect == "NoExecute")
+        .collect()
+}
+
+impl TaintEvictionController {
+    /// `processPodOnNode`.
+    pub fn process_pod(&mut self, store: &Store, pod: &Pod, now: SimTime) -> Decision {
+        let uid = pod.metadata.uid.clone();
+        let node = store.get::<Node>(&ObjKey::new("", &pod.spec.node_name));
+        let taints = node.map(no_execute_taints).unwrap_or_default();
+        if taints.is_empty() || pod.metadata.is_deleting() {
+            self.scheduled.remove(&uid);
+            return Decision::default();
+        }
+        let mut min_secs: Option<i64> = None;
+        for taint in &taints {
+            let used: Vec<&Toleration> = pod
+                .spec
+                .tolerations
+                .iter()
+                .filter(|t| t.tolerates(taint))
+                .collect();
+            if used.is_empty() {
+                self.scheduled.remove(&uid);
+                return Decision {
+                    requests: evict(pod, now),
+                    timer: None,
+                };
+            }
+            // getMinTolerationTime: a toleration without seconds tolerates forever.
+            let secs = used
+                .iter()
+                .map(|t| t.toleration_seconds.map(|s| s.max(0)))
+                .fold(Some(i64::MAX), |acc: Option<i64>, s| match (acc, s) {
+                    (_, None) => acc,
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (None, Some(b)) => Some(b),
+                });
+            if let Some(s) = secs.filter(|s| *s != i64::MAX) {
+                min_secs = Some(min_secs.map_or(s, |m| m.min(s)));
+            }
+        }
+        let Some(secs) = min_secs else {
+            self.scheduled.remove(&uid);
+            return Decision::default();
+        };
+        let want = now + secs as u64 * 1000;
+        if let Some(existing) = self.scheduled.get(&uid) {
+            if existing.fire_at <= want {
+                return Decision::default();
+            }
+        }
+        self.scheduled.insert(
+            uid.clone(),
+            ScheduledEviction {
+                key: ObjKey::of(&pod.metadata),
+                fire_at: want,
+            },
+        );
+        Decision {
+            requests: vec![],
+            timer: Some((want, ObjKey::of(&pod.metadata), uid)),
+        }
+    }
+
+    /// A scheduled eviction's timer fired.
+    pub fn fire(&mut self, store: &Store, key: &ObjKey, uid: &str, now: SimTime) -> Vec<Request> {
+        match self.scheduled.get(uid) {
+            Some(s) if s.fire_at <= now => {}
+            _ => return vec![],
+        }
+        self.scheduled.remove(uid);
+        match store.get::<Pod>(key) {
+            Some(p) if p.metadata.uid == uid && !p.metadata.is_deleting() => evict(p, now),
+            _ => vec![],
+        }
+    }
+
+    /// Forget a Pod (deleted).
+    pub fn forget(&mut self, uid: &str) {
+        self.scheduled.remove(uid);
+    }
+}
+
+/// `addConditionAndDeletePod`: DisruptionTarget condition, event, graceful delete.
+fn evict(pod: &Pod, now: SimTime) -> Vec<Request> {
+    let mut p = pod.clone();
+    set_condition(
+        &mut p.status.conditions,
+        Condition {
+            type_: "DisruptionTarget".into(),
+            status: "True".into(),
+            last_transition_time: Some(rfc3339(now)),
+            reason: "DeletionByTaintManager".into(),
+            message: "Taint manager: deleting due to NoExecute taint".into(),
+            transition_ms: now,
+            ..Default::default()
+        },
+    );
+    p.metadata.resource_version.clear();
+    vec![
+        Request::Event {
+            involved: event_ref(Kind::Pod, &pod.metadata),
+            type_: "Normal",
+            reason: "TaintManagerEviction".into(),
+            message: format!(
+                "Marking for deletion Pod {}/{}",
+                pod.metadata.namespace, pod.metadata.name
+            ),
+        },
+        Request::UpdateStatus(Object::Pod(p)),
+        Request::Delete {
+            kind: Kind::Pod,
+            key: ObjKey::of(&pod.metadata),
+            options: DeleteOptions {
+                precondition_uid: Some(pod.metadata.uid.clone()),
+                ..Default::default()
+            },
+            event: None,
+        },
+    ]
+}

@@ -1,0 +1,810 @@
+//! The kubelet of one node: registers the Node, renews its Lease (the heartbeat), and
+//! runs the Pods bound to it — pull the image, create and start the containers, report
+//! status — and stops them when they are deleted.
+//!
+//! Upstream: `pkg/kubelet/kubelet.go` (`syncPod`), `pkg/kubelet/kuberuntime`
+//! (`startContainer`: pull → create → start, one container after another),
+//! `pkg/kubelet/images/image_manager.go` (the Pulling / Pulled events),
+//! `pkg/kubelet/nodelease` (renew every 10 s, duration 40 s),
+//! `pkg/kubelet/status/status_manager.go` (the final delete with grace 0).
+//!
+//! A powered-off node's kubelet writes nothing: its timers carry an epoch and are
+//! ignored once the epoch moves, exactly like a process that is gone.
+
+use crate::api::*;
+use crate::apiserver::{DeleteOptions, ObjKey, Store};
+use crate::controllers::{event_ref, Request};
+use crate::time::{rfc3339, SimTime, SECOND};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Lease renew interval.
+pub const LEASE_RENEW_INTERVAL: SimTime = 10 * SECOND;
+/// Lease duration.
+pub const LEASE_DURATION_SECONDS: i64 = 40;
+/// Kubelet version reported by every node.
+pub const KUBELET_VERSION: &str = "v1.33.0";
+
+/// Latencies of the simulated node (configurable for scenarios).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KubeletTiming {
+    /// From seeing a Pod bound to the node to reporting ContainerCreating.
+    pub sync_latency: SimTime,
+    /// Create + start of one container once its image is present.
+    pub container_start: SimTime,
+    /// Time for a container to exit after TERM (capped by the grace period).
+    pub container_stop: SimTime,
+    /// Pull time per MB of image.
+    pub pull_ms_per_mb: SimTime,
+    /// Fixed pull overhead.
+    pub pull_base: SimTime,
+}
+
+impl Default for KubeletTiming {
+    fn default() -> Self {
+        KubeletTiming {
+            sync_latency: 300,
+            container_start: 700,
+            container_stop: 1_000,
+            pull_ms_per_mb: 40,
+            pull_base: 800,
+        }
+    }
+}
+
+/// Simulated size of an image in bytes: deterministic from its name (20–120 MB).
+pub fn image_size(image: &str) -> u64 {
+    let h = crate::controllers::deployment::util::fnv1a32(image.as_bytes()) as u64;
+    20_000_000 + (h % 100_000_000)
+}
+
+/// Timers the kubelet asks for (the cluster adds the node name and epoch).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KubeletTimer {
+    /// Renew the Lease.
+    Heartbeat,
+    /// First sync of a newly bound Pod.
+    Sync(String),
+    /// An image pull finished: (pod uid, container index).
+    PullDone(String, usize),
+    /// A container is created and started: (pod uid, container index).
+    Start(String, usize),
+    /// Stop the containers of a deleted Pod.
+    Kill(String),
+    /// The containers of a deleted Pod have exited.
+    Stopped(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Stage {
+    Starting,
+    Running,
+    Killing,
+}
+
+#[derive(Clone, Debug)]
+struct Worker {
+    key: ObjKey,
+    stage: Stage,
+    /// Restart after a node reboot: restartCount + 1.
+    restarted: bool,
+}
+
+/// Capacity a node registers with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeConfig {
+    /// CPU, e.g. `4`.
+    pub cpu: String,
+    /// Memory, e.g. `8Gi`.
+    pub memory: String,
+    /// Max Pods, e.g. `110`.
+    pub pods: i64,
+    /// Extra labels (zone, disk…).
+    pub labels: StringMap,
+    /// Taints to register with.
+    pub taints: Vec<Taint>,
+}
+
+impl Default for NodeConfig {
+    fn default() -> Self {
+        NodeConfig {
+            cpu: "4".into(),
+            memory: "8Gi".into(),
+            pods: 110,
+            labels: StringMap::new(),
+            taints: vec![],
+        }
+    }
+}
+
+/// One node's kubelet.
+#[derive(Clone, Debug)]
+pub struct Kubelet {
+    /// Node name.
+    pub node: String,
+    /// Powered on.
+    pub up: bool,
+    /// Bumped at every power change; stale timers are ignored.
+    pub epoch: u64,
+    /// Images present on the node.
+    pub images: BTreeSet<String>,
+    /// Registration config.
+    pub config: NodeConfig,
+    /// Timing.
+    pub timing: KubeletTiming,
+    workers: BTreeMap<String, Worker>,
+    index: u32,
+    ip_seq: u32,
+}
+
+/// Requests to send and timers to arm.
+pub type KubeletOutput = (Vec<Request>, Vec<(SimTime, KubeletTimer)>);
+
+fn cond(type_: &str, status: &str, reason: &str, message: &str, now: SimTime) -> Condition {
+    Condition {
+        type_: type_.into(),
+        status: status.into(),
+        last_heartbeat_time: None,
+        last_transition_time: Some(rfc3339(now)),
+        reason: reason.into(),
+        message: message.into(),
+        transition_ms: now,
+        ..Default::default()
+    }
+}
+
+impl Kubelet {
+    /// A kubelet for node number `index` (used for its addresses).
+    pub fn new(node: &str, index: u32, config: NodeConfig, timing: KubeletTiming) -> Self {
+        Kubelet {
+            node: node.into(),
+            up: true,
+            epoch: 0,
+            images: BTreeSet::new(),
+            config,
+            timing,
+            workers: BTreeMap::new(),
+            index,
+            ip_seq: 1,
+        }
+    }
+
+    fn host_ip(&self) -> String {
+        format!("10.0.{}.{}", self.index / 250, self.index % 250 + 2)
+    }
+
+    fn event(
+        &self,
+        meta: &ObjectMeta,
+        type_: &'static str,
+        reason: &str,
+        message: String,
+    ) -> Request {
+        Request::Event {
+            involved: event_ref(Kind::Pod, meta),
+            type_,
+            reason: reason.into(),
+            message,
+        }
+    }
+
+    fn ready_conditions(&self, now: SimTime) -> Vec<Condition> {
+        let mut c = vec![
+            cond(
+                "MemoryPressure",
+                "False",
+                "KubeletHasSufficientMemory",
+                "kubelet has sufficient memory available",
+                now,
+            ),
+            cond(
+                "DiskPressure",
+                "False",
+                "KubeletHasNoDiskPressure",
+                "kubelet has no disk pressure",
+                now,
+            ),
+            cond(
+                "PIDPressure",
+                "False",
+                "KubeletHasSufficientPID",
+                "kubelet has sufficient PID available",
+                now,
+            ),
+            cond(
+                "Ready",
+                "True",
+                "KubeletReady",
+                "kubelet is posting ready status",
+                now,
+            ),
+        ];
+        for x in c.iter_mut() {
+            x.last_heartbeat_time = Some(rfc3339(now));
+        }
+        c
+    }
+
+    fn lease(&self, now: SimTime) -> Lease {
+        Lease {
+            metadata: ObjectMeta {
+                name: self.node.clone(),
+                namespace: "kube-node-lease".into(),
+                ..Default::default()
+            },
+            spec: LeaseSpec {
+                holder_identity: self.node.clone(),
+                lease_duration_seconds: LEASE_DURATION_SECONDS,
+                renew_time: Some(rfc3339(now)),
+                renew_ms: now,
+            },
+        }
+    }
+
+    /// Register the Node and its Lease, and start heartbeating.
+    pub fn register(&mut self, now: SimTime) -> KubeletOutput {
+        let mut labels = StringMap::new();
+        labels.insert("kubernetes.io/hostname".into(), self.node.clone());
+        labels.insert("kubernetes.io/os".into(), "linux".into());
+        labels.insert("kubernetes.io/arch".into(), "amd64".into());
+        labels.extend(self.config.labels.clone());
+        let mut resources = StringMap::new();
+        resources.insert("cpu".into(), self.config.cpu.clone());
+        resources.insert("memory".into(), self.config.memory.clone());
+        resources.insert("pods".into(), self.config.pods.to_string());
+        let node = Node {
+            metadata: ObjectMeta {
+                name: self.node.clone(),
+                labels,
+                ..Default::default()
+            },
+            spec: NodeSpec {
+                unschedulable: false,
+                taints: self.config.taints.clone(),
+                pod_cidr: format!("10.244.{}.0/24", self.index),
+            },
+            status: NodeStatus {
+                capacity: resources.clone(),
+                allocatable: resources,
+                conditions: self.ready_conditions(now),
+                addresses: vec![
+                    NodeAddress {
+                        type_: "InternalIP".into(),
+                        address: self.host_ip(),
+                    },
+                    NodeAddress {
+                        type_: "Hostname".into(),
+                        address: self.node.clone(),
+                    },
+                ],
+                node_info: NodeSystemInfo {
+                    kubelet_version: KUBELET_VERSION.into(),
+                    container_runtime_version: "containerd://2.0.5".into(),
+                    operating_system: "linux".into(),
+                    architecture: "amd64".into(),
+                },
+            },
+        };
+        (
+            vec![
+                Request::Create {
+                    object: Object::Node(node),
+                    event: None,
+                },
+                Request::Create {
+                    object: Object::Lease(self.lease(now)),
+                    event: None,
+                },
+            ],
+            vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)],
+        )
+    }
+
+    /// Renew the Lease.
+    pub fn heartbeat(&mut self, now: SimTime) -> KubeletOutput {
+        let mut lease = self.lease(now);
+        lease.metadata.resource_version.clear();
+        (
+            vec![Request::Update(Object::Lease(lease))],
+            vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)],
+        )
+    }
+
+    /// Power off: the kubelet and every container stop; nothing more is reported.
+    pub fn power_off(&mut self) {
+        self.up = false;
+        self.epoch += 1;
+        self.workers.clear();
+    }
+
+    /// Power on: post Ready, renew the Lease, and bring back every Pod bound here
+    /// (containers restart in the same Pods; deleted Pods are finished off).
+    pub fn power_on(&mut self, store: &Store, now: SimTime) -> KubeletOutput {
+        self.up = true;
+        self.epoch += 1;
+        let mut requests = Vec::new();
+        let mut timers = vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)];
+        let mut lease = self.lease(now);
+        lease.metadata.resource_version.clear();
+        requests.push(Request::Update(Object::Lease(lease)));
+        if let Some(n) = store.get::<Node>(&ObjKey::new("", &self.node)) {
+            let mut n = n.clone();
+            n.status.conditions = self.ready_conditions(now);
+            n.metadata.resource_version.clear();
+            requests.push(Request::UpdateStatus(Object::Node(n.clone())));
+            requests.push(Request::Event {
+                involved: event_ref(Kind::Node, &n.metadata),
+                type_: "Normal",
+                reason: "NodeReady".into(),
+                message: format!("Node {} status is now: NodeReady", self.node),
+            });
+        }
+        let pods: Vec<Pod> = store.pods_on_node(&self.node).cloned().collect();
+        for p in pods {
+            if p.is_terminal() {
+                continue;
+            }
+            let uid = p.metadata.uid.clone();
+            if p.metadata.is_deleting() {
+                self.workers.insert(
+                    uid.clone(),
+                    Worker {
+                        key: ObjKey::of(&p.metadata),
+                        stage: Stage::Killing,
+                        restarted: false,
+                    },
+                );
+                timers.push((now + self.timing.sync_latency, KubeletTimer::Stopped(uid)));
+            } else {
+                requests.push(self.event(
+                    &p.metadata,
+                    "Normal",
+                    "SandboxChanged",
+                    "Pod sandbox changed, it will be killed and re-created.".into(),
+                ));
+                self.workers.insert(
+                    uid.clone(),
+                    Worker {
+                        key: ObjKey::of(&p.metadata),
+                        stage: Stage::Starting,
+                        restarted: true,
+                    },
+                );
+                timers.push((now + self.timing.sync_latency, KubeletTimer::Sync(uid)));
+            }
+        }
+        (requests, timers)
+    }
+
+    /// Informer handler for Pods bound to this node.
+    pub fn on_pod_change(
+        &mut self,
+        old: Option<&Pod>,
+        new: Option<&Pod>,
+        now: SimTime,
+    ) -> KubeletOutput {
+        if !self.up {
+            return (vec![], vec![]);
+        }
+        let Some(p) = new else {
+            if let Some(o) = old {
+                self.workers.remove(&o.metadata.uid);
+            }
+            return (vec![], vec![]);
+        };
+        if p.spec.node_name != self.node || p.is_terminal() {
+            return (vec![], vec![]);
+        }
+        let uid = p.metadata.uid.clone();
+        match self.workers.get_mut(&uid) {
+            None if !p.metadata.is_deleting() => {
+                self.workers.insert(
+                    uid.clone(),
+                    Worker {
+                        key: ObjKey::of(&p.metadata),
+                        stage: Stage::Starting,
+                        restarted: false,
+                    },
+                );
+                (
+                    vec![],
+                    vec![(now + self.timing.sync_latency, KubeletTimer::Sync(uid))],
+                )
+            }
+            None => {
+                self.workers.insert(
+                    uid.clone(),
+                    Worker {
+                        key: ObjKey::of(&p.metadata),
+                        stage: Stage::Killing,
+                        restarted: false,
+                    },
+                );
+                (
+                    vec![],
+                    vec![(now + self.timing.sync_latency, KubeletTimer::Stopped(uid))],
+                )
+            }
+            Some(w) if p.metadata.is_deleting() && w.stage != Stage::Killing => {
+                w.stage = Stage::Killing;
+                (
+                    vec![],
+                    vec![(now + self.timing.sync_latency, KubeletTimer::Kill(uid))],
+                )
+            }
+            Some(_) => (vec![], vec![]),
+        }
+    }
+
+    fn pod<'a>(&self, store: &'a Store, uid: &str) -> Option<&'a Pod> {
+        let w = self.workers.get(uid)?;
+        store.get::<Pod>(&w.key).filter(|p| p.metadata.uid == uid)
+    }
+
+    /// Handle one of this kubelet's timers.
+    pub fn fire(&mut self, store: &Store, timer: KubeletTimer, now: SimTime) -> KubeletOutput {
+        if !self.up {
+            return (vec![], vec![]);
+        }
+        match timer {
+            KubeletTimer::Heartbeat => self.heartbeat(now),
+            KubeletTimer::Sync(uid) => self.sync_pod(store, &uid, now),
+            KubeletTimer::PullDone(uid, i) => self.pull_done(store, &uid, i, now),
+            KubeletTimer::Start(uid, i) => self.start_container(store, &uid, i, now),
+            KubeletTimer::Kill(uid) => self.kill_pod(store, &uid, now),
+            KubeletTimer::Stopped(uid) => self.stopped(store, &uid, now),
+        }
+    }
+
+    fn starting(&self, uid: &str) -> bool {
+        self.workers
+            .get(uid)
+            .is_some_and(|w| w.stage == Stage::Starting)
+    }
+
+    /// `syncPod`: accept the Pod (IP, ContainerCreating) and begin with container 0.
+    fn sync_pod(&mut self, store: &Store, uid: &str, now: SimTime) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid) else {
+            self.workers.remove(uid);
+            return (vec![], vec![]);
+        };
+        let restarted = self.workers.get(uid).is_some_and(|w| w.restarted);
+        let mut p = pod.clone();
+        let s = &mut p.status;
+        s.phase = "Pending".into();
+        s.host_ip = self.host_ip();
+        if s.pod_ip.is_empty() || restarted {
+            s.pod_ip = format!("10.244.{}.{}", self.index, self.ip_seq % 250 + 2);
+            self.ip_seq += 1;
+        }
+        if s.start_time.is_none() {
+            s.start_time = Some(rfc3339(now));
+        }
+        let names: Vec<String> = p.spec.containers.iter().map(|c| c.name.clone()).collect();
+        let old_statuses = s.container_statuses.clone();
+        s.container_statuses = p
+            .spec
+            .containers
+            .iter()
+            .map(|c| {
+                let prev = old_statuses.iter().find(|x| x.name == c.name);
+                let restarts = prev.map(|x| x.restart_count).unwrap_or(0) + i64::from(restarted);
+                ContainerStatus {
+                    name: c.name.clone(),
+                    state: ContainerState {
+                        waiting: Some(ContainerStateWaiting {
+                            reason: "ContainerCreating".into(),
+                            message: String::new(),
+                        }),
+                        ..Default::default()
+                    },
+                    last_state: if restarted {
+                        ContainerState {
+                            terminated: Some(ContainerStateTerminated {
+                                exit_code: 255,
+                                reason: "Unknown".into(),
+                                started_at: String::new(),
+                                finished_at: rfc3339(now),
+                            }),
+                            ..Default::default()
+                        }
+                    } else {
+                        prev.map(|x| x.last_state.clone()).unwrap_or_default()
+                    },
+                    ready: false,
+                    restart_count: restarts,
+                    image: c.image.clone(),
+                    started: Some(false),
+                }
+            })
+            .collect();
+        let unready = format!("containers with unready status: [{}]", names.join(" "));
+        for c in [
+            cond("PodReadyToStartContainers", "True", "", "", now),
+            cond("Initialized", "True", "", "", now),
+            cond("Ready", "False", "ContainersNotReady", &unready, now),
+            cond(
+                "ContainersReady",
+                "False",
+                "ContainersNotReady",
+                &unready,
+                now,
+            ),
+        ] {
+            set_condition(&mut s.conditions, c);
+        }
+        p.metadata.resource_version.clear();
+        let mut requests = vec![Request::UpdateStatus(Object::Pod(p.clone()))];
+        let (r, t) = self.pull(&p, uid, 0, now);
+        requests.extend(r);
+        (requests, t)
+    }
+
+    fn pull(&mut self, pod: &Pod, uid: &str, i: usize, now: SimTime) -> KubeletOutput {
+        let Some(c) = pod.spec.containers.get(i) else {
+            return (vec![], vec![]);
+        };
+        if self.images.contains(&c.image) {
+            let ev = self.event(
+                &pod.metadata,
+                "Normal",
+                "Pulled",
+                format!("Container image \"{}\" already present on machine", c.image),
+            );
+            return (
+                vec![ev],
+                vec![(
+                    now + self.timing.container_start,
+                    KubeletTimer::Start(uid.into(), i),
+                )],
+            );
+        }
+        let ev = self.event(
+            &pod.metadata,
+            "Normal",
+            "Pulling",
+            format!("Pulling image \"{}\"", c.image),
+        );
+        let ms = self.pull_ms(&c.image);
+        (
+            vec![ev],
+            vec![(now + ms, KubeletTimer::PullDone(uid.into(), i))],
+        )
+    }
+
+    fn pull_ms(&self, image: &str) -> SimTime {
+        self.timing.pull_base + image_size(image) / 1_000_000 * self.timing.pull_ms_per_mb
+    }
+
+    fn pull_done(&mut self, store: &Store, uid: &str, i: usize, now: SimTime) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid) else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.containers.get(i) else {
+            return (vec![], vec![]);
+        };
+        self.images.insert(c.image.clone());
+        let secs = format_go_duration(self.pull_ms(&c.image));
+        let ev = self.event(
+            &pod.metadata,
+            "Normal",
+            "Pulled",
+            format!(
+                "Successfully pulled image \"{}\" in {secs} ({secs} including waiting). Image size: {} bytes.",
+                c.image,
+                image_size(&c.image)
+            ),
+        );
+        (
+            vec![ev],
+            vec![(
+                now + self.timing.container_start,
+                KubeletTimer::Start(uid.into(), i),
+            )],
+        )
+    }
+
+    fn start_container(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        i: usize,
+        now: SimTime,
+    ) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid) else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.containers.get(i).cloned() else {
+            return (vec![], vec![]);
+        };
+        let mut p = pod.clone();
+        let mut requests = vec![
+            self.event(
+                &p.metadata,
+                "Normal",
+                "Created",
+                format!("Created container {}", c.name),
+            ),
+            self.event(
+                &p.metadata,
+                "Normal",
+                "Started",
+                format!("Started container {}", c.name),
+            ),
+        ];
+        if let Some(cs) = p
+            .status
+            .container_statuses
+            .iter_mut()
+            .find(|x| x.name == c.name)
+        {
+            cs.state = ContainerState {
+                running: Some(ContainerStateRunning {
+                    started_at: rfc3339(now),
+                }),
+                ..Default::default()
+            };
+            // No readiness probe: ready as soon as it runs.
+            cs.ready = true;
+            cs.started = Some(true);
+        }
+        p.status.phase = "Running".into();
+        let unready: Vec<String> = p
+            .status
+            .container_statuses
+            .iter()
+            .filter(|x| !x.ready)
+            .map(|x| x.name.clone())
+            .collect();
+        let mut timers = Vec::new();
+        if unready.is_empty() {
+            set_condition(
+                &mut p.status.conditions,
+                cond("ContainersReady", "True", "", "", now),
+            );
+            set_condition(&mut p.status.conditions, cond("Ready", "True", "", "", now));
+            if let Some(w) = self.workers.get_mut(uid) {
+                w.stage = Stage::Running;
+            }
+        } else {
+            let msg = format!("containers with unready status: [{}]", unready.join(" "));
+            set_condition(
+                &mut p.status.conditions,
+                cond("ContainersReady", "False", "ContainersNotReady", &msg, now),
+            );
+            set_condition(
+                &mut p.status.conditions,
+                cond("Ready", "False", "ContainersNotReady", &msg, now),
+            );
+        }
+        p.metadata.resource_version.clear();
+        requests.push(Request::UpdateStatus(Object::Pod(p.clone())));
+        if i + 1 < p.spec.containers.len() {
+            let (r, t) = self.pull(&p, uid, i + 1, now);
+            requests.extend(r);
+            timers.extend(t);
+        }
+        (requests, timers)
+    }
+
+    /// TERM every running container; they exit after `container_stop` (or at the
+    /// grace deadline, whichever is first).
+    fn kill_pod(&mut self, store: &Store, uid: &str, now: SimTime) -> KubeletOutput {
+        let Some(pod) = self.pod(store, uid) else {
+            self.workers.remove(uid);
+            return (vec![], vec![]);
+        };
+        let requests: Vec<Request> = pod
+            .status
+            .container_statuses
+            .iter()
+            .filter(|c| c.state.running.is_some())
+            .map(|c| {
+                self.event(
+                    &pod.metadata,
+                    "Normal",
+                    "Killing",
+                    format!("Stopping container {}", c.name),
+                )
+            })
+            .collect();
+        let grace_ms = pod
+            .metadata
+            .deletion_grace_period_seconds
+            .unwrap_or(0)
+            .max(0) as u64
+            * 1000;
+        let stop = if requests.is_empty() {
+            0
+        } else {
+            self.timing.container_stop.min(grace_ms)
+        };
+        (
+            requests,
+            vec![(now + stop, KubeletTimer::Stopped(uid.into()))],
+        )
+    }
+
+    /// Containers gone: report them terminated and remove the Pod (delete, grace 0).
+    fn stopped(&mut self, store: &Store, uid: &str, now: SimTime) -> KubeletOutput {
+        let Some(pod) = self.pod(store, uid) else {
+            self.workers.remove(uid);
+            return (vec![], vec![]);
+        };
+        self.workers.remove(uid);
+        let mut p = pod.clone();
+        for cs in p.status.container_statuses.iter_mut() {
+            let started = cs
+                .state
+                .running
+                .as_ref()
+                .map(|r| r.started_at.clone())
+                .unwrap_or_default();
+            cs.state = ContainerState {
+                terminated: Some(ContainerStateTerminated {
+                    exit_code: 0,
+                    reason: "Completed".into(),
+                    started_at: started,
+                    finished_at: rfc3339(now),
+                }),
+                ..Default::default()
+            };
+            cs.ready = false;
+            cs.started = Some(false);
+        }
+        p.status.phase = "Succeeded".into();
+        set_condition(
+            &mut p.status.conditions,
+            cond("Ready", "False", "PodCompleted", "", now),
+        );
+        set_condition(
+            &mut p.status.conditions,
+            cond("ContainersReady", "False", "PodCompleted", "", now),
+        );
+        p.metadata.resource_version.clear();
+        (
+            vec![
+                Request::UpdateStatus(Object::Pod(p.clone())),
+                Request::Delete {
+                    kind: Kind::Pod,
+                    key: ObjKey::of(&p.metadata),
+                    options: DeleteOptions {
+                        grace_period_seconds: Some(0),
+                        precondition_uid: Some(uid.into()),
+                        ..Default::default()
+                    },
+                    event: None,
+                },
+            ],
+            vec![],
+        )
+    }
+}
+
+/// Go's `time.Duration.String()` for millisecond durations (`2.5s`, `850ms`, `1m2s`).
+pub fn format_go_duration(ms: SimTime) -> String {
+    if ms < 1000 {
+        return format!("{ms}ms");
+    }
+    let m = ms / 60_000;
+    let rest = ms % 60_000;
+    let secs = if rest % 1000 == 0 {
+        format!("{}s", rest / 1000)
+    } else {
+        let s = format!("{}.{:03}", rest / 1000, rest % 1000);
+        format!("{}s", s.trim_end_matches('0'))
+    };
+    if m > 0 {
+        format!("{m}m{secs}")
+    } else {
+        secs
+    }
+}

@@ -1,0 +1,142 @@
+//! kubectl's printers: the columns of `kubectl get` as kubectl computes them.
+//!
+//! Upstream: `pkg/printers/internalversion/printers.go` (`printPod`, `printNode`,
+//! `printDeployment`, `printReplicaSet`). The full table printers, `describe`, and
+//! `-o yaml|json|jsonpath` come with the command language.
+
+use crate::api::*;
+use crate::time::{human_duration, SimTime};
+
+/// READY and STATUS of `kubectl get pods` (`printPod`), and the restart count.
+pub fn pod_ready_status(pod: &Pod) -> (String, String, i64) {
+    let total = pod.spec.containers.len();
+    let mut ready = 0;
+    let mut restarts = 0;
+    let mut reason = if pod.status.reason.is_empty() {
+        pod.status.phase.clone()
+    } else {
+        pod.status.reason.clone()
+    };
+    let mut has_running = false;
+    for c in pod.status.container_statuses.iter().rev() {
+        restarts += c.restart_count;
+        if let Some(w) = c.state.waiting.as_ref().filter(|w| !w.reason.is_empty()) {
+            reason = w.reason.clone();
+        } else if let Some(t) = c.state.terminated.as_ref() {
+            reason = if !t.reason.is_empty() {
+                t.reason.clone()
+            } else {
+                format!("ExitCode:{}", t.exit_code)
+            };
+        } else if c.ready && c.state.running.is_some() {
+            has_running = true;
+            ready += 1;
+        }
+    }
+    if reason == "Completed" && has_running {
+        reason = if pod.is_ready() {
+            "Running".into()
+        } else {
+            "NotReady".into()
+        };
+    }
+    if pod.metadata.is_deleting() && pod.status.reason == "NodeLost" {
+        reason = "Unknown".into();
+    } else if pod.metadata.is_deleting() && !pod.is_terminal() {
+        reason = "Terminating".into();
+    }
+    (format!("{ready}/{total}"), reason, restarts)
+}
+
+/// STATUS of `kubectl get nodes`: `Ready` / `NotReady` (Unknown prints NotReady too),
+/// with `,SchedulingDisabled` when cordoned.
+pub fn node_status(node: &Node) -> String {
+    let mut s = match node.ready_status() {
+        "True" => "Ready".to_string(),
+        _ => "NotReady".to_string(),
+    };
+    if node.spec.unschedulable {
+        s.push_str(",SchedulingDisabled");
+    }
+    s
+}
+
+/// AGE column.
+pub fn age(created_ms: SimTime, now: SimTime) -> String {
+    human_duration(now.saturating_sub(created_ms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pod_with(phase: &str, statuses: Vec<ContainerStatus>) -> Pod {
+        let mut p = Pod::default();
+        p.spec.containers = statuses
+            .iter()
+            .map(|s| Container {
+                name: s.name.clone(),
+                ..Default::default()
+            })
+            .collect();
+        p.status.phase = phase.into();
+        p.status.container_statuses = statuses;
+        p
+    }
+
+    #[test]
+    fn a_waiting_container_reason_overrides_the_phase() {
+        let p = pod_with(
+            "Pending",
+            vec![ContainerStatus {
+                name: "app".into(),
+                state: ContainerState {
+                    waiting: Some(ContainerStateWaiting {
+                        reason: "ContainerCreating".into(),
+                        message: String::new(),
+                    }),
+                    ..Default::default()
+                },
+                ..Default::default()
+            }],
+        );
+        assert_eq!(
+            pod_ready_status(&p),
+            ("0/1".into(), "ContainerCreating".into(), 0)
+        );
+    }
+
+    #[test]
+    fn a_deleting_pod_prints_terminating_and_keeps_its_ready_count() {
+        let mut p = pod_with(
+            "Running",
+            vec![ContainerStatus {
+                name: "app".into(),
+                ready: true,
+                restart_count: 2,
+                state: ContainerState {
+                    running: Some(ContainerStateRunning::default()),
+                    ..Default::default()
+                },
+                ..Default::default()
+            }],
+        );
+        assert_eq!(pod_ready_status(&p), ("1/1".into(), "Running".into(), 2));
+        p.metadata.deletion_ms = Some(5);
+        assert_eq!(pod_ready_status(&p).1, "Terminating");
+    }
+
+    #[test]
+    fn unknown_and_false_ready_nodes_both_print_not_ready() {
+        let mut n = Node::default();
+        n.status.conditions.push(Condition {
+            type_: "Ready".into(),
+            status: "Unknown".into(),
+            ..Default::default()
+        });
+        assert_eq!(node_status(&n), "NotReady");
+        n.spec.unschedulable = true;
+        n.status.conditions[0].status = "True".into();
+        assert_eq!(node_status(&n), "Ready,SchedulingDisabled");
+    }
+}

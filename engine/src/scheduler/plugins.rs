@@ -1,0 +1,207 @@
+//! Filter and score plugins of the default profile (`pkg/scheduler/framework/plugins`).
+//!
+//! Filters (in profile order): NodeUnschedulable, NodeName, TaintToleration,
+//! NodeAffinity (nodeSelector), NodeResourcesFit. Scores: TaintToleration (weight 3),
+//! NodeResourcesFit LeastAllocated (1), NodeResourcesBalancedAllocation (1).
+
+use crate::api::quantity::{parse_bytes, parse_cpu_milli};
+use crate::api::*;
+use crate::apiserver::{NodeUsage, PodRequests};
+
+/// Why a node failed a filter.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct FilterFailure {
+    /// The plugin that said no.
+    pub plugin: &'static str,
+    /// Reasons, as FailedScheduling counts them (e.g. `Insufficient cpu`).
+    pub reasons: Vec<String>,
+    /// UnschedulableAndUnresolvable: preemption cannot help.
+    pub unresolvable: bool,
+}
+
+/// Node allocatable in the units the plugins compare.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Allocatable {
+    /// Millicores.
+    pub cpu_milli: i64,
+    /// Bytes.
+    pub memory: i64,
+    /// Pod slots.
+    pub pods: i64,
+}
+
+/// Parse a node's allocatable (falling back to capacity).
+pub fn allocatable(node: &Node) -> Allocatable {
+    let get = |k: &str| {
+        node.status
+            .allocatable
+            .get(k)
+            .or_else(|| node.status.capacity.get(k))
+    };
+    Allocatable {
+        cpu_milli: get("cpu").and_then(|q| parse_cpu_milli(q)).unwrap_or(0),
+        memory: get("memory").and_then(|q| parse_bytes(q)).unwrap_or(0),
+        pods: get("pods").and_then(|q| q.parse().ok()).unwrap_or(0),
+    }
+}
+
+fn tolerated(pod: &Pod, taint: &Taint) -> bool {
+    pod.spec.tolerations.iter().any(|t| t.tolerates(taint))
+}
+
+/// Run the filters in order; the first that fails decides (`RunFilterPlugins`).
+pub fn run_filters(
+    pod: &Pod,
+    node: &Node,
+    usage: &NodeUsage,
+    req: &PodRequests,
+) -> Result<(), FilterFailure> {
+    // NodeUnschedulable.
+    if node.spec.unschedulable {
+        let t = Taint {
+            key: "node.kubernetes.io/unschedulable".into(),
+            effect: "NoSchedule".into(),
+            ..Default::default()
+        };
+        if !tolerated(pod, &t) {
+            return Err(FilterFailure {
+                plugin: "NodeUnschedulable",
+                reasons: vec!["node(s) were unschedulable".into()],
+                unresolvable: true,
+            });
+        }
+    }
+    // NodeName.
+    if !pod.spec.node_name.is_empty() && pod.spec.node_name != node.metadata.name {
+        return Err(FilterFailure {
+            plugin: "NodeName",
+            reasons: vec!["node(s) didn't match the requested node name".into()],
+            unresolvable: true,
+        });
+    }
+    // TaintToleration: the first untolerated NoSchedule/NoExecute taint.
+    if let Some(t) = node
+        .spec
+        .taints
+        .iter()
+        .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
+        .find(|t| !tolerated(pod, t))
+    {
+        return Err(FilterFailure {
+            plugin: "TaintToleration",
+            reasons: vec![format!(
+                "node(s) had untolerated taint {{{}: {}}}",
+                t.key, t.value
+            )],
+            unresolvable: true,
+        });
+    }
+    // NodeAffinity (nodeSelector part).
+    if !pod
+        .spec
+        .node_selector
+        .iter()
+        .all(|(k, v)| node.metadata.labels.get(k) == Some(v))
+    {
+        return Err(FilterFailure {
+            plugin: "NodeAffinity",
+            reasons: vec!["node(s) didn't match Pod's node affinity/selector".into()],
+            unresolvable: true,
+        });
+    }
+    // NodeResourcesFit: requests against allocatable minus what is already requested.
+    let alloc = allocatable(node);
+    let mut reasons = Vec::new();
+    if usage.pods + 1 > alloc.pods {
+        reasons.push("Too many pods".to_string());
+    }
+    if req.cpu_milli > 0 && req.cpu_milli > alloc.cpu_milli - usage.requested.cpu_milli {
+        reasons.push("Insufficient cpu".to_string());
+    }
+    if req.memory > 0 && req.memory > alloc.memory - usage.requested.memory {
+        reasons.push("Insufficient memory".to_string());
+    }
+    if !reasons.is_empty() {
+        return Err(FilterFailure {
+            plugin: "NodeResourcesFit",
+            reasons,
+            unresolvable: false,
+        });
+    }
+    Ok(())
+}
+
+/// Maximum score of one plugin.
+pub const MAX_NODE_SCORE: i64 = 100;
+
+/// NodeResourcesFit, LeastAllocated strategy: mean over cpu and memory of
+/// `(allocatable − requested) × 100 / allocatable`, with non-zero default requests.
+pub fn least_allocated(node: &Node, usage: &NodeUsage, req: &PodRequests) -> i64 {
+    let alloc = allocatable(node);
+    let one = |cap: i64, requested: i64| -> i64 {
+        if cap == 0 || requested > cap {
+            0
+        } else {
+            (cap - requested) * MAX_NODE_SCORE / cap
+        }
+    };
+    let cpu = one(
+        alloc.cpu_milli,
+        usage.requested.nonzero_cpu_milli + req.nonzero_cpu_milli,
+    );
+    let mem = one(
+        alloc.memory,
+        usage.requested.nonzero_memory + req.nonzero_memory,
+    );
+    (cpu + mem) / 2
+}
+
+/// NodeResourcesBalancedAllocation: `(1 − |f_cpu − f_mem| / 2) × 100` over actual
+/// requests; `None` (skipped) for a Pod that requests nothing.
+pub fn balanced_allocation(node: &Node, usage: &NodeUsage, req: &PodRequests) -> Option<i64> {
+    if req.cpu_milli == 0 && req.memory == 0 {
+        return None;
+    }
+    let alloc = allocatable(node);
+    let frac = |requested: i64, cap: i64| -> f64 {
+        if cap == 0 {
+            return 1.0;
+        }
+        (requested as f64 / cap as f64).min(1.0)
+    };
+    let fc = frac(usage.requested.cpu_milli + req.cpu_milli, alloc.cpu_milli);
+    let fm = frac(usage.requested.memory + req.memory, alloc.memory);
+    let std = (fc - fm).abs() / 2.0;
+    Some(((1.0 - std) * MAX_NODE_SCORE as f64) as i64)
+}
+
+/// TaintToleration raw score: untolerated PreferNoSchedule taints (reversed by normalize).
+pub fn taint_toleration_raw(pod: &Pod, node: &Node) -> i64 {
+    node.spec
+        .taints
+        .iter()
+        .filter(|t| t.effect == "PreferNoSchedule")
+        .filter(|t| {
+            !pod.spec
+                .tolerations
+                .iter()
+                .filter(|tol| tol.effect.is_empty() || tol.effect == "PreferNoSchedule")
+                .any(|tol| tol.tolerates(t))
+        })
+        .count() as i64
+}
+
+/// `DefaultNormalizeScore`: scale to 0–100 by the maximum; `reverse` flips it.
+pub fn default_normalize(scores: &mut [i64], reverse: bool) {
+    let max = scores.iter().copied().max().unwrap_or(0);
+    if max == 0 {
+        if reverse {
+            scores.iter_mut().for_each(|s| *s = MAX_NODE_SCORE);
+        }
+        return;
+    }
+    for s in scores.iter_mut() {
+        let v = MAX_NODE_SCORE * *s / max;
+        *s = if reverse { MAX_NODE_SCORE - v } else { v };
+    }
+}

@@ -1,0 +1,214 @@
+//! Simulated time: [`SimTime`] in milliseconds and the one timer queue ordered by
+//! (time, insertion sequence). No wall clock is read anywhere in the engine.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Milliseconds since the simulation started.
+pub type SimTime = u64;
+
+/// One second of simulated time.
+pub const SECOND: SimTime = 1_000;
+/// One minute of simulated time.
+pub const MINUTE: SimTime = 60 * SECOND;
+
+/// Unix time (seconds) of simulated time zero: 2025-01-01T00:00:00Z. Timestamps printed
+/// in objects (`creationTimestamp`, `lastTransitionTime`) are this plus the simulated time.
+pub const EPOCH_UNIX_SECONDS: i64 = 1_735_689_600;
+
+/// A min-queue of timers ordered by (time, insertion sequence): two timers due at the
+/// same moment fire in the order they were scheduled, which keeps runs deterministic.
+#[derive(Clone, Debug)]
+pub struct TimerQueue<T> {
+    heap: BinaryHeap<Reverse<(SimTime, u64, Entry<T>)>>,
+    seq: u64,
+}
+
+/// Wrapper that makes any payload orderable by ignoring it (time and seq decide).
+#[derive(Clone, Debug)]
+struct Entry<T>(T);
+impl<T> PartialEq for Entry<T> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl<T> Eq for Entry<T> {}
+impl<T> PartialOrd for Entry<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<T> Ord for Entry<T> {
+    fn cmp(&self, _: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
+impl<T> Default for TimerQueue<T> {
+    fn default() -> Self {
+        TimerQueue {
+            heap: BinaryHeap::new(),
+            seq: 0,
+        }
+    }
+}
+
+impl<T> TimerQueue<T> {
+    /// Schedule `item` at `at`.
+    pub fn push(&mut self, at: SimTime, item: T) {
+        self.seq += 1;
+        self.heap.push(Reverse((at, self.seq, Entry(item))));
+    }
+
+    /// When the earliest timer is due, if any.
+    pub fn peek_time(&self) -> Option<SimTime> {
+        self.heap.peek().map(|Reverse((t, _, _))| *t)
+    }
+
+    /// Remove and return the earliest timer if it is due at or before `now`.
+    pub fn pop_due(&mut self, now: SimTime) -> Option<(SimTime, T)> {
+        if self.peek_time()? <= now {
+            self.heap
+                .pop()
+                .map(|Reverse((t, _, Entry(item)))| (t, item))
+        } else {
+            None
+        }
+    }
+
+    /// Number of pending timers.
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+
+    /// True when no timer is pending.
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+}
+
+/// RFC 3339 timestamp (second precision, UTC) of simulated time `t`, as Kubernetes prints
+/// `metav1.Time`.
+pub fn rfc3339(t: SimTime) -> String {
+    let secs = EPOCH_UNIX_SECONDS + (t / 1000) as i64;
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
+/// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian calendar).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// kubectl's `HumanDuration` (k8s.io/apimachinery/pkg/util/duration), used for AGE columns.
+pub fn human_duration(ms: SimTime) -> String {
+    let s = ms / 1000;
+    if s < 120 {
+        return format!("{s}s");
+    }
+    let m = s / 60;
+    if m < 10 {
+        let rs = s % 60;
+        return if rs == 0 {
+            format!("{m}m")
+        } else {
+            format!("{m}m{rs}s")
+        };
+    }
+    if m < 180 {
+        return format!("{m}m");
+    }
+    let h = s / 3600;
+    if h < 8 {
+        let rm = m % 60;
+        return if rm == 0 {
+            format!("{h}h")
+        } else {
+            format!("{h}h{rm}m")
+        };
+    }
+    if h < 48 {
+        return format!("{h}h");
+    }
+    if h < 24 * 8 {
+        let rh = h % 24;
+        let d = h / 24;
+        return if rh == 0 {
+            format!("{d}d")
+        } else {
+            format!("{d}d{rh}h")
+        };
+    }
+    if h < 24 * 365 * 2 {
+        return format!("{}d", h / 24);
+    }
+    format!("{}y", h / 24 / 365)
+}
+
+/// A clock reading for people: `m:ss.t` (e.g. `1:05.3`), used by the UI and logs.
+pub fn clock_label(t: SimTime) -> String {
+    let tenths = (t % 1000) / 100;
+    let s = t / 1000;
+    format!("{}:{:02}.{}", s / 60, s % 60, tenths)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timers_due_at_the_same_time_fire_in_insertion_order() {
+        let mut q = TimerQueue::default();
+        q.push(5, "b");
+        q.push(1, "a");
+        q.push(5, "c");
+        assert_eq!(q.pop_due(10), Some((1, "a")));
+        assert_eq!(q.pop_due(10), Some((5, "b")));
+        assert_eq!(q.pop_due(10), Some((5, "c")));
+        assert_eq!(q.pop_due(10), None);
+    }
+
+    #[test]
+    fn timestamps_start_at_the_simulation_epoch() {
+        assert_eq!(rfc3339(0), "2025-01-01T00:00:00Z");
+        assert_eq!(rfc3339(61_000), "2025-01-01T00:01:01Z");
+        assert_eq!(rfc3339(86_400_000 * 59), "2025-03-01T00:00:00Z");
+    }
+
+    #[test]
+    fn human_duration_matches_kubectl_age_buckets() {
+        let cases = [
+            (0, "0s"),
+            (119 * SECOND, "119s"),
+            (120 * SECOND, "2m"),
+            (185 * SECOND, "3m5s"),
+            (10 * MINUTE, "10m"),
+            (179 * MINUTE, "179m"),
+            (3 * 60 * MINUTE, "3h"),
+            (3 * 60 * MINUTE + 5 * MINUTE, "3h5m"),
+            (8 * 60 * MINUTE, "8h"),
+            (47 * 60 * MINUTE, "47h"),
+            (49 * 60 * MINUTE, "2d1h"),
+            (24 * 8 * 60 * MINUTE, "8d"),
+        ];
+        for (ms, want) in cases {
+            assert_eq!(human_duration(ms), want, "for {ms} ms");
+        }
+    }
+}
