@@ -191,13 +191,20 @@ impl Cluster {
     /// True when only periodic background work (heartbeats, health checks of healthy
     /// nodes, the scheduler's flush) is pending: the cluster has converged.
     pub fn is_quiescent(&self) -> bool {
+        // Cancellable work (evictions, NoExecute taints) is counted by its controllers'
+        // live sets: a cancelled timer left in the queue must not hold settle() up.
         self.foreground_timers == 0
+            && self.taint_eviction.scheduled.is_empty()
+            && !self.node_lifecycle.has_pending_no_execute()
     }
 
     fn is_background(&self, t: &Timer) -> bool {
         match t {
             Timer::Kubelet(_, _, KubeletTimer::Heartbeat) => true,
             Timer::Scheduler(SchedulerTimer::Flush) => true,
+            Timer::TaintEviction(..) | Timer::NodeLifecycle(NodeLifecycleTimer::NoExecute(_)) => {
+                true
+            }
             Timer::NodeLifecycle(NodeLifecycleTimer::Monitor(n)) => {
                 self.kubelets.get(n).is_some_and(|k| k.up)
             }
@@ -530,6 +537,8 @@ impl Cluster {
         let deadline = self.now + max;
         while !self.is_quiescent() {
             match self.timers.peek_time() {
+                // Only cancelled timers can remain when the live sets are empty.
+                None => break,
                 Some(t) if t <= deadline => {
                     self.step();
                 }

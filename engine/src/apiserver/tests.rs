@@ -1,1 +1,267 @@
+use super::*;
 
+fn pod(name: &str) -> Object {
+    Object::Pod(Pod {
+        metadata: ObjectMeta {
+            name: name.into(),
+            ..Default::default()
+        },
+        spec: PodSpec {
+            containers: vec![Container {
+                name: "c".into(),
+                image: "nginx".into(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        },
+        status: Default::default(),
+    })
+}
+
+#[test]
+fn create_assigns_uid_timestamp_resource_version_and_generation() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    let ch = s.create(1500, &mut rng, pod("a"), "kubectl").unwrap();
+    let m = ch.new.unwrap().meta().clone();
+    assert_eq!(m.namespace, "default");
+    assert_eq!(m.uid.len(), 36);
+    assert_eq!(m.creation_timestamp, "2025-01-01T00:00:01Z");
+    assert_eq!(m.resource_version, "1");
+    assert_eq!(m.generation, 1);
+    assert_eq!(s.log[0].writer, "kubectl");
+    assert_eq!(
+        s.create(0, &mut rng, pod("a"), "kubectl")
+            .unwrap_err()
+            .kubectl_text(),
+        "Error from server (AlreadyExists): pods \"a\" already exists"
+    );
+}
+
+#[test]
+fn generate_name_gets_five_safe_characters() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    let mut p = pod("");
+    p.meta_mut().generate_name = "web-7c5ddbdf54-".into();
+    let name = s.create(0, &mut rng, p, "x").unwrap().key.name;
+    assert_eq!(name.len(), "web-7c5ddbdf54-".len() + 5);
+    assert!(name[15..]
+        .chars()
+        .all(|c| "bcdfghjklmnpqrstvwxz2456789".contains(c)));
+}
+
+#[test]
+fn generation_moves_only_when_the_spec_changes() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    s.create(0, &mut rng, pod("a"), "kubectl").unwrap();
+    let mut p = s
+        .get_object(Kind::Pod, &ObjKey::new("default", "a"))
+        .unwrap()
+        .clone();
+    p.meta_mut().labels.insert("x".into(), "y".into());
+    let after = s.update(1, p, "kubectl").unwrap().new.unwrap();
+    assert_eq!(after.meta().generation, 1);
+    let Object::Pod(mut p) = after else {
+        unreachable!()
+    };
+    p.spec.node_selector.insert("disk".into(), "nvme".into());
+    let after = s.update(2, Object::Pod(p), "kubectl").unwrap().new.unwrap();
+    assert_eq!(after.meta().generation, 2);
+}
+
+#[test]
+fn a_stale_resource_version_is_a_conflict_in_kubectls_words() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    let first = s
+        .create(0, &mut rng, pod("a"), "kubectl")
+        .unwrap()
+        .new
+        .unwrap();
+    let mut newer = first.clone();
+    newer.meta_mut().labels.insert("v".into(), "2".into());
+    s.update(1, newer, "kubectl").unwrap();
+    let err = s.update(2, first, "kubectl").unwrap_err();
+    assert_eq!(
+        err.kubectl_text(),
+        "Error from server (Conflict): Operation cannot be fulfilled on pods \"a\": the object has been modified; please apply your changes to the latest version and try again"
+    );
+}
+
+#[test]
+fn deleting_a_missing_object_is_not_found() {
+    let mut s = Store::new();
+    let err = s
+        .delete(
+            0,
+            Kind::Deployment,
+            &ObjKey::new("default", "web"),
+            &DeleteOptions::default(),
+            "kubectl",
+        )
+        .unwrap_err();
+    assert_eq!(
+        err.kubectl_text(),
+        "Error from server (NotFound): deployments.apps \"web\" not found"
+    );
+}
+
+#[test]
+fn an_unscheduled_pod_is_deleted_at_once_and_a_bound_one_gracefully() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    s.create(0, &mut rng, pod("a"), "x").unwrap();
+    s.create(0, &mut rng, pod("b"), "x").unwrap();
+    s.bind(
+        0,
+        &ObjKey::new("default", "b"),
+        "node-1",
+        "default-scheduler",
+    )
+    .unwrap();
+    let a = s
+        .delete(
+            1000,
+            Kind::Pod,
+            &ObjKey::new("default", "a"),
+            &DeleteOptions::default(),
+            "kubectl",
+        )
+        .unwrap();
+    assert_eq!(a[0].type_, WatchType::Deleted);
+    let b = s
+        .delete(
+            1000,
+            Kind::Pod,
+            &ObjKey::new("default", "b"),
+            &DeleteOptions::default(),
+            "kubectl",
+        )
+        .unwrap();
+    let m = b[0].new.as_ref().unwrap().meta();
+    assert_eq!(m.deletion_grace_period_seconds, Some(30));
+    assert_eq!(
+        m.deletion_timestamp.as_deref(),
+        Some("2025-01-01T00:00:31Z")
+    );
+    // Grace 0 (the kubelet's final delete) removes it.
+    let opts = DeleteOptions {
+        grace_period_seconds: Some(0),
+        ..Default::default()
+    };
+    let gone = s
+        .delete(
+            2000,
+            Kind::Pod,
+            &ObjKey::new("default", "b"),
+            &opts,
+            "kubelet/node-1",
+        )
+        .unwrap();
+    assert_eq!(gone[0].type_, WatchType::Deleted);
+    assert_eq!(s.count(Kind::Pod), 0);
+}
+
+#[test]
+fn admission_adds_the_300_second_not_ready_and_unreachable_tolerations() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    let Object::Pod(p) = s.create(0, &mut rng, pod("a"), "x").unwrap().new.unwrap() else {
+        unreachable!()
+    };
+    let keys: Vec<(&str, Option<i64>)> = p
+        .spec
+        .tolerations
+        .iter()
+        .map(|t| (t.key.as_str(), t.toleration_seconds))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("node.kubernetes.io/not-ready", Some(300)),
+            ("node.kubernetes.io/unreachable", Some(300))
+        ]
+    );
+    assert_eq!(p.status.phase, "Pending");
+}
+
+#[test]
+fn binding_twice_is_refused_and_the_node_index_follows_bindings() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    s.create(0, &mut rng, pod("a"), "x").unwrap();
+    let k = ObjKey::new("default", "a");
+    s.bind(0, &k, "node-1", "default-scheduler").unwrap();
+    assert_eq!(s.node_usage("node-1").pods, 1);
+    assert_eq!(s.node_usage("node-1").requested.nonzero_cpu_milli, 100);
+    assert!(s.bind(0, &k, "node-2", "default-scheduler").is_err());
+    assert_eq!(s.pods_on_node("node-1").count(), 1);
+}
+
+#[test]
+fn identical_events_are_counted_on_one_object() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    let r = ObjectReference {
+        kind: "Pod".into(),
+        namespace: "default".into(),
+        name: "a".into(),
+        uid: "u".into(),
+        api_version: "v1".into(),
+    };
+    s.record_event(
+        0,
+        &mut rng,
+        &r,
+        "Warning",
+        "FailedScheduling",
+        "0/3 nodes",
+        "default-scheduler",
+        "",
+    );
+    s.record_event(
+        5000,
+        &mut rng,
+        &r,
+        "Warning",
+        "FailedScheduling",
+        "0/3 nodes",
+        "default-scheduler",
+        "",
+    );
+    let e: Vec<&Event> = s.list::<Event>().collect();
+    assert_eq!(e.len(), 1);
+    assert_eq!((e[0].count, e[0].first_ms, e[0].last_ms), (2, 0, 5000));
+}
+
+#[test]
+fn a_deployment_whose_selector_does_not_match_its_labels_is_invalid() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    let mut d = Deployment::default();
+    d.metadata.name = "web".into();
+    d.spec
+        .selector
+        .match_labels
+        .insert("app".into(), "web".into());
+    d.spec
+        .template
+        .metadata
+        .labels
+        .insert("app".into(), "api".into());
+    d.spec.template.spec.containers.push(Container {
+        name: "c".into(),
+        image: "i".into(),
+        ..Default::default()
+    });
+    let err = s
+        .create(0, &mut rng, Object::Deployment(d), "kubectl")
+        .unwrap_err();
+    assert_eq!(
+        err.kubectl_text(),
+        "The Deployment \"web\" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"api\"}: `selector` does not match template `labels`"
+    );
+    assert_eq!(s.count(Kind::Deployment), 0);
+}

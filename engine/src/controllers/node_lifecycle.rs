@@ -131,6 +131,11 @@ impl NodeLifecycleController {
         }
     }
 
+    /// True while some node waits for its NoExecute taint.
+    pub fn has_pending_no_execute(&self) -> bool {
+        !self.noexecute_pending.is_empty()
+    }
+
     /// Taint reconciliation for one node (`doNoScheduleTaintingPass` and the removal of
     /// NoExecute taints once Ready): cordon ⇒ `unschedulable:NoSchedule`; Ready=Unknown ⇒
     /// `unreachable:NoSchedule`; Ready=False ⇒ `not-ready:NoSchedule`; Ready=True removes

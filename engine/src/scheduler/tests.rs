@@ -1,1 +1,212 @@
+use super::*;
+use crate::apiserver::{NodeUsage, PodRequests};
 
+const GI: i64 = 1 << 30;
+const MI: i64 = 1 << 20;
+
+fn node(name: &str, cpu: &str, mem: &str) -> Node {
+    let mut n = Node::default();
+    n.metadata.name = name.into();
+    for k in [&mut n.status.allocatable, &mut n.status.capacity] {
+        k.insert("cpu".into(), cpu.into());
+        k.insert("memory".into(), mem.into());
+        k.insert("pods".into(), "110".into());
+    }
+    n
+}
+
+fn usage(cpu_milli: i64, memory: i64, pods: i64) -> NodeUsage {
+    NodeUsage {
+        requested: PodRequests {
+            cpu_milli,
+            memory,
+            nonzero_cpu_milli: cpu_milli,
+            nonzero_memory: memory,
+        },
+        pods,
+    }
+}
+
+fn pod_requesting(cpu: &str, mem: &str) -> Pod {
+    let mut p = Pod::default();
+    let mut r = ResourceRequirements::default();
+    if !cpu.is_empty() {
+        r.requests.insert("cpu".into(), cpu.into());
+    }
+    if !mem.is_empty() {
+        r.requests.insert("memory".into(), mem.into());
+    }
+    p.spec.containers.push(Container {
+        name: "c".into(),
+        image: "i".into(),
+        resources: r,
+        ..Default::default()
+    });
+    p
+}
+
+#[test]
+fn requests_not_usage_decide_fit_eight_minus_six_is_less_than_three() {
+    let n = node("node-1", "4", "8Gi");
+    let p = pod_requesting("", "3Gi");
+    let req = crate::apiserver::pod_requests(&p);
+    let f = run_filters(&p, &n, &usage(0, 6 * GI, 3), &req).unwrap_err();
+    assert_eq!(f.plugin, "NodeResourcesFit");
+    assert_eq!(f.reasons, ["Insufficient memory"]);
+    assert!(!f.unresolvable);
+    // 2Gi fits exactly into what is left.
+    let p2 = pod_requesting("", "2Gi");
+    assert!(run_filters(
+        &p2,
+        &n,
+        &usage(0, 6 * GI, 3),
+        &crate::apiserver::pod_requests(&p2)
+    )
+    .is_ok());
+}
+
+#[test]
+fn least_allocated_prefers_node_b_with_one_of_four_cpus_requested_over_node_a_with_two_and_a_half()
+{
+    let a = node("node-a", "4", "8Gi");
+    let b = node("node-b", "4", "8Gi");
+    let p = pod_requesting("1", "1Gi");
+    let req = crate::apiserver::pod_requests(&p);
+    // cpu: (4000 − 3500)·100/4000 = 12; memory: (8Gi − 2Gi)·100/8Gi = 75 → (12+75)/2 = 43.
+    assert_eq!(least_allocated(&a, &usage(2500, GI, 2), &req), 43);
+    // cpu: (4000 − 2000)·100/4000 = 50; memory 75 → 62.
+    assert_eq!(least_allocated(&b, &usage(1000, GI, 1), &req), 62);
+}
+
+#[test]
+fn containers_without_requests_count_as_100m_and_200mi_for_least_allocated() {
+    let n = node("n", "1", "1000Mi");
+    let p = pod_requesting("", "");
+    let req = crate::apiserver::pod_requests(&p);
+    assert_eq!((req.nonzero_cpu_milli, req.nonzero_memory), (100, 200 * MI));
+    // cpu 90, memory 80 → 85.
+    assert_eq!(least_allocated(&n, &NodeUsage::default(), &req), 85);
+    // BalancedAllocation skips a pod without requests.
+    assert_eq!(balanced_allocation(&n, &NodeUsage::default(), &req), None);
+}
+
+#[test]
+fn balanced_allocation_is_one_minus_half_the_fraction_gap() {
+    let n = node("n", "4", "8Gi");
+    let p = pod_requesting("1", "1Gi");
+    let req = crate::apiserver::pod_requests(&p);
+    // cpu 2/4 = 0.5, memory 2/8 = 0.25 → std 0.125 → 87.
+    assert_eq!(balanced_allocation(&n, &usage(1000, GI, 1), &req), Some(87));
+}
+
+#[test]
+fn taint_toleration_and_cordon_filters_are_unresolvable_with_kubectls_words() {
+    let mut n = node("cp", "4", "8Gi");
+    n.spec.taints.push(Taint {
+        key: "node-role.kubernetes.io/control-plane".into(),
+        effect: "NoSchedule".into(),
+        ..Default::default()
+    });
+    let p = pod_requesting("100m", "");
+    let req = crate::apiserver::pod_requests(&p);
+    let f = run_filters(&p, &n, &NodeUsage::default(), &req).unwrap_err();
+    assert_eq!(
+        f.reasons,
+        ["node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }"]
+    );
+    assert!(f.unresolvable);
+    n.spec.unschedulable = true;
+    let f = run_filters(&p, &n, &NodeUsage::default(), &req).unwrap_err();
+    assert_eq!(
+        f.reasons,
+        ["node(s) were unschedulable"],
+        "NodeUnschedulable runs first"
+    );
+}
+
+#[test]
+fn node_selector_disk_nvme_excludes_a_node_without_the_label() {
+    let mut a = node("node-a", "4", "8Gi");
+    a.metadata.labels.insert("disk".into(), "nvme".into());
+    let b = node("node-b", "4", "8Gi");
+    let mut p = pod_requesting("100m", "");
+    p.spec.node_selector.insert("disk".into(), "nvme".into());
+    let req = crate::apiserver::pod_requests(&p);
+    assert!(run_filters(&p, &a, &NodeUsage::default(), &req).is_ok());
+    assert_eq!(
+        run_filters(&p, &b, &NodeUsage::default(), &req)
+            .unwrap_err()
+            .reasons,
+        ["node(s) didn't match Pod's node affinity/selector"]
+    );
+}
+
+fn failed(node: &str, reason: &str, unresolvable: bool) -> NodeVerdict {
+    NodeVerdict {
+        node: node.into(),
+        failure: Some(FilterFailure {
+            plugin: "x",
+            reasons: vec![reason.into()],
+            unresolvable,
+        }),
+        scores: None,
+    }
+}
+
+#[test]
+fn failed_scheduling_counts_and_sorts_reasons_and_adds_the_preemption_half() {
+    let verdicts = vec![
+        failed("a", "Insufficient cpu", false),
+        failed(
+            "b",
+            "node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }",
+            true,
+        ),
+        failed(
+            "c",
+            "node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }",
+            true,
+        ),
+    ];
+    assert_eq!(
+        fit_error_message(3, &verdicts),
+        "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."
+    );
+    assert_eq!(
+        fit_error_message(0, &[]),
+        "no nodes available to schedule pods"
+    );
+}
+
+#[test]
+fn reasons_sort_as_whole_strings_so_ten_comes_before_two() {
+    let mut v: Vec<NodeVerdict> = (0..10)
+        .map(|i| failed(&format!("x{i}"), "Insufficient cpu", false))
+        .collect();
+    v.extend((0..2).map(|i| failed(&format!("y{i}"), "Insufficient memory", false)));
+    assert!(fit_error_message(12, &v)
+        .starts_with("0/12 nodes are available: 10 Insufficient cpu, 2 Insufficient memory."));
+}
+
+#[test]
+fn the_number_of_feasible_nodes_to_find_follows_the_adaptive_percentage() {
+    assert_eq!(num_feasible_nodes_to_find(3), 3);
+    assert_eq!(num_feasible_nodes_to_find(99), 99);
+    assert_eq!(num_feasible_nodes_to_find(100), 100);
+    // 1,000 nodes: 50 − 8 = 42% → 420.
+    assert_eq!(num_feasible_nodes_to_find(1_000), 420);
+    // 5,000 nodes: 50 − 40 = 10% → 500.
+    assert_eq!(num_feasible_nodes_to_find(5_000), 500);
+    // 10,000 nodes: floor at 5% → 500.
+    assert_eq!(num_feasible_nodes_to_find(10_000), 500);
+}
+
+#[test]
+fn normalization_scales_by_the_maximum_and_reverse_flips_it() {
+    let mut s = vec![0, 1, 2];
+    default_normalize(&mut s, true);
+    assert_eq!(s, [100, 50, 0]);
+    let mut z = vec![0, 0];
+    default_normalize(&mut z, true);
+    assert_eq!(z, [100, 100]);
+}

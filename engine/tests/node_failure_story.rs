@@ -1,0 +1,129 @@
+//! A node powered off: ~50 s → NotReady (Unknown), Pods not Ready, unreachable taints;
+//! 300 s later its Pods are evicted and replaced elsewhere; power on clears it all.
+
+mod common;
+use common::*;
+use kubeplay_engine::api::*;
+use kubeplay_engine::printers::{node_status, pod_ready_status};
+use kubeplay_engine::time::SECOND;
+
+fn node(c: &kubeplay_engine::cluster::Cluster, n: &str) -> Node {
+    c.store
+        .get::<Node>(&kubeplay_engine::apiserver::ObjKey::new("", n))
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn a_powered_off_node_goes_unknown_after_the_grace_period_and_its_pods_are_evicted_after_300_seconds(
+) {
+    let mut c = web_cluster(1);
+    c.advance(17 * SECOND);
+    let victim = c.store.pods_on_node("node-2").next().unwrap().clone();
+    let t_off = c.now();
+    c.power_off("node-2").unwrap();
+
+    // Nothing visible for 40 s: the control plane cannot know yet.
+    c.advance(40 * SECOND);
+    assert_eq!(node_status(&node(&c, "node-2")), "Ready");
+    assert_eq!(web(&c).status.ready_replicas, 3);
+
+    // Unknown within grace (50 s after the last heartbeat) + one monitor period.
+    let t_unknown = step_until(&mut c, 20 * SECOND, "Ready=Unknown", |c| {
+        node(c, "node-2").ready_status() == "Unknown"
+    });
+    let since_off = t_unknown - t_off;
+    assert!(
+        (40 * SECOND..=55 * SECOND).contains(&since_off),
+        "Unknown {since_off} ms after power-off"
+    );
+    let ready = get_condition(&node(&c, "node-2").status.conditions, "Ready")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (ready.reason.as_str(), ready.message.as_str()),
+        ("NodeStatusUnknown", "Kubelet stopped posting node status.")
+    );
+    assert_eq!(node_status(&node(&c, "node-2")), "NotReady");
+    assert!(reasons_for(&c, "Node", "node-2").contains(&"NodeNotReady".to_string()));
+    // The Pod is marked not Ready (its containers still say running: kubectl prints 1/1 Running).
+    let p = pod(&c, &victim.metadata.name).unwrap();
+    assert!(!p.is_ready());
+    assert_eq!(pod_ready_status(p).1, "Running");
+    step_until(&mut c, 2 * SECOND, "ready 2", |c| {
+        web(c).status.ready_replicas == 2
+    });
+    step_until(&mut c, 2 * SECOND, "taints", |c| {
+        let t = &node(c, "node-2").spec.taints;
+        t.iter()
+            .any(|t| t.key == "node.kubernetes.io/unreachable" && t.effect == "NoSchedule")
+            && t.iter()
+                .any(|t| t.key == "node.kubernetes.io/unreachable" && t.effect == "NoExecute")
+    });
+    let t_taint = node(&c, "node-2")
+        .spec
+        .taints
+        .iter()
+        .find(|t| t.effect == "NoExecute")
+        .unwrap()
+        .added_ms;
+
+    // No eviction before the 300 s default toleration runs out.
+    c.run_until(t_taint + 299 * SECOND);
+    assert!(pod(&c, &victim.metadata.name).is_some_and(|p| !p.metadata.is_deleting()));
+    let t_evict = step_until(&mut c, 5 * SECOND, "evicted", |c| {
+        pod(c, &victim.metadata.name).is_some_and(|p| p.metadata.is_deleting())
+    });
+    assert!(t_evict - t_taint >= 300 * SECOND && t_evict - t_taint < 301 * SECOND);
+    let reasons = reasons_for(&c, "Pod", &victim.metadata.name);
+    assert_eq!(
+        reasons.last().map(String::as_str),
+        Some("TaintManagerEviction")
+    );
+    let evicted = pod(&c, &victim.metadata.name).unwrap();
+    let dt = get_condition(&evicted.status.conditions, "DisruptionTarget").unwrap();
+    assert_eq!(dt.reason, "DeletionByTaintManager");
+
+    // The replacement lands on a Ready node; the old Pod stays Terminating: no kubelet to stop it.
+    assert!(c.settle(60 * SECOND));
+    assert_eq!(web(&c).status.ready_replicas, 3);
+    let on_other: Vec<&Pod> = c
+        .store
+        .list::<Pod>()
+        .filter(|p| p.metadata.uid != victim.metadata.uid)
+        .collect();
+    assert_eq!(on_other.len(), 3);
+    assert!(on_other
+        .iter()
+        .all(|p| p.spec.node_name != "node-2" && p.is_ready()));
+    assert_eq!(
+        pod_ready_status(pod(&c, &victim.metadata.name).unwrap()).1,
+        "Terminating"
+    );
+
+    // Power on: Ready again, taints removed, the old Pod finally goes.
+    c.power_on("node-2").unwrap();
+    assert!(c.settle(60 * SECOND));
+    let n = node(&c, "node-2");
+    assert_eq!(node_status(&n), "Ready");
+    assert!(n.spec.taints.is_empty());
+    assert!(pod(&c, &victim.metadata.name).is_none());
+    assert_eq!(c.store.list::<Pod>().count(), 3);
+}
+
+#[test]
+fn a_node_that_returns_before_the_toleration_ends_keeps_its_pods() {
+    let mut c = web_cluster(2);
+    let victim = c.store.pods_on_node("node-1").next().unwrap().clone();
+    c.power_off("node-1").unwrap();
+    c.advance(120 * SECOND);
+    assert_eq!(node(&c, "node-1").ready_status(), "Unknown");
+    c.power_on("node-1").unwrap();
+    assert!(c.settle(60 * SECOND));
+    let p = pod(&c, &victim.metadata.name).expect("same Pod, same UID");
+    assert_eq!(p.metadata.uid, victim.metadata.uid);
+    assert!(p.is_ready());
+    // Containers restarted in the same Pod after the reboot.
+    assert_eq!(p.restarts(), 1);
+    assert!(node(&c, "node-1").spec.taints.is_empty());
+}
