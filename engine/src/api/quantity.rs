@@ -43,7 +43,7 @@ pub fn parse_bytes(s: &str) -> Option<i64> {
         return (v >= 0.0).then_some((v / 1000.0).ceil() as i64);
     }
     let v: f64 = s.parse().ok()?;
-    (v >= 0.0 && v < 9.2e18).then_some(v.ceil() as i64)
+    (0.0..9.2e18).contains(&v).then_some(v.ceil() as i64)
 }
 
 /// Format millicores the way Quantity prints them (`100m`, `2`).

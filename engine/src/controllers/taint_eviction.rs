@@ -69,16 +69,13 @@ impl TaintEvictionController {
                 };
             }
             // getMinTolerationTime: a toleration without seconds tolerates forever.
-            let secs = used
+            if let Some(s) = used
                 .iter()
-                .map(|t| t.toleration_seconds.map(|s| s.max(0)))
-                .fold(Some(i64::MAX), |acc: Option<i64>, s| match (acc, s) {
-                    (_, None) => acc,
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (None, Some(b)) => Some(b),
-                });
-            if let Some(s) = secs.filter(|s| *s != i64::MAX) {
-                min_secs = Some(min_secs.map_or(s, |m| m.min(s)));
+                .filter_map(|t| t.toleration_seconds)
+                .map(|s| s.max(0))
+                .min()
+            {
+                min_secs = Some(min_secs.map_or(s, |m: i64| m.min(s)));
             }
         }
         let Some(secs) = min_secs else {

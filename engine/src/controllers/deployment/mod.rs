@@ -71,17 +71,16 @@ impl DeploymentController {
                     }
                 }
             }
-            Kind::Pod => {
-                if new.is_none() {
-                    if let Some(o) = old {
-                        let meta = o.meta();
-                        let rs = meta.controller_ref().and_then(|r| {
-                            store.get::<ReplicaSet>(&ObjKey::new(&meta.namespace, &r.name))
-                        });
-                        if let Some(r) = rs.and_then(|rs| rs.metadata.controller_ref()) {
-                            if r.kind == "Deployment" {
-                                self.queue.add(ObjKey::new(&meta.namespace, &r.name));
-                            }
+            // Recreate waits for old Pods to be gone: a Pod deletion wakes its Deployment.
+            Kind::Pod if new.is_none() => {
+                if let Some(o) = old {
+                    let meta = o.meta();
+                    let rs = meta.controller_ref().and_then(|r| {
+                        store.get::<ReplicaSet>(&ObjKey::new(&meta.namespace, &r.name))
+                    });
+                    if let Some(r) = rs.and_then(|rs| rs.metadata.controller_ref()) {
+                        if r.kind == "Deployment" {
+                            self.queue.add(ObjKey::new(&meta.namespace, &r.name));
                         }
                     }
                 }

@@ -11,11 +11,9 @@ pub fn rollout_recreate(ctx: &mut SyncCtx, store: &Store, mut rss: Vec<ReplicaSe
     let new = get_new_replica_set(ctx, &mut rss, false);
     // Scale down old ReplicaSets.
     let mut scaled_down = false;
-    for i in 0..rss.len() {
-        if Some(i) != new && rss[i].spec.replicas > 0 {
-            let mut rs = rss[i].clone();
-            scale_replica_set(ctx, &mut rs, 0);
-            rss[i] = rs;
+    for (i, rs) in rss.iter_mut().enumerate() {
+        if Some(i) != new && rs.spec.replicas > 0 {
+            scale_replica_set(ctx, rs, 0);
             scaled_down = true;
         }
     }

@@ -79,21 +79,19 @@ fn cleanup_unhealthy_replicas(
     max_cleanup: i64,
 ) -> i64 {
     let mut total = 0;
-    for i in 0..rss.len() {
+    for (i, rs) in rss.iter_mut().enumerate() {
         if i == new {
             continue;
         }
         if total >= max_cleanup {
             break;
         }
-        let (spec, avail) = (rss[i].spec.replicas, rss[i].status.available_replicas);
+        let (spec, avail) = (rs.spec.replicas, rs.status.available_replicas);
         if spec == 0 || spec == avail {
             continue;
         }
         let down = (max_cleanup - total).min(spec - avail);
-        let mut rs = rss[i].clone();
-        scale_replica_set(ctx, &mut rs, spec - down);
-        rss[i] = rs;
+        scale_replica_set(ctx, rs, spec - down);
         total += down;
     }
     total
@@ -113,21 +111,19 @@ fn scale_down_old_replica_sets_for_rolling_update(
     }
     let total_down = available - min_available;
     let mut scaled = 0;
-    for i in 0..rss.len() {
+    for (i, rs) in rss.iter_mut().enumerate() {
         if i == new {
             continue;
         }
         if scaled >= total_down {
             break;
         }
-        let spec = rss[i].spec.replicas;
+        let spec = rs.spec.replicas;
         if spec == 0 {
             continue;
         }
         let down = spec.min(total_down - scaled);
-        let mut rs = rss[i].clone();
-        scale_replica_set(ctx, &mut rs, spec - down);
-        rss[i] = rs;
+        scale_replica_set(ctx, rs, spec - down);
         scaled += down;
     }
     scaled

@@ -296,11 +296,9 @@ pub fn scale(ctx: &mut SyncCtx, new: Option<usize>, rss: &mut [ReplicaSet]) {
                 == Some(&ctx.d.spec.replicas.to_string())
             && rs.status.available_replicas == ctx.d.spec.replicas;
         if saturated {
-            for i in 0..rss.len() {
-                if i != n && rss[i].spec.replicas > 0 {
-                    let mut rs = rss[i].clone();
-                    scale_replica_set(ctx, &mut rs, 0);
-                    rss[i] = rs;
+            for (i, rs) in rss.iter_mut().enumerate() {
+                if i != n && rs.spec.replicas > 0 {
+                    scale_replica_set(ctx, rs, 0);
                 }
             }
             return;

@@ -1,0 +1,71 @@
+//! The page: provider, ticker, and the layout.
+
+use super::{chain::ChainView, events::EventList, toolbar::Toolbar};
+use crate::sim::{SimHandle, SimState};
+use crate::view::default_cluster;
+use gloo_timers::callback::Interval;
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Wall milliseconds between ticks.
+const TICK_MS: u32 = 100;
+
+/// The root component.
+#[function_component(App)]
+pub fn app() -> Html {
+    let state: Rc<RefCell<SimState>> = use_mut_ref(|| SimState {
+        cluster: default_cluster(),
+        playing: true,
+        speed: 1,
+        last_error: None,
+        last_command: None,
+    });
+    // One revision counter shared by clicks and the ticker; the state setter re-renders.
+    let counter = use_mut_ref(|| 0u64);
+    let rev = use_state(|| 0u64);
+    let bump = {
+        let counter = Rc::clone(&counter);
+        let set = rev.setter();
+        Callback::from(move |_| {
+            let next = *counter.borrow() + 1;
+            *counter.borrow_mut() = next;
+            set.set(next);
+        })
+    };
+    let handle = SimHandle::new(Rc::clone(&state), *rev, bump.clone());
+    {
+        let state = Rc::clone(&state);
+        use_effect_with((), move |_| {
+            let interval = Interval::new(TICK_MS, move || {
+                let speed = {
+                    let s = state.borrow();
+                    s.playing.then_some(u64::from(s.speed))
+                };
+                if let Some(speed) = speed {
+                    state
+                        .borrow_mut()
+                        .cluster
+                        .advance(u64::from(TICK_MS) * speed);
+                    bump.emit(());
+                }
+            });
+            move || drop(interval)
+        });
+    }
+    html! {
+        <ContextProvider<SimHandle> context={handle}>
+            <div class="app">
+                <header class="top">
+                    <h1 class="brand">{"kubeplay"}</h1>
+                    <p class="tagline">{"Spec is what you want, status is what is. Watch the control plane close the gap."}</p>
+                </header>
+                <Toolbar />
+                <main class="main">
+                    <ChainView />
+                    <EventList />
+                </main>
+            </div>
+        </ContextProvider<SimHandle>>
+    }
+}

@@ -1,0 +1,188 @@
+//! The chain: Deployment → ReplicaSet → Pods → Nodes, spec beside status, with lines
+//! for ownerReferences and bindings.
+
+use crate::sim::{use_sim, SimHandle};
+use crate::view::*;
+use kubeplay_engine::api::quantity::{format_bytes, format_cpu_milli};
+use yew::prelude::*;
+
+fn style(x: f64, y: f64, h: f64) -> String {
+    format!("left:{x}px;top:{y}px;width:{COL_W}px;height:{h}px")
+}
+
+/// The chain view.
+#[function_component(ChainView)]
+pub fn chain_view() -> Html {
+    let sim = use_sim();
+    let model = chain_model(&sim.state.borrow().cluster);
+    let width = col_x(3) + COL_W;
+    html! {
+        <section class="chain" aria-label="Deployment → ReplicaSet → Pod → Node">
+            <div class="colheads" style={format!("width:{width}px")}>
+                <span style={format!("left:{}px;width:{COL_W}px", col_x(0))}>{"Deployment"}</span>
+                <span style={format!("left:{}px;width:{COL_W}px", col_x(1))}>{"ReplicaSet"}</span>
+                <span style={format!("left:{}px;width:{COL_W}px", col_x(2))}>{"Pods"}</span>
+                <span style={format!("left:{}px;width:{COL_W}px", col_x(3))}>{"Nodes"}</span>
+            </div>
+            <div class="canvas" style={format!("width:{width}px;height:{}px", model.height)}>
+                <svg class="links" width={width.to_string()} height={model.height.to_string()} aria-hidden="true">
+                    { for model.links.iter().map(|l| {
+                        let mid = (l.x1 + l.x2) / 2.0;
+                        let d = format!("M{} {} C{mid} {} {mid} {} {} {}", l.x1, l.y1, l.y1, l.y2, l.x2, l.y2);
+                        html! { <path class={classes!("link", l.kind)} d={d} /> }
+                    }) }
+                </svg>
+                { for model.deployments.iter().map(|d| deployment_card(&sim, d)) }
+                { for model.replicasets.iter().map(replicaset_card) }
+                { for model.pods.iter().map(|p| pod_card(&sim, p)) }
+                { for model.nodes.iter().map(|n| node_card(&sim, n)) }
+            </div>
+        </section>
+    }
+}
+
+fn deployment_card(sim: &SimHandle, d: &DeploymentView) -> Html {
+    let gap = d.desired - d.ready;
+    let scale = |delta: i64| {
+        let sim = sim.clone();
+        let name = d.name.clone();
+        let to = (d.desired + delta).max(0);
+        Callback::from(move |_| sim.scale(&name, to))
+    };
+    html! {
+        <div class={classes!("card", "deploy", (gap != 0).then_some("gap"))} style={style(col_x(0), d.y, OWNER_H)}
+             data-testid={format!("deployment-{}", d.name)}>
+            <div class="kind">{"Deployment"}</div>
+            <div class="name">{ &d.name }</div>
+            <div class="specstatus">
+                <span class="spec" title="spec.replicas">{ format!("wants {}", d.desired) }</span>
+                <span class="status" data-testid={format!("ready-{}", d.name)} title="status.readyReplicas / spec.replicas">
+                    { format!("ready {}/{}", d.ready, d.desired) }
+                </span>
+                <span class="status">{ format!("available {}", d.available) }</span>
+            </div>
+            <div class="scale">
+                <button class="mini" onclick={scale(-1)} aria-label={format!("Scale down Deployment {}", d.name)}>{"−"}</button>
+                <button class="mini" onclick={scale(1)} aria-label={format!("Scale up Deployment {}", d.name)}>{"+"}</button>
+            </div>
+        </div>
+    }
+}
+
+fn replicaset_card(r: &ReplicaSetView) -> Html {
+    html! {
+        <div class={classes!("card", "rs", (r.desired == 0).then_some("idle"))} style={style(col_x(1), r.y, OWNER_H)}
+             data-testid={format!("replicaset-{}", r.name)}>
+            <div class="kind">{ format!("ReplicaSet · revision {}", r.revision) }</div>
+            <div class="name">{ &r.name }</div>
+            <div class="specstatus">
+                <span class="spec" title="spec.replicas">{ format!("desired {}", r.desired) }</span>
+                <span class="status">{ format!("current {}", r.current) }</span>
+                <span class="status">{ format!("ready {}", r.ready) }</span>
+            </div>
+        </div>
+    }
+}
+
+fn pod_icon(p: &PodView) -> &'static str {
+    if p.terminating {
+        "✕"
+    } else if p.ready {
+        "✓"
+    } else if p.node.is_empty() {
+        "⏳"
+    } else {
+        "…"
+    }
+}
+
+fn pod_card(sim: &SimHandle, p: &PodView) -> Html {
+    let onclick = {
+        let sim = sim.clone();
+        let name = p.name.clone();
+        Callback::from(move |_| sim.delete_pod(&name))
+    };
+    let state = if p.terminating {
+        "terminating"
+    } else if p.ready {
+        "ready"
+    } else if p.node.is_empty() {
+        "pending"
+    } else {
+        "starting"
+    };
+    let node = if p.node.is_empty() {
+        "<none>".to_string()
+    } else {
+        p.node.clone()
+    };
+    html! {
+        <button class={classes!("card", "pod", state)} style={style(col_x(2), p.y, POD_H)} onclick={onclick}
+                aria-label={format!("Pod {}", p.name)} title={format!("Delete Pod {} (kubectl delete pod {})", p.name, p.name)}
+                data-testid="pod" data-status={p.status.clone()}>
+            <span class="row1">
+                <span class="icon" aria-hidden="true">{ pod_icon(p) }</span>
+                <span class="name">{ &p.name }</span>
+            </span>
+            <span class="row2">
+                <span class="podstatus">
+                    { format!("{} {}", p.ready_col, p.status) }
+                    if !p.ready && !p.terminating && p.status == "Running" {
+                        <span class="cond" title="The Pod's Ready condition is False: it is not counted as ready">{" not Ready"}</span>
+                    }
+                </span>
+                <span class="restarts">{ format!("restarts {}", p.restarts) }</span>
+            </span>
+            <span class="row3">
+                <span class="uid" title="metadata.uid">{ format!("uid {}", p.short_uid) }</span>
+                <span>{ format!("· node {node}") }</span>
+            </span>
+        </button>
+    }
+}
+
+fn bar(label: &str, used: i64, total: i64, fmt: fn(i64) -> String) -> Html {
+    let pct = if total > 0 {
+        (used as f64 * 100.0 / total as f64).min(100.0)
+    } else {
+        0.0
+    };
+    html! {
+        <span class="bar" title={format!("{label} requests {} of {} allocatable", fmt(used), fmt(total))}>
+            <span class="barlabel">{ format!("{label} {}/{}", fmt(used), fmt(total)) }</span>
+            <span class="track"><span class="fill" style={format!("width:{pct:.1}%")}></span></span>
+        </span>
+    }
+}
+
+fn node_card(sim: &SimHandle, n: &NodeView) -> Html {
+    let onclick = {
+        let sim = sim.clone();
+        let name = n.name.clone();
+        Callback::from(move |_| sim.toggle_node_power(&name))
+    };
+    let action = if n.powered { "Power off" } else { "Power on" };
+    html! {
+        <button class={classes!("card", "node", if n.ready { "ready" } else { "notready" }, (!n.powered).then_some("off"))}
+                style={style(col_x(3), n.y, NODE_H)} onclick={onclick}
+                aria-label={format!("Node {}", n.name)} title={format!("{action} Node {}", n.name)}
+                data-testid="node" data-status={n.status.clone()}>
+            <span class="row1">
+                <span class="icon" aria-hidden="true">{ if n.ready { "✓" } else { "✕" } }</span>
+                <span class="name">{ &n.name }</span>
+                <span class="nodestatus">{ &n.status }</span>
+                <span class="power">{ if n.powered { "power on" } else { "power off" } }</span>
+            </span>
+            { bar("cpu", n.cpu_requested, n.cpu_allocatable, format_cpu_milli) }
+            { bar("mem", n.mem_requested, n.mem_allocatable, format_bytes) }
+            <span class="row3">
+                { if n.pods == 1 { "1 pod".to_string() } else { format!("{} pods", n.pods) } }
+                { for n.taints.iter().map(|t| {
+                    // Short form on the card (`unreachable:NoExecute`); the full key in the tooltip.
+                    let short = t.rsplit('/').next().unwrap_or(t).to_string();
+                    html! { <span class="taint" title={format!("taint {t}")}>{ short }</span> }
+                }) }
+            </span>
+        </button>
+    }
+}

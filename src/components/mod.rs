@@ -1,0 +1,6 @@
+//! UI components, one per file.
+
+pub mod app;
+pub mod chain;
+pub mod events;
+pub mod toolbar;

@@ -1,0 +1,71 @@
+//! Clock and controls: play / pause / step / speed, and the last click as a command.
+
+use crate::sim::{use_sim, SPEEDS};
+use kubeplay_engine::time::clock_label;
+use yew::prelude::*;
+
+/// The toolbar.
+#[function_component(Toolbar)]
+pub fn toolbar() -> Html {
+    let sim = use_sim();
+    let (now, playing, speed, cmd, err) = {
+        let s = sim.state.borrow();
+        (
+            s.cluster.now(),
+            s.playing,
+            s.speed,
+            s.last_command.clone(),
+            s.last_error.clone(),
+        )
+    };
+    let toggle = {
+        let sim = sim.clone();
+        Callback::from(move |_| sim.toggle_play())
+    };
+    let step = {
+        let sim = sim.clone();
+        Callback::from(move |_| sim.step())
+    };
+    html! {
+        <section class="toolbar" aria-label="Simulation controls">
+            <span class="clock" data-testid="clock" aria-label="Simulated time">{ clock_label(now) }</span>
+            <button class="btn" onclick={toggle} aria-pressed={playing.to_string()} data-testid="play">
+                { if playing { icon_pause() } else { icon_play() } }
+                { if playing { "Pause" } else { "Play" } }
+            </button>
+            <button class="btn" onclick={step} title="Run the next event" data-testid="step">{ icon_step() }{"Step"}</button>
+            <span class="speeds" role="group" aria-label="Speed">
+                { for SPEEDS.iter().map(|s| {
+                    let sim = sim.clone();
+                    let s = *s;
+                    let onclick = Callback::from(move |_| sim.set_speed(s));
+                    html! {
+                        <button class={classes!("btn", "speed", (speed == s).then_some("on"))}
+                            onclick={onclick} aria-pressed={(speed == s).to_string()}
+                            data-testid={format!("speed-{s}")}>{ format!("{s}×") }</button>
+                    }
+                }) }
+            </span>
+            <span class="hint">{"Click a Pod to delete it · click a Node to power it off or on · −/+ to scale"}</span>
+            if let Some(c) = cmd {
+                <code class="lastcmd" data-testid="last-command">{ format!("$ {c}") }</code>
+            }
+            if let Some(e) = err {
+                <span class="error" role="alert">{ e }</span>
+            }
+        </section>
+    }
+}
+
+// Inline SVG icons: no icon font or emoji font is assumed on the learner's machine.
+fn icon_play() -> Html {
+    html! { <svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M4 2l10 6-10 6z" /></svg> }
+}
+
+fn icon_pause() -> Html {
+    html! { <svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M3 2h4v12H3zM9 2h4v12H9z" /></svg> }
+}
+
+fn icon_step() -> Html {
+    html! { <svg class="ico" viewBox="0 0 16 16" aria-hidden="true"><path d="M2 2l8 6-8 6zM11 2h3v12h-3z" /></svg> }
+}

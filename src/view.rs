@@ -1,0 +1,418 @@
+//! Projection of the engine's state into the small view structs the components draw.
+//!
+//! Pure functions of the [`Cluster`]: no web types, so they are unit-tested natively.
+//! Layout (card positions and the lines between them) is computed here too, so that
+//! lines and cards always agree and nothing depends on measuring the DOM.
+
+use kubeplay_engine::api::*;
+use kubeplay_engine::cluster::Cluster;
+use kubeplay_engine::controllers::deployment::util::revision;
+use kubeplay_engine::printers::{node_status, pod_ready_status};
+use kubeplay_engine::time::clock_label;
+
+/// Width of a column of cards (px).
+pub const COL_W: f64 = 238.0;
+/// Horizontal gap between columns (px).
+pub const GAP: f64 = 44.0;
+/// Height of a Pod card (px).
+pub const POD_H: f64 = 64.0;
+/// Height of a Node card (px).
+pub const NODE_H: f64 = 108.0;
+/// Height of a Deployment / ReplicaSet card (px).
+pub const OWNER_H: f64 = 84.0;
+/// Vertical gap between cards (px).
+pub const V_GAP: f64 = 10.0;
+
+/// A Deployment: spec beside status.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeploymentView {
+    /// Name.
+    pub name: String,
+    /// spec.replicas.
+    pub desired: i64,
+    /// status.readyReplicas.
+    pub ready: i64,
+    /// status.availableReplicas.
+    pub available: i64,
+    /// status.updatedReplicas.
+    pub updated: i64,
+    /// Card top (px).
+    pub y: f64,
+}
+
+/// A ReplicaSet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplicaSetView {
+    /// Name.
+    pub name: String,
+    /// Revision annotation.
+    pub revision: i64,
+    /// spec.replicas.
+    pub desired: i64,
+    /// status.replicas.
+    pub current: i64,
+    /// status.readyReplicas.
+    pub ready: i64,
+    /// Owner Deployment name.
+    pub owner: Option<String>,
+    /// Card top (px).
+    pub y: f64,
+}
+
+/// A Pod, as `kubectl get pods -o wide` would describe it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PodView {
+    /// Name.
+    pub name: String,
+    /// First 8 characters of the uid.
+    pub short_uid: String,
+    /// READY column.
+    pub ready_col: String,
+    /// STATUS column.
+    pub status: String,
+    /// Ready condition.
+    pub ready: bool,
+    /// RESTARTS.
+    pub restarts: i64,
+    /// NODE (empty while unscheduled).
+    pub node: String,
+    /// Owner ReplicaSet name.
+    pub owner: Option<String>,
+    /// Being deleted.
+    pub terminating: bool,
+    /// Card top (px).
+    pub y: f64,
+}
+
+/// A Node with its requests against allocatable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeView {
+    /// Name.
+    pub name: String,
+    /// STATUS column (`Ready`, `NotReady`…).
+    pub status: String,
+    /// Ready condition is True.
+    pub ready: bool,
+    /// The kubelet (machine) is powered on.
+    pub powered: bool,
+    /// CPU requested (millicores).
+    pub cpu_requested: i64,
+    /// CPU allocatable (millicores).
+    pub cpu_allocatable: i64,
+    /// Memory requested (bytes).
+    pub mem_requested: i64,
+    /// Memory allocatable (bytes).
+    pub mem_allocatable: i64,
+    /// Pods bound.
+    pub pods: i64,
+    /// Taints as `key:Effect`.
+    pub taints: Vec<String>,
+    /// Card top (px).
+    pub y: f64,
+}
+
+/// A line between two cards (ownerReference or binding).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Link {
+    /// Start (right edge of the left card).
+    pub x1: f64,
+    /// Start y.
+    pub y1: f64,
+    /// End (left edge of the right card).
+    pub x2: f64,
+    /// End y.
+    pub y2: f64,
+    /// `owner` or `binding`.
+    pub kind: &'static str,
+}
+
+/// The whole chain picture.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ChainModel {
+    /// Deployments.
+    pub deployments: Vec<DeploymentView>,
+    /// ReplicaSets.
+    pub replicasets: Vec<ReplicaSetView>,
+    /// Pods.
+    pub pods: Vec<PodView>,
+    /// Nodes.
+    pub nodes: Vec<NodeView>,
+    /// Lines.
+    pub links: Vec<Link>,
+    /// Total height (px).
+    pub height: f64,
+}
+
+/// Left edge of column `i`.
+pub fn col_x(i: usize) -> f64 {
+    i as f64 * (COL_W + GAP)
+}
+
+/// Build the chain model: Deployments → ReplicaSets → Pods → Nodes, laid out in columns.
+pub fn chain_model(c: &Cluster) -> ChainModel {
+    let store = &c.store;
+    let mut m = ChainModel::default();
+    // Pods, grouped by owner ReplicaSet (oldest ReplicaSet first), then by age and name.
+    let mut rss: Vec<&ReplicaSet> = store.list::<ReplicaSet>().collect();
+    rss.sort_by(|a, b| {
+        (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
+    });
+    let mut pods: Vec<&Pod> = store.list::<Pod>().collect();
+    let rs_rank = |p: &Pod| {
+        p.metadata
+            .controller_ref()
+            .and_then(|r| rss.iter().position(|rs| rs.metadata.name == r.name))
+            .unwrap_or(usize::MAX)
+    };
+    pods.sort_by(|a, b| {
+        (rs_rank(a), a.metadata.created_ms, &a.metadata.name).cmp(&(
+            rs_rank(b),
+            b.metadata.created_ms,
+            &b.metadata.name,
+        ))
+    });
+    let mut y = 0.0;
+    for p in &pods {
+        let (ready_col, status, restarts) = pod_ready_status(p);
+        m.pods.push(PodView {
+            name: p.metadata.name.clone(),
+            short_uid: p.metadata.uid.chars().take(8).collect(),
+            ready_col,
+            status,
+            ready: p.is_ready(),
+            restarts,
+            node: p.spec.node_name.clone(),
+            owner: p.metadata.controller_ref().map(|r| r.name.clone()),
+            terminating: p.metadata.is_deleting(),
+            y,
+        });
+        y += POD_H + V_GAP;
+    }
+    let pods_h = y;
+    // ReplicaSets: centred on their Pods when they have some, else stacked below.
+    let mut next_free = 0.0f64;
+    for rs in &rss {
+        let mine: Vec<&PodView> = m
+            .pods
+            .iter()
+            .filter(|p| p.owner.as_deref() == Some(&rs.metadata.name))
+            .collect();
+        let want = if mine.is_empty() {
+            next_free
+        } else {
+            let top = mine.first().map(|p| p.y).unwrap_or(0.0);
+            let bottom = mine.last().map(|p| p.y + POD_H).unwrap_or(0.0);
+            (top + bottom) / 2.0 - OWNER_H / 2.0
+        };
+        let y = want.max(next_free);
+        next_free = y + OWNER_H + V_GAP;
+        m.replicasets.push(ReplicaSetView {
+            name: rs.metadata.name.clone(),
+            revision: revision(&rs.metadata),
+            desired: rs.spec.replicas,
+            current: rs.status.replicas,
+            ready: rs.status.ready_replicas,
+            owner: rs.metadata.controller_ref().map(|r| r.name.clone()),
+            y,
+        });
+    }
+    let mut next_free = 0.0f64;
+    for d in store.list::<Deployment>() {
+        let mine: Vec<&ReplicaSetView> = m
+            .replicasets
+            .iter()
+            .filter(|r| r.owner.as_deref() == Some(&d.metadata.name))
+            .collect();
+        let want = if mine.is_empty() {
+            next_free
+        } else {
+            let top = mine.first().map(|r| r.y).unwrap_or(0.0);
+            let bottom = mine.last().map(|r| r.y + OWNER_H).unwrap_or(0.0);
+            (top + bottom) / 2.0 - OWNER_H / 2.0
+        };
+        let y = want.max(next_free);
+        next_free = y + OWNER_H + V_GAP;
+        m.deployments.push(DeploymentView {
+            name: d.metadata.name.clone(),
+            desired: d.spec.replicas,
+            ready: d.status.ready_replicas,
+            available: d.status.available_replicas,
+            updated: d.status.updated_replicas,
+            y,
+        });
+    }
+    let mut y = 0.0;
+    for n in store.list::<Node>() {
+        let usage = store.node_usage(&n.metadata.name);
+        let alloc = kubeplay_engine::scheduler::plugins::allocatable(n);
+        m.nodes.push(NodeView {
+            name: n.metadata.name.clone(),
+            status: node_status(n),
+            ready: n.ready_status() == "True",
+            powered: c.node_up(&n.metadata.name),
+            cpu_requested: usage.requested.cpu_milli,
+            cpu_allocatable: alloc.cpu_milli,
+            mem_requested: usage.requested.memory,
+            mem_allocatable: alloc.memory,
+            pods: usage.pods,
+            taints: n
+                .spec
+                .taints
+                .iter()
+                .map(|t| format!("{}:{}", t.key, t.effect))
+                .collect(),
+            y,
+        });
+        y += NODE_H + V_GAP;
+    }
+    // Lines: Deployment → ReplicaSet → Pod (ownerReferences), Pod → Node (binding).
+    for rs in &m.replicasets {
+        if let Some(d) = m
+            .deployments
+            .iter()
+            .find(|d| Some(&d.name) == rs.owner.as_ref())
+        {
+            m.links.push(Link {
+                x1: col_x(0) + COL_W,
+                y1: d.y + OWNER_H / 2.0,
+                x2: col_x(1),
+                y2: rs.y + OWNER_H / 2.0,
+                kind: "owner",
+            });
+        }
+    }
+    for p in &m.pods {
+        if let Some(rs) = m
+            .replicasets
+            .iter()
+            .find(|r| Some(&r.name) == p.owner.as_ref())
+        {
+            m.links.push(Link {
+                x1: col_x(1) + COL_W,
+                y1: rs.y + OWNER_H / 2.0,
+                x2: col_x(2),
+                y2: p.y + POD_H / 2.0,
+                kind: "owner",
+            });
+        }
+        if let Some(n) = m.nodes.iter().find(|n| n.name == p.node) {
+            m.links.push(Link {
+                x1: col_x(2) + COL_W,
+                y1: p.y + POD_H / 2.0,
+                x2: col_x(3),
+                y2: n.y + NODE_H / 2.0,
+                kind: "binding",
+            });
+        }
+    }
+    let owners_h = |ys: Vec<f64>| ys.into_iter().map(|y| y + OWNER_H).fold(0.0, f64::max);
+    m.height = pods_h
+        .max(y)
+        .max(owners_h(m.replicasets.iter().map(|r| r.y).collect()))
+        .max(owners_h(m.deployments.iter().map(|d| d.y).collect()));
+    m
+}
+
+/// One row of the event list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventRow {
+    /// Simulated clock of the last occurrence.
+    pub time: String,
+    /// `Normal` / `Warning`.
+    pub type_: String,
+    /// Reporting component (with host for kubelets).
+    pub component: String,
+    /// Reason.
+    pub reason: String,
+    /// `kind/name`.
+    pub object: String,
+    /// Message (with `(xN)` when repeated).
+    pub message: String,
+}
+
+/// The newest `limit` Events, newest first.
+pub fn event_rows(c: &Cluster, limit: usize) -> Vec<EventRow> {
+    c.events()
+        .into_iter()
+        .rev()
+        .take(limit)
+        .map(|e| EventRow {
+            time: clock_label(e.last_ms),
+            type_: e.type_.clone(),
+            component: if e.source.host.is_empty() {
+                e.source.component.clone()
+            } else {
+                format!("{}/{}", e.source.component, e.source.host)
+            },
+            reason: e.reason.clone(),
+            object: format!(
+                "{}/{}",
+                e.involved_object.kind.to_lowercase(),
+                e.involved_object.name
+            ),
+            message: if e.count > 1 {
+                format!("{} (x{})", e.message, e.count)
+            } else {
+                e.message.clone()
+            },
+        })
+        .collect()
+}
+
+/// The default scenario: three nodes and Deployment `web` (3 × nginx, 100m/128Mi), settled.
+pub fn default_cluster() -> Cluster {
+    let mut c = Cluster::with_default_nodes(1);
+    // A fixed, valid Deployment on an empty cluster: creation cannot fail.
+    let _ = c.create_deployment("web", "nginx:1.27", 3, "100m", "128Mi");
+    c.settle(120_000);
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_scenario_draws_one_chain_of_three_pods_over_three_nodes() {
+        let m = chain_model(&default_cluster());
+        assert_eq!(m.deployments.len(), 1);
+        assert_eq!((m.deployments[0].desired, m.deployments[0].ready), (3, 3));
+        assert_eq!(m.replicasets.len(), 1);
+        assert_eq!(m.pods.len(), 3);
+        assert!(m
+            .pods
+            .iter()
+            .all(|p| p.status == "Running" && p.ready_col == "1/1"));
+        assert_eq!(m.nodes.len(), 3);
+        assert!(m
+            .nodes
+            .iter()
+            .all(|n| n.status == "Ready" && n.pods == 1 && n.cpu_requested == 100));
+        // 1 Deployment→RS line, 3 RS→Pod lines, 3 Pod→Node bindings.
+        assert_eq!(m.links.iter().filter(|l| l.kind == "owner").count(), 4);
+        assert_eq!(m.links.iter().filter(|l| l.kind == "binding").count(), 3);
+        assert!(m.height >= 3.0 * NODE_H);
+    }
+
+    #[test]
+    fn a_deleted_pod_shows_terminating_and_an_unbound_replacement_has_no_binding_line() {
+        let mut c = default_cluster();
+        let name = c.store.list::<Pod>().next().unwrap().metadata.name.clone();
+        c.delete_pod(&name).unwrap();
+        c.advance(250);
+        let m = chain_model(&c);
+        let old = m.pods.iter().find(|p| p.name == name).unwrap();
+        assert!(old.terminating);
+        assert_eq!(old.status, "Terminating");
+        let new = m
+            .pods
+            .iter()
+            .find(|p| p.node.is_empty())
+            .expect("replacement, not yet bound");
+        assert_eq!(new.status, "Pending");
+        assert_eq!(m.links.iter().filter(|l| l.kind == "binding").count(), 3);
+        let rows = event_rows(&c, 5);
+        assert_eq!(rows[0].reason, "SuccessfulCreate");
+        assert_eq!(rows[0].component, "replicaset-controller");
+    }
+}

@@ -1,0 +1,64 @@
+// Shared harness for the browser tests: a static server for dist/ (optionally under a
+// sub-path) and Debian's Chromium driven by playwright-core. Nothing is downloaded.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, '..', '..');
+export const dist = path.join(root, 'dist');
+export const screenshots = path.join(here, 'screenshots');
+
+const types = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.png': 'image/png', '.svg': 'image/svg+xml', '.json': 'application/json',
+};
+
+/** Serve dist/ at http://127.0.0.1:<port><prefix>/ ; resolves to { url, close }. */
+export function serve(prefix = '') {
+  const server = http.createServer((req, res) => {
+    const u = new URL(req.url, 'http://x');
+    let p = decodeURIComponent(u.pathname);
+    if (!p.startsWith(prefix + '/')) { res.writeHead(404); res.end('not found'); return; }
+    p = p.slice(prefix.length);
+    if (p.endsWith('/')) p += 'index.html';
+    const file = path.join(dist, path.normalize(p));
+    if (!file.startsWith(dist) || !fs.existsSync(file)) { res.writeHead(404); res.end('not found'); return; }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      resolve({ url: `http://127.0.0.1:${port}${prefix}/`, close: () => new Promise((r) => server.close(r)) });
+    });
+  });
+}
+
+/** Launch headless Chromium (Debian's) with the flags this machine needs. */
+export async function launch() {
+  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+/** A page that records console errors and page errors (a wasm panic shows up here). */
+export async function openPage(browser, url, viewport = { width: 1280, height: 900 }) {
+  const page = await browser.newPage({ viewport });
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  return { page, errors };
+}
+
+export function shot(name) {
+  fs.mkdirSync(screenshots, { recursive: true });
+  return path.join(screenshots, name);
+}
