@@ -104,7 +104,8 @@ impl SimHandle {
     pub fn step(&self) {
         self.with(|s| {
             s.playing = false;
-            s.cluster.step();
+            // Skip invisible heartbeats: a learner's step should show a change.
+            s.cluster.step_visible(10_000);
         });
     }
 

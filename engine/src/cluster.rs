@@ -352,6 +352,14 @@ impl Cluster {
                 out
             }
             Request::Bind { key, node } => vec![store.bind(now, &key, &node, writer)?],
+            Request::SlowStart(requests) => {
+                // Reached only through `submit` from outside a component: run it in full.
+                let mut out = Vec::new();
+                for r in requests {
+                    out.extend(self.execute(who, r)?);
+                }
+                return Ok(out);
+            }
             Request::Event {
                 involved,
                 type_,
@@ -376,21 +384,75 @@ impl Cluster {
     fn apply(&mut self, who: &Component, requests: Vec<Request>) -> Result<(), ApiError> {
         let mut first_err = None;
         for r in requests {
-            match self.submit(who, r) {
-                Ok(_) => {}
-                Err(e) => {
-                    self.failed.push(FailedRequest {
-                        time: self.now,
-                        writer: who.writer.clone(),
-                        error: e.kubectl_text(),
-                    });
-                    first_err.get_or_insert(e);
-                }
+            if let Err(e) = self.apply_one(who, r) {
+                first_err.get_or_insert(e);
             }
         }
         match first_err {
             Some(e) => Err(e),
             None => Ok(()),
+        }
+    }
+
+    fn apply_one(&mut self, who: &Component, r: Request) -> Result<(), ApiError> {
+        if let Request::SlowStart(requests) = r {
+            return self.slow_start_batch(who, requests);
+        }
+        let on_failure = match &r {
+            Request::Create { event: Some(e), .. } | Request::Delete { event: Some(e), .. } => {
+                e.on_failure.map(|f| (e.involved.clone(), f))
+            }
+            _ => None,
+        };
+        let result = self.submit(who, r).map(|_| ());
+        if let Err(e) = &result {
+            self.failed.push(FailedRequest {
+                time: self.now,
+                writer: who.writer.clone(),
+                error: e.kubectl_text(),
+            });
+            if let Some((involved, (reason, prefix))) = on_failure {
+                let msg = format!("{prefix}{}", e.message);
+                let ch = self.store.record_event(
+                    self.now,
+                    &mut self.rng,
+                    &involved,
+                    "Warning",
+                    reason,
+                    &msg,
+                    &who.event_component,
+                    &who.host,
+                );
+                self.dispatch(&ch);
+            }
+        }
+        result
+    }
+
+    /// `slowStartBatch`: batches of 1, 2, 4, …; after a batch with a failure the rest
+    /// is skipped.
+    fn slow_start_batch(
+        &mut self,
+        who: &Component,
+        requests: Vec<Request>,
+    ) -> Result<(), ApiError> {
+        let mut rest = requests.into_iter();
+        let mut size = 1;
+        loop {
+            let batch: Vec<Request> = rest.by_ref().take(size).collect();
+            if batch.is_empty() {
+                return Ok(());
+            }
+            let mut failed = None;
+            for r in batch {
+                if let Err(e) = self.apply_one(who, r) {
+                    failed.get_or_insert(e);
+                }
+            }
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            size *= 2;
         }
     }
 
@@ -529,6 +591,25 @@ impl Cluster {
         let (at, timer) = self.timers.pop_due(at)?;
         self.fire_popped(at, timer);
         Some(at)
+    }
+
+    /// Run timers until some object other than a heartbeat Lease is written (the
+    /// learner's "next step"), at most `max_timers` of them; returns the time reached.
+    /// A quiescent cluster does not move: only heartbeats would follow.
+    pub fn step_visible(&mut self, max_timers: usize) -> SimTime {
+        let start = self.store.log.len();
+        for _ in 0..max_timers {
+            if self.is_quiescent() || self.step().is_none() {
+                break;
+            }
+            if self.store.log[start..]
+                .iter()
+                .any(|e| e.kind != Kind::Lease)
+            {
+                break;
+            }
+        }
+        self.now
     }
 
     /// Run until the cluster is quiescent or `max` ms have passed; returns whether it

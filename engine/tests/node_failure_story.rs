@@ -127,3 +127,46 @@ fn a_node_that_returns_before_the_toleration_ends_keeps_its_pods() {
     assert_eq!(p.restarts(), 1);
     assert!(node(&c, "node-1").spec.taints.is_empty());
 }
+
+fn no_execute_added(c: &kubeplay_engine::cluster::Cluster, n: &str) -> Option<u64> {
+    node(c, n)
+        .spec
+        .taints
+        .iter()
+        .find(|t| t.effect == "NoExecute")
+        .map(|t| t.added_ms)
+}
+
+#[test]
+fn two_nodes_lost_together_are_tainted_for_eviction_ten_seconds_apart() {
+    let mut c = web_cluster(1);
+    c.power_off("node-1").unwrap();
+    c.power_off("node-2").unwrap();
+    c.advance(120 * SECOND);
+    let (a, b) = (
+        no_execute_added(&c, "node-1").unwrap(),
+        no_execute_added(&c, "node-2").unwrap(),
+    );
+    assert_eq!(a.abs_diff(b), 10 * SECOND, "0.1 node/s per zone");
+}
+
+#[test]
+fn when_every_node_is_lost_evictions_pause_and_nothing_is_deleted() {
+    let mut c = web_cluster(1);
+    for n in ["node-1", "node-2", "node-3"] {
+        c.power_off(n).unwrap();
+    }
+    c.advance(600 * SECOND);
+    for n in ["node-1", "node-2", "node-3"] {
+        assert_eq!(node(&c, n).ready_status(), "Unknown");
+        assert!(
+            no_execute_added(&c, n).is_none(),
+            "{n} has no NoExecute taint"
+        );
+    }
+    assert!(c.store.list::<Pod>().all(|p| !p.metadata.is_deleting()));
+    // One node back: the zone is no longer fully disrupted, so the other two are tainted.
+    c.power_on("node-1").unwrap();
+    c.advance(30 * SECOND);
+    assert!(no_execute_added(&c, "node-2").is_some() || no_execute_added(&c, "node-3").is_some());
+}

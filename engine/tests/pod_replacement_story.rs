@@ -199,3 +199,25 @@ fn a_pod_that_fits_nowhere_stays_pending_with_the_failed_scheduling_message() {
         1
     );
 }
+
+#[test]
+fn a_visible_step_skips_heartbeats_and_stops_at_the_next_real_write() {
+    let mut c = web_cluster(4);
+    // Quiescent: a step does not move the clock through hours of heartbeats.
+    let (t0, log0) = (c.now(), c.store.log.len());
+    c.step_visible(10_000);
+    assert_eq!((c.now(), c.store.log.len()), (t0, log0));
+    // After a deletion the next visible write is the ReplicaSet controller's create,
+    // one controller latency later.
+    let name = c.store.list::<Pod>().next().unwrap().metadata.name.clone();
+    c.delete_pod(&name).unwrap();
+    let (t1, log1) = (c.now(), c.store.log.len());
+    c.step_visible(10_000);
+    let visible: Vec<_> = c.store.log[log1..]
+        .iter()
+        .filter(|e| e.kind != kubeplay_engine::api::Kind::Lease)
+        .collect();
+    assert_eq!(visible[0].writer, "replicaset-controller");
+    assert_eq!(visible[0].verb, "create");
+    assert_eq!(c.now() - t1, c.config.controller_latency);
+}

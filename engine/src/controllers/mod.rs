@@ -28,6 +28,9 @@ pub struct EventOnSuccess {
     pub reason: &'static str,
     /// Message before the created/deleted object's name, e.g. `Created pod: `.
     pub message_prefix: &'static str,
+    /// Warning recorded when the request fails: (reason, message prefix before the
+    /// error), e.g. (`FailedCreate`, `Error creating: `).
+    pub on_failure: Option<(&'static str, &'static str)>,
 }
 
 /// A request to the API server.
@@ -62,6 +65,10 @@ pub enum Request {
         /// The chosen node.
         node: String,
     },
+    /// `controller.slowStartBatch`: send the requests in batches of 1, 2, 4, 8, …; a
+    /// batch with a failure is finished but the remaining batches are skipped, so a
+    /// controller that cannot create does not hammer the API server.
+    SlowStart(Vec<Request>),
     /// Record a Kubernetes Event.
     Event {
         /// The object the event is about.

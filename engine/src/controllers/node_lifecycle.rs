@@ -59,6 +59,9 @@ pub struct NodeLifecycleController {
     monitor_pending: BTreeSet<String>,
     zone_next: BTreeMap<String, SimTime>,
     noexecute_pending: BTreeSet<String>,
+    /// Per zone: (ready, not ready) node counts, kept on every Node change so zone
+    /// health never needs a scan of all nodes.
+    zones: BTreeMap<String, (usize, usize)>,
 }
 
 fn zone_of(n: &Node) -> String {
@@ -92,6 +95,42 @@ impl NodeLifecycleController {
         }
     }
 
+    fn count(&mut self, node: Option<&Object>, delta: isize) {
+        if let Some(Object::Node(n)) = node {
+            let e = self.zones.entry(zone_of(n)).or_default();
+            let slot = if n.ready_status() == "True" {
+                &mut e.0
+            } else {
+                &mut e.1
+            };
+            *slot = slot.saturating_add_signed(delta);
+        }
+    }
+
+    /// `ComputeZoneState` for `zone`, with its size.
+    pub fn zone_state(&self, zone: &str) -> (ZoneState, usize) {
+        let (ready, not_ready) = self.zones.get(zone).copied().unwrap_or_default();
+        let state = if ready == 0 && not_ready > 0 {
+            ZoneState::FullDisruption
+        } else if not_ready > 2
+            && not_ready as f64 / (ready + not_ready) as f64 >= UNHEALTHY_ZONE_THRESHOLD
+        {
+            ZoneState::PartialDisruption
+        } else {
+            ZoneState::Normal
+        };
+        (state, ready + not_ready)
+    }
+
+    /// Every zone is fully disrupted: evictions stop everywhere (`handleDisruption`).
+    fn all_zones_fully_disrupted(&self) -> bool {
+        !self.zones.is_empty()
+            && self
+                .zones
+                .values()
+                .all(|(ready, not_ready)| *ready == 0 && *not_ready > 0)
+    }
+
     /// Informer handler: node changes may need taint changes; leases are heartbeats.
     pub fn on_change(
         &mut self,
@@ -100,6 +139,10 @@ impl NodeLifecycleController {
         new: Option<&Object>,
         now: SimTime,
     ) -> Vec<(SimTime, NodeLifecycleTimer)> {
+        if kind == Kind::Node {
+            self.count(old, -1);
+            self.count(new, 1);
+        }
         match (kind, new) {
             (Kind::Node, Some(n)) => {
                 self.queue.add(ObjKey::of(n.meta()));
@@ -283,8 +326,8 @@ impl NodeLifecycleController {
             return (vec![], vec![]);
         }
         let zone = zone_of(node);
-        let (state, size) = zone_state(store, &zone);
-        let all_zones_down = all_zones_fully_disrupted(store);
+        let (state, size) = self.zone_state(&zone);
+        let all_zones_down = self.all_zones_fully_disrupted();
         let paused = all_zones_down
             || (state == ZoneState::PartialDisruption && size <= LARGE_CLUSTER_THRESHOLD);
         if paused {
@@ -336,32 +379,6 @@ pub enum ZoneState {
     PartialDisruption,
     /// No ready node.
     FullDisruption,
-}
-
-/// State and size of a zone.
-pub fn zone_state(store: &Store, zone: &str) -> (ZoneState, usize) {
-    let (mut ready, mut not_ready) = (0usize, 0usize);
-    for n in store.list::<Node>().filter(|n| zone_of(n) == zone) {
-        if n.ready_status() == "True" {
-            ready += 1;
-        } else {
-            not_ready += 1;
-        }
-    }
-    let state = if ready == 0 && not_ready > 0 {
-        ZoneState::FullDisruption
-    } else if not_ready > 2
-        && not_ready as f64 / (ready + not_ready) as f64 >= UNHEALTHY_ZONE_THRESHOLD
-    {
-        ZoneState::PartialDisruption
-    } else {
-        ZoneState::Normal
-    };
-    (state, ready + not_ready)
-}
-
-fn all_zones_fully_disrupted(store: &Store) -> bool {
-    !store.list::<Node>().any(|n| n.ready_status() == "True") && store.count(Kind::Node) > 0
 }
 
 /// `MarkPodsNotReady`: Ready=False on every Pod of the node, with a `NodeNotReady` event.

@@ -174,20 +174,20 @@ fn manage_replicas(store: &Store, rs: &ReplicaSet, active: &[&Pod], now: SimTime
     let rs_ref = event_ref(Kind::ReplicaSet, &rs.metadata);
     let mut out = Vec::new();
     if diff < 0 {
-        // Slow start (batches of 1, 2, 4, …) only matters when creates fail: here they all
-        // go through the same admission, so the batches are issued back to back.
         let n = (-diff as usize).min(BURST_REPLICAS);
-        for _ in 0..n {
-            out.push(Request::Create {
+        let creates = (0..n)
+            .map(|_| Request::Create {
                 object: Object::Pod(pod_from_template(rs)),
                 event: Some(EventOnSuccess {
                     involved: rs_ref.clone(),
                     type_: "Normal",
                     reason: "SuccessfulCreate",
                     message_prefix: "Created pod: ",
+                    on_failure: Some(("FailedCreate", "Error creating: ")),
                 }),
-            });
-        }
+            })
+            .collect();
+        out.push(Request::SlowStart(creates));
     } else if diff > 0 {
         let n = (diff as usize).min(BURST_REPLICAS);
         let related = related_pods(store, rs);
@@ -204,6 +204,7 @@ fn manage_replicas(store: &Store, rs: &ReplicaSet, active: &[&Pod], now: SimTime
                     type_: "Normal",
                     reason: "SuccessfulDelete",
                     message_prefix: "Deleted pod: ",
+                    on_failure: Some(("FailedDelete", "Error deleting: ")),
                 }),
             });
         }

@@ -1,0 +1,95 @@
+//! The ReplicaSet controller inside the cluster: slow start and FailedCreate.
+
+mod common;
+use kubeplay_engine::api::*;
+use kubeplay_engine::cluster::{kubectl, Cluster};
+use kubeplay_engine::controllers::Request;
+
+fn replicaset(replicas: i64, image: &str) -> ReplicaSet {
+    let mut labels = StringMap::new();
+    labels.insert("app".into(), "bare".into());
+    ReplicaSet {
+        metadata: ObjectMeta {
+            name: "bare".into(),
+            ..Default::default()
+        },
+        spec: ReplicaSetSpec {
+            replicas,
+            min_ready_seconds: 0,
+            selector: LabelSelector::from_labels(&labels),
+            template: PodTemplateSpec {
+                metadata: ObjectMeta {
+                    labels,
+                    ..Default::default()
+                },
+                spec: PodSpec {
+                    containers: vec![Container {
+                        name: "app".into(),
+                        image: image.into(),
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                },
+            },
+        },
+        status: Default::default(),
+    }
+}
+
+#[test]
+fn creates_that_fail_stop_after_the_first_slow_start_batch_with_a_failed_create_event() {
+    let mut c = Cluster::with_default_nodes(1);
+    // A template the Pod validation refuses (no image): every create fails.
+    c.submit(
+        &kubectl(),
+        Request::Create {
+            object: Object::ReplicaSet(replicaset(8, "")),
+            event: None,
+        },
+    )
+    .unwrap();
+    c.advance(300);
+    // One sync: batch of 1 failed, the other 7 creates were skipped.
+    let attempts: Vec<_> = c
+        .failed
+        .iter()
+        .filter(|f| f.writer == "replicaset-controller")
+        .collect();
+    assert_eq!(attempts.len(), 1, "{attempts:?}");
+    let ev = c
+        .events()
+        .into_iter()
+        .find(|e| e.reason == "FailedCreate")
+        .expect("FailedCreate event");
+    assert_eq!(ev.type_, "Warning");
+    assert!(
+        ev.message.starts_with("Error creating: Pod \"bare-"),
+        "{}",
+        ev.message
+    );
+    assert!(
+        ev.message
+            .ends_with("is invalid: spec.containers[0].image: Required value"),
+        "{}",
+        ev.message
+    );
+    assert_eq!(c.store.count(Kind::Pod), 0);
+}
+
+#[test]
+fn a_bare_replicaset_creates_all_its_pods_in_one_sync_when_nothing_fails() {
+    let mut c = Cluster::with_default_nodes(1);
+    c.submit(
+        &kubectl(),
+        Request::Create {
+            object: Object::ReplicaSet(replicaset(7, "busybox:1.36")),
+            event: None,
+        },
+    )
+    .unwrap();
+    c.advance(300);
+    assert_eq!(c.store.count(Kind::Pod), 7);
+    assert!(c.settle(120_000));
+    let rs = c.store.list::<ReplicaSet>().next().unwrap();
+    assert_eq!((rs.status.replicas, rs.status.ready_replicas), (7, 7));
+}
