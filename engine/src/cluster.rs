@@ -257,6 +257,40 @@ impl Cluster {
         Ok(())
     }
 
+    /// Remove a node: its kubelet stops for good and the Node object is deleted (the
+    /// Pods bound to it stay until something deletes them).
+    pub fn remove_node(&mut self, name: &str) -> Result<(), ApiError> {
+        if self.store.get::<Node>(&ObjKey::new("", name)).is_none() {
+            return Err(ApiError::not_found(Kind::Node, name));
+        }
+        if let Some(mut k) = self.kubelets.remove(name) {
+            k.power_off();
+        }
+        self.recount_foreground();
+        self.submit(
+            &kubectl(),
+            Request::Delete {
+                kind: Kind::Node,
+                key: ObjKey::new("", name),
+                options: DeleteOptions::default(),
+                event: None,
+            },
+        )?;
+        let lease = ObjKey::new("kube-node-lease", name);
+        if self.store.get::<Lease>(&lease).is_some() {
+            let _ = self.submit(
+                &kubectl(),
+                Request::Delete {
+                    kind: Kind::Lease,
+                    key: lease,
+                    options: DeleteOptions::default(),
+                    event: None,
+                },
+            );
+        }
+        Ok(())
+    }
+
     /// Power a node back on: the kubelet reports Ready and restarts its Pods.
     pub fn power_on(&mut self, name: &str) -> Result<(), String> {
         let k = self

@@ -57,6 +57,37 @@ pub fn image_size(image: &str) -> u64 {
     20_000_000 + (h % 100_000_000)
 }
 
+/// 64 hex characters derived from `seed` (stand-in for a sha256 digest or container id).
+fn hex64(seed: &str) -> String {
+    let mut out = String::new();
+    for i in 0..8u8 {
+        let h = crate::controllers::deployment::util::fnv1a32(format!("{seed}/{i}").as_bytes());
+        out.push_str(&format!("{h:08x}"));
+    }
+    out
+}
+
+/// The resolved image id the runtime reports, e.g. `docker.io/library/nginx@sha256:…`.
+pub fn image_id(image: &str) -> String {
+    let repo = image.split(['@']).next().unwrap_or(image);
+    let repo = match repo.rsplit_once(':') {
+        Some((r, tag)) if !tag.contains('/') => r,
+        _ => repo,
+    };
+    let full = match repo.matches('/').count() {
+        0 => format!("docker.io/library/{repo}"),
+        _ if repo
+            .split('/')
+            .next()
+            .is_some_and(|h| h.contains('.') || h.contains(':')) =>
+        {
+            repo.to_string()
+        }
+        _ => format!("docker.io/{repo}"),
+    };
+    format!("{full}@sha256:{}", hex64(&full))
+}
+
 /// Timers the kubelet asks for (the cluster adds the node name and epoch).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KubeletTimer {
@@ -516,6 +547,8 @@ impl Kubelet {
                     ready: false,
                     restart_count: restarts,
                     image: c.image.clone(),
+                    image_id: String::new(),
+                    container_id: String::new(),
                     started: Some(false),
                 }
             })
@@ -652,6 +685,11 @@ impl Kubelet {
                 }),
                 ..Default::default()
             };
+            cs.container_id = format!(
+                "containerd://{}",
+                hex64(&format!("{uid}/{}/{}", c.name, cs.restart_count))
+            );
+            cs.image_id = image_id(&c.image);
             // No readiness probe: ready as soon as it runs.
             cs.ready = true;
             cs.started = Some(true);

@@ -41,8 +41,10 @@
 pub mod api;
 pub mod apiserver;
 pub mod cluster;
+pub mod command;
 pub mod controllers;
 pub mod kubelet;
+pub mod manifest;
 pub mod printers;
 pub mod rng;
 pub mod scheduler;

@@ -102,6 +102,38 @@ pub fn rfc3339(t: SimTime) -> String {
     )
 }
 
+/// Parse an RFC 3339 UTC timestamp (`2025-01-01T00:01:01Z`) back into simulated ms;
+/// `None` for malformed input or a time before the simulation epoch.
+pub fn parse_rfc3339(s: &str) -> Option<SimTime> {
+    let b = s.as_bytes();
+    if b.len() != 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b'T'
+        || b[13] != b':'
+        || b[16] != b':'
+        || b[19] != b'Z'
+    {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| s.get(r)?.parse::<i64>().ok();
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hh, mm, ss) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) || hh > 23 || mm > 59 || ss > 60 {
+        return None;
+    }
+    // days_from_civil (Howard Hinnant).
+    let y2 = if m <= 2 { y - 1 } else { y };
+    let era = y2.div_euclid(400);
+    let yoe = y2 - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    let secs = days * 86_400 + hh * 3600 + mm * 60 + ss - EPOCH_UNIX_SECONDS;
+    (secs >= 0).then(|| secs as u64 * 1000)
+}
+
 /// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian calendar).
 fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
@@ -189,6 +221,15 @@ mod tests {
         assert_eq!(rfc3339(0), "2025-01-01T00:00:00Z");
         assert_eq!(rfc3339(61_000), "2025-01-01T00:01:01Z");
         assert_eq!(rfc3339(86_400_000 * 59), "2025-03-01T00:00:00Z");
+    }
+
+    #[test]
+    fn timestamps_parse_back_to_simulated_time() {
+        for t in [0, 61_000, 86_400_000 * 400 + 7_000] {
+            assert_eq!(parse_rfc3339(&rfc3339(t)), Some(t));
+        }
+        assert_eq!(parse_rfc3339("2024-12-31T23:59:59Z"), None);
+        assert_eq!(parse_rfc3339("yesterday"), None);
     }
 
     #[test]

@@ -226,6 +226,16 @@ pub struct ContainerStatus {
     pub restart_count: i64,
     /// Image reference.
     pub image: String,
+    /// Resolved image, e.g. `docker.io/library/nginx@sha256:…`.
+    #[serde(rename = "imageID", default)]
+    pub image_id: String,
+    /// Runtime id, e.g. `containerd://…` (empty until the container exists).
+    #[serde(
+        rename = "containerID",
+        default,
+        skip_serializing_if = "String::is_empty"
+    )]
+    pub container_id: String,
     /// Whether the container has started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started: Option<bool>,

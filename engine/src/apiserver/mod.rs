@@ -224,6 +224,11 @@ impl Store {
             .filter_map(T::from_object)
     }
 
+    /// All objects of a kind, untyped, sorted by namespace then name.
+    pub fn list_objects(&self, kind: Kind) -> impl Iterator<Item = &Object> + '_ {
+        self.objects[kind_index(kind)].values()
+    }
+
     /// All objects of a kind in one namespace, sorted by name.
     pub fn list_ns<'a, T: Resource + 'a>(
         &'a self,
@@ -505,6 +510,8 @@ impl Store {
         let key = ObjKey::of(obj.meta());
         let current = self.current(kind, &key)?;
         Self::check_rv(current, &obj)?;
+        // Defaulting runs on every write, as the API server decodes every request.
+        admission::admit_create(&mut obj);
         validation::validate(&obj, Some(current))?;
         let spec_changed = obj.spec_differs(current);
         let cur_meta = current.meta().clone();
@@ -749,6 +756,12 @@ fn event_dedupe_key(e: &Event) -> (String, String, String, String, String) {
         e.message.clone(),
         format!("{}/{}", e.source.component, e.source.host),
     )
+}
+
+/// The defaults the API server applies to a write (idempotent), so a client can
+/// compare what it would send with what is stored.
+pub fn admission_defaults(obj: &mut Object) {
+    admission::admit_create(obj);
 }
 
 /// An ObjectReference to `obj` for Events.

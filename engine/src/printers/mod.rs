@@ -4,6 +4,13 @@
 //! `printDeployment`, `printReplicaSet`). The full table printers, `describe`, and
 //! `-o yaml|json|jsonpath` come with the command language.
 
+pub mod describe;
+pub mod get;
+pub mod jsonpath;
+pub mod table;
+pub mod tabwriter;
+pub mod yaml;
+
 use crate::api::*;
 use crate::time::{human_duration, SimTime};
 

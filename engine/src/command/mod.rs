@@ -1,0 +1,102 @@
+//! The command language: a kubectl subset with kubectl's flags and text, plus `sim`
+//! verbs for what a real cluster does not let you type. One language for the page's
+//! console, the `kubeplay-cli`, scenario scripts and the embed API.
+
+pub mod args;
+mod kubectl;
+pub mod script;
+mod select;
+mod sim;
+
+use crate::cluster::Cluster;
+
+/// Where `-f FILE` reads from: the CLI reads the disk, the page a map of pasted files.
+pub trait Files {
+    /// The file's text, or the error kubectl would print after `error: `.
+    fn read(&self, path: &str) -> Result<String, String>;
+}
+
+/// No files at all (e.g. the embed API).
+pub struct NoFiles;
+
+impl Files for NoFiles {
+    fn read(&self, path: &str) -> Result<String, String> {
+        Err(format!("the path \"{path}\" does not exist"))
+    }
+}
+
+/// What running one command produced.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outcome {
+    /// The text, exactly as the console shows it (ends with a newline unless empty).
+    pub output: String,
+    /// False when kubectl would exit non-zero.
+    pub ok: bool,
+    /// For `sim expect`: whether the expectation held.
+    pub expectation: Option<bool>,
+}
+
+impl Outcome {
+    fn ok(output: String) -> Self {
+        Outcome {
+            output: with_newline(output),
+            ok: true,
+            expectation: None,
+        }
+    }
+    fn err(output: String) -> Self {
+        Outcome {
+            output: with_newline(output),
+            ok: false,
+            expectation: None,
+        }
+    }
+}
+
+fn with_newline(mut s: String) -> String {
+    if !s.is_empty() && !s.ends_with('\n') {
+        s.push('\n');
+    }
+    s
+}
+
+/// Run one command line against the cluster. `stdin` feeds `-f -` (a heredoc in
+/// scripts). Never panics on any input; errors come back as kubectl prints them.
+pub fn run(cluster: &mut Cluster, line: &str, stdin: Option<&str>, files: &dyn Files) -> Outcome {
+    let words = match args::split_words(line) {
+        Ok(w) => w,
+        Err(e) => return Outcome::err(format!("error: {e}")),
+    };
+    match words.first().map(String::as_str) {
+        None => Outcome::ok(String::new()),
+        Some("kubectl") | Some("k") => kubectl::run(cluster, &words[1..], stdin, files),
+        Some("sim") => sim::run(cluster, &words[1..]),
+        Some(other) => Outcome::err(format!(
+            "error: unknown command \"{other}\": commands start with kubectl or sim"
+        )),
+    }
+}
+
+/// Verbs and resource names for completion in the console.
+pub const KUBECTL_VERBS: &[&str] = &[
+    "annotate", "apply", "cordon", "create", "delete", "describe", "drain", "get", "label",
+    "patch", "rollout", "scale", "set", "taint", "uncordon", "wait",
+];
+/// `sim` verbs.
+pub const SIM_VERBS: &[&str] = &[
+    "advance", "settle", "time", "reset", "seed", "node", "expect", "log",
+];
+/// Resource names kubectl accepts here.
+pub const RESOURCE_NAMES: &[&str] = &[
+    "pods",
+    "deployments",
+    "replicasets",
+    "nodes",
+    "events",
+    "leases",
+    "po",
+    "deploy",
+    "rs",
+    "no",
+    "ev",
+];

@@ -1,0 +1,394 @@
+//! `sim` verbs: what a real cluster does not let you type — time, faults, checks.
+
+use super::args::{bool_flag, flag, parse_duration, parse_flags, FlagSpec};
+use super::select::{fields_match, parse_field_selector, parse_label_selector};
+use super::Outcome;
+use crate::api::*;
+use crate::apiserver::ObjKey;
+use crate::cluster::Cluster;
+use crate::kubelet::NodeConfig;
+use crate::printers::get::resolve_kind;
+use crate::printers::jsonpath::{format_value, select};
+use crate::time::{clock_label, human_duration, rfc3339, MINUTE};
+
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] | seed N | node add|down|up|remove NAME | expect EXPR OP VALUE | log [--tail N]";
+
+pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
+    let Some(verb) = words.first() else {
+        return Outcome::err(format!("error: {USAGE}"));
+    };
+    let rest = &words[1..];
+    let r = match verb.as_str() {
+        "advance" => advance(c, rest),
+        "settle" => settle(c, rest),
+        "time" => Ok(format!("{} ({})", clock_label(c.now()), rfc3339(c.now()))),
+        "reset" => reset(c, rest),
+        "seed" => seed(c, rest),
+        "node" => node(c, rest),
+        "expect" => return expect(c, rest),
+        "log" => log(c, rest),
+        other => Err(format!("error: unknown sim verb \"{other}\"\n{USAGE}")),
+    };
+    match r {
+        Ok(s) => Outcome::ok(s),
+        Err(e) => Outcome::err(e),
+    }
+}
+
+type R = Result<String, String>;
+
+fn advance(c: &mut Cluster, words: &[String]) -> R {
+    let d = words
+        .first()
+        .ok_or("error: usage: sim advance DURATION (e.g. 90s, 5m)")?;
+    let ms = parse_duration(d).map_err(|e| format!("error: {e}"))?;
+    let from = c.now();
+    c.advance(ms);
+    Ok(format!(
+        "time {} → {}",
+        clock_label(from),
+        clock_label(c.now())
+    ))
+}
+
+fn settle(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(words, &[flag("max", None)], "sim settle")?;
+    let max = p
+        .get("max")
+        .map(parse_duration)
+        .transpose()
+        .map_err(|e| format!("error: {e}"))?
+        .unwrap_or(10 * MINUTE);
+    let from = c.now();
+    if c.settle(max) {
+        Ok(format!(
+            "settled at {} (after {})",
+            clock_label(c.now()),
+            human_duration(c.now() - from)
+        ))
+    } else {
+        Err(format!(
+            "error: not settled after {}: work is still pending at {}",
+            human_duration(max),
+            clock_label(c.now())
+        ))
+    }
+}
+
+const RESET_FLAGS: &[FlagSpec] = &[
+    flag("nodes", None),
+    flag("cpu", None),
+    flag("memory", None),
+    flag("pods", None),
+];
+
+fn reset(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(words, RESET_FLAGS, "sim reset")?;
+    let n: u32 = p
+        .get("nodes")
+        .unwrap_or("3")
+        .parse()
+        .map_err(|_| "error: --nodes takes a number".to_string())?;
+    if n > 5_000 {
+        return Err("error: --nodes may be at most 5000".into());
+    }
+    let mut cfg = NodeConfig::default();
+    if let Some(cpu) = p.get("cpu") {
+        quantity::parse_cpu_milli(cpu).ok_or_else(|| format!("error: invalid --cpu \"{cpu}\""))?;
+        cfg.cpu = cpu.into();
+    }
+    if let Some(m) = p.get("memory") {
+        quantity::parse_bytes(m).ok_or_else(|| format!("error: invalid --memory \"{m}\""))?;
+        cfg.memory = m.into();
+    }
+    if let Some(pods) = p.get("pods") {
+        cfg.pods = pods
+            .parse()
+            .map_err(|_| format!("error: invalid --pods \"{pods}\""))?;
+    }
+    *c = Cluster::new(c.seed());
+    for i in 1..=n {
+        c.add_node(&format!("node-{i}"), cfg.clone())
+            .map_err(|e| e.kubectl_text())?;
+    }
+    Ok(format!(
+        "cluster reset: {n} nodes ({} CPU, {} memory, {} pods each), seed {}",
+        cfg.cpu,
+        cfg.memory,
+        cfg.pods,
+        c.seed()
+    ))
+}
+
+fn seed(c: &mut Cluster, words: &[String]) -> R {
+    let s: u64 = words
+        .first()
+        .ok_or("error: usage: sim seed N")?
+        .parse()
+        .map_err(|_| "error: the seed is a whole number".to_string())?;
+    *c = Cluster::with_default_nodes(s);
+    Ok(format!("cluster reset with seed {s}: 3 nodes"))
+}
+
+const NODE_ADD_FLAGS: &[FlagSpec] = &[
+    flag("cpu", None),
+    flag("memory", None),
+    flag("pods", None),
+    flag("labels", None),
+    flag("taints", None),
+    bool_flag("down", None),
+];
+
+fn parse_kv_list(s: &str) -> Result<StringMap, String> {
+    let mut m = StringMap::new();
+    for kv in s.split(',').filter(|x| !x.is_empty()) {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("error: invalid label \"{kv}\": expected key=value"))?;
+        m.insert(k.to_string(), v.to_string());
+    }
+    Ok(m)
+}
+
+fn parse_taints(s: &str) -> Result<Vec<Taint>, String> {
+    let mut out = Vec::new();
+    for t in s.split(',').filter(|x| !x.is_empty()) {
+        let (kv, effect) = t
+            .split_once(':')
+            .ok_or_else(|| format!("error: invalid taint \"{t}\": expected key[=value]:Effect"))?;
+        if !matches!(effect, "NoSchedule" | "PreferNoSchedule" | "NoExecute") {
+            return Err(format!(
+                "error: invalid taint effect: {effect}, unsupported taint effect"
+            ));
+        }
+        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+        out.push(Taint {
+            key: k.into(),
+            value: v.into(),
+            effect: effect.into(),
+            ..Default::default()
+        });
+    }
+    Ok(out)
+}
+
+fn node(c: &mut Cluster, words: &[String]) -> R {
+    let action = words.first().map(String::as_str).unwrap_or("");
+    let name = words
+        .get(1)
+        .map(|n| n.trim_start_matches("node/").to_string());
+    let Some(name) = name else {
+        return Err("error: usage: sim node add|down|up|remove NAME".into());
+    };
+    match action {
+        "add" => {
+            let p = parse_flags(&words[2..], NODE_ADD_FLAGS, "sim node add")?;
+            let mut cfg = NodeConfig::default();
+            if let Some(cpu) = p.get("cpu") {
+                quantity::parse_cpu_milli(cpu)
+                    .ok_or_else(|| format!("error: invalid --cpu \"{cpu}\""))?;
+                cfg.cpu = cpu.into();
+            }
+            if let Some(m) = p.get("memory") {
+                quantity::parse_bytes(m)
+                    .ok_or_else(|| format!("error: invalid --memory \"{m}\""))?;
+                cfg.memory = m.into();
+            }
+            if let Some(pods) = p.get("pods") {
+                cfg.pods = pods
+                    .parse()
+                    .map_err(|_| format!("error: invalid --pods \"{pods}\""))?;
+            }
+            if let Some(l) = p.get("labels") {
+                cfg.labels = parse_kv_list(l)?;
+            }
+            if let Some(t) = p.get("taints") {
+                cfg.taints = parse_taints(t)?;
+            }
+            if !name
+                .chars()
+                .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-' || ch == '.')
+                || name.is_empty()
+            {
+                return Err(format!("error: invalid node name \"{name}\": a lowercase RFC 1123 subdomain is required"));
+            }
+            c.add_node(&name, cfg).map_err(|e| e.kubectl_text())?;
+            Ok(format!("node/{name} added"))
+        }
+        "down" => c
+            .power_off(&name)
+            .map(|_| format!("node/{name} powered off (kubelet stopped)"))
+            .map_err(|e| format!("error: {e}")),
+        "up" => c
+            .power_on(&name)
+            .map(|_| format!("node/{name} powered on"))
+            .map_err(|e| format!("error: {e}")),
+        "remove" => c
+            .remove_node(&name)
+            .map(|_| format!("node/{name} removed"))
+            .map_err(|e| e.kubectl_text()),
+        other => Err(format!(
+            "error: unknown sim node action \"{other}\": add, down, up or remove"
+        )),
+    }
+}
+
+fn compare(got: &str, op: &str, want: &str) -> Result<bool, String> {
+    let num = |s: &str| s.parse::<f64>().ok();
+    Ok(match op {
+        "==" => got == want || num(got).is_some() && num(got) == num(want),
+        "!=" => !(got == want || num(got).is_some() && num(got) == num(want)),
+        ">=" | "<=" | ">" | "<" => {
+            let (a, b) = (
+                num(got).ok_or_else(|| format!("error: {got:?} is not a number"))?,
+                num(want).ok_or_else(|| format!("error: {want:?} is not a number"))?,
+            );
+            match op {
+                ">=" => a >= b,
+                "<=" => a <= b,
+                ">" => a > b,
+                _ => a < b,
+            }
+        }
+        other => {
+            return Err(format!(
+                "error: unknown operator \"{other}\": use ==, !=, >=, <=, > or <"
+            ))
+        }
+    })
+}
+
+/// `sim expect <kind>/<name> <jsonpath> OP VALUE` or `sim expect count <kind> [-l SEL]
+/// [--field F=V] OP VALUE`.
+fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
+    let r = (|| -> Result<(bool, String), String> {
+        let usage = "error: usage: sim expect <kind>/<name> <jsonpath> OP VALUE | sim expect count <kind> [-l SEL] [--field F=V] OP VALUE";
+        if words.len() < 4 {
+            return Err(usage.into());
+        }
+        let (op, want) = (&words[words.len() - 2], &words[words.len() - 1]);
+        let subject = &words[..words.len() - 2];
+        let got = if subject[0] == "count" {
+            let p = parse_flags(
+                &subject[1..],
+                &[
+                    flag("selector", Some('l')),
+                    flag("field", None),
+                    flag("namespace", Some('n')),
+                ],
+                "sim expect count",
+            )?;
+            let kind = p.args.first().ok_or(usage)?;
+            let k = resolve_kind(kind).ok_or_else(|| {
+                format!("error: the server doesn't have a resource type \"{kind}\"")
+            })?;
+            let sel = p.get("selector").map(parse_label_selector).transpose()?;
+            let fields = p
+                .get("field")
+                .map(|f| {
+                    let f = if f.starts_with("phase=") || f.starts_with("phase!=") {
+                        format!("status.{f}")
+                    } else {
+                        f.to_string()
+                    };
+                    parse_field_selector(k, &f)
+                })
+                .transpose()?;
+            let ns = p.get("namespace").unwrap_or("default");
+            let n = c
+                .store
+                .list_objects(k)
+                .filter(|o| !k.namespaced() || o.meta().namespace == ns)
+                .filter(|o| sel.as_ref().is_none_or(|s| s.matches(&o.meta().labels)))
+                .filter(|o| fields.as_ref().is_none_or(|f| fields_match(o, f)))
+                .count();
+            n.to_string()
+        } else {
+            let (t, name) = subject[0].split_once('/').ok_or(usage)?;
+            let k = resolve_kind(t)
+                .ok_or_else(|| format!("error: the server doesn't have a resource type \"{t}\""))?;
+            let path = subject.get(1).ok_or(usage)?;
+            let key = ObjKey::new(if k.namespaced() { "default" } else { "" }, name);
+            match c.store.get_object(k, &key) {
+                None => "<not found>".to_string(),
+                Some(o) => {
+                    let v = o.to_json();
+                    let found = select(path, &v)?;
+                    found
+                        .iter()
+                        .map(|x| format_value(x))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                }
+            }
+        };
+        let ok = compare(&got, op, want)?;
+        Ok((ok, got))
+    })();
+    match r {
+        Ok((true, _)) => Outcome {
+            output: format!("ok: {}\n", words.join(" ")),
+            ok: true,
+            expectation: Some(true),
+        },
+        Ok((false, got)) => Outcome {
+            output: format!(
+                "FAILED: {} (observed: {})\n",
+                words.join(" "),
+                if got.is_empty() {
+                    "<empty>".into()
+                } else {
+                    got
+                }
+            ),
+            ok: false,
+            expectation: Some(false),
+        },
+        Err(e) => Outcome {
+            output: format!("{e}\n"),
+            ok: false,
+            expectation: Some(false),
+        },
+    }
+}
+
+fn log(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(
+        words,
+        &[flag("tail", None), bool_flag("leases", None)],
+        "sim log",
+    )?;
+    let tail: usize = p
+        .get("tail")
+        .unwrap_or("50")
+        .parse()
+        .map_err(|_| "error: --tail takes a number".to_string())?;
+    let entries: Vec<_> = c
+        .store
+        .log
+        .iter()
+        .filter(|e| p.bool("leases") || e.kind != Kind::Lease)
+        .collect();
+    let start = entries.len().saturating_sub(tail);
+    let mut rows = vec![["TIME", "RV", "TYPE", "VERB", "OBJECT", "WRITER"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()];
+    for e in &entries[start..] {
+        let obj = format!("{}/{}", e.kind.name().to_ascii_lowercase(), e.key.name);
+        let obj = if e.reason.is_empty() {
+            obj
+        } else {
+            format!("{obj} ({})", e.reason)
+        };
+        rows.push(vec![
+            clock_label(e.time),
+            e.resource_version.to_string(),
+            e.type_.as_str().into(),
+            e.verb.into(),
+            obj,
+            e.writer.clone(),
+        ]);
+    }
+    Ok(crate::printers::table::render(&rows))
+}

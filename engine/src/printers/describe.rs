@@ -1,0 +1,690 @@
+//! `kubectl describe` for pods, deployments, replicasets and nodes
+//! (`k8s.io/kubectl/pkg/describe/describe.go`), written with kubectl's tab placements
+//! and laid out by the [`super::tabwriter`] port, so the alignment is kubectl's.
+
+use super::{age, tabwriter};
+use crate::api::quantity::{format_bytes, format_cpu_milli, parse_bytes, parse_cpu_milli};
+use crate::api::*;
+use crate::apiserver::pod_requests;
+use crate::cluster::Cluster;
+use crate::controllers::deployment::util::{max_surge, max_unavailable, revision};
+use crate::time::{parse_rfc3339, SimTime, EPOCH_UNIX_SECONDS};
+use std::fmt::Write;
+
+/// Go's `time.RFC1123Z` for a simulated time: `Wed, 01 Jan 2025 00:00:00 +0000`.
+pub fn rfc1123z(t: SimTime) -> String {
+    let iso = crate::time::rfc3339(t);
+    let secs = EPOCH_UNIX_SECONDS + (t / 1000) as i64;
+    let days = secs.div_euclid(86_400);
+    let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][days.rem_euclid(7) as usize];
+    let months = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let m: usize = iso[5..7].parse().unwrap_or(1);
+    format!(
+        "{weekday}, {} {} {} {} +0000",
+        &iso[8..10],
+        months[m.saturating_sub(1) % 12],
+        &iso[0..4],
+        &iso[11..19]
+    )
+}
+
+fn ts(s: &str) -> String {
+    parse_rfc3339(s)
+        .map(rfc1123z)
+        .unwrap_or_else(|| s.to_string())
+}
+
+/// `printLabelsMultiline`: first on the key's line, the rest under it; `<none>` if empty.
+fn multiline(w: &mut String, title: &str, m: &StringMap) {
+    if m.is_empty() {
+        let _ = writeln!(w, "{title}:\t<none>");
+        return;
+    }
+    for (i, (k, v)) in m.iter().enumerate() {
+        if i == 0 {
+            let _ = writeln!(w, "{title}:\t{k}={v}");
+        } else {
+            let _ = writeln!(w, "\t{k}={v}");
+        }
+    }
+}
+
+/// `printAnnotationsMultiline`: `key: value`, skipping kubectl's last-applied copy.
+fn annotations(w: &mut String, m: &StringMap) {
+    let shown: Vec<(&String, &String)> = m
+        .iter()
+        .filter(|(k, _)| *k != "kubectl.kubernetes.io/last-applied-configuration")
+        .collect();
+    if shown.is_empty() {
+        let _ = writeln!(w, "Annotations:\t<none>");
+        return;
+    }
+    for (i, (k, v)) in shown.iter().enumerate() {
+        let head = if i == 0 { "Annotations:" } else { "" };
+        let _ = writeln!(w, "{head}\t{k}: {v}");
+    }
+}
+
+fn tolerations(w: &mut String, tols: &[Toleration]) {
+    if tols.is_empty() {
+        let _ = writeln!(w, "Tolerations:\t<none>");
+        return;
+    }
+    for (i, t) in tols.iter().enumerate() {
+        let mut s = t.key.clone();
+        if !t.value.is_empty() {
+            s.push_str(&format!("={}", t.value));
+        }
+        if !t.effect.is_empty() {
+            s.push_str(&format!(":{}", t.effect));
+        }
+        if t.operator == "Exists" && t.value.is_empty() {
+            s.push_str(" op=Exists");
+        }
+        if let Some(secs) = t.toleration_seconds {
+            s.push_str(&format!(" for {secs}s"));
+        }
+        let head = if i == 0 { "Tolerations:" } else { "" };
+        let _ = writeln!(w, "{head}\t{s}");
+    }
+}
+
+/// The Events block (`DescribeEvents`).
+fn events(w: &mut String, c: &Cluster, uid: &str) {
+    let mut evs: Vec<&Event> = c
+        .store
+        .list::<Event>()
+        .filter(|e| e.involved_object.uid == uid)
+        .collect();
+    if evs.is_empty() {
+        let _ = writeln!(w, "Events:\t<none>");
+        return;
+    }
+    evs.sort_by(|a, b| {
+        (a.last_ms, a.first_ms, &a.metadata.name).cmp(&(b.last_ms, b.first_ms, &b.metadata.name))
+    });
+    let now = c.now();
+    let _ = writeln!(w, "Events:");
+    let _ = writeln!(w, "  Type\tReason\tAge\tFrom\tMessage");
+    let _ = writeln!(w, "  ----\t------\t----\t----\t-------");
+    for e in evs {
+        let a = if e.count > 1 {
+            format!(
+                "{} (x{} over {})",
+                age(e.last_ms, now),
+                e.count,
+                age(e.first_ms, now)
+            )
+        } else {
+            age(e.first_ms, now)
+        };
+        let _ = writeln!(
+            w,
+            "  {}\t{}\t{a}\t{}\t{}",
+            e.type_,
+            e.reason,
+            e.source.component,
+            e.message.trim()
+        );
+    }
+}
+
+fn resources(w: &mut String, ind: &str, title: &str, m: &StringMap) {
+    if m.is_empty() {
+        return;
+    }
+    let _ = writeln!(w, "{ind}{title}:");
+    for (k, v) in m {
+        let _ = writeln!(w, "{ind}  {k}:\t{v}");
+    }
+}
+
+fn ports(c: &Container) -> (String, String) {
+    if c.ports.is_empty() {
+        return ("<none>".into(), "<none>".into());
+    }
+    let proto = |p: &ContainerPort| {
+        if p.protocol.is_empty() {
+            "TCP".to_string()
+        } else {
+            p.protocol.clone()
+        }
+    };
+    let ps: Vec<String> = c
+        .ports
+        .iter()
+        .map(|p| format!("{}/{}", p.container_port, proto(p)))
+        .collect();
+    let hs: Vec<String> = c
+        .ports
+        .iter()
+        .map(|p| format!("{}/{}", p.host_port, proto(p)))
+        .collect();
+    (ps.join(", "), hs.join(", "))
+}
+
+fn state(w: &mut String, title: &str, s: &ContainerState) {
+    if let Some(r) = &s.running {
+        let _ = writeln!(w, "    {title}:\tRunning");
+        let _ = writeln!(w, "      Started:\t{}", ts(&r.started_at));
+    } else if let Some(wt) = &s.waiting {
+        let _ = writeln!(w, "    {title}:\tWaiting");
+        let _ = writeln!(w, "      Reason:\t{}", wt.reason);
+        if !wt.message.is_empty() {
+            let _ = writeln!(w, "      Message:\t{}", wt.message);
+        }
+    } else if let Some(t) = &s.terminated {
+        let _ = writeln!(w, "    {title}:\tTerminated");
+        let _ = writeln!(w, "      Reason:\t{}", t.reason);
+        let _ = writeln!(w, "      Exit Code:\t{}", t.exit_code);
+        let _ = writeln!(w, "      Started:\t{}", ts(&t.started_at));
+        let _ = writeln!(w, "      Finished:\t{}", ts(&t.finished_at));
+    } else {
+        let _ = writeln!(w, "    {title}:\tWaiting");
+    }
+}
+
+/// A Pod template as `describe deployment` and `rollout history --revision` show it.
+pub fn pod_template(t: &PodTemplateSpec, _level: usize) -> String {
+    let mut w = String::new();
+    let _ = writeln!(w, "Pod Template:");
+    let mut labels = String::new();
+    multiline(&mut labels, "  Labels", &t.metadata.labels);
+    w.push_str(&labels);
+    if !t.metadata.annotations.is_empty() {
+        for (i, (k, v)) in t.metadata.annotations.iter().enumerate() {
+            let head = if i == 0 { "  Annotations:" } else { "" };
+            let _ = writeln!(w, "{head}\t{k}: {v}");
+        }
+    }
+    let _ = writeln!(w, "  Containers:");
+    for c in &t.spec.containers {
+        let _ = writeln!(w, "   {}:", c.name);
+        let (p, h) = ports(c);
+        let _ = writeln!(w, "    Image:\t{}", c.image);
+        let _ = writeln!(w, "    Port:\t{p}");
+        let _ = writeln!(w, "    Host Port:\t{h}");
+        resources(&mut w, "    ", "Limits", &c.resources.limits);
+        resources(&mut w, "    ", "Requests", &c.resources.requests);
+        let _ = writeln!(w, "    Environment:\t<none>");
+        let _ = writeln!(w, "    Mounts:\t<none>");
+    }
+    let _ = writeln!(w, "  Volumes:\t<none>");
+    let mut ns = String::new();
+    multiline(&mut ns, "  Node-Selectors", &t.spec.node_selector);
+    w.push_str(&ns);
+    let mut tl = String::new();
+    tolerations(&mut tl, &t.spec.tolerations);
+    w.push_str(&tl.replacen("Tolerations:", "  Tolerations:", 1));
+    tabwriter::format(&w, 0, 2)
+}
+
+fn qos(p: &Pod) -> &'static str {
+    let any = p
+        .spec
+        .containers
+        .iter()
+        .any(|c| !c.resources.requests.is_empty() || !c.resources.limits.is_empty());
+    if !any {
+        return "BestEffort";
+    }
+    let guaranteed = p.spec.containers.iter().all(|c| {
+        ["cpu", "memory"].iter().all(|r| {
+            let l = c.resources.limits.get(*r);
+            l.is_some() && c.resources.requests.get(*r).is_none_or(|q| Some(q) == l)
+        })
+    });
+    if guaranteed {
+        "Guaranteed"
+    } else {
+        "Burstable"
+    }
+}
+
+fn describe_pod(c: &Cluster, p: &Pod) -> String {
+    let mut w = String::new();
+    let m = &p.metadata;
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    let _ = writeln!(w, "Namespace:\t{}", m.namespace);
+    let _ = writeln!(w, "Priority:\t{}", p.spec.priority.unwrap_or(0));
+    let _ = writeln!(w, "Service Account:\tdefault");
+    if p.spec.node_name.is_empty() {
+        let _ = writeln!(w, "Node:\t<none>");
+    } else {
+        let _ = writeln!(w, "Node:\t{}/{}", p.spec.node_name, p.status.host_ip);
+    }
+    if let Some(st) = &p.status.start_time {
+        let _ = writeln!(w, "Start Time:\t{}", ts(st));
+    }
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    if let (Some(del), false) = (m.deletion_ms, p.is_terminal()) {
+        let left = del.saturating_sub(c.now());
+        let _ = writeln!(
+            w,
+            "Status:\tTerminating (lasts {})",
+            crate::time::human_duration(left)
+        );
+        let _ = writeln!(
+            w,
+            "Termination Grace Period:\t{}s",
+            m.deletion_grace_period_seconds.unwrap_or(0)
+        );
+    } else {
+        let _ = writeln!(w, "Status:\t{}", p.status.phase);
+    }
+    if !p.status.reason.is_empty() {
+        let _ = writeln!(w, "Reason:\t{}", p.status.reason);
+    }
+    if !p.status.message.is_empty() {
+        let _ = writeln!(w, "Message:\t{}", p.status.message);
+    }
+    let _ = writeln!(w, "IP:\t{}", p.status.pod_ip);
+    if p.status.pod_ip.is_empty() {
+        let _ = writeln!(w, "IPs:\t<none>");
+    } else {
+        let _ = writeln!(w, "IPs:");
+        let _ = writeln!(w, "  IP:\t{}", p.status.pod_ip);
+    }
+    if let Some(r) = m.controller_ref() {
+        let _ = writeln!(w, "Controlled By:\t{}/{}", r.kind, r.name);
+    }
+    if !p.status.nominated_node_name.is_empty() {
+        let _ = writeln!(w, "NominatedNodeName:\t{}", p.status.nominated_node_name);
+    }
+    let _ = writeln!(w, "Containers:");
+    for ct in &p.spec.containers {
+        let st = p
+            .status
+            .container_statuses
+            .iter()
+            .find(|s| s.name == ct.name);
+        let _ = writeln!(w, "  {}:", ct.name);
+        if let Some(s) = st {
+            let _ = writeln!(w, "    Container ID:\t{}", s.container_id);
+        }
+        let _ = writeln!(w, "    Image:\t{}", ct.image);
+        if let Some(s) = st {
+            let _ = writeln!(w, "    Image ID:\t{}", s.image_id);
+        }
+        let (ps, hs) = ports(ct);
+        let label = if ps.contains(',') {
+            ("Ports", "Host Ports")
+        } else {
+            ("Port", "Host Port")
+        };
+        let _ = writeln!(w, "    {}:\t{ps}", label.0);
+        let _ = writeln!(w, "    {}:\t{hs}", label.1);
+        if let Some(s) = st {
+            state(&mut w, "State", &s.state);
+            if s.last_state.terminated.is_some() {
+                state(&mut w, "Last State", &s.last_state);
+            }
+            let _ = writeln!(w, "    Ready:\t{}", if s.ready { "True" } else { "False" });
+            let _ = writeln!(w, "    Restart Count:\t{}", s.restart_count);
+        }
+        resources(&mut w, "    ", "Limits", &ct.resources.limits);
+        resources(&mut w, "    ", "Requests", &ct.resources.requests);
+        let _ = writeln!(w, "    Environment:\t<none>");
+        let _ = writeln!(w, "    Mounts:\t<none>");
+    }
+    if !p.status.conditions.is_empty() {
+        let _ = writeln!(w, "Conditions:");
+        let _ = writeln!(w, "  Type\tStatus");
+        for cd in &p.status.conditions {
+            let _ = writeln!(w, "  {} \t{} ", cd.type_, cd.status);
+        }
+    }
+    let _ = writeln!(w, "Volumes:\t<none>");
+    let _ = writeln!(w, "QoS Class:\t{}", qos(p));
+    multiline(&mut w, "Node-Selectors", &p.spec.node_selector);
+    tolerations(&mut w, &p.spec.tolerations);
+    events(&mut w, c, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
+fn conditions_table(w: &mut String, conds: &[Condition]) {
+    if conds.is_empty() {
+        return;
+    }
+    let _ = writeln!(w, "Conditions:");
+    let _ = writeln!(w, "  Type\tStatus\tReason");
+    let _ = writeln!(w, "  ----\t------\t------");
+    for cd in conds {
+        let _ = writeln!(w, "  {} \t{}\t{}", cd.type_, cd.status, cd.reason);
+    }
+}
+
+fn describe_deployment(c: &Cluster, d: &Deployment) -> String {
+    let mut w = String::new();
+    let m = &d.metadata;
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    let _ = writeln!(w, "Namespace:\t{}", m.namespace);
+    let _ = writeln!(w, "CreationTimestamp:\t{}", rfc1123z(m.created_ms));
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    let _ = writeln!(w, "Selector:\t{}", d.spec.selector.to_selector_string());
+    let s = &d.status;
+    let _ = writeln!(
+        w,
+        "Replicas:\t{} desired | {} updated | {} total | {} available | {} unavailable",
+        d.spec.replicas,
+        s.updated_replicas,
+        s.replicas,
+        s.available_replicas,
+        s.unavailable_replicas
+    );
+    let _ = writeln!(w, "StrategyType:\t{}", d.spec.strategy.type_);
+    let _ = writeln!(w, "MinReadySeconds:\t{}", d.spec.min_ready_seconds);
+    if let Some(ru) = &d.spec.strategy.rolling_update {
+        let _ = writeln!(
+            w,
+            "RollingUpdateStrategy:\t{} max unavailable, {} max surge",
+            ru.max_unavailable, ru.max_surge
+        );
+    }
+    let tmpl = pod_template(&d.spec.template, 0);
+    w.push_str(&tmpl.replace('\t', " "));
+    conditions_table(&mut w, &s.conditions);
+    let rss = crate::controllers::deployment::owned_replica_sets(&c.store, d);
+    let new = crate::controllers::deployment::sync::find_new(d, &rss);
+    let olds: Vec<String> = rss
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| Some(*i) != new && r.spec.replicas > 0)
+        .map(|(_, r)| {
+            format!(
+                "{} ({}/{} replicas created)",
+                r.metadata.name, r.status.replicas, r.spec.replicas
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        w,
+        "OldReplicaSets:\t{}",
+        if olds.is_empty() {
+            "<none>".into()
+        } else {
+            olds.join(", ")
+        }
+    );
+    match new {
+        Some(i) => {
+            let r = &rss[i];
+            let _ = writeln!(
+                w,
+                "NewReplicaSet:\t{} ({}/{} replicas created)",
+                r.metadata.name, r.status.replicas, r.spec.replicas
+            );
+        }
+        None => {
+            let _ = writeln!(w, "NewReplicaSet:\t<none>");
+        }
+    }
+    events(&mut w, c, &m.uid);
+    let _ = (max_surge(d), max_unavailable(d));
+    tabwriter::format(&w, 0, 2)
+}
+
+fn describe_replicaset(c: &Cluster, r: &ReplicaSet) -> String {
+    let mut w = String::new();
+    let m = &r.metadata;
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    let _ = writeln!(w, "Namespace:\t{}", m.namespace);
+    let _ = writeln!(w, "Selector:\t{}", r.spec.selector.to_selector_string());
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    if let Some(o) = m.controller_ref() {
+        let _ = writeln!(w, "Controlled By:\t{}/{}", o.kind, o.name);
+    }
+    let _ = writeln!(
+        w,
+        "Replicas:\t{} current / {} desired",
+        r.status.replicas, r.spec.replicas
+    );
+    let pods: Vec<&Pod> = c
+        .store
+        .dependents(&m.uid)
+        .filter(|(k, _)| *k == Kind::Pod)
+        .filter_map(|(_, key)| c.store.get::<Pod>(key))
+        .collect();
+    let count = |ph: &str| {
+        pods.iter()
+            .filter(|p| p.status.phase == ph && !p.metadata.is_deleting())
+            .count()
+    };
+    let _ = writeln!(
+        w,
+        "Pods Status:\t{} Running / {} Waiting / {} Succeeded / {} Failed",
+        count("Running"),
+        count("Pending"),
+        count("Succeeded"),
+        count("Failed")
+    );
+    let tmpl = pod_template(&r.spec.template, 0);
+    w.push_str(&tmpl.replace('\t', " "));
+    conditions_table(&mut w, &r.status.conditions);
+    events(&mut w, c, &m.uid);
+    let _ = revision(m);
+    tabwriter::format(&w, 0, 2)
+}
+
+fn describe_node(c: &Cluster, n: &Node) -> String {
+    let mut w = String::new();
+    let m = &n.metadata;
+    let mut roles: Vec<&str> = m
+        .labels
+        .keys()
+        .filter_map(|k| k.strip_prefix("node-role.kubernetes.io/"))
+        .collect();
+    roles.sort();
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    let _ = writeln!(
+        w,
+        "Roles:\t{}",
+        if roles.is_empty() {
+            "<none>".into()
+        } else {
+            roles.join(",")
+        }
+    );
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    let _ = writeln!(w, "CreationTimestamp:\t{}", rfc1123z(m.created_ms));
+    if n.spec.taints.is_empty() {
+        let _ = writeln!(w, "Taints:\t<none>");
+    } else {
+        for (i, t) in n.spec.taints.iter().enumerate() {
+            let head = if i == 0 { "Taints:" } else { "" };
+            let v = if t.value.is_empty() {
+                String::new()
+            } else {
+                format!("={}", t.value)
+            };
+            let _ = writeln!(w, "{head}\t{}{v}:{}", t.key, t.effect);
+        }
+    }
+    let _ = writeln!(w, "Unschedulable:\t{}", n.spec.unschedulable);
+    if let Some(l) = c
+        .store
+        .get::<Lease>(&crate::apiserver::ObjKey::new("kube-node-lease", &m.name))
+    {
+        let _ = writeln!(w, "Lease:");
+        let _ = writeln!(w, "  HolderIdentity:\t{}", l.spec.holder_identity);
+        let _ = writeln!(w, "  AcquireTime:\t<unset>");
+        let _ = writeln!(
+            w,
+            "  RenewTime:\t{}",
+            l.spec
+                .renew_time
+                .as_deref()
+                .map(ts)
+                .unwrap_or_else(|| "<unset>".into())
+        );
+    }
+    let _ = writeln!(w, "Conditions:");
+    let _ = writeln!(
+        w,
+        "  Type\tStatus\tLastHeartbeatTime\tLastTransitionTime\tReason\tMessage"
+    );
+    let _ = writeln!(
+        w,
+        "  ----\t------\t-----------------\t------------------\t------\t-------"
+    );
+    for cd in &n.status.conditions {
+        let hb = cd
+            .last_heartbeat_time
+            .as_deref()
+            .map(ts)
+            .unwrap_or_default();
+        let tr = cd
+            .last_transition_time
+            .as_deref()
+            .map(ts)
+            .unwrap_or_default();
+        let _ = writeln!(
+            w,
+            "  {}\t{}\t{hb}\t{tr}\t{}\t{}",
+            cd.type_, cd.status, cd.reason, cd.message
+        );
+    }
+    let _ = writeln!(w, "Addresses:");
+    for a in &n.status.addresses {
+        let _ = writeln!(w, "  {}:\t{}", a.type_, a.address);
+    }
+    let _ = writeln!(w, "Capacity:");
+    for (k, v) in &n.status.capacity {
+        let _ = writeln!(w, "  {k}:\t{v}");
+    }
+    let _ = writeln!(w, "Allocatable:");
+    for (k, v) in &n.status.allocatable {
+        let _ = writeln!(w, "  {k}:\t{v}");
+    }
+    let _ = writeln!(w, "System Info:");
+    let _ = writeln!(
+        w,
+        "  Kubelet Version:\t{}",
+        n.status.node_info.kubelet_version
+    );
+    let _ = writeln!(
+        w,
+        "  Container Runtime Version:\t{}",
+        n.status.node_info.container_runtime_version
+    );
+    let _ = writeln!(
+        w,
+        "  Operating System:\t{}",
+        n.status.node_info.operating_system
+    );
+    let _ = writeln!(w, "  Architecture:\t{}", n.status.node_info.architecture);
+    if !n.spec.pod_cidr.is_empty() {
+        let _ = writeln!(w, "PodCIDR:\t{}", n.spec.pod_cidr);
+        let _ = writeln!(w, "PodCIDRs:\t{}", n.spec.pod_cidr);
+    }
+    let pods: Vec<&Pod> = c
+        .store
+        .pods_on_node(&m.name)
+        .filter(|p| !p.is_terminal())
+        .collect();
+    let _ = writeln!(w, "Non-terminated Pods:\t({} in total)", pods.len());
+    let _ = writeln!(
+        w,
+        "  Namespace\tName\tCPU Requests\tCPU Limits\tMemory Requests\tMemory Limits\tAge"
+    );
+    let _ = writeln!(
+        w,
+        "  ---------\t----\t------------\t----------\t---------------\t-------------\t---"
+    );
+    let alloc = crate::scheduler::plugins::allocatable(n);
+    let pct = |v: i64, total: i64| if total > 0 { v * 100 / total } else { 0 };
+    let (mut lim_cpu, mut lim_mem) = (0i64, 0i64);
+    for p in &pods {
+        let r = pod_requests(p);
+        let lc: i64 = p
+            .spec
+            .containers
+            .iter()
+            .filter_map(|c| {
+                c.resources
+                    .limits
+                    .get("cpu")
+                    .and_then(|q| parse_cpu_milli(q))
+            })
+            .sum();
+        let lm: i64 = p
+            .spec
+            .containers
+            .iter()
+            .filter_map(|c| {
+                c.resources
+                    .limits
+                    .get("memory")
+                    .and_then(|q| parse_bytes(q))
+            })
+            .sum();
+        lim_cpu += lc;
+        lim_mem += lm;
+        let _ = writeln!(
+            w,
+            "  {}\t{}\t{} ({}%)\t{} ({}%)\t{} ({}%)\t{} ({}%)\t{}",
+            p.metadata.namespace,
+            p.metadata.name,
+            format_cpu_milli(r.cpu_milli),
+            pct(r.cpu_milli, alloc.cpu_milli),
+            format_cpu_milli(lc),
+            pct(lc, alloc.cpu_milli),
+            format_bytes(r.memory),
+            pct(r.memory, alloc.memory),
+            format_bytes(lm),
+            pct(lm, alloc.memory),
+            age(p.metadata.created_ms, c.now())
+        );
+    }
+    let u = c.store.node_usage(&m.name);
+    let _ = writeln!(w, "Allocated resources:");
+    let _ = writeln!(
+        w,
+        "  (Total limits may be over 100 percent, i.e., overcommitted.)"
+    );
+    let _ = writeln!(w, "  Resource\tRequests\tLimits");
+    let _ = writeln!(w, "  --------\t--------\t------");
+    let _ = writeln!(
+        w,
+        "  cpu\t{} ({}%)\t{} ({}%)",
+        format_cpu_milli(u.requested.cpu_milli),
+        pct(u.requested.cpu_milli, alloc.cpu_milli),
+        format_cpu_milli(lim_cpu),
+        pct(lim_cpu, alloc.cpu_milli)
+    );
+    let _ = writeln!(
+        w,
+        "  memory\t{} ({}%)\t{} ({}%)",
+        format_bytes(u.requested.memory),
+        pct(u.requested.memory, alloc.memory),
+        format_bytes(lim_mem),
+        pct(lim_mem, alloc.memory)
+    );
+    events(&mut w, c, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
+/// `kubectl describe` text for one object.
+pub fn describe(c: &Cluster, obj: &Object) -> String {
+    let text = match obj {
+        Object::Pod(p) => describe_pod(c, p),
+        Object::Deployment(d) => describe_deployment(c, d),
+        Object::ReplicaSet(r) => describe_replicaset(c, r),
+        Object::Node(n) => describe_node(c, n),
+        other => {
+            let mut w = String::new();
+            let _ = writeln!(w, "Name:\t{}", other.meta().name);
+            let _ = writeln!(w, "Namespace:\t{}", other.meta().namespace);
+            multiline(&mut w, "Labels", &other.meta().labels);
+            annotations(&mut w, &other.meta().annotations);
+            tabwriter::format(&w, 0, 2)
+        }
+    };
+    text.trim_end().to_string()
+}

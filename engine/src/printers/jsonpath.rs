@@ -1,0 +1,437 @@
+//! kubectl's JSONPath templates (`k8s.io/client-go/util/jsonpath`): `{.a.b}`,
+//! `[n]`, `[*]`, `[a:b]`, `..name`, filters `[?(@.x=="y")]`, `{range …}{end}`, and
+//! literal `{"\n"}`. Missing keys print nothing (kubectl's default for `get`).
+
+use serde_json::Value;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Seg {
+    Field(String),
+    Wildcard,
+    Index(i64),
+    Slice(Option<i64>, Option<i64>),
+    Recursive(String),
+    Filter(Vec<Seg>, Option<(String, Value)>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Node {
+    Text(String),
+    Path(Vec<Seg>),
+    Range(Vec<Seg>, Vec<Node>),
+}
+
+/// A parsed template.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Template {
+    nodes: Vec<Node>,
+}
+
+fn parse_err(t: &str, msg: &str) -> String {
+    format!("error: error parsing jsonpath {t}, {msg}")
+}
+
+impl Template {
+    /// Parse a template such as `{range .items[*]}{.metadata.name}{"\n"}{end}`.
+    pub fn parse(t: &str) -> Result<Template, String> {
+        let mut stack: Vec<(Vec<Seg>, Vec<Node>)> = Vec::new();
+        let mut cur: Vec<Node> = Vec::new();
+        let mut rest = t;
+        while !rest.is_empty() {
+            match rest.find('{') {
+                None => {
+                    cur.push(Node::Text(rest.to_string()));
+                    break;
+                }
+                Some(i) => {
+                    if i > 0 {
+                        cur.push(Node::Text(rest[..i].to_string()));
+                    }
+                    let body_start = i + 1;
+                    let close = find_close(&rest[body_start..])
+                        .ok_or_else(|| parse_err(t, "unclosed action"))?;
+                    let body = rest[body_start..body_start + close].trim();
+                    rest = &rest[body_start + close + 1..];
+                    if body == "end" {
+                        let (path, outer) = stack
+                            .pop()
+                            .ok_or_else(|| parse_err(t, "not in range, nothing to end"))?;
+                        let inner = std::mem::replace(&mut cur, outer);
+                        cur.push(Node::Range(path, inner));
+                    } else if let Some(p) = body.strip_prefix("range ") {
+                        let path = parse_path(p.trim()).map_err(|e| parse_err(t, &e))?;
+                        stack.push((path, std::mem::take(&mut cur)));
+                    } else if body.starts_with('"') || body.starts_with('\'') {
+                        cur.push(Node::Text(unquote(body).map_err(|e| parse_err(t, &e))?));
+                    } else {
+                        cur.push(Node::Path(parse_path(body).map_err(|e| parse_err(t, &e))?));
+                    }
+                }
+            }
+        }
+        if !stack.is_empty() {
+            return Err(parse_err(t, "unclosed range"));
+        }
+        Ok(Template { nodes: cur })
+    }
+
+    /// Execute against `data`.
+    pub fn execute(&self, data: &Value) -> String {
+        let mut out = String::new();
+        run(&self.nodes, data, &mut out);
+        out
+    }
+}
+
+/// Evaluate one path expression (with or without braces) and return the matches.
+pub fn select<'a>(expr: &str, data: &'a Value) -> Result<Vec<&'a Value>, String> {
+    let body = expr.trim().trim_start_matches('{').trim_end_matches('}');
+    let path = parse_path(body).map_err(|e| parse_err(expr, &e))?;
+    Ok(eval(&path, data))
+}
+
+/// Format a value as kubectl's JSONPath printer does (strings raw, the rest as JSON).
+pub fn format_value(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn run(nodes: &[Node], data: &Value, out: &mut String) {
+    for n in nodes {
+        match n {
+            Node::Text(t) => out.push_str(t),
+            Node::Path(p) => {
+                let vals: Vec<String> = eval(p, data).into_iter().map(format_value).collect();
+                out.push_str(&vals.join(" "));
+            }
+            Node::Range(p, inner) => {
+                for v in eval(p, data) {
+                    run(inner, v, out);
+                }
+            }
+        }
+    }
+}
+
+fn find_close(s: &str) -> Option<usize> {
+    let mut quote: Option<char> = None;
+    for (i, c) in s.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '}') => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn unquote(s: &str) -> Result<String, String> {
+    let q = s.chars().next().unwrap_or('"');
+    let inner = s
+        .strip_prefix(q)
+        .and_then(|x| x.strip_suffix(q))
+        .ok_or("unterminated string")?;
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('r') => out.push('\r'),
+                Some(x) => out.push(x),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Ok(out)
+}
+
+fn parse_path(p: &str) -> Result<Vec<Seg>, String> {
+    let mut segs = Vec::new();
+    let s: Vec<char> = p.chars().collect();
+    let mut i = 0;
+    if i < s.len() && (s[i] == '$' || s[i] == '@') {
+        i += 1;
+    }
+    while i < s.len() {
+        match s[i] {
+            '.' => {
+                let recursive = i + 1 < s.len() && s[i + 1] == '.';
+                i += if recursive { 2 } else { 1 };
+                let start = i;
+                while i < s.len() && s[i] != '.' && s[i] != '[' {
+                    i += 1;
+                }
+                let name: String = s[start..i].iter().collect();
+                if name.is_empty() {
+                    if recursive || i < s.len() {
+                        return Err("empty field name".into());
+                    }
+                    continue;
+                }
+                if recursive {
+                    segs.push(Seg::Recursive(name));
+                } else if name == "*" {
+                    segs.push(Seg::Wildcard);
+                } else {
+                    segs.push(Seg::Field(name));
+                }
+            }
+            '[' => {
+                let mut depth = 0;
+                let start = i + 1;
+                let mut j = i;
+                loop {
+                    if j >= s.len() {
+                        return Err("unclosed array expect ]".into());
+                    }
+                    match s[j] {
+                        '[' => depth += 1,
+                        ']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                let inner: String = s[start..j].iter().collect();
+                segs.push(parse_bracket(inner.trim())?);
+                i = j + 1;
+            }
+            c if c.is_alphanumeric() && segs.is_empty() => {
+                // `{metadata.name}` without the leading dot.
+                let start = i;
+                while i < s.len() && s[i] != '.' && s[i] != '[' {
+                    i += 1;
+                }
+                segs.push(Seg::Field(s[start..i].iter().collect()));
+            }
+            c => return Err(format!("unrecognized character in action: {c:?}")),
+        }
+    }
+    Ok(segs)
+}
+
+fn parse_bracket(inner: &str) -> Result<Seg, String> {
+    if inner == "*" {
+        return Ok(Seg::Wildcard);
+    }
+    if let Some(f) = inner.strip_prefix("?(").and_then(|x| x.strip_suffix(')')) {
+        let ops = ["==", "!=", "<=", ">=", "<", ">"];
+        for op in ops {
+            if let Some((l, r)) = f.split_once(op) {
+                let path = parse_path(l.trim())?;
+                let r = r.trim();
+                let v = if r.starts_with('"') || r.starts_with('\'') {
+                    Value::String(unquote(r)?)
+                } else {
+                    serde_json::from_str(r).unwrap_or(Value::String(r.to_string()))
+                };
+                return Ok(Seg::Filter(path, Some((op.to_string(), v))));
+            }
+        }
+        return Ok(Seg::Filter(parse_path(f.trim())?, None));
+    }
+    if inner.starts_with('\'') || inner.starts_with('"') {
+        return Ok(Seg::Field(unquote(inner)?));
+    }
+    if let Some((a, b)) = inner.split_once(':') {
+        let n = |x: &str| -> Result<Option<i64>, String> {
+            let x = x.trim();
+            if x.is_empty() {
+                Ok(None)
+            } else {
+                x.parse()
+                    .map(Some)
+                    .map_err(|_| format!("invalid array index {x}"))
+            }
+        };
+        return Ok(Seg::Slice(n(a)?, n(b.split(':').next().unwrap_or(""))?));
+    }
+    inner
+        .parse::<i64>()
+        .map(Seg::Index)
+        .map_err(|_| format!("invalid array index {inner}"))
+}
+
+fn eval<'a>(path: &[Seg], data: &'a Value) -> Vec<&'a Value> {
+    let mut cur = vec![data];
+    for seg in path {
+        let mut next = Vec::new();
+        for v in cur {
+            match seg {
+                Seg::Field(f) => {
+                    if let Some(x) = v.get(f.as_str()) {
+                        next.push(x);
+                    }
+                }
+                Seg::Wildcard => match v {
+                    Value::Array(a) => next.extend(a.iter()),
+                    Value::Object(o) => next.extend(o.values()),
+                    _ => {}
+                },
+                Seg::Index(i) => {
+                    if let Value::Array(a) = v {
+                        let idx = if *i < 0 { a.len() as i64 + i } else { *i };
+                        if let Some(x) = usize::try_from(idx).ok().and_then(|k| a.get(k)) {
+                            next.push(x);
+                        }
+                    }
+                }
+                Seg::Slice(a, b) => {
+                    if let Value::Array(arr) = v {
+                        let len = arr.len() as i64;
+                        let norm = |x: i64| if x < 0 { (len + x).max(0) } else { x.min(len) };
+                        let s = norm(a.unwrap_or(0));
+                        let e = norm(b.unwrap_or(len));
+                        if s < e {
+                            next.extend(arr[s as usize..e as usize].iter());
+                        }
+                    }
+                }
+                Seg::Recursive(name) => collect_recursive(v, name, &mut next),
+                Seg::Filter(p, cond) => {
+                    let items: Vec<&Value> = match v {
+                        Value::Array(a) => a.iter().collect(),
+                        other => vec![other],
+                    };
+                    for item in items {
+                        let found = eval(p, item);
+                        let keep = match cond {
+                            None => !found.is_empty(),
+                            Some((op, want)) => {
+                                found.first().is_some_and(|got| compare(got, op, want))
+                            }
+                        };
+                        if keep {
+                            next.push(item);
+                        }
+                    }
+                }
+            }
+        }
+        cur = next;
+    }
+    cur
+}
+
+fn collect_recursive<'a>(v: &'a Value, name: &str, out: &mut Vec<&'a Value>) {
+    match v {
+        Value::Object(o) => {
+            if let Some(x) = o.get(name) {
+                out.push(x);
+            }
+            for child in o.values() {
+                collect_recursive(child, name, out);
+            }
+        }
+        Value::Array(a) => {
+            for child in a {
+                collect_recursive(child, name, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn compare(got: &Value, op: &str, want: &Value) -> bool {
+    let num = |v: &Value| {
+        v.as_f64()
+            .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+    };
+    match op {
+        "==" => got == want || (num(got).is_some() && num(got) == num(want)),
+        "!=" => !(got == want || (num(got).is_some() && num(got) == num(want))),
+        _ => match (num(got), num(want)) {
+            (Some(a), Some(b)) => match op {
+                "<" => a < b,
+                ">" => a > b,
+                "<=" => a <= b,
+                _ => a >= b,
+            },
+            _ => false,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(t: &str, v: &Value) -> String {
+        Template::parse(t).unwrap().execute(v)
+    }
+
+    #[test]
+    fn jsonpath_table() {
+        let data = json!({
+            "kind": "List",
+            "items": [
+                {"metadata": {"name": "a", "labels": {"app": "web"}}, "status": {"phase": "Running", "n": 3}},
+                {"metadata": {"name": "b", "labels": {"app": "db"}}, "status": {"phase": "Pending", "n": 1}},
+                {"metadata": {"name": "c"}, "status": {"phase": "Running", "n": 2}}
+            ]
+        });
+        let cases = [
+            ("{.kind}", "List"),
+            ("{.items[*].metadata.name}", "a b c"),
+            ("{.items[0].metadata.name}", "a"),
+            ("{.items[-1].metadata.name}", "c"),
+            ("{.items[0:2].metadata.name}", "a b"),
+            (
+                "{.items[?(@.status.phase==\"Running\")].metadata.name}",
+                "a c",
+            ),
+            ("{.items[?(@.status.n>1)].metadata.name}", "a c"),
+            ("{.items[?(@.metadata.labels)].metadata.name}", "a b"),
+            ("{.items[*].metadata.labels.app}", "web db"),
+            ("{..phase}", "Running Pending Running"),
+            (
+                "{range .items[*]}{.metadata.name}{\"\\t\"}{.status.n}{\"\\n\"}{end}",
+                "a\t3\nb\t1\nc\t2\n",
+            ),
+            ("name={.items[1].metadata.name}!", "name=b!"),
+            ("{.missing.key}", ""),
+            ("{.items[0].status}", "{\"n\":3,\"phase\":\"Running\"}"),
+            ("{.items[0]['metadata']['name']}", "a"),
+        ];
+        for (t, want) in cases {
+            assert_eq!(run(t, &data), want, "template {t}");
+        }
+    }
+
+    #[test]
+    fn malformed_templates_are_errors_not_panics() {
+        // A corpus of broken templates: each must come back as a value, never a panic.
+        for t in [
+            "{.items[",
+            "{range .items[*]}{.x}",
+            "{end}",
+            "{.a[?(@.x==)]}",
+            "{.a[x]}",
+            "{",
+            "{.items[*].}",
+            "{.a[1:x]}",
+            "{[}",
+            "{..}",
+        ] {
+            let _ = Template::parse(t).map(|tpl| tpl.execute(&json!({"a": [1, 2]})));
+        }
+        assert!(Template::parse("{.items[")
+            .unwrap_err()
+            .starts_with("error: error parsing jsonpath"));
+        assert!(Template::parse("{end}").is_err());
+        assert!(Template::parse("{range .a}x").is_err());
+    }
+}
