@@ -568,6 +568,7 @@ impl Kubelet {
         ] {
             set_condition(&mut s.conditions, c);
         }
+        order_conditions(&mut p.status.conditions);
         p.metadata.resource_version.clear();
         let mut requests = vec![Request::UpdateStatus(Object::Pod(p.clone()))];
         let (r, t) = self.pull(&p, uid, 0, now);
@@ -825,6 +826,19 @@ impl Kubelet {
             vec![],
         )
     }
+}
+
+/// The order the kubelet's status manager writes Pod conditions in
+/// (`generateAPIPodStatus`): its own four first, then the others (PodScheduled…).
+fn order_conditions(conds: &mut [Condition]) {
+    let rank = |t: &str| match t {
+        "PodReadyToStartContainers" => 0,
+        "Initialized" => 1,
+        "Ready" => 2,
+        "ContainersReady" => 3,
+        _ => 4,
+    };
+    conds.sort_by_key(|c| rank(&c.type_));
 }
 
 /// Go's `time.Duration.String()` for millisecond durations (`2.5s`, `850ms`, `1m2s`).

@@ -478,7 +478,9 @@ impl Store {
         meta.deletion_timestamp = None;
         meta.deletion_ms = None;
         meta.deletion_grace_period_seconds = None;
-        meta.generation = 1;
+        // Workload kinds track spec changes in generation; in v1.33 Pods, Nodes, Events
+        // and Leases leave it unset (Pod generation is an alpha feature, off).
+        meta.generation = i64::from(matches!(kind, Kind::Deployment | Kind::ReplicaSet));
         Ok(self.put(now, "create", obj, writer))
     }
 
@@ -531,7 +533,7 @@ impl Store {
         meta.deletion_ms = cur_meta.deletion_ms;
         meta.deletion_grace_period_seconds = cur_meta.deletion_grace_period_seconds;
         meta.generate_name = cur_meta.generate_name;
-        meta.generation = cur_meta.generation + i64::from(spec_changed);
+        meta.generation = cur_meta.generation + i64::from(spec_changed && cur_meta.generation > 0);
         if obj.meta().is_deleting()
             && obj.meta().finalizers.is_empty()
             && obj.meta().deletion_grace_period_seconds.unwrap_or(0) == 0

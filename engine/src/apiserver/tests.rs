@@ -28,7 +28,7 @@ fn create_assigns_uid_timestamp_resource_version_and_generation() {
     assert_eq!(m.uid.len(), 36);
     assert_eq!(m.creation_timestamp, "2025-01-01T00:00:01Z");
     assert_eq!(m.resource_version, "1");
-    assert_eq!(m.generation, 1);
+    assert_eq!(m.generation, 0, "Pods carry no generation in v1.33");
     assert_eq!(s.log[0].writer, "kubectl");
     assert_eq!(
         s.create(0, &mut rng, pod("a"), "kubectl")
@@ -55,20 +55,42 @@ fn generate_name_gets_five_safe_characters() {
 fn generation_moves_only_when_the_spec_changes() {
     let mut s = Store::new();
     let mut rng = Rng::new(1);
-    s.create(0, &mut rng, pod("a"), "kubectl").unwrap();
-    let mut p = s
-        .get_object(Kind::Pod, &ObjKey::new("default", "a"))
+    let mut d = Deployment::default();
+    d.metadata.name = "web".into();
+    d.spec
+        .selector
+        .match_labels
+        .insert("app".into(), "web".into());
+    d.spec
+        .template
+        .metadata
+        .labels
+        .insert("app".into(), "web".into());
+    d.spec.template.spec.containers.push(Container {
+        name: "c".into(),
+        image: "i".into(),
+        ..Default::default()
+    });
+    let created = s
+        .create(0, &mut rng, Object::Deployment(d), "kubectl")
         .unwrap()
-        .clone();
-    p.meta_mut().labels.insert("x".into(), "y".into());
-    let after = s.update(1, p, "kubectl").unwrap().new.unwrap();
-    assert_eq!(after.meta().generation, 1);
-    let Object::Pod(mut p) = after else {
+        .new
+        .unwrap();
+    assert_eq!(created.meta().generation, 1);
+    let mut o = created.clone();
+    o.meta_mut().labels.insert("x".into(), "y".into());
+    let after = s.update(1, o, "kubectl").unwrap().new.unwrap();
+    assert_eq!(after.meta().generation, 1, "metadata only");
+    let Object::Deployment(mut d) = after else {
         unreachable!()
     };
-    p.spec.node_selector.insert("disk".into(), "nvme".into());
-    let after = s.update(2, Object::Pod(p), "kubectl").unwrap().new.unwrap();
-    assert_eq!(after.meta().generation, 2);
+    d.spec.replicas = 5;
+    let after = s
+        .update(2, Object::Deployment(d), "kubectl")
+        .unwrap()
+        .new
+        .unwrap();
+    assert_eq!(after.meta().generation, 2, "spec changed");
 }
 
 #[test]

@@ -195,9 +195,16 @@ fn get(c: &mut Cluster, words: &[String]) -> R {
     } else {
         let mut ks = Vec::new();
         for t in p.args[0].split(',') {
-            let k = kind_arg(t)?;
-            if !ks.contains(&k) {
-                ks.push(k);
+            // The `all` category: the workload kinds this cluster serves, in kubectl's order.
+            let kinds = if t == "all" {
+                vec![Kind::Pod, Kind::Deployment, Kind::ReplicaSet]
+            } else {
+                vec![kind_arg(t)?]
+            };
+            for k in kinds {
+                if !ks.contains(&k) {
+                    ks.push(k);
+                }
             }
         }
         if ks.len() > 1 && p.args.len() > 1 {
@@ -264,7 +271,7 @@ fn get(c: &mut Cluster, words: &[String]) -> R {
                     wide: output == "wide",
                     show_labels: p.bool("show-labels"),
                     with_namespace: all_ns,
-                    with_kind: kinds.len() > 1 || p.args[0].contains('/') && kinds.len() > 1,
+                    with_kind: kinds.len() > 1 || p.args[0].split(',').any(|t| t == "all"),
                 };
                 let tables: Vec<String> = groups
                     .iter()
@@ -1164,10 +1171,12 @@ fn label(c: &mut Cluster, words: &[String], annotations: bool) -> R {
         if !unchanged {
             c.submit(&user(), Request::Update(obj)).map_err(api)?;
         }
-        let word = match (annotations, unchanged) {
-            (true, _) => "annotated",
-            (false, true) => "not labeled",
-            (false, false) => "labeled",
+        let only_removals = changes.iter().all(|ch| ch.ends_with('-'));
+        let word = match (annotations, unchanged, only_removals) {
+            (true, _, _) => "annotated",
+            (false, true, _) => "not labeled",
+            (false, false, true) => "unlabeled",
+            (false, false, false) => "labeled",
         };
         out.push(format!("{} {word}", qualified_name(kind, &name)));
     }
@@ -1233,17 +1242,19 @@ fn patch(c: &mut Cluster, words: &[String]) -> R {
     }
     let key = key_for(kind, &namespace(&p), &name);
     let live = get_cloned(c, kind, &key)?;
-    let mut v = live.to_json();
+    let before = live.to_json();
+    let mut v = before.clone();
     merge_patch(&mut v, &patch);
-    let mut obj = from_json(kind, v)?;
-    restore_hidden(&live, &mut obj);
-    let status_changed = live.to_json().get("status") != obj.to_json().get("status");
-    if obj == live {
+    // Compare in the API's JSON shape: simulator-only fields are not part of it.
+    if v == before {
         return Ok(format!(
             "{} patched (no change)",
             qualified_name(kind, &name)
         ));
     }
+    let mut obj = from_json(kind, v)?;
+    restore_hidden(&live, &mut obj);
+    let status_changed = before.get("status") != obj.to_json().get("status");
     obj.meta_mut().resource_version.clear();
     let req = if status_changed && !matches!((&obj, &live), (a, b) if a.spec_differs(b)) {
         Request::UpdateStatus(obj)
@@ -1481,7 +1492,8 @@ fn rollout(c: &mut Cluster, words: &[String]) -> R {
                 ));
                 return Ok(out);
             }
-            let mut rows = vec![vec!["REVISION".to_string(), "CHANGE-CAUSE".to_string()]];
+            // polymorphichelpers/history.go: a tabwriter with padding 2.
+            let mut text = format!("{qn} \nREVISION\tCHANGE-CAUSE\n");
             for rs in &rss {
                 let cause = rs
                     .metadata
@@ -1489,22 +1501,18 @@ fn rollout(c: &mut Cluster, words: &[String]) -> R {
                     .get("kubernetes.io/change-cause")
                     .cloned()
                     .unwrap_or_else(|| "<none>".into());
-                rows.push(vec![revision(&rs.metadata).to_string(), cause]);
+                text.push_str(&format!("{}\t{cause}\n", revision(&rs.metadata)));
             }
-            Ok(format!("{qn} \n{}", crate::printers::table::render(&rows)))
+            Ok(crate::printers::tabwriter::format(&text, 0, 2))
         }
         "pause" | "resume" => {
             let pause = sub == "pause";
             let mut d = deployment(c, &ns, &name)?;
             if d.spec.paused == pause {
-                return Err(format!(
-                    "error: {} is {}",
-                    qn,
-                    if pause {
-                        "already paused"
-                    } else {
-                        "not paused"
-                    }
+                // kubectl prints this through its normal printer: not an error.
+                return Ok(format!(
+                    "{qn} already {}",
+                    if pause { "paused" } else { "resumed" }
                 ));
             }
             d.spec.paused = pause;

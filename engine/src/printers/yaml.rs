@@ -125,12 +125,8 @@ fn scalar(v: &Value) -> String {
 }
 
 fn quote(s: &str) -> String {
-    // go-yaml prefers single quotes when no escape is needed.
-    if s.chars().all(|c| !c.is_control()) {
-        format!("'{}'", s.replace('\'', "''"))
-    } else {
-        serde_json::to_string(s).unwrap_or_default()
-    }
+    // go-yaml v2 (sigs.k8s.io/yaml) falls back to the double-quoted style.
+    serde_json::to_string(s).unwrap_or_default()
 }
 
 fn looks_like_number(s: &str) -> bool {
@@ -190,16 +186,15 @@ mod tests {
             "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27", "ports": [{"containerPort": 80}]}], "tolerations": []},
             "status": {"phase": "Running", "ready": true}
         });
-        let want = "\
-apiVersion: v1
+        let want = r#"apiVersion: v1
 kind: Pod
 metadata:
   annotations: {}
-  creationTimestamp: '2025-01-01T00:00:00Z'
+  creationTimestamp: "2025-01-01T00:00:00Z"
   labels:
     app: web
   name: web
-  resourceVersion: '12'
+  resourceVersion: "12"
 spec:
   containers:
   - image: nginx:1.27
@@ -210,7 +205,7 @@ spec:
 status:
   phase: Running
   ready: true
-";
+"#;
         assert_eq!(to_yaml(&v), want);
     }
 

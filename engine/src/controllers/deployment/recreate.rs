@@ -48,7 +48,7 @@ pub fn rollout_recreate(ctx: &mut SyncCtx, store: &Store, mut rss: Vec<ReplicaSe
     let mut rs = rss[new].clone();
     scale_replica_set(ctx, &mut rs, want);
     rss[new] = rs;
-    let status = calculate_status(&ctx.d, &rss, Some(new));
+    let status = calculate_status(&ctx.d, &rss, Some(new), ctx.now);
     if super::util::deployment_complete(&ctx.d, &status) {
         let name = rss[new].metadata.name.clone();
         cleanup_deployment(ctx, &rss, Some(&name));

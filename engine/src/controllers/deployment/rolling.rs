@@ -20,7 +20,7 @@ pub fn rollout_rolling(ctx: &mut SyncCtx, mut rss: Vec<ReplicaSet>) {
         sync_deployment_status(ctx, &rss, Some(new));
         return;
     }
-    let status = calculate_status(&ctx.d, &rss, Some(new));
+    let status = calculate_status(&ctx.d, &rss, Some(new), ctx.now);
     if deployment_complete(&ctx.d, &status) {
         let name = rss[new].metadata.name.clone();
         cleanup_deployment(ctx, &rss, Some(&name));

@@ -5,7 +5,6 @@ use super::util::*;
 use super::SyncCtx;
 use crate::api::*;
 use crate::controllers::{controller_ref, Request};
-use crate::time::rfc3339;
 
 /// Index of the new ReplicaSet: the oldest one whose template equals the Deployment's
 /// ignoring `pod-template-hash` (`FindNewReplicaSet`).
@@ -32,19 +31,6 @@ fn max_old_revision(rss: &[ReplicaSet], skip: Option<usize>) -> i64 {
         .map(|(_, rs)| revision(&rs.metadata))
         .max()
         .unwrap_or(0)
-}
-
-fn progressing(status: &str, reason: &str, message: String, now: u64) -> Condition {
-    Condition {
-        type_: "Progressing".into(),
-        status: status.into(),
-        last_update_time: Some(rfc3339(now)),
-        last_transition_time: Some(rfc3339(now)),
-        reason: reason.into(),
-        message,
-        transition_ms: now,
-        ..Default::default()
-    }
 }
 
 /// Set the Deployment's revision annotation (an Update of its metadata) if it differs.
@@ -105,13 +91,14 @@ pub fn get_new_replica_set(
         let name = rs.metadata.name.clone();
         set_deployment_revision(ctx, rev);
         if get_condition(&ctx.d.status.conditions, "Progressing").is_none() {
-            let c = progressing(
+            let c = new_condition(
+                "Progressing",
                 "True",
                 "FoundNewReplicaSet",
                 format!("Found new replica set \"{name}\""),
                 ctx.now,
             );
-            set_condition(&mut ctx.d.status.conditions, c);
+            set_deployment_condition(&mut ctx.d.status.conditions, c);
             ctx.requests
                 .push(Request::UpdateStatus(Object::Deployment(ctx.d.clone())));
         }
@@ -181,13 +168,14 @@ pub fn get_new_replica_set(
     }
     rss.push(rs);
     set_deployment_revision(ctx, new_revision);
-    let c = progressing(
+    let c = new_condition(
+        "Progressing",
         "True",
         "NewReplicaSetCreated",
         format!("Created new replica set \"{name}\""),
         ctx.now,
     );
-    set_condition(&mut ctx.d.status.conditions, c);
+    set_deployment_condition(&mut ctx.d.status.conditions, c);
     ctx.requests
         .push(Request::UpdateStatus(Object::Deployment(ctx.d.clone())));
     Some(rss.len() - 1)
@@ -371,11 +359,12 @@ pub fn sync_status_only(ctx: &mut SyncCtx, rss: Vec<ReplicaSet>) {
     sync_deployment_status(ctx, &rss, new);
 }
 
-/// `calculateStatus`.
+/// `calculateStatus`, including the Available condition.
 pub fn calculate_status(
     d: &Deployment,
     rss: &[ReplicaSet],
     new: Option<usize>,
+    now: u64,
 ) -> DeploymentStatus {
     let available = available_replica_count(rss);
     let total = replica_count(rss);
@@ -389,55 +378,31 @@ pub fn calculate_status(
         conditions: d.status.conditions.clone(),
         collision_count: d.status.collision_count,
     };
-    let min_available = d.spec.replicas - max_unavailable(d);
-    let c = if available >= min_available {
-        Condition {
-            type_: "Available".into(),
-            status: "True".into(),
-            reason: "MinimumReplicasAvailable".into(),
-            message: "Deployment has minimum availability.".into(),
-            ..Default::default()
-        }
+    let c = if available >= d.spec.replicas - max_unavailable(d) {
+        new_condition(
+            "Available",
+            "True",
+            "MinimumReplicasAvailable",
+            "Deployment has minimum availability.".into(),
+            now,
+        )
     } else {
-        Condition {
-            type_: "Available".into(),
-            status: "False".into(),
-            reason: "MinimumReplicasUnavailable".into(),
-            message: "Deployment does not have minimum availability.".into(),
-            ..Default::default()
-        }
+        new_condition(
+            "Available",
+            "False",
+            "MinimumReplicasUnavailable",
+            "Deployment does not have minimum availability.".into(),
+            now,
+        )
     };
-    set_condition_at(&mut status.conditions, c, None);
+    set_deployment_condition(&mut status.conditions, c);
     status
-}
-
-/// Set a condition with update/transition times at `now` (kept when unchanged).
-fn set_condition_at(conds: &mut Vec<Condition>, mut c: Condition, now: Option<u64>) {
-    if let Some(old) = conds.iter().find(|o| o.type_ == c.type_) {
-        if old.status == c.status && old.reason == c.reason && old.message == c.message {
-            return;
-        }
-    }
-    if let Some(now) = now {
-        c.last_update_time = Some(rfc3339(now));
-        c.last_transition_time = Some(rfc3339(now));
-        c.transition_ms = now;
-    }
-    set_condition(conds, c);
 }
 
 /// `syncDeploymentStatus` / `syncRolloutStatus`: status plus the Progressing condition.
 pub fn sync_deployment_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<usize>) {
     let now = ctx.now;
-    let mut status = calculate_status(&ctx.d, rss, new);
-    // Stamp the Available condition's times if it changed.
-    if let Some(c) = get_condition(&status.conditions, "Available").cloned() {
-        let mut conds = ctx.d.status.conditions.clone();
-        set_condition_at(&mut conds, c, Some(now));
-        if let Some(c) = get_condition(&conds, "Available").cloned() {
-            set_condition(&mut status.conditions, c);
-        }
-    }
+    let mut status = calculate_status(&ctx.d, rss, new, now);
     let current = get_condition(&ctx.d.status.conditions, "Progressing").cloned();
     let timed_out = current
         .as_ref()
@@ -446,36 +411,35 @@ pub fn sync_deployment_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option
         if let Some(i) = new {
             let name = &rss[i].metadata.name;
             if deployment_complete(&ctx.d, &status) {
-                let c = progressing(
+                let c = new_condition(
+                    "Progressing",
                     "True",
                     "NewReplicaSetAvailable",
                     format!("ReplicaSet \"{name}\" has successfully progressed."),
                     now,
                 );
-                set_condition_at(&mut status.conditions, c, Some(now));
+                set_deployment_condition(&mut status.conditions, c);
             } else if deployment_progressing(&ctx.d, &status) {
-                let mut c = progressing(
+                // Progress refreshes lastUpdateTime even with the same reason (upstream
+                // special-cases Progressing); the transition time stays while True.
+                let mut c = new_condition(
+                    "Progressing",
                     "True",
                     "ReplicaSetUpdated",
                     format!("ReplicaSet \"{name}\" is progressing."),
                     now,
                 );
-                // Progress refreshes lastUpdateTime; the transition time stays while True.
-                if let Some(cur) = current.as_ref().filter(|c| c.status == "True") {
-                    c.last_transition_time = cur.last_transition_time.clone();
-                    c.transition_ms = cur.transition_ms;
+                if let Some(cur) = current.as_ref() {
+                    if cur.status == "True" {
+                        c.last_transition_time = cur.last_transition_time.clone();
+                        c.transition_ms = cur.transition_ms;
+                    }
+                    status.conditions.retain(|x| x.type_ != "Progressing");
                 }
-                status.conditions.retain(|c| c.type_ != "Progressing");
-                status.conditions.push(c);
+                set_deployment_condition(&mut status.conditions, c);
             }
         }
     }
-    // Keep a stable condition order: Available first, as upstream lists them.
-    status.conditions.sort_by_key(|c| match c.type_.as_str() {
-        "Available" => 0,
-        "Progressing" => 1,
-        _ => 2,
-    });
     if status != ctx.d.status {
         ctx.d.status = status;
         ctx.requests

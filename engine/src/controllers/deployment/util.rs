@@ -136,6 +136,42 @@ pub fn new_rs_new_replicas(d: &Deployment, all: &[ReplicaSet], new_rs_replicas: 
     new_rs_replicas + scale_up
 }
 
+/// `NewDeploymentCondition`: update and transition times at `now`.
+pub fn new_condition(
+    type_: &str,
+    status: &str,
+    reason: &str,
+    message: String,
+    now: u64,
+) -> Condition {
+    Condition {
+        type_: type_.into(),
+        status: status.into(),
+        last_update_time: Some(crate::time::rfc3339(now)),
+        last_transition_time: Some(crate::time::rfc3339(now)),
+        reason: reason.into(),
+        message,
+        transition_ms: now,
+        ..Default::default()
+    }
+}
+
+/// `SetDeploymentCondition`: same status and reason → unchanged; same status → keep
+/// lastTransitionTime; the condition is then moved to the end of the list.
+pub fn set_deployment_condition(conds: &mut Vec<Condition>, mut c: Condition) {
+    if let Some(cur) = conds.iter().find(|x| x.type_ == c.type_) {
+        if cur.status == c.status && cur.reason == c.reason {
+            return;
+        }
+        if cur.status == c.status {
+            c.last_transition_time = cur.last_transition_time.clone();
+            c.transition_ms = cur.transition_ms;
+        }
+    }
+    conds.retain(|x| x.type_ != c.type_);
+    conds.push(c);
+}
+
 /// `DeploymentComplete`.
 pub fn deployment_complete(d: &Deployment, s: &DeploymentStatus) -> bool {
     s.updated_replicas == d.spec.replicas
