@@ -287,3 +287,96 @@ fn a_deployment_whose_selector_does_not_match_its_labels_is_invalid() {
     );
     assert_eq!(s.count(Kind::Deployment), 0);
 }
+
+fn web_deployment() -> Deployment {
+    let mut d = Deployment::default();
+    d.metadata.name = "web".into();
+    d.spec
+        .selector
+        .match_labels
+        .insert("app".into(), "web".into());
+    d.spec
+        .template
+        .metadata
+        .labels
+        .insert("app".into(), "web".into());
+    d.spec.template.spec.containers.push(Container {
+        name: "c".into(),
+        image: "i".into(),
+        ..Default::default()
+    });
+    d
+}
+
+#[test]
+fn surge_and_unavailable_both_zero_or_over_100_percent_are_invalid() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    let mut d = web_deployment();
+    d.spec.strategy.rolling_update = Some(RollingUpdateDeployment {
+        max_surge: IntOrString::Int(0),
+        max_unavailable: IntOrString::Int(0),
+    });
+    let e = s
+        .create(0, &mut rng, Object::Deployment(d.clone()), "kubectl")
+        .unwrap_err();
+    assert_eq!(
+        e.kubectl_text(),
+        "The Deployment \"web\" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0"
+    );
+    d.spec.strategy.rolling_update = Some(RollingUpdateDeployment {
+        max_surge: IntOrString::String("150%".into()),
+        max_unavailable: IntOrString::Int(1),
+    });
+    let e = s
+        .create(0, &mut rng, Object::Deployment(d), "kubectl")
+        .unwrap_err();
+    assert_eq!(
+        e.kubectl_text(),
+        "The Deployment \"web\" is invalid: spec.strategy.rollingUpdate.maxSurge: Invalid value: \"150%\": must not be greater than 100%"
+    );
+}
+
+#[test]
+fn a_quantity_that_does_not_parse_is_a_bad_request() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    let mut d = web_deployment();
+    d.spec.template.spec.containers[0]
+        .resources
+        .requests
+        .insert("cpu".into(), "lots".into());
+    let e = s
+        .create(0, &mut rng, Object::Deployment(d), "kubectl")
+        .unwrap_err();
+    assert_eq!(e.code, 400);
+    assert!(e.kubectl_text().starts_with("Error from server (BadRequest): Deployment in version \"v1\" cannot be handled as a Deployment: quantities must match"));
+}
+
+#[test]
+fn the_selector_of_a_deployment_is_immutable() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    let created = s
+        .create(0, &mut rng, Object::Deployment(web_deployment()), "kubectl")
+        .unwrap()
+        .new
+        .unwrap();
+    let Object::Deployment(mut d) = created else {
+        unreachable!()
+    };
+    d.spec
+        .selector
+        .match_labels
+        .insert("tier".into(), "a".into());
+    d.spec
+        .template
+        .metadata
+        .labels
+        .insert("tier".into(), "a".into());
+    let e = s.update(1, Object::Deployment(d), "kubectl").unwrap_err();
+    assert_eq!(
+        e.kubectl_text(),
+        "The Deployment \"web\" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"web\", \"tier\":\"a\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable"
+    );
+}

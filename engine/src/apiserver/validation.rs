@@ -61,8 +61,94 @@ fn validate_template(
     }
 }
 
+/// Quantities that do not parse are refused when the request is decoded (400), before
+/// validation, in the API server's words.
+fn check_quantities(obj: &Object) -> Result<(), ApiError> {
+    let spec = match obj {
+        Object::Pod(p) => &p.spec,
+        Object::Deployment(d) => &d.spec.template.spec,
+        Object::ReplicaSet(r) => &r.spec.template.spec,
+        _ => return Ok(()),
+    };
+    let bad = spec
+        .containers
+        .iter()
+        .flat_map(|c| c.resources.requests.iter().chain(c.resources.limits.iter()))
+        .any(|(k, v)| match k.as_str() {
+            "cpu" => crate::api::quantity::parse_cpu_milli(v).is_none(),
+            _ => crate::api::quantity::parse_bytes(v).is_none(),
+        });
+    if bad {
+        let kind = obj.kind();
+        return Err(ApiError::bad_request(format!(
+            "{} in version \"{}\" cannot be handled as a {}: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+            kind.name(),
+            kind.api_version().rsplit('/').next().unwrap_or("v1"),
+            kind.name()
+        )));
+    }
+    Ok(())
+}
+
+fn validate_selector_operators(causes: &mut Vec<String>, sel: &LabelSelector) {
+    for (i, r) in sel.match_expressions.iter().enumerate() {
+        if !matches!(
+            r.operator.as_str(),
+            "In" | "NotIn" | "Exists" | "DoesNotExist"
+        ) {
+            causes.push(format!(
+                "spec.selector.matchExpressions[{i}].operator: Invalid value: \"{}\": not a valid selector operator",
+                r.operator
+            ));
+        }
+    }
+}
+
+/// `ValidateRollingUpdateDeployment`: percentages at most 100%, not both zero.
+fn validate_strategy(causes: &mut Vec<String>, d: &Deployment) {
+    let Some(ru) = &d.spec.strategy.rolling_update else {
+        return;
+    };
+    let check = |causes: &mut Vec<String>, name: &str, v: &IntOrString| {
+        match v {
+        IntOrString::Int(n) if *n < 0 => causes.push(format!(
+            "spec.strategy.rollingUpdate.{name}: Invalid value: {n}: must be greater than or equal to 0"
+        )),
+        IntOrString::String(s) => match s.strip_suffix('%').and_then(|p| p.parse::<i64>().ok()) {
+            Some(p) if p > 100 => causes.push(format!(
+                "spec.strategy.rollingUpdate.{name}: Invalid value: \"{s}\": must not be greater than 100%"
+            )),
+            Some(p) if p < 0 => causes.push(format!(
+                "spec.strategy.rollingUpdate.{name}: Invalid value: \"{s}\": must be greater than or equal to 0"
+            )),
+            Some(_) => {}
+            None => causes.push(format!(
+                "spec.strategy.rollingUpdate.{name}: Invalid value: \"{s}\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"
+            )),
+        },
+        _ => {}
+    }
+    };
+    check(causes, "maxUnavailable", &ru.max_unavailable);
+    check(causes, "maxSurge", &ru.max_surge);
+    let zero = |v: &IntOrString| match v {
+        IntOrString::Int(n) => *n == 0,
+        IntOrString::String(s) => s == "0%",
+    };
+    if zero(&ru.max_surge) && zero(&ru.max_unavailable) {
+        let v = match &ru.max_unavailable {
+            IntOrString::Int(n) => n.to_string(),
+            IntOrString::String(s) => format!("\"{s}\""),
+        };
+        causes.push(format!(
+            "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: {v}: may not be 0 when `maxSurge` is 0"
+        ));
+    }
+}
+
 /// Validate `obj` (against `old` on update). Returns a 422 listing every cause.
 pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
+    check_quantities(obj)?;
     let mut causes = Vec::new();
     let name = &obj.meta().name;
     if !matches!(obj, Object::Event(_)) {
@@ -78,6 +164,8 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
                 &d.spec.selector,
                 &d.spec.template,
             );
+            validate_selector_operators(&mut causes, &d.spec.selector);
+            validate_strategy(&mut causes, d);
             if let Some(Object::Deployment(o)) = old {
                 if o.spec.selector != d.spec.selector {
                     causes.push(format!(
@@ -87,12 +175,15 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
                 }
             }
         }
-        Object::ReplicaSet(rs) => validate_template(
-            &mut causes,
-            rs.spec.replicas,
-            &rs.spec.selector,
-            &rs.spec.template,
-        ),
+        Object::ReplicaSet(rs) => {
+            validate_template(
+                &mut causes,
+                rs.spec.replicas,
+                &rs.spec.selector,
+                &rs.spec.template,
+            );
+            validate_selector_operators(&mut causes, &rs.spec.selector);
+        }
         Object::Pod(p) => {
             if p.spec.containers.is_empty() {
                 causes.push("spec.containers: Required value".into());

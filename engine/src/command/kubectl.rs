@@ -609,6 +609,7 @@ fn apply(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Fil
 const DELETE_FLAGS: &[FlagSpec] = &[
     NS,
     flag("selector", Some('l')),
+    flag("field-selector", None),
     bool_flag("all", None),
     flag("grace-period", None),
     bool_flag("force", None),
@@ -654,7 +655,7 @@ fn delete(c: &mut Cluster, words: &[String]) -> R {
     let grace = grace.filter(|g| *g >= 0);
     let mut victims: Vec<(Kind, ObjKey, String)> = Vec::new();
     let mut errors = Vec::new();
-    if p.get("selector").is_some() || p.bool("all") {
+    if p.get("selector").is_some() || p.get("field-selector").is_some() || p.bool("all") {
         let kinds: Vec<Kind> = p
             .args
             .first()
@@ -664,8 +665,14 @@ fn delete(c: &mut Cluster, words: &[String]) -> R {
             .collect::<Result<_, _>>()?;
         let sel = p.get("selector").map(parse_label_selector).transpose()?;
         for k in kinds {
+            let fields = p
+                .get("field-selector")
+                .map(|f| parse_field_selector(k, f))
+                .transpose()?;
             for o in objects_of(c, k, Some(&ns)) {
-                if sel.as_ref().is_none_or(|s| s.matches(&o.meta().labels)) {
+                if sel.as_ref().is_none_or(|s| s.matches(&o.meta().labels))
+                    && fields.as_ref().is_none_or(|f| fields_match(o, f))
+                {
                     victims.push((k, ObjKey::of(o.meta()), o.meta().uid.clone()));
                 }
             }

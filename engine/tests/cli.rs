@@ -1,0 +1,98 @@
+//! The `kubeplay-cli` binary: every script in `tests/scripts` exits 0; a failed
+//! expectation exits 1; an unreadable or unparsable script exits 2 with file:line.
+
+use std::path::Path;
+use std::process::Command;
+
+fn cli() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_kubeplay-cli"))
+}
+
+#[test]
+fn every_script_in_the_tests_folder_runs_with_all_expectations_holding() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts");
+    let mut scripts: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    scripts.sort();
+    assert!(scripts.len() >= 3);
+    for s in scripts {
+        let out = cli().arg("run").arg(&s).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{} failed:\n{stdout}\n{}",
+            s.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains("$ sim expect") && !stdout.contains("FAILED"),
+            "{}",
+            s.display()
+        );
+    }
+}
+
+#[test]
+fn a_failed_expectation_exits_1_and_says_what_was_observed() {
+    let mut child = cli()
+        .args(["run", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"sim expect count nodes == 4\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "$ sim expect count nodes == 4\nFAILED: count nodes == 4 (observed: 3)\n"
+    );
+}
+
+#[test]
+fn unreadable_and_unparsable_scripts_exit_2_naming_file_and_line() {
+    let out = cli().args(["run", "/no/such/script.sh"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let tmp = std::env::temp_dir().join(format!("kubeplay-bad-{}.sh", std::process::id()));
+    std::fs::write(&tmp, "sim time\nkubectl apply -f - <<EOF\nkind: Pod\n").unwrap();
+    let out = cli().arg("run").arg(&tmp).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{}:2: unterminated heredoc", tmp.display())),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(tmp);
+}
+
+#[test]
+fn the_seed_flag_changes_the_generated_names() {
+    let run = |seed: &str| {
+        let mut child = cli()
+            .args(["run", "-", "--seed", seed])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(
+                b"kubectl create deployment w --image=x\nsim settle\nkubectl get pods -o name\n",
+            )
+            .unwrap();
+        String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).to_string()
+    };
+    assert_eq!(run("3"), run("3"));
+    assert_ne!(run("3"), run("4"));
+}

@@ -1,0 +1,241 @@
+//! Nothing a user types or pastes may panic the engine: a corpus of malformed commands
+//! and manifests, plus a few thousand seeded random command lines, all come back as
+//! text, and a failed command leaves the cluster as it was.
+
+use kubeplay_engine::cluster::Cluster;
+use kubeplay_engine::command::{run, NoFiles};
+use kubeplay_engine::rng::Rng;
+
+const CORPUS: &[&str] = &[
+    "",
+    " ",
+    "kubectl",
+    "kubectl get",
+    "kubectl get -o",
+    "kubectl get pods -o jsonpath={",
+    "kubectl get pods -o jsonpath='{.a[?(@.x==)]}'",
+    "kubectl get pods -l '!'",
+    "kubectl get pods -l 'a in ('",
+    "kubectl get pods --field-selector =",
+    "kubectl get pods --sort-by='{.a['",
+    "kubectl get /",
+    "kubectl get pods/",
+    "kubectl get /x",
+    "kubectl describe",
+    "kubectl describe pods/",
+    "kubectl delete",
+    "kubectl delete --all",
+    "kubectl delete pods --grace-period=abc x",
+    "kubectl delete pod x --cascade=sideways",
+    "kubectl scale",
+    "kubectl scale deploy/x --replicas=-1",
+    "kubectl scale deploy/x --replicas=1e9",
+    "kubectl set",
+    "kubectl set image",
+    "kubectl set image deploy/x",
+    "kubectl rollout",
+    "kubectl rollout status",
+    "kubectl rollout undo deploy/x --to-revision=-3",
+    "kubectl rollout history deploy/x --revision=zz",
+    "kubectl cordon",
+    "kubectl drain",
+    "kubectl drain node-1 --grace-period=x --timeout=never",
+    "kubectl taint",
+    "kubectl taint nodes",
+    "kubectl taint nodes node-1 :",
+    "kubectl taint nodes node-1 =:NoSchedule",
+    "kubectl taint nodes node-1 k=v:Sometimes",
+    "kubectl label",
+    "kubectl label pods",
+    "kubectl label pods x -",
+    "kubectl annotate node/node-1 =",
+    "kubectl patch",
+    "kubectl patch node node-1 -p",
+    "kubectl patch node node-1 -p '{'",
+    "kubectl patch node node-1 -p '[]'",
+    "kubectl patch node node-1 -p '{\"spec\":{\"unschedulable\":\"yes\"}}'",
+    "kubectl patch node node-1 --type=json -p '[]'",
+    "kubectl wait",
+    "kubectl wait --for=",
+    "kubectl wait pod/x --for=condition=Ready --timeout=-5s",
+    "kubectl apply",
+    "kubectl apply -f",
+    "kubectl apply -f -",
+    "kubectl create -f nowhere.yaml",
+    "kubectl create deployment",
+    "kubectl create deployment X --image=i",
+    "kubectl create deployment x --image=i --replicas=many",
+    "kubectl create deployment x --image=i --port=http",
+    "kubectl get pods \"",
+    "kubectl get pods '",
+    "kubectl get pods \\",
+    "sim",
+    "sim advance",
+    "sim advance -5s",
+    "sim advance 1e99h",
+    "sim advance 99999999999999999999s",
+    "sim settle --max",
+    "sim reset --nodes 99999999",
+    "sim reset --nodes -1",
+    "sim reset --cpu lots",
+    "sim seed",
+    "sim seed x",
+    "sim node",
+    "sim node add",
+    "sim node add Bad_Name",
+    "sim node add n --taints x",
+    "sim node add n --labels x",
+    "sim node down ghost",
+    "sim node up node-1",
+    "sim node remove ghost",
+    "sim expect",
+    "sim expect a b c",
+    "sim expect pod/x {.a} ~= 1",
+    "sim expect count widgets == 1",
+    "sim expect count pods -l '(' == 1",
+    "sim expect node/node-1 {.x[} == 1",
+    "sim expect node/node-1 {.status} >= abc",
+    "sim log --tail x",
+    "😀",
+    "kubectl get pods -o jsonpath='{range .items[*]}'",
+    "kubectl get pods -o jsonpath='{end}'",
+];
+
+const MANIFESTS: &[&str] = &[
+    "", "---", "--- \n---\n", "[", "{", "a: [", "apiVersion: v1", "kind: Pod", "apiVersion: v1\nkind: Pod", "apiVersion: v1\nkind: Pod\nmetadata: 3",
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: 5}", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: -1}",
+    "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  strategy: {rollingUpdate: {maxSurge: '200%'}}", "apiVersion: v2\nkind: Pod\nmetadata: {name: p}",
+    "\u{0}\u{1}binary", "apiVersion: v1\nkind: Node\nmetadata: {name: UPPER}", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: c, image: i, resources: {requests: {cpu: lots}}}",
+    "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: r}\nspec: {selector: {matchExpressions: [{key: a, operator: Near}]}}", "&a [*a]",
+];
+
+#[test]
+fn malformed_commands_come_back_as_errors_and_change_nothing() {
+    let mut c = Cluster::with_default_nodes(1);
+    c.create_deployment("x", "nginx", 2, "100m", "").unwrap();
+    c.settle(60_000);
+    for line in CORPUS {
+        let before = (
+            c.store.revision(),
+            c.store.count(kubeplay_engine::api::Kind::Pod),
+        );
+        let o = run(&mut c, line, None, &NoFiles);
+        if !o.ok
+            && !line.starts_with("sim")
+            && !line.contains("delete")
+            && !line.contains("wait")
+            && !line.contains("drain")
+        {
+            // A refused kubectl command writes nothing (time may pass for blocking ones).
+            assert_eq!(
+                before.0,
+                c.store.revision(),
+                "{line:?} wrote despite failing: {}",
+                o.output
+            );
+        }
+        if !line.trim().is_empty() && !o.ok {
+            assert!(!o.output.trim().is_empty(), "{line:?} failed silently");
+        }
+    }
+}
+
+#[test]
+fn malformed_manifests_are_rejected_whole_with_a_message() {
+    for m in MANIFESTS {
+        let mut c = Cluster::with_default_nodes(1);
+        let rev = c.store.revision();
+        let o = run(&mut c, "kubectl apply -f -", Some(m), &NoFiles);
+        assert!(!o.ok, "{m:?} was accepted: {}", o.output);
+        assert!(
+            o.output.starts_with("error")
+                || o.output.starts_with("The ")
+                || o.output.starts_with("Error from server"),
+            "{m:?}: {}",
+            o.output
+        );
+        assert_eq!(rev, c.store.revision(), "{m:?} changed the cluster");
+    }
+}
+
+#[test]
+fn thousands_of_random_command_lines_never_panic() {
+    let words = [
+        "kubectl",
+        "sim",
+        "get",
+        "describe",
+        "delete",
+        "scale",
+        "apply",
+        "create",
+        "rollout",
+        "status",
+        "undo",
+        "cordon",
+        "drain",
+        "taint",
+        "label",
+        "patch",
+        "wait",
+        "pods",
+        "deploy",
+        "rs",
+        "nodes",
+        "events",
+        "node-1",
+        "x",
+        "-o",
+        "yaml",
+        "json",
+        "wide",
+        "name",
+        "jsonpath={.items[0]}",
+        "-l",
+        "app=x",
+        "-A",
+        "--replicas=2",
+        "--replicas",
+        "3",
+        "--for=delete",
+        "--timeout=1s",
+        "-f",
+        "-",
+        "--all",
+        "advance",
+        "1s",
+        "node",
+        "down",
+        "up",
+        "add",
+        "expect",
+        "==",
+        "count",
+        "{.a}",
+        "'",
+        "\"",
+        "--",
+        "--force",
+        "--grace-period=0",
+        "deployment/x",
+        "pod/",
+        "=",
+        ":NoSchedule",
+        "k=v:NoExecute",
+        "-p",
+        "{}",
+        "settle",
+    ];
+    let mut rng = Rng::new(42);
+    let mut c = Cluster::with_default_nodes(1);
+    c.create_deployment("x", "nginx", 2, "100m", "").unwrap();
+    for _ in 0..3000 {
+        let n = 1 + rng.below(6) as usize;
+        let line: Vec<&str> = (0..n)
+            .map(|_| words[rng.below(words.len() as u64) as usize])
+            .collect();
+        let _ = run(&mut c, &line.join(" "), Some("apiVersion: v1\nkind: Pod\nmetadata: {name: r}\nspec: {containers: [{name: c, image: i}]}\n"), &NoFiles);
+    }
+    // Still a working cluster afterwards.
+    assert!(run(&mut c, "kubectl get nodes", None, &NoFiles).ok);
+}
