@@ -1,6 +1,6 @@
 //! The page: provider, ticker, and the layout.
 
-use super::{chain::ChainView, events::EventList, toolbar::Toolbar};
+use super::{chain::ChainView, console::Console, events::EventList, toolbar::Toolbar};
 use crate::sim::{SimHandle, SimState};
 use crate::view::default_cluster;
 use gloo_timers::callback::Interval;
@@ -14,13 +14,7 @@ const TICK_MS: u32 = 100;
 /// The root component.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state: Rc<RefCell<SimState>> = use_mut_ref(|| SimState {
-        cluster: default_cluster(),
-        playing: true,
-        speed: 1,
-        last_error: None,
-        last_command: None,
-    });
+    let state: Rc<RefCell<SimState>> = use_mut_ref(|| SimState::new(default_cluster()));
     // One revision counter shared by clicks and the ticker; the state setter re-renders.
     let counter = use_mut_ref(|| 0u64);
     let rev = use_state(|| 0u64);
@@ -63,6 +57,7 @@ pub fn app() -> Html {
                 <Toolbar />
                 <main class="main">
                     <ChainView />
+                    <Console />
                     <EventList />
                 </main>
             </div>

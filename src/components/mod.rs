@@ -2,5 +2,6 @@
 
 pub mod app;
 pub mod chain;
+pub mod console;
 pub mod events;
 pub mod toolbar;

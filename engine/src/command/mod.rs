@@ -3,6 +3,7 @@
 //! console, the `kubeplay-cli`, scenario scripts and the embed API.
 
 pub mod args;
+pub mod complete;
 mod kubectl;
 pub mod script;
 mod select;

@@ -1,0 +1,126 @@
+//! Tab completion for the console: verbs, resource types, flags and object names.
+
+use super::{KUBECTL_VERBS, RESOURCE_NAMES, SIM_VERBS};
+use crate::api::Kind;
+use crate::cluster::Cluster;
+use crate::printers::get::resolve_kind;
+
+const COMMON_FLAGS: &[&str] = &[
+    "--namespace=",
+    "--output=",
+    "--selector=",
+    "--field-selector=",
+    "--all-namespaces",
+    "--show-labels",
+    "--sort-by=",
+    "--replicas=",
+    "--image=",
+    "--grace-period=",
+    "--force",
+    "--cascade=",
+    "--wait=false",
+    "--timeout=",
+    "--for=",
+    "--overwrite",
+    "--ignore-daemonsets",
+    "--to-revision=",
+    "--revision=",
+    "--filename=",
+];
+
+/// Candidates for the last word of `line` (the word being typed), sorted.
+pub fn complete(c: &Cluster, line: &str) -> Vec<String> {
+    let ends_with_space = line.ends_with(' ');
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let (done, partial): (&[&str], &str) = if ends_with_space || words.is_empty() {
+        (&words[..], "")
+    } else {
+        (&words[..words.len() - 1], words[words.len() - 1])
+    };
+    let mut out: Vec<String> = match done {
+        [] => vec!["kubectl".into(), "sim".into()],
+        ["kubectl"] => KUBECTL_VERBS.iter().map(|s| s.to_string()).collect(),
+        ["sim"] => SIM_VERBS.iter().map(|s| s.to_string()).collect(),
+        ["sim", "node"] => ["add", "down", "up", "remove"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        ["sim", "node", _] => names(c, Kind::Node),
+        ["kubectl", "rollout"] => ["history", "pause", "restart", "resume", "status", "undo"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        ["kubectl", "rollout", _] => names(c, Kind::Deployment)
+            .into_iter()
+            .map(|n| format!("deployment/{n}"))
+            .collect(),
+        ["kubectl", "cordon" | "uncordon" | "drain", ..] => names(c, Kind::Node),
+        ["kubectl", "set"] => vec!["image".into()],
+        ["kubectl", _] | ["kubectl", "set", "image"] => {
+            RESOURCE_NAMES.iter().map(|s| s.to_string()).collect()
+        }
+        ["kubectl", _, kind, ..] if !partial.starts_with('-') => match resolve_kind(kind) {
+            Some(k) => names(c, k),
+            None => vec![],
+        },
+        _ => vec![],
+    };
+    if partial.starts_with('-') {
+        out = COMMON_FLAGS.iter().map(|s| s.to_string()).collect();
+    }
+    out.retain(|s| s.starts_with(partial));
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn names(c: &Cluster, kind: Kind) -> Vec<String> {
+    c.store
+        .list_objects(kind)
+        .filter(|o| !kind.namespaced() || o.meta().namespace == "default")
+        .map(|o| o.meta().name.clone())
+        .collect()
+}
+
+/// The longest common prefix of the candidates (what Tab can fill in at once).
+pub fn common_prefix(cands: &[String]) -> String {
+    let Some(first) = cands.first() else {
+        return String::new();
+    };
+    let mut end = first.len();
+    for c in &cands[1..] {
+        end = end.min(
+            first
+                .bytes()
+                .zip(c.bytes())
+                .take_while(|(a, b)| a == b)
+                .count(),
+        );
+    }
+    while !first.is_char_boundary(end) {
+        end -= 1;
+    }
+    first[..end].to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completion_knows_verbs_types_flags_and_names() {
+        let mut c = Cluster::with_default_nodes(1);
+        c.create_deployment("web", "nginx", 1, "", "").unwrap();
+        assert_eq!(complete(&c, "kub"), ["kubectl"]);
+        assert_eq!(complete(&c, "kubectl de"), ["delete", "describe"]);
+        assert!(complete(&c, "kubectl get ").contains(&"pods".to_string()));
+        assert_eq!(complete(&c, "kubectl get deploy w"), ["web"]);
+        assert_eq!(
+            complete(&c, "kubectl cordon node-"),
+            ["node-1", "node-2", "node-3"]
+        );
+        assert_eq!(complete(&c, "kubectl get pods --sh"), ["--show-labels"]);
+        assert_eq!(complete(&c, "kubectl rollout status "), ["deployment/web"]);
+        assert_eq!(common_prefix(&["node-1".into(), "node-2".into()]), "node-");
+    }
+}

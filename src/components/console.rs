@@ -1,0 +1,117 @@
+//! The console: the command language typed, with kubectl's output kept aligned,
+//! ↑/↓ history and Tab completion. Clicks elsewhere appear here as their commands.
+
+use crate::sim::use_sim;
+use kubeplay_engine::command::complete::{common_prefix, complete};
+use web_sys::HtmlTextAreaElement;
+use yew::prelude::*;
+
+/// The console panel.
+#[function_component(Console)]
+pub fn console() -> Html {
+    let sim = use_sim();
+    let text = use_state(String::new);
+    let hint = use_state(|| None::<String>);
+    let hist_pos = use_mut_ref(|| None::<usize>);
+    let out_ref = use_node_ref();
+    let entries = sim.state.borrow().console.clone();
+    {
+        // Keep the newest output in view.
+        let out_ref = out_ref.clone();
+        use_effect_with(entries.len(), move |_| {
+            if let Some(el) = out_ref.cast::<web_sys::Element>() {
+                el.set_scroll_top(el.scroll_height());
+            }
+        });
+    }
+    let oninput = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| {
+            let ta: HtmlTextAreaElement = e.target_unchecked_into();
+            text.set(ta.value());
+        })
+    };
+    let onkeydown = {
+        let sim = sim.clone();
+        let text = text.clone();
+        let hint = hint.clone();
+        let hist_pos = hist_pos.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let cur = (*text).clone();
+            match e.key().as_str() {
+                "Enter" if !e.shift_key() => {
+                    e.prevent_default();
+                    sim.run(&cur);
+                    text.set(String::new());
+                    hint.set(None);
+                    *hist_pos.borrow_mut() = None;
+                }
+                "ArrowUp" | "ArrowDown" if !cur.contains('\n') => {
+                    e.prevent_default();
+                    let history = sim.state.borrow().history.clone();
+                    if history.is_empty() {
+                        return;
+                    }
+                    let pos = *hist_pos.borrow();
+                    let next = match (e.key().as_str(), pos) {
+                        ("ArrowUp", None) => Some(history.len() - 1),
+                        ("ArrowUp", Some(p)) => Some(p.saturating_sub(1)),
+                        ("ArrowDown", Some(p)) if p + 1 < history.len() => Some(p + 1),
+                        _ => None,
+                    };
+                    *hist_pos.borrow_mut() = next;
+                    text.set(next.map(|p| history[p].clone()).unwrap_or_default());
+                }
+                "Tab" => {
+                    e.prevent_default();
+                    let cands = complete(&sim.state.borrow().cluster, &cur);
+                    let typed = if cur.ends_with(' ') {
+                        ""
+                    } else {
+                        cur.rsplit(' ').next().unwrap_or("")
+                    };
+                    let head = &cur[..cur.len() - typed.len()];
+                    match cands.len() {
+                        0 => hint.set(None),
+                        1 => {
+                            let sep = if cands[0].ends_with('=') || cands[0].ends_with('/') {
+                                ""
+                            } else {
+                                " "
+                            };
+                            text.set(format!("{head}{}{sep}", cands[0]));
+                            hint.set(None);
+                        }
+                        _ => {
+                            text.set(format!("{head}{}", common_prefix(&cands)));
+                            hint.set(Some(cands.join("  ")));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        })
+    };
+    html! {
+        <section class="console" aria-label="Console">
+            <h2>{"Console"}<span class="sub">{" — kubectl and sim commands; clicks appear here too"}</span></h2>
+            <div class="out" ref={out_ref} role="log" aria-live="polite" data-testid="console-output">
+                { for entries.iter().map(|e| html! {
+                    <div class={classes!("entry", (!e.ok).then_some("failed"))}>
+                        <pre class="cmd">{ format!("$ {}", e.command) }</pre>
+                        <pre class="res">{ &e.output }</pre>
+                    </div>
+                }) }
+            </div>
+            if let Some(h) = &*hint {
+                <div class="hint" data-testid="console-hint">{ h }</div>
+            }
+            <div class="prompt">
+                <span aria-hidden="true">{"$"}</span>
+                <textarea rows="1" value={(*text).clone()} {oninput} {onkeydown} spellcheck="false"
+                    autocomplete="off" aria-label="Command (kubectl or sim)" data-testid="console-input"
+                    placeholder="kubectl get pods -o wide   (Tab completes, ↑/↓ history, Shift+Enter for a new line)" />
+            </div>
+        </section>
+    }
+}
