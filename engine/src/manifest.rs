@@ -50,27 +50,254 @@ fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
     Ok(k)
 }
 
-/// serde_ignored's `a.b.0.c` as kubectl prints it: `a.b[0].c`.
-fn kubectl_path(p: &str) -> String {
-    let mut out = String::new();
-    for seg in p.split('.') {
-        if !seg.is_empty() && seg.chars().all(|c| c.is_ascii_digit()) {
-            out.push_str(&format!("[{seg}]"));
-        } else {
-            if !out.is_empty() {
-                out.push('.');
-            }
-            out.push_str(seg);
-        }
-    }
-    out
+fn typed<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, (String, String)> {
+    // One instantiation of every typed Deserialize (over serde_json::Value) serves
+    // manifests and `kubectl patch` alike; deserializing straight from YAML, or through
+    // serde_ignored's wrappers, cost hundreds of KB of wasm.
+    serde_path_to_error::deserialize(value)
+        .map_err(|e| (e.path().to_string(), e.inner().to_string()))
 }
 
-fn typed<'de, T: Deserialize<'de>>(
-    de: serde_yaml_ng::Deserializer<'de>,
+/// Real Kubernetes API field names the simulator does not model (yet): kubectl would not
+/// warn about them, so neither does kubeplay (they are dropped, not applied).
+const REAL_UNMODELLED_FIELDS: &[&str] = &[
+    "managedFields",
+    "selfLink",
+    "command",
+    "args",
+    "env",
+    "envFrom",
+    "imagePullPolicy",
+    "livenessProbe",
+    "readinessProbe",
+    "startupProbe",
+    "volumeMounts",
+    "volumeDevices",
+    "workingDir",
+    "securityContext",
+    "lifecycle",
+    "terminationMessagePath",
+    "terminationMessagePolicy",
+    "stdin",
+    "stdinOnce",
+    "tty",
+    "resizePolicy",
+    "restartPolicy",
+    "volumes",
+    "serviceAccountName",
+    "serviceAccount",
+    "dnsPolicy",
+    "dnsConfig",
+    "affinity",
+    "topologySpreadConstraints",
+    "initContainers",
+    "ephemeralContainers",
+    "hostNetwork",
+    "hostPID",
+    "hostIPC",
+    "imagePullSecrets",
+    "priorityClassName",
+    "automountServiceAccountToken",
+    "enableServiceLinks",
+    "hostname",
+    "subdomain",
+    "preemptionPolicy",
+    "runtimeClassName",
+    "shareProcessNamespace",
+    "readinessGates",
+    "overhead",
+    "os",
+    "schedulingGates",
+    "hostAliases",
+    "activeDeadlineSeconds",
+    "setHostnameAsFQDN",
+    "resourceClaims",
+    "hostUsers",
+    "podCIDRs",
+    "providerID",
+    "configSource",
+    "externalID",
+    "daemonEndpoints",
+    "images",
+    "volumesInUse",
+    "volumesAttached",
+    "qosClass",
+    "podIPs",
+    "hostIPs",
+    "initContainerStatuses",
+    "ephemeralContainerStatuses",
+    "resize",
+    "observedGeneration",
+    "allocatedResources",
+    "user",
+    "volumeMounts",
+    "stopSignal",
+    "namespace",
+    "finalizers",
+    "deletionGracePeriodSeconds",
+    "terminatingReplicas",
+];
+
+fn default_like(v: &serde_json::Value) -> bool {
+    match v {
+        serde_json::Value::Null => true,
+        serde_json::Value::Bool(b) => !b,
+        serde_json::Value::Number(n) => n.as_f64() == Some(0.0),
+        serde_json::Value::String(s) => s.is_empty(),
+        serde_json::Value::Array(a) => a.is_empty(),
+        serde_json::Value::Object(o) => o.is_empty(),
+    }
+}
+
+/// Fields of `input` that did not survive decoding (kubectl's "unknown field" warning),
+/// found by walking the input beside the decoded object's own JSON.
+fn unknown_fields(
+    input: &serde_json::Value,
+    decoded: &serde_json::Value,
+    path: &str,
+    out: &mut Vec<String>,
+) {
+    match (input, decoded) {
+        (serde_json::Value::Object(i), serde_json::Value::Object(d)) => {
+            for (k, v) in i {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                match d.get(k) {
+                    Some(dv) => unknown_fields(v, dv, &p, out),
+                    None if !default_like(v) && !REAL_UNMODELLED_FIELDS.contains(&k.as_str()) => {
+                        out.push(p)
+                    }
+                    None => {}
+                }
+            }
+        }
+        (serde_json::Value::Array(i), serde_json::Value::Array(d)) => {
+            for (idx, (v, dv)) in i.iter().zip(d).enumerate() {
+                unknown_fields(v, dv, &format!("{path}[{idx}]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Decode a JSON value of `kind` into its typed object; the error is (field path,
+/// message). Unknown field paths are appended to `unknown`.
+pub fn decode(
+    kind: Kind,
+    value: serde_json::Value,
     unknown: &mut Vec<String>,
-) -> Result<T, serde_yaml_ng::Error> {
-    serde_ignored::deserialize(de, |path| unknown.push(kubectl_path(&path.to_string())))
+) -> Result<Object, (String, String)> {
+    let input = value.clone();
+    let obj = match kind {
+        Kind::Deployment => Object::Deployment(typed(value)?),
+        Kind::ReplicaSet => Object::ReplicaSet(typed(value)?),
+        Kind::Pod => Object::Pod(typed(value)?),
+        Kind::Node => Object::Node(typed(value)?),
+        Kind::Event => Object::Event(typed(value)?),
+        Kind::Lease => Object::Lease(typed(value)?),
+    };
+    unknown_fields(&input, &obj.to_json(), "", unknown);
+    Ok(obj)
+}
+
+/// The documents of a YAML stream with the 0-based line each starts on.
+fn document_starts(text: &str) -> Vec<usize> {
+    let mut starts = vec![0];
+    for (i, l) in text.lines().enumerate() {
+        if (l == "---" || l.starts_with("--- ")) && i > 0 {
+            starts.push(i + 1);
+        } else if (l == "---" || l.starts_with("--- ")) && i == 0 {
+            starts[0] = 1;
+        }
+    }
+    starts
+}
+
+/// Find where `path` (e.g. `spec.template.spec.containers[0].image`) is written in a
+/// block-style YAML document starting at line `from`: 1-based (line, column) of its value.
+fn locate(text: &str, from: usize, path: &str) -> Option<(usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut segs: Vec<String> = Vec::new();
+    for part in path.split('.') {
+        let mut rest = part;
+        if let Some(b) = rest.find('[') {
+            if b > 0 {
+                segs.push(rest[..b].to_string());
+            }
+            rest = &rest[b..];
+            while let Some(end) = rest.find(']') {
+                segs.push(rest[..=end].to_string());
+                rest = &rest[end + 1..];
+            }
+        } else if !rest.is_empty() {
+            segs.push(rest.to_string());
+        }
+    }
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let (mut line, mut min_indent, mut pos) = (from, 0usize, None);
+    for seg in segs {
+        if let Some(idx) = seg
+            .strip_prefix('[')
+            .and_then(|x| x.strip_suffix(']'))
+            .and_then(|x| x.parse::<usize>().ok())
+        {
+            let mut seen = 0;
+            let mut found = None;
+            let mut item_indent = None;
+            for (k, l) in lines.iter().enumerate().skip(line) {
+                let t = l.trim_start();
+                if t.is_empty() || t.starts_with('#') {
+                    continue;
+                }
+                if indent(l) < min_indent && k > line {
+                    break;
+                }
+                if t.starts_with("- ") || t == "-" {
+                    let ind = indent(l);
+                    if item_indent.is_none_or(|x| x == ind) {
+                        item_indent = Some(ind);
+                        if seen == idx {
+                            found = Some((k, ind + 2));
+                            break;
+                        }
+                        seen += 1;
+                    }
+                }
+            }
+            let (k, col) = found?;
+            pos = Some((k + 1, col + 1));
+            line = k;
+            min_indent = col;
+        } else {
+            let mut found = None;
+            for (k, l) in lines.iter().enumerate().skip(line) {
+                let t = l.trim_start().trim_start_matches("- ");
+                if l.trim().is_empty() || l.trim_start().starts_with('#') {
+                    continue;
+                }
+                if indent(l) < min_indent && k > line {
+                    break;
+                }
+                if let Some(rest) = t
+                    .strip_prefix(seg.as_str())
+                    .and_then(|r| r.strip_prefix(':'))
+                {
+                    let key_col = l.len() - t.len();
+                    let value_col = l.len() - rest.trim_start().len();
+                    found = Some((k, key_col, value_col));
+                    break;
+                }
+            }
+            let (k, key_col, value_col) = found?;
+            pos = Some((k + 1, value_col + 1));
+            line = k + 1;
+            min_indent = key_col + 1;
+        }
+    }
+    pos
 }
 
 fn yaml_error(source: &str, e: &serde_yaml_ng::Error) -> String {
@@ -81,6 +308,7 @@ fn yaml_error(source: &str, e: &serde_yaml_ng::Error) -> String {
 /// Parse every document of `text` (read from `source`, e.g. `web.yaml` or `STDIN`).
 pub fn parse(text: &str, source: &str) -> Result<Vec<Document>, String> {
     let mut docs = Vec::new();
+    let starts = document_starts(text);
     for (i, de) in serde_yaml_ng::Deserializer::from_str(text).enumerate() {
         let value: serde_json::Value =
             serde_json::Value::deserialize(de).map_err(|e| yaml_error(source, &e))?;
@@ -97,20 +325,15 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Document>, String> {
         let k = kind_of(&api_version, &kind).map_err(|e| {
             format!("error: {e}").replace("from \"\"", &format!("from \"{source}\""))
         })?;
-        // Re-read this document with positions, into its typed shape.
-        let Some(de) = serde_yaml_ng::Deserializer::from_str(text).nth(i) else {
-            continue;
-        };
         let mut unknown = Vec::new();
-        let object = match k {
-            Kind::Deployment => typed::<Deployment>(de, &mut unknown).map(Object::Deployment),
-            Kind::ReplicaSet => typed::<ReplicaSet>(de, &mut unknown).map(Object::ReplicaSet),
-            Kind::Pod => typed::<Pod>(de, &mut unknown).map(Object::Pod),
-            Kind::Node => typed::<Node>(de, &mut unknown).map(Object::Node),
-            Kind::Event => typed::<Event>(de, &mut unknown).map(Object::Event),
-            Kind::Lease => typed::<Lease>(de, &mut unknown).map(Object::Lease),
-        }
-        .map_err(|e| yaml_error(source, &e))?;
+        let object = decode(k, value.clone(), &mut unknown).map_err(|(path, msg)| {
+            let at = starts
+                .get(i)
+                .and_then(|from| locate(text, *from, &path))
+                .map(|(l, c)| format!(" at line {l} column {c}"))
+                .unwrap_or_default();
+            format!("error: error parsing {source}: {path}: {msg}{at}")
+        })?;
         unknown.retain(|p| p != "apiVersion" && p != "kind");
         docs.push(Document {
             object,
@@ -151,6 +374,20 @@ spec:
 ";
 
     #[test]
+    fn real_fields_the_simulator_does_not_model_are_not_called_unknown() {
+        let m = WEB.replace(
+            "imagePullPolice: Always",
+            "imagePullPolicy: Always\n        env: [{name: A, value: b}]",
+        );
+        let docs = parse(&m, "web.yaml").unwrap();
+        assert!(
+            docs[0].unknown_fields.is_empty(),
+            "{:?}",
+            docs[0].unknown_fields
+        );
+    }
+
+    #[test]
     fn multi_document_yaml_becomes_typed_objects_with_unknown_field_warnings() {
         let docs = parse(WEB, "web.yaml").unwrap();
         assert_eq!(docs.len(), 2);
@@ -179,6 +416,22 @@ spec:
         let e = parse(&bad, "web.yaml").unwrap_err();
         assert!(e.starts_with("error: error parsing web.yaml: spec.replicas: invalid type: string \"three\", expected i64"), "{e}");
         assert!(e.contains("line 6 column"), "{e}");
+    }
+
+    #[test]
+    fn the_line_and_column_of_a_nested_wrong_type_are_found() {
+        let bad = WEB.replace("image: nginx:1.27", "image: [not, a, string]");
+        let e = parse(&bad, "web.yaml").unwrap_err();
+        assert!(e.starts_with("error: error parsing web.yaml: spec.template.spec.containers[0].image: invalid type: sequence"), "{e}");
+        assert!(e.ends_with("at line 15 column 16"), "{e}");
+        // In the second document.
+        let bad = WEB.replace("containers: [{name: c, image: busybox}]", "containers: 7");
+        let e = parse(&bad, "web.yaml").unwrap_err();
+        assert!(
+            e.contains("spec.containers: invalid type: integer `7`")
+                && e.ends_with("at line 22 column 15"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -1208,18 +1208,6 @@ fn merge_patch(target: &mut serde_json::Value, patch: &serde_json::Value) {
     }
 }
 
-fn from_json(kind: Kind, v: serde_json::Value) -> Result<Object, String> {
-    let e = |e: serde_json::Error| format!("error: unable to decode patched object: {e}");
-    Ok(match kind {
-        Kind::Deployment => Object::Deployment(serde_json::from_value(v).map_err(e)?),
-        Kind::ReplicaSet => Object::ReplicaSet(serde_json::from_value(v).map_err(e)?),
-        Kind::Pod => Object::Pod(serde_json::from_value(v).map_err(e)?),
-        Kind::Node => Object::Node(serde_json::from_value(v).map_err(e)?),
-        Kind::Event => Object::Event(serde_json::from_value(v).map_err(e)?),
-        Kind::Lease => Object::Lease(serde_json::from_value(v).map_err(e)?),
-    })
-}
-
 /// Keep the fields serde skips (simulated times) across a JSON round trip.
 fn restore_hidden(orig: &Object, new: &mut Object) {
     let o = orig.meta();
@@ -1259,7 +1247,9 @@ fn patch(c: &mut Cluster, words: &[String]) -> R {
             qualified_name(kind, &name)
         ));
     }
-    let mut obj = from_json(kind, v)?;
+    let mut ignored = Vec::new();
+    let mut obj = crate::manifest::decode(kind, v, &mut ignored)
+        .map_err(|(path, msg)| format!("error: unable to decode patched object: {path}: {msg}"))?;
     restore_hidden(&live, &mut obj);
     let status_changed = before.get("status") != obj.to_json().get("status");
     obj.meta_mut().resource_version.clear();
