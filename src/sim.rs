@@ -1,8 +1,10 @@
 //! The simulation handle shared through a Yew context.
 
 use kubeplay_engine::cluster::Cluster;
+use kubeplay_engine::command::wait::Blocking;
 use kubeplay_engine::command::{self, script, NoFiles};
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -39,6 +41,11 @@ pub struct SimState {
     pub console: Vec<ConsoleEntry>,
     /// Commands typed, oldest first (↑/↓).
     pub history: Vec<String>,
+    /// A command waiting for the cluster (e.g. `kubectl rollout status`), with the index
+    /// of its console entry: it finishes as the clock plays.
+    pub pending: Option<(usize, Blocking)>,
+    /// Lines of a multi-line input still to run after the pending one.
+    queued: VecDeque<script::ScriptLine>,
 }
 
 impl SimState {
@@ -52,40 +59,94 @@ impl SimState {
             last_command: None,
             console: Vec::new(),
             history: Vec::new(),
+            pending: None,
+            queued: VecDeque::new(),
         }
     }
 
-    /// Run text (one command, several lines, or a heredoc) as the console does.
+    /// Run text (one command, several lines, or a heredoc) as the console does. A
+    /// blocking command stays pending (and later lines wait for it) until the clock
+    /// has played far enough.
     pub fn run_text(&mut self, text: &str) {
-        let lines = match script::parse(text, "console") {
-            Ok(l) => l,
-            Err(e) => {
-                self.push(ConsoleEntry {
-                    command: text.trim().to_string(),
-                    output: format!("error: {e}\n"),
-                    ok: false,
-                });
-                return;
+        match script::parse(text, "console") {
+            Ok(lines) => {
+                self.queued.extend(lines);
+                self.run_queued();
             }
-        };
-        for l in lines {
-            let o = command::run(&mut self.cluster, &l.command, l.stdin.as_deref(), &NoFiles);
+            Err(e) => self.push(ConsoleEntry {
+                command: text.trim().to_string(),
+                output: format!("error: {e}\n"),
+                ok: false,
+            }),
+        }
+    }
+
+    fn run_queued(&mut self) {
+        while self.pending.is_none() {
+            let Some(l) = self.queued.pop_front() else {
+                return;
+            };
+            let mut o = command::start(&mut self.cluster, &l.command, l.stdin.as_deref(), &NoFiles);
             let shown = match &l.stdin {
                 Some(_) => format!("{} <<EOF …", l.command),
                 None => l.command.clone(),
             };
+            let blocking = o.blocking.take();
             self.push(ConsoleEntry {
                 command: shown,
                 output: o.output,
                 ok: o.ok,
             });
+            if let Some(b) = blocking {
+                let idx = self.console.len() - 1;
+                self.pending = Some((idx, b));
+                self.poll_pending();
+            }
         }
+    }
+
+    /// Let a pending command look at the cluster (after every tick and step).
+    pub fn poll_pending(&mut self) {
+        let Some((idx, mut b)) = self.pending.take() else {
+            return;
+        };
+        let done = b.poll(&self.cluster);
+        let out = std::mem::take(&mut b.output);
+        if let Some(e) = self.console.get_mut(idx) {
+            e.output.push_str(&out);
+            if done {
+                e.ok = !b.failed;
+            }
+        }
+        if done {
+            self.run_queued();
+        } else {
+            self.pending = Some((idx, b));
+        }
+    }
+
+    /// Ctrl+C: stop the pending command and drop queued lines.
+    pub fn interrupt(&mut self) {
+        if let Some((idx, mut b)) = self.pending.take() {
+            b.interrupt();
+            if let Some(e) = self.console.get_mut(idx) {
+                e.output.push_str(&b.output);
+                e.ok = false;
+            }
+        }
+        self.queued.clear();
     }
 
     fn push(&mut self, e: ConsoleEntry) {
         self.console.push(e);
         let extra = self.console.len().saturating_sub(CONSOLE_KEEP);
-        self.console.drain(..extra);
+        // Keep the pending entry's index right when old entries fall off.
+        if extra > 0 && self.pending.as_ref().is_none_or(|(i, _)| *i >= extra) {
+            self.console.drain(..extra);
+            if let Some((i, _)) = self.pending.as_mut() {
+                *i -= extra;
+            }
+        }
     }
 }
 
@@ -164,6 +225,11 @@ impl SimHandle {
         ));
     }
 
+    /// Ctrl+C in the console.
+    pub fn interrupt(&self) {
+        self.with(|s| s.interrupt());
+    }
+
     /// Play or pause.
     pub fn toggle_play(&self) {
         self.with(|s| s.playing = !s.playing);
@@ -175,6 +241,7 @@ impl SimHandle {
             s.playing = false;
             // Skip invisible heartbeats: a learner's step should show a change.
             s.cluster.step_visible(10_000);
+            s.poll_pending();
         });
     }
 
@@ -189,4 +256,47 @@ impl SimHandle {
 pub fn use_sim() -> SimHandle {
     // The provider wraps the whole app, so the context is always there.
     use_context::<SimHandle>().expect("SimHandle provider")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::view::default_cluster;
+
+    #[test]
+    fn a_blocking_command_waits_for_the_clock_and_later_lines_wait_for_it() {
+        let mut s = SimState::new(default_cluster());
+        s.run_text("kubectl scale deployment web --replicas=5\nkubectl rollout status deployment/web\nkubectl get deploy web");
+        assert!(s.pending.is_some(), "rollout status is waiting");
+        assert_eq!(s.console.len(), 2, "the get waits its turn");
+        for _ in 0..100 {
+            s.cluster.advance(100);
+            s.poll_pending();
+        }
+        assert!(s.pending.is_none());
+        assert_eq!(s.console.len(), 3);
+        assert!(
+            s.console[1]
+                .output
+                .ends_with("deployment \"web\" successfully rolled out\n"),
+            "{}",
+            s.console[1].output
+        );
+        assert!(
+            s.console[2].output.contains("5/5"),
+            "{}",
+            s.console[2].output
+        );
+    }
+
+    #[test]
+    fn interrupting_drops_the_queue_and_marks_the_command_failed() {
+        let mut s = SimState::new(default_cluster());
+        s.run_text("kubectl wait --for=delete node/node-1 --timeout=1m\nkubectl get nodes");
+        s.interrupt();
+        assert!(s.pending.is_none());
+        assert_eq!(s.console.len(), 1);
+        assert!(!s.console[0].ok);
+        assert_eq!(s.console[0].output, "^C\n");
+    }
 }

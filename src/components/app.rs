@@ -37,10 +37,11 @@ pub fn app() -> Html {
                     s.playing.then_some(u64::from(s.speed))
                 };
                 if let Some(speed) = speed {
-                    state
-                        .borrow_mut()
-                        .cluster
-                        .advance(u64::from(TICK_MS) * speed);
+                    let mut s = state.borrow_mut();
+                    s.cluster.advance(u64::from(TICK_MS) * speed);
+                    // A blocking command in the console finishes as the clock plays.
+                    s.poll_pending();
+                    drop(s);
                     bump.emit(());
                 }
             });

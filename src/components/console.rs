@@ -14,7 +14,10 @@ pub fn console() -> Html {
     let hint = use_state(|| None::<String>);
     let hist_pos = use_mut_ref(|| None::<usize>);
     let out_ref = use_node_ref();
-    let entries = sim.state.borrow().console.clone();
+    let (entries, pending, playing) = {
+        let s = sim.state.borrow();
+        (s.console.clone(), s.pending.is_some(), s.playing)
+    };
     {
         // Keep the newest output in view.
         let out_ref = out_ref.clone();
@@ -38,7 +41,21 @@ pub fn console() -> Html {
         let hist_pos = hist_pos.clone();
         Callback::from(move |e: KeyboardEvent| {
             let cur = (*text).clone();
+            let pending = sim.state.borrow().pending.is_some();
             match e.key().as_str() {
+                "Escape" if pending => {
+                    e.prevent_default();
+                    sim.interrupt();
+                }
+                "c" if pending && e.ctrl_key() => {
+                    e.prevent_default();
+                    sim.interrupt();
+                }
+                "Enter" if !e.shift_key() && pending => {
+                    // A terminal's prompt is busy while kubectl waits; so is this one.
+                    e.prevent_default();
+                    hint.set(Some("a command is still waiting for the cluster — press Play, or Esc / Ctrl+C to stop it".into()));
+                }
                 "Enter" if !e.shift_key() => {
                     e.prevent_default();
                     sim.run(&cur);
@@ -103,6 +120,11 @@ pub fn console() -> Html {
                     </div>
                 }) }
             </div>
+            if pending {
+                <div class="hint" data-testid="console-waiting">
+                    { if playing { "waiting for the cluster… (Esc or Ctrl+C stops it)" } else { "waiting for the cluster — the clock is paused: press Play (Esc or Ctrl+C stops it)" } }
+                </div>
+            }
             if let Some(h) = &*hint {
                 <div class="hint" data-testid="console-hint">{ h }</div>
             }

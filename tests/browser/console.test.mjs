@@ -80,3 +80,34 @@ test('clicking a Pod runs kubectl delete and shows it in the console', async () 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('rollout status prints its progress as the clock plays and ends when the rollout does', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await type(page, 'kubectl set image deployment/web nginx=nginx:1.28');
+  assert.equal((await lastOutput(page)).trim(), 'deployment.apps/web image updated');
+  await type(page, 'kubectl rollout status deployment/web');
+  // Still waiting right after Enter: the rollout has not happened yet.
+  await page.getByTestId('console-waiting').waitFor();
+  const early = await lastOutput(page);
+  assert.ok(!early.includes('successfully rolled out'), early);
+  await page.getByTestId('speed-30').click();
+  await page.getByTestId('console-waiting').waitFor({ state: 'detached', timeout: 20_000 });
+  const out = (await lastOutput(page)).trim().split('\n');
+  assert.ok(out.length >= 3, out.join('\n'));
+  assert.match(out[0], /^Waiting for deployment /);
+  assert.equal(out.at(-1), 'deployment "web" successfully rolled out');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a wait on a paused clock says so and Esc stops it', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByTestId('play').click();
+  await type(page, 'kubectl wait --for=delete node/node-1 --timeout=5m');
+  await page.getByTestId('console-waiting').filter({ hasText: 'the clock is paused' }).waitFor();
+  await page.getByTestId('console-input').press('Escape');
+  await page.getByTestId('console-waiting').waitFor({ state: 'detached' });
+  assert.equal((await lastOutput(page)).trim(), '^C');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -2,6 +2,7 @@
 
 use super::args::{bool_flag, flag, parse_duration, parse_flags, FlagSpec, Parsed};
 use super::select::{fields_match, parse_field_selector, parse_label_selector};
+use super::wait::Blocking;
 use super::{Files, Outcome};
 use crate::api::*;
 use crate::apiserver::{ApiError, DeleteOptions, ObjKey};
@@ -28,18 +29,18 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
         "describe" => describe(c, rest),
         "create" => create(c, rest, stdin, files),
         "apply" => apply(c, rest, stdin, files),
-        "delete" => delete(c, rest),
+        "delete" => return blocking(delete(c, rest)),
         "scale" => scale(c, rest),
         "set" => set(c, rest),
-        "rollout" => rollout(c, rest),
+        "rollout" => return blocking(rollout(c, rest)),
         "cordon" => cordon(c, rest, true),
         "uncordon" => cordon(c, rest, false),
-        "drain" => drain(c, rest),
+        "drain" => return blocking(drain(c, rest)),
         "taint" => taint(c, rest),
         "label" => label(c, rest, false),
         "annotate" => label(c, rest, true),
         "patch" => patch(c, rest),
-        "wait" => wait(c, rest),
+        "wait" => return blocking(wait(c, rest)),
         "version" => Ok("Client Version: v1.33.0\nKustomize Version: v5.6.0\nServer Version: v1.33.0 (kubeplay)".into()),
         other => Err(format!("error: unknown command \"{other}\" for \"kubectl\"\nRun 'kubectl --help' for usage.")),
     };
@@ -50,6 +51,19 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
 }
 
 type R = Result<String, String>;
+
+fn blocking(r: RB) -> Outcome {
+    match r {
+        Ok((text, b)) => {
+            let mut o = Outcome::ok(text);
+            o.blocking = b;
+            o
+        }
+        Err(e) => Outcome::err(e),
+    }
+}
+/// A result that may leave the command waiting for the cluster.
+type RB = Result<(String, Option<Blocking>), String>;
 
 fn api(e: ApiError) -> String {
     e.kubectl_text()
@@ -89,27 +103,8 @@ fn targets(args: &[String]) -> Result<Vec<(Kind, String)>, String> {
     Ok(out)
 }
 
-fn qualified_name(kind: Kind, name: &str) -> String {
+pub(super) fn qualified_name(kind: Kind, name: &str) -> String {
     format!("{}/{name}", name_prefix(kind))
-}
-
-/// Step the clock until `done` holds or `timeout` passes; true if it held.
-fn block_until(c: &mut Cluster, timeout: SimTime, done: impl Fn(&Cluster) -> bool) -> bool {
-    let deadline = c.now() + timeout;
-    loop {
-        if done(c) {
-            return true;
-        }
-        match c.next_event_time() {
-            Some(t) if t <= deadline => {
-                c.step();
-            }
-            _ => {
-                c.run_until(deadline);
-                return done(c);
-            }
-        }
-    }
 }
 
 fn timeout_flag(p: &Parsed, default: SimTime) -> Result<SimTime, String> {
@@ -621,7 +616,7 @@ const DELETE_FLAGS: &[FlagSpec] = &[
     bool_flag("ignore-not-found", None),
 ];
 
-fn delete(c: &mut Cluster, words: &[String]) -> R {
+fn delete(c: &mut Cluster, words: &[String]) -> RB {
     // `--wait` is a boolean that may be written `--wait=false`.
     let words: Vec<String> = words
         .iter()
@@ -678,7 +673,7 @@ fn delete(c: &mut Cluster, words: &[String]) -> R {
             }
         }
         if victims.is_empty() {
-            return Ok(format!("No resources found in {ns} namespace."));
+            return Ok((format!("No resources found in {ns} namespace."), None));
         }
     } else {
         let t = targets(&p.args)?;
@@ -730,37 +725,15 @@ fn delete(c: &mut Cluster, words: &[String]) -> R {
             Err(e) => errors.push(api(e)),
         }
     }
+    if !errors.is_empty() {
+        return Err(format!("{out}{}", errors.join("\n")));
+    }
     let wait = p.get("wait").unwrap_or("true") != "false";
     if wait && !deleted.is_empty() {
         let timeout = timeout_flag(&p, DEFAULT_WAIT)?;
-        let gone = |c: &Cluster| {
-            deleted.iter().all(|(k, key, uid)| {
-                c.store
-                    .get_object(*k, key)
-                    .is_none_or(|o| o.meta().uid != *uid)
-            })
-        };
-        if !block_until(c, timeout, gone) {
-            let still: Vec<String> = deleted
-                .iter()
-                .filter(|(k, key, uid)| {
-                    c.store
-                        .get_object(*k, key)
-                        .is_some_and(|o| o.meta().uid == *uid)
-                })
-                .map(|(k, key, _)| format!("{}/{}", k.resource(), key.name))
-                .collect();
-            errors.push(format!(
-                "error: timed out waiting for the condition on {}",
-                still.join(", ")
-            ));
-        }
+        return Ok((out, Some(Blocking::gone(c.now() + timeout, deleted))));
     }
-    if errors.is_empty() {
-        Ok(out)
-    } else {
-        Err(format!("{out}{}", errors.join("\n")))
-    }
+    Ok((out, None))
 }
 
 // ---- scale / set image ----------------------------------------------------------------
@@ -940,7 +913,7 @@ const DRAIN_FLAGS: &[FlagSpec] = &[
     flag("pod-selector", None),
 ];
 
-fn drain(c: &mut Cluster, words: &[String]) -> R {
+fn drain(c: &mut Cluster, words: &[String]) -> RB {
     let p = parse_flags(words, DRAIN_FLAGS, "kubectl drain")?;
     let name = p
         .args
@@ -1019,21 +992,12 @@ fn drain(c: &mut Cluster, words: &[String]) -> R {
         evicted.push((ObjKey::of(&pod.metadata), pod.metadata.uid.clone()));
     }
     let timeout = timeout_flag(&p, DEFAULT_WAIT)?;
-    for (key, uid) in &evicted {
-        let gone = |c: &Cluster| {
-            c.store
-                .get::<Pod>(key)
-                .is_none_or(|p| p.metadata.uid != *uid)
-        };
-        if block_until(c, timeout, gone) {
-            out.push(format!("pod/{} evicted", key.name));
-        } else {
-            out.push(format!("error: error when waiting for pod \"{}\" in namespace \"{}\" to terminate: global timeout reached: {}", key.name, key.namespace, crate::kubelet::format_go_duration(timeout)));
-            return Err(out.join("\n"));
-        }
-    }
-    out.push(format!("node/{name} drained"));
-    Ok(out.join("\n"))
+    let mut text = out.join("\n");
+    text.push('\n');
+    Ok((
+        text,
+        Some(Blocking::drain(c.now() + timeout, name, evicted, timeout)),
+    ))
 }
 
 fn taint(c: &mut Cluster, words: &[String]) -> R {
@@ -1264,7 +1228,7 @@ fn patch(c: &mut Cluster, words: &[String]) -> R {
 
 // ---- wait -----------------------------------------------------------------------------
 
-fn wait(c: &mut Cluster, words: &[String]) -> R {
+fn wait(c: &mut Cluster, words: &[String]) -> RB {
     let p = parse_flags(
         words,
         &[
@@ -1307,62 +1271,13 @@ fn wait(c: &mut Cluster, words: &[String]) -> R {
         }
     }
     let timeout = timeout_flag(&p, 30_000)?;
-    let check = |c: &Cluster, k: Kind, key: &ObjKey| -> bool {
-        let obj = c.store.get_object(k, key);
-        if cond == "delete" {
-            return obj.is_none();
-        }
-        let Some(obj) = obj else { return false };
-        let v = obj.to_json();
-        if let Some(rest) = cond.strip_prefix("condition=") {
-            let (ctype, want) = rest.split_once('=').unwrap_or((rest, "True"));
-            let conds = v
-                .pointer("/status/conditions")
-                .and_then(|c| c.as_array())
-                .cloned()
-                .unwrap_or_default();
-            return conds.iter().any(|x| {
-                x.get("type")
-                    .and_then(|t| t.as_str())
-                    .is_some_and(|t| t.eq_ignore_ascii_case(ctype))
-                    && x.get("status")
-                        .and_then(|s| s.as_str())
-                        .is_some_and(|s| s.eq_ignore_ascii_case(want))
-            });
-        }
-        if let Some(rest) = cond.strip_prefix("jsonpath=") {
-            let (expr, want) = match rest.rsplit_once('=') {
-                Some((e, w)) if e.ends_with('}') => (e, Some(w)),
-                _ => (rest, None),
-            };
-            let found = crate::printers::jsonpath::select(expr, &v).unwrap_or_default();
-            return match want {
-                Some(w) => found
-                    .first()
-                    .is_some_and(|x| crate::printers::jsonpath::format_value(x) == w),
-                None => !found.is_empty(),
-            };
-        }
-        false
-    };
     if !(cond == "delete" || cond.starts_with("condition=") || cond.starts_with("jsonpath=")) {
         return Err(format!("error: unrecognized condition: \"{cond}\""));
     }
-    let mut out = Vec::new();
-    for (k, key) in &keys {
-        let ok = block_until(c, timeout, |c| check(c, *k, key));
-        if ok {
-            out.push(format!("{} condition met", qualified_name(*k, &key.name)));
-        } else {
-            out.push(format!(
-                "error: timed out waiting for the condition on {}/{}",
-                k.resource(),
-                key.name
-            ));
-            return Err(out.join("\n"));
-        }
-    }
-    Ok(out.join("\n"))
+    Ok((
+        String::new(),
+        Some(Blocking::conditions(c.now() + timeout, keys, cond)),
+    ))
 }
 
 // ---- rollout --------------------------------------------------------------------------
@@ -1375,7 +1290,7 @@ fn deployment(c: &Cluster, ns: &str, name: &str) -> Result<Deployment, String> {
 }
 
 /// kubectl's `DeploymentStatusViewer.Status`: (message, done).
-fn rollout_message(d: &Deployment) -> Result<(String, bool), String> {
+pub(super) fn rollout_message(d: &Deployment) -> Result<(String, bool), String> {
     let name = &d.metadata.name;
     if d.metadata.generation <= d.status.observed_generation {
         if get_condition(&d.status.conditions, "Progressing")
@@ -1410,7 +1325,7 @@ fn owned_rs(c: &Cluster, d: &Deployment) -> Vec<ReplicaSet> {
     crate::controllers::deployment::owned_replica_sets(&c.store, d)
 }
 
-fn rollout(c: &mut Cluster, words: &[String]) -> R {
+fn rollout(c: &mut Cluster, words: &[String]) -> RB {
     let Some(sub) = words.first() else {
         return Err(
             "error: Required subcommand: one of history, pause, restart, resume, status, undo"
@@ -1441,34 +1356,18 @@ fn rollout(c: &mut Cluster, words: &[String]) -> R {
     match sub.as_str() {
         "status" => {
             let timeout = timeout_flag(&p, DEFAULT_WAIT)?;
-            let deadline = c.now() + timeout;
-            let mut lines: Vec<String> = Vec::new();
-            loop {
-                let d = deployment(c, &ns, &name)?;
-                match rollout_message(&d) {
-                    Err(e) => {
-                        lines.push(e);
-                        return Err(lines.join("\n"));
-                    }
-                    Ok((msg, done)) => {
-                        if lines.last() != Some(&msg) {
-                            lines.push(msg);
-                        }
-                        if done || p.get("watch") == Some("false") {
-                            return Ok(lines.join("\n"));
-                        }
-                    }
-                }
-                match c.next_event_time() {
-                    Some(t) if t <= deadline => {
-                        c.step();
-                    }
-                    _ => {
-                        lines.push("error: timed out waiting for the condition".into());
-                        return Err(lines.join("\n"));
-                    }
-                }
+            deployment(c, &ns, &name)?;
+            let mut b = Blocking::rollout(c.now() + timeout, ns.clone(), name.clone());
+            if p.get("watch") == Some("false") {
+                // One look, no waiting.
+                b.poll(c);
+                return if b.failed {
+                    Err(b.output)
+                } else {
+                    Ok((b.output, None))
+                };
             }
+            Ok((String::new(), Some(b)))
         }
         "history" => {
             let d = deployment(c, &ns, &name)?;
@@ -1487,7 +1386,7 @@ fn rollout(c: &mut Cluster, words: &[String]) -> R {
                     &rs.spec.template,
                     0,
                 ));
-                return Ok(out);
+                return Ok((out, None));
             }
             // polymorphichelpers/history.go: a tabwriter with padding 2.
             let mut text = format!("{qn} \nREVISION\tCHANGE-CAUSE\n");
@@ -1500,22 +1399,25 @@ fn rollout(c: &mut Cluster, words: &[String]) -> R {
                     .unwrap_or_else(|| "<none>".into());
                 text.push_str(&format!("{}\t{cause}\n", revision(&rs.metadata)));
             }
-            Ok(crate::printers::tabwriter::format(&text, 0, 2))
+            Ok((crate::printers::tabwriter::format(&text, 0, 2), None))
         }
         "pause" | "resume" => {
             let pause = sub == "pause";
             let mut d = deployment(c, &ns, &name)?;
             if d.spec.paused == pause {
                 // kubectl prints this through its normal printer: not an error.
-                return Ok(format!(
-                    "{qn} already {}",
-                    if pause { "paused" } else { "resumed" }
+                return Ok((
+                    format!("{qn} already {}", if pause { "paused" } else { "resumed" }),
+                    None,
                 ));
             }
             d.spec.paused = pause;
             c.submit(&user(), Request::Update(Object::Deployment(d)))
                 .map_err(api)?;
-            Ok(format!("{qn} {}", if pause { "paused" } else { "resumed" }))
+            Ok((
+                format!("{qn} {}", if pause { "paused" } else { "resumed" }),
+                None,
+            ))
         }
         "restart" => {
             let mut d = deployment(c, &ns, &name)?;
@@ -1529,7 +1431,7 @@ fn rollout(c: &mut Cluster, words: &[String]) -> R {
                 .insert("kubectl.kubernetes.io/restartedAt".into(), rfc3339(c.now()));
             c.submit(&user(), Request::Update(Object::Deployment(d)))
                 .map_err(api)?;
-            Ok(format!("{qn} restarted"))
+            Ok((format!("{qn} restarted"), None))
         }
         "undo" => {
             let mut d = deployment(c, &ns, &name)?;
@@ -1560,15 +1462,18 @@ fn rollout(c: &mut Cluster, words: &[String]) -> R {
             let mut t = target.1.spec.template.clone();
             t.metadata.labels.remove(POD_TEMPLATE_HASH_LABEL);
             if crate::controllers::deployment::util::equal_ignore_hash(&t, &d.spec.template) {
-                return Ok(format!(
-                    "{qn} skipped rollback (current template already matches revision {})",
-                    target.0
+                return Ok((
+                    format!(
+                        "{qn} skipped rollback (current template already matches revision {})",
+                        target.0
+                    ),
+                    None,
                 ));
             }
             d.spec.template = t;
             c.submit(&user(), Request::Update(Object::Deployment(d)))
                 .map_err(api)?;
-            Ok(format!("{qn} rolled back"))
+            Ok((format!("{qn} rolled back"), None))
         }
         other => Err(format!(
             "error: unknown command \"{other}\" for \"kubectl rollout\""

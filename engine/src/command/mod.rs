@@ -8,6 +8,7 @@ mod kubectl;
 pub mod script;
 mod select;
 mod sim;
+pub mod wait;
 
 use crate::cluster::Cluster;
 
@@ -35,6 +36,9 @@ pub struct Outcome {
     pub ok: bool,
     /// For `sim expect`: whether the expectation held.
     pub expectation: Option<bool>,
+    /// A command still waiting for the cluster (`delete`, `rollout status`, `drain`,
+    /// `wait`); only [`start`] leaves it here, [`run`] drives it to the end.
+    pub blocking: Option<wait::Blocking>,
 }
 
 impl Outcome {
@@ -43,6 +47,7 @@ impl Outcome {
             output: with_newline(output),
             ok: true,
             expectation: None,
+            blocking: None,
         }
     }
     fn err(output: String) -> Self {
@@ -50,6 +55,7 @@ impl Outcome {
             output: with_newline(output),
             ok: false,
             expectation: None,
+            blocking: None,
         }
     }
 }
@@ -61,9 +67,23 @@ fn with_newline(mut s: String) -> String {
     s
 }
 
-/// Run one command line against the cluster. `stdin` feeds `-f -` (a heredoc in
-/// scripts). Never panics on any input; errors come back as kubectl prints them.
+/// Run one command line to completion: a blocking command advances the simulated clock
+/// until it finishes or times out (the CLI, scripts, and the embed API). `stdin` feeds
+/// `-f -` (a heredoc in scripts). Never panics on any input; errors come back as kubectl
+/// prints them.
 pub fn run(cluster: &mut Cluster, line: &str, stdin: Option<&str>, files: &dyn Files) -> Outcome {
+    let mut o = start(cluster, line, stdin, files);
+    if let Some(mut b) = o.blocking.take() {
+        b.drive(cluster);
+        o.output.push_str(&b.output);
+        o.ok = !b.failed;
+    }
+    o
+}
+
+/// Start one command: what it printed so far, and — for a blocking command — the
+/// [`wait::Blocking`] the caller polls as its clock plays (the page's console).
+pub fn start(cluster: &mut Cluster, line: &str, stdin: Option<&str>, files: &dyn Files) -> Outcome {
     let words = match args::split_words(line) {
         Ok(w) => w,
         Err(e) => return Outcome::err(format!("error: {e}")),

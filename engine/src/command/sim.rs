@@ -330,6 +330,7 @@ fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
             output: format!("ok: {}\n", words.join(" ")),
             ok: true,
             expectation: Some(true),
+            blocking: None,
         },
         Ok((false, got)) => Outcome {
             output: format!(
@@ -343,11 +344,13 @@ fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
             ),
             ok: false,
             expectation: Some(false),
+            blocking: None,
         },
         Err(e) => Outcome {
             output: format!("{e}\n"),
             ok: false,
             expectation: Some(false),
+            blocking: None,
         },
     }
 }

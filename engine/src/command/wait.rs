@@ -1,0 +1,302 @@
+//! Commands that block in kubectl (`delete`, `rollout status`, `drain`, `wait`) as
+//! resumable values: the CLI and scripts drive them by stepping the clock, the page
+//! polls them after every tick, so they finish *as the clock plays*.
+
+use super::kubectl::{qualified_name, rollout_message};
+use crate::api::*;
+use crate::apiserver::ObjKey;
+use crate::cluster::Cluster;
+use crate::kubelet::format_go_duration;
+use crate::time::SimTime;
+use std::collections::VecDeque;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Step {
+    /// `kubectl delete`: every object (with its uid) gone.
+    Gone { items: Vec<(Kind, ObjKey, String)> },
+    /// `kubectl drain`: evicted Pods gone, one after another, then `drained`.
+    Drain {
+        node: String,
+        pending: VecDeque<(ObjKey, String)>,
+        timeout: SimTime,
+    },
+    /// `kubectl wait`: a condition on each object, in order.
+    Conditions {
+        items: VecDeque<(Kind, ObjKey)>,
+        cond: String,
+    },
+    /// `kubectl rollout status`: the status viewer's messages as they change.
+    Rollout {
+        ns: String,
+        name: String,
+        last: Option<String>,
+    },
+}
+
+/// A command that is waiting for the cluster.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Blocking {
+    /// When it gives up (simulated ms).
+    pub deadline: SimTime,
+    /// Output produced since the last poll (the caller takes it).
+    pub output: String,
+    /// Whether it ended in an error.
+    pub failed: bool,
+    step: Step,
+}
+
+fn line(out: &mut String, s: &str) {
+    out.push_str(s);
+    out.push('\n');
+}
+
+impl Blocking {
+    fn new(deadline: SimTime, step: Step) -> Self {
+        Blocking {
+            deadline,
+            output: String::new(),
+            failed: false,
+            step,
+        }
+    }
+
+    /// Wait for objects to be deleted.
+    pub fn gone(deadline: SimTime, items: Vec<(Kind, ObjKey, String)>) -> Self {
+        Self::new(deadline, Step::Gone { items })
+    }
+
+    /// Wait for evicted Pods, then report the node drained.
+    pub fn drain(
+        deadline: SimTime,
+        node: String,
+        pending: Vec<(ObjKey, String)>,
+        timeout: SimTime,
+    ) -> Self {
+        Self::new(
+            deadline,
+            Step::Drain {
+                node,
+                pending: pending.into(),
+                timeout,
+            },
+        )
+    }
+
+    /// Wait for a condition on each object.
+    pub fn conditions(deadline: SimTime, items: Vec<(Kind, ObjKey)>, cond: String) -> Self {
+        Self::new(
+            deadline,
+            Step::Conditions {
+                items: items.into(),
+                cond,
+            },
+        )
+    }
+
+    /// Follow a rollout.
+    pub fn rollout(deadline: SimTime, ns: String, name: String) -> Self {
+        Self::new(
+            deadline,
+            Step::Rollout {
+                ns,
+                name,
+                last: None,
+            },
+        )
+    }
+
+    /// Look at the cluster now; append new output. True when the command has finished.
+    pub fn poll(&mut self, c: &Cluster) -> bool {
+        let timed_out = c.now() >= self.deadline;
+        let mut out = std::mem::take(&mut self.output);
+        let done = match &mut self.step {
+            Step::Gone { items } => {
+                let present: Vec<String> = items
+                    .iter()
+                    .filter(|(k, key, uid)| {
+                        c.store
+                            .get_object(*k, key)
+                            .is_some_and(|o| o.meta().uid == *uid)
+                    })
+                    .map(|(k, key, _)| format!("{}/{}", k.resource(), key.name))
+                    .collect();
+                if present.is_empty() {
+                    true
+                } else if timed_out {
+                    line(
+                        &mut out,
+                        &format!(
+                            "error: timed out waiting for the condition on {}",
+                            present.join(", ")
+                        ),
+                    );
+                    self.failed = true;
+                    true
+                } else {
+                    false
+                }
+            }
+            Step::Drain {
+                node,
+                pending,
+                timeout,
+            } => {
+                while let Some((key, uid)) = pending.front() {
+                    if c.store
+                        .get::<Pod>(key)
+                        .is_none_or(|p| p.metadata.uid != *uid)
+                    {
+                        line(&mut out, &format!("pod/{} evicted", key.name));
+                        pending.pop_front();
+                    } else {
+                        break;
+                    }
+                }
+                match pending.front() {
+                    None => {
+                        line(&mut out, &format!("node/{node} drained"));
+                        true
+                    }
+                    Some((key, _)) if timed_out => {
+                        line(
+                            &mut out,
+                            &format!(
+                                "error: error when waiting for pod \"{}\" in namespace \"{}\" to terminate: global timeout reached: {}",
+                                key.name,
+                                key.namespace,
+                                format_go_duration(*timeout)
+                            ),
+                        );
+                        self.failed = true;
+                        true
+                    }
+                    Some(_) => false,
+                }
+            }
+            Step::Conditions { items, cond } => {
+                while let Some((k, key)) = items.front() {
+                    if condition_met(c, *k, key, cond) {
+                        line(
+                            &mut out,
+                            &format!("{} condition met", qualified_name(*k, &key.name)),
+                        );
+                        items.pop_front();
+                    } else {
+                        break;
+                    }
+                }
+                match items.front() {
+                    None => true,
+                    Some((k, key)) if timed_out => {
+                        line(
+                            &mut out,
+                            &format!(
+                                "error: timed out waiting for the condition on {}/{}",
+                                k.resource(),
+                                key.name
+                            ),
+                        );
+                        self.failed = true;
+                        true
+                    }
+                    Some(_) => false,
+                }
+            }
+            Step::Rollout { ns, name, last } => {
+                match c.store.get::<Deployment>(&ObjKey::new(ns, name)) {
+                    None => {
+                        line(
+                            &mut out,
+                            &crate::apiserver::ApiError::not_found(Kind::Deployment, name)
+                                .kubectl_text(),
+                        );
+                        self.failed = true;
+                        true
+                    }
+                    Some(d) => match rollout_message(d) {
+                        Err(e) => {
+                            line(&mut out, &e);
+                            self.failed = true;
+                            true
+                        }
+                        Ok((msg, finished)) => {
+                            if last.as_ref() != Some(&msg) {
+                                line(&mut out, &msg);
+                                *last = Some(msg);
+                            }
+                            if !finished && timed_out {
+                                line(&mut out, "error: timed out waiting for the condition");
+                                self.failed = true;
+                            }
+                            finished || timed_out
+                        }
+                    },
+                }
+            }
+        };
+        self.output = out;
+        done
+    }
+
+    /// Drive to the end by stepping the clock (the CLI and scripts).
+    pub fn drive(&mut self, c: &mut Cluster) {
+        loop {
+            if self.poll(c) {
+                return;
+            }
+            match c.next_event_time() {
+                Some(t) if t <= self.deadline => {
+                    c.step();
+                }
+                _ => c.run_until(self.deadline),
+            }
+        }
+    }
+
+    /// Stop waiting (Ctrl+C in the console).
+    pub fn interrupt(&mut self) {
+        self.output.push_str("^C\n");
+        self.failed = true;
+    }
+}
+
+/// `kubectl wait --for=…` conditions: `delete`, `condition=Type[=Status]`,
+/// `jsonpath={…}[=value]`.
+pub fn condition_met(c: &Cluster, k: Kind, key: &ObjKey, cond: &str) -> bool {
+    let obj = c.store.get_object(k, key);
+    if cond == "delete" {
+        return obj.is_none();
+    }
+    let Some(obj) = obj else { return false };
+    let v = obj.to_json();
+    if let Some(rest) = cond.strip_prefix("condition=") {
+        let (ctype, want) = rest.split_once('=').unwrap_or((rest, "True"));
+        let conds = v
+            .pointer("/status/conditions")
+            .and_then(|c| c.as_array())
+            .cloned()
+            .unwrap_or_default();
+        return conds.iter().any(|x| {
+            x.get("type")
+                .and_then(|t| t.as_str())
+                .is_some_and(|t| t.eq_ignore_ascii_case(ctype))
+                && x.get("status")
+                    .and_then(|s| s.as_str())
+                    .is_some_and(|s| s.eq_ignore_ascii_case(want))
+        });
+    }
+    if let Some(rest) = cond.strip_prefix("jsonpath=") {
+        let (expr, want) = match rest.rsplit_once('=') {
+            Some((e, w)) if e.ends_with('}') => (e, Some(w)),
+            _ => (rest, None),
+        };
+        let found = crate::printers::jsonpath::select(expr, &v).unwrap_or_default();
+        return match want {
+            Some(w) => found
+                .first()
+                .is_some_and(|x| crate::printers::jsonpath::format_value(x) == w),
+            None => !found.is_empty(),
+        };
+    }
+    false
+}
