@@ -231,6 +231,11 @@ impl Cluster {
         }
         self.node_index += 1;
         let mut k = Kubelet::new(name, self.node_index, config, self.config.kubelet.clone());
+        // The registry is cluster-wide: a new node sees the same refused/crashing images.
+        if let Some(other) = self.kubelets.values().next() {
+            k.refused_images = other.refused_images.clone();
+            k.crashing_images = other.crashing_images.clone();
+        }
         let (requests, timers) = k.register(self.now);
         let epoch = k.epoch;
         self.kubelets.insert(name.to_string(), k);
@@ -323,6 +328,99 @@ impl Cluster {
                 self.foreground_timers += 1;
             }
             self.timers.push(at, t);
+        }
+    }
+
+    fn kubelet_output(&mut self, node: &str, out: crate::kubelet::KubeletOutput) {
+        let (requests, timers) = out;
+        let epoch = self.kubelets.get(node).map(|k| k.epoch).unwrap_or(0);
+        for (at, t) in timers {
+            self.push_timer(at, Timer::Kubelet(node.to_string(), epoch, t));
+        }
+        let _ = self.apply(&kubelet_component(node), requests);
+    }
+
+    /// The running Pod `key` and its kubelet's node, or kubectl's kind of error.
+    fn running_pod(&self, key: &ObjKey) -> Result<(Pod, String), String> {
+        let pod = self
+            .store
+            .get::<Pod>(key)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(Kind::Pod, &key.name).kubectl_text())?;
+        let node = pod.spec.node_name.clone();
+        if node.is_empty() {
+            return Err(format!(
+                "error: pod {} is not scheduled to a node yet",
+                key.name
+            ));
+        }
+        if !self.node_up(&node) {
+            return Err(format!(
+                "error: node {node} is down: pod {} has no running containers",
+                key.name
+            ));
+        }
+        Ok((pod, node))
+    }
+
+    /// `sim crash`: a container of a running Pod exits with code 1; its kubelet
+    /// restarts it according to restartPolicy, with CrashLoopBackOff.
+    pub fn crash_container(&mut self, key: &ObjKey, container: Option<&str>) -> Result<(), String> {
+        let (pod, node) = self.running_pod(key)?;
+        let i = match container {
+            Some(c) => pod
+                .spec
+                .containers
+                .iter()
+                .position(|x| x.name == c)
+                .ok_or_else(|| format!("error: container {c} is not valid for pod {}", key.name))?,
+            None => 0,
+        };
+        let now = self.now;
+        let k = self.kubelets.get_mut(&node).ok_or("error: no kubelet")?;
+        let out = k
+            .crash(&self.store, &pod.metadata.uid, i, None, now)
+            .map_err(|e| format!("error: {e}"))?;
+        self.kubelet_output(&node, out);
+        Ok(())
+    }
+
+    /// `sim unready` / `sim ready`: the Pod's application fails (or passes) its
+    /// readiness probe from now on.
+    pub fn set_pod_unready(&mut self, key: &ObjKey, unready: bool) -> Result<(), String> {
+        let (pod, node) = self.running_pod(key)?;
+        let now = self.now;
+        let k = self.kubelets.get_mut(&node).ok_or("error: no kubelet")?;
+        let out = k
+            .set_unready(&self.store, &pod.metadata.uid, unready, now)
+            .map_err(|e| format!("error: {e}"))?;
+        self.kubelet_output(&node, out);
+        Ok(())
+    }
+
+    /// `sim image-fail` / `sim image-ok`: the registry refuses (or serves) an image.
+    pub fn set_image_refused(&mut self, image: &str, refused: bool) {
+        for k in self.kubelets.values_mut() {
+            if refused {
+                k.refused_images.insert(image.to_string());
+            } else {
+                k.refused_images.remove(image);
+            }
+        }
+    }
+
+    /// `sim image-crash`: containers of this image exit with code 1 `after` ms after
+    /// they start (None: they stop crashing).
+    pub fn set_image_crash(&mut self, image: &str, after: Option<SimTime>) {
+        for k in self.kubelets.values_mut() {
+            match after {
+                Some(a) => {
+                    k.crashing_images.insert(image.to_string(), a);
+                }
+                None => {
+                    k.crashing_images.remove(image);
+                }
+            }
         }
     }
 

@@ -101,6 +101,18 @@ pub enum KubeletTimer {
     Start(String, usize),
     /// Stop the containers of a deleted Pod.
     Kill(String),
+    /// A pull the registry refused: (pod uid, container index).
+    PullFailed(String, usize),
+    /// The sync after a failed pull: ImagePullBackOff.
+    ImageBackOff(String, usize),
+    /// Pull again after the image back-off.
+    RetryPull(String, usize),
+    /// A container exits with code 1: (pod uid, container index, container generation).
+    Crash(String, usize, u64),
+    /// The restart decision for an exited container.
+    Restart(String, usize, u64),
+    /// A readiness probe tick.
+    Probe(String, usize, u64),
     /// The containers of a deleted Pod have exited.
     Stopped(String),
 }
@@ -116,8 +128,113 @@ enum Stage {
 struct Worker {
     key: ObjKey,
     stage: Stage,
+    /// Per container: bumped at every start/exit, so timers of an older run are ignored.
+    gens: Vec<u64>,
+    /// Per container: the readiness prober's state.
+    probes: Vec<ProbeState>,
     /// Restart after a node reboot: restartCount + 1.
     restarted: bool,
+}
+
+/// A readiness prober worker's state for one container.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct ProbeState {
+    /// Time of the first probe; later ones follow every `period`.
+    t0: SimTime,
+    period: SimTime,
+    successes: i64,
+    failures: i64,
+    /// A probe timer is pending.
+    armed: bool,
+}
+
+/// `flowcontrol.Backoff` entry: current delay and when it was last used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Backoff {
+    delay: SimTime,
+    last_update: SimTime,
+}
+
+/// Back-off start for restarts and image pulls (10 s)…
+pub const INITIAL_BACKOFF: SimTime = 10 * SECOND;
+/// …doubling up to 300 s (`MaxContainerBackOff`); ten quiet minutes reset it.
+pub const MAX_BACKOFF: SimTime = 300 * SECOND;
+/// How soon the kubelet notices a container exit (PLEG relist period).
+pub const PLEG_RELIST: SimTime = SECOND;
+
+/// Set container `name` waiting with `reason` and `message`.
+fn set_waiting(p: &mut Pod, name: &str, reason: &str, message: &str) {
+    if let Some(cs) = p
+        .status
+        .container_statuses
+        .iter_mut()
+        .find(|x| x.name == name)
+    {
+        cs.state = ContainerState {
+            waiting: Some(ContainerStateWaiting {
+                reason: reason.into(),
+                message: message.into(),
+            }),
+            ..Default::default()
+        };
+        cs.ready = false;
+    }
+}
+
+/// ContainersReady / Ready from the containers' readiness; true when all are ready.
+fn refresh_ready(p: &mut Pod, now: SimTime) -> bool {
+    let unready: Vec<String> = p
+        .status
+        .container_statuses
+        .iter()
+        .filter(|x| !x.ready)
+        .map(|x| x.name.clone())
+        .collect();
+    if unready.is_empty() {
+        set_condition(
+            &mut p.status.conditions,
+            cond("ContainersReady", "True", "", "", now),
+        );
+        set_condition(&mut p.status.conditions, cond("Ready", "True", "", "", now));
+        true
+    } else {
+        let msg = format!("containers with unready status: [{}]", unready.join(" "));
+        set_condition(
+            &mut p.status.conditions,
+            cond("ContainersReady", "False", "ContainersNotReady", &msg, now),
+        );
+        set_condition(
+            &mut p.status.conditions,
+            cond("Ready", "False", "ContainersNotReady", &msg, now),
+        );
+        false
+    }
+}
+
+/// The fully qualified reference a runtime resolves (`docker.io/library/nginx:1.27`).
+pub fn image_reference(image: &str) -> String {
+    let (repo, tag) = match image.rsplit_once(':') {
+        Some((r, t)) if !t.contains('/') => (r, t),
+        _ => (image, "latest"),
+    };
+    let full = match repo.matches('/').count() {
+        0 => format!("docker.io/library/{repo}"),
+        _ if repo
+            .split('/')
+            .next()
+            .is_some_and(|h| h.contains('.') || h.contains(':')) =>
+        {
+            repo.to_string()
+        }
+        _ => format!("docker.io/{repo}"),
+    };
+    format!("{full}:{tag}")
+}
+
+/// containerd's error for an image the registry does not have.
+pub fn pull_error(image: &str) -> String {
+    let r = image_reference(image);
+    format!("rpc error: code = NotFound desc = failed to pull and unpack image \"{r}\": failed to resolve reference \"{r}\": {r}: not found")
 }
 
 /// Capacity a node registers with.
@@ -163,6 +280,13 @@ pub struct Kubelet {
     /// Timing.
     pub timing: KubeletTiming,
     workers: BTreeMap<String, Worker>,
+    /// Images the registry refuses (`sim image-fail`).
+    pub refused_images: BTreeSet<String>,
+    /// Images whose containers exit with code 1 this long after starting (`sim image-crash`).
+    pub crashing_images: BTreeMap<String, SimTime>,
+    /// Pods whose application fails its readiness probe (`sim unready`).
+    pub unready: BTreeSet<String>,
+    backoff: BTreeMap<String, Backoff>,
     index: u32,
     ip_seq: u32,
 }
@@ -194,6 +318,10 @@ impl Kubelet {
             config,
             timing,
             workers: BTreeMap::new(),
+            refused_images: BTreeSet::new(),
+            crashing_images: BTreeMap::new(),
+            unready: BTreeSet::new(),
+            backoff: BTreeMap::new(),
             index,
             ip_seq: 1,
         }
@@ -345,6 +473,8 @@ impl Kubelet {
         self.up = false;
         self.epoch += 1;
         self.workers.clear();
+        // Back-off lives in the kubelet's memory: a reboot forgets it.
+        self.backoff.clear();
     }
 
     /// Power on: post Ready, renew the Lease, and bring back every Pod bound here
@@ -382,6 +512,8 @@ impl Kubelet {
                         key: ObjKey::of(&p.metadata),
                         stage: Stage::Killing,
                         restarted: false,
+                        gens: Vec::new(),
+                        probes: Vec::new(),
                     },
                 );
                 timers.push((now + self.timing.sync_latency, KubeletTimer::Stopped(uid)));
@@ -398,6 +530,8 @@ impl Kubelet {
                         key: ObjKey::of(&p.metadata),
                         stage: Stage::Starting,
                         restarted: true,
+                        gens: Vec::new(),
+                        probes: Vec::new(),
                     },
                 );
                 timers.push((now + self.timing.sync_latency, KubeletTimer::Sync(uid)));
@@ -434,6 +568,8 @@ impl Kubelet {
                         key: ObjKey::of(&p.metadata),
                         stage: Stage::Starting,
                         restarted: false,
+                        gens: Vec::new(),
+                        probes: Vec::new(),
                     },
                 );
                 (
@@ -448,6 +584,8 @@ impl Kubelet {
                         key: ObjKey::of(&p.metadata),
                         stage: Stage::Killing,
                         restarted: false,
+                        gens: Vec::new(),
+                        probes: Vec::new(),
                     },
                 );
                 (
@@ -482,6 +620,14 @@ impl Kubelet {
             KubeletTimer::PullDone(uid, i) => self.pull_done(store, &uid, i, now),
             KubeletTimer::Start(uid, i) => self.start_container(store, &uid, i, now),
             KubeletTimer::Kill(uid) => self.kill_pod(store, &uid, now),
+            KubeletTimer::PullFailed(uid, i) => self.pull_failed(store, &uid, i, now),
+            KubeletTimer::ImageBackOff(uid, i) => self.image_backoff(store, &uid, i, now),
+            KubeletTimer::RetryPull(uid, i) => self.retry_pull(store, &uid, i, now),
+            KubeletTimer::Crash(uid, i, g) => {
+                self.crash(store, &uid, i, Some(g), now).unwrap_or_default()
+            }
+            KubeletTimer::Restart(uid, i, g) => self.restart(store, &uid, i, g, now),
+            KubeletTimer::Probe(uid, i, g) => self.probe(store, &uid, i, g, now),
             KubeletTimer::Stopped(uid) => self.stopped(store, &uid, now),
         }
     }
@@ -601,6 +747,16 @@ impl Kubelet {
             "Pulling",
             format!("Pulling image \"{}\"", c.image),
         );
+        if self.refused_images.contains(&c.image) {
+            // The registry answers quickly with an error.
+            return (
+                vec![ev],
+                vec![(
+                    now + self.timing.pull_base,
+                    KubeletTimer::PullFailed(uid.into(), i),
+                )],
+            );
+        }
         let ms = self.pull_ms(&c.image);
         (
             vec![ev],
@@ -643,6 +799,7 @@ impl Kubelet {
         )
     }
 
+    /// The first start of container `i` during bring-up (then the next container's pull).
     fn start_container(
         &mut self,
         store: &Store,
@@ -653,33 +810,70 @@ impl Kubelet {
         if !self.starting(uid) {
             return (vec![], vec![]);
         }
-        let Some(pod) = self.pod(store, uid) else {
+        let Some(pod) = self.pod(store, uid).cloned() else {
             return (vec![], vec![]);
         };
-        let Some(c) = pod.spec.containers.get(i).cloned() else {
-            return (vec![], vec![]);
-        };
+        let (mut requests, mut timers, p) = self.start_one(&pod, uid, i, now, false);
+        if i + 1 < p.spec.containers.len() {
+            let (r, t) = self.pull(&p, uid, i + 1, now);
+            requests.extend(r);
+            timers.extend(t);
+        }
+        (requests, timers)
+    }
+
+    /// Create and start container `i` (a restart when `restart`): events, status, the
+    /// readiness probe and, for images made to crash, the crash.
+    fn start_one(
+        &mut self,
+        pod: &Pod,
+        uid: &str,
+        i: usize,
+        now: SimTime,
+        restart: bool,
+    ) -> (Vec<Request>, Vec<(SimTime, KubeletTimer)>, Pod) {
         let mut p = pod.clone();
-        let mut requests = vec![
-            self.event(
+        let Some(c) = pod.spec.containers.get(i).cloned() else {
+            return (vec![], vec![], p);
+        };
+        let mut requests = Vec::new();
+        if restart {
+            requests.push(self.event(
                 &p.metadata,
                 "Normal",
-                "Created",
-                format!("Created container {}", c.name),
-            ),
-            self.event(
-                &p.metadata,
-                "Normal",
-                "Started",
-                format!("Started container {}", c.name),
-            ),
-        ];
+                "Pulled",
+                format!("Container image \"{}\" already present on machine", c.image),
+            ));
+        }
+        requests.push(self.event(
+            &p.metadata,
+            "Normal",
+            "Created",
+            format!("Created container {}", c.name),
+        ));
+        requests.push(self.event(
+            &p.metadata,
+            "Normal",
+            "Started",
+            format!("Started container {}", c.name),
+        ));
+        let gen = self.bump_gen(uid, i, p.spec.containers.len());
+        let has_probe = c.readiness_probe.is_some();
         if let Some(cs) = p
             .status
             .container_statuses
             .iter_mut()
             .find(|x| x.name == c.name)
         {
+            if restart {
+                cs.restart_count += 1;
+                if cs.state.terminated.is_some() {
+                    cs.last_state = ContainerState {
+                        terminated: cs.state.terminated.take(),
+                        ..Default::default()
+                    };
+                }
+            }
             cs.state = ContainerState {
                 running: Some(ContainerStateRunning {
                     started_at: rfc3339(now),
@@ -691,47 +885,500 @@ impl Kubelet {
                 hex64(&format!("{uid}/{}/{}", c.name, cs.restart_count))
             );
             cs.image_id = image_id(&c.image);
-            // No readiness probe: ready as soon as it runs.
-            cs.ready = true;
+            // Without a readiness probe a running container is ready at once.
+            cs.ready = !has_probe;
             cs.started = Some(true);
         }
         p.status.phase = "Running".into();
-        let unready: Vec<String> = p
-            .status
-            .container_statuses
-            .iter()
-            .filter(|x| !x.ready)
-            .map(|x| x.name.clone())
-            .collect();
-        let mut timers = Vec::new();
-        if unready.is_empty() {
-            set_condition(
-                &mut p.status.conditions,
-                cond("ContainersReady", "True", "", "", now),
-            );
-            set_condition(&mut p.status.conditions, cond("Ready", "True", "", "", now));
+        let all_ready = refresh_ready(&mut p, now);
+        if all_ready {
             if let Some(w) = self.workers.get_mut(uid) {
                 w.stage = Stage::Running;
             }
-        } else {
-            let msg = format!("containers with unready status: [{}]", unready.join(" "));
-            set_condition(
-                &mut p.status.conditions,
-                cond("ContainersReady", "False", "ContainersNotReady", &msg, now),
-            );
-            set_condition(
-                &mut p.status.conditions,
-                cond("Ready", "False", "ContainersNotReady", &msg, now),
-            );
+        }
+        let mut timers = Vec::new();
+        if let Some(probe) = &c.readiness_probe {
+            let first = now + probe.initial_delay_seconds.max(0) as u64 * 1000;
+            if let Some(w) = self.workers.get_mut(uid) {
+                w.probes[i] = ProbeState {
+                    t0: first,
+                    period: probe.period_seconds.max(1) as u64 * 1000,
+                    successes: 0,
+                    failures: 0,
+                    armed: true,
+                };
+            }
+            timers.push((first, KubeletTimer::Probe(uid.into(), i, gen)));
+        }
+        if let Some(after) = self.crashing_images.get(&c.image) {
+            timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
         }
         p.metadata.resource_version.clear();
         requests.push(Request::UpdateStatus(Object::Pod(p.clone())));
-        if i + 1 < p.spec.containers.len() {
-            let (r, t) = self.pull(&p, uid, i + 1, now);
-            requests.extend(r);
-            timers.extend(t);
+        (requests, timers, p)
+    }
+
+    fn bump_gen(&mut self, uid: &str, i: usize, n: usize) -> u64 {
+        let Some(w) = self.workers.get_mut(uid) else {
+            return 0;
+        };
+        if w.gens.len() < n {
+            w.gens.resize(n, 0);
+            w.probes.resize(n, ProbeState::default());
         }
+        w.gens[i] += 1;
+        w.probes[i] = ProbeState::default();
+        w.gens[i]
+    }
+
+    fn gen_is(&self, uid: &str, i: usize, gen: u64) -> bool {
+        self.workers
+            .get(uid)
+            .is_some_and(|w| w.stage != Stage::Killing && w.gens.get(i) == Some(&gen))
+    }
+
+    /// Container `i` exits with code 1 (`sim crash`, or an image made to crash). The
+    /// restart decision follows one PLEG relist later.
+    pub fn crash(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        i: usize,
+        gen: Option<u64>,
+        now: SimTime,
+    ) -> Result<KubeletOutput, String> {
+        if let Some(g) = gen {
+            if !self.gen_is(uid, i, g) {
+                return Ok((vec![], vec![]));
+            }
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return Err("the pod is not running on this node".into());
+        };
+        let Some(name) = pod.spec.containers.get(i).map(|c| c.name.clone()) else {
+            return Err("no such container".into());
+        };
+        let mut p = pod.clone();
+        let Some(cs) = p
+            .status
+            .container_statuses
+            .iter_mut()
+            .find(|x| x.name == name)
+        else {
+            return Err(format!("container {name} has not started"));
+        };
+        let Some(running) = cs.state.running.take() else {
+            return Err(format!("container {name} is not running"));
+        };
+        cs.state = ContainerState {
+            terminated: Some(ContainerStateTerminated {
+                exit_code: 1,
+                reason: "Error".into(),
+                started_at: running.started_at,
+                finished_at: rfc3339(now),
+            }),
+            ..Default::default()
+        };
+        cs.ready = false;
+        cs.started = Some(false);
+        refresh_ready(&mut p, now);
+        let gen = self.bump_gen(uid, i, p.spec.containers.len());
+        if let Some(w) = self.workers.get_mut(uid) {
+            w.stage = Stage::Running;
+        }
+        p.metadata.resource_version.clear();
+        Ok((
+            vec![Request::UpdateStatus(Object::Pod(p))],
+            vec![(now + PLEG_RELIST, KubeletTimer::Restart(uid.into(), i, gen))],
+        ))
+    }
+
+    /// The restart decision for an exited container (`doBackOff`): restart now and
+    /// double the back-off, or wait in CrashLoopBackOff until it has passed.
+    fn restart(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        i: usize,
+        gen: u64,
+        now: SimTime,
+    ) -> KubeletOutput {
+        if !self.gen_is(uid, i, gen) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.containers.get(i).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(cs) = pod
+            .status
+            .container_statuses
+            .iter()
+            .find(|x| x.name == c.name)
+        else {
+            return (vec![], vec![]);
+        };
+        let term = cs
+            .state
+            .terminated
+            .clone()
+            .or_else(|| cs.last_state.terminated.clone());
+        let exit_code = term.as_ref().map(|t| t.exit_code).unwrap_or(1);
+        let policy = pod.spec.restart_policy.as_str();
+        if policy == "Never" || (policy == "OnFailure" && exit_code == 0) {
+            // No restart: once every container has exited the Pod is terminal.
+            let all_exited = pod
+                .status
+                .container_statuses
+                .iter()
+                .all(|x| x.state.terminated.is_some());
+            if !all_exited {
+                return (vec![], vec![]);
+            }
+            let failed = pod.status.container_statuses.iter().any(|x| {
+                x.state
+                    .terminated
+                    .as_ref()
+                    .is_some_and(|t| t.exit_code != 0)
+            });
+            let mut p = pod.clone();
+            p.status.phase = if failed { "Failed" } else { "Succeeded" }.into();
+            p.metadata.resource_version.clear();
+            return (vec![Request::UpdateStatus(Object::Pod(p))], vec![]);
+        }
+        let finished = term
+            .as_ref()
+            .and_then(|t| crate::time::parse_rfc3339(&t.finished_at))
+            .unwrap_or(now);
+        let key = format!("{uid}/{}", c.name);
+        if self
+            .backoff
+            .get(&key)
+            .is_some_and(|b| now.saturating_sub(b.last_update) > 2 * MAX_BACKOFF)
+        {
+            // Ten quiet minutes reset the back-off.
+            self.backoff.remove(&key);
+        }
+        if let Some(b) = self.backoff.get(&key).copied() {
+            if now.saturating_sub(finished) < b.delay {
+                let mut p = pod.clone();
+                let what = format!("{}_{}({uid})", p.metadata.name, p.metadata.namespace);
+                if let Some(cs) = p
+                    .status
+                    .container_statuses
+                    .iter_mut()
+                    .find(|x| x.name == c.name)
+                {
+                    if cs.state.terminated.is_some() {
+                        cs.last_state = ContainerState {
+                            terminated: cs.state.terminated.take(),
+                            ..Default::default()
+                        };
+                    }
+                    cs.state = ContainerState {
+                        waiting: Some(ContainerStateWaiting {
+                            reason: "CrashLoopBackOff".into(),
+                            message: format!(
+                                "back-off {} restarting failed container={} pod={what}",
+                                format_go_duration(b.delay),
+                                c.name
+                            ),
+                        }),
+                        ..Default::default()
+                    };
+                }
+                p.metadata.resource_version.clear();
+                let ev = self.event(
+                    &p.metadata,
+                    "Warning",
+                    "BackOff",
+                    format!(
+                        "Back-off restarting failed container {} in pod {what}",
+                        c.name
+                    ),
+                );
+                return (
+                    vec![Request::UpdateStatus(Object::Pod(p)), ev],
+                    vec![(
+                        finished + b.delay,
+                        KubeletTimer::Restart(uid.into(), i, gen),
+                    )],
+                );
+            }
+        }
+        let next = match self.backoff.get(&key) {
+            Some(b) => (b.delay * 2).min(MAX_BACKOFF),
+            None => INITIAL_BACKOFF,
+        };
+        self.backoff.insert(
+            key,
+            Backoff {
+                delay: next,
+                last_update: now,
+            },
+        );
+        let (r, t, _) = self.start_one(&pod, uid, i, now, true);
+        (r, t)
+    }
+
+    /// A readiness probe tick: passing flips Ready on after successThreshold, failing
+    /// (the application is `sim unready`) flips it off after failureThreshold and emits
+    /// `Unhealthy` each time. Healthy and Ready: probing goes quiet (nothing to see).
+    fn probe(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        i: usize,
+        gen: u64,
+        now: SimTime,
+    ) -> KubeletOutput {
+        if !self.gen_is(uid, i, gen) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.containers.get(i).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(probe) = c.readiness_probe.clone() else {
+            return (vec![], vec![]);
+        };
+        let healthy = !self.unready.contains(uid);
+        let Some(w) = self.workers.get_mut(uid) else {
+            return (vec![], vec![]);
+        };
+        let st = &mut w.probes[i];
+        st.armed = false;
+        let ready = pod
+            .status
+            .container_statuses
+            .iter()
+            .find(|x| x.name == c.name)
+            .is_some_and(|x| x.ready);
+        let mut requests = Vec::new();
+        let mut flip = None;
+        if healthy {
+            st.failures = 0;
+            st.successes += 1;
+            if !ready && st.successes >= probe.success_threshold.max(1) {
+                flip = Some(true);
+            }
+        } else {
+            st.successes = 0;
+            st.failures += 1;
+            if ready && st.failures >= probe.failure_threshold.max(1) {
+                flip = Some(false);
+            }
+        }
+        let again = !healthy || (!ready && flip.is_none());
+        if again {
+            st.armed = true;
+        }
+        let period = st.period;
+        if !healthy {
+            requests.push(self.event(
+                &pod.metadata,
+                "Warning",
+                "Unhealthy",
+                format!(
+                    "Readiness probe failed: {}",
+                    probe.failure_message(&pod.status.pod_ip)
+                ),
+            ));
+        }
+        if let Some(r) = flip {
+            let mut p = pod.clone();
+            if let Some(cs) = p
+                .status
+                .container_statuses
+                .iter_mut()
+                .find(|x| x.name == c.name)
+            {
+                cs.ready = r;
+            }
+            refresh_ready(&mut p, now);
+            p.metadata.resource_version.clear();
+            requests.push(Request::UpdateStatus(Object::Pod(p)));
+        }
+        let timers = if again {
+            vec![(now + period, KubeletTimer::Probe(uid.into(), i, gen))]
+        } else {
+            vec![]
+        };
         (requests, timers)
+    }
+
+    /// The application of a Pod starts (`ready = false`) or stops failing its readiness
+    /// probe; the next probe tick notices. Err if no container has a readiness probe.
+    pub fn set_unready(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        unready: bool,
+        now: SimTime,
+    ) -> Result<KubeletOutput, String> {
+        let pod = self
+            .pod(store, uid)
+            .cloned()
+            .ok_or("the pod is not running on this node")?;
+        let probed: Vec<usize> = pod
+            .spec
+            .containers
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.readiness_probe.is_some())
+            .map(|(i, _)| i)
+            .collect();
+        if probed.is_empty() {
+            return Err(format!(
+                "pod {} has no readiness probe: the kubelet counts a running container as ready, so there is nothing to fail (add a readinessProbe to its containers)",
+                pod.metadata.name
+            ));
+        }
+        if unready {
+            self.unready.insert(uid.into());
+        } else {
+            self.unready.remove(uid);
+        }
+        let mut timers = Vec::new();
+        for i in probed {
+            let Some(w) = self.workers.get_mut(uid) else {
+                break;
+            };
+            let gen = w.gens.get(i).copied().unwrap_or(0);
+            let Some(st) = w.probes.get_mut(i) else {
+                continue;
+            };
+            if st.armed || st.period == 0 {
+                continue;
+            }
+            // The prober ticks every period from its first probe.
+            let k = (now.saturating_sub(st.t0)) / st.period + 1;
+            st.armed = true;
+            timers.push((
+                st.t0 + k * st.period,
+                KubeletTimer::Probe(uid.into(), i, gen),
+            ));
+        }
+        Ok((vec![], timers))
+    }
+
+    /// The registry refused the image: `Failed`, then `ErrImagePull`, and back-off.
+    fn pull_failed(&mut self, store: &Store, uid: &str, i: usize, now: SimTime) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.containers.get(i).cloned() else {
+            return (vec![], vec![]);
+        };
+        if !self.refused_images.contains(&c.image) {
+            // The registry accepts it again (`sim image-ok`): this attempt succeeds.
+            return self.pull_done(store, uid, i, now);
+        }
+        let err = pull_error(&c.image);
+        let key = format!("{uid}_{}", c.image);
+        let next = match self.backoff.get(&key) {
+            Some(b) if now.saturating_sub(b.last_update) <= 2 * MAX_BACKOFF => {
+                (b.delay * 2).min(MAX_BACKOFF)
+            }
+            _ => INITIAL_BACKOFF,
+        };
+        self.backoff.insert(
+            key,
+            Backoff {
+                delay: next,
+                last_update: now,
+            },
+        );
+        let mut p = pod.clone();
+        set_waiting(&mut p, &c.name, "ErrImagePull", &err);
+        p.metadata.resource_version.clear();
+        (
+            vec![
+                self.event(
+                    &p.metadata,
+                    "Warning",
+                    "Failed",
+                    format!("Failed to pull image \"{}\": {err}", c.image),
+                ),
+                self.event(
+                    &p.metadata,
+                    "Warning",
+                    "Failed",
+                    "Error: ErrImagePull".into(),
+                ),
+                Request::UpdateStatus(Object::Pod(p)),
+            ],
+            vec![(now + PLEG_RELIST, KubeletTimer::ImageBackOff(uid.into(), i))],
+        )
+    }
+
+    /// The next sync inside the image back-off: `BackOff` and `ImagePullBackOff`, and a
+    /// new pull when the back-off has passed.
+    fn image_backoff(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        i: usize,
+        _now: SimTime,
+    ) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.containers.get(i).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(b) = self.backoff.get(&format!("{uid}_{}", c.image)).copied() else {
+            return (vec![], vec![]);
+        };
+        let mut p = pod.clone();
+        let msg = format!(
+            "Back-off pulling image \"{}\": ErrImagePull: {}",
+            c.image,
+            pull_error(&c.image)
+        );
+        set_waiting(&mut p, &c.name, "ImagePullBackOff", &msg);
+        p.metadata.resource_version.clear();
+        (
+            vec![
+                self.event(
+                    &p.metadata,
+                    "Normal",
+                    "BackOff",
+                    format!("Back-off pulling image \"{}\"", c.image),
+                ),
+                self.event(
+                    &p.metadata,
+                    "Warning",
+                    "Failed",
+                    "Error: ImagePullBackOff".into(),
+                ),
+                Request::UpdateStatus(Object::Pod(p)),
+            ],
+            vec![(
+                b.last_update + b.delay,
+                KubeletTimer::RetryPull(uid.into(), i),
+            )],
+        )
+    }
+
+    fn retry_pull(&mut self, store: &Store, uid: &str, i: usize, now: SimTime) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return (vec![], vec![]);
+        };
+        self.pull(&pod, uid, i, now)
     }
 
     /// TERM every running container; they exit after `container_stop` (or at the

@@ -40,6 +40,88 @@ pub struct ContainerPort {
     pub name: String,
 }
 
+/// `v1.HTTPGetAction`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HttpGetAction {
+    /// Request path.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub path: String,
+    /// Port number or name.
+    pub port: crate::api::IntOrString,
+}
+
+/// `v1.TCPSocketAction`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TcpSocketAction {
+    /// Port number or name.
+    pub port: crate::api::IntOrString,
+}
+
+/// `v1.ExecAction`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecAction {
+    /// Command run in the container.
+    #[serde(default)]
+    pub command: Vec<String>,
+}
+
+fn default_period() -> i64 {
+    10
+}
+fn default_one_i64() -> i64 {
+    1
+}
+fn default_three() -> i64 {
+    3
+}
+
+/// `v1.Probe` with upstream defaults (period 10 s, timeout 1 s, success 1, failure 3).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Probe {
+    /// HTTP GET probe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_get: Option<HttpGetAction>,
+    /// TCP probe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcp_socket: Option<TcpSocketAction>,
+    /// Exec probe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exec: Option<ExecAction>,
+    /// Seconds after start before the first probe.
+    #[serde(default)]
+    pub initial_delay_seconds: i64,
+    /// Seconds between probes.
+    #[serde(default = "default_period")]
+    pub period_seconds: i64,
+    /// Probe timeout.
+    #[serde(default = "default_one_i64")]
+    pub timeout_seconds: i64,
+    /// Consecutive successes to count as passing.
+    #[serde(default = "default_one_i64")]
+    pub success_threshold: i64,
+    /// Consecutive failures to count as failing.
+    #[serde(default = "default_three")]
+    pub failure_threshold: i64,
+}
+
+impl Probe {
+    /// The message after `Readiness probe failed: ` when the application is unhealthy,
+    /// as the kubelet's prober words it for each probe type.
+    pub fn failure_message(&self, pod_ip: &str) -> String {
+        if self.http_get.is_some() {
+            "HTTP probe failed with statuscode: 503".to_string()
+        } else if let Some(t) = &self.tcp_socket {
+            format!("dial tcp {pod_ip}:{}: connect: connection refused", t.port)
+        } else {
+            String::new()
+        }
+    }
+}
+
 /// `v1.Container` (the fields the simulation uses).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -55,6 +137,12 @@ pub struct Container {
     /// Requests and limits.
     #[serde(default, skip_serializing_if = "is_default_resources")]
     pub resources: ResourceRequirements,
+    /// Readiness probe: only Ready changes with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readiness_probe: Option<Probe>,
+    /// Liveness probe: a failing one restarts the container.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub liveness_probe: Option<Probe>,
 }
 
 fn is_default_resources(r: &ResourceRequirements) -> bool {

@@ -11,7 +11,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, MINUTE};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] | seed N | node add|down|up|remove NAME | expect EXPR OP VALUE | log [--tail N]";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] | seed N | node add|down|up|remove NAME | crash pod/NAME [--container C] | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | expect EXPR OP VALUE | log [--tail N]";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -27,6 +27,12 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
         "node" => node(c, rest),
         "expect" => return expect(c, rest),
         "log" => log(c, rest),
+        "crash" => crash(c, rest),
+        "unready" => readiness(c, rest, true),
+        "ready" => readiness(c, rest, false),
+        "image-fail" => image(c, rest, "fail"),
+        "image-ok" => image(c, rest, "ok"),
+        "image-crash" => image(c, rest, "crash"),
         other => Err(format!("error: unknown sim verb \"{other}\"\n{USAGE}")),
     };
     match r {
@@ -394,4 +400,69 @@ fn log(c: &mut Cluster, words: &[String]) -> R {
         ]);
     }
     Ok(crate::printers::table::render(&rows))
+}
+
+fn pod_key(arg: Option<&String>, verb: &str) -> Result<ObjKey, String> {
+    let a = arg.ok_or_else(|| format!("error: usage: sim {verb} pod/NAME"))?;
+    let name = a
+        .strip_prefix("pod/")
+        .or_else(|| a.strip_prefix("pods/"))
+        .unwrap_or(a);
+    if name.is_empty() {
+        return Err(format!("error: usage: sim {verb} pod/NAME"));
+    }
+    Ok(ObjKey::new("default", name))
+}
+
+fn crash(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(words, &[flag("container", Some('c'))], "sim crash")?;
+    let key = pod_key(p.args.first(), "crash")?;
+    c.crash_container(&key, p.get("container"))?;
+    Ok(format!(
+        "pod/{}: container exited with code 1 (Error)",
+        key.name
+    ))
+}
+
+fn readiness(c: &mut Cluster, words: &[String], unready: bool) -> R {
+    let verb = if unready { "unready" } else { "ready" };
+    let key = pod_key(words.first(), verb)?;
+    c.set_pod_unready(&key, unready)?;
+    Ok(format!(
+        "pod/{}: the application now {} its readiness probe",
+        key.name,
+        if unready { "fails" } else { "passes" }
+    ))
+}
+
+fn image(c: &mut Cluster, words: &[String], what: &str) -> R {
+    let p = parse_flags(words, &[flag("after", None)], &format!("sim image-{what}"))?;
+    let img = p
+        .args
+        .first()
+        .ok_or_else(|| format!("error: usage: sim image-{what} IMAGE"))?;
+    match what {
+        "fail" => {
+            c.set_image_refused(img, true);
+            Ok(format!("registry: pulls of {img} now fail (not found)"))
+        }
+        "ok" => {
+            c.set_image_refused(img, false);
+            c.set_image_crash(img, None);
+            Ok(format!("registry: {img} pulls and runs normally again"))
+        }
+        _ => {
+            let after = p
+                .get("after")
+                .map(parse_duration)
+                .transpose()
+                .map_err(|e| format!("error: {e}"))?
+                .unwrap_or(2_000);
+            c.set_image_crash(img, Some(after));
+            Ok(format!(
+                "containers of {img} now exit with code 1 {} after they start",
+                human_duration(after)
+            ))
+        }
+    }
 }

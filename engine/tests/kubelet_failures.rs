@@ -1,0 +1,235 @@
+//! The kubelet's failure modes: CrashLoopBackOff with its 10 s → 300 s curve, image
+//! pulls refused (ErrImagePull → ImagePullBackOff), readiness probes, restartPolicy.
+
+mod common;
+use common::*;
+use kubeplay_engine::api::*;
+use kubeplay_engine::apiserver::ObjKey;
+use kubeplay_engine::cluster::Cluster;
+use kubeplay_engine::command::{run, NoFiles};
+use kubeplay_engine::printers::pod_ready_status;
+use kubeplay_engine::time::{parse_rfc3339, SECOND};
+
+fn sh(c: &mut Cluster, line: &str) -> String {
+    let o = run(c, line, None, &NoFiles);
+    assert!(o.ok, "{line}: {}", o.output);
+    o.output
+}
+
+fn only_pod(c: &Cluster) -> Pod {
+    c.store.list::<Pod>().next().expect("a pod").clone()
+}
+
+#[test]
+fn a_crash_looping_container_restarts_in_the_same_pod_after_10_20_40_80_160_300_300_seconds() {
+    let mut c = Cluster::with_default_nodes(1);
+    sh(&mut c, "sim image-crash shop:2.0 --after 1s");
+    sh(&mut c, "kubectl create deployment shop --image=shop:2.0");
+    // Watch from before the first start (the image pull takes a few seconds).
+    c.advance(SECOND);
+    let uid = only_pod(&c).metadata.uid;
+    // Record, for each restart, how long after the previous exit it came.
+    let mut delays = Vec::new();
+    let mut seen = 0;
+    let mut saw_crashloop = false;
+    while delays.len() < 8 {
+        c.step();
+        let p = only_pod(&c);
+        assert_eq!(p.metadata.uid, uid, "restarts happen in the same Pod");
+        let cs = &p.status.container_statuses[0];
+        if let Some(w) = &cs.state.waiting {
+            if w.reason == "CrashLoopBackOff" {
+                saw_crashloop = true;
+                assert!(w.message.starts_with("back-off "), "{}", w.message);
+                assert!(
+                    w.message.ends_with(&format!(
+                        "restarting failed container=shop pod={}_default({uid})",
+                        p.metadata.name
+                    )),
+                    "{}",
+                    w.message
+                );
+                assert_eq!(pod_ready_status(&p).1, "CrashLoopBackOff");
+            }
+        }
+        if cs.restart_count > seen && cs.state.running.is_some() {
+            seen = cs.restart_count;
+            let finished =
+                parse_rfc3339(&cs.last_state.terminated.as_ref().unwrap().finished_at).unwrap();
+            delays.push((c.now() - finished) / SECOND);
+        }
+        assert!(c.now() < 60 * 60 * SECOND, "ran too long: {delays:?}");
+    }
+    assert!(saw_crashloop);
+    // The first restart is immediate (one PLEG relist), then the back-off doubles to 300 s.
+    assert_eq!(delays, [1, 10, 20, 40, 80, 160, 300, 300]);
+    let p = only_pod(&c);
+    assert_eq!(
+        p.status.container_statuses[0]
+            .last_state
+            .terminated
+            .as_ref()
+            .unwrap()
+            .reason,
+        "Error"
+    );
+    let backoff = c
+        .events()
+        .into_iter()
+        .find(|e| e.reason == "BackOff")
+        .unwrap();
+    assert_eq!(backoff.type_, "Warning");
+    assert_eq!(
+        backoff.message,
+        format!(
+            "Back-off restarting failed container shop in pod {}_default({uid})",
+            p.metadata.name
+        )
+    );
+}
+
+#[test]
+fn a_refused_image_goes_err_image_pull_then_image_pull_back_off_and_recovers_when_served() {
+    let mut c = Cluster::with_default_nodes(1);
+    sh(&mut c, "sim image-fail web:typo");
+    sh(&mut c, "kubectl create deployment web --image=web:typo");
+    c.advance(2 * SECOND);
+    assert_eq!(pod_ready_status(&only_pod(&c)).1, "ErrImagePull");
+    c.advance(SECOND);
+    let p = only_pod(&c);
+    assert_eq!(pod_ready_status(&p).1, "ImagePullBackOff");
+    let w = p.status.container_statuses[0]
+        .state
+        .waiting
+        .clone()
+        .unwrap();
+    assert!(
+        w.message.starts_with(
+            "Back-off pulling image \"web:typo\": ErrImagePull: rpc error: code = NotFound"
+        ),
+        "{}",
+        w.message
+    );
+    let reasons: Vec<(String, String)> = c
+        .events()
+        .into_iter()
+        .filter(|e| e.involved_object.kind == "Pod")
+        .map(|e| (e.reason.clone(), e.message.clone()))
+        .collect();
+    assert!(
+        reasons.contains(&("Failed".into(), "Error: ErrImagePull".into())),
+        "{reasons:?}"
+    );
+    assert!(reasons.contains(&("Failed".into(), "Error: ImagePullBackOff".into())));
+    assert!(reasons.contains(&(
+        "BackOff".into(),
+        "Back-off pulling image \"web:typo\"".into()
+    )));
+    assert!(reasons.iter().any(|(r, m)| r == "Failed" && m.starts_with("Failed to pull image \"web:typo\": rpc error: code = NotFound desc = failed to pull and unpack image \"docker.io/library/web:typo\"")));
+    // It keeps retrying with back-off; once the registry serves it, the Pod runs.
+    c.advance(60 * SECOND);
+    let pulls = c
+        .events()
+        .into_iter()
+        .find(|e| e.reason == "Pulling")
+        .unwrap()
+        .count;
+    assert!(pulls >= 3, "retried {pulls} times");
+    sh(&mut c, "sim image-ok web:typo");
+    c.advance(200 * SECOND);
+    let p = only_pod(&c);
+    assert!(p.is_ready(), "{:?}", pod_ready_status(&p));
+    assert_eq!(p.restarts(), 0, "a pull failure is not a restart");
+}
+
+const PROBED: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec:
+      containers:
+      - name: api
+        image: api:1.0
+        readinessProbe:
+          httpGet: {path: /healthz, port: 8080}
+          periodSeconds: 5
+          failureThreshold: 3
+";
+
+#[test]
+fn a_failing_readiness_probe_clears_ready_without_restarting_and_recovers() {
+    let mut c = Cluster::with_default_nodes(1);
+    assert!(run(&mut c, "kubectl apply -f -", Some(PROBED), &NoFiles).ok);
+    assert!(c.settle(60 * SECOND));
+    let api = |c: &Cluster| {
+        c.store
+            .get::<Deployment>(&ObjKey::new("default", "api"))
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(api(&c).status.ready_replicas, 2);
+    let victim = c.store.list::<Pod>().next().unwrap().metadata.name.clone();
+    sh(&mut c, &format!("sim unready pod/{victim}"));
+    // Three failures 5 s apart: not Ready within 15 s, still Running, no restart.
+    c.advance(16 * SECOND);
+    let p = c
+        .store
+        .get::<Pod>(&ObjKey::new("default", &victim))
+        .unwrap()
+        .clone();
+    assert!(!p.is_ready());
+    assert_eq!(
+        pod_ready_status(&p),
+        ("0/1".to_string(), "Running".to_string(), 0)
+    );
+    assert_eq!(api(&c).status.ready_replicas, 1);
+    let unhealthy = c
+        .events()
+        .into_iter()
+        .find(|e| e.reason == "Unhealthy")
+        .unwrap();
+    assert_eq!(
+        unhealthy.message,
+        "Readiness probe failed: HTTP probe failed with statuscode: 503"
+    );
+    assert!(unhealthy.count >= 3);
+    // The ReplicaSet does not replace it: the Pod is still active.
+    assert_eq!(c.store.count(Kind::Pod), 2);
+    sh(&mut c, &format!("sim ready pod/{victim}"));
+    c.advance(6 * SECOND);
+    assert!(c
+        .store
+        .get::<Pod>(&ObjKey::new("default", &victim))
+        .unwrap()
+        .is_ready());
+    assert_eq!(api(&c).status.ready_replicas, 2);
+}
+
+#[test]
+fn unready_on_a_pod_without_a_probe_explains_why_there_is_nothing_to_fail() {
+    let mut c = web_cluster(1);
+    let name = c.store.list::<Pod>().next().unwrap().metadata.name.clone();
+    let o = run(&mut c, &format!("sim unready pod/{name}"), None, &NoFiles);
+    assert!(!o.ok);
+    assert!(o.output.contains("has no readiness probe"), "{}", o.output);
+}
+
+#[test]
+fn a_crashed_container_in_a_never_restart_pod_leaves_the_pod_failed() {
+    let mut c = Cluster::with_default_nodes(1);
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: job}\nspec:\n  restartPolicy: Never\n  containers: [{name: c, image: busybox}]\n";
+    assert!(run(&mut c, "kubectl apply -f -", Some(pod), &NoFiles).ok);
+    c.settle(60 * SECOND);
+    sh(&mut c, "sim crash pod/job");
+    c.advance(5 * SECOND);
+    let p = only_pod(&c);
+    assert_eq!(p.status.phase, "Failed");
+    assert_eq!(pod_ready_status(&p).1, "Error");
+    assert_eq!(p.restarts(), 0);
+    // A terminal Pod no longer counts against the node.
+    assert_eq!(c.store.node_usage(&p.spec.node_name).pods, 0);
+}
