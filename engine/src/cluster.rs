@@ -55,6 +55,8 @@ pub enum Ctl {
     NodeLifecycle,
     /// taint-eviction-controller.
     TaintEviction,
+    /// namespace-controller: empties terminating namespaces.
+    Namespace,
 }
 
 impl Ctl {
@@ -74,6 +76,7 @@ impl Ctl {
                 host: String::new(),
             },
             Ctl::TaintEviction => Component::named("taint-eviction-controller"),
+            Ctl::Namespace => Component::named("namespace-controller"),
         }
     }
 }
@@ -123,6 +126,7 @@ pub struct Cluster {
     /// taint-eviction-controller.
     pub taint_eviction: TaintEvictionController,
     taint_queue: WorkQueue,
+    namespace_queue: WorkQueue,
     /// default-scheduler.
     pub scheduler: Scheduler,
     /// One kubelet per node.
@@ -139,8 +143,31 @@ pub fn kubectl() -> Component {
 }
 
 impl Cluster {
-    /// An empty cluster (no nodes) with this seed.
+    /// An empty cluster (no nodes) with this seed: just the namespaces every cluster
+    /// starts with.
     pub fn new(seed: u64) -> Self {
+        let mut c = Cluster::bare(seed);
+        for ns in ["default", "kube-node-lease", "kube-public", "kube-system"] {
+            let obj = Object::Namespace(Namespace {
+                metadata: ObjectMeta {
+                    name: ns.into(),
+                    ..Default::default()
+                },
+                ..Default::default()
+            });
+            // Fixed names on an empty store: creation cannot fail.
+            let _ = c.submit(
+                &Component::named("kube-apiserver"),
+                Request::Create {
+                    object: obj,
+                    event: None,
+                },
+            );
+        }
+        c
+    }
+
+    fn bare(seed: u64) -> Self {
         Cluster {
             store: Store::new(),
             now: 0,
@@ -155,6 +182,7 @@ impl Cluster {
             node_lifecycle: NodeLifecycleController::default(),
             taint_eviction: TaintEvictionController::default(),
             taint_queue: WorkQueue::default(),
+            namespace_queue: WorkQueue::default(),
             scheduler: Scheduler::default(),
             kubelets: BTreeMap::new(),
             armed: BTreeSet::new(),
@@ -646,6 +674,11 @@ impl Cluster {
                     }
                 }
             }
+            Kind::Namespace => {
+                if let Some(n) = new.filter(|n| n.meta().is_deleting()) {
+                    self.namespace_queue.add(ObjKey::of(n.meta()));
+                }
+            }
             Kind::Node => {
                 let taints = |o: Option<&Object>| -> Vec<Taint> {
                     match o {
@@ -684,6 +717,7 @@ impl Cluster {
             Ctl::GarbageCollector => self.gc.queue.is_empty(),
             Ctl::NodeLifecycle => self.node_lifecycle.queue.is_empty(),
             Ctl::TaintEviction => self.taint_queue.is_empty(),
+            Ctl::Namespace => self.namespace_queue.is_empty(),
         }
     }
 
@@ -694,6 +728,7 @@ impl Cluster {
             Ctl::GarbageCollector,
             Ctl::NodeLifecycle,
             Ctl::TaintEviction,
+            Ctl::Namespace,
         ] {
             if !self.queue_empty(c) && self.armed.insert(c) {
                 let at = self.now + self.config.controller_latency;
@@ -782,6 +817,7 @@ impl Cluster {
                     Ctl::ReplicaSet => self.replicaset.queue.add(key),
                     Ctl::NodeLifecycle => self.node_lifecycle.queue.add(key),
                     Ctl::TaintEviction => self.taint_queue.add(key),
+                    Ctl::Namespace => self.namespace_queue.add(key),
                     Ctl::GarbageCollector => {}
                 }
                 self.arm_controllers();
@@ -843,6 +879,46 @@ impl Cluster {
                 for (kind, key) in self.gc.queue.drain() {
                     let r = self.gc.attempt_to_delete_item(&self.store, kind, &key);
                     let _ = self.apply(&who, r.requests);
+                }
+            }
+            Ctl::Namespace => {
+                for key in self.namespace_queue.drain() {
+                    let Some(ns) = self.store.get::<Namespace>(&key).cloned() else {
+                        continue;
+                    };
+                    if !ns.metadata.is_deleting() {
+                        continue;
+                    }
+                    // NamespacedResourcesDeleter: delete everything in it, then finalize.
+                    let mut remaining = 0;
+                    let mut requests = Vec::new();
+                    for kind in Kind::ALL.into_iter().filter(|k| k.namespaced()) {
+                        for o in self
+                            .store
+                            .list_objects(kind)
+                            .filter(|o| o.meta().namespace == key.name)
+                        {
+                            remaining += 1;
+                            if !o.meta().is_deleting() {
+                                requests.push(Request::Delete {
+                                    kind,
+                                    key: ObjKey::of(o.meta()),
+                                    options: DeleteOptions::default(),
+                                    event: None,
+                                });
+                            }
+                        }
+                    }
+                    if remaining == 0 {
+                        let mut n = ns.clone();
+                        n.spec.finalizers.clear();
+                        n.metadata.resource_version.clear();
+                        requests.push(Request::Update(Object::Namespace(n)));
+                    }
+                    let _ = self.apply(&who, requests);
+                    if remaining > 0 {
+                        self.push_timer(now + SECOND, Timer::Requeue(c, key));
+                    }
                 }
             }
             Ctl::TaintEviction => {

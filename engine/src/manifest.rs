@@ -36,6 +36,7 @@ fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
         "Node" => Kind::Node,
         "Event" => Kind::Event,
         "Lease" => Kind::Lease,
+        "Namespace" => Kind::Namespace,
         _ => {
             return Err(format!(
                 "resource mapping not found for name: \"\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{api_version}\"\nensure CRDs are installed first"
@@ -198,6 +199,7 @@ pub fn decode(
         Kind::Node => Object::Node(typed(value)?),
         Kind::Event => Object::Event(typed(value)?),
         Kind::Lease => Object::Lease(typed(value)?),
+        Kind::Namespace => Object::Namespace(typed(value)?),
     };
     unknown_fields(&input, &obj.to_json(), "", unknown);
     Ok(obj)

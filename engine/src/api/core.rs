@@ -570,6 +570,36 @@ pub struct Event {
     pub last_ms: u64,
 }
 
+/// `v1.NamespaceSpec`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NamespaceSpec {
+    /// `kubernetes`: held until the namespace controller has emptied the namespace.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub finalizers: Vec<String>,
+}
+
+/// `v1.NamespaceStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NamespaceStatus {
+    /// `Active` or `Terminating`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub phase: String,
+}
+
+/// `v1.Namespace` (cluster-scoped).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Namespace {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// Finalizers.
+    #[serde(default)]
+    pub spec: NamespaceSpec,
+    /// Phase.
+    #[serde(default)]
+    pub status: NamespaceStatus,
+}
+
 /// `coordination.k8s.io/v1.LeaseSpec`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

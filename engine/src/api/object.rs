@@ -18,17 +18,20 @@ pub enum Kind {
     Event,
     /// `coordination.k8s.io/v1` Lease.
     Lease,
+    /// `v1` Namespace (cluster-scoped).
+    Namespace,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 6] = [
+    pub const ALL: [Kind; 7] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
         Kind::Node,
         Kind::Event,
         Kind::Lease,
+        Kind::Namespace,
     ];
 
     /// The Kind name, e.g. `ReplicaSet`.
@@ -40,6 +43,7 @@ impl Kind {
             Kind::Node => "Node",
             Kind::Event => "Event",
             Kind::Lease => "Lease",
+            Kind::Namespace => "Namespace",
         }
     }
 
@@ -61,6 +65,7 @@ impl Kind {
             Kind::Node => "nodes",
             Kind::Event => "events",
             Kind::Lease => "leases",
+            Kind::Namespace => "namespaces",
         }
     }
 
@@ -74,7 +79,7 @@ impl Kind {
 
     /// True for namespaced kinds.
     pub fn namespaced(self) -> bool {
-        !matches!(self, Kind::Node)
+        !matches!(self, Kind::Node | Kind::Namespace)
     }
 }
 
@@ -93,6 +98,8 @@ pub enum Object {
     Event(Event),
     /// A Lease.
     Lease(Lease),
+    /// A Namespace.
+    Namespace(Namespace),
 }
 
 impl Object {
@@ -105,6 +112,7 @@ impl Object {
             Object::Node(_) => Kind::Node,
             Object::Event(_) => Kind::Event,
             Object::Lease(_) => Kind::Lease,
+            Object::Namespace(_) => Kind::Namespace,
         }
     }
 
@@ -117,6 +125,7 @@ impl Object {
             Object::Node(o) => &o.metadata,
             Object::Event(o) => &o.metadata,
             Object::Lease(o) => &o.metadata,
+            Object::Namespace(o) => &o.metadata,
         }
     }
 
@@ -129,6 +138,7 @@ impl Object {
             Object::Node(o) => &mut o.metadata,
             Object::Event(o) => &mut o.metadata,
             Object::Lease(o) => &mut o.metadata,
+            Object::Namespace(o) => &mut o.metadata,
         }
     }
 
@@ -141,6 +151,7 @@ impl Object {
             Object::Node(o) => serde_json::to_value(o),
             Object::Event(o) => serde_json::to_value(o),
             Object::Lease(o) => serde_json::to_value(o),
+            Object::Namespace(o) => serde_json::to_value(o),
         }
         .unwrap_or(serde_json::Value::Null);
         let mut map = serde_json::Map::new();
@@ -160,6 +171,7 @@ impl Object {
             (Object::ReplicaSet(a), Object::ReplicaSet(b)) => a.spec != b.spec,
             (Object::Pod(a), Object::Pod(b)) => a.spec != b.spec,
             (Object::Node(a), Object::Node(b)) => a.spec != b.spec,
+            (Object::Namespace(a), Object::Namespace(b)) => a.spec != b.spec,
             _ => false,
         }
     }
@@ -202,3 +214,4 @@ resource!(Pod);
 resource!(Node);
 resource!(Event);
 resource!(Lease);
+resource!(Namespace);

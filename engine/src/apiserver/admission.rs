@@ -18,6 +18,14 @@ pub fn admit_create(obj: &mut Object) {
                 pod.status.phase = "Pending".into();
             }
         }
+        Object::Namespace(n) => {
+            if n.status.phase.is_empty() {
+                n.status.phase = "Active".into();
+            }
+            if !n.metadata.is_deleting() && !n.spec.finalizers.iter().any(|f| f == "kubernetes") {
+                n.spec.finalizers.push("kubernetes".into());
+            }
+        }
         Object::Deployment(d) => default_pod_spec(&mut d.spec.template.spec),
         Object::ReplicaSet(rs) => default_pod_spec(&mut rs.spec.template.spec),
         _ => {}

@@ -179,7 +179,7 @@ pub struct DeleteOptions {
 /// The store: objects by kind and key, the indexes, and the watch log.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
-    objects: [BTreeMap<ObjKey, Object>; 6],
+    objects: [BTreeMap<ObjKey, Object>; 7],
     revision: u64,
     uids: HashMap<String, (Kind, ObjKey)>,
     by_owner: BTreeMap<String, BTreeSet<(Kind, ObjKey)>>,
@@ -467,6 +467,27 @@ impl Store {
         }
         admission::admit_create(&mut obj);
         validation::validate(&obj, None)?;
+        // A store that tracks namespaces (every Cluster's does) refuses content in a
+        // missing or terminating one; the bare stores of unit tests track none.
+        if kind.namespaced() && self.count(Kind::Namespace) > 0 {
+            let ns = obj.meta().namespace.clone();
+            match self.get::<Namespace>(&ObjKey::new("", &ns)) {
+                None => return Err(ApiError::not_found(Kind::Namespace, &ns)),
+                Some(n) if n.metadata.is_deleting() => {
+                    return Err(ApiError {
+                        code: 403,
+                        reason: "Forbidden",
+                        message: format!(
+                            "{} \"{}\" is forbidden: unable to create new content in namespace {ns} because it is being terminated",
+                            kind.qualified_resource(),
+                            obj.meta().name
+                        ),
+                        kubectl_message: None,
+                    })
+                }
+                Some(_) => {}
+            }
+        }
         let key = ObjKey::of(obj.meta());
         if self.objects[kind_index(kind)].contains_key(&key) {
             return Err(ApiError::already_exists(kind, &key.name));
@@ -523,6 +544,7 @@ impl Store {
             (Object::ReplicaSet(n), Object::ReplicaSet(c)) => n.status = c.status.clone(),
             (Object::Pod(n), Object::Pod(c)) => n.status = c.status.clone(),
             (Object::Node(n), Object::Node(c)) => n.status = c.status.clone(),
+            (Object::Namespace(n), Object::Namespace(c)) => n.status = c.status.clone(),
             _ => {}
         }
         let meta = obj.meta_mut();
@@ -534,8 +556,10 @@ impl Store {
         meta.deletion_grace_period_seconds = cur_meta.deletion_grace_period_seconds;
         meta.generate_name = cur_meta.generate_name;
         meta.generation = cur_meta.generation + i64::from(spec_changed && cur_meta.generation > 0);
+        let spec_finalizers = matches!(&obj, Object::Namespace(n) if !n.spec.finalizers.is_empty());
         if obj.meta().is_deleting()
             && obj.meta().finalizers.is_empty()
+            && !spec_finalizers
             && obj.meta().deletion_grace_period_seconds.unwrap_or(0) == 0
         {
             // The last finalizer is gone: the object can finally be removed.
@@ -635,6 +659,33 @@ impl Store {
             }
         }
         let mut obj = current.clone();
+        if let Object::Namespace(n) = &mut obj {
+            if matches!(
+                key.name.as_str(),
+                "default" | "kube-system" | "kube-public" | "kube-node-lease"
+            ) {
+                return Err(ApiError {
+                    code: 403,
+                    reason: "Forbidden",
+                    message: format!(
+                        "namespaces \"{}\" is forbidden: this namespace may not be deleted",
+                        key.name
+                    ),
+                    kubectl_message: None,
+                });
+            }
+            if !n.spec.finalizers.is_empty() {
+                // Terminating until the namespace controller has emptied it.
+                if n.metadata.is_deleting() {
+                    return Ok(vec![]);
+                }
+                n.status.phase = "Terminating".into();
+                n.metadata.deletion_ms = Some(now);
+                n.metadata.deletion_timestamp = Some(rfc3339(now));
+                n.metadata.deletion_grace_period_seconds = Some(0);
+                return Ok(vec![self.put(now, "delete", obj, writer)]);
+            }
+        }
         // Graceful period: only Pods have one (pkg/registry/core/pod/strategy.go).
         let grace = match &obj {
             Object::Pod(p) => {

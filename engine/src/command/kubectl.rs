@@ -416,6 +416,28 @@ fn create(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Fi
         .map_err(api)?;
         return Ok(format!("deployment.apps/{name} created"));
     }
+    if matches!(p.args.first().map(String::as_str), Some("namespace" | "ns")) {
+        let name = p
+            .args
+            .get(1)
+            .ok_or("error: exactly one NAME is required, got 0")?;
+        let ns = Namespace {
+            metadata: ObjectMeta {
+                name: name.clone(),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        c.submit(
+            &user(),
+            Request::Create {
+                object: Object::Namespace(ns),
+                event: None,
+            },
+        )
+        .map_err(api)?;
+        return Ok(format!("namespace/{name} created"));
+    }
     if !p.args.is_empty() {
         return Err(format!(
             "error: unknown command \"{}\" for \"kubectl create\"",

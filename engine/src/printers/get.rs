@@ -16,6 +16,7 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "nodes" | "node" | "no" => Kind::Node,
         "events" | "event" | "ev" => Kind::Event,
         "leases" | "lease" => Kind::Lease,
+        "namespaces" | "namespace" | "ns" => Kind::Namespace,
         _ => return None,
     };
     match group {
@@ -72,6 +73,7 @@ fn headers(kind: Kind, o: TableOptions) -> Vec<&'static str> {
         Kind::Node => vec!["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
         Kind::Event => vec!["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"],
         Kind::Lease => vec!["NAME", "HOLDER", "AGE"],
+        Kind::Namespace => vec!["NAME", "STATUS", "AGE"],
     };
     if o.wide {
         h.extend(match kind {
@@ -232,6 +234,7 @@ pub fn row(obj: &Object, o: TableOptions, now: SimTime) -> Vec<String> {
             or_none(&l.spec.holder_identity),
             age(m.created_ms, now),
         ],
+        Object::Namespace(n) => vec![name, n.status.phase.clone(), age(m.created_ms, now)],
     };
     if o.show_labels {
         r.push(labels_col(&m.labels));
