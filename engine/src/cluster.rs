@@ -224,6 +224,7 @@ impl Cluster {
         self.foreground_timers == 0
             && self.taint_eviction.scheduled.is_empty()
             && !self.node_lifecycle.has_pending_no_execute()
+            && self.deployment.awaiting_deadline.is_empty()
     }
 
     fn is_background(&self, t: &Timer) -> bool {
@@ -233,6 +234,8 @@ impl Cluster {
             Timer::TaintEviction(..) | Timer::NodeLifecycle(NodeLifecycleTimer::NoExecute(_)) => {
                 true
             }
+            // Progress-deadline checks count through `awaiting_deadline` instead.
+            Timer::Requeue(Ctl::Deployment, _) => true,
             Timer::NodeLifecycle(NodeLifecycleTimer::Monitor(n)) => {
                 self.kubelets.get(n).is_some_and(|k| k.up)
             }
@@ -793,6 +796,10 @@ impl Cluster {
                 _ => break,
             }
         }
+        if !self.is_quiescent() {
+            // Still busy: the whole budget was spent.
+            self.run_until(deadline);
+        }
         self.is_quiescent()
     }
 
@@ -945,6 +952,13 @@ impl Cluster {
                         Ctl::ReplicaSet => self.replicaset.sync_replica_set(&self.store, &key, now),
                         _ => self.node_lifecycle.sync_node(&self.store, &key, now),
                     };
+                    if c == Ctl::Deployment {
+                        if r.requeue_after.is_some() {
+                            self.deployment.awaiting_deadline.insert(key.clone());
+                        } else {
+                            self.deployment.awaiting_deadline.remove(&key);
+                        }
+                    }
                     let failed = self.apply(&who, r.requests).is_err();
                     // Transient errors requeue (rate-limited upstream; 1 s here).
                     let after = if failed {

@@ -200,6 +200,9 @@ pub struct Condition {
     /// Simulated ms of the last transition (not part of the API shape).
     #[serde(skip)]
     pub transition_ms: u64,
+    /// Simulated ms of the last update (Deployment conditions; not part of the API shape).
+    #[serde(skip)]
+    pub update_ms: u64,
 }
 
 /// Find a condition by type.

@@ -24,6 +24,9 @@ use crate::time::SimTime;
 pub struct DeploymentController {
     /// Keys of Deployments to sync.
     pub queue: WorkQueue,
+    /// Deployments whose rollout is still within its progress deadline: a check is
+    /// due when the deadline passes (the live set behind those requeues).
+    pub awaiting_deadline: std::collections::BTreeSet<ObjKey>,
 }
 
 /// The working state of one sync.
@@ -34,6 +37,8 @@ pub struct SyncCtx {
     pub now: SimTime,
     /// Requests decided so far.
     pub requests: Vec<Request>,
+    /// Look again after this long (a stuck rollout's deadline).
+    pub requeue_after: Option<SimTime>,
 }
 
 impl SyncCtx {
@@ -99,6 +104,7 @@ impl DeploymentController {
             d: d.clone(),
             now,
             requests: Vec::new(),
+            requeue_after: None,
         };
         if d.spec.selector.is_empty() {
             ctx.event(
@@ -118,6 +124,9 @@ impl DeploymentController {
             };
         }
         let rss = owned_replica_sets(store, d);
+        if !d.metadata.is_deleting() {
+            sync::check_paused_conditions(&mut ctx);
+        }
         if d.metadata.is_deleting() {
             sync::sync_status_only(&mut ctx, rss);
         } else if d.spec.paused || sync::is_scaling_event(&ctx.d, &rss) {
@@ -129,7 +138,7 @@ impl DeploymentController {
         }
         Reconcile {
             requests: ctx.requests,
-            requeue_after: None,
+            requeue_after: ctx.requeue_after,
         }
     }
 }

@@ -399,45 +399,103 @@ pub fn calculate_status(
     status
 }
 
-/// `syncDeploymentStatus` / `syncRolloutStatus`: status plus the Progressing condition.
+/// `checkPausedConditions`: Progressing=Unknown `DeploymentPaused` / `DeploymentResumed`
+/// (never over a timed-out condition).
+pub fn check_paused_conditions(ctx: &mut SyncCtx) {
+    if !has_progress_deadline(&ctx.d) {
+        return;
+    }
+    let cond = get_condition(&ctx.d.status.conditions, "Progressing");
+    if cond.is_some_and(|c| c.reason == "ProgressDeadlineExceeded") {
+        return;
+    }
+    let paused_cond = cond.is_some_and(|c| c.reason == "DeploymentPaused");
+    let c = if ctx.d.spec.paused && !paused_cond {
+        new_condition(
+            "Progressing",
+            "Unknown",
+            "DeploymentPaused",
+            "Deployment is paused".into(),
+            ctx.now,
+        )
+    } else if !ctx.d.spec.paused && paused_cond {
+        new_condition(
+            "Progressing",
+            "Unknown",
+            "DeploymentResumed",
+            "Deployment is resumed".into(),
+            ctx.now,
+        )
+    } else {
+        return;
+    };
+    set_deployment_condition(&mut ctx.d.status.conditions, c);
+    ctx.requests
+        .push(Request::UpdateStatus(Object::Deployment(ctx.d.clone())));
+}
+
+/// `syncDeploymentStatus` / `syncRolloutStatus` (`progress.go`): status, the
+/// Progressing condition (complete, progressing, or timed out), and a requeue for the
+/// moment a stuck rollout would pass its deadline.
 pub fn sync_deployment_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<usize>) {
     let now = ctx.now;
     let mut status = calculate_status(&ctx.d, rss, new, now);
     let current = get_condition(&ctx.d.status.conditions, "Progressing").cloned();
-    let timed_out = current
-        .as_ref()
-        .is_some_and(|c| c.reason == "ProgressDeadlineExceeded");
-    if !ctx.d.spec.paused && !timed_out {
-        if let Some(i) = new {
-            let name = &rss[i].metadata.name;
-            if deployment_complete(&ctx.d, &status) {
-                let c = new_condition(
-                    "Progressing",
-                    "True",
-                    "NewReplicaSetAvailable",
-                    format!("ReplicaSet \"{name}\" has successfully progressed."),
-                    now,
-                );
-                set_deployment_condition(&mut status.conditions, c);
-            } else if deployment_progressing(&ctx.d, &status) {
-                // Progress refreshes lastUpdateTime even with the same reason (upstream
-                // special-cases Progressing); the transition time stays while True.
-                let mut c = new_condition(
-                    "Progressing",
-                    "True",
-                    "ReplicaSetUpdated",
-                    format!("ReplicaSet \"{name}\" is progressing."),
-                    now,
-                );
-                if let Some(cur) = current.as_ref() {
-                    if cur.status == "True" {
-                        c.last_transition_time = cur.last_transition_time.clone();
-                        c.transition_ms = cur.transition_ms;
-                    }
-                    status.conditions.retain(|x| x.type_ != "Progressing");
+    let complete_before = status.replicas == status.updated_replicas
+        && current
+            .as_ref()
+            .is_some_and(|c| c.reason == "NewReplicaSetAvailable");
+    if has_progress_deadline(&ctx.d) && !complete_before && !ctx.d.spec.paused {
+        let rs_name = new.map(|i| rss[i].metadata.name.clone());
+        let d_name = ctx.d.metadata.name.clone();
+        if deployment_complete(&ctx.d, &status) {
+            let msg = match &rs_name {
+                Some(n) => format!("ReplicaSet \"{n}\" has successfully progressed."),
+                None => format!("Deployment \"{d_name}\" has successfully progressed."),
+            };
+            set_deployment_condition(
+                &mut status.conditions,
+                new_condition("Progressing", "True", "NewReplicaSetAvailable", msg, now),
+            );
+        } else if deployment_progressing(&ctx.d, &status) {
+            let msg = match &rs_name {
+                Some(n) => format!("ReplicaSet \"{n}\" is progressing."),
+                None => format!("Deployment \"{d_name}\" is progressing."),
+            };
+            // Progress refreshes lastUpdateTime even with the same reason (upstream
+            // special-cases Progressing); the transition time stays while True.
+            let mut c = new_condition("Progressing", "True", "ReplicaSetUpdated", msg, now);
+            if let Some(cur) = current.as_ref() {
+                if cur.status == "True" {
+                    c.last_transition_time = cur.last_transition_time.clone();
+                    c.transition_ms = cur.transition_ms;
                 }
-                set_deployment_condition(&mut status.conditions, c);
+                status.conditions.retain(|x| x.type_ != "Progressing");
             }
+            set_deployment_condition(&mut status.conditions, c);
+        } else if deployment_timed_out(&ctx.d, &status, now) {
+            let msg = match &rs_name {
+                Some(n) => format!("ReplicaSet \"{n}\" has timed out progressing."),
+                None => format!("Deployment \"{d_name}\" has timed out progressing."),
+            };
+            set_deployment_condition(
+                &mut status.conditions,
+                new_condition("Progressing", "False", "ProgressDeadlineExceeded", msg, now),
+            );
+        }
+    }
+    // requeueStuckDeployment: look again one second after the deadline would pass.
+    if let Some(cur) = get_condition(&ctx.d.status.conditions, "Progressing") {
+        if has_progress_deadline(&ctx.d)
+            && !deployment_complete(&ctx.d, &status)
+            && cur.reason != "ProgressDeadlineExceeded"
+        {
+            let deadline = cur.update_ms + ctx.d.spec.progress_deadline_seconds as u64 * 1000;
+            ctx.requeue_after = Some(if deadline < now + 1000 {
+                1000
+            } else {
+                deadline - now + 1000
+            });
         }
     }
     if status != ctx.d.status {

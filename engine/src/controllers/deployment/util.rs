@@ -152,7 +152,29 @@ pub fn new_condition(
         reason: reason.into(),
         message,
         transition_ms: now,
+        update_ms: now,
         ..Default::default()
+    }
+}
+
+/// `HasProgressDeadline`: set and not "forever" (MaxInt32).
+pub fn has_progress_deadline(d: &Deployment) -> bool {
+    d.spec.progress_deadline_seconds > 0 && d.spec.progress_deadline_seconds != i64::from(i32::MAX)
+}
+
+/// `DeploymentTimedOut`: no progress for progressDeadlineSeconds since the Progressing
+/// condition's lastUpdateTime (strictly after).
+pub fn deployment_timed_out(d: &Deployment, s: &DeploymentStatus, now: u64) -> bool {
+    if !has_progress_deadline(d) {
+        return false;
+    }
+    let Some(c) = get_condition(&s.conditions, "Progressing") else {
+        return false;
+    };
+    match c.reason.as_str() {
+        "NewReplicaSetAvailable" => false,
+        "ProgressDeadlineExceeded" => true,
+        _ => c.update_ms + d.spec.progress_deadline_seconds as u64 * 1000 < now,
     }
 }
 
