@@ -90,6 +90,17 @@ enum Timer {
     NodeLifecycle(NodeLifecycleTimer),
     TaintEviction(ObjKey, String),
     Kubelet(String, u64, KubeletTimer),
+    GitOps(ObjKey),
+}
+
+/// A GitOps sync (Argo CD / Flux style) for one Deployment: every `every` ms it
+/// re-applies the declared spec, undoing manual drift, under its own manager name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GitOpsSync {
+    /// The declared spec (what the Git repository says).
+    pub declared: DeploymentSpec,
+    /// Sync interval.
+    pub every: SimTime,
 }
 
 /// A request the API server refused (kept for the log and the learner).
@@ -135,6 +146,8 @@ pub struct Cluster {
     node_index: u32,
     /// Refused requests from components (conflicts and the like).
     pub failed: Vec<FailedRequest>,
+    /// GitOps syncs by Deployment.
+    pub gitops: BTreeMap<ObjKey, GitOpsSync>,
 }
 
 /// The user's identity for clicks and commands.
@@ -188,6 +201,7 @@ impl Cluster {
             armed: BTreeSet::new(),
             node_index: 0,
             failed: Vec::new(),
+            gitops: BTreeMap::new(),
         }
     }
 
@@ -236,6 +250,8 @@ impl Cluster {
             }
             // Progress-deadline checks count through `awaiting_deadline` instead.
             Timer::Requeue(Ctl::Deployment, _) => true,
+            // A periodic sync never ends by itself: it is background work.
+            Timer::GitOps(_) => true,
             Timer::NodeLifecycle(NodeLifecycleTimer::Monitor(n)) => {
                 self.kubelets.get(n).is_some_and(|k| k.up)
             }
@@ -426,6 +442,28 @@ impl Cluster {
             .set_unready(&self.store, &pod.metadata.uid, unready, now)
             .map_err(|e| format!("error: {e}"))?;
         self.kubelet_output(&node, out);
+        Ok(())
+    }
+
+    /// `sim gitops on`: from now on the Deployment's current spec is what Git declares,
+    /// re-applied every `every` ms. `None` switches the sync off.
+    pub fn set_gitops(&mut self, key: &ObjKey, every: Option<SimTime>) -> Result<(), String> {
+        let d = self
+            .store
+            .get::<Deployment>(key)
+            .ok_or_else(|| ApiError::not_found(Kind::Deployment, &key.name).kubectl_text())?;
+        match every {
+            Some(every) => {
+                let declared = d.spec.clone();
+                let first = self.now + every;
+                self.gitops
+                    .insert(key.clone(), GitOpsSync { declared, every });
+                self.push_timer(first, Timer::GitOps(key.clone()));
+            }
+            None => {
+                self.gitops.remove(key);
+            }
+        }
         Ok(())
     }
 
@@ -857,6 +895,23 @@ impl Cluster {
                     self.push_timer(at, Timer::NodeLifecycle(t));
                 }
                 let _ = self.apply(&Ctl::NodeLifecycle.component(), requests);
+            }
+            Timer::GitOps(key) => {
+                let Some(g) = self.gitops.get(&key).cloned() else {
+                    return;
+                };
+                if let Some(d) = self.store.get::<Deployment>(&key) {
+                    if d.spec != g.declared {
+                        let mut d = d.clone();
+                        d.spec = g.declared.clone();
+                        d.metadata.resource_version.clear();
+                        let _ = self.apply(
+                            &Component::named("gitops-sync"),
+                            vec![Request::Update(Object::Deployment(d))],
+                        );
+                    }
+                }
+                self.push_timer(now + g.every, Timer::GitOps(key));
             }
             Timer::TaintEviction(key, uid) => {
                 let requests = self.taint_eviction.fire(&self.store, &key, &uid, now);

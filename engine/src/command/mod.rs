@@ -105,7 +105,21 @@ pub const KUBECTL_VERBS: &[&str] = &[
 ];
 /// `sim` verbs.
 pub const SIM_VERBS: &[&str] = &[
-    "advance", "settle", "time", "reset", "seed", "node", "expect", "log",
+    "advance",
+    "settle",
+    "time",
+    "reset",
+    "seed",
+    "node",
+    "crash",
+    "unready",
+    "ready",
+    "image-fail",
+    "image-ok",
+    "image-crash",
+    "gitops",
+    "expect",
+    "log",
 ];
 /// Resource names kubectl accepts here.
 pub const RESOURCE_NAMES: &[&str] = &[
@@ -115,9 +129,11 @@ pub const RESOURCE_NAMES: &[&str] = &[
     "nodes",
     "events",
     "leases",
+    "namespaces",
     "po",
     "deploy",
     "rs",
     "no",
     "ev",
+    "ns",
 ];

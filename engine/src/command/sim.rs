@@ -11,7 +11,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, MINUTE};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] | seed N | node add|down|up|remove NAME | crash pod/NAME [--container C] | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | expect EXPR OP VALUE | log [--tail N]";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] | seed N | node add|down|up|remove NAME | crash pod/NAME [--container C] | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | gitops on|off deployment/NAME [--every D] | expect EXPR OP VALUE | log [--tail N]";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -33,6 +33,7 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
         "image-fail" => image(c, rest, "fail"),
         "image-ok" => image(c, rest, "ok"),
         "image-crash" => image(c, rest, "crash"),
+        "gitops" => gitops(c, rest),
         other => Err(format!("error: unknown sim verb \"{other}\"\n{USAGE}")),
     };
     match r {
@@ -464,5 +465,41 @@ fn image(c: &mut Cluster, words: &[String], what: &str) -> R {
                 human_duration(after)
             ))
         }
+    }
+}
+
+fn gitops(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(words, &[flag("every", None)], "sim gitops")?;
+    let usage = "error: usage: sim gitops on|off deployment/NAME [--every 30s]";
+    let (Some(action), Some(target)) = (p.args.first(), p.args.get(1)) else {
+        return Err(usage.into());
+    };
+    let name = target
+        .strip_prefix("deployment/")
+        .or_else(|| target.strip_prefix("deploy/"))
+        .ok_or(usage)?;
+    let key = ObjKey::new("default", name);
+    match action.as_str() {
+        "on" => {
+            let every = p
+                .get("every")
+                .map(parse_duration)
+                .transpose()
+                .map_err(|e| format!("error: {e}"))?
+                .unwrap_or(30_000)
+                .max(1_000);
+            c.set_gitops(&key, Some(every))?;
+            Ok(format!(
+                "gitops-sync: deployment/{name} is declared as it is now; drift is undone every {}",
+                human_duration(every)
+            ))
+        }
+        "off" => {
+            c.set_gitops(&key, None)?;
+            Ok(format!(
+                "gitops-sync: deployment/{name} is no longer synced"
+            ))
+        }
+        _ => Err(usage.into()),
     }
 }
