@@ -191,7 +191,7 @@ impl SimHandle {
 
     /// A click, as the command it stands for: it runs through the same command
     /// language and appears in the console, so the learner sees what to type.
-    fn click(&self, command: String) {
+    pub fn click(&self, command: String) {
         self.with(|s| {
             s.run_text(&command);
             let ok = s.console.last().is_some_and(|e| e.ok);

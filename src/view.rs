@@ -40,6 +40,136 @@ pub struct DeploymentView {
     pub y: f64,
 }
 
+/// One revision of a Deployment, for the history panel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RevisionView {
+    /// `deployment.kubernetes.io/revision`.
+    pub revision: i64,
+    /// ReplicaSet name.
+    pub replicaset: String,
+    /// Images of the template.
+    pub images: String,
+    /// `kubernetes.io/change-cause` or `<none>`.
+    pub change_cause: String,
+    /// spec.replicas / status.readyReplicas of the ReplicaSet.
+    pub desired: i64,
+    /// Ready Pods.
+    pub ready: i64,
+    /// The Deployment's current template.
+    pub current: bool,
+}
+
+/// What the Deployment panel shows and drives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeploymentDetail {
+    /// Name.
+    pub name: String,
+    /// First container's name (for `set image`).
+    pub container: String,
+    /// First container's image.
+    pub image: String,
+    /// spec.paused.
+    pub paused: bool,
+    /// Resolved maxSurge / maxUnavailable.
+    pub max_surge: i64,
+    /// Resolved maxUnavailable.
+    pub max_unavailable: i64,
+    /// Σ ReplicaSet spec.replicas (what the surge budget limits).
+    pub total_pods: i64,
+    /// spec.replicas.
+    pub desired: i64,
+    /// status.unavailableReplicas.
+    pub unavailable: i64,
+    /// Conditions as (type, status, reason, message).
+    pub conditions: Vec<(String, String, String, String)>,
+    /// Revisions, newest first.
+    pub revisions: Vec<RevisionView>,
+}
+
+/// Details of every Deployment in `default`, by name.
+pub fn deployment_details(c: &Cluster) -> Vec<DeploymentDetail> {
+    use kubeplay_engine::controllers::deployment::{owned_replica_sets, sync::find_new, util};
+    c.store
+        .list::<Deployment>()
+        .filter(|d| d.metadata.namespace == "default")
+        .map(|d| {
+            let rss = owned_replica_sets(&c.store, d);
+            let new = find_new(d, &rss);
+            let mut revisions: Vec<RevisionView> = rss
+                .iter()
+                .enumerate()
+                .map(|(i, r)| RevisionView {
+                    revision: revision(&r.metadata),
+                    replicaset: r.metadata.name.clone(),
+                    images: r
+                        .spec
+                        .template
+                        .spec
+                        .containers
+                        .iter()
+                        .map(|c| c.image.clone())
+                        .collect::<Vec<_>>()
+                        .join(","),
+                    change_cause: r
+                        .metadata
+                        .annotations
+                        .get("kubernetes.io/change-cause")
+                        .cloned()
+                        .unwrap_or_else(|| "<none>".into()),
+                    desired: r.spec.replicas,
+                    ready: r.status.ready_replicas,
+                    current: Some(i) == new,
+                })
+                .collect();
+            revisions.sort_by_key(|r| std::cmp::Reverse(r.revision));
+            let first = d.spec.template.spec.containers.first();
+            DeploymentDetail {
+                name: d.metadata.name.clone(),
+                container: first.map(|c| c.name.clone()).unwrap_or_default(),
+                image: first.map(|c| c.image.clone()).unwrap_or_default(),
+                paused: d.spec.paused,
+                max_surge: util::max_surge(d),
+                max_unavailable: util::max_unavailable(d),
+                total_pods: rss.iter().map(|r| r.spec.replicas).sum(),
+                desired: d.spec.replicas,
+                unavailable: d.status.unavailable_replicas,
+                conditions: d
+                    .status
+                    .conditions
+                    .iter()
+                    .map(|c| {
+                        (
+                            c.type_.clone(),
+                            c.status.clone(),
+                            c.reason.clone(),
+                            c.message.clone(),
+                        )
+                    })
+                    .collect(),
+                revisions,
+            }
+        })
+        .collect()
+}
+
+/// The image a learner most likely rolls out next: the tag's last number plus one
+/// (`nginx:1.27` → `nginx:1.28`), else `:v2`.
+pub fn next_image(image: &str) -> String {
+    if let Some((repo, tag)) = image.rsplit_once(':') {
+        if let Some(pos) = tag
+            .rfind(|c: char| !c.is_ascii_digit())
+            .map(|p| p + 1)
+            .or(Some(0))
+        {
+            if let Ok(n) = tag[pos..].parse::<u64>() {
+                return format!("{repo}:{}{}", &tag[..pos], n + 1);
+            }
+        }
+        return format!("{repo}:v2");
+    }
+    format!("{image}:v2")
+}
+
 /// A ReplicaSet.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReplicaSetView {
@@ -392,6 +522,40 @@ mod tests {
         assert_eq!(m.links.iter().filter(|l| l.kind == "owner").count(), 4);
         assert_eq!(m.links.iter().filter(|l| l.kind == "binding").count(), 3);
         assert!(m.height >= 3.0 * NODE_H);
+    }
+
+    #[test]
+    fn the_next_image_bumps_the_last_number_of_the_tag() {
+        assert_eq!(next_image("nginx:1.27"), "nginx:1.28");
+        assert_eq!(next_image("shop:v9"), "shop:v10");
+        assert_eq!(next_image("busybox:latest"), "busybox:v2");
+        assert_eq!(next_image("busybox"), "busybox:v2");
+    }
+
+    #[test]
+    fn deployment_details_list_revisions_newest_first_with_the_budget() {
+        let mut c = default_cluster();
+        kubeplay_engine::command::run(
+            &mut c,
+            "kubectl set image deployment/web nginx=nginx:1.28",
+            None,
+            &kubeplay_engine::command::NoFiles,
+        );
+        c.settle(120_000);
+        let d = &deployment_details(&c)[0];
+        assert_eq!((d.max_surge, d.max_unavailable, d.desired), (1, 0, 3));
+        assert_eq!(
+            d.revisions.iter().map(|r| r.revision).collect::<Vec<_>>(),
+            [2, 1]
+        );
+        assert!(d.revisions[0].current && d.revisions[0].images == "nginx:1.28");
+        assert_eq!(
+            d.conditions
+                .iter()
+                .map(|c| c.0.as_str())
+                .collect::<Vec<_>>(),
+            ["Available", "Progressing"]
+        );
     }
 
     #[test]

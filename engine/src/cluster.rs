@@ -1014,7 +1014,13 @@ impl Cluster {
                             self.deployment.awaiting_deadline.remove(&key);
                         }
                     }
-                    let failed = self.apply(&who, r.requests).is_err();
+                    let result = self.apply(&who, r.requests);
+                    if c == Ctl::ReplicaSet {
+                        if let Err(e) = &result {
+                            self.set_replica_failure(&key, e);
+                        }
+                    }
+                    let failed = result.is_err();
                     // Transient errors requeue (rate-limited upstream; 1 s here).
                     let after = if failed {
                         Some(SECOND)
@@ -1027,6 +1033,38 @@ impl Cluster {
                 }
             }
         }
+    }
+
+    /// `calculateStatus` with a manageReplicas error: ReplicaFailure=True on the
+    /// ReplicaSet (FailedCreate / FailedDelete) with the API server's message.
+    fn set_replica_failure(&mut self, key: &ObjKey, e: &ApiError) {
+        let Some(rs) = self.store.get::<ReplicaSet>(key) else {
+            return;
+        };
+        let mut rs = rs.clone();
+        let reason = if rs.status.replicas < rs.spec.replicas {
+            "FailedCreate"
+        } else {
+            "FailedDelete"
+        };
+        let now = self.now;
+        set_condition(
+            &mut rs.status.conditions,
+            Condition {
+                type_: "ReplicaFailure".into(),
+                status: "True".into(),
+                last_transition_time: Some(crate::time::rfc3339(now)),
+                reason: reason.into(),
+                message: e.message.clone(),
+                transition_ms: now,
+                ..Default::default()
+            },
+        );
+        rs.metadata.resource_version.clear();
+        let _ = self.apply(
+            &Ctl::ReplicaSet.component(),
+            vec![Request::UpdateStatus(Object::ReplicaSet(rs))],
+        );
     }
 
     // ---- conveniences for the UI and tests (the command language builds on these) -------

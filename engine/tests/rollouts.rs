@@ -436,3 +436,89 @@ fn the_gitops_sync_undoes_a_manual_deployment_scale_under_its_own_name() {
         .iter()
         .any(|e| e.writer == "gitops-sync" && e.kind == Kind::Deployment));
 }
+
+#[test]
+fn pods_that_cannot_be_created_surface_as_replica_failure_on_the_replicaset_and_deployment() {
+    let mut c = Cluster::with_default_nodes(1);
+    // The Deployment is valid; the Pods it stamps out are not (no image).
+    apply(&mut c, &deployment_yaml("web", 2, "", "{}"));
+    c.advance(5_000);
+    let rs = rss(&c, "web")[0].clone();
+    let f = get_condition(&rs.status.conditions, "ReplicaFailure")
+        .expect("ReplicaFailure on the ReplicaSet");
+    assert_eq!(
+        (f.status.as_str(), f.reason.as_str()),
+        ("True", "FailedCreate")
+    );
+    assert!(
+        f.message
+            .ends_with("is invalid: spec.containers[0].image: Required value"),
+        "{}",
+        f.message
+    );
+    let d = dep(&c, "web");
+    let df =
+        get_condition(&d.status.conditions, "ReplicaFailure").expect("copied to the Deployment");
+    assert_eq!(df.reason, "FailedCreate");
+    assert!(c
+        .events()
+        .iter()
+        .any(|e| e.reason == "FailedCreate" && e.type_ == "Warning"));
+    // Fixing the template clears it.
+    sh(&mut c, "kubectl set image deployment/web app=web:1");
+    c.settle(300_000);
+    assert!(get_condition(&dep(&c, "web").status.conditions, "ReplicaFailure").is_none());
+}
+
+#[test]
+fn two_deployments_with_overlapping_selectors_do_not_fight_over_pods() {
+    let mut c = Cluster::with_default_nodes(1);
+    let a = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: a}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web, track: stable}}\n    spec: {containers: [{name: c, image: web:1}]}\n";
+    let b = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: b}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web, track: canary}}\n    spec: {containers: [{name: c, image: web:2}]}\n";
+    apply(&mut c, a);
+    apply(&mut c, b);
+    assert!(c.settle(300_000));
+    let writes = c.store.log.len();
+    c.advance(300_000);
+    // Quiet: nobody keeps rewriting anybody's ReplicaSets or Pods.
+    let later = c.store.log[writes..]
+        .iter()
+        .filter(|e| matches!(e.kind, Kind::Pod | Kind::ReplicaSet | Kind::Deployment))
+        .count();
+    assert_eq!(later, 0);
+    assert_eq!(
+        (
+            dep(&c, "a").status.ready_replicas,
+            dep(&c, "b").status.ready_replicas
+        ),
+        (2, 1)
+    );
+    // Each ReplicaSet's selector carries its pod-template-hash, and each Pod has exactly
+    // one controller: the ownerReferences decide, not the overlapping selectors.
+    for p in c.store.list::<Pod>() {
+        let owner = p.metadata.controller_ref().unwrap();
+        let rs = c
+            .store
+            .get::<ReplicaSet>(&ObjKey::new("default", &owner.name))
+            .unwrap();
+        assert!(rs.spec.selector.matches(&p.metadata.labels));
+    }
+}
+
+#[test]
+fn min_ready_seconds_delays_availability_but_not_readiness() {
+    let mut c = Cluster::with_default_nodes(1);
+    let y = deployment_yaml("web", 1, "web:1", "{}").replace(
+        "spec:\n  replicas",
+        "spec:\n  minReadySeconds: 20\n  replicas",
+    );
+    apply(&mut c, &y);
+    c.advance(10_000);
+    let d = dep(&c, "web");
+    assert_eq!(
+        (d.status.ready_replicas, d.status.available_replicas),
+        (1, 0)
+    );
+    c.advance(20_000);
+    assert_eq!(dep(&c, "web").status.available_replicas, 1);
+}

@@ -1,6 +1,9 @@
 //! The page: provider, ticker, and the layout.
 
-use super::{chain::ChainView, console::Console, events::EventList, toolbar::Toolbar};
+use super::{
+    chain::ChainView, console::Console, deployments::DeploymentPanel, events::EventList,
+    toolbar::Toolbar,
+};
 use crate::sim::{SimHandle, SimState};
 use crate::view::default_cluster;
 use gloo_timers::callback::Interval;
@@ -58,6 +61,7 @@ pub fn app() -> Html {
                 <Toolbar />
                 <main class="main">
                     <ChainView />
+                    <DeploymentPanel />
                     <Console />
                     <EventList />
                 </main>

@@ -3,5 +3,6 @@
 pub mod app;
 pub mod chain;
 pub mod console;
+pub mod deployments;
 pub mod events;
 pub mod toolbar;

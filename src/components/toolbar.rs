@@ -48,7 +48,7 @@ pub fn toolbar() -> Html {
             </span>
             <span class="hint">{"Click a Pod to delete it · click a Node to power it off or on · −/+ to scale"}</span>
             if let Some(c) = cmd {
-                <code class="lastcmd" data-testid="last-command">{ format!("$ {c}") }</code>
+                <code class="lastcmd" data-testid="last-command">{ format!("$ {}", c.replace('\n', " ; ")) }</code>
             }
             if let Some(e) = err {
                 <span class="error" role="alert">{ e }</span>

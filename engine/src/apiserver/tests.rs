@@ -380,3 +380,29 @@ fn the_selector_of_a_deployment_is_immutable() {
         "The Deployment \"web\" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"web\", \"tier\":\"a\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable"
     );
 }
+
+#[test]
+fn negative_replicas_a_non_always_restart_policy_and_bad_names_are_invalid() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    let mut d = web_deployment();
+    d.spec.replicas = -1;
+    assert_eq!(
+        s.create(0, &mut rng, Object::Deployment(d), "kubectl").unwrap_err().kubectl_text(),
+        "The Deployment \"web\" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0"
+    );
+    let mut d = web_deployment();
+    d.spec.template.spec.restart_policy = "Never".into();
+    assert_eq!(
+        s.create(0, &mut rng, Object::Deployment(d), "kubectl").unwrap_err().kubectl_text(),
+        "The Deployment \"web\" is invalid: spec.template.spec.restartPolicy: Unsupported value: \"Never\": supported values: \"Always\""
+    );
+    let mut d = web_deployment();
+    d.metadata.name = "Web_App".into();
+    let e = s
+        .create(0, &mut rng, Object::Deployment(d), "kubectl")
+        .unwrap_err()
+        .kubectl_text();
+    assert!(e.starts_with("The Deployment \"Web_App\" is invalid: metadata.name: Invalid value: \"Web_App\": a lowercase RFC 1123 subdomain must consist of"), "{e}");
+    assert_eq!(s.count(Kind::Deployment), 0);
+}

@@ -382,7 +382,15 @@ pub fn calculate_status(rs: &ReplicaSet, active: &[&Pod], now: SimTime) -> Repli
             .filter(|p| p.is_available(rs.spec.min_ready_seconds, now))
             .count() as i64,
         observed_generation: rs.metadata.generation,
-        conditions: rs.status.conditions.clone(),
+        // A sync that manages replicas without error clears ReplicaFailure; a failed one
+        // gets it back from the cluster, which sees the refused requests.
+        conditions: rs
+            .status
+            .conditions
+            .iter()
+            .filter(|c| c.type_ != "ReplicaFailure")
+            .cloned()
+            .collect(),
     }
 }
 

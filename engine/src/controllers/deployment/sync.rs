@@ -484,6 +484,29 @@ pub fn sync_deployment_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option
             );
         }
     }
+    // getReplicaFailures: the new ReplicaSet's failure first, then the old ones'.
+    let order: Vec<usize> = new
+        .into_iter()
+        .chain((0..rss.len()).filter(|i| Some(*i) != new))
+        .collect();
+    let failure = order.iter().find_map(|i| {
+        get_condition(&rss[*i].status.conditions, "ReplicaFailure")
+            .filter(|c| c.status == "True")
+            .cloned()
+    });
+    match failure {
+        Some(f) => set_deployment_condition(
+            &mut status.conditions,
+            new_condition(
+                "ReplicaFailure",
+                &f.status,
+                &f.reason,
+                f.message.clone(),
+                now,
+            ),
+        ),
+        None => status.conditions.retain(|c| c.type_ != "ReplicaFailure"),
+    }
     // requeueStuckDeployment: look again one second after the deadline would pass.
     if let Some(cur) = get_condition(&ctx.d.status.conditions, "Progressing") {
         if has_progress_deadline(&ctx.d)

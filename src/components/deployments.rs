@@ -1,0 +1,133 @@
+//! Per-Deployment controls and history: set image (a good one, a broken one), roll back
+//! to a chosen revision, pause / resume, restart; the surge and unavailable budget in
+//! use and the conditions. Every button runs its kubectl command through the console.
+
+use crate::sim::use_sim;
+use crate::view::{deployment_details, next_image, DeploymentDetail};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// The panel.
+#[function_component(DeploymentPanel)]
+pub fn deployment_panel() -> Html {
+    let sim = use_sim();
+    let details = deployment_details(&sim.state.borrow().cluster);
+    if details.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section class="deployments" aria-label="Deployments: rollouts and history">
+            { for details.into_iter().map(|d| html! { <DeploymentRow detail={d} /> }) }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct RowProps {
+    detail: DeploymentDetail,
+}
+
+#[function_component(DeploymentRow)]
+fn deployment_row(props: &RowProps) -> Html {
+    let sim = use_sim();
+    let d = &props.detail;
+    let image_ref = use_node_ref();
+    let rev_ref = use_node_ref();
+    let name = d.name.clone();
+    let run = |cmd: String| {
+        let sim = sim.clone();
+        Callback::from(move |_| sim.click(cmd.clone()))
+    };
+    let set_image = {
+        let sim = sim.clone();
+        let image_ref = image_ref.clone();
+        let (name, container) = (d.name.clone(), d.container.clone());
+        Callback::from(move |_| {
+            if let Some(input) = image_ref.cast::<HtmlInputElement>() {
+                let img = input.value();
+                if !img.trim().is_empty() {
+                    sim.click(format!(
+                        "kubectl set image deployment/{name} {container}={}",
+                        img.trim()
+                    ));
+                }
+            }
+        })
+    };
+    let broken = format!("{}-broken", d.image);
+    let broken_cmd = format!(
+        "sim image-fail {broken}\nkubectl set image deployment/{} {}={broken}",
+        d.name, d.container
+    );
+    let undo = {
+        let sim = sim.clone();
+        let rev_ref = rev_ref.clone();
+        let name = d.name.clone();
+        Callback::from(move |_| {
+            let rev = rev_ref
+                .cast::<HtmlSelectElement>()
+                .map(|s| s.value())
+                .unwrap_or_default();
+            let flag = if rev.is_empty() {
+                String::new()
+            } else {
+                format!(" --to-revision={rev}")
+            };
+            sim.click(format!("kubectl rollout undo deployment/{name}{flag}"));
+        })
+    };
+    let pause_cmd = format!(
+        "kubectl rollout {} deployment/{}",
+        if d.paused { "resume" } else { "pause" },
+        d.name
+    );
+    let older: Vec<i64> = d
+        .revisions
+        .iter()
+        .filter(|r| !r.current)
+        .map(|r| r.revision)
+        .collect();
+    html! {
+        <div class="deployment-row" data-testid={format!("deployment-panel-{}", d.name)}>
+            <div class="drow-head">
+                <h2>{ format!("Deployment {}", d.name) }</h2>
+                <span class="budget" title="Σ ReplicaSet replicas against replicas + maxSurge; unavailable against maxUnavailable">
+                    { format!("pods {}/{} (max {} with surge {}) · unavailable {}/{}", d.total_pods, d.desired, d.desired + d.max_surge, d.max_surge, d.unavailable, d.max_unavailable) }
+                </span>
+                { for d.conditions.iter().map(|(t, s, r, m)| html! {
+                    <span class={classes!("cond-chip", if s == "True" { "ok" } else if s == "False" { "bad" } else { "unknown" })} title={m.clone()}>
+                        { format!("{t}={s} · {r}") }
+                    </span>
+                }) }
+            </div>
+            <div class="drow-actions">
+                <label>{"image "}<input ref={image_ref} value={next_image(&d.image)} aria-label={format!("New image for Deployment {name}")} data-testid={format!("image-{}", d.name)} /></label>
+                <button class="btn" onclick={set_image} data-testid={format!("set-image-{}", d.name)}>{"Set image"}</button>
+                <button class="btn" onclick={run(broken_cmd)} title="The registry refuses this image: the rollout gets stuck" data-testid={format!("broken-image-{}", d.name)}>{"Roll out a broken image"}</button>
+                <label>{"revision "}
+                    <select ref={rev_ref} aria-label={format!("Revision to roll Deployment {name} back to")}>
+                        <option value="">{"previous"}</option>
+                        { for older.iter().map(|r| html! { <option value={r.to_string()}>{ r }</option> }) }
+                    </select>
+                </label>
+                <button class="btn" onclick={undo} data-testid={format!("undo-{}", d.name)}>{"Roll back"}</button>
+                <button class="btn" onclick={run(pause_cmd)} aria-pressed={d.paused.to_string()} data-testid={format!("pause-{}", d.name)}>{ if d.paused { "Resume" } else { "Pause" } }</button>
+                <button class="btn" onclick={run(format!("kubectl rollout restart deployment/{}", d.name))}>{"Restart"}</button>
+            </div>
+            <table class="history" aria-label={format!("Revision history of Deployment {name}")}>
+                <thead><tr><th>{"REVISION"}</th><th>{"REPLICASET"}</th><th>{"IMAGES"}</th><th>{"READY/DESIRED"}</th><th>{"CHANGE-CAUSE"}</th></tr></thead>
+                <tbody>
+                    { for d.revisions.iter().map(|r| html! {
+                        <tr class={classes!(r.current.then_some("current"))} data-testid="revision">
+                            <td>{ if r.current { format!("{} (current)", r.revision) } else { r.revision.to_string() } }</td>
+                            <td>{ &r.replicaset }</td>
+                            <td>{ &r.images }</td>
+                            <td>{ format!("{}/{}", r.ready, r.desired) }</td>
+                            <td>{ &r.change_cause }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
