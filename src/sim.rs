@@ -110,7 +110,7 @@ impl SimState {
         let Some((idx, mut b)) = self.pending.take() else {
             return;
         };
-        let done = b.poll(&self.cluster);
+        let done = b.poll(&mut self.cluster);
         let out = std::mem::take(&mut b.output);
         if let Some(e) = self.console.get_mut(idx) {
             e.output.push_str(&out);

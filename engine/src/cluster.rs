@@ -57,6 +57,8 @@ pub enum Ctl {
     TaintEviction,
     /// namespace-controller: empties terminating namespaces.
     Namespace,
+    /// disruption-controller: PodDisruptionBudget status.
+    Disruption,
 }
 
 impl Ctl {
@@ -77,6 +79,7 @@ impl Ctl {
             },
             Ctl::TaintEviction => Component::named("taint-eviction-controller"),
             Ctl::Namespace => Component::named("namespace-controller"),
+            Ctl::Disruption => Component::named("disruption-controller"),
         }
     }
 }
@@ -132,6 +135,8 @@ pub struct Cluster {
     pub replicaset: ReplicaSetController,
     /// garbage-collector.
     pub gc: GarbageCollector,
+    /// disruption-controller.
+    pub disruption: crate::controllers::disruption::DisruptionController,
     /// node-lifecycle-controller.
     pub node_lifecycle: NodeLifecycleController,
     /// taint-eviction-controller.
@@ -192,6 +197,7 @@ impl Cluster {
             deployment: DeploymentController::default(),
             replicaset: ReplicaSetController::default(),
             gc: GarbageCollector::default(),
+            disruption: Default::default(),
             node_lifecycle: NodeLifecycleController::default(),
             taint_eviction: TaintEvictionController::default(),
             taint_queue: WorkQueue::default(),
@@ -553,6 +559,7 @@ impl Cluster {
                 out
             }
             Request::Bind { key, node } => vec![store.bind(now, &key, &node, writer)?],
+            Request::Evict { key } => store.evict(now, &key, writer)?,
             Request::SlowStart(requests) => {
                 // Reached only through `submit` from outside a component: run it in full.
                 let mut out = Vec::new();
@@ -668,6 +675,7 @@ impl Cluster {
         self.deployment.on_change(&self.store, ch.kind, old, new);
         self.replicaset.on_change(&self.store, ch.kind, old, new);
         self.gc.on_change(&self.store, ch.type_, ch.kind, old, new);
+        self.disruption.on_change(&self.store, ch.kind, old, new);
         for (at, t) in self.node_lifecycle.on_change(ch.kind, old, new, now) {
             self.push_timer(at, Timer::NodeLifecycle(t));
         }
@@ -759,6 +767,7 @@ impl Cluster {
             Ctl::NodeLifecycle => self.node_lifecycle.queue.is_empty(),
             Ctl::TaintEviction => self.taint_queue.is_empty(),
             Ctl::Namespace => self.namespace_queue.is_empty(),
+            Ctl::Disruption => self.disruption.queue.is_empty(),
         }
     }
 
@@ -770,6 +779,7 @@ impl Cluster {
             Ctl::NodeLifecycle,
             Ctl::TaintEviction,
             Ctl::Namespace,
+            Ctl::Disruption,
         ] {
             if !self.queue_empty(c) && self.armed.insert(c) {
                 let at = self.now + self.config.controller_latency;
@@ -863,6 +873,7 @@ impl Cluster {
                     Ctl::NodeLifecycle => self.node_lifecycle.queue.add(key),
                     Ctl::TaintEviction => self.taint_queue.add(key),
                     Ctl::Namespace => self.namespace_queue.add(key),
+                    Ctl::Disruption => self.disruption.queue.add(key),
                     Ctl::GarbageCollector => {}
                 }
                 self.arm_controllers();
@@ -999,12 +1010,14 @@ impl Cluster {
                 let keys = match c {
                     Ctl::Deployment => self.deployment.queue.drain(),
                     Ctl::ReplicaSet => self.replicaset.queue.drain(),
+                    Ctl::Disruption => self.disruption.queue.drain(),
                     _ => self.node_lifecycle.queue.drain(),
                 };
                 for key in keys {
                     let r: Reconcile = match c {
                         Ctl::Deployment => self.deployment.sync_deployment(&self.store, &key, now),
                         Ctl::ReplicaSet => self.replicaset.sync_replica_set(&self.store, &key, now),
+                        Ctl::Disruption => self.disruption.sync(&self.store, &key, now),
                         _ => self.node_lifecycle.sync_node(&self.store, &key, now),
                     };
                     if c == Ctl::Deployment {

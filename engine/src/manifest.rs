@@ -37,6 +37,7 @@ fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
         "Event" => Kind::Event,
         "Lease" => Kind::Lease,
         "Namespace" => Kind::Namespace,
+        "PodDisruptionBudget" => Kind::PodDisruptionBudget,
         _ => {
             return Err(format!(
                 "resource mapping not found for name: \"\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{api_version}\"\nensure CRDs are installed first"
@@ -200,6 +201,7 @@ pub fn decode(
         Kind::Event => Object::Event(typed(value)?),
         Kind::Lease => Object::Lease(typed(value)?),
         Kind::Namespace => Object::Namespace(typed(value)?),
+        Kind::PodDisruptionBudget => Object::PodDisruptionBudget(typed(value)?),
     };
     unknown_fields(&input, &obj.to_json(), "", unknown);
     Ok(obj)

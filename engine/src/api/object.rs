@@ -20,11 +20,13 @@ pub enum Kind {
     Lease,
     /// `v1` Namespace (cluster-scoped).
     Namespace,
+    /// `policy/v1` PodDisruptionBudget.
+    PodDisruptionBudget,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -32,6 +34,7 @@ impl Kind {
         Kind::Event,
         Kind::Lease,
         Kind::Namespace,
+        Kind::PodDisruptionBudget,
     ];
 
     /// The Kind name, e.g. `ReplicaSet`.
@@ -44,6 +47,7 @@ impl Kind {
             Kind::Event => "Event",
             Kind::Lease => "Lease",
             Kind::Namespace => "Namespace",
+            Kind::PodDisruptionBudget => "PodDisruptionBudget",
         }
     }
 
@@ -52,6 +56,7 @@ impl Kind {
         match self {
             Kind::Deployment | Kind::ReplicaSet => "apps/v1",
             Kind::Lease => "coordination.k8s.io/v1",
+            Kind::PodDisruptionBudget => "policy/v1",
             _ => "v1",
         }
     }
@@ -66,6 +71,7 @@ impl Kind {
             Kind::Event => "events",
             Kind::Lease => "leases",
             Kind::Namespace => "namespaces",
+            Kind::PodDisruptionBudget => "poddisruptionbudgets",
         }
     }
 
@@ -100,6 +106,8 @@ pub enum Object {
     Lease(Lease),
     /// A Namespace.
     Namespace(Namespace),
+    /// A PodDisruptionBudget.
+    PodDisruptionBudget(PodDisruptionBudget),
 }
 
 impl Object {
@@ -113,6 +121,7 @@ impl Object {
             Object::Event(_) => Kind::Event,
             Object::Lease(_) => Kind::Lease,
             Object::Namespace(_) => Kind::Namespace,
+            Object::PodDisruptionBudget(_) => Kind::PodDisruptionBudget,
         }
     }
 
@@ -126,6 +135,7 @@ impl Object {
             Object::Event(o) => &o.metadata,
             Object::Lease(o) => &o.metadata,
             Object::Namespace(o) => &o.metadata,
+            Object::PodDisruptionBudget(o) => &o.metadata,
         }
     }
 
@@ -139,6 +149,7 @@ impl Object {
             Object::Event(o) => &mut o.metadata,
             Object::Lease(o) => &mut o.metadata,
             Object::Namespace(o) => &mut o.metadata,
+            Object::PodDisruptionBudget(o) => &mut o.metadata,
         }
     }
 
@@ -152,6 +163,7 @@ impl Object {
             Object::Event(o) => serde_json::to_value(o),
             Object::Lease(o) => serde_json::to_value(o),
             Object::Namespace(o) => serde_json::to_value(o),
+            Object::PodDisruptionBudget(o) => serde_json::to_value(o),
         }
         .unwrap_or(serde_json::Value::Null);
         let mut map = serde_json::Map::new();
@@ -172,6 +184,7 @@ impl Object {
             (Object::Pod(a), Object::Pod(b)) => a.spec != b.spec,
             (Object::Node(a), Object::Node(b)) => a.spec != b.spec,
             (Object::Namespace(a), Object::Namespace(b)) => a.spec != b.spec,
+            (Object::PodDisruptionBudget(a), Object::PodDisruptionBudget(b)) => a.spec != b.spec,
             _ => false,
         }
     }
@@ -215,3 +228,4 @@ resource!(Node);
 resource!(Event);
 resource!(Lease);
 resource!(Namespace);
+resource!(PodDisruptionBudget);

@@ -210,6 +210,56 @@ pub struct Deployment {
     pub status: DeploymentStatus,
 }
 
+/// `policy/v1.PodDisruptionBudgetSpec`: one of minAvailable / maxUnavailable.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodDisruptionBudgetSpec {
+    /// Pods that must stay available (number or percentage).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_available: Option<IntOrString>,
+    /// Pods that may be unavailable (number or percentage).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_unavailable: Option<IntOrString>,
+    /// The Pods it protects.
+    #[serde(default)]
+    pub selector: LabelSelector,
+}
+
+/// `policy/v1.PodDisruptionBudgetStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodDisruptionBudgetStatus {
+    /// The generation this status describes.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub observed_generation: i64,
+    /// Evictions the budget allows now.
+    pub disruptions_allowed: i64,
+    /// Ready Pods it selects.
+    pub current_healthy: i64,
+    /// Ready Pods it requires.
+    pub desired_healthy: i64,
+    /// Pods it expects (from their controllers' scale).
+    pub expected_pods: i64,
+    /// DisruptionAllowed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Condition>,
+}
+
+/// `policy/v1.PodDisruptionBudget`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodDisruptionBudget {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// What is wanted.
+    #[serde(default)]
+    pub spec: PodDisruptionBudgetSpec,
+    /// What is seen.
+    #[serde(default)]
+    pub status: PodDisruptionBudgetStatus,
+}
+
 /// `apps/v1.ReplicaSetSpec`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

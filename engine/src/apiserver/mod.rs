@@ -179,7 +179,7 @@ pub struct DeleteOptions {
 /// The store: objects by kind and key, the indexes, and the watch log.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
-    objects: [BTreeMap<ObjKey, Object>; 7],
+    objects: [BTreeMap<ObjKey, Object>; 8],
     revision: u64,
     uids: HashMap<String, (Kind, ObjKey)>,
     by_owner: BTreeMap<String, BTreeSet<(Kind, ObjKey)>>,
@@ -545,6 +545,9 @@ impl Store {
             (Object::Pod(n), Object::Pod(c)) => n.status = c.status.clone(),
             (Object::Node(n), Object::Node(c)) => n.status = c.status.clone(),
             (Object::Namespace(n), Object::Namespace(c)) => n.status = c.status.clone(),
+            (Object::PodDisruptionBudget(n), Object::PodDisruptionBudget(c)) => {
+                n.status = c.status.clone()
+            }
             _ => {}
         }
         let meta = obj.meta_mut();
@@ -586,6 +589,7 @@ impl Store {
             (Object::ReplicaSet(m), Object::ReplicaSet(n)) => m.status = n.status,
             (Object::Pod(m), Object::Pod(n)) => m.status = n.status,
             (Object::Node(m), Object::Node(n)) => m.status = n.status,
+            (Object::PodDisruptionBudget(m), Object::PodDisruptionBudget(n)) => m.status = n.status,
             (m, n) => *m = n,
         }
         Ok(self.put(now, "update-status", merged, writer))
@@ -726,6 +730,84 @@ impl Store {
         meta.deletion_timestamp = Some(rfc3339(deadline));
         meta.deletion_grace_period_seconds = Some(grace);
         Ok(vec![self.put(now, "delete", obj, writer)])
+    }
+
+    /// `POST pods/<name>/eviction`: refuse with 429 when a PodDisruptionBudget allows no
+    /// disruption (a not-Ready Pod may go while the budget is met: IfHealthyBudget);
+    /// otherwise spend one disruption, mark the Pod DisruptionTarget and delete it
+    /// gracefully (`pkg/registry/core/pod/storage/eviction.go`).
+    pub fn evict(
+        &mut self,
+        now: SimTime,
+        key: &ObjKey,
+        writer: &str,
+    ) -> Result<Vec<Change>, ApiError> {
+        let pod = self
+            .get::<Pod>(key)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(Kind::Pod, &key.name))?;
+        if pod.metadata.is_deleting() || pod.is_terminal() {
+            return self.delete(now, Kind::Pod, key, &DeleteOptions::default(), writer);
+        }
+        let pdbs: Vec<PodDisruptionBudget> = self
+            .list_ns::<PodDisruptionBudget>(&key.namespace)
+            .filter(|b| {
+                !b.spec.selector.is_empty() && b.spec.selector.matches(&pod.metadata.labels)
+            })
+            .cloned()
+            .collect();
+        if pdbs.len() > 1 {
+            return Err(ApiError {
+                code: 500,
+                reason: "InternalError",
+                message: "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.".into(),
+                kubectl_message: None,
+            });
+        }
+        let mut changes = Vec::new();
+        if let Some(pdb) = pdbs.into_iter().next() {
+            let healthy_enough = pdb.status.current_healthy >= pdb.status.desired_healthy;
+            if !(pod.is_ready()) && healthy_enough {
+                // An unhealthy Pod does not count against a met budget.
+            } else if pdb.status.disruptions_allowed <= 0 {
+                return Err(ApiError {
+                    code: 429,
+                    reason: "TooManyRequests",
+                    message: "Cannot evict pod as it would violate the pod's disruption budget."
+                        .into(),
+                    kubectl_message: None,
+                });
+            } else {
+                let mut b = pdb.clone();
+                b.status.disruptions_allowed -= 1;
+                changes.push(self.put(
+                    now,
+                    "update-status",
+                    Object::PodDisruptionBudget(b),
+                    writer,
+                ));
+            }
+        }
+        let mut marked = pod.clone();
+        set_condition(
+            &mut marked.status.conditions,
+            Condition {
+                type_: "DisruptionTarget".into(),
+                status: "True".into(),
+                reason: "EvictionByEvictionAPI".into(),
+                message: "Eviction API: evicting".into(),
+                last_transition_time: Some(rfc3339(now)),
+                transition_ms: now,
+                ..Default::default()
+            },
+        );
+        changes.push(self.put(now, "update-status", Object::Pod(marked), writer));
+        let opts = DeleteOptions {
+            precondition_uid: Some(pod.metadata.uid.clone()),
+            ..Default::default()
+        };
+        changes.extend(self.delete(now, Kind::Pod, key, &opts, writer)?);
+        Ok(changes)
     }
 
     /// Record a Kubernetes Event about `involved`: identical events (same object, type,

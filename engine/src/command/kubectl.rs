@@ -385,6 +385,9 @@ const CREATE_FLAGS: &[FlagSpec] = &[
     flag("replicas", Some('r')),
     flag("port", None),
     flag("dry-run", None),
+    flag("selector", None),
+    flag("min-available", None),
+    flag("max-unavailable", None),
 ];
 
 fn create(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) -> R {
@@ -415,6 +418,54 @@ fn create(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Fi
         )
         .map_err(api)?;
         return Ok(format!("deployment.apps/{name} created"));
+    }
+    if matches!(
+        p.args.first().map(String::as_str),
+        Some("poddisruptionbudget" | "pdb")
+    ) {
+        let name = p
+            .args
+            .get(1)
+            .ok_or("error: exactly one NAME is required, got 0")?;
+        let sel = p
+            .get("selector")
+            .ok_or("error: a selector must be specified")?;
+        let mut spec = PodDisruptionBudgetSpec {
+            selector: parse_label_selector(sel)?,
+            ..Default::default()
+        };
+        let parse = |v: &str| {
+            v.parse::<i64>()
+                .map(IntOrString::Int)
+                .unwrap_or_else(|_| IntOrString::String(v.to_string()))
+        };
+        match (p.get("min-available"), p.get("max-unavailable")) {
+            (Some(m), None) => spec.min_available = Some(parse(m)),
+            (None, Some(m)) => spec.max_unavailable = Some(parse(m)),
+            _ => {
+                return Err(
+                    "error: one of min-available or max-unavailable must be specified".into(),
+                )
+            }
+        }
+        let pdb = PodDisruptionBudget {
+            metadata: ObjectMeta {
+                name: name.clone(),
+                namespace: ns.clone(),
+                ..Default::default()
+            },
+            spec,
+            ..Default::default()
+        };
+        c.submit(
+            &user(),
+            Request::Create {
+                object: Object::PodDisruptionBudget(pdb),
+                event: None,
+            },
+        )
+        .map_err(api)?;
+        return Ok(format!("poddisruptionbudget.policy/{name} created"));
     }
     if matches!(p.args.first().map(String::as_str), Some("namespace" | "ns")) {
         let name = p
@@ -970,55 +1021,35 @@ fn drain(c: &mut Cluster, words: &[String]) -> RB {
             unmanaged.join(", ")
         ));
     }
-    let grace = p
-        .get("grace-period")
-        .and_then(|g| g.parse::<i64>().ok())
-        .filter(|g| *g >= 0);
-    let mut evicted = Vec::new();
-    for pod in &pods {
-        out.push(format!(
-            "evicting pod {}/{}",
-            pod.metadata.namespace, pod.metadata.name
-        ));
-        // The Eviction API: DisruptionTarget, then a graceful delete.
-        let mut marked = pod.clone();
-        set_condition(
-            &mut marked.status.conditions,
-            Condition {
-                type_: "DisruptionTarget".into(),
-                status: "True".into(),
-                reason: "EvictionByEvictionAPI".into(),
-                message: "Eviction API: evicting".into(),
-                last_transition_time: Some(rfc3339(c.now())),
-                transition_ms: c.now(),
-                ..Default::default()
-            },
-        );
-        marked.metadata.resource_version.clear();
-        let _ = c.submit(&user(), Request::UpdateStatus(Object::Pod(marked)));
-        let opts = DeleteOptions {
-            grace_period_seconds: grace,
-            propagation: None,
-            precondition_uid: Some(pod.metadata.uid.clone()),
-        };
-        c.submit(
-            &user(),
-            Request::Delete {
-                kind: Kind::Pod,
-                key: ObjKey::of(&pod.metadata),
-                options: opts,
-                event: None,
-            },
-        )
-        .map_err(api)?;
-        evicted.push((ObjKey::of(&pod.metadata), pod.metadata.uid.clone()));
-    }
-    let timeout = timeout_flag(&p, DEFAULT_WAIT)?;
+    // Through the Eviction API, as kubectl drain does: a disruption budget that
+    // allows nothing answers 429 and the eviction is retried every 5 s.
     let mut text = out.join("\n");
     text.push('\n');
+    let mut pending = Vec::new();
+    let mut refused = Vec::new();
+    for pod in &pods {
+        text.push_str(&format!(
+            "evicting pod {}/{}\n",
+            pod.metadata.namespace, pod.metadata.name
+        ));
+        let key = ObjKey::of(&pod.metadata);
+        match super::wait::evict(c, &key, &mut text) {
+            Some(uid) => pending.push((key, uid)),
+            None => refused.push(key),
+        }
+    }
+    let timeout = timeout_flag(&p, DEFAULT_WAIT)?;
+    let next_try = c.now() + super::wait::EVICTION_RETRY;
     Ok((
         text,
-        Some(Blocking::drain(c.now() + timeout, name, evicted, timeout)),
+        Some(Blocking::drain(
+            c.now() + timeout,
+            name,
+            refused,
+            next_try,
+            pending,
+            timeout,
+        )),
     ))
 }
 

@@ -10,13 +10,19 @@ use crate::kubelet::format_go_duration;
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
+/// kubectl drain retries a refused eviction after this long.
+pub const EVICTION_RETRY: SimTime = 5_000;
+
 #[derive(Clone, Debug, PartialEq)]
 enum Step {
     /// `kubectl delete`: every object (with its uid) gone.
     Gone { items: Vec<(Kind, ObjKey, String)> },
-    /// `kubectl drain`: evicted Pods gone, one after another, then `drained`.
+    /// `kubectl drain`: Pods a budget refused are evicted again every 5 s; evicted
+    /// Pods gone, one after another, then `drained`.
     Drain {
         node: String,
+        to_evict: Vec<ObjKey>,
+        next_try: SimTime,
         pending: VecDeque<(ObjKey, String)>,
         timeout: SimTime,
     },
@@ -50,6 +56,38 @@ fn line(out: &mut String, s: &str) {
     out.push('\n');
 }
 
+/// One eviction through the Eviction API, as kubectl drain makes it: the Pod's uid when
+/// it was accepted; on 429 kubectl's retry line is printed and None returned.
+pub fn evict(c: &mut Cluster, key: &ObjKey, out: &mut String) -> Option<String> {
+    let uid = c.store.get::<Pod>(key).map(|p| p.metadata.uid.clone())?;
+    match c.submit(
+        &crate::cluster::kubectl(),
+        crate::controllers::Request::Evict { key: key.clone() },
+    ) {
+        Ok(_) => Some(uid),
+        Err(e) if e.code == 429 => {
+            line(
+                out,
+                &format!(
+                    "error when evicting pods/\"{}\" -n \"{}\" (will retry after 5s): {}",
+                    key.name, key.namespace, e.message
+                ),
+            );
+            None
+        }
+        Err(e) => {
+            line(
+                out,
+                &format!(
+                    "error when evicting pods/\"{}\" -n \"{}\": {}",
+                    key.name, key.namespace, e.message
+                ),
+            );
+            Some(uid)
+        }
+    }
+}
+
 impl Blocking {
     fn new(deadline: SimTime, step: Step) -> Self {
         Blocking {
@@ -65,10 +103,12 @@ impl Blocking {
         Self::new(deadline, Step::Gone { items })
     }
 
-    /// Wait for evicted Pods, then report the node drained.
+    /// Retry refused evictions, wait for evicted Pods, then report the node drained.
     pub fn drain(
         deadline: SimTime,
         node: String,
+        to_evict: Vec<ObjKey>,
+        next_try: SimTime,
         pending: Vec<(ObjKey, String)>,
         timeout: SimTime,
     ) -> Self {
@@ -76,6 +116,8 @@ impl Blocking {
             deadline,
             Step::Drain {
                 node,
+                to_evict,
+                next_try,
                 pending: pending.into(),
                 timeout,
             },
@@ -105,10 +147,42 @@ impl Blocking {
         )
     }
 
-    /// Look at the cluster now; append new output. True when the command has finished.
-    pub fn poll(&mut self, c: &Cluster) -> bool {
+    /// When the command wants to look again even if nothing happens in the cluster
+    /// (drain's 5-second eviction retries).
+    pub fn wake_at(&self) -> Option<SimTime> {
+        match &self.step {
+            Step::Drain {
+                to_evict, next_try, ..
+            } if !to_evict.is_empty() => Some(*next_try),
+            _ => None,
+        }
+    }
+
+    /// Look at the cluster now (retrying refused evictions when due); append new
+    /// output. True when the command has finished.
+    pub fn poll(&mut self, c: &mut Cluster) -> bool {
         let timed_out = c.now() >= self.deadline;
         let mut out = std::mem::take(&mut self.output);
+        if let Step::Drain {
+            to_evict,
+            next_try,
+            pending,
+            ..
+        } = &mut self.step
+        {
+            if !to_evict.is_empty() && c.now() >= *next_try {
+                let mut still = Vec::new();
+                for key in std::mem::take(to_evict) {
+                    match evict(c, &key, &mut out) {
+                        Some(uid) => pending.push_back((key, uid)),
+                        None => still.push(key),
+                    }
+                }
+                *to_evict = still;
+                *next_try = c.now() + EVICTION_RETRY;
+            }
+        }
+        let c: &Cluster = c;
         let done = match &mut self.step {
             Step::Gone { items } => {
                 let present: Vec<String> = items
@@ -138,8 +212,10 @@ impl Blocking {
             }
             Step::Drain {
                 node,
+                to_evict,
                 pending,
                 timeout,
+                ..
             } => {
                 while let Some((key, uid)) = pending.front() {
                     if c.store
@@ -153,24 +229,29 @@ impl Blocking {
                     }
                 }
                 match pending.front() {
-                    None => {
+                    None if to_evict.is_empty() => {
                         line(&mut out, &format!("node/{node} drained"));
                         true
                     }
-                    Some((key, _)) if timed_out => {
+                    _ if timed_out => {
+                        let what = pending
+                            .front()
+                            .map(|(k, _)| k.clone())
+                            .or_else(|| to_evict.first().cloned())
+                            .unwrap_or_default();
                         line(
                             &mut out,
                             &format!(
                                 "error: error when waiting for pod \"{}\" in namespace \"{}\" to terminate: global timeout reached: {}",
-                                key.name,
-                                key.namespace,
+                                what.name,
+                                what.namespace,
                                 format_go_duration(*timeout)
                             ),
                         );
                         self.failed = true;
                         true
                     }
-                    Some(_) => false,
+                    _ => false,
                 }
             }
             Step::Conditions { items, cond } => {
@@ -244,9 +325,18 @@ impl Blocking {
             if self.poll(c) {
                 return;
             }
-            match c.next_event_time() {
+            let next = c.next_event_time();
+            let target = match (next, self.wake_at()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            match target {
                 Some(t) if t <= self.deadline => {
-                    c.step();
+                    if next == Some(t) {
+                        c.step();
+                    } else {
+                        c.run_until(t);
+                    }
                 }
                 _ => c.run_until(self.deadline),
             }

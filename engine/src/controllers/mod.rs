@@ -6,6 +6,7 @@
 //! and lets tests assert the exact requests a reconcile makes.
 
 pub mod deployment;
+pub mod disruption;
 pub mod garbage_collector;
 pub mod node_lifecycle;
 pub mod replicaset;
@@ -57,6 +58,11 @@ pub enum Request {
         options: DeleteOptions,
         /// Event to record after success.
         event: Option<EventOnSuccess>,
+    },
+    /// `POST pods/<name>/eviction` (the Eviction API: checks disruption budgets).
+    Evict {
+        /// The Pod.
+        key: ObjKey,
     },
     /// `POST pods/<name>/binding`.
     Bind {

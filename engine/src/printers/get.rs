@@ -17,6 +17,7 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "events" | "event" | "ev" => Kind::Event,
         "leases" | "lease" => Kind::Lease,
         "namespaces" | "namespace" | "ns" => Kind::Namespace,
+        "poddisruptionbudgets" | "poddisruptionbudget" | "pdb" => Kind::PodDisruptionBudget,
         _ => return None,
     };
     match group {
@@ -74,6 +75,13 @@ fn headers(kind: Kind, o: TableOptions) -> Vec<&'static str> {
         Kind::Event => vec!["LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE"],
         Kind::Lease => vec!["NAME", "HOLDER", "AGE"],
         Kind::Namespace => vec!["NAME", "STATUS", "AGE"],
+        Kind::PodDisruptionBudget => vec![
+            "NAME",
+            "MIN AVAILABLE",
+            "MAX UNAVAILABLE",
+            "ALLOWED DISRUPTIONS",
+            "AGE",
+        ],
     };
     if o.wide {
         h.extend(match kind {
@@ -235,6 +243,20 @@ pub fn row(obj: &Object, o: TableOptions, now: SimTime) -> Vec<String> {
             age(m.created_ms, now),
         ],
         Object::Namespace(n) => vec![name, n.status.phase.clone(), age(m.created_ms, now)],
+        Object::PodDisruptionBudget(p) => {
+            let na = |v: &Option<IntOrString>| {
+                v.as_ref()
+                    .map(|x| x.to_string())
+                    .unwrap_or_else(|| "N/A".into())
+            };
+            vec![
+                name,
+                na(&p.spec.min_available),
+                na(&p.spec.max_unavailable),
+                p.status.disruptions_allowed.to_string(),
+                age(m.created_ms, now),
+            ]
+        }
     };
     if o.show_labels {
         r.push(labels_col(&m.labels));

@@ -1,0 +1,168 @@
+//! The disruption controller: keeps each PodDisruptionBudget's status (expected and
+//! healthy Pods, disruptions allowed) current as Pods come and go.
+//!
+//! Upstream: `pkg/controller/disruption/disruption.go` (`getExpectedPodCount`,
+//! `getExpectedScale`, `countHealthyPods`, `updatePdbStatus`).
+
+use super::{Reconcile, Request, WorkQueue};
+use crate::api::*;
+use crate::apiserver::{ObjKey, Store};
+use crate::time::{rfc3339, SimTime};
+use std::collections::BTreeMap;
+
+/// The controller's state: its work queue of PodDisruptionBudget keys.
+#[derive(Clone, Debug, Default)]
+pub struct DisruptionController {
+    /// Budgets to recompute.
+    pub queue: WorkQueue,
+}
+
+impl DisruptionController {
+    /// Informer handler: a budget changed, or a Pod one may select.
+    pub fn on_change(
+        &mut self,
+        store: &Store,
+        kind: Kind,
+        old: Option<&Object>,
+        new: Option<&Object>,
+    ) {
+        match kind {
+            Kind::PodDisruptionBudget => {
+                if let Some(o) = new.or(old) {
+                    self.queue.add(ObjKey::of(o.meta()));
+                }
+            }
+            Kind::Pod => {
+                for o in [old, new].into_iter().flatten() {
+                    let m = o.meta();
+                    for pdb in store.list_ns::<PodDisruptionBudget>(&m.namespace) {
+                        if pdb.spec.selector.matches(&m.labels) {
+                            self.queue.add(ObjKey::of(&pdb.metadata));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `trySync` for one budget.
+    pub fn sync(&self, store: &Store, key: &ObjKey, now: SimTime) -> Reconcile {
+        let Some(pdb) = store.get::<PodDisruptionBudget>(key) else {
+            return Reconcile::default();
+        };
+        let status = compute_status(store, pdb, now);
+        if status == pdb.status {
+            return Reconcile::default();
+        }
+        let mut p = pdb.clone();
+        p.status = status;
+        p.metadata.resource_version.clear();
+        Reconcile {
+            requests: vec![Request::UpdateStatus(Object::PodDisruptionBudget(p))],
+            requeue_after: None,
+        }
+    }
+}
+
+/// Pods a budget selects (same namespace, not terminal).
+pub fn selected_pods<'a>(store: &'a Store, pdb: &'a PodDisruptionBudget) -> Vec<&'a Pod> {
+    store
+        .list_ns::<Pod>(&pdb.metadata.namespace)
+        .filter(|p| {
+            !p.is_terminal()
+                && !pdb.spec.selector.is_empty()
+                && pdb.spec.selector.matches(&p.metadata.labels)
+        })
+        .collect()
+}
+
+/// `getExpectedScale`: Σ the scale of the Pods' controllers (a Deployment-owned
+/// ReplicaSet counts its Deployment's replicas).
+fn expected_scale(store: &Store, pods: &[&Pod]) -> i64 {
+    let mut scales: BTreeMap<String, i64> = BTreeMap::new();
+    for p in pods {
+        let Some(r) = p.metadata.controller_ref() else {
+            continue;
+        };
+        if r.kind != "ReplicaSet" {
+            continue;
+        }
+        let Some(rs) = store.get::<ReplicaSet>(&ObjKey::new(&p.metadata.namespace, &r.name)) else {
+            continue;
+        };
+        let (uid, scale) = match rs
+            .metadata
+            .controller_ref()
+            .filter(|o| o.kind == "Deployment")
+        {
+            Some(o) => {
+                match store.get::<Deployment>(&ObjKey::new(&p.metadata.namespace, &o.name)) {
+                    Some(d) => (d.metadata.uid.clone(), d.spec.replicas),
+                    None => (rs.metadata.uid.clone(), rs.spec.replicas),
+                }
+            }
+            None => (rs.metadata.uid.clone(), rs.spec.replicas),
+        };
+        scales.insert(uid, scale);
+    }
+    scales.values().sum()
+}
+
+/// The status a budget should have now.
+pub fn compute_status(
+    store: &Store,
+    pdb: &PodDisruptionBudget,
+    now: SimTime,
+) -> PodDisruptionBudgetStatus {
+    let pods = selected_pods(store, pdb);
+    let current_healthy = pods
+        .iter()
+        .filter(|p| !p.metadata.is_deleting() && p.is_ready())
+        .count() as i64;
+    let (expected, desired) = if let Some(mu) = &pdb.spec.max_unavailable {
+        let expected = expected_scale(store, &pods);
+        let max = mu.scaled_value(expected, true).unwrap_or(0);
+        (expected, (expected - max).max(0))
+    } else if let Some(ma) = &pdb.spec.min_available {
+        match ma {
+            IntOrString::Int(n) => (pods.len() as i64, *n),
+            IntOrString::String(_) => {
+                let expected = expected_scale(store, &pods);
+                (expected, ma.scaled_value(expected, true).unwrap_or(0))
+            }
+        }
+    } else {
+        (pods.len() as i64, 0)
+    };
+    let allowed = if expected <= 0 {
+        0
+    } else {
+        (current_healthy - desired).max(0)
+    };
+    let mut conditions = pdb.status.conditions.clone();
+    let (status, reason) = if allowed > 0 {
+        ("True", "SufficientPods")
+    } else {
+        ("False", "InsufficientPods")
+    };
+    set_condition(
+        &mut conditions,
+        Condition {
+            type_: "DisruptionAllowed".into(),
+            status: status.into(),
+            last_transition_time: Some(rfc3339(now)),
+            reason: reason.into(),
+            transition_ms: now,
+            ..Default::default()
+        },
+    );
+    PodDisruptionBudgetStatus {
+        observed_generation: pdb.metadata.generation,
+        disruptions_allowed: allowed,
+        current_healthy,
+        desired_healthy: desired,
+        expected_pods: expected,
+        conditions,
+    }
+}
