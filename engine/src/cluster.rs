@@ -259,7 +259,7 @@ impl Cluster {
             // A periodic sync never ends by itself: it is background work.
             Timer::GitOps(_) => true,
             Timer::NodeLifecycle(NodeLifecycleTimer::Monitor(n)) => {
-                self.kubelets.get(n).is_some_and(|k| k.up)
+                self.kubelets.get(n).is_some_and(|k| k.up && !k.partitioned)
             }
             Timer::Kubelet(n, epoch, _) => self.kubelets.get(n).is_none_or(|k| k.epoch != *epoch),
             _ => false,
@@ -349,12 +349,50 @@ impl Cluster {
         Ok(())
     }
 
-    /// Power a node back on: the kubelet reports Ready and restarts its Pods.
+    /// Cut a node off from the API server (its kubelet and containers keep running).
+    pub fn partition_node(&mut self, name: &str) -> Result<(), String> {
+        let k = self
+            .kubelets
+            .get_mut(name)
+            .ok_or_else(|| format!("node \"{name}\" not found"))?;
+        if !k.up || k.partitioned {
+            return Err(format!(
+                "node \"{name}\" is already {}",
+                if k.up { "partitioned" } else { "down" }
+            ));
+        }
+        k.partition();
+        self.recount_foreground();
+        Ok(())
+    }
+
+    /// Whether a node is cut off from the API server.
+    pub fn node_partitioned(&self, name: &str) -> bool {
+        self.kubelets.get(name).is_some_and(|k| k.partitioned)
+    }
+
+    /// What a node's runtime is running: (pod, container, image).
+    pub fn node_ps(&self, name: &str) -> Result<Vec<(String, String, String)>, String> {
+        let k = self
+            .kubelets
+            .get(name)
+            .ok_or_else(|| format!("node \"{name}\" not found"))?;
+        Ok(k.running(&self.store))
+    }
+
+    /// Power a node back on (or reconnect a partitioned one): the kubelet reports Ready
+    /// and reconciles its Pods.
     pub fn power_on(&mut self, name: &str) -> Result<(), String> {
         let k = self
             .kubelets
             .get_mut(name)
             .ok_or_else(|| format!("node \"{name}\" not found"))?;
+        if k.partitioned {
+            let out = k.heal(&self.store, self.now);
+            self.recount_foreground();
+            self.kubelet_output(name, out);
+            return Ok(());
+        }
         if k.up {
             return Err(format!("node \"{name}\" is already up"));
         }
@@ -702,7 +740,8 @@ impl Cluster {
                     .filter(|n| !n.is_empty())
                     .collect();
                 for n in nodes {
-                    if let Some(k) = self.kubelets.get_mut(&n) {
+                    // A partitioned kubelet's watch is cut: it sees nothing.
+                    if let Some(k) = self.kubelets.get_mut(&n).filter(|k| !k.partitioned) {
                         let epoch = k.epoch;
                         let (requests, timers) = k.on_pod_change(old_pod, new_pod, now);
                         debug_assert!(requests.is_empty(), "kubelets react on timers");

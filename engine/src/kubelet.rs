@@ -271,6 +271,9 @@ pub struct Kubelet {
     pub node: String,
     /// Powered on.
     pub up: bool,
+    /// Alive but cut off from the API server (`sim node partition`): containers keep
+    /// running, nothing is reported, no change is seen.
+    pub partitioned: bool,
     /// Bumped at every power change; stale timers are ignored.
     pub epoch: u64,
     /// Images present on the node.
@@ -313,6 +316,7 @@ impl Kubelet {
         Kubelet {
             node: node.into(),
             up: true,
+            partitioned: false,
             epoch: 0,
             images: BTreeSet::new(),
             config,
@@ -475,6 +479,108 @@ impl Kubelet {
         self.workers.clear();
         // Back-off lives in the kubelet's memory: a reboot forgets it.
         self.backoff.clear();
+    }
+
+    /// Cut the node off from the API server: its containers keep running exactly as
+    /// they are, but it can neither report nor see anything.
+    pub fn partition(&mut self) {
+        self.partitioned = true;
+        // Its pending work (probes, restarts, reports) freezes with the connection.
+        self.epoch += 1;
+    }
+
+    /// The network comes back: heartbeat, post Ready, and reconcile with what the API
+    /// server decided meanwhile — Pods deleted there are stopped now (for an evicted
+    /// Pod this is when the duplicate instance finally ends), the others report again.
+    pub fn heal(&mut self, store: &Store, now: SimTime) -> KubeletOutput {
+        self.partitioned = false;
+        self.epoch += 1;
+        let mut requests = Vec::new();
+        let mut timers = vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)];
+        let mut lease = self.lease(now);
+        lease.metadata.resource_version.clear();
+        requests.push(Request::Update(Object::Lease(lease)));
+        if let Some(n) = store.get::<Node>(&ObjKey::new("", &self.node)) {
+            if n.ready_status() != "True" {
+                let mut n = n.clone();
+                n.status.conditions = self.ready_conditions(now);
+                n.metadata.resource_version.clear();
+                requests.push(Request::UpdateStatus(Object::Node(n.clone())));
+                requests.push(Request::Event {
+                    involved: event_ref(Kind::Node, &n.metadata),
+                    type_: "Normal",
+                    reason: "NodeReady".into(),
+                    message: format!("Node {} status is now: NodeReady", self.node),
+                });
+            }
+        }
+        let uids: Vec<String> = self.workers.keys().cloned().collect();
+        for uid in uids {
+            let Some(w) = self.workers.get_mut(&uid) else {
+                continue;
+            };
+            match store.get::<Pod>(&w.key).filter(|p| p.metadata.uid == uid) {
+                None => {
+                    // Deleted (force) while we could not see it: the runtime cleans up.
+                    self.workers.remove(&uid);
+                }
+                Some(p) if p.metadata.is_deleting() => {
+                    w.stage = Stage::Killing;
+                    timers.push((now, KubeletTimer::Kill(uid.clone())));
+                }
+                Some(p) => {
+                    // Report what actually runs (the node controller had marked it not Ready).
+                    let mut p = p.clone();
+                    refresh_ready(&mut p, now);
+                    p.metadata.resource_version.clear();
+                    requests.push(Request::UpdateStatus(Object::Pod(p)));
+                }
+            }
+        }
+        // Pods bound here while we were cut off.
+        for p in store.pods_on_node(&self.node) {
+            if !p.is_terminal()
+                && !p.metadata.is_deleting()
+                && !self.workers.contains_key(&p.metadata.uid)
+            {
+                let uid = p.metadata.uid.clone();
+                self.workers.insert(
+                    uid.clone(),
+                    Worker {
+                        key: ObjKey::of(&p.metadata),
+                        stage: Stage::Starting,
+                        restarted: false,
+                        gens: Vec::new(),
+                        probes: Vec::new(),
+                    },
+                );
+                timers.push((now + self.timing.sync_latency, KubeletTimer::Sync(uid)));
+            }
+        }
+        (requests, timers)
+    }
+
+    /// What this node's container runtime is running (`crictl ps`): (pod, container,
+    /// image) for every Pod whose containers have started and not been stopped.
+    pub fn running(&self, store: &Store) -> Vec<(String, String, String)> {
+        if !self.up {
+            return vec![];
+        }
+        let mut out = Vec::new();
+        for (uid, w) in &self.workers {
+            if w.stage == Stage::Killing && !self.partitioned {
+                continue;
+            }
+            let Some(p) = store.get::<Pod>(&w.key).filter(|p| p.metadata.uid == *uid) else {
+                continue;
+            };
+            for cs in &p.status.container_statuses {
+                if cs.state.running.is_some() {
+                    out.push((p.metadata.name.clone(), cs.name.clone(), cs.image.clone()));
+                }
+            }
+        }
+        out
     }
 
     /// Power on: post Ready, renew the Lease, and bring back every Pod bound here

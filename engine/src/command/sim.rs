@@ -11,7 +11,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, MINUTE};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] | seed N | node add|down|up|remove NAME | crash pod/NAME [--container C] | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | gitops on|off deployment/NAME [--every D] | expect EXPR OP VALUE | log [--tail N]";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] | seed N | node add|down|up|partition|ps|remove NAME | crash pod/NAME [--container C] | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | gitops on|off deployment/NAME [--every D] | expect EXPR OP VALUE | log [--tail N]";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -185,7 +185,7 @@ fn node(c: &mut Cluster, words: &[String]) -> R {
         .get(1)
         .map(|n| n.trim_start_matches("node/").to_string());
     let Some(name) = name else {
-        return Err("error: usage: sim node add|down|up|remove NAME".into());
+        return Err("error: usage: sim node add|down|up|partition|ps|remove NAME".into());
     };
     match action {
         "add" => {
@@ -226,16 +226,47 @@ fn node(c: &mut Cluster, words: &[String]) -> R {
             .power_off(&name)
             .map(|_| format!("node/{name} powered off (kubelet stopped)"))
             .map_err(|e| format!("error: {e}")),
-        "up" => c
-            .power_on(&name)
-            .map(|_| format!("node/{name} powered on"))
+        "up" => {
+            let healing = c.node_partitioned(&name);
+            c.power_on(&name)
+                .map(|_| {
+                    format!(
+                        "node/{name} {}",
+                        if healing {
+                            "reconnected to the API server"
+                        } else {
+                            "powered on"
+                        }
+                    )
+                })
+                .map_err(|e| format!("error: {e}"))
+        }
+        "partition" => c
+            .partition_node(&name)
+            .map(|_| {
+                format!("node/{name} cut off from the API server (its containers keep running)")
+            })
             .map_err(|e| format!("error: {e}")),
+        "ps" => {
+            let rows = c.node_ps(&name).map_err(|e| format!("error: {e}"))?;
+            let mut t = vec![vec![
+                "POD".to_string(),
+                "CONTAINER".into(),
+                "IMAGE".into(),
+                "STATE".into(),
+            ]];
+            t.extend(
+                rows.into_iter()
+                    .map(|(p, ct, i)| vec![p, ct, i, "Running".into()]),
+            );
+            Ok(crate::printers::table::render(&t))
+        }
         "remove" => c
             .remove_node(&name)
             .map(|_| format!("node/{name} removed"))
             .map_err(|e| e.kubectl_text()),
         other => Err(format!(
-            "error: unknown sim node action \"{other}\": add, down, up or remove"
+            "error: unknown sim node action \"{other}\": add, down, up, partition, ps or remove"
         )),
     }
 }
