@@ -476,6 +476,53 @@ impl Cluster {
         Ok(())
     }
 
+    /// `sim hang`: the Pod's application stops answering until its container restarts
+    /// (a liveness probe restarts it; without one it stays hung). Returns whether any
+    /// container has a liveness probe.
+    pub fn hang_pod(&mut self, key: &ObjKey) -> Result<bool, String> {
+        let (pod, node) = self.running_pod(key)?;
+        let now = self.now;
+        let k = self.kubelets.get_mut(&node).ok_or("error: no kubelet")?;
+        let out = k
+            .set_hung(&self.store, &pod.metadata.uid, now)
+            .map_err(|e| format!("error: {e}"))?;
+        self.kubelet_output(&node, out);
+        Ok(pod
+            .spec
+            .containers
+            .iter()
+            .any(|c| c.liveness_probe.is_some()))
+    }
+
+    /// `sim oom`: a container exceeds its memory limit and is OOMKilled (exit 137).
+    pub fn oom_kill(&mut self, key: &ObjKey, container: Option<&str>) -> Result<(), String> {
+        let (pod, node) = self.running_pod(key)?;
+        let i = match container {
+            Some(c) => pod
+                .spec
+                .containers
+                .iter()
+                .position(|x| x.name == c)
+                .ok_or_else(|| format!("error: container {c} is not valid for pod {}", key.name))?,
+            None => 0,
+        };
+        let now = self.now;
+        let k = self.kubelets.get_mut(&node).ok_or("error: no kubelet")?;
+        let out = k
+            .exit(
+                &self.store,
+                &pod.metadata.uid,
+                i,
+                None,
+                now,
+                137,
+                "OOMKilled",
+            )
+            .map_err(|e| format!("error: {e}"))?;
+        self.kubelet_output(&node, out);
+        Ok(())
+    }
+
     /// `sim unready` / `sim ready`: the Pod's application fails (or passes) its
     /// readiness probe from now on.
     pub fn set_pod_unready(&mut self, key: &ObjKey, unready: bool) -> Result<(), String> {

@@ -113,6 +113,8 @@ pub enum KubeletTimer {
     Restart(String, usize, u64),
     /// A readiness probe tick.
     Probe(String, usize, u64),
+    /// A liveness probe tick.
+    Liveness(String, usize, u64),
     /// The containers of a deleted Pod have exited.
     Stopped(String),
 }
@@ -132,6 +134,8 @@ struct Worker {
     gens: Vec<u64>,
     /// Per container: the readiness prober's state.
     probes: Vec<ProbeState>,
+    /// Per container: the liveness prober's state.
+    liveness: Vec<ProbeState>,
     /// Restart after a node reboot: restartCount + 1.
     restarted: bool,
 }
@@ -289,6 +293,9 @@ pub struct Kubelet {
     pub crashing_images: BTreeMap<String, SimTime>,
     /// Pods whose application fails its readiness probe (`sim unready`).
     pub unready: BTreeSet<String>,
+    /// Pods whose application hangs (`sim hang`): it fails liveness and readiness probes
+    /// until its container is restarted.
+    pub hung: BTreeSet<String>,
     backoff: BTreeMap<String, Backoff>,
     index: u32,
     ip_seq: u32,
@@ -325,6 +332,7 @@ impl Kubelet {
             refused_images: BTreeSet::new(),
             crashing_images: BTreeMap::new(),
             unready: BTreeSet::new(),
+            hung: BTreeSet::new(),
             backoff: BTreeMap::new(),
             index,
             ip_seq: 1,
@@ -552,6 +560,7 @@ impl Kubelet {
                         restarted: false,
                         gens: Vec::new(),
                         probes: Vec::new(),
+                        liveness: Vec::new(),
                     },
                 );
                 timers.push((now + self.timing.sync_latency, KubeletTimer::Sync(uid)));
@@ -620,6 +629,7 @@ impl Kubelet {
                         restarted: false,
                         gens: Vec::new(),
                         probes: Vec::new(),
+                        liveness: Vec::new(),
                     },
                 );
                 timers.push((now + self.timing.sync_latency, KubeletTimer::Stopped(uid)));
@@ -638,6 +648,7 @@ impl Kubelet {
                         restarted: true,
                         gens: Vec::new(),
                         probes: Vec::new(),
+                        liveness: Vec::new(),
                     },
                 );
                 timers.push((now + self.timing.sync_latency, KubeletTimer::Sync(uid)));
@@ -676,6 +687,7 @@ impl Kubelet {
                         restarted: false,
                         gens: Vec::new(),
                         probes: Vec::new(),
+                        liveness: Vec::new(),
                     },
                 );
                 (
@@ -692,6 +704,7 @@ impl Kubelet {
                         restarted: false,
                         gens: Vec::new(),
                         probes: Vec::new(),
+                        liveness: Vec::new(),
                     },
                 );
                 (
@@ -734,6 +747,7 @@ impl Kubelet {
             }
             KubeletTimer::Restart(uid, i, g) => self.restart(store, &uid, i, g, now),
             KubeletTimer::Probe(uid, i, g) => self.probe(store, &uid, i, g, now),
+            KubeletTimer::Liveness(uid, i, g) => self.liveness(store, &uid, i, g, now),
             KubeletTimer::Stopped(uid) => self.stopped(store, &uid, now),
         }
     }
@@ -1019,6 +1033,20 @@ impl Kubelet {
         if let Some(after) = self.crashing_images.get(&c.image) {
             timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
         }
+        if let Some(probe) = &c.liveness_probe {
+            // A restart cures a hang; healthy liveness probes need no ticking (they change nothing).
+            self.hung.remove(uid);
+            let first = now + probe.initial_delay_seconds.max(0) as u64 * 1000;
+            if let Some(w) = self.workers.get_mut(uid) {
+                w.liveness[i] = ProbeState {
+                    t0: first,
+                    period: probe.period_seconds.max(1) as u64 * 1000,
+                    successes: 0,
+                    failures: 0,
+                    armed: false,
+                };
+            }
+        }
         p.metadata.resource_version.clear();
         requests.push(Request::UpdateStatus(Object::Pod(p.clone())));
         (requests, timers, p)
@@ -1031,9 +1059,11 @@ impl Kubelet {
         if w.gens.len() < n {
             w.gens.resize(n, 0);
             w.probes.resize(n, ProbeState::default());
+            w.liveness.resize(n, ProbeState::default());
         }
         w.gens[i] += 1;
         w.probes[i] = ProbeState::default();
+        w.liveness[i] = ProbeState::default();
         w.gens[i]
     }
 
@@ -1052,6 +1082,22 @@ impl Kubelet {
         i: usize,
         gen: Option<u64>,
         now: SimTime,
+    ) -> Result<KubeletOutput, String> {
+        self.exit(store, uid, i, gen, now, 1, "Error")
+    }
+
+    /// Container `i` ends with `code` / `reason` (1/Error for a crash, 137/OOMKilled for
+    /// the memory limit, 137/Error for a liveness kill); a restart decision follows.
+    #[allow(clippy::too_many_arguments)]
+    pub fn exit(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        i: usize,
+        gen: Option<u64>,
+        now: SimTime,
+        code: i64,
+        reason: &str,
     ) -> Result<KubeletOutput, String> {
         if let Some(g) = gen {
             if !self.gen_is(uid, i, g) {
@@ -1078,8 +1124,8 @@ impl Kubelet {
         };
         cs.state = ContainerState {
             terminated: Some(ContainerStateTerminated {
-                exit_code: 1,
-                reason: "Error".into(),
+                exit_code: code,
+                reason: reason.into(),
                 started_at: running.started_at,
                 finished_at: rfc3339(now),
             }),
@@ -1252,7 +1298,7 @@ impl Kubelet {
         let Some(probe) = c.readiness_probe.clone() else {
             return (vec![], vec![]);
         };
-        let healthy = !self.unready.contains(uid);
+        let healthy = !self.unready.contains(uid) && !self.hung.contains(uid);
         let Some(w) = self.workers.get_mut(uid) else {
             return (vec![], vec![]);
         };
@@ -1368,6 +1414,125 @@ impl Kubelet {
                 st.t0 + k * st.period,
                 KubeletTimer::Probe(uid.into(), i, gen),
             ));
+        }
+        Ok((vec![], timers))
+    }
+
+    /// A liveness probe tick while the application hangs: `Unhealthy` each time, and at
+    /// failureThreshold `Killing` and a restart (exit 137).
+    fn liveness(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        i: usize,
+        gen: u64,
+        now: SimTime,
+    ) -> KubeletOutput {
+        if !self.gen_is(uid, i, gen) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.containers.get(i).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(probe) = c.liveness_probe.clone() else {
+            return (vec![], vec![]);
+        };
+        let hung = self.hung.contains(uid);
+        let Some(w) = self.workers.get_mut(uid) else {
+            return (vec![], vec![]);
+        };
+        let st = &mut w.liveness[i];
+        st.armed = false;
+        if !hung {
+            st.failures = 0;
+            return (vec![], vec![]);
+        }
+        st.failures += 1;
+        let failures = st.failures;
+        let period = st.period;
+        let mut requests = vec![self.event(
+            &pod.metadata,
+            "Warning",
+            "Unhealthy",
+            format!(
+                "Liveness probe failed: {}",
+                probe.failure_message(&pod.status.pod_ip)
+            ),
+        )];
+        if failures < probe.failure_threshold.max(1) {
+            if let Some(w) = self.workers.get_mut(uid) {
+                w.liveness[i].armed = true;
+            }
+            return (
+                requests,
+                vec![(now + period, KubeletTimer::Liveness(uid.into(), i, gen))],
+            );
+        }
+        requests.push(self.event(
+            &pod.metadata,
+            "Normal",
+            "Killing",
+            format!(
+                "Container {} failed liveness probe, will be restarted",
+                c.name
+            ),
+        ));
+        self.hung.remove(uid);
+        match self.exit(store, uid, i, None, now, 137, "Error") {
+            Ok((r, t)) => {
+                requests.extend(r);
+                (requests, t)
+            }
+            Err(_) => (requests, vec![]),
+        }
+    }
+
+    /// `sim hang`: the application stops answering (liveness and readiness probes fail)
+    /// until its container restarts. Probe ticks start at the next period boundary.
+    pub fn set_hung(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        now: SimTime,
+    ) -> Result<KubeletOutput, String> {
+        let pod = self
+            .pod(store, uid)
+            .cloned()
+            .ok_or("the pod is not running on this node")?;
+        self.hung.insert(uid.into());
+        let mut timers = Vec::new();
+        let Some(w) = self.workers.get_mut(uid) else {
+            return Ok((vec![], vec![]));
+        };
+        for (i, c) in pod.spec.containers.iter().enumerate() {
+            let gen = w.gens.get(i).copied().unwrap_or(0);
+            if c.liveness_probe.is_some() {
+                if let Some(st) = w
+                    .liveness
+                    .get_mut(i)
+                    .filter(|st| !st.armed && st.period > 0)
+                {
+                    let k = now.saturating_sub(st.t0) / st.period + 1;
+                    st.armed = true;
+                    timers.push((
+                        st.t0 + k * st.period,
+                        KubeletTimer::Liveness(uid.into(), i, gen),
+                    ));
+                }
+            }
+            if c.readiness_probe.is_some() {
+                if let Some(st) = w.probes.get_mut(i).filter(|st| !st.armed && st.period > 0) {
+                    let k = now.saturating_sub(st.t0) / st.period + 1;
+                    st.armed = true;
+                    timers.push((
+                        st.t0 + k * st.period,
+                        KubeletTimer::Probe(uid.into(), i, gen),
+                    ));
+                }
+            }
         }
         Ok((vec![], timers))
     }

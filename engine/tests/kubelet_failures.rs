@@ -233,3 +233,81 @@ fn a_crashed_container_in_a_never_restart_pod_leaves_the_pod_failed() {
     // A terminal Pod no longer counts against the node.
     assert_eq!(c.store.node_usage(&p.spec.node_name).pods, 0);
 }
+
+const LIVE: &str = "apiVersion: v1
+kind: Pod
+metadata: {name: worker}
+spec:
+  containers:
+  - name: worker
+    image: worker:1.0
+    resources: {limits: {memory: 256Mi}}
+    livenessProbe:
+      httpGet: {path: /healthz, port: 8080}
+      periodSeconds: 10
+      failureThreshold: 3
+";
+
+#[test]
+fn a_hung_app_fails_its_liveness_probe_three_times_and_is_restarted_in_the_same_pod() {
+    let mut c = Cluster::with_default_nodes(1);
+    assert!(run(&mut c, "kubectl apply -f -", Some(LIVE), &NoFiles).ok);
+    assert!(c.settle(60 * SECOND));
+    let uid = only_pod(&c).metadata.uid;
+    let out = sh(&mut c, "sim hang pod/worker");
+    assert!(out.contains("the kubelet will restart it"), "{out}");
+    c.advance(29 * SECOND);
+    assert_eq!(only_pod(&c).restarts(), 0, "two failures so far");
+    c.advance(5 * SECOND);
+    let p = only_pod(&c);
+    assert_eq!(p.metadata.uid, uid);
+    assert_eq!(p.restarts(), 1);
+    let last = p.status.container_statuses[0]
+        .last_state
+        .terminated
+        .clone()
+        .unwrap();
+    assert_eq!((last.exit_code, last.reason.as_str()), (137, "Error"));
+    let ev: Vec<(String, String, i64)> = c
+        .events()
+        .into_iter()
+        .filter(|e| e.involved_object.name == "worker")
+        .map(|e| (e.reason.clone(), e.message.clone(), e.count))
+        .collect();
+    assert!(
+        ev.contains(&(
+            "Unhealthy".into(),
+            "Liveness probe failed: HTTP probe failed with statuscode: 503".into(),
+            3
+        )),
+        "{ev:?}"
+    );
+    assert!(ev.iter().any(|(r, m, _)| r == "Killing"
+        && m == "Container worker failed liveness probe, will be restarted"));
+    // The restart cured the hang: no more failures.
+    c.advance(120 * SECOND);
+    assert_eq!(only_pod(&c).restarts(), 1);
+}
+
+#[test]
+fn an_oom_kill_shows_oomkilled_and_restarts_the_container() {
+    let mut c = Cluster::with_default_nodes(1);
+    assert!(run(&mut c, "kubectl apply -f -", Some(LIVE), &NoFiles).ok);
+    assert!(c.settle(60 * SECOND));
+    sh(&mut c, "sim oom pod/worker");
+    let p = only_pod(&c);
+    assert_eq!(pod_ready_status(&p).1, "OOMKilled");
+    c.advance(5 * SECOND);
+    let p = only_pod(&c);
+    assert_eq!(p.restarts(), 1);
+    assert_eq!(
+        p.status.container_statuses[0]
+            .last_state
+            .terminated
+            .as_ref()
+            .unwrap()
+            .reason,
+        "OOMKilled"
+    );
+    assert!(p.is_ready());
+}

@@ -112,6 +112,8 @@ pub const SIM_VERBS: &[&str] = &[
     "seed",
     "node",
     "crash",
+    "oom",
+    "hang",
     "unready",
     "ready",
     "image-fail",

@@ -11,7 +11,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, MINUTE};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] | seed N | node add|down|up|partition|ps|remove NAME | crash pod/NAME [--container C] | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | gitops on|off deployment/NAME [--every D] | expect EXPR OP VALUE | log [--tail N]";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | gitops on|off deployment/NAME [--every D] | expect EXPR OP VALUE | log [--tail N]";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -29,6 +29,8 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
         "log" => log(c, rest),
         "crash" => crash(c, rest),
         "unready" => readiness(c, rest, true),
+        "hang" => hang(c, rest),
+        "oom" => oom(c, rest),
         "ready" => readiness(c, rest, false),
         "image-fail" => image(c, rest, "fail"),
         "image-ok" => image(c, rest, "ok"),
@@ -533,4 +535,27 @@ fn gitops(c: &mut Cluster, words: &[String]) -> R {
         }
         _ => Err(usage.into()),
     }
+}
+
+fn hang(c: &mut Cluster, words: &[String]) -> R {
+    let key = pod_key(words.first(), "hang")?;
+    let live = c.hang_pod(&key)?;
+    Ok(if live {
+        format!("pod/{}: the application hangs; its liveness probe will fail and the kubelet will restart it", key.name)
+    } else {
+        format!(
+            "pod/{}: the application hangs; it has no liveness probe, so nothing will restart it",
+            key.name
+        )
+    })
+}
+
+fn oom(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(words, &[flag("container", Some('c'))], "sim oom")?;
+    let key = pod_key(p.args.first(), "oom")?;
+    c.oom_kill(&key, p.get("container"))?;
+    Ok(format!(
+        "pod/{}: container exceeded its memory limit: OOMKilled (exit code 137)",
+        key.name
+    ))
 }
