@@ -206,6 +206,110 @@ pub struct Taint {
     pub added_ms: u64,
 }
 
+/// `v1.NodeSelectorRequirement`: In, NotIn, Exists, DoesNotExist, Gt, Lt.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeSelectorRequirement {
+    /// Label key.
+    pub key: String,
+    /// Operator.
+    pub operator: String,
+    /// Values (one integer for Gt / Lt).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+}
+
+impl NodeSelectorRequirement {
+    /// Whether node labels satisfy it (`nodeaffinity.nodeSelectorRequirementsAsSelector`).
+    pub fn matches(&self, labels: &StringMap) -> bool {
+        let got = labels.get(&self.key);
+        match self.operator.as_str() {
+            "In" => got.is_some_and(|v| self.values.contains(v)),
+            "NotIn" => got.is_none_or(|v| !self.values.contains(v)),
+            "Exists" => got.is_some(),
+            "DoesNotExist" => got.is_none(),
+            "Gt" | "Lt" => {
+                let (Some(v), Some(bound)) = (
+                    got.and_then(|v| v.parse::<i64>().ok()),
+                    self.values.first().and_then(|b| b.parse::<i64>().ok()),
+                ) else {
+                    return false;
+                };
+                if self.operator == "Gt" {
+                    v > bound
+                } else {
+                    v < bound
+                }
+            }
+            _ => false,
+        }
+    }
+}
+
+/// `v1.NodeSelectorTerm`: its requirements are ANDed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeSelectorTerm {
+    /// Requirements on node labels.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub match_expressions: Vec<NodeSelectorRequirement>,
+}
+
+impl NodeSelectorTerm {
+    /// All requirements hold (an empty term matches nothing, as upstream).
+    pub fn matches(&self, labels: &StringMap) -> bool {
+        !self.match_expressions.is_empty()
+            && self.match_expressions.iter().all(|r| r.matches(labels))
+    }
+}
+
+/// `v1.NodeSelector`: its terms are ORed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeSelector {
+    /// Terms.
+    #[serde(default)]
+    pub node_selector_terms: Vec<NodeSelectorTerm>,
+}
+
+/// `v1.PreferredSchedulingTerm`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PreferredSchedulingTerm {
+    /// 1–100.
+    pub weight: i64,
+    /// The term.
+    pub preference: NodeSelectorTerm,
+}
+
+/// `v1.NodeAffinity`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NodeAffinity {
+    /// Hard: some term must match.
+    #[serde(
+        rename = "requiredDuringSchedulingIgnoredDuringExecution",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub required: Option<NodeSelector>,
+    /// Soft: matching terms add their weight to the node's score.
+    #[serde(
+        rename = "preferredDuringSchedulingIgnoredDuringExecution",
+        default,
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub preferred: Vec<PreferredSchedulingTerm>,
+}
+
+/// `v1.Affinity` (node affinity is modelled; pod (anti-)affinity is accepted as is).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Affinity {
+    /// Node affinity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_affinity: Option<NodeAffinity>,
+}
+
 /// `v1.PodSpec` (the fields the simulation uses).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -219,6 +323,13 @@ pub struct PodSpec {
     /// Node labels the Pod requires.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub node_selector: StringMap,
+    /// Node affinity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub affinity: Option<Affinity>,
+    /// Init containers: run to completion before the app containers (their requests
+    /// count as the maximum with the app containers' sum).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub init_containers: Vec<Container>,
     /// Tolerations (DefaultTolerationSeconds admission adds two).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tolerations: Vec<Toleration>,

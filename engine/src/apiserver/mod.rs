@@ -134,10 +134,24 @@ pub const DEFAULT_MILLI_CPU_REQUEST: i64 = 100;
 /// Scheduler non-zero default memory request (DefaultMemoryRequest, 200Mi).
 pub const DEFAULT_MEMORY_REQUEST: i64 = 200 * 1024 * 1024;
 
-/// `resourcehelper.PodRequests` for cpu and memory, plus the non-zero variant.
+/// `resourcehelper.PodRequests` for cpu and memory, plus the non-zero variant: the sum
+/// over app containers, raised to any single init container's request (they run one
+/// at a time, before the app containers).
 pub fn pod_requests(pod: &Pod) -> PodRequests {
+    let mut r = sum_requests(&pod.spec.containers);
+    for c in &pod.spec.init_containers {
+        let i = sum_requests(std::slice::from_ref(c));
+        r.cpu_milli = r.cpu_milli.max(i.cpu_milli);
+        r.memory = r.memory.max(i.memory);
+        r.nonzero_cpu_milli = r.nonzero_cpu_milli.max(i.nonzero_cpu_milli);
+        r.nonzero_memory = r.nonzero_memory.max(i.nonzero_memory);
+    }
+    r
+}
+
+fn sum_requests(containers: &[Container]) -> PodRequests {
     let mut r = PodRequests::default();
-    for c in &pod.spec.containers {
+    for c in containers {
         let cpu = c
             .resources
             .requests

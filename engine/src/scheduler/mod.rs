@@ -36,6 +36,8 @@ pub const WEIGHT_TAINT_TOLERATION: i64 = 3;
 pub const WEIGHT_NODE_RESOURCES_FIT: i64 = 1;
 /// NodeResourcesBalancedAllocation weight.
 pub const WEIGHT_BALANCED_ALLOCATION: i64 = 1;
+/// NodeAffinity weight.
+pub const WEIGHT_NODE_AFFINITY: i64 = 2;
 
 /// Timers the scheduler asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,6 +59,8 @@ pub struct NodeScores {
     pub balanced_allocation: Option<i64>,
     /// TaintToleration after normalization, 0–100.
     pub taint_toleration: i64,
+    /// NodeAffinity (preferred terms) after normalization, 0–100.
+    pub node_affinity: i64,
     /// Σ score × weight.
     pub total: i64,
 }
@@ -367,6 +371,7 @@ impl Scheduler {
         now: SimTime,
     ) -> (SchedulingAttempt, Vec<Request>) {
         let req = pod_requests(pod);
+        let wants_ports = !host_ports(pod).is_empty();
         let nodes: Vec<&Node> = store.list::<Node>().collect();
         let n = nodes.len();
         let mut verdicts: Vec<NodeVerdict> = Vec::new();
@@ -382,7 +387,16 @@ impl Scheduler {
                 processed += 1;
                 let node = nodes[idx];
                 let usage = store.node_usage(&node.metadata.name);
-                let res = run_filters(pod, node, &usage, &req);
+                let ports_in_use: Vec<(i64, String)> = if wants_ports {
+                    store
+                        .pods_on_node(&node.metadata.name)
+                        .filter(|p| !p.is_terminal())
+                        .flat_map(host_ports)
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let res = run_filters(pod, node, &usage, &req, &ports_in_use);
                 if res.is_ok() {
                     feasible.push(verdicts.len());
                 }
@@ -442,19 +456,27 @@ impl Scheduler {
                 .map(|i| taint_toleration_raw(pod, nodes[node_of[*i]]))
                 .collect();
             default_normalize(&mut taint_scores, true);
+            let mut affinity_scores: Vec<i64> = feasible
+                .iter()
+                .map(|i| node_affinity_raw(pod, nodes[node_of[*i]]))
+                .collect();
+            default_normalize(&mut affinity_scores, false);
             for (pos, i) in feasible.iter().enumerate() {
                 let nd = nodes[node_of[*i]];
                 let usage = store.node_usage(&nd.metadata.name);
                 let la = least_allocated(nd, &usage, &req);
                 let ba = balanced_allocation(nd, &usage, &req);
                 let tt = taint_scores[pos];
+                let na = affinity_scores[pos];
                 let total = la * WEIGHT_NODE_RESOURCES_FIT
                     + ba.unwrap_or(0) * WEIGHT_BALANCED_ALLOCATION
-                    + tt * WEIGHT_TAINT_TOLERATION;
+                    + tt * WEIGHT_TAINT_TOLERATION
+                    + na * WEIGHT_NODE_AFFINITY;
                 verdicts[*i].scores = Some(NodeScores {
                     least_allocated: la,
                     balanced_allocation: ba,
                     taint_toleration: tt,
+                    node_affinity: na,
                     total,
                 });
             }

@@ -49,12 +49,72 @@ fn tolerated(pod: &Pod, taint: &Taint) -> bool {
     pod.spec.tolerations.iter().any(|t| t.tolerates(taint))
 }
 
+/// Host ports a Pod asks for: (port, protocol).
+pub fn host_ports(pod: &Pod) -> Vec<(i64, String)> {
+    pod.spec
+        .containers
+        .iter()
+        .flat_map(|c| c.ports.iter())
+        .filter(|p| p.host_port > 0)
+        .map(|p| {
+            (
+                p.host_port,
+                if p.protocol.is_empty() {
+                    "TCP".to_string()
+                } else {
+                    p.protocol.clone()
+                },
+            )
+        })
+        .collect()
+}
+
+/// NodeAffinity filter part: nodeSelector and the required node-affinity terms.
+pub fn node_affinity_matches(pod: &Pod, node: &Node) -> bool {
+    let labels = &node.metadata.labels;
+    let selector_ok = pod
+        .spec
+        .node_selector
+        .iter()
+        .all(|(k, v)| labels.get(k) == Some(v));
+    let required_ok = match pod
+        .spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+        .and_then(|n| n.required.as_ref())
+    {
+        Some(sel) => sel.node_selector_terms.iter().any(|t| t.matches(labels)),
+        None => true,
+    };
+    selector_ok && required_ok
+}
+
+/// NodeAffinity score: Σ weights of the preferred terms the node matches.
+pub fn node_affinity_raw(pod: &Pod, node: &Node) -> i64 {
+    pod.spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.node_affinity.as_ref())
+        .map(|n| {
+            n.preferred
+                .iter()
+                .filter(|t| t.preference.matches(&node.metadata.labels))
+                .map(|t| t.weight)
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
 /// Run the filters in order; the first that fails decides (`RunFilterPlugins`).
+/// `ports_in_use` lists the host ports already taken on the node (only needed when
+/// the Pod asks for host ports).
 pub fn run_filters(
     pod: &Pod,
     node: &Node,
     usage: &NodeUsage,
     req: &PodRequests,
+    ports_in_use: &[(i64, String)],
 ) -> Result<(), FilterFailure> {
     // NodeUnschedulable.
     if node.spec.unschedulable {
@@ -96,17 +156,20 @@ pub fn run_filters(
             unresolvable: true,
         });
     }
-    // NodeAffinity (nodeSelector part).
-    if !pod
-        .spec
-        .node_selector
-        .iter()
-        .all(|(k, v)| node.metadata.labels.get(k) == Some(v))
-    {
+    // NodeAffinity: nodeSelector and required node-affinity terms.
+    if !node_affinity_matches(pod, node) {
         return Err(FilterFailure {
             plugin: "NodeAffinity",
             reasons: vec!["node(s) didn't match Pod's node affinity/selector".into()],
             unresolvable: true,
+        });
+    }
+    // NodePorts: a host port can be taken once per node.
+    if host_ports(pod).iter().any(|p| ports_in_use.contains(p)) {
+        return Err(FilterFailure {
+            plugin: "NodePorts",
+            reasons: vec!["node(s) didn't have free ports for the requested pod ports".into()],
+            unresolvable: false,
         });
     }
     // NodeResourcesFit: requests against allocatable minus what is already requested.

@@ -50,7 +50,7 @@ fn requests_not_usage_decide_fit_eight_minus_six_is_less_than_three() {
     let n = node("node-1", "4", "8Gi");
     let p = pod_requesting("", "3Gi");
     let req = crate::apiserver::pod_requests(&p);
-    let f = run_filters(&p, &n, &usage(0, 6 * GI, 3), &req).unwrap_err();
+    let f = run_filters(&p, &n, &usage(0, 6 * GI, 3), &req, &[]).unwrap_err();
     assert_eq!(f.plugin, "NodeResourcesFit");
     assert_eq!(f.reasons, ["Insufficient memory"]);
     assert!(!f.unresolvable);
@@ -60,7 +60,8 @@ fn requests_not_usage_decide_fit_eight_minus_six_is_less_than_three() {
         &p2,
         &n,
         &usage(0, 6 * GI, 3),
-        &crate::apiserver::pod_requests(&p2)
+        &crate::apiserver::pod_requests(&p2),
+        &[]
     )
     .is_ok());
 }
@@ -109,14 +110,14 @@ fn taint_toleration_and_cordon_filters_are_unresolvable_with_kubectls_words() {
     });
     let p = pod_requesting("100m", "");
     let req = crate::apiserver::pod_requests(&p);
-    let f = run_filters(&p, &n, &NodeUsage::default(), &req).unwrap_err();
+    let f = run_filters(&p, &n, &NodeUsage::default(), &req, &[]).unwrap_err();
     assert_eq!(
         f.reasons,
         ["node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }"]
     );
     assert!(f.unresolvable);
     n.spec.unschedulable = true;
-    let f = run_filters(&p, &n, &NodeUsage::default(), &req).unwrap_err();
+    let f = run_filters(&p, &n, &NodeUsage::default(), &req, &[]).unwrap_err();
     assert_eq!(
         f.reasons,
         ["node(s) were unschedulable"],
@@ -132,9 +133,9 @@ fn node_selector_disk_nvme_excludes_a_node_without_the_label() {
     let mut p = pod_requesting("100m", "");
     p.spec.node_selector.insert("disk".into(), "nvme".into());
     let req = crate::apiserver::pod_requests(&p);
-    assert!(run_filters(&p, &a, &NodeUsage::default(), &req).is_ok());
+    assert!(run_filters(&p, &a, &NodeUsage::default(), &req, &[]).is_ok());
     assert_eq!(
-        run_filters(&p, &b, &NodeUsage::default(), &req)
+        run_filters(&p, &b, &NodeUsage::default(), &req, &[])
             .unwrap_err()
             .reasons,
         ["node(s) didn't match Pod's node affinity/selector"]
@@ -209,4 +210,121 @@ fn normalization_scales_by_the_maximum_and_reverse_flips_it() {
     let mut z = vec![0, 0];
     default_normalize(&mut z, true);
     assert_eq!(z, [100, 100]);
+}
+
+#[test]
+fn required_node_affinity_ors_terms_and_ands_expressions_with_gt_and_lt() {
+    let mut n = node("n", "4", "8Gi");
+    n.metadata.labels.insert("zone".into(), "b".into());
+    n.metadata.labels.insert("cores".into(), "16".into());
+    let term = |exprs: Vec<(&str, &str, Vec<&str>)>| NodeSelectorTerm {
+        match_expressions: exprs
+            .into_iter()
+            .map(|(k, op, v)| NodeSelectorRequirement {
+                key: k.into(),
+                operator: op.into(),
+                values: v.into_iter().map(String::from).collect(),
+            })
+            .collect(),
+    };
+    let pod_with = |terms: Vec<NodeSelectorTerm>| {
+        let mut p = pod_requesting("100m", "");
+        p.spec.affinity = Some(Affinity {
+            node_affinity: Some(NodeAffinity {
+                required: Some(NodeSelector {
+                    node_selector_terms: terms,
+                }),
+                preferred: vec![],
+            }),
+        });
+        p
+    };
+    let fits = |p: &Pod| {
+        run_filters(
+            p,
+            &n,
+            &NodeUsage::default(),
+            &crate::apiserver::pod_requests(p),
+            &[],
+        )
+        .is_ok()
+    };
+    assert!(fits(&pod_with(vec![term(vec![
+        ("zone", "In", vec!["a", "b"]),
+        ("cores", "Gt", vec!["8"])
+    ])])));
+    assert!(!fits(&pod_with(vec![term(vec![
+        ("zone", "In", vec!["a", "b"]),
+        ("cores", "Lt", vec!["8"])
+    ])])));
+    // Terms are ORed.
+    assert!(fits(&pod_with(vec![
+        term(vec![("zone", "NotIn", vec!["b"])]),
+        term(vec![("gpu", "DoesNotExist", vec![])])
+    ])));
+    assert!(!fits(&pod_with(vec![term(vec![(
+        "gpu",
+        "Exists",
+        vec![]
+    )])])));
+}
+
+#[test]
+fn preferred_node_affinity_sums_the_weights_of_matching_terms() {
+    let mut n = node("n", "4", "8Gi");
+    n.metadata.labels.insert("disk".into(), "nvme".into());
+    let mut p = pod_requesting("100m", "");
+    let pref = |w: i64, k: &str, v: &str| PreferredSchedulingTerm {
+        weight: w,
+        preference: NodeSelectorTerm {
+            match_expressions: vec![NodeSelectorRequirement {
+                key: k.into(),
+                operator: "In".into(),
+                values: vec![v.into()],
+            }],
+        },
+    };
+    p.spec.affinity = Some(Affinity {
+        node_affinity: Some(NodeAffinity {
+            required: None,
+            preferred: vec![pref(20, "disk", "nvme"), pref(60, "zone", "a")],
+        }),
+    });
+    assert_eq!(node_affinity_raw(&p, &n), 20);
+}
+
+#[test]
+fn a_taken_host_port_filters_the_node_but_preemption_could_help() {
+    let n = node("n", "4", "8Gi");
+    let mut p = pod_requesting("100m", "");
+    p.spec.containers[0].ports.push(ContainerPort {
+        container_port: 80,
+        host_port: 8080,
+        ..Default::default()
+    });
+    let req = crate::apiserver::pod_requests(&p);
+    let f = run_filters(&p, &n, &NodeUsage::default(), &req, &[(8080, "TCP".into())]).unwrap_err();
+    assert_eq!(
+        (f.plugin, f.reasons[0].as_str(), f.unresolvable),
+        (
+            "NodePorts",
+            "node(s) didn't have free ports for the requested pod ports",
+            false
+        )
+    );
+    assert!(run_filters(&p, &n, &NodeUsage::default(), &req, &[(8080, "UDP".into())]).is_ok());
+}
+
+#[test]
+fn init_containers_count_as_the_maximum_with_the_app_containers_sum() {
+    let mut p = pod_requesting("200m", "100Mi");
+    let mut init = Container {
+        name: "migrate".into(),
+        image: "i".into(),
+        ..Default::default()
+    };
+    init.resources.requests.insert("cpu".into(), "1".into());
+    p.spec.init_containers.push(init);
+    let r = crate::apiserver::pod_requests(&p);
+    assert_eq!((r.cpu_milli, r.memory), (1000, 100 * MI));
 }
