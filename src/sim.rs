@@ -25,8 +25,19 @@ pub struct ConsoleEntry {
     pub ok: bool,
 }
 
+/// What the inspector shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// A Pod by name.
+    Pod(String),
+    /// A Node by name.
+    Node(String),
+}
+
 /// The mutable state behind the handle.
 pub struct SimState {
+    /// The object the inspector shows.
+    pub selected: Option<Selection>,
     /// The cluster.
     pub cluster: Cluster,
     /// Whether the clock runs.
@@ -52,6 +63,7 @@ impl SimState {
     /// A fresh state around `cluster`, playing at 1×.
     pub fn new(cluster: Cluster) -> Self {
         SimState {
+            selected: None,
             cluster,
             playing: true,
             speed: 1,
@@ -228,6 +240,11 @@ impl SimHandle {
     /// Ctrl+C in the console.
     pub fn interrupt(&self) {
         self.with(|s| s.interrupt());
+    }
+
+    /// Show an object in the inspector (None closes it).
+    pub fn select(&self, sel: Option<Selection>) {
+        self.with(|s| s.selected = sel);
     }
 
     /// Play or pause.

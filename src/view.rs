@@ -347,7 +347,21 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
         });
     }
     let mut next_free = 0.0f64;
-    for d in store.list::<Deployment>() {
+    // Deployments in the order of their ReplicaSets, so lines never cross.
+    let mut deps: Vec<&Deployment> = store.list::<Deployment>().collect();
+    let first_rs_y = |d: &Deployment| {
+        m.replicasets
+            .iter()
+            .filter(|r| r.owner.as_deref() == Some(&d.metadata.name))
+            .map(|r| r.y)
+            .fold(f64::INFINITY, f64::min)
+    };
+    deps.sort_by(|a, b| {
+        first_rs_y(a)
+            .total_cmp(&first_rs_y(b))
+            .then_with(|| a.metadata.name.cmp(&b.metadata.name))
+    });
+    for d in deps {
         let mine: Vec<&ReplicaSetView> = m
             .replicasets
             .iter()
@@ -578,5 +592,496 @@ mod tests {
         let rows = event_rows(&c, 5);
         assert_eq!(rows[0].reason, "SuccessfulCreate");
         assert_eq!(rows[0].component, "replicaset-controller");
+    }
+}
+
+/// Where a stage of a Pod's path stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StageState {
+    /// Passed.
+    Done,
+    /// In progress now.
+    Current,
+    /// Stuck here: the evidence says why.
+    Stuck,
+    /// Not reached yet.
+    Pending,
+}
+
+/// One stage of the path with its evidence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stage {
+    /// `created`, `scheduled`, `image`, `started`, `ready`.
+    pub id: &'static str,
+    /// Where it stands.
+    pub state: StageState,
+    /// Evidence lines (kubectl's words).
+    pub evidence: Vec<String>,
+}
+
+/// One node's verdict in the Pod's last scheduling attempt.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VerdictRow {
+    /// Node.
+    pub node: String,
+    /// `feasible` or the filter's reason.
+    pub verdict: String,
+    /// Total score, when scored.
+    pub score: Option<i64>,
+    /// The chosen node.
+    pub chosen: bool,
+}
+
+/// The inspector's view of a Pod.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PodPath {
+    /// Name.
+    pub name: String,
+    /// uid.
+    pub uid: String,
+    /// STATUS column.
+    pub status: String,
+    /// The stages.
+    pub stages: Vec<Stage>,
+    /// The last scheduling attempt, node by node.
+    pub verdicts: Vec<VerdictRow>,
+    /// Seconds until the taint-eviction controller deletes it, if scheduled.
+    pub eviction_in: Option<u64>,
+    /// Its containers' names.
+    pub containers: Vec<String>,
+}
+
+fn pod_events(c: &Cluster, uid: &str) -> Vec<(String, String, String)> {
+    let mut v: Vec<&Event> = c
+        .store
+        .list::<Event>()
+        .filter(|e| e.involved_object.uid == uid)
+        .collect();
+    v.sort_by(|a, b| (a.last_ms, &a.metadata.name).cmp(&(b.last_ms, &b.metadata.name)));
+    v.into_iter()
+        .map(|e| (e.reason.clone(), e.message.clone(), e.type_.clone()))
+        .collect()
+}
+
+/// Build the path of Pod `name` (namespace default).
+pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
+    let p = c
+        .store
+        .get::<Pod>(&kubeplay_engine::apiserver::ObjKey::new("default", name))?;
+    let uid = p.metadata.uid.clone();
+    let events = pod_events(c, &uid);
+    let ev = |reason: &str| {
+        events
+            .iter()
+            .filter(|(r, _, _)| r == reason)
+            .map(|(_, m, _)| m.clone())
+            .collect::<Vec<_>>()
+    };
+    let (_, status, _) = pod_ready_status(p);
+    let mut stages = Vec::new();
+    let owner = p
+        .metadata
+        .controller_ref()
+        .map(|r| format!("by {} {}", r.kind, r.name))
+        .unwrap_or_else(|| "by kubectl".into());
+    stages.push(Stage {
+        id: "created",
+        state: StageState::Done,
+        evidence: vec![format!(
+            "created at {} {owner}, uid {}",
+            clock_label(p.metadata.created_ms),
+            &uid[..8.min(uid.len())]
+        )],
+    });
+    // Scheduled.
+    let sched_cond = get_condition(&p.status.conditions, "PodScheduled");
+    let scheduled = !p.spec.node_name.is_empty();
+    stages.push(if scheduled {
+        let mut e = ev("Scheduled");
+        if e.is_empty() {
+            e.push(format!("bound to {}", p.spec.node_name));
+        }
+        Stage {
+            id: "scheduled",
+            state: StageState::Done,
+            evidence: e,
+        }
+    } else {
+        match sched_cond.filter(|c| c.status == "False") {
+            Some(cnd) => Stage {
+                id: "scheduled",
+                state: StageState::Stuck,
+                evidence: vec![format!("FailedScheduling: {}", cnd.message)],
+            },
+            None => Stage {
+                id: "scheduled",
+                state: StageState::Current,
+                evidence: vec!["waiting in the scheduling queue".into()],
+            },
+        }
+    });
+    // Image and start, from the container statuses.
+    let waiting: Vec<(String, String)> = p
+        .status
+        .container_statuses
+        .iter()
+        .filter_map(|c| {
+            c.state
+                .waiting
+                .as_ref()
+                .map(|w| (w.reason.clone(), w.message.clone()))
+        })
+        .collect();
+    let all_started = !p.status.container_statuses.is_empty()
+        && p.status
+            .container_statuses
+            .iter()
+            .all(|c| c.state.running.is_some());
+    let pulled = p
+        .status
+        .container_statuses
+        .iter()
+        .any(|c| !c.image_id.is_empty())
+        || all_started;
+    let image_stuck = waiting
+        .iter()
+        .find(|(r, _)| r == "ErrImagePull" || r == "ImagePullBackOff");
+    stages.push(if !scheduled {
+        Stage {
+            id: "image",
+            state: StageState::Pending,
+            evidence: vec![],
+        }
+    } else if let Some((r, m)) = image_stuck {
+        Stage {
+            id: "image",
+            state: StageState::Stuck,
+            evidence: vec![format!("{r}: {m}")],
+        }
+    } else if pulled {
+        let mut e = ev("Pulled");
+        e.truncate(1);
+        Stage {
+            id: "image",
+            state: StageState::Done,
+            evidence: e,
+        }
+    } else {
+        let mut e = ev("Pulling");
+        e.truncate(1);
+        Stage {
+            id: "image",
+            state: StageState::Current,
+            evidence: e,
+        }
+    });
+    let crash = waiting.iter().find(|(r, _)| r == "CrashLoopBackOff");
+    let terminated: Vec<String> = p
+        .status
+        .container_statuses
+        .iter()
+        .filter_map(|c| {
+            c.state.terminated.as_ref().map(|t| {
+                format!(
+                    "container {} terminated: {} (exit code {})",
+                    c.name, t.reason, t.exit_code
+                )
+            })
+        })
+        .collect();
+    stages.push(if !scheduled || image_stuck.is_some() || !pulled {
+        Stage {
+            id: "started",
+            state: StageState::Pending,
+            evidence: vec![],
+        }
+    } else if let Some((r, m)) = crash {
+        Stage {
+            id: "started",
+            state: StageState::Stuck,
+            evidence: vec![format!("{r}: {m}"), format!("restarts: {}", p.restarts())],
+        }
+    } else if !terminated.is_empty() && !all_started {
+        Stage {
+            id: "started",
+            state: StageState::Stuck,
+            evidence: terminated,
+        }
+    } else if all_started {
+        let mut e = ev("Started");
+        e.truncate(1);
+        if p.restarts() > 0 {
+            e.push(format!("restarts: {} (same Pod, same uid)", p.restarts()));
+        }
+        Stage {
+            id: "started",
+            state: StageState::Done,
+            evidence: e,
+        }
+    } else {
+        Stage {
+            id: "started",
+            state: StageState::Current,
+            evidence: waiting
+                .iter()
+                .map(|(r, m)| {
+                    if m.is_empty() {
+                        r.clone()
+                    } else {
+                        format!("{r}: {m}")
+                    }
+                })
+                .collect(),
+        }
+    });
+    let ready_cond = get_condition(&p.status.conditions, "Ready");
+    let node_ready = c
+        .store
+        .get::<Node>(&kubeplay_engine::apiserver::ObjKey::new(
+            "",
+            &p.spec.node_name,
+        ))
+        .map(|n| n.ready_status() == "True");
+    stages.push(if p.is_ready() {
+        Stage {
+            id: "ready",
+            state: StageState::Done,
+            evidence: vec![format!(
+                "Ready since {}",
+                clock_label(p.ready_since().unwrap_or(0))
+            )],
+        }
+    } else if !all_started {
+        Stage {
+            id: "ready",
+            state: StageState::Pending,
+            evidence: vec![],
+        }
+    } else {
+        let mut e: Vec<String> = ev("Unhealthy").into_iter().rev().take(1).collect();
+        if node_ready == Some(false) {
+            e.push(format!(
+                "node {} is NotReady: the node controller marked the Pod not Ready",
+                p.spec.node_name
+            ));
+        }
+        if let Some(cnd) = ready_cond.filter(|c| !c.message.is_empty()) {
+            e.push(format!("Ready=False: {}", cnd.message));
+        }
+        Stage {
+            id: "ready",
+            state: if e.is_empty() {
+                StageState::Current
+            } else {
+                StageState::Stuck
+            },
+            evidence: e,
+        }
+    });
+    if p.metadata.is_deleting() {
+        stages.push(Stage {
+            id: "terminating",
+            state: StageState::Current,
+            evidence: vec![format!(
+                "deletionTimestamp {}",
+                p.metadata.deletion_timestamp.clone().unwrap_or_default()
+            )],
+        });
+    }
+    let verdicts = c
+        .scheduler
+        .last_attempt
+        .get(&kubeplay_engine::apiserver::ObjKey::of(&p.metadata))
+        .map(|a| {
+            a.nodes
+                .iter()
+                .map(|v| VerdictRow {
+                    node: v.node.clone(),
+                    verdict: match &v.failure {
+                        None => "feasible".into(),
+                        Some(f) => format!("{}: {}", f.plugin, f.reasons.join(", ")),
+                    },
+                    score: v.scores.as_ref().map(|s| s.total),
+                    chosen: a.chosen.as_deref() == Some(v.node.as_str()),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let eviction_in = c
+        .taint_eviction
+        .scheduled
+        .get(&uid)
+        .map(|s| s.fire_at.saturating_sub(c.now()) / 1000);
+    Some(PodPath {
+        name: name.to_string(),
+        uid,
+        status,
+        stages,
+        verdicts,
+        eviction_in,
+        containers: p.spec.containers.iter().map(|c| c.name.clone()).collect(),
+    })
+}
+
+/// The inspector's view of a Node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeDetail {
+    /// Name.
+    pub name: String,
+    /// STATUS column.
+    pub status: String,
+    /// Conditions: (type, status, reason, message).
+    pub conditions: Vec<(String, String, String, String)>,
+    /// Taints as `key=value:Effect`.
+    pub taints: Vec<String>,
+    /// Cordoned.
+    pub cordoned: bool,
+    /// Powered on.
+    pub powered: bool,
+    /// Cut off from the API server.
+    pub partitioned: bool,
+    /// Pods on it: (name, STATUS, seconds to eviction).
+    pub pods: Vec<(String, String, Option<u64>)>,
+}
+
+/// Build the inspector view of node `name`.
+pub fn node_detail(c: &Cluster, name: &str) -> Option<NodeDetail> {
+    let n = c
+        .store
+        .get::<Node>(&kubeplay_engine::apiserver::ObjKey::new("", name))?;
+    Some(NodeDetail {
+        name: name.to_string(),
+        status: node_status(n),
+        conditions: n
+            .status
+            .conditions
+            .iter()
+            .map(|c| {
+                (
+                    c.type_.clone(),
+                    c.status.clone(),
+                    c.reason.clone(),
+                    c.message.clone(),
+                )
+            })
+            .collect(),
+        taints: n
+            .spec
+            .taints
+            .iter()
+            .map(|t| {
+                if t.value.is_empty() {
+                    format!("{}:{}", t.key, t.effect)
+                } else {
+                    format!("{}={}:{}", t.key, t.value, t.effect)
+                }
+            })
+            .collect(),
+        cordoned: n.spec.unschedulable,
+        powered: c.node_up(name),
+        partitioned: c.node_partitioned(name),
+        pods: c
+            .store
+            .pods_on_node(name)
+            .map(|p| {
+                (
+                    p.metadata.name.clone(),
+                    pod_ready_status(p).1,
+                    c.taint_eviction
+                        .scheduled
+                        .get(&p.metadata.uid)
+                        .map(|s| s.fire_at.saturating_sub(c.now()) / 1000),
+                )
+            })
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod path_tests {
+    use super::*;
+    use kubeplay_engine::command::{run, NoFiles};
+
+    #[test]
+    fn a_pending_pod_is_stuck_at_scheduled_with_the_failed_scheduling_message() {
+        let mut c = default_cluster();
+        run(
+            &mut c,
+            "kubectl create deployment big --image=big:1 --replicas=1",
+            None,
+            &NoFiles,
+        );
+        let mut d = c
+            .store
+            .get::<Deployment>(&kubeplay_engine::apiserver::ObjKey::new("default", "big"))
+            .unwrap()
+            .clone();
+        d.spec.template.spec.containers[0]
+            .resources
+            .requests
+            .insert("cpu".into(), "10".into());
+        c.submit(
+            &kubeplay_engine::cluster::kubectl(),
+            kubeplay_engine::controllers::Request::Update(Object::Deployment(d)),
+        )
+        .unwrap();
+        c.advance(20_000);
+        let pending = c
+            .store
+            .list::<Pod>()
+            .find(|p| p.spec.node_name.is_empty())
+            .unwrap()
+            .metadata
+            .name
+            .clone();
+        let path = pod_path(&c, &pending).unwrap();
+        assert_eq!(path.stages[1].state, StageState::Stuck);
+        assert!(
+            path.stages[1].evidence[0].contains("Insufficient cpu"),
+            "{:?}",
+            path.stages[1]
+        );
+        assert_eq!(path.verdicts.len(), 3);
+        assert!(path
+            .verdicts
+            .iter()
+            .all(|v| v.verdict.starts_with("NodeResourcesFit: Insufficient cpu")));
+    }
+
+    #[test]
+    fn an_image_pull_failure_is_stuck_at_the_image_stage_and_a_ready_pod_is_done() {
+        let mut c = default_cluster();
+        let ready = c.store.list::<Pod>().next().unwrap().metadata.name.clone();
+        let path = pod_path(&c, &ready).unwrap();
+        assert!(
+            path.stages.iter().all(|s| s.state == StageState::Done),
+            "{:?}",
+            path.stages
+        );
+        assert!(path.verdicts.iter().any(|v| v.chosen));
+        run(&mut c, "sim image-fail bad:1", None, &NoFiles);
+        run(
+            &mut c,
+            "kubectl create deployment bad --image=bad:1",
+            None,
+            &NoFiles,
+        );
+        c.advance(10_000);
+        let bad = c
+            .store
+            .list::<Pod>()
+            .find(|p| p.metadata.name.starts_with("bad-"))
+            .unwrap()
+            .metadata
+            .name
+            .clone();
+        let path = pod_path(&c, &bad).unwrap();
+        assert_eq!(path.stages[2].state, StageState::Stuck);
+        assert!(
+            path.stages[2].evidence[0]
+                .starts_with("ImagePullBackOff: Back-off pulling image \"bad:1\""),
+            "{:?}",
+            path.stages[2]
+        );
     }
 }

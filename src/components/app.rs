@@ -2,7 +2,7 @@
 
 use super::{
     chain::ChainView, console::Console, deployments::DeploymentPanel, events::EventList,
-    toolbar::Toolbar,
+    inspector::Inspector, toolbar::Toolbar,
 };
 use crate::sim::{SimHandle, SimState};
 use crate::view::default_cluster;
@@ -61,6 +61,7 @@ pub fn app() -> Html {
                 <Toolbar />
                 <main class="main">
                     <ChainView />
+                    <Inspector />
                     <DeploymentPanel />
                     <Console />
                     <EventList />

@@ -1,7 +1,7 @@
 //! The chain: Deployment → ReplicaSet → Pods → Nodes, spec beside status, with lines
 //! for ownerReferences and bindings.
 
-use crate::sim::{use_sim, SimHandle};
+use crate::sim::{use_sim, Selection, SimHandle};
 use crate::view::*;
 use kubeplay_engine::api::quantity::{format_bytes, format_cpu_milli};
 use yew::prelude::*;
@@ -36,6 +36,8 @@ pub fn chain_view() -> Html {
                 { for model.replicasets.iter().map(replicaset_card) }
                 { for model.pods.iter().map(|p| pod_card(&sim, p)) }
                 { for model.nodes.iter().map(|n| node_card(&sim, n)) }
+                { for model.pods.iter().map(|p| inspect_button(&sim, Selection::Pod(p.name.clone()), col_x(2), p.y + POD_H - 24.0, &format!("Inspect Pod {}", p.name))) }
+                { for model.nodes.iter().map(|n| inspect_button(&sim, Selection::Node(n.name.clone()), col_x(3), n.y + NODE_H - 24.0, &format!("Inspect Node {}", n.name))) }
             </div>
         </section>
     }
@@ -183,6 +185,20 @@ fn node_card(sim: &SimHandle, n: &NodeView) -> Html {
                     html! { <span class="taint" title={format!("taint {t}")}>{ short }</span> }
                 }) }
             </span>
+        </button>
+    }
+}
+
+/// A small button at a card's top-right corner that opens the inspector (a separate
+/// control: the card itself keeps its one-click action).
+fn inspect_button(sim: &SimHandle, sel: Selection, x: f64, y: f64, label: &str) -> Html {
+    let onclick = {
+        let sim = sim.clone();
+        Callback::from(move |_| sim.select(Some(sel.clone())))
+    };
+    html! {
+        <button class="inspect" style={format!("left:{}px;top:{}px", x + COL_W - 22.0, y + 4.0)} onclick={onclick} aria-label={label.to_string()} title={label.to_string()}>
+            <svg viewBox="0 0 16 16" aria-hidden="true"><circle cx="7" cy="7" r="4.5" fill="none" stroke="currentColor" stroke-width="1.8"/><path d="M10.5 10.5l3.5 3.5" stroke="currentColor" stroke-width="1.8"/></svg>
         </button>
     }
 }

@@ -5,4 +5,5 @@ pub mod chain;
 pub mod console;
 pub mod deployments;
 pub mod events;
+pub mod inspector;
 pub mod toolbar;

@@ -1,0 +1,148 @@
+//! The inspector: a Pod's path (created → scheduled → image pulled → started → ready)
+//! with where it is stuck and the evidence, the scheduler's verdict per node, and its
+//! actions; or a Node's conditions, taints, Pods (with eviction countdowns) and actions.
+
+use crate::sim::{use_sim, Selection, SimHandle};
+use crate::view::{node_detail, pod_path, NodeDetail, PodPath, StageState};
+use yew::prelude::*;
+
+/// The inspector panel (shown when something is selected).
+#[function_component(Inspector)]
+pub fn inspector() -> Html {
+    let sim = use_sim();
+    let sel = sim.state.borrow().selected.clone();
+    let close = {
+        let sim = sim.clone();
+        Callback::from(move |_| sim.select(None))
+    };
+    let body = match &sel {
+        Some(Selection::Pod(name)) => match pod_path(&sim.state.borrow().cluster, name) {
+            Some(p) => pod_view(&sim, &p),
+            None => html! { <p class="gone">{ format!("Pod {name} no longer exists.") }</p> },
+        },
+        Some(Selection::Node(name)) => match node_detail(&sim.state.borrow().cluster, name) {
+            Some(n) => node_view(&sim, &n),
+            None => html! { <p class="gone">{ format!("Node {name} no longer exists.") }</p> },
+        },
+        None => return html! {},
+    };
+    html! {
+        <section class="inspector" aria-label="Inspector" data-testid="inspector">
+            <button class="mini close" onclick={close} aria-label="Close the inspector">{"×"}</button>
+            { body }
+        </section>
+    }
+}
+
+fn stage_label(id: &str) -> &'static str {
+    match id {
+        "created" => "created",
+        "scheduled" => "scheduled",
+        "image" => "image pulled",
+        "started" => "started",
+        "ready" => "ready",
+        _ => "terminating",
+    }
+}
+
+fn run(sim: &SimHandle, cmd: String) -> Callback<MouseEvent> {
+    let sim = sim.clone();
+    Callback::from(move |_| sim.click(cmd.clone()))
+}
+
+fn pod_view(sim: &SimHandle, p: &PodPath) -> Html {
+    let stuck = p
+        .stages
+        .iter()
+        .find(|s| s.state == StageState::Stuck)
+        .map(|s| stage_label(s.id));
+    html! {
+        <div class="pod-path">
+            <h2>{ format!("Pod {}", p.name) }<span class="sub">{ format!(" · {} · uid {}", p.status, &p.uid[..8.min(p.uid.len())]) }</span></h2>
+            if let Some(s) = stuck {
+                <p class="stuck-at" data-testid="stuck-at">{ format!("Stuck at: {s}") }</p>
+            }
+            if let Some(t) = p.eviction_in {
+                <p class="countdown" data-testid="eviction-countdown">{ format!("The taint-eviction controller deletes it in {t}s (tolerationSeconds)") }</p>
+            }
+            <ol class="stages">
+                { for p.stages.iter().map(|s| {
+                    let (icon, class, word) = match s.state {
+                        StageState::Done => ("✓", "done", "done"),
+                        StageState::Current => ("…", "current", "in progress"),
+                        StageState::Stuck => ("✕", "stuck", "stuck"),
+                        StageState::Pending => ("○", "pending", "not reached"),
+                    };
+                    html! {
+                        <li class={classes!("stage", class)} data-testid={format!("stage-{}", s.id)} data-state={class}>
+                            <span class="stage-name"><span aria-hidden="true">{ icon }</span>{ format!(" {} ", stage_label(s.id)) }<span class="sr">{ format!("({word})") }</span></span>
+                            { for s.evidence.iter().map(|e| html! { <span class="evidence">{ e }</span> }) }
+                        </li>
+                    }
+                }) }
+            </ol>
+            if !p.verdicts.is_empty() {
+                <table class="verdicts" aria-label="Last scheduling attempt, node by node">
+                    <thead><tr><th>{"NODE"}</th><th>{"FILTERS"}</th><th>{"SCORE"}</th></tr></thead>
+                    <tbody>
+                        { for p.verdicts.iter().map(|v| html! {
+                            <tr class={classes!(v.chosen.then_some("chosen"))}>
+                                <td>{ if v.chosen { format!("{} (chosen)", v.node) } else { v.node.clone() } }</td>
+                                <td>{ &v.verdict }</td>
+                                <td>{ v.score.map(|s| s.to_string()).unwrap_or_else(|| "—".into()) }</td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            }
+            <div class="actions">
+                <button class="btn" onclick={run(sim, format!("kubectl delete pod {} --wait=false", p.name))}>{"Delete"}</button>
+                <button class="btn" onclick={run(sim, format!("sim crash pod/{}", p.name))} data-testid="action-crash">{"Kill container"}</button>
+                <button class="btn" onclick={run(sim, format!("sim unready pod/{}", p.name))}>{"Make unready"}</button>
+                <button class="btn" onclick={run(sim, format!("sim ready pod/{}", p.name))}>{"Make ready"}</button>
+                <button class="btn" onclick={run(sim, format!("sim hang pod/{}", p.name))}>{"Hang"}</button>
+                <button class="btn" onclick={run(sim, format!("sim oom pod/{}", p.name))}>{"OOM"}</button>
+            </div>
+        </div>
+    }
+}
+
+fn node_view(sim: &SimHandle, n: &NodeDetail) -> Html {
+    let cordon = if n.cordoned {
+        format!("kubectl uncordon {}", n.name)
+    } else {
+        format!("kubectl cordon {}", n.name)
+    };
+    let power = format!(
+        "sim node {} {}",
+        if n.powered && !n.partitioned {
+            "down"
+        } else {
+            "up"
+        },
+        n.name
+    );
+    html! {
+        <div class="node-detail">
+            <h2>{ format!("Node {}", n.name) }<span class="sub">{ format!(" · {}{}", n.status, if n.partitioned { " · partitioned" } else if !n.powered { " · powered off" } else { "" }) }</span></h2>
+            <table class="verdicts" aria-label="Node conditions">
+                <thead><tr><th>{"TYPE"}</th><th>{"STATUS"}</th><th>{"REASON"}</th><th>{"MESSAGE"}</th></tr></thead>
+                <tbody>{ for n.conditions.iter().map(|(t, s, r, m)| html! { <tr><td>{t}</td><td>{s}</td><td>{r}</td><td>{m}</td></tr> }) }</tbody>
+            </table>
+            <p class="taints">{ if n.taints.is_empty() { "Taints: <none>".to_string() } else { format!("Taints: {}", n.taints.join(", ")) } }</p>
+            <ul class="node-pods">
+                { for n.pods.iter().map(|(p, s, t)| html! {
+                    <li>{ format!("{p} · {s}") }{ t.map(|t| html! { <span class="countdown">{ format!(" · evicted in {t}s") }</span> }).unwrap_or_default() }</li>
+                }) }
+            </ul>
+            <div class="actions">
+                <button class="btn" onclick={run(sim, cordon)} data-testid="action-cordon">{ if n.cordoned { "Uncordon" } else { "Cordon" } }</button>
+                <button class="btn" onclick={run(sim, format!("kubectl drain {} --ignore-daemonsets", n.name))} data-testid="action-drain">{"Drain"}</button>
+                <button class="btn" onclick={run(sim, power)}>{ if n.partitioned { "Reconnect" } else if n.powered { "Power off" } else { "Power on" } }</button>
+                if n.powered && !n.partitioned {
+                    <button class="btn" onclick={run(sim, format!("sim node partition {}", n.name))}>{"Partition"}</button>
+                }
+            </div>
+        </div>
+    }
+}
