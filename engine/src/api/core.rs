@@ -1,6 +1,6 @@
 //! `core/v1` (and `coordination.k8s.io/v1` Lease): Pod, Node, Event, Lease.
 
-use super::{Condition, ObjectMeta, StringMap};
+use super::{Condition, LabelSelector, ObjectMeta, StringMap};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -301,13 +301,86 @@ pub struct NodeAffinity {
     pub preferred: Vec<PreferredSchedulingTerm>,
 }
 
-/// `v1.Affinity` (node affinity is modelled; pod (anti-)affinity is accepted as is).
+/// `v1.PodAffinityTerm`: Pods matching `labelSelector` (in `namespaces`, default the
+/// Pod's own) that run in the same `topologyKey` domain.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodAffinityTerm {
+    /// Which Pods count (none: no Pod).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label_selector: Option<LabelSelector>,
+    /// Namespaces to look in (empty: the Pod's namespace).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub namespaces: Vec<String>,
+    /// Node label whose value defines a domain (`kubernetes.io/hostname`, a zone...).
+    pub topology_key: String,
+}
+
+/// `v1.WeightedPodAffinityTerm`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WeightedPodAffinityTerm {
+    /// 1–100.
+    pub weight: i64,
+    /// The term.
+    pub pod_affinity_term: PodAffinityTerm,
+}
+
+/// `v1.PodAffinity` and `v1.PodAntiAffinity` (same shape).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodAffinity {
+    /// Hard terms: all must hold.
+    #[serde(
+        rename = "requiredDuringSchedulingIgnoredDuringExecution",
+        default,
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub required: Vec<PodAffinityTerm>,
+    /// Soft terms: weights added (affinity) or subtracted (anti-affinity).
+    #[serde(
+        rename = "preferredDuringSchedulingIgnoredDuringExecution",
+        default,
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub preferred: Vec<WeightedPodAffinityTerm>,
+}
+
+/// `v1.Affinity`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Affinity {
     /// Node affinity.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_affinity: Option<NodeAffinity>,
+    /// Inter-pod affinity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod_affinity: Option<PodAffinity>,
+    /// Inter-pod anti-affinity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod_anti_affinity: Option<PodAffinity>,
+}
+
+/// `v1.TopologySpreadConstraint`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TopologySpreadConstraint {
+    /// Largest allowed difference between a domain's matching Pods and the minimum.
+    pub max_skew: i64,
+    /// Node label whose value defines a domain.
+    pub topology_key: String,
+    /// `DoNotSchedule` (filter) or `ScheduleAnyway` (score).
+    pub when_unsatisfiable: String,
+    /// Which Pods count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label_selector: Option<LabelSelector>,
+}
+
+impl TopologySpreadConstraint {
+    /// `whenUnsatisfiable: DoNotSchedule`.
+    pub fn is_hard(&self) -> bool {
+        self.when_unsatisfiable == "DoNotSchedule"
+    }
 }
 
 /// `v1.PodSpec` (the fields the simulation uses).
@@ -330,6 +403,9 @@ pub struct PodSpec {
     /// count as the maximum with the app containers' sum).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub init_containers: Vec<Container>,
+    /// Spread constraints (PodTopologySpread).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub topology_spread_constraints: Vec<TopologySpreadConstraint>,
     /// Tolerations (DefaultTolerationSeconds admission adds two).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tolerations: Vec<Toleration>,

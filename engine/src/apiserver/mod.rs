@@ -200,10 +200,22 @@ pub struct Store {
     pods_by_node: BTreeMap<String, BTreeSet<ObjKey>>,
     orphan_pods: BTreeMap<String, BTreeSet<ObjKey>>,
     node_usage: BTreeMap<String, NodeUsage>,
+    /// Bound Pods with pod (anti-)affinity terms (upstream `NodeInfo.PodsWithAffinity`):
+    /// the only existing Pods InterPodAffinity must look at for an incoming Pod
+    /// without terms of its own.
+    pods_with_affinity: BTreeSet<ObjKey>,
     event_dedupe: HashMap<(String, String, String, String, String), ObjKey>,
     event_seq: u64,
     /// Every write, in order.
     pub log: Vec<WatchEntry>,
+}
+
+/// The Pod has pod affinity or anti-affinity terms.
+pub fn has_pod_affinity(p: &Pod) -> bool {
+    p.spec
+        .affinity
+        .as_ref()
+        .is_some_and(|a| a.pod_affinity.is_some() || a.pod_anti_affinity.is_some())
 }
 
 fn kind_index(kind: Kind) -> usize {
@@ -288,6 +300,13 @@ impl Store {
             .filter_map(|k| self.get::<Pod>(k))
     }
 
+    /// Bound Pods that carry pod affinity or anti-affinity terms.
+    pub fn bound_pods_with_affinity(&self) -> impl Iterator<Item = &Pod> + '_ {
+        self.pods_with_affinity
+            .iter()
+            .filter_map(|k| self.get::<Pod>(k))
+    }
+
     /// Requested resources on `node` (Pods bound to it that are not terminal).
     pub fn node_usage(&self, node: &str) -> NodeUsage {
         self.node_usage.get(node).copied().unwrap_or_default()
@@ -314,6 +333,7 @@ impl Store {
                 }
             }
             if !p.spec.node_name.is_empty() {
+                self.pods_with_affinity.remove(&key);
                 if let Some(set) = self.pods_by_node.get_mut(&p.spec.node_name) {
                     set.remove(&key);
                 }
@@ -349,6 +369,9 @@ impl Store {
                     .insert(key.clone());
             }
             if !p.spec.node_name.is_empty() {
+                if has_pod_affinity(p) {
+                    self.pods_with_affinity.insert(key.clone());
+                }
                 self.pods_by_node
                     .entry(p.spec.node_name.clone())
                     .or_default()

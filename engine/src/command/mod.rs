@@ -120,6 +120,7 @@ pub const SIM_VERBS: &[&str] = &[
     "image-ok",
     "image-crash",
     "gitops",
+    "why",
     "expect",
     "log",
 ];

@@ -11,7 +11,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, MINUTE};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | gitops on|off deployment/NAME [--every D] | expect EXPR OP VALUE | log [--tail N]";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N]";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -36,6 +36,7 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
         "image-ok" => image(c, rest, "ok"),
         "image-crash" => image(c, rest, "crash"),
         "gitops" => gitops(c, rest),
+        "why" => why(c, rest),
         other => Err(format!("error: unknown sim verb \"{other}\"\n{USAGE}")),
     };
     match r {
@@ -548,6 +549,86 @@ fn hang(c: &mut Cluster, words: &[String]) -> R {
             key.name
         )
     })
+}
+
+/// `sim why pod/NAME`: the Pod's last scheduling attempt, node by node — the filter
+/// that rejected each node, or each score plugin's normalized score and the total.
+fn why(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(words, &[flag("namespace", Some('n'))], "sim why")?;
+    let mut key = pod_key(p.args.first(), "why")?;
+    if let Some(ns) = p.get("namespace") {
+        key.namespace = ns.to_string();
+    }
+    let pod = c.store.get::<Pod>(&key).ok_or_else(|| {
+        format!(
+            "Error from server (NotFound): pods \"{}\" not found",
+            key.name
+        )
+    })?;
+    let Some(a) = c.scheduler.last_attempt.get(&key) else {
+        return Ok(if pod.spec.node_name.is_empty() {
+            format!(
+                "pod/{} has not been through a scheduling cycle yet",
+                key.name
+            )
+        } else {
+            format!(
+                "pod/{} is on {}; no scheduling attempt is recorded (it was bound directly or before the last restart)",
+                key.name, pod.spec.node_name
+            )
+        });
+    };
+    let opt = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_else(|| "-".into());
+    let mut t = vec![[
+        "NODE",
+        "FILTER",
+        "FIT",
+        "BALANCED",
+        "TAINT×3",
+        "NODEAFF×2",
+        "SPREAD×2",
+        "PODAFF×2",
+        "TOTAL",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect::<Vec<String>>()];
+    for v in &a.nodes {
+        let mark = if a.chosen.as_deref() == Some(v.node.as_str()) {
+            format!("{} *", v.node)
+        } else {
+            v.node.clone()
+        };
+        let filter = match &v.failure {
+            None => "passed".to_string(),
+            Some(f) => format!("{}: {}", f.plugin, f.reasons.join(", ")),
+        };
+        let mut row = vec![mark, filter];
+        match &v.scores {
+            Some(s) => row.extend([
+                s.least_allocated.to_string(),
+                opt(s.balanced_allocation),
+                s.taint_toleration.to_string(),
+                s.node_affinity.to_string(),
+                opt(s.pod_topology_spread),
+                opt(s.inter_pod_affinity),
+                s.total.to_string(),
+            ]),
+            None => row.extend(std::iter::repeat_n("-".to_string(), 7)),
+        }
+        t.push(row);
+    }
+    let mut out = format!(
+        "Last scheduling attempt of pod/{} at {}:\n{}\n",
+        key.name,
+        clock_label(a.time),
+        crate::printers::table::render(&t).trim_end()
+    );
+    if a.nodes.iter().filter(|v| v.failure.is_none()).count() == 1 && a.chosen.is_some() {
+        out.push_str("Only one node passed the filters, so none was scored.\n");
+    }
+    out.push_str(&a.message);
+    Ok(out)
 }
 
 fn oom(c: &mut Cluster, words: &[String]) -> R {

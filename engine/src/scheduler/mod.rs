@@ -12,6 +12,7 @@
 //! Every attempt is recorded per node (filter verdicts, scores) for the "why" views.
 
 pub mod plugins;
+pub mod topology;
 
 use crate::api::*;
 use crate::apiserver::{pod_requests, ObjKey, Store};
@@ -38,6 +39,10 @@ pub const WEIGHT_NODE_RESOURCES_FIT: i64 = 1;
 pub const WEIGHT_BALANCED_ALLOCATION: i64 = 1;
 /// NodeAffinity weight.
 pub const WEIGHT_NODE_AFFINITY: i64 = 2;
+/// PodTopologySpread weight.
+pub const WEIGHT_POD_TOPOLOGY_SPREAD: i64 = 2;
+/// InterPodAffinity weight.
+pub const WEIGHT_INTER_POD_AFFINITY: i64 = 2;
 
 /// Timers the scheduler asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,6 +66,12 @@ pub struct NodeScores {
     pub taint_toleration: i64,
     /// NodeAffinity (preferred terms) after normalization, 0–100.
     pub node_affinity: i64,
+    /// PodTopologySpread (soft constraints) after normalization, 0–100 (None: the Pod
+    /// has no `ScheduleAnyway` constraint).
+    pub pod_topology_spread: Option<i64>,
+    /// InterPodAffinity (preferred terms, both directions) after normalization, 0–100
+    /// (None: no term applies).
+    pub inter_pod_affinity: Option<i64>,
     /// Σ score × weight.
     pub total: i64,
 }
@@ -202,6 +213,35 @@ impl Scheduler {
         timers
     }
 
+    /// AssignedPodAdd: a Pod just bound may satisfy a waiting Pod's pod affinity or
+    /// change a spread count, so Pods rejected by those plugins are retried (upstream's
+    /// queueing hints; Pods rejected only for resources are left waiting).
+    fn requeue_waiting_on_pods(
+        &mut self,
+        store: &Store,
+        now: SimTime,
+    ) -> Vec<(SimTime, SchedulerTimer)> {
+        let keys: Vec<ObjKey> = self
+            .unschedulable
+            .keys()
+            .filter(|k| {
+                self.last_attempt.get(*k).is_some_and(|a| {
+                    a.nodes.iter().any(|v| {
+                        v.failure.as_ref().is_some_and(|f| {
+                            f.plugin == "InterPodAffinity" || f.plugin == "PodTopologySpread"
+                        })
+                    })
+                })
+            })
+            .cloned()
+            .collect();
+        let mut timers = Vec::new();
+        for key in keys {
+            timers.extend(self.requeue(store, &key, now));
+        }
+        timers
+    }
+
     fn requeue(
         &mut self,
         store: &Store,
@@ -244,6 +284,11 @@ impl Scheduler {
                     vec![]
                 } else {
                     self.forget(&key);
+                    let newly_bound = !p.spec.node_name.is_empty()
+                        && !matches!(old, Some(Object::Pod(o)) if !o.spec.node_name.is_empty());
+                    if newly_bound {
+                        return self.requeue_waiting_on_pods(store, now);
+                    }
                     vec![]
                 }
             }
@@ -378,6 +423,9 @@ impl Scheduler {
         let mut feasible: Vec<usize> = Vec::new();
         // verdict index → index into `nodes`.
         let mut node_of: Vec<usize> = Vec::new();
+        // PreFilter of the plugins that count other Pods (None: nothing to check).
+        let spread = topology::SpreadFilterState::compute(store, pod);
+        let affinity = topology::AffinityFilterState::compute(store, pod);
         if n > 0 {
             let to_find = num_feasible_nodes_to_find(n);
             let start = self.next_start_node_index % n;
@@ -396,7 +444,9 @@ impl Scheduler {
                 } else {
                     Vec::new()
                 };
-                let res = run_filters(pod, node, &usage, &req, &ports_in_use);
+                let res = run_filters(pod, node, &usage, &req, &ports_in_use)
+                    .and_then(|()| spread.as_ref().map_or(Ok(()), |s| s.filter(pod, node)))
+                    .and_then(|()| affinity.as_ref().map_or(Ok(()), |s| s.filter(pod, node)));
                 if res.is_ok() {
                     feasible.push(verdicts.len());
                 }
@@ -461,6 +511,9 @@ impl Scheduler {
                 .map(|i| node_affinity_raw(pod, nodes[node_of[*i]]))
                 .collect();
             default_normalize(&mut affinity_scores, false);
+            let feasible_nodes: Vec<&Node> = feasible.iter().map(|i| nodes[node_of[*i]]).collect();
+            let spread_scores = topology::spread_scores(store, pod, &feasible_nodes);
+            let pod_affinity_scores = topology::affinity_scores(store, pod, &feasible_nodes);
             for (pos, i) in feasible.iter().enumerate() {
                 let nd = nodes[node_of[*i]];
                 let usage = store.node_usage(&nd.metadata.name);
@@ -468,15 +521,21 @@ impl Scheduler {
                 let ba = balanced_allocation(nd, &usage, &req);
                 let tt = taint_scores[pos];
                 let na = affinity_scores[pos];
+                let pts = spread_scores.as_ref().map(|s| s[pos]);
+                let ipa = pod_affinity_scores.as_ref().map(|s| s[pos]);
                 let total = la * WEIGHT_NODE_RESOURCES_FIT
                     + ba.unwrap_or(0) * WEIGHT_BALANCED_ALLOCATION
                     + tt * WEIGHT_TAINT_TOLERATION
-                    + na * WEIGHT_NODE_AFFINITY;
+                    + na * WEIGHT_NODE_AFFINITY
+                    + pts.unwrap_or(0) * WEIGHT_POD_TOPOLOGY_SPREAD
+                    + ipa.unwrap_or(0) * WEIGHT_INTER_POD_AFFINITY;
                 verdicts[*i].scores = Some(NodeScores {
                     least_allocated: la,
                     balanced_allocation: ba,
                     taint_toleration: tt,
                     node_affinity: na,
+                    pod_topology_spread: pts,
+                    inter_pod_affinity: ipa,
                     total,
                 });
             }

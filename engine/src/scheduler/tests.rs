@@ -236,6 +236,7 @@ fn required_node_affinity_ors_terms_and_ands_expressions_with_gt_and_lt() {
                 }),
                 preferred: vec![],
             }),
+            ..Default::default()
         });
         p
     };
@@ -289,6 +290,7 @@ fn preferred_node_affinity_sums_the_weights_of_matching_terms() {
             required: None,
             preferred: vec![pref(20, "disk", "nvme"), pref(60, "zone", "a")],
         }),
+        ..Default::default()
     });
     assert_eq!(node_affinity_raw(&p, &n), 20);
 }

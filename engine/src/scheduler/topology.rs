@@ -1,0 +1,486 @@
+//! The two plugins that look at *other Pods* by topology domain: PodTopologySpread and
+//! InterPodAffinity.
+//!
+//! Upstream: `pkg/scheduler/framework/plugins/podtopologyspread/{filtering,scoring}.go`,
+//! `pkg/scheduler/framework/plugins/interpodaffinity/{filtering,scoring}.go`.
+//!
+//! As upstream, the counts are computed once per scheduling cycle (PreFilter/PreScore)
+//! and each node is then judged from the counts. Cost: a Pod with spread constraints
+//! makes one pass over the Pods of the nodes its constraints can see; a Pod without
+//! (anti-)affinity terms only looks at the bound Pods that have terms (the store's
+//! `pods_with_affinity` index, upstream's `PodsWithAffinity`), so ordinary Pods pay
+//! nothing. System default spread constraints (hostname maxSkew 3, zone maxSkew 5 for
+//! Pods owned by a ReplicaSet/Service) are not applied: LeastAllocated already spreads
+//! Pods that request the same amounts, and applying them would make every cycle pay a
+//! count over the owner's Pods.
+
+use super::plugins::{node_affinity_matches, FilterFailure, MAX_NODE_SCORE};
+use crate::api::*;
+use crate::apiserver::Store;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// `ErrReasonConstraintsNotMatch`.
+pub const SPREAD_NOT_MATCH: &str = "node(s) didn't match pod topology spread constraints";
+/// `ErrReasonNodeLabelNotMatch`.
+pub const SPREAD_MISSING_LABEL: &str =
+    "node(s) didn't match pod topology spread constraints (missing required label)";
+/// `ErrReasonExistingAntiAffinityRulesNotMatch`.
+pub const EXISTING_ANTI_AFFINITY: &str = "node(s) didn't satisfy existing pods anti-affinity rules";
+/// `ErrReasonAffinityRulesNotMatch`.
+pub const AFFINITY_NOT_MATCH: &str = "node(s) didn't match pod affinity rules";
+/// `ErrReasonAntiAffinityRulesNotMatch`.
+pub const ANTI_AFFINITY_NOT_MATCH: &str = "node(s) didn't match pod anti-affinity rules";
+/// `hardPodAffinityWeight` default: an existing Pod's *required* affinity term that
+/// the incoming Pod matches adds this much to the domain.
+pub const HARD_POD_AFFINITY_WEIGHT: i64 = 1;
+
+/// `countPodsMatchSelector`: Pods in `ns` matching `sel`, terminating ones excluded.
+fn count_matching<'a>(pods: impl Iterator<Item = &'a Pod>, sel: &LabelSelector, ns: &str) -> i64 {
+    pods.filter(|p| {
+        p.metadata.namespace == ns
+            && !p.metadata.is_deleting()
+            && !p.is_terminal()
+            && sel.matches(&p.metadata.labels)
+    })
+    .count() as i64
+}
+
+fn selector_of(c: &TopologySpreadConstraint) -> LabelSelector {
+    // A constraint without a selector matches no Pod (labels.Nothing()); an empty
+    // selector that cannot match anything is modelled by an impossible requirement.
+    c.label_selector.clone().unwrap_or(LabelSelector {
+        match_labels: Default::default(),
+        match_expressions: vec![LabelSelectorRequirement {
+            key: "kubeplay.dev/nothing".into(),
+            operator: "Exists".into(),
+            values: vec![],
+        }],
+    })
+}
+
+/// PodTopologySpread PreFilter state for the hard (`DoNotSchedule`) constraints.
+#[derive(Debug, Default)]
+pub struct SpreadFilterState {
+    constraints: Vec<(TopologySpreadConstraint, LabelSelector)>,
+    /// Per constraint: matching Pods per domain value (every eligible domain present).
+    counts: Vec<BTreeMap<String, i64>>,
+}
+
+impl SpreadFilterState {
+    /// PreFilter: count matching Pods per domain over the nodes that pass the Pod's
+    /// node affinity and carry every constraint's key (`nodeAffinityPolicy: Honor`,
+    /// `nodeTaintsPolicy: Ignore`, the defaults).
+    pub fn compute(store: &Store, pod: &Pod) -> Option<Self> {
+        let constraints: Vec<(TopologySpreadConstraint, LabelSelector)> = pod
+            .spec
+            .topology_spread_constraints
+            .iter()
+            .filter(|c| c.is_hard())
+            .map(|c| (c.clone(), selector_of(c)))
+            .collect();
+        if constraints.is_empty() {
+            return None;
+        }
+        let mut counts = vec![BTreeMap::new(); constraints.len()];
+        for node in store.list::<Node>() {
+            let labels = &node.metadata.labels;
+            if !constraints
+                .iter()
+                .all(|(c, _)| labels.contains_key(&c.topology_key))
+                || !node_affinity_matches(pod, node)
+            {
+                continue;
+            }
+            for (i, (c, sel)) in constraints.iter().enumerate() {
+                let n = count_matching(
+                    store.pods_on_node(&node.metadata.name),
+                    sel,
+                    &pod.metadata.namespace,
+                );
+                *counts[i]
+                    .entry(labels[&c.topology_key].clone())
+                    .or_insert(0) += n;
+            }
+        }
+        Some(SpreadFilterState {
+            constraints,
+            counts,
+        })
+    }
+
+    /// Filter: `matchNum + selfMatch − minMatchNum ≤ maxSkew` for every constraint.
+    pub fn filter(&self, pod: &Pod, node: &Node) -> Result<(), FilterFailure> {
+        for (i, (c, sel)) in self.constraints.iter().enumerate() {
+            let Some(value) = node.metadata.labels.get(&c.topology_key) else {
+                return Err(FilterFailure {
+                    plugin: "PodTopologySpread",
+                    reasons: vec![SPREAD_MISSING_LABEL.into()],
+                    unresolvable: true,
+                });
+            };
+            let min = self.counts[i].values().copied().min().unwrap_or(0);
+            let self_match = i64::from(sel.matches(&pod.metadata.labels));
+            let match_num = self.counts[i].get(value).copied().unwrap_or(0);
+            if match_num + self_match - min > c.max_skew {
+                return Err(FilterFailure {
+                    plugin: "PodTopologySpread",
+                    reasons: vec![SPREAD_NOT_MATCH.into()],
+                    unresolvable: false,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// PodTopologySpread scores for the soft (`ScheduleAnyway`) constraints, normalized
+/// 0–100 (fewer matching Pods in the node's domain → higher). `None` entries: the
+/// plugin does not apply (no soft constraint).
+pub fn spread_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec<i64>> {
+    let constraints: Vec<(TopologySpreadConstraint, LabelSelector)> = pod
+        .spec
+        .topology_spread_constraints
+        .iter()
+        .filter(|c| !c.is_hard())
+        .map(|c| (c.clone(), selector_of(c)))
+        .collect();
+    if constraints.is_empty() {
+        return None;
+    }
+    const HOSTNAME: &str = "kubernetes.io/hostname";
+    let has_keys = |n: &Node| {
+        constraints
+            .iter()
+            .all(|(c, _)| n.metadata.labels.contains_key(&c.topology_key))
+    };
+    // initPreScoreState: the domains seen among the feasible nodes.
+    let mut ignored: BTreeSet<&str> = BTreeSet::new();
+    let mut domains: Vec<BTreeMap<String, i64>> = vec![BTreeMap::new(); constraints.len()];
+    for n in feasible {
+        if !has_keys(n) {
+            ignored.insert(&n.metadata.name);
+            continue;
+        }
+        for (i, (c, _)) in constraints.iter().enumerate() {
+            if c.topology_key != HOSTNAME {
+                domains[i].insert(n.metadata.labels[&c.topology_key].clone(), 0);
+            }
+        }
+    }
+    let weights: Vec<f64> = constraints
+        .iter()
+        .enumerate()
+        .map(|(i, (c, _))| {
+            let size = if c.topology_key == HOSTNAME {
+                feasible.len() - ignored.len()
+            } else {
+                domains[i].len()
+            };
+            // topologyNormalizingWeight: log(size + 2).
+            ((size + 2) as f64).ln()
+        })
+        .collect();
+    // PreScore: count over every node that passes the Pod's node affinity.
+    for node in store.list::<Node>() {
+        if !has_keys(node) || !node_affinity_matches(pod, node) {
+            continue;
+        }
+        for (i, (c, sel)) in constraints.iter().enumerate() {
+            if c.topology_key == HOSTNAME {
+                continue;
+            }
+            if let Some(cnt) = domains[i].get_mut(&node.metadata.labels[&c.topology_key]) {
+                *cnt += count_matching(
+                    store.pods_on_node(&node.metadata.name),
+                    sel,
+                    &pod.metadata.namespace,
+                );
+            }
+        }
+    }
+    let raw: Vec<Option<i64>> = feasible
+        .iter()
+        .map(|n| {
+            if ignored.contains(n.metadata.name.as_str()) {
+                return None;
+            }
+            let mut score = 0f64;
+            for (i, (c, sel)) in constraints.iter().enumerate() {
+                let cnt = if c.topology_key == HOSTNAME {
+                    count_matching(
+                        store.pods_on_node(&n.metadata.name),
+                        sel,
+                        &pod.metadata.namespace,
+                    )
+                } else {
+                    domains[i][&n.metadata.labels[&c.topology_key]]
+                };
+                // scoreForCount.
+                score += cnt as f64 * weights[i] + (c.max_skew - 1) as f64;
+            }
+            Some(score.round() as i64)
+        })
+        .collect();
+    // NormalizeScore: MaxNodeScore × (max + min − s) / max; ignored nodes get 0.
+    let present = raw.iter().flatten();
+    let min = present.clone().copied().min().unwrap_or(0);
+    let max = present.copied().max().unwrap_or(0);
+    Some(
+        raw.iter()
+            .map(|s| match s {
+                None => 0,
+                Some(_) if max == 0 => MAX_NODE_SCORE,
+                Some(s) => MAX_NODE_SCORE * (max + min - s) / max,
+            })
+            .collect(),
+    )
+}
+
+/// The namespaces a term looks in.
+fn term_matches(term: &PodAffinityTerm, owner_ns: &str, target: &Pod) -> bool {
+    let in_ns = if term.namespaces.is_empty() {
+        target.metadata.namespace == owner_ns
+    } else {
+        term.namespaces.contains(&target.metadata.namespace)
+    };
+    in_ns
+        && term
+            .label_selector
+            .as_ref()
+            .is_some_and(|s| s.matches(&target.metadata.labels))
+}
+
+fn affinity_of(p: &Pod) -> (&[PodAffinityTerm], &[WeightedPodAffinityTerm]) {
+    match p
+        .spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.pod_affinity.as_ref())
+    {
+        Some(a) => (&a.required, &a.preferred),
+        None => (&[], &[]),
+    }
+}
+
+fn anti_affinity_of(p: &Pod) -> (&[PodAffinityTerm], &[WeightedPodAffinityTerm]) {
+    match p
+        .spec
+        .affinity
+        .as_ref()
+        .and_then(|a| a.pod_anti_affinity.as_ref())
+    {
+        Some(a) => (&a.required, &a.preferred),
+        None => (&[], &[]),
+    }
+}
+
+type Pair = (String, String);
+
+/// InterPodAffinity PreFilter state.
+#[derive(Debug, Default)]
+pub struct AffinityFilterState {
+    /// Domains where an existing Pod's required anti-affinity forbids the incoming Pod.
+    existing_anti: BTreeMap<Pair, i64>,
+    /// Domains holding Pods that match all of the incoming Pod's required affinity terms.
+    affinity: BTreeMap<Pair, i64>,
+    /// Domains holding Pods matched by the incoming Pod's required anti-affinity terms.
+    anti: BTreeMap<Pair, i64>,
+}
+
+impl AffinityFilterState {
+    /// PreFilter. Existing Pods are looked at through the `pods_with_affinity` index
+    /// unless the incoming Pod has required terms of its own.
+    pub fn compute(store: &Store, pod: &Pod) -> Option<Self> {
+        let (aff, _) = affinity_of(pod);
+        let (anti, _) = anti_affinity_of(pod);
+        let mut st = AffinityFilterState::default();
+        let node_label = |name: &str, key: &str| -> Option<String> {
+            store
+                .get::<Node>(&crate::apiserver::ObjKey::new("", name))
+                .and_then(|n| n.metadata.labels.get(key).cloned())
+        };
+        for existing in store.bound_pods_with_affinity() {
+            if existing.metadata.is_deleting() || existing.is_terminal() {
+                continue;
+            }
+            for term in anti_affinity_of(existing).0 {
+                if term_matches(term, &existing.metadata.namespace, pod) {
+                    if let Some(v) = node_label(&existing.spec.node_name, &term.topology_key) {
+                        *st.existing_anti
+                            .entry((term.topology_key.clone(), v))
+                            .or_default() += 1;
+                    }
+                }
+            }
+        }
+        if !aff.is_empty() || !anti.is_empty() {
+            for node in store.list::<Node>() {
+                for existing in store.pods_on_node(&node.metadata.name) {
+                    if existing.metadata.is_deleting() || existing.is_terminal() {
+                        continue;
+                    }
+                    let ns = &pod.metadata.namespace;
+                    if !aff.is_empty() && aff.iter().all(|t| term_matches(t, ns, existing)) {
+                        for t in aff {
+                            if let Some(v) = node.metadata.labels.get(&t.topology_key) {
+                                *st.affinity
+                                    .entry((t.topology_key.clone(), v.clone()))
+                                    .or_default() += 1;
+                            }
+                        }
+                    }
+                    for t in anti {
+                        if term_matches(t, ns, existing) {
+                            if let Some(v) = node.metadata.labels.get(&t.topology_key) {
+                                *st.anti
+                                    .entry((t.topology_key.clone(), v.clone()))
+                                    .or_default() += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if st.existing_anti.is_empty() && aff.is_empty() && anti.is_empty() {
+            return None;
+        }
+        Some(st)
+    }
+
+    /// Filter: the Pod's affinity, its anti-affinity, then existing Pods'
+    /// anti-affinity (upstream order and reasons).
+    pub fn filter(&self, pod: &Pod, node: &Node) -> Result<(), FilterFailure> {
+        let labels = &node.metadata.labels;
+        let fail = |reason: &str, unresolvable: bool| FilterFailure {
+            plugin: "InterPodAffinity",
+            reasons: vec![reason.into()],
+            unresolvable,
+        };
+        let (aff, _) = affinity_of(pod);
+        let satisfied = aff.iter().all(|t| {
+            labels.get(&t.topology_key).is_some_and(|v| {
+                self.affinity
+                    .get(&(t.topology_key.clone(), v.clone()))
+                    .is_some_and(|c| *c > 0)
+            })
+        });
+        if !satisfied {
+            // The first Pod of a group that selects itself may go anywhere its terms'
+            // topology keys exist (otherwise it could never start).
+            let self_match = self.affinity.is_empty()
+                && aff
+                    .iter()
+                    .all(|t| term_matches(t, &pod.metadata.namespace, pod));
+            if !self_match || !aff.iter().all(|t| labels.contains_key(&t.topology_key)) {
+                return Err(fail(AFFINITY_NOT_MATCH, true));
+            }
+        }
+        let (anti, _) = anti_affinity_of(pod);
+        if anti.iter().any(|t| {
+            labels.get(&t.topology_key).is_some_and(|v| {
+                self.anti
+                    .get(&(t.topology_key.clone(), v.clone()))
+                    .is_some_and(|c| *c > 0)
+            })
+        }) {
+            return Err(fail(ANTI_AFFINITY_NOT_MATCH, false));
+        }
+        if labels.iter().any(|(k, v)| {
+            self.existing_anti
+                .get(&(k.clone(), v.clone()))
+                .is_some_and(|c| *c > 0)
+        }) {
+            return Err(fail(EXISTING_ANTI_AFFINITY, false));
+        }
+        Ok(())
+    }
+}
+
+/// InterPodAffinity scores, normalized 0–100 by (s − min) / (max − min). `None`: no
+/// preferred term anywhere applies (all nodes score 0, upstream's skip).
+pub fn affinity_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec<i64>> {
+    let (_, pref_aff) = affinity_of(pod);
+    let (_, pref_anti) = anti_affinity_of(pod);
+    let own_terms = !pref_aff.is_empty() || !pref_anti.is_empty();
+    let mut topo: BTreeMap<Pair, i64> = BTreeMap::new();
+    let ns = &pod.metadata.namespace;
+    let mut add = |node: &Node, key: &str, w: i64| {
+        if let Some(v) = node.metadata.labels.get(key) {
+            *topo.entry((key.to_string(), v.clone())).or_default() += w;
+        }
+    };
+    let mut visit = |node: &Node, existing: &Pod| {
+        if existing.metadata.is_deleting() || existing.is_terminal() {
+            return;
+        }
+        for t in pref_aff {
+            if term_matches(&t.pod_affinity_term, ns, existing) {
+                add(node, &t.pod_affinity_term.topology_key, t.weight);
+            }
+        }
+        for t in pref_anti {
+            if term_matches(&t.pod_affinity_term, ns, existing) {
+                add(node, &t.pod_affinity_term.topology_key, -t.weight);
+            }
+        }
+        let ens = &existing.metadata.namespace;
+        let (req, pref) = affinity_of(existing);
+        for t in req {
+            if term_matches(t, ens, pod) {
+                add(node, &t.topology_key, HARD_POD_AFFINITY_WEIGHT);
+            }
+        }
+        for t in pref {
+            if term_matches(&t.pod_affinity_term, ens, pod) {
+                add(node, &t.pod_affinity_term.topology_key, t.weight);
+            }
+        }
+        for t in anti_affinity_of(existing).1 {
+            if term_matches(&t.pod_affinity_term, ens, pod) {
+                add(node, &t.pod_affinity_term.topology_key, -t.weight);
+            }
+        }
+    };
+    if own_terms {
+        for node in store.list::<Node>() {
+            for existing in store.pods_on_node(&node.metadata.name) {
+                visit(node, existing);
+            }
+        }
+    } else {
+        for existing in store.bound_pods_with_affinity() {
+            if let Some(node) =
+                store.get::<Node>(&crate::apiserver::ObjKey::new("", &existing.spec.node_name))
+            {
+                visit(node, existing);
+            }
+        }
+    }
+    if topo.is_empty() {
+        return None;
+    }
+    let raw: Vec<i64> = feasible
+        .iter()
+        .map(|n| {
+            n.metadata
+                .labels
+                .iter()
+                .map(|(k, v)| topo.get(&(k.clone(), v.clone())).copied().unwrap_or(0))
+                .sum()
+        })
+        .collect();
+    let min = raw.iter().copied().min().unwrap_or(0);
+    let max = raw.iter().copied().max().unwrap_or(0);
+    let diff = max - min;
+    Some(
+        raw.iter()
+            .map(|s| {
+                if diff > 0 {
+                    (MAX_NODE_SCORE as f64 * ((s - min) as f64 / diff as f64)) as i64
+                } else {
+                    0
+                }
+            })
+            .collect(),
+    )
+}
