@@ -182,6 +182,15 @@ impl Cluster {
                 },
             );
         }
+        for pc in crate::apiserver::admission::system_priority_classes() {
+            let _ = c.submit(
+                &Component::named("kube-apiserver"),
+                Request::Create {
+                    object: Object::PriorityClass(pc),
+                    event: None,
+                },
+            );
+        }
         c
     }
 

@@ -38,6 +38,7 @@ fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
         "Lease" => Kind::Lease,
         "Namespace" => Kind::Namespace,
         "PodDisruptionBudget" => Kind::PodDisruptionBudget,
+        "PriorityClass" => Kind::PriorityClass,
         _ => {
             return Err(format!(
                 "resource mapping not found for name: \"\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{api_version}\"\nensure CRDs are installed first"
@@ -202,6 +203,7 @@ pub fn decode(
         Kind::Lease => Object::Lease(typed(value)?),
         Kind::Namespace => Object::Namespace(typed(value)?),
         Kind::PodDisruptionBudget => Object::PodDisruptionBudget(typed(value)?),
+        Kind::PriorityClass => Object::PriorityClass(typed(value)?),
     };
     unknown_fields(&input, &obj.to_json(), "", unknown);
     Ok(obj)

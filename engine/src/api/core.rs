@@ -421,6 +421,12 @@ pub struct PodSpec {
     /// Resolved priority (0 by default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<i64>,
+    /// The PriorityClass the priority comes from.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub priority_class_name: String,
+    /// `PreemptLowerPriority` or `Never` (from the PriorityClass).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preemption_policy: Option<String>,
 }
 
 impl PodSpec {

@@ -22,11 +22,13 @@ pub enum Kind {
     Namespace,
     /// `policy/v1` PodDisruptionBudget.
     PodDisruptionBudget,
+    /// `scheduling.k8s.io/v1` PriorityClass (cluster-scoped).
+    PriorityClass,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 9] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -35,6 +37,7 @@ impl Kind {
         Kind::Lease,
         Kind::Namespace,
         Kind::PodDisruptionBudget,
+        Kind::PriorityClass,
     ];
 
     /// The Kind name, e.g. `ReplicaSet`.
@@ -48,6 +51,7 @@ impl Kind {
             Kind::Lease => "Lease",
             Kind::Namespace => "Namespace",
             Kind::PodDisruptionBudget => "PodDisruptionBudget",
+            Kind::PriorityClass => "PriorityClass",
         }
     }
 
@@ -57,6 +61,7 @@ impl Kind {
             Kind::Deployment | Kind::ReplicaSet => "apps/v1",
             Kind::Lease => "coordination.k8s.io/v1",
             Kind::PodDisruptionBudget => "policy/v1",
+            Kind::PriorityClass => "scheduling.k8s.io/v1",
             _ => "v1",
         }
     }
@@ -72,6 +77,7 @@ impl Kind {
             Kind::Lease => "leases",
             Kind::Namespace => "namespaces",
             Kind::PodDisruptionBudget => "poddisruptionbudgets",
+            Kind::PriorityClass => "priorityclasses",
         }
     }
 
@@ -85,7 +91,7 @@ impl Kind {
 
     /// True for namespaced kinds.
     pub fn namespaced(self) -> bool {
-        !matches!(self, Kind::Node | Kind::Namespace)
+        !matches!(self, Kind::Node | Kind::Namespace | Kind::PriorityClass)
     }
 }
 
@@ -108,6 +114,8 @@ pub enum Object {
     Namespace(Namespace),
     /// A PodDisruptionBudget.
     PodDisruptionBudget(PodDisruptionBudget),
+    /// A PriorityClass.
+    PriorityClass(PriorityClass),
 }
 
 impl Object {
@@ -122,6 +130,7 @@ impl Object {
             Object::Lease(_) => Kind::Lease,
             Object::Namespace(_) => Kind::Namespace,
             Object::PodDisruptionBudget(_) => Kind::PodDisruptionBudget,
+            Object::PriorityClass(_) => Kind::PriorityClass,
         }
     }
 
@@ -136,6 +145,7 @@ impl Object {
             Object::Lease(o) => &o.metadata,
             Object::Namespace(o) => &o.metadata,
             Object::PodDisruptionBudget(o) => &o.metadata,
+            Object::PriorityClass(o) => &o.metadata,
         }
     }
 
@@ -150,6 +160,7 @@ impl Object {
             Object::Lease(o) => &mut o.metadata,
             Object::Namespace(o) => &mut o.metadata,
             Object::PodDisruptionBudget(o) => &mut o.metadata,
+            Object::PriorityClass(o) => &mut o.metadata,
         }
     }
 
@@ -164,6 +175,7 @@ impl Object {
             Object::Lease(o) => serde_json::to_value(o),
             Object::Namespace(o) => serde_json::to_value(o),
             Object::PodDisruptionBudget(o) => serde_json::to_value(o),
+            Object::PriorityClass(o) => serde_json::to_value(o),
         }
         .unwrap_or(serde_json::Value::Null);
         let mut map = serde_json::Map::new();
@@ -229,3 +241,4 @@ resource!(Event);
 resource!(Lease);
 resource!(Namespace);
 resource!(PodDisruptionBudget);
+resource!(PriorityClass);

@@ -260,6 +260,27 @@ pub struct PodDisruptionBudget {
     pub status: PodDisruptionBudgetStatus,
 }
 
+/// `scheduling.k8s.io/v1.PriorityClass`: a name for a Pod priority. The Priority
+/// admission plugin copies `value` and `preemptionPolicy` into Pods that name it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PriorityClass {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// The priority (higher schedules first and may preempt lower).
+    pub value: i64,
+    /// Pods without a class get this one's value.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub global_default: bool,
+    /// `PreemptLowerPriority` (default) or `Never`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub preemption_policy: String,
+    /// Free text.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+}
+
 /// `apps/v1.ReplicaSetSpec`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,7 +1,8 @@
-//! Admission on create: defaulting and `DefaultTolerationSeconds`.
+//! Admission on create: defaulting, `DefaultTolerationSeconds` and `Priority`.
 //!
-//! Upstream: `plugin/pkg/admission/defaulttolerationseconds/admission.go` and the
-//! defaulting in `pkg/apis/core/v1/defaults.go`.
+//! Upstream: `plugin/pkg/admission/defaulttolerationseconds/admission.go`,
+//! `plugin/pkg/admission/priority/admission.go` and the defaulting in
+//! `pkg/apis/core/v1/defaults.go`.
 
 use crate::api::*;
 
@@ -67,4 +68,77 @@ pub fn add_default_tolerations(spec: &mut PodSpec) {
             });
         }
     }
+}
+
+/// The two classes every API server creates at start (`scheduling.SystemPriorityClasses`).
+pub fn system_priority_classes() -> Vec<PriorityClass> {
+    [
+        ("system-node-critical", 2_000_001_000, "Used for system critical pods that must not be moved from their current node."),
+        ("system-cluster-critical", 2_000_000_000, "Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."),
+    ]
+    .into_iter()
+    .map(|(name, value, description)| PriorityClass {
+        metadata: ObjectMeta {
+            name: name.into(),
+            ..Default::default()
+        },
+        value,
+        description: description.into(),
+        ..Default::default()
+    })
+    .collect()
+}
+
+/// The `Priority` admission plugin: resolve `priorityClassName` (or the global default
+/// class) into `priority` and `preemptionPolicy`. `classes` are the PriorityClasses in
+/// the store. Errors are the Forbidden messages the API server returns.
+pub fn admit_priority(pod: &mut Pod, classes: &[&PriorityClass]) -> Result<(), String> {
+    let class = if pod.spec.priority_class_name.is_empty() {
+        classes.iter().find(|c| c.global_default).copied()
+    } else {
+        match classes
+            .iter()
+            .find(|c| c.metadata.name == pod.spec.priority_class_name)
+        {
+            Some(c) => Some(*c),
+            None => {
+                return Err(format!(
+                    "no PriorityClass with name {} was found",
+                    pod.spec.priority_class_name
+                ))
+            }
+        }
+    };
+    let (value, policy) = match class {
+        Some(c) => {
+            if pod.spec.priority_class_name.is_empty() {
+                pod.spec.priority_class_name = c.metadata.name.clone();
+            }
+            let policy = if c.preemption_policy.is_empty() {
+                "PreemptLowerPriority".to_string()
+            } else {
+                c.preemption_policy.clone()
+            };
+            (c.value, policy)
+        }
+        // DefaultPriorityWhenNoDefaultClassExists.
+        None => (0, "PreemptLowerPriority".to_string()),
+    };
+    if let Some(p) = pod.spec.priority {
+        if p != value {
+            return Err(format!(
+                "the integer value of priority ({p}) must not be provided in pod spec; priority admission controller computed {value} from the given PriorityClass name"
+            ));
+        }
+    }
+    pod.spec.priority = Some(value);
+    if let Some(p) = &pod.spec.preemption_policy {
+        if *p != policy {
+            return Err(format!(
+                "the string value of PreemptionPolicy ({p}) must not be provided in pod spec; priority admission controller computed {policy} from the given PriorityClass name"
+            ));
+        }
+    }
+    pod.spec.preemption_policy = Some(policy);
+    Ok(())
 }

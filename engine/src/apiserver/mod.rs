@@ -11,7 +11,7 @@
 //! `pkg/registry/core/pod/strategy.go` (graceful deletion), `pkg/registry/core/pod/storage`
 //! (binding), `plugin/pkg/admission/defaulttolerationseconds`.
 
-mod admission;
+pub mod admission;
 mod errors;
 mod validation;
 
@@ -193,7 +193,7 @@ pub struct DeleteOptions {
 /// The store: objects by kind and key, the indexes, and the watch log.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
-    objects: [BTreeMap<ObjKey, Object>; 8],
+    objects: [BTreeMap<ObjKey, Object>; Kind::ALL.len()],
     revision: u64,
     uids: HashMap<String, (Kind, ObjKey)>,
     by_owner: BTreeMap<String, BTreeSet<(Kind, ObjKey)>>,
@@ -503,6 +503,17 @@ impl Store {
             }
         }
         admission::admit_create(&mut obj);
+        if let Object::Pod(pod) = &mut obj {
+            let classes: Vec<&PriorityClass> = self.list::<PriorityClass>().collect();
+            if let Err(m) = admission::admit_priority(pod, &classes) {
+                return Err(ApiError {
+                    code: 403,
+                    reason: "Forbidden",
+                    message: format!("pods \"{}\" is forbidden: {m}", pod.metadata.name),
+                    kubectl_message: None,
+                });
+            }
+        }
         validation::validate(&obj, None)?;
         // A store that tracks namespaces (every Cluster's does) refuses content in a
         // missing or terminating one; the bare stores of unit tests track none.

@@ -388,6 +388,10 @@ const CREATE_FLAGS: &[FlagSpec] = &[
     flag("selector", None),
     flag("min-available", None),
     flag("max-unavailable", None),
+    flag("value", None),
+    bool_flag("global-default", None),
+    flag("preemption-policy", None),
+    flag("description", None),
 ];
 
 fn create(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) -> R {
@@ -466,6 +470,45 @@ fn create(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Fi
         )
         .map_err(api)?;
         return Ok(format!("poddisruptionbudget.policy/{name} created"));
+    }
+    if matches!(
+        p.args.first().map(String::as_str),
+        Some("priorityclass" | "pc")
+    ) {
+        let name = p
+            .args
+            .get(1)
+            .ok_or("error: exactly one NAME is required, got 0")?;
+        let value: i64 = p
+            .get("value")
+            .unwrap_or("0")
+            .parse()
+            .map_err(|_| "error: invalid argument for --value".to_string())?;
+        let policy = p.get("preemption-policy").unwrap_or("PreemptLowerPriority");
+        if policy != "PreemptLowerPriority" && policy != "Never" {
+            return Err(format!(
+                "The PriorityClass \"{name}\" is invalid: preemptionPolicy: Unsupported value: \"{policy}\": supported values: \"Never\", \"PreemptLowerPriority\""
+            ));
+        }
+        let pc = PriorityClass {
+            metadata: ObjectMeta {
+                name: name.clone(),
+                ..Default::default()
+            },
+            value,
+            global_default: p.bool("global-default"),
+            preemption_policy: policy.to_string(),
+            description: p.get("description").unwrap_or("").to_string(),
+        };
+        c.submit(
+            &user(),
+            Request::Create {
+                object: Object::PriorityClass(pc),
+                event: None,
+            },
+        )
+        .map_err(api)?;
+        return Ok(format!("priorityclass.scheduling.k8s.io/{name} created"));
     }
     if matches!(p.args.first().map(String::as_str), Some("namespace" | "ns")) {
         let name = p
@@ -629,7 +672,22 @@ fn apply(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Fil
                     event: None,
                 },
             )
-            .map_err(|e| format!("{out}{}", api(e)))?;
+            .map_err(|e| {
+                // cmdutil.AddSourceToErr: the server's words after the file they
+                // came from.
+                let source = match p.get("filename") {
+                    Some("-") | None => "STDIN".to_string(),
+                    Some(f) => f.to_string(),
+                };
+                let text = api(e);
+                let text = match text.split_once("): ") {
+                    Some((head, rest)) if head.starts_with("Error from server (") => {
+                        format!("{head}): error when creating \"{source}\": {rest}")
+                    }
+                    _ => text,
+                };
+                format!("{out}{text}")
+            })?;
             out.push_str(&format!("{name} created\n"));
             continue;
         };

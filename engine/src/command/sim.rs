@@ -624,6 +624,12 @@ fn why(c: &mut Cluster, words: &[String]) -> R {
         clock_label(a.time),
         crate::printers::table::render(&t).trim_end()
     );
+    if let Some((node, victims)) = &a.preemption {
+        out.push_str(&format!(
+            "Preemption: nominated node {node}; deleting lower-priority pod(s) {}\n",
+            victims.join(", ")
+        ));
+    }
     if a.nodes.iter().filter(|v| v.failure.is_none()).count() == 1 && a.chosen.is_some() {
         out.push_str("Only one node passed the filters, so none was scored.\n");
     }

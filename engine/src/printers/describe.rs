@@ -249,6 +249,9 @@ fn describe_pod(c: &Cluster, p: &Pod) -> String {
     let _ = writeln!(w, "Name:\t{}", m.name);
     let _ = writeln!(w, "Namespace:\t{}", m.namespace);
     let _ = writeln!(w, "Priority:\t{}", p.spec.priority.unwrap_or(0));
+    if !p.spec.priority_class_name.is_empty() {
+        let _ = writeln!(w, "Priority Class Name:\t{}", p.spec.priority_class_name);
+    }
     let _ = writeln!(w, "Service Account:\tdefault");
     if p.spec.node_name.is_empty() {
         let _ = writeln!(w, "Node:\t<none>");

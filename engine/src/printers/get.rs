@@ -18,6 +18,7 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "leases" | "lease" => Kind::Lease,
         "namespaces" | "namespace" | "ns" => Kind::Namespace,
         "poddisruptionbudgets" | "poddisruptionbudget" | "pdb" => Kind::PodDisruptionBudget,
+        "priorityclasses" | "priorityclass" | "pc" => Kind::PriorityClass,
         _ => return None,
     };
     match group {
@@ -82,6 +83,7 @@ fn headers(kind: Kind, o: TableOptions) -> Vec<&'static str> {
             "ALLOWED DISRUPTIONS",
             "AGE",
         ],
+        Kind::PriorityClass => vec!["NAME", "VALUE", "GLOBAL-DEFAULT", "AGE", "PREEMPTIONPOLICY"],
     };
     if o.wide {
         h.extend(match kind {
@@ -257,6 +259,17 @@ pub fn row(obj: &Object, o: TableOptions, now: SimTime) -> Vec<String> {
                 age(m.created_ms, now),
             ]
         }
+        Object::PriorityClass(pc) => vec![
+            name,
+            pc.value.to_string(),
+            pc.global_default.to_string(),
+            age(m.created_ms, now),
+            if pc.preemption_policy.is_empty() {
+                "PreemptLowerPriority".into()
+            } else {
+                pc.preemption_policy.clone()
+            },
+        ],
     };
     if o.show_labels {
         r.push(labels_col(&m.labels));

@@ -12,6 +12,7 @@
 //! Every attempt is recorded per node (filter verdicts, scores) for the "why" views.
 
 pub mod plugins;
+pub mod preemption;
 pub mod topology;
 
 use crate::api::*;
@@ -100,6 +101,8 @@ pub struct SchedulingAttempt {
     pub chosen: Option<String>,
     /// The FailedScheduling message (failures) or the Scheduled message.
     pub message: String,
+    /// Preemption this attempt started: the nominated node and the Pods deleted there.
+    pub preemption: Option<(String, Vec<String>)>,
 }
 
 type ActiveKey = (Reverse<i64>, SimTime, u64, ObjKey);
@@ -118,6 +121,10 @@ pub struct Scheduler {
     flush_armed: bool,
     /// The last attempt per Pod.
     pub last_attempt: BTreeMap<ObjKey, SchedulingAttempt>,
+    /// Unbound Pods with a nominatedNodeName, by node (upstream's nominator): their
+    /// requests are held on the node for Pods of lower or equal priority, so the room
+    /// a preemption made is not taken by someone else.
+    nominated: BTreeMap<String, BTreeSet<ObjKey>>,
 }
 
 /// `numFeasibleNodesToFind` with the default `percentageOfNodesToScore` (adaptive).
@@ -155,6 +162,38 @@ impl Scheduler {
         self.in_active.contains_key(key)
             || self.backoff.contains_key(key)
             || self.unschedulable.contains_key(key)
+    }
+
+    fn set_nominated(&mut self, key: &ObjKey, pod: Option<&Pod>) {
+        for set in self.nominated.values_mut() {
+            set.remove(key);
+        }
+        self.nominated.retain(|_, s| !s.is_empty());
+        if let Some(p) = pod {
+            if wants_scheduling(p) && !p.status.nominated_node_name.is_empty() {
+                self.nominated
+                    .entry(p.status.nominated_node_name.clone())
+                    .or_default()
+                    .insert(key.clone());
+            }
+        }
+    }
+
+    /// Requests of the Pods nominated to `node` that `pod` must leave room for.
+    fn nominated_requests(
+        &self,
+        store: &Store,
+        node: &str,
+        pod: &Pod,
+    ) -> Vec<crate::apiserver::PodRequests> {
+        self.nominated
+            .get(node)
+            .into_iter()
+            .flatten()
+            .filter_map(|k| store.get::<Pod>(k))
+            .filter(|p| p.metadata.uid != pod.metadata.uid && pod_priority(p) >= pod_priority(pod))
+            .map(pod_requests)
+            .collect()
     }
 
     fn forget(&mut self, key: &ObjKey) {
@@ -277,6 +316,11 @@ impl Scheduler {
         match (kind, new) {
             (Kind::Pod, Some(Object::Pod(p))) => {
                 let key = ObjKey::of(&p.metadata);
+                let was_nominated =
+                    matches!(old, Some(Object::Pod(o)) if !o.status.nominated_node_name.is_empty());
+                if was_nominated || !p.status.nominated_node_name.is_empty() {
+                    self.set_nominated(&key, Some(p));
+                }
                 if wants_scheduling(p) {
                     if !self.queued(&key) {
                         return self.push_active(key, pod_priority(p), now);
@@ -298,6 +342,9 @@ impl Scheduler {
                 };
                 let key = ObjKey::of(&p.metadata);
                 self.forget(&key);
+                if !p.status.nominated_node_name.is_empty() {
+                    self.set_nominated(&key, None);
+                }
                 self.attempts.remove(&p.metadata.uid);
                 self.last_attempt.remove(&key);
                 if !p.spec.node_name.is_empty() {
@@ -434,7 +481,16 @@ impl Scheduler {
                 let idx = (start + i) % n;
                 processed += 1;
                 let node = nodes[idx];
-                let usage = store.node_usage(&node.metadata.name);
+                let mut usage = store.node_usage(&node.metadata.name);
+                // RunFilterPluginsWithNominatedPods: room promised to a Pod of equal or
+                // higher priority is not free.
+                for r in self.nominated_requests(store, &node.metadata.name, pod) {
+                    usage.pods += 1;
+                    usage.requested.cpu_milli += r.cpu_milli;
+                    usage.requested.memory += r.memory;
+                    usage.requested.nonzero_cpu_milli += r.nonzero_cpu_milli;
+                    usage.requested.nonzero_memory += r.nonzero_memory;
+                }
                 let ports_in_use: Vec<(i64, String)> = if wants_ports {
                     store
                         .pods_on_node(&node.metadata.name)
@@ -464,8 +520,69 @@ impl Scheduler {
         }
         let pod_ref = event_ref(Kind::Pod, &pod.metadata);
         if feasible.is_empty() {
-            let message = fit_error_message(n, &verdicts);
+            // PostFilter (DefaultPreemption).
+            let (post, candidate) = if n == 0 {
+                (None, None)
+            } else {
+                match preemption::eligible(store, pod) {
+                    Err(m) => (Some(m), None),
+                    Ok(()) => match preemption::find_candidate(store, pod, &verdicts) {
+                        Ok(c) => (None, Some(c)),
+                        Err(statuses) => {
+                            (Some(preemption::post_filter_message(n, &statuses)), None)
+                        }
+                    },
+                }
+            };
+            let message = fit_error(n, &verdicts, post.as_deref());
+            let mut requests = Vec::new();
             let mut p = pod.clone();
+            if let Some(c) = &candidate {
+                // prepareCandidate: each victim gets DisruptionTarget, is deleted
+                // gracefully and gets a Preempted event.
+                for key in &c.victims {
+                    let Some(victim) = store.get::<Pod>(key) else {
+                        continue;
+                    };
+                    let mut v = victim.clone();
+                    set_condition(
+                        &mut v.status.conditions,
+                        Condition {
+                            type_: "DisruptionTarget".into(),
+                            status: "True".into(),
+                            last_transition_time: Some(rfc3339(now)),
+                            reason: "PreemptionByScheduler".into(),
+                            message: format!(
+                                "{}: preempting to accommodate a higher priority pod",
+                                pod.spec.scheduler_name
+                            ),
+                            transition_ms: now,
+                            ..Default::default()
+                        },
+                    );
+                    v.metadata.resource_version.clear();
+                    requests.push(Request::UpdateStatus(Object::Pod(v)));
+                    requests.push(Request::Delete {
+                        kind: Kind::Pod,
+                        key: key.clone(),
+                        options: crate::apiserver::DeleteOptions {
+                            precondition_uid: Some(victim.metadata.uid.clone()),
+                            ..Default::default()
+                        },
+                        event: None,
+                    });
+                    requests.push(Request::Event {
+                        involved: event_ref(Kind::Pod, &victim.metadata),
+                        type_: "Normal",
+                        reason: "Preempted".into(),
+                        message: format!(
+                            "Preempted by pod {} on node {}",
+                            pod.metadata.uid, c.node
+                        ),
+                    });
+                }
+                p.status.nominated_node_name = c.node.clone();
+            }
             set_condition(
                 &mut p.status.conditions,
                 Condition {
@@ -479,21 +596,21 @@ impl Scheduler {
                 },
             );
             p.metadata.resource_version.clear();
-            let requests = vec![
-                Request::Event {
-                    involved: pod_ref,
-                    type_: "Warning",
-                    reason: "FailedScheduling".into(),
-                    message: message.clone(),
-                },
-                Request::UpdateStatus(Object::Pod(p)),
-            ];
+            requests.push(Request::Event {
+                involved: pod_ref,
+                type_: "Warning",
+                reason: "FailedScheduling".into(),
+                message: message.clone(),
+            });
+            requests.push(Request::UpdateStatus(Object::Pod(p)));
             let attempt = SchedulingAttempt {
                 time: now,
                 uid: pod.metadata.uid.clone(),
                 nodes: verdicts,
                 chosen: None,
                 message,
+                preemption: candidate
+                    .map(|c| (c.node, c.victims.into_iter().map(|k| k.name).collect())),
             };
             return (attempt, requests);
         }
@@ -564,6 +681,7 @@ impl Scheduler {
             nodes: verdicts,
             chosen: Some(node),
             message,
+            preemption: None,
         };
         (attempt, requests)
     }
@@ -590,7 +708,8 @@ fn select_host(feasible: &[usize], verdicts: &[NodeVerdict], rng: &mut Rng) -> u
     best
 }
 
-/// `FitError.Error()` with the DefaultPreemption post-filter message appended.
+/// `FitError.Error()` with the message DefaultPreemption gives when no Pod has a lower
+/// priority than the incoming one (every resolvable node: no victims).
 pub fn fit_error_message(num_nodes: usize, verdicts: &[NodeVerdict]) -> String {
     if num_nodes == 0 {
         return "no nodes available to schedule pods".into();
@@ -618,6 +737,29 @@ pub fn fit_error_message(num_nodes: usize, verdicts: &[NodeVerdict]) -> String {
     let main = join(reasons.iter().map(|(r, c)| format!("{c} {r}")).collect());
     let pre = join(preemption.iter().map(|(r, c)| format!("{c} {r}")).collect());
     format!("0/{num_nodes} nodes are available: {main}. preemption: 0/{num_nodes} nodes are available: {pre}.")
+}
+
+/// `FitError.Error()`: the filter reasons, then ` preemption: ` and the PostFilter
+/// message when preemption did not succeed (`post` None: preemption nominated a node).
+pub fn fit_error(num_nodes: usize, verdicts: &[NodeVerdict], post: Option<&str>) -> String {
+    if num_nodes == 0 {
+        return "no nodes available to schedule pods".into();
+    }
+    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    for v in verdicts {
+        if let Some(f) = &v.failure {
+            for r in &f.reasons {
+                *reasons.entry(r.clone()).or_default() += 1;
+            }
+        }
+    }
+    let mut main: Vec<String> = reasons.iter().map(|(r, c)| format!("{c} {r}")).collect();
+    main.sort();
+    let main = format!("0/{num_nodes} nodes are available: {}.", main.join(", "));
+    match post {
+        Some(p) => format!("{main} preemption: {p}"),
+        None => main,
+    }
 }
 
 #[cfg(test)]
