@@ -628,6 +628,8 @@ pub struct VerdictRow {
     pub verdict: String,
     /// Total score, when scored.
     pub score: Option<i64>,
+    /// Each score plugin's normalized score and weight, when scored.
+    pub breakdown: String,
     /// The chosen node.
     pub chosen: bool,
 }
@@ -708,6 +710,18 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
         }
     } else {
         match sched_cond.filter(|c| c.status == "False") {
+            Some(cnd) if !p.status.nominated_node_name.is_empty() => Stage {
+                // A preemption is under way: not stuck, waiting for its victims.
+                id: "scheduled",
+                state: StageState::Current,
+                evidence: vec![
+                    format!("FailedScheduling: {}", cnd.message),
+                    format!(
+                        "nominated to {}: lower-priority Pods there are being preempted (Preempted events)",
+                        p.status.nominated_node_name
+                    ),
+                ],
+            },
             Some(cnd) => Stage {
                 id: "scheduled",
                 state: StageState::Stuck,
@@ -902,6 +916,27 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
                         Some(f) => format!("{}: {}", f.plugin, f.reasons.join(", ")),
                     },
                     score: v.scores.as_ref().map(|s| s.total),
+                    breakdown: v
+                        .scores
+                        .as_ref()
+                        .map(|s| {
+                            let mut parts = vec![
+                                format!("Fit {}", s.least_allocated),
+                                format!("Taint {}×3", s.taint_toleration),
+                                format!("NodeAff {}×2", s.node_affinity),
+                            ];
+                            if let Some(b) = s.balanced_allocation {
+                                parts.insert(1, format!("Balanced {b}"));
+                            }
+                            if let Some(x) = s.pod_topology_spread {
+                                parts.push(format!("Spread {x}×2"));
+                            }
+                            if let Some(x) = s.inter_pod_affinity {
+                                parts.push(format!("PodAff {x}×2"));
+                            }
+                            parts.join(" · ")
+                        })
+                        .unwrap_or_default(),
                     chosen: a.chosen.as_deref() == Some(v.node.as_str()),
                 })
                 .collect()

@@ -22,7 +22,10 @@ pub fn chain_view() -> Html {
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(0))}>{"Deployment"}</span>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(1))}>{"ReplicaSet"}</span>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(2))}>{"Pods"}</span>
-                <span style={format!("left:{}px;width:{COL_W}px", col_x(3))}>{"Nodes"}</span>
+                <span style={format!("left:{}px;width:{COL_W}px", col_x(3))}>
+                    {"Nodes"}
+                    <button class="addnode" onclick={add_node(&sim)} data-testid="add-node" title="sim node add: register a new 4-CPU / 8Gi node">{"+ add node"}</button>
+                </span>
             </div>
             <div class="canvas" style={format!("width:{width}px;height:{}px", model.height)}>
                 <svg class="links" width={width.to_string()} height={model.height.to_string()} aria-hidden="true">
@@ -41,6 +44,29 @@ pub fn chain_view() -> Html {
             </div>
         </section>
     }
+}
+
+/// `sim node add node-N` with the first free N.
+fn add_node(sim: &SimHandle) -> Callback<MouseEvent> {
+    let sim = sim.clone();
+    Callback::from(move |_| {
+        let name = {
+            let st = sim.state.borrow();
+            let taken = |n: &str| {
+                st.cluster
+                    .store
+                    .get::<kubeplay_engine::api::Node>(&kubeplay_engine::apiserver::ObjKey::new(
+                        "", n,
+                    ))
+                    .is_some()
+            };
+            (1..)
+                .map(|i| format!("node-{i}"))
+                .find(|n| !taken(n))
+                .unwrap_or_default()
+        };
+        sim.click(format!("sim node add {name}"));
+    })
 }
 
 fn deployment_card(sim: &SimHandle, d: &DeploymentView) -> Html {
@@ -172,8 +198,7 @@ fn node_card(sim: &SimHandle, n: &NodeView) -> Html {
             <span class="row1">
                 <span class="icon" aria-hidden="true">{ if n.ready { "✓" } else { "✕" } }</span>
                 <span class="name">{ &n.name }</span>
-                <span class="nodestatus">{ &n.status }</span>
-                <span class="power">{ if n.powered { "power on" } else { "power off" } }</span>
+                <span class="nodestatus" title={n.status.clone()}>{ &n.status }</span>
             </span>
             { bar("cpu", n.cpu_requested, n.cpu_allocatable, format_cpu_milli) }
             { bar("mem", n.mem_requested, n.mem_allocatable, format_bytes) }
@@ -184,6 +209,7 @@ fn node_card(sim: &SimHandle, n: &NodeView) -> Html {
                     let short = t.rsplit('/').next().unwrap_or(t).to_string();
                     html! { <span class="taint" title={format!("taint {t}")}>{ short }</span> }
                 }) }
+                <span class="power">{ if n.powered { "power on" } else { "power off" } }</span>
             </span>
         </button>
     }

@@ -13,7 +13,7 @@ pub fn event_list() -> Html {
     let sim = use_sim();
     let rows = event_rows(&sim.state.borrow().cluster, LIMIT);
     html! {
-        <section class="events" aria-label="Events">
+        <section class="events" aria-label="Events" data-testid="events">
             <h2>{"Events"}<span class="sub">{" — who did what (newest first)"}</span></h2>
             <table>
                 <thead><tr><th>{"TIME"}</th><th>{"COMPONENT"}</th><th>{"REASON"}</th><th>{"OBJECT"}</th><th>{"MESSAGE"}</th></tr></thead>

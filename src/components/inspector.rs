@@ -89,7 +89,10 @@ fn pod_view(sim: &SimHandle, p: &PodPath) -> Html {
                             <tr class={classes!(v.chosen.then_some("chosen"))}>
                                 <td>{ if v.chosen { format!("{} (chosen)", v.node) } else { v.node.clone() } }</td>
                                 <td>{ &v.verdict }</td>
-                                <td>{ v.score.map(|s| s.to_string()).unwrap_or_else(|| "—".into()) }</td>
+                                <td title={v.breakdown.clone()}>
+                                    { v.score.map(|s| s.to_string()).unwrap_or_else(|| "—".into()) }
+                                    if !v.breakdown.is_empty() { <span class="breakdown">{ &v.breakdown }</span> }
+                                </td>
                             </tr>
                         }) }
                     </tbody>

@@ -56,3 +56,45 @@ test('a node is drained from the inspector with the keyboard and its Pod is repl
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a high-priority Pod that does not fit preempts a lower one; the inspector shows the nomination and the scores', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByTestId('ready-web').waitFor();
+  // One more node from the column header: node-4 joins and takes part in scheduling.
+  await page.getByTestId('add-node').click();
+  await page.getByRole('button', { name: 'Node node-4', exact: true }).waitFor();
+  // Fill every node's CPU with low-priority Pods, then ask for a critical one.
+  await type(page, 'kubectl create priorityclass critical --value=1000');
+  await type(page, [
+    'kubectl apply -f - <<EOF',
+    'apiVersion: apps/v1', 'kind: Deployment', 'metadata:', '  name: filler', 'spec:', '  replicas: 4',
+    '  selector:', '    matchLabels:', '      app: filler', '  template:', '    metadata:', '      labels:', '        app: filler',
+    '    spec:', '      containers:', '      - name: app', '        image: busybox:1.36', '        resources:', '          requests:', '            cpu: 3500m',
+    'EOF',
+  ].join('\n'));
+  await page.getByTestId('speed-30').click();
+  await page.getByText('ready 4/4').waitFor({ timeout: 20_000 });
+  await page.getByTestId('speed-1').click();
+  await type(page, [
+    'kubectl apply -f - <<EOF',
+    'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: vip', 'spec:', '  priorityClassName: critical',
+    '  containers:', '  - name: app', '    image: nginx:1.27', '    resources:', '      requests:', '        cpu: "2"',
+    'EOF',
+  ].join('\n'));
+  await page.getByRole('button', { name: 'Inspect Pod vip', exact: true }).click();
+  const panel = page.getByTestId('inspector');
+  const scheduled = panel.getByTestId('stage-scheduled');
+  await scheduled.filter({ hasText: /nominated to node-\d/ }).waitFor({ timeout: 10_000 });
+  assert.equal(await scheduled.getAttribute('data-state'), 'current');
+  assert.match(await scheduled.innerText(), /0\/4 nodes are available: 4 Insufficient cpu\./);
+  await page.getByTestId('play').click();
+  await page.screenshot({ path: shot('inspector-preemption.png'), fullPage: true });
+  assert.match(await page.getByTestId('events').innerText(), /Preempted\s+pod\/filler-\S+\s+Preempted by pod [0-9a-f-]{36} on node node-\d/);
+  await page.getByTestId('play').click();
+  await page.getByTestId('speed-30').click();
+  await page.locator('[data-testid=pod][data-status=Running][aria-label="Pod vip"]').waitFor({ timeout: 20_000 });
+  // Once bound, the table shows the cycle that placed it, with each plugin's score.
+  assert.match(await panel.innerText(), /\(chosen\)/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
