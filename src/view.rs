@@ -821,6 +821,36 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
             state: StageState::Stuck,
             evidence: terminated,
         }
+    } else if all_started
+        && p.status
+            .container_statuses
+            .iter()
+            .any(|c| c.started == Some(false))
+    {
+        // Running, but a startup probe has not passed yet: liveness and readiness wait.
+        let mut e: Vec<String> = p
+            .status
+            .container_statuses
+            .iter()
+            .filter(|c| c.started == Some(false))
+            .map(|c| {
+                format!(
+                    "container {} running; its startup probe has not passed yet",
+                    c.name
+                )
+            })
+            .collect();
+        e.extend(
+            ev("Unhealthy")
+                .into_iter()
+                .filter(|m| m.starts_with("Startup"))
+                .take(1),
+        );
+        Stage {
+            id: "started",
+            state: StageState::Current,
+            evidence: e,
+        }
     } else if all_started {
         let mut e = ev("Started");
         e.truncate(1);

@@ -115,6 +115,8 @@ pub enum KubeletTimer {
     Probe(String, usize, u64),
     /// A liveness probe tick.
     Liveness(String, usize, u64),
+    /// A startup probe tick.
+    Startup(String, usize, u64),
     /// The containers of a deleted Pod have exited.
     Stopped(String),
 }
@@ -136,6 +138,8 @@ struct Worker {
     probes: Vec<ProbeState>,
     /// Per container: the liveness prober's state.
     liveness: Vec<ProbeState>,
+    /// Per container: the startup prober's state.
+    startup: Vec<ProbeState>,
     /// Restart after a node reboot: restartCount + 1.
     restarted: bool,
 }
@@ -561,6 +565,7 @@ impl Kubelet {
                         gens: Vec::new(),
                         probes: Vec::new(),
                         liveness: Vec::new(),
+                        startup: Vec::new(),
                     },
                 );
                 timers.push((now + self.timing.sync_latency, KubeletTimer::Sync(uid)));
@@ -630,6 +635,7 @@ impl Kubelet {
                         gens: Vec::new(),
                         probes: Vec::new(),
                         liveness: Vec::new(),
+                        startup: Vec::new(),
                     },
                 );
                 timers.push((now + self.timing.sync_latency, KubeletTimer::Stopped(uid)));
@@ -649,6 +655,7 @@ impl Kubelet {
                         gens: Vec::new(),
                         probes: Vec::new(),
                         liveness: Vec::new(),
+                        startup: Vec::new(),
                     },
                 );
                 timers.push((now + self.timing.sync_latency, KubeletTimer::Sync(uid)));
@@ -688,6 +695,7 @@ impl Kubelet {
                         gens: Vec::new(),
                         probes: Vec::new(),
                         liveness: Vec::new(),
+                        startup: Vec::new(),
                     },
                 );
                 (
@@ -705,6 +713,7 @@ impl Kubelet {
                         gens: Vec::new(),
                         probes: Vec::new(),
                         liveness: Vec::new(),
+                        startup: Vec::new(),
                     },
                 );
                 (
@@ -748,6 +757,7 @@ impl Kubelet {
             KubeletTimer::Restart(uid, i, g) => self.restart(store, &uid, i, g, now),
             KubeletTimer::Probe(uid, i, g) => self.probe(store, &uid, i, g, now),
             KubeletTimer::Liveness(uid, i, g) => self.liveness(store, &uid, i, g, now),
+            KubeletTimer::Startup(uid, i, g) => self.startup(store, &uid, i, g, now),
             KubeletTimer::Stopped(uid) => self.stopped(store, &uid, now),
         }
     }
@@ -979,6 +989,7 @@ impl Kubelet {
         ));
         let gen = self.bump_gen(uid, i, p.spec.containers.len());
         let has_probe = c.readiness_probe.is_some();
+        let has_startup = c.startup_probe.is_some();
         if let Some(cs) = p
             .status
             .container_statuses
@@ -1005,9 +1016,10 @@ impl Kubelet {
                 hex64(&format!("{uid}/{}/{}", c.name, cs.restart_count))
             );
             cs.image_id = image_id(&c.image);
-            // Without a readiness probe a running container is ready at once.
-            cs.ready = !has_probe;
-            cs.started = Some(true);
+            // Without a readiness probe a running container is ready as soon as it has
+            // started; a startup probe decides when that is.
+            cs.ready = !has_probe && !has_startup;
+            cs.started = Some(!has_startup);
         }
         p.status.phase = "Running".into();
         let all_ready = refresh_ready(&mut p, now);
@@ -1016,6 +1028,46 @@ impl Kubelet {
                 w.stage = Stage::Running;
             }
         }
+        let mut timers = Vec::new();
+        if let Some(probe) = &c.startup_probe {
+            // The other probes are armed once this one passes (`startup`).
+            let first = now + probe.initial_delay_seconds.max(0) as u64 * 1000;
+            if let Some(w) = self.workers.get_mut(uid) {
+                w.startup[i] = ProbeState {
+                    t0: first,
+                    period: probe.period_seconds.max(1) as u64 * 1000,
+                    successes: 0,
+                    failures: 0,
+                    armed: true,
+                };
+            }
+            timers.push((first, KubeletTimer::Startup(uid.into(), i, gen)));
+            if let Some(after) = self.crashing_images.get(&c.image) {
+                timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
+            }
+            p.metadata.resource_version.clear();
+            requests.push(Request::UpdateStatus(Object::Pod(p.clone())));
+            return (requests, timers, p);
+        }
+        timers.extend(self.arm_probes(uid, i, gen, &c, now));
+        if let Some(after) = self.crashing_images.get(&c.image) {
+            timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
+        }
+        p.metadata.resource_version.clear();
+        requests.push(Request::UpdateStatus(Object::Pod(p.clone())));
+        (requests, timers, p)
+    }
+
+    /// Arm the readiness and liveness probers of container `i` (at start, or once its
+    /// startup probe passed).
+    fn arm_probes(
+        &mut self,
+        uid: &str,
+        i: usize,
+        gen: u64,
+        c: &Container,
+        now: SimTime,
+    ) -> Vec<(SimTime, KubeletTimer)> {
         let mut timers = Vec::new();
         if let Some(probe) = &c.readiness_probe {
             let first = now + probe.initial_delay_seconds.max(0) as u64 * 1000;
@@ -1029,9 +1081,6 @@ impl Kubelet {
                 };
             }
             timers.push((first, KubeletTimer::Probe(uid.into(), i, gen)));
-        }
-        if let Some(after) = self.crashing_images.get(&c.image) {
-            timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
         }
         if let Some(probe) = &c.liveness_probe {
             // A restart cures a hang; healthy liveness probes need no ticking (they change nothing).
@@ -1047,9 +1096,96 @@ impl Kubelet {
                 };
             }
         }
+        timers
+    }
+
+    /// A startup probe tick: a healthy application passes (the container is `started`,
+    /// the other probes begin; without a readiness probe it is Ready now); a hung one
+    /// fails, `Unhealthy` each time, and at failureThreshold is killed and restarted.
+    fn startup(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        i: usize,
+        gen: u64,
+        now: SimTime,
+    ) -> KubeletOutput {
+        if !self.gen_is(uid, i, gen) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.containers.get(i).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(probe) = c.startup_probe.clone() else {
+            return (vec![], vec![]);
+        };
+        let hung = self.hung.contains(uid);
+        let Some(w) = self.workers.get_mut(uid) else {
+            return (vec![], vec![]);
+        };
+        let st = &mut w.startup[i];
+        st.armed = false;
+        if hung {
+            st.failures += 1;
+            let failures = st.failures;
+            let period = st.period;
+            let mut requests = vec![self.event(
+                &pod.metadata,
+                "Warning",
+                "Unhealthy",
+                format!(
+                    "Startup probe failed: {}",
+                    probe.failure_message(&pod.status.pod_ip)
+                ),
+            )];
+            if failures < probe.failure_threshold.max(1) {
+                if let Some(w) = self.workers.get_mut(uid) {
+                    w.startup[i].armed = true;
+                }
+                return (
+                    requests,
+                    vec![(now + period, KubeletTimer::Startup(uid.into(), i, gen))],
+                );
+            }
+            requests.push(self.event(
+                &pod.metadata,
+                "Normal",
+                "Killing",
+                format!(
+                    "Container {} failed startup probe, will be restarted",
+                    c.name
+                ),
+            ));
+            self.hung.remove(uid);
+            return match self.exit(store, uid, i, None, now, 137, "Error") {
+                Ok((r, t)) => {
+                    requests.extend(r);
+                    (requests, t)
+                }
+                Err(_) => (requests, vec![]),
+            };
+        }
+        let mut p = pod.clone();
+        if let Some(cs) = p
+            .status
+            .container_statuses
+            .iter_mut()
+            .find(|x| x.name == c.name)
+        {
+            cs.started = Some(true);
+            cs.ready = c.readiness_probe.is_none();
+        }
+        if refresh_ready(&mut p, now) {
+            if let Some(w) = self.workers.get_mut(uid) {
+                w.stage = Stage::Running;
+            }
+        }
         p.metadata.resource_version.clear();
-        requests.push(Request::UpdateStatus(Object::Pod(p.clone())));
-        (requests, timers, p)
+        let timers = self.arm_probes(uid, i, gen, &c, now);
+        (vec![Request::UpdateStatus(Object::Pod(p))], timers)
     }
 
     fn bump_gen(&mut self, uid: &str, i: usize, n: usize) -> u64 {
@@ -1060,10 +1196,12 @@ impl Kubelet {
             w.gens.resize(n, 0);
             w.probes.resize(n, ProbeState::default());
             w.liveness.resize(n, ProbeState::default());
+            w.startup.resize(n, ProbeState::default());
         }
         w.gens[i] += 1;
         w.probes[i] = ProbeState::default();
         w.liveness[i] = ProbeState::default();
+        w.startup[i] = ProbeState::default();
         w.gens[i]
     }
 

@@ -311,3 +311,114 @@ fn an_oom_kill_shows_oomkilled_and_restarts_the_container() {
     );
     assert!(p.is_ready());
 }
+
+const SLOW_START: &str = "apiVersion: v1
+kind: Pod
+metadata: {name: slow}
+spec:
+  containers:
+  - name: slow
+    image: slow:1.0
+    startupProbe:
+      httpGet: {path: /started, port: 8080}
+      initialDelaySeconds: 30
+      periodSeconds: 10
+      failureThreshold: 3
+    livenessProbe:
+      httpGet: {path: /healthz, port: 8080}
+      periodSeconds: 5
+      failureThreshold: 1
+";
+
+fn started_at_ms(p: &Pod) -> u64 {
+    let s = p.status.container_statuses[0]
+        .state
+        .running
+        .as_ref()
+        .unwrap()
+        .started_at
+        .clone();
+    parse_rfc3339(&s).unwrap()
+}
+
+#[test]
+fn a_startup_probe_holds_started_and_ready_until_it_passes() {
+    let mut c = Cluster::with_default_nodes(1);
+    assert!(run(&mut c, "kubectl apply -f -", Some(SLOW_START), &NoFiles).ok);
+    step_until(&mut c, 60 * SECOND, "container running", |c| {
+        only_pod(c)
+            .status
+            .container_statuses
+            .first()
+            .is_some_and(|cs| cs.state.running.is_some())
+    });
+    let p = only_pod(&c);
+    let t0 = started_at_ms(&p);
+    let cs = &p.status.container_statuses[0];
+    assert_eq!((cs.started, cs.ready), (Some(false), false));
+    assert_eq!(pod_ready_status(&p).0, "0/1");
+    // Just before the first startup probe (30 s after the start): still not started.
+    c.advance(t0 + 29 * SECOND - c.now());
+    assert_eq!(
+        only_pod(&c).status.container_statuses[0].started,
+        Some(false)
+    );
+    c.advance(2 * SECOND);
+    let p = only_pod(&c);
+    let cs = &p.status.container_statuses[0];
+    // No readiness probe: ready as soon as started.
+    assert_eq!((cs.started, cs.ready), (Some(true), true));
+    assert_eq!(pod_ready_status(&p).0, "1/1");
+    assert_eq!(p.restarts(), 0);
+}
+
+#[test]
+fn an_app_that_never_starts_fails_its_startup_probe_and_is_restarted_while_liveness_waits() {
+    let mut c = Cluster::with_default_nodes(1);
+    assert!(run(&mut c, "kubectl apply -f -", Some(SLOW_START), &NoFiles).ok);
+    step_until(&mut c, 60 * SECOND, "container running", |c| {
+        only_pod(c)
+            .status
+            .container_statuses
+            .first()
+            .is_some_and(|cs| cs.state.running.is_some())
+    });
+    let t0 = started_at_ms(&only_pod(&c));
+    sh(&mut c, "sim hang pod/slow");
+    // Probes at +30, +40 and +50 s fail; the third kills the container. The liveness
+    // probe (failureThreshold 1, every 5 s) never ran: it waits for the start.
+    c.advance(t0 + 49 * SECOND - c.now());
+    assert_eq!(only_pod(&c).restarts(), 0);
+    c.advance(5 * SECOND);
+    let p = only_pod(&c);
+    assert_eq!(p.restarts(), 1);
+    let last = p.status.container_statuses[0]
+        .last_state
+        .terminated
+        .clone()
+        .unwrap();
+    assert_eq!(last.exit_code, 137);
+    let ev: Vec<(String, String, i64)> = c
+        .events()
+        .into_iter()
+        .filter(|e| e.involved_object.name == "slow")
+        .map(|e| (e.reason.clone(), e.message.clone(), e.count))
+        .collect();
+    assert!(
+        ev.contains(&(
+            "Unhealthy".into(),
+            "Startup probe failed: HTTP probe failed with statuscode: 503".into(),
+            3
+        )),
+        "{ev:?}"
+    );
+    assert!(ev
+        .iter()
+        .any(|(r, m, _)| r == "Killing"
+            && m == "Container slow failed startup probe, will be restarted"));
+    assert!(
+        !ev.iter()
+            .any(|(_, m, _)| m.starts_with("Liveness probe failed")),
+        "{ev:?}"
+    );
+}

@@ -143,6 +143,10 @@ pub struct Container {
     /// Liveness probe: a failing one restarts the container.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub liveness_probe: Option<Probe>,
+    /// Startup probe: until it passes the container is not `started` and the other
+    /// probes wait; failing it restarts the container.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub startup_probe: Option<Probe>,
 }
 
 fn is_default_resources(r: &ResourceRequirements) -> bool {
