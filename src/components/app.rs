@@ -2,7 +2,7 @@
 
 use super::{
     chain::ChainView, console::Console, deployments::DeploymentPanel, events::EventList,
-    inspector::Inspector, toolbar::Toolbar,
+    inspector::Inspector, nodeboard::NodeBoard, toolbar::Toolbar,
 };
 use crate::sim::{SimHandle, SimState};
 use crate::view::default_cluster;
@@ -62,6 +62,7 @@ pub fn app() -> Html {
                 <main class="main">
                     <ChainView />
                     <Inspector />
+                    <NodeBoard />
                     <DeploymentPanel />
                     <Console />
                     <EventList />

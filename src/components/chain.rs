@@ -169,7 +169,7 @@ fn pod_card(sim: &SimHandle, p: &PodView) -> Html {
     }
 }
 
-fn bar(label: &str, used: i64, total: i64, fmt: fn(i64) -> String) -> Html {
+pub(crate) fn bar(label: &str, used: i64, total: i64, fmt: fn(i64) -> String) -> Html {
     let pct = if total > 0 {
         (used as f64 * 100.0 / total as f64).min(100.0)
     } else {

@@ -111,6 +111,27 @@ fn pod_view(sim: &SimHandle, p: &PodPath) -> Html {
 }
 
 fn node_view(sim: &SimHandle, n: &NodeDetail) -> Html {
+    html! {
+        <div class="node-detail">
+            <h2>{ format!("Node {}", n.name) }<span class="sub">{ format!(" · {}{}", n.status, if n.partitioned { " · partitioned" } else if !n.powered { " · powered off" } else { "" }) }</span></h2>
+            <table class="verdicts" aria-label="Node conditions">
+                <thead><tr><th>{"TYPE"}</th><th>{"STATUS"}</th><th>{"REASON"}</th><th>{"MESSAGE"}</th></tr></thead>
+                <tbody>{ for n.conditions.iter().map(|(t, s, r, m)| html! { <tr><td>{t}</td><td>{s}</td><td>{r}</td><td>{m}</td></tr> }) }</tbody>
+            </table>
+            <p class="taints">{ if n.taints.is_empty() { "Taints: <none>".to_string() } else { format!("Taints: {}", n.taints.join(", ")) } }</p>
+            <ul class="node-pods">
+                { for n.pods.iter().map(|(p, s, t)| html! {
+                    <li>{ format!("{p} · {s}") }{ t.map(|t| html! { <span class="countdown">{ format!(" · evicted in {t}s") }</span> }).unwrap_or_default() }</li>
+                }) }
+            </ul>
+            { node_actions(sim, n) }
+        </div>
+    }
+}
+
+/// Cordon / uncordon, drain, power off / on (or reconnect), partition: the node
+/// controls shared by the inspector and the node board.
+pub(crate) fn node_actions(sim: &SimHandle, n: &NodeDetail) -> Html {
     let cordon = if n.cordoned {
         format!("kubectl uncordon {}", n.name)
     } else {
@@ -126,26 +147,13 @@ fn node_view(sim: &SimHandle, n: &NodeDetail) -> Html {
         n.name
     );
     html! {
-        <div class="node-detail">
-            <h2>{ format!("Node {}", n.name) }<span class="sub">{ format!(" · {}{}", n.status, if n.partitioned { " · partitioned" } else if !n.powered { " · powered off" } else { "" }) }</span></h2>
-            <table class="verdicts" aria-label="Node conditions">
-                <thead><tr><th>{"TYPE"}</th><th>{"STATUS"}</th><th>{"REASON"}</th><th>{"MESSAGE"}</th></tr></thead>
-                <tbody>{ for n.conditions.iter().map(|(t, s, r, m)| html! { <tr><td>{t}</td><td>{s}</td><td>{r}</td><td>{m}</td></tr> }) }</tbody>
-            </table>
-            <p class="taints">{ if n.taints.is_empty() { "Taints: <none>".to_string() } else { format!("Taints: {}", n.taints.join(", ")) } }</p>
-            <ul class="node-pods">
-                { for n.pods.iter().map(|(p, s, t)| html! {
-                    <li>{ format!("{p} · {s}") }{ t.map(|t| html! { <span class="countdown">{ format!(" · evicted in {t}s") }</span> }).unwrap_or_default() }</li>
-                }) }
-            </ul>
-            <div class="actions">
-                <button class="btn" onclick={run(sim, cordon)} data-testid="action-cordon">{ if n.cordoned { "Uncordon" } else { "Cordon" } }</button>
-                <button class="btn" onclick={run(sim, format!("kubectl drain {} --ignore-daemonsets", n.name))} data-testid="action-drain">{"Drain"}</button>
-                <button class="btn" onclick={run(sim, power)}>{ if n.partitioned { "Reconnect" } else if n.powered { "Power off" } else { "Power on" } }</button>
-                if n.powered && !n.partitioned {
-                    <button class="btn" onclick={run(sim, format!("sim node partition {}", n.name))}>{"Partition"}</button>
-                }
-            </div>
+        <div class="actions">
+            <button class="btn" onclick={run(sim, cordon)} data-testid="action-cordon">{ if n.cordoned { "Uncordon" } else { "Cordon" } }</button>
+            <button class="btn" onclick={run(sim, format!("kubectl drain {} --ignore-daemonsets", n.name))} data-testid="action-drain">{"Drain"}</button>
+            <button class="btn" onclick={run(sim, power)} data-testid="action-power">{ if n.partitioned { "Reconnect" } else if n.powered { "Power off" } else { "Power on" } }</button>
+            if n.powered && !n.partitioned {
+                <button class="btn" onclick={run(sim, format!("sim node partition {}", n.name))} data-testid="action-partition">{"Partition"}</button>
+            }
         </div>
     }
 }

@@ -6,4 +6,5 @@ pub mod console;
 pub mod deployments;
 pub mod events;
 pub mod inspector;
+pub mod nodeboard;
 pub mod toolbar;

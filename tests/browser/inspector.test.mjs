@@ -98,3 +98,23 @@ test('a high-priority Pod that does not fit preempts a lower one; the inspector 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the node board shows a powered-off node going Unknown and its Pods counting down to eviction', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByTestId('ready-web').waitFor();
+  const card = page.getByTestId('board-node-3');
+  await card.getByTestId('action-power').click();
+  await card.getByText('powered off').waitFor();
+  await page.getByTestId('speed-30').click();
+  // After the 50 s grace period the node is NotReady, Ready=Unknown, tainted unreachable.
+  await page.locator('[data-testid=board-node-3][data-status=NotReady]').waitFor({ timeout: 20_000 });
+  await card.getByText(/Ready=Unknown · NodeStatusUnknown/).waitFor();
+  await card.getByText(/node\.kubernetes\.io\/unreachable:NoExecute/).first().waitFor({ timeout: 10_000 });
+  await page.getByTestId('play').click();
+  // The default cluster spreads web's three Pods one per node: node-3's is counting down.
+  assert.equal(await card.locator('.boardpod').count(), 1);
+  assert.match(await card.locator('.countdown').innerText(), /^evicted in \d+s$/);
+  await page.getByTestId('node-board').screenshot({ path: shot('node-board.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

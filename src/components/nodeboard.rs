@@ -1,0 +1,90 @@
+//! The node board: every node as a card with its Pods inside, requests against
+//! allocatable, conditions that are not normal, taints, cordon / power / partition
+//! state, a countdown to eviction per Pod, and the node controls.
+
+use super::chain::bar;
+use super::inspector::node_actions;
+use crate::sim::{use_sim, Selection};
+use crate::view::*;
+use kubeplay_engine::api::quantity::{format_bytes, format_cpu_milli};
+use yew::prelude::*;
+
+/// Conditions worth a learner's eye: Ready not True, or a pressure condition True.
+fn abnormal(cond: &(String, String, String, String)) -> bool {
+    let (t, s, _, _) = cond;
+    if t == "Ready" {
+        s != "True"
+    } else {
+        s == "True"
+    }
+}
+
+/// The board.
+#[function_component(NodeBoard)]
+pub fn node_board() -> Html {
+    let sim = use_sim();
+    let (views, details) = {
+        let st = sim.state.borrow();
+        let model = chain_model(&st.cluster);
+        let details: Vec<NodeDetail> = model
+            .nodes
+            .iter()
+            .filter_map(|n| node_detail(&st.cluster, &n.name))
+            .collect();
+        (model.nodes, details)
+    };
+    html! {
+        <section class="panel nodeboard" aria-label="Node board" data-testid="node-board">
+            <h2>{"Nodes"}<span class="sub">{" — each node's Pods, requests against allocatable, and what the node lifecycle controller sees"}</span></h2>
+            <div class="board">
+                { for views.iter().zip(details.iter()).map(|(v, d)| {
+                    let badges: Vec<(&str, &str)> = [
+                        (d.cordoned, ("cordoned", "SchedulingDisabled: new Pods are not placed here")),
+                        (!d.powered, ("powered off", "the kubelet is down: no heartbeats")),
+                        (d.partitioned, ("partitioned", "the kubelet runs but cannot reach the API server")),
+                    ]
+                    .into_iter()
+                    .filter(|(on, _)| *on)
+                    .map(|(_, b)| b)
+                    .collect();
+                    let inspect = {
+                        let sim = sim.clone();
+                        let name = d.name.clone();
+                        Callback::from(move |_| sim.select(Some(Selection::Node(name.clone()))))
+                    };
+                    html! {
+                        <article class={classes!("nodecard", if v.ready { "ready" } else { "notready" })}
+                                 data-testid={format!("board-{}", d.name)} data-status={d.status.clone()}>
+                            <header>
+                                <button class="linkish" onclick={inspect} title="Open in the inspector">{ &d.name }</button>
+                                <span class="nodestatus">{ &d.status }</span>
+                            </header>
+                            if !badges.is_empty() {
+                                <div class="badges">{ for badges.iter().map(|(b, t)| html! { <span class="badge" title={*t}>{ *b }</span> }) }</div>
+                            }
+                            { bar("cpu", v.cpu_requested, v.cpu_allocatable, format_cpu_milli) }
+                            { bar("mem", v.mem_requested, v.mem_allocatable, format_bytes) }
+                            { for d.conditions.iter().filter(|c| abnormal(c)).map(|(t, s, r, m)| html! {
+                                <p class="cond" title={m.clone()}>{ format!("{t}={s} · {r}") }</p>
+                            }) }
+                            if !d.taints.is_empty() {
+                                <div class="taints">{ for d.taints.iter().map(|t| html! { <span class="taint">{ t }</span> }) }</div>
+                            }
+                            <ul class="boardpods">
+                                { for d.pods.iter().map(|(p, s, t)| html! {
+                                    <li class={classes!("boardpod", (s == "Running").then_some("running"), (s == "Terminating").then_some("terminating"))}>
+                                        <span class="pname">{ p }</span>
+                                        <span class="pstatus">{ s }</span>
+                                        { t.map(|t| html! { <span class="countdown" title="NoExecute taint: the taint-eviction controller deletes the Pod when its tolerationSeconds run out">{ format!("evicted in {t}s") }</span> }).unwrap_or_default() }
+                                    </li>
+                                }) }
+                                if d.pods.is_empty() { <li class="empty">{"no Pods"}</li> }
+                            </ul>
+                            { node_actions(&sim, d) }
+                        </article>
+                    }
+                }) }
+            </div>
+        </section>
+    }
+}
