@@ -94,6 +94,7 @@ enum Timer {
     TaintEviction(ObjKey, String),
     Kubelet(String, u64, KubeletTimer),
     GitOps(ObjKey),
+    PodGc(String),
 }
 
 /// A GitOps sync (Argo CD / Flux style) for one Deployment: every `every` ms it
@@ -824,6 +825,13 @@ impl Cluster {
                 }
             }
             Kind::Node => {
+                if let (Some(gone), None) = (old, new) {
+                    let name = gone.meta().name.clone();
+                    self.push_timer(
+                        crate::controllers::pod_gc::sweep_time(now),
+                        Timer::PodGc(name),
+                    );
+                }
                 let taints = |o: Option<&Object>| -> Vec<Taint> {
                     match o {
                         Some(Object::Node(n)) => n
@@ -1022,6 +1030,13 @@ impl Cluster {
             Timer::TaintEviction(key, uid) => {
                 let requests = self.taint_eviction.fire(&self.store, &key, &uid, now);
                 let _ = self.apply(&Ctl::TaintEviction.component(), requests);
+            }
+            Timer::PodGc(node) => {
+                let requests = crate::controllers::pod_gc::gc_orphaned(&self.store, &node, now);
+                let _ = self.apply(
+                    &Component::named(crate::controllers::pod_gc::COMPONENT),
+                    requests,
+                );
             }
             Timer::Kubelet(node, epoch, t) => {
                 let Some(k) = self.kubelets.get_mut(&node) else {

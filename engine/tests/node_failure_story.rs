@@ -170,3 +170,69 @@ fn when_every_node_is_lost_evictions_pause_and_nothing_is_deleted() {
     c.advance(30 * SECOND);
     assert!(no_execute_added(&c, "node-2").is_some() || no_execute_added(&c, "node-3").is_some());
 }
+
+#[test]
+fn pods_of_a_removed_node_are_failed_and_force_deleted_by_pod_gc_after_the_quarantine() {
+    let mut c = web_cluster(4);
+    let victim = c
+        .store
+        .list::<Pod>()
+        .find(|p| p.spec.node_name == "node-2")
+        .expect("a web pod on node-2")
+        .clone();
+    let removed_at = c.now();
+    c.remove_node("node-2").unwrap();
+    let sweep = kubeplay_engine::controllers::pod_gc::sweep_time(removed_at);
+    assert!(sweep - removed_at > 40 * SECOND && sweep - removed_at <= 60 * SECOND);
+    // Until the sweep nobody touches the Pod: no node, no kubelet, no taint manager.
+    c.advance(sweep - 1 - c.now());
+    let p = pod(&c, &victim.metadata.name).expect("still there");
+    assert_eq!(p.status.phase, "Running");
+    // The exact requests of the sweep: mark Failed with DisruptionTarget, then delete
+    // with grace 0 and a uid precondition.
+    let requests = kubeplay_engine::controllers::pod_gc::gc_orphaned(&c.store, "node-2", sweep);
+    assert_eq!(requests.len(), 2);
+    match &requests[0] {
+        kubeplay_engine::controllers::Request::UpdateStatus(Object::Pod(p)) => {
+            assert_eq!(p.metadata.name, victim.metadata.name);
+            assert_eq!(p.status.phase, "Failed");
+            let dt = p
+                .status
+                .conditions
+                .iter()
+                .find(|c| c.type_ == "DisruptionTarget")
+                .unwrap();
+            assert_eq!(
+                (dt.reason.as_str(), dt.message.as_str()),
+                ("DeletionByPodGC", "PodGC: node no longer exists")
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    match &requests[1] {
+        kubeplay_engine::controllers::Request::Delete { key, options, .. } => {
+            assert_eq!(key.name, victim.metadata.name);
+            assert_eq!(options.grace_period_seconds, Some(0));
+            assert_eq!(
+                options.precondition_uid.as_deref(),
+                Some(victim.metadata.uid.as_str())
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    c.advance(1);
+    assert!(pod(&c, &victim.metadata.name).is_none(), "force-deleted");
+    let by_gc: Vec<&str> = c
+        .store
+        .log
+        .iter()
+        .filter(|e| e.writer == "pod-garbage-collector" && e.key.name == victim.metadata.name)
+        .map(|e| e.verb)
+        .collect();
+    assert_eq!(by_gc, ["update-status", "delete"]);
+    // The ReplicaSet replaces it on a node that exists.
+    assert!(c.settle(120 * SECOND));
+    let w = web(&c);
+    assert_eq!(w.status.ready_replicas, 3);
+    assert!(c.store.list::<Pod>().all(|p| p.spec.node_name != "node-2"));
+}

@@ -9,6 +9,7 @@ pub mod deployment;
 pub mod disruption;
 pub mod garbage_collector;
 pub mod node_lifecycle;
+pub mod pod_gc;
 pub mod replicaset;
 pub mod taint_eviction;
 

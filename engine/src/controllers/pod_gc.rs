@@ -1,0 +1,65 @@
+//! The pod garbage collector's orphan sweep: Pods bound to a Node that no longer exists
+//! are marked Failed with a DisruptionTarget condition and force-deleted, so their
+//! ReplicaSets stop counting them.
+//!
+//! Upstream: `pkg/controller/podgc/gc_controller.go` (`gcOrphaned`, `quarantineTime`,
+//! `gcCheckPeriod`, `markFailedAndDeletePodWithCondition`). Upstream sweeps every 20 s
+//! and waits for a missing node to stay missing for 40 s; here the sweep for a node is
+//! a timer armed when the Node is deleted, at the first 20-second tick after the
+//! deletion plus the 40-second quarantine — the same moment, without a periodic scan.
+
+use super::Request;
+use crate::api::*;
+use crate::apiserver::{DeleteOptions, ObjKey, Store};
+use crate::time::{rfc3339, SimTime, SECOND};
+
+/// `gcCheckPeriod`.
+pub const GC_CHECK_PERIOD: SimTime = 20 * SECOND;
+/// `quarantineTime`: how long a node must stay missing.
+pub const QUARANTINE: SimTime = 40 * SECOND;
+/// The controller's name in the log.
+pub const COMPONENT: &str = "pod-garbage-collector";
+
+/// When to sweep the Pods of a node deleted at `deleted_at`.
+pub fn sweep_time(deleted_at: SimTime) -> SimTime {
+    (deleted_at / GC_CHECK_PERIOD + 1) * GC_CHECK_PERIOD + QUARANTINE
+}
+
+/// `gcOrphaned` for one node: nothing if the node came back.
+pub fn gc_orphaned(store: &Store, node: &str, now: SimTime) -> Vec<Request> {
+    if store.get::<Node>(&ObjKey::new("", node)).is_some() {
+        return vec![];
+    }
+    let mut requests = Vec::new();
+    for pod in store.pods_on_node(node) {
+        let mut p = pod.clone();
+        if !p.is_terminal() {
+            p.status.phase = "Failed".into();
+            set_condition(
+                &mut p.status.conditions,
+                Condition {
+                    type_: "DisruptionTarget".into(),
+                    status: "True".into(),
+                    last_transition_time: Some(rfc3339(now)),
+                    reason: "DeletionByPodGC".into(),
+                    message: "PodGC: node no longer exists".into(),
+                    transition_ms: now,
+                    ..Default::default()
+                },
+            );
+            p.metadata.resource_version.clear();
+            requests.push(Request::UpdateStatus(Object::Pod(p)));
+        }
+        requests.push(Request::Delete {
+            kind: Kind::Pod,
+            key: ObjKey::of(&pod.metadata),
+            options: DeleteOptions {
+                grace_period_seconds: Some(0),
+                precondition_uid: Some(pod.metadata.uid.clone()),
+                ..Default::default()
+            },
+            event: None,
+        });
+    }
+    requests
+}
