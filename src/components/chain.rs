@@ -204,15 +204,36 @@ fn node_card(sim: &SimHandle, n: &NodeView) -> Html {
             { bar("mem", n.mem_requested, n.mem_allocatable, format_bytes) }
             <span class="row3">
                 { if n.pods == 1 { "1 pod".to_string() } else { format!("{} pods", n.pods) } }
-                { for n.taints.iter().map(|t| {
-                    // Short form on the card (`unreachable:NoExecute`); the full key in the tooltip.
-                    let short = t.rsplit('/').next().unwrap_or(t).to_string();
-                    html! { <span class="taint" title={format!("taint {t}")}>{ short }</span> }
+                if !n.powered { <span class="power">{"power off"}</span> }
+                { for group_taints(&n.taints).into_iter().map(|(short, full)| {
+                    // Short form on the card (`unreachable:NoSchedule,NoExecute`); the full
+                    // keys in the tooltip.
+                    html! { <span class="taint" title={format!("taints {}", full.join(", "))}>{ short }</span> }
                 }) }
-                <span class="power">{ if n.powered { "power on" } else { "power off" } }</span>
+
             </span>
         </button>
     }
+}
+
+/// Taints `key:Effect` grouped by key: (`unreachable:NoExecute,NoSchedule`, the full taints).
+fn group_taints(taints: &[String]) -> Vec<(String, Vec<String>)> {
+    let mut groups: Vec<(String, Vec<String>, Vec<String>)> = Vec::new();
+    for t in taints {
+        let (key, effect) = t.rsplit_once(':').unwrap_or((t.as_str(), ""));
+        let short = key.rsplit('/').next().unwrap_or(key).to_string();
+        match groups.iter_mut().find(|(k, _, _)| *k == short) {
+            Some((_, effects, full)) => {
+                effects.push(effect.to_string());
+                full.push(t.clone());
+            }
+            None => groups.push((short, vec![effect.to_string()], vec![t.clone()])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(k, e, full)| (format!("{k}:{}", e.join(",")), full))
+        .collect()
 }
 
 /// A small button at a card's top-right corner that opens the inspector (a separate
