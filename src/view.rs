@@ -964,6 +964,7 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
                             if let Some(x) = s.inter_pod_affinity {
                                 parts.push(format!("PodAff {x}×2"));
                             }
+                            parts.push(format!("Image {}", s.image_locality));
                             parts.join(" · ")
                         })
                         .unwrap_or_default(),

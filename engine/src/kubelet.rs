@@ -88,6 +88,35 @@ pub fn image_id(image: &str) -> String {
     format!("{full}@sha256:{}", hex64(&full))
 }
 
+/// `nodeStatusMaxImages`.
+pub const NODE_STATUS_MAX_IMAGES: usize = 50;
+
+/// The fully qualified tag reference containerd reports for `image`
+/// (`nginx:1.27` → `docker.io/library/nginx:1.27`; no tag → `:latest`).
+pub fn image_repo_tag(image: &str) -> String {
+    let digest = image_id(image);
+    let repo = digest.split('@').next().unwrap_or(&digest).to_string();
+    let tag = match image.split('@').next().unwrap_or(image).rsplit_once(':') {
+        Some((_, t)) if !t.contains('/') => t.to_string(),
+        _ => "latest".into(),
+    };
+    format!("{repo}:{tag}")
+}
+
+/// `status.images` for a set of images: both names, largest first, at most 50.
+pub fn node_images(images: &BTreeSet<String>) -> Vec<ContainerImage> {
+    let mut v: Vec<ContainerImage> = images
+        .iter()
+        .map(|i| ContainerImage {
+            names: vec![image_id(i), image_repo_tag(i)],
+            size_bytes: image_size(i) as i64,
+        })
+        .collect();
+    v.sort_by(|a, b| b.size_bytes.cmp(&a.size_bytes).then(a.names.cmp(&b.names)));
+    v.truncate(NODE_STATUS_MAX_IMAGES);
+    v
+}
+
 /// Timers the kubelet asks for (the cluster adds the node name and epoch).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KubeletTimer {
@@ -457,6 +486,7 @@ impl Kubelet {
                     operating_system: "linux".into(),
                     architecture: "amd64".into(),
                 },
+                images: node_images(&self.images),
             },
         };
         (
@@ -475,11 +505,23 @@ impl Kubelet {
     }
 
     /// Renew the Lease.
-    pub fn heartbeat(&mut self, now: SimTime) -> KubeletOutput {
+    pub fn heartbeat(&mut self, store: &Store, now: SimTime) -> KubeletOutput {
         let mut lease = self.lease(now);
         lease.metadata.resource_version.clear();
+        let mut requests = vec![Request::Update(Object::Lease(lease))];
+        // The node status sync (every 10 s, like the Lease here): report the images
+        // when they changed — what the scheduler's ImageLocality reads.
+        if let Some(n) = store.get::<Node>(&ObjKey::new("", &self.node)) {
+            let images = node_images(&self.images);
+            if n.status.images != images {
+                let mut n = n.clone();
+                n.status.images = images;
+                n.metadata.resource_version.clear();
+                requests.push(Request::UpdateStatus(Object::Node(n)));
+            }
+        }
         (
-            vec![Request::Update(Object::Lease(lease))],
+            requests,
             vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)],
         )
     }
@@ -743,7 +785,7 @@ impl Kubelet {
             return (vec![], vec![]);
         }
         match timer {
-            KubeletTimer::Heartbeat => self.heartbeat(now),
+            KubeletTimer::Heartbeat => self.heartbeat(store, now),
             KubeletTimer::Sync(uid) => self.sync_pod(store, &uid, now),
             KubeletTimer::PullDone(uid, i) => self.pull_done(store, &uid, i, now),
             KubeletTimer::Start(uid, i) => self.start_container(store, &uid, i, now),

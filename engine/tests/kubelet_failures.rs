@@ -422,3 +422,42 @@ fn an_app_that_never_starts_fails_its_startup_probe_and_is_restarted_while_liven
         "{ev:?}"
     );
 }
+
+#[test]
+fn a_node_reports_pulled_images_by_digest_and_full_tag_at_its_next_status_sync() {
+    let mut c = Cluster::with_default_nodes(1);
+    sh(
+        &mut c,
+        "kubectl create deployment pause --image=registry.k8s.io/pause:3.10",
+    );
+    sh(&mut c, "kubectl create deployment web2 --image=nginx:1.27");
+    assert!(c.settle(60 * SECOND));
+    c.advance(11 * SECOND);
+    let p = c
+        .store
+        .list::<Pod>()
+        .find(|p| p.metadata.labels.get("app").map(String::as_str) == Some("pause"))
+        .unwrap()
+        .clone();
+    let node = c
+        .store
+        .get::<Node>(&ObjKey::new("", &p.spec.node_name))
+        .unwrap();
+    let img = node
+        .status
+        .images
+        .iter()
+        .find(|i| i.names.iter().any(|n| n == "registry.k8s.io/pause:3.10"))
+        .expect("reported");
+    assert!(img.names[0].starts_with("registry.k8s.io/pause@sha256:"));
+    assert_eq!(
+        c.store.image_state("registry.k8s.io/pause:3.10"),
+        Some((img.size_bytes, 1))
+    );
+    // The short name is reported fully qualified, as containerd does.
+    assert!(c
+        .store
+        .image_state("docker.io/library/nginx:1.27")
+        .is_some());
+    assert!(c.store.image_state("nginx:1.27").is_none());
+}

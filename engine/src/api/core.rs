@@ -679,6 +679,22 @@ pub struct NodeStatus {
     /// Versions.
     #[serde(default)]
     pub node_info: NodeSystemInfo,
+    /// Images present on the node, largest first (at most 50).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ContainerImage>,
+}
+
+/// `v1.ContainerImage`: the names the runtime knows an image by, and its size.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerImage {
+    /// Digest and tag references, e.g. `docker.io/library/nginx@sha256:…` and
+    /// `docker.io/library/nginx:1.27`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
+    /// Bytes.
+    #[serde(default)]
+    pub size_bytes: i64,
 }
 
 /// `v1.Node`.

@@ -204,6 +204,8 @@ pub struct Store {
     /// the only existing Pods InterPodAffinity must look at for an incoming Pod
     /// without terms of its own.
     pods_with_affinity: BTreeSet<ObjKey>,
+    /// Image name → (size, nodes reporting it): upstream's snapshot `imageStates`.
+    image_states: BTreeMap<String, (i64, usize)>,
     event_dedupe: HashMap<(String, String, String, String, String), ObjKey>,
     event_seq: u64,
     /// Every write, in order.
@@ -300,6 +302,11 @@ impl Store {
             .filter_map(|k| self.get::<Pod>(k))
     }
 
+    /// (size, number of nodes) for an image name nodes report in `status.images`.
+    pub fn image_state(&self, name: &str) -> Option<(i64, usize)> {
+        self.image_states.get(name).copied()
+    }
+
     /// Bound Pods that carry pod affinity or anti-affinity terms.
     pub fn bound_pods_with_affinity(&self) -> impl Iterator<Item = &Pod> + '_ {
         self.pods_with_affinity
@@ -323,6 +330,18 @@ impl Store {
                 set.remove(&(obj.kind(), key.clone()));
                 if set.is_empty() {
                     self.by_owner.remove(&r.uid);
+                }
+            }
+        }
+        if let Object::Node(n) = obj {
+            for img in &n.status.images {
+                for name in &img.names {
+                    if let Some(e) = self.image_states.get_mut(name) {
+                        e.1 -= 1;
+                        if e.1 == 0 {
+                            self.image_states.remove(name);
+                        }
+                    }
                 }
             }
         }
@@ -360,6 +379,15 @@ impl Store {
                 .entry(r.uid.clone())
                 .or_default()
                 .insert((obj.kind(), key.clone()));
+        }
+        if let Object::Node(n) = obj {
+            for img in &n.status.images {
+                for name in &img.names {
+                    let e = self.image_states.entry(name.clone()).or_insert((0, 0));
+                    e.0 = img.size_bytes;
+                    e.1 += 1;
+                }
+            }
         }
         if let Object::Pod(p) = obj {
             if meta.controller_ref().is_none() {

@@ -588,6 +588,7 @@ fn why(c: &mut Cluster, words: &[String]) -> R {
         "NODEAFF×2",
         "SPREAD×2",
         "PODAFF×2",
+        "IMAGE",
         "TOTAL",
     ]
     .iter()
@@ -612,9 +613,10 @@ fn why(c: &mut Cluster, words: &[String]) -> R {
                 s.node_affinity.to_string(),
                 opt(s.pod_topology_spread),
                 opt(s.inter_pod_affinity),
+                s.image_locality.to_string(),
                 s.total.to_string(),
             ]),
-            None => row.extend(std::iter::repeat_n("-".to_string(), 7)),
+            None => row.extend(std::iter::repeat_n("-".to_string(), 8)),
         }
         t.push(row);
     }

@@ -44,6 +44,8 @@ pub const WEIGHT_NODE_AFFINITY: i64 = 2;
 pub const WEIGHT_POD_TOPOLOGY_SPREAD: i64 = 2;
 /// InterPodAffinity weight.
 pub const WEIGHT_INTER_POD_AFFINITY: i64 = 2;
+/// ImageLocality weight.
+pub const WEIGHT_IMAGE_LOCALITY: i64 = 1;
 
 /// Timers the scheduler asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,6 +75,9 @@ pub struct NodeScores {
     /// InterPodAffinity (preferred terms, both directions) after normalization, 0–100
     /// (None: no term applies).
     pub inter_pod_affinity: Option<i64>,
+    /// ImageLocality, 0–100 (0 unless the node reports the Pod's image by the exact
+    /// name the Pod uses).
+    pub image_locality: i64,
     /// Σ score × weight.
     pub total: i64,
 }
@@ -640,12 +645,14 @@ impl Scheduler {
                 let na = affinity_scores[pos];
                 let pts = spread_scores.as_ref().map(|s| s[pos]);
                 let ipa = pod_affinity_scores.as_ref().map(|s| s[pos]);
+                let il = image_locality(pod, nd, n, |name| store.image_state(name));
                 let total = la * WEIGHT_NODE_RESOURCES_FIT
                     + ba.unwrap_or(0) * WEIGHT_BALANCED_ALLOCATION
                     + tt * WEIGHT_TAINT_TOLERATION
                     + na * WEIGHT_NODE_AFFINITY
                     + pts.unwrap_or(0) * WEIGHT_POD_TOPOLOGY_SPREAD
-                    + ipa.unwrap_or(0) * WEIGHT_INTER_POD_AFFINITY;
+                    + ipa.unwrap_or(0) * WEIGHT_INTER_POD_AFFINITY
+                    + il * WEIGHT_IMAGE_LOCALITY;
                 verdicts[*i].scores = Some(NodeScores {
                     least_allocated: la,
                     balanced_allocation: ba,
@@ -653,6 +660,7 @@ impl Scheduler {
                     node_affinity: na,
                     pod_topology_spread: pts,
                     inter_pod_affinity: ipa,
+                    image_locality: il,
                     total,
                 });
             }

@@ -268,3 +268,63 @@ pub fn default_normalize(scores: &mut [i64], reverse: bool) {
         *s = if reverse { MAX_NODE_SCORE - v } else { v };
     }
 }
+
+/// ImageLocality: `minThreshold`.
+pub const IMAGE_MIN_THRESHOLD: i64 = 23 * 1024 * 1024;
+/// ImageLocality: `maxContainerThreshold`.
+pub const IMAGE_MAX_CONTAINER_THRESHOLD: i64 = 1000 * 1024 * 1024;
+
+/// `normalizedImageName`: add `:latest` when there is no tag. Upstream matches this
+/// against the names the node reports, so `nginx:1.27` in a Pod never matches the
+/// `docker.io/library/nginx:1.27` containerd reports (upstream's own TODO): only fully
+/// qualified image references earn locality. The simulation keeps that.
+pub fn normalized_image_name(name: &str) -> String {
+    if name
+        .rfind(':')
+        .map_or(true, |c| name.rfind('/').is_some_and(|s| c < s))
+    {
+        format!("{name}:latest")
+    } else {
+        name.to_string()
+    }
+}
+
+/// ImageLocality for one node: Σ image size × (nodes with it / all nodes) over the
+/// Pod's (init) containers whose image the node has, clamped to
+/// [23 MiB, 1000 MiB × containers] and scaled to 0–100. `state(name)` gives the
+/// cluster-wide (size, node count) of an image name.
+pub fn image_locality(
+    pod: &Pod,
+    node: &Node,
+    total_nodes: usize,
+    state: impl Fn(&str) -> Option<(i64, usize)>,
+) -> i64 {
+    let containers: Vec<&Container> = pod
+        .spec
+        .init_containers
+        .iter()
+        .chain(pod.spec.containers.iter())
+        .collect();
+    let mut sum: i64 = 0;
+    for c in &containers {
+        let name = normalized_image_name(&c.image);
+        let on_node = node
+            .status
+            .images
+            .iter()
+            .any(|i| i.names.iter().any(|n| *n == name));
+        if !on_node {
+            continue;
+        }
+        if let Some((size, n)) = state(&name) {
+            let spread = n as f64 / total_nodes.max(1) as f64;
+            sum += (size as f64 * spread) as i64;
+        }
+    }
+    let max = IMAGE_MAX_CONTAINER_THRESHOLD * containers.len() as i64;
+    let sum = sum.clamp(IMAGE_MIN_THRESHOLD, max.max(IMAGE_MIN_THRESHOLD));
+    if max <= IMAGE_MIN_THRESHOLD {
+        return 0;
+    }
+    MAX_NODE_SCORE * (sum - IMAGE_MIN_THRESHOLD) / (max - IMAGE_MIN_THRESHOLD)
+}

@@ -330,3 +330,49 @@ fn init_containers_count_as_the_maximum_with_the_app_containers_sum() {
     let r = crate::apiserver::pod_requests(&p);
     assert_eq!((r.cpu_milli, r.memory), (1000, 100 * MI));
 }
+
+#[test]
+fn image_locality_scales_size_by_spread_and_only_matches_the_reported_name() {
+    let mut n = node("n1", "4", "8Gi");
+    n.status.images.push(ContainerImage {
+        names: vec![
+            "docker.io/library/x@sha256:00".into(),
+            "docker.io/library/x:1".into(),
+        ],
+        size_bytes: 600 * MI,
+    });
+    let state = |name: &str| (name == "docker.io/library/x:1").then_some((600 * MI, 1usize));
+    let with_image = |image: &str| {
+        let mut p = pod_requesting("100m", "");
+        p.spec.containers[0].image = image.into();
+        p
+    };
+    // 600 MiB on 1 of 2 nodes → 300 MiB; 100 × (300 − 23) / (1000 − 23) = 28.
+    assert_eq!(
+        image_locality(&with_image("docker.io/library/x:1"), &n, 2, state),
+        28
+    );
+    // On every node the spread is 1: 100 × (600 − 23) / 977 = 59.
+    assert_eq!(
+        image_locality(&with_image("docker.io/library/x:1"), &n, 1, state),
+        59
+    );
+    // The short name the node does not report, and a missing tag (→ :latest), earn nothing.
+    assert_eq!(image_locality(&with_image("x:1"), &n, 2, state), 0);
+    assert_eq!(
+        image_locality(&with_image("docker.io/library/x"), &n, 2, state),
+        0
+    );
+    assert_eq!(
+        normalized_image_name("docker.io/library/x"),
+        "docker.io/library/x:latest"
+    );
+    assert_eq!(
+        normalized_image_name("localhost:5000/x"),
+        "localhost:5000/x:latest"
+    );
+    assert_eq!(
+        normalized_image_name("localhost:5000/x:2"),
+        "localhost:5000/x:2"
+    );
+}
