@@ -281,7 +281,7 @@ pub const IMAGE_MAX_CONTAINER_THRESHOLD: i64 = 1000 * 1024 * 1024;
 pub fn normalized_image_name(name: &str) -> String {
     if name
         .rfind(':')
-        .map_or(true, |c| name.rfind('/').is_some_and(|s| c < s))
+        .is_none_or(|c| name.rfind('/').is_some_and(|s| c < s))
     {
         format!("{name}:latest")
     } else {
@@ -308,11 +308,7 @@ pub fn image_locality(
     let mut sum: i64 = 0;
     for c in &containers {
         let name = normalized_image_name(&c.image);
-        let on_node = node
-            .status
-            .images
-            .iter()
-            .any(|i| i.names.iter().any(|n| *n == name));
+        let on_node = node.status.images.iter().any(|i| i.names.contains(&name));
         if !on_node {
             continue;
         }
