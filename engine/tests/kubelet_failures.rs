@@ -461,3 +461,42 @@ fn a_node_reports_pulled_images_by_digest_and_full_tag_at_its_next_status_sync()
         .is_some());
     assert!(c.store.image_state("nginx:1.27").is_none());
 }
+
+/// Crash the only Pod's container and return how long (s) after the exit it ran again.
+fn crash_and_time_restart(c: &mut Cluster) -> u64 {
+    let name = only_pod(c).metadata.name.clone();
+    let before = only_pod(c).restarts();
+    sh(c, &format!("sim crash pod/{name}"));
+    step_until(c, 400 * SECOND, "restarted", |c| {
+        let p = only_pod(c);
+        p.restarts() > before && p.status.container_statuses[0].state.running.is_some()
+    });
+    let p = only_pod(c);
+    let finished = parse_rfc3339(
+        &p.status.container_statuses[0]
+            .last_state
+            .terminated
+            .as_ref()
+            .unwrap()
+            .finished_at,
+    )
+    .unwrap();
+    (c.now() - finished) / SECOND
+}
+
+#[test]
+fn ten_quiet_minutes_reset_the_crash_back_off() {
+    let mut c = Cluster::with_default_nodes(1);
+    sh(&mut c, "kubectl create deployment shop --image=shop:1.0");
+    assert!(c.settle(60 * SECOND));
+    assert_eq!(crash_and_time_restart(&mut c), 1);
+    assert_eq!(crash_and_time_restart(&mut c), 10);
+    assert_eq!(crash_and_time_restart(&mut c), 20);
+    // Five quiet minutes are not enough: the next delay doubles.
+    c.advance(5 * 60 * SECOND);
+    assert_eq!(crash_and_time_restart(&mut c), 40);
+    // More than ten quiet minutes forget the back-off: restart at once again.
+    c.advance(11 * 60 * SECOND);
+    assert_eq!(crash_and_time_restart(&mut c), 1);
+    assert_eq!(crash_and_time_restart(&mut c), 10);
+}
