@@ -107,6 +107,12 @@ const MANIFESTS: &[&str] = &[
     "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  strategy: {rollingUpdate: {maxSurge: '200%'}}", "apiVersion: v2\nkind: Pod\nmetadata: {name: p}",
     "\u{0}\u{1}binary", "apiVersion: v1\nkind: Node\nmetadata: {name: UPPER}", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: c, image: i, resources: {requests: {cpu: lots}}}",
     "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: r}\nspec: {selector: {matchExpressions: [{key: a, operator: Near}]}}", "&a [*a]",
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  topologySpreadConstraints: [{maxSkew: 0, topologyKey: '', whenUnsatisfiable: Maybe}]\n  containers: [{name: c, image: i}]",
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  affinity: {podAntiAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 9223372036854775807, podAffinityTerm: {topologyKey: k}}]}}\n  containers: [{name: c, image: i}]",
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  affinity: {podAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{labelSelector: {matchLabels: {a: b}}}]}}\n  containers: [{name: c, image: i}]",
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  priorityClassName: nope\n  containers: [{name: c, image: i}]",
+    "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: huge}\nvalue: 9000000000",
+    "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-mine}\nvalue: 5",
 ];
 
 #[test]

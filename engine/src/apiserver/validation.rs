@@ -61,6 +61,72 @@ fn validate_template(
     }
 }
 
+/// Topology spread constraints and pod (anti-)affinity terms
+/// (`ValidateTopologySpreadConstraints`, `validatePodAffinityTerm`,
+/// `validateWeightedPodAffinityTerm`); `at` is `spec` or `spec.template.spec`.
+fn validate_scheduling(causes: &mut Vec<String>, at: &str, spec: &PodSpec) {
+    for (i, c) in spec.topology_spread_constraints.iter().enumerate() {
+        let p = format!("{at}.topologySpreadConstraints[{i}]");
+        if c.max_skew <= 0 {
+            causes.push(format!(
+                "{p}.maxSkew: Invalid value: {}: must be greater than zero",
+                c.max_skew
+            ));
+        }
+        if c.topology_key.is_empty() {
+            causes.push(format!("{p}.topologyKey: Required value: can not be empty"));
+        }
+        if c.when_unsatisfiable != "DoNotSchedule" && c.when_unsatisfiable != "ScheduleAnyway" {
+            causes.push(format!(
+                "{p}.whenUnsatisfiable: Unsupported value: \"{}\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"",
+                c.when_unsatisfiable
+            ));
+        }
+    }
+    let Some(a) = &spec.affinity else { return };
+    for (field, aff) in [
+        ("podAffinity", &a.pod_affinity),
+        ("podAntiAffinity", &a.pod_anti_affinity),
+    ] {
+        let Some(aff) = aff else { continue };
+        let p = format!("{at}.affinity.{field}");
+        for (i, t) in aff.required.iter().enumerate() {
+            if t.topology_key.is_empty() {
+                causes.push(format!(
+                    "{p}.requiredDuringSchedulingIgnoredDuringExecution[{i}].topologyKey: Required value: can not be empty"
+                ));
+            }
+        }
+        for (i, t) in aff.preferred.iter().enumerate() {
+            let q = format!("{p}.preferredDuringSchedulingIgnoredDuringExecution[{i}]");
+            if !(1..=100).contains(&t.weight) {
+                causes.push(format!(
+                    "{q}.weight: Invalid value: {}: must be in the range 1-100",
+                    t.weight
+                ));
+            }
+            if t.pod_affinity_term.topology_key.is_empty() {
+                causes.push(format!(
+                    "{q}.podAffinityTerm.topologyKey: Required value: can not be empty"
+                ));
+            }
+        }
+    }
+    if let Some(n) = &a.node_affinity {
+        for (i, t) in n.preferred.iter().enumerate() {
+            if !(1..=100).contains(&t.weight) {
+                causes.push(format!(
+                    "{at}.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[{i}].weight: Invalid value: {}: must be in the range 1-100",
+                    t.weight
+                ));
+            }
+        }
+    }
+}
+
+/// Largest value a user-defined PriorityClass may have (`HighestUserDefinablePriority`).
+pub const HIGHEST_USER_DEFINABLE_PRIORITY: i64 = 1_000_000_000;
+
 /// Quantities that do not parse are refused when the request is decoded (400), before
 /// validation, in the API server's words.
 fn check_quantities(obj: &Object) -> Result<(), ApiError> {
@@ -165,6 +231,7 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
                 &d.spec.template,
             );
             validate_selector_operators(&mut causes, &d.spec.selector);
+            validate_scheduling(&mut causes, "spec.template.spec", &d.spec.template.spec);
             validate_strategy(&mut causes, d);
             if let Some(Object::Deployment(o)) = old {
                 if o.spec.selector != d.spec.selector {
@@ -183,6 +250,35 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
                 &rs.spec.template,
             );
             validate_selector_operators(&mut causes, &rs.spec.selector);
+            validate_scheduling(&mut causes, "spec.template.spec", &rs.spec.template.spec);
+        }
+        Object::PriorityClass(pc) => {
+            // System classes are created by the API server itself, with their values.
+            let system = crate::apiserver::admission::system_priority_classes()
+                .iter()
+                .any(|s| s.metadata.name == pc.metadata.name && s.value == pc.value);
+            if !system {
+                if pc.metadata.name.starts_with("system-") {
+                    causes.push(format!(
+                        "metadata.name: Invalid value: \"{}\": priority class names with 'system-' prefix are reserved",
+                        pc.metadata.name
+                    ));
+                }
+                if pc.value > HIGHEST_USER_DEFINABLE_PRIORITY {
+                    causes.push(format!(
+                        "value: Forbidden: maximum allowed value of a user defined priority is {HIGHEST_USER_DEFINABLE_PRIORITY}"
+                    ));
+                }
+            }
+            if !pc.preemption_policy.is_empty()
+                && pc.preemption_policy != "PreemptLowerPriority"
+                && pc.preemption_policy != "Never"
+            {
+                causes.push(format!(
+                    "preemptionPolicy: Unsupported value: \"{}\": supported values: \"Never\", \"PreemptLowerPriority\"",
+                    pc.preemption_policy
+                ));
+            }
         }
         Object::Pod(p) => {
             if p.spec.containers.is_empty() {
@@ -193,6 +289,7 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
                     causes.push(format!("spec.containers[{i}].image: Required value"));
                 }
             }
+            validate_scheduling(&mut causes, "spec", &p.spec);
         }
         _ => {}
     }
