@@ -380,3 +380,71 @@ spec:
     assert_eq!(score("b1").inter_pod_affinity, Some(100));
     assert_eq!(a.chosen.as_deref(), Some("b1"));
 }
+
+#[test]
+fn a_namespace_selector_widens_a_term_to_other_namespaces_by_their_labels() {
+    let mut c = cluster(&[("n1", "a", 110), ("n2", "a", 110)]);
+    sh(&mut c, "kubectl create namespace other");
+    let ns = c
+        .store
+        .get::<Namespace>(&kubeplay_engine::apiserver::ObjKey::new("", "other"))
+        .unwrap();
+    assert_eq!(ns.metadata.labels["kubernetes.io/metadata.name"], "other");
+    apply(
+        &mut c,
+        "apiVersion: v1
+kind: Pod
+metadata: {name: db, namespace: other, labels: {app: db}}
+spec:
+  nodeName: n1
+  containers: [{name: db, image: postgres:16}]
+",
+    );
+    c.settle(60_000);
+    let pod = |name: &str, selector: &str| {
+        format!(
+            "apiVersion: v1
+kind: Pod
+metadata: {{name: {name}}}
+spec:
+  affinity:
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector: {{matchLabels: {{app: db}}}}
+        topologyKey: kubernetes.io/hostname
+{selector}
+  containers: [{{name: app, image: nginx:1.27}}]
+"
+        )
+    };
+    // Without a namespace selector the term looks only in `default`: n1 is allowed.
+    apply(&mut c, &pod("plain", ""));
+    // With `{kubernetes.io/metadata.name: other}` it sees the db Pod and avoids n1.
+    apply(
+        &mut c,
+        &pod(
+            "wide",
+            "        namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: other}}",
+        ),
+    );
+    c.settle(60_000);
+    let verdict = |name: &str| {
+        let a =
+            &c.scheduler.last_attempt[&kubeplay_engine::apiserver::ObjKey::new("default", name)];
+        a.nodes
+            .iter()
+            .find(|v| v.node == "n1")
+            .unwrap()
+            .failure
+            .as_ref()
+            .map(|f| f.reasons.clone())
+    };
+    assert_eq!(verdict("plain"), None);
+    assert_eq!(
+        verdict("wide"),
+        Some(vec![
+            "node(s) didn't match pod anti-affinity rules".to_string()
+        ])
+    );
+    assert_eq!(common::pod(&c, "wide").unwrap().spec.node_name, "n2");
+}

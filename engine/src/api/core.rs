@@ -313,9 +313,12 @@ pub struct PodAffinityTerm {
     /// Which Pods count (none: no Pod).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label_selector: Option<LabelSelector>,
-    /// Namespaces to look in (empty: the Pod's namespace).
+    /// Namespaces to look in (with no `namespaceSelector` either: the Pod's namespace).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub namespaces: Vec<String>,
+    /// Namespaces whose labels match also count (`{}`: every namespace).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace_selector: Option<LabelSelector>,
     /// Node label whose value defines a domain (`kubernetes.io/hostname`, a zone...).
     pub topology_key: String,
 }

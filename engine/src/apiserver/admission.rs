@@ -20,6 +20,12 @@ pub fn admit_create(obj: &mut Object) {
             }
         }
         Object::Namespace(n) => {
+            // The API server labels every namespace with its own name (GA in 1.22), so
+            // selectors such as a pod affinity term's namespaceSelector can pick it.
+            n.metadata.labels.insert(
+                "kubernetes.io/metadata.name".into(),
+                n.metadata.name.clone(),
+            );
             if n.status.phase.is_empty() {
                 n.status.phase = "Active".into();
             }

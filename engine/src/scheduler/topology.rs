@@ -236,12 +236,20 @@ pub fn spread_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec
     )
 }
 
-/// The namespaces a term looks in.
-fn term_matches(term: &PodAffinityTerm, owner_ns: &str, target: &Pod) -> bool {
-    let in_ns = if term.namespaces.is_empty() {
-        target.metadata.namespace == owner_ns
-    } else {
-        term.namespaces.contains(&target.metadata.namespace)
+/// The term selects `target`: its namespace is one the term looks in (`namespaces`,
+/// `namespaceSelector` over the namespaces' labels, or by default the owner's own) and
+/// its labels match the term's selector.
+fn term_matches(store: &Store, term: &PodAffinityTerm, owner_ns: &str, target: &Pod) -> bool {
+    let ns = &target.metadata.namespace;
+    let in_ns = match &term.namespace_selector {
+        None if term.namespaces.is_empty() => ns == owner_ns,
+        None => term.namespaces.contains(ns),
+        Some(sel) => {
+            term.namespaces.contains(ns)
+                || store
+                    .get::<Namespace>(&crate::apiserver::ObjKey::new("", ns))
+                    .is_some_and(|n| sel.matches(&n.metadata.labels))
+        }
     };
     in_ns
         && term
@@ -285,6 +293,8 @@ pub struct AffinityFilterState {
     affinity: BTreeMap<Pair, i64>,
     /// Domains holding Pods matched by the incoming Pod's required anti-affinity terms.
     anti: BTreeMap<Pair, i64>,
+    /// The incoming Pod matches all its own required affinity terms.
+    self_match: bool,
 }
 
 impl AffinityFilterState {
@@ -304,7 +314,7 @@ impl AffinityFilterState {
                 continue;
             }
             for term in anti_affinity_of(existing).0 {
-                if term_matches(term, &existing.metadata.namespace, pod) {
+                if term_matches(store, term, &existing.metadata.namespace, pod) {
                     if let Some(v) = node_label(&existing.spec.node_name, &term.topology_key) {
                         *st.existing_anti
                             .entry((term.topology_key.clone(), v))
@@ -320,7 +330,7 @@ impl AffinityFilterState {
                         continue;
                     }
                     let ns = &pod.metadata.namespace;
-                    if !aff.is_empty() && aff.iter().all(|t| term_matches(t, ns, existing)) {
+                    if !aff.is_empty() && aff.iter().all(|t| term_matches(store, t, ns, existing)) {
                         for t in aff {
                             if let Some(v) = node.metadata.labels.get(&t.topology_key) {
                                 *st.affinity
@@ -330,7 +340,7 @@ impl AffinityFilterState {
                         }
                     }
                     for t in anti {
-                        if term_matches(t, ns, existing) {
+                        if term_matches(store, t, ns, existing) {
                             if let Some(v) = node.metadata.labels.get(&t.topology_key) {
                                 *st.anti
                                     .entry((t.topology_key.clone(), v.clone()))
@@ -341,6 +351,9 @@ impl AffinityFilterState {
                 }
             }
         }
+        st.self_match = aff
+            .iter()
+            .all(|t| term_matches(store, t, &pod.metadata.namespace, pod));
         if st.existing_anti.is_empty() && aff.is_empty() && anti.is_empty() {
             return None;
         }
@@ -367,10 +380,7 @@ impl AffinityFilterState {
         if !satisfied {
             // The first Pod of a group that selects itself may go anywhere its terms'
             // topology keys exist (otherwise it could never start).
-            let self_match = self.affinity.is_empty()
-                && aff
-                    .iter()
-                    .all(|t| term_matches(t, &pod.metadata.namespace, pod));
+            let self_match = self.affinity.is_empty() && self.self_match;
             if !self_match || !aff.iter().all(|t| labels.contains_key(&t.topology_key)) {
                 return Err(fail(AFFINITY_NOT_MATCH, true));
             }
@@ -414,29 +424,29 @@ pub fn affinity_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<V
             return;
         }
         for t in pref_aff {
-            if term_matches(&t.pod_affinity_term, ns, existing) {
+            if term_matches(store, &t.pod_affinity_term, ns, existing) {
                 add(node, &t.pod_affinity_term.topology_key, t.weight);
             }
         }
         for t in pref_anti {
-            if term_matches(&t.pod_affinity_term, ns, existing) {
+            if term_matches(store, &t.pod_affinity_term, ns, existing) {
                 add(node, &t.pod_affinity_term.topology_key, -t.weight);
             }
         }
         let ens = &existing.metadata.namespace;
         let (req, pref) = affinity_of(existing);
         for t in req {
-            if term_matches(t, ens, pod) {
+            if term_matches(store, t, ens, pod) {
                 add(node, &t.topology_key, HARD_POD_AFFINITY_WEIGHT);
             }
         }
         for t in pref {
-            if term_matches(&t.pod_affinity_term, ens, pod) {
+            if term_matches(store, &t.pod_affinity_term, ens, pod) {
                 add(node, &t.pod_affinity_term.topology_key, t.weight);
             }
         }
         for t in anti_affinity_of(existing).1 {
-            if term_matches(&t.pod_affinity_term, ens, pod) {
+            if term_matches(store, &t.pod_affinity_term, ens, pod) {
                 add(node, &t.pod_affinity_term.topology_key, -t.weight);
             }
         }
