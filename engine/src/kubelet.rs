@@ -126,6 +126,16 @@ pub enum KubeletTimer {
     Sync(String),
     /// An image pull finished: (pod uid, container index).
     PullDone(String, usize),
+    /// Init container `j`: pull (or find) its image.
+    InitPull(String, usize),
+    /// Init container `j`: its image arrived.
+    InitPullDone(String, usize),
+    /// Init container `j`: create and start it (a restart when it ran before).
+    InitStart(String, usize),
+    /// Init container `j` exits with this code.
+    InitExit(String, usize, i64),
+    /// Init container `j` failed and waits out its back-off: CrashLoopBackOff.
+    InitBackOff(String, usize),
     /// A container is created and started: (pod uid, container index).
     Start(String, usize),
     /// Stop the containers of a deleted Pod.
@@ -196,6 +206,19 @@ struct Backoff {
 pub const INITIAL_BACKOFF: SimTime = 10 * SECOND;
 /// …doubling up to 300 s (`MaxContainerBackOff`); ten quiet minutes reset it.
 pub const MAX_BACKOFF: SimTime = 300 * SECOND;
+/// How long an init container runs before it completes (exit 0).
+pub const INIT_RUN: SimTime = 2 * SECOND;
+
+fn waiting_state(reason: &str) -> ContainerState {
+    ContainerState {
+        waiting: Some(ContainerStateWaiting {
+            reason: reason.into(),
+            message: String::new(),
+        }),
+        ..Default::default()
+    }
+}
+
 /// How soon the kubelet notices a container exit (PLEG relist period).
 pub const PLEG_RELIST: SimTime = SECOND;
 
@@ -788,6 +811,11 @@ impl Kubelet {
             KubeletTimer::Heartbeat => self.heartbeat(store, now),
             KubeletTimer::Sync(uid) => self.sync_pod(store, &uid, now),
             KubeletTimer::PullDone(uid, i) => self.pull_done(store, &uid, i, now),
+            KubeletTimer::InitPull(uid, j) => self.init_pull(store, &uid, j, now),
+            KubeletTimer::InitPullDone(uid, j) => self.init_pull_done(store, &uid, j, now),
+            KubeletTimer::InitStart(uid, j) => self.init_start(store, &uid, j, now),
+            KubeletTimer::InitExit(uid, j, code) => self.init_exit(store, &uid, j, code, now),
+            KubeletTimer::InitBackOff(uid, j) => self.init_backoff(store, &uid, j, now),
             KubeletTimer::Start(uid, i) => self.start_container(store, &uid, i, now),
             KubeletTimer::Kill(uid) => self.kill_pod(store, &uid, now),
             KubeletTimer::PullFailed(uid, i) => self.pull_failed(store, &uid, i, now),
@@ -872,9 +900,53 @@ impl Kubelet {
             })
             .collect();
         let unready = format!("containers with unready status: [{}]", names.join(" "));
+        let has_init = !p.spec.init_containers.is_empty();
+        let s = &mut p.status;
+        let initialized = if has_init {
+            // Init containers run one by one first; the app containers wait.
+            let old_init = s.init_container_statuses.clone();
+            s.init_container_statuses = p
+                .spec
+                .init_containers
+                .iter()
+                .map(|c| ContainerStatus {
+                    name: c.name.clone(),
+                    state: waiting_state("PodInitializing"),
+                    restart_count: old_init
+                        .iter()
+                        .find(|x| x.name == c.name)
+                        .map(|x| x.restart_count)
+                        .unwrap_or(0),
+                    image: c.image.clone(),
+                    started: Some(false),
+                    ..Default::default()
+                })
+                .collect();
+            for cs in &mut s.container_statuses {
+                cs.state = waiting_state("PodInitializing");
+            }
+            let init_names: Vec<&str> = p
+                .spec
+                .init_containers
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect();
+            cond(
+                "Initialized",
+                "False",
+                "ContainersNotInitialized",
+                &format!(
+                    "containers with incomplete status: [{}]",
+                    init_names.join(" ")
+                ),
+                now,
+            )
+        } else {
+            cond("Initialized", "True", "", "", now)
+        };
         for c in [
             cond("PodReadyToStartContainers", "True", "", "", now),
-            cond("Initialized", "True", "", "", now),
+            initialized,
             cond("Ready", "False", "ContainersNotReady", &unready, now),
             cond(
                 "ContainersReady",
@@ -889,9 +961,329 @@ impl Kubelet {
         order_conditions(&mut p.status.conditions);
         p.metadata.resource_version.clear();
         let mut requests = vec![Request::UpdateStatus(Object::Pod(p.clone()))];
-        let (r, t) = self.pull(&p, uid, 0, now);
+        let (r, t) = if has_init {
+            (vec![], vec![(now, KubeletTimer::InitPull(uid.into(), 0))])
+        } else {
+            self.pull(&p, uid, 0, now)
+        };
         requests.extend(r);
         (requests, t)
+    }
+
+    // ---- init containers -------------------------------------------------------------
+
+    /// Init container `j`: the image is present (start soon) or is pulled.
+    fn init_pull(&mut self, store: &Store, uid: &str, j: usize, now: SimTime) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid) else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.init_containers.get(j) else {
+            return (vec![], vec![]);
+        };
+        if self.images.contains(&c.image) {
+            let ev = self.event(
+                &pod.metadata,
+                "Normal",
+                "Pulled",
+                format!("Container image \"{}\" already present on machine", c.image),
+            );
+            return (
+                vec![ev],
+                vec![(
+                    now + self.timing.container_start,
+                    KubeletTimer::InitStart(uid.into(), j),
+                )],
+            );
+        }
+        let ev = self.event(
+            &pod.metadata,
+            "Normal",
+            "Pulling",
+            format!("Pulling image \"{}\"", c.image),
+        );
+        let ms = self.pull_ms(&c.image);
+        (
+            vec![ev],
+            vec![(now + ms, KubeletTimer::InitPullDone(uid.into(), j))],
+        )
+    }
+
+    fn init_pull_done(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        j: usize,
+        now: SimTime,
+    ) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid) else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.init_containers.get(j) else {
+            return (vec![], vec![]);
+        };
+        self.images.insert(c.image.clone());
+        let secs = format_go_duration(self.pull_ms(&c.image));
+        let ev = self.event(
+            &pod.metadata,
+            "Normal",
+            "Pulled",
+            format!(
+                "Successfully pulled image \"{}\" in {secs} ({secs} including waiting). Image size: {} bytes.",
+                c.image,
+                image_size(&c.image)
+            ),
+        );
+        (
+            vec![ev],
+            vec![(
+                now + self.timing.container_start,
+                KubeletTimer::InitStart(uid.into(), j),
+            )],
+        )
+    }
+
+    /// Create and start init container `j`; it runs to completion (exit 0 after
+    /// [`INIT_RUN`]) unless its image is made to crash (`sim image-crash`: exit 1).
+    fn init_start(&mut self, store: &Store, uid: &str, j: usize, now: SimTime) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.init_containers.get(j).cloned() else {
+            return (vec![], vec![]);
+        };
+        let mut p = pod.clone();
+        let mut requests = Vec::new();
+        let mut restart = false;
+        if let Some(cs) = p.status.init_container_statuses.get_mut(j) {
+            restart = cs.state.terminated.is_some()
+                || cs
+                    .state
+                    .waiting
+                    .as_ref()
+                    .is_some_and(|w| w.reason == "CrashLoopBackOff");
+            if restart {
+                cs.restart_count += 1;
+                if cs.state.terminated.is_some() {
+                    cs.last_state = ContainerState {
+                        terminated: cs.state.terminated.take(),
+                        ..Default::default()
+                    };
+                }
+            }
+            cs.state = ContainerState {
+                running: Some(ContainerStateRunning {
+                    started_at: rfc3339(now),
+                }),
+                ..Default::default()
+            };
+            cs.container_id = format!(
+                "containerd://{}",
+                hex64(&format!("{uid}/{}/{}", c.name, cs.restart_count))
+            );
+            cs.image_id = image_id(&c.image);
+            cs.started = Some(true);
+        }
+        if restart {
+            requests.push(self.event(
+                &p.metadata,
+                "Normal",
+                "Pulled",
+                format!("Container image \"{}\" already present on machine", c.image),
+            ));
+        }
+        requests.push(self.event(
+            &p.metadata,
+            "Normal",
+            "Created",
+            format!("Created container {}", c.name),
+        ));
+        requests.push(self.event(
+            &p.metadata,
+            "Normal",
+            "Started",
+            format!("Started container {}", c.name),
+        ));
+        p.metadata.resource_version.clear();
+        requests.push(Request::UpdateStatus(Object::Pod(p)));
+        let exit = match self.crashing_images.get(&c.image) {
+            Some(after) => (now + after, 1),
+            None => (now + INIT_RUN, 0),
+        };
+        (
+            requests,
+            vec![(exit.0, KubeletTimer::InitExit(uid.into(), j, exit.1))],
+        )
+    }
+
+    /// Init container `j` exited: on success the next one (or the app containers)
+    /// starts; on failure it is restarted after the crash back-off, or with
+    /// `restartPolicy: Never` the Pod fails.
+    fn init_exit(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        j: usize,
+        code: i64,
+        now: SimTime,
+    ) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.init_containers.get(j).cloned() else {
+            return (vec![], vec![]);
+        };
+        let mut p = pod.clone();
+        if let Some(cs) = p.status.init_container_statuses.get_mut(j) {
+            let started_at = cs
+                .state
+                .running
+                .as_ref()
+                .map(|r| r.started_at.clone())
+                .unwrap_or_default();
+            cs.state = ContainerState {
+                terminated: Some(ContainerStateTerminated {
+                    exit_code: code,
+                    reason: if code == 0 { "Completed" } else { "Error" }.into(),
+                    started_at,
+                    finished_at: rfc3339(now),
+                }),
+                ..Default::default()
+            };
+            // A completed init container reports ready.
+            cs.ready = code == 0;
+        }
+        let n = p.spec.init_containers.len();
+        if code == 0 {
+            if j + 1 < n {
+                let rest: Vec<&str> = p.spec.init_containers[j + 1..]
+                    .iter()
+                    .map(|c| c.name.as_str())
+                    .collect();
+                set_condition(
+                    &mut p.status.conditions,
+                    cond(
+                        "Initialized",
+                        "False",
+                        "ContainersNotInitialized",
+                        &format!("containers with incomplete status: [{}]", rest.join(" ")),
+                        now,
+                    ),
+                );
+                p.metadata.resource_version.clear();
+                return (
+                    vec![Request::UpdateStatus(Object::Pod(p))],
+                    vec![(now + PLEG_RELIST, KubeletTimer::InitPull(uid.into(), j + 1))],
+                );
+            }
+            // Every init container completed: the Pod is Initialized and the app
+            // containers are pulled and started (still waiting PodInitializing).
+            set_condition(
+                &mut p.status.conditions,
+                cond("Initialized", "True", "", "", now),
+            );
+            order_conditions(&mut p.status.conditions);
+            p.metadata.resource_version.clear();
+            let mut requests = vec![Request::UpdateStatus(Object::Pod(p.clone()))];
+            let (r, t) = self.pull(&p, uid, 0, now);
+            requests.extend(r);
+            return (requests, t);
+        }
+        if p.spec.restart_policy == "Never" {
+            p.status.phase = "Failed".into();
+            p.metadata.resource_version.clear();
+            if let Some(w) = self.workers.get_mut(uid) {
+                w.stage = Stage::Running;
+            }
+            return (vec![Request::UpdateStatus(Object::Pod(p))], vec![]);
+        }
+        let key = format!("{uid}/{}", c.name);
+        let delay = match self.backoff.get(&key) {
+            None => 0,
+            Some(b) => b.delay,
+        };
+        let next = if delay == 0 {
+            INITIAL_BACKOFF
+        } else {
+            (delay * 2).min(MAX_BACKOFF)
+        };
+        self.backoff.insert(
+            key,
+            Backoff {
+                delay: next,
+                last_update: now,
+            },
+        );
+        p.metadata.resource_version.clear();
+        let mut timers = vec![(
+            now + PLEG_RELIST + delay,
+            KubeletTimer::InitStart(uid.into(), j),
+        )];
+        if delay > 0 {
+            timers.push((now + PLEG_RELIST, KubeletTimer::InitBackOff(uid.into(), j)));
+        }
+        (vec![Request::UpdateStatus(Object::Pod(p))], timers)
+    }
+
+    /// A failed init container waits out its back-off: CrashLoopBackOff and `BackOff`.
+    fn init_backoff(&mut self, store: &Store, uid: &str, j: usize, _now: SimTime) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.init_containers.get(j).cloned() else {
+            return (vec![], vec![]);
+        };
+        let delay = self
+            .backoff
+            .get(&format!("{uid}/{}", c.name))
+            .map(|b| b.delay / 2)
+            .unwrap_or(INITIAL_BACKOFF);
+        let mut p = pod.clone();
+        let what = format!("{}_{}({uid})", p.metadata.name, p.metadata.namespace);
+        if let Some(cs) = p.status.init_container_statuses.get_mut(j) {
+            if cs.state.terminated.is_some() {
+                cs.last_state = ContainerState {
+                    terminated: cs.state.terminated.take(),
+                    ..Default::default()
+                };
+            }
+            cs.state = ContainerState {
+                waiting: Some(ContainerStateWaiting {
+                    reason: "CrashLoopBackOff".into(),
+                    message: format!(
+                        "back-off {} restarting failed container={} pod={what}",
+                        format_go_duration(delay.max(INITIAL_BACKOFF)),
+                        c.name
+                    ),
+                }),
+                ..Default::default()
+            };
+        }
+        p.metadata.resource_version.clear();
+        let ev = self.event(
+            &p.metadata,
+            "Warning",
+            "BackOff",
+            format!(
+                "Back-off restarting failed container {} in pod {what}",
+                c.name
+            ),
+        );
+        (vec![Request::UpdateStatus(Object::Pod(p)), ev], vec![])
     }
 
     fn pull(&mut self, pod: &Pod, uid: &str, i: usize, now: SimTime) -> KubeletOutput {

@@ -500,3 +500,119 @@ fn ten_quiet_minutes_reset_the_crash_back_off() {
     assert_eq!(crash_and_time_restart(&mut c), 1);
     assert_eq!(crash_and_time_restart(&mut c), 10);
 }
+
+const WITH_INIT: &str = "apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  initContainers:
+  - {name: migrate, image: migrate:1.0}
+  - {name: warm, image: busybox:1.36}
+  containers:
+  - {name: app, image: nginx:1.27}
+";
+
+#[test]
+fn init_containers_run_one_after_another_before_the_app_containers() {
+    let mut c = Cluster::with_default_nodes(1);
+    assert!(run(&mut c, "kubectl apply -f -", Some(WITH_INIT), &NoFiles).ok);
+    // Record every STATUS the Pod shows, in order, until it is Running.
+    let mut seen: Vec<String> = Vec::new();
+    while seen.last().map(String::as_str) != Some("Running") {
+        assert!(c.now() < 120 * SECOND, "{seen:?}");
+        c.step();
+        if let Some(p) = c.store.list::<Pod>().next() {
+            let s = pod_ready_status(p).1;
+            if seen.last() != Some(&s) {
+                seen.push(s);
+            }
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            "Pending",
+            "Init:0/2",
+            "Init:1/2",
+            "PodInitializing",
+            "Running"
+        ]
+    );
+    let p = only_pod(&c);
+    for cs in &p.status.init_container_statuses {
+        let t = cs.state.terminated.as_ref().unwrap();
+        assert_eq!((t.exit_code, t.reason.as_str()), (0, "Completed"));
+    }
+    // migrate finished before warm started, warm before app started.
+    let t = |s: &str| parse_rfc3339(s).unwrap();
+    let migrate = p.status.init_container_statuses[0]
+        .state
+        .terminated
+        .clone()
+        .unwrap();
+    let warm = p.status.init_container_statuses[1]
+        .state
+        .terminated
+        .clone()
+        .unwrap();
+    let app = p.status.container_statuses[0]
+        .state
+        .running
+        .clone()
+        .unwrap();
+    assert!(t(&migrate.finished_at) <= t(&warm.started_at));
+    assert!(t(&warm.finished_at) <= t(&app.started_at));
+    let init = p
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "Initialized")
+        .unwrap();
+    assert_eq!(init.status, "True");
+}
+
+#[test]
+fn a_failing_init_container_crash_loops_and_the_app_never_starts() {
+    let mut c = Cluster::with_default_nodes(1);
+    sh(&mut c, "sim image-crash migrate:1.0 --after 1s");
+    assert!(run(&mut c, "kubectl apply -f -", Some(WITH_INIT), &NoFiles).ok);
+    c.advance(60 * SECOND);
+    let p = only_pod(&c);
+    assert_eq!(pod_ready_status(&p).1, "Init:CrashLoopBackOff");
+    assert!(p.status.init_container_statuses[0].restart_count >= 2);
+    assert!(
+        p.status.init_container_statuses[1].state.waiting.is_some(),
+        "warm never ran"
+    );
+    assert!(
+        p.status.container_statuses[0].state.running.is_none(),
+        "app never ran"
+    );
+    let init = p
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "Initialized")
+        .unwrap();
+    assert_eq!(
+        (
+            init.status.as_str(),
+            init.reason.as_str(),
+            init.message.as_str()
+        ),
+        (
+            "False",
+            "ContainersNotInitialized",
+            "containers with incomplete status: [migrate warm]"
+        )
+    );
+    // restartPolicy Never: the first failure fails the Pod (Init:Error).
+    let mut c = Cluster::with_default_nodes(1);
+    sh(&mut c, "sim image-crash migrate:1.0 --after 1s");
+    let never = WITH_INIT.replace("spec:\n", "spec:\n  restartPolicy: Never\n");
+    assert!(run(&mut c, "kubectl apply -f -", Some(&never), &NoFiles).ok);
+    c.advance(30 * SECOND);
+    let p = only_pod(&c);
+    assert_eq!(p.status.phase, "Failed");
+    assert_eq!(pod_ready_status(&p).1, "Init:Error");
+}

@@ -558,6 +558,9 @@ pub struct PodStatus {
     /// When the kubelet accepted the Pod.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_time: Option<String>,
+    /// Per-init-container status.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub init_container_statuses: Vec<ContainerStatus>,
     /// Per-container status.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub container_statuses: Vec<ContainerStatus>,

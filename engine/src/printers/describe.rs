@@ -297,13 +297,45 @@ fn describe_pod(c: &Cluster, p: &Pod) -> String {
     if !p.status.nominated_node_name.is_empty() {
         let _ = writeln!(w, "NominatedNodeName:\t{}", p.status.nominated_node_name);
     }
-    let _ = writeln!(w, "Containers:");
-    for ct in &p.spec.containers {
-        let st = p
-            .status
-            .container_statuses
-            .iter()
-            .find(|s| s.name == ct.name);
+    if !p.spec.init_containers.is_empty() {
+        containers_section(
+            &mut w,
+            "Init Containers",
+            &p.spec.init_containers,
+            &p.status.init_container_statuses,
+        );
+    }
+    containers_section(
+        &mut w,
+        "Containers",
+        &p.spec.containers,
+        &p.status.container_statuses,
+    );
+    if !p.status.conditions.is_empty() {
+        let _ = writeln!(w, "Conditions:");
+        let _ = writeln!(w, "  Type\tStatus");
+        for cd in &p.status.conditions {
+            let _ = writeln!(w, "  {} \t{} ", cd.type_, cd.status);
+        }
+    }
+    let _ = writeln!(w, "Volumes:\t<none>");
+    let _ = writeln!(w, "QoS Class:\t{}", qos(p));
+    multiline(&mut w, "Node-Selectors", &p.spec.node_selector);
+    tolerations(&mut w, &p.spec.tolerations);
+    events(&mut w, c, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
+/// One `Containers:` / `Init Containers:` section of `kubectl describe pod`.
+fn containers_section(
+    w: &mut String,
+    title: &str,
+    specs: &[Container],
+    statuses: &[ContainerStatus],
+) {
+    let _ = writeln!(w, "{title}:");
+    for ct in specs {
+        let st = statuses.iter().find(|s| s.name == ct.name);
         let _ = writeln!(w, "  {}:", ct.name);
         if let Some(s) = st {
             let _ = writeln!(w, "    Container ID:\t{}", s.container_id);
@@ -321,31 +353,18 @@ fn describe_pod(c: &Cluster, p: &Pod) -> String {
         let _ = writeln!(w, "    {}:\t{ps}", label.0);
         let _ = writeln!(w, "    {}:\t{hs}", label.1);
         if let Some(s) = st {
-            state(&mut w, "State", &s.state);
+            state(w, "State", &s.state);
             if s.last_state.terminated.is_some() {
-                state(&mut w, "Last State", &s.last_state);
+                state(w, "Last State", &s.last_state);
             }
             let _ = writeln!(w, "    Ready:\t{}", if s.ready { "True" } else { "False" });
             let _ = writeln!(w, "    Restart Count:\t{}", s.restart_count);
         }
-        resources(&mut w, "    ", "Limits", &ct.resources.limits);
-        resources(&mut w, "    ", "Requests", &ct.resources.requests);
+        resources(w, "    ", "Limits", &ct.resources.limits);
+        resources(w, "    ", "Requests", &ct.resources.requests);
         let _ = writeln!(w, "    Environment:\t<none>");
         let _ = writeln!(w, "    Mounts:\t<none>");
     }
-    if !p.status.conditions.is_empty() {
-        let _ = writeln!(w, "Conditions:");
-        let _ = writeln!(w, "  Type\tStatus");
-        for cd in &p.status.conditions {
-            let _ = writeln!(w, "  {} \t{} ", cd.type_, cd.status);
-        }
-    }
-    let _ = writeln!(w, "Volumes:\t<none>");
-    let _ = writeln!(w, "QoS Class:\t{}", qos(p));
-    multiline(&mut w, "Node-Selectors", &p.spec.node_selector);
-    tolerations(&mut w, &p.spec.tolerations);
-    events(&mut w, c, &m.uid);
-    tabwriter::format(&w, 0, 2)
 }
 
 fn conditions_table(w: &mut String, conds: &[Condition]) {

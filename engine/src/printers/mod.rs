@@ -25,7 +25,40 @@ pub fn pod_ready_status(pod: &Pod) -> (String, String, i64) {
         pod.status.reason.clone()
     };
     let mut has_running = false;
-    for c in pod.status.container_statuses.iter().rev() {
+    // Init containers first (printPod): the first one not completed names the stage.
+    let mut initializing = false;
+    let n_init = pod.spec.init_containers.len();
+    for (i, c) in pod.status.init_container_statuses.iter().enumerate() {
+        restarts += c.restart_count;
+        match (&c.state.terminated, &c.state.waiting) {
+            (Some(t), _) if t.exit_code == 0 => continue,
+            (Some(t), _) => {
+                reason = if t.reason.is_empty() {
+                    format!("Init:ExitCode:{}", t.exit_code)
+                } else {
+                    format!("Init:{}", t.reason)
+                };
+            }
+            (None, Some(w)) if !w.reason.is_empty() && w.reason != "PodInitializing" => {
+                reason = format!("Init:{}", w.reason);
+            }
+            _ => reason = format!("Init:{i}/{n_init}"),
+        }
+        initializing = true;
+        break;
+    }
+    let initialized = pod
+        .status
+        .conditions
+        .iter()
+        .any(|c| c.type_ == "Initialized" && c.status == "True");
+    for c in pod
+        .status
+        .container_statuses
+        .iter()
+        .rev()
+        .filter(|_| !initializing || initialized)
+    {
         restarts += c.restart_count;
         if let Some(w) = c.state.waiting.as_ref().filter(|w| !w.reason.is_empty()) {
             reason = w.reason.clone();
