@@ -760,11 +760,52 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
     let image_stuck = waiting
         .iter()
         .find(|(r, _)| r == "ErrImagePull" || r == "ImagePullBackOff");
+    // Init containers run before the app containers' images are even pulled.
+    let init_status = if status.starts_with("Init:") {
+        Some(status.clone())
+    } else {
+        None
+    };
     stages.push(if !scheduled {
         Stage {
             id: "image",
             state: StageState::Pending,
             evidence: vec![],
+        }
+    } else if let Some(st) = init_status {
+        let mut e = vec![format!("init containers first: {st}")];
+        for (spec, cs) in p
+            .spec
+            .init_containers
+            .iter()
+            .zip(p.status.init_container_statuses.iter())
+        {
+            let state = if let Some(t) = &cs.state.terminated {
+                format!("terminated: {} (exit code {})", t.reason, t.exit_code)
+            } else if cs.state.running.is_some() {
+                "running".to_string()
+            } else if let Some(w) = &cs.state.waiting {
+                if w.message.is_empty() {
+                    format!("waiting: {}", w.reason)
+                } else {
+                    format!("waiting: {}: {}", w.reason, w.message)
+                }
+            } else {
+                String::new()
+            };
+            e.push(format!(
+                "init container {} ({}): {state}",
+                spec.name, spec.image
+            ));
+        }
+        Stage {
+            id: "image",
+            state: if st.contains("CrashLoopBackOff") || st.contains("Error") {
+                StageState::Stuck
+            } else {
+                StageState::Current
+            },
+            evidence: e,
         }
     } else if let Some((r, m)) = image_stuck {
         Stage {
@@ -1067,6 +1108,39 @@ pub fn node_detail(c: &Cluster, name: &str) -> Option<NodeDetail> {
 mod path_tests {
     use super::*;
     use kubeplay_engine::command::{run, NoFiles};
+
+    #[test]
+    fn a_crash_looping_init_container_is_where_the_pod_is_stuck() {
+        let mut c = default_cluster();
+        run(
+            &mut c,
+            "sim image-crash migrate:1 --after 1s",
+            None,
+            &NoFiles,
+        );
+        let o = run(
+            &mut c,
+            "kubectl apply -f -",
+            Some("apiVersion: v1\nkind: Pod\nmetadata: {name: db}\nspec:\n  initContainers: [{name: migrate, image: 'migrate:1'}]\n  containers: [{name: app, image: 'nginx:1.27'}]\n"),
+            &NoFiles,
+        );
+        assert!(o.ok, "{}", o.output);
+        c.advance(60_000);
+        let path = pod_path(&c, "db").unwrap();
+        let image = path.stages.iter().find(|s| s.id == "image").unwrap();
+        assert_eq!(image.state, StageState::Stuck);
+        assert_eq!(
+            image.evidence[0],
+            "init containers first: Init:CrashLoopBackOff"
+        );
+        assert!(
+            image.evidence[1].starts_with(
+                "init container migrate (migrate:1): waiting: CrashLoopBackOff: back-off "
+            ),
+            "{:?}",
+            image.evidence
+        );
+    }
 
     #[test]
     fn a_pending_pod_is_stuck_at_scheduled_with_the_failed_scheduling_message() {
