@@ -4,31 +4,91 @@
 
 use crate::sim::{use_sim, Selection, SimHandle};
 use crate::view::{node_detail, pod_path, NodeDetail, PodPath, StageState};
+use kubeplay_engine::api::Kind;
+use kubeplay_engine::apiserver::ObjKey;
+use kubeplay_engine::printers::describe::describe;
+use kubeplay_engine::printers::yaml::to_yaml;
 use yew::prelude::*;
+
+/// What the inspector shows for the selection.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tab {
+    /// The Pod path / node panel with actions.
+    Overview,
+    /// `kubectl get -o yaml`.
+    Yaml,
+    /// `kubectl describe` (with its Events).
+    Describe,
+}
+
+/// The object's text as kubectl prints it (only the open tab is computed).
+fn object_text(
+    cluster: &kubeplay_engine::cluster::Cluster,
+    sel: &Selection,
+    tab: Tab,
+) -> Option<String> {
+    let (kind, key) = match sel {
+        Selection::Pod(n) => (Kind::Pod, ObjKey::new("default", n)),
+        Selection::Node(n) => (Kind::Node, ObjKey::new("", n)),
+    };
+    let obj = cluster.store.get_object(kind, &key)?;
+    Some(match tab {
+        Tab::Yaml => to_yaml(&obj.to_json()),
+        _ => describe(cluster, obj),
+    })
+}
 
 /// The inspector panel (shown when something is selected).
 #[function_component(Inspector)]
 pub fn inspector() -> Html {
     let sim = use_sim();
+    let tab = use_state(|| Tab::Overview);
     let sel = sim.state.borrow().selected.clone();
     let close = {
         let sim = sim.clone();
         Callback::from(move |_| sim.select(None))
     };
-    let body = match &sel {
-        Some(Selection::Pod(name)) => match pod_path(&sim.state.borrow().cluster, name) {
-            Some(p) => pod_view(&sim, &p),
-            None => html! { <p class="gone">{ format!("Pod {name} no longer exists.") }</p> },
+    let Some(selected) = sel else {
+        return html! {};
+    };
+    let body = match (*tab, &selected) {
+        (Tab::Yaml | Tab::Describe, s) => match object_text(&sim.state.borrow().cluster, s, *tab) {
+            Some(text) => {
+                html! { <pre class="objtext" data-testid="inspector-text">{ text }</pre> }
+            }
+            None => html! { <p class="gone">{"It no longer exists."}</p> },
         },
-        Some(Selection::Node(name)) => match node_detail(&sim.state.borrow().cluster, name) {
-            Some(n) => node_view(&sim, &n),
-            None => html! { <p class="gone">{ format!("Node {name} no longer exists.") }</p> },
-        },
-        None => return html! {},
+        (Tab::Overview, Selection::Pod(name)) => {
+            match pod_path(&sim.state.borrow().cluster, name) {
+                Some(p) => pod_view(&sim, &p),
+                None => html! { <p class="gone">{ format!("Pod {name} no longer exists.") }</p> },
+            }
+        }
+        (Tab::Overview, Selection::Node(name)) => {
+            match node_detail(&sim.state.borrow().cluster, name) {
+                Some(n) => node_view(&sim, &n),
+                None => html! { <p class="gone">{ format!("Node {name} no longer exists.") }</p> },
+            }
+        }
+    };
+    let tab_button = |t: Tab, label: &'static str, id: &'static str| {
+        let onclick = {
+            let tab = tab.clone();
+            Callback::from(move |_| tab.set(t))
+        };
+        html! {
+            <button class={classes!("tab", (*tab == t).then_some("on"))} role="tab"
+                    aria-selected={(*tab == t).to_string()} onclick={onclick} data-testid={id}>{ label }</button>
+        }
     };
     html! {
         <section class="inspector" aria-label="Inspector" data-testid="inspector">
             <button class="mini close" onclick={close} aria-label="Close the inspector">{"×"}</button>
+            <div class="tabs" role="tablist" aria-label="Inspector views">
+                { tab_button(Tab::Overview, if matches!(selected, Selection::Pod(_)) { "Path" } else { "Overview" }, "tab-overview") }
+                { tab_button(Tab::Yaml, "YAML", "tab-yaml") }
+                { tab_button(Tab::Describe, "Describe", "tab-describe") }
+            </div>
             { body }
         </section>
     }

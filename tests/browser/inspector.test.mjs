@@ -118,3 +118,26 @@ test('the node board shows a powered-off node going Unknown and its Pods countin
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the inspector shows the selected object as kubectl get -o yaml and kubectl describe', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByTestId('ready-web').waitFor();
+  const name = await page.getByTestId('pod').first().getAttribute('aria-label');
+  await page.getByRole('button', { name: `Inspect ${name}`, exact: true }).click();
+  const panel = page.getByTestId('inspector');
+  await panel.getByTestId('tab-yaml').click();
+  const yaml = await panel.getByTestId('inspector-text').innerText();
+  assert.match(yaml, /^apiVersion: v1\nkind: Pod\nmetadata:/);
+  assert.match(yaml, /ownerReferences:/);
+  assert.match(yaml, /nodeName: node-\d/);
+  await panel.getByTestId('tab-describe').click();
+  const text = await panel.getByTestId('inspector-text').innerText();
+  assert.match(text, new RegExp(`^Name:\\s+${name.replace('Pod ', '')}`));
+  assert.match(text, /Controlled By:\s+ReplicaSet\/web-/);
+  assert.match(text, /Events:[\s\S]*Scheduled[\s\S]*default-scheduler/);
+  await page.screenshot({ path: shot('inspector-describe.png'), fullPage: false });
+  await panel.getByTestId('tab-overview').click();
+  await panel.getByTestId('stage-ready').waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
