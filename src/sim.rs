@@ -57,6 +57,8 @@ pub struct SimState {
     pub pending: Option<(usize, Blocking)>,
     /// Lines of a multi-line input still to run after the pending one.
     queued: VecDeque<script::ScriptLine>,
+    /// The UI language.
+    pub lang: crate::i18n::Lang,
 }
 
 impl SimState {
@@ -73,6 +75,7 @@ impl SimState {
             history: Vec::new(),
             pending: None,
             queued: VecDeque::new(),
+            lang: crate::i18n::Lang::En,
         }
     }
 
@@ -265,6 +268,44 @@ impl SimHandle {
     /// Set the speed.
     pub fn set_speed(&self, speed: u32) {
         self.with(|s| s.speed = speed);
+    }
+
+    /// Switch the UI language (kubectl output stays English).
+    pub fn set_lang(&self, lang: crate::i18n::Lang) {
+        self.with(|s| s.lang = lang);
+        set_document_lang(lang);
+    }
+
+    /// The UI language.
+    pub fn lang(&self) -> crate::i18n::Lang {
+        self.state.borrow().lang
+    }
+}
+
+/// The page's language at start: `?lang=zh|en`, else the browser's, else English.
+pub fn initial_lang() -> crate::i18n::Lang {
+    use crate::i18n::Lang;
+    let Some(w) = web_sys::window() else {
+        return Lang::En;
+    };
+    let from_url = w.location().search().ok().and_then(|q| {
+        q.trim_start_matches('?')
+            .split('&')
+            .find_map(|kv| kv.strip_prefix("lang="))
+            .and_then(Lang::from_tag)
+    });
+    from_url
+        .or_else(|| w.navigator().language().as_deref().and_then(Lang::from_tag))
+        .unwrap_or(Lang::En)
+}
+
+/// `<html lang>` follows the UI language (screen readers, CJK font selection).
+pub fn set_document_lang(lang: crate::i18n::Lang) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = el.set_attribute("lang", lang.code());
     }
 }
 

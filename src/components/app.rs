@@ -4,7 +4,8 @@ use super::{
     chain::ChainView, console::Console, deployments::DeploymentPanel, events::EventList,
     inspector::Inspector, nodeboard::NodeBoard, toolbar::Toolbar,
 };
-use crate::sim::{SimHandle, SimState};
+use crate::i18n::t;
+use crate::sim::{initial_lang, set_document_lang, SimHandle, SimState};
 use crate::view::default_cluster;
 use gloo_timers::callback::Interval;
 use std::cell::RefCell;
@@ -17,7 +18,13 @@ const TICK_MS: u32 = 100;
 /// The root component.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state: Rc<RefCell<SimState>> = use_mut_ref(|| SimState::new(default_cluster()));
+    let state: Rc<RefCell<SimState>> = use_mut_ref(|| {
+        let mut s = SimState::new(default_cluster());
+        s.lang = initial_lang();
+        set_document_lang(s.lang);
+        s
+    });
+    let lang = state.borrow().lang;
     // One revision counter shared by clicks and the ticker; the state setter re-renders.
     let counter = use_mut_ref(|| 0u64);
     let rev = use_state(|| 0u64);
@@ -56,7 +63,7 @@ pub fn app() -> Html {
             <div class="app">
                 <header class="top">
                     <h1 class="brand">{"kubeplay"}</h1>
-                    <p class="tagline">{"Spec is what you want, status is what is. Watch the control plane close the gap."}</p>
+                    <p class="tagline">{ t(lang, "Spec is what you want, status is what is. Watch the control plane close the gap.") }</p>
                 </header>
                 <Toolbar />
                 <main class="main">

@@ -1,6 +1,7 @@
 //! The chain: Deployment → ReplicaSet → Pods → Nodes, spec beside status, with lines
 //! for ownerReferences and bindings.
 
+use crate::i18n::{t, trf};
 use crate::sim::{use_sim, Selection, SimHandle};
 use crate::view::*;
 use kubeplay_engine::api::quantity::{format_bytes, format_cpu_milli};
@@ -14,17 +15,18 @@ fn style(x: f64, y: f64, h: f64) -> String {
 #[function_component(ChainView)]
 pub fn chain_view() -> Html {
     let sim = use_sim();
+    let lang = sim.lang();
     let model = chain_model(&sim.state.borrow().cluster);
     let width = col_x(3) + COL_W;
     html! {
-        <section class="chain" aria-label="Deployment → ReplicaSet → Pod → Node">
+        <section class="chain" aria-label={t(lang, "Deployment → ReplicaSet → Pod → Node")}>
             <div class="colheads" style={format!("width:{width}px")}>
-                <span style={format!("left:{}px;width:{COL_W}px", col_x(0))}>{"Deployment"}</span>
-                <span style={format!("left:{}px;width:{COL_W}px", col_x(1))}>{"ReplicaSet"}</span>
-                <span style={format!("left:{}px;width:{COL_W}px", col_x(2))}>{"Pods"}</span>
+                <span style={format!("left:{}px;width:{COL_W}px", col_x(0))}>{ t(lang, "Deployment") }</span>
+                <span style={format!("left:{}px;width:{COL_W}px", col_x(1))}>{ t(lang, "ReplicaSet") }</span>
+                <span style={format!("left:{}px;width:{COL_W}px", col_x(2))}>{ t(lang, "Pods") }</span>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(3))}>
-                    {"Nodes"}
-                    <button class="addnode" onclick={add_node(&sim)} data-testid="add-node" title="sim node add: register a new 4-CPU / 8Gi node">{"+ add node"}</button>
+                    { t(lang, "Nodes") }
+                    <button class="addnode" onclick={add_node(&sim)} data-testid="add-node" title={t(lang, "sim node add: register a new 4-CPU / 8Gi node")}>{ t(lang, "+ add node") }</button>
                 </span>
             </div>
             <div class="canvas" style={format!("width:{width}px;height:{}px", model.height)}>
@@ -36,11 +38,11 @@ pub fn chain_view() -> Html {
                     }) }
                 </svg>
                 { for model.deployments.iter().map(|d| deployment_card(&sim, d)) }
-                { for model.replicasets.iter().map(replicaset_card) }
+                { for model.replicasets.iter().map(|r| replicaset_card(lang, r)) }
                 { for model.pods.iter().map(|p| pod_card(&sim, p)) }
                 { for model.nodes.iter().map(|n| node_card(&sim, n)) }
-                { for model.pods.iter().map(|p| inspect_button(&sim, Selection::Pod(p.name.clone()), col_x(2), p.y + POD_H - 24.0, &format!("Inspect Pod {}", p.name))) }
-                { for model.nodes.iter().map(|n| inspect_button(&sim, Selection::Node(n.name.clone()), col_x(3), n.y + NODE_H - 24.0, &format!("Inspect Node {}", n.name))) }
+                { for model.pods.iter().map(|p| inspect_button(&sim, Selection::Pod(p.name.clone()), col_x(2), p.y + POD_H - 24.0, &trf(lang, "Inspect Pod {}", &[&p.name]))) }
+                { for model.nodes.iter().map(|n| inspect_button(&sim, Selection::Node(n.name.clone()), col_x(3), n.y + NODE_H - 24.0, &trf(lang, "Inspect Node {}", &[&n.name]))) }
             </div>
         </section>
     }
@@ -70,6 +72,7 @@ fn add_node(sim: &SimHandle) -> Callback<MouseEvent> {
 }
 
 fn deployment_card(sim: &SimHandle, d: &DeploymentView) -> Html {
+    let lang = sim.lang();
     let gap = d.desired - d.ready;
     let scale = |delta: i64| {
         let sim = sim.clone();
@@ -80,33 +83,33 @@ fn deployment_card(sim: &SimHandle, d: &DeploymentView) -> Html {
     html! {
         <div class={classes!("card", "deploy", (gap != 0).then_some("gap"))} style={style(col_x(0), d.y, OWNER_H)}
              data-testid={format!("deployment-{}", d.name)}>
-            <div class="kind">{"Deployment"}</div>
+            <div class="kind">{ t(lang, "Deployment") }</div>
             <div class="name">{ &d.name }</div>
             <div class="specstatus">
-                <span class="spec" title="spec.replicas">{ format!("wants {}", d.desired) }</span>
+                <span class="spec" title="spec.replicas">{ trf(lang, "wants {}", &[&d.desired]) }</span>
                 <span class="status" data-testid={format!("ready-{}", d.name)} title="status.readyReplicas / spec.replicas">
-                    { format!("ready {}/{}", d.ready, d.desired) }
+                    { trf(lang, "ready {}/{}", &[&d.ready, &d.desired]) }
                 </span>
-                <span class="status">{ format!("available {}", d.available) }</span>
+                <span class="status">{ trf(lang, "available {}", &[&d.available]) }</span>
             </div>
             <div class="scale">
-                <button class="mini" onclick={scale(-1)} aria-label={format!("Scale down Deployment {}", d.name)}>{"−"}</button>
-                <button class="mini" onclick={scale(1)} aria-label={format!("Scale up Deployment {}", d.name)}>{"+"}</button>
+                <button class="mini" onclick={scale(-1)} aria-label={trf(lang, "Scale down Deployment {}", &[&d.name])}>{"−"}</button>
+                <button class="mini" onclick={scale(1)} aria-label={trf(lang, "Scale up Deployment {}", &[&d.name])}>{"+"}</button>
             </div>
         </div>
     }
 }
 
-fn replicaset_card(r: &ReplicaSetView) -> Html {
+fn replicaset_card(lang: crate::i18n::Lang, r: &ReplicaSetView) -> Html {
     html! {
         <div class={classes!("card", "rs", (r.desired == 0).then_some("idle"))} style={style(col_x(1), r.y, OWNER_H)}
              data-testid={format!("replicaset-{}", r.name)}>
-            <div class="kind">{ format!("ReplicaSet · revision {}", r.revision) }</div>
+            <div class="kind">{ format!("{} · {}", t(lang, "ReplicaSet"), trf(lang, "revision {}", &[&r.revision])) }</div>
             <div class="name">{ &r.name }</div>
             <div class="specstatus">
-                <span class="spec" title="spec.replicas">{ format!("desired {}", r.desired) }</span>
-                <span class="status">{ format!("current {}", r.current) }</span>
-                <span class="status">{ format!("ready {}", r.ready) }</span>
+                <span class="spec" title="spec.replicas">{ trf(lang, "desired {}", &[&r.desired]) }</span>
+                <span class="status">{ trf(lang, "current {}", &[&r.current]) }</span>
+                <span class="status">{ trf(lang, "ready {}", &[&r.ready]) }</span>
             </div>
         </div>
     }
@@ -125,6 +128,7 @@ fn pod_icon(p: &PodView) -> &'static str {
 }
 
 fn pod_card(sim: &SimHandle, p: &PodView) -> Html {
+    let lang = sim.lang();
     let onclick = {
         let sim = sim.clone();
         let name = p.name.clone();
@@ -146,7 +150,7 @@ fn pod_card(sim: &SimHandle, p: &PodView) -> Html {
     };
     html! {
         <button class={classes!("card", "pod", state)} style={style(col_x(2), p.y, POD_H)} onclick={onclick}
-                aria-label={format!("Pod {}", p.name)} title={format!("Delete Pod {} (kubectl delete pod {})", p.name, p.name)}
+                aria-label={format!("Pod {}", p.name)} title={format!("{} (kubectl delete pod {})", trf(lang, "Delete Pod {}", &[&p.name]), p.name)}
                 data-testid="pod" data-status={p.status.clone()}>
             <span class="row1">
                 <span class="icon" aria-hidden="true">{ pod_icon(p) }</span>
@@ -156,14 +160,14 @@ fn pod_card(sim: &SimHandle, p: &PodView) -> Html {
                 <span class="podstatus">
                     { format!("{} {}", p.ready_col, p.status) }
                     if !p.ready && !p.terminating && p.status == "Running" {
-                        <span class="cond" title="The Pod's Ready condition is False: it is not counted as ready">{" not Ready"}</span>
+                        <span class="cond" title="Ready=False">{ format!(" {}", t(lang, "not Ready")) }</span>
                     }
                 </span>
-                <span class="restarts">{ format!("restarts {}", p.restarts) }</span>
+                <span class="restarts">{ trf(lang, "restarts {}", &[&p.restarts]) }</span>
             </span>
             <span class="row3">
                 <span class="uid" title="metadata.uid">{ format!("uid {}", p.short_uid) }</span>
-                <span>{ format!("· node {node}") }</span>
+                <span>{ format!("· {}", trf(lang, "node {}", &[&node])) }</span>
             </span>
         </button>
     }
@@ -184,16 +188,21 @@ pub(crate) fn bar(label: &str, used: i64, total: i64, fmt: fn(i64) -> String) ->
 }
 
 fn node_card(sim: &SimHandle, n: &NodeView) -> Html {
+    let lang = sim.lang();
     let onclick = {
         let sim = sim.clone();
         let name = n.name.clone();
         Callback::from(move |_| sim.toggle_node_power(&name))
     };
-    let action = if n.powered { "Power off" } else { "Power on" };
+    let title = if n.powered {
+        trf(lang, "Power off Node {}", &[&n.name])
+    } else {
+        trf(lang, "Power on Node {}", &[&n.name])
+    };
     html! {
         <button class={classes!("card", "node", if n.ready { "ready" } else { "notready" }, (!n.powered).then_some("off"))}
                 style={style(col_x(3), n.y, NODE_H)} onclick={onclick}
-                aria-label={format!("Node {}", n.name)} title={format!("{action} Node {}", n.name)}
+                aria-label={trf(lang, "Node {}", &[&n.name])} title={title}
                 data-testid="node" data-status={n.status.clone()}>
             <span class="row1">
                 <span class="icon" aria-hidden="true">{ if n.ready { "✓" } else { "✕" } }</span>
@@ -203,8 +212,8 @@ fn node_card(sim: &SimHandle, n: &NodeView) -> Html {
             { bar("cpu", n.cpu_requested, n.cpu_allocatable, format_cpu_milli) }
             { bar("mem", n.mem_requested, n.mem_allocatable, format_bytes) }
             <span class="row3">
-                { if n.pods == 1 { "1 pod".to_string() } else { format!("{} pods", n.pods) } }
-                if !n.powered { <span class="power">{"power off"}</span> }
+                { if n.pods == 1 { t(lang, "1 pod").to_string() } else { trf(lang, "{} pods", &[&n.pods]) } }
+                if !n.powered { <span class="power">{ t(lang, "power off") }</span> }
                 { for group_taints(&n.taints).into_iter().map(|(short, full)| {
                     // Short form on the card (`unreachable:NoSchedule,NoExecute`); the full
                     // keys in the tooltip.

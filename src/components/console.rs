@@ -1,6 +1,7 @@
 //! The console: the command language typed, with kubectl's output kept aligned,
 //! ↑/↓ history and Tab completion. Clicks elsewhere appear here as their commands.
 
+use crate::i18n::t;
 use crate::sim::use_sim;
 use kubeplay_engine::command::complete::{common_prefix, complete};
 use web_sys::HtmlTextAreaElement;
@@ -10,6 +11,7 @@ use yew::prelude::*;
 #[function_component(Console)]
 pub fn console() -> Html {
     let sim = use_sim();
+    let lang = sim.lang();
     let text = use_state(String::new);
     let hint = use_state(|| None::<String>);
     let hist_pos = use_mut_ref(|| None::<usize>);
@@ -54,7 +56,7 @@ pub fn console() -> Html {
                 "Enter" if !e.shift_key() && pending => {
                     // A terminal's prompt is busy while kubectl waits; so is this one.
                     e.prevent_default();
-                    hint.set(Some("a command is still waiting for the cluster — press Play, or Esc / Ctrl+C to stop it".into()));
+                    hint.set(Some(t(lang, "a command is still waiting for the cluster — press Play, or Esc / Ctrl+C to stop it").into()));
                 }
                 "Enter" if !e.shift_key() => {
                     e.prevent_default();
@@ -110,8 +112,8 @@ pub fn console() -> Html {
         })
     };
     html! {
-        <section class="console" aria-label="Console">
-            <h2>{"Console"}<span class="sub">{" — kubectl and sim commands; clicks appear here too"}</span></h2>
+        <section class="console" aria-label={t(lang, "Console")}>
+            <h2>{ t(lang, "Console") }<span class="sub">{ t(lang, " — kubectl and sim commands; clicks appear here too") }</span></h2>
             <div class="out" ref={out_ref} role="log" aria-live="polite" data-testid="console-output">
                 { for entries.iter().map(|e| html! {
                     <div class={classes!("entry", (!e.ok).then_some("failed"))}>
@@ -122,7 +124,7 @@ pub fn console() -> Html {
             </div>
             if pending {
                 <div class="hint" data-testid="console-waiting">
-                    { if playing { "waiting for the cluster… (Esc or Ctrl+C stops it)" } else { "waiting for the cluster — the clock is paused: press Play (Esc or Ctrl+C stops it)" } }
+                    { if playing { t(lang, "waiting for the cluster… (Esc or Ctrl+C stops it)") } else { t(lang, "waiting for the cluster — the clock is paused: press Play (Esc or Ctrl+C stops it)") } }
                 </div>
             }
             if let Some(h) = &*hint {
@@ -131,8 +133,8 @@ pub fn console() -> Html {
             <div class="prompt">
                 <span aria-hidden="true">{"$"}</span>
                 <textarea rows="1" value={(*text).clone()} {oninput} {onkeydown} spellcheck="false"
-                    autocomplete="off" aria-label="Command (kubectl or sim)" data-testid="console-input"
-                    placeholder="kubectl get pods -o wide   (Tab completes, ↑/↓ history, Shift+Enter for a new line)" />
+                    autocomplete="off" aria-label={t(lang, "Command (kubectl or sim)")} data-testid="console-input"
+                    placeholder={t(lang, "kubectl get pods -o wide   (Tab completes, ↑/↓ history, Shift+Enter for a new line)")} />
             </div>
         </section>
     }

@@ -2,6 +2,7 @@
 //! to a chosen revision, pause / resume, restart; the surge and unavailable budget in
 //! use and the conditions. Every button runs its kubectl command through the console.
 
+use crate::i18n::{t, trf};
 use crate::sim::use_sim;
 use crate::view::{deployment_details, next_image, DeploymentDetail};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -11,12 +12,13 @@ use yew::prelude::*;
 #[function_component(DeploymentPanel)]
 pub fn deployment_panel() -> Html {
     let sim = use_sim();
+    let lang = sim.lang();
     let details = deployment_details(&sim.state.borrow().cluster);
     if details.is_empty() {
         return html! {};
     }
     html! {
-        <section class="deployments" aria-label="Deployments: rollouts and history">
+        <section class="deployments" aria-label={t(lang, "Deployments: rollouts and history")}>
             { for details.into_iter().map(|d| html! { <DeploymentRow detail={d} /> }) }
         </section>
     }
@@ -30,6 +32,7 @@ struct RowProps {
 #[function_component(DeploymentRow)]
 fn deployment_row(props: &RowProps) -> Html {
     let sim = use_sim();
+    let lang = sim.lang();
     let d = &props.detail;
     let image_ref = use_node_ref();
     let rev_ref = use_node_ref();
@@ -90,9 +93,9 @@ fn deployment_row(props: &RowProps) -> Html {
     html! {
         <div class="deployment-row" data-testid={format!("deployment-panel-{}", d.name)}>
             <div class="drow-head">
-                <h2>{ format!("Deployment {}", d.name) }</h2>
-                <span class="budget" title="Σ ReplicaSet replicas against replicas + maxSurge; unavailable against maxUnavailable">
-                    { format!("pods {}/{} (max {} with surge {}) · unavailable {}/{}", d.total_pods, d.desired, d.desired + d.max_surge, d.max_surge, d.unavailable, d.max_unavailable) }
+                <h2>{ trf(lang, "Deployment {}", &[&d.name]) }</h2>
+                <span class="budget" title={t(lang, "Σ ReplicaSet replicas against replicas + maxSurge; unavailable against maxUnavailable")}>
+                    { trf(lang, "pods {}/{} (max {} with surge {}) · unavailable {}/{}", &[&d.total_pods, &d.desired, &(d.desired + d.max_surge), &d.max_surge, &d.unavailable, &d.max_unavailable]) }
                 </span>
                 { for d.conditions.iter().map(|(t, s, r, m)| html! {
                     <span class={classes!("cond-chip", if s == "True" { "ok" } else if s == "False" { "bad" } else { "unknown" })} title={m.clone()}>
@@ -101,25 +104,25 @@ fn deployment_row(props: &RowProps) -> Html {
                 }) }
             </div>
             <div class="drow-actions">
-                <label>{"image "}<input ref={image_ref} value={next_image(&d.image)} aria-label={format!("New image for Deployment {name}")} data-testid={format!("image-{}", d.name)} /></label>
-                <button class="btn" onclick={set_image} data-testid={format!("set-image-{}", d.name)}>{"Set image"}</button>
-                <button class="btn" onclick={run(broken_cmd)} title="The registry refuses this image: the rollout gets stuck" data-testid={format!("broken-image-{}", d.name)}>{"Roll out a broken image"}</button>
-                <label>{"revision "}
-                    <select ref={rev_ref} aria-label={format!("Revision to roll Deployment {name} back to")}>
-                        <option value="">{"previous"}</option>
+                <label>{ format!("{} ", t(lang, "image")) }<input ref={image_ref} value={next_image(&d.image)} aria-label={trf(lang, "New image for Deployment {}", &[&name])} data-testid={format!("image-{}", d.name)} /></label>
+                <button class="btn" onclick={set_image} data-testid={format!("set-image-{}", d.name)}>{ t(lang, "Set image") }</button>
+                <button class="btn" onclick={run(broken_cmd)} title={t(lang, "The registry refuses this image: the rollout gets stuck")} data-testid={format!("broken-image-{}", d.name)}>{ t(lang, "Roll out a broken image") }</button>
+                <label>{ format!("{} ", t(lang, "revision")) }
+                    <select ref={rev_ref} aria-label={trf(lang, "Revision to roll Deployment {} back to", &[&name])}>
+                        <option value="">{ t(lang, "previous") }</option>
                         { for older.iter().map(|r| html! { <option value={r.to_string()}>{ r }</option> }) }
                     </select>
                 </label>
-                <button class="btn" onclick={undo} data-testid={format!("undo-{}", d.name)}>{"Roll back"}</button>
-                <button class="btn" onclick={run(pause_cmd)} aria-pressed={d.paused.to_string()} data-testid={format!("pause-{}", d.name)}>{ if d.paused { "Resume" } else { "Pause" } }</button>
-                <button class="btn" onclick={run(format!("kubectl rollout restart deployment/{}", d.name))}>{"Restart"}</button>
+                <button class="btn" onclick={undo} data-testid={format!("undo-{}", d.name)}>{ t(lang, "Roll back") }</button>
+                <button class="btn" onclick={run(pause_cmd)} aria-pressed={d.paused.to_string()} data-testid={format!("pause-{}", d.name)}>{ if d.paused { t(lang, "Resume") } else { t(lang, "Pause") } }</button>
+                <button class="btn" onclick={run(format!("kubectl rollout restart deployment/{}", d.name))}>{ t(lang, "Restart") }</button>
             </div>
-            <table class="history" aria-label={format!("Revision history of Deployment {name}")}>
-                <thead><tr><th>{"REVISION"}</th><th>{"REPLICASET"}</th><th>{"IMAGES"}</th><th>{"READY/DESIRED"}</th><th>{"CHANGE-CAUSE"}</th></tr></thead>
+            <table class="history" aria-label={trf(lang, "Revision history of Deployment {}", &[&name])}>
+                <thead><tr><th>{ t(lang, "REVISION") }</th><th>{ t(lang, "REPLICASET") }</th><th>{ t(lang, "IMAGES") }</th><th>{ t(lang, "READY/DESIRED") }</th><th>{ t(lang, "CHANGE-CAUSE") }</th></tr></thead>
                 <tbody>
                     { for d.revisions.iter().map(|r| html! {
                         <tr class={classes!(r.current.then_some("current"))} data-testid="revision">
-                            <td>{ if r.current { format!("{} (current)", r.revision) } else { r.revision.to_string() } }</td>
+                            <td>{ if r.current { trf(lang, "{} (current)", &[&r.revision]) } else { r.revision.to_string() } }</td>
                             <td>{ &r.replicaset }</td>
                             <td>{ &r.images }</td>
                             <td>{ format!("{}/{}", r.ready, r.desired) }</td>

@@ -1,5 +1,6 @@
 //! Kubernetes Events, newest first: time, component, reason, object, message.
 
+use crate::i18n::t;
 use crate::sim::use_sim;
 use crate::view::event_rows;
 use yew::prelude::*;
@@ -11,12 +12,13 @@ const LIMIT: usize = 60;
 #[function_component(EventList)]
 pub fn event_list() -> Html {
     let sim = use_sim();
+    let lang = sim.lang();
     let rows = event_rows(&sim.state.borrow().cluster, LIMIT);
     html! {
-        <section class="events" aria-label="Events" data-testid="events">
-            <h2>{"Events"}<span class="sub">{" — who did what (newest first)"}</span></h2>
+        <section class="events" aria-label={t(lang, "Events")} data-testid="events">
+            <h2>{ t(lang, "Events") }<span class="sub">{ t(lang, " — who did what (newest first)") }</span></h2>
             <table>
-                <thead><tr><th>{"TIME"}</th><th>{"COMPONENT"}</th><th>{"REASON"}</th><th>{"OBJECT"}</th><th>{"MESSAGE"}</th></tr></thead>
+                <thead><tr><th>{ t(lang, "TIME") }</th><th>{ t(lang, "COMPONENT") }</th><th>{ t(lang, "REASON") }</th><th>{ t(lang, "OBJECT") }</th><th>{ t(lang, "MESSAGE") }</th></tr></thead>
                 <tbody>
                     { for rows.iter().map(|r| html! {
                         <tr class={classes!((r.type_ == "Warning").then_some("warn"))} data-testid="event" data-reason={r.reason.clone()}>

@@ -2,6 +2,7 @@
 //! with where it is stuck and the evidence, the scheduler's verdict per node, and its
 //! actions; or a Node's conditions, taints, Pods (with eviction countdowns) and actions.
 
+use crate::i18n::{t, trf};
 use crate::sim::{use_sim, Selection, SimHandle};
 use crate::view::{node_detail, pod_path, NodeDetail, PodPath, StageState};
 use kubeplay_engine::api::Kind;
@@ -42,6 +43,7 @@ fn object_text(
 #[function_component(Inspector)]
 pub fn inspector() -> Html {
     let sim = use_sim();
+    let lang = sim.lang();
     let tab = use_state(|| Tab::Overview);
     let sel = sim.state.borrow().selected.clone();
     let close = {
@@ -56,18 +58,22 @@ pub fn inspector() -> Html {
             Some(text) => {
                 html! { <pre class="objtext" data-testid="inspector-text">{ text }</pre> }
             }
-            None => html! { <p class="gone">{"It no longer exists."}</p> },
+            None => html! { <p class="gone">{ t(lang, "It no longer exists.") }</p> },
         },
         (Tab::Overview, Selection::Pod(name)) => {
             match pod_path(&sim.state.borrow().cluster, name) {
                 Some(p) => pod_view(&sim, &p),
-                None => html! { <p class="gone">{ format!("Pod {name} no longer exists.") }</p> },
+                None => {
+                    html! { <p class="gone">{ trf(lang, "Pod {} no longer exists.", &[name]) }</p> }
+                }
             }
         }
         (Tab::Overview, Selection::Node(name)) => {
             match node_detail(&sim.state.borrow().cluster, name) {
                 Some(n) => node_view(&sim, &n),
-                None => html! { <p class="gone">{ format!("Node {name} no longer exists.") }</p> },
+                None => {
+                    html! { <p class="gone">{ trf(lang, "Node {} no longer exists.", &[name]) }</p> }
+                }
             }
         }
     };
@@ -82,12 +88,12 @@ pub fn inspector() -> Html {
         }
     };
     html! {
-        <section class="inspector" aria-label="Inspector" data-testid="inspector">
-            <button class="mini close" onclick={close} aria-label="Close the inspector">{"×"}</button>
-            <div class="tabs" role="tablist" aria-label="Inspector views">
-                { tab_button(Tab::Overview, if matches!(selected, Selection::Pod(_)) { "Path" } else { "Overview" }, "tab-overview") }
-                { tab_button(Tab::Yaml, "YAML", "tab-yaml") }
-                { tab_button(Tab::Describe, "Describe", "tab-describe") }
+        <section class="inspector" aria-label={t(lang, "Inspector")} data-testid="inspector">
+            <button class="mini close" onclick={close} aria-label={t(lang, "Close the inspector")}>{"×"}</button>
+            <div class="tabs" role="tablist" aria-label={t(lang, "Inspector views")}>
+                { tab_button(Tab::Overview, if matches!(selected, Selection::Pod(_)) { t(lang, "Path") } else { t(lang, "Overview") }, "tab-overview") }
+                { tab_button(Tab::Yaml, t(lang, "YAML"), "tab-yaml") }
+                { tab_button(Tab::Describe, t(lang, "Describe"), "tab-describe") }
             </div>
             { body }
         </section>
@@ -111,43 +117,44 @@ fn run(sim: &SimHandle, cmd: String) -> Callback<MouseEvent> {
 }
 
 fn pod_view(sim: &SimHandle, p: &PodPath) -> Html {
+    let lang = sim.lang();
     let stuck = p
         .stages
         .iter()
         .find(|s| s.state == StageState::Stuck)
-        .map(|s| stage_label(s.id));
+        .map(|s| t(lang, stage_label(s.id)));
     html! {
         <div class="pod-path">
             <h2>{ format!("Pod {}", p.name) }<span class="sub">{ format!(" · {} · uid {}", p.status, &p.uid[..8.min(p.uid.len())]) }</span></h2>
             if let Some(s) = stuck {
-                <p class="stuck-at" data-testid="stuck-at">{ format!("Stuck at: {s}") }</p>
+                <p class="stuck-at" data-testid="stuck-at">{ trf(lang, "Stuck at: {}", &[&s]) }</p>
             }
             if let Some(t) = p.eviction_in {
-                <p class="countdown" data-testid="eviction-countdown">{ format!("The taint-eviction controller deletes it in {t}s (tolerationSeconds)") }</p>
+                <p class="countdown" data-testid="eviction-countdown">{ trf(lang, "The taint-eviction controller deletes it in {}s (tolerationSeconds)", &[&t]) }</p>
             }
             <ol class="stages">
                 { for p.stages.iter().map(|s| {
                     let (icon, class, word) = match s.state {
-                        StageState::Done => ("✓", "done", "done"),
-                        StageState::Current => ("…", "current", "in progress"),
-                        StageState::Stuck => ("✕", "stuck", "stuck"),
-                        StageState::Pending => ("○", "pending", "not reached"),
+                        StageState::Done => ("✓", "done", t(lang, "done")),
+                        StageState::Current => ("…", "current", t(lang, "in progress")),
+                        StageState::Stuck => ("✕", "stuck", t(lang, "stuck")),
+                        StageState::Pending => ("○", "pending", t(lang, "not reached")),
                     };
                     html! {
                         <li class={classes!("stage", class)} data-testid={format!("stage-{}", s.id)} data-state={class}>
-                            <span class="stage-name"><span aria-hidden="true">{ icon }</span>{ format!(" {} ", stage_label(s.id)) }<span class="sr">{ format!("({word})") }</span></span>
+                            <span class="stage-name"><span aria-hidden="true">{ icon }</span>{ format!(" {} ", t(lang, stage_label(s.id))) }<span class="sr">{ format!("({word})") }</span></span>
                             { for s.evidence.iter().map(|e| html! { <span class="evidence">{ e }</span> }) }
                         </li>
                     }
                 }) }
             </ol>
             if !p.verdicts.is_empty() {
-                <table class="verdicts" aria-label="Last scheduling attempt, node by node">
-                    <thead><tr><th>{"NODE"}</th><th>{"FILTERS"}</th><th>{"SCORE"}</th></tr></thead>
+                <table class="verdicts" aria-label={t(lang, "Last scheduling attempt, node by node")}>
+                    <thead><tr><th>{ t(lang, "NODE") }</th><th>{ t(lang, "FILTERS") }</th><th>{ t(lang, "SCORE") }</th></tr></thead>
                     <tbody>
                         { for p.verdicts.iter().map(|v| html! {
                             <tr class={classes!(v.chosen.then_some("chosen"))}>
-                                <td>{ if v.chosen { format!("{} (chosen)", v.node) } else { v.node.clone() } }</td>
+                                <td>{ if v.chosen { trf(lang, "{} (chosen)", &[&v.node]) } else { v.node.clone() } }</td>
                                 <td>{ &v.verdict }</td>
                                 <td title={v.breakdown.clone()}>
                                     { v.score.map(|s| s.to_string()).unwrap_or_else(|| "—".into()) }
@@ -159,29 +166,30 @@ fn pod_view(sim: &SimHandle, p: &PodPath) -> Html {
                 </table>
             }
             <div class="actions">
-                <button class="btn" onclick={run(sim, format!("kubectl delete pod {} --wait=false", p.name))}>{"Delete"}</button>
-                <button class="btn" onclick={run(sim, format!("sim crash pod/{}", p.name))} data-testid="action-crash">{"Kill container"}</button>
-                <button class="btn" onclick={run(sim, format!("sim unready pod/{}", p.name))}>{"Make unready"}</button>
-                <button class="btn" onclick={run(sim, format!("sim ready pod/{}", p.name))}>{"Make ready"}</button>
-                <button class="btn" onclick={run(sim, format!("sim hang pod/{}", p.name))}>{"Hang"}</button>
-                <button class="btn" onclick={run(sim, format!("sim oom pod/{}", p.name))}>{"OOM"}</button>
+                <button class="btn" onclick={run(sim, format!("kubectl delete pod {} --wait=false", p.name))}>{ t(lang, "Delete") }</button>
+                <button class="btn" onclick={run(sim, format!("sim crash pod/{}", p.name))} data-testid="action-crash">{ t(lang, "Kill container") }</button>
+                <button class="btn" onclick={run(sim, format!("sim unready pod/{}", p.name))}>{ t(lang, "Make unready") }</button>
+                <button class="btn" onclick={run(sim, format!("sim ready pod/{}", p.name))}>{ t(lang, "Make ready") }</button>
+                <button class="btn" onclick={run(sim, format!("sim hang pod/{}", p.name))}>{ t(lang, "Hang") }</button>
+                <button class="btn" onclick={run(sim, format!("sim oom pod/{}", p.name))}>{ t(lang, "OOM") }</button>
             </div>
         </div>
     }
 }
 
 fn node_view(sim: &SimHandle, n: &NodeDetail) -> Html {
+    let lang = sim.lang();
     html! {
         <div class="node-detail">
-            <h2>{ format!("Node {}", n.name) }<span class="sub">{ format!(" · {}{}", n.status, if n.partitioned { " · partitioned" } else if !n.powered { " · powered off" } else { "" }) }</span></h2>
-            <table class="verdicts" aria-label="Node conditions">
-                <thead><tr><th>{"TYPE"}</th><th>{"STATUS"}</th><th>{"REASON"}</th><th>{"MESSAGE"}</th></tr></thead>
+            <h2>{ trf(lang, "Node {}", &[&n.name]) }<span class="sub">{ format!(" · {}{}", n.status, if n.partitioned { t(lang, " · partitioned") } else if !n.powered { t(lang, " · powered off") } else { "" }) }</span></h2>
+            <table class="verdicts" aria-label={t(lang, "Node conditions")}>
+                <thead><tr><th>{ t(lang, "TYPE") }</th><th>{ t(lang, "STATUS") }</th><th>{ t(lang, "REASON") }</th><th>{ t(lang, "MESSAGE") }</th></tr></thead>
                 <tbody>{ for n.conditions.iter().map(|(t, s, r, m)| html! { <tr><td>{t}</td><td>{s}</td><td>{r}</td><td>{m}</td></tr> }) }</tbody>
             </table>
-            <p class="taints">{ if n.taints.is_empty() { "Taints: <none>".to_string() } else { format!("Taints: {}", n.taints.join(", ")) } }</p>
+            <p class="taints">{ if n.taints.is_empty() { t(lang, "Taints: <none>").to_string() } else { trf(lang, "Taints: {}", &[&n.taints.join(", ")]) } }</p>
             <ul class="node-pods">
                 { for n.pods.iter().map(|(p, s, t)| html! {
-                    <li>{ format!("{p} · {s}") }{ t.map(|t| html! { <span class="countdown">{ format!(" · evicted in {t}s") }</span> }).unwrap_or_default() }</li>
+                    <li>{ format!("{p} · {s}") }{ t.map(|t| html! { <span class="countdown">{ format!(" · {}", trf(lang, "evicted in {}s", &[&t])) }</span> }).unwrap_or_default() }</li>
                 }) }
             </ul>
             { node_actions(sim, n) }
@@ -192,6 +200,7 @@ fn node_view(sim: &SimHandle, n: &NodeDetail) -> Html {
 /// Cordon / uncordon, drain, power off / on (or reconnect), partition: the node
 /// controls shared by the inspector and the node board.
 pub(crate) fn node_actions(sim: &SimHandle, n: &NodeDetail) -> Html {
+    let lang = sim.lang();
     let cordon = if n.cordoned {
         format!("kubectl uncordon {}", n.name)
     } else {
@@ -208,11 +217,11 @@ pub(crate) fn node_actions(sim: &SimHandle, n: &NodeDetail) -> Html {
     );
     html! {
         <div class="actions">
-            <button class="btn" onclick={run(sim, cordon)} data-testid="action-cordon">{ if n.cordoned { "Uncordon" } else { "Cordon" } }</button>
-            <button class="btn" onclick={run(sim, format!("kubectl drain {} --ignore-daemonsets", n.name))} data-testid="action-drain">{"Drain"}</button>
-            <button class="btn" onclick={run(sim, power)} data-testid="action-power">{ if n.partitioned { "Reconnect" } else if n.powered { "Power off" } else { "Power on" } }</button>
+            <button class="btn" onclick={run(sim, cordon)} data-testid="action-cordon">{ if n.cordoned { t(lang, "Uncordon") } else { t(lang, "Cordon") } }</button>
+            <button class="btn" onclick={run(sim, format!("kubectl drain {} --ignore-daemonsets", n.name))} data-testid="action-drain">{ t(lang, "Drain") }</button>
+            <button class="btn" onclick={run(sim, power)} data-testid="action-power">{ if n.partitioned { t(lang, "Reconnect") } else if n.powered { t(lang, "Power off") } else { t(lang, "Power on") } }</button>
             if n.powered && !n.partitioned {
-                <button class="btn" onclick={run(sim, format!("sim node partition {}", n.name))} data-testid="action-partition">{"Partition"}</button>
+                <button class="btn" onclick={run(sim, format!("sim node partition {}", n.name))} data-testid="action-partition">{ t(lang, "Partition") }</button>
             }
         </div>
     }

@@ -4,6 +4,7 @@
 
 use super::chain::bar;
 use super::inspector::node_actions;
+use crate::i18n::{t, trf};
 use crate::sim::{use_sim, Selection};
 use crate::view::*;
 use kubeplay_engine::api::quantity::{format_bytes, format_cpu_milli};
@@ -23,6 +24,7 @@ fn abnormal(cond: &(String, String, String, String)) -> bool {
 #[function_component(NodeBoard)]
 pub fn node_board() -> Html {
     let sim = use_sim();
+    let lang = sim.lang();
     let (views, details) = {
         let st = sim.state.borrow();
         let model = chain_model(&st.cluster);
@@ -34,14 +36,14 @@ pub fn node_board() -> Html {
         (model.nodes, details)
     };
     html! {
-        <section class="panel nodeboard" aria-label="Node board" data-testid="node-board">
-            <h2>{"Nodes"}<span class="sub">{" — each node's Pods, requests against allocatable, and what the node lifecycle controller sees"}</span></h2>
+        <section class="panel nodeboard" aria-label={t(lang, "Node board")} data-testid="node-board">
+            <h2>{ t(lang, "Nodes") }<span class="sub">{ t(lang, " — each node's Pods, requests against allocatable, and what the node lifecycle controller sees") }</span></h2>
             <div class="board">
                 { for views.iter().zip(details.iter()).map(|(v, d)| {
                     let badges: Vec<(&str, &str)> = [
-                        (d.cordoned, ("cordoned", "SchedulingDisabled: new Pods are not placed here")),
-                        (!d.powered, ("powered off", "the kubelet is down: no heartbeats")),
-                        (d.partitioned, ("partitioned", "the kubelet runs but cannot reach the API server")),
+                        (d.cordoned, (t(lang, "cordoned"), t(lang, "SchedulingDisabled: new Pods are not placed here"))),
+                        (!d.powered, (t(lang, "powered off"), t(lang, "the kubelet is down: no heartbeats"))),
+                        (d.partitioned, (t(lang, "partitioned"), t(lang, "the kubelet runs but cannot reach the API server"))),
                     ]
                     .into_iter()
                     .filter(|(on, _)| *on)
@@ -56,7 +58,7 @@ pub fn node_board() -> Html {
                         <article class={classes!("nodecard", if v.ready { "ready" } else { "notready" })}
                                  data-testid={format!("board-{}", d.name)} data-status={d.status.clone()}>
                             <header>
-                                <button class="linkish" onclick={inspect} title="Open in the inspector">{ &d.name }</button>
+                                <button class="linkish" onclick={inspect} title={t(lang, "Open in the inspector")}>{ &d.name }</button>
                                 <span class="nodestatus">{ &d.status }</span>
                             </header>
                             if !badges.is_empty() {
@@ -71,14 +73,14 @@ pub fn node_board() -> Html {
                                 <div class="taints">{ for d.taints.iter().map(|t| html! { <span class="taint">{ t }</span> }) }</div>
                             }
                             <ul class="boardpods">
-                                { for d.pods.iter().map(|(p, s, t)| html! {
+                                { for d.pods.iter().map(|(p, s, evict)| html! {
                                     <li class={classes!("boardpod", (s == "Running").then_some("running"), (s == "Terminating").then_some("terminating"))}>
                                         <span class="pname">{ p }</span>
                                         <span class="pstatus">{ s }</span>
-                                        { t.map(|t| html! { <span class="countdown" title="NoExecute taint: the taint-eviction controller deletes the Pod when its tolerationSeconds run out">{ format!("evicted in {t}s") }</span> }).unwrap_or_default() }
+                                        { evict.map(|secs| html! { <span class="countdown" title={t(lang, "NoExecute taint: the taint-eviction controller deletes the Pod when its tolerationSeconds run out")}>{ trf(lang, "evicted in {}s", &[&secs]) }</span> }).unwrap_or_default() }
                                     </li>
                                 }) }
-                                if d.pods.is_empty() { <li class="empty">{"no Pods"}</li> }
+                                if d.pods.is_empty() { <li class="empty">{ t(lang, "no Pods") }</li> }
                             </ul>
                             { node_actions(&sim, d) }
                         </article>

@@ -1,5 +1,6 @@
 //! Clock and controls: play / pause / step / speed, and the last click as a command.
 
+use crate::i18n::{t, Lang};
 use crate::sim::{use_sim, SPEEDS};
 use kubeplay_engine::time::clock_label;
 use yew::prelude::*;
@@ -8,6 +9,7 @@ use yew::prelude::*;
 #[function_component(Toolbar)]
 pub fn toolbar() -> Html {
     let sim = use_sim();
+    let lang = sim.lang();
     let (now, playing, speed, cmd, err) = {
         let s = sim.state.borrow();
         (
@@ -27,14 +29,14 @@ pub fn toolbar() -> Html {
         Callback::from(move |_| sim.step())
     };
     html! {
-        <section class="toolbar" aria-label="Simulation controls">
-            <span class="clock" data-testid="clock" aria-label="Simulated time">{ clock_label(now) }</span>
+        <section class="toolbar" aria-label={t(lang, "Simulation controls")}>
+            <span class="clock" data-testid="clock" aria-label={t(lang, "Simulated time")}>{ clock_label(now) }</span>
             <button class="btn" onclick={toggle} aria-pressed={playing.to_string()} data-testid="play">
                 { if playing { icon_pause() } else { icon_play() } }
-                { if playing { "Pause" } else { "Play" } }
+                { if playing { t(lang, "Pause") } else { t(lang, "Play") } }
             </button>
-            <button class="btn" onclick={step} title="Run the next event" data-testid="step">{ icon_step() }{"Step"}</button>
-            <span class="speeds" role="group" aria-label="Speed">
+            <button class="btn" onclick={step} title={t(lang, "Run the next event")} data-testid="step">{ icon_step() }{ t(lang, "Step") }</button>
+            <span class="speeds" role="group" aria-label={t(lang, "Speed")}>
                 { for SPEEDS.iter().map(|s| {
                     let sim = sim.clone();
                     let s = *s;
@@ -46,7 +48,17 @@ pub fn toolbar() -> Html {
                     }
                 }) }
             </span>
-            <span class="hint">{"Click a Pod to delete it · click a Node to power it off or on · −/+ to scale"}</span>
+            <span class="hint">{ t(lang, "Click a Pod to delete it · click a Node to power it off or on · −/+ to scale") }</span>
+            <span class="langs" role="group" aria-label={t(lang, "Language")}>
+                { for [(Lang::En, "English"), (Lang::Zh, "中文")].into_iter().map(|(l, label)| {
+                    let sim = sim.clone();
+                    let onclick = Callback::from(move |_| sim.set_lang(l));
+                    html! {
+                        <button class={classes!("btn", "lang", (lang == l).then_some("on"))} onclick={onclick}
+                            aria-pressed={(lang == l).to_string()} lang={l.code()} data-testid={format!("lang-{}", if l == Lang::Zh { "zh" } else { "en" })}>{ label }</button>
+                    }
+                }) }
+            </span>
             if let Some(c) = cmd {
                 <code class="lastcmd" data-testid="last-command">{ format!("$ {}", c.replace('\n', " ; ")) }</code>
             }

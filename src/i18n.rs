@@ -1,0 +1,275 @@
+//! English and Simplified Chinese for everything the UI itself says. kubectl output,
+//! Kubernetes reasons and messages, object names and field names stay as Kubernetes
+//! prints them (a learner searches for those words).
+//!
+//! Keys are the English strings; `{}` marks a value filled in by [`trf`]. Chinese terms
+//! follow the course texts: 副本, 就绪, 调度, 期望状态 / 实际状态, 节点, 驱逐, 污点, 容忍.
+
+/// A UI language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    /// English.
+    En,
+    /// Simplified Chinese.
+    Zh,
+}
+
+impl Lang {
+    /// From a `lang` URL parameter or a browser language tag (`zh`, `zh-CN`, `en-US`…);
+    /// None when it names neither language.
+    pub fn from_tag(tag: &str) -> Option<Lang> {
+        let t = tag.trim().to_ascii_lowercase();
+        if t == "zh" || t.starts_with("zh-") || t.starts_with("zh_") {
+            Some(Lang::Zh)
+        } else if t == "en" || t.starts_with("en-") || t.starts_with("en_") {
+            Some(Lang::En)
+        } else {
+            None
+        }
+    }
+
+    /// The `lang` attribute value.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh-CN",
+        }
+    }
+}
+
+/// English → Simplified Chinese.
+const ZH: &[(&str, &str)] = &[
+    // Header and toolbar.
+    ("Spec is what you want, status is what is. Watch the control plane close the gap.", "spec 是期望状态，status 是实际状态。看控制平面如何弥合两者的差距。"),
+    ("Simulation controls", "模拟控制"),
+    ("Simulated time", "模拟时间"),
+    ("Play", "播放"),
+    ("Pause", "暂停"),
+    ("Step", "单步"),
+    ("Run the next event", "执行下一个事件"),
+    ("Speed", "速度"),
+    ("Click a Pod to delete it · click a Node to power it off or on · −/+ to scale", "点击 Pod 删除它 · 点击节点关机或开机 · −/+ 扩缩副本"),
+    ("Language", "语言"),
+    // Chain.
+    ("Deployment → ReplicaSet → Pod → Node", "Deployment → ReplicaSet → Pod → 节点"),
+    ("Deployment", "Deployment"),
+    ("ReplicaSet", "ReplicaSet"),
+    ("Pods", "Pod"),
+    ("Nodes", "节点"),
+    ("+ add node", "+ 添加节点"),
+    ("sim node add: register a new 4-CPU / 8Gi node", "sim node add：注册一个 4 CPU / 8Gi 的新节点"),
+    ("wants {}", "期望 {}"),
+    ("ready {}/{}", "就绪 {}/{}"),
+    ("available {}", "可用 {}"),
+    ("desired {}", "期望 {}"),
+    ("current {}", "当前 {}"),
+    ("ready {}", "就绪 {}"),
+    ("revision {}", "版本 {}"),
+    ("restarts {}", "重启 {}"),
+    ("node {}", "节点 {}"),
+    ("1 pod", "1 个 Pod"),
+    ("{} pods", "{} 个 Pod"),
+    ("power off", "已关机"),
+    ("not Ready", "未就绪"),
+    ("Scale down Deployment {}", "缩容 Deployment {}"),
+    ("Scale up Deployment {}", "扩容 Deployment {}"),
+    ("Inspect Pod {}", "检查 Pod {}"),
+    ("Inspect Node {}", "检查节点 {}"),
+    ("Delete Pod {}", "删除 Pod {}"),
+    ("Power off Node {}", "关闭节点 {}"),
+    ("Power on Node {}", "开启节点 {}"),
+    // Inspector.
+    ("Inspector", "检查器"),
+    ("Inspector views", "检查器视图"),
+    ("Close the inspector", "关闭检查器"),
+    ("Path", "路径"),
+    ("Overview", "概览"),
+    ("YAML", "YAML"),
+    ("Describe", "Describe"),
+    ("It no longer exists.", "它已不存在。"),
+    ("Pod {} no longer exists.", "Pod {} 已不存在。"),
+    ("Node {} no longer exists.", "节点 {} 已不存在。"),
+    ("created", "已创建"),
+    ("scheduled", "已调度"),
+    ("image pulled", "镜像已拉取"),
+    ("started", "已启动"),
+    ("ready", "已就绪"),
+    ("terminating", "终止中"),
+    ("done", "完成"),
+    ("in progress", "进行中"),
+    ("stuck", "卡住"),
+    ("not reached", "未到达"),
+    ("Stuck at: {}", "卡在：{}"),
+    ("At: {}", "当前：{}"),
+    ("Last scheduling attempt, node by node", "最近一次调度尝试（逐个节点）"),
+    ("NODE", "节点"),
+    ("FILTERS", "过滤"),
+    ("SCORE", "打分"),
+    ("{} (chosen)", "{}（选中）"),
+    ("feasible", "可行"),
+    ("evicted in {}s", "{} 秒后驱逐"),
+    ("The taint-eviction controller deletes it in {}s (tolerationSeconds)", "taint-eviction 控制器将在 {} 秒后删除它（tolerationSeconds）"),
+    ("Delete", "删除"),
+    ("Kill container", "杀死容器"),
+    ("Make unready", "使其未就绪"),
+    ("Make ready", "使其就绪"),
+    ("Hang", "挂起"),
+    ("OOM", "内存溢出 (OOM)"),
+    ("Cordon", "封锁 (cordon)"),
+    ("Uncordon", "解除封锁"),
+    ("Drain", "排空 (drain)"),
+    ("Power off", "关机"),
+    ("Power on", "开机"),
+    ("Reconnect", "恢复网络"),
+    ("Partition", "断网 (partition)"),
+    ("Node conditions", "节点状况"),
+    ("TYPE", "类型"),
+    ("STATUS", "状态"),
+    ("REASON", "原因"),
+    ("MESSAGE", "消息"),
+    ("Taints: {}", "污点：{}"),
+    ("Taints: <none>", "污点：<none>"),
+    ("Node {}", "节点 {}"),
+    (" · partitioned", " · 已断网"),
+    (" · powered off", " · 已关机"),
+    // Node board.
+    ("Node board", "节点看板"),
+    (" — each node's Pods, requests against allocatable, and what the node lifecycle controller sees", " —— 每个节点上的 Pod、资源请求与可分配量，以及节点生命周期控制器看到的情况"),
+    ("Open in the inspector", "在检查器中打开"),
+    ("cordoned", "已封锁"),
+    ("SchedulingDisabled: new Pods are not placed here", "SchedulingDisabled：新的 Pod 不会调度到这里"),
+    ("powered off", "已关机"),
+    ("the kubelet is down: no heartbeats", "kubelet 已停止：没有心跳"),
+    ("partitioned", "已断网"),
+    ("the kubelet runs but cannot reach the API server", "kubelet 仍在运行，但连不上 API server"),
+    ("no Pods", "没有 Pod"),
+    ("NoExecute taint: the taint-eviction controller deletes the Pod when its tolerationSeconds run out", "NoExecute 污点：容忍时间（tolerationSeconds）用完后，taint-eviction 控制器删除该 Pod"),
+    // Deployment panel.
+    ("Deployment {}", "Deployment {}"),
+    ("image", "镜像"),
+    ("Set image", "更新镜像"),
+    ("Roll out a broken image", "发布一个坏镜像"),
+    ("revision", "版本"),
+    ("Roll back", "回滚"),
+    ("Resume", "恢复"),
+    ("Restart", "重启"),
+    ("previous", "上一个"),
+    ("REVISION", "版本"),
+    ("REPLICASET", "REPLICASET"),
+    ("IMAGES", "镜像"),
+    ("READY/DESIRED", "就绪/期望"),
+    ("CHANGE-CAUSE", "变更原因"),
+    ("{} (current)", "{}（当前）"),
+    ("Deployments: rollouts and history", "Deployment：发布与历史"),
+    ("Σ ReplicaSet replicas against replicas + maxSurge; unavailable against maxUnavailable", "各 ReplicaSet 副本数之和对比 replicas + maxSurge；不可用数对比 maxUnavailable"),
+    ("pods {}/{} (max {} with surge {}) · unavailable {}/{}", "Pod {}/{}（最多 {}，含 surge {}）· 不可用 {}/{}"),
+    ("New image for Deployment {}", "Deployment {} 的新镜像"),
+    ("The registry refuses this image: the rollout gets stuck", "镜像仓库拒绝这个镜像：发布会卡住"),
+    ("Revision to roll Deployment {} back to", "Deployment {} 要回滚到的版本"),
+    ("Revision history of Deployment {}", "Deployment {} 的版本历史"),
+    // Console.
+    ("Console", "控制台"),
+    (" — kubectl and sim commands; clicks appear here too", " —— kubectl 与 sim 命令；点击操作也会显示在这里"),
+    ("kubectl get pods -o wide   (Tab completes, ↑/↓ history, Shift+Enter for a new line)", "kubectl get pods -o wide   （Tab 补全，↑/↓ 历史，Shift+Enter 换行）"),
+    ("Command (kubectl or sim)", "命令（kubectl 或 sim）"),
+    ("a command is still waiting for the cluster — press Play, or Esc / Ctrl+C to stop it", "还有一条命令在等待集群 —— 请按播放，或按 Esc / Ctrl+C 停止它"),
+    ("waiting for the cluster… (Esc or Ctrl+C stops it)", "正在等待集群……（Esc 或 Ctrl+C 停止）"),
+    ("waiting for the cluster — the clock is paused: press Play (Esc or Ctrl+C stops it)", "正在等待集群 —— 时钟已暂停：请按播放（Esc 或 Ctrl+C 停止）"),
+    // Events.
+    ("Events", "事件"),
+    (" — who did what (newest first)", " —— 谁做了什么（最新的在前）"),
+    ("TIME", "时间"),
+    ("COMPONENT", "组件"),
+    ("OBJECT", "对象"),
+];
+
+/// The text for `en` in `lang` (English when no translation exists).
+pub fn t(lang: Lang, en: &'static str) -> &'static str {
+    match lang {
+        Lang::En => en,
+        Lang::Zh => ZH
+            .iter()
+            .find(|(k, _)| *k == en)
+            .map(|(_, v)| *v)
+            .unwrap_or(en),
+    }
+}
+
+/// [`t`] with each `{}` replaced by the next argument.
+pub fn trf(lang: Lang, en: &'static str, args: &[&dyn std::fmt::Display]) -> String {
+    let mut out = String::new();
+    let mut args = args.iter();
+    let mut rest = t(lang, en);
+    while let Some(i) = rest.find("{}") {
+        out.push_str(&rest[..i]);
+        if let Some(a) = args.next() {
+            out.push_str(&a.to_string());
+        }
+        rest = &rest[i + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `t(lang, "…")` / `trf(lang, "…"` key in the components, found by scanning
+    /// their source.
+    fn keys_in_source() -> Vec<String> {
+        let sources = [
+            include_str!("components/app.rs"),
+            include_str!("components/chain.rs"),
+            include_str!("components/console.rs"),
+            include_str!("components/deployments.rs"),
+            include_str!("components/events.rs"),
+            include_str!("components/inspector.rs"),
+            include_str!("components/nodeboard.rs"),
+            include_str!("components/toolbar.rs"),
+        ];
+        let mut keys = Vec::new();
+        for src in sources {
+            for marker in ["t(lang, \"", "trf(lang, \""] {
+                let mut rest = src;
+                while let Some(i) = rest.find(marker) {
+                    rest = &rest[i + marker.len()..];
+                    if let Some(end) = rest.find('"') {
+                        keys.push(rest[..end].to_string());
+                    }
+                }
+            }
+        }
+        keys
+    }
+
+    #[test]
+    fn every_string_the_components_show_has_a_chinese_translation() {
+        let keys = keys_in_source();
+        assert!(keys.len() > 60, "the scan found only {} keys", keys.len());
+        let missing: Vec<&String> = keys
+            .iter()
+            .filter(|k| !ZH.iter().any(|(e, _)| e == k))
+            .collect();
+        assert!(missing.is_empty(), "no Chinese for: {missing:?}");
+    }
+
+    #[test]
+    fn translations_keep_their_placeholders_and_keys_are_unique() {
+        for (i, (en, zh)) in ZH.iter().enumerate() {
+            assert_eq!(en.matches("{}").count(), zh.matches("{}").count(), "{en}");
+            assert!(!ZH[..i].iter().any(|(e, _)| e == en), "duplicate key {en}");
+        }
+    }
+
+    #[test]
+    fn languages_come_from_tags_and_fill_placeholders() {
+        assert_eq!(Lang::from_tag("zh-CN"), Some(Lang::Zh));
+        assert_eq!(Lang::from_tag("ZH"), Some(Lang::Zh));
+        assert_eq!(Lang::from_tag("en-US"), Some(Lang::En));
+        assert_eq!(Lang::from_tag("fr"), None);
+        assert_eq!(trf(Lang::Zh, "ready {}/{}", &[&2, &3]), "就绪 2/3");
+        assert_eq!(trf(Lang::En, "ready {}/{}", &[&2, &3]), "ready 2/3");
+        assert_eq!(t(Lang::Zh, "not a key"), "not a key");
+    }
+}
