@@ -57,6 +57,8 @@ const ZH: &[(&str, &str)] = &[
     ("Pods", "Pod"),
     ("Nodes", "节点"),
     ("+ add node", "+ 添加节点"),
+    ("SVG", "导出 SVG"),
+    ("Download the chain as an SVG picture (for slides)", "把这条链下载为 SVG 图片（可用于幻灯片）"),
     ("sim node add: register a new 4-CPU / 8Gi node", "sim node add：注册一个 4 CPU / 8Gi 的新节点"),
     ("wants {}", "期望 {}"),
     ("ready {}/{}", "就绪 {}/{}"),

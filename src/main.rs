@@ -6,6 +6,7 @@
 //! lives here; every behaviour lives in the engine.
 
 mod components;
+mod export;
 mod i18n;
 mod sim;
 mod view;

@@ -27,6 +27,7 @@ pub fn chain_view() -> Html {
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(3))}>
                     { t(lang, "Nodes") }
                     <button class="addnode" onclick={add_node(&sim)} data-testid="add-node" title={t(lang, "sim node add: register a new 4-CPU / 8Gi node")}>{ t(lang, "+ add node") }</button>
+                    <button class="addnode" onclick={export_svg(&sim)} data-testid="export-svg" title={t(lang, "Download the chain as an SVG picture (for slides)")}>{ t(lang, "SVG") }</button>
                 </span>
             </div>
             <div class="canvas" style={format!("width:{width}px;height:{}px", model.height)}>
@@ -46,6 +47,18 @@ pub fn chain_view() -> Html {
             </div>
         </section>
     }
+}
+
+/// Download the current chain picture.
+fn export_svg(sim: &SimHandle) -> Callback<MouseEvent> {
+    let sim = sim.clone();
+    Callback::from(move |_| {
+        let svg = {
+            let st = sim.state.borrow();
+            crate::export::chain_svg(&chain_model(&st.cluster))
+        };
+        crate::export::download_svg("kubeplay-chain.svg", &svg);
+    })
 }
 
 /// `sim node add node-N` with the first free N.

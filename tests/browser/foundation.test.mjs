@@ -79,3 +79,25 @@ test('the scale buttons change spec.replicas and the status follows', async () =
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the chain downloads as an SVG that contains its objects', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByText('ready 3/3').waitFor({ timeout: 20_000 });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByTestId('export-svg').click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'kubeplay-chain.svg');
+  const file = await download.path();
+  await download.saveAs(shot('chain.svg'));
+  const svg = (await import('node:fs')).readFileSync(file, 'utf8');
+  assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  assert.match(svg, />web</);
+  assert.match(svg, /wants 3 · ready 3\/3/);
+  const pods = await page.getByTestId('pod').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label').replace('Pod ', '')));
+  assert.equal(pods.length, 3);
+  for (const p of pods) assert.ok(svg.includes(`>${p}<`), p);
+  assert.match(svg, />node-1 · Ready</);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,253 @@
+//! The chain picture as a standalone SVG (for slides): the same layout as the page,
+//! cards as rectangles with their spec-beside-status text, ownerReference and binding
+//! lines. Pure: built from the [`ChainModel`], no DOM.
+
+use crate::view::*;
+use std::fmt::Write;
+
+/// Escape text for SVG.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+const OK: &str = "#1a7f37";
+const BAD: &str = "#cf222e";
+const WARN: &str = "#bf8700";
+const ACCENT: &str = "#3b5bdb";
+const INK: &str = "#1f2328";
+const MUTED: &str = "#59636e";
+
+fn card(
+    out: &mut String,
+    x: f64,
+    y: f64,
+    h: f64,
+    stripe: &str,
+    fill: &str,
+    lines: &[(&str, String)],
+) {
+    let _ = write!(
+        out,
+        r##"<g><rect x="{x}" y="{y}" width="{COL_W}" height="{h}" rx="6" fill="{fill}" stroke="#d0d7de"/><rect x="{x}" y="{y}" width="4" height="{h}" fill="{stripe}"/>"##
+    );
+    for (i, (style, text)) in lines.iter().enumerate() {
+        let ty = y + 18.0 + i as f64 * 17.0;
+        let (weight, color, size) = match *style {
+            "title" => ("700", INK, 13),
+            "muted" => ("400", MUTED, 11),
+            _ => ("400", INK, 12),
+        };
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{ty}" font-size="{size}" font-weight="{weight}" fill="{color}">{}</text>"#,
+            x + 12.0,
+            esc(text)
+        );
+    }
+    out.push_str("</g>");
+}
+
+/// The chain as an SVG document.
+pub fn chain_svg(m: &ChainModel) -> String {
+    let width = col_x(3) + COL_W + 8.0;
+    let height = m.height + 8.0;
+    let mut out = format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="-4 -4 {width} {height}" font-family="system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'PingFang SC', 'Microsoft YaHei', sans-serif"><title>kubeplay: Deployment → ReplicaSet → Pod → Node</title><rect x="-4" y="-4" width="{width}" height="{height}" fill="#ffffff"/>"##
+    );
+    for l in &m.links {
+        let mid = (l.x1 + l.x2) / 2.0;
+        let dash = if l.kind == "binding" {
+            r#" stroke-dasharray="4 3""#
+        } else {
+            ""
+        };
+        let color = if l.kind == "binding" {
+            ACCENT
+        } else {
+            "#8c959f"
+        };
+        let _ = write!(
+            out,
+            r#"<path d="M{} {} C{mid} {} {mid} {} {} {}" fill="none" stroke="{color}" stroke-width="1.5"{dash}/>"#,
+            l.x1, l.y1, l.y1, l.y2, l.x2, l.y2
+        );
+    }
+    for d in &m.deployments {
+        let stripe = if d.ready == d.desired {
+            "#8250df"
+        } else {
+            WARN
+        };
+        card(
+            &mut out,
+            col_x(0),
+            d.y,
+            OWNER_H,
+            stripe,
+            "#ffffff",
+            &[
+                ("muted", "Deployment".into()),
+                ("title", d.name.clone()),
+                (
+                    "text",
+                    format!(
+                        "wants {} · ready {}/{} · available {}",
+                        d.desired, d.ready, d.desired, d.available
+                    ),
+                ),
+            ],
+        );
+    }
+    for r in &m.replicasets {
+        card(
+            &mut out,
+            col_x(1),
+            r.y,
+            OWNER_H,
+            ACCENT,
+            "#ffffff",
+            &[
+                ("muted", format!("ReplicaSet · revision {}", r.revision)),
+                ("title", r.name.clone()),
+                (
+                    "text",
+                    format!(
+                        "desired {} · current {} · ready {}",
+                        r.desired, r.current, r.ready
+                    ),
+                ),
+            ],
+        );
+    }
+    for p in &m.pods {
+        let (stripe, fill) = if p.terminating {
+            (BAD, "#ffebe9")
+        } else if p.ready {
+            (OK, "#ffffff")
+        } else if p.node.is_empty() {
+            (WARN, "#fff8c5")
+        } else {
+            (ACCENT, "#ffffff")
+        };
+        let node = if p.node.is_empty() {
+            "<none>"
+        } else {
+            p.node.as_str()
+        };
+        card(
+            &mut out,
+            col_x(2),
+            p.y,
+            POD_H,
+            stripe,
+            fill,
+            &[
+                ("title", p.name.clone()),
+                (
+                    "text",
+                    format!("{} {} · restarts {}", p.ready_col, p.status, p.restarts),
+                ),
+                ("muted", format!("uid {} · node {node}", p.short_uid)),
+            ],
+        );
+    }
+    for n in &m.nodes {
+        let (stripe, fill) = if n.ready {
+            (OK, "#ffffff")
+        } else {
+            (BAD, "#ffebe9")
+        };
+        let mut lines = vec![
+            ("title", format!("{} · {}", n.name, n.status)),
+            (
+                "muted",
+                format!(
+                    "cpu {}/{} · mem {}/{}",
+                    kubeplay_engine::api::quantity::format_cpu_milli(n.cpu_requested),
+                    kubeplay_engine::api::quantity::format_cpu_milli(n.cpu_allocatable),
+                    kubeplay_engine::api::quantity::format_bytes(n.mem_requested),
+                    kubeplay_engine::api::quantity::format_bytes(n.mem_allocatable)
+                ),
+            ),
+            ("text", format!("{} pod(s)", n.pods)),
+        ];
+        if !n.taints.is_empty() {
+            lines.push(("muted", n.taints.join(", ")));
+        }
+        card(&mut out, col_x(3), n.y, NODE_H, stripe, fill, &lines);
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// Percent-encode for a `data:` URL (everything but unreserved ASCII).
+pub fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() * 2);
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b' ') {
+            if b == b' ' {
+                out.push_str("%20");
+            } else {
+                out.push(b as char);
+            }
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// Offer `svg` as a download named `file` (an `<a download>` with a `data:` URL: no
+/// server, works offline).
+pub fn download_svg(file: &str, svg: &str) {
+    use wasm_bindgen::JsCast;
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(a) = doc.create_element("a") else {
+        return;
+    };
+    let href = format!("data:image/svg+xml;charset=utf-8,{}", percent_encode(svg));
+    let _ = a.set_attribute("href", &href);
+    let _ = a.set_attribute("download", file);
+    if let Ok(a) = a.dyn_into::<web_sys::HtmlElement>() {
+        a.click();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_exported_svg_holds_every_card_of_the_chain_and_escapes_text() {
+        let mut c = default_cluster();
+        c.settle(60_000);
+        let m = chain_model(&c);
+        let svg = chain_svg(&m);
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+        assert!(svg.trim_end().ends_with("</svg>"));
+        assert!(svg.contains(">web<"), "the Deployment card");
+        for p in &m.pods {
+            assert!(svg.contains(&format!(">{}<", p.name)), "pod {}", p.name);
+        }
+        for n in &m.nodes {
+            assert!(
+                svg.contains(&format!(">{} · Ready<", n.name)),
+                "node {}",
+                n.name
+            );
+        }
+        assert_eq!(svg.matches("<path ").count(), m.links.len());
+        // An unscheduled Pod's `<none>` is escaped, never raw markup.
+        assert!(!svg.contains("node <none>"));
+        assert_eq!(esc("a<b>&\""), "a&lt;b&gt;&amp;&quot;");
+        assert_eq!(
+            percent_encode("<a b=\"#\">é"),
+            "%3Ca%20b%3D%22%23%22%3E%C3%A9"
+        );
+    }
+}
