@@ -50,6 +50,12 @@ const ZH: &[(&str, &str)] = &[
     ("Speed", "速度"),
     ("Click a Pod to delete it · click a Node to power it off or on · −/+ to scale", "点击 Pod 删除它 · 点击节点关机或开机 · −/+ 扩缩副本"),
     ("Language", "语言"),
+    ("Rewind", "回放"),
+    ("Drag to go back in time and forward again (the engine replays from snapshots)", "拖动以回到过去或再前进（引擎从快照重放）"),
+    ("Simulated time: drag to rewind or fast-forward", "模拟时间：拖动以回退或快进"),
+    ("{} behind the latest", "比最新时刻晚 {}"),
+    ("A command after a rewind starts a new history: what came after that moment is gone", "回退后再执行命令会开始新的历史：那一刻之后的内容被丢弃"),
+    ("history forked at {}", "历史在 {} 分叉"),
     // Chain.
     ("Deployment → ReplicaSet → Pod → Node", "Deployment → ReplicaSet → Pod → 节点"),
     ("Deployment", "Deployment"),

@@ -9,6 +9,7 @@ mod components;
 mod export;
 mod i18n;
 mod sim;
+mod timeline;
 mod view;
 
 fn main() {

@@ -3,6 +3,7 @@
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::command::wait::Blocking;
 use kubeplay_engine::command::{self, script, NoFiles};
+use kubeplay_engine::time::SimTime;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -59,12 +60,16 @@ pub struct SimState {
     queued: VecDeque<script::ScriptLine>,
     /// The UI language.
     pub lang: crate::i18n::Lang,
+    /// Snapshots for rewinding.
+    pub timeline: crate::timeline::Timeline,
 }
 
 impl SimState {
     /// A fresh state around `cluster`, playing at 1×.
     pub fn new(cluster: Cluster) -> Self {
+        let timeline = crate::timeline::Timeline::new(&cluster);
         SimState {
+            timeline,
             selected: None,
             cluster,
             playing: true,
@@ -101,7 +106,17 @@ impl SimState {
             let Some(l) = self.queued.pop_front() else {
                 return;
             };
+            let before = (self.cluster.store.revision(), self.cluster.now());
             let mut o = command::start(&mut self.cluster, &l.command, l.stdin.as_deref(), &NoFiles);
+            // Only a command that changed the world is history (a `kubectl get` after
+            // a rewind does not fork it).
+            let mut words = l.command.split_whitespace();
+            let sim_change = words.next() == Some("sim")
+                && !matches!(words.next(), Some("time" | "log" | "why" | "expect"));
+            // `sim` faults live in the kubelets, not the store: they are history too.
+            if sim_change || (self.cluster.store.revision(), self.cluster.now()) != before {
+                self.timeline.command(&self.cluster);
+            }
             let shown = match &l.stdin {
                 Some(_) => format!("{} <<EOF …", l.command),
                 None => l.command.clone(),
@@ -117,6 +132,27 @@ impl SimState {
                 self.pending = Some((idx, b));
                 self.poll_pending();
             }
+        }
+    }
+
+    /// The clock moved (tick or step): record it for rewinding.
+    pub fn observe(&mut self) {
+        if self.pending.is_some() {
+            // A waiting command acts as the clock plays (drain's evictions…): the
+            // clock alone cannot replay it, so every such moment is a snapshot.
+            self.timeline.command(&self.cluster);
+        } else {
+            self.timeline.observe(&self.cluster);
+        }
+    }
+
+    /// Go to simulated time `t` within the recorded history (paused; a waiting command
+    /// is stopped).
+    pub fn seek(&mut self, t: SimTime) {
+        if let Some(c) = self.timeline.at(t) {
+            self.interrupt();
+            self.cluster = c;
+            self.playing = false;
         }
     }
 
@@ -262,7 +298,13 @@ impl SimHandle {
             // Skip invisible heartbeats: a learner's step should show a change.
             s.cluster.step_visible(10_000);
             s.poll_pending();
+            s.observe();
         });
+    }
+
+    /// Rewind or fast-forward to `t` within the recorded history.
+    pub fn seek(&self, t: SimTime) {
+        self.with(|s| s.seek(t));
     }
 
     /// Set the speed.

@@ -51,6 +51,7 @@ pub fn app() -> Html {
                     s.cluster.advance(u64::from(TICK_MS) * speed);
                     // A blocking command in the console finishes as the clock plays.
                     s.poll_pending();
+                    s.observe();
                     drop(s);
                     bump.emit(());
                 }

@@ -1,6 +1,6 @@
 //! Clock and controls: play / pause / step / speed, and the last click as a command.
 
-use crate::i18n::{t, Lang};
+use crate::i18n::{t, trf, Lang};
 use crate::sim::{use_sim, SPEEDS};
 use kubeplay_engine::time::clock_label;
 use yew::prelude::*;
@@ -10,7 +10,7 @@ use yew::prelude::*;
 pub fn toolbar() -> Html {
     let sim = use_sim();
     let lang = sim.lang();
-    let (now, playing, speed, cmd, err) = {
+    let (now, playing, speed, cmd, err, horizon, forked) = {
         let s = sim.state.borrow();
         (
             s.cluster.now(),
@@ -18,7 +18,19 @@ pub fn toolbar() -> Html {
             s.speed,
             s.last_command.clone(),
             s.last_error.clone(),
+            s.timeline.horizon.max(s.cluster.now()),
+            s.timeline.forked_at,
         )
+    };
+    let seek = {
+        let sim = sim.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+                if let Ok(t) = input.value().parse::<u64>() {
+                    sim.seek(t);
+                }
+            }
+        })
     };
     let toggle = {
         let sim = sim.clone();
@@ -48,6 +60,18 @@ pub fn toolbar() -> Html {
                     }
                 }) }
             </span>
+            <label class="scrub" title={t(lang, "Drag to go back in time and forward again (the engine replays from snapshots)")}>
+                <span>{ t(lang, "Rewind") }</span>
+                <input type="range" min="0" max={horizon.to_string()} step="100" value={now.to_string()}
+                    oninput={seek} aria-label={t(lang, "Simulated time: drag to rewind or fast-forward")} aria-valuetext={clock_label(now)}
+                    data-testid="scrub" />
+                if now < horizon {
+                    <span class="behind" data-testid="behind">{ trf(lang, "{} behind the latest", &[&clock_label(horizon - now)]) }</span>
+                }
+                if let Some(f) = forked {
+                    <span class="forked" data-testid="forked" title={t(lang, "A command after a rewind starts a new history: what came after that moment is gone")}>{ trf(lang, "history forked at {}", &[&clock_label(f)]) }</span>
+                }
+            </label>
             <span class="hint">{ t(lang, "Click a Pod to delete it · click a Node to power it off or on · −/+ to scale") }</span>
             <span class="langs" role="group" aria-label={t(lang, "Language")}>
                 { for [(Lang::En, "English"), (Lang::Zh, "中文")].into_iter().map(|(l, label)| {

@@ -1,0 +1,63 @@
+// Rewind: scrub back before a deletion and forward again to the same world; a command
+// after a rewind forks the history.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, openPage, shot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+async function scrubTo(page, ms) {
+  await page.getByTestId('scrub').evaluate((el, v) => {
+    el.value = String(v);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  }, ms);
+}
+
+const podNames = (page) => page.getByTestId('pod').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')).sort());
+
+test('scrubbing back shows the past and forward again reproduces the same state', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByText('ready 3/3').waitFor({ timeout: 20_000 });
+  const original = await podNames(page);
+  const deleted = original[0].replace('Pod ', '');
+  await page.getByRole('button', { name: original[0], exact: true }).click();
+  const deletedAt = Number(await page.getByTestId('scrub').inputValue());
+  await page.getByTestId('speed-30').click();
+  await page.locator(`[data-testid=pod][aria-label="Pod ${deleted}"]`).waitFor({ state: 'detached', timeout: 60_000 });
+  await page.getByText('ready 3/3').waitFor({ timeout: 20_000 });
+  await page.getByTestId('play').click(); // pause
+  const end = Number(await page.getByTestId('scrub').inputValue());
+  const endClock = await page.getByTestId('clock').innerText();
+  const after = await podNames(page);
+  assert.notDeepEqual(after, original);
+  // Back to just before the click: the deleted Pod is there again, Running.
+  await scrubTo(page, deletedAt - 100);
+  await page.getByTestId('behind').waitFor();
+  assert.deepEqual(await podNames(page), original);
+  assert.equal(await page.getByTestId('play').getAttribute('aria-pressed'), 'false');
+  await page.screenshot({ path: shot('timeline-rewound.png'), fullPage: false });
+  // Forward to the end: exactly the world we left.
+  await scrubTo(page, end);
+  assert.deepEqual(await podNames(page), after);
+  assert.equal(await page.getByTestId('clock').innerText(), endClock);
+  assert.equal(await page.getByTestId('behind').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a command after a rewind forks the history and says so', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByText('ready 3/3').waitFor({ timeout: 20_000 });
+  await page.getByTestId('speed-30').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=clock]').innerText >= '0:30.0');
+  await page.getByTestId('play').click();
+  await scrubTo(page, 10_000);
+  await page.getByRole('button', { name: 'Scale up Deployment web', exact: true }).click();
+  assert.match(await page.getByTestId('forked').innerText(), /^history forked at 0:10\.0$/);
+  assert.equal(await page.getByTestId('behind').count(), 0);
+  assert.match(await page.getByTestId('ready-web').innerText(), /\/4$/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
