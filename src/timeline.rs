@@ -118,7 +118,12 @@ mod tests {
             tl.observe(&c);
         }
         let t_cmd = c.now();
-        let o = run(&mut c, "kubectl delete pod -l app=web --wait=false", None, &NoFiles);
+        let o = run(
+            &mut c,
+            "kubectl delete pod -l app=web --wait=false",
+            None,
+            &NoFiles,
+        );
         assert!(o.ok);
         tl.command(&c);
         for _ in 0..60 {
@@ -151,7 +156,12 @@ mod tests {
         }
         assert_eq!(tl.horizon, t0 + 30_000);
         let mut past = tl.at(t0 + 10_000).unwrap();
-        let o = run(&mut past, "kubectl scale deployment web --replicas=5", None, &NoFiles);
+        let o = run(
+            &mut past,
+            "kubectl scale deployment web --replicas=5",
+            None,
+            &NoFiles,
+        );
         assert!(o.ok);
         tl.command(&past);
         assert_eq!(tl.forked_at, Some(t0 + 10_000));
