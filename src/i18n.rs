@@ -140,6 +140,10 @@ const ZH: &[(&str, &str)] = &[
     ("Node {}", "节点 {}"),
     (" · partitioned", " · 已断网"),
     (" · powered off", " · 已关机"),
+    // Timeline.
+    ("Timeline", "时间线"),
+    (" — every write to the API server, one lane per component (last 60 s); click a mark to go back to it", " —— 对 API server 的每一次写入，每个组件一条泳道（最近 60 秒）；点击标记可回到那一刻"),
+    ("Go back to: {}", "回到：{}"),
     // Node board.
     ("Node board", "节点看板"),
     (" — each node's Pods, requests against allocatable, and what the node lifecycle controller sees", " —— 每个节点上的 Pod、资源请求与可分配量，以及节点生命周期控制器看到的情况"),
@@ -235,6 +239,7 @@ mod tests {
             include_str!("components/inspector.rs"),
             include_str!("components/nodeboard.rs"),
             include_str!("components/toolbar.rs"),
+            include_str!("components/timeline.rs"),
         ];
         let mut keys = Vec::new();
         for src in sources {

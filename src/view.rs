@@ -8,7 +8,7 @@ use kubeplay_engine::api::*;
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::controllers::deployment::util::revision;
 use kubeplay_engine::printers::{node_status, pod_ready_status};
-use kubeplay_engine::time::clock_label;
+use kubeplay_engine::time::{clock_label, SimTime};
 
 /// Width of a column of cards (px).
 pub const COL_W: f64 = 238.0;
@@ -1030,6 +1030,108 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
     })
 }
 
+/// One write in the timeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    /// When (simulated ms).
+    pub time: SimTime,
+    /// `ADDED` / `MODIFIED` / `DELETED` write, or `event` for a Kubernetes Event.
+    pub kind: &'static str,
+    /// What the mark says on hover/focus: time, verb, object, reason.
+    pub label: String,
+}
+
+/// One component's lane.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lane {
+    /// The writer (field manager), e.g. `replicaset-controller`, `kubelet/node-1`.
+    pub writer: String,
+    /// Its writes in the window, oldest first.
+    pub marks: Vec<Mark>,
+}
+
+/// The watch log as lanes per component over a window of simulated time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimelineModel {
+    /// Window start (ms).
+    pub start: SimTime,
+    /// Window end (ms): now.
+    pub end: SimTime,
+    /// Lanes in a fixed order: the user first, then the control plane, then kubelets.
+    pub lanes: Vec<Lane>,
+}
+
+/// Lane order: who acts first in the usual story.
+fn lane_rank(w: &str) -> (u8, String) {
+    let r = match w {
+        "kubectl" => 0,
+        "deployment-controller" => 1,
+        "replicaset-controller" => 2,
+        "default-scheduler" => 3,
+        "node-lifecycle-controller" => 5,
+        "taint-eviction-controller" => 6,
+        _ if w.starts_with("kubelet/") => 4,
+        _ => 7,
+    };
+    (r, w.to_string())
+}
+
+/// Build the timeline over the last `window` ms (heartbeats — Lease renewals — left
+/// out: they are the noise under the story). At most `max_marks` writes, newest kept.
+pub fn timeline_model(c: &Cluster, window: SimTime, max_marks: usize) -> TimelineModel {
+    let end = c.now();
+    let start = end.saturating_sub(window);
+    let mut lanes: Vec<Lane> = Vec::new();
+    let entries: Vec<&kubeplay_engine::apiserver::WatchEntry> = c
+        .store
+        .log
+        .iter()
+        .rev()
+        .take_while(|e| e.time >= start)
+        .filter(|e| e.kind != Kind::Lease)
+        .take(max_marks)
+        .collect();
+    for e in entries.into_iter().rev() {
+        let (kind, label) = if e.kind == Kind::Event {
+            (
+                "event",
+                format!("{} {} · Event {}", clock_label(e.time), e.writer, e.reason),
+            )
+        } else {
+            let k = match e.type_ {
+                kubeplay_engine::apiserver::WatchType::Added => "ADDED",
+                kubeplay_engine::apiserver::WatchType::Modified => "MODIFIED",
+                kubeplay_engine::apiserver::WatchType::Deleted => "DELETED",
+            };
+            (
+                k,
+                format!(
+                    "{} {} · {} {}/{}",
+                    clock_label(e.time),
+                    e.writer,
+                    e.verb,
+                    e.kind.name().to_lowercase(),
+                    e.key.name
+                ),
+            )
+        };
+        let mark = Mark {
+            time: e.time,
+            kind,
+            label,
+        };
+        match lanes.iter_mut().find(|l| l.writer == e.writer) {
+            Some(l) => l.marks.push(mark),
+            None => lanes.push(Lane {
+                writer: e.writer.clone(),
+                marks: vec![mark],
+            }),
+        }
+    }
+    lanes.sort_by_key(|l| lane_rank(&l.writer));
+    TimelineModel { start, end, lanes }
+}
+
 /// The inspector's view of a Node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeDetail {
@@ -1108,6 +1210,51 @@ pub fn node_detail(c: &Cluster, name: &str) -> Option<NodeDetail> {
 mod path_tests {
     use super::*;
     use kubeplay_engine::command::{run, NoFiles};
+
+    #[test]
+    fn the_timeline_puts_the_user_first_and_shows_the_story_of_a_deletion() {
+        let mut c = default_cluster();
+        c.advance(20_000);
+        let o = run(
+            &mut c,
+            "kubectl delete pod -l app=web --wait=false",
+            None,
+            &NoFiles,
+        );
+        assert!(o.ok);
+        c.advance(10_000);
+        let m = timeline_model(&c, 12_000, 1_000);
+        let writers: Vec<&str> = m.lanes.iter().map(|l| l.writer.as_str()).collect();
+        let pos = |w: &str| writers.iter().position(|x| x.starts_with(w)).unwrap();
+        assert_eq!(pos("kubectl"), 0);
+        assert!(pos("deployment-controller") < pos("replicaset-controller"));
+        assert!(pos("replicaset-controller") < pos("default-scheduler"));
+        assert!(pos("default-scheduler") < pos("kubelet/"));
+        assert!(!m
+            .lanes
+            .iter()
+            .flat_map(|l| &l.marks)
+            .any(|mk| mk.label.contains("lease/")));
+        let kubectl = &m.lanes[0].marks;
+        assert_eq!(kubectl.len(), 3, "{kubectl:?}");
+        assert!(
+            kubectl[0].label.contains("kubectl · delete pod/web-"),
+            "{}",
+            kubectl[0].label
+        );
+        let rs = &m.lanes[pos("replicaset-controller")].marks;
+        assert!(rs
+            .iter()
+            .any(|mk| mk.kind == "ADDED" && mk.label.contains("create pod/web-")));
+        assert!(rs
+            .iter()
+            .any(|mk| mk.kind == "event" && mk.label.ends_with("Event SuccessfulCreate")));
+        assert!(m
+            .lanes
+            .iter()
+            .flat_map(|l| &l.marks)
+            .all(|mk| mk.time >= m.start && mk.time <= m.end));
+    }
 
     #[test]
     fn a_crash_looping_init_container_is_where_the_pod_is_stuck() {

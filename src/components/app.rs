@@ -2,7 +2,7 @@
 
 use super::{
     chain::ChainView, console::Console, deployments::DeploymentPanel, events::EventList,
-    inspector::Inspector, nodeboard::NodeBoard, toolbar::Toolbar,
+    inspector::Inspector, nodeboard::NodeBoard, timeline::TimelineView, toolbar::Toolbar,
 };
 use crate::i18n::t;
 use crate::sim::{initial_lang, set_document_lang, SimHandle, SimState};
@@ -69,6 +69,7 @@ pub fn app() -> Html {
                 <Toolbar />
                 <main class="main">
                     <ChainView />
+                    <TimelineView />
                     <Inspector />
                     <NodeBoard />
                     <DeploymentPanel />

@@ -7,4 +7,5 @@ pub mod deployments;
 pub mod events;
 pub mod inspector;
 pub mod nodeboard;
+pub mod timeline;
 pub mod toolbar;

@@ -61,3 +61,26 @@ test('a command after a rewind forks the history and says so', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the timeline shows a lane per component and a click on a mark goes back to it', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByText('ready 3/3').waitFor({ timeout: 20_000 });
+  const name = await page.getByTestId('pod').first().getAttribute('aria-label');
+  await page.getByRole('button', { name, exact: true }).click();
+  await page.getByTestId('speed-5').click();
+  await page.getByTestId('lane-default-scheduler').locator('.mark').nth(3).waitFor({ timeout: 20_000 });
+  await page.getByTestId('play').click();
+  const lanes = await page.locator('[data-testid^=lane-]').evaluateAll((els) => els.map((e) => e.dataset.testid.replace('lane-', '')));
+  assert.equal(lanes[0], 'kubectl');
+  for (const w of ['deployment-controller', 'replicaset-controller', 'default-scheduler']) assert.ok(lanes.includes(w), lanes.join(','));
+  assert.ok(lanes.some((w) => w.startsWith('kubelet/')), lanes.join(','));
+  const del = page.getByTestId('lane-kubectl').locator('.mark.DELETED, .mark.MODIFIED').first();
+  const label = await del.getAttribute('title');
+  assert.match(label, /^\d+:\d\d\.\d kubectl · delete pod\/web-/);
+  await page.getByTestId('timeline').screenshot({ path: shot('timeline.png') });
+  await del.click();
+  await page.getByTestId('behind').waitFor();
+  assert.equal(await page.getByTestId('clock').innerText(), label.split(' ')[0]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
