@@ -94,7 +94,7 @@ fn deployment_card(sim: &SimHandle, d: &DeploymentView) -> Html {
         Callback::from(move |_| sim.scale(&name, to))
     };
     html! {
-        <div class={classes!("card", "deploy", (gap != 0).then_some("gap"))} style={style(col_x(0), d.y, OWNER_H)}
+        <div key={format!("d/{}", d.name)} class={classes!("card", "deploy", (gap != 0).then_some("gap"))} style={style(col_x(0), d.y, OWNER_H)}
              data-testid={format!("deployment-{}", d.name)}>
             <div class="kind">{ t(lang, "Deployment") }</div>
             <div class="name">{ &d.name }</div>
@@ -115,7 +115,7 @@ fn deployment_card(sim: &SimHandle, d: &DeploymentView) -> Html {
 
 fn replicaset_card(lang: crate::i18n::Lang, r: &ReplicaSetView) -> Html {
     html! {
-        <div class={classes!("card", "rs", (r.desired == 0).then_some("idle"))} style={style(col_x(1), r.y, OWNER_H)}
+        <div key={format!("rs/{}", r.name)} class={classes!("card", "rs", (r.desired == 0).then_some("idle"))} style={style(col_x(1), r.y, OWNER_H)}
              data-testid={format!("replicaset-{}", r.name)}>
             <div class="kind">{ format!("{} · {}", t(lang, "ReplicaSet"), trf(lang, "revision {}", &[&r.revision])) }</div>
             <div class="name">{ &r.name }</div>
@@ -162,7 +162,7 @@ fn pod_card(sim: &SimHandle, p: &PodView) -> Html {
         p.node.clone()
     };
     html! {
-        <button class={classes!("card", "pod", state)} style={style(col_x(2), p.y, POD_H)} onclick={onclick}
+        <button key={format!("pod/{}", p.name)} class={classes!("card", "pod", state)} style={style(col_x(2), p.y, POD_H)} onclick={onclick}
                 aria-label={format!("Pod {}", p.name)} title={format!("{} (kubectl delete pod {})", trf(lang, "Delete Pod {}", &[&p.name]), p.name)}
                 data-testid="pod" data-status={p.status.clone()}>
             <span class="row1">
@@ -213,7 +213,7 @@ fn node_card(sim: &SimHandle, n: &NodeView) -> Html {
         trf(lang, "Power on Node {}", &[&n.name])
     };
     html! {
-        <button class={classes!("card", "node", if n.ready { "ready" } else { "notready" }, (!n.powered).then_some("off"))}
+        <button key={format!("node/{}", n.name)} class={classes!("card", "node", if n.ready { "ready" } else { "notready" }, (!n.powered).then_some("off"))}
                 style={style(col_x(3), n.y, NODE_H)} onclick={onclick}
                 aria-label={trf(lang, "Node {}", &[&n.name])} title={title}
                 data-testid="node" data-status={n.status.clone()}>
