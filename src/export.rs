@@ -57,7 +57,7 @@ pub fn chain_svg(m: &ChainModel) -> String {
     let mut out = format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="-4 -4 {width} {height}" font-family="system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'PingFang SC', 'Microsoft YaHei', sans-serif"><title>kubeplay: Deployment → ReplicaSet → Pod → Node</title><rect x="-4" y="-4" width="{width}" height="{height}" fill="#ffffff"/>"##
     );
-    for l in &m.links {
+    for l in m.links.iter().filter(|l| l.kind != "replaced") {
         let mid = (l.x1 + l.x2) / 2.0;
         let dash = if l.kind == "binding" {
             r#" stroke-dasharray="4 3""#
@@ -241,7 +241,10 @@ mod tests {
                 n.name
             );
         }
-        assert_eq!(svg.matches("<path ").count(), m.links.len());
+        assert_eq!(
+            svg.matches("<path ").count(),
+            m.links.iter().filter(|l| l.kind != "replaced").count()
+        );
         // An unscheduled Pod's `<none>` is escaped, never raw markup.
         assert!(!svg.contains("node <none>"));
         assert_eq!(esc("a<b>&\""), "a&lt;b&gt;&amp;&quot;");

@@ -75,6 +75,8 @@ const ZH: &[(&str, &str)] = &[
     ("revision {}", "版本 {}"),
     ("restarts {}", "重启 {}"),
     ("node {}", "节点 {}"),
+    ("Replaced by {} (uid {}): a new Pod, not this one restarted", "已被 {}（uid {}）替代：这是一个新的 Pod，而不是原 Pod 重启"),
+    ("replaced by {}", "替代者 {}"),
     ("1 pod", "1 个 Pod"),
     ("{} pods", "{} 个 Pod"),
     ("power off", "已关机"),

@@ -210,6 +210,9 @@ pub struct PodView {
     pub owner: Option<String>,
     /// Being deleted.
     pub terminating: bool,
+    /// For a terminating Pod: the Pod its ReplicaSet created in its place (name, short
+    /// uid) — same name pattern, new uid, maybe another node.
+    pub replaced_by: Option<(String, String)>,
     /// Card top (px).
     pub y: f64,
 }
@@ -314,9 +317,61 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
             node: p.spec.node_name.clone(),
             owner: p.metadata.controller_ref().map(|r| r.name.clone()),
             terminating: p.metadata.is_deleting(),
+            replaced_by: None,
             y,
         });
         y += POD_H + V_GAP;
+    }
+    // "Replaced by": per ReplicaSet, each terminating Pod (in deletion order) is paired
+    // with the first Pod the ReplicaSet created at or after its deletion.
+    let mut used: Vec<String> = Vec::new();
+    let mut dying: Vec<&Pod> = pods
+        .iter()
+        .copied()
+        .filter(|p| p.metadata.is_deleting() && p.metadata.controller_ref().is_some())
+        .collect();
+    // deletionTimestamp is the deadline (request + grace period): the request came
+    // grace seconds before it.
+    let asked_at = |p: &Pod| {
+        p.metadata.deletion_ms.unwrap_or(0).saturating_sub(
+            p.metadata.deletion_grace_period_seconds.unwrap_or(0).max(0) as u64 * 1000,
+        )
+    };
+    dying.sort_by_key(|p| (asked_at(p), p.metadata.name.clone()));
+    for d in dying {
+        let owner = d.metadata.controller_ref().map(|r| r.uid.clone());
+        let at = asked_at(d);
+        let mut candidates: Vec<&Pod> = pods
+            .iter()
+            .copied()
+            .filter(|q| {
+                !q.metadata.is_deleting()
+                    && q.metadata.controller_ref().map(|r| r.uid.clone()) == owner
+                    && q.metadata.created_ms >= at
+                    && !used.contains(&q.metadata.name)
+            })
+            .collect();
+        candidates.sort_by_key(|q| (q.metadata.created_ms, q.metadata.name.clone()));
+        if let Some(q) = candidates.first() {
+            used.push(q.metadata.name.clone());
+            let (from, to) = (
+                m.pods.iter().position(|v| v.name == d.metadata.name),
+                m.pods.iter().position(|v| v.name == q.metadata.name),
+            );
+            if let (Some(from), Some(to)) = (from, to) {
+                m.pods[from].replaced_by = Some((
+                    q.metadata.name.clone(),
+                    q.metadata.uid.chars().take(8).collect(),
+                ));
+                m.links.push(Link {
+                    x1: col_x(2),
+                    y1: m.pods[from].y + POD_H / 2.0,
+                    x2: col_x(2),
+                    y2: m.pods[to].y + POD_H / 2.0,
+                    kind: "replaced",
+                });
+            }
+        }
     }
     let pods_h = y;
     // ReplicaSets: centred on their Pods when they have some, else stacked below.
@@ -1210,6 +1265,41 @@ pub fn node_detail(c: &Cluster, name: &str) -> Option<NodeDetail> {
 mod path_tests {
     use super::*;
     use kubeplay_engine::command::{run, NoFiles};
+
+    #[test]
+    fn a_deleted_pod_points_to_the_new_pod_that_replaced_it() {
+        let mut c = default_cluster();
+        let victim = c.store.list::<Pod>().next().unwrap().clone();
+        let o = run(
+            &mut c,
+            &format!("kubectl delete pod {} --wait=false", victim.metadata.name),
+            None,
+            &NoFiles,
+        );
+        assert!(o.ok);
+        c.advance(600);
+        let m = chain_model(&c);
+        let old = m
+            .pods
+            .iter()
+            .find(|p| p.name == victim.metadata.name)
+            .unwrap();
+        assert!(old.terminating);
+        let (name, uid) = old
+            .replaced_by
+            .clone()
+            .expect("paired with its replacement");
+        let new = c
+            .store
+            .get::<Pod>(&kubeplay_engine::apiserver::ObjKey::new("default", &name))
+            .unwrap();
+        assert!(new.metadata.created_ms >= victim.metadata.created_ms);
+        assert_ne!(new.metadata.uid, victim.metadata.uid);
+        assert!(new.metadata.uid.starts_with(&uid));
+        assert_eq!(m.links.iter().filter(|l| l.kind == "replaced").count(), 1);
+        // The Pods that were not deleted point nowhere.
+        assert_eq!(m.pods.iter().filter(|p| p.replaced_by.is_some()).count(), 1);
+    }
 
     #[test]
     fn the_timeline_puts_the_user_first_and_shows_the_story_of_a_deletion() {

@@ -34,7 +34,13 @@ pub fn chain_view() -> Html {
                 <svg class="links" width={width.to_string()} height={model.height.to_string()} aria-hidden="true">
                     { for model.links.iter().map(|l| {
                         let mid = (l.x1 + l.x2) / 2.0;
-                        let d = format!("M{} {} C{mid} {} {mid} {} {} {}", l.x1, l.y1, l.y1, l.y2, l.x2, l.y2);
+                        let d = if l.kind == "replaced" {
+                            // Same column: bow out to the left of the Pod cards.
+                            let bow = l.x1 - 22.0;
+                            format!("M{} {} C{bow} {} {bow} {} {} {}", l.x1, l.y1, l.y1, l.y2, l.x2, l.y2)
+                        } else {
+                            format!("M{} {} C{mid} {} {mid} {} {} {}", l.x1, l.y1, l.y1, l.y2, l.x2, l.y2)
+                        };
                         html! { <path class={classes!("link", l.kind)} d={d} /> }
                     }) }
                 </svg>
@@ -180,7 +186,13 @@ fn pod_card(sim: &SimHandle, p: &PodView) -> Html {
             </span>
             <span class="row3">
                 <span class="uid" title="metadata.uid">{ format!("uid {}", p.short_uid) }</span>
-                <span>{ format!("· {}", trf(lang, "node {}", &[&node])) }</span>
+                if let Some((name, uid)) = &p.replaced_by {
+                    <span class="replaced" data-testid="replaced-by" title={trf(lang, "Replaced by {} (uid {}): a new Pod, not this one restarted", &[name, uid])}>
+                        { format!("→ {}", trf(lang, "replaced by {}", &[&uid])) }
+                    </span>
+                } else {
+                    <span>{ format!("· {}", trf(lang, "node {}", &[&node])) }</span>
+                }
             </span>
         </button>
     }
