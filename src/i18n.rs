@@ -88,6 +88,12 @@ const ZH: &[(&str, &str)] = &[
     ("Delete Pod {}", "删除 Pod {}"),
     ("Power off Node {}", "关闭节点 {}"),
     ("Power on Node {}", "开启节点 {}"),
+    ("{} Pods: the chain shows counts; click a node cell to inspect it", "共 {} 个 Pod：链路图只显示数量；点击节点格子可查看详情"),
+    ("{} ready", "{} 就绪"),
+    ("{} starting", "{} 启动中"),
+    ("{} pending", "{} 待调度"),
+    ("{} terminating", "{} 终止中"),
+    ("{} Pods", "{} 个 Pod"),
     // Inspector.
     ("Inspector", "检查器"),
     ("Inspector views", "检查器视图"),

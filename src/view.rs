@@ -329,6 +329,12 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
         .iter()
         .copied()
         .filter(|p| p.metadata.is_deleting() && p.metadata.controller_ref().is_some())
+        // Pairing is quadratic: past the aggregation threshold nobody draws it.
+        .take(if pods.len() > AGGREGATE_AT {
+            0
+        } else {
+            usize::MAX
+        })
         .collect();
     // deletionTimestamp is the deadline (request + grace period): the request came
     // grace seconds before it.
@@ -1083,6 +1089,129 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
         eviction_in,
         containers: p.spec.containers.iter().map(|c| c.name.clone()).collect(),
     })
+}
+
+/// Past this many Pods the chain and the node board switch to counts (drawing every
+/// Pod would make the page unresponsive; the selected object still shows in full).
+pub const AGGREGATE_AT: usize = 300;
+
+/// A ReplicaSet's Pods as counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RsSummary {
+    /// ReplicaSet name.
+    pub name: String,
+    /// Owner Deployment.
+    pub owner: Option<String>,
+    /// spec.replicas.
+    pub desired: i64,
+    /// Pods by state: ready, starting (bound, not ready), pending (unbound), terminating.
+    pub ready: usize,
+    /// Bound but not ready.
+    pub starting: usize,
+    /// Not yet bound.
+    pub pending: usize,
+    /// Being deleted.
+    pub terminating: usize,
+}
+
+/// A node as one cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeCell {
+    /// Name.
+    pub name: String,
+    /// Ready condition is True.
+    pub ready: bool,
+    /// Pods bound / pod capacity.
+    pub pods: i64,
+    /// Allocatable pods.
+    pub pods_allocatable: i64,
+    /// CPU requested, percent of allocatable.
+    pub cpu_pct: i64,
+}
+
+/// The aggregated picture of a large cluster.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AggregateModel {
+    /// Pods in the cluster.
+    pub total_pods: usize,
+    /// Deployments: (name, spec.replicas, readyReplicas).
+    pub deployments: Vec<(String, i64, i64)>,
+    /// ReplicaSets with their Pods counted.
+    pub replicasets: Vec<RsSummary>,
+    /// Nodes as cells.
+    pub nodes: Vec<NodeCell>,
+}
+
+/// Pods in the cluster (decides the aggregated mode).
+pub fn pod_count(c: &Cluster) -> usize {
+    c.store.count(Kind::Pod)
+}
+
+/// Build the aggregated model: one pass over the Pods.
+pub fn aggregate_model(c: &Cluster) -> AggregateModel {
+    let store = &c.store;
+    let mut replicasets: Vec<RsSummary> = store
+        .list::<ReplicaSet>()
+        .map(|rs| RsSummary {
+            name: rs.metadata.name.clone(),
+            owner: rs.metadata.controller_ref().map(|r| r.name.clone()),
+            desired: rs.spec.replicas,
+            ready: 0,
+            starting: 0,
+            pending: 0,
+            terminating: 0,
+        })
+        .collect();
+    for p in store.list::<Pod>() {
+        let Some(owner) = p.metadata.controller_ref() else {
+            continue;
+        };
+        let Some(s) = replicasets.iter_mut().find(|s| s.name == owner.name) else {
+            continue;
+        };
+        if p.metadata.is_deleting() {
+            s.terminating += 1;
+        } else if p.is_ready() {
+            s.ready += 1;
+        } else if p.spec.node_name.is_empty() {
+            s.pending += 1;
+        } else {
+            s.starting += 1;
+        }
+    }
+    let nodes = store
+        .list::<Node>()
+        .map(|n| {
+            let u = store.node_usage(&n.metadata.name);
+            let a = kubeplay_engine::scheduler::plugins::allocatable(n);
+            NodeCell {
+                name: n.metadata.name.clone(),
+                ready: n.ready_status() == "True",
+                pods: u.pods,
+                pods_allocatable: a.pods,
+                cpu_pct: if a.cpu_milli > 0 {
+                    u.requested.cpu_milli * 100 / a.cpu_milli
+                } else {
+                    0
+                },
+            }
+        })
+        .collect();
+    AggregateModel {
+        total_pods: pod_count(c),
+        deployments: store
+            .list::<Deployment>()
+            .map(|d| {
+                (
+                    d.metadata.name.clone(),
+                    d.spec.replicas,
+                    d.status.ready_replicas,
+                )
+            })
+            .collect(),
+        replicasets,
+        nodes,
+    }
 }
 
 /// One write in the timeline.

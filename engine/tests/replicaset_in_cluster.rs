@@ -93,3 +93,38 @@ fn a_bare_replicaset_creates_all_its_pods_in_one_sync_when_nothing_fails() {
     let rs = c.store.list::<ReplicaSet>().next().unwrap();
     assert_eq!((rs.status.replicas, rs.status.ready_replicas), (7, 7));
 }
+
+#[test]
+fn scaling_two_thousand_pods_down_ranks_victims_without_panicking() {
+    // Upstream's ActivePodsWithRanks.Less is not a strict total order (ready times in
+    // one log bucket compare by uid, equal ones fall through to restarts and age); Go's
+    // sort tolerates that, Rust's sort panics on it. The ranking must not crash.
+    let mut c = kubeplay_engine::cluster::Cluster::new(5);
+    let o = kubeplay_engine::command::run(
+        &mut c,
+        "sim reset --nodes 20 --pods 110",
+        None,
+        &kubeplay_engine::command::NoFiles,
+    );
+    assert!(o.ok);
+    c.create_deployment("web", "nginx:1.27", 2000, "", "")
+        .unwrap();
+    assert!(c.settle(600_000));
+    for replicas in [1999, 1500, 10] {
+        let o = kubeplay_engine::command::run(
+            &mut c,
+            &format!("kubectl scale deployment web --replicas={replicas}"),
+            None,
+            &kubeplay_engine::command::NoFiles,
+        );
+        assert!(o.ok);
+        assert!(c.settle(600_000));
+    }
+    let d = c
+        .store
+        .get::<kubeplay_engine::api::Deployment>(&kubeplay_engine::apiserver::ObjKey::new(
+            "default", "web",
+        ))
+        .unwrap();
+    assert_eq!(d.status.ready_replicas, 10);
+}

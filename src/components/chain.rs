@@ -16,6 +16,10 @@ fn style(x: f64, y: f64, h: f64) -> String {
 pub fn chain_view() -> Html {
     let sim = use_sim();
     let lang = sim.lang();
+    if pod_count(&sim.state.borrow().cluster) > AGGREGATE_AT {
+        let agg = aggregate_model(&sim.state.borrow().cluster);
+        return aggregated_view(&sim, &agg);
+    }
     let model = chain_model(&sim.state.borrow().cluster);
     let width = col_x(3) + COL_W;
     html! {
@@ -50,6 +54,73 @@ pub fn chain_view() -> Html {
                 { for model.nodes.iter().map(|n| node_card(&sim, n)) }
                 { for model.pods.iter().map(|p| inspect_button(&sim, Selection::Pod(p.name.clone()), col_x(2), p.y + POD_H - 24.0, &trf(lang, "Inspect Pod {}", &[&p.name]))) }
                 { for model.nodes.iter().map(|n| inspect_button(&sim, Selection::Node(n.name.clone()), col_x(3), n.y + NODE_H - 24.0, &trf(lang, "Inspect Node {}", &[&n.name]))) }
+            </div>
+        </section>
+    }
+}
+
+/// A large cluster: Deployments and ReplicaSets with their Pods as counts, nodes as
+/// cells coloured by readiness and load.
+fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
+    let lang = sim.lang();
+    html! {
+        <section class="chain aggregated" aria-label={t(lang, "Deployment → ReplicaSet → Pod → Node")} data-testid="aggregated">
+            <p class="aggnote">{ trf(lang, "{} Pods: the chain shows counts; click a node cell to inspect it", &[&m.total_pods]) }</p>
+            <div class="aggcols">
+                <div class="aggcol">
+                    <h3>{ t(lang, "Deployment") }</h3>
+                    { for m.deployments.iter().map(|(name, want, ready)| {
+                        let scale = |delta: i64| {
+                            let sim = sim.clone();
+                            let name = name.clone();
+                            let to = (want + delta).max(0);
+                            Callback::from(move |_| sim.scale(&name, to))
+                        };
+                        html! {
+                            <div class="aggrow" data-testid={format!("agg-deployment-{name}")}>
+                                <b>{ name }</b>{" "}
+                                <span class="spec">{ trf(lang, "wants {}", &[want]) }</span>{" "}
+                                <span data-testid={format!("ready-{name}")}>{ trf(lang, "ready {}/{}", &[ready, want]) }</span>
+                                <button class="mini" onclick={scale(-1)} aria-label={trf(lang, "Scale down Deployment {}", &[name])}>{"−"}</button>
+                                <button class="mini" onclick={scale(1)} aria-label={trf(lang, "Scale up Deployment {}", &[name])}>{"+"}</button>
+                            </div>
+                        }
+                    }) }
+                </div>
+                <div class="aggcol">
+                    <h3>{ t(lang, "ReplicaSet") }{" → "}{ t(lang, "Pods") }</h3>
+                    { for m.replicasets.iter().filter(|r| r.desired > 0 || r.ready + r.starting + r.pending + r.terminating > 0).map(|r| html! {
+                        <div class="aggrow">
+                            <b>{ &r.name }</b>{" "}{ trf(lang, "desired {}", &[&r.desired]) }
+                            <span class="counts">
+                                <span class="c-ready">{ trf(lang, "{} ready", &[&r.ready]) }</span>
+                                <span class="c-starting">{ trf(lang, "{} starting", &[&r.starting]) }</span>
+                                <span class="c-pending">{ trf(lang, "{} pending", &[&r.pending]) }</span>
+                                <span class="c-terminating">{ trf(lang, "{} terminating", &[&r.terminating]) }</span>
+                            </span>
+                        </div>
+                    }) }
+                </div>
+            </div>
+            <h3>{ t(lang, "Nodes") }</h3>
+            <div class="cells">
+                { for m.nodes.iter().map(|n| {
+                    let load = if n.pods_allocatable > 0 { n.pods * 100 / n.pods_allocatable } else { 0 };
+                    let inspect = {
+                        let sim = sim.clone();
+                        let name = n.name.clone();
+                        Callback::from(move |_| sim.select(Some(Selection::Node(name.clone()))))
+                    };
+                    html! {
+                        <button class={classes!("cell", if n.ready { "ready" } else { "notready" })}
+                            style={format!("--load:{}%", load.min(100))} onclick={inspect}
+                            title={format!("{} · {} · pods {}/{} · cpu {}%", n.name, if n.ready { "Ready" } else { "NotReady" }, n.pods, n.pods_allocatable, n.cpu_pct)}
+                            aria-label={trf(lang, "Inspect Node {}", &[&n.name])}>
+                            <span class="cellname">{ if n.ready { "✓ " } else { "✕ " } }{ &n.name }</span>
+                            <span class="cellbar"><span class="fill"></span></span>
+                        </button>
+                    }
+                }) }
             </div>
         </section>
     }

@@ -25,15 +25,16 @@ fn abnormal(cond: &(String, String, String, String)) -> bool {
 pub fn node_board() -> Html {
     let sim = use_sim();
     let lang = sim.lang();
-    let (views, details) = {
+    let (views, details, aggregated) = {
         let st = sim.state.borrow();
+        let aggregated = pod_count(&st.cluster) > AGGREGATE_AT;
         let model = chain_model(&st.cluster);
         let details: Vec<NodeDetail> = model
             .nodes
             .iter()
             .filter_map(|n| node_detail(&st.cluster, &n.name))
             .collect();
-        (model.nodes, details)
+        (model.nodes, details, aggregated)
     };
     html! {
         <section class="panel nodeboard" aria-label={t(lang, "Node board")} data-testid="node-board">
@@ -72,6 +73,9 @@ pub fn node_board() -> Html {
                             if !d.taints.is_empty() {
                                 <div class="taints">{ for d.taints.iter().map(|t| html! { <span class="taint">{ t }</span> }) }</div>
                             }
+                            if aggregated {
+                                <p class="aggcount">{ trf(lang, "{} Pods", &[&d.pods.len()]) }</p>
+                            } else {
                             <ul class="boardpods">
                                 { for d.pods.iter().map(|(p, s, evict)| html! {
                                     <li class={classes!("boardpod", (s == "Running").then_some("running"), (s == "Terminating").then_some("terminating"))}>
@@ -82,6 +86,7 @@ pub fn node_board() -> Html {
                                 }) }
                                 if d.pods.is_empty() { <li class="empty">{ t(lang, "no Pods") }</li> }
                             </ul>
+                            }
                             { node_actions(&sim, d) }
                         </article>
                     }

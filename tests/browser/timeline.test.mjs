@@ -84,3 +84,29 @@ test('the timeline shows a lane per component and a click on a mark goes back to
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('two thousand Pods switch the chain to counts and the page keeps answering', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByTestId('ready-web').waitFor();
+  const input = page.getByTestId('console-input');
+  await input.fill('sim reset --nodes 20 --pods 110\nkubectl create deployment web --image=nginx:1.27 --replicas=2000');
+  await input.press('Enter');
+  await page.getByTestId('speed-30').click();
+  await page.getByTestId('aggregated').waitFor({ timeout: 30_000 });
+  assert.match(await page.locator('.aggnote').innerText(), /^\d+ Pods: the chain shows counts/);
+  // 20 nodes × 110 Pods: all 2,000 fit; wait for them to be ready.
+  await page.getByTestId('ready-web').filter({ hasText: 'ready 2000/2000' }).waitFor({ timeout: 120_000 });
+  assert.equal(await page.locator('.cell').count(), 20);
+  // Still responsive: scale down by one from the aggregated row, and a node cell opens the inspector.
+  const t0 = Date.now();
+  await page.getByRole('button', { name: 'Scale down Deployment web', exact: true }).click();
+  await page.getByTestId('ready-web').filter({ hasText: '/1999' }).waitFor({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Inspect Node node-7', exact: true }).click();
+  await page.getByTestId('inspector').waitFor({ timeout: 20_000 });
+  assert.match(await page.getByTestId('inspector').locator('h2').first().innerText(), /^Node node-7 · Ready/);
+  const took = Date.now() - t0;
+  await page.screenshot({ path: shot('aggregated-2000.png'), fullPage: false });
+  console.log(`aggregated mode: scale click to inspector open took ${took} ms`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -239,10 +239,8 @@ fn get(c: &mut Cluster, words: &[String]) -> R {
                 keyed.push((sort_key(&o.to_json(), expr)?, o));
             }
             keyed.sort_by(|a, b| {
-                a.0 .0
-                    .partial_cmp(&b.0 .0)
-                    .unwrap_or(std::cmp::Ordering::Equal)
-                    .then_with(|| a.0 .1.cmp(&b.0 .1))
+                // total_cmp: a total order even for NaN, so the sort cannot panic.
+                a.0 .0.total_cmp(&b.0 .0).then_with(|| a.0 .1.cmp(&b.0 .1))
             });
             objs = keyed.into_iter().map(|(_, o)| o).collect();
         }

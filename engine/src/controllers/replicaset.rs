@@ -257,7 +257,10 @@ pub fn pods_to_delete<'a>(
             (*p, rank)
         })
         .collect();
-    ranked.sort_by(|a, b| compare_for_deletion(a, b, now));
+    // Upstream's Less is not a strict total order (see compare_for_deletion); Go's sort
+    // accepts that, Rust's `sort_by` panics on it. A plain merge sort gives a
+    // deterministic order and never panics.
+    merge_sort_by(&mut ranked, &|a, b| compare_for_deletion(a, b, now));
     ranked.into_iter().take(n).map(|(p, _)| p).collect()
 }
 
@@ -300,6 +303,37 @@ fn log_bucket(t: SimTime, now: SimTime) -> i64 {
 }
 
 /// `ActivePodsWithRanks.Less` as an ordering: `Less` sorts first = deleted first.
+/// Stable merge sort that tolerates a comparator which is not a total order (it only
+/// ever asks "is b before a?", so an inconsistent answer changes the order, never
+/// safety). Deterministic for a deterministic comparator.
+pub fn merge_sort_by<T: Clone>(v: &mut [T], cmp: &dyn Fn(&T, &T) -> Ordering) {
+    if v.len() <= 1 {
+        return;
+    }
+    let mid = v.len() / 2;
+    merge_sort_by(&mut v[..mid], cmp);
+    merge_sort_by(&mut v[mid..], cmp);
+    let (left, right) = (v[..mid].to_vec(), v[mid..].to_vec());
+    let (mut i, mut j, mut k) = (0, 0, 0);
+    while i < left.len() && j < right.len() {
+        if cmp(&right[j], &left[i]) == Ordering::Less {
+            v[k] = right[j].clone();
+            j += 1;
+        } else {
+            v[k] = left[i].clone();
+            i += 1;
+        }
+        k += 1;
+    }
+    for x in left[i..].iter().chain(right[j..].iter()) {
+        v[k] = x.clone();
+        k += 1;
+    }
+}
+
+/// `ActivePodsWithRanks.Less`, as upstream: ready times that differ but fall in the
+/// same log bucket compare by uid, equal ones fall through to restarts and age — so
+/// it is not transitive for every input.
 pub fn compare_for_deletion(a: &(&Pod, i64), b: &(&Pod, i64), now: SimTime) -> Ordering {
     let (pa, ra) = *a;
     let (pb, rb) = *b;
