@@ -210,6 +210,21 @@ pub fn get_condition<'a>(conds: &'a [Condition], type_: &str) -> Option<&'a Cond
     conds.iter().find(|c| c.type_ == type_)
 }
 
+/// A Pod's `DisruptionTarget=True` condition: why the Pod is about to be deleted
+/// (`PreemptionByScheduler`, `DeletionByTaintManager`, `EvictionByEvictionAPI`,
+/// `DeletionByPodGC`), as every disrupting component sets it before deleting.
+pub fn disruption_target(reason: &str, message: String, now: crate::time::SimTime) -> Condition {
+    Condition {
+        type_: "DisruptionTarget".into(),
+        status: "True".into(),
+        last_transition_time: Some(crate::time::rfc3339(now)),
+        reason: reason.into(),
+        message,
+        transition_ms: now,
+        ..Default::default()
+    }
+}
+
 /// Set a condition, keeping `lastTransitionTime` when the status does not change (as
 /// upstream's `SetCondition` helpers do). Returns true if anything changed.
 pub fn set_condition(conds: &mut Vec<Condition>, mut new: Condition) -> bool {

@@ -867,15 +867,11 @@ impl Store {
         let mut marked = pod.clone();
         set_condition(
             &mut marked.status.conditions,
-            Condition {
-                type_: "DisruptionTarget".into(),
-                status: "True".into(),
-                reason: "EvictionByEvictionAPI".into(),
-                message: "Eviction API: evicting".into(),
-                last_transition_time: Some(rfc3339(now)),
-                transition_ms: now,
-                ..Default::default()
-            },
+            disruption_target(
+                "EvictionByEvictionAPI",
+                "Eviction API: evicting".into(),
+                now,
+            ),
         );
         changes.push(self.put(now, "update-status", Object::Pod(marked), writer));
         let opts = DeleteOptions {

@@ -11,7 +11,7 @@
 use super::Request;
 use crate::api::*;
 use crate::apiserver::{DeleteOptions, ObjKey, Store};
-use crate::time::{rfc3339, SimTime, SECOND};
+use crate::time::{SimTime, SECOND};
 
 /// `gcCheckPeriod`.
 pub const GC_CHECK_PERIOD: SimTime = 20 * SECOND;
@@ -37,15 +37,11 @@ pub fn gc_orphaned(store: &Store, node: &str, now: SimTime) -> Vec<Request> {
             p.status.phase = "Failed".into();
             set_condition(
                 &mut p.status.conditions,
-                Condition {
-                    type_: "DisruptionTarget".into(),
-                    status: "True".into(),
-                    last_transition_time: Some(rfc3339(now)),
-                    reason: "DeletionByPodGC".into(),
-                    message: "PodGC: node no longer exists".into(),
-                    transition_ms: now,
-                    ..Default::default()
-                },
+                disruption_target(
+                    "DeletionByPodGC",
+                    "PodGC: node no longer exists".into(),
+                    now,
+                ),
             );
             p.metadata.resource_version.clear();
             requests.push(Request::UpdateStatus(Object::Pod(p)));

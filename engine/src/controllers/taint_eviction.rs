@@ -7,7 +7,7 @@
 use super::{event_ref, Request};
 use crate::api::*;
 use crate::apiserver::{DeleteOptions, ObjKey, Store};
-use crate::time::{rfc3339, SimTime};
+use crate::time::SimTime;
 use std::collections::BTreeMap;
 
 /// A scheduled eviction.
@@ -125,15 +125,11 @@ fn evict(pod: &Pod, now: SimTime) -> Vec<Request> {
     let mut p = pod.clone();
     set_condition(
         &mut p.status.conditions,
-        Condition {
-            type_: "DisruptionTarget".into(),
-            status: "True".into(),
-            last_transition_time: Some(rfc3339(now)),
-            reason: "DeletionByTaintManager".into(),
-            message: "Taint manager: deleting due to NoExecute taint".into(),
-            transition_ms: now,
-            ..Default::default()
-        },
+        disruption_target(
+            "DeletionByTaintManager",
+            "Taint manager: deleting due to NoExecute taint".into(),
+            now,
+        ),
     );
     p.metadata.resource_version.clear();
     vec![

@@ -552,18 +552,14 @@ impl Scheduler {
                     let mut v = victim.clone();
                     set_condition(
                         &mut v.status.conditions,
-                        Condition {
-                            type_: "DisruptionTarget".into(),
-                            status: "True".into(),
-                            last_transition_time: Some(rfc3339(now)),
-                            reason: "PreemptionByScheduler".into(),
-                            message: format!(
+                        disruption_target(
+                            "PreemptionByScheduler",
+                            format!(
                                 "{}: preempting to accommodate a higher priority pod",
                                 pod.spec.scheduler_name
                             ),
-                            transition_ms: now,
-                            ..Default::default()
-                        },
+                            now,
+                        ),
                     );
                     v.metadata.resource_version.clear();
                     requests.push(Request::UpdateStatus(Object::Pod(v)));
