@@ -113,6 +113,7 @@ const MANIFESTS: &[&str] = &[
     "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  priorityClassName: nope\n  containers: [{name: c, image: i}]",
     "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: huge}\nvalue: 9000000000",
     "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: system-mine}\nvalue: 5",
+    "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: deep}\nvalue: -9000000000000000000",
 ];
 
 #[test]

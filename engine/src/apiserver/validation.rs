@@ -264,6 +264,13 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
                         pc.metadata.name
                     ));
                 }
+                if pc.value < i64::from(i32::MIN) {
+                    // value is an int32 upstream.
+                    causes.push(format!(
+                        "value: Invalid value: {}: must be a 32-bit integer",
+                        pc.value
+                    ));
+                }
                 if pc.value > HIGHEST_USER_DEFINABLE_PRIORITY {
                     causes.push(format!(
                         "value: Forbidden: maximum allowed value of a user defined priority is {HIGHEST_USER_DEFINABLE_PRIORITY}"

@@ -131,7 +131,12 @@ pub fn find_candidate(
     // node in evaluation order wins what remains tied.
     let key = |(c, v): &(Candidate, Vec<&Pod>)| {
         let highest = v.iter().map(|p| priority(p)).max().unwrap_or(i64::MIN);
-        let sum: i64 = v.iter().map(|p| priority(p) + (1 << 31)).sum();
+        // Saturating: priorities are int32 upstream, but a sum over many victims must
+        // never overflow here whatever the store holds.
+        let sum: i64 = v
+            .iter()
+            .map(|p| priority(p).saturating_add(1 << 31))
+            .fold(0i64, |a, b| a.saturating_add(b));
         let latest_start = v
             .iter()
             .filter(|p| priority(p) == highest)
