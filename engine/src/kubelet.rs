@@ -117,6 +117,40 @@ pub fn node_images(images: &BTreeSet<String>) -> Vec<ContainerImage> {
     v
 }
 
+/// Which container of a Pod: app containers and init containers share the pull steps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    /// `spec.containers[i]`.
+    App(usize),
+    /// `spec.initContainers[j]`.
+    Init(usize),
+}
+
+impl Slot {
+    fn container(self, pod: &Pod) -> Option<&Container> {
+        match self {
+            Slot::App(i) => pod.spec.containers.get(i),
+            Slot::Init(j) => pod.spec.init_containers.get(j),
+        }
+    }
+
+    /// The timer that creates and starts it.
+    fn start(self, uid: &str) -> KubeletTimer {
+        match self {
+            Slot::App(i) => KubeletTimer::Start(uid.into(), i),
+            Slot::Init(j) => KubeletTimer::InitStart(uid.into(), j),
+        }
+    }
+
+    /// The timer for its finished pull.
+    fn pulled(self, uid: &str) -> KubeletTimer {
+        match self {
+            Slot::App(i) => KubeletTimer::PullDone(uid.into(), i),
+            Slot::Init(j) => KubeletTimer::InitPullDone(uid.into(), j),
+        }
+    }
+}
+
 /// Timers the kubelet asks for (the cluster adds the node name and epoch).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum KubeletTimer {
@@ -977,38 +1011,10 @@ impl Kubelet {
         if !self.starting(uid) {
             return (vec![], vec![]);
         }
-        let Some(pod) = self.pod(store, uid) else {
-            return (vec![], vec![]);
-        };
-        let Some(c) = pod.spec.init_containers.get(j) else {
-            return (vec![], vec![]);
-        };
-        if self.images.contains(&c.image) {
-            let ev = self.event(
-                &pod.metadata,
-                "Normal",
-                "Pulled",
-                format!("Container image \"{}\" already present on machine", c.image),
-            );
-            return (
-                vec![ev],
-                vec![(
-                    now + self.timing.container_start,
-                    KubeletTimer::InitStart(uid.into(), j),
-                )],
-            );
+        match self.pod(store, uid).cloned() {
+            Some(pod) => self.pull_slot(&pod, uid, Slot::Init(j), now),
+            None => (vec![], vec![]),
         }
-        let ev = self.event(
-            &pod.metadata,
-            "Normal",
-            "Pulling",
-            format!("Pulling image \"{}\"", c.image),
-        );
-        let ms = self.pull_ms(&c.image);
-        (
-            vec![ev],
-            vec![(now + ms, KubeletTimer::InitPullDone(uid.into(), j))],
-        )
     }
 
     fn init_pull_done(
@@ -1018,34 +1024,7 @@ impl Kubelet {
         j: usize,
         now: SimTime,
     ) -> KubeletOutput {
-        if !self.starting(uid) {
-            return (vec![], vec![]);
-        }
-        let Some(pod) = self.pod(store, uid) else {
-            return (vec![], vec![]);
-        };
-        let Some(c) = pod.spec.init_containers.get(j) else {
-            return (vec![], vec![]);
-        };
-        self.images.insert(c.image.clone());
-        let secs = format_go_duration(self.pull_ms(&c.image));
-        let ev = self.event(
-            &pod.metadata,
-            "Normal",
-            "Pulled",
-            format!(
-                "Successfully pulled image \"{}\" in {secs} ({secs} including waiting). Image size: {} bytes.",
-                c.image,
-                image_size(&c.image)
-            ),
-        );
-        (
-            vec![ev],
-            vec![(
-                now + self.timing.container_start,
-                KubeletTimer::InitStart(uid.into(), j),
-            )],
-        )
+        self.pull_done_slot(store, uid, Slot::Init(j), now)
     }
 
     /// Create and start init container `j`; it runs to completion (exit 0 after
@@ -1287,7 +1266,13 @@ impl Kubelet {
     }
 
     fn pull(&mut self, pod: &Pod, uid: &str, i: usize, now: SimTime) -> KubeletOutput {
-        let Some(c) = pod.spec.containers.get(i) else {
+        self.pull_slot(pod, uid, Slot::App(i), now)
+    }
+
+    /// The image of an (init) container is present (start soon) or is pulled; a refused
+    /// one fails (app containers: ErrImagePull, then back-off).
+    fn pull_slot(&mut self, pod: &Pod, uid: &str, slot: Slot, now: SimTime) -> KubeletOutput {
+        let Some(c) = slot.container(pod) else {
             return (vec![], vec![]);
         };
         if self.images.contains(&c.image) {
@@ -1299,10 +1284,7 @@ impl Kubelet {
             );
             return (
                 vec![ev],
-                vec![(
-                    now + self.timing.container_start,
-                    KubeletTimer::Start(uid.into(), i),
-                )],
+                vec![(now + self.timing.container_start, slot.start(uid))],
             );
         }
         let ev = self.event(
@@ -1311,7 +1293,7 @@ impl Kubelet {
             "Pulling",
             format!("Pulling image \"{}\"", c.image),
         );
-        if self.refused_images.contains(&c.image) {
+        if let (true, Slot::App(i)) = (self.refused_images.contains(&c.image), slot) {
             // The registry answers quickly with an error.
             return (
                 vec![ev],
@@ -1322,10 +1304,7 @@ impl Kubelet {
             );
         }
         let ms = self.pull_ms(&c.image);
-        (
-            vec![ev],
-            vec![(now + ms, KubeletTimer::PullDone(uid.into(), i))],
-        )
+        (vec![ev], vec![(now + ms, slot.pulled(uid))])
     }
 
     fn pull_ms(&self, image: &str) -> SimTime {
@@ -1333,33 +1312,41 @@ impl Kubelet {
     }
 
     fn pull_done(&mut self, store: &Store, uid: &str, i: usize, now: SimTime) -> KubeletOutput {
+        self.pull_done_slot(store, uid, Slot::App(i), now)
+    }
+
+    /// A pull finished: `Pulled` with the time and size, then the container starts.
+    fn pull_done_slot(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        slot: Slot,
+        now: SimTime,
+    ) -> KubeletOutput {
         if !self.starting(uid) {
             return (vec![], vec![]);
         }
         let Some(pod) = self.pod(store, uid) else {
             return (vec![], vec![]);
         };
-        let Some(c) = pod.spec.containers.get(i) else {
+        let Some(c) = slot.container(pod) else {
             return (vec![], vec![]);
         };
-        self.images.insert(c.image.clone());
-        let secs = format_go_duration(self.pull_ms(&c.image));
+        let image = c.image.clone();
         let ev = self.event(
             &pod.metadata,
             "Normal",
             "Pulled",
             format!(
-                "Successfully pulled image \"{}\" in {secs} ({secs} including waiting). Image size: {} bytes.",
-                c.image,
-                image_size(&c.image)
+                "Successfully pulled image \"{image}\" in {secs} ({secs} including waiting). Image size: {} bytes.",
+                image_size(&image),
+                secs = format_go_duration(self.pull_ms(&image)),
             ),
         );
+        self.images.insert(image);
         (
             vec![ev],
-            vec![(
-                now + self.timing.container_start,
-                KubeletTimer::Start(uid.into(), i),
-            )],
+            vec![(now + self.timing.container_start, slot.start(uid))],
         )
     }
 
