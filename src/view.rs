@@ -281,6 +281,20 @@ pub fn col_x(i: usize) -> f64 {
     i as f64 * (COL_W + GAP)
 }
 
+/// An owner card's top: centred on its children's cards (tops `ys`, each `child_h`
+/// tall) when it has some, else at the next free slot; never above `next_free`, which
+/// moves below the card.
+fn owner_y(ys: impl Iterator<Item = f64>, child_h: f64, next_free: &mut f64) -> f64 {
+    let ys: Vec<f64> = ys.collect();
+    let want = match (ys.first(), ys.last()) {
+        (Some(top), Some(last)) => (top + last + child_h) / 2.0 - OWNER_H / 2.0,
+        _ => *next_free,
+    };
+    let y = want.max(*next_free);
+    *next_free = y + OWNER_H + V_GAP;
+    y
+}
+
 /// Build the chain model: Deployments → ReplicaSets → Pods → Nodes, laid out in columns.
 pub fn chain_model(c: &Cluster) -> ChainModel {
     let store = &c.store;
@@ -388,15 +402,7 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
             .iter()
             .filter(|p| p.owner.as_deref() == Some(&rs.metadata.name))
             .collect();
-        let want = if mine.is_empty() {
-            next_free
-        } else {
-            let top = mine.first().map(|p| p.y).unwrap_or(0.0);
-            let bottom = mine.last().map(|p| p.y + POD_H).unwrap_or(0.0);
-            (top + bottom) / 2.0 - OWNER_H / 2.0
-        };
-        let y = want.max(next_free);
-        next_free = y + OWNER_H + V_GAP;
+        let y = owner_y(mine.iter().map(|p| p.y), POD_H, &mut next_free);
         m.replicasets.push(ReplicaSetView {
             name: rs.metadata.name.clone(),
             revision: revision(&rs.metadata),
@@ -428,15 +434,7 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
             .iter()
             .filter(|r| r.owner.as_deref() == Some(&d.metadata.name))
             .collect();
-        let want = if mine.is_empty() {
-            next_free
-        } else {
-            let top = mine.first().map(|r| r.y).unwrap_or(0.0);
-            let bottom = mine.last().map(|r| r.y + OWNER_H).unwrap_or(0.0);
-            (top + bottom) / 2.0 - OWNER_H / 2.0
-        };
-        let y = want.max(next_free);
-        next_free = y + OWNER_H + V_GAP;
+        let y = owner_y(mine.iter().map(|r| r.y), OWNER_H, &mut next_free);
         m.deployments.push(DeploymentView {
             name: d.metadata.name.clone(),
             desired: d.spec.replicas,
