@@ -1277,7 +1277,13 @@ pub fn timeline_model(c: &Cluster, window: SimTime, max_marks: usize) -> Timelin
         let (kind, label) = if e.kind == Kind::Event {
             (
                 "event",
-                format!("{} {} · Event {}", clock_label(e.time), e.writer, e.reason),
+                format!(
+                    "{} {} · Event {}: {}",
+                    clock_label(e.time),
+                    e.writer,
+                    e.reason,
+                    e.change
+                ),
             )
         } else {
             let k = match e.type_ {
@@ -1287,14 +1293,26 @@ pub fn timeline_model(c: &Cluster, window: SimTime, max_marks: usize) -> Timelin
             };
             (
                 k,
-                format!(
-                    "{} {} · {} {}/{}",
-                    clock_label(e.time),
-                    e.writer,
-                    e.verb,
-                    e.kind.name().to_lowercase(),
-                    e.key.name
-                ),
+                if e.change.is_empty() {
+                    format!(
+                        "{} {} · {} {}/{}",
+                        clock_label(e.time),
+                        e.writer,
+                        e.verb,
+                        e.kind.name().to_lowercase(),
+                        e.key.name
+                    )
+                } else {
+                    format!(
+                        "{} {} · {} {}/{} · {}",
+                        clock_label(e.time),
+                        e.writer,
+                        e.verb,
+                        e.kind.name().to_lowercase(),
+                        e.key.name,
+                        e.change
+                    )
+                },
             )
         };
         let mark = Mark {

@@ -49,3 +49,4 @@ pub mod printers;
 pub mod rng;
 pub mod scheduler;
 pub mod time;
+pub mod trace;

@@ -12,6 +12,7 @@
 //! (binding), `plugin/pkg/admission/defaulttolerationseconds`.
 
 pub mod admission;
+pub mod diff;
 mod errors;
 mod validation;
 
@@ -99,6 +100,12 @@ pub struct WatchEntry {
     pub writer: String,
     /// For Events: the reason (so the log reads like a story); empty otherwise.
     pub reason: String,
+    /// What the write changed (`spec.replicas: 3 → 2; …`, see [`diff::summarize`]); for
+    /// an Event, its message; empty when no watched field changed.
+    pub change: String,
+    /// The uid of the object's controller (its controlling ownerReference), or of the
+    /// Event's involved object: how the why-trace follows causes after an object is gone.
+    pub owner_uid: String,
 }
 
 /// What a write changed: handed to the informers so they can enqueue work.
@@ -423,6 +430,7 @@ impl Store {
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments)]
     fn record(
         &mut self,
         now: SimTime,
@@ -431,10 +439,17 @@ impl Store {
         obj: &Object,
         writer: &str,
         rv: u64,
+        change: String,
     ) {
-        let reason = match obj {
-            Object::Event(e) => e.reason.clone(),
-            _ => String::new(),
+        let (reason, owner_uid) = match obj {
+            Object::Event(e) => (e.reason.clone(), e.involved_object.uid.clone()),
+            _ => (
+                String::new(),
+                obj.meta()
+                    .controller_ref()
+                    .map(|r| r.uid.clone())
+                    .unwrap_or_default(),
+            ),
         };
         self.log.push(WatchEntry {
             resource_version: rv,
@@ -446,6 +461,8 @@ impl Store {
             uid: obj.meta().uid.clone(),
             writer: writer.to_string(),
             reason,
+            change,
+            owner_uid,
         });
     }
 
@@ -465,7 +482,12 @@ impl Store {
         } else {
             WatchType::Added
         };
-        self.record(now, type_, verb, &obj, writer, rv);
+        let change = match &old {
+            _ if !diff::worth_summarizing(&obj) => String::new(),
+            Some(o) => diff::summarize(o, &obj),
+            None => diff::describe_added(&obj),
+        };
+        self.record(now, type_, verb, &obj, writer, rv, change);
         self.objects[kind_index(kind)].insert(key.clone(), obj.clone());
         Change {
             type_,
@@ -481,7 +503,15 @@ impl Store {
         let old = self.objects[kind_index(kind)].remove(key)?;
         self.index_remove(&old);
         let rv = self.next_rv();
-        self.record(now, WatchType::Deleted, "delete", &old, writer, rv);
+        self.record(
+            now,
+            WatchType::Deleted,
+            "delete",
+            &old,
+            writer,
+            rv,
+            String::new(),
+        );
         if let Object::Event(e) = &old {
             self.event_dedupe.remove(&event_dedupe_key(e));
         }

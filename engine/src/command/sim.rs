@@ -11,7 +11,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, MINUTE};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N]";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N]";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -37,6 +37,7 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
         "image-crash" => image(c, rest, "crash"),
         "gitops" => gitops(c, rest),
         "why" => why(c, rest),
+        "trace" => trace(c, rest),
         other => Err(format!("error: unknown sim verb \"{other}\"\n{USAGE}")),
     };
     match r {
@@ -553,6 +554,33 @@ fn hang(c: &mut Cluster, words: &[String]) -> R {
 
 /// `sim why pod/NAME`: the Pod's last scheduling attempt, node by node — the filter
 /// that rejected each node, or each score plugin's normalized score and the total.
+/// `sim trace KIND/NAME`: the chain of causes that produced the object (the page's
+/// why-trace), oldest first, causes indented under what they caused.
+fn trace(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(words, &[flag("namespace", Some('n'))], "sim trace")?;
+    let Some(arg) = p.args.first() else {
+        return Err("error: sim trace needs KIND/NAME, e.g. sim trace pod/web-7d4b9c-x2x4q".into());
+    };
+    let Some((k, name)) = arg.split_once('/') else {
+        return Err(format!("error: sim trace needs KIND/NAME, got \"{arg}\""));
+    };
+    let kind = crate::printers::get::resolve_kind(k)
+        .ok_or_else(|| format!("error: the server doesn't have a resource type \"{k}\""))?;
+    let ns = if kind.namespaced() {
+        p.get("namespace").unwrap_or("default")
+    } else {
+        ""
+    };
+    let key = ObjKey::new(ns, name);
+    match crate::trace::trace(c, kind, &key) {
+        Some(causes) => Ok(crate::trace::render(&causes)),
+        None => Err(format!(
+            "Error from server (NotFound): {} \"{name}\" not found",
+            kind.resource()
+        )),
+    }
+}
+
 fn why(c: &mut Cluster, words: &[String]) -> R {
     let p = parse_flags(words, &[flag("namespace", Some('n'))], "sim why")?;
     let mut key = pod_key(p.args.first(), "why")?;

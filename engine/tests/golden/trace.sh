@@ -1,0 +1,20 @@
+# The why-trace: causes of a replacement Pod, a deleted Pod, a ReplicaSet, a Deployment, and an eviction.
+sim reset --nodes 3
+kubectl create deployment gateway --image=nginx:1.27 --replicas=3
+sim settle
+kubectl delete pod gateway-589b7474c7-kmcs7 --wait=false
+sim settle
+kubectl get pods -o name
+sim trace pod/gateway-589b7474c7-x4jzh
+sim trace pod/gateway-589b7474c7-kmcs7
+sim trace rs/gateway-589b7474c7
+sim trace deployment/gateway
+sim node down node-1
+sim advance 6m
+kubectl get pods -o wide
+sim trace pod/gateway-589b7474c7-x4jzh
+sim trace pod/gateway-589b7474c7-4dsht
+sim trace node/node-1
+sim trace pod/nope
+sim trace frob/x
+sim trace
