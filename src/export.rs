@@ -2,6 +2,7 @@
 //! cards as rectangles with their spec-beside-status text, ownerReference and binding
 //! lines. Pure: built from the [`ChainModel`], no DOM.
 
+use crate::i18n::{t, trf, Lang};
 use crate::view::*;
 use std::fmt::Write;
 
@@ -51,9 +52,8 @@ fn card(
 }
 
 /// The chain as an SVG document.
-pub fn chain_svg(m: &ChainModel) -> String {
-    let width = col_x(3) + COL_W + 8.0;
-    let height = m.height + 8.0;
+pub fn chain_svg(m: &ChainModel, lang: Lang) -> String {
+    let (width, height) = chain_size(m);
     let mut out = format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="-4 -4 {width} {height}" font-family="system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'PingFang SC', 'Microsoft YaHei', sans-serif"><title>kubeplay: Deployment → ReplicaSet → Pod → Node</title><rect x="-4" y="-4" width="{width}" height="{height}" fill="#ffffff"/>"##
     );
@@ -89,14 +89,16 @@ pub fn chain_svg(m: &ChainModel) -> String {
             stripe,
             "#ffffff",
             &[
-                ("muted", "Deployment".into()),
+                ("muted", t(lang, "Deployment").into()),
                 ("title", d.name.clone()),
                 (
                     "text",
-                    format!(
-                        "wants {} · ready {}/{} · available {}",
-                        d.desired, d.ready, d.desired, d.available
-                    ),
+                    [
+                        trf(lang, "wants {}", &[&d.desired]),
+                        trf(lang, "ready {}/{}", &[&d.ready, &d.desired]),
+                        trf(lang, "available {}", &[&d.available]),
+                    ]
+                    .join(" · "),
                 ),
             ],
         );
@@ -110,14 +112,23 @@ pub fn chain_svg(m: &ChainModel) -> String {
             ACCENT,
             "#ffffff",
             &[
-                ("muted", format!("ReplicaSet · revision {}", r.revision)),
+                (
+                    "muted",
+                    format!(
+                        "{} · {}",
+                        t(lang, "ReplicaSet"),
+                        trf(lang, "revision {}", &[&r.revision])
+                    ),
+                ),
                 ("title", r.name.clone()),
                 (
                     "text",
-                    format!(
-                        "desired {} · current {} · ready {}",
-                        r.desired, r.current, r.ready
-                    ),
+                    [
+                        trf(lang, "desired {}", &[&r.desired]),
+                        trf(lang, "current {}", &[&r.current]),
+                        trf(lang, "ready {}", &[&r.ready]),
+                    ]
+                    .join(" · "),
                 ),
             ],
         );
@@ -148,9 +159,17 @@ pub fn chain_svg(m: &ChainModel) -> String {
                 ("title", p.name.clone()),
                 (
                     "text",
-                    format!("{} {} · restarts {}", p.ready_col, p.status, p.restarts),
+                    format!(
+                        "{} {} · {}",
+                        p.ready_col,
+                        p.status,
+                        trf(lang, "restarts {}", &[&p.restarts])
+                    ),
                 ),
-                ("muted", format!("uid {} · node {node}", p.short_uid)),
+                (
+                    "muted",
+                    format!("uid {} · {}", p.short_uid, trf(lang, "node {}", &[&node])),
+                ),
             ],
         );
     }
@@ -172,7 +191,7 @@ pub fn chain_svg(m: &ChainModel) -> String {
                     kubeplay_engine::api::quantity::format_bytes(n.mem_allocatable)
                 ),
             ),
-            ("text", format!("{} pod(s)", n.pods)),
+            ("text", trf(lang, "{} pod(s)", &[&n.pods])),
         ];
         if !n.taints.is_empty() {
             lines.push(("muted", n.taints.join(", ")));
@@ -218,6 +237,63 @@ pub fn download_svg(file: &str, svg: &str) {
     }
 }
 
+/// Offer the chain as a PNG named `file`: the SVG drawn into a canvas at twice its
+/// size (sharp on slides), then `canvas.toDataURL`. The image loads asynchronously, so
+/// the download starts from its `onload`.
+pub fn download_png(file: &str, svg: &str, width: f64, height: f64) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(img) = web_sys::HtmlImageElement::new() else {
+        return;
+    };
+    let file = file.to_string();
+    let img2 = img.clone();
+    let onload = Closure::once_into_js(move || {
+        let scale = 2.0;
+        let Ok(canvas) = doc
+            .create_element("canvas")
+            .map(|c| c.unchecked_into::<web_sys::HtmlCanvasElement>())
+        else {
+            return;
+        };
+        canvas.set_width((width * scale) as u32);
+        canvas.set_height((height * scale) as u32);
+        let Some(ctx) = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .map(|c| c.unchecked_into::<web_sys::CanvasRenderingContext2d>())
+        else {
+            return;
+        };
+        let _ = ctx.scale(scale, scale);
+        let _ = ctx.draw_image_with_html_image_element(&img2, 0.0, 0.0);
+        let Ok(url) = canvas.to_data_url_with_type("image/png") else {
+            return;
+        };
+        if let Ok(a) = doc.create_element("a") {
+            let _ = a.set_attribute("href", &url);
+            let _ = a.set_attribute("download", &file);
+            if let Ok(a) = a.dyn_into::<web_sys::HtmlElement>() {
+                a.click();
+            }
+        }
+    });
+    img.set_onload(Some(onload.unchecked_ref()));
+    img.set_src(&format!(
+        "data:image/svg+xml;charset=utf-8,{}",
+        percent_encode(svg)
+    ));
+}
+
+/// The exported picture's size in px (the SVG's width and height attributes).
+pub fn chain_size(m: &ChainModel) -> (f64, f64) {
+    (col_x(3) + COL_W + 8.0, m.height + 8.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,7 +303,7 @@ mod tests {
         let mut c = default_cluster();
         c.settle(60_000);
         let m = chain_model(&c);
-        let svg = chain_svg(&m);
+        let svg = chain_svg(&m, Lang::En);
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert!(svg.trim_end().ends_with("</svg>"));
         assert!(svg.contains(">web<"), "the Deployment card");
@@ -245,6 +321,10 @@ mod tests {
             svg.matches("<path ").count(),
             m.links.iter().filter(|l| l.kind != "replaced").count()
         );
+        // Slides for a Chinese course get Chinese labels (names stay as they are).
+        let zh = chain_svg(&m, Lang::Zh);
+        assert!(zh.contains("期望 3 · 就绪 3/3"), "{zh}");
+        assert!(zh.contains(">web<"));
         // An unscheduled Pod's `<none>` is escaped, never raw markup.
         assert!(!svg.contains("node <none>"));
         assert_eq!(esc("a<b>&\""), "a&lt;b&gt;&amp;&quot;");

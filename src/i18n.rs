@@ -64,6 +64,9 @@ const ZH: &[(&str, &str)] = &[
     ("Nodes", "节点"),
     ("+ add node", "+ 添加节点"),
     ("SVG", "导出 SVG"),
+    ("PNG", "导出 PNG"),
+    ("Download the chain as a PNG picture (for slides)", "把这条链下载为 PNG 图片（可用于幻灯片）"),
+    ("{} pod(s)", "{} 个 Pod"),
     ("Download the chain as an SVG picture (for slides)", "把这条链下载为 SVG 图片（可用于幻灯片）"),
     ("sim node add: register a new 4-CPU / 8Gi node", "sim node add：注册一个 4 CPU / 8Gi 的新节点"),
     ("wants {}", "期望 {}"),
@@ -201,6 +204,56 @@ const ZH: &[(&str, &str)] = &[
     ("TIME", "时间"),
     ("COMPONENT", "组件"),
     ("OBJECT", "对象"),
+    // Why-trace.
+    ("Inspect Deployment {}", "查看 Deployment {}"),
+    ("Inspect ReplicaSet {}", "查看 ReplicaSet {}"),
+    ("Why", "原因链"),
+    ("Why {} {} is as it is", "{} {} 为什么是现在这样"),
+    (" — the chain of causes, read from the watch log and Events", " —— 因果链，来自 watch 日志与事件"),
+    ("now", "现在"),
+    // Pod path evidence (view.rs).
+    ("{}", "{}"),
+    ("{}: {}", "{}：{}"),
+    ("created at {} by {} {}, uid {}", "{} 由 {} {} 创建，uid {}"),
+    ("created at {} by kubectl, uid {}", "{} 由 kubectl 创建，uid {}"),
+    ("bound to {}", "已绑定到 {}"),
+    ("FailedScheduling: {}", "FailedScheduling（调度失败）：{}"),
+    ("nominated to {}: lower-priority Pods there are being preempted (Preempted events)", "已提名到 {}：那里优先级更低的 Pod 正在被抢占（见 Preempted 事件）"),
+    ("waiting in the scheduling queue", "在调度队列中等待"),
+    ("init containers first: {}", "先运行 Init 容器：{}"),
+    ("init container {} ({}): terminated: {} (exit code {})", "Init 容器 {}（{}）：已终止：{}（退出码 {}）"),
+    ("init container {} ({}): running", "Init 容器 {}（{}）：运行中"),
+    ("init container {} ({}): waiting: {}", "Init 容器 {}（{}）：等待中：{}"),
+    ("init container {} ({}): waiting: {}: {}", "Init 容器 {}（{}）：等待中：{}：{}"),
+    ("init container {} ({})", "Init 容器 {}（{}）"),
+    ("container {} terminated: {} (exit code {})", "容器 {} 已终止：{}（退出码 {}）"),
+    ("restarts: {}", "重启次数：{}"),
+    ("container {} running; its startup probe has not passed yet", "容器 {} 在运行，但启动探针（startupProbe）尚未通过"),
+    ("restarts: {} (same Pod, same uid)", "重启次数：{}（同一个 Pod，同一个 uid）"),
+    ("Ready since {}", "自 {} 起就绪"),
+    ("node {} is NotReady: the node controller marked the Pod not Ready", "节点 {} 处于 NotReady：节点控制器把 Pod 标记为未就绪"),
+    ("Ready=False: {}", "Ready=False：{}"),
+    ("deletionTimestamp {}", "deletionTimestamp {}"),
+    // Why-trace steps (engine/src/trace.rs TEMPLATES).
+    ("saw {} of {} Pods for ReplicaSet {} and created Pod {}", "看到 {}/{} 个 Pod（ReplicaSet {}），于是创建了 Pod {}"),
+    ("Pod {} (uid {}) finished: phase {}", "Pod {}（uid {}）已结束：phase {}"),
+    ("evicted Pod {} (uid {}): its node is tainted NoExecute", "驱逐了 Pod {}（uid {}）：它所在的节点有 NoExecute 污点"),
+    ("preempted Pod {} (uid {}) to make room", "抢占了 Pod {}（uid {}）以腾出资源"),
+    ("deleted Pod {} (uid {}): its node is gone", "删除了 Pod {}（uid {}）：它所在的节点已不存在"),
+    ("deleted Pod {} (uid {})", "删除了 Pod {}（uid {}）"),
+    ("tainted node {}: {}", "给节点 {} 加上污点：{}"),
+    ("marked node {} Ready={}: its kubelet stopped posting status", "把节点 {} 标记为 Ready={}：它的 kubelet 不再上报状态"),
+    ("created ReplicaSet {} ({})", "创建了 ReplicaSet {}（{}）"),
+    ("scaled ReplicaSet {}: {}", "扩缩了 ReplicaSet {}：{}"),
+    ("created {} {} ({})", "创建了 {} {}（{}）"),
+    ("changed {} {}: {}", "修改了 {} {}：{}"),
+    ("created {} {}", "创建了 {} {}"),
+    ("removed {} {} from the API server", "从 API Server 中移除了 {} {}"),
+    ("filtered {} nodes ({} feasible) and bound it to {} (score {})", "过滤了 {} 个节点（{} 个可行），把它绑定到 {}（得分 {}）"),
+    ("bound it to {}", "把它绑定到 {}"),
+    ("readiness passed: Ready ({})", "就绪探测通过：Ready（{}）"),
+    ("deleted it (graceful: {})", "删除了它（优雅终止：{}）"),
+    ("ReplicaSet {} counts it: ready {}/{}", "ReplicaSet {} 把它计入：就绪 {}/{}"),
 ];
 
 /// The text for `en` in `lang` (English when no translation exists).
@@ -231,6 +284,49 @@ pub fn trf(lang: Lang, en: &'static str, args: &[&dyn std::fmt::Display]) -> Str
     out
 }
 
+/// A sentence the page says, kept as its English template and values so it is put
+/// into the learner's language when drawn (view models are built once, shown in either).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Said {
+    /// English with `{}` holes: the key into the translation table.
+    pub template: &'static str,
+    /// The values (names, numbers, Kubernetes' own words: never translated).
+    pub args: Vec<String>,
+}
+
+impl Said {
+    /// Kubernetes' own words (an Event message…): shown as they are in every language.
+    pub fn raw(text: String) -> Said {
+        Said {
+            template: "{}",
+            args: vec![text],
+        }
+    }
+
+    /// In `lang`.
+    pub fn in_lang(&self, lang: Lang) -> String {
+        let args: Vec<&dyn std::fmt::Display> = self
+            .args
+            .iter()
+            .map(|a| a as &dyn std::fmt::Display)
+            .collect();
+        trf(lang, self.template, &args)
+    }
+
+    /// In English.
+    pub fn en(&self) -> String {
+        self.in_lang(Lang::En)
+    }
+}
+
+/// A [`Said`] from a template and its values.
+pub fn said(template: &'static str, args: &[&dyn std::fmt::Display]) -> Said {
+    Said {
+        template,
+        args: args.iter().map(|a| a.to_string()).collect(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,15 +344,18 @@ mod tests {
             include_str!("components/nodeboard.rs"),
             include_str!("components/toolbar.rs"),
             include_str!("components/timeline.rs"),
+            include_str!("view.rs"),
         ];
         let mut keys = Vec::new();
         for src in sources {
-            for marker in ["t(lang, \"", "trf(lang, \""] {
+            for marker in ["t(lang, \"", "trf(lang, \"", "said(\n", "said(\""] {
                 let mut rest = src;
                 while let Some(i) = rest.find(marker) {
                     rest = &rest[i + marker.len()..];
-                    if let Some(end) = rest.find('"') {
-                        keys.push(rest[..end].to_string());
+                    // `said(` may break its line before the template.
+                    let r = rest.trim_start().strip_prefix('"').unwrap_or(rest);
+                    if let Some(end) = r.find('"') {
+                        keys.push(r[..end].to_string());
                     }
                 }
             }
@@ -266,7 +365,12 @@ mod tests {
 
     #[test]
     fn every_string_the_components_show_has_a_chinese_translation() {
-        let keys = keys_in_source();
+        let mut keys = keys_in_source();
+        keys.extend(
+            kubeplay_engine::trace::TEMPLATES
+                .iter()
+                .map(|t| t.to_string()),
+        );
         assert!(keys.len() > 60, "the scan found only {} keys", keys.len());
         let missing: Vec<&String> = keys
             .iter()

@@ -9,8 +9,18 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// Speeds offered by the toolbar (× simulated time per wall time).
-pub const SPEEDS: [u32; 3] = [1, 5, 30];
+/// Speeds offered by the toolbar, in tenths (×0.5 … ×60 simulated time per wall time):
+/// tenths so half speed is an integer like the rest.
+pub const SPEEDS_X10: [u32; 5] = [5, 10, 50, 300, 600];
+
+/// `0.5×`, `30×`: a speed in tenths as the toolbar labels it.
+pub fn speed_label(x10: u32) -> String {
+    if x10 % 10 == 0 {
+        format!("{}×", x10 / 10)
+    } else {
+        format!("{}.{}×", x10 / 10, x10 % 10)
+    }
+}
 
 /// How many console entries are kept.
 const CONSOLE_KEEP: usize = 200;
@@ -33,6 +43,29 @@ pub enum Selection {
     Pod(String),
     /// A Node by name.
     Node(String),
+    /// A Deployment by name.
+    Deployment(String),
+    /// A ReplicaSet by name.
+    ReplicaSet(String),
+}
+
+impl Selection {
+    /// The selected object's kind and key (namespace default for namespaced kinds).
+    pub fn kind_key(
+        &self,
+    ) -> (
+        kubeplay_engine::api::Kind,
+        kubeplay_engine::apiserver::ObjKey,
+    ) {
+        use kubeplay_engine::api::Kind;
+        use kubeplay_engine::apiserver::ObjKey;
+        match self {
+            Selection::Pod(n) => (Kind::Pod, ObjKey::new("default", n)),
+            Selection::Node(n) => (Kind::Node, ObjKey::new("", n)),
+            Selection::Deployment(n) => (Kind::Deployment, ObjKey::new("default", n)),
+            Selection::ReplicaSet(n) => (Kind::ReplicaSet, ObjKey::new("default", n)),
+        }
+    }
 }
 
 /// The mutable state behind the handle.
@@ -43,8 +76,8 @@ pub struct SimState {
     pub cluster: Cluster,
     /// Whether the clock runs.
     pub playing: bool,
-    /// Speed multiplier.
-    pub speed: u32,
+    /// Speed multiplier in tenths (10 = real time).
+    pub speed_x10: u32,
     /// The last action's error, shown to the learner (kubectl's words).
     pub last_error: Option<String>,
     /// The equivalent command of the last click.
@@ -73,7 +106,7 @@ impl SimState {
             selected: None,
             cluster,
             playing: true,
-            speed: 1,
+            speed_x10: 10,
             last_error: None,
             last_command: None,
             console: Vec::new(),
@@ -307,9 +340,9 @@ impl SimHandle {
         self.with(|s| s.seek(t));
     }
 
-    /// Set the speed.
-    pub fn set_speed(&self, speed: u32) {
-        self.with(|s| s.speed = speed);
+    /// Set the speed (in tenths: 5 is 0.5×).
+    pub fn set_speed(&self, speed_x10: u32) {
+        self.with(|s| s.speed_x10 = speed_x10);
     }
 
     /// Switch the UI language (kubectl output stays English).
@@ -387,6 +420,14 @@ mod tests {
             "{}",
             s.console[2].output
         );
+    }
+
+    #[test]
+    fn speeds_run_from_half_to_sixty_times_and_read_as_the_toolbar_shows_them() {
+        assert_eq!(SPEEDS_X10.first(), Some(&5));
+        assert_eq!(SPEEDS_X10.last(), Some(&600));
+        let labels: Vec<String> = SPEEDS_X10.iter().map(|s| speed_label(*s)).collect();
+        assert_eq!(labels, ["0.5×", "1×", "5×", "30×", "60×"]);
     }
 
     #[test]

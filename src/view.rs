@@ -4,6 +4,7 @@
 //! Layout (card positions and the lines between them) is computed here too, so that
 //! lines and cards always agree and nothing depends on measuring the DOM.
 
+pub use crate::i18n::{said, Said};
 use kubeplay_engine::api::*;
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::controllers::deployment::util::revision;
@@ -36,6 +37,10 @@ pub struct DeploymentView {
     pub available: i64,
     /// status.updatedReplicas.
     pub updated: i64,
+    /// metadata.resourceVersion (what changed since the last frame pulses).
+    pub rv: u64,
+    /// metadata.creationTimestamp in ms (what appeared since the last frame fades in).
+    pub created_ms: SimTime,
     /// Card top (px).
     pub y: f64,
 }
@@ -185,6 +190,10 @@ pub struct ReplicaSetView {
     pub ready: i64,
     /// Owner Deployment name.
     pub owner: Option<String>,
+    /// metadata.resourceVersion (what changed since the last frame pulses).
+    pub rv: u64,
+    /// metadata.creationTimestamp in ms (what appeared since the last frame fades in).
+    pub created_ms: SimTime,
     /// Card top (px).
     pub y: f64,
 }
@@ -213,6 +222,10 @@ pub struct PodView {
     /// For a terminating Pod: the Pod its ReplicaSet created in its place (name, short
     /// uid) — same name pattern, new uid, maybe another node.
     pub replaced_by: Option<(String, String)>,
+    /// metadata.resourceVersion (what changed since the last frame pulses).
+    pub rv: u64,
+    /// metadata.creationTimestamp in ms (what appeared since the last frame fades in).
+    pub created_ms: SimTime,
     /// Card top (px).
     pub y: f64,
 }
@@ -276,6 +289,28 @@ pub struct ChainModel {
     pub height: f64,
 }
 
+fn rv_of(m: &ObjectMeta) -> u64 {
+    m.resource_version.parse().unwrap_or(0)
+}
+
+/// How a card looks against the previous frame: just created (fades in), just
+/// written (pulses), or unchanged. Driven by the store, not timers, so a card the
+/// layout moves keeps its look (a CSS animation would restart on every move).
+pub fn freshness(
+    rv: u64,
+    created_ms: SimTime,
+    prev: Option<(u64, SimTime)>,
+) -> Option<&'static str> {
+    let (prev_rev, prev_now) = prev?;
+    if created_ms > prev_now {
+        Some("fresh")
+    } else if rv > prev_rev {
+        Some("changed")
+    } else {
+        None
+    }
+}
+
 /// Left edge of column `i`.
 pub fn col_x(i: usize) -> f64 {
     i as f64 * (COL_W + GAP)
@@ -332,6 +367,8 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
             owner: p.metadata.controller_ref().map(|r| r.name.clone()),
             terminating: p.metadata.is_deleting(),
             replaced_by: None,
+            rv: rv_of(&p.metadata),
+            created_ms: p.metadata.created_ms,
             y,
         });
         y += POD_H + V_GAP;
@@ -410,6 +447,8 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
             current: rs.status.replicas,
             ready: rs.status.ready_replicas,
             owner: rs.metadata.controller_ref().map(|r| r.name.clone()),
+            rv: rv_of(&rs.metadata),
+            created_ms: rs.metadata.created_ms,
             y,
         });
     }
@@ -441,6 +480,8 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
             ready: d.status.ready_replicas,
             available: d.status.available_replicas,
             updated: d.status.updated_replicas,
+            rv: rv_of(&d.metadata),
+            created_ms: d.metadata.created_ms,
             y,
         });
     }
@@ -675,7 +716,7 @@ pub struct Stage {
     /// Where it stands.
     pub state: StageState,
     /// Evidence lines (kubectl's words).
-    pub evidence: Vec<String>,
+    pub evidence: Vec<Said>,
 }
 
 /// One node's verdict in the Pod's last scheduling attempt.
@@ -735,24 +776,23 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
         events
             .iter()
             .filter(|(r, _, _)| r == reason)
-            .map(|(_, m, _)| m.clone())
+            .map(|(_, m, _)| Said::raw(m.clone()))
             .collect::<Vec<_>>()
     };
     let (_, status, _) = pod_ready_status(p);
     let mut stages = Vec::new();
-    let owner = p
-        .metadata
-        .controller_ref()
-        .map(|r| format!("by {} {}", r.kind, r.name))
-        .unwrap_or_else(|| "by kubectl".into());
+    let created = clock_label(p.metadata.created_ms);
+    let short_uid = &uid[..8.min(uid.len())];
     stages.push(Stage {
         id: "created",
         state: StageState::Done,
-        evidence: vec![format!(
-            "created at {} {owner}, uid {}",
-            clock_label(p.metadata.created_ms),
-            &uid[..8.min(uid.len())]
-        )],
+        evidence: vec![match p.metadata.controller_ref() {
+            Some(r) => said(
+                "created at {} by {} {}, uid {}",
+                &[&created, &r.kind, &r.name, &short_uid],
+            ),
+            None => said("created at {} by kubectl, uid {}", &[&created, &short_uid]),
+        }],
     });
     // Scheduled.
     let sched_cond = get_condition(&p.status.conditions, "PodScheduled");
@@ -760,7 +800,7 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
     stages.push(if scheduled {
         let mut e = ev("Scheduled");
         if e.is_empty() {
-            e.push(format!("bound to {}", p.spec.node_name));
+            e.push(said("bound to {}", &[&p.spec.node_name]));
         }
         Stage {
             id: "scheduled",
@@ -774,22 +814,22 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
                 id: "scheduled",
                 state: StageState::Current,
                 evidence: vec![
-                    format!("FailedScheduling: {}", cnd.message),
-                    format!(
+                    said("FailedScheduling: {}", &[&cnd.message]),
+                    said(
                         "nominated to {}: lower-priority Pods there are being preempted (Preempted events)",
-                        p.status.nominated_node_name
+                        &[&p.status.nominated_node_name],
                     ),
                 ],
             },
             Some(cnd) => Stage {
                 id: "scheduled",
                 state: StageState::Stuck,
-                evidence: vec![format!("FailedScheduling: {}", cnd.message)],
+                evidence: vec![said("FailedScheduling: {}", &[&cnd.message])],
             },
             None => Stage {
                 id: "scheduled",
                 state: StageState::Current,
-                evidence: vec!["waiting in the scheduling queue".into()],
+                evidence: vec![said("waiting in the scheduling queue", &[])],
             },
         }
     });
@@ -832,30 +872,33 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
             evidence: vec![],
         }
     } else if let Some(st) = init_status {
-        let mut e = vec![format!("init containers first: {st}")];
+        let mut e = vec![said("init containers first: {}", &[&st])];
         for (spec, cs) in p
             .spec
             .init_containers
             .iter()
             .zip(p.status.init_container_statuses.iter())
         {
-            let state = if let Some(t) = &cs.state.terminated {
-                format!("terminated: {} (exit code {})", t.reason, t.exit_code)
+            let (n, i) = (&spec.name, &spec.image);
+            e.push(if let Some(t) = &cs.state.terminated {
+                said(
+                    "init container {} ({}): terminated: {} (exit code {})",
+                    &[n, i, &t.reason, &t.exit_code],
+                )
             } else if cs.state.running.is_some() {
-                "running".to_string()
+                said("init container {} ({}): running", &[n, i])
             } else if let Some(w) = &cs.state.waiting {
                 if w.message.is_empty() {
-                    format!("waiting: {}", w.reason)
+                    said("init container {} ({}): waiting: {}", &[n, i, &w.reason])
                 } else {
-                    format!("waiting: {}: {}", w.reason, w.message)
+                    said(
+                        "init container {} ({}): waiting: {}: {}",
+                        &[n, i, &w.reason, &w.message],
+                    )
                 }
             } else {
-                String::new()
-            };
-            e.push(format!(
-                "init container {} ({}): {state}",
-                spec.name, spec.image
-            ));
+                said("init container {} ({})", &[n, i])
+            });
         }
         Stage {
             id: "image",
@@ -870,7 +913,7 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
         Stage {
             id: "image",
             state: StageState::Stuck,
-            evidence: vec![format!("{r}: {m}")],
+            evidence: vec![said("{}: {}", &[r, m])],
         }
     } else if pulled {
         let mut e = ev("Pulled");
@@ -890,15 +933,15 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
         }
     });
     let crash = waiting.iter().find(|(r, _)| r == "CrashLoopBackOff");
-    let terminated: Vec<String> = p
+    let terminated: Vec<Said> = p
         .status
         .container_statuses
         .iter()
         .filter_map(|c| {
             c.state.terminated.as_ref().map(|t| {
-                format!(
+                said(
                     "container {} terminated: {} (exit code {})",
-                    c.name, t.reason, t.exit_code
+                    &[&c.name, &t.reason, &t.exit_code],
                 )
             })
         })
@@ -913,7 +956,10 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
         Stage {
             id: "started",
             state: StageState::Stuck,
-            evidence: vec![format!("{r}: {m}"), format!("restarts: {}", p.restarts())],
+            evidence: vec![
+                said("{}: {}", &[r, m]),
+                said("restarts: {}", &[&p.restarts()]),
+            ],
         }
     } else if !terminated.is_empty() && !all_started {
         Stage {
@@ -928,22 +974,22 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
             .any(|c| c.started == Some(false))
     {
         // Running, but a startup probe has not passed yet: liveness and readiness wait.
-        let mut e: Vec<String> = p
+        let mut e: Vec<Said> = p
             .status
             .container_statuses
             .iter()
             .filter(|c| c.started == Some(false))
             .map(|c| {
-                format!(
+                said(
                     "container {} running; its startup probe has not passed yet",
-                    c.name
+                    &[&c.name],
                 )
             })
             .collect();
         e.extend(
             ev("Unhealthy")
                 .into_iter()
-                .filter(|m| m.starts_with("Startup"))
+                .filter(|m| m.en().starts_with("Startup"))
                 .take(1),
         );
         Stage {
@@ -955,7 +1001,7 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
         let mut e = ev("Started");
         e.truncate(1);
         if p.restarts() > 0 {
-            e.push(format!("restarts: {} (same Pod, same uid)", p.restarts()));
+            e.push(said("restarts: {} (same Pod, same uid)", &[&p.restarts()]));
         }
         Stage {
             id: "started",
@@ -970,9 +1016,9 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
                 .iter()
                 .map(|(r, m)| {
                     if m.is_empty() {
-                        r.clone()
+                        Said::raw(r.clone())
                     } else {
-                        format!("{r}: {m}")
+                        said("{}: {}", &[r, m])
                     }
                 })
                 .collect(),
@@ -990,9 +1036,9 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
         Stage {
             id: "ready",
             state: StageState::Done,
-            evidence: vec![format!(
+            evidence: vec![said(
                 "Ready since {}",
-                clock_label(p.ready_since().unwrap_or(0))
+                &[&clock_label(p.ready_since().unwrap_or(0))],
             )],
         }
     } else if !all_started {
@@ -1002,15 +1048,15 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
             evidence: vec![],
         }
     } else {
-        let mut e: Vec<String> = ev("Unhealthy").into_iter().rev().take(1).collect();
+        let mut e: Vec<Said> = ev("Unhealthy").into_iter().rev().take(1).collect();
         if node_ready == Some(false) {
-            e.push(format!(
+            e.push(said(
                 "node {} is NotReady: the node controller marked the Pod not Ready",
-                p.spec.node_name
+                &[&p.spec.node_name],
             ));
         }
         if let Some(cnd) = ready_cond.filter(|c| !c.message.is_empty()) {
-            e.push(format!("Ready=False: {}", cnd.message));
+            e.push(said("Ready=False: {}", &[&cnd.message]));
         }
         Stage {
             id: "ready",
@@ -1026,9 +1072,9 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
         stages.push(Stage {
             id: "terminating",
             state: StageState::Current,
-            evidence: vec![format!(
+            evidence: vec![said(
                 "deletionTimestamp {}",
-                p.metadata.deletion_timestamp.clone().unwrap_or_default()
+                &[&p.metadata.deletion_timestamp.clone().unwrap_or_default()],
             )],
         });
     }
@@ -1481,9 +1527,16 @@ mod path_tests {
         assert!(rs
             .iter()
             .any(|mk| mk.kind == "ADDED" && mk.label.contains("create pod/web-")));
-        assert!(rs
-            .iter()
-            .any(|mk| mk.kind == "event" && mk.label.ends_with("Event SuccessfulCreate")));
+        assert!(rs.iter().any(|mk| mk.kind == "event"
+            && mk
+                .label
+                .contains("Event SuccessfulCreate: Created pod: web-")));
+        // A write shows its change as field: before → after.
+        assert!(
+            rs.iter()
+                .any(|mk| mk.label.contains("status.readyReplicas: 3 → 0")),
+            "{rs:?}"
+        );
         assert!(m
             .lanes
             .iter()
@@ -1512,11 +1565,15 @@ mod path_tests {
         let image = path.stages.iter().find(|s| s.id == "image").unwrap();
         assert_eq!(image.state, StageState::Stuck);
         assert_eq!(
-            image.evidence[0],
+            image.evidence[0].en(),
             "init containers first: Init:CrashLoopBackOff"
         );
+        assert_eq!(
+            image.evidence[0].in_lang(crate::i18n::Lang::Zh),
+            "先运行 Init 容器：Init:CrashLoopBackOff"
+        );
         assert!(
-            image.evidence[1].starts_with(
+            image.evidence[1].en().starts_with(
                 "init container migrate (migrate:1): waiting: CrashLoopBackOff: back-off "
             ),
             "{:?}",
@@ -1559,7 +1616,7 @@ mod path_tests {
         let path = pod_path(&c, &pending).unwrap();
         assert_eq!(path.stages[1].state, StageState::Stuck);
         assert!(
-            path.stages[1].evidence[0].contains("Insufficient cpu"),
+            path.stages[1].evidence[0].en().contains("Insufficient cpu"),
             "{:?}",
             path.stages[1]
         );
@@ -1601,6 +1658,7 @@ mod path_tests {
         assert_eq!(path.stages[2].state, StageState::Stuck);
         assert!(
             path.stages[2].evidence[0]
+                .en()
                 .starts_with("ImagePullBackOff: Back-off pulling image \"bad:1\""),
             "{:?}",
             path.stages[2]

@@ -15,6 +15,31 @@ use crate::apiserver::{ObjKey, WatchEntry, WatchType};
 use crate::cluster::Cluster;
 use crate::time::{clock_label, SimTime};
 
+/// Every template a [`Cause`] uses: the keys the page translates.
+pub const TEMPLATES: &[&str] = &[
+    "saw {} of {} Pods for ReplicaSet {} and created Pod {}",
+    "Pod {} (uid {}) finished: phase {}",
+    "evicted Pod {} (uid {}): its node is tainted NoExecute",
+    "preempted Pod {} (uid {}) to make room",
+    "deleted Pod {} (uid {}): its node is gone",
+    "deleted Pod {} (uid {})",
+    "tainted node {}: {}",
+    "marked node {} Ready={}: its kubelet stopped posting status",
+    "created ReplicaSet {} ({})",
+    "scaled ReplicaSet {}: {}",
+    "created {} {} ({})",
+    "changed {} {}: {}",
+    "{}: {}",
+    "created {} {}",
+    "removed {} {} from the API server",
+    "filtered {} nodes ({} feasible) and bound it to {} (score {})",
+    "bound it to {}",
+    "readiness passed: Ready ({})",
+    "deleted it (graceful: {})",
+    "{}",
+    "ReplicaSet {} counts it: ready {}/{}",
+];
+
 /// One step of the trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cause {
@@ -33,6 +58,7 @@ pub struct Cause {
 
 impl Cause {
     fn new(e: &WatchEntry, template: &'static str, args: Vec<String>, depth: u8) -> Self {
+        debug_assert!(TEMPLATES.contains(&template), "{template} not in TEMPLATES");
         Cause {
             time: e.time,
             actor: e.writer.clone(),

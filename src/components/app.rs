@@ -42,13 +42,13 @@ pub fn app() -> Html {
         let state = Rc::clone(&state);
         use_effect_with((), move |_| {
             let interval = Interval::new(TICK_MS, move || {
-                let speed = {
+                let speed_x10 = {
                     let s = state.borrow();
-                    s.playing.then_some(u64::from(s.speed))
+                    s.playing.then_some(u64::from(s.speed_x10))
                 };
-                if let Some(speed) = speed {
+                if let Some(speed_x10) = speed_x10 {
                     let mut s = state.borrow_mut();
-                    s.cluster.advance(u64::from(TICK_MS) * speed);
+                    s.cluster.advance(u64::from(TICK_MS) * speed_x10 / 10);
                     // A blocking command in the console finishes as the clock plays.
                     s.poll_pending();
                     s.observe();

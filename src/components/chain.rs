@@ -5,6 +5,7 @@ use crate::i18n::{t, trf};
 use crate::sim::{use_sim, Selection, SimHandle};
 use crate::view::*;
 use kubeplay_engine::api::quantity::{format_bytes, format_cpu_milli};
+use kubeplay_engine::time::SimTime;
 use yew::prelude::*;
 
 fn style(x: f64, y: f64, h: f64) -> String {
@@ -14,6 +15,9 @@ fn style(x: f64, y: f64, h: f64) -> String {
 /// The chain view.
 #[function_component(ChainView)]
 pub fn chain_view() -> Html {
+    // (previous frame, this frame) as (store revision, time): only a new frame moves it,
+    // so a re-render of the same state keeps its pulses.
+    let frames = use_mut_ref(|| (None::<(u64, SimTime)>, None::<(u64, SimTime)>));
     let sim = use_sim();
     let lang = sim.lang();
     if pod_count(&sim.state.borrow().cluster) > AGGREGATE_AT {
@@ -21,6 +25,17 @@ pub fn chain_view() -> Html {
         return aggregated_view(&sim, &agg);
     }
     let model = chain_model(&sim.state.borrow().cluster);
+    let prev = {
+        let s = sim.state.borrow();
+        let now = (s.cluster.store.revision(), s.cluster.now());
+        let mut f = frames.borrow_mut();
+        if f.1 != Some(now) {
+            // Rewound: nothing is new relative to a later frame.
+            f.0 = f.1.filter(|p| p.1 <= now.1);
+            f.1 = Some(now);
+        }
+        f.0
+    };
     let width = col_x(3) + COL_W;
     html! {
         <section class="chain" aria-label={t(lang, "Deployment → ReplicaSet → Pod → Node")}>
@@ -32,6 +47,7 @@ pub fn chain_view() -> Html {
                     { t(lang, "Nodes") }
                     <button class="addnode" onclick={add_node(&sim)} data-testid="add-node" title={t(lang, "sim node add: register a new 4-CPU / 8Gi node")}>{ t(lang, "+ add node") }</button>
                     <button class="addnode" onclick={export_svg(&sim)} data-testid="export-svg" title={t(lang, "Download the chain as an SVG picture (for slides)")}>{ t(lang, "SVG") }</button>
+                    <button class="addnode" onclick={export_png(&sim)} data-testid="export-png" title={t(lang, "Download the chain as a PNG picture (for slides)")}>{ t(lang, "PNG") }</button>
                 </span>
             </div>
             <div class="canvas" style={format!("width:{width}px;height:{}px", model.height)}>
@@ -48,12 +64,14 @@ pub fn chain_view() -> Html {
                         html! { <path class={classes!("link", l.kind)} d={d} /> }
                     }) }
                 </svg>
-                { for model.deployments.iter().map(|d| deployment_card(&sim, d)) }
-                { for model.replicasets.iter().map(|r| replicaset_card(lang, r)) }
-                { for model.pods.iter().map(|p| pod_card(&sim, p)) }
+                { for model.deployments.iter().map(|d| deployment_card(&sim, d, freshness(d.rv, d.created_ms, prev))) }
+                { for model.replicasets.iter().map(|r| replicaset_card(lang, r, freshness(r.rv, r.created_ms, prev))) }
+                { for model.pods.iter().map(|p| pod_card(&sim, p, freshness(p.rv, p.created_ms, prev))) }
                 { for model.nodes.iter().map(|n| node_card(&sim, n)) }
                 { for model.pods.iter().map(|p| inspect_button(&sim, Selection::Pod(p.name.clone()), col_x(2), p.y + POD_H - 24.0, &trf(lang, "Inspect Pod {}", &[&p.name]))) }
                 { for model.nodes.iter().map(|n| inspect_button(&sim, Selection::Node(n.name.clone()), col_x(3), n.y + NODE_H - 24.0, &trf(lang, "Inspect Node {}", &[&n.name]))) }
+                { for model.deployments.iter().map(|d| inspect_button(&sim, Selection::Deployment(d.name.clone()), col_x(0), d.y, &trf(lang, "Inspect Deployment {}", &[&d.name]))) }
+                { for model.replicasets.iter().map(|r| inspect_button(&sim, Selection::ReplicaSet(r.name.clone()), col_x(1), r.y, &trf(lang, "Inspect ReplicaSet {}", &[&r.name]))) }
             </div>
         </section>
     }
@@ -132,9 +150,24 @@ fn export_svg(sim: &SimHandle) -> Callback<MouseEvent> {
     Callback::from(move |_| {
         let svg = {
             let st = sim.state.borrow();
-            crate::export::chain_svg(&chain_model(&st.cluster))
+            crate::export::chain_svg(&chain_model(&st.cluster), st.lang)
         };
         crate::export::download_svg("kubeplay-chain.svg", &svg);
+    })
+}
+
+fn export_png(sim: &SimHandle) -> Callback<MouseEvent> {
+    let sim = sim.clone();
+    Callback::from(move |_| {
+        let (svg, (w, h)) = {
+            let st = sim.state.borrow();
+            let m = chain_model(&st.cluster);
+            (
+                crate::export::chain_svg(&m, st.lang),
+                crate::export::chain_size(&m),
+            )
+        };
+        crate::export::download_png("kubeplay-chain.png", &svg, w, h);
     })
 }
 
@@ -161,7 +194,7 @@ fn add_node(sim: &SimHandle) -> Callback<MouseEvent> {
     })
 }
 
-fn deployment_card(sim: &SimHandle, d: &DeploymentView) -> Html {
+fn deployment_card(sim: &SimHandle, d: &DeploymentView, fresh: Option<&'static str>) -> Html {
     let lang = sim.lang();
     let gap = d.desired - d.ready;
     let scale = |delta: i64| {
@@ -171,7 +204,7 @@ fn deployment_card(sim: &SimHandle, d: &DeploymentView) -> Html {
         Callback::from(move |_| sim.scale(&name, to))
     };
     html! {
-        <div key={format!("d/{}", d.name)} class={classes!("card", "deploy", (gap != 0).then_some("gap"))} style={style(col_x(0), d.y, OWNER_H)}
+        <div key={format!("d/{}", d.name)} class={classes!("card", "deploy", (gap != 0).then_some("gap"), fresh)} style={style(col_x(0), d.y, OWNER_H)}
              data-testid={format!("deployment-{}", d.name)}>
             <div class="kind">{ t(lang, "Deployment") }</div>
             <div class="name">{ &d.name }</div>
@@ -190,9 +223,13 @@ fn deployment_card(sim: &SimHandle, d: &DeploymentView) -> Html {
     }
 }
 
-fn replicaset_card(lang: crate::i18n::Lang, r: &ReplicaSetView) -> Html {
+fn replicaset_card(
+    lang: crate::i18n::Lang,
+    r: &ReplicaSetView,
+    fresh: Option<&'static str>,
+) -> Html {
     html! {
-        <div key={format!("rs/{}", r.name)} class={classes!("card", "rs", (r.desired == 0).then_some("idle"))} style={style(col_x(1), r.y, OWNER_H)}
+        <div key={format!("rs/{}", r.name)} class={classes!("card", "rs", (r.desired == 0).then_some("idle"), fresh)} style={style(col_x(1), r.y, OWNER_H)}
              data-testid={format!("replicaset-{}", r.name)}>
             <div class="kind">{ format!("{} · {}", t(lang, "ReplicaSet"), trf(lang, "revision {}", &[&r.revision])) }</div>
             <div class="name">{ &r.name }</div>
@@ -217,7 +254,7 @@ fn pod_icon(p: &PodView) -> &'static str {
     }
 }
 
-fn pod_card(sim: &SimHandle, p: &PodView) -> Html {
+fn pod_card(sim: &SimHandle, p: &PodView, fresh: Option<&'static str>) -> Html {
     let lang = sim.lang();
     let onclick = {
         let sim = sim.clone();
@@ -239,7 +276,7 @@ fn pod_card(sim: &SimHandle, p: &PodView) -> Html {
         p.node.clone()
     };
     html! {
-        <button key={format!("pod/{}", p.name)} class={classes!("card", "pod", state)} style={style(col_x(2), p.y, POD_H)} onclick={onclick}
+        <button key={format!("pod/{}", p.name)} class={classes!("card", "pod", state, fresh)} style={style(col_x(2), p.y, POD_H)} onclick={onclick}
                 aria-label={format!("Pod {}", p.name)} title={format!("{} (kubectl delete pod {})", trf(lang, "Delete Pod {}", &[&p.name]), p.name)}
                 data-testid="pod" data-status={p.status.clone()}>
             <span class="row1">

@@ -5,10 +5,9 @@
 use crate::i18n::{t, trf};
 use crate::sim::{use_sim, Selection, SimHandle};
 use crate::view::{node_detail, pod_path, NodeDetail, PodPath, StageState};
-use kubeplay_engine::api::Kind;
-use kubeplay_engine::apiserver::ObjKey;
 use kubeplay_engine::printers::describe::describe;
 use kubeplay_engine::printers::yaml::to_yaml;
+use kubeplay_engine::time::clock_label;
 use yew::prelude::*;
 
 /// What the inspector shows for the selection.
@@ -20,6 +19,8 @@ enum Tab {
     Yaml,
     /// `kubectl describe` (with its Events).
     Describe,
+    /// The why-trace: the chain of causes.
+    Why,
 }
 
 /// The object's text as kubectl prints it (only the open tab is computed).
@@ -28,10 +29,7 @@ fn object_text(
     sel: &Selection,
     tab: Tab,
 ) -> Option<String> {
-    let (kind, key) = match sel {
-        Selection::Pod(n) => (Kind::Pod, ObjKey::new("default", n)),
-        Selection::Node(n) => (Kind::Node, ObjKey::new("", n)),
-    };
+    let (kind, key) = sel.kind_key();
     let obj = cluster.store.get_object(kind, &key)?;
     Some(match tab {
         Tab::Yaml => to_yaml(&obj.to_json()),
@@ -53,7 +51,18 @@ pub fn inspector() -> Html {
     let Some(selected) = sel else {
         return html! {};
     };
-    let body = match (*tab, &selected) {
+    let owner_kind = matches!(
+        selected,
+        Selection::Deployment(_) | Selection::ReplicaSet(_)
+    );
+    // A Deployment or ReplicaSet has no overview: it opens on its why-trace (the chain
+    // already shows its counts).
+    let cur = match *tab {
+        Tab::Overview if owner_kind => Tab::Why,
+        t => t,
+    };
+    let body = match (cur, &selected) {
+        (Tab::Why, s) => why_view(&sim, s),
         (Tab::Yaml | Tab::Describe, s) => match object_text(&sim.state.borrow().cluster, s, *tab) {
             Some(text) => {
                 html! { <pre class="objtext" data-testid="inspector-text">{ text }</pre> }
@@ -68,6 +77,7 @@ pub fn inspector() -> Html {
                 }
             }
         }
+        (Tab::Overview, Selection::Deployment(_) | Selection::ReplicaSet(_)) => html! {},
         (Tab::Overview, Selection::Node(name)) => {
             match node_detail(&sim.state.borrow().cluster, name) {
                 Some(n) => node_view(&sim, &n),
@@ -83,20 +93,73 @@ pub fn inspector() -> Html {
             Callback::from(move |_| tab.set(t))
         };
         html! {
-            <button class={classes!("tab", (*tab == t).then_some("on"))} role="tab"
-                    aria-selected={(*tab == t).to_string()} onclick={onclick} data-testid={id}>{ label }</button>
+            <button class={classes!("tab", (cur == t).then_some("on"))} role="tab"
+                    aria-selected={(cur == t).to_string()} onclick={onclick} data-testid={id}>{ label }</button>
         }
     };
     html! {
         <section class="inspector" aria-label={t(lang, "Inspector")} data-testid="inspector">
             <button class="mini close" onclick={close} aria-label={t(lang, "Close the inspector")}>{"×"}</button>
             <div class="tabs" role="tablist" aria-label={t(lang, "Inspector views")}>
-                { tab_button(Tab::Overview, if matches!(selected, Selection::Pod(_)) { t(lang, "Path") } else { t(lang, "Overview") }, "tab-overview") }
+                if !owner_kind {
+                    { tab_button(Tab::Overview, if matches!(selected, Selection::Pod(_)) { t(lang, "Path") } else { t(lang, "Overview") }, "tab-overview") }
+                }
+                { tab_button(Tab::Why, t(lang, "Why"), "tab-why") }
                 { tab_button(Tab::Yaml, t(lang, "YAML"), "tab-yaml") }
                 { tab_button(Tab::Describe, t(lang, "Describe"), "tab-describe") }
             </div>
             { body }
         </section>
+    }
+}
+
+/// The why-trace of the selection: upstream causes first (indented by how far
+/// upstream), then its own steps; for a stuck Pod, where it is stuck and the evidence.
+fn why_view(sim: &SimHandle, sel: &Selection) -> Html {
+    let lang = sim.lang();
+    let (kind, key) = sel.kind_key();
+    let (trace, stuck) = {
+        let s = sim.state.borrow();
+        let trace = kubeplay_engine::trace::trace(&s.cluster, kind, &key);
+        let stuck = match sel {
+            Selection::Pod(n) => pod_path(&s.cluster, n).and_then(|p| {
+                p.stages
+                    .into_iter()
+                    .find(|st| st.state == StageState::Stuck)
+            }),
+            _ => None,
+        };
+        (trace, stuck)
+    };
+    let Some(trace) = trace else {
+        return html! { <p class="gone">{ t(lang, "It no longer exists.") }</p> };
+    };
+    let max_depth = trace.iter().map(|c| c.depth).max().unwrap_or(0);
+    html! {
+        <div class="why" data-testid="why">
+            <h2>{ trf(lang, "Why {} {} is as it is", &[&kind.name(), &key.name]) }
+                <span class="sub">{ t(lang, " — the chain of causes, read from the watch log and Events") }</span></h2>
+            <ol class="causes">
+                { for trace.iter().map(|c| {
+                    let up = c.depth > 0;
+                    let args: Vec<&dyn std::fmt::Display> = c.args.iter().map(|a| a as &dyn std::fmt::Display).collect();
+                    html! {
+                        <li class={classes!("cause", up.then_some("upstream"))} style={format!("--indent:{}", max_depth.saturating_sub(c.depth).min(4))} data-depth={c.depth.to_string()}>
+                            <span class="when">{ clock_label(c.time) }</span>
+                            <span class="actor">{ &c.actor }</span>
+                            <span class="what">{ trf(lang, c.template, &args) }</span>
+                        </li>
+                    }
+                }) }
+                if let Some(st) = stuck {
+                    <li class="cause stuck" data-testid="why-stuck">
+                        <span class="when">{ t(lang, "now") }</span>
+                        <span class="actor">{ trf(lang, "Stuck at: {}", &[&t(lang, stage_label(st.id))]) }</span>
+                        <span class="what">{ for st.evidence.iter().map(|e| html! { <span class="evidence">{ e.in_lang(lang) }</span> }) }</span>
+                    </li>
+                }
+            </ol>
+        </div>
     }
 }
 
@@ -143,7 +206,7 @@ fn pod_view(sim: &SimHandle, p: &PodPath) -> Html {
                     html! {
                         <li class={classes!("stage", class)} data-testid={format!("stage-{}", s.id)} data-state={class}>
                             <span class="stage-name"><span aria-hidden="true">{ icon }</span>{ format!(" {} ", t(lang, stage_label(s.id))) }<span class="sr">{ format!("({word})") }</span></span>
-                            { for s.evidence.iter().map(|e| html! { <span class="evidence">{ e }</span> }) }
+                            { for s.evidence.iter().map(|e| html! { <span class="evidence">{ e.in_lang(lang) }</span> }) }
                         </li>
                     }
                 }) }

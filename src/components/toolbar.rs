@@ -1,7 +1,7 @@
 //! Clock and controls: play / pause / step / speed, and the last click as a command.
 
 use crate::i18n::{t, trf, Lang};
-use crate::sim::{use_sim, SPEEDS};
+use crate::sim::{speed_label, use_sim, SPEEDS_X10};
 use kubeplay_engine::time::clock_label;
 use yew::prelude::*;
 
@@ -15,7 +15,7 @@ pub fn toolbar() -> Html {
         (
             s.cluster.now(),
             s.playing,
-            s.speed,
+            s.speed_x10,
             s.last_command.clone(),
             s.last_error.clone(),
             s.timeline.horizon.max(s.cluster.now()),
@@ -49,14 +49,15 @@ pub fn toolbar() -> Html {
             </button>
             <button class="btn" onclick={step} title={t(lang, "Run the next event")} data-testid="step">{ icon_step() }{ t(lang, "Step") }</button>
             <span class="speeds" role="group" aria-label={t(lang, "Speed")}>
-                { for SPEEDS.iter().map(|s| {
+                { for SPEEDS_X10.iter().map(|s| {
                     let sim = sim.clone();
                     let s = *s;
                     let onclick = Callback::from(move |_| sim.set_speed(s));
+                    let label = speed_label(s);
                     html! {
                         <button class={classes!("btn", "speed", (speed == s).then_some("on"))}
                             onclick={onclick} aria-pressed={(speed == s).to_string()}
-                            data-testid={format!("speed-{s}")}>{ format!("{s}×") }</button>
+                            data-testid={format!("speed-{}", label.trim_end_matches('×'))}>{ label }</button>
                     }
                 }) }
             </span>
