@@ -211,6 +211,7 @@ const ZH: &[(&str, &str)] = &[
     ("Why {} {} is as it is", "{} {} 为什么是现在这样"),
     (" — the chain of causes, read from the watch log and Events", " —— 因果链，来自 watch 日志与事件"),
     ("now", "现在"),
+    ("times it happened", "发生的次数"),
     // Pod path evidence (view.rs).
     ("{}", "{}"),
     ("{}: {}", "{}：{}"),

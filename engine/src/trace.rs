@@ -54,6 +54,8 @@ pub struct Cause {
     /// 0 for the object's own history; 1, 2… for the upstream causes that led to it
     /// (each cause one deeper than what it caused).
     pub depth: u8,
+    /// How many times this same step happened (a back-off loop says it once, ×N).
+    pub repeats: u32,
 }
 
 impl Cause {
@@ -65,6 +67,7 @@ impl Cause {
             template,
             args,
             depth,
+            repeats: 1,
         }
     }
 
@@ -373,11 +376,13 @@ fn own_history(c: &Cluster, kind: Kind, uid: &str, created: usize, out: &mut Vec
             None
         };
         let Some(cause) = cause else { continue };
-        // Repeats (back-off events, heartbeats that changed nothing) say nothing new.
-        if own
-            .last()
-            .is_some_and(|l| l.template == cause.template && l.args == cause.args)
+        // A step seen before (a back-off loop: Pulling, Failed, BackOff again) is
+        // counted on its first occurrence rather than told again.
+        if let Some(seen) = own
+            .iter_mut()
+            .find(|l| l.template == cause.template && l.args == cause.args)
         {
+            seen.repeats += 1;
             continue;
         }
         own.push(cause);
@@ -489,8 +494,13 @@ pub fn render(causes: &[Cause]) -> String {
     let mut out = String::new();
     for c in causes {
         let indent = "  ".repeat(usize::from(c.depth));
+        let times = if c.repeats > 1 {
+            format!(" (×{})", c.repeats)
+        } else {
+            String::new()
+        };
         out.push_str(&format!(
-            "{:>6}  {}{} {}\n",
+            "{:>6}  {}{} {}{times}\n",
             clock_label(c.time),
             indent,
             c.actor,

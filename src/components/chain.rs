@@ -8,6 +8,10 @@ use kubeplay_engine::api::quantity::{format_bytes, format_cpu_milli};
 use kubeplay_engine::time::SimTime;
 use yew::prelude::*;
 
+/// Wall milliseconds a change cue (fade-in start, pulse) stays on before the cards
+/// settle, when no new frame comes first.
+const CUE_MS: u32 = 350;
+
 fn style(x: f64, y: f64, h: f64) -> String {
     format!("left:{x}px;top:{y}px;width:{COL_W}px;height:{h}px")
 }
@@ -15,9 +19,25 @@ fn style(x: f64, y: f64, h: f64) -> String {
 /// The chain view.
 #[function_component(ChainView)]
 pub fn chain_view() -> Html {
-    // (previous frame, this frame) as (store revision, time): only a new frame moves it,
-    // so a re-render of the same state keeps its pulses.
-    let frames = use_mut_ref(|| (None::<(u64, SimTime)>, None::<(u64, SimTime)>));
+    // (previous frame, this frame) as (store revision, time), and whether this frame's
+    // cues were shown already: only a new frame moves it, so a re-render of the same state
+    // keeps its pulses, and a short timer then takes them off (paused, no new frame
+    // comes to do it).
+    let frames = use_mut_ref(|| (None::<(u64, SimTime)>, None::<(u64, SimTime)>, false));
+    let settle = use_force_update();
+    {
+        let frames = frames.clone();
+        use_effect(move || {
+            let shown = frames.borrow().2;
+            let timer = (!shown).then(|| {
+                gloo_timers::callback::Timeout::new(CUE_MS, move || {
+                    frames.borrow_mut().2 = true;
+                    settle.force_update();
+                })
+            });
+            move || drop(timer)
+        });
+    }
     let sim = use_sim();
     let lang = sim.lang();
     if pod_count(&sim.state.borrow().cluster) > AGGREGATE_AT {
@@ -33,8 +53,13 @@ pub fn chain_view() -> Html {
             // Rewound: nothing is new relative to a later frame.
             f.0 = f.1.filter(|p| p.1 <= now.1);
             f.1 = Some(now);
+            f.2 = false;
         }
-        f.0
+        if f.2 {
+            None
+        } else {
+            f.0
+        }
     };
     let width = col_x(3) + COL_W;
     html! {
@@ -70,7 +95,7 @@ pub fn chain_view() -> Html {
                 { for model.nodes.iter().map(|n| node_card(&sim, n)) }
                 { for model.pods.iter().map(|p| inspect_button(&sim, Selection::Pod(p.name.clone()), col_x(2), p.y + POD_H - 24.0, &trf(lang, "Inspect Pod {}", &[&p.name]))) }
                 { for model.nodes.iter().map(|n| inspect_button(&sim, Selection::Node(n.name.clone()), col_x(3), n.y + NODE_H - 24.0, &trf(lang, "Inspect Node {}", &[&n.name]))) }
-                { for model.deployments.iter().map(|d| inspect_button(&sim, Selection::Deployment(d.name.clone()), col_x(0), d.y, &trf(lang, "Inspect Deployment {}", &[&d.name]))) }
+                { for model.deployments.iter().map(|d| inspect_button(&sim, Selection::Deployment(d.name.clone()), col_x(0), d.y + OWNER_H - 24.0, &trf(lang, "Inspect Deployment {}", &[&d.name]))) }
                 { for model.replicasets.iter().map(|r| inspect_button(&sim, Selection::ReplicaSet(r.name.clone()), col_x(1), r.y, &trf(lang, "Inspect ReplicaSet {}", &[&r.name]))) }
             </div>
         </section>

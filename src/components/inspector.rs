@@ -147,7 +147,11 @@ fn why_view(sim: &SimHandle, sel: &Selection) -> Html {
                         <li class={classes!("cause", up.then_some("upstream"))} style={format!("--indent:{}", max_depth.saturating_sub(c.depth).min(4))} data-depth={c.depth.to_string()}>
                             <span class="when">{ clock_label(c.time) }</span>
                             <span class="actor">{ &c.actor }</span>
-                            <span class="what">{ trf(lang, c.template, &args) }</span>
+                            <span class="what">{ trf(lang, c.template, &args) }
+                                if c.repeats > 1 {
+                                    <span class="times" title={t(lang, "times it happened")}>{ format!(" ×{}", c.repeats) }</span>
+                                }
+                            </span>
                         </li>
                     }
                 }) }

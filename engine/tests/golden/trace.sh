@@ -18,3 +18,9 @@ sim trace node/node-1
 sim trace pod/nope
 sim trace frob/x
 sim trace
+# A back-off loop is told once with its count.
+sim image-fail nginx:nope
+kubectl set image deployment/gateway nginx=nginx:nope
+sim advance 2m
+kubectl get pods
+sim trace pod/gateway-856484c46f-7tvsq
