@@ -63,6 +63,9 @@ for (const lang of ['en', 'zh']) {
       }
       await panel.screenshot({ path: path.join(dir, `${shotName}-${lang}.png`) });
     }
+    // Nothing pushes the page wider than the window (a long describe line scrolls in its box).
+    const [sw, iw] = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+    assert.ok(sw <= iw, `page is ${sw}px wide in a ${iw}px window`);
     await page.screenshot({ path: path.join(dir, `page-${lang}.png`), fullPage: true });
     assert.deepEqual(errors, []);
     await page.close();
