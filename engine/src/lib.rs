@@ -47,6 +47,7 @@ pub mod kubelet;
 pub mod manifest;
 pub mod printers;
 pub mod rng;
+pub mod scenario;
 pub mod scheduler;
 pub mod time;
 pub mod trace;

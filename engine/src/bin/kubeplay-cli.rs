@@ -3,7 +3,12 @@
 //! ```text
 //! kubeplay-cli run FILE|- [--seed N]   run a script; prints `$ command` then its output
 //! kubeplay-cli [--seed N]              interactive prompt (on a terminal), ↑/↓ history
+//! kubeplay-cli scenario ID|FILE [--lang zh]   play a course scenario: every step, then
+//!                                      the clock until its goals are reached
+//! kubeplay-cli scenario --list         the built-in scenarios
 //! ```
+//! Exit status of `scenario`: 0 when every goal was reached (and every step printed what
+//! it should), 1 when not, 2 when the scenario cannot be read or set up.
 //! Exit status of `run`: 0 when every `sim expect` held, 1 when one failed, 2 when the
 //! script cannot be read or parsed (the message names file:line).
 
@@ -25,7 +30,7 @@ impl Files for DiskFiles {
     }
 }
 
-const USAGE: &str = "usage: kubeplay-cli run FILE|- [--seed N]\n       kubeplay-cli [--seed N]        (interactive, on a terminal)";
+const USAGE: &str = "usage: kubeplay-cli run FILE|- [--seed N]\n       kubeplay-cli scenario ID|FILE [--lang en|zh] | scenario --list\n       kubeplay-cli [--seed N]        (interactive, on a terminal)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -64,10 +69,67 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("scenario") => scenario(&rest[1..]),
         None if std::io::stdin().is_terminal() => repl(seed.unwrap_or(1)),
         None => run_file("-", seed),
         Some(other) => {
             eprintln!("kubeplay-cli: unknown command \"{other}\"\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn scenario(args: &[String]) -> ExitCode {
+    use kubeplay_engine::scenario;
+    let mut lang = "en".to_string();
+    let mut target = None;
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--list" => {
+                for (id, yaml) in scenario::BUILTIN {
+                    match scenario::parse(yaml, id) {
+                        Ok(s) => println!("{id}\t{}", s.title.en),
+                        Err(e) => println!("{id}\t{e}"),
+                    }
+                }
+                return ExitCode::SUCCESS;
+            }
+            "--lang" => {
+                i += 1;
+                lang = args.get(i).cloned().unwrap_or_default();
+            }
+            a if a.starts_with("--lang=") => lang = a["--lang=".len()..].to_string(),
+            a => target = Some(a.to_string()),
+        }
+        i += 1;
+    }
+    let Some(target) = target else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let parsed = match scenario::builtin(&target) {
+        Some(r) => r,
+        None => match std::fs::read_to_string(&target) {
+            Ok(text) => scenario::parse(&text, &target),
+            Err(e) => Err(format!(
+                "kubeplay-cli: {target}: not a built-in scenario and not a file ({e})"
+            )),
+        },
+    };
+    let report = parsed.and_then(|s| scenario::play(&s, &lang));
+    match report {
+        Ok(r) => {
+            print!("{}", r.transcript);
+            if r.passed() {
+                ExitCode::SUCCESS
+            } else {
+                eprintln!("kubeplay-cli: scenario {target}: not every goal was reached");
+                ExitCode::from(1)
+            }
+        }
+        Err(e) => {
+            eprintln!("{e}");
             ExitCode::from(2)
         }
     }

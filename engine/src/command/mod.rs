@@ -6,7 +6,7 @@ pub mod args;
 pub mod complete;
 mod kubectl;
 pub mod script;
-mod select;
+pub mod select;
 mod sim;
 pub mod wait;
 

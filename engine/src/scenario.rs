@@ -1,0 +1,634 @@
+//! Course scenarios: a YAML file that sets up a cluster for one lesson — its nodes, a
+//! setup script in the command language, steps the learner can run with a click, and
+//! goals (`sim expect` checks) that tick themselves when the cluster reaches them.
+//!
+//! ```yaml
+//! id: gateway-delete-pod
+//! title: { en: "…", zh: "…" }
+//! description: { en: "…", zh: "…" }
+//! seed: 1                      # optional (default 1)
+//! ordered: true                # goals are reached in order (a story: t0, t1, …)
+//! cluster:
+//!   nodes:
+//!     - { name: node-1, cpu: "4", memory: 8Gi, zone: zone-a, labels: { disk: nvme } }
+//! setup: |
+//!   kubectl create deployment gateway --image=gateway:1.0 --replicas=3
+//!   sim settle
+//! steps:
+//!   - text: { en: "Delete one gateway Pod", zh: "删除一个网关 Pod" }
+//!     command: kubectl delete pod {pod:app=gateway} --wait=false
+//!     wait: 30s                # how long the runner plays after it (default 30s)
+//!     output: deleted          # text its output must contain (checked by the runner)
+//! goals:
+//!   - label: { en: "Ready back to 3", zh: "就绪数回到 3" }
+//!     expect: deployment/gateway {.status.readyReplicas} == 3
+//! ```
+//!
+//! Step commands and goal checks may name objects by selector: `{pod:SELECTOR}` is the
+//! first (by name) Pod matching it that is not being deleted, `{node-of:SELECTOR}` that
+//! Pod's node, `{rs:SELECTOR}` the newest ReplicaSet matching it — Pod names are random,
+//! a lesson's wording is not.
+
+use crate::api::{Pod, ReplicaSet};
+use crate::cluster::Cluster;
+use crate::command::{self, args::parse_duration, script, select::parse_label_selector, NoFiles};
+use crate::time::{clock_label, SimTime, SECOND};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// A text in both UI languages.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    /// English.
+    pub en: String,
+    /// Simplified Chinese.
+    pub zh: String,
+}
+
+impl Text {
+    /// The text in `lang` (`zh…` → Chinese, anything else English).
+    pub fn get(&self, lang: &str) -> &str {
+        if lang.starts_with("zh") {
+            &self.zh
+        } else {
+            &self.en
+        }
+    }
+}
+
+/// One node of the initial cluster.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct NodeSpec {
+    /// Name.
+    pub name: String,
+    /// CPU capacity (`4`, `2500m`).
+    #[serde(default = "default_cpu")]
+    pub cpu: String,
+    /// Memory capacity (`8Gi`).
+    #[serde(default = "default_memory")]
+    pub memory: String,
+    /// Pod capacity.
+    #[serde(default = "default_pods")]
+    pub pods: u32,
+    /// `topology.kubernetes.io/zone`.
+    #[serde(default)]
+    pub zone: Option<String>,
+    /// More labels.
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+    /// Taints as `key=value:Effect`.
+    #[serde(default)]
+    pub taints: Vec<String>,
+}
+
+fn default_cpu() -> String {
+    "4".into()
+}
+fn default_memory() -> String {
+    "8Gi".into()
+}
+fn default_pods() -> u32 {
+    110
+}
+fn default_seed() -> u64 {
+    1
+}
+
+/// The initial cluster.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterSpec {
+    /// Its nodes.
+    pub nodes: Vec<NodeSpec>,
+}
+
+/// A step of the lesson: text, and a command the learner can run by clicking.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// What to do or watch.
+    pub text: Text,
+    /// The command (one line, several, or a heredoc).
+    #[serde(default)]
+    pub command: Option<String>,
+    /// How long the runner lets the clock play after it (default 30s).
+    #[serde(default)]
+    pub wait: Option<String>,
+    /// Text the command's output must contain (a lesson about an error shows the error).
+    #[serde(default)]
+    pub output: Option<String>,
+}
+
+/// A goal: a `sim expect` check with a label.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Goal {
+    /// What reaching it means.
+    pub label: Text,
+    /// `KIND/NAME JSONPATH OP VALUE` or `count KIND [-l SEL] [--field F=V] OP VALUE`.
+    pub expect: String,
+}
+
+/// A scenario file.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Identifier (`?scenario=<id>`): lowercase letters, digits and `-`.
+    pub id: String,
+    /// Title.
+    pub title: Text,
+    /// What the lesson shows.
+    pub description: Text,
+    /// The random seed (names, tie-breaks).
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Goals are reached in order: each is checked only once the one before it is.
+    #[serde(default)]
+    pub ordered: bool,
+    /// The initial cluster.
+    pub cluster: ClusterSpec,
+    /// Commands run before the learner sees the cluster.
+    #[serde(default)]
+    pub setup: String,
+    /// The steps.
+    #[serde(default)]
+    pub steps: Vec<Step>,
+    /// The goals.
+    #[serde(default)]
+    pub goals: Vec<Goal>,
+    /// How long the runner plays after the last step for the goals (default 15m).
+    #[serde(default)]
+    pub timeout: Option<String>,
+}
+
+/// The built-in scenarios, in course order: (id, YAML).
+pub const BUILTIN: &[(&str, &str)] = &[
+    (
+        "gateway-delete-pod",
+        include_str!("../scenarios/01-gateway-delete-pod.yaml"),
+    ),
+    (
+        "replacement-pending",
+        include_str!("../scenarios/02-replacement-pending.yaml"),
+    ),
+    (
+        "image-pull-backoff",
+        include_str!("../scenarios/03-image-pull-backoff.yaml"),
+    ),
+    (
+        "running-not-ready",
+        include_str!("../scenarios/04-running-not-ready.yaml"),
+    ),
+    (
+        "restart-vs-replace",
+        include_str!("../scenarios/05-restart-vs-replace.yaml"),
+    ),
+    (
+        "notes-api-node-down",
+        include_str!("../scenarios/06-notes-api-node-down.yaml"),
+    ),
+    (
+        "submitted-not-running",
+        include_str!("../scenarios/07-submitted-not-running.yaml"),
+    ),
+    (
+        "rollout-and-rollback",
+        include_str!("../scenarios/08-rollout-and-rollback.yaml"),
+    ),
+    (
+        "drift-reverted",
+        include_str!("../scenarios/09-drift-reverted.yaml"),
+    ),
+    (
+        "selectors-and-labels",
+        include_str!("../scenarios/10-selectors-and-labels.yaml"),
+    ),
+    (
+        "revision-history-limit",
+        include_str!("../scenarios/11-revision-history-limit.yaml"),
+    ),
+    (
+        "scheduling-arithmetic",
+        include_str!("../scenarios/12-scheduling-arithmetic.yaml"),
+    ),
+    (
+        "drain-with-pdb",
+        include_str!("../scenarios/13-drain-with-pdb.yaml"),
+    ),
+    (
+        "crashloop-backoff",
+        include_str!("../scenarios/14-crashloop-backoff.yaml"),
+    ),
+];
+
+/// A built-in scenario by id.
+pub fn builtin(id: &str) -> Option<Result<Scenario, String>> {
+    BUILTIN
+        .iter()
+        .find(|(i, _)| *i == id)
+        .map(|(i, y)| parse(y, &format!("{i}.yaml")))
+}
+
+/// Parse and validate a scenario file. Errors name the file and, for YAML, the line
+/// and column.
+pub fn parse(text: &str, source: &str) -> Result<Scenario, String> {
+    let s: Scenario = serde_yaml_ng::from_str(text).map_err(|e| {
+        let at = e
+            .location()
+            .map(|l| format!(" at line {} column {}", l.line(), l.column()))
+            .unwrap_or_default();
+        // serde_yaml_ng appends its own "at line…"; say it once, ours first.
+        let msg = e.to_string();
+        let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+        format!("error: {source}{at}: {msg}")
+    })?;
+    validate(&s).map_err(|e| format!("error: {source}: {e}"))?;
+    Ok(s)
+}
+
+fn validate(s: &Scenario) -> Result<(), String> {
+    if s.id.is_empty()
+        || !s
+            .id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        return Err(format!(
+            "id \"{}\" must be lowercase letters, digits and '-'",
+            s.id
+        ));
+    }
+    if s.cluster.nodes.is_empty() {
+        return Err("cluster.nodes: at least one node".into());
+    }
+    if s.cluster.nodes.len() > 5_000 {
+        return Err("cluster.nodes: at most 5000 nodes".into());
+    }
+    for (i, g) in s.goals.iter().enumerate() {
+        let words =
+            command::args::split_words(&g.expect).map_err(|e| format!("goals[{i}].expect: {e}"))?;
+        if words.len() < 4 {
+            return Err(format!(
+                "goals[{i}].expect: \"{}\" is not KIND/NAME JSONPATH OP VALUE or count KIND … OP VALUE",
+                g.expect
+            ));
+        }
+        if !matches!(
+            words[words.len() - 2].as_str(),
+            "==" | "!=" | ">=" | "<=" | ">" | "<" | "=~"
+        ) {
+            return Err(format!(
+                "goals[{i}].expect: unknown operator \"{}\"",
+                words[words.len() - 2]
+            ));
+        }
+    }
+    for (i, st) in s.steps.iter().enumerate() {
+        if let Some(w) = &st.wait {
+            parse_duration(w).map_err(|e| format!("steps[{i}].wait: {e}"))?;
+        }
+        if let Some(c) = &st.command {
+            script::parse(c, "step").map_err(|e| format!("steps[{i}].command: {e}"))?;
+        }
+    }
+    if let Some(t) = &s.timeout {
+        parse_duration(t).map_err(|e| format!("timeout: {e}"))?;
+    }
+    script::parse(&s.setup, "setup").map_err(|e| format!("setup: {e}"))?;
+    Ok(())
+}
+
+/// The cluster a scenario starts from: its nodes, then its setup script. An error
+/// names the setup line that failed and what it printed.
+pub fn build(s: &Scenario) -> Result<Cluster, String> {
+    let mut c = Cluster::new(s.seed);
+    for n in &s.cluster.nodes {
+        let mut labels: Vec<String> = n.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if let Some(z) = &n.zone {
+            labels.push(format!("topology.kubernetes.io/zone={z}"));
+        }
+        let mut line = format!(
+            "sim node add {} --cpu {} --memory {} --pods {}",
+            n.name, n.cpu, n.memory, n.pods
+        );
+        if !labels.is_empty() {
+            line.push_str(&format!(" --labels {}", labels.join(",")));
+        }
+        if !n.taints.is_empty() {
+            line.push_str(&format!(" --taints {}", n.taints.join(",")));
+        }
+        let o = command::run(&mut c, &line, None, &NoFiles);
+        if !o.ok {
+            return Err(format!("cluster.nodes {}: {}", n.name, o.output.trim()));
+        }
+    }
+    let lines = script::parse(&s.setup, "setup")?;
+    for l in &lines {
+        let o = command::run(&mut c, &l.command, l.stdin.as_deref(), &NoFiles);
+        if !o.ok {
+            return Err(format!(
+                "setup line {}: {}: {}",
+                l.line,
+                l.command,
+                o.output.trim()
+            ));
+        }
+    }
+    Ok(c)
+}
+
+/// Replace `{pod:SEL}`, `{node-of:SEL}` and `{rs:SEL}` with names from the cluster now.
+pub fn expand(c: &Cluster, text: &str) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('{') {
+        let Some(j) = rest[i..].find('}') else { break };
+        let inner = &rest[i + 1..i + j];
+        let Some((what, sel)) = inner.split_once(':') else {
+            out.push_str(&rest[..=i]);
+            rest = &rest[i + 1..];
+            continue;
+        };
+        let value = match what {
+            "pod" | "node-of" => {
+                let s = parse_label_selector(sel)?;
+                let p = c
+                    .store
+                    .list::<Pod>()
+                    .filter(|p| !p.metadata.is_deleting() && s.matches(&p.metadata.labels))
+                    .min_by(|a, b| a.metadata.name.cmp(&b.metadata.name))
+                    .ok_or_else(|| format!("no Pod matches {sel}"))?;
+                if what == "pod" {
+                    p.metadata.name.clone()
+                } else if p.spec.node_name.is_empty() {
+                    return Err(format!("Pod {} has no node yet", p.metadata.name));
+                } else {
+                    p.spec.node_name.clone()
+                }
+            }
+            "rs" => {
+                let s = parse_label_selector(sel)?;
+                c.store
+                    .list::<ReplicaSet>()
+                    .filter(|r| s.matches(&r.metadata.labels))
+                    .max_by(|a, b| {
+                        (a.metadata.created_ms, &a.metadata.name)
+                            .cmp(&(b.metadata.created_ms, &b.metadata.name))
+                    })
+                    .map(|r| r.metadata.name.clone())
+                    .ok_or_else(|| format!("no ReplicaSet matches {sel}"))?
+            }
+            _ => {
+                // Not ours (a JSONPath `{.status…}`): keep it.
+                out.push_str(&rest[..i + j + 1]);
+                rest = &rest[i + j + 1..];
+                continue;
+            }
+        };
+        out.push_str(&rest[..i]);
+        out.push_str(&value);
+        rest = &rest[i + j + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// Which goals are reached, and when. Goals latch: once reached a goal stays reached
+/// (a story's "Ready dropped to 2" stays true after Ready is back to 3), except that
+/// going back in time un-reaches what was reached later.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tracker {
+    /// Per goal: when it was reached.
+    pub reached: Vec<Option<SimTime>>,
+}
+
+impl Tracker {
+    /// Nothing reached yet.
+    pub fn new(s: &Scenario) -> Self {
+        Tracker {
+            reached: vec![None; s.goals.len()],
+        }
+    }
+
+    /// Check the goals not yet reached against the cluster now; returns the indexes of
+    /// those reached by this check.
+    pub fn check(&mut self, s: &Scenario, c: &mut Cluster) -> Vec<usize> {
+        let mut newly = Vec::new();
+        for (i, g) in s.goals.iter().enumerate() {
+            if self.reached.get(i).copied().flatten().is_some() {
+                continue;
+            }
+            if s.ordered && i > 0 && self.reached.get(i - 1).copied().flatten().is_none() {
+                break;
+            }
+            if goal_met(c, g) {
+                if let Some(r) = self.reached.get_mut(i) {
+                    *r = Some(c.now());
+                }
+                newly.push(i);
+            } else if s.ordered {
+                break;
+            }
+        }
+        newly
+    }
+
+    /// Going back to time `t`: goals reached after it are not reached any more.
+    pub fn rewind(&mut self, t: SimTime) {
+        for r in &mut self.reached {
+            if r.is_some_and(|at| at > t) {
+                *r = None;
+            }
+        }
+    }
+
+    /// Every goal reached.
+    pub fn all(&self) -> bool {
+        self.reached.iter().all(Option::is_some)
+    }
+}
+
+/// Whether goal `g` holds in the cluster now (a check that cannot be evaluated — its
+/// placeholder names nothing yet — does not hold).
+pub fn goal_met(c: &mut Cluster, g: &Goal) -> bool {
+    let Ok(e) = expand(c, &g.expect) else {
+        return false;
+    };
+    let o = command::run(c, &format!("sim expect {e}"), None, &NoFiles);
+    o.expectation == Some(true)
+}
+
+/// What [`play`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// `$ command` and output for every step, then the goals with when each was reached.
+    pub transcript: String,
+    /// Per goal: when it was reached.
+    pub reached: Vec<Option<SimTime>>,
+    /// Steps whose output lacked the text the scenario says it must contain.
+    pub output_mismatches: Vec<usize>,
+}
+
+impl Report {
+    /// Every goal reached and every step printed what it should.
+    pub fn passed(&self) -> bool {
+        self.reached.iter().all(Option::is_some) && self.output_mismatches.is_empty()
+    }
+}
+
+/// Slice of simulated time between goal checks while playing: short enough to see a
+/// story's intermediate states (a replacement Pending for a fraction of a second).
+pub const CHECK_EVERY: SimTime = 100;
+
+fn play_for(s: &Scenario, c: &mut Cluster, t: &mut Tracker, ms: SimTime, stop_when_done: bool) {
+    let end = c.now() + ms;
+    while c.now() < end {
+        if stop_when_done && t.all() {
+            return;
+        }
+        c.advance(CHECK_EVERY.min(end - c.now()));
+        t.check(s, c);
+    }
+}
+
+/// Run a scenario as a learner who follows every step would: build it, then each
+/// step's command with the clock playing `wait` after it, then play until every goal
+/// is reached or the timeout passes.
+pub fn play(s: &Scenario, lang: &str) -> Result<Report, String> {
+    let mut c = build(s)?;
+    let mut t = Tracker::new(s);
+    t.check(s, &mut c);
+    let mut out = format!("# {}\n# {}\n", s.title.get(lang), s.description.get(lang));
+    let mut mismatches = Vec::new();
+    for (i, st) in s.steps.iter().enumerate() {
+        out.push_str(&format!(
+            "\n## {} {}\n",
+            clock_label(c.now()),
+            st.text.get(lang)
+        ));
+        if let Some(cmd) = &st.command {
+            let text = expand(&c, cmd).map_err(|e| format!("steps[{i}]: {e}"))?;
+            let lines = script::parse(&text, "step")?;
+            let mut printed = String::new();
+            for l in &lines {
+                let o = command::run(&mut c, &l.command, l.stdin.as_deref(), &NoFiles);
+                out.push_str(&format!("$ {}\n{}", l.command, o.output));
+                printed.push_str(&o.output);
+                t.check(s, &mut c);
+            }
+            if let Some(want) = &st.output {
+                if !printed.contains(want.as_str()) {
+                    mismatches.push(i);
+                    out.push_str(&format!("!! expected the output to contain: {want}\n"));
+                }
+            }
+        }
+        let wait = st
+            .wait
+            .as_deref()
+            .map(parse_duration)
+            .transpose()?
+            .unwrap_or(30 * SECOND);
+        play_for(s, &mut c, &mut t, wait, false);
+    }
+    let timeout = s
+        .timeout
+        .as_deref()
+        .map(parse_duration)
+        .transpose()?
+        .unwrap_or(15 * 60 * SECOND);
+    play_for(s, &mut c, &mut t, timeout, true);
+    out.push_str("\n## goals\n");
+    for (g, r) in s.goals.iter().zip(&t.reached) {
+        match r {
+            Some(at) => out.push_str(&format!(
+                "[x] {} ({})\n",
+                g.label.get(lang),
+                clock_label(*at)
+            )),
+            None => out.push_str(&format!("[ ] {}   ({})\n", g.label.get(lang), g.expect)),
+        }
+    }
+    Ok(Report {
+        transcript: out,
+        reached: t.reached,
+        output_mismatches: mismatches,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_scenario_file_says_where_and_what() {
+        let e = parse(
+            "id: x\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ncluster:\n  nodes: []\n",
+            "mine.yaml",
+        )
+        .unwrap_err();
+        assert_eq!(e, "error: mine.yaml: cluster.nodes: at least one node");
+        let e = parse("id: x\ntitel: {en: a}\n", "mine.yaml").unwrap_err();
+        assert!(
+            e.starts_with("error: mine.yaml at line 2 column 1: unknown field `titel`"),
+            "{e}"
+        );
+        let e = parse("id: [\n", "mine.yaml").unwrap_err();
+        assert!(e.starts_with("error: mine.yaml at line"), "{e}");
+        let e = parse("id: Bad_Id\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ncluster: {nodes: [{name: n1}]}\n", "m.yaml").unwrap_err();
+        assert!(e.contains("must be lowercase"), "{e}");
+        let e = parse("id: x\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ncluster: {nodes: [{name: n1}]}\ngoals:\n  - label: {en: a, zh: b}\n    expect: deployment/x {.spec.replicas} ~ 3\n", "m.yaml").unwrap_err();
+        assert!(e.contains("unknown operator \"~\""), "{e}");
+    }
+
+    #[test]
+    fn placeholders_name_the_first_pod_its_node_and_the_newest_replicaset() {
+        let s = parse(
+            "id: t\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ncluster: {nodes: [{name: n1}, {name: n2}]}\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=2\n  sim settle\n",
+            "t.yaml",
+        )
+        .unwrap();
+        let c = build(&s).unwrap();
+        let mut pods: Vec<&Pod> = c.store.list::<Pod>().collect();
+        pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+        let e = expand(
+            &c,
+            "kubectl delete pod {pod:app=web} # on {node-of:app=web} {rs:app=web} {.status}",
+        )
+        .unwrap();
+        let rs = c.store.list::<ReplicaSet>().next().unwrap();
+        assert_eq!(
+            e,
+            format!(
+                "kubectl delete pod {} # on {} {} {{.status}}",
+                pods[0].metadata.name, pods[0].spec.node_name, rs.metadata.name
+            )
+        );
+        assert!(expand(&c, "{pod:app=none}").is_err());
+    }
+
+    #[test]
+    fn ordered_goals_latch_in_order_and_a_rewind_unreaches_later_ones() {
+        let s = parse(
+            "id: t\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\nordered: true\ncluster: {nodes: [{name: n1}]}\ngoals:\n  - {label: {en: one node, zh: x}, expect: count nodes == 1}\n  - {label: {en: a deployment, zh: x}, expect: count deployments == 1}\n",
+            "t.yaml",
+        )
+        .unwrap();
+        let mut c = build(&s).unwrap();
+        let mut t = Tracker::new(&s);
+        assert_eq!(t.check(&s, &mut c), vec![0]);
+        c.advance(5_000);
+        let _ = command::run(
+            &mut c,
+            "kubectl create deployment web --image=nginx:1.27",
+            None,
+            &NoFiles,
+        );
+        assert_eq!(t.check(&s, &mut c), vec![1]);
+        assert_eq!(t.reached, vec![Some(0), Some(5_000)]);
+        t.rewind(1_000);
+        assert_eq!(t.reached, vec![Some(0), None]);
+    }
+}

@@ -1,0 +1,86 @@
+//! Every built-in course scenario, played through `kubeplay-cli scenario` as a learner
+//! who follows each step would: every goal is reached and every step prints what the
+//! lesson says it prints.
+
+use std::process::Command;
+
+fn cli(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_kubeplay-cli"))
+        .args(args)
+        .output()
+        .expect("run kubeplay-cli");
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn every_built_in_scenario_reaches_all_its_goals_through_the_cli() {
+    let (code, list, _) = cli(&["scenario", "--list"]);
+    assert_eq!(code, 0);
+    let ids: Vec<&str> = list.lines().filter_map(|l| l.split('\t').next()).collect();
+    assert_eq!(ids.len(), 14, "{list}");
+    for id in ids {
+        let (code, out, err) = cli(&["scenario", id]);
+        assert_eq!(code, 0, "scenario {id} failed:\n{out}\n{err}");
+        let goals = out.split("## goals\n").nth(1).unwrap_or_default();
+        assert!(!goals.is_empty(), "{id}: no goals printed");
+        assert!(
+            goals.lines().all(|l| l.starts_with("[x] ")),
+            "{id}:\n{goals}"
+        );
+    }
+}
+
+#[test]
+fn a_scenario_is_told_in_chinese_with_kubectl_output_unchanged() {
+    let (code, out, _) = cli(&["scenario", "gateway-delete-pod", "--lang", "zh"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.starts_with("# 三个网关副本：删除其中一个 Pod\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("[x] t1：一个 Pod 被删除，就绪数降到 2"),
+        "{out}"
+    );
+    assert!(
+        out.contains(" deleted\n"),
+        "kubectl's words stay English: {out}"
+    );
+}
+
+#[test]
+fn a_broken_scenario_file_is_refused_with_its_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("kubeplay-scn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.yaml");
+    std::fs::write(&f, "id: bad\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ncluster:\n  nodes:\n    - {name: n1, cpus: 4}\n").unwrap();
+    let (code, out, err) = cli(&["scenario", f.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("bad.yaml at line 6 column"), "{err}");
+    assert!(err.contains("unknown field `cpus`"), "{err}");
+    let (code, _, err) = cli(&["scenario", "no-such-scenario"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("not a built-in scenario and not a file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_goal_that_is_never_reached_fails_the_run() {
+    let dir = std::env::temp_dir().join(format!("kubeplay-scn2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("never.yaml");
+    std::fs::write(
+        &f,
+        "id: never\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ntimeout: 1m\ncluster: {nodes: [{name: n1}]}\ngoals:\n  - {label: {en: ten nodes, zh: x}, expect: count nodes == 10}\n",
+    )
+    .unwrap();
+    let (code, out, _) = cli(&["scenario", f.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("[ ] ten nodes   (count nodes == 10)"), "{out}");
+}
