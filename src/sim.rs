@@ -3,6 +3,7 @@
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::command::wait::Blocking;
 use kubeplay_engine::command::{self, script, NoFiles};
+use kubeplay_engine::scenario::{self as scn, Scenario, Tracker};
 use kubeplay_engine::time::SimTime;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -93,16 +94,131 @@ pub struct SimState {
     queued: VecDeque<script::ScriptLine>,
     /// The UI language.
     pub lang: crate::i18n::Lang,
-    /// Snapshots for rewinding.
-    pub timeline: crate::timeline::Timeline,
+    /// Snapshots for rewinding (the journal replays from them).
+    pub timeline: crate::timeline::Timeline<Rewindable>,
+    /// How many of the journal's acts the current world includes (fewer than the
+    /// journal holds after a rewind).
+    applied: usize,
+    /// The lesson loaded, if any, and its goals' progress.
+    pub scenario: Option<ActiveScenario>,
+    /// Everything the learner did, with its simulated time: replaying it on the same
+    /// starting world gives the same world (the share link carries it).
+    pub journal: Vec<(SimTime, Act)>,
+    /// Goals reached since the embedding page was last told (indexes).
+    pub goals_reached: Vec<usize>,
+}
+
+/// What a snapshot keeps: the world and what the console was waiting on.
+#[derive(Clone, Debug)]
+pub struct Rewindable {
+    cluster: Cluster,
+    pending: Option<(usize, Blocking)>,
+    queued: VecDeque<script::ScriptLine>,
+    tracker: Option<Tracker>,
+}
+
+/// A loaded scenario.
+#[derive(Clone, Debug)]
+pub struct ActiveScenario {
+    /// Where it came from (a built-in id, or the author's YAML).
+    pub source: ScenarioSource,
+    /// The scenario.
+    pub scenario: Scenario,
+    /// Its goals' progress.
+    pub tracker: Tracker,
+}
+
+/// Where a scenario came from.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScenarioSource {
+    /// A built-in scenario's id.
+    Id(String),
+    /// An author's scenario file.
+    Yaml(String),
+}
+
+impl ScenarioSource {
+    /// Parse it.
+    pub fn parse(&self) -> Result<Scenario, String> {
+        match self {
+            ScenarioSource::Id(id) => scn::builtin(id)
+                .unwrap_or_else(|| Err(format!("error: no built-in scenario \"{id}\""))),
+            ScenarioSource::Yaml(y) => scn::parse(y, "scenario.yaml"),
+        }
+    }
+}
+
+/// One thing the learner did (the unit of the journal).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Act {
+    /// Text run in the console (or a click's command).
+    #[serde(rename = "r")]
+    Run(String),
+    /// A waiting command looked at the cluster after a tick.
+    #[serde(rename = "p")]
+    Poll,
+    /// Ctrl+C.
+    #[serde(rename = "i")]
+    Interrupt,
+    /// Step to the next visible change.
+    #[serde(rename = "s")]
+    Step,
+}
+
+/// A whole session as the share link carries it: the starting world (a scenario, or the
+/// default playground), what was done when, and the time shown.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Session {
+    /// Format version (1).
+    pub v: u32,
+    /// The scenario, if one was loaded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<ScenarioSource>,
+    /// The journal.
+    #[serde(default)]
+    pub journal: Vec<(SimTime, Act)>,
+    /// The simulated time shown.
+    pub now: SimTime,
+}
+
+impl Session {
+    /// The `#s=` value: JSON compressed with lz-string (URI-safe).
+    pub fn encode(&self) -> String {
+        kubeplay_engine::lz::compress_to_uri(&serde_json::to_string(self).unwrap_or_default())
+    }
+
+    /// Read a `#s=` value; a damaged link says so instead of loading half a session.
+    pub fn decode(s: &str) -> Result<Session, String> {
+        let json = kubeplay_engine::lz::decompress_from_uri(s)
+            .ok_or("error: the share link is damaged (it does not decompress)")?;
+        let session: Session = serde_json::from_str(&json)
+            .map_err(|e| format!("error: the share link is damaged: {e}"))?;
+        if session.v != 1 {
+            return Err(format!(
+                "error: the share link is version {}; this page reads version 1",
+                session.v
+            ));
+        }
+        Ok(session)
+    }
 }
 
 impl SimState {
     /// A fresh state around `cluster`, playing at 1×.
     pub fn new(cluster: Cluster) -> Self {
-        let timeline = crate::timeline::Timeline::new(&cluster);
+        let timeline = crate::timeline::Timeline::new(
+            cluster.now(),
+            Rewindable {
+                cluster: cluster.clone(),
+                pending: None,
+                queued: VecDeque::new(),
+                tracker: None,
+            },
+        );
         SimState {
             timeline,
+            applied: 0,
             selected: None,
             cluster,
             playing: true,
@@ -114,13 +230,185 @@ impl SimState {
             pending: None,
             queued: VecDeque::new(),
             lang: crate::i18n::Lang::En,
+            scenario: None,
+            journal: Vec::new(),
+            goals_reached: Vec::new(),
         }
+    }
+
+    /// A fresh state on scenario `source`'s starting world (its setup run), playing.
+    pub fn with_scenario(source: ScenarioSource) -> Result<Self, String> {
+        let scenario = source.parse()?;
+        let cluster = scn::build(&scenario)?;
+        let tracker = Tracker::new(&scenario);
+        let mut s = SimState::new(cluster);
+        s.scenario = Some(ActiveScenario {
+            source,
+            scenario,
+            tracker,
+        });
+        s.check_goals();
+        s.timeline = crate::timeline::Timeline::new(s.cluster.now(), s.rewindable());
+        Ok(s)
+    }
+
+    /// The state a share link describes: its starting world, then every act at its
+    /// time, then the clock to the time it showed.
+    pub fn from_session(session: &Session) -> Result<Self, String> {
+        let mut s = match &session.scenario {
+            Some(src) => SimState::with_scenario(src.clone())?,
+            None => SimState::new(crate::view::default_cluster()),
+        };
+        for (t, act) in &session.journal {
+            let t = (*t).max(s.cluster.now());
+            s.advance(t - s.cluster.now());
+            s.observe();
+            s.act(act.clone());
+        }
+        let end = session.now.max(s.cluster.now());
+        s.advance(end - s.cluster.now());
+        s.observe();
+        Ok(s)
+    }
+
+    /// This session, for a share link.
+    pub fn session(&self) -> Session {
+        let now = self.cluster.now();
+        Session {
+            v: 1,
+            scenario: self.scenario.as_ref().map(|a| a.source.clone()),
+            // After a rewind, what the journal holds past now has not happened here.
+            journal: self.journal[..self.applied].to_vec(),
+            now,
+        }
+    }
+
+    fn rewindable(&self) -> Rewindable {
+        Rewindable {
+            cluster: self.cluster.clone(),
+            pending: self.pending.clone(),
+            queued: self.queued.clone(),
+            tracker: self.scenario.as_ref().map(|a| a.tracker.clone()),
+        }
+    }
+
+    /// Do `act` now and journal it. An act after a rewind forks the history: the acts
+    /// that came after this moment are dropped. A command that changed nothing and
+    /// left nothing waiting (a `kubectl get`) is not history, so it forks nothing.
+    pub fn act(&mut self, act: Act) {
+        let before = (self.cluster.store.revision(), self.cluster.now());
+        self.apply(&act);
+        let changed = match &act {
+            Act::Run(text) => {
+                let mut words = text.split_whitespace();
+                // `sim` faults live in the kubelets, not the store: they are history too.
+                let sim_change = words.next() == Some("sim")
+                    && !matches!(
+                        words.next(),
+                        Some("time" | "log" | "why" | "trace" | "expect")
+                    );
+                sim_change
+                    || (self.cluster.store.revision(), self.cluster.now()) != before
+                    || self.pending.is_some()
+                    || !self.queued.is_empty()
+            }
+            _ => true,
+        };
+        if changed {
+            let now = self.cluster.now();
+            if self.applied < self.journal.len() || now < self.timeline.horizon {
+                self.journal.truncate(self.applied);
+                self.timeline.fork(now, self.applied);
+            }
+            // Journaled at the moment it started (a Run's own clock moves are replayed).
+            self.journal.push((before.1, act));
+            self.applied += 1;
+        }
+    }
+
+    /// Do `act` without journaling it (a replay).
+    fn apply(&mut self, act: &Act) {
+        match act {
+            Act::Run(text) => {
+                self.run_text_unrecorded(text);
+                self.check_goals();
+            }
+            Act::Poll => self.poll_pending(),
+            Act::Interrupt => self.stop_pending(),
+            Act::Step => {
+                // Skip invisible heartbeats: a learner's step should show a change.
+                self.cluster.step_visible(10_000);
+                self.poll_pending();
+                self.check_goals();
+            }
+        }
+    }
+
+    /// Play the clock `ms` forward. With goals still to reach, the clock moves in
+    /// [`scn::CHECK_EVERY`] slices aligned to absolute time, checking after each, so a
+    /// story's short-lived states are seen at any speed, and a replay checks at the same
+    /// moments.
+    pub fn advance(&mut self, ms: SimTime) {
+        let end = self.cluster.now() + ms;
+        // After a rewind the clock replays the recorded acts as it reaches them, so
+        // playing on from the past shows the same history again (until a new act
+        // forks it).
+        while let Some((ts, act)) = self.journal.get(self.applied).cloned() {
+            if ts > end {
+                break;
+            }
+            self.advance_clock(ts.saturating_sub(self.cluster.now()));
+            self.apply(&act);
+            self.applied += 1;
+        }
+        self.advance_clock(end.saturating_sub(self.cluster.now()));
+    }
+
+    fn advance_clock(&mut self, ms: SimTime) {
+        let end = self.cluster.now() + ms;
+        let watching = self.scenario.as_ref().is_some_and(|a| !a.tracker.all());
+        if !watching {
+            self.cluster.advance(ms);
+            return;
+        }
+        while self.cluster.now() < end {
+            let next = (self.cluster.now() / scn::CHECK_EVERY + 1) * scn::CHECK_EVERY;
+            self.cluster.advance(next.min(end) - self.cluster.now());
+            if self.cluster.now() % scn::CHECK_EVERY == 0 {
+                self.check_goals();
+            }
+        }
+    }
+
+    /// Check the scenario's goals now.
+    pub fn check_goals(&mut self) {
+        if let Some(a) = self.scenario.as_mut() {
+            let newly = a.tracker.check(&a.scenario, &mut self.cluster);
+            self.goals_reached.extend(newly);
+        }
+    }
+
+    /// After a tick: a waiting command looks at the cluster (a journaled act).
+    pub fn tick_poll(&mut self) {
+        // Replaying a recorded future (after a rewind), the journal's own polls act.
+        if self.pending.is_some() && self.applied == self.journal.len() {
+            self.act(Act::Poll);
+        }
+    }
+
+    /// Run to the next visible change (a journaled act).
+    pub fn step_once(&mut self) {
+        self.act(Act::Step);
     }
 
     /// Run text (one command, several lines, or a heredoc) as the console does. A
     /// blocking command stays pending (and later lines wait for it) until the clock
     /// has played far enough.
     pub fn run_text(&mut self, text: &str) {
+        self.act(Act::Run(text.to_string()));
+    }
+
+    fn run_text_unrecorded(&mut self, text: &str) {
         match script::parse(text, "console") {
             Ok(lines) => {
                 self.queued.extend(lines);
@@ -139,17 +427,7 @@ impl SimState {
             let Some(l) = self.queued.pop_front() else {
                 return;
             };
-            let before = (self.cluster.store.revision(), self.cluster.now());
             let mut o = command::start(&mut self.cluster, &l.command, l.stdin.as_deref(), &NoFiles);
-            // Only a command that changed the world is history (a `kubectl get` after
-            // a rewind does not fork it).
-            let mut words = l.command.split_whitespace();
-            let sim_change = words.next() == Some("sim")
-                && !matches!(words.next(), Some("time" | "log" | "why" | "expect"));
-            // `sim` faults live in the kubelets, not the store: they are history too.
-            if sim_change || (self.cluster.store.revision(), self.cluster.now()) != before {
-                self.timeline.command(&self.cluster);
-            }
             let shown = match &l.stdin {
                 Some(_) => format!("{} <<EOF …", l.command),
                 None => l.command.clone(),
@@ -168,25 +446,49 @@ impl SimState {
         }
     }
 
-    /// The clock moved (tick or step): record it for rewinding.
+    /// The clock moved (tick or step): a snapshot when one is due.
     pub fn observe(&mut self) {
-        if self.pending.is_some() {
-            // A waiting command acts as the clock plays (drain's evictions…): the
-            // clock alone cannot replay it, so every such moment is a snapshot.
-            self.timeline.command(&self.cluster);
-        } else {
-            self.timeline.observe(&self.cluster);
-        }
+        let (now, applied) = (self.cluster.now(), self.applied);
+        // Copy the world only when a snapshot is due.
+        let snap = self.timeline.due(now).then(|| self.rewindable());
+        self.timeline.observe(now, applied, snap);
     }
 
     /// Go to simulated time `t` within the recorded history (paused; a waiting command
-    /// is stopped).
+    /// is stopped): the last snapshot before `t`, then the journal's acts up to `t`
+    /// replayed at their times. The console is not rewound (it is the learner's
+    /// transcript), so replayed commands print nowhere.
     pub fn seek(&mut self, t: SimTime) {
-        if let Some(c) = self.timeline.at(t) {
-            self.interrupt();
-            self.cluster = c;
-            self.playing = false;
+        let t = t.min(self.timeline.horizon.max(self.cluster.now()));
+        let Some(snap) = self.timeline.before(t).cloned() else {
+            return;
+        };
+        let console = std::mem::take(&mut self.console);
+        let Rewindable {
+            cluster,
+            pending,
+            queued,
+            tracker,
+        } = snap.state;
+        self.cluster = cluster;
+        self.pending = pending;
+        self.queued = queued;
+        if let (Some(a), Some(tr)) = (self.scenario.as_mut(), tracker) {
+            a.tracker = tr;
         }
+        self.applied = snap.acts;
+        // Detach a waiting command from the console: it goes on acting as the clock
+        // replays, but the transcript belongs to the present.
+        if let Some((i, _)) = self.pending.as_mut() {
+            *i = usize::MAX;
+        }
+        self.advance(t.saturating_sub(self.cluster.now()));
+        if let Some((i, _)) = self.pending.as_mut() {
+            *i = usize::MAX;
+        }
+        self.console = console;
+        self.goals_reached.clear();
+        self.playing = false;
     }
 
     /// Let a pending command look at the cluster (after every tick and step).
@@ -209,8 +511,14 @@ impl SimState {
         }
     }
 
-    /// Ctrl+C: stop the pending command and drop queued lines.
+    /// Ctrl+C: stop the pending command and drop queued lines (a journaled act).
     pub fn interrupt(&mut self) {
+        if self.pending.is_some() || !self.queued.is_empty() {
+            self.act(Act::Interrupt);
+        }
+    }
+
+    fn stop_pending(&mut self) {
         if let Some((idx, mut b)) = self.pending.take() {
             b.interrupt();
             if let Some(e) = self.console.get_mut(idx) {
@@ -328,9 +636,7 @@ impl SimHandle {
     pub fn step(&self) {
         self.with(|s| {
             s.playing = false;
-            // Skip invisible heartbeats: a learner's step should show a change.
-            s.cluster.step_visible(10_000);
-            s.poll_pending();
+            s.step_once();
             s.observe();
         });
     }
@@ -420,6 +726,179 @@ mod tests {
             "{}",
             s.console[2].output
         );
+    }
+
+    /// Play like the page does: ticks of `ms`, a poll after each, snapshots.
+    fn play(s: &mut SimState, ticks: usize, ms: u64) {
+        for _ in 0..ticks {
+            s.advance(ms);
+            s.tick_poll();
+            s.observe();
+        }
+    }
+
+    #[test]
+    fn a_share_link_round_trips_to_a_byte_identical_world() {
+        let mut s = SimState::new(default_cluster());
+        play(&mut s, 7, 100);
+        let victim = s
+            .cluster
+            .store
+            .list::<kubeplay_engine::api::Pod>()
+            .next()
+            .unwrap()
+            .metadata
+            .name
+            .clone();
+        s.run_text(&format!("kubectl delete pod {victim} --wait=false"));
+        play(&mut s, 13, 3000);
+        s.run_text("kubectl scale deployment web --replicas=5");
+        play(&mut s, 3, 500);
+        // A blocking drain acts on polls as the clock plays.
+        s.run_text("kubectl drain node-2 --ignore-daemonsets");
+        play(&mut s, 40, 1500);
+        s.step_once();
+        s.run_text("kubectl uncordon node-2\nkubectl get pods");
+        play(&mut s, 9, 50);
+        let link = s.session().encode();
+        let back = SimState::from_session(&Session::decode(&link).unwrap()).unwrap();
+        assert_eq!(back.cluster.now(), s.cluster.now());
+        assert_eq!(back.cluster.transcript(), s.cluster.transcript());
+        assert_eq!(back.console, s.console);
+        assert!(
+            s.journal.iter().any(|(_, a)| *a == Act::Poll),
+            "the drain was polled"
+        );
+    }
+
+    #[test]
+    fn rewinding_and_going_forward_again_gives_byte_identical_worlds() {
+        let mut s = SimState::new(default_cluster());
+        play(&mut s, 20, 700);
+        let victim = s
+            .cluster
+            .store
+            .list::<kubeplay_engine::api::Pod>()
+            .next()
+            .unwrap()
+            .metadata
+            .name
+            .clone();
+        s.run_text(&format!("kubectl delete pod {victim} --wait=false"));
+        play(&mut s, 5, 700);
+        let (t_mid, mid) = (s.cluster.now(), s.cluster.transcript());
+        // (An act at t_mid itself would belong to t_mid: seeking to a time includes
+        // what was done at it.)
+        play(&mut s, 1, 700);
+        s.run_text("kubectl drain node-1 --ignore-daemonsets");
+        play(&mut s, 40, 700);
+        let (t_end, end) = (s.cluster.now(), s.cluster.transcript());
+        let console = s.console.clone();
+        s.seek(t_mid);
+        assert_eq!(s.cluster.now(), t_mid);
+        assert_eq!(s.cluster.transcript(), mid);
+        assert_eq!(s.console, console, "the transcript is not rewound");
+        s.seek(t_end);
+        assert_eq!(s.cluster.transcript(), end);
+        // Back again, then Play: the recorded acts (the drain and its polls) replay.
+        s.seek(t_mid);
+        play(&mut s, 41, 700);
+        assert_eq!(s.cluster.now(), t_end);
+        assert_eq!(s.cluster.transcript(), end);
+        assert_eq!(s.timeline.forked_at, None);
+    }
+
+    #[test]
+    fn a_command_after_a_rewind_forks_the_history_but_a_get_does_not() {
+        let mut s = SimState::new(default_cluster());
+        s.run_text("kubectl scale deployment web --replicas=4");
+        play(&mut s, 30, 1000);
+        let t = s.cluster.now() - 15_000;
+        s.seek(t);
+        s.run_text("kubectl get pods");
+        assert_eq!(s.timeline.forked_at, None);
+        assert_eq!(s.journal.len(), 1);
+        s.run_text("kubectl scale deployment web --replicas=2");
+        assert_eq!(s.timeline.forked_at, Some(t));
+        assert_eq!(s.journal.len(), 2);
+        play(&mut s, 20, 1000);
+        let spec = |s: &SimState| {
+            s.cluster
+                .store
+                .get::<kubeplay_engine::api::Deployment>(&kubeplay_engine::apiserver::ObjKey::new(
+                    "default", "web",
+                ))
+                .unwrap()
+                .status
+                .ready_replicas
+        };
+        assert_eq!(spec(&s), 2);
+    }
+
+    #[test]
+    fn a_share_link_after_a_rewind_carries_only_what_happened_before_now() {
+        let mut s = SimState::new(default_cluster());
+        s.run_text("kubectl scale deployment web --replicas=4");
+        play(&mut s, 30, 1000);
+        let t = s.cluster.now() - 20_000;
+        s.run_text("kubectl scale deployment web --replicas=1");
+        play(&mut s, 10, 1000);
+        s.seek(t);
+        let at_t = s.cluster.transcript();
+        let back = SimState::from_session(&s.session()).unwrap();
+        assert_eq!(back.cluster.now(), t);
+        assert_eq!(back.cluster.transcript(), at_t);
+    }
+
+    #[test]
+    fn a_scenario_session_replays_with_its_goals_reached_at_the_same_moments() {
+        let mut s =
+            SimState::with_scenario(ScenarioSource::Id("gateway-delete-pod".into())).unwrap();
+        let pod = kubeplay_engine::scenario::expand(&s.cluster, "{pod:app=gateway}").unwrap();
+        play(&mut s, 3, 300);
+        s.run_text(&format!("kubectl delete pod {pod} --wait=false"));
+        play(&mut s, 10, 3000);
+        let reached = s.scenario.as_ref().unwrap().tracker.reached.clone();
+        assert!(reached.iter().all(Option::is_some), "{reached:?}");
+        let back =
+            SimState::from_session(&Session::decode(&s.session().encode()).unwrap()).unwrap();
+        assert_eq!(back.scenario.as_ref().unwrap().tracker.reached, reached);
+        assert_eq!(back.cluster.transcript(), s.cluster.transcript());
+    }
+
+    #[test]
+    fn a_link_with_three_thousand_commands_still_round_trips() {
+        let mut s = SimState::new(default_cluster());
+        for i in 0..3_000u64 {
+            s.run_text(&format!(
+                "kubectl scale deployment web --replicas={}",
+                1 + i % 4
+            ));
+            s.advance(200 + (i % 7) * 10);
+            s.tick_poll();
+        }
+        let link = s.session().encode();
+        // A figure, not a limit: Chromium takes URLs up to 2 MB, and the hash never
+        // reaches a server.
+        eprintln!("share link with 3000 commands: {} characters", link.len());
+        let back = SimState::from_session(&Session::decode(&link).unwrap()).unwrap();
+        assert_eq!(back.cluster.transcript(), s.cluster.transcript());
+    }
+
+    #[test]
+    fn a_damaged_or_foreign_share_link_is_refused_with_a_reason() {
+        assert!(Session::decode("!!!").unwrap_err().contains("damaged"));
+        let not_json = kubeplay_engine::lz::compress_to_uri("hello");
+        assert!(Session::decode(&not_json).unwrap_err().contains("damaged"));
+        let v2 = kubeplay_engine::lz::compress_to_uri(r#"{"v":2,"now":0}"#);
+        assert!(Session::decode(&v2).unwrap_err().contains("version 2"));
+        let bad_scn = Session {
+            v: 1,
+            scenario: Some(ScenarioSource::Id("nope".into())),
+            journal: vec![],
+            now: 0,
+        };
+        assert!(SimState::from_session(&bad_scn).is_err());
     }
 
     #[test]

@@ -41,7 +41,7 @@ fn main() {
         clock_label(c.now())
     );
     pods(&c);
-    for e in &c.store.log[start_log..] {
+    for e in c.store.log.since(start_log) {
         println!(
             "{:>8} {:<7} {:<14} {:<10} {:<40} {}",
             clock_label(e.time),

@@ -923,10 +923,7 @@ impl Cluster {
             if self.is_quiescent() || self.step().is_none() {
                 break;
             }
-            if self.store.log[start..]
-                .iter()
-                .any(|e| e.kind != Kind::Lease)
-            {
+            if self.store.log.since(start).any(|e| e.kind != Kind::Lease) {
                 break;
             }
         }

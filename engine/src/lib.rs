@@ -44,6 +44,7 @@ pub mod cluster;
 pub mod command;
 pub mod controllers;
 pub mod kubelet;
+pub mod lz;
 pub mod manifest;
 pub mod printers;
 pub mod rng;

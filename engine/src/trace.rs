@@ -122,7 +122,7 @@ fn pod_gone(e: &WatchEntry) -> bool {
 /// The chain of causes of the object `kind`/`key`, oldest first (None: no such object
 /// ever written).
 pub fn trace(c: &Cluster, kind: Kind, key: &ObjKey) -> Option<Vec<Cause>> {
-    let log = &c.store.log;
+    let log: Vec<&WatchEntry> = c.store.log.iter().collect();
     // The object's uid: the live one, else the newest written under that name.
     let uid = match c.store.get_object(kind, key) {
         Some(o) => o.meta().uid.clone(),
@@ -155,7 +155,7 @@ fn upstream(c: &Cluster, idx: usize, depth: u8, out: &mut Vec<Cause>) {
     if depth > 4 {
         return;
     }
-    let log = &c.store.log;
+    let log: Vec<&WatchEntry> = c.store.log.iter().collect();
     let e = &log[idx];
     let owner = e.owner_uid.as_str();
     match (e.kind, e.writer.as_str()) {
@@ -167,7 +167,7 @@ fn upstream(c: &Cluster, idx: usize, depth: u8, out: &mut Vec<Cause>) {
                     || (t.uid == owner
                         && (t.type_ == WatchType::Added || has_field(&t.change, "spec.replicas")))
             });
-            let (active, wanted) = active_and_wanted(log, owner, trigger.unwrap_or(idx));
+            let (active, wanted) = active_and_wanted(&log, owner, trigger.unwrap_or(idx));
             let rs = rs_name(c, owner);
             out.push(Cause::new(
                 e,
@@ -208,7 +208,7 @@ fn upstream(c: &Cluster, idx: usize, depth: u8, out: &mut Vec<Cause>) {
 }
 
 /// `(active Pods, spec.replicas)` of ReplicaSet `owner` just after the write at `upto`.
-fn active_and_wanted(log: &[WatchEntry], owner: &str, upto: usize) -> (usize, String) {
+fn active_and_wanted(log: &[&WatchEntry], owner: &str, upto: usize) -> (usize, String) {
     let mut active = std::collections::BTreeSet::new();
     let mut wanted = String::from("?");
     for e in &log[..=upto] {
@@ -263,8 +263,8 @@ fn describe_pod_gone(e: &WatchEntry, depth: u8) -> Cause {
 /// Why the taint-eviction controller evicted: the node it ran on went NotReady /
 /// unreachable and was tainted.
 fn node_cause(c: &Cluster, eviction: &WatchEntry, depth: u8, out: &mut Vec<Cause>) {
-    let log = &c.store.log;
-    let Some(at) = log.iter().position(|e| std::ptr::eq(e, eviction)) else {
+    let log: Vec<&WatchEntry> = c.store.log.iter().collect();
+    let Some(at) = log.iter().position(|e| std::ptr::eq(*e, eviction)) else {
         return;
     };
     // The node of the Pod: its bind entry.
@@ -360,7 +360,7 @@ fn user_write(e: &WatchEntry, depth: u8) -> Cause {
 
 /// The object's own writes and Events, from its creation on (the newest [`MAX_OWN`]).
 fn own_history(c: &Cluster, kind: Kind, uid: &str, created: usize, out: &mut Vec<Cause>) {
-    let log = &c.store.log;
+    let log: Vec<&WatchEntry> = c.store.log.iter().collect();
     let mut own: Vec<Cause> = Vec::new();
     for e in &log[created..] {
         let cause = if e.uid == uid {
@@ -455,7 +455,7 @@ fn own_write(c: &Cluster, kind: Kind, e: &WatchEntry) -> Option<Cause> {
 
 /// After a Pod became Ready: its ReplicaSet's status counting it.
 fn owner_counts_it_ready(c: &Cluster, uid: &str, created: usize, out: &mut Vec<Cause>) {
-    let log = &c.store.log;
+    let log: Vec<&WatchEntry> = c.store.log.iter().collect();
     let Some(owner) = log.get(created).map(|e| e.owner_uid.as_str()) else {
         return;
     };
@@ -473,7 +473,7 @@ fn owner_counts_it_ready(c: &Cluster, uid: &str, created: usize, out: &mut Vec<C
         .iter()
         .find(|e| e.uid == owner && has_field(&e.change, "status.readyReplicas"))
     {
-        let (_, wanted) = active_and_wanted(log, owner, log.len() - 1);
+        let (_, wanted) = active_and_wanted(&log, owner, log.len() - 1);
         out.push(Cause::new(
             e,
             "ReplicaSet {} counts it: ready {}/{}",

@@ -213,8 +213,10 @@ fn a_visible_step_skips_heartbeats_and_stops_at_the_next_real_write() {
     c.delete_pod(&name).unwrap();
     let (t1, log1) = (c.now(), c.store.log.len());
     c.step_visible(10_000);
-    let visible: Vec<_> = c.store.log[log1..]
-        .iter()
+    let visible: Vec<_> = c
+        .store
+        .log
+        .since(log1)
         .filter(|e| e.kind != kubeplay_engine::api::Kind::Lease)
         .collect();
     assert_eq!(visible[0].writer, "replicaset-controller");

@@ -422,8 +422,10 @@ fn a_manual_scale_of_a_deployment_owned_replicaset_is_reverted_and_the_log_shows
     );
     c.settle(120_000);
     assert_eq!(rss(&c, "web")[0].spec.replicas, 3);
-    let writes: Vec<&str> = c.store.log[start..]
-        .iter()
+    let writes: Vec<&str> = c
+        .store
+        .log
+        .since(start)
         .filter(|e| e.kind == Kind::ReplicaSet && e.verb == "update")
         .map(|e| e.writer.as_str())
         .collect();
@@ -499,8 +501,10 @@ fn two_deployments_with_overlapping_selectors_do_not_fight_over_pods() {
     let writes = c.store.log.len();
     c.advance(300_000);
     // Quiet: nobody keeps rewriting anybody's ReplicaSets or Pods.
-    let later = c.store.log[writes..]
-        .iter()
+    let later = c
+        .store
+        .log
+        .since(writes)
         .filter(|e| matches!(e.kind, Kind::Pod | Kind::ReplicaSet | Kind::Deployment))
         .count();
     assert_eq!(later, 0);

@@ -48,9 +48,9 @@ pub fn app() -> Html {
                 };
                 if let Some(speed_x10) = speed_x10 {
                     let mut s = state.borrow_mut();
-                    s.cluster.advance(u64::from(TICK_MS) * speed_x10 / 10);
+                    s.advance(u64::from(TICK_MS) * speed_x10 / 10);
                     // A blocking command in the console finishes as the clock plays.
-                    s.poll_pending();
+                    s.tick_poll();
                     s.observe();
                     drop(s);
                     bump.emit(());

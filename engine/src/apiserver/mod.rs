@@ -13,6 +13,8 @@
 
 pub mod admission;
 pub mod diff;
+mod log;
+pub use log::WatchLog;
 mod errors;
 mod validation;
 
@@ -216,7 +218,7 @@ pub struct Store {
     event_dedupe: HashMap<(String, String, String, String, String), ObjKey>,
     event_seq: u64,
     /// Every write, in order.
-    pub log: Vec<WatchEntry>,
+    pub log: WatchLog,
 }
 
 /// The Pod has pod affinity or anti-affinity terms.
