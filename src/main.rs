@@ -6,6 +6,7 @@
 //! lives here; every behaviour lives in the engine.
 
 mod components;
+mod embed;
 mod export;
 mod i18n;
 mod sim;

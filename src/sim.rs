@@ -106,6 +106,140 @@ pub struct SimState {
     pub journal: Vec<(SimTime, Act)>,
     /// Goals reached since the embedding page was last told (indexes).
     pub goals_reached: Vec<usize>,
+    /// How the page was opened (embed mode, panels, read-only…).
+    pub options: PageOptions,
+}
+
+/// Page options from the URL's query.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageOptions {
+    /// `embed=1`: the compact layout for an iframe.
+    pub embed: bool,
+    /// `panels=chain,board,timeline,console,goals` (None: all).
+    pub panels: Option<Vec<String>>,
+    /// `readonly=1`: the learner watches; no commands, no clicks that change anything.
+    pub readonly: bool,
+    /// `height=` in px (the iframe's initial height hint).
+    pub height: Option<u32>,
+    /// `allowOrigins=`: origins whose postMessage commands are obeyed (besides the
+    /// page's own).
+    pub allow_origins: Vec<String>,
+}
+
+impl Default for PageOptions {
+    fn default() -> Self {
+        PageOptions {
+            embed: false,
+            panels: None,
+            readonly: false,
+            height: None,
+            allow_origins: Vec::new(),
+        }
+    }
+}
+
+impl PageOptions {
+    /// Whether panel `name` is shown.
+    pub fn shows(&self, name: &str) -> bool {
+        self.panels
+            .as_ref()
+            .is_none_or(|p| p.iter().any(|x| x == name))
+    }
+}
+
+/// What the URL asks for: query pairs and the hash.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UrlRequest {
+    /// `?k=v` pairs, decoded.
+    pub query: Vec<(String, String)>,
+    /// The hash without `#`.
+    pub hash: String,
+}
+
+impl UrlRequest {
+    fn get(&self, k: &str) -> Option<&str> {
+        self.query
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The state the URL describes, and an error to show if part of it was bad (the
+    /// page then opens on the default playground rather than not at all).
+    pub fn initial_state(&self) -> (SimState, Option<String>) {
+        let flag = |k: &str| matches!(self.get(k), Some("1" | "true" | "yes"));
+        let options = PageOptions {
+            embed: flag("embed"),
+            panels: self.get("panels").map(|p| {
+                p.split(',')
+                    .map(|x| x.trim().to_string())
+                    .filter(|x| !x.is_empty())
+                    .collect()
+            }),
+            readonly: flag("readonly"),
+            height: self.get("height").and_then(|h| h.parse().ok()),
+            allow_origins: self
+                .get("allowOrigins")
+                .map(|o| {
+                    o.split(',')
+                        .map(|x| x.trim().trim_end_matches('/').to_string())
+                        .filter(|x| !x.is_empty())
+                        .collect()
+                })
+                .unwrap_or_default(),
+        };
+        let mut error = None;
+        let from_hash = if let Some(link) = self.hash.strip_prefix("s=") {
+            Some(Session::decode(link).and_then(|s| SimState::from_session(&s)))
+        } else if let Some(yaml) = self.hash.strip_prefix("scenario=") {
+            Some(
+                kubeplay_engine::lz::decompress_from_uri(yaml)
+                    .ok_or_else(|| "error: the scenario link is damaged".to_string())
+                    .and_then(|y| SimState::with_scenario(ScenarioSource::Yaml(y))),
+            )
+        } else {
+            None
+        };
+        let state = match from_hash {
+            Some(Ok(s)) => Some(s),
+            Some(Err(e)) => {
+                error = Some(e);
+                None
+            }
+            None => None,
+        };
+        let state = state.or_else(|| {
+            let id = self.get("scenario")?;
+            match SimState::with_scenario(ScenarioSource::Id(id.to_string())) {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    error = Some(e);
+                    None
+                }
+            }
+        });
+        let mut s = state.unwrap_or_else(|| SimState::new(crate::view::default_cluster()));
+        if let Some(x10) = self.get("speed").and_then(parse_speed) {
+            s.speed_x10 = x10;
+        }
+        if matches!(self.get("autoplay"), Some("0" | "false" | "no")) {
+            s.playing = false;
+        }
+        if let Some(l) = self.get("lang").and_then(crate::i18n::Lang::from_tag) {
+            s.lang = l;
+        }
+        s.options = options;
+        (s, error)
+    }
+}
+
+/// `speed=` as tenths: `0.5` → 5, `30` → 300 (clamped to the toolbar's range).
+pub fn parse_speed(v: &str) -> Option<u32> {
+    let f: f64 = v.trim_end_matches(['x', '×']).parse().ok()?;
+    if !f.is_finite() || f <= 0.0 {
+        return None;
+    }
+    Some(((f * 10.0).round() as u32).clamp(5, 600))
 }
 
 /// What a snapshot keeps: the world and what the console was waiting on.
@@ -233,6 +367,7 @@ impl SimState {
             scenario: None,
             journal: Vec::new(),
             goals_reached: Vec::new(),
+            options: PageOptions::default(),
         }
     }
 
@@ -573,6 +708,9 @@ impl SimHandle {
 
     /// Run what the learner typed in the console.
     pub fn run(&self, text: &str) {
+        if self.readonly() {
+            return;
+        }
         self.with(|s| {
             if !text.trim().is_empty() {
                 s.history.push(text.trim().to_string());
@@ -584,6 +722,9 @@ impl SimHandle {
     /// A click, as the command it stands for: it runs through the same command
     /// language and appears in the console, so the learner sees what to type.
     pub fn click(&self, command: String) {
+        if self.readonly() {
+            return;
+        }
         self.with(|s| {
             s.run_text(&command);
             let ok = s.console.last().is_some_and(|e| e.ok);
@@ -594,6 +735,86 @@ impl SimHandle {
             };
             s.last_command = Some(command);
         });
+    }
+
+    /// Load a scenario (None: the default playground). Language, speed and page
+    /// options carry over; the console and history start afresh.
+    pub fn load(&self, source: Option<ScenarioSource>) -> Result<(), String> {
+        let fresh = match source {
+            Some(src) => SimState::with_scenario(src)?,
+            None => SimState::new(crate::view::default_cluster()),
+        };
+        self.with(|s| {
+            let (lang, speed, options) = (s.lang, s.speed_x10, s.options.clone());
+            *s = fresh;
+            s.lang = lang;
+            s.speed_x10 = speed;
+            s.options = options;
+        });
+        Ok(())
+    }
+
+    /// Run step `i` of the loaded scenario (its placeholders filled in now).
+    pub fn run_step(&self, i: usize) {
+        let cmd = {
+            let s = self.state.borrow();
+            let Some(a) = s.scenario.as_ref() else { return };
+            let Some(c) = a.scenario.steps.get(i).and_then(|st| st.command.clone()) else {
+                return;
+            };
+            scn::expand(&s.cluster, &c)
+        };
+        match cmd {
+            Ok(c) => self.click(c.trim_end().to_string()),
+            Err(e) => self.with(|s| s.last_error = Some(format!("error: {e}"))),
+        }
+    }
+
+    /// The link that reopens this session exactly (`#s=`), also put in the address bar.
+    pub fn share(&self) -> String {
+        let hash = format!("s={}", self.state.borrow().session().encode());
+        let Some(w) = web_sys::window() else {
+            return format!("#{hash}");
+        };
+        let loc = w.location();
+        let base = format!(
+            "{}{}{}",
+            loc.origin().unwrap_or_default(),
+            loc.pathname().unwrap_or_default(),
+            loc.search().unwrap_or_default()
+        );
+        let url = format!("{base}#{hash}");
+        if let Ok(h) = w.history() {
+            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+        }
+        url
+    }
+
+    /// Run a command for the embedding page (read-only or not: the author drives it);
+    /// returns what it printed and whether it succeeded.
+    pub fn api_run(&self, text: &str) -> (String, bool) {
+        self.with(|s| {
+            // `{pod:app=web}` and friends name objects whose names are random.
+            let text = match scn::expand(&s.cluster, text) {
+                Ok(t) => t,
+                Err(e) => return (format!("error: {e}\n"), false),
+            };
+            let before = s.console.len();
+            s.run_text(&text);
+            let new = &s.console[before.min(s.console.len())..];
+            let out: String = new.iter().map(|e| e.output.as_str()).collect();
+            (out, new.iter().all(|e| e.ok))
+        })
+    }
+
+    /// Play or pause explicitly.
+    pub fn set_playing(&self, playing: bool) {
+        self.with(|s| s.playing = playing);
+    }
+
+    /// Read-only page (`readonly=1`): the learner's clicks and console change nothing.
+    pub fn readonly(&self) -> bool {
+        self.state.borrow().options.readonly
     }
 
     /// `kubectl delete pod NAME` (not waiting, so the deletion can be watched).
@@ -660,6 +881,37 @@ impl SimHandle {
     /// The UI language.
     pub fn lang(&self) -> crate::i18n::Lang {
         self.state.borrow().lang
+    }
+}
+
+/// The page's URL as a [`UrlRequest`].
+pub fn url_request() -> UrlRequest {
+    let Some(w) = web_sys::window() else {
+        return UrlRequest::default();
+    };
+    let loc = w.location();
+    let mut query = Vec::new();
+    if let Ok(p) = web_sys::UrlSearchParams::new_with_str(&loc.search().unwrap_or_default()) {
+        for k in [
+            "scenario",
+            "embed",
+            "panels",
+            "lang",
+            "speed",
+            "autoplay",
+            "readonly",
+            "height",
+            "allowOrigins",
+        ] {
+            if let Some(v) = p.get(k) {
+                query.push((k.to_string(), v));
+            }
+        }
+    }
+    let hash = loc.hash().unwrap_or_default();
+    UrlRequest {
+        query,
+        hash: hash.trim_start_matches('#').to_string(),
     }
 }
 

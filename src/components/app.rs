@@ -1,12 +1,13 @@
-//! The page: provider, ticker, and the layout.
+//! The page: provider, ticker, the layout (full or embedded), and the embed bridge.
 
 use super::{
     chain::ChainView, console::Console, deployments::DeploymentPanel, events::EventList,
-    inspector::Inspector, nodeboard::NodeBoard, timeline::TimelineView, toolbar::Toolbar,
+    inspector::Inspector, lesson::Lesson, nodeboard::NodeBoard, timeline::TimelineView,
+    toolbar::Toolbar,
 };
+use crate::embed::{self, Bridge};
 use crate::i18n::t;
-use crate::sim::{initial_lang, set_document_lang, SimHandle, SimState};
-use crate::view::default_cluster;
+use crate::sim::{set_document_lang, url_request, SimHandle, SimState};
 use gloo_timers::callback::Interval;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -18,13 +19,24 @@ const TICK_MS: u32 = 100;
 /// The root component.
 #[function_component(App)]
 pub fn app() -> Html {
-    let state: Rc<RefCell<SimState>> = use_mut_ref(|| {
-        let mut s = SimState::new(default_cluster());
-        s.lang = initial_lang();
-        set_document_lang(s.lang);
-        s
-    });
-    let lang = state.borrow().lang;
+    let url_error = use_mut_ref(|| None::<String>);
+    let state: Rc<RefCell<SimState>> = {
+        let url_error = url_error.clone();
+        use_mut_ref(move || {
+            let req = url_request();
+            let (mut s, err) = req.initial_state();
+            *url_error.borrow_mut() = err;
+            if !req.query.iter().any(|(k, _)| k == "lang") {
+                s.lang = crate::sim::initial_lang();
+            }
+            set_document_lang(s.lang);
+            s
+        })
+    };
+    let (lang, options) = {
+        let s = state.borrow();
+        (s.lang, s.options.clone())
+    };
     // One revision counter shared by clicks and the ticker; the state setter re-renders.
     let counter = use_mut_ref(|| 0u64);
     let rev = use_state(|| 0u64);
@@ -38,9 +50,17 @@ pub fn app() -> Html {
         })
     };
     let handle = SimHandle::new(Rc::clone(&state), *rev, bump.clone());
+    let bridge = {
+        let state = Rc::clone(&state);
+        use_mut_ref(move || Bridge::new(&state.borrow()))
+    };
     {
         let state = Rc::clone(&state);
+        let bridge = bridge.clone();
+        let api = SimHandle::new(Rc::clone(&state), 0, bump.clone());
         use_effect_with((), move |_| {
+            embed::listen(api, bridge.clone());
+            bridge.borrow().ready(&state.borrow());
             let interval = Interval::new(TICK_MS, move || {
                 let speed_x10 = {
                     let s = state.borrow();
@@ -55,26 +75,42 @@ pub fn app() -> Html {
                     drop(s);
                     bump.emit(());
                 }
+                // Tell the embedding page what happened (clicks included, paused or not).
+                bridge.borrow_mut().pump(&mut state.borrow_mut());
             });
             move || drop(interval)
         });
     }
+    let shows = |p: &str| options.shows(p);
+    let error = url_error.borrow().clone();
+    let style = options
+        .height
+        .filter(|_| options.embed)
+        .map(|h| format!("min-height:{h}px"));
     html! {
         <ContextProvider<SimHandle> context={handle}>
-            <div class="app">
-                <header class="top">
-                    <h1 class="brand">{"kubeplay"}</h1>
-                    <p class="tagline">{ t(lang, "Spec is what you want, status is what is. Watch the control plane close the gap.") }</p>
-                </header>
+            <div class={classes!("app", options.embed.then_some("embed"), options.readonly.then_some("readonly"))} style={style}>
+                if !options.embed {
+                    <header class="top">
+                        <h1 class="brand">{"kubeplay"}</h1>
+                        <p class="tagline">{ t(lang, "Spec is what you want, status is what is. Watch the control plane close the gap.") }</p>
+                    </header>
+                }
                 <Toolbar />
+                if let Some(e) = error {
+                    <p class="url-error" role="alert" data-testid="url-error">{ e }</p>
+                }
                 <main class="main">
-                    <ChainView />
-                    <TimelineView />
+                    if shows("goals") {
+                        <Lesson />
+                    }
+                    if shows("chain") { <ChainView /> }
+                    if shows("timeline") { <TimelineView /> }
                     <Inspector />
-                    <NodeBoard />
-                    <DeploymentPanel />
-                    <Console />
-                    <EventList />
+                    if shows("board") { <NodeBoard /> }
+                    if !options.embed && shows("deployments") { <DeploymentPanel /> }
+                    if shows("console") && !options.readonly { <Console /> }
+                    if !options.embed && shows("events") { <EventList /> }
                 </main>
             </div>
         </ContextProvider<SimHandle>>

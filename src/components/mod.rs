@@ -6,6 +6,7 @@ pub mod console;
 pub mod deployments;
 pub mod events;
 pub mod inspector;
+pub mod lesson;
 pub mod nodeboard;
 pub mod timeline;
 pub mod toolbar;

@@ -123,10 +123,7 @@ mod tests {
         assert!(l.get(n).is_none());
         let rvs: Vec<u64> = l.iter().map(|e| e.resource_version).collect();
         assert_eq!(rvs, (0..n as u64).collect::<Vec<_>>());
-        assert_eq!(
-            l.iter().next_back().unwrap().resource_version,
-            n as u64 - 1
-        );
+        assert_eq!(l.iter().next_back().unwrap().resource_version, n as u64 - 1);
         for start in [0, 5, CHUNK, CHUNK + 1, n - 1, n] {
             let s: Vec<u64> = l.since(start).map(|e| e.resource_version).collect();
             assert_eq!(

@@ -1,0 +1,293 @@
+//! The embed API: `postMessage` between a course page and the playground in its
+//! iframe. Every message is an object `{kubeplay: 1, type: …}`.
+//!
+//! In (from the parent, obeyed only from the page's own origin or one listed in
+//! `allowOrigins`): `run` {command, id?} → `output` {command, output, ok, id?};
+//! `load` {scenario: id} or {yaml}; `play`; `pause`; `seek` {time: ms}; `hello`
+//! (answered with `ready`).
+//!
+//! Out (to the parent, addressed to its origin only): `ready` {version, scenario};
+//! `output`; `state` {time, deployments: [{name, desired, ready, available}], nodes:
+//! [{name, ready}]} when it changes; `event` {time, reason, type, object, message,
+//! count} for each Kubernetes Event written; `goal` {index, label, time};
+//! `converged` {time} each time every Deployment reaches its spec with nothing left
+//! terminating; `resize` {height} when the page's height changes (embed.js sizes the
+//! iframe with it).
+
+use crate::sim::{ScenarioSource, SimHandle, SimState};
+use kubeplay_engine::api::{Deployment, Event, Kind, Node, Pod};
+use serde_json::{json, Value};
+use wasm_bindgen::{closure::Closure, JsCast, JsValue};
+
+/// The API version in every message.
+pub const VERSION: u32 = 1;
+
+/// What has been told to the parent already.
+#[derive(Default)]
+pub struct Bridge {
+    /// The parent's origin (None: not in a frame, or unknown: nothing is sent).
+    pub parent: Option<String>,
+    log_seen: usize,
+    last_state: String,
+    converged: bool,
+    height: i32,
+}
+
+fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+/// The embedding page's origin: `location.ancestorOrigins[0]`, else the referrer's.
+fn parent_origin() -> Option<String> {
+    let w = window()?;
+    let parent = w.parent().ok().flatten()?;
+    // Not framed: the parent is the window itself.
+    if JsValue::from(parent) == JsValue::from(w.clone()) {
+        return None;
+    }
+    // `location.ancestorOrigins` (Chromium, WebKit): not in web-sys's bindings.
+    let ancestors = js_sys::Reflect::get(&w.location(), &JsValue::from_str("ancestorOrigins"))
+        .ok()
+        .filter(|v| !v.is_undefined());
+    if let Some(o) = ancestors
+        .and_then(|l| js_sys::Reflect::get(&l, &JsValue::from_f64(0.0)).ok())
+        .and_then(|v| v.as_string())
+    {
+        return Some(o);
+    }
+    let r = w.document()?.referrer();
+    let url = web_sys::Url::new(&r).ok()?;
+    Some(url.origin())
+}
+
+fn post(to: &str, msg: Value) {
+    let Some(w) = window() else { return };
+    let Some(parent) = w.parent().ok().flatten() else {
+        return;
+    };
+    if let Ok(v) = js_sys::JSON::parse(&msg.to_string()) {
+        let _ = parent.post_message(&v, to);
+    }
+}
+
+impl Bridge {
+    /// A bridge for this page (inert when not framed).
+    pub fn new(s: &SimState) -> Self {
+        Bridge {
+            parent: parent_origin(),
+            log_seen: s.cluster.store.log.len(),
+            ..Bridge::default()
+        }
+    }
+
+    fn send(&self, msg: Value) {
+        if let Some(p) = &self.parent {
+            post(p, msg);
+        }
+    }
+
+    /// `ready`: sent once loaded, and again to a `hello`.
+    pub fn ready(&self, s: &SimState) {
+        let scenario = s.scenario.as_ref().map(|a| a.scenario.id.clone());
+        self.send(
+            json!({"kubeplay": VERSION, "type": "ready", "version": VERSION, "scenario": scenario}),
+        );
+    }
+
+    /// Tell the parent what changed since the last call: Events, goals, state,
+    /// convergence, height.
+    pub fn pump(&mut self, s: &mut SimState) {
+        if self.parent.is_none() {
+            s.goals_reached.clear();
+            return;
+        }
+        let log = &s.cluster.store.log;
+        // A rewind shortens the log: start again from there.
+        if self.log_seen > log.len() {
+            self.log_seen = log.len();
+        }
+        let mut out = Vec::new();
+        for e in log.since(self.log_seen) {
+            if e.kind != Kind::Event || e.change.is_empty() {
+                continue;
+            }
+            if let Some(ev) = s.cluster.store.get::<Event>(&e.key) {
+                out.push(json!({
+                    "kubeplay": VERSION, "type": "event", "time": e.time,
+                    "reason": ev.reason, "eventType": ev.type_,
+                    "object": format!("{}/{}", ev.involved_object.kind.to_lowercase(), ev.involved_object.name),
+                    "message": ev.message, "count": ev.count,
+                }));
+            }
+        }
+        self.log_seen = log.len();
+        for m in out {
+            self.send(m);
+        }
+        if let Some(a) = s.scenario.as_ref() {
+            for i in s.goals_reached.drain(..) {
+                if let (Some(g), Some(at)) = (a.scenario.goals.get(i), a.tracker.reached.get(i)) {
+                    self.send(json!({
+                        "kubeplay": VERSION, "type": "goal", "index": i,
+                        "label": {"en": g.label.en, "zh": g.label.zh}, "time": at,
+                        "all": a.tracker.all(),
+                    }));
+                }
+            }
+        } else {
+            s.goals_reached.clear();
+        }
+        let state = state_message(s);
+        let text = state.to_string();
+        if text != self.last_state {
+            self.last_state = text;
+            self.send(state);
+        }
+        let conv = converged(s);
+        if conv && !self.converged {
+            self.send(json!({"kubeplay": VERSION, "type": "converged", "time": s.cluster.now()}));
+        }
+        self.converged = conv;
+        let h = window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+            .map(|e| e.scroll_height())
+            .unwrap_or(0);
+        if h != self.height {
+            self.height = h;
+            self.send(json!({"kubeplay": VERSION, "type": "resize", "height": h}));
+        }
+    }
+}
+
+/// Counts per Deployment, node readiness, time.
+pub fn state_message(s: &SimState) -> Value {
+    let store = &s.cluster.store;
+    let deployments: Vec<Value> = store
+        .list::<Deployment>()
+        .map(|d| {
+            json!({"name": d.metadata.name, "namespace": d.metadata.namespace,
+                   "desired": d.spec.replicas, "ready": d.status.ready_replicas,
+                   "available": d.status.available_replicas, "updated": d.status.updated_replicas})
+        })
+        .collect();
+    let nodes: Vec<Value> = store
+        .list::<Node>()
+        .map(|n| json!({"name": n.metadata.name, "ready": n.ready_status() == "True"}))
+        .collect();
+    json!({"kubeplay": VERSION, "type": "state", "time": s.cluster.now(),
+           "deployments": deployments, "nodes": nodes})
+}
+
+/// Every Deployment has what its spec asks (observed, updated, ready, available) and
+/// no Pod is on its way out.
+pub fn converged(s: &SimState) -> bool {
+    let store = &s.cluster.store;
+    store.list::<Deployment>().all(|d| {
+        let r = d.spec.replicas;
+        d.status.observed_generation >= d.metadata.generation
+            && d.status.replicas == r
+            && d.status.updated_replicas == r
+            && d.status.ready_replicas == r
+            && d.status.available_replicas == r
+    }) && store.list::<Pod>().all(|p| !p.metadata.is_deleting())
+}
+
+/// Whether a command from `origin` is obeyed.
+pub fn allowed(s: &SimState, origin: &str) -> bool {
+    let own = window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    origin == own
+        || s.options
+            .allow_origins
+            .iter()
+            .any(|o| o == "*" || o == origin)
+}
+
+/// Obey one message (already origin-checked); returns the reply, if any.
+pub fn handle(sim: &SimHandle, data: &Value) -> Option<Value> {
+    if data.get("kubeplay").and_then(Value::as_u64) != Some(u64::from(VERSION)) {
+        return None;
+    }
+    let id = data.get("id").cloned().unwrap_or(Value::Null);
+    match data.get("type").and_then(Value::as_str)? {
+        "run" => {
+            let command = data.get("command").and_then(Value::as_str)?.to_string();
+            let (output, ok) = sim.api_run(&command);
+            Some(json!({"kubeplay": VERSION, "type": "output", "id": id,
+                        "command": command, "output": output, "ok": ok}))
+        }
+        "load" => {
+            let src = if let Some(y) = data.get("yaml").and_then(Value::as_str) {
+                Some(ScenarioSource::Yaml(y.to_string()))
+            } else {
+                data.get("scenario")
+                    .and_then(Value::as_str)
+                    .filter(|s| !s.is_empty())
+                    .map(|s| ScenarioSource::Id(s.to_string()))
+            };
+            let r = sim.load(src);
+            Some(json!({"kubeplay": VERSION, "type": "loaded", "id": id,
+                        "ok": r.is_ok(), "error": r.err()}))
+        }
+        "play" => {
+            sim.set_playing(true);
+            None
+        }
+        "pause" => {
+            sim.set_playing(false);
+            None
+        }
+        "seek" => {
+            let t = data.get("time").and_then(Value::as_u64)?;
+            sim.seek(t);
+            None
+        }
+        _ => None,
+    }
+}
+
+/// Listen for messages for the page's lifetime.
+pub fn listen(sim: SimHandle, bridge: std::rc::Rc<std::cell::RefCell<Bridge>>) {
+    let Some(w) = window() else { return };
+    let cb = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        let origin = e.origin();
+        let Some(text) = js_sys::JSON::stringify(&e.data())
+            .ok()
+            .and_then(|s| s.as_string())
+        else {
+            return;
+        };
+        let Ok(data) = serde_json::from_str::<Value>(&text) else {
+            return;
+        };
+        if data.get("kubeplay").and_then(Value::as_u64) != Some(u64::from(VERSION)) {
+            return;
+        }
+        if data.get("type").and_then(Value::as_str) == Some("hello") {
+            // The resizer's handshake (any origin may ask: the answer goes only to the
+            // parent's own origin): say ready again and resend the height.
+            let mut b = bridge.borrow_mut();
+            b.height = -1;
+            b.ready(&sim.state.borrow());
+            return;
+        }
+        if !allowed(&sim.state.borrow(), &origin) {
+            return;
+        }
+        if let Some(reply) = handle(&sim, &data) {
+            if let Some(src) = e.source() {
+                // The sender's window belongs to another realm (and maybe origin):
+                // `instanceof Window` is false there, so no checked cast.
+                let win: web_sys::Window = src.unchecked_into();
+                if let Ok(v) = js_sys::JSON::parse(&reply.to_string()) {
+                    let _ = win.post_message(&v, &origin);
+                }
+            }
+        }
+    });
+    let _ = w.add_event_listener_with_callback("message", cb.as_ref().unchecked_ref());
+    // The listener lives as long as the page.
+    cb.forget();
+}

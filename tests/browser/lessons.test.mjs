@@ -1,0 +1,160 @@
+// Lessons (scenarios), share links and embedding: a scenario opens from ?scenario= and
+// its goals tick as its step runs; a share link reopens the same world; an author's
+// broken scenario is refused with its line; the demo course page drives an embedded
+// lesson over postMessage (and a foreign origin is ignored); the iframe is sized by the
+// resize handshake; dist/ works from a sub-path with the network blocked.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, openPage, shot } from './harness.mjs';
+import LZString from 'lz-string';
+
+let server, other, browser;
+before(async () => { server = await serve(); other = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); await other?.close(); });
+
+// The demo page asks for /favicon.ico, which a static dist/ does not have.
+const real = (errors) => errors.filter((e) => !/favicon|status of 404/.test(e));
+
+test('a lesson opens from ?scenario=, its step runs with a click and every goal ticks', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=gateway-delete-pod&speed=5`);
+  const lesson = page.getByTestId('lesson');
+  await lesson.getByRole('heading', { name: 'Three gateway replicas: one Pod is deleted' }).waitFor();
+  await page.getByTestId('goal-0').and(page.locator('[data-reached=true]')).waitFor({ timeout: 20_000 });
+  assert.equal(await page.getByTestId('goal-1').getAttribute('data-reached'), 'false');
+  await page.getByTestId('step-0').click();
+  await page.getByTestId('last-command').filter({ hasText: /kubectl delete pod gateway-\w+-\w+ --wait=false/ }).waitFor();
+  await page.getByTestId('goals').getByText('Goals: 6 of 6 reached').waitFor({ timeout: 30_000 });
+  await page.screenshot({ path: shot('lesson-en.png') });
+  await page.getByTestId('lang-zh').click();
+  await page.getByTestId('goals').getByText('目标：已达成 6/6').waitFor();
+  await page.screenshot({ path: shot('lesson-zh.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a share link reopens the same world, and it is what lz-string decodes', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=gateway-delete-pod`);
+  await page.getByTestId('speed-30').click();
+  await page.getByTestId('step-0').click();
+  await page.getByTestId('goals').getByText('Goals: 6 of 6 reached').waitFor({ timeout: 30_000 });
+  await page.getByTestId('play').click();
+  await page.getByTestId('share').click();
+  const url = await page.getByTestId('share-url').inputValue();
+  assert.match(url, /#s=[A-Za-z0-9+\-$]+$/);
+  const session = JSON.parse(LZString.decompressFromEncodedURIComponent(url.split('#s=')[1]));
+  assert.equal(session.v, 1);
+  assert.deepEqual(session.scenario, { id: 'gateway-delete-pod' });
+  assert.ok(session.journal.some(([, a]) => a.r && a.r.startsWith('kubectl delete pod gateway-')), JSON.stringify(session));
+  const look = async (p) => ({
+    clock: await p.getByTestId('clock').innerText(),
+    pods: (await p.getByRole('button', { name: /^Pod / }).evaluateAll((els) => els.map((e) => e.innerText))).sort(),
+    goals: await p.getByTestId('goals').innerText(),
+  });
+  const mine = await look(page);
+  const { page: again, errors: errors2 } = await openPage(browser, url);
+  await again.getByTestId('goals').waitFor();
+  assert.equal(await again.getByTestId('play').getAttribute('aria-pressed'), 'true');
+  await again.getByTestId('play').click();
+  // Opened playing: pause and go back to the shared moment on the rewind slider.
+  const shared = session.now;
+  await again.evaluate((t) => {
+    const s = document.querySelector('[data-testid=scrub]');
+    s.value = String(t);
+    s.dispatchEvent(new Event('input', { bubbles: true }));
+  }, shared);
+  assert.deepEqual(await look(again), mine);
+  assert.deepEqual([...errors, ...errors2], []);
+  await page.close(); await again.close();
+});
+
+test('a broken scenario of the author\'s own is refused with its line; a good one loads', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByText('Write your own scenario (YAML)').click();
+  await page.getByTestId('own-yaml').fill('id: mine\ntitle: {en: Mine, zh: 我的}\ndescription: {en: d, zh: d}\ncluster:\n  nodes:\n    - {name: n1, cpus: 4}\n');
+  await page.getByTestId('own-load').click();
+  assert.match(await page.getByTestId('own-error').innerText(), /scenario\.yaml at line 6 column \d+: cluster\.nodes\[0\]|unknown field `cpus`/);
+  await page.getByTestId('own-yaml').fill('id: mine\ntitle: {en: Mine, zh: 我的}\ndescription: {en: Two web Pods, zh: 两个 web Pod}\ncluster:\n  nodes: [{name: n1}, {name: n2}]\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=2\ngoals:\n  - label: {en: Two ready, zh: 两个就绪}\n    expect: deployment/web {.status.readyReplicas} == 2\n');
+  await page.getByTestId('own-load').click();
+  await page.getByTestId('lesson').getByRole('heading', { name: 'Mine' }).waitFor();
+  await page.getByTestId('speed-30').click();
+  await page.getByTestId('goals').getByText('Goals: 1 of 1 reached').waitFor({ timeout: 20_000 });
+  assert.equal(await page.getByTestId('own-error').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the demo course page drives an embedded lesson over postMessage and gets events, goals and converged', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}course-demo.html`);
+  const frame = page.locator('#lesson1');
+  await frame.and(page.locator('[data-kubeplay-ready="1"]')).waitFor({ timeout: 20_000 });
+  // Resize handshake: embed.js set the iframe's height from the frame's own.
+  await page.waitForFunction(() => parseInt(document.getElementById('lesson1').style.height, 10) > 500, null, { timeout: 10_000 });
+  const inner = await page.frameLocator('#lesson1').locator('html').evaluate((e) => e.scrollHeight);
+  const outer = await frame.evaluate((f) => parseInt(f.style.height, 10));
+  assert.ok(Math.abs(inner - outer) <= 2, `iframe ${outer}px for content ${inner}px`);
+  await page.waitForFunction(() => window.kubeplayMessages.some((m) => m.type === 'converged'), null, { timeout: 20_000 });
+  const before = await page.evaluate(() => window.kubeplayMessages.length);
+  await page.click('#delete');
+  await page.waitForFunction((n) => {
+    const m = window.kubeplayMessages.slice(n);
+    return m.some((x) => x.type === 'output' && x.id === 'delete-1' && x.ok)
+      && m.some((x) => x.type === 'event' && x.reason === 'SuccessfulCreate')
+      && m.some((x) => x.type === 'goal' && x.all)
+      && m.some((x) => x.type === 'converged');
+  }, before, { timeout: 30_000 });
+  const out = await page.evaluate(() => window.kubeplayMessages.find((m) => m.type === 'output'));
+  assert.match(out.output, /^pod "gateway-\w+-\w+" deleted\n$/);
+  await page.screenshot({ path: shot('course-demo.png'), fullPage: true });
+  assert.deepEqual(real(errors), []);
+  await page.close();
+});
+
+test('commands from an origin not in allowOrigins are ignored; listing it lets them in', async () => {
+  // The course page on one origin, the playground on another.
+  const lesson = `${server.url}?embed=1&scenario=gateway-delete-pod&speed=30`;
+  for (const [allow, obeyed] of [['', false], [`&allowOrigins=${encodeURIComponent(other.url.replace(/\/$/, ''))}`, true]]) {
+    const { page, errors } = await openPage(browser, `${other.url}course-demo.html`);
+    await page.evaluate((src) => {
+      const f = document.getElementById('lesson1');
+      f.removeAttribute('data-kubeplay-ready');
+      f.src = src;
+    }, lesson + allow);
+    const frame = page.locator('#lesson1');
+    await frame.and(page.locator('[data-kubeplay-ready="1"]')).waitFor({ timeout: 20_000 });
+    // Events still reach the parent (they go to its origin), so wait for the start to settle.
+    await page.waitForFunction(() => window.kubeplayMessages.some((m) => m.type === 'converged'), null, { timeout: 20_000 });
+    const n = await page.evaluate(() => window.kubeplayMessages.length);
+    await page.click('#delete');
+    await page.waitForTimeout(3000);
+    const got = await page.evaluate((k) => window.kubeplayMessages.slice(k), n);
+    const replied = got.some((m) => m.type === 'output');
+    const deleted = got.some((m) => m.type === 'event' && m.reason === 'Killing');
+    assert.equal(replied, obeyed, JSON.stringify(got));
+    assert.equal(deleted, obeyed, JSON.stringify(got));
+    assert.deepEqual(real(errors), []);
+    await page.close();
+  }
+});
+
+test('dist/ served from a sub-path with the network blocked loads and runs', async () => {
+  const sub = await serve('/courses/k8s/play');
+  const ctx = await browser.newContext();
+  const outside = [];
+  await ctx.route('**/*', (route) => {
+    const u = new URL(route.request().url());
+    if (u.hostname === '127.0.0.1') return route.continue();
+    outside.push(u.href);
+    return route.abort();
+  });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${sub.url}?scenario=replacement-pending&speed=60`);
+  await page.getByTestId('goals').getByText(/Goals: 1 of 4 reached/).waitFor({ timeout: 20_000 });
+  await page.getByTestId('step-0').click();
+  await page.getByTestId('goals').getByText(/Goals: 3 of 4 reached/).waitFor({ timeout: 30_000 });
+  assert.deepEqual(outside, []);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+  await sub.close();
+});
