@@ -111,7 +111,7 @@ pub struct SimState {
 }
 
 /// Page options from the URL's query.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PageOptions {
     /// `embed=1`: the compact layout for an iframe.
     pub embed: bool,
@@ -124,18 +124,6 @@ pub struct PageOptions {
     /// `allowOrigins=`: origins whose postMessage commands are obeyed (besides the
     /// page's own).
     pub allow_origins: Vec<String>,
-}
-
-impl Default for PageOptions {
-    fn default() -> Self {
-        PageOptions {
-            embed: false,
-            panels: None,
-            readonly: false,
-            height: None,
-            allow_origins: Vec::new(),
-        }
-    }
 }
 
 impl PageOptions {
@@ -191,14 +179,12 @@ impl UrlRequest {
         let mut error = None;
         let from_hash = if let Some(link) = self.hash.strip_prefix("s=") {
             Some(Session::decode(link).and_then(|s| SimState::from_session(&s)))
-        } else if let Some(yaml) = self.hash.strip_prefix("scenario=") {
-            Some(
+        } else {
+            self.hash.strip_prefix("scenario=").map(|yaml| {
                 kubeplay_engine::lz::decompress_from_uri(yaml)
                     .ok_or_else(|| "error: the scenario link is damaged".to_string())
-                    .and_then(|y| SimState::with_scenario(ScenarioSource::Yaml(y))),
-            )
-        } else {
-            None
+                    .and_then(|y| SimState::with_scenario(ScenarioSource::Yaml(y)))
+            })
         };
         let state = match from_hash {
             Some(Ok(s)) => Some(s),
