@@ -1139,6 +1139,61 @@ mod tests {
         assert!(SimState::from_session(&bad_scn).is_err());
     }
 
+    fn req(query: &[(&str, &str)], hash: &str) -> UrlRequest {
+        UrlRequest {
+            query: query
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            hash: hash.into(),
+        }
+    }
+
+    #[test]
+    fn the_url_opens_a_scenario_in_embed_mode_with_its_options() {
+        let (s, err) = req(
+            &[
+                ("scenario", "drain-with-pdb"),
+                ("embed", "1"),
+                ("panels", "chain, goals"),
+                ("speed", "0.5"),
+                ("autoplay", "0"),
+                ("readonly", "1"),
+                ("lang", "zh"),
+                ("allowOrigins", "https://course.example/,https://b.example"),
+            ],
+            "",
+        )
+        .initial_state();
+        assert_eq!(err, None);
+        assert_eq!(s.scenario.as_ref().unwrap().scenario.id, "drain-with-pdb");
+        assert!(s.options.embed && s.options.readonly && !s.playing);
+        assert!(s.options.shows("goals") && !s.options.shows("console"));
+        assert_eq!(s.speed_x10, 5);
+        assert_eq!(s.lang, crate::i18n::Lang::Zh);
+        assert_eq!(
+            s.options.allow_origins,
+            ["https://course.example", "https://b.example"]
+        );
+    }
+
+    #[test]
+    fn a_bad_url_opens_the_playground_and_says_what_was_wrong() {
+        let (s, err) = req(&[("scenario", "no-such")], "").initial_state();
+        assert!(s.scenario.is_none());
+        assert_eq!(err.as_deref(), Some("error: no built-in scenario \"no-such\""));
+        let (_, err) = req(&[], "s=garbage!").initial_state();
+        assert!(err.unwrap().contains("damaged"));
+        let yaml = kubeplay_engine::lz::compress_to_uri("id: x\n");
+        let (s, err) = req(&[], &format!("scenario={yaml}")).initial_state();
+        assert!(s.scenario.is_none());
+        assert!(err.unwrap().starts_with("error: scenario.yaml"), "a bad own scenario says where");
+        assert_eq!(parse_speed("60x"), Some(600));
+        assert_eq!(parse_speed("1000"), Some(600));
+        assert_eq!(parse_speed("-1"), None);
+        assert_eq!(parse_speed("NaN"), None);
+    }
+
     #[test]
     fn speeds_run_from_half_to_sixty_times_and_read_as_the_toolbar_shows_them() {
         assert_eq!(SPEEDS_X10.first(), Some(&5));
