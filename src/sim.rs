@@ -1181,13 +1181,19 @@ mod tests {
     fn a_bad_url_opens_the_playground_and_says_what_was_wrong() {
         let (s, err) = req(&[("scenario", "no-such")], "").initial_state();
         assert!(s.scenario.is_none());
-        assert_eq!(err.as_deref(), Some("error: no built-in scenario \"no-such\""));
+        assert_eq!(
+            err.as_deref(),
+            Some("error: no built-in scenario \"no-such\"")
+        );
         let (_, err) = req(&[], "s=garbage!").initial_state();
         assert!(err.unwrap().contains("damaged"));
         let yaml = kubeplay_engine::lz::compress_to_uri("id: x\n");
         let (s, err) = req(&[], &format!("scenario={yaml}")).initial_state();
         assert!(s.scenario.is_none());
-        assert!(err.unwrap().starts_with("error: scenario.yaml"), "a bad own scenario says where");
+        assert!(
+            err.unwrap().starts_with("error: scenario.yaml"),
+            "a bad own scenario says where"
+        );
         assert_eq!(parse_speed("60x"), Some(600));
         assert_eq!(parse_speed("1000"), Some(600));
         assert_eq!(parse_speed("-1"), None);
