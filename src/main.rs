@@ -14,5 +14,62 @@ mod timeline;
 mod view;
 
 fn main() {
+    if let Some(size) = bench_request() {
+        run_bench(size);
+        return;
+    }
     yew::Renderer::<components::app::App>::new().render();
+}
+
+/// `?bench=envelope&nodes=N&deployments=D&replicas=R`: the envelope benchmark instead of
+/// the page (the same run as `cargo run --release --example envelope`).
+fn bench_request() -> Option<kubeplay_engine::bench::Size> {
+    let search = web_sys::window()?.location().search().ok()?;
+    let p = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    if p.get("bench").as_deref() != Some("envelope") {
+        return None;
+    }
+    let n = |k: &str, d: usize| p.get(k).and_then(|v| v.parse().ok()).unwrap_or(d);
+    Some(kubeplay_engine::bench::Size {
+        nodes: n("nodes", 100),
+        deployments: n("deployments", 30),
+        replicas: n("replicas", 100),
+    })
+}
+
+/// Run the benchmark after the page has painted "running", printing each figure to the
+/// page and the console as it comes.
+fn run_bench(size: kubeplay_engine::bench::Size) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(pre) = doc.create_element("pre") else {
+        return;
+    };
+    let _ = pre.set_attribute("data-testid", "bench");
+    pre.set_text_content(Some("running the envelope benchmark…\n"));
+    if let Some(body) = doc.body() {
+        let _ = body.append_child(&pre);
+    }
+    gloo_timers::callback::Timeout::new(50, move || {
+        let perf = web_sys::window().and_then(|w| w.performance());
+        let now = move || perf.as_ref().map(|p| p.now() / 1000.0).unwrap_or(0.0);
+        let mut text = String::new();
+        kubeplay_engine::bench::envelope(size, &now, &wasm_memory, &mut |f| {
+            web_sys::console::log_1(&f.to_string().into());
+            text.push_str(&format!("{f}\n"));
+        });
+        text.push_str("done\n");
+        pre.set_text_content(Some(&text));
+    })
+    .forget();
+}
+
+/// Wasm linear memory in bytes (it only grows, so it is its own peak).
+fn wasm_memory() -> (u64, u64) {
+    #[cfg(target_arch = "wasm32")]
+    let bytes = core::arch::wasm32::memory_size(0) as u64 * 65_536;
+    #[cfg(not(target_arch = "wasm32"))]
+    let bytes = 0;
+    (bytes, bytes)
 }

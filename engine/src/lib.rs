@@ -40,6 +40,7 @@
 
 pub mod api;
 pub mod apiserver;
+pub mod bench;
 pub mod cluster;
 pub mod command;
 pub mod controllers;
