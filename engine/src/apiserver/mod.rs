@@ -186,6 +186,10 @@ pub struct NodeUsage {
     pub requested: PodRequests,
     /// Pods bound to the node and not terminal.
     pub pods: i64,
+    /// The node's allocatable, parsed once when the Node was written (the filters and
+    /// scores read it for every node of every attempt; parsing quantities there was a
+    /// sixth of the scheduler's time at 1,000 nodes). None: not known, parse it.
+    pub alloc: Option<crate::scheduler::plugins::Allocatable>,
 }
 
 /// Options of a delete request.
@@ -215,6 +219,8 @@ pub struct Store {
     pods_with_affinity: BTreeSet<ObjKey>,
     /// Image name → (size, nodes reporting it): upstream's snapshot `imageStates`.
     image_states: BTreeMap<String, (i64, usize)>,
+    /// Node name → its parsed allocatable.
+    node_alloc: BTreeMap<String, crate::scheduler::plugins::Allocatable>,
     event_dedupe: HashMap<(String, String, String, String, String), ObjKey>,
     event_seq: u64,
     /// Every write, in order.
@@ -325,7 +331,9 @@ impl Store {
 
     /// Requested resources on `node` (Pods bound to it that are not terminal).
     pub fn node_usage(&self, node: &str) -> NodeUsage {
-        self.node_usage.get(node).copied().unwrap_or_default()
+        let mut u = self.node_usage.get(node).copied().unwrap_or_default();
+        u.alloc = self.node_alloc.get(node).copied();
+        u
     }
 
     // ---- index maintenance -------------------------------------------------------
@@ -343,6 +351,7 @@ impl Store {
             }
         }
         if let Object::Node(n) = obj {
+            self.node_alloc.remove(&n.metadata.name);
             for img in &n.status.images {
                 for name in &img.names {
                     if let Some(e) = self.image_states.get_mut(name) {
@@ -390,6 +399,10 @@ impl Store {
                 .insert((obj.kind(), key.clone()));
         }
         if let Object::Node(n) = obj {
+            self.node_alloc.insert(
+                n.metadata.name.clone(),
+                crate::scheduler::plugins::allocatable(n),
+            );
             for img in &n.status.images {
                 for name in &img.names {
                     let e = self.image_states.entry(name.clone()).or_insert((0, 0));
@@ -431,7 +444,6 @@ impl Store {
         self.revision
     }
 
-    #[allow(clippy::too_many_arguments)]
     #[allow(clippy::too_many_arguments)]
     fn record(
         &mut self,

@@ -601,7 +601,7 @@ fn why(c: &mut Cluster, words: &[String]) -> R {
             )
         } else {
             format!(
-                "pod/{} is on {}; no scheduling attempt is recorded (it was bound directly or before the last restart)",
+                "pod/{} is on {}; no scheduling attempt is recorded (it was bound directly, or long ago: only the newest bound Pods' attempts are kept)",
                 key.name, pod.spec.node_name
             )
         });

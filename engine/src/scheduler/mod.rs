@@ -112,6 +112,11 @@ pub struct SchedulingAttempt {
 
 type ActiveKey = (Reverse<i64>, SimTime, u64, ObjKey);
 
+/// Node verdicts kept in the attempts of bound Pods (for `sim why` and the page): the
+/// newest attempts are kept until their verdicts add up to this many — thousands of
+/// Pods on a small cluster, a few hundred at 1,000 nodes.
+pub const KEEP_BOUND_VERDICTS: usize = 100_000;
+
 /// The scheduler's queues and records.
 #[derive(Clone, Debug, Default)]
 pub struct Scheduler {
@@ -124,8 +129,15 @@ pub struct Scheduler {
     next_start_node_index: usize,
     cycle_armed: bool,
     flush_armed: bool,
-    /// The last attempt per Pod.
+    /// The last attempt per Pod: every Pod still waiting, and the most recent ones that
+    /// were bound, up to [`KEEP_BOUND_VERDICTS`] (each holds a verdict per node looked at:
+    /// kept for every Pod, they were half the memory of a large cluster).
     pub last_attempt: BTreeMap<ObjKey, SchedulingAttempt>,
+    /// Bound attempts in the order they happened (sequence → Pod, verdicts), oldest
+    /// dropped first.
+    bound_attempts: BTreeMap<u64, (ObjKey, usize)>,
+    bound_seq: u64,
+    bound_verdicts: usize,
     /// Unbound Pods with a nominatedNodeName, by node (upstream's nominator): their
     /// requests are held on the node for Pods of lower or equal priority, so the room
     /// a preemption made is not taken by someone else.
@@ -450,6 +462,28 @@ impl Scheduler {
                     timers.extend(self.arm_flush(now));
                 } else {
                     self.attempts.remove(&pod.metadata.uid);
+                }
+                if attempt.chosen.is_some() {
+                    self.bound_seq += 1;
+                    let n = attempt.nodes.len();
+                    self.bound_attempts.insert(self.bound_seq, (key.clone(), n));
+                    self.bound_verdicts += n;
+                    while self.bound_verdicts > KEEP_BOUND_VERDICTS && self.bound_attempts.len() > 1
+                    {
+                        let Some((_, (old, n))) = self.bound_attempts.pop_first() else {
+                            break;
+                        };
+                        self.bound_verdicts -= n;
+                        // Only if that Pod's latest attempt is still the bound one.
+                        if old != key
+                            && self
+                                .last_attempt
+                                .get(&old)
+                                .is_some_and(|a| a.chosen.is_some())
+                        {
+                            self.last_attempt.remove(&old);
+                        }
+                    }
                 }
                 self.last_attempt.insert(key, attempt);
                 requests

@@ -173,7 +173,7 @@ pub fn run_filters(
         });
     }
     // NodeResourcesFit: requests against allocatable minus what is already requested.
-    let alloc = allocatable(node);
+    let alloc = usage.alloc.unwrap_or_else(|| allocatable(node));
     let mut reasons = Vec::new();
     if usage.pods + 1 > alloc.pods {
         reasons.push("Too many pods".to_string());
@@ -200,7 +200,7 @@ pub const MAX_NODE_SCORE: i64 = 100;
 /// NodeResourcesFit, LeastAllocated strategy: mean over cpu and memory of
 /// `(allocatable − requested) × 100 / allocatable`, with non-zero default requests.
 pub fn least_allocated(node: &Node, usage: &NodeUsage, req: &PodRequests) -> i64 {
-    let alloc = allocatable(node);
+    let alloc = usage.alloc.unwrap_or_else(|| allocatable(node));
     let one = |cap: i64, requested: i64| -> i64 {
         if cap == 0 || requested > cap {
             0
@@ -225,7 +225,7 @@ pub fn balanced_allocation(node: &Node, usage: &NodeUsage, req: &PodRequests) ->
     if req.cpu_milli == 0 && req.memory == 0 {
         return None;
     }
-    let alloc = allocatable(node);
+    let alloc = usage.alloc.unwrap_or_else(|| allocatable(node));
     let frac = |requested: i64, cap: i64| -> f64 {
         if cap == 0 {
             return 1.0;

@@ -24,6 +24,7 @@ fn usage(cpu_milli: i64, memory: i64, pods: i64) -> NodeUsage {
             nonzero_memory: memory,
         },
         pods,
+        alloc: None,
     }
 }
 
