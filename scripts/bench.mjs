@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// Performance figures, native and in the browser, side by side.
+//
+//   node scripts/bench.mjs [--sizes 100:30:100,1000:300:100,5000:1500:100] [--skip-native] [--skip-wasm] [--skip-ui]
+//
+// Each size is nodes:deployments:replicas. For each: the native example
+// (cargo run --release -p kubeplay-engine --example envelope) and the same run in
+// headless Chromium (dist/?bench=envelope), with the wasm ÷ native ratio of the
+// converge time; then the UI figures (frame times while 1,000 Pods converge, input to
+// paint, first interactive) and the bundle sizes. Needs dist/ built (scripts/test.sh or
+// trunk build --release). Prints `name: value unit` lines.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { serve, launch, root, dist } from '../tests/browser/harness.mjs';
+
+const argv = process.argv.slice(2);
+const opt = (k, d) => { const i = argv.indexOf(k); return i >= 0 ? argv[i + 1] : d; };
+const sizes = opt('--sizes', '100:30:100,1000:300:100').split(',').map((s) => s.split(':').map(Number));
+const has = (k) => argv.includes(k);
+
+const parse = (text) => Object.fromEntries(text.split('\n').filter((l) => l.includes(': '))
+  .map((l) => { const [k, v] = l.split(': '); const [num, ...unit] = v.split(' '); return [k, { v: Number(num), unit: unit.join(' ') }]; }));
+
+function native([n, d, r]) {
+  const out = execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'kubeplay-engine', '--example', 'envelope', '--',
+    '--nodes', String(n), '--deployments', String(d), '--replicas', String(r)], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24 });
+  return parse(out);
+}
+
+async function wasm(browser, server, [n, d, r]) {
+  const page = await browser.newPage();
+  await page.goto(`${server.url}?bench=envelope&nodes=${n}&deployments=${d}&replicas=${r}`);
+  const pre = page.getByTestId('bench');
+  await pre.filter({ hasText: /done/ }).waitFor({ timeout: 60 * 60_000 });
+  const figs = parse(await pre.innerText());
+  await page.close();
+  return figs;
+}
+
+async function ui(browser, server) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const t0 = Date.now();
+  await page.goto(server.url);
+  await page.getByTestId('ready-web').waitFor();
+  const firstInteractive = Date.now() - t0;
+  const input = page.getByTestId('console-input');
+  await input.fill('sim reset --nodes 12 --pods 110');
+  await input.press('Enter');
+  await page.getByTestId('speed-5').click();
+  await input.fill('kubectl create deployment big --image=nginx:1.27 --replicas=1000');
+  // Frame deltas from requestAnimationFrame while the 1,000 Pods converge (10 s).
+  const frames = page.evaluate(() => new Promise((res) => {
+    const d = []; let last = performance.now(); const end = last + 10_000;
+    const f = (t) => { d.push(t - last); last = t; if (t < end) requestAnimationFrame(f); else res(d); };
+    requestAnimationFrame(f);
+  }));
+  await input.press('Enter');
+  const deltas = (await frames).sort((a, b) => a - b);
+  const pct = (p) => deltas[Math.min(deltas.length - 1, Math.floor(p * deltas.length))];
+  // Input to paint while it runs: a click on Step's neighbour (the 1× speed button),
+  // then two animation frames.
+  const inputToPaint = [];
+  for (let i = 0; i < 5; i++) {
+    inputToPaint.push(await page.evaluate(() => new Promise((res) => {
+      const b = document.querySelector('[data-testid="speed-1"]');
+      const t = performance.now(); b.click();
+      requestAnimationFrame(() => requestAnimationFrame(() => res(performance.now() - t)));
+    })));
+    await page.getByTestId('speed-30').click();
+  }
+  inputToPaint.sort((a, b) => a - b);
+  await page.close();
+  return { firstInteractive, frames: deltas.length, p50: pct(0.5), p95: pct(0.95), max: deltas.at(-1), inputToPaint: inputToPaint[2] };
+}
+
+function bundle() {
+  let raw = 0, gz = 0;
+  for (const f of fs.readdirSync(dist)) {
+    if (!/\.(wasm|js|css)$/.test(f) || f === 'embed.js') continue;
+    const b = fs.readFileSync(path.join(dist, f));
+    raw += b.length; gz += zlib.gzipSync(b, { level: 9 }).length;
+  }
+  return { raw, gz };
+}
+
+const rows = [];
+const browser = (has('--skip-wasm') && has('--skip-ui')) ? null : await launch();
+const server = browser ? await serve() : null;
+for (const size of sizes) {
+  const label = `${size[0]} nodes / ${size[1] * size[2]} pods`;
+  console.log(`== ${label}`);
+  const n = has('--skip-native') ? null : native(size);
+  const w = has('--skip-wasm') ? null : await wasm(browser, server, size);
+  const keys = Object.keys(n ?? w ?? {});
+  for (const k of keys) {
+    const a = n?.[k], b = w?.[k];
+    const unit = (a ?? b).unit;
+    console.log(`${k}: native ${a ? a.v : '-'} ${unit} | wasm ${b ? b.v : '-'} ${unit}`);
+  }
+  if (n && w) {
+    const ratio = w.converge_wall.v / Math.max(1e-9, n.converge_wall.v);
+    console.log(`wasm_over_native_converge: ${ratio.toFixed(2)} x`);
+    rows.push({ label, ratio });
+  }
+}
+if (!has('--skip-ui')) {
+  const u = await ui(browser, server);
+  console.log('== UI');
+  console.log(`first_interactive: ${u.firstInteractive} ms`);
+  console.log(`frames_while_1000_pods_converge: ${u.frames}`);
+  console.log(`frame_p50: ${u.p50.toFixed(1)} ms`);
+  console.log(`frame_p95: ${u.p95.toFixed(1)} ms`);
+  console.log(`frame_max: ${u.max.toFixed(1)} ms`);
+  console.log(`input_to_paint_median: ${u.inputToPaint.toFixed(1)} ms`);
+}
+const b = bundle();
+console.log('== bundle');
+console.log(`bundle_raw: ${b.raw} B`);
+console.log(`bundle_gzip: ${b.gz} B (${(b.gz / 1024).toFixed(0)} KiB)`);
+await browser?.close();
+await server?.close();
