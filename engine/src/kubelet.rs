@@ -372,6 +372,9 @@ pub struct Kubelet {
     pub epoch: u64,
     /// Images present on the node.
     pub images: BTreeSet<String>,
+    /// The image set last reported in the node status: the status sync computes the
+    /// report (digests and sizes of up to 50 images) only when the set changed.
+    reported_images: Option<BTreeSet<String>>,
     /// Registration config.
     pub config: NodeConfig,
     /// Timing.
@@ -416,6 +419,7 @@ impl Kubelet {
             partitioned: false,
             epoch: 0,
             images: BTreeSet::new(),
+            reported_images: None,
             config,
             timing,
             workers: BTreeMap::new(),
@@ -546,6 +550,7 @@ impl Kubelet {
                 images: node_images(&self.images),
             },
         };
+        self.reported_images = Some(self.images.clone());
         (
             vec![
                 Request::Create {
@@ -568,7 +573,11 @@ impl Kubelet {
         let mut requests = vec![Request::Update(Object::Lease(lease))];
         // The node status sync (every 10 s, like the Lease here): report the images
         // when they changed — what the scheduler's ImageLocality reads.
-        if let Some(n) = store.get::<Node>(&ObjKey::new("", &self.node)) {
+        let unchanged = self.reported_images.as_ref() == Some(&self.images);
+        if let Some(n) = store
+            .get::<Node>(&ObjKey::new("", &self.node))
+            .filter(|_| !unchanged)
+        {
             let images = node_images(&self.images);
             if n.status.images != images {
                 let mut n = n.clone();
@@ -576,6 +585,7 @@ impl Kubelet {
                 n.metadata.resource_version.clear();
                 requests.push(Request::UpdateStatus(Object::Node(n)));
             }
+            self.reported_images = Some(self.images.clone());
         }
         (
             requests,

@@ -212,15 +212,17 @@ pub struct Store {
     by_owner: BTreeMap<String, BTreeSet<(Kind, ObjKey)>>,
     pods_by_node: BTreeMap<String, BTreeSet<ObjKey>>,
     orphan_pods: BTreeMap<String, BTreeSet<ObjKey>>,
-    node_usage: BTreeMap<String, NodeUsage>,
+    /// Node name → requests of its Pods and its allocatable. A hash map: the scheduler
+    /// reads it for every node of every attempt, and it is only ever looked up (never
+    /// iterated), so its order cannot reach any output.
+    node_usage: HashMap<String, NodeUsage>,
     /// Bound Pods with pod (anti-)affinity terms (upstream `NodeInfo.PodsWithAffinity`):
     /// the only existing Pods InterPodAffinity must look at for an incoming Pod
     /// without terms of its own.
     pods_with_affinity: BTreeSet<ObjKey>,
     /// Image name → (size, nodes reporting it): upstream's snapshot `imageStates`.
     image_states: BTreeMap<String, (i64, usize)>,
-    /// Node name → its parsed allocatable.
-    node_alloc: BTreeMap<String, crate::scheduler::plugins::Allocatable>,
+
     event_dedupe: HashMap<(String, String, String, String, String), ObjKey>,
     event_seq: u64,
     /// Every write, in order.
@@ -331,9 +333,7 @@ impl Store {
 
     /// Requested resources on `node` (Pods bound to it that are not terminal).
     pub fn node_usage(&self, node: &str) -> NodeUsage {
-        let mut u = self.node_usage.get(node).copied().unwrap_or_default();
-        u.alloc = self.node_alloc.get(node).copied();
-        u
+        self.node_usage.get(node).copied().unwrap_or_default()
     }
 
     // ---- index maintenance -------------------------------------------------------
@@ -351,7 +351,9 @@ impl Store {
             }
         }
         if let Object::Node(n) = obj {
-            self.node_alloc.remove(&n.metadata.name);
+            if let Some(u) = self.node_usage.get_mut(&n.metadata.name) {
+                u.alloc = None;
+            }
             for img in &n.status.images {
                 for name in &img.names {
                     if let Some(e) = self.image_states.get_mut(name) {
@@ -399,10 +401,10 @@ impl Store {
                 .insert((obj.kind(), key.clone()));
         }
         if let Object::Node(n) = obj {
-            self.node_alloc.insert(
-                n.metadata.name.clone(),
-                crate::scheduler::plugins::allocatable(n),
-            );
+            self.node_usage
+                .entry(n.metadata.name.clone())
+                .or_default()
+                .alloc = Some(crate::scheduler::plugins::allocatable(n));
             for img in &n.status.images {
                 for name in &img.names {
                     let e = self.image_states.entry(name.clone()).or_insert((0, 0));
