@@ -13,6 +13,7 @@
 
 pub mod admission;
 pub mod diff;
+mod fxhash;
 mod log;
 pub use log::WatchLog;
 mod errors;
@@ -215,7 +216,7 @@ pub struct Store {
     /// Node name → requests of its Pods and its allocatable. A hash map: the scheduler
     /// reads it for every node of every attempt, and it is only ever looked up (never
     /// iterated), so its order cannot reach any output.
-    node_usage: HashMap<String, NodeUsage>,
+    node_usage: fxhash::FxHashMap<String, NodeUsage>,
     /// Bound Pods with pod (anti-)affinity terms (upstream `NodeInfo.PodsWithAffinity`):
     /// the only existing Pods InterPodAffinity must look at for an incoming Pod
     /// without terms of its own.

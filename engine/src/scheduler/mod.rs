@@ -666,6 +666,7 @@ impl Scheduler {
             let feasible_nodes: Vec<&Node> = feasible.iter().map(|i| nodes[node_of[*i]]).collect();
             let spread_scores = topology::spread_scores(store, pod, &feasible_nodes);
             let pod_affinity_scores = topology::affinity_scores(store, pod, &feasible_nodes);
+            let image_names = plugins::pod_image_names(pod);
             for (pos, i) in feasible.iter().enumerate() {
                 let nd = nodes[node_of[*i]];
                 let usage = store.node_usage(&nd.metadata.name);
@@ -675,7 +676,7 @@ impl Scheduler {
                 let na = affinity_scores[pos];
                 let pts = spread_scores.as_ref().map(|s| s[pos]);
                 let ipa = pod_affinity_scores.as_ref().map(|s| s[pos]);
-                let il = image_locality(pod, nd, n, |name| store.image_state(name));
+                let il = image_locality_of(&image_names, nd, n, |name| store.image_state(name));
                 let total = la * WEIGHT_NODE_RESOURCES_FIT
                     + ba.unwrap_or(0) * WEIGHT_BALANCED_ALLOCATION
                     + tt * WEIGHT_TAINT_TOLERATION

@@ -299,25 +299,39 @@ pub fn image_locality(
     total_nodes: usize,
     state: impl Fn(&str) -> Option<(i64, usize)>,
 ) -> i64 {
-    let containers: Vec<&Container> = pod
-        .spec
+    image_locality_of(&pod_image_names(pod), node, total_nodes, state)
+}
+
+/// The normalized image name of each container (init containers first): computed once
+/// per scheduling attempt, not once per node.
+pub fn pod_image_names(pod: &Pod) -> Vec<String> {
+    pod.spec
         .init_containers
         .iter()
         .chain(pod.spec.containers.iter())
-        .collect();
+        .map(|c| normalized_image_name(&c.image))
+        .collect()
+}
+
+/// [`image_locality`] with the Pod's image names already normalized.
+pub fn image_locality_of(
+    names: &[String],
+    node: &Node,
+    total_nodes: usize,
+    state: impl Fn(&str) -> Option<(i64, usize)>,
+) -> i64 {
     let mut sum: i64 = 0;
-    for c in &containers {
-        let name = normalized_image_name(&c.image);
-        let on_node = node.status.images.iter().any(|i| i.names.contains(&name));
+    for name in names {
+        let on_node = node.status.images.iter().any(|i| i.names.contains(name));
         if !on_node {
             continue;
         }
-        if let Some((size, n)) = state(&name) {
+        if let Some((size, n)) = state(name) {
             let spread = n as f64 / total_nodes.max(1) as f64;
             sum += (size as f64 * spread) as i64;
         }
     }
-    let max = IMAGE_MAX_CONTAINER_THRESHOLD * containers.len() as i64;
+    let max = IMAGE_MAX_CONTAINER_THRESHOLD * names.len() as i64;
     let sum = sum.clamp(IMAGE_MIN_THRESHOLD, max.max(IMAGE_MIN_THRESHOLD));
     if max <= IMAGE_MIN_THRESHOLD {
         return 0;
