@@ -966,6 +966,18 @@ mod tests {
         );
     }
 
+    /// `kubectl delete pod` the first Pod, not waiting.
+    fn delete_first_pod(s: &mut SimState) {
+        let victim = s
+            .cluster
+            .store
+            .list::<kubeplay_engine::api::Pod>()
+            .next()
+            .map(|p| p.metadata.name.clone())
+            .unwrap_or_default();
+        s.run_text(&format!("kubectl delete pod {victim} --wait=false"));
+    }
+
     /// Play like the page does: ticks of `ms`, a poll after each, snapshots.
     fn play(s: &mut SimState, ticks: usize, ms: u64) {
         for _ in 0..ticks {
@@ -979,16 +991,7 @@ mod tests {
     fn a_share_link_round_trips_to_a_byte_identical_world() {
         let mut s = SimState::new(default_cluster());
         play(&mut s, 7, 100);
-        let victim = s
-            .cluster
-            .store
-            .list::<kubeplay_engine::api::Pod>()
-            .next()
-            .unwrap()
-            .metadata
-            .name
-            .clone();
-        s.run_text(&format!("kubectl delete pod {victim} --wait=false"));
+        delete_first_pod(&mut s);
         play(&mut s, 13, 3000);
         s.run_text("kubectl scale deployment web --replicas=5");
         play(&mut s, 3, 500);
@@ -1013,16 +1016,7 @@ mod tests {
     fn rewinding_and_going_forward_again_gives_byte_identical_worlds() {
         let mut s = SimState::new(default_cluster());
         play(&mut s, 20, 700);
-        let victim = s
-            .cluster
-            .store
-            .list::<kubeplay_engine::api::Pod>()
-            .next()
-            .unwrap()
-            .metadata
-            .name
-            .clone();
-        s.run_text(&format!("kubectl delete pod {victim} --wait=false"));
+        delete_first_pod(&mut s);
         play(&mut s, 5, 700);
         let (t_mid, mid) = (s.cluster.now(), s.cluster.transcript());
         // (An act at t_mid itself would belong to t_mid: seeking to a time includes

@@ -1420,18 +1420,7 @@ pub fn node_detail(c: &Cluster, name: &str) -> Option<NodeDetail> {
                 )
             })
             .collect(),
-        taints: n
-            .spec
-            .taints
-            .iter()
-            .map(|t| {
-                if t.value.is_empty() {
-                    format!("{}:{}", t.key, t.effect)
-                } else {
-                    format!("{}={}:{}", t.key, t.value, t.effect)
-                }
-            })
-            .collect(),
+        taints: n.spec.taints.iter().map(|t| t.to_string()).collect(),
         cordoned: n.spec.unschedulable,
         powered: c.node_up(name),
         partitioned: c.node_partitioned(name),

@@ -210,6 +210,17 @@ pub struct Taint {
     pub added_ms: u64,
 }
 
+impl std::fmt::Display for Taint {
+    /// `key=value:Effect`, or `key:Effect` without a value (as kubectl prints taints).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.value.is_empty() {
+            write!(f, "{}:{}", self.key, self.effect)
+        } else {
+            write!(f, "{}={}:{}", self.key, self.value, self.effect)
+        }
+    }
+}
+
 /// `v1.NodeSelectorRequirement`: In, NotIn, Exists, DoesNotExist, Gt, Lt.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -14,6 +14,12 @@ fn push<T: PartialEq + std::fmt::Display>(out: &mut Vec<String>, field: &str, a:
     }
 }
 
+/// `status.readyReplicas` and `status.availableReplicas` (ReplicaSets and Deployments).
+fn counts(out: &mut Vec<String>, a: (i64, i64), b: (i64, i64)) {
+    push(out, "status.readyReplicas", a.0, b.0);
+    push(out, "status.availableReplicas", a.1, b.1);
+}
+
 fn opt(s: &str) -> &str {
     if s.is_empty() {
         "<none>"
@@ -54,18 +60,7 @@ fn image(t: &crate::api::PodTemplateSpec) -> &str {
 }
 
 fn taints(n: &Node) -> String {
-    let v: Vec<String> = n
-        .spec
-        .taints
-        .iter()
-        .map(|t| {
-            if t.value.is_empty() {
-                format!("{}:{}", t.key, t.effect)
-            } else {
-                format!("{}={}:{}", t.key, t.value, t.effect)
-            }
-        })
-        .collect();
+    let v: Vec<String> = n.spec.taints.iter().map(|t| t.to_string()).collect();
     if v.is_empty() {
         "<none>".into()
     } else {
@@ -110,17 +105,10 @@ pub fn summarize(old: &Object, new: &Object) -> String {
                 a.status.replicas,
                 b.status.replicas,
             );
-            push(
+            counts(
                 &mut out,
-                "status.readyReplicas",
-                a.status.ready_replicas,
-                b.status.ready_replicas,
-            );
-            push(
-                &mut out,
-                "status.availableReplicas",
-                a.status.available_replicas,
-                b.status.available_replicas,
+                (a.status.ready_replicas, a.status.available_replicas),
+                (b.status.ready_replicas, b.status.available_replicas),
             );
         }
         (Object::Deployment(a), Object::Deployment(b)) => {
@@ -138,17 +126,10 @@ pub fn summarize(old: &Object, new: &Object) -> String {
                 a.status.updated_replicas,
                 b.status.updated_replicas,
             );
-            push(
+            counts(
                 &mut out,
-                "status.readyReplicas",
-                a.status.ready_replicas,
-                b.status.ready_replicas,
-            );
-            push(
-                &mut out,
-                "status.availableReplicas",
-                a.status.available_replicas,
-                b.status.available_replicas,
+                (a.status.ready_replicas, a.status.available_replicas),
+                (b.status.ready_replicas, b.status.available_replicas),
             );
         }
         // A repeated Event (count + 1): the occurrence is the news.
