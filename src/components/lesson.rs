@@ -149,7 +149,7 @@ pub fn lesson() -> Html {
                         <ul>
                             { for goals.iter().enumerate().map(|(i, (label, r))| html! {
                                 <li class={classes!("goal", r.is_some().then_some("reached"))} data-testid={format!("goal-{i}")} data-reached={r.is_some().to_string()}>
-                                    <span class="mark" aria-hidden="true">{ if r.is_some() { "✓" } else { "○" } }</span>
+                                    <span class="goal-mark" aria-hidden="true">{ if r.is_some() { "✓" } else { "○" } }</span>
                                     <span>{ label }</span>
                                     <span class="sr">{ if r.is_some() { t(lang, "(reached)") } else { t(lang, "(not yet)") } }</span>
                                     if let Some(at) = r {
