@@ -286,6 +286,9 @@ pub enum Act {
     Step,
 }
 
+/// The longest simulated time a share link may ask for (a week).
+pub const MAX_SHARED_TIME: SimTime = 7 * 24 * 3_600_000;
+
 /// A whole session as the share link carries it: the starting world (a scenario, or the
 /// default playground), what was done when, and the time shown.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -319,6 +322,13 @@ impl Session {
                 "error: the share link is version {}; this page reads version 1",
                 session.v
             ));
+        }
+        // A forged link must not make the page simulate for ever: acts in time order,
+        // none after the time shown, at most a week of simulated time.
+        let ordered = session.journal.windows(2).all(|w| w[0].0 <= w[1].0);
+        let in_time = session.journal.iter().all(|(t, _)| *t <= session.now);
+        if !ordered || !in_time || session.now > MAX_SHARED_TIME {
+            return Err("error: the share link is damaged (its times do not add up)".into());
         }
         Ok(session)
     }
@@ -1122,6 +1132,13 @@ mod tests {
         assert!(Session::decode("!!!").unwrap_err().contains("damaged"));
         let not_json = kubeplay_engine::lz::compress_to_uri("hello");
         assert!(Session::decode(&not_json).unwrap_err().contains("damaged"));
+        let forever = kubeplay_engine::lz::compress_to_uri(r#"{"v":1,"now":99999999999999}"#);
+        assert!(Session::decode(&forever)
+            .unwrap_err()
+            .contains("times do not add up"));
+        let unordered =
+            kubeplay_engine::lz::compress_to_uri(r#"{"v":1,"now":10,"journal":[[9,"s"],[3,"s"]]}"#);
+        assert!(Session::decode(&unordered).is_err());
         let v2 = kubeplay_engine::lz::compress_to_uri(r#"{"v":2,"now":0}"#);
         assert!(Session::decode(&v2).unwrap_err().contains("version 2"));
         let bad_scn = Session {

@@ -184,13 +184,13 @@ pub fn decompress_from_uri(text: &str) -> Option<String> {
                 let ch = read(if c == 0 { 8 } else { 16 }, &mut index)? as u16;
                 dict.push(vec![ch]);
                 c = dict.len() - 1;
-                enlarge_in -= 1;
+                enlarge_in = enlarge_in.checked_sub(1)?;
             }
             2 => return String::from_utf16(&result).ok(),
             _ => {}
         }
         if enlarge_in == 0 {
-            enlarge_in = 1 << num_bits;
+            enlarge_in = 1u32.checked_shl(num_bits)?;
             num_bits += 1;
         }
         let entry = if c < dict.len() {
@@ -206,12 +206,13 @@ pub fn decompress_from_uri(text: &str) -> Option<String> {
         let mut next = w.clone();
         next.push(entry[0]);
         dict.push(next);
-        enlarge_in -= 1;
+        enlarge_in = enlarge_in.checked_sub(1)?;
         w = entry;
         if enlarge_in == 0 {
-            enlarge_in = 1 << num_bits;
+            enlarge_in = 1u32.checked_shl(num_bits)?;
             num_bits += 1;
         }
+        // A real stream never gets near this; a forged one must not overflow.
         if num_bits > 31 {
             return None;
         }

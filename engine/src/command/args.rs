@@ -221,7 +221,11 @@ pub fn parse_duration(s: &str) -> Result<u64, String> {
         return Err(bad());
     }
     if let Ok(n) = s.parse::<u64>() {
-        return Ok(n * 1000);
+        // Same bound as with units: a bare number is seconds.
+        return n
+            .checked_mul(1000)
+            .filter(|ms| *ms < 1_000_000_000_000_000)
+            .ok_or_else(bad);
     }
     let mut total: f64 = 0.0;
     let mut rest = s;
@@ -257,6 +261,12 @@ pub fn parse_duration(s: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_bare_number_of_seconds_is_refused_not_overflowed() {
+        assert!(parse_duration("18446744073709551").is_err());
+        assert_eq!(parse_duration("90"), Ok(90_000));
+    }
 
     fn w(s: &str) -> Vec<String> {
         split_words(s).unwrap()
