@@ -70,7 +70,9 @@ pub fn chain_view() -> Html {
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(2))}>{ t(lang, "Pods") }</span>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(3))}>
                     { t(lang, "Nodes") }
-                    <button class="addnode" onclick={add_node(&sim)} data-testid="add-node" title={t(lang, "sim node add: register a new 4-CPU / 8Gi node")}>{ t(lang, "+ add node") }</button>
+                    if !sim.readonly() {
+                        <button class="addnode" onclick={add_node(&sim)} data-testid="add-node" title={t(lang, "sim node add: register a new 4-CPU / 8Gi node")}>{ t(lang, "+ add node") }</button>
+                    }
                     <button class="addnode" onclick={export_svg(&sim)} data-testid="export-svg" title={t(lang, "Download the chain as an SVG picture (for slides)")}>{ t(lang, "SVG") }</button>
                     <button class="addnode" onclick={export_png(&sim)} data-testid="export-png" title={t(lang, "Download the chain as a PNG picture (for slides)")}>{ t(lang, "PNG") }</button>
                 </span>
@@ -240,10 +242,12 @@ fn deployment_card(sim: &SimHandle, d: &DeploymentView, fresh: Option<&'static s
                 </span>
                 <span class="status">{ trf(lang, "available {}", &[&d.available]) }</span>
             </div>
-            <div class="scale">
-                <button class="mini" onclick={scale(-1)} aria-label={trf(lang, "Scale down Deployment {}", &[&d.name])}>{"−"}</button>
-                <button class="mini" onclick={scale(1)} aria-label={trf(lang, "Scale up Deployment {}", &[&d.name])}>{"+"}</button>
-            </div>
+            if !sim.readonly() {
+                <div class="scale">
+                    <button class="mini" onclick={scale(-1)} aria-label={trf(lang, "Scale down Deployment {}", &[&d.name])}>{"−"}</button>
+                    <button class="mini" onclick={scale(1)} aria-label={trf(lang, "Scale up Deployment {}", &[&d.name])}>{"+"}</button>
+                </div>
+            }
         </div>
     }
 }

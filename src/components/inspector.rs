@@ -232,6 +232,7 @@ fn pod_view(sim: &SimHandle, p: &PodPath) -> Html {
                     </tbody>
                 </table>
             }
+            if !sim.readonly() {
             <div class="actions">
                 <button class="btn" onclick={run(sim, format!("kubectl delete pod {} --wait=false", p.name))}>{ t(lang, "Delete") }</button>
                 <button class="btn" onclick={run(sim, format!("sim crash pod/{}", p.name))} data-testid="action-crash">{ t(lang, "Kill container") }</button>
@@ -240,6 +241,7 @@ fn pod_view(sim: &SimHandle, p: &PodPath) -> Html {
                 <button class="btn" onclick={run(sim, format!("sim hang pod/{}", p.name))}>{ t(lang, "Hang") }</button>
                 <button class="btn" onclick={run(sim, format!("sim oom pod/{}", p.name))}>{ t(lang, "OOM") }</button>
             </div>
+            }
         </div>
     }
 }
@@ -267,6 +269,10 @@ fn node_view(sim: &SimHandle, n: &NodeDetail) -> Html {
 /// Cordon / uncordon, drain, power off / on (or reconnect), partition: the node
 /// controls shared by the inspector and the node board.
 pub(crate) fn node_actions(sim: &SimHandle, n: &NodeDetail) -> Html {
+    // A read-only page (`readonly=1`) shows the state, not controls that do nothing.
+    if sim.readonly() {
+        return html! {};
+    }
     let lang = sim.lang();
     let cordon = if n.cordoned {
         format!("kubectl uncordon {}", n.name)

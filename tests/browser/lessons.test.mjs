@@ -98,6 +98,13 @@ test('the demo course page drives an embedded lesson over postMessage and gets e
   }, before, { timeout: 30_000 });
   const out = await page.evaluate(() => window.kubeplayMessages.find((m) => m.type === 'output'));
   assert.match(out.output, /^pod "gateway-\w+-\w+" deleted\n$/);
+  // The second lesson is embedded read-only: state, no controls.
+  const ro = page.frameLocator('iframe[src*="readonly=1"]');
+  await ro.getByTestId('node-board').waitFor();
+  assert.equal(await ro.getByTestId('action-drain').count(), 0);
+  assert.equal(await ro.getByTestId('add-node').count(), 0);
+  assert.equal(await ro.getByTestId('console-input').count(), 0);
+  assert.equal(await ro.locator('[data-testid^=step-]').count(), 0);
   await page.screenshot({ path: shot('course-demo.png'), fullPage: true });
   assert.deepEqual(real(errors), []);
   await page.close();
