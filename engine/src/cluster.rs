@@ -126,6 +126,9 @@ pub struct Cluster {
     now: SimTime,
     timers: TimerQueue<Timer>,
     foreground_timers: usize,
+    /// A power change re-classified some timers: `foreground_timers` is recounted from
+    /// the queue when next needed (once, not once per node of a 500-node power-off).
+    foreground_dirty: bool,
     rng: Rng,
     seed: u64,
     /// Latencies.
@@ -201,6 +204,7 @@ impl Cluster {
             now: 0,
             timers: TimerQueue::default(),
             foreground_timers: 0,
+            foreground_dirty: false,
             rng: Rng::new(seed),
             seed,
             config: Config::default(),
@@ -251,7 +255,7 @@ impl Cluster {
     pub fn is_quiescent(&self) -> bool {
         // Cancellable work (evictions, NoExecute taints) is counted by its controllers'
         // live sets: a cancelled timer left in the queue must not hold settle() up.
-        self.foreground_timers == 0
+        self.foreground_count() == 0
             && self.taint_eviction.scheduled.is_empty()
             && !self.node_lifecycle.has_pending_no_execute()
             && self.deployment.awaiting_deadline.is_empty()
@@ -417,18 +421,19 @@ impl Cluster {
     }
 
     fn recount_foreground(&mut self) {
-        // Rare (power changes only): rebuild the count from the queue.
-        let mut q = std::mem::take(&mut self.timers);
-        let mut items = Vec::new();
-        while let Some(item) = q.pop_due(SimTime::MAX) {
-            items.push(item);
-        }
-        self.foreground_timers = 0;
-        for (at, t) in items {
-            if !self.is_background(&t) {
-                self.foreground_timers += 1;
-            }
-            self.timers.push(at, t);
+        // Power changes re-classify that node's timers; count again when next needed.
+        self.foreground_dirty = true;
+    }
+
+    /// Pending timers that are not background work.
+    fn foreground_count(&self) -> usize {
+        if self.foreground_dirty {
+            self.timers
+                .iter()
+                .filter(|t| !self.is_background(t))
+                .count()
+        } else {
+            self.foreground_timers
         }
     }
 
@@ -952,7 +957,11 @@ impl Cluster {
     }
 
     fn fire_popped(&mut self, at: SimTime, timer: Timer) {
-        if !self.is_background(&timer) {
+        if self.foreground_dirty {
+            // The queue no longer holds `timer`: counting it gives the count after it.
+            self.foreground_timers = self.foreground_count();
+            self.foreground_dirty = false;
+        } else if !self.is_background(&timer) {
             self.foreground_timers = self.foreground_timers.saturating_sub(1);
         }
         self.now = self.now.max(at);

@@ -76,6 +76,11 @@ impl<T> TimerQueue<T> {
         }
     }
 
+    /// The pending timers, in no particular order (for counting).
+    pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
+        self.heap.iter().map(|Reverse((_, _, Entry(item)))| item)
+    }
+
     /// Number of pending timers.
     pub fn len(&self) -> usize {
         self.heap.len()
