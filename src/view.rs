@@ -138,19 +138,7 @@ pub fn deployment_details(c: &Cluster) -> Vec<DeploymentDetail> {
                 total_pods: rss.iter().map(|r| r.spec.replicas).sum(),
                 desired: d.spec.replicas,
                 unavailable: d.status.unavailable_replicas,
-                conditions: d
-                    .status
-                    .conditions
-                    .iter()
-                    .map(|c| {
-                        (
-                            c.type_.clone(),
-                            c.status.clone(),
-                            c.reason.clone(),
-                            c.message.clone(),
-                        )
-                    })
-                    .collect(),
+                conditions: condition_rows(&d.status.conditions),
                 revisions,
             }
         })
@@ -1378,6 +1366,21 @@ pub fn timeline_model(c: &Cluster, window: SimTime, max_marks: usize) -> Timelin
     TimelineModel { start, end, lanes }
 }
 
+/// Conditions as (type, status, reason, message) rows.
+fn condition_rows(conditions: &[Condition]) -> Vec<(String, String, String, String)> {
+    conditions
+        .iter()
+        .map(|c| {
+            (
+                c.type_.clone(),
+                c.status.clone(),
+                c.reason.clone(),
+                c.message.clone(),
+            )
+        })
+        .collect()
+}
+
 /// The inspector's view of a Node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeDetail {
@@ -1407,19 +1410,7 @@ pub fn node_detail(c: &Cluster, name: &str) -> Option<NodeDetail> {
     Some(NodeDetail {
         name: name.to_string(),
         status: node_status(n),
-        conditions: n
-            .status
-            .conditions
-            .iter()
-            .map(|c| {
-                (
-                    c.type_.clone(),
-                    c.status.clone(),
-                    c.reason.clone(),
-                    c.message.clone(),
-                )
-            })
-            .collect(),
+        conditions: condition_rows(&n.status.conditions),
         taints: n.spec.taints.iter().map(|t| t.to_string()).collect(),
         cordoned: n.spec.unschedulable,
         powered: c.node_up(name),

@@ -473,15 +473,7 @@ impl Cluster {
     /// restarts it according to restartPolicy, with CrashLoopBackOff.
     pub fn crash_container(&mut self, key: &ObjKey, container: Option<&str>) -> Result<(), String> {
         let (pod, node) = self.running_pod(key)?;
-        let i = match container {
-            Some(c) => pod
-                .spec
-                .containers
-                .iter()
-                .position(|x| x.name == c)
-                .ok_or_else(|| format!("error: container {c} is not valid for pod {}", key.name))?,
-            None => 0,
-        };
+        let i = container_index(&pod, container, key)?;
         let now = self.now;
         let k = self.kubelets.get_mut(&node).ok_or("error: no kubelet")?;
         let out = k
@@ -512,15 +504,7 @@ impl Cluster {
     /// `sim oom`: a container exceeds its memory limit and is OOMKilled (exit 137).
     pub fn oom_kill(&mut self, key: &ObjKey, container: Option<&str>) -> Result<(), String> {
         let (pod, node) = self.running_pod(key)?;
-        let i = match container {
-            Some(c) => pod
-                .spec
-                .containers
-                .iter()
-                .position(|x| x.name == c)
-                .ok_or_else(|| format!("error: container {c} is not valid for pod {}", key.name))?,
-            None => 0,
-        };
+        let i = container_index(&pod, container, key)?;
         let now = self.now;
         let k = self.kubelets.get_mut(&node).ok_or("error: no kubelet")?;
         let out = k
@@ -1340,5 +1324,19 @@ pub fn kubelet_component(node: &str) -> Component {
         writer: format!("kubelet/{node}"),
         event_component: "kubelet".into(),
         host: node.into(),
+    }
+}
+
+/// The index of `container` in the Pod (its first container when none is named), or
+/// kubectl's words for a name the Pod does not have.
+fn container_index(pod: &Pod, container: Option<&str>, key: &ObjKey) -> Result<usize, String> {
+    match container {
+        Some(c) => pod
+            .spec
+            .containers
+            .iter()
+            .position(|x| x.name == c)
+            .ok_or_else(|| format!("error: container {c} is not valid for pod {}", key.name)),
+        None => Ok(0),
     }
 }
