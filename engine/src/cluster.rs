@@ -755,7 +755,7 @@ impl Cluster {
             return;
         }
         let now = self.now;
-        let (old, new) = (ch.old.as_ref(), ch.new.as_ref());
+        let (old, new) = (ch.old.as_deref(), ch.new.as_deref());
         self.deployment.on_change(&self.store, ch.kind, old, new);
         self.replicaset.on_change(&self.store, ch.kind, old, new);
         self.gc.on_change(&self.store, ch.type_, ch.kind, old, new);

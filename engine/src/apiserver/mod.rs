@@ -25,6 +25,7 @@ use crate::api::*;
 use crate::rng::Rng;
 use crate::time::{rfc3339, SimTime, EPOCH_UNIX_SECONDS};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 /// Namespace + name: the key of an object within its kind.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -120,10 +121,11 @@ pub struct Change {
     pub kind: Kind,
     /// Key.
     pub key: ObjKey,
-    /// The object before the write (None for ADDED).
-    pub old: Option<Object>,
+    /// The object before the write (None for ADDED). Shared with the store: a write
+    /// hands the informers the stored object, not a copy.
+    pub old: Option<Arc<Object>>,
     /// The object after the write (None for DELETED).
-    pub new: Option<Object>,
+    pub new: Option<Arc<Object>>,
 }
 
 /// Resource requests of a Pod, summed over its containers.
@@ -207,7 +209,11 @@ pub struct DeleteOptions {
 /// The store: objects by kind and key, the indexes, and the watch log.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
-    objects: [BTreeMap<ObjKey, Object>; Kind::ALL.len()],
+    /// Objects are shared (`Arc`), not stored inline: an `Object` is as large as its
+    /// largest kind (a Pod, 1.3 KB), so inline B-tree slots wasted most of the memory of
+    /// the small kinds (Events, Leases); and a write's Change, the rewind snapshots and
+    /// the informers all read the same allocation instead of a copy each.
+    objects: [BTreeMap<ObjKey, Arc<Object>>; Kind::ALL.len()],
     revision: u64,
     uids: HashMap<String, (Kind, ObjKey)>,
     by_owner: BTreeMap<String, BTreeSet<(Kind, ObjKey)>>,
@@ -259,7 +265,7 @@ impl Store {
 
     /// Look up an object.
     pub fn get_object(&self, kind: Kind, key: &ObjKey) -> Option<&Object> {
-        self.objects[kind_index(kind)].get(key)
+        self.objects[kind_index(kind)].get(key).map(|o| &**o)
     }
 
     /// Look up a typed object.
@@ -271,12 +277,12 @@ impl Store {
     pub fn list<'a, T: Resource + 'a>(&'a self) -> impl Iterator<Item = &'a T> + 'a {
         self.objects[kind_index(T::KIND)]
             .values()
-            .filter_map(T::from_object)
+            .filter_map(|o| T::from_object(o))
     }
 
     /// All objects of a kind, untyped, sorted by namespace then name.
     pub fn list_objects(&self, kind: Kind) -> impl Iterator<Item = &Object> + '_ {
-        self.objects[kind_index(kind)].values()
+        self.objects[kind_index(kind)].values().map(|o| &**o)
     }
 
     /// All objects of a kind in one namespace, sorted by name.
@@ -509,6 +515,7 @@ impl Store {
             None => diff::describe_added(&obj),
         };
         self.record(now, type_, verb, &obj, writer, rv, change);
+        let obj = Arc::new(obj);
         self.objects[kind_index(kind)].insert(key.clone(), obj.clone());
         Change {
             type_,
@@ -533,7 +540,7 @@ impl Store {
             rv,
             String::new(),
         );
-        if let Object::Event(e) = &old {
+        if let Object::Event(e) = &*old {
             let h = event_dedupe_hash(e);
             if let Some(bucket) = self.event_dedupe.get_mut(&h) {
                 bucket.retain(|k| k != key);

@@ -23,7 +23,12 @@ fn create_assigns_uid_timestamp_resource_version_and_generation() {
     let mut s = Store::new();
     let mut rng = Rng::new(1);
     let ch = s.create(1500, &mut rng, pod("a"), "kubectl").unwrap();
-    let m = ch.new.unwrap().meta().clone();
+    let m = ch
+        .new
+        .map(std::sync::Arc::unwrap_or_clone)
+        .unwrap()
+        .meta()
+        .clone();
     assert_eq!(m.namespace, "default");
     assert_eq!(m.uid.len(), 36);
     assert_eq!(m.creation_timestamp, "2025-01-01T00:00:01Z");
@@ -75,11 +80,17 @@ fn generation_moves_only_when_the_spec_changes() {
         .create(0, &mut rng, Object::Deployment(d), "kubectl")
         .unwrap()
         .new
+        .map(std::sync::Arc::unwrap_or_clone)
         .unwrap();
     assert_eq!(created.meta().generation, 1);
     let mut o = created.clone();
     o.meta_mut().labels.insert("x".into(), "y".into());
-    let after = s.update(1, o, "kubectl").unwrap().new.unwrap();
+    let after = s
+        .update(1, o, "kubectl")
+        .unwrap()
+        .new
+        .map(std::sync::Arc::unwrap_or_clone)
+        .unwrap();
     assert_eq!(after.meta().generation, 1, "metadata only");
     let Object::Deployment(mut d) = after else {
         unreachable!()
@@ -89,6 +100,7 @@ fn generation_moves_only_when_the_spec_changes() {
         .update(2, Object::Deployment(d), "kubectl")
         .unwrap()
         .new
+        .map(std::sync::Arc::unwrap_or_clone)
         .unwrap();
     assert_eq!(after.meta().generation, 2, "spec changed");
 }
@@ -101,6 +113,7 @@ fn a_stale_resource_version_is_a_conflict_in_kubectls_words() {
         .create(0, &mut rng, pod("a"), "kubectl")
         .unwrap()
         .new
+        .map(std::sync::Arc::unwrap_or_clone)
         .unwrap();
     let mut newer = first.clone();
     newer.meta_mut().labels.insert("v".into(), "2".into());
@@ -190,7 +203,13 @@ fn an_unscheduled_pod_is_deleted_at_once_and_a_bound_one_gracefully() {
 fn admission_adds_the_300_second_not_ready_and_unreachable_tolerations() {
     let mut s = Store::new();
     let mut rng = Rng::new(1);
-    let Object::Pod(p) = s.create(0, &mut rng, pod("a"), "x").unwrap().new.unwrap() else {
+    let Object::Pod(p) = s
+        .create(0, &mut rng, pod("a"), "x")
+        .unwrap()
+        .new
+        .map(std::sync::Arc::unwrap_or_clone)
+        .unwrap()
+    else {
         unreachable!()
     };
     let keys: Vec<(&str, Option<i64>)> = p
@@ -361,6 +380,7 @@ fn the_selector_of_a_deployment_is_immutable() {
         .create(0, &mut rng, Object::Deployment(web_deployment()), "kubectl")
         .unwrap()
         .new
+        .map(std::sync::Arc::unwrap_or_clone)
         .unwrap();
     let Object::Deployment(mut d) = created else {
         unreachable!()

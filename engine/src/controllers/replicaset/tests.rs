@@ -47,7 +47,7 @@ fn world(replicas: i64, pods: usize) -> (Store, ObjKey) {
     let ch = store
         .create(0, &mut rng, Object::ReplicaSet(rs(replicas)), "test")
         .unwrap();
-    let Some(Object::ReplicaSet(created)) = ch.new else {
+    let Some(Object::ReplicaSet(created)) = ch.new.map(std::sync::Arc::unwrap_or_clone) else {
         unreachable!()
     };
     for _ in 0..pods {
