@@ -216,7 +216,9 @@ pub struct Store {
     objects: [BTreeMap<ObjKey, Arc<Object>>; Kind::ALL.len()],
     revision: u64,
     uids: HashMap<String, (Kind, ObjKey)>,
-    by_owner: BTreeMap<String, BTreeSet<(Kind, ObjKey)>>,
+    /// Owner uid → its dependents, with the stored object itself so the controllers
+    /// that list their Pods (claimPods) read them without a lookup per Pod.
+    by_owner: BTreeMap<String, BTreeMap<(Kind, ObjKey), Arc<Object>>>,
     pods_by_node: BTreeMap<String, BTreeSet<ObjKey>>,
     orphan_pods: BTreeMap<String, BTreeSet<ObjKey>>,
     /// Node name → requests of its Pods and its allocatable. A hash map: the scheduler
@@ -309,7 +311,15 @@ impl Store {
 
     /// Objects whose ownerReferences name `uid` (any owner reference, controller or not).
     pub fn dependents(&self, uid: &str) -> impl Iterator<Item = &(Kind, ObjKey)> + '_ {
-        self.by_owner.get(uid).into_iter().flatten()
+        self.by_owner.get(uid).into_iter().flat_map(|m| m.keys())
+    }
+
+    /// [`Store::dependents`] with the objects themselves, in the same order.
+    pub fn dependent_objects(&self, uid: &str) -> impl Iterator<Item = &Object> + '_ {
+        self.by_owner
+            .get(uid)
+            .into_iter()
+            .flat_map(|m| m.values().map(|o| &**o))
     }
 
     /// Pods bound to `node`.
@@ -400,7 +410,39 @@ impl Store {
         }
     }
 
-    fn index_add(&mut self, obj: &Object) {
+    /// Whether a write from `old` to `new` leaves every index as it was (all but the
+    /// object references in `by_owner`): true for most writes (status updates), which
+    /// then skip removing and re-adding a dozen index entries.
+    fn same_index_inputs(old: &Object, new: &Object) -> bool {
+        let (om, nm) = (old.meta(), new.meta());
+        if om.uid != nm.uid || om.owner_references != nm.owner_references {
+            return false;
+        }
+        match (old, new) {
+            (Object::Pod(o), Object::Pod(n)) => {
+                o.spec == n.spec && o.is_terminal() == n.is_terminal()
+            }
+            (Object::Node(o), Object::Node(n)) => {
+                o.status.allocatable == n.status.allocatable
+                    && o.status.capacity == n.status.capacity
+                    && o.status.images == n.status.images
+            }
+            _ => true,
+        }
+    }
+
+    /// Point the object references of the indexes at the new version of an object
+    /// whose index inputs did not change ([`Store::same_index_inputs`]).
+    fn index_refresh(&mut self, kind: Kind, key: &ObjKey, obj: &Arc<Object>) {
+        let ik = (kind, key.clone());
+        for r in &obj.meta().owner_references {
+            if let Some(slot) = self.by_owner.get_mut(&r.uid).and_then(|m| m.get_mut(&ik)) {
+                *slot = obj.clone();
+            }
+        }
+    }
+
+    fn index_add(&mut self, obj: &Arc<Object>) {
         let meta = obj.meta();
         let key = ObjKey::of(meta);
         self.uids
@@ -409,8 +451,9 @@ impl Store {
             self.by_owner
                 .entry(r.uid.clone())
                 .or_default()
-                .insert((obj.kind(), key.clone()));
+                .insert((obj.kind(), key.clone()), obj.clone());
         }
+        let obj: &Object = obj;
         if let Object::Node(n) = obj {
             self.node_usage
                 .entry(n.metadata.name.clone())
@@ -500,10 +543,6 @@ impl Store {
         let rv = self.next_rv();
         obj.meta_mut().resource_version = rv.to_string();
         let old = self.objects[kind_index(kind)].remove(&key);
-        if let Some(o) = &old {
-            self.index_remove(o);
-        }
-        self.index_add(&obj);
         let type_ = if old.is_some() {
             WatchType::Modified
         } else {
@@ -516,6 +555,15 @@ impl Store {
         };
         self.record(now, type_, verb, &obj, writer, rv, change);
         let obj = Arc::new(obj);
+        match &old {
+            Some(o) if Self::same_index_inputs(o, &obj) => self.index_refresh(kind, &key, &obj),
+            _ => {
+                if let Some(o) = &old {
+                    self.index_remove(o);
+                }
+                self.index_add(&obj);
+            }
+        }
         self.objects[kind_index(kind)].insert(key.clone(), obj.clone());
         Change {
             type_,

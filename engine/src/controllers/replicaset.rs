@@ -108,11 +108,8 @@ fn claim_pods<'a>(store: &'a Store, rs: &'a ReplicaSet) -> (Vec<&'a Pod>, Vec<Re
     let mut pods = Vec::new();
     let mut requests = Vec::new();
     let sel = &rs.spec.selector;
-    for (kind, key) in store.dependents(&rs.metadata.uid) {
-        if *kind != Kind::Pod {
-            continue;
-        }
-        let Some(p) = store.get::<Pod>(key) else {
+    for o in store.dependent_objects(&rs.metadata.uid) {
+        let Object::Pod(p) = o else {
             continue;
         };
         if p.metadata.controller_ref().map(|r| r.uid.as_str()) != Some(rs.metadata.uid.as_str()) {
