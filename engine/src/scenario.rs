@@ -30,6 +30,7 @@
 //! a lesson's wording is not.
 
 use crate::api::{Pod, ReplicaSet};
+use crate::apiserver::FastPaths;
 use crate::cluster::Cluster;
 use crate::command::{self, args::parse_duration, script, select::parse_label_selector, NoFiles};
 use crate::time::{clock_label, SimTime, SECOND};
@@ -303,7 +304,13 @@ fn validate(s: &Scenario) -> Result<(), String> {
 /// The cluster a scenario starts from: its nodes, then its setup script. An error
 /// names the setup line that failed and what it printed.
 pub fn build(s: &Scenario) -> Result<Cluster, String> {
+    build_with(s, FastPaths::ALL)
+}
+
+/// [`build`] with the store's shortcuts set to `fast`.
+pub fn build_with(s: &Scenario, fast: FastPaths) -> Result<Cluster, String> {
     let mut c = Cluster::new(s.seed);
+    c.store.fast = fast;
     for n in &s.cluster.nodes {
         let mut labels: Vec<String> = n.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
         if let Some(z) = &n.zone {
@@ -497,7 +504,14 @@ fn play_for(s: &Scenario, c: &mut Cluster, t: &mut Tracker, ms: SimTime, stop_wh
 /// step's command with the clock playing `wait` after it, then play until every goal
 /// is reached or the timeout passes.
 pub fn play(s: &Scenario, lang: &str) -> Result<Report, String> {
-    let mut c = build(s)?;
+    play_with(s, lang, FastPaths::ALL).map(|(r, _)| r)
+}
+
+/// [`play`] with the store's shortcuts set to `fast` (set before the scenario's
+/// cluster is built), returning the cluster too: how a test compares the shortcuts
+/// against the plain computations.
+pub fn play_with(s: &Scenario, lang: &str, fast: FastPaths) -> Result<(Report, Cluster), String> {
+    let mut c = build_with(s, fast)?;
     let mut t = Tracker::new(s);
     t.check(s, &mut c);
     let mut out = format!("# {}\n# {}\n", s.title.get(lang), s.description.get(lang));
@@ -551,11 +565,14 @@ pub fn play(s: &Scenario, lang: &str) -> Result<Report, String> {
             None => out.push_str(&format!("[ ] {}   ({})\n", g.label.get(lang), g.expect)),
         }
     }
-    Ok(Report {
-        transcript: out,
-        reached: t.reached,
-        output_mismatches: mismatches,
-    })
+    Ok((
+        Report {
+            transcript: out,
+            reached: t.reached,
+            output_mismatches: mismatches,
+        },
+        c,
+    ))
 }
 
 #[cfg(test)]

@@ -206,6 +206,40 @@ pub struct DeleteOptions {
     pub precondition_uid: Option<String>,
 }
 
+/// The store's incremental shortcuts, each of which can be turned off to compute the
+/// same thing the plain way. They exist for speed only: a test plays every built-in
+/// scenario and a small envelope with all of them on and all of them off, and requires
+/// byte-identical output (`engine/tests/fast_paths.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FastPaths {
+    /// A write whose index inputs did not change only repoints the owner index at the
+    /// new object (off: every write removes and re-adds all of its index entries).
+    pub index_refresh: bool,
+    /// [`Store::node_usage`] reads running sums kept per node and the allocatable
+    /// parsed when the Node was written (off: it sums the requests of the node's Pods
+    /// and parses the Node's allocatable at each call).
+    pub node_usage_sums: bool,
+}
+
+impl FastPaths {
+    /// Every shortcut on (the default).
+    pub const ALL: FastPaths = FastPaths {
+        index_refresh: true,
+        node_usage_sums: true,
+    };
+    /// Every shortcut off: the reference the shortcuts must agree with.
+    pub const NONE: FastPaths = FastPaths {
+        index_refresh: false,
+        node_usage_sums: false,
+    };
+}
+
+impl Default for FastPaths {
+    fn default() -> Self {
+        FastPaths::ALL
+    }
+}
+
 /// The store: objects by kind and key, the indexes, and the watch log.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
@@ -238,6 +272,8 @@ pub struct Store {
     /// are compared field by field, so a collision never merges two different Events.
     event_dedupe: fxhash::FxHashMap<u64, Vec<ObjKey>>,
     event_seq: u64,
+    /// Which incremental shortcuts are on.
+    pub fast: FastPaths,
     /// Every write, in order.
     pub log: WatchLog,
 }
@@ -354,7 +390,28 @@ impl Store {
 
     /// Requested resources on `node` (Pods bound to it that are not terminal).
     pub fn node_usage(&self, node: &str) -> NodeUsage {
+        if !self.fast.node_usage_sums {
+            return self.node_usage_recounted(node);
+        }
         self.node_usage.get(node).copied().unwrap_or_default()
+    }
+
+    /// [`Store::node_usage`] the plain way: sum the node's non-terminal Pods' requests
+    /// and parse its allocatable.
+    fn node_usage_recounted(&self, node: &str) -> NodeUsage {
+        let mut u = NodeUsage {
+            // None: the filters and scores parse the Node's allocatable themselves.
+            ..NodeUsage::default()
+        };
+        for p in self.pods_on_node(node).filter(|p| !p.is_terminal()) {
+            let r = pod_requests(p);
+            u.pods += 1;
+            u.requested.cpu_milli += r.cpu_milli;
+            u.requested.memory += r.memory;
+            u.requested.nonzero_cpu_milli += r.nonzero_cpu_milli;
+            u.requested.nonzero_memory += r.nonzero_memory;
+        }
+        u
     }
 
     // ---- index maintenance -------------------------------------------------------
@@ -556,7 +613,9 @@ impl Store {
         self.record(now, type_, verb, &obj, writer, rv, change);
         let obj = Arc::new(obj);
         match &old {
-            Some(o) if Self::same_index_inputs(o, &obj) => self.index_refresh(kind, &key, &obj),
+            Some(o) if self.fast.index_refresh && Self::same_index_inputs(o, &obj) => {
+                self.index_refresh(kind, &key, &obj)
+            }
             _ => {
                 if let Some(o) = &old {
                     self.index_remove(o);
