@@ -54,6 +54,9 @@ const ZH: &[(&str, &str)] = &[
     ("Drag to go back in time and forward again (the engine replays from snapshots)", "拖动以回到过去或再前进（引擎从快照重放）"),
     ("Simulated time: drag to rewind or fast-forward", "模拟时间：拖动以回退或快进"),
     ("{} behind the latest", "比最新时刻晚 {}"),
+    ("simulation slower than chosen", "模拟慢于所选速度"),
+    ("Showing {} of {} nodes: the ones that need attention first. The heat map above has every node; click a cell to inspect it.", "显示 {} 个节点（共 {} 个）：需要关注的排在前面。上方的热力图包含所有节点，点击格子可查看详情。"),
+    ("This cluster takes longer to simulate than the chosen speed allows; the page stays responsive and the clock runs slower", "这个集群的模拟计算跟不上所选速度：页面仍可操作，时钟走得慢一些"),
     ("A command after a rewind starts a new history: what came after that moment is gone", "回退后再执行命令会开始新的历史：那一刻之后的内容被丢弃"),
     ("history forked at {}", "历史在 {} 分叉"),
     // Chain.

@@ -79,6 +79,9 @@ pub struct SimState {
     pub playing: bool,
     /// Speed multiplier in tenths (10 = real time).
     pub speed_x10: u32,
+    /// The last tick ran out of its wall-time budget before the clock reached where the
+    /// chosen speed would put it: the simulation is running slower than chosen.
+    pub lagging: bool,
     /// The last action's error, shown to the learner (kubectl's words).
     pub last_error: Option<String>,
     /// The equivalent command of the last click.
@@ -353,6 +356,7 @@ impl SimState {
             cluster,
             playing: true,
             speed_x10: 10,
+            lagging: false,
             last_error: None,
             last_command: None,
             console: Vec::new(),
@@ -480,6 +484,15 @@ impl SimState {
     /// story's short-lived states are seen at any speed, and a replay checks at the same
     /// moments.
     pub fn advance(&mut self, ms: SimTime) {
+        self.advance_within(ms, &mut || false);
+    }
+
+    /// [`SimState::advance`] within a budget: `out_of_time()` is asked between
+    /// simulated instants, and a yes stops the clock there (returns false). The ticker
+    /// gives each tick a slice of wall time, so a large cluster plays slower than the
+    /// chosen speed instead of freezing the page; where it stops does not change what
+    /// happens ([`Cluster::run_until_within`]).
+    pub fn advance_within(&mut self, ms: SimTime, out_of_time: &mut dyn FnMut() -> bool) -> bool {
         let end = self.cluster.now() + ms;
         // After a rewind the clock replays the recorded acts as it reaches them, so
         // playing on from the past shows the same history again (until a new act
@@ -488,27 +501,31 @@ impl SimState {
             if ts > end {
                 break;
             }
-            self.advance_clock(ts.saturating_sub(self.cluster.now()));
+            if !self.advance_clock(ts.saturating_sub(self.cluster.now()), out_of_time) {
+                return false;
+            }
             self.apply(&act);
             self.applied += 1;
         }
-        self.advance_clock(end.saturating_sub(self.cluster.now()));
+        self.advance_clock(end.saturating_sub(self.cluster.now()), out_of_time)
     }
 
-    fn advance_clock(&mut self, ms: SimTime) {
+    fn advance_clock(&mut self, ms: SimTime, out_of_time: &mut dyn FnMut() -> bool) -> bool {
         let end = self.cluster.now() + ms;
         let watching = self.scenario.as_ref().is_some_and(|a| !a.tracker.all());
         if !watching {
-            self.cluster.advance(ms);
-            return;
+            return self.cluster.run_until_within(end, out_of_time);
         }
         while self.cluster.now() < end {
             let next = (self.cluster.now() / scn::CHECK_EVERY + 1) * scn::CHECK_EVERY;
-            self.cluster.advance(next.min(end) - self.cluster.now());
+            if !self.cluster.run_until_within(next.min(end), out_of_time) {
+                return false;
+            }
             if self.cluster.now() % scn::CHECK_EVERY == 0 {
                 self.check_goals();
             }
         }
+        true
     }
 
     /// Check the scenario's goals now.
@@ -581,8 +598,9 @@ impl SimState {
     pub fn observe(&mut self) {
         let (now, applied) = (self.cluster.now(), self.applied);
         // Copy the world only when a snapshot is due.
-        let snap = self.timeline.due(now).then(|| self.rewindable());
-        self.timeline.observe(now, applied, snap);
+        let weight = self.cluster.store.object_count();
+        let snap = self.timeline.due(now, weight).then(|| self.rewindable());
+        self.timeline.observe(now, applied, snap, weight);
     }
 
     /// Go to simulated time `t` within the recorded history (paused; a waiting command

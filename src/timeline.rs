@@ -6,7 +6,11 @@
 //!
 //! Snapshots are taken every [`Timeline::EVERY`] of simulated time (never per command:
 //! a snapshot copies the world, and per-command copies made long sessions quadratic);
-//! at most [`Timeline::MAX`] are kept, older ones thinned to every other one.
+//! at most [`Timeline::MAX`] are kept, older ones thinned to every other one. A snapshot
+//! of a large cluster is large (its maps and indexes are copied; the objects themselves
+//! are shared), so the spacing grows with the number of objects and the snapshots
+//! together hold at most [`Timeline::WEIGHT_BUDGET`] objects: at 150,000 Pods the page
+//! keeps the start and the latest one, instead of running out of memory.
 
 use kubeplay_engine::time::SimTime;
 
@@ -19,6 +23,8 @@ pub struct Snap<T> {
     pub acts: usize,
     /// The state.
     pub state: T,
+    /// What it costs to keep (objects in the cluster).
+    pub weight: usize,
 }
 
 /// Snapshots and the furthest time reached.
@@ -36,6 +42,16 @@ impl<T: Clone> Timeline<T> {
     pub const EVERY: SimTime = 5_000;
     /// Most snapshots kept.
     pub const MAX: usize = 48;
+    /// Most objects all snapshots may hold together (the start and the latest are
+    /// always kept).
+    pub const WEIGHT_BUDGET: usize = 1_000_000;
+    /// Every this many objects add [`Self::EVERY`] to the spacing between snapshots.
+    pub const WEIGHT_PER_EVERY: usize = 20_000;
+
+    /// Simulated time between snapshots of a world of `weight` objects.
+    pub fn interval(weight: usize) -> SimTime {
+        Self::EVERY * (weight / Self::WEIGHT_PER_EVERY).max(1) as SimTime
+    }
 
     /// A history that starts with `state` at `time`.
     pub fn new(time: SimTime, state: T) -> Self {
@@ -44,6 +60,7 @@ impl<T: Clone> Timeline<T> {
                 time,
                 acts: 0,
                 state,
+                weight: 0,
             }],
             horizon: time,
             forked_at: None,
@@ -56,20 +73,22 @@ impl<T: Clone> Timeline<T> {
         self.snaps.len()
     }
 
-    /// Whether a snapshot is due at `now`.
-    pub fn due(&self, now: SimTime) -> bool {
+    /// Whether a snapshot of a world of `weight` objects is due at `now`.
+    pub fn due(&self, now: SimTime, weight: usize) -> bool {
         let last = self.snaps.last().map(|s| s.time).unwrap_or(0);
-        now >= last + Self::EVERY
+        now >= last + Self::interval(weight)
     }
 
-    /// The clock is at `now` with `acts` journal acts applied: keep `state` as a
-    /// snapshot when one is due (the caller makes it only then, see [`Self::due`]).
-    pub fn observe(&mut self, now: SimTime, acts: usize, state: Option<T>) {
-        if let Some(state) = state.filter(|_| self.due(now)) {
+    /// The clock is at `now` with `acts` journal acts applied: keep `state` (a world of
+    /// `weight` objects) as a snapshot when one is due (the caller makes it only then,
+    /// see [`Self::due`]).
+    pub fn observe(&mut self, now: SimTime, acts: usize, state: Option<T>, weight: usize) {
+        if let Some(state) = state.filter(|_| self.due(now, weight)) {
             self.snaps.push(Snap {
                 time: now,
                 acts,
                 state,
+                weight,
             });
             self.thin();
         }
@@ -97,6 +116,12 @@ impl<T: Clone> Timeline<T> {
     /// Keep at most MAX: drop every other snapshot in the older half (the first, the
     /// start of history, always stays).
     fn thin(&mut self) {
+        // Over the weight budget: the oldest after the start goes first.
+        while self.snaps.len() > 2
+            && self.snaps.iter().map(|s| s.weight).sum::<usize>() > Self::WEIGHT_BUDGET
+        {
+            self.snaps.remove(1);
+        }
         while self.snaps.len() > Self::MAX {
             let half = self.snaps.len() / 2;
             let mut kept = Vec::with_capacity(self.snaps.len());
@@ -118,7 +143,7 @@ mod tests {
     fn thinning_keeps_the_start_and_the_recent_past() {
         let mut tl = Timeline::new(0, 0u64);
         for i in 1..=200u64 {
-            tl.observe(i * Timeline::<u64>::EVERY, 0, Some(i));
+            tl.observe(i * Timeline::<u64>::EVERY, 0, Some(i), 10);
         }
         assert!(tl.len() <= Timeline::<u64>::MAX);
         assert_eq!(tl.snaps[0].state, 0);
@@ -130,7 +155,7 @@ mod tests {
     fn a_fork_drops_snapshots_after_it_but_keeps_the_start() {
         let mut tl = Timeline::new(0, 0u64);
         for i in 1..=10u64 {
-            tl.observe(i * 5_000, i as usize, Some(i));
+            tl.observe(i * 5_000, i as usize, Some(i), 10);
         }
         tl.fork(12_000, 2);
         assert_eq!(tl.forked_at, Some(12_000));
@@ -138,5 +163,22 @@ mod tests {
         assert_eq!(tl.before(u64::MAX).unwrap().time, 10_000);
         tl.fork(0, 0);
         assert_eq!(tl.before(u64::MAX).unwrap().time, 0);
+    }
+
+    #[test]
+    fn a_large_world_is_snapshotted_less_often_and_kept_within_the_weight_budget() {
+        let mut tl = Timeline::new(0, 0u64);
+        // 600,000 objects: a snapshot every 30 × EVERY, and room for one besides the start.
+        let w = 600_000;
+        assert_eq!(Timeline::<u64>::interval(w), 30 * Timeline::<u64>::EVERY);
+        assert!(!tl.due(29 * Timeline::<u64>::EVERY, w));
+        for i in 1..=10u64 {
+            let t = i * Timeline::<u64>::interval(w);
+            assert!(tl.due(t, w));
+            tl.observe(t, 0, Some(i), w);
+        }
+        assert_eq!(tl.len(), 2);
+        assert_eq!(tl.snaps[0].state, 0, "the start stays");
+        assert_eq!(tl.snaps[1].state, 10, "and the latest");
     }
 }

@@ -318,6 +318,39 @@ fn owner_y(ys: impl Iterator<Item = f64>, child_h: f64, next_free: &mut f64) -> 
     y
 }
 
+/// The node cards, in name order: status, power, requests against allocatable, taints.
+pub fn node_views(c: &Cluster) -> Vec<NodeView> {
+    let store = &c.store;
+    let mut out = Vec::new();
+    let mut y = 0.0;
+    for n in store.list::<Node>() {
+        let usage = store.node_usage(&n.metadata.name);
+        let alloc = usage
+            .alloc
+            .unwrap_or_else(|| kubeplay_engine::scheduler::plugins::allocatable(n));
+        out.push(NodeView {
+            name: n.metadata.name.clone(),
+            status: node_status(n),
+            ready: n.ready_status() == "True",
+            powered: c.node_up(&n.metadata.name),
+            cpu_requested: usage.requested.cpu_milli,
+            cpu_allocatable: alloc.cpu_milli,
+            mem_requested: usage.requested.memory,
+            mem_allocatable: alloc.memory,
+            pods: usage.pods,
+            taints: n
+                .spec
+                .taints
+                .iter()
+                .map(|t| format!("{}:{}", t.key, t.effect))
+                .collect(),
+            y,
+        });
+        y += NODE_H + V_GAP;
+    }
+    out
+}
+
 /// Build the chain model: Deployments → ReplicaSets → Pods → Nodes, laid out in columns.
 pub fn chain_model(c: &Cluster) -> ChainModel {
     let store = &c.store;
@@ -328,10 +361,15 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
         (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
     });
     let mut pods: Vec<&Pod> = store.list::<Pod>().collect();
+    let rank: std::collections::BTreeMap<&str, usize> = rss
+        .iter()
+        .enumerate()
+        .map(|(i, rs)| (rs.metadata.name.as_str(), i))
+        .collect();
     let rs_rank = |p: &Pod| {
         p.metadata
             .controller_ref()
-            .and_then(|r| rss.iter().position(|rs| rs.metadata.name == r.name))
+            .and_then(|r| rank.get(r.name.as_str()).copied())
             .unwrap_or(usize::MAX)
     };
     pods.sort_by(|a, b| {
@@ -473,30 +511,7 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
             y,
         });
     }
-    let mut y = 0.0;
-    for n in store.list::<Node>() {
-        let usage = store.node_usage(&n.metadata.name);
-        let alloc = kubeplay_engine::scheduler::plugins::allocatable(n);
-        m.nodes.push(NodeView {
-            name: n.metadata.name.clone(),
-            status: node_status(n),
-            ready: n.ready_status() == "True",
-            powered: c.node_up(&n.metadata.name),
-            cpu_requested: usage.requested.cpu_milli,
-            cpu_allocatable: alloc.cpu_milli,
-            mem_requested: usage.requested.memory,
-            mem_allocatable: alloc.memory,
-            pods: usage.pods,
-            taints: n
-                .spec
-                .taints
-                .iter()
-                .map(|t| format!("{}:{}", t.key, t.effect))
-                .collect(),
-            y,
-        });
-        y += NODE_H + V_GAP;
-    }
+    m.nodes = node_views(c);
     // Lines: Deployment → ReplicaSet → Pod (ownerReferences), Pod → Node (binding).
     for rs in &m.replicasets {
         if let Some(d) = m
@@ -538,8 +553,9 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
         }
     }
     let owners_h = |ys: Vec<f64>| ys.into_iter().map(|y| y + OWNER_H).fold(0.0, f64::max);
+    let nodes_h = m.nodes.len() as f64 * (NODE_H + V_GAP);
     m.height = pods_h
-        .max(y)
+        .max(nodes_h)
         .max(owners_h(m.replicasets.iter().map(|r| r.y).collect()))
         .max(owners_h(m.deployments.iter().map(|d| d.y).collect()));
     m
@@ -564,8 +580,8 @@ pub struct EventRow {
 
 /// The newest `limit` Events, newest first.
 pub fn event_rows(c: &Cluster, limit: usize) -> Vec<EventRow> {
-    c.events()
-        .into_iter()
+    c.store
+        .events_by_last_seen()
         .rev()
         .take(limit)
         .map(|e| EventRow {
@@ -1182,40 +1198,47 @@ pub fn pod_count(c: &Cluster) -> usize {
 /// Build the aggregated model: one pass over the Pods.
 pub fn aggregate_model(c: &Cluster) -> AggregateModel {
     let store = &c.store;
-    let mut replicasets: Vec<RsSummary> = store
+    // Each ReplicaSet counts its own Pods through the owner index: one pass over the
+    // Pods in all, however many ReplicaSets there are.
+    let replicasets: Vec<RsSummary> = store
         .list::<ReplicaSet>()
-        .map(|rs| RsSummary {
-            name: rs.metadata.name.clone(),
-            owner: rs.metadata.controller_ref().map(|r| r.name.clone()),
-            desired: rs.spec.replicas,
-            ready: 0,
-            starting: 0,
-            pending: 0,
-            terminating: 0,
+        .map(|rs| {
+            let mut s = RsSummary {
+                name: rs.metadata.name.clone(),
+                owner: rs.metadata.controller_ref().map(|r| r.name.clone()),
+                desired: rs.spec.replicas,
+                ready: 0,
+                starting: 0,
+                pending: 0,
+                terminating: 0,
+            };
+            for o in store.dependent_objects(&rs.metadata.uid) {
+                let Object::Pod(p) = o else {
+                    continue;
+                };
+                if p.metadata.controller_ref().map(|r| r.uid.as_str()) != Some(&rs.metadata.uid) {
+                    continue;
+                }
+                if p.metadata.is_deleting() {
+                    s.terminating += 1;
+                } else if p.is_ready() {
+                    s.ready += 1;
+                } else if p.spec.node_name.is_empty() {
+                    s.pending += 1;
+                } else {
+                    s.starting += 1;
+                }
+            }
+            s
         })
         .collect();
-    for p in store.list::<Pod>() {
-        let Some(owner) = p.metadata.controller_ref() else {
-            continue;
-        };
-        let Some(s) = replicasets.iter_mut().find(|s| s.name == owner.name) else {
-            continue;
-        };
-        if p.metadata.is_deleting() {
-            s.terminating += 1;
-        } else if p.is_ready() {
-            s.ready += 1;
-        } else if p.spec.node_name.is_empty() {
-            s.pending += 1;
-        } else {
-            s.starting += 1;
-        }
-    }
     let nodes = store
         .list::<Node>()
         .map(|n| {
             let u = store.node_usage(&n.metadata.name);
-            let a = kubeplay_engine::scheduler::plugins::allocatable(n);
+            let a = u
+                .alloc
+                .unwrap_or_else(|| kubeplay_engine::scheduler::plugins::allocatable(n));
             NodeCell {
                 name: n.metadata.name.clone(),
                 ready: n.ready_status() == "True",

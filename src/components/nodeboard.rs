@@ -20,25 +20,58 @@ fn abnormal(cond: &(String, String, String, String)) -> bool {
     }
 }
 
+/// Most node cards the board draws. A cluster of thousands of nodes would be thousands
+/// of cards, re-rendered every tick; the aggregated chain's heat map above shows every
+/// node, and the board shows the ones that need attention first.
+pub const BOARD_MAX: usize = 48;
+
+/// Which nodes get a card: all of them up to [`BOARD_MAX`]; past that, the ones that
+/// need attention (not Ready, powered off, cordoned, tainted) first, then the rest in
+/// name order, [`BOARD_MAX`] in all. Returns the indexes, in name order.
+pub fn board_nodes(views: &[NodeView]) -> Vec<usize> {
+    if views.len() <= BOARD_MAX {
+        return (0..views.len()).collect();
+    }
+    let attention = |v: &NodeView| !v.ready || !v.powered || !v.taints.is_empty();
+    let mut shown: Vec<usize> = (0..views.len())
+        .filter(|&i| attention(&views[i]))
+        .take(BOARD_MAX)
+        .collect();
+    let rest = BOARD_MAX - shown.len();
+    shown.extend(
+        (0..views.len())
+            .filter(|&i| !attention(&views[i]))
+            .take(rest),
+    );
+    shown.sort_unstable();
+    shown
+}
+
 /// The board.
 #[function_component(NodeBoard)]
 pub fn node_board() -> Html {
     let sim = use_sim();
     let lang = sim.lang();
-    let (views, details, aggregated) = {
+    let (views, details, aggregated, total) = {
         let st = sim.state.borrow();
         let aggregated = pod_count(&st.cluster) > AGGREGATE_AT;
-        let model = chain_model(&st.cluster);
-        let details: Vec<NodeDetail> = model
-            .nodes
+        let all = node_views(&st.cluster);
+        let total = all.len();
+        let shown = board_nodes(&all);
+        let mut all: Vec<Option<NodeView>> = all.into_iter().map(Some).collect();
+        let views: Vec<NodeView> = shown.iter().filter_map(|&i| all[i].take()).collect();
+        let details: Vec<NodeDetail> = views
             .iter()
             .filter_map(|n| node_detail(&st.cluster, &n.name))
             .collect();
-        (model.nodes, details, aggregated)
+        (views, details, aggregated, total)
     };
     html! {
         <section class="panel nodeboard" aria-label={t(lang, "Node board")} data-testid="node-board">
             <h2>{ t(lang, "Nodes") }<span class="sub">{ t(lang, " — each node's Pods, requests against allocatable, and what the node lifecycle controller sees") }</span></h2>
+            if views.len() < total {
+                <p class="boardnote" data-testid="board-note">{ trf(lang, "Showing {} of {} nodes: the ones that need attention first. The heat map above has every node; click a cell to inspect it.", &[&views.len(), &total]) }</p>
+            }
             <div class="board">
                 { for views.iter().zip(details.iter()).map(|(v, d)| {
                     let badges: Vec<(&str, &str)> = [
@@ -93,5 +126,57 @@ pub fn node_board() -> Html {
                 }) }
             </div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(name: &str, ready: bool, taints: &[&str]) -> NodeView {
+        NodeView {
+            name: name.into(),
+            status: if ready { "Ready" } else { "NotReady" }.into(),
+            ready,
+            powered: true,
+            cpu_requested: 0,
+            cpu_allocatable: 1000,
+            mem_requested: 0,
+            mem_allocatable: 1,
+            pods: 0,
+            taints: taints.iter().map(|t| t.to_string()).collect(),
+            y: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_small_cluster_gets_a_card_for_every_node() {
+        let views: Vec<NodeView> = (0..BOARD_MAX)
+            .map(|i| view(&format!("n{i:03}"), true, &[]))
+            .collect();
+        assert_eq!(board_nodes(&views), (0..BOARD_MAX).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_large_cluster_shows_the_nodes_needing_attention_first_then_fills_in_name_order() {
+        let mut views: Vec<NodeView> = (0..5000)
+            .map(|i| view(&format!("n{i:04}"), true, &[]))
+            .collect();
+        views[4000] = view(
+            "n4000",
+            false,
+            &["node.kubernetes.io/unreachable:NoExecute"],
+        );
+        views[4999].powered = false;
+        views[2500].taints = vec!["node.kubernetes.io/unschedulable:NoSchedule".into()];
+        let shown = board_nodes(&views);
+        assert_eq!(shown.len(), BOARD_MAX);
+        assert!(shown.contains(&4000) && shown.contains(&4999) && shown.contains(&2500));
+        // The other 45 are the first healthy ones, and the result is in name order.
+        assert_eq!(
+            &shown[..BOARD_MAX - 3],
+            &(0..BOARD_MAX - 3).collect::<Vec<_>>()[..]
+        );
+        assert!(shown.windows(2).all(|w| w[0] < w[1]));
     }
 }

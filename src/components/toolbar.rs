@@ -10,7 +10,7 @@ use yew::prelude::*;
 pub fn toolbar() -> Html {
     let sim = use_sim();
     let lang = sim.lang();
-    let (now, playing, speed, cmd, err, horizon, forked) = {
+    let (now, playing, speed, cmd, err, horizon, forked, lagging) = {
         let s = sim.state.borrow();
         (
             s.cluster.now(),
@@ -20,6 +20,7 @@ pub fn toolbar() -> Html {
             s.last_error.clone(),
             s.timeline.horizon.max(s.cluster.now()),
             s.timeline.forked_at,
+            s.playing && s.lagging,
         )
     };
     let seek = {
@@ -60,6 +61,9 @@ pub fn toolbar() -> Html {
                             data-testid={format!("speed-{}", label.trim_end_matches('×'))}>{ label }</button>
                     }
                 }) }
+                if lagging {
+                    <span class="lagging" data-testid="lagging" title={t(lang, "This cluster takes longer to simulate than the chosen speed allows; the page stays responsive and the clock runs slower")}>{ t(lang, "simulation slower than chosen") }</span>
+                }
             </span>
             <label class="scrub" title={t(lang, "Drag to go back in time and forward again (the engine replays from snapshots)")}>
                 <span>{ t(lang, "Rewind") }</span>

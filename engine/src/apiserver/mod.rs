@@ -272,6 +272,10 @@ pub struct Store {
     /// are compared field by field, so a collision never merges two different Events.
     event_dedupe: fxhash::FxHashMap<u64, Vec<ObjKey>>,
     event_seq: u64,
+    /// Events by (lastTimestamp, namespace, name): the order of `kubectl get events -A
+    /// --sort-by=.lastTimestamp` (a stable sort of the namespace/name list), so the
+    /// newest are read without sorting every Event (there are several per Pod).
+    events_by_time: BTreeSet<(SimTime, ObjKey)>,
     /// Which incremental shortcuts are on.
     pub fast: FastPaths,
     /// Every write, in order.
@@ -335,9 +339,22 @@ impl Store {
             .filter_map(|(_, o)| T::from_object(o))
     }
 
+    /// Number of objects of every kind.
+    pub fn object_count(&self) -> usize {
+        self.objects.iter().map(BTreeMap::len).sum()
+    }
+
     /// Number of objects of a kind.
     pub fn count(&self, kind: Kind) -> usize {
         self.objects[kind_index(kind)].len()
+    }
+
+    /// Events, oldest first by lastTimestamp (then namespace and name); `.rev()` for the
+    /// newest first.
+    pub fn events_by_last_seen(&self) -> impl DoubleEndedIterator<Item = &Event> + '_ {
+        self.events_by_time
+            .iter()
+            .filter_map(|(_, k)| self.get::<Event>(k))
     }
 
     /// Which object has this uid, if it still exists.
@@ -428,6 +445,9 @@ impl Store {
                 }
             }
         }
+        if let Object::Event(e) = obj {
+            self.events_by_time.remove(&(e.last_ms, key.clone()));
+        }
         if let Object::Node(n) = obj {
             if let Some(u) = self.node_usage.get_mut(&n.metadata.name) {
                 u.alloc = None;
@@ -479,6 +499,7 @@ impl Store {
             (Object::Pod(o), Object::Pod(n)) => {
                 o.spec == n.spec && o.is_terminal() == n.is_terminal()
             }
+            (Object::Event(o), Object::Event(n)) => o.last_ms == n.last_ms,
             (Object::Node(o), Object::Node(n)) => {
                 o.status.allocatable == n.status.allocatable
                     && o.status.capacity == n.status.capacity
@@ -511,6 +532,9 @@ impl Store {
                 .insert((obj.kind(), key.clone()), obj.clone());
         }
         let obj: &Object = obj;
+        if let Object::Event(e) = obj {
+            self.events_by_time.insert((e.last_ms, key.clone()));
+        }
         if let Object::Node(n) = obj {
             self.node_usage
                 .entry(n.metadata.name.clone())

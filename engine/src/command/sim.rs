@@ -11,7 +11,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, MINUTE};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N]";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N]";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -91,6 +91,7 @@ const RESET_FLAGS: &[FlagSpec] = &[
     flag("cpu", None),
     flag("memory", None),
     flag("pods", None),
+    flag("zones", None),
 ];
 
 fn reset(c: &mut Cluster, words: &[String]) -> R {
@@ -117,13 +118,35 @@ fn reset(c: &mut Cluster, words: &[String]) -> R {
             .parse()
             .map_err(|_| format!("error: invalid --pods \"{pods}\""))?;
     }
+    let zones: u32 = match p.get("zones") {
+        None => 0,
+        Some(z) => z
+            .parse()
+            .ok()
+            .filter(|z| (1..=26).contains(z))
+            .ok_or_else(|| format!("error: --zones takes a number from 1 to 26, not \"{z}\""))?,
+    };
     *c = Cluster::new(c.seed());
     for i in 1..=n {
-        c.add_node(&format!("node-{i}"), cfg.clone())
+        let mut node = cfg.clone();
+        if zones > 0 {
+            // node-1 in zone-a, node-2 in zone-b, …: zones stay even as nodes are added.
+            let letter = char::from(b'a' + ((i - 1) % zones) as u8);
+            node.labels.insert(
+                "topology.kubernetes.io/zone".into(),
+                format!("zone-{letter}"),
+            );
+        }
+        c.add_node(&format!("node-{i}"), node)
             .map_err(|e| e.kubectl_text())?;
     }
+    let in_zones = if zones > 0 {
+        format!(" in {zones} zones")
+    } else {
+        String::new()
+    };
     Ok(format!(
-        "cluster reset: {n} nodes ({} CPU, {} memory, {} pods each), seed {}",
+        "cluster reset: {n} nodes{in_zones} ({} CPU, {} memory, {} pods each), seed {}",
         cfg.cpu,
         cfg.memory,
         cfg.pods,

@@ -21,3 +21,6 @@ kubectl get nodes
 sim log --tail 5
 sim frobnicate
 sim advance soon
+sim reset --nodes 4 --zones 3
+kubectl get nodes --show-labels
+sim reset --nodes 4 --zones 27
