@@ -431,6 +431,8 @@ impl SimState {
     /// that came after this moment are dropped. A command that changed nothing and
     /// left nothing waiting (a `kubectl get`) is not history, so it forks nothing.
     pub fn act(&mut self, act: Act) {
+        // A tick may have stopped inside an instant: acts happen between instants.
+        self.cluster.finish_instant();
         let before = (self.cluster.store.revision(), self.cluster.now());
         self.apply(&act);
         let changed = match &act {
@@ -539,7 +541,12 @@ impl SimState {
     /// After a tick: a waiting command looks at the cluster (a journaled act).
     pub fn tick_poll(&mut self) {
         // Replaying a recorded future (after a rewind), the journal's own polls act.
-        if self.pending.is_some() && self.applied == self.journal.len() {
+        // Inside an instant (a tick ran out of time there) the poll waits for a tick
+        // that ends between instants, where a replay can repeat it.
+        if self.pending.is_some()
+            && self.applied == self.journal.len()
+            && !self.cluster.is_mid_instant()
+        {
             self.act(Act::Poll);
         }
     }
@@ -1013,6 +1020,64 @@ mod tests {
             s.tick_poll();
             s.observe();
         }
+    }
+
+    #[test]
+    fn ticks_that_run_out_of_time_inside_an_instant_still_share_a_byte_identical_world() {
+        let mut s = SimState::new(default_cluster());
+        // A tick that may stop after any timer: out of time at every 7th question.
+        let mut asked = 0u32;
+        let mut stops = 0;
+        let mut mid = 0;
+        let mut tick = |s: &mut SimState, ms: u64| {
+            let done = s.advance_within(ms, &mut || {
+                asked += 1;
+                asked % 7 == 0
+            });
+            stops += usize::from(!done);
+            mid += usize::from(s.cluster.is_mid_instant());
+            s.tick_poll();
+            s.observe();
+        };
+        s.run_text("kubectl scale deployment web --replicas=12");
+        for _ in 0..20 {
+            tick(&mut s, 300);
+        }
+        // Each command comes while a tick has stopped inside an instant.
+        let mut acted_mid = 0;
+        for cmd in [
+            "delete",
+            "kubectl drain node-1 --ignore-daemonsets",
+            "kubectl uncordon node-1",
+        ] {
+            for _ in 0..50 {
+                if s.cluster.is_mid_instant() {
+                    break;
+                }
+                tick(&mut s, 1000);
+            }
+            acted_mid += usize::from(s.cluster.is_mid_instant());
+            match cmd {
+                "delete" => delete_first_pod(&mut s),
+                c => s.run_text(c),
+            }
+            for _ in 0..60 {
+                tick(&mut s, 1000);
+            }
+        }
+        assert_eq!(acted_mid, 3);
+        for _ in 0..50 {
+            tick(&mut s, 1000);
+        }
+        assert!(
+            stops > 10 && mid > 0,
+            "{stops} stops, {mid} inside an instant"
+        );
+        let back =
+            SimState::from_session(&Session::decode(&s.session().encode()).unwrap()).unwrap();
+        assert_eq!(back.cluster.now(), s.cluster.now());
+        assert_eq!(back.cluster.transcript(), s.cluster.transcript());
+        assert_eq!(back.console, s.console);
     }
 
     #[test]

@@ -129,6 +129,9 @@ pub struct Cluster {
     /// A power change re-classified some timers: `foreground_timers` is recounted from
     /// the queue when next needed (once, not once per node of a 500-node power-off).
     foreground_dirty: bool,
+    /// [`Cluster::run_until_within`] stopped between two timers due at the same
+    /// instant: timers at `now` are still to run ([`Cluster::finish_instant`]).
+    mid_instant: bool,
     rng: Rng,
     seed: u64,
     /// Latencies.
@@ -205,6 +208,7 @@ impl Cluster {
             timers: TimerQueue::default(),
             foreground_timers: 0,
             foreground_dirty: false,
+            mid_instant: false,
             rng: Rng::new(seed),
             seed,
             config: Config::default(),
@@ -887,26 +891,45 @@ impl Cluster {
         while let Some((at, timer)) = self.timers.pop_due(t) {
             self.fire_popped(at, timer);
         }
+        self.mid_instant = false;
         self.now = self.now.max(t);
     }
 
-    /// [`Cluster::run_until`] that may stop early: between two instants (after every
-    /// timer due at one simulated time has run, before the next) it asks
-    /// `out_of_time()`, and if that says yes it stops there, the clock at the last
-    /// instant run, and returns false. Stopping only between instants keeps the run
-    /// identical to an uninterrupted one: the page plays a large cluster in slices it
-    /// can afford per frame, and the clock falls behind the wall instead of the page
-    /// freezing.
+    /// [`Cluster::run_until`] that may stop early: after each timer it asks
+    /// `out_of_time()`, and if that says yes it stops, the clock at that timer's time,
+    /// and returns false; the next call goes on from there. The timers run in the same
+    /// order either way, so a run cut into slices is identical to an uninterrupted one:
+    /// the page plays a large cluster in slices it can afford per frame (at 5,000 nodes
+    /// one instant can hold thousands of scheduling attempts), and the clock falls
+    /// behind the wall instead of the page freezing. A stop inside an instant is
+    /// remembered: [`Cluster::finish_instant`] completes it before anything else acts.
     pub fn run_until_within(&mut self, t: SimTime, out_of_time: &mut dyn FnMut() -> bool) -> bool {
         while let Some((at, timer)) = self.timers.pop_due(t) {
             self.fire_popped(at, timer);
-            let next_instant = self.timers.peek_time().is_none_or(|n| n > at);
-            if next_instant && self.timers.peek_time().is_some_and(|n| n <= t) && out_of_time() {
-                return false;
+            if let Some(next) = self.timers.peek_time().filter(|&n| n <= t) {
+                if out_of_time() {
+                    self.mid_instant = next == at;
+                    return false;
+                }
             }
         }
+        self.mid_instant = false;
         self.now = self.now.max(t);
         true
+    }
+
+    /// Whether a budgeted run stopped between two timers of the same instant.
+    pub fn is_mid_instant(&self) -> bool {
+        self.mid_instant
+    }
+
+    /// Run the rest of an instant a budgeted run stopped inside, so that a command
+    /// acts on the world as it is between instants — where a replay, which runs every
+    /// timer up to the command's time first, will find it.
+    pub fn finish_instant(&mut self) {
+        if self.mid_instant {
+            self.run_until(self.now);
+        }
     }
 
     /// Advance the clock by `ms`.
