@@ -91,12 +91,40 @@ pub struct DeploymentDetail {
     pub revisions: Vec<RevisionView>,
 }
 
-/// Details of every Deployment in `default`, by name.
-pub fn deployment_details(c: &Cluster) -> Vec<DeploymentDetail> {
-    use kubeplay_engine::controllers::deployment::{owned_replica_sets, sync::find_new, util};
-    c.store
+/// The Deployment panel's rows: per Deployment in `default`, its controls' inputs and its
+/// history, for at most `limit` Deployments — those still rolling out or
+/// short of Ready first, then the rest, in name order — and how many there are in all.
+/// Only the chosen ones are worked out (each reads its ReplicaSets).
+pub fn deployment_details_limited(c: &Cluster, limit: usize) -> (Vec<DeploymentDetail>, usize) {
+    let all: Vec<&Deployment> = c
+        .store
         .list::<Deployment>()
         .filter(|d| d.metadata.namespace == "default")
+        .collect();
+    let busy = |d: &Deployment| {
+        let s = &d.status;
+        let want = d.spec.replicas;
+        s.updated_replicas != want || s.ready_replicas != want || s.available_replicas != want
+    };
+    let mut chosen: Vec<usize> = (0..all.len())
+        .filter(|&i| busy(all[i]))
+        .take(limit)
+        .collect();
+    let rest = limit.saturating_sub(chosen.len());
+    chosen.extend((0..all.len()).filter(|&i| !busy(all[i])).take(rest));
+    chosen.sort_unstable();
+    (
+        deployment_details_of(c, chosen.iter().map(|&i| all[i])),
+        all.len(),
+    )
+}
+
+fn deployment_details_of<'a>(
+    c: &Cluster,
+    deployments: impl Iterator<Item = &'a Deployment>,
+) -> Vec<DeploymentDetail> {
+    use kubeplay_engine::controllers::deployment::{owned_replica_sets, sync::find_new, util};
+    deployments
         .map(|d| {
             let rss = owned_replica_sets(&c.store, d);
             let new = find_new(d, &rss);
@@ -660,7 +688,7 @@ mod tests {
             &kubeplay_engine::command::NoFiles,
         );
         c.settle(120_000);
-        let d = &deployment_details(&c)[0];
+        let d = &deployment_details_limited(&c, usize::MAX).0[0];
         assert_eq!((d.max_surge, d.max_unavailable, d.desired), (1, 0, 3));
         assert_eq!(
             d.revisions.iter().map(|r| r.revision).collect::<Vec<_>>(),
@@ -1143,6 +1171,15 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
 /// Pod would make the page unresponsive; the selected object still shows in full).
 pub const AGGREGATE_AT: usize = 300;
 
+/// Past this many nodes the chain is aggregated too, whatever the Pod count: a card per
+/// node stops being a picture anyone reads long before 5,000.
+pub const AGGREGATE_NODES_AT: usize = 60;
+
+/// Whether the chain shows counts and a heat map instead of a card per object.
+pub fn aggregated(c: &Cluster) -> bool {
+    pod_count(c) > AGGREGATE_AT || c.store.count(Kind::Node) > AGGREGATE_NODES_AT
+}
+
 /// A ReplicaSet's Pods as counts.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RsSummary {
@@ -1300,6 +1337,9 @@ pub struct TimelineModel {
     pub lanes: Vec<Lane>,
 }
 
+/// Most kubelet lanes in the timeline before the kubelets share one.
+pub const KUBELET_LANES_MAX: usize = 6;
+
 /// Lane order: who acts first in the usual story.
 fn lane_rank(w: &str) -> (u8, String) {
     let r = match w {
@@ -1330,7 +1370,20 @@ pub fn timeline_model(c: &Cluster, window: SimTime, max_marks: usize) -> Timelin
         .filter(|e| e.kind != Kind::Lease)
         .take(max_marks)
         .collect();
+    // A lane per kubelet reads well for a few nodes; past KUBELET_LANES_MAX the kubelets
+    // share one lane (each mark still names its node).
+    let kubelets: std::collections::BTreeSet<&str> = entries
+        .iter()
+        .map(|e| e.writer.as_str())
+        .filter(|w| w.starts_with("kubelet/"))
+        .collect();
+    let shared_kubelet_lane =
+        (kubelets.len() > KUBELET_LANES_MAX).then(|| format!("kubelet/* ({})", kubelets.len()));
     for e in entries.into_iter().rev() {
+        let lane = match &shared_kubelet_lane {
+            Some(shared) if e.writer.starts_with("kubelet/") => shared.as_str(),
+            _ => e.writer.as_str(),
+        };
         let (kind, label) = if e.kind == Kind::Event {
             (
                 "event",
@@ -1377,10 +1430,10 @@ pub fn timeline_model(c: &Cluster, window: SimTime, max_marks: usize) -> Timelin
             kind,
             label,
         };
-        match lanes.iter_mut().find(|l| l.writer == e.writer) {
+        match lanes.iter_mut().find(|l| l.writer == lane) {
             Some(l) => l.marks.push(mark),
             None => lanes.push(Lane {
-                writer: e.writer.clone(),
+                writer: lane.to_string(),
                 marks: vec![mark],
             }),
         }
@@ -1493,6 +1546,43 @@ mod path_tests {
         assert_eq!(m.links.iter().filter(|l| l.kind == "replaced").count(), 1);
         // The Pods that were not deleted point nowhere.
         assert_eq!(m.pods.iter().filter(|p| p.replaced_by.is_some()).count(), 1);
+    }
+
+    #[test]
+    fn many_kubelets_share_one_timeline_lane_and_each_mark_still_names_its_node() {
+        let mut c = Cluster::new(1);
+        let o = run(&mut c, "sim reset --nodes 12", None, &NoFiles);
+        assert!(o.ok, "{}", o.output);
+        let o = run(
+            &mut c,
+            "kubectl create deployment web --image=nginx:1.27 --replicas=24",
+            None,
+            &NoFiles,
+        );
+        assert!(o.ok, "{}", o.output);
+        c.advance(30_000);
+        let m = timeline_model(&c, 30_000, 10_000);
+        let kubelet_lanes: Vec<&Lane> = m
+            .lanes
+            .iter()
+            .filter(|l| l.writer.starts_with("kubelet/"))
+            .collect();
+        assert_eq!(kubelet_lanes.len(), 1);
+        assert_eq!(kubelet_lanes[0].writer, "kubelet/* (12)");
+        assert!(kubelet_lanes[0]
+            .marks
+            .iter()
+            .any(|mk| mk.label.contains("kubelet/node-12 ")));
+        // A few nodes keep a lane each.
+        let small = timeline_model(&default_cluster(), 60_000, 10_000);
+        assert_eq!(
+            small
+                .lanes
+                .iter()
+                .filter(|l| l.writer.starts_with("kubelet/node-"))
+                .count(),
+            3
+        );
     }
 
     #[test]

@@ -40,7 +40,7 @@ pub fn chain_view() -> Html {
     }
     let sim = use_sim();
     let lang = sim.lang();
-    if pod_count(&sim.state.borrow().cluster) > AGGREGATE_AT {
+    if aggregated(&sim.state.borrow().cluster) {
         let agg = aggregate_model(&sim.state.borrow().cluster);
         return aggregated_view(&sim, &agg);
     }
@@ -104,17 +104,160 @@ pub fn chain_view() -> Html {
     }
 }
 
+/// Nodes up to this many are cells (buttons) in the aggregated view; more are drawn on
+/// one canvas (5,000 buttons re-rendered every tick kept the page from answering).
+pub const CELL_BUTTONS_MAX: usize = 500;
+
+/// Rows of each aggregated list (Deployments, ReplicaSets): the ones still converging
+/// first, then the rest; `kubectl get` lists them all.
+pub const AGG_ROWS_MAX: usize = 60;
+
+/// Which rows of a list of `len` to draw: the first [`AGG_ROWS_MAX`] of those where
+/// `busy(i)`, then the others, in list order.
+fn agg_rows(len: usize, busy: impl Fn(usize) -> bool) -> Vec<usize> {
+    if len <= AGG_ROWS_MAX {
+        return (0..len).collect();
+    }
+    let mut rows: Vec<usize> = (0..len).filter(|&i| busy(i)).take(AGG_ROWS_MAX).collect();
+    let rest = AGG_ROWS_MAX - rows.len();
+    rows.extend((0..len).filter(|&i| !busy(i)).take(rest));
+    rows.sort_unstable();
+    rows
+}
+
+/// Cell edge and gap on the heat-map canvas (CSS pixels).
+const HEAT_CELL: f64 = 9.0;
+const HEAT_GAP: f64 = 2.0;
+const HEAT_COLS: usize = 100;
+
+/// Properties of [`HeatMap`].
+#[derive(Properties, PartialEq)]
+pub struct HeatMapProps {
+    /// The nodes, in name order.
+    pub cells: std::rc::Rc<Vec<NodeCell>>,
+}
+
+/// Thousands of nodes on one canvas: a cell per node, green by pod load when Ready,
+/// red when not; a click inspects the node under the pointer.
+#[function_component(HeatMap)]
+pub fn heat_map(props: &HeatMapProps) -> Html {
+    let sim = use_sim();
+    let lang = sim.lang();
+    let canvas = use_node_ref();
+    let cells = props.cells.clone();
+    let rows = cells.len().div_ceil(HEAT_COLS).max(1);
+    let (w, h) = (
+        HEAT_COLS as f64 * (HEAT_CELL + HEAT_GAP),
+        rows as f64 * (HEAT_CELL + HEAT_GAP),
+    );
+    {
+        let canvas = canvas.clone();
+        use_effect_with(cells.clone(), move |cells| {
+            use wasm_bindgen::JsCast;
+            let ctx = canvas
+                .cast::<web_sys::HtmlCanvasElement>()
+                .and_then(|c| c.get_context("2d").ok().flatten())
+                .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok());
+            if let Some(ctx) = ctx {
+                ctx.clear_rect(0.0, 0.0, w, h);
+                for (i, n) in cells.iter().enumerate() {
+                    let load = if n.pods_allocatable > 0 {
+                        (n.pods * 100 / n.pods_allocatable).clamp(0, 100)
+                    } else {
+                        0
+                    };
+                    // Ready: pale to deep green with the pod load; not Ready: red.
+                    let fill = if n.ready {
+                        format!("hsl(145,55%,{}%)", 88 - load * 50 / 100)
+                    } else {
+                        "#c23030".to_string()
+                    };
+                    ctx.set_fill_style_str(&fill);
+                    let (col, row) = (i % HEAT_COLS, i / HEAT_COLS);
+                    ctx.fill_rect(
+                        col as f64 * (HEAT_CELL + HEAT_GAP),
+                        row as f64 * (HEAT_CELL + HEAT_GAP),
+                        HEAT_CELL,
+                        HEAT_CELL,
+                    );
+                }
+            }
+        });
+    }
+    let onclick = {
+        let sim = sim.clone();
+        let cells = cells.clone();
+        let canvas = canvas.clone();
+        Callback::from(move |e: MouseEvent| {
+            let Some(el) = canvas.cast::<web_sys::HtmlCanvasElement>() else {
+                return;
+            };
+            // The canvas may be drawn smaller than its size: map back to its pixels.
+            let scale = w / f64::from(el.client_width().max(1));
+            let (x, y) = (
+                f64::from(e.offset_x()) * scale,
+                f64::from(e.offset_y()) * scale,
+            );
+            let (col, row) = (
+                (x / (HEAT_CELL + HEAT_GAP)) as usize,
+                (y / (HEAT_CELL + HEAT_GAP)) as usize,
+            );
+            if col < HEAT_COLS {
+                if let Some(n) = cells.get(row * HEAT_COLS + col) {
+                    sim.select(Some(Selection::Node(n.name.clone())));
+                }
+            }
+        })
+    };
+    let not_ready = cells.iter().filter(|n| !n.ready).count();
+    html! {
+        <canvas ref={canvas} class="heatmap" width={w.to_string()} height={h.to_string()} {onclick}
+            data-testid="heatmap" role="img"
+            aria-label={trf(lang, "{} nodes, {} not Ready: click a cell to inspect its node", &[&cells.len(), &not_ready])} />
+    }
+}
+
 /// A large cluster: Deployments and ReplicaSets with their Pods as counts, nodes as
 /// cells coloured by readiness and load.
 fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
     let lang = sim.lang();
+    let dep_busy = |i: usize| {
+        let (_, want, ready) = &m.deployments[i];
+        ready != want
+    };
+    let deps = agg_rows(m.deployments.len(), dep_busy);
+    let live: Vec<&RsSummary> = m
+        .replicasets
+        .iter()
+        .filter(|r| r.desired > 0 || r.ready + r.starting + r.pending + r.terminating > 0)
+        .collect();
+    let rs_busy = |i: usize| {
+        let r = live[i];
+        r.starting + r.pending + r.terminating > 0 || r.ready as i64 != r.desired
+    };
+    let rss = agg_rows(live.len(), rs_busy);
+    // "… and N more": whether those not drawn have all converged.
+    let more = |rows: &[usize], all: usize, busy: &dyn Fn(usize) -> bool| {
+        let hidden = all - rows.len();
+        let hidden_busy =
+            (0..all).filter(|&i| busy(i)).count() - rows.iter().filter(|&&i| busy(i)).count();
+        (hidden > 0).then(|| html! {
+            <p class="aggmore">{
+                if hidden_busy == 0 {
+                    trf(lang, "… and {} more, all converged (kubectl get lists every one)", &[&hidden])
+                } else {
+                    trf(lang, "… and {} more, {} of them still converging (kubectl get lists every one)", &[&hidden, &hidden_busy])
+                }
+            }</p>
+        })
+    };
     html! {
         <section class="chain aggregated" aria-label={t(lang, "Deployment → ReplicaSet → Pod → Node")} data-testid="aggregated">
             <p class="aggnote">{ trf(lang, "{} Pods: the chain shows counts; click a node cell to inspect it", &[&m.total_pods]) }</p>
             <div class="aggcols">
                 <div class="aggcol">
                     <h3>{ t(lang, "Deployment") }</h3>
-                    { for m.deployments.iter().map(|(name, want, ready)| {
+                    { for deps.iter().map(|&i| &m.deployments[i]).map(|(name, want, ready)| {
                         let scale = |delta: i64| {
                             let sim = sim.clone();
                             let name = name.clone();
@@ -131,10 +274,11 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
                             </div>
                         }
                     }) }
+                    { more(&deps, m.deployments.len(), &dep_busy).unwrap_or_default() }
                 </div>
                 <div class="aggcol">
                     <h3>{ t(lang, "ReplicaSet") }{" → "}{ t(lang, "Pods") }</h3>
-                    { for m.replicasets.iter().filter(|r| r.desired > 0 || r.ready + r.starting + r.pending + r.terminating > 0).map(|r| html! {
+                    { for rss.iter().map(|&i| live[i]).map(|r| html! {
                         <div class="aggrow">
                             <b>{ &r.name }</b>{" "}{ trf(lang, "desired {}", &[&r.desired]) }
                             <span class="counts">
@@ -145,9 +289,13 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
                             </span>
                         </div>
                     }) }
+                    { more(&rss, live.len(), &rs_busy).unwrap_or_default() }
                 </div>
             </div>
             <h3>{ t(lang, "Nodes") }</h3>
+            if m.nodes.len() > CELL_BUTTONS_MAX {
+                <HeatMap cells={std::rc::Rc::new(m.nodes.clone())} />
+            } else {
             <div class="cells">
                 { for m.nodes.iter().map(|n| {
                     let load = if n.pods_allocatable > 0 { n.pods * 100 / n.pods_allocatable } else { 0 };
@@ -167,6 +315,7 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
                     }
                 }) }
             </div>
+            }
         </section>
     }
 }
@@ -418,5 +567,23 @@ fn inspect_button(sim: &SimHandle, sel: Selection, x: f64, y: f64, label: &str) 
         <button class="inspect" style={format!("left:{}px;top:{}px", x + COL_W - 22.0, y + 4.0)} onclick={onclick} aria-label={label.to_string()} title={label.to_string()}>
             <svg viewBox="0 0 16 16" aria-hidden="true"><circle cx="7" cy="7" r="4.5" fill="none" stroke="currentColor" stroke-width="1.8"/><path d="M10.5 10.5l3.5 3.5" stroke="currentColor" stroke-width="1.8"/></svg>
         </button>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_aggregated_list_draws_the_rows_still_converging_first_in_list_order() {
+        assert_eq!(agg_rows(5, |_| false), vec![0, 1, 2, 3, 4]);
+        let busy = [7usize, 500, 1499];
+        let rows = agg_rows(1500, |i| busy.contains(&i));
+        assert_eq!(rows.len(), AGG_ROWS_MAX);
+        assert!(busy.iter().all(|b| rows.contains(b)));
+        assert!(rows.windows(2).all(|w| w[0] < w[1]));
+        // More busy rows than room: only busy rows are drawn.
+        let rows = agg_rows(1500, |i| i % 2 == 1);
+        assert!(rows.iter().all(|i| i % 2 == 1) && rows.len() == AGG_ROWS_MAX);
     }
 }

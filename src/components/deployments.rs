@@ -4,22 +4,29 @@
 
 use crate::i18n::{t, trf};
 use crate::sim::use_sim;
-use crate::view::{deployment_details, next_image, DeploymentDetail};
+use crate::view::{deployment_details_limited, next_image, DeploymentDetail};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
+
+/// Most Deployments the panel details (each with its controls and history).
+pub const PANEL_MAX: usize = 12;
 
 /// The panel.
 #[function_component(DeploymentPanel)]
 pub fn deployment_panel() -> Html {
     let sim = use_sim();
     let lang = sim.lang();
-    let details = deployment_details(&sim.state.borrow().cluster);
+    let (details, total) = deployment_details_limited(&sim.state.borrow().cluster, PANEL_MAX);
     if details.is_empty() {
         return html! {};
     }
+    let shown = details.len();
     html! {
         <section class="deployments" aria-label={t(lang, "Deployments: rollouts and history")}>
             { for details.into_iter().map(|d| html! { <DeploymentRow detail={d} /> }) }
+            if shown < total {
+                <p class="aggmore" data-testid="deployments-more">{ trf(lang, "Showing {} of {} Deployments: those still rolling out first (kubectl rollout status and kubectl get reach every one).", &[&shown, &total]) }</p>
+            }
         </section>
     }
 }

@@ -54,7 +54,7 @@ pub fn node_board() -> Html {
     let lang = sim.lang();
     let (views, details, aggregated, total) = {
         let st = sim.state.borrow();
-        let aggregated = pod_count(&st.cluster) > AGGREGATE_AT;
+        let aggregated = aggregated(&st.cluster);
         let all = node_views(&st.cluster);
         let total = all.len();
         let shown = board_nodes(&all);

@@ -85,6 +85,31 @@ test('the timeline shows a lane per component and a click on a mark goes back to
   await page.close();
 });
 
+test('six hundred nodes are one heat map: a click on a cell inspects that node', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByTestId('ready-web').waitFor();
+  const input = page.getByTestId('console-input');
+  await input.fill('sim reset --nodes 600 --zones 3');
+  await input.press('Enter');
+  const map = page.getByTestId('heatmap');
+  await map.waitFor({ timeout: 30_000 });
+  assert.match(await map.getAttribute('aria-label'), /^600 nodes, 0 not Ready/);
+  assert.equal(await page.locator('.cell').count(), 0, 'no button per node');
+  // The board draws 48 cards and says so.
+  assert.equal(await page.locator('.nodecard').count(), 48);
+  assert.match(await page.getByTestId('board-note').innerText(), /^Showing 48 of 600 nodes/);
+  // Cells are 9 px with a 2 px gap, 100 to a row, nodes in name order (node-1, node-10,
+  // node-100, …): the third cell of the first row is node-100.
+  const box = await map.boundingBox();
+  const scale = box.width / 1100;
+  await map.click({ position: { x: (2 * 11 + 4) * scale, y: 4 * scale } });
+  await page.getByTestId('inspector').waitFor({ timeout: 20_000 });
+  assert.match(await page.getByTestId('inspector').locator('h2').first().innerText(), /^Node node-100 · Ready/);
+  await page.screenshot({ path: shot('heatmap-600.png'), fullPage: false });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('two thousand Pods switch the chain to counts and the page keeps answering', async () => {
   const { page, errors } = await openPage(browser, server.url);
   await page.getByTestId('ready-web').waitFor();
