@@ -272,6 +272,9 @@ pub struct Store {
     /// are compared field by field, so a collision never merges two different Events.
     event_dedupe: fxhash::FxHashMap<u64, Vec<ObjKey>>,
     event_seq: u64,
+    /// The Nodes in name order, by position (upstream's snapshot `nodeInfoList`): the
+    /// scheduler walks them round-robin from a start index for every attempt.
+    node_list: Vec<Arc<Object>>,
     /// Events by (lastTimestamp, namespace, name): the order of `kubectl get events -A
     /// --sort-by=.lastTimestamp` (a stable sort of the namespace/name list), so the
     /// newest are read without sorting every Event (there are several per Pod).
@@ -337,6 +340,31 @@ impl Store {
             .range(from..)
             .take_while(move |(k, _)| k.namespace == ns)
             .filter_map(|(_, o)| T::from_object(o))
+    }
+
+    /// Number of Nodes.
+    pub fn node_count(&self) -> usize {
+        self.node_list.len()
+    }
+
+    /// The `i`-th Node in name order.
+    pub fn node_at(&self, i: usize) -> Option<&Node> {
+        self.node_list.get(i).and_then(|o| Node::from_object(o))
+    }
+
+    /// Keep `node_list` in step with a Node write (`Some`) or removal (`None`).
+    fn node_list_set(&mut self, name: &str, obj: Option<&Arc<Object>>) {
+        let at = self
+            .node_list
+            .binary_search_by(|o| o.meta().name.as_str().cmp(name));
+        match (at, obj) {
+            (Ok(i), Some(o)) => self.node_list[i] = o.clone(),
+            (Err(i), Some(o)) => self.node_list.insert(i, o.clone()),
+            (Ok(i), None) => {
+                self.node_list.remove(i);
+            }
+            (Err(_), None) => {}
+        }
     }
 
     /// Number of objects of every kind.
@@ -647,6 +675,9 @@ impl Store {
                 self.index_add(&obj);
             }
         }
+        if kind == Kind::Node {
+            self.node_list_set(&key.name, Some(&obj));
+        }
         self.objects[kind_index(kind)].insert(key.clone(), obj.clone());
         Change {
             type_,
@@ -661,6 +692,9 @@ impl Store {
     fn remove(&mut self, now: SimTime, kind: Kind, key: &ObjKey, writer: &str) -> Option<Change> {
         let old = self.objects[kind_index(kind)].remove(key)?;
         self.index_remove(&old);
+        if kind == Kind::Node {
+            self.node_list_set(&key.name, None);
+        }
         let rv = self.next_rv();
         self.record(
             now,

@@ -426,3 +426,42 @@ fn negative_replicas_a_non_always_restart_policy_and_bad_names_are_invalid() {
     assert!(e.starts_with("The Deployment \"Web_App\" is invalid: metadata.name: Invalid value: \"Web_App\": a lowercase RFC 1123 subdomain must consist of"), "{e}");
     assert_eq!(s.count(Kind::Deployment), 0);
 }
+
+#[test]
+fn the_node_list_by_position_follows_creates_updates_and_deletes_in_name_order() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    let node = |name: &str| {
+        let mut n = Node::default();
+        n.metadata.name = name.into();
+        Object::Node(n)
+    };
+    for name in ["node-b", "node-a", "node-c"] {
+        s.create(0, &mut rng, node(name), "kubelet").unwrap();
+    }
+    let names = |s: &Store| -> Vec<String> {
+        (0..s.node_count())
+            .map(|i| s.node_at(i).unwrap().metadata.name.clone())
+            .collect()
+    };
+    assert_eq!(names(&s), ["node-a", "node-b", "node-c"]);
+    let mut b = s.get::<Node>(&ObjKey::new("", "node-b")).unwrap().clone();
+    b.spec.unschedulable = true;
+    s.update(1, Object::Node(b), "kubectl").unwrap();
+    assert!(
+        s.node_at(1).unwrap().spec.unschedulable,
+        "the updated object"
+    );
+    s.delete(
+        2,
+        Kind::Node,
+        &ObjKey::new("", "node-b"),
+        &DeleteOptions::default(),
+        "kubectl",
+    )
+    .unwrap();
+    assert_eq!(names(&s), ["node-a", "node-c"]);
+    assert!(s.node_at(2).is_none());
+    let listed: Vec<String> = s.list::<Node>().map(|n| n.metadata.name.clone()).collect();
+    assert_eq!(listed, names(&s));
+}
