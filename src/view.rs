@@ -1118,7 +1118,7 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
             a.nodes
                 .iter()
                 .map(|v| VerdictRow {
-                    node: v.node.clone(),
+                    node: v.node.to_string(),
                     verdict: match &v.failure {
                         None => "feasible".into(),
                         Some(f) => format!("{}: {}", f.plugin, f.reasons.join(", ")),
@@ -1146,7 +1146,7 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
                             parts.join(" · ")
                         })
                         .unwrap_or_default(),
-                    chosen: a.chosen.as_deref() == Some(v.node.as_str()),
+                    chosen: a.chosen.as_deref() == Some(&*v.node),
                 })
                 .collect()
         })

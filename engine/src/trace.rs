@@ -428,7 +428,7 @@ fn own_write(c: &Cluster, kind: Kind, e: &WatchEntry) -> Option<Cause> {
                     let score = a
                         .nodes
                         .iter()
-                        .find(|v| v.node == node)
+                        .find(|v| *v.node == *node)
                         .and_then(|v| v.scores.as_ref())
                         .map(|s| s.total.to_string())
                         .unwrap_or_else(|| "—".into());

@@ -143,7 +143,7 @@ fn a_node_without_the_topology_key_is_rejected_as_unresolvable() {
         .map(|p| kubeplay_engine::apiserver::ObjKey::of(&p.metadata))
         .unwrap();
     let a = &c.scheduler.last_attempt[&key];
-    let bare = a.nodes.iter().find(|v| v.node == "bare").unwrap();
+    let bare = a.nodes.iter().find(|v| &*v.node == "bare").unwrap();
     let f = bare.failure.as_ref().unwrap();
     assert_eq!(
         f.reasons,
@@ -227,7 +227,7 @@ spec:
     let key = kubeplay_engine::apiserver::ObjKey::new("default", "noisy");
     let a = &c.scheduler.last_attempt[&key];
     assert_eq!(a.chosen.as_deref(), Some("n2"));
-    let n1 = a.nodes.iter().find(|v| v.node == "n1").unwrap();
+    let n1 = a.nodes.iter().find(|v| &*v.node == "n1").unwrap();
     assert_eq!(
         n1.failure.as_ref().unwrap().reasons,
         ["node(s) didn't satisfy existing pods anti-affinity rules"]
@@ -365,7 +365,7 @@ spec:
     let score = |n: &str| {
         a.nodes
             .iter()
-            .find(|v| v.node == n)
+            .find(|v| &*v.node == n)
             .unwrap()
             .scores
             .clone()
@@ -433,7 +433,7 @@ spec:
             &c.scheduler.last_attempt[&kubeplay_engine::apiserver::ObjKey::new("default", name)];
         a.nodes
             .iter()
-            .find(|v| v.node == "n1")
+            .find(|v| &*v.node == "n1")
             .unwrap()
             .failure
             .as_ref()

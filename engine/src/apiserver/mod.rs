@@ -274,7 +274,9 @@ pub struct Store {
     event_seq: u64,
     /// The Nodes in name order, by position (upstream's snapshot `nodeInfoList`): the
     /// scheduler walks them round-robin from a start index for every attempt.
-    node_list: Vec<Arc<Object>>,
+    /// Each name is shared (`Arc<str>`) with the scheduler's per-node verdicts, which
+    /// would otherwise copy it for every node of every attempt.
+    node_list: Vec<(Arc<str>, Arc<Object>)>,
     /// Events by (lastTimestamp, namespace, name): the order of `kubectl get events -A
     /// --sort-by=.lastTimestamp` (a stable sort of the namespace/name list), so the
     /// newest are read without sorting every Event (there are several per Pod).
@@ -349,17 +351,21 @@ impl Store {
 
     /// The `i`-th Node in name order.
     pub fn node_at(&self, i: usize) -> Option<&Node> {
-        self.node_list.get(i).and_then(|o| Node::from_object(o))
+        self.node_entry(i).map(|(_, n)| n)
+    }
+
+    /// The `i`-th Node in name order, with its shared name.
+    pub fn node_entry(&self, i: usize) -> Option<(&Arc<str>, &Node)> {
+        let (name, o) = self.node_list.get(i)?;
+        Node::from_object(o).map(|n| (name, n))
     }
 
     /// Keep `node_list` in step with a Node write (`Some`) or removal (`None`).
     fn node_list_set(&mut self, name: &str, obj: Option<&Arc<Object>>) {
-        let at = self
-            .node_list
-            .binary_search_by(|o| o.meta().name.as_str().cmp(name));
+        let at = self.node_list.binary_search_by(|(n, _)| (**n).cmp(name));
         match (at, obj) {
-            (Ok(i), Some(o)) => self.node_list[i] = o.clone(),
-            (Err(i), Some(o)) => self.node_list.insert(i, o.clone()),
+            (Ok(i), Some(o)) => self.node_list[i].1 = o.clone(),
+            (Err(i), Some(o)) => self.node_list.insert(i, (Arc::from(name), o.clone())),
             (Ok(i), None) => {
                 self.node_list.remove(i);
             }

@@ -646,10 +646,10 @@ fn why(c: &mut Cluster, words: &[String]) -> R {
     .map(|s| s.to_string())
     .collect::<Vec<String>>()];
     for v in &a.nodes {
-        let mark = if a.chosen.as_deref() == Some(v.node.as_str()) {
+        let mark = if a.chosen.as_deref() == Some(&*v.node) {
             format!("{} *", v.node)
         } else {
-            v.node.clone()
+            v.node.to_string()
         };
         let filter = match &v.failure {
             None => "passed".to_string(),

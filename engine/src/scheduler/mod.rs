@@ -85,8 +85,8 @@ pub struct NodeScores {
 /// One node's part in a scheduling attempt.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct NodeVerdict {
-    /// Node name.
-    pub node: String,
+    /// Node name (shared with the store's node list: one copy per node, not per verdict).
+    pub node: std::sync::Arc<str>,
     /// Why it was filtered out (None: feasible).
     pub failure: Option<FilterFailure>,
     /// Scores, for feasible nodes when scoring ran.
@@ -519,7 +519,7 @@ impl Scheduler {
             for i in 0..n {
                 let idx = (start + i) % n;
                 processed += 1;
-                let Some(node) = store.node_at(idx) else {
+                let Some((name, node)) = store.node_entry(idx) else {
                     continue;
                 };
                 let mut usage = store.node_usage(&node.metadata.name);
@@ -549,7 +549,7 @@ impl Scheduler {
                 }
                 node_of.push(node);
                 verdicts.push(NodeVerdict {
-                    node: node.metadata.name.clone(),
+                    node: name.clone(),
                     failure: res.err(),
                     scores: None,
                 });
@@ -699,7 +699,7 @@ impl Scheduler {
             }
             select_host(&feasible, &verdicts, rng)
         };
-        let node = verdicts[chosen_idx].node.clone();
+        let node = verdicts[chosen_idx].node.to_string();
         let message = format!(
             "Successfully assigned {}/{} to {node}",
             pod.metadata.namespace, pod.metadata.name

@@ -104,7 +104,7 @@ pub fn find_candidate(
     for v in verdicts {
         let Some(f) = &v.failure else { continue };
         if f.unresolvable {
-            statuses.push((v.node.clone(), vec![NOT_HELPFUL.into()]));
+            statuses.push((v.node.to_string(), vec![NOT_HELPFUL.into()]));
             continue;
         }
         let Some(node) = store.get::<Node>(&ObjKey::new("", &v.node)) else {
@@ -113,13 +113,13 @@ pub fn find_candidate(
         match select_victims_on_node(store, pod, &req, node, &pdbs) {
             Ok((victims, violations)) => candidates.push((
                 Candidate {
-                    node: v.node.clone(),
+                    node: v.node.to_string(),
                     victims: victims.iter().map(|p| ObjKey::of(&p.metadata)).collect(),
                     pdb_violations: violations,
                 },
                 victims,
             )),
-            Err(reasons) => statuses.push((v.node.clone(), reasons)),
+            Err(reasons) => statuses.push((v.node.to_string(), reasons)),
         }
     }
     if candidates.is_empty() {
