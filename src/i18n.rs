@@ -55,6 +55,7 @@ const ZH: &[(&str, &str)] = &[
     ("Simulated time: drag to rewind or fast-forward", "模拟时间：拖动以回退或快进"),
     ("{} behind the latest", "比最新时刻晚 {}"),
     ("simulation slower than chosen", "模拟慢于所选速度"),
+    ("Ready (darker: more Pods)", "就绪（颜色越深 Pod 越多）"),
     ("Showing {} of {} Deployments: those still rolling out first (kubectl rollout status and kubectl get reach every one).", "显示 {} 个 Deployment（共 {} 个）：仍在滚动更新的排在前面（kubectl rollout status 和 kubectl get 可查看全部）。"),
     ("… and {} more, all converged (kubectl get lists every one)", "……另有 {} 个，均已收敛（kubectl get 会列出全部）"),
     ("… and {} more, {} of them still converging (kubectl get lists every one)", "……另有 {} 个，其中 {} 个仍在收敛（kubectl get 会列出全部）"),

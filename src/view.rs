@@ -1212,6 +1212,8 @@ pub struct NodeCell {
     pub pods_allocatable: i64,
     /// CPU requested, percent of allocatable.
     pub cpu_pct: i64,
+    /// Cordoned (spec.unschedulable).
+    pub cordoned: bool,
 }
 
 /// The aggregated picture of a large cluster.
@@ -1286,6 +1288,7 @@ pub fn aggregate_model(c: &Cluster) -> AggregateModel {
                 } else {
                     0
                 },
+                cordoned: n.spec.unschedulable,
             }
         })
         .collect();

@@ -151,7 +151,7 @@ pub const CELL_BUTTONS_MAX: usize = 500;
 
 /// Rows of each aggregated list (Deployments, ReplicaSets): the ones still converging
 /// first, then the rest; `kubectl get` lists them all.
-pub const AGG_ROWS_MAX: usize = 60;
+pub const AGG_ROWS_MAX: usize = 20;
 
 /// Which rows of a list of `len` to draw: the first [`AGG_ROWS_MAX`] of those where
 /// `busy(i)`, then the others, in list order.
@@ -179,7 +179,7 @@ pub struct HeatMapProps {
 }
 
 /// Thousands of nodes on one canvas: a cell per node, green by pod load when Ready,
-/// red when not; a click inspects the node under the pointer.
+/// amber when cordoned, red when not Ready; a click inspects the node under the pointer.
 #[function_component(HeatMap)]
 pub fn heat_map(props: &HeatMapProps) -> Html {
     let sim = use_sim();
@@ -207,11 +207,14 @@ pub fn heat_map(props: &HeatMapProps) -> Html {
                     } else {
                         0
                     };
-                    // Ready: pale to deep green with the pod load; not Ready: red.
-                    let fill = if n.ready {
-                        format!("hsl(145,55%,{}%)", 88 - load * 50 / 100)
-                    } else {
+                    // Ready: pale to deep green with the pod load; cordoned: amber;
+                    // not Ready: red.
+                    let fill = if !n.ready {
                         "#c23030".to_string()
+                    } else if n.cordoned {
+                        "#d99a00".to_string()
+                    } else {
+                        format!("hsl(145,55%,{}%)", 88 - load * 50 / 100)
                     };
                     ctx.set_fill_style_str(&fill);
                     let (col, row) = (i % HEAT_COLS, i / HEAT_COLS);
@@ -252,9 +255,16 @@ pub fn heat_map(props: &HeatMapProps) -> Html {
     };
     let not_ready = cells.iter().filter(|n| !n.ready).count();
     html! {
-        <canvas ref={canvas} class="heatmap" width={w.to_string()} height={h.to_string()} {onclick}
-            data-testid="heatmap" role="img"
-            aria-label={trf(lang, "{} nodes, {} not Ready: click a cell to inspect its node", &[&cells.len(), &not_ready])} />
+        <>
+            <canvas ref={canvas} class="heatmap" width={w.to_string()} height={h.to_string()} {onclick}
+                data-testid="heatmap" role="img"
+                aria-label={trf(lang, "{} nodes, {} not Ready: click a cell to inspect its node", &[&cells.len(), &not_ready])} />
+            <p class="heatlegend" aria-hidden="true">
+                <span class="sw ready"></span>{ t(lang, "Ready (darker: more Pods)") }
+                <span class="sw cordoned"></span>{ t(lang, "cordoned") }
+                <span class="sw notready"></span>{ t(lang, "not Ready") }
+            </p>
+        </>
     }
 }
 
@@ -295,6 +305,30 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
     html! {
         <section class="chain aggregated" aria-label={t(lang, "Deployment → ReplicaSet → Pod → Node")} data-testid="aggregated">
             <p class="aggnote">{ trf(lang, "{} Pods: the chain shows counts; click a node cell to inspect it", &[&m.total_pods]) }</p>
+            <h3>{ t(lang, "Nodes") }</h3>
+            if m.nodes.len() > CELL_BUTTONS_MAX {
+                <HeatMap cells={std::rc::Rc::new(m.nodes.clone())} />
+            } else {
+            <div class="cells">
+                { for m.nodes.iter().map(|n| {
+                    let load = if n.pods_allocatable > 0 { n.pods * 100 / n.pods_allocatable } else { 0 };
+                    let inspect = {
+                        let sim = sim.clone();
+                        let name = n.name.clone();
+                        Callback::from(move |_| sim.select(Some(Selection::Node(name.clone()))))
+                    };
+                    html! {
+                        <button class={classes!("cell", if n.ready { "ready" } else { "notready" })}
+                            style={format!("--load:{}%", load.min(100))} onclick={inspect}
+                            title={format!("{} · {} · pods {}/{} · cpu {}%", n.name, if n.ready { "Ready" } else { "NotReady" }, n.pods, n.pods_allocatable, n.cpu_pct)}
+                            aria-label={trf(lang, "Inspect Node {}", &[&n.name])}>
+                            <span class="cellname">{ if n.ready { "✓ " } else { "✕ " } }{ &n.name }</span>
+                            <span class="cellbar"><span class="fill"></span></span>
+                        </button>
+                    }
+                }) }
+            </div>
+            }
             <div class="aggcols">
                 <div class="aggcol">
                     <h3>{ t(lang, "Deployment") }</h3>
@@ -333,30 +367,6 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
                     { more(&rss, live.len(), &rs_busy).unwrap_or_default() }
                 </div>
             </div>
-            <h3>{ t(lang, "Nodes") }</h3>
-            if m.nodes.len() > CELL_BUTTONS_MAX {
-                <HeatMap cells={std::rc::Rc::new(m.nodes.clone())} />
-            } else {
-            <div class="cells">
-                { for m.nodes.iter().map(|n| {
-                    let load = if n.pods_allocatable > 0 { n.pods * 100 / n.pods_allocatable } else { 0 };
-                    let inspect = {
-                        let sim = sim.clone();
-                        let name = n.name.clone();
-                        Callback::from(move |_| sim.select(Some(Selection::Node(name.clone()))))
-                    };
-                    html! {
-                        <button class={classes!("cell", if n.ready { "ready" } else { "notready" })}
-                            style={format!("--load:{}%", load.min(100))} onclick={inspect}
-                            title={format!("{} · {} · pods {}/{} · cpu {}%", n.name, if n.ready { "Ready" } else { "NotReady" }, n.pods, n.pods_allocatable, n.cpu_pct)}
-                            aria-label={trf(lang, "Inspect Node {}", &[&n.name])}>
-                            <span class="cellname">{ if n.ready { "✓ " } else { "✕ " } }{ &n.name }</span>
-                            <span class="cellbar"><span class="fill"></span></span>
-                        </button>
-                    }
-                }) }
-            </div>
-            }
         </section>
     }
 }

@@ -27,7 +27,8 @@ pub const BOARD_MAX: usize = 48;
 
 /// Which nodes get a card: all of them up to [`BOARD_MAX`]; past that, the ones that
 /// need attention (not Ready, powered off, cordoned, tainted) first, then the rest in
-/// name order, [`BOARD_MAX`] in all. Returns the indexes, in name order.
+/// name order, [`BOARD_MAX`] in all. Returns the indexes in that order (attention
+/// first), so the cards a learner should look at come first.
 pub fn board_nodes(views: &[NodeView]) -> Vec<usize> {
     if views.len() <= BOARD_MAX {
         return (0..views.len()).collect();
@@ -43,7 +44,6 @@ pub fn board_nodes(views: &[NodeView]) -> Vec<usize> {
             .filter(|&i| !attention(&views[i]))
             .take(rest),
     );
-    shown.sort_unstable();
     shown
 }
 
@@ -172,11 +172,8 @@ mod tests {
         let shown = board_nodes(&views);
         assert_eq!(shown.len(), BOARD_MAX);
         assert!(shown.contains(&4000) && shown.contains(&4999) && shown.contains(&2500));
-        // The other 45 are the first healthy ones, and the result is in name order.
-        assert_eq!(
-            &shown[..BOARD_MAX - 3],
-            &(0..BOARD_MAX - 3).collect::<Vec<_>>()[..]
-        );
-        assert!(shown.windows(2).all(|w| w[0] < w[1]));
+        // Those three first (in name order), then the first 45 healthy ones.
+        assert_eq!(&shown[..3], &[2500, 4000, 4999]);
+        assert_eq!(&shown[3..], &(0..BOARD_MAX - 3).collect::<Vec<_>>()[..]);
     }
 }
