@@ -185,6 +185,8 @@ pub fn heat_map(props: &HeatMapProps) -> Html {
     let sim = use_sim();
     let lang = sim.lang();
     let canvas = use_node_ref();
+    // The keyboard cursor: arrows move it over the cells, Enter inspects its node.
+    let cursor = use_state(|| None::<usize>);
     let cells = props.cells.clone();
     let rows = cells.len().div_ceil(HEAT_COLS).max(1);
     let (w, h) = (
@@ -193,7 +195,7 @@ pub fn heat_map(props: &HeatMapProps) -> Html {
     );
     {
         let canvas = canvas.clone();
-        use_effect_with(cells.clone(), move |cells| {
+        use_effect_with((cells.clone(), *cursor), move |(cells, cursor)| {
             use wasm_bindgen::JsCast;
             let ctx = canvas
                 .cast::<web_sys::HtmlCanvasElement>()
@@ -225,6 +227,17 @@ pub fn heat_map(props: &HeatMapProps) -> Html {
                         HEAT_CELL,
                     );
                 }
+                if let Some(i) = cursor.filter(|&i| i < cells.len()) {
+                    let (col, row) = (i % HEAT_COLS, i / HEAT_COLS);
+                    ctx.set_stroke_style_str("#1d4ed8");
+                    ctx.set_line_width(2.0);
+                    ctx.stroke_rect(
+                        col as f64 * (HEAT_CELL + HEAT_GAP) - 1.0,
+                        row as f64 * (HEAT_CELL + HEAT_GAP) - 1.0,
+                        HEAT_CELL + 2.0,
+                        HEAT_CELL + 2.0,
+                    );
+                }
             }
         });
     }
@@ -253,12 +266,57 @@ pub fn heat_map(props: &HeatMapProps) -> Html {
             }
         })
     };
+    let onkeydown = {
+        let sim = sim.clone();
+        let cells = cells.clone();
+        let cursor = cursor.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let last = cells.len().saturating_sub(1);
+            let at = cursor.unwrap_or(0);
+            let next = match e.key().as_str() {
+                "ArrowRight" => at.saturating_add(1).min(last),
+                "ArrowLeft" => at.saturating_sub(1),
+                "ArrowDown" => at.saturating_add(HEAT_COLS).min(last),
+                "ArrowUp" => at.saturating_sub(HEAT_COLS),
+                "Home" => 0,
+                "End" => last,
+                "Enter" | " " => {
+                    if let Some(n) = cells.get(at) {
+                        sim.select(Some(Selection::Node(n.name.clone())));
+                    }
+                    e.prevent_default();
+                    return;
+                }
+                _ => return,
+            };
+            e.prevent_default();
+            cursor.set(Some(next));
+        })
+    };
     let not_ready = cells.iter().filter(|n| !n.ready).count();
+    // What the cursor is on, for screen readers (the canvas itself is one image).
+    let focused = cursor.and_then(|i| cells.get(i)).map(|n| {
+        trf(
+            lang,
+            "{}: {}, {} of {} Pods — Enter inspects it",
+            &[
+                &n.name,
+                &if n.ready {
+                    t(lang, "Ready")
+                } else {
+                    t(lang, "not Ready")
+                },
+                &n.pods,
+                &n.pods_allocatable,
+            ],
+        )
+    });
     html! {
         <>
-            <canvas ref={canvas} class="heatmap" width={w.to_string()} height={h.to_string()} {onclick}
-                data-testid="heatmap" role="img"
-                aria-label={trf(lang, "{} nodes, {} not Ready: click a cell to inspect its node", &[&cells.len(), &not_ready])} />
+            <canvas ref={canvas} class="heatmap" width={w.to_string()} height={h.to_string()} {onclick} {onkeydown}
+                tabindex="0" data-testid="heatmap" role="img"
+                aria-label={trf(lang, "{} nodes, {} not Ready: click a cell (or use the arrow keys and Enter) to inspect its node", &[&cells.len(), &not_ready])} />
+            <p class="heatfocus" aria-live="polite" data-testid="heatmap-focus">{ focused.unwrap_or_default() }</p>
             <p class="heatlegend" aria-hidden="true">
                 <span class="sw ready"></span>{ t(lang, "Ready (darker: more Pods)") }
                 <span class="sw cordoned"></span>{ t(lang, "cordoned") }

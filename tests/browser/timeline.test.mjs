@@ -93,7 +93,7 @@ test('six hundred nodes are one heat map: a click on a cell inspects that node',
   await input.press('Enter');
   const map = page.getByTestId('heatmap');
   await map.waitFor({ timeout: 30_000 });
-  assert.match(await map.getAttribute('aria-label'), /^600 nodes, 0 not Ready/);
+  assert.match(await map.getAttribute('aria-label'), /^600 nodes, 0 not Ready: click a cell \(or use the arrow keys and Enter\)/);
   assert.equal(await page.locator('.cell').count(), 0, 'no button per node');
   // The board draws 48 cards and says so.
   assert.equal(await page.locator('.nodecard').count(), 48);
@@ -105,6 +105,15 @@ test('six hundred nodes are one heat map: a click on a cell inspects that node',
   await map.click({ position: { x: (2 * 11 + 4) * scale, y: 4 * scale } });
   await page.getByTestId('inspector').waitFor({ timeout: 20_000 });
   assert.match(await page.getByTestId('inspector').locator('h2').first().innerText(), /^Node node-100 · Ready/);
+  // The keyboard reaches every node too: focus, arrows, Enter.
+  await map.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  // Cell 101 (second row, second column) in name order.
+  const names = Array.from({ length: 600 }, (_, i) => `node-${i + 1}`).sort();
+  assert.match(await page.getByTestId('heatmap-focus').innerText(), new RegExp(`^${names[101]}: Ready, 0 of 110 Pods`));
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((n) => document.querySelector('[data-testid="inspector"] h2')?.innerText.startsWith(`Node ${n} `), names[101], { timeout: 20_000 });
   await page.screenshot({ path: shot('heatmap-600.png'), fullPage: false });
   assert.deepEqual(errors, []);
   await page.close();
