@@ -1697,7 +1697,7 @@ mod path_tests {
             .insert("cpu".into(), "10".into());
         c.submit(
             &kubeplay_engine::cluster::kubectl(),
-            kubeplay_engine::controllers::Request::Update(Object::Deployment(d)),
+            kubeplay_engine::controllers::Request::Update(Object::Deployment(Box::new(d))),
         )
         .unwrap();
         c.advance(20_000);

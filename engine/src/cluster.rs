@@ -1053,7 +1053,7 @@ impl Cluster {
                         d.metadata.resource_version.clear();
                         let _ = self.apply(
                             &Component::named("gitops-sync"),
-                            vec![Request::Update(Object::Deployment(d))],
+                            vec![Request::Update(Object::Deployment(Box::new(d)))],
                         );
                     }
                 }
@@ -1218,7 +1218,7 @@ impl Cluster {
         rs.metadata.resource_version.clear();
         let _ = self.apply(
             &Ctl::ReplicaSet.component(),
-            vec![Request::UpdateStatus(Object::ReplicaSet(rs))],
+            vec![Request::UpdateStatus(Object::ReplicaSet(Box::new(rs)))],
         );
     }
 
@@ -1282,7 +1282,7 @@ impl Cluster {
         self.submit(
             &kubectl(),
             Request::Create {
-                object: Object::Deployment(d),
+                object: Object::Deployment(Box::new(d)),
                 event: None,
             },
         )
@@ -1312,7 +1312,7 @@ impl Cluster {
             .cloned()
             .ok_or_else(|| ApiError::not_found(Kind::Deployment, name))?;
         d.spec.replicas = replicas;
-        self.submit(&kubectl(), Request::Update(Object::Deployment(d)))
+        self.submit(&kubectl(), Request::Update(Object::Deployment(Box::new(d))))
             .map(|_| ())
     }
 

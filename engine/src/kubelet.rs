@@ -654,7 +654,7 @@ impl Kubelet {
                     let mut p = p.clone();
                     refresh_ready(&mut p, now);
                     p.metadata.resource_version.clear();
-                    requests.push(Request::UpdateStatus(Object::Pod(p)));
+                    requests.push(Request::UpdateStatus(Object::Pod(Box::new(p))));
                 }
             }
         }
@@ -1004,7 +1004,7 @@ impl Kubelet {
         }
         order_conditions(&mut p.status.conditions);
         p.metadata.resource_version.clear();
-        let mut requests = vec![Request::UpdateStatus(Object::Pod(p.clone()))];
+        let mut requests = vec![Request::UpdateStatus(Object::Pod(Box::new(p.clone())))];
         let (r, t) = if has_init {
             (vec![], vec![(now, KubeletTimer::InitPull(uid.into(), 0))])
         } else {
@@ -1102,7 +1102,7 @@ impl Kubelet {
             format!("Started container {}", c.name),
         ));
         p.metadata.resource_version.clear();
-        requests.push(Request::UpdateStatus(Object::Pod(p)));
+        requests.push(Request::UpdateStatus(Object::Pod(Box::new(p))));
         let exit = match self.crashing_images.get(&c.image) {
             Some(after) => (now + after, 1),
             None => (now + INIT_RUN, 0),
@@ -1172,7 +1172,7 @@ impl Kubelet {
                 );
                 p.metadata.resource_version.clear();
                 return (
-                    vec![Request::UpdateStatus(Object::Pod(p))],
+                    vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
                     vec![(now + PLEG_RELIST, KubeletTimer::InitPull(uid.into(), j + 1))],
                 );
             }
@@ -1184,7 +1184,7 @@ impl Kubelet {
             );
             order_conditions(&mut p.status.conditions);
             p.metadata.resource_version.clear();
-            let mut requests = vec![Request::UpdateStatus(Object::Pod(p.clone()))];
+            let mut requests = vec![Request::UpdateStatus(Object::Pod(Box::new(p.clone())))];
             let (r, t) = self.pull(&p, uid, 0, now);
             requests.extend(r);
             return (requests, t);
@@ -1195,7 +1195,10 @@ impl Kubelet {
             if let Some(w) = self.workers.get_mut(uid) {
                 w.stage = Stage::Running;
             }
-            return (vec![Request::UpdateStatus(Object::Pod(p))], vec![]);
+            return (
+                vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
+                vec![],
+            );
         }
         let key = format!("{uid}/{}", c.name);
         let delay = match self.backoff.get(&key) {
@@ -1222,7 +1225,10 @@ impl Kubelet {
         if delay > 0 {
             timers.push((now + PLEG_RELIST, KubeletTimer::InitBackOff(uid.into(), j)));
         }
-        (vec![Request::UpdateStatus(Object::Pod(p))], timers)
+        (
+            vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
+            timers,
+        )
     }
 
     /// A failed init container waits out its back-off: CrashLoopBackOff and `BackOff`.
@@ -1272,7 +1278,10 @@ impl Kubelet {
                 c.name
             ),
         );
-        (vec![Request::UpdateStatus(Object::Pod(p)), ev], vec![])
+        (
+            vec![Request::UpdateStatus(Object::Pod(Box::new(p))), ev],
+            vec![],
+        )
     }
 
     fn pull(&mut self, pod: &Pod, uid: &str, i: usize, now: SimTime) -> KubeletOutput {
@@ -1477,7 +1486,7 @@ impl Kubelet {
                 timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
             }
             p.metadata.resource_version.clear();
-            requests.push(Request::UpdateStatus(Object::Pod(p.clone())));
+            requests.push(Request::UpdateStatus(Object::Pod(Box::new(p.clone()))));
             return (requests, timers, p);
         }
         timers.extend(self.arm_probes(uid, i, gen, &c, now));
@@ -1485,7 +1494,7 @@ impl Kubelet {
             timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
         }
         p.metadata.resource_version.clear();
-        requests.push(Request::UpdateStatus(Object::Pod(p.clone())));
+        requests.push(Request::UpdateStatus(Object::Pod(Box::new(p.clone()))));
         (requests, timers, p)
     }
 
@@ -1616,7 +1625,10 @@ impl Kubelet {
         }
         p.metadata.resource_version.clear();
         let timers = self.arm_probes(uid, i, gen, &c, now);
-        (vec![Request::UpdateStatus(Object::Pod(p))], timers)
+        (
+            vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
+            timers,
+        )
     }
 
     fn bump_gen(&mut self, uid: &str, i: usize, n: usize) -> u64 {
@@ -1709,7 +1721,7 @@ impl Kubelet {
         }
         p.metadata.resource_version.clear();
         Ok((
-            vec![Request::UpdateStatus(Object::Pod(p))],
+            vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
             vec![(now + PLEG_RELIST, KubeletTimer::Restart(uid.into(), i, gen))],
         ))
     }
@@ -1767,7 +1779,10 @@ impl Kubelet {
             let mut p = pod.clone();
             p.status.phase = if failed { "Failed" } else { "Succeeded" }.into();
             p.metadata.resource_version.clear();
-            return (vec![Request::UpdateStatus(Object::Pod(p))], vec![]);
+            return (
+                vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
+                vec![],
+            );
         }
         let finished = term
             .as_ref()
@@ -1821,7 +1836,7 @@ impl Kubelet {
                     ),
                 );
                 return (
-                    vec![Request::UpdateStatus(Object::Pod(p)), ev],
+                    vec![Request::UpdateStatus(Object::Pod(Box::new(p))), ev],
                     vec![(
                         finished + b.delay,
                         KubeletTimer::Restart(uid.into(), i, gen),
@@ -1922,7 +1937,7 @@ impl Kubelet {
             }
             refresh_ready(&mut p, now);
             p.metadata.resource_version.clear();
-            requests.push(Request::UpdateStatus(Object::Pod(p)));
+            requests.push(Request::UpdateStatus(Object::Pod(Box::new(p))));
         }
         let timers = if again {
             vec![(now + period, KubeletTimer::Probe(uid.into(), i, gen))]
@@ -2153,7 +2168,7 @@ impl Kubelet {
                     "Failed",
                     "Error: ErrImagePull".into(),
                 ),
-                Request::UpdateStatus(Object::Pod(p)),
+                Request::UpdateStatus(Object::Pod(Box::new(p))),
             ],
             vec![(now + PLEG_RELIST, KubeletTimer::ImageBackOff(uid.into(), i))],
         )
@@ -2202,7 +2217,7 @@ impl Kubelet {
                     "Failed",
                     "Error: ImagePullBackOff".into(),
                 ),
-                Request::UpdateStatus(Object::Pod(p)),
+                Request::UpdateStatus(Object::Pod(Box::new(p))),
             ],
             vec![(
                 b.last_update + b.delay,
@@ -2298,7 +2313,7 @@ impl Kubelet {
         p.metadata.resource_version.clear();
         (
             vec![
-                Request::UpdateStatus(Object::Pod(p.clone())),
+                Request::UpdateStatus(Object::Pod(Box::new(p.clone()))),
                 Request::Delete {
                     kind: Kind::Pod,
                     key: ObjKey::of(&p.metadata),

@@ -43,7 +43,7 @@ fn creates_that_fail_stop_after_the_first_slow_start_batch_with_a_failed_create_
     c.submit(
         &kubectl(),
         Request::Create {
-            object: Object::ReplicaSet(replicaset(8, "")),
+            object: Object::ReplicaSet(Box::new(replicaset(8, ""))),
             event: None,
         },
     )
@@ -82,7 +82,7 @@ fn a_bare_replicaset_creates_all_its_pods_in_one_sync_when_nothing_fails() {
     c.submit(
         &kubectl(),
         Request::Create {
-            object: Object::ReplicaSet(replicaset(7, "busybox:1.36")),
+            object: Object::ReplicaSet(Box::new(replicaset(7, "busybox:1.36"))),
             event: None,
         },
     )

@@ -191,11 +191,17 @@ mod tests {
         b.spec.replicas = 2;
         b.status.ready_replicas = 2;
         assert_eq!(
-            summarize(&Object::ReplicaSet(a.clone()), &Object::ReplicaSet(b)),
+            summarize(
+                &Object::ReplicaSet(Box::new(a.clone())),
+                &Object::ReplicaSet(Box::new(b))
+            ),
             "spec.replicas: 3 → 2; status.readyReplicas: 0 → 2"
         );
         assert_eq!(
-            summarize(&Object::ReplicaSet(a.clone()), &Object::ReplicaSet(a)),
+            summarize(
+                &Object::ReplicaSet(Box::new(a.clone())),
+                &Object::ReplicaSet(Box::new(a))
+            ),
             ""
         );
     }

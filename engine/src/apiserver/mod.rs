@@ -1108,7 +1108,7 @@ impl Store {
                 now,
             ),
         );
-        changes.push(self.put(now, "update-status", Object::Pod(marked), writer));
+        changes.push(self.put(now, "update-status", Object::Pod(Box::new(marked)), writer));
         let opts = DeleteOptions {
             precondition_uid: Some(pod.metadata.uid.clone()),
             ..Default::default()

@@ -1,7 +1,7 @@
 use super::*;
 
 fn pod(name: &str) -> Object {
-    Object::Pod(Pod {
+    Object::Pod(Box::new(Pod {
         metadata: ObjectMeta {
             name: name.into(),
             ..Default::default()
@@ -15,7 +15,7 @@ fn pod(name: &str) -> Object {
             ..Default::default()
         },
         status: Default::default(),
-    })
+    }))
 }
 
 #[test]
@@ -77,7 +77,7 @@ fn generation_moves_only_when_the_spec_changes() {
         ..Default::default()
     });
     let created = s
-        .create(0, &mut rng, Object::Deployment(d), "kubectl")
+        .create(0, &mut rng, Object::Deployment(Box::new(d)), "kubectl")
         .unwrap()
         .new
         .map(std::sync::Arc::unwrap_or_clone)
@@ -298,7 +298,7 @@ fn a_deployment_whose_selector_does_not_match_its_labels_is_invalid() {
         ..Default::default()
     });
     let err = s
-        .create(0, &mut rng, Object::Deployment(d), "kubectl")
+        .create(0, &mut rng, Object::Deployment(Box::new(d)), "kubectl")
         .unwrap_err();
     assert_eq!(
         err.kubectl_text(),
@@ -337,7 +337,12 @@ fn surge_and_unavailable_both_zero_or_over_100_percent_are_invalid() {
         max_unavailable: IntOrString::Int(0),
     });
     let e = s
-        .create(0, &mut rng, Object::Deployment(d.clone()), "kubectl")
+        .create(
+            0,
+            &mut rng,
+            Object::Deployment(Box::new(d.clone())),
+            "kubectl",
+        )
         .unwrap_err();
     assert_eq!(
         e.kubectl_text(),
@@ -348,7 +353,7 @@ fn surge_and_unavailable_both_zero_or_over_100_percent_are_invalid() {
         max_unavailable: IntOrString::Int(1),
     });
     let e = s
-        .create(0, &mut rng, Object::Deployment(d), "kubectl")
+        .create(0, &mut rng, Object::Deployment(Box::new(d)), "kubectl")
         .unwrap_err();
     assert_eq!(
         e.kubectl_text(),
@@ -366,7 +371,7 @@ fn a_quantity_that_does_not_parse_is_a_bad_request() {
         .requests
         .insert("cpu".into(), "lots".into());
     let e = s
-        .create(0, &mut rng, Object::Deployment(d), "kubectl")
+        .create(0, &mut rng, Object::Deployment(Box::new(d)), "kubectl")
         .unwrap_err();
     assert_eq!(e.code, 400);
     assert!(e.kubectl_text().starts_with("Error from server (BadRequest): Deployment in version \"v1\" cannot be handled as a Deployment: quantities must match"));
@@ -377,7 +382,12 @@ fn the_selector_of_a_deployment_is_immutable() {
     let mut s = Store::new();
     let mut rng = Rng::new(1);
     let created = s
-        .create(0, &mut rng, Object::Deployment(web_deployment()), "kubectl")
+        .create(
+            0,
+            &mut rng,
+            Object::Deployment(Box::new(web_deployment())),
+            "kubectl",
+        )
         .unwrap()
         .new
         .map(std::sync::Arc::unwrap_or_clone)
@@ -408,19 +418,19 @@ fn negative_replicas_a_non_always_restart_policy_and_bad_names_are_invalid() {
     let mut d = web_deployment();
     d.spec.replicas = -1;
     assert_eq!(
-        s.create(0, &mut rng, Object::Deployment(d), "kubectl").unwrap_err().kubectl_text(),
+        s.create(0, &mut rng, Object::Deployment(Box::new(d)), "kubectl").unwrap_err().kubectl_text(),
         "The Deployment \"web\" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0"
     );
     let mut d = web_deployment();
     d.spec.template.spec.restart_policy = "Never".into();
     assert_eq!(
-        s.create(0, &mut rng, Object::Deployment(d), "kubectl").unwrap_err().kubectl_text(),
+        s.create(0, &mut rng, Object::Deployment(Box::new(d)), "kubectl").unwrap_err().kubectl_text(),
         "The Deployment \"web\" is invalid: spec.template.spec.restartPolicy: Unsupported value: \"Never\": supported values: \"Always\""
     );
     let mut d = web_deployment();
     d.metadata.name = "Web_App".into();
     let e = s
-        .create(0, &mut rng, Object::Deployment(d), "kubectl")
+        .create(0, &mut rng, Object::Deployment(Box::new(d)), "kubectl")
         .unwrap_err()
         .kubectl_text();
     assert!(e.starts_with("The Deployment \"Web_App\" is invalid: metadata.name: Invalid value: \"Web_App\": a lowercase RFC 1123 subdomain must consist of"), "{e}");

@@ -414,7 +414,7 @@ fn create(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Fi
         c.submit(
             &user(),
             Request::Create {
-                object: Object::Deployment(d),
+                object: Object::Deployment(Box::new(d)),
                 event: None,
             },
         )
@@ -1521,7 +1521,7 @@ fn rollout(c: &mut Cluster, words: &[String]) -> RB {
                 ));
             }
             d.spec.paused = pause;
-            c.submit(&user(), Request::Update(Object::Deployment(d)))
+            c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
                 .map_err(api)?;
             Ok((
                 format!("{qn} {}", if pause { "paused" } else { "resumed" }),
@@ -1538,7 +1538,7 @@ fn rollout(c: &mut Cluster, words: &[String]) -> RB {
                 .metadata
                 .annotations
                 .insert("kubectl.kubernetes.io/restartedAt".into(), rfc3339(c.now()));
-            c.submit(&user(), Request::Update(Object::Deployment(d)))
+            c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
                 .map_err(api)?;
             Ok((format!("{qn} restarted"), None))
         }
@@ -1580,7 +1580,7 @@ fn rollout(c: &mut Cluster, words: &[String]) -> RB {
                 ));
             }
             d.spec.template = t;
-            c.submit(&user(), Request::Update(Object::Deployment(d)))
+            c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
                 .map_err(api)?;
             Ok((format!("{qn} rolled back"), None))
         }

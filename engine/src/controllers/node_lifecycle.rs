@@ -403,7 +403,7 @@ pub fn mark_pods_not_ready(store: &Store, node: &str, now: SimTime) -> Vec<Reque
             },
         );
         pod.metadata.resource_version.clear();
-        out.push(Request::UpdateStatus(Object::Pod(pod)));
+        out.push(Request::UpdateStatus(Object::Pod(Box::new(pod))));
         out.push(Request::Event {
             involved: event_ref(Kind::Pod, &p.metadata),
             type_: "Warning",

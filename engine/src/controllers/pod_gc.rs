@@ -44,7 +44,7 @@ pub fn gc_orphaned(store: &Store, node: &str, now: SimTime) -> Vec<Request> {
                 ),
             );
             p.metadata.resource_version.clear();
-            requests.push(Request::UpdateStatus(Object::Pod(p)));
+            requests.push(Request::UpdateStatus(Object::Pod(Box::new(p))));
         }
         requests.push(Request::Delete {
             kind: Kind::Pod,

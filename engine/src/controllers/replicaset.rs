@@ -86,7 +86,7 @@ impl ReplicaSetController {
             let mut updated = rs.clone();
             updated.status = status;
             out.requests
-                .push(Request::UpdateStatus(Object::ReplicaSet(updated)));
+                .push(Request::UpdateStatus(Object::ReplicaSet(Box::new(updated))));
         }
         // Requeue when a Ready pod will become available (minReadySeconds).
         if rs.spec.min_ready_seconds > 0 {
@@ -116,7 +116,7 @@ fn claim_pods<'a>(store: &'a Store, rs: &'a ReplicaSet) -> (Vec<&'a Pod>, Vec<Re
             continue;
         }
         if sel.matches(&p.metadata.labels) {
-            pods.push(p);
+            pods.push(&**p);
         } else if !p.metadata.is_deleting() {
             // Release: drop our ownerReference.
             let mut released = p.clone();
@@ -136,7 +136,7 @@ fn claim_pods<'a>(store: &'a Store, rs: &'a ReplicaSet) -> (Vec<&'a Pod>, Vec<Re
                     &rs.metadata.name,
                     &rs.metadata.uid,
                 ));
-                requests.push(Request::Update(Object::Pod(adopted)));
+                requests.push(Request::Update(Object::Pod(Box::new(adopted))));
                 pods.push(p);
             }
         }
@@ -174,7 +174,7 @@ fn manage_replicas(store: &Store, rs: &ReplicaSet, active: &[&Pod], now: SimTime
         let n = (-diff as usize).min(BURST_REPLICAS);
         let creates = (0..n)
             .map(|_| Request::Create {
-                object: Object::Pod(pod_from_template(rs)),
+                object: Object::Pod(Box::new(pod_from_template(rs))),
                 event: Some(EventOnSuccess {
                     involved: rs_ref.clone(),
                     type_: "Normal",

@@ -142,7 +142,7 @@ fn evict(pod: &Pod, now: SimTime) -> Vec<Request> {
                 pod.metadata.namespace, pod.metadata.name
             ),
         },
-        Request::UpdateStatus(Object::Pod(p)),
+        Request::UpdateStatus(Object::Pod(Box::new(p))),
         Request::Delete {
             kind: Kind::Pod,
             key: ObjKey::of(&pod.metadata),

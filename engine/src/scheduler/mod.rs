@@ -598,7 +598,7 @@ impl Scheduler {
                         ),
                     );
                     v.metadata.resource_version.clear();
-                    requests.push(Request::UpdateStatus(Object::Pod(v)));
+                    requests.push(Request::UpdateStatus(Object::Pod(Box::new(v))));
                     requests.push(Request::Delete {
                         kind: Kind::Pod,
                         key: key.clone(),
@@ -639,7 +639,7 @@ impl Scheduler {
                 reason: "FailedScheduling".into(),
                 message: message.clone(),
             });
-            requests.push(Request::UpdateStatus(Object::Pod(p)));
+            requests.push(Request::UpdateStatus(Object::Pod(Box::new(p))));
             let attempt = SchedulingAttempt {
                 time: now,
                 uid: pod.metadata.uid.clone(),

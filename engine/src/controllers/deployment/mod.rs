@@ -116,7 +116,7 @@ impl DeploymentController {
                 let mut s = d.clone();
                 s.status.observed_generation = d.metadata.generation;
                 ctx.requests
-                    .push(Request::UpdateStatus(Object::Deployment(s)));
+                    .push(Request::UpdateStatus(Object::Deployment(Box::new(s))));
             }
             return Reconcile {
                 requests: ctx.requests,

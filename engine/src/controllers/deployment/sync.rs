@@ -42,7 +42,7 @@ fn set_deployment_revision(ctx: &mut SyncCtx, rev: i64) {
             .annotations
             .insert(REVISION_ANNOTATION.into(), rev);
         ctx.requests
-            .push(Request::Update(Object::Deployment(ctx.d.clone())));
+            .push(Request::Update(Object::Deployment(Box::new(ctx.d.clone()))));
     }
 }
 
@@ -85,7 +85,7 @@ pub fn get_new_replica_set(
         }
         if changed {
             ctx.requests
-                .push(Request::Update(Object::ReplicaSet(rs.clone())));
+                .push(Request::Update(Object::ReplicaSet(Box::new(rs.clone()))));
         }
         let rev = revision(&rs.metadata);
         let name = rs.metadata.name.clone();
@@ -100,7 +100,9 @@ pub fn get_new_replica_set(
             );
             set_deployment_condition(&mut ctx.d.status.conditions, c);
             ctx.requests
-                .push(Request::UpdateStatus(Object::Deployment(ctx.d.clone())));
+                .push(Request::UpdateStatus(Object::Deployment(Box::new(
+                    ctx.d.clone(),
+                ))));
         }
         return Some(i);
     }
@@ -156,7 +158,7 @@ pub fn get_new_replica_set(
     };
     let name = rs.metadata.name.clone();
     ctx.requests.push(Request::Create {
-        object: Object::ReplicaSet(rs.clone()),
+        object: Object::ReplicaSet(Box::new(rs.clone())),
         event: None,
     });
     if replicas > 0 {
@@ -177,7 +179,9 @@ pub fn get_new_replica_set(
     );
     set_deployment_condition(&mut ctx.d.status.conditions, c);
     ctx.requests
-        .push(Request::UpdateStatus(Object::Deployment(ctx.d.clone())));
+        .push(Request::UpdateStatus(Object::Deployment(Box::new(
+            ctx.d.clone(),
+        ))));
     Some(rss.len() - 1)
 }
 
@@ -199,7 +203,7 @@ pub fn scale_replica_set(ctx: &mut SyncCtx, rs: &mut ReplicaSet, new_size: i64) 
         .annotations
         .insert(MAX_REPLICAS_ANNOTATION.into(), max);
     ctx.requests
-        .push(Request::Update(Object::ReplicaSet(rs.clone())));
+        .push(Request::Update(Object::ReplicaSet(Box::new(rs.clone()))));
     if old != new_size {
         let dir = if new_size > old { "up" } else { "down" };
         ctx.event(
@@ -431,7 +435,9 @@ pub fn check_paused_conditions(ctx: &mut SyncCtx) {
     };
     set_deployment_condition(&mut ctx.d.status.conditions, c);
     ctx.requests
-        .push(Request::UpdateStatus(Object::Deployment(ctx.d.clone())));
+        .push(Request::UpdateStatus(Object::Deployment(Box::new(
+            ctx.d.clone(),
+        ))));
 }
 
 /// `syncDeploymentStatus` / `syncRolloutStatus` (`progress.go`): status, the
@@ -524,7 +530,9 @@ pub fn sync_deployment_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option
     if status != ctx.d.status {
         ctx.d.status = status;
         ctx.requests
-            .push(Request::UpdateStatus(Object::Deployment(ctx.d.clone())));
+            .push(Request::UpdateStatus(Object::Deployment(Box::new(
+                ctx.d.clone(),
+            ))));
     }
 }
 

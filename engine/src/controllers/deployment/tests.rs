@@ -46,7 +46,7 @@ fn a_new_deployment_creates_one_hashed_replicaset_at_full_size_and_says_so() {
         .create(
             0,
             &mut rng,
-            Object::Deployment(deployment(3, "nginx:1.27")),
+            Object::Deployment(Box::new(deployment(3, "nginx:1.27"))),
             "kubectl",
         )
         .unwrap();
@@ -157,7 +157,7 @@ fn scaling_a_deployment_scales_its_only_replicaset_and_records_scaling_replicase
         .create(
             0,
             &mut rng,
-            Object::Deployment(deployment(3, "nginx:1.27")),
+            Object::Deployment(Box::new(deployment(3, "nginx:1.27"))),
             "kubectl",
         )
         .unwrap();
@@ -165,12 +165,14 @@ fn scaling_a_deployment_scales_its_only_replicaset_and_records_scaling_replicase
     let mut d = store.get::<Deployment>(&key()).unwrap().clone();
     d.spec.replicas = 5;
     d.metadata.resource_version.clear();
-    store.update(1, Object::Deployment(d), "kubectl").unwrap();
+    store
+        .update(1, Object::Deployment(Box::new(d)), "kubectl")
+        .unwrap();
     let requests = sync_and_apply(&mut store, &mut rng, 2);
     let rs_updates: Vec<&ReplicaSet> = requests
         .iter()
         .filter_map(|q| match q {
-            Request::Update(Object::ReplicaSet(rs)) => Some(rs),
+            Request::Update(Object::ReplicaSet(rs)) => Some(&**rs),
             _ => None,
         })
         .collect();
@@ -207,7 +209,7 @@ fn a_new_template_surges_one_new_pod_before_any_old_one_goes() {
         .create(
             0,
             &mut rng,
-            Object::Deployment(deployment(3, "nginx:1.27")),
+            Object::Deployment(Box::new(deployment(3, "nginx:1.27"))),
             "kubectl",
         )
         .unwrap();
@@ -224,12 +226,14 @@ fn a_new_template_surges_one_new_pod_before_any_old_one_goes() {
         conditions: vec![],
     };
     store
-        .update_status(1, Object::ReplicaSet(s), "replicaset-controller")
+        .update_status(1, Object::ReplicaSet(Box::new(s)), "replicaset-controller")
         .unwrap();
     let mut d = store.get::<Deployment>(&key()).unwrap().clone();
     d.spec.template.spec.containers[0].image = "nginx:1.28".into();
     d.metadata.resource_version.clear();
-    store.update(2, Object::Deployment(d), "kubectl").unwrap();
+    store
+        .update(2, Object::Deployment(Box::new(d)), "kubectl")
+        .unwrap();
     let requests = sync_and_apply(&mut store, &mut rng, 3);
     let new_rs = requests.iter().find_map(|q| match q {
         Request::Create {

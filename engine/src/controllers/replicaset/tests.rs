@@ -45,7 +45,12 @@ fn world(replicas: i64, pods: usize) -> (Store, ObjKey) {
     let mut store = Store::new();
     let mut rng = Rng::new(1);
     let ch = store
-        .create(0, &mut rng, Object::ReplicaSet(rs(replicas)), "test")
+        .create(
+            0,
+            &mut rng,
+            Object::ReplicaSet(Box::new(rs(replicas))),
+            "test",
+        )
         .unwrap();
     let Some(Object::ReplicaSet(created)) = ch.new.map(std::sync::Arc::unwrap_or_clone) else {
         unreachable!()
@@ -55,7 +60,7 @@ fn world(replicas: i64, pods: usize) -> (Store, ObjKey) {
             .create(
                 0,
                 &mut rng,
-                Object::Pod(pod_from_template(&created)),
+                Object::Pod(Box::new(pod_from_template(&created))),
                 "test",
             )
             .unwrap();
@@ -161,7 +166,7 @@ fn a_matching_orphan_is_adopted_and_a_non_matching_owned_pod_is_released() {
         status: Default::default(),
     };
     store
-        .create(0, &mut rng, Object::Pod(orphan), "kubectl")
+        .create(0, &mut rng, Object::Pod(Box::new(orphan)), "kubectl")
         .unwrap();
     // Relabel the owned pod so it no longer matches.
     let owned = store
@@ -171,13 +176,15 @@ fn a_matching_orphan_is_adopted_and_a_non_matching_owned_pod_is_released() {
         .clone();
     let mut relabeled = owned.clone();
     relabeled.metadata.labels = labels(&[("app", "debug")]);
-    store.update(0, Object::Pod(relabeled), "kubectl").unwrap();
+    store
+        .update(0, Object::Pod(Box::new(relabeled)), "kubectl")
+        .unwrap();
     let r = ReplicaSetController::default().sync_replica_set(&store, &key, 0);
     let updates: Vec<&Pod> = r
         .requests
         .iter()
         .filter_map(|q| match q {
-            Request::Update(Object::Pod(p)) => Some(p),
+            Request::Update(Object::Pod(p)) => Some(&**p),
             _ => None,
         })
         .collect();
