@@ -195,6 +195,26 @@ pub struct NodeUsage {
     pub alloc: Option<crate::scheduler::plugins::Allocatable>,
 }
 
+impl NodeUsage {
+    /// Count one more Pod with requests `r` on the node.
+    pub fn add_pod(&mut self, r: &PodRequests) {
+        self.pods += 1;
+        self.requested.cpu_milli += r.cpu_milli;
+        self.requested.memory += r.memory;
+        self.requested.nonzero_cpu_milli += r.nonzero_cpu_milli;
+        self.requested.nonzero_memory += r.nonzero_memory;
+    }
+
+    /// Count one Pod with requests `r` fewer on the node.
+    pub fn remove_pod(&mut self, r: &PodRequests) {
+        self.pods -= 1;
+        self.requested.cpu_milli -= r.cpu_milli;
+        self.requested.memory -= r.memory;
+        self.requested.nonzero_cpu_milli -= r.nonzero_cpu_milli;
+        self.requested.nonzero_memory -= r.nonzero_memory;
+    }
+}
+
 /// Options of a delete request.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DeleteOptions {
@@ -455,12 +475,7 @@ impl Store {
             ..NodeUsage::default()
         };
         for p in self.pods_on_node(node).filter(|p| !p.is_terminal()) {
-            let r = pod_requests(p);
-            u.pods += 1;
-            u.requested.cpu_milli += r.cpu_milli;
-            u.requested.memory += r.memory;
-            u.requested.nonzero_cpu_milli += r.nonzero_cpu_milli;
-            u.requested.nonzero_memory += r.nonzero_memory;
+            u.add_pod(&pod_requests(p));
         }
         u
     }
@@ -509,13 +524,10 @@ impl Store {
                     set.remove(&key);
                 }
                 if !p.is_terminal() {
-                    let req = pod_requests(p);
-                    let u = self.node_usage.entry(p.spec.node_name.clone()).or_default();
-                    u.pods -= 1;
-                    u.requested.cpu_milli -= req.cpu_milli;
-                    u.requested.memory -= req.memory;
-                    u.requested.nonzero_cpu_milli -= req.nonzero_cpu_milli;
-                    u.requested.nonzero_memory -= req.nonzero_memory;
+                    self.node_usage
+                        .entry(p.spec.node_name.clone())
+                        .or_default()
+                        .remove_pod(&pod_requests(p));
                 }
             }
         }
@@ -598,13 +610,10 @@ impl Store {
                     .or_default()
                     .insert(key);
                 if !p.is_terminal() {
-                    let req = pod_requests(p);
-                    let u = self.node_usage.entry(p.spec.node_name.clone()).or_default();
-                    u.pods += 1;
-                    u.requested.cpu_milli += req.cpu_milli;
-                    u.requested.memory += req.memory;
-                    u.requested.nonzero_cpu_milli += req.nonzero_cpu_milli;
-                    u.requested.nonzero_memory += req.nonzero_memory;
+                    self.node_usage
+                        .entry(p.spec.node_name.clone())
+                        .or_default()
+                        .add_pod(&pod_requests(p));
                 }
             }
         }

@@ -526,11 +526,7 @@ impl Scheduler {
                 // RunFilterPluginsWithNominatedPods: room promised to a Pod of equal or
                 // higher priority is not free.
                 for r in self.nominated_requests(store, &node.metadata.name, pod) {
-                    usage.pods += 1;
-                    usage.requested.cpu_milli += r.cpu_milli;
-                    usage.requested.memory += r.memory;
-                    usage.requested.nonzero_cpu_milli += r.nonzero_cpu_milli;
-                    usage.requested.nonzero_memory += r.nonzero_memory;
+                    usage.add_pod(&r);
                 }
                 let ports_in_use: Vec<(i64, String)> = if wants_ports {
                     store

@@ -54,22 +54,6 @@ fn more_important_first(a: &&Pod, b: &&Pod) -> std::cmp::Ordering {
         .then_with(|| a.metadata.name.cmp(&b.metadata.name))
 }
 
-fn sub(u: &mut NodeUsage, r: &PodRequests) {
-    u.pods -= 1;
-    u.requested.cpu_milli -= r.cpu_milli;
-    u.requested.memory -= r.memory;
-    u.requested.nonzero_cpu_milli -= r.nonzero_cpu_milli;
-    u.requested.nonzero_memory -= r.nonzero_memory;
-}
-
-fn add(u: &mut NodeUsage, r: &PodRequests) {
-    u.pods += 1;
-    u.requested.cpu_milli += r.cpu_milli;
-    u.requested.memory += r.memory;
-    u.requested.nonzero_cpu_milli += r.nonzero_cpu_milli;
-    u.requested.nonzero_memory += r.nonzero_memory;
-}
-
 /// `PodEligibleToPreemptOthers`: `Err` carries the PostFilter message.
 pub fn eligible(store: &Store, pod: &Pod) -> Result<(), PostFilterMsg> {
     if pod.spec.preemption_policy.as_deref() == Some("Never") {
@@ -184,7 +168,7 @@ fn select_victims_on_node<'a>(
         .map(|p| (p.metadata.uid.as_str(), pod_requests(p)))
         .collect();
     for p in &lower {
-        sub(&mut usage, &reqs[p.metadata.uid.as_str()]);
+        usage.remove_pod(&reqs[p.metadata.uid.as_str()]);
     }
     let wants_ports = !host_ports(pod).is_empty();
     let ports = |without: &[&Pod]| -> Vec<(i64, String)> {
@@ -232,10 +216,10 @@ fn select_victims_on_node<'a>(
     for (group, is_violating) in [(violating, true), (non_violating, false)] {
         for p in group {
             let r = &reqs[p.metadata.uid.as_str()];
-            add(&mut usage, r);
+            usage.add_pod(r);
             removed.retain(|w| w.metadata.uid != p.metadata.uid);
             if fits(&usage, &removed).is_err() {
-                sub(&mut usage, r);
+                usage.remove_pod(r);
                 removed.push(p);
                 victims.push(p);
                 if is_violating {
