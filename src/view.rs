@@ -91,6 +91,19 @@ pub struct DeploymentDetail {
     pub revisions: Vec<RevisionView>,
 }
 
+/// Which of `len` items a capped list draws: up to `max` of those where `busy(i)` (in
+/// order), then the others (in order) to fill `max`. The busy ones come first in the
+/// result; a caller that wants list order sorts it. All of them when `len <= max`.
+pub fn busy_first(len: usize, max: usize, busy: impl Fn(usize) -> bool) -> Vec<usize> {
+    if len <= max {
+        return (0..len).collect();
+    }
+    let mut picked: Vec<usize> = (0..len).filter(|&i| busy(i)).take(max).collect();
+    let rest = max - picked.len();
+    picked.extend((0..len).filter(|&i| !busy(i)).take(rest));
+    picked
+}
+
 /// The Deployment panel's rows: per Deployment in `default`, its controls' inputs and its
 /// history, for at most `limit` Deployments — those still rolling out or
 /// short of Ready first, then the rest, in name order — and how many there are in all.
@@ -106,12 +119,7 @@ pub fn deployment_details_limited(c: &Cluster, limit: usize) -> (Vec<DeploymentD
         let want = d.spec.replicas;
         s.updated_replicas != want || s.ready_replicas != want || s.available_replicas != want
     };
-    let mut chosen: Vec<usize> = (0..all.len())
-        .filter(|&i| busy(all[i]))
-        .take(limit)
-        .collect();
-    let rest = limit.saturating_sub(chosen.len());
-    chosen.extend((0..all.len()).filter(|&i| !busy(all[i])).take(rest));
+    let mut chosen = busy_first(all.len(), limit, |i| busy(all[i]));
     chosen.sort_unstable();
     (
         deployment_details_of(c, chosen.iter().map(|&i| all[i])),

@@ -156,12 +156,7 @@ pub const AGG_ROWS_MAX: usize = 20;
 /// Which rows of a list of `len` to draw: the first [`AGG_ROWS_MAX`] of those where
 /// `busy(i)`, then the others, in list order.
 fn agg_rows(len: usize, busy: impl Fn(usize) -> bool) -> Vec<usize> {
-    if len <= AGG_ROWS_MAX {
-        return (0..len).collect();
-    }
-    let mut rows: Vec<usize> = (0..len).filter(|&i| busy(i)).take(AGG_ROWS_MAX).collect();
-    let rest = AGG_ROWS_MAX - rows.len();
-    rows.extend((0..len).filter(|&i| !busy(i)).take(rest));
+    let mut rows = busy_first(len, AGG_ROWS_MAX, busy);
     rows.sort_unstable();
     rows
 }

@@ -30,21 +30,10 @@ pub const BOARD_MAX: usize = 48;
 /// name order, [`BOARD_MAX`] in all. Returns the indexes in that order (attention
 /// first), so the cards a learner should look at come first.
 pub fn board_nodes(views: &[NodeView]) -> Vec<usize> {
-    if views.len() <= BOARD_MAX {
-        return (0..views.len()).collect();
-    }
-    let attention = |v: &NodeView| !v.ready || !v.powered || !v.taints.is_empty();
-    let mut shown: Vec<usize> = (0..views.len())
-        .filter(|&i| attention(&views[i]))
-        .take(BOARD_MAX)
-        .collect();
-    let rest = BOARD_MAX - shown.len();
-    shown.extend(
-        (0..views.len())
-            .filter(|&i| !attention(&views[i]))
-            .take(rest),
-    );
-    shown
+    busy_first(views.len(), BOARD_MAX, |i| {
+        let v = &views[i];
+        !v.ready || !v.powered || !v.taints.is_empty()
+    })
 }
 
 /// The board.
