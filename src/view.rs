@@ -1233,8 +1233,8 @@ pub struct AggregateModel {
     pub deployments: Vec<(String, i64, i64)>,
     /// ReplicaSets with their Pods counted.
     pub replicasets: Vec<RsSummary>,
-    /// Nodes as cells.
-    pub nodes: Vec<NodeCell>,
+    /// Nodes as cells (shared with the heat map, which redraws only when they change).
+    pub nodes: std::rc::Rc<Vec<NodeCell>>,
 }
 
 /// Pods in the cluster (decides the aggregated mode).
@@ -1313,7 +1313,7 @@ pub fn aggregate_model(c: &Cluster) -> AggregateModel {
             })
             .collect(),
         replicasets,
-        nodes,
+        nodes: std::rc::Rc::new(nodes),
     }
 }
 

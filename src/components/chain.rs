@@ -360,7 +360,7 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
             <p class="aggnote">{ trf(lang, "{} Pods: the chain shows counts; click a node cell to inspect it", &[&m.total_pods]) }</p>
             <h3>{ t(lang, "Nodes") }</h3>
             if m.nodes.len() > CELL_BUTTONS_MAX {
-                <HeatMap cells={std::rc::Rc::new(m.nodes.clone())} />
+                <HeatMap cells={m.nodes.clone()} />
             } else {
             <div class="cells">
                 { for m.nodes.iter().map(|n| {
