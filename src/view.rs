@@ -363,7 +363,7 @@ pub fn node_views(c: &Cluster) -> Vec<NodeView> {
         let usage = store.node_usage(&n.metadata.name);
         let alloc = usage
             .alloc
-            .unwrap_or_else(|| kubeplay_engine::scheduler::plugins::allocatable(n));
+            .unwrap_or_else(|| kubeplay_engine::apiserver::allocatable(n));
         out.push(NodeView {
             name: n.metadata.name.clone(),
             status: node_status(n),
@@ -1285,7 +1285,7 @@ pub fn aggregate_model(c: &Cluster) -> AggregateModel {
             let u = store.node_usage(&n.metadata.name);
             let a = u
                 .alloc
-                .unwrap_or_else(|| kubeplay_engine::scheduler::plugins::allocatable(n));
+                .unwrap_or_else(|| kubeplay_engine::apiserver::allocatable(n));
             NodeCell {
                 name: n.metadata.name.clone(),
                 ready: n.ready_status() == "True",
@@ -1705,7 +1705,7 @@ mod path_tests {
             .insert("cpu".into(), "10".into());
         c.submit(
             &kubeplay_engine::cluster::kubectl(),
-            kubeplay_engine::controllers::Request::Update(Object::Deployment(Box::new(d))),
+            kubeplay_engine::client::Request::Update(Object::Deployment(Box::new(d))),
         )
         .unwrap();
         c.advance(20_000);

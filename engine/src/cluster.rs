@@ -9,38 +9,19 @@
 
 use crate::api::*;
 use crate::apiserver::{ApiError, Change, DeleteOptions, ObjKey, Store};
+use crate::client::{Component, Request};
+pub use crate::config::Config;
 use crate::controllers::deployment::DeploymentController;
 use crate::controllers::garbage_collector::GarbageCollector;
 use crate::controllers::node_lifecycle::{NodeLifecycleController, NodeLifecycleTimer};
 use crate::controllers::replicaset::ReplicaSetController;
 use crate::controllers::taint_eviction::TaintEvictionController;
-use crate::controllers::{Component, Reconcile, Request, WorkQueue};
-use crate::kubelet::{Kubelet, KubeletTimer, KubeletTiming, NodeConfig};
+use crate::controllers::{Reconcile, WorkQueue};
+use crate::kubelet::{Kubelet, KubeletTimer, NodeConfig};
 use crate::rng::Rng;
 use crate::scheduler::{Scheduler, SchedulerTimer};
 use crate::time::{SimTime, TimerQueue, SECOND};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Tunable latencies.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Config {
-    /// Delay between a watch event and the controller's reconcile.
-    pub controller_latency: SimTime,
-    /// Delay between a Pod entering the scheduling queue and its cycle.
-    pub scheduler_latency: SimTime,
-    /// Kubelet timings.
-    pub kubelet: KubeletTiming,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            controller_latency: 200,
-            scheduler_latency: 300,
-            kubelet: KubeletTiming::default(),
-        }
-    }
-}
 
 /// Controllers with work queues.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -13,7 +13,9 @@
 
 use crate::api::*;
 use crate::apiserver::{DeleteOptions, ObjKey, Store};
-use crate::controllers::{event_ref, Request};
+use crate::client::{event_ref, Request};
+pub use crate::config::KubeletTiming;
+use crate::hash::fnv1a32;
 use crate::time::{rfc3339, SimTime, SECOND};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -24,36 +26,9 @@ pub const LEASE_DURATION_SECONDS: i64 = 40;
 /// Kubelet version reported by every node.
 pub const KUBELET_VERSION: &str = "v1.33.0";
 
-/// Latencies of the simulated node (configurable for scenarios).
-#[derive(Clone, Debug, PartialEq)]
-pub struct KubeletTiming {
-    /// From seeing a Pod bound to the node to reporting ContainerCreating.
-    pub sync_latency: SimTime,
-    /// Create + start of one container once its image is present.
-    pub container_start: SimTime,
-    /// Time for a container to exit after TERM (capped by the grace period).
-    pub container_stop: SimTime,
-    /// Pull time per MB of image.
-    pub pull_ms_per_mb: SimTime,
-    /// Fixed pull overhead.
-    pub pull_base: SimTime,
-}
-
-impl Default for KubeletTiming {
-    fn default() -> Self {
-        KubeletTiming {
-            sync_latency: 300,
-            container_start: 700,
-            container_stop: 1_000,
-            pull_ms_per_mb: 40,
-            pull_base: 800,
-        }
-    }
-}
-
 /// Simulated size of an image in bytes: deterministic from its name (20–120 MB).
 pub fn image_size(image: &str) -> u64 {
-    let h = crate::controllers::deployment::util::fnv1a32(image.as_bytes()) as u64;
+    let h = fnv1a32(image.as_bytes()) as u64;
     20_000_000 + (h % 100_000_000)
 }
 
@@ -61,7 +36,7 @@ pub fn image_size(image: &str) -> u64 {
 fn hex64(seed: &str) -> String {
     let mut out = String::new();
     for i in 0..8u8 {
-        let h = crate::controllers::deployment::util::fnv1a32(format!("{seed}/{i}").as_bytes());
+        let h = fnv1a32(format!("{seed}/{i}").as_bytes());
         out.push_str(&format!("{h:08x}"));
     }
     out

@@ -41,9 +41,12 @@
 pub mod api;
 pub mod apiserver;
 pub mod bench;
+pub mod client;
 pub mod cluster;
 pub mod command;
+pub mod config;
 pub mod controllers;
+pub mod hash;
 pub mod kubelet;
 pub mod lz;
 pub mod manifest;

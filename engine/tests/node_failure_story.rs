@@ -193,7 +193,7 @@ fn pods_of_a_removed_node_are_failed_and_force_deleted_by_pod_gc_after_the_quara
     let requests = kubeplay_engine::controllers::pod_gc::gc_orphaned(&c.store, "node-2", sweep);
     assert_eq!(requests.len(), 2);
     match &requests[0] {
-        kubeplay_engine::controllers::Request::UpdateStatus(Object::Pod(p)) => {
+        kubeplay_engine::client::Request::UpdateStatus(Object::Pod(p)) => {
             assert_eq!(p.metadata.name, victim.metadata.name);
             assert_eq!(p.status.phase, "Failed");
             let dt = p
@@ -210,7 +210,7 @@ fn pods_of_a_removed_node_are_failed_and_force_deleted_by_pod_gc_after_the_quara
         other => panic!("{other:?}"),
     }
     match &requests[1] {
-        kubeplay_engine::controllers::Request::Delete { key, options, .. } => {
+        kubeplay_engine::client::Request::Delete { key, options, .. } => {
             assert_eq!(key.name, victim.metadata.name);
             assert_eq!(options.grace_period_seconds, Some(0));
             assert_eq!(

@@ -4,9 +4,9 @@
 mod common;
 use kubeplay_engine::api::*;
 use kubeplay_engine::apiserver::ObjKey;
+use kubeplay_engine::client::Request;
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::command::{run, NoFiles};
-use kubeplay_engine::controllers::Request;
 use kubeplay_engine::rng::Rng;
 
 fn sh(c: &mut Cluster, line: &str) -> String {

@@ -2,8 +2,8 @@
 
 mod common;
 use kubeplay_engine::api::*;
+use kubeplay_engine::client::Request;
 use kubeplay_engine::cluster::{kubectl, Cluster};
-use kubeplay_engine::controllers::Request;
 
 fn replicaset(replicas: i64, image: &str) -> ReplicaSet {
     let mut labels = StringMap::new();

@@ -20,6 +20,11 @@ mod errors;
 mod validation;
 
 pub use errors::ApiError;
+mod usage;
+pub use usage::{
+    allocatable, pod_requests, Allocatable, NodeUsage, PodRequests, DEFAULT_MEMORY_REQUEST,
+    DEFAULT_MILLI_CPU_REQUEST,
+};
 
 use crate::api::*;
 use crate::rng::Rng;
@@ -126,93 +131,6 @@ pub struct Change {
     pub old: Option<Arc<Object>>,
     /// The object after the write (None for DELETED).
     pub new: Option<Arc<Object>>,
-}
-
-/// Resource requests of a Pod, summed over its containers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PodRequests {
-    /// CPU requested (millicores).
-    pub cpu_milli: i64,
-    /// Memory requested (bytes).
-    pub memory: i64,
-    /// CPU with the scheduler's non-zero default (100m) for containers without a request.
-    pub nonzero_cpu_milli: i64,
-    /// Memory with the scheduler's non-zero default (200Mi) for containers without a request.
-    pub nonzero_memory: i64,
-}
-
-/// Scheduler non-zero default CPU request (`pkg/scheduler/util`: DefaultMilliCPURequest).
-pub const DEFAULT_MILLI_CPU_REQUEST: i64 = 100;
-/// Scheduler non-zero default memory request (DefaultMemoryRequest, 200Mi).
-pub const DEFAULT_MEMORY_REQUEST: i64 = 200 * 1024 * 1024;
-
-/// `resourcehelper.PodRequests` for cpu and memory, plus the non-zero variant: the sum
-/// over app containers, raised to any single init container's request (they run one
-/// at a time, before the app containers).
-pub fn pod_requests(pod: &Pod) -> PodRequests {
-    let mut r = sum_requests(&pod.spec.containers);
-    for c in &pod.spec.init_containers {
-        let i = sum_requests(std::slice::from_ref(c));
-        r.cpu_milli = r.cpu_milli.max(i.cpu_milli);
-        r.memory = r.memory.max(i.memory);
-        r.nonzero_cpu_milli = r.nonzero_cpu_milli.max(i.nonzero_cpu_milli);
-        r.nonzero_memory = r.nonzero_memory.max(i.nonzero_memory);
-    }
-    r
-}
-
-fn sum_requests(containers: &[Container]) -> PodRequests {
-    let mut r = PodRequests::default();
-    for c in containers {
-        let cpu = c
-            .resources
-            .requests
-            .get("cpu")
-            .and_then(|q| quantity::parse_cpu_milli(q));
-        let mem = c
-            .resources
-            .requests
-            .get("memory")
-            .and_then(|q| quantity::parse_bytes(q));
-        r.cpu_milli += cpu.unwrap_or(0);
-        r.memory += mem.unwrap_or(0);
-        r.nonzero_cpu_milli += cpu.unwrap_or(DEFAULT_MILLI_CPU_REQUEST);
-        r.nonzero_memory += mem.unwrap_or(DEFAULT_MEMORY_REQUEST);
-    }
-    r
-}
-
-/// Per-node sums of the requests of the Pods bound to it (the scheduler cache's NodeInfo).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct NodeUsage {
-    /// Σ requests.
-    pub requested: PodRequests,
-    /// Pods bound to the node and not terminal.
-    pub pods: i64,
-    /// The node's allocatable, parsed once when the Node was written (the filters and
-    /// scores read it for every node of every attempt; parsing quantities there was a
-    /// sixth of the scheduler's time at 1,000 nodes). None: not known, parse it.
-    pub alloc: Option<crate::scheduler::plugins::Allocatable>,
-}
-
-impl NodeUsage {
-    /// Count one more Pod with requests `r` on the node.
-    pub fn add_pod(&mut self, r: &PodRequests) {
-        self.pods += 1;
-        self.requested.cpu_milli += r.cpu_milli;
-        self.requested.memory += r.memory;
-        self.requested.nonzero_cpu_milli += r.nonzero_cpu_milli;
-        self.requested.nonzero_memory += r.nonzero_memory;
-    }
-
-    /// Count one Pod with requests `r` fewer on the node.
-    pub fn remove_pod(&mut self, r: &PodRequests) {
-        self.pods -= 1;
-        self.requested.cpu_milli -= r.cpu_milli;
-        self.requested.memory -= r.memory;
-        self.requested.nonzero_cpu_milli -= r.nonzero_cpu_milli;
-        self.requested.nonzero_memory -= r.nonzero_memory;
-    }
 }
 
 /// Options of a delete request.
@@ -585,7 +503,7 @@ impl Store {
             self.node_usage
                 .entry(n.metadata.name.clone())
                 .or_default()
-                .alloc = Some(crate::scheduler::plugins::allocatable(n));
+                .alloc = Some(allocatable(n));
             for img in &n.status.images {
                 for name in &img.names {
                     let e = self.image_states.entry(name.clone()).or_insert((0, 0));

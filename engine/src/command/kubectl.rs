@@ -6,11 +6,12 @@ use super::wait::Blocking;
 use super::{Files, Outcome};
 use crate::api::*;
 use crate::apiserver::{ApiError, DeleteOptions, ObjKey};
+use crate::client::Request;
 use crate::cluster::{kubectl as user, Cluster};
 use crate::controllers::deployment::util::{revision, POD_TEMPLATE_HASH_LABEL};
-use crate::controllers::Request;
 use crate::printers::get::{name_prefix, resolve_kind, table, TableOptions};
 use crate::printers::jsonpath::Template;
+use crate::printers::qualified_name;
 use crate::printers::yaml::to_yaml;
 use crate::time::{rfc3339, SimTime, MINUTE};
 
@@ -101,10 +102,6 @@ fn targets(args: &[String]) -> Result<Vec<(Kind, String)>, String> {
         }
     }
     Ok(out)
-}
-
-pub(super) fn qualified_name(kind: Kind, name: &str) -> String {
-    format!("{}/{name}", name_prefix(kind))
 }
 
 fn timeout_flag(p: &Parsed, default: SimTime) -> Result<SimTime, String> {
@@ -1396,38 +1393,6 @@ fn deployment(c: &Cluster, ns: &str, name: &str) -> Result<Deployment, String> {
         .get::<Deployment>(&ObjKey::new(ns, name))
         .cloned()
         .ok_or_else(|| ApiError::not_found(Kind::Deployment, name).kubectl_text())
-}
-
-/// kubectl's `DeploymentStatusViewer.Status`: (message, done).
-pub(super) fn rollout_message(d: &Deployment) -> Result<(String, bool), String> {
-    let name = &d.metadata.name;
-    if d.metadata.generation <= d.status.observed_generation {
-        if get_condition(&d.status.conditions, "Progressing")
-            .is_some_and(|c| c.reason == "ProgressDeadlineExceeded")
-        {
-            return Err(format!(
-                "error: deployment \"{name}\" exceeded its progress deadline"
-            ));
-        }
-        let s = &d.status;
-        if s.updated_replicas < d.spec.replicas {
-            return Ok((format!("Waiting for deployment \"{name}\" rollout to finish: {} out of {} new replicas have been updated...", s.updated_replicas, d.spec.replicas), false));
-        }
-        if s.replicas > s.updated_replicas {
-            return Ok((format!("Waiting for deployment \"{name}\" rollout to finish: {} old replicas are pending termination...", s.replicas - s.updated_replicas), false));
-        }
-        if s.available_replicas < s.updated_replicas {
-            return Ok((format!("Waiting for deployment \"{name}\" rollout to finish: {} of {} updated replicas are available...", s.available_replicas, s.updated_replicas), false));
-        }
-        return Ok((
-            format!("deployment \"{name}\" successfully rolled out"),
-            true,
-        ));
-    }
-    Ok((
-        "Waiting for deployment spec update to be observed...".into(),
-        false,
-    ))
 }
 
 fn owned_rs(c: &Cluster, d: &Deployment) -> Vec<ReplicaSet> {

@@ -2,11 +2,11 @@
 //! resumable values: the CLI and scripts drive them by stepping the clock, the page
 //! polls them after every tick, so they finish *as the clock plays*.
 
-use super::kubectl::{qualified_name, rollout_message};
 use crate::api::*;
 use crate::apiserver::ObjKey;
 use crate::cluster::Cluster;
 use crate::kubelet::format_go_duration;
+use crate::printers::{qualified_name, rollout_message};
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
@@ -62,7 +62,7 @@ pub fn evict(c: &mut Cluster, key: &ObjKey, out: &mut String) -> Option<String> 
     let uid = c.store.get::<Pod>(key).map(|p| p.metadata.uid.clone())?;
     match c.submit(
         &crate::cluster::kubectl(),
-        crate::controllers::Request::Evict { key: key.clone() },
+        crate::client::Request::Evict { key: key.clone() },
     ) {
         Ok(_) => Some(uid),
         Err(e) if e.code == 429 => {

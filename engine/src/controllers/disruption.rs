@@ -4,9 +4,10 @@
 //! Upstream: `pkg/controller/disruption/disruption.go` (`getExpectedPodCount`,
 //! `getExpectedScale`, `countHealthyPods`, `updatePdbStatus`).
 
-use super::{Reconcile, Request, WorkQueue};
+use super::{Reconcile, WorkQueue};
 use crate::api::*;
 use crate::apiserver::{ObjKey, Store};
+use crate::client::Request;
 use crate::time::{rfc3339, SimTime};
 use std::collections::BTreeMap;
 

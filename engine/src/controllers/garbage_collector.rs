@@ -5,9 +5,10 @@
 //! `orphanDependents`, `processDeletingDependentsItem`). Upstream keeps its own graph of
 //! owners and dependents; here the API server's owner-uid index plays that role.
 
-use super::{Reconcile, Request, WorkQueue};
+use super::{Reconcile, WorkQueue};
 use crate::api::*;
 use crate::apiserver::{DeleteOptions, ObjKey, Store, WatchType};
+use crate::client::Request;
 
 /// The garbage collector's state: its work queue of (kind, key).
 #[derive(Clone, Debug, Default)]

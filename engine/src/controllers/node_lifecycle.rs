@@ -12,9 +12,10 @@
 //! monitor tick (multiples of 5 s) after `probeTimestamp + node-monitor-grace-period`,
 //! which is when upstream's periodic scan would notice.
 
-use super::{event_ref, Reconcile, Request, WorkQueue};
+use super::{Reconcile, WorkQueue};
 use crate::api::*;
 use crate::apiserver::{ObjKey, Store};
+use crate::client::{event_ref, Request};
 use crate::time::{rfc3339, SimTime, SECOND};
 use std::collections::{BTreeMap, BTreeSet};
 

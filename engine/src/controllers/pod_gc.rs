@@ -8,9 +8,9 @@
 //! a timer armed when the Node is deleted, at the first 20-second tick after the
 //! deletion plus the 40-second quarantine — the same moment, without a periodic scan.
 
-use super::Request;
 use crate::api::*;
 use crate::apiserver::{DeleteOptions, ObjKey, Store};
+use crate::client::Request;
 use crate::time::{SimTime, SECOND};
 
 /// `gcCheckPeriod`.

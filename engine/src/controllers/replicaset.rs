@@ -9,9 +9,10 @@
 //! reconcile can run, so the cache is never behind the controller's own writes and
 //! expectations are always satisfied; the burst limit and slow-start still apply.
 
-use super::{controller_ref, event_ref, EventOnSuccess, Reconcile, Request, WorkQueue};
+use super::{Reconcile, WorkQueue};
 use crate::api::*;
 use crate::apiserver::{DeleteOptions, ObjKey, Store};
+use crate::client::{controller_ref, event_ref, EventOnSuccess, Request};
 use crate::time::SimTime;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;

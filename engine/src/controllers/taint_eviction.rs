@@ -4,9 +4,9 @@
 //! Upstream: `pkg/controller/tainteviction/taint_eviction.go` (`processPodOnNode`,
 //! `getMinTolerationTime`, `addConditionAndDeletePod`).
 
-use super::{event_ref, Request};
 use crate::api::*;
 use crate::apiserver::{DeleteOptions, ObjKey, Store};
+use crate::client::{event_ref, Request};
 use crate::time::SimTime;
 use std::collections::BTreeMap;
 

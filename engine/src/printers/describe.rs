@@ -619,7 +619,7 @@ fn describe_node(c: &Cluster, n: &Node) -> String {
         w,
         "  ---------\t----\t------------\t----------\t---------------\t-------------\t---"
     );
-    let alloc = crate::scheduler::plugins::allocatable(n);
+    let alloc = crate::apiserver::allocatable(n);
     let pct = |v: i64, total: i64| if total > 0 { v * 100 / total } else { 0 };
     let (mut lim_cpu, mut lim_mem) = (0i64, 0i64);
     for p in &pods {

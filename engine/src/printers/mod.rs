@@ -106,6 +106,43 @@ pub fn age(created_ms: SimTime, now: SimTime) -> String {
     human_duration(now.saturating_sub(created_ms))
 }
 
+/// A resource's name as kubectl prints it after a verb: `deployment.apps/web`.
+pub fn qualified_name(kind: Kind, name: &str) -> String {
+    format!("{}/{name}", get::name_prefix(kind))
+}
+
+/// kubectl's `DeploymentStatusViewer.Status`: (message, done).
+pub fn rollout_message(d: &Deployment) -> Result<(String, bool), String> {
+    let name = &d.metadata.name;
+    if d.metadata.generation <= d.status.observed_generation {
+        if get_condition(&d.status.conditions, "Progressing")
+            .is_some_and(|c| c.reason == "ProgressDeadlineExceeded")
+        {
+            return Err(format!(
+                "error: deployment \"{name}\" exceeded its progress deadline"
+            ));
+        }
+        let s = &d.status;
+        if s.updated_replicas < d.spec.replicas {
+            return Ok((format!("Waiting for deployment \"{name}\" rollout to finish: {} out of {} new replicas have been updated...", s.updated_replicas, d.spec.replicas), false));
+        }
+        if s.replicas > s.updated_replicas {
+            return Ok((format!("Waiting for deployment \"{name}\" rollout to finish: {} old replicas are pending termination...", s.replicas - s.updated_replicas), false));
+        }
+        if s.available_replicas < s.updated_replicas {
+            return Ok((format!("Waiting for deployment \"{name}\" rollout to finish: {} of {} updated replicas are available...", s.available_replicas, s.updated_replicas), false));
+        }
+        return Ok((
+            format!("deployment \"{name}\" successfully rolled out"),
+            true,
+        ));
+    }
+    Ok((
+        "Waiting for deployment spec update to be observed...".into(),
+        false,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

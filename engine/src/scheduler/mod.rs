@@ -17,7 +17,7 @@ pub mod topology;
 
 use crate::api::*;
 use crate::apiserver::{pod_requests, ObjKey, Store};
-use crate::controllers::{event_ref, Request};
+use crate::client::{event_ref, Request};
 use crate::rng::Rng;
 use crate::time::{rfc3339, SimTime, MINUTE, SECOND};
 use plugins::*;

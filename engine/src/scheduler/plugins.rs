@@ -4,9 +4,8 @@
 //! NodeAffinity (nodeSelector), NodeResourcesFit. Scores: TaintToleration (weight 3),
 //! NodeResourcesFit LeastAllocated (1), NodeResourcesBalancedAllocation (1).
 
-use crate::api::quantity::{parse_bytes, parse_cpu_milli};
 use crate::api::*;
-use crate::apiserver::{NodeUsage, PodRequests};
+use crate::apiserver::{allocatable, NodeUsage, PodRequests};
 
 /// Why a node failed a filter.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -17,32 +16,6 @@ pub struct FilterFailure {
     pub reasons: Vec<String>,
     /// UnschedulableAndUnresolvable: preemption cannot help.
     pub unresolvable: bool,
-}
-
-/// Node allocatable in the units the plugins compare.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Allocatable {
-    /// Millicores.
-    pub cpu_milli: i64,
-    /// Bytes.
-    pub memory: i64,
-    /// Pod slots.
-    pub pods: i64,
-}
-
-/// Parse a node's allocatable (falling back to capacity).
-pub fn allocatable(node: &Node) -> Allocatable {
-    let get = |k: &str| {
-        node.status
-            .allocatable
-            .get(k)
-            .or_else(|| node.status.capacity.get(k))
-    };
-    Allocatable {
-        cpu_milli: get("cpu").and_then(|q| parse_cpu_milli(q)).unwrap_or(0),
-        memory: get("memory").and_then(|q| parse_bytes(q)).unwrap_or(0),
-        pods: get("pods").and_then(|q| q.parse().ok()).unwrap_or(0),
-    }
 }
 
 fn tolerated(pod: &Pod, taint: &Taint) -> bool {

@@ -14,9 +14,10 @@ pub mod rolling;
 pub mod sync;
 pub mod util;
 
-use super::{event_ref, Reconcile, Request, WorkQueue};
+use super::{Reconcile, WorkQueue};
 use crate::api::*;
 use crate::apiserver::{ObjKey, Store};
+use crate::client::{event_ref, Request};
 use crate::time::SimTime;
 
 /// The Deployment controller's state: its work queue.

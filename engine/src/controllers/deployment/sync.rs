@@ -4,7 +4,7 @@
 use super::util::*;
 use super::SyncCtx;
 use crate::api::*;
-use crate::controllers::{controller_ref, Request};
+use crate::client::{controller_ref, Request};
 
 /// Index of the new ReplicaSet: the oldest one whose template equals the Deployment's
 /// ignoring `pod-template-hash` (`FindNewReplicaSet`).

@@ -2,6 +2,7 @@
 //! `pkg/controller/controller_utils.go` (ComputeHash).
 
 use crate::api::*;
+use crate::hash::fnv1a32;
 use crate::rng::SAFE_ALPHABET;
 
 /// Annotation: revision number of a ReplicaSet / Deployment.
@@ -14,16 +15,6 @@ pub const DESIRED_REPLICAS_ANNOTATION: &str = "deployment.kubernetes.io/desired-
 pub const MAX_REPLICAS_ANNOTATION: &str = "deployment.kubernetes.io/max-replicas";
 /// The label that ties a ReplicaSet's Pods to its template.
 pub const POD_TEMPLATE_HASH_LABEL: &str = "pod-template-hash";
-
-/// 32-bit FNV-1a.
-pub fn fnv1a32(bytes: &[u8]) -> u32 {
-    let mut h: u32 = 0x811c_9dc5;
-    for b in bytes {
-        h ^= u32::from(*b);
-        h = h.wrapping_mul(0x0100_0193);
-    }
-    h
-}
 
 /// `rand.SafeEncodeString`: each character of `s` becomes `alphabet[c % 27]`.
 pub fn safe_encode_string(s: &str) -> String {

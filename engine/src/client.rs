@@ -1,0 +1,127 @@
+//! The client side of the API: what a component sends to the API server ([`Request`])
+//! and who it is when it does ([`Component`]), with the helpers that build the
+//! references a request carries ([`event_ref`], [`controller_ref`]).
+//!
+//! Upstream: client-go's typed clients and `tools/record` (the Event recorder), and
+//! `pkg/controller/controller_utils.go`'s pod control (an Event recorded only once the
+//! create returned). Every component — controllers, the scheduler, kubelets, kubectl —
+//! speaks through these types, so the API server is the only thing they share.
+
+use crate::api::{Kind, Object, ObjectMeta, ObjectReference, OwnerReference};
+use crate::apiserver::{DeleteOptions, ObjKey};
+
+/// An Event to record once a request succeeds (client-go's pod control records
+/// `SuccessfulCreate` only after the create returned, with the generated name).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventOnSuccess {
+    /// The object the event is about (e.g. the ReplicaSet).
+    pub involved: ObjectReference,
+    /// Event type, `Normal` or `Warning`.
+    pub type_: &'static str,
+    /// Reason, e.g. `SuccessfulCreate`.
+    pub reason: &'static str,
+    /// Message before the created/deleted object's name, e.g. `Created pod: `.
+    pub message_prefix: &'static str,
+    /// Warning recorded when the request fails: (reason, message prefix before the
+    /// error), e.g. (`FailedCreate`, `Error creating: `).
+    pub on_failure: Option<(&'static str, &'static str)>,
+}
+
+/// A request to the API server.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Request {
+    /// `POST` an object (name may come from generateName).
+    Create {
+        /// The object.
+        object: Object,
+        /// Event to record after success.
+        event: Option<EventOnSuccess>,
+    },
+    /// `PUT` spec and metadata.
+    Update(Object),
+    /// `PUT` status.
+    UpdateStatus(Object),
+    /// `DELETE`.
+    Delete {
+        /// Kind.
+        kind: Kind,
+        /// Key.
+        key: ObjKey,
+        /// Options (grace, propagation, uid precondition).
+        options: DeleteOptions,
+        /// Event to record after success.
+        event: Option<EventOnSuccess>,
+    },
+    /// `POST pods/<name>/eviction` (the Eviction API: checks disruption budgets).
+    Evict {
+        /// The Pod.
+        key: ObjKey,
+    },
+    /// `POST pods/<name>/binding`.
+    Bind {
+        /// The Pod.
+        key: ObjKey,
+        /// The chosen node.
+        node: String,
+    },
+    /// `controller.slowStartBatch`: send the requests in batches of 1, 2, 4, 8, …; a
+    /// batch with a failure is finished but the remaining batches are skipped, so a
+    /// controller that cannot create does not hammer the API server.
+    SlowStart(Vec<Request>),
+    /// Record a Kubernetes Event.
+    Event {
+        /// The object the event is about.
+        involved: ObjectReference,
+        /// `Normal` or `Warning`.
+        type_: &'static str,
+        /// Reason.
+        reason: String,
+        /// Message.
+        message: String,
+    },
+}
+
+/// Who is writing: the field manager in the watch log and the Event source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Component {
+    /// Writer name in the watch log, e.g. `replicaset-controller`, `kubelet/node-1`.
+    pub writer: String,
+    /// Event source component, e.g. `replicaset-controller`, `kubelet`.
+    pub event_component: String,
+    /// Event source host (kubelet events).
+    pub host: String,
+}
+
+impl Component {
+    /// A control-plane component whose writer and event source are the same name.
+    pub fn named(name: &str) -> Self {
+        Component {
+            writer: name.into(),
+            event_component: name.into(),
+            host: String::new(),
+        }
+    }
+}
+
+/// The `metav1.OwnerReference` a controller puts on what it creates.
+pub fn controller_ref(kind: Kind, name: &str, uid: &str) -> OwnerReference {
+    OwnerReference {
+        api_version: kind.api_version().into(),
+        kind: kind.name().into(),
+        name: name.into(),
+        uid: uid.into(),
+        controller: Some(true),
+        block_owner_deletion: Some(true),
+    }
+}
+
+/// An ObjectReference for Events, from kind and metadata.
+pub fn event_ref(kind: Kind, meta: &ObjectMeta) -> ObjectReference {
+    ObjectReference {
+        kind: kind.name().into(),
+        namespace: meta.namespace.clone(),
+        name: meta.name.clone(),
+        uid: meta.uid.clone(),
+        api_version: kind.api_version().into(),
+    }
+}

@@ -1,0 +1,82 @@
+//! A GitOps agent (Argo CD / Flux style), for the drift lessons: every `every` ms it
+//! re-applies the spec Git declares for a Deployment, undoing manual changes, under its
+//! own manager name. Not part of Kubernetes; it talks to the API server like any client.
+
+use super::{Controller, Ctx, Reconcile};
+use crate::api::*;
+use crate::apiserver::{Change, ObjKey};
+use crate::client::{Component, Request};
+use crate::time::SimTime;
+use std::collections::BTreeMap;
+
+/// What Git declares for one Deployment, and how often it is synced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GitOpsSync {
+    /// The declared spec (what the Git repository says).
+    pub declared: DeploymentSpec,
+    /// Sync interval.
+    pub every: SimTime,
+}
+
+/// The agent's timer: sync this Deployment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyncDue(pub ObjKey);
+
+/// The agent: its syncs by Deployment.
+#[derive(Clone, Debug, Default)]
+pub struct GitOpsController {
+    /// Syncs by Deployment.
+    pub syncs: BTreeMap<ObjKey, GitOpsSync>,
+}
+
+impl GitOpsController {
+    /// Start syncing `key` to `declared` every `every` ms; returns when the first sync is due.
+    pub fn start(&mut self, key: ObjKey, declared: DeploymentSpec, every: SimTime, now: SimTime) -> SimTime {
+        self.syncs.insert(key, GitOpsSync { declared, every });
+        now + every
+    }
+
+    /// Stop syncing `key` (its pending timer then finds nothing to do).
+    pub fn stop(&mut self, key: &ObjKey) {
+        self.syncs.remove(key);
+    }
+}
+
+impl Controller for GitOpsController {
+    type Key = ObjKey;
+    type Timer = SyncDue;
+
+    fn identity() -> Component {
+        Component::named("gitops-sync")
+    }
+
+    /// It watches nothing: it syncs on its clock.
+    fn on_change(&mut self, _: &Change, _: &mut Ctx<'_, ObjKey, SyncDue>) {}
+
+    fn sync(&mut self, _: &ObjKey, _: &mut Ctx<'_, ObjKey, SyncDue>) -> Reconcile {
+        Reconcile::default()
+    }
+
+    /// Re-apply the declared spec if the live one drifted, and sync again `every` later.
+    fn on_timer(&mut self, SyncDue(key): SyncDue, ctx: &mut Ctx<'_, ObjKey, SyncDue>) -> Vec<Request> {
+        let Some(g) = self.syncs.get(&key) else {
+            return Vec::new();
+        };
+        let mut requests = Vec::new();
+        if let Some(d) = ctx.store.get::<Deployment>(&key) {
+            if d.spec != g.declared {
+                let mut d = d.clone();
+                d.spec = g.declared.clone();
+                d.metadata.resource_version.clear();
+                requests.push(Request::Update(Object::Deployment(Box::new(d))));
+            }
+        }
+        ctx.after(ctx.now + g.every, SyncDue(key));
+        requests
+    }
+
+    /// A periodic sync never ends by itself: it is background work.
+    fn is_background(&self, _: &SyncDue, _: &dyn Fn(&str) -> bool) -> bool {
+        true
+    }
+}
