@@ -1119,7 +1119,7 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
         });
     }
     let verdicts = c
-        .scheduler
+        .scheduler()
         .last_attempt
         .get(&kubeplay_engine::apiserver::ObjKey::of(&p.metadata))
         .map(|a| {
@@ -1160,6 +1160,7 @@ pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
         })
         .unwrap_or_default();
     let eviction_in = c
+        .controllers
         .taint_eviction
         .scheduled
         .get(&uid)
@@ -1509,7 +1510,8 @@ pub fn node_detail(c: &Cluster, name: &str) -> Option<NodeDetail> {
                 (
                     p.metadata.name.clone(),
                     pod_ready_status(p).1,
-                    c.taint_eviction
+                    c.controllers
+                        .taint_eviction
                         .scheduled
                         .get(&p.metadata.uid)
                         .map(|s| s.fire_at.saturating_sub(c.now()) / 1000),

@@ -195,7 +195,7 @@ fn run(seed: u64, steps: usize) -> String {
             e.resource_version, e.verb, e.writer, e.key, e.reason, e.change, e.owner_uid
         ));
     }
-    for (key, a) in &c.scheduler.last_attempt {
+    for (key, a) in &c.scheduler().last_attempt {
         out.push_str(&format!("{key:?} {a:?}\n"));
     }
     for f in &c.failed {

@@ -418,7 +418,7 @@ fn own_write(c: &Cluster, kind: Kind, e: &WatchEntry) -> Option<Cause> {
                 .unwrap_or_default()
                 .to_string();
             match c
-                .scheduler
+                .scheduler()
                 .last_attempt
                 .get(&e.key)
                 .filter(|a| a.chosen.as_deref() == Some(node.as_str()))

@@ -18,7 +18,7 @@ fn visible(c: &Cluster) -> String {
             e.resource_version, e.verb, e.writer, e.key, e.reason, e.change, e.owner_uid
         ));
     }
-    for (key, a) in &c.scheduler.last_attempt {
+    for (key, a) in &c.scheduler().last_attempt {
         out.push_str(&format!("{key:?} {a:?}\n"));
     }
     out

@@ -107,7 +107,7 @@ fn the_scheduler_preempts_the_fewest_lowest_pods_and_sends_exactly_these_request
     // big-1 alone frees enough; on n2 likewise big-2. Both nodes need one victim of
     // the same priority, so the tie goes to the node evaluated first.
     apply(&mut c, &pod_yaml("vip", "high", "1")).unwrap();
-    let mut sched = c.scheduler.clone();
+    let mut sched = c.scheduler().clone();
     let store = c.store.clone();
     let mut rng = Rng::new(1);
     let (requests, _) = sched.schedule_one(&store, &mut rng, c.now());

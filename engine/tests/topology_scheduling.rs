@@ -142,7 +142,7 @@ fn a_node_without_the_topology_key_is_rejected_as_unresolvable() {
         .find(|p| p.metadata.labels.get("app").map(String::as_str) == Some("web"))
         .map(|p| kubeplay_engine::apiserver::ObjKey::of(&p.metadata))
         .unwrap();
-    let a = &c.scheduler.last_attempt[&key];
+    let a = &c.scheduler().last_attempt[&key];
     let bare = a.nodes.iter().find(|v| &*v.node == "bare").unwrap();
     let f = bare.failure.as_ref().unwrap();
     assert_eq!(
@@ -225,7 +225,7 @@ spec:
     );
     c.settle(60_000);
     let key = kubeplay_engine::apiserver::ObjKey::new("default", "noisy");
-    let a = &c.scheduler.last_attempt[&key];
+    let a = &c.scheduler().last_attempt[&key];
     assert_eq!(a.chosen.as_deref(), Some("n2"));
     let n1 = a.nodes.iter().find(|v| &*v.node == "n1").unwrap();
     assert_eq!(
@@ -361,7 +361,7 @@ spec:
     );
     c.settle(60_000);
     let key = kubeplay_engine::apiserver::ObjKey::new("default", "new");
-    let a = &c.scheduler.last_attempt[&key];
+    let a = &c.scheduler().last_attempt[&key];
     let score = |n: &str| {
         a.nodes
             .iter()
@@ -430,7 +430,7 @@ spec:
     c.settle(60_000);
     let verdict = |name: &str| {
         let a =
-            &c.scheduler.last_attempt[&kubeplay_engine::apiserver::ObjKey::new("default", name)];
+            &c.scheduler().last_attempt[&kubeplay_engine::apiserver::ObjKey::new("default", name)];
         a.nodes
             .iter()
             .find(|v| &*v.node == "n1")

@@ -616,7 +616,7 @@ fn why(c: &mut Cluster, words: &[String]) -> R {
             key.name
         )
     })?;
-    let Some(a) = c.scheduler.last_attempt.get(&key) else {
+    let Some(a) = c.scheduler().last_attempt.get(&key) else {
         return Ok(if pod.spec.node_name.is_empty() {
             format!(
                 "pod/{} has not been through a scheduling cycle yet",

@@ -4,41 +4,40 @@
 //! Upstream: `pkg/controller/disruption/disruption.go` (`getExpectedPodCount`,
 //! `getExpectedScale`, `countHealthyPods`, `updatePdbStatus`).
 
-use super::{Reconcile, WorkQueue};
+use super::{Controller, Ctx, NoTimer, Reconcile};
 use crate::api::*;
-use crate::apiserver::{ObjKey, Store};
-use crate::client::Request;
+use crate::apiserver::{Change, ObjKey, Store};
+use crate::client::{Component, Request};
 use crate::time::{rfc3339, SimTime};
 use std::collections::BTreeMap;
 
-/// The controller's state: its work queue of PodDisruptionBudget keys.
+/// The disruption controller (stateless: its work queue of budget keys is the cluster's).
 #[derive(Clone, Debug, Default)]
-pub struct DisruptionController {
-    /// Budgets to recompute.
-    pub queue: WorkQueue,
-}
+pub struct DisruptionController;
 
-impl DisruptionController {
-    /// Informer handler: a budget changed, or a Pod one may select.
-    pub fn on_change(
-        &mut self,
-        store: &Store,
-        kind: Kind,
-        old: Option<&Object>,
-        new: Option<&Object>,
-    ) {
-        match kind {
+impl Controller for DisruptionController {
+    type Key = ObjKey;
+    type Timer = NoTimer;
+
+    fn identity() -> Component {
+        Component::named("disruption-controller")
+    }
+
+    /// A budget changed, or a Pod one may select.
+    fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, NoTimer>) {
+        let (old, new) = (ch.old.as_deref(), ch.new.as_deref());
+        match ch.kind {
             Kind::PodDisruptionBudget => {
                 if let Some(o) = new.or(old) {
-                    self.queue.add(ObjKey::of(o.meta()));
+                    ctx.enqueue(ObjKey::of(o.meta()));
                 }
             }
             Kind::Pod => {
                 for o in [old, new].into_iter().flatten() {
                     let m = o.meta();
-                    for pdb in store.list_ns::<PodDisruptionBudget>(&m.namespace) {
+                    for pdb in ctx.store.list_ns::<PodDisruptionBudget>(&m.namespace) {
                         if pdb.spec.selector.matches(&m.labels) {
-                            self.queue.add(ObjKey::of(&pdb.metadata));
+                            ctx.enqueue(ObjKey::of(&pdb.metadata));
                         }
                     }
                 }
@@ -47,8 +46,14 @@ impl DisruptionController {
         }
     }
 
+    fn sync(&mut self, key: &ObjKey, ctx: &mut Ctx<'_, ObjKey, NoTimer>) -> Reconcile {
+        self.try_sync(ctx.store, key, ctx.now)
+    }
+}
+
+impl DisruptionController {
     /// `trySync` for one budget.
-    pub fn sync(&self, store: &Store, key: &ObjKey, now: SimTime) -> Reconcile {
+    pub fn try_sync(&self, store: &Store, key: &ObjKey, now: SimTime) -> Reconcile {
         let Some(pdb) = store.get::<PodDisruptionBudget>(key) else {
             return Reconcile::default();
         };

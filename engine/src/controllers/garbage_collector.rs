@@ -5,42 +5,53 @@
 //! `orphanDependents`, `processDeletingDependentsItem`). Upstream keeps its own graph of
 //! owners and dependents; here the API server's owner-uid index plays that role.
 
-use super::{Reconcile, WorkQueue};
+use super::{Controller, Ctx, NoTimer, Reconcile, Retry};
 use crate::api::*;
-use crate::apiserver::{DeleteOptions, ObjKey, Store, WatchType};
-use crate::client::Request;
+use crate::apiserver::{Change, DeleteOptions, ObjKey, Store, WatchType};
+use crate::client::{Component, Request};
 
-/// The garbage collector's state: its work queue of (kind, key).
+/// A work-queue key of the garbage collector: the object's kind and key (it watches
+/// every kind, as upstream's graph holds every owner and dependent).
+pub type GcKey = (Kind, ObjKey);
+
+/// The garbage collector (its graph is the API server's owner-uid index; its work
+/// queue is the cluster's).
 #[derive(Clone, Debug, Default)]
-pub struct GarbageCollector {
-    /// Objects to look at.
-    pub queue: WorkQueue<(Kind, ObjKey)>,
-}
+pub struct GarbageCollector;
 
 fn has_finalizer(meta: &ObjectMeta, f: &str) -> bool {
     meta.finalizers.iter().any(|x| x == f)
 }
 
-impl GarbageCollector {
+impl Controller for GarbageCollector {
+    type Key = GcKey;
+    type Timer = NoTimer;
+    const RETRY: Retry = Retry {
+        on_error: None,
+        ..Retry::DEFAULT
+    };
+
+    fn identity() -> Component {
+        Component {
+            writer: "garbage-collector".into(),
+            event_component: "garbage-collector-controller".into(),
+            host: String::new(),
+        }
+    }
+
     /// Graph update: a deleted owner's dependents, a deleting owner with a GC
     /// finalizer, a deleted dependent of a foreground-deleting owner, and objects
     /// created with owners that do not exist.
-    pub fn on_change(
-        &mut self,
-        store: &Store,
-        type_: WatchType,
-        kind: Kind,
-        old: Option<&Object>,
-        new: Option<&Object>,
-    ) {
-        match (type_, old, new) {
+    fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, GcKey, NoTimer>) {
+        let (store, kind) = (ctx.store, ch.kind);
+        match (ch.type_, ch.old.as_deref(), ch.new.as_deref()) {
             (WatchType::Deleted, Some(o), _) => {
                 for dep in store.dependents(&o.meta().uid) {
-                    self.queue.add(dep.clone());
+                    ctx.enqueue(dep.clone());
                 }
                 for r in &o.meta().owner_references {
                     if let Some(owner) = store.by_uid(&r.uid) {
-                        self.queue.add(owner.clone());
+                        ctx.enqueue(owner.clone());
                     }
                 }
             }
@@ -49,19 +60,25 @@ impl GarbageCollector {
                 if m.is_deleting()
                     && (has_finalizer(m, "orphan") || has_finalizer(m, "foregroundDeletion"))
                 {
-                    self.queue.add((kind, ObjKey::of(m)));
+                    ctx.enqueue((kind, ObjKey::of(m)));
                 }
                 if m.owner_references
                     .iter()
                     .any(|r| store.by_uid(&r.uid).is_none())
                 {
-                    self.queue.add((kind, ObjKey::of(m)));
+                    ctx.enqueue((kind, ObjKey::of(m)));
                 }
             }
             _ => {}
         }
     }
 
+    fn sync(&mut self, (kind, key): &GcKey, ctx: &mut Ctx<'_, GcKey, NoTimer>) -> Reconcile {
+        self.attempt_to_delete_item(ctx.store, *kind, key)
+    }
+}
+
+impl GarbageCollector {
     /// Process one object: finalizers if it is a deleting owner, else check its owners.
     pub fn attempt_to_delete_item(&self, store: &Store, kind: Kind, key: &ObjKey) -> Reconcile {
         let Some(obj) = store.get_object(kind, key) else {

@@ -31,7 +31,13 @@ pub struct GitOpsController {
 
 impl GitOpsController {
     /// Start syncing `key` to `declared` every `every` ms; returns when the first sync is due.
-    pub fn start(&mut self, key: ObjKey, declared: DeploymentSpec, every: SimTime, now: SimTime) -> SimTime {
+    pub fn start(
+        &mut self,
+        key: ObjKey,
+        declared: DeploymentSpec,
+        every: SimTime,
+        now: SimTime,
+    ) -> SimTime {
         self.syncs.insert(key, GitOpsSync { declared, every });
         now + every
     }
@@ -58,7 +64,11 @@ impl Controller for GitOpsController {
     }
 
     /// Re-apply the declared spec if the live one drifted, and sync again `every` later.
-    fn on_timer(&mut self, SyncDue(key): SyncDue, ctx: &mut Ctx<'_, ObjKey, SyncDue>) -> Vec<Request> {
+    fn on_timer(
+        &mut self,
+        SyncDue(key): SyncDue,
+        ctx: &mut Ctx<'_, ObjKey, SyncDue>,
+    ) -> Vec<Request> {
         let Some(g) = self.syncs.get(&key) else {
             return Vec::new();
         };

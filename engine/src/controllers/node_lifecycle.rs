@@ -12,10 +12,10 @@
 //! monitor tick (multiples of 5 s) after `probeTimestamp + node-monitor-grace-period`,
 //! which is when upstream's periodic scan would notice.
 
-use super::{Reconcile, WorkQueue};
+use super::{Controller, Ctx, Reconcile};
 use crate::api::*;
-use crate::apiserver::{ObjKey, Store};
-use crate::client::{event_ref, Request};
+use crate::apiserver::{Change, ObjKey, Store};
+use crate::client::{event_ref, Component, Request};
 use crate::time::{rfc3339, SimTime, SECOND};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -53,8 +53,6 @@ pub enum NodeLifecycleTimer {
 /// The controller's state.
 #[derive(Clone, Debug, Default)]
 pub struct NodeLifecycleController {
-    /// Nodes whose taints (cordon, readiness) need reconciling.
-    pub queue: WorkQueue,
     /// `probeTimestamp`: when a heartbeat was last observed, per node.
     pub probe: BTreeMap<String, SimTime>,
     monitor_pending: BTreeSet<String>,
@@ -76,6 +74,66 @@ fn zone_of(n: &Node) -> String {
 /// The first monitor tick strictly after `t`.
 fn next_tick_after(t: SimTime) -> SimTime {
     (t / NODE_MONITOR_PERIOD + 1) * NODE_MONITOR_PERIOD
+}
+
+impl Controller for NodeLifecycleController {
+    type Key = ObjKey;
+    type Timer = NodeLifecycleTimer;
+
+    fn identity() -> Component {
+        Component {
+            writer: "node-lifecycle-controller".into(),
+            event_component: "node-controller".into(),
+            host: String::new(),
+        }
+    }
+
+    /// A Node change may need taint changes; a Lease renewal is a heartbeat.
+    fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, NodeLifecycleTimer>) {
+        let (old, new) = (ch.old.as_deref(), ch.new.as_deref());
+        if let (Kind::Node, Some(n)) = (ch.kind, new) {
+            ctx.enqueue(ObjKey::of(n.meta()));
+        }
+        for (at, t) in self.watch(ch.kind, old, new, ctx.now) {
+            ctx.after(at, t);
+        }
+    }
+
+    fn sync(&mut self, key: &ObjKey, ctx: &mut Ctx<'_, ObjKey, NodeLifecycleTimer>) -> Reconcile {
+        self.sync_node(ctx.store, key, ctx.now)
+    }
+
+    fn on_timer(
+        &mut self,
+        timer: NodeLifecycleTimer,
+        ctx: &mut Ctx<'_, ObjKey, NodeLifecycleTimer>,
+    ) -> Vec<Request> {
+        let (requests, timers) = match &timer {
+            NodeLifecycleTimer::Monitor(n) => self.monitor(ctx.store, n, ctx.now),
+            NodeLifecycleTimer::NoExecute(n) => self.no_execute(ctx.store, n, ctx.now),
+        };
+        for (at, t) in timers {
+            ctx.after(at, t);
+        }
+        requests
+    }
+
+    /// A pending NoExecute taint is counted by [`Controller::is_busy`]; a health check of
+    /// a node that is heartbeating will find it healthy.
+    fn is_background(
+        &self,
+        timer: &NodeLifecycleTimer,
+        heartbeating: &dyn Fn(&str) -> bool,
+    ) -> bool {
+        match timer {
+            NodeLifecycleTimer::NoExecute(_) => true,
+            NodeLifecycleTimer::Monitor(n) => heartbeating(n),
+        }
+    }
+
+    fn is_busy(&self) -> bool {
+        self.has_pending_no_execute()
+    }
 }
 
 impl NodeLifecycleController {
@@ -132,8 +190,8 @@ impl NodeLifecycleController {
                 .all(|(ready, not_ready)| *ready == 0 && *not_ready > 0)
     }
 
-    /// Informer handler: node changes may need taint changes; leases are heartbeats.
-    pub fn on_change(
+    /// Informer handler: node changes may change zone health; leases are heartbeats.
+    fn watch(
         &mut self,
         kind: Kind,
         old: Option<&Object>,
@@ -146,7 +204,6 @@ impl NodeLifecycleController {
         }
         match (kind, new) {
             (Kind::Node, Some(n)) => {
-                self.queue.add(ObjKey::of(n.meta()));
                 if old.is_none() {
                     return self.observe_heartbeat(&n.meta().name, now);
                 }

@@ -8,9 +8,10 @@
 //! a timer armed when the Node is deleted, at the first 20-second tick after the
 //! deletion plus the 40-second quarantine — the same moment, without a periodic scan.
 
+use super::{Controller, Ctx};
 use crate::api::*;
-use crate::apiserver::{DeleteOptions, ObjKey, Store};
-use crate::client::Request;
+use crate::apiserver::{Change, DeleteOptions, ObjKey, Store};
+use crate::client::{Component, Request};
 use crate::time::{SimTime, SECOND};
 
 /// `gcCheckPeriod`.
@@ -19,6 +20,38 @@ pub const GC_CHECK_PERIOD: SimTime = 20 * SECOND;
 pub const QUARANTINE: SimTime = 40 * SECOND;
 /// The controller's name in the log.
 pub const COMPONENT: &str = "pod-garbage-collector";
+
+/// Its timer: sweep the Pods of this deleted node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SweepDue(pub String);
+
+/// The pod garbage collector's orphan sweep (stateless: a timer per deleted node).
+#[derive(Clone, Debug, Default)]
+pub struct PodGcController;
+
+impl Controller for PodGcController {
+    type Key = ObjKey;
+    type Timer = SweepDue;
+
+    fn identity() -> Component {
+        Component::named(COMPONENT)
+    }
+
+    /// A Node was deleted: its Pods are swept once the quarantine has passed.
+    fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, SweepDue>) {
+        if let (Kind::Node, Some(gone), None) = (ch.kind, ch.old.as_deref(), ch.new.as_deref()) {
+            ctx.after(sweep_time(ctx.now), SweepDue(gone.meta().name.clone()));
+        }
+    }
+
+    fn on_timer(
+        &mut self,
+        SweepDue(node): SweepDue,
+        ctx: &mut Ctx<'_, ObjKey, SweepDue>,
+    ) -> Vec<Request> {
+        gc_orphaned(ctx.store, &node, ctx.now)
+    }
+}
 
 /// When to sweep the Pods of a node deleted at `deleted_at`.
 pub fn sweep_time(deleted_at: SimTime) -> SimTime {

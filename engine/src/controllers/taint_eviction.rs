@@ -4,9 +4,10 @@
 //! Upstream: `pkg/controller/tainteviction/taint_eviction.go` (`processPodOnNode`,
 //! `getMinTolerationTime`, `addConditionAndDeletePod`).
 
+use super::{Controller, Ctx, Reconcile, Retry};
 use crate::api::*;
-use crate::apiserver::{DeleteOptions, ObjKey, Store};
-use crate::client::{event_ref, Request};
+use crate::apiserver::{Change, DeleteOptions, ObjKey, Store};
+use crate::client::{event_ref, Component, Request};
 use crate::time::SimTime;
 use std::collections::BTreeMap;
 
@@ -41,6 +42,91 @@ fn no_execute_taints(node: &Node) -> Vec<&Taint> {
         .iter()
         .filter(|t| t.effect == "NoExecute")
         .collect()
+}
+
+/// The timer of a scheduled eviction: (Pod key, Pod uid).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvictionDue(pub ObjKey, pub String);
+
+impl Controller for TaintEvictionController {
+    type Key = ObjKey;
+    type Timer = EvictionDue;
+    /// Upstream retries a failed delete inside the eviction itself, not through a queue.
+    const RETRY: Retry = Retry {
+        on_error: None,
+        ..Retry::DEFAULT
+    };
+
+    fn identity() -> Component {
+        Component::named("taint-eviction-controller")
+    }
+
+    /// `handlePodUpdate` for bound Pods, and `handleNodeUpdate` when a node's NoExecute
+    /// taints changed (every Pod on it is processed again).
+    fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, EvictionDue>) {
+        let (old, new) = (ch.old.as_deref(), ch.new.as_deref());
+        match ch.kind {
+            Kind::Pod => match new.and_then(Pod::from_object) {
+                Some(p) if !p.spec.node_name.is_empty() => ctx.enqueue(ObjKey::of(&p.metadata)),
+                Some(_) => {}
+                None => {
+                    if let Some(p) = old.and_then(Pod::from_object) {
+                        self.forget(&p.metadata.uid);
+                    }
+                }
+            },
+            Kind::Node => {
+                let taints = |o: Option<&Object>| -> Vec<Taint> {
+                    match o {
+                        Some(Object::Node(n)) => {
+                            no_execute_taints(n).into_iter().cloned().collect()
+                        }
+                        _ => vec![],
+                    }
+                };
+                if taints(old) != taints(new) {
+                    if let Some(n) = new {
+                        for p in ctx.store.pods_on_node(&n.meta().name) {
+                            ctx.enqueue(ObjKey::of(&p.metadata));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn sync(&mut self, key: &ObjKey, ctx: &mut Ctx<'_, ObjKey, EvictionDue>) -> Reconcile {
+        let Some(pod) = ctx.store.get::<Pod>(key) else {
+            return Reconcile::default();
+        };
+        let d = self.process_pod(ctx.store, pod, ctx.now);
+        if let Some((at, k, uid)) = d.timer {
+            ctx.after(at, EvictionDue(k, uid));
+        }
+        Reconcile {
+            requests: d.requests,
+            requeue_after: None,
+        }
+    }
+
+    fn on_timer(
+        &mut self,
+        EvictionDue(key, uid): EvictionDue,
+        ctx: &mut Ctx<'_, ObjKey, EvictionDue>,
+    ) -> Vec<Request> {
+        self.fire(ctx.store, &key, &uid, ctx.now)
+    }
+
+    /// Scheduled evictions are counted by [`Controller::is_busy`] (one cancelled by a
+    /// toleration or a Ready node leaves its timer behind, finding nothing to do).
+    fn is_background(&self, _: &EvictionDue, _: &dyn Fn(&str) -> bool) -> bool {
+        true
+    }
+
+    fn is_busy(&self) -> bool {
+        !self.scheduled.is_empty()
+    }
 }
 
 impl TaintEvictionController {

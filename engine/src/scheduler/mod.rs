@@ -16,8 +16,9 @@ pub mod preemption;
 pub mod topology;
 
 use crate::api::*;
-use crate::apiserver::{pod_requests, ObjKey, Store};
-use crate::client::{event_ref, Request};
+use crate::apiserver::{pod_requests, Change, ObjKey, Store};
+use crate::client::{event_ref, Component, Request};
+use crate::controllers::{Controller, Ctx};
 use crate::rng::Rng;
 use crate::time::{rfc3339, SimTime, MINUTE, SECOND};
 use plugins::*;
@@ -163,6 +164,62 @@ fn wants_scheduling(p: &Pod) -> bool {
         && !p.metadata.is_deleting()
         && !p.is_terminal()
         && (p.spec.scheduler_name.is_empty() || p.spec.scheduler_name == "default-scheduler")
+}
+
+/// The scheduler is a control loop like the controllers, with its own queue: the
+/// scheduling queue's activeQ (by priority), backoffQ and unschedulable pool stand in
+/// for the work queue, and one Pod is scheduled per cycle ([`SchedulerTimer::Cycle`]).
+impl Controller for Scheduler {
+    /// Unused: Pods wait in the scheduling queue, not in a work queue.
+    type Key = ObjKey;
+    type Timer = SchedulerTimer;
+
+    fn identity() -> Component {
+        Component::named("default-scheduler")
+    }
+
+    /// Unscheduled Pods join the queue (their cycle `scheduler_latency` later); bound or
+    /// deleted ones leave it; node and Pod events may make room for waiting ones.
+    fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, SchedulerTimer>) {
+        let latency = ctx.config.scheduler_latency;
+        let timers = self.watch(
+            ctx.store,
+            ch.kind,
+            ch.old.as_deref(),
+            ch.new.as_deref(),
+            ctx.now,
+        );
+        for (at, t) in timers {
+            let at = if t == SchedulerTimer::Cycle {
+                at + latency
+            } else {
+                at
+            };
+            ctx.after(at, t);
+        }
+    }
+
+    fn on_timer(
+        &mut self,
+        timer: SchedulerTimer,
+        ctx: &mut Ctx<'_, ObjKey, SchedulerTimer>,
+    ) -> Vec<Request> {
+        let now = ctx.now;
+        let (requests, timers) = match timer {
+            SchedulerTimer::Cycle => self.schedule_one(ctx.store, ctx.rng, now),
+            SchedulerTimer::Backoff(k) => (vec![], self.backoff_done(ctx.store, &k, now)),
+            SchedulerTimer::Flush => (vec![], self.flush(ctx.store, now)),
+        };
+        for (at, t) in timers {
+            ctx.after(at, t);
+        }
+        requests
+    }
+
+    /// The flush runs every 30 s whether or not a Pod waits.
+    fn is_background(&self, timer: &SchedulerTimer, _: &dyn Fn(&str) -> bool) -> bool {
+        *timer == SchedulerTimer::Flush
+    }
 }
 
 impl Scheduler {
@@ -322,7 +379,7 @@ impl Scheduler {
 
     /// Informer handler: unscheduled Pods join the queue; bound or deleted ones leave it;
     /// node changes and assigned-Pod deletions retry unschedulable Pods.
-    pub fn on_change(
+    pub fn watch(
         &mut self,
         store: &Store,
         kind: Kind,

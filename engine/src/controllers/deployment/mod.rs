@@ -14,17 +14,15 @@ pub mod rolling;
 pub mod sync;
 pub mod util;
 
-use super::{Reconcile, WorkQueue};
+use super::{Controller, Ctx, NoTimer, Reconcile, Retry};
 use crate::api::*;
-use crate::apiserver::{ObjKey, Store};
-use crate::client::{event_ref, Request};
+use crate::apiserver::{Change, ObjKey, Store};
+use crate::client::{event_ref, Component, Request};
 use crate::time::SimTime;
 
-/// The Deployment controller's state: its work queue.
+/// The Deployment controller's state.
 #[derive(Clone, Debug, Default)]
 pub struct DeploymentController {
-    /// Keys of Deployments to sync.
-    pub queue: WorkQueue,
     /// Deployments whose rollout is still within its progress deadline: a check is
     /// due when the deadline passes (the live set behind those requeues).
     pub awaiting_deadline: std::collections::BTreeSet<ObjKey>,
@@ -54,26 +52,33 @@ impl SyncCtx {
     }
 }
 
-impl DeploymentController {
+impl Controller for DeploymentController {
+    type Key = ObjKey;
+    type Timer = NoTimer;
+    /// Its requeues are progress-deadline checks, counted by `awaiting_deadline`.
+    const RETRY: Retry = Retry {
+        requeue_is_background: true,
+        ..Retry::DEFAULT
+    };
+
+    fn identity() -> Component {
+        Component::named("deployment-controller")
+    }
+
     /// Informer handler: Deployments themselves, their ReplicaSets (by controller
     /// ownerReference), and Pod deletions (Recreate waits for old Pods to be gone).
-    pub fn on_change(
-        &mut self,
-        store: &Store,
-        kind: Kind,
-        old: Option<&Object>,
-        new: Option<&Object>,
-    ) {
-        match kind {
+    fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, NoTimer>) {
+        let (store, old, new) = (ctx.store, ch.old.as_deref(), ch.new.as_deref());
+        match ch.kind {
             Kind::Deployment => {
                 if let Some(o) = new.or(old) {
-                    self.queue.add(ObjKey::of(o.meta()));
+                    ctx.enqueue(ObjKey::of(o.meta()));
                 }
             }
             Kind::ReplicaSet => {
                 for o in [old, new].into_iter().flatten() {
                     if let Some(r) = o.meta().controller_ref().filter(|r| r.kind == "Deployment") {
-                        self.queue.add(ObjKey::new(&o.meta().namespace, &r.name));
+                        ctx.enqueue(ObjKey::new(&o.meta().namespace, &r.name));
                     }
                 }
             }
@@ -86,7 +91,7 @@ impl DeploymentController {
                     });
                     if let Some(r) = rs.and_then(|rs| rs.metadata.controller_ref()) {
                         if r.kind == "Deployment" {
-                            self.queue.add(ObjKey::new(&meta.namespace, &r.name));
+                            ctx.enqueue(ObjKey::new(&meta.namespace, &r.name));
                         }
                     }
                 }
@@ -95,6 +100,23 @@ impl DeploymentController {
         }
     }
 
+    fn sync(&mut self, key: &ObjKey, ctx: &mut Ctx<'_, ObjKey, NoTimer>) -> Reconcile {
+        let r = self.sync_deployment(ctx.store, key, ctx.now);
+        // A rollout within its progress deadline is work still to come.
+        if r.requeue_after.is_some() {
+            self.awaiting_deadline.insert(key.clone());
+        } else {
+            self.awaiting_deadline.remove(key);
+        }
+        r
+    }
+
+    fn is_busy(&self) -> bool {
+        !self.awaiting_deadline.is_empty()
+    }
+}
+
+impl DeploymentController {
     /// `syncDeployment`: deleting → status only; paused or scaling event → `sync`;
     /// otherwise a rollout step of the Deployment's strategy.
     pub fn sync_deployment(&self, store: &Store, key: &ObjKey, now: SimTime) -> Reconcile {

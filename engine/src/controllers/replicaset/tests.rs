@@ -71,7 +71,7 @@ fn world(replicas: i64, pods: usize) -> (Store, ObjKey) {
 #[test]
 fn a_replicaset_with_too_few_pods_asks_for_exactly_the_missing_creates() {
     let (store, key) = world(3, 1);
-    let r = ReplicaSetController::default().sync_replica_set(&store, &key, 0);
+    let r = ReplicaSetController.sync_replica_set(&store, &key, 0);
     let Some(Request::SlowStart(batch)) = r.requests.first() else {
         panic!("{:?}", r.requests)
     };
@@ -113,7 +113,7 @@ fn a_replicaset_with_too_few_pods_asks_for_exactly_the_missing_creates() {
 #[test]
 fn a_replicaset_with_the_right_count_asks_for_nothing_but_its_first_status() {
     let (store, key) = world(2, 2);
-    let r = ReplicaSetController::default().sync_replica_set(&store, &key, 0);
+    let r = ReplicaSetController.sync_replica_set(&store, &key, 0);
     assert_eq!(r.requests.len(), 1);
     assert!(matches!(&r.requests[0], Request::UpdateStatus(_)));
 }
@@ -121,7 +121,7 @@ fn a_replicaset_with_the_right_count_asks_for_nothing_but_its_first_status() {
 #[test]
 fn a_replicaset_with_too_many_pods_deletes_the_surplus_with_uid_preconditions() {
     let (store, key) = world(1, 3);
-    let r = ReplicaSetController::default().sync_replica_set(&store, &key, 0);
+    let r = ReplicaSetController.sync_replica_set(&store, &key, 0);
     let deletes: Vec<&Request> = r
         .requests
         .iter()
@@ -179,7 +179,7 @@ fn a_matching_orphan_is_adopted_and_a_non_matching_owned_pod_is_released() {
     store
         .update(0, Object::Pod(Box::new(relabeled)), "kubectl")
         .unwrap();
-    let r = ReplicaSetController::default().sync_replica_set(&store, &key, 0);
+    let r = ReplicaSetController.sync_replica_set(&store, &key, 0);
     let updates: Vec<&Pod> = r
         .requests
         .iter()

@@ -9,10 +9,12 @@
 //! reconcile can run, so the cache is never behind the controller's own writes and
 //! expectations are always satisfied; the burst limit and slow-start still apply.
 
-use super::{Reconcile, WorkQueue};
+mod replica_failure;
+
+use super::{Controller, Ctx, NoTimer, Reconcile};
 use crate::api::*;
-use crate::apiserver::{DeleteOptions, ObjKey, Store};
-use crate::client::{controller_ref, event_ref, EventOnSuccess, Request};
+use crate::apiserver::{ApiError, Change, DeleteOptions, ObjKey, Store};
+use crate::client::{controller_ref, event_ref, Component, EventOnSuccess, Request};
 use crate::time::SimTime;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -20,27 +22,26 @@ use std::collections::BTreeMap;
 /// `burstReplicas`: at most this many creates or deletes per sync.
 pub const BURST_REPLICAS: usize = 500;
 
-/// The ReplicaSet controller's state: its work queue.
+/// The ReplicaSet controller (stateless: its work queue is the cluster's).
 #[derive(Clone, Debug, Default)]
-pub struct ReplicaSetController {
-    /// Keys of ReplicaSets to sync.
-    pub queue: WorkQueue,
-}
+pub struct ReplicaSetController;
 
-impl ReplicaSetController {
+impl Controller for ReplicaSetController {
+    type Key = ObjKey;
+    type Timer = NoTimer;
+
+    fn identity() -> Component {
+        Component::named("replicaset-controller")
+    }
+
     /// Informer handler: which ReplicaSets a change concerns (`addPod`, `updatePod`,
     /// `deletePod`, `addRS`, `updateRS`).
-    pub fn on_change(
-        &mut self,
-        store: &Store,
-        kind: Kind,
-        old: Option<&Object>,
-        new: Option<&Object>,
-    ) {
-        match kind {
+    fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, NoTimer>) {
+        let (store, old, new) = (ctx.store, ch.old.as_deref(), ch.new.as_deref());
+        match ch.kind {
             Kind::ReplicaSet => {
                 if let Some(o) = new.or(old) {
-                    self.queue.add(ObjKey::of(o.meta()));
+                    ctx.enqueue(ObjKey::of(o.meta()));
                 }
             }
             Kind::Pod => {
@@ -48,7 +49,7 @@ impl ReplicaSetController {
                     let meta = obj.meta();
                     match meta.controller_ref() {
                         Some(r) if r.kind == "ReplicaSet" => {
-                            self.queue.add(ObjKey::new(&meta.namespace, &r.name));
+                            ctx.enqueue(ObjKey::new(&meta.namespace, &r.name));
                         }
                         Some(_) => {}
                         None => {
@@ -57,7 +58,7 @@ impl ReplicaSetController {
                                 if !rs.spec.selector.is_empty()
                                     && rs.spec.selector.matches(&meta.labels)
                                 {
-                                    self.queue.add(ObjKey::of(&rs.metadata));
+                                    ctx.enqueue(ObjKey::of(&rs.metadata));
                                 }
                             }
                         }
@@ -68,6 +69,22 @@ impl ReplicaSetController {
         }
     }
 
+    fn sync(&mut self, key: &ObjKey, ctx: &mut Ctx<'_, ObjKey, NoTimer>) -> Reconcile {
+        self.sync_replica_set(ctx.store, key, ctx.now)
+    }
+
+    /// `manageReplicas` returned an error: `calculateStatus` records it.
+    fn sync_failed(
+        &mut self,
+        key: &ObjKey,
+        err: &ApiError,
+        ctx: &mut Ctx<'_, ObjKey, NoTimer>,
+    ) -> Vec<Request> {
+        replica_failure::set_replica_failure(ctx.store, key, err, ctx.now)
+    }
+}
+
+impl ReplicaSetController {
     /// `syncReplicaSet`.
     pub fn sync_replica_set(&self, store: &Store, key: &ObjKey, now: SimTime) -> Reconcile {
         let Some(rs) = store.get::<ReplicaSet>(key) else {

@@ -11,81 +11,27 @@ use crate::api::*;
 use crate::apiserver::{ApiError, Change, DeleteOptions, ObjKey, Store};
 use crate::client::{Component, Request};
 pub use crate::config::Config;
-use crate::controllers::deployment::DeploymentController;
-use crate::controllers::garbage_collector::GarbageCollector;
-use crate::controllers::node_lifecycle::{NodeLifecycleController, NodeLifecycleTimer};
-use crate::controllers::replicaset::ReplicaSetController;
-use crate::controllers::taint_eviction::TaintEvictionController;
-use crate::controllers::{Reconcile, WorkQueue};
+use crate::controllers::gitops::SyncDue;
 use crate::kubelet::{Kubelet, KubeletTimer, NodeConfig};
 use crate::rng::Rng;
-use crate::scheduler::{Scheduler, SchedulerTimer};
-use crate::time::{SimTime, TimerQueue, SECOND};
+use crate::time::{SimTime, TimerQueue};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Controllers with work queues.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Ctl {
-    /// deployment-controller.
-    Deployment,
-    /// replicaset-controller.
-    ReplicaSet,
-    /// garbage-collector.
-    GarbageCollector,
-    /// node-lifecycle-controller (taints).
-    NodeLifecycle,
-    /// taint-eviction-controller.
-    TaintEviction,
-    /// namespace-controller: empties terminating namespaces.
-    Namespace,
-    /// disruption-controller: PodDisruptionBudget status.
-    Disruption,
-}
+mod registry;
 
-impl Ctl {
-    /// The component's identity.
-    pub fn component(self) -> Component {
-        match self {
-            Ctl::Deployment => Component::named("deployment-controller"),
-            Ctl::ReplicaSet => Component::named("replicaset-controller"),
-            Ctl::GarbageCollector => Component {
-                writer: "garbage-collector".into(),
-                event_component: "garbage-collector-controller".into(),
-                host: String::new(),
-            },
-            Ctl::NodeLifecycle => Component {
-                writer: "node-lifecycle-controller".into(),
-                event_component: "node-controller".into(),
-                host: String::new(),
-            },
-            Ctl::TaintEviction => Component::named("taint-eviction-controller"),
-            Ctl::Namespace => Component::named("namespace-controller"),
-            Ctl::Disruption => Component::named("disruption-controller"),
-        }
-    }
-}
+pub use registry::{Controllers, Ctl, CtlKey, CtlTimer, Loop};
 
 /// Something scheduled on the clock.
 #[derive(Clone, Debug)]
 enum Timer {
-    Controller(Ctl),
-    Requeue(Ctl, ObjKey),
-    Scheduler(SchedulerTimer),
-    NodeLifecycle(NodeLifecycleTimer),
-    TaintEviction(ObjKey, String),
+    /// Wake a controller to sync the keys in its queue.
+    Process(Ctl),
+    /// Put a key back on its controller's queue (`AddAfter`, `AddRateLimited`).
+    Requeue(CtlKey),
+    /// A controller's own timer.
+    Own(CtlTimer),
+    /// A kubelet's timer: (node, the kubelet's epoch when armed, what).
     Kubelet(String, u64, KubeletTimer),
-    GitOps(ObjKey),
-    PodGc(String),
-}
-
-/// A GitOps sync (Argo CD / Flux style) for one Deployment: every `every` ms it
-/// re-applies the declared spec, undoing manual drift, under its own manager name.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GitOpsSync {
-    /// The declared spec (what the Git repository says).
-    pub declared: DeploymentSpec,
-    /// Sync interval.
-    pub every: SimTime,
 }
 
 /// A request the API server refused (kept for the log and the learner).
@@ -117,30 +63,13 @@ pub struct Cluster {
     seed: u64,
     /// Latencies.
     pub config: Config,
-    /// deployment-controller.
-    pub deployment: DeploymentController,
-    /// replicaset-controller.
-    pub replicaset: ReplicaSetController,
-    /// garbage-collector.
-    pub gc: GarbageCollector,
-    /// disruption-controller.
-    pub disruption: crate::controllers::disruption::DisruptionController,
-    /// node-lifecycle-controller.
-    pub node_lifecycle: NodeLifecycleController,
-    /// taint-eviction-controller.
-    pub taint_eviction: TaintEvictionController,
-    taint_queue: WorkQueue,
-    namespace_queue: WorkQueue,
-    /// default-scheduler.
-    pub scheduler: Scheduler,
+    /// Every control loop: the controllers and the scheduler.
+    pub controllers: Controllers,
     /// One kubelet per node.
     pub kubelets: BTreeMap<String, Kubelet>,
-    armed: BTreeSet<Ctl>,
     node_index: u32,
     /// Refused requests from components (conflicts and the like).
     pub failed: Vec<FailedRequest>,
-    /// GitOps syncs by Deployment.
-    pub gitops: BTreeMap<ObjKey, GitOpsSync>,
 }
 
 /// The user's identity for clicks and commands.
@@ -193,20 +122,10 @@ impl Cluster {
             rng: Rng::new(seed),
             seed,
             config: Config::default(),
-            deployment: DeploymentController::default(),
-            replicaset: ReplicaSetController::default(),
-            gc: GarbageCollector::default(),
-            disruption: Default::default(),
-            node_lifecycle: NodeLifecycleController::default(),
-            taint_eviction: TaintEvictionController::default(),
-            taint_queue: WorkQueue::default(),
-            namespace_queue: WorkQueue::default(),
-            scheduler: Scheduler::default(),
+            controllers: Controllers::default(),
             kubelets: BTreeMap::new(),
-            armed: BTreeSet::new(),
             node_index: 0,
             failed: Vec::new(),
-            gitops: BTreeMap::new(),
         }
     }
 
@@ -218,6 +137,11 @@ impl Cluster {
             let _ = c.add_node(&format!("node-{i}"), NodeConfig::default());
         }
         c
+    }
+
+    /// The scheduler (its queues and its last attempt per Pod).
+    pub fn scheduler(&self) -> &crate::scheduler::Scheduler {
+        &self.controllers.scheduler
     }
 
     /// The seed this cluster was created with.
@@ -240,28 +164,18 @@ impl Cluster {
     pub fn is_quiescent(&self) -> bool {
         // Cancellable work (evictions, NoExecute taints) is counted by its controllers'
         // live sets: a cancelled timer left in the queue must not hold settle() up.
-        self.foreground_count() == 0
-            && self.taint_eviction.scheduled.is_empty()
-            && !self.node_lifecycle.has_pending_no_execute()
-            && self.deployment.awaiting_deadline.is_empty()
+        self.foreground_count() == 0 && !self.controllers.busy()
     }
 
     fn is_background(&self, t: &Timer) -> bool {
         match t {
             Timer::Kubelet(_, _, KubeletTimer::Heartbeat) => true,
-            Timer::Scheduler(SchedulerTimer::Flush) => true,
-            Timer::TaintEviction(..) | Timer::NodeLifecycle(NodeLifecycleTimer::NoExecute(_)) => {
-                true
-            }
-            // Progress-deadline checks count through `awaiting_deadline` instead.
-            Timer::Requeue(Ctl::Deployment, _) => true,
-            // A periodic sync never ends by itself: it is background work.
-            Timer::GitOps(_) => true,
-            Timer::NodeLifecycle(NodeLifecycleTimer::Monitor(n)) => {
-                self.kubelets.get(n).is_some_and(|k| k.up && !k.partitioned)
-            }
             Timer::Kubelet(n, epoch, _) => self.kubelets.get(n).is_none_or(|k| k.epoch != *epoch),
-            _ => false,
+            Timer::Own(t) => self.controllers.timer_is_background(t, &|n| {
+                self.kubelets.get(n).is_some_and(|k| k.up && !k.partitioned)
+            }),
+            Timer::Requeue(k) => Controllers::requeue_is_background(k),
+            Timer::Process(_) => false,
         }
     }
 
@@ -530,14 +444,12 @@ impl Cluster {
         match every {
             Some(every) => {
                 let declared = d.spec.clone();
-                let first = self.now + every;
-                self.gitops
-                    .insert(key.clone(), GitOpsSync { declared, every });
-                self.push_timer(first, Timer::GitOps(key.clone()));
+                let gitops = &mut self.controllers.gitops;
+                let first = gitops.start(key.clone(), declared, every, self.now);
+                let t = CtlTimer::GitOps(SyncDue(key.clone()));
+                self.push_timer(first, Timer::Own(t));
             }
-            None => {
-                self.gitops.remove(key);
-            }
+            None => self.controllers.gitops.stop(key),
         }
         Ok(())
     }
@@ -739,128 +651,33 @@ impl Cluster {
         if ch.kind == Kind::Event {
             return;
         }
-        let now = self.now;
-        let (old, new) = (ch.old.as_deref(), ch.new.as_deref());
-        self.deployment.on_change(&self.store, ch.kind, old, new);
-        self.replicaset.on_change(&self.store, ch.kind, old, new);
-        self.gc.on_change(&self.store, ch.type_, ch.kind, old, new);
-        self.disruption.on_change(&self.store, ch.kind, old, new);
-        for (at, t) in self.node_lifecycle.on_change(ch.kind, old, new, now) {
-            self.push_timer(at, Timer::NodeLifecycle(t));
-        }
-        let sched_latency = self.config.scheduler_latency;
-        for (at, t) in self
-            .scheduler
-            .on_change(&self.store, ch.kind, old, new, now)
-        {
-            let at = if t == SchedulerTimer::Cycle {
-                at + sched_latency
-            } else {
-                at
-            };
-            self.push_timer(at, Timer::Scheduler(t));
-        }
-        match ch.kind {
-            Kind::Pod => {
-                let old_pod = old.and_then(Pod::from_object);
-                let new_pod = new.and_then(Pod::from_object);
-                let nodes: BTreeSet<String> = [old_pod, new_pod]
-                    .into_iter()
-                    .flatten()
-                    .map(|p| p.spec.node_name.clone())
-                    .filter(|n| !n.is_empty())
-                    .collect();
-                for n in nodes {
-                    // A partitioned kubelet's watch is cut: it sees nothing.
-                    if let Some(k) = self.kubelets.get_mut(&n).filter(|k| !k.partitioned) {
-                        let epoch = k.epoch;
-                        let (requests, timers) = k.on_pod_change(old_pod, new_pod, now);
-                        debug_assert!(requests.is_empty(), "kubelets react on timers");
-                        for (at, t) in timers {
-                            self.push_timer(at, Timer::Kubelet(n.clone(), epoch, t));
-                        }
-                    }
-                }
-                match new_pod {
-                    Some(p) if !p.spec.node_name.is_empty() => {
-                        self.taint_queue.add(ObjKey::of(&p.metadata))
-                    }
-                    Some(_) => {}
-                    None => {
-                        if let Some(p) = old_pod {
-                            self.taint_eviction.forget(&p.metadata.uid);
-                        }
-                    }
-                }
-            }
-            Kind::Namespace => {
-                if let Some(n) = new.filter(|n| n.meta().is_deleting()) {
-                    self.namespace_queue.add(ObjKey::of(n.meta()));
-                }
-            }
-            Kind::Node => {
-                if let (Some(gone), None) = (old, new) {
-                    let name = gone.meta().name.clone();
-                    self.push_timer(
-                        crate::controllers::pod_gc::sweep_time(now),
-                        Timer::PodGc(name),
-                    );
-                }
-                let taints = |o: Option<&Object>| -> Vec<Taint> {
-                    match o {
-                        Some(Object::Node(n)) => n
-                            .spec
-                            .taints
-                            .iter()
-                            .filter(|t| t.effect == "NoExecute")
-                            .cloned()
-                            .collect(),
-                        _ => vec![],
-                    }
-                };
-                if taints(old) != taints(new) {
-                    if let Some(n) = new {
-                        let keys: Vec<ObjKey> = self
-                            .store
-                            .pods_on_node(&n.meta().name)
-                            .map(|p| ObjKey::of(&p.metadata))
-                            .collect();
-                        for k in keys {
-                            self.taint_queue.add(k);
-                        }
-                    }
-                }
-            }
-            _ => {}
+        self.controllers_on_change(ch);
+        if ch.kind == Kind::Pod {
+            self.kubelets_on_pod_change(ch);
         }
         self.arm_controllers();
     }
 
-    fn queue_empty(&self, c: Ctl) -> bool {
-        match c {
-            Ctl::Deployment => self.deployment.queue.is_empty(),
-            Ctl::ReplicaSet => self.replicaset.queue.is_empty(),
-            Ctl::GarbageCollector => self.gc.queue.is_empty(),
-            Ctl::NodeLifecycle => self.node_lifecycle.queue.is_empty(),
-            Ctl::TaintEviction => self.taint_queue.is_empty(),
-            Ctl::Namespace => self.namespace_queue.is_empty(),
-            Ctl::Disruption => self.disruption.queue.is_empty(),
-        }
-    }
-
-    fn arm_controllers(&mut self) {
-        for c in [
-            Ctl::Deployment,
-            Ctl::ReplicaSet,
-            Ctl::GarbageCollector,
-            Ctl::NodeLifecycle,
-            Ctl::TaintEviction,
-            Ctl::Namespace,
-            Ctl::Disruption,
-        ] {
-            if !self.queue_empty(c) && self.armed.insert(c) {
-                let at = self.now + self.config.controller_latency;
-                self.push_timer(at, Timer::Controller(c));
+    /// The kubelets of the nodes the Pod was and is bound to see the change (a
+    /// partitioned kubelet's watch is cut: it sees nothing).
+    fn kubelets_on_pod_change(&mut self, ch: &Change) {
+        let now = self.now;
+        let old_pod = ch.old.as_deref().and_then(Pod::from_object);
+        let new_pod = ch.new.as_deref().and_then(Pod::from_object);
+        let nodes: BTreeSet<String> = [old_pod, new_pod]
+            .into_iter()
+            .flatten()
+            .map(|p| p.spec.node_name.clone())
+            .filter(|n| !n.is_empty())
+            .collect();
+        for n in nodes {
+            if let Some(k) = self.kubelets.get_mut(&n).filter(|k| !k.partitioned) {
+                let epoch = k.epoch;
+                let (requests, timers) = k.on_pod_change(old_pod, new_pod, now);
+                debug_assert!(requests.is_empty(), "kubelets react on timers");
+                for (at, t) in timers {
+                    self.push_timer(at, Timer::Kubelet(n.clone(), epoch, t));
+                }
             }
         }
     }
@@ -975,79 +792,9 @@ impl Cluster {
     fn fire(&mut self, timer: Timer) {
         let now = self.now;
         match timer {
-            Timer::Controller(c) => {
-                self.armed.remove(&c);
-                self.process_queue(c);
-            }
-            Timer::Requeue(c, key) => {
-                match c {
-                    Ctl::Deployment => self.deployment.queue.add(key),
-                    Ctl::ReplicaSet => self.replicaset.queue.add(key),
-                    Ctl::NodeLifecycle => self.node_lifecycle.queue.add(key),
-                    Ctl::TaintEviction => self.taint_queue.add(key),
-                    Ctl::Namespace => self.namespace_queue.add(key),
-                    Ctl::Disruption => self.disruption.queue.add(key),
-                    Ctl::GarbageCollector => {}
-                }
-                self.arm_controllers();
-            }
-            Timer::Scheduler(t) => {
-                let (requests, timers) = match t {
-                    SchedulerTimer::Cycle => {
-                        self.scheduler.schedule_one(&self.store, &mut self.rng, now)
-                    }
-                    SchedulerTimer::Backoff(k) => {
-                        (vec![], self.scheduler.backoff_done(&self.store, &k, now))
-                    }
-                    SchedulerTimer::Flush => (vec![], self.scheduler.flush(&self.store, now)),
-                };
-                for (at, t) in timers {
-                    self.push_timer(at, Timer::Scheduler(t));
-                }
-                let _ = self.apply(&Component::named("default-scheduler"), requests);
-            }
-            Timer::NodeLifecycle(t) => {
-                let (requests, timers) = match &t {
-                    NodeLifecycleTimer::Monitor(n) => {
-                        self.node_lifecycle.monitor(&self.store, n, now)
-                    }
-                    NodeLifecycleTimer::NoExecute(n) => {
-                        self.node_lifecycle.no_execute(&self.store, n, now)
-                    }
-                };
-                for (at, t) in timers {
-                    self.push_timer(at, Timer::NodeLifecycle(t));
-                }
-                let _ = self.apply(&Ctl::NodeLifecycle.component(), requests);
-            }
-            Timer::GitOps(key) => {
-                let Some(g) = self.gitops.get(&key).cloned() else {
-                    return;
-                };
-                if let Some(d) = self.store.get::<Deployment>(&key) {
-                    if d.spec != g.declared {
-                        let mut d = d.clone();
-                        d.spec = g.declared.clone();
-                        d.metadata.resource_version.clear();
-                        let _ = self.apply(
-                            &Component::named("gitops-sync"),
-                            vec![Request::Update(Object::Deployment(Box::new(d)))],
-                        );
-                    }
-                }
-                self.push_timer(now + g.every, Timer::GitOps(key));
-            }
-            Timer::TaintEviction(key, uid) => {
-                let requests = self.taint_eviction.fire(&self.store, &key, &uid, now);
-                let _ = self.apply(&Ctl::TaintEviction.component(), requests);
-            }
-            Timer::PodGc(node) => {
-                let requests = crate::controllers::pod_gc::gc_orphaned(&self.store, &node, now);
-                let _ = self.apply(
-                    &Component::named(crate::controllers::pod_gc::COMPONENT),
-                    requests,
-                );
-            }
+            Timer::Process(c) => self.controller_process(c),
+            Timer::Requeue(k) => self.controller_requeue(k),
+            Timer::Own(t) => self.controller_timer(t),
             Timer::Kubelet(node, epoch, t) => {
                 let Some(k) = self.kubelets.get_mut(&node) else {
                     return;
@@ -1062,142 +809,6 @@ impl Cluster {
                 let _ = self.apply(&kubelet_component(&node), requests);
             }
         }
-    }
-
-    fn process_queue(&mut self, c: Ctl) {
-        let now = self.now;
-        let who = c.component();
-        match c {
-            Ctl::GarbageCollector => {
-                for (kind, key) in self.gc.queue.drain() {
-                    let r = self.gc.attempt_to_delete_item(&self.store, kind, &key);
-                    let _ = self.apply(&who, r.requests);
-                }
-            }
-            Ctl::Namespace => {
-                for key in self.namespace_queue.drain() {
-                    let Some(ns) = self.store.get::<Namespace>(&key).cloned() else {
-                        continue;
-                    };
-                    if !ns.metadata.is_deleting() {
-                        continue;
-                    }
-                    // NamespacedResourcesDeleter: delete everything in it, then finalize.
-                    let mut remaining = 0;
-                    let mut requests = Vec::new();
-                    for kind in Kind::ALL.into_iter().filter(|k| k.namespaced()) {
-                        for o in self
-                            .store
-                            .list_objects(kind)
-                            .filter(|o| o.meta().namespace == key.name)
-                        {
-                            remaining += 1;
-                            if !o.meta().is_deleting() {
-                                requests.push(Request::Delete {
-                                    kind,
-                                    key: ObjKey::of(o.meta()),
-                                    options: DeleteOptions::default(),
-                                    event: None,
-                                });
-                            }
-                        }
-                    }
-                    if remaining == 0 {
-                        let mut n = ns.clone();
-                        n.spec.finalizers.clear();
-                        n.metadata.resource_version.clear();
-                        requests.push(Request::Update(Object::Namespace(n)));
-                    }
-                    let _ = self.apply(&who, requests);
-                    if remaining > 0 {
-                        self.push_timer(now + SECOND, Timer::Requeue(c, key));
-                    }
-                }
-            }
-            Ctl::TaintEviction => {
-                for key in self.taint_queue.drain() {
-                    let Some(pod) = self.store.get::<Pod>(&key).cloned() else {
-                        continue;
-                    };
-                    let d = self.taint_eviction.process_pod(&self.store, &pod, now);
-                    if let Some((at, k, uid)) = d.timer {
-                        self.push_timer(at, Timer::TaintEviction(k, uid));
-                    }
-                    let _ = self.apply(&who, d.requests);
-                }
-            }
-            _ => {
-                let keys = match c {
-                    Ctl::Deployment => self.deployment.queue.drain(),
-                    Ctl::ReplicaSet => self.replicaset.queue.drain(),
-                    Ctl::Disruption => self.disruption.queue.drain(),
-                    _ => self.node_lifecycle.queue.drain(),
-                };
-                for key in keys {
-                    let r: Reconcile = match c {
-                        Ctl::Deployment => self.deployment.sync_deployment(&self.store, &key, now),
-                        Ctl::ReplicaSet => self.replicaset.sync_replica_set(&self.store, &key, now),
-                        Ctl::Disruption => self.disruption.sync(&self.store, &key, now),
-                        _ => self.node_lifecycle.sync_node(&self.store, &key, now),
-                    };
-                    if c == Ctl::Deployment {
-                        if r.requeue_after.is_some() {
-                            self.deployment.awaiting_deadline.insert(key.clone());
-                        } else {
-                            self.deployment.awaiting_deadline.remove(&key);
-                        }
-                    }
-                    let result = self.apply(&who, r.requests);
-                    if c == Ctl::ReplicaSet {
-                        if let Err(e) = &result {
-                            self.set_replica_failure(&key, e);
-                        }
-                    }
-                    let failed = result.is_err();
-                    // Transient errors requeue (rate-limited upstream; 1 s here).
-                    let after = if failed {
-                        Some(SECOND)
-                    } else {
-                        r.requeue_after
-                    };
-                    if let Some(after) = after {
-                        self.push_timer(now + after, Timer::Requeue(c, key));
-                    }
-                }
-            }
-        }
-    }
-
-    /// `calculateStatus` with a manageReplicas error: ReplicaFailure=True on the
-    /// ReplicaSet (FailedCreate / FailedDelete) with the API server's message.
-    fn set_replica_failure(&mut self, key: &ObjKey, e: &ApiError) {
-        let Some(rs) = self.store.get::<ReplicaSet>(key) else {
-            return;
-        };
-        let mut rs = rs.clone();
-        let reason = if rs.status.replicas < rs.spec.replicas {
-            "FailedCreate"
-        } else {
-            "FailedDelete"
-        };
-        let now = self.now;
-        set_condition(
-            &mut rs.status.conditions,
-            Condition {
-                type_: "ReplicaFailure".into(),
-                status: "True".into(),
-                last_transition_time: Some(crate::time::rfc3339(now)),
-                reason: reason.into(),
-                message: e.message.clone(),
-                transition_ms: now,
-                ..Default::default()
-            },
-        );
-        rs.metadata.resource_version.clear();
-        let _ = self.apply(
-            &Ctl::ReplicaSet.component(),
-            vec![Request::UpdateStatus(Object::ReplicaSet(Box::new(rs)))],
-        );
     }
 
     // ---- conveniences for the UI and tests (the command language builds on these) -------

@@ -1,0 +1,309 @@
+//! The registry of control loops: the one list of every [`Controller`] in the cluster,
+//! and the generic loop that runs each of them (upstream's `processNextWorkItem`).
+//!
+//! Adding a controller is one line in [`registry!`] below: the macro makes its slot in
+//! [`Controllers`], its variant in [`Ctl`], its keys and timers in [`CtlKey`] /
+//! [`CtlTimer`], and the exhaustive matches that dispatch to it — an unlisted
+//! controller cannot be called, and a listed one cannot be forgotten by a match.
+//!
+//! Order matters for determinism: every change is shown to the controllers in this
+//! order, and controllers woken at the same instant run in this order.
+
+use super::{Cluster, Timer};
+use crate::apiserver::{ApiError, Change};
+use crate::client::{Component, Request};
+use crate::controllers::deployment::DeploymentController;
+use crate::controllers::disruption::DisruptionController;
+use crate::controllers::garbage_collector::GarbageCollector;
+use crate::controllers::gitops::GitOpsController;
+use crate::controllers::namespace::NamespaceController;
+use crate::controllers::node_lifecycle::NodeLifecycleController;
+use crate::controllers::pod_gc::PodGcController;
+use crate::controllers::replicaset::ReplicaSetController;
+use crate::controllers::taint_eviction::TaintEvictionController;
+use crate::controllers::{Controller, Ctx, RateLimiter, WorkQueue};
+use crate::scheduler::Scheduler;
+use crate::time::SimTime;
+
+/// One controller with the machinery the cluster runs it with: its work queue, whether
+/// its wake-up is armed, and its rate limiter.
+#[derive(Clone, Debug)]
+pub struct Loop<C: Controller> {
+    /// The controller and its own state.
+    pub ctl: C,
+    queue: WorkQueue<C::Key>,
+    armed: bool,
+    limiter: RateLimiter<C::Key>,
+}
+
+impl<C: Controller> Default for Loop<C> {
+    fn default() -> Self {
+        let (base, max) = C::RETRY.on_error.unwrap_or((0, 0));
+        Loop {
+            ctl: C::default(),
+            queue: WorkQueue::default(),
+            armed: false,
+            limiter: RateLimiter::new(base, max),
+        }
+    }
+}
+
+impl<C: Controller> std::ops::Deref for Loop<C> {
+    type Target = C;
+    fn deref(&self) -> &C {
+        &self.ctl
+    }
+}
+
+impl<C: Controller> std::ops::DerefMut for Loop<C> {
+    fn deref_mut(&mut self) -> &mut C {
+        &mut self.ctl
+    }
+}
+
+impl<C: Controller> Loop<C> {
+    /// Keys waiting in its queue.
+    pub fn queued(&self) -> usize {
+        self.queue.len()
+    }
+}
+
+/// A registered controller: where its slot is and how its keys and timers are tagged.
+pub trait Registered: Controller {
+    /// Its slot.
+    fn slot(cs: &mut Controllers) -> &mut Loop<Self>;
+    /// Its key, tagged for the cluster's clock.
+    fn tag_key(key: Self::Key) -> CtlKey;
+    /// Its timer, tagged for the cluster's clock.
+    fn tag_timer(timer: Self::Timer) -> CtlTimer;
+}
+
+macro_rules! registry {
+    ($( $(#[$doc:meta])* $variant:ident => $field:ident : $ty:ty ),+ $(,)?) => {
+        /// Every control loop, by name.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Ctl {
+            $( $(#[$doc])* $variant ),+
+        }
+
+        impl Ctl {
+            /// All of them, in registry order.
+            pub const ALL: &'static [Ctl] = &[$(Ctl::$variant),+];
+
+            /// Its identity as a writer and Event source.
+            pub fn component(self) -> Component {
+                match self {
+                    $( Ctl::$variant => <$ty as Controller>::identity() ),+
+                }
+            }
+        }
+
+        /// A key of some controller's work queue.
+        #[derive(Clone, Debug)]
+        pub enum CtlKey {
+            $( $(#[$doc])* $variant(<$ty as Controller>::Key) ),+
+        }
+
+        /// A timer of some controller.
+        #[derive(Clone, Debug)]
+        pub enum CtlTimer {
+            $( $(#[$doc])* $variant(<$ty as Controller>::Timer) ),+
+        }
+
+        /// Every control loop with its queue.
+        #[derive(Clone, Debug, Default)]
+        pub struct Controllers {
+            $( $(#[$doc])* pub $field: Loop<$ty> ),+
+        }
+
+        $(
+            impl Registered for $ty {
+                fn slot(cs: &mut Controllers) -> &mut Loop<Self> {
+                    &mut cs.$field
+                }
+                fn tag_key(key: Self::Key) -> CtlKey {
+                    CtlKey::$variant(key)
+                }
+                fn tag_timer(timer: Self::Timer) -> CtlTimer {
+                    CtlTimer::$variant(timer)
+                }
+            }
+        )+
+
+        impl Controllers {
+            /// Whether any controller waits for work no foreground timer shows.
+            pub fn busy(&self) -> bool {
+                false $( || self.$field.ctl.is_busy() )+
+            }
+
+            fn queue_empty(&self, c: Ctl) -> bool {
+                match c {
+                    $( Ctl::$variant => self.$field.queue.is_empty() ),+
+                }
+            }
+
+            fn set_armed(&mut self, c: Ctl, armed: bool) -> bool {
+                let slot = match c {
+                    $( Ctl::$variant => &mut self.$field.armed ),+
+                };
+                std::mem::replace(slot, armed)
+            }
+
+            pub(super) fn timer_is_background(
+                &self,
+                t: &CtlTimer,
+                heartbeating: &dyn Fn(&str) -> bool,
+            ) -> bool {
+                match t {
+                    $( CtlTimer::$variant(t) => self.$field.ctl.is_background(t, heartbeating) ),+
+                }
+            }
+
+            pub(super) fn requeue_is_background(k: &CtlKey) -> bool {
+                match k {
+                    $( CtlKey::$variant(_) => <$ty as Controller>::RETRY.requeue_is_background ),+
+                }
+            }
+        }
+
+        impl Cluster {
+            /// Show a write to every controller, in registry order.
+            pub(super) fn controllers_on_change(&mut self, ch: &Change) {
+                $( self.loop_on_change::<$ty>(ch); )+
+            }
+
+            /// A controller's wake-up: sync every key in its queue.
+            pub(super) fn controller_process(&mut self, c: Ctl) {
+                match c {
+                    $( Ctl::$variant => self.loop_process::<$ty>() ),+
+                }
+            }
+
+            /// A requeue came due: the key goes back on its queue.
+            pub(super) fn controller_requeue(&mut self, k: CtlKey) {
+                match k {
+                    $( CtlKey::$variant(k) => self.controllers.$field.queue.add(k) ),+
+                }
+                self.arm_controllers();
+            }
+
+            /// A controller's own timer fired.
+            pub(super) fn controller_timer(&mut self, t: CtlTimer) {
+                match t {
+                    $( CtlTimer::$variant(t) => self.loop_timer::<$ty>(t) ),+
+                }
+            }
+        }
+    };
+}
+
+registry! {
+    /// deployment-controller.
+    Deployment => deployment: DeploymentController,
+    /// replicaset-controller.
+    ReplicaSet => replicaset: ReplicaSetController,
+    /// garbage-collector.
+    GarbageCollector => gc: GarbageCollector,
+    /// node-lifecycle-controller (readiness, taints).
+    NodeLifecycle => node_lifecycle: NodeLifecycleController,
+    /// taint-eviction-controller.
+    TaintEviction => taint_eviction: TaintEvictionController,
+    /// namespace-controller: empties terminating namespaces.
+    Namespace => namespace: NamespaceController,
+    /// disruption-controller: PodDisruptionBudget status.
+    Disruption => disruption: DisruptionController,
+    /// pod-garbage-collector: Pods of deleted nodes.
+    PodGc => pod_gc: PodGcController,
+    /// A GitOps agent re-applying declared Deployment specs (not part of Kubernetes).
+    GitOps => gitops: GitOpsController,
+    /// default-scheduler: binds Pods to nodes.
+    Scheduler => scheduler: Scheduler,
+}
+
+impl Cluster {
+    /// Hand what a call asked for to the queue and the clock, in order.
+    fn absorb<C: Registered>(&mut self, keys: Vec<C::Key>, timers: Vec<(SimTime, C::Timer)>) {
+        for k in keys {
+            C::slot(&mut self.controllers).queue.add(k);
+        }
+        for (at, t) in timers {
+            self.push_timer(at, Timer::Own(C::tag_timer(t)));
+        }
+    }
+
+    fn loop_on_change<C: Registered>(&mut self, ch: &Change) {
+        let (keys, timers) = {
+            let slot = C::slot(&mut self.controllers);
+            let mut ctx = Ctx::new(&self.store, self.now, &mut self.rng, &self.config);
+            slot.ctl.on_change(ch, &mut ctx);
+            ctx.take()
+        };
+        self.absorb::<C>(keys, timers);
+    }
+
+    fn loop_timer<C: Registered>(&mut self, t: C::Timer) {
+        let (requests, keys, timers) = {
+            let slot = C::slot(&mut self.controllers);
+            let mut ctx = Ctx::new(&self.store, self.now, &mut self.rng, &self.config);
+            let requests = slot.ctl.on_timer(t, &mut ctx);
+            let (keys, timers) = ctx.take();
+            (requests, keys, timers)
+        };
+        self.absorb::<C>(keys, timers);
+        let _ = self.apply(&C::identity(), requests);
+        self.arm_controllers();
+    }
+
+    /// `processNextWorkItem` for every queued key: sync, send, and on a refusal tell
+    /// the controller and requeue through the rate limiter; else forget its failures
+    /// and honour `requeue_after`.
+    fn loop_process<C: Registered>(&mut self) {
+        C::slot(&mut self.controllers).armed = false;
+        let now = self.now;
+        let who = C::identity();
+        let keys = C::slot(&mut self.controllers).queue.drain();
+        for key in keys {
+            let (r, more, timers) = {
+                let slot = C::slot(&mut self.controllers);
+                let mut ctx = Ctx::new(&self.store, now, &mut self.rng, &self.config);
+                let r = slot.ctl.sync(&key, &mut ctx);
+                let (more, timers) = ctx.take();
+                (r, more, timers)
+            };
+            self.absorb::<C>(more, timers);
+            let result = self.apply(&who, r.requests);
+            if let Err(e) = &result {
+                let requests = self.sync_failed::<C>(&key, e);
+                let _ = self.apply(&who, requests);
+            }
+            let after = match result {
+                Err(_) => C::RETRY
+                    .on_error
+                    .map(|_| C::slot(&mut self.controllers).limiter.when(key.clone())),
+                Ok(()) => {
+                    C::slot(&mut self.controllers).limiter.forget(&key);
+                    r.requeue_after
+                }
+            };
+            if let Some(after) = after {
+                self.push_timer(now + after, Timer::Requeue(C::tag_key(key)));
+            }
+        }
+    }
+
+    fn sync_failed<C: Registered>(&mut self, key: &C::Key, e: &ApiError) -> Vec<Request> {
+        let slot = C::slot(&mut self.controllers);
+        let mut ctx = Ctx::new(&self.store, self.now, &mut self.rng, &self.config);
+        slot.ctl.sync_failed(key, e, &mut ctx)
+    }
+
+    /// Wake every controller with queued keys `controller_latency` from now (once).
+    pub(super) fn arm_controllers(&mut self) {
+        for &c in Ctl::ALL {
+            if !self.controllers.queue_empty(c) && !self.controllers.set_armed(c, true) {
+                let at = self.now + self.config.controller_latency;
+                self.push_timer(at, Timer::Process(c));
+            }
+        }
+    }
+}
