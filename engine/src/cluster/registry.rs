@@ -307,3 +307,46 @@ impl Cluster {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::Kind;
+    use crate::apiserver::ObjKey;
+
+    #[test]
+    fn a_requeue_of_the_garbage_collector_puts_its_key_back_and_wakes_it() {
+        let mut c = Cluster::with_default_nodes(1);
+        assert!(c.settle(60_000));
+        let key = (Kind::Pod, ObjKey::new("default", "gone"));
+        c.controller_requeue(CtlKey::GarbageCollector(key));
+        assert_eq!(c.controllers.gc.queued(), 1);
+        assert!(!c.is_quiescent(), "the garbage collector is woken");
+        let writes = c.store.log.len();
+        assert!(c.settle(60_000));
+        assert_eq!(c.controllers.gc.queued(), 0, "it synced the key");
+        let after: Vec<_> = c
+            .store
+            .log
+            .since(writes)
+            .filter(|e| e.kind != Kind::Lease)
+            .collect();
+        assert!(after.is_empty(), "nothing to collect: {after:?}");
+    }
+
+    #[test]
+    fn every_controller_that_syncs_keys_retries_a_refused_request() {
+        // The taint-eviction controller alone retries inside the eviction (upstream).
+        for (ctl, retries) in [
+            (Ctl::Deployment, DeploymentController::RETRY.on_error),
+            (Ctl::ReplicaSet, ReplicaSetController::RETRY.on_error),
+            (Ctl::GarbageCollector, GarbageCollector::RETRY.on_error),
+            (Ctl::NodeLifecycle, NodeLifecycleController::RETRY.on_error),
+            (Ctl::Namespace, NamespaceController::RETRY.on_error),
+            (Ctl::Disruption, DisruptionController::RETRY.on_error),
+        ] {
+            assert!(retries.is_some(), "{ctl:?} drops its failed keys");
+        }
+        assert_eq!(TaintEvictionController::RETRY.on_error, None);
+    }
+}

@@ -5,7 +5,7 @@
 //! `orphanDependents`, `processDeletingDependentsItem`). Upstream keeps its own graph of
 //! owners and dependents; here the API server's owner-uid index plays that role.
 
-use super::{Controller, Ctx, NoTimer, Reconcile, Retry};
+use super::{Controller, Ctx, NoTimer, Reconcile};
 use crate::api::*;
 use crate::apiserver::{Change, DeleteOptions, ObjKey, Store, WatchType};
 use crate::client::{Component, Request};
@@ -26,10 +26,6 @@ fn has_finalizer(meta: &ObjectMeta, f: &str) -> bool {
 impl Controller for GarbageCollector {
     type Key = GcKey;
     type Timer = NoTimer;
-    const RETRY: Retry = Retry {
-        on_error: None,
-        ..Retry::DEFAULT
-    };
 
     fn identity() -> Component {
         Component {
