@@ -1,0 +1,168 @@
+//! The simulated clock: timers in (time, insertion) order, running them, settling, and
+//! the count of foreground timers that tells a converged cluster from a busy one.
+use super::*;
+
+impl Cluster {
+    /// Run every timer due up to `t`, then set the clock to `t`.
+    pub fn run_until(&mut self, t: SimTime) {
+        // Never out of time: it always reaches `t`.
+        self.run_until_within(t, &mut || false);
+    }
+
+    /// [`Cluster::run_until`] that may stop early: after each timer it asks
+    /// `out_of_time()`, and if that says yes it stops, the clock at that timer's time,
+    /// and returns false; the next call goes on from there. The timers run in the same
+    /// order either way, so a run cut into slices is identical to an uninterrupted one:
+    /// the page plays a large cluster in slices it can afford per frame (at 5,000 nodes
+    /// one instant can hold thousands of scheduling attempts), and the clock falls
+    /// behind the wall instead of the page freezing. A stop inside an instant is
+    /// remembered: [`Cluster::finish_instant`] completes it before anything else acts.
+    pub fn run_until_within(&mut self, t: SimTime, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        while let Some((at, timer)) = self.timers.pop_due(t) {
+            self.fire_popped(at, timer);
+            if let Some(next) = self.timers.peek_time().filter(|&n| n <= t) {
+                if out_of_time() {
+                    self.mid_instant = next == at;
+                    return false;
+                }
+            }
+        }
+        self.mid_instant = false;
+        self.now = self.now.max(t);
+        true
+    }
+
+    /// Whether a budgeted run stopped between two timers of the same instant.
+    pub fn is_mid_instant(&self) -> bool {
+        self.mid_instant
+    }
+
+    /// Run the rest of an instant a budgeted run stopped inside, so that a command
+    /// acts on the world as it is between instants — where a replay, which runs every
+    /// timer up to the command's time first, will find it.
+    pub fn finish_instant(&mut self) {
+        if self.mid_instant {
+            self.run_until(self.now);
+        }
+    }
+
+    /// Advance the clock by `ms`.
+    pub fn advance(&mut self, ms: SimTime) {
+        self.run_until(self.now + ms);
+    }
+
+    /// Run the next timer (whenever it is due); returns its time.
+    pub fn step(&mut self) -> Option<SimTime> {
+        let at = self.timers.peek_time()?;
+        let (at, timer) = self.timers.pop_due(at)?;
+        self.fire_popped(at, timer);
+        Some(at)
+    }
+
+    /// Run timers until some object other than a heartbeat Lease is written (the
+    /// learner's "next step"), at most `max_timers` of them; returns the time reached.
+    /// A quiescent cluster does not move: only heartbeats would follow.
+    pub fn step_visible(&mut self, max_timers: usize) -> SimTime {
+        let start = self.store.log.len();
+        for _ in 0..max_timers {
+            if self.is_quiescent() || self.step().is_none() {
+                break;
+            }
+            if self.store.log.since(start).any(|e| e.kind != Kind::Lease) {
+                break;
+            }
+        }
+        self.now
+    }
+
+    /// Run until the cluster is quiescent or `max` ms have passed; returns whether it
+    /// converged.
+    pub fn settle(&mut self, max: SimTime) -> bool {
+        let deadline = self.now + max;
+        while !self.is_quiescent() {
+            match self.timers.peek_time() {
+                // Only cancelled timers can remain when the live sets are empty.
+                None => break,
+                Some(t) if t <= deadline => {
+                    self.step();
+                }
+                _ => break,
+            }
+        }
+        if !self.is_quiescent() {
+            // Still busy: the whole budget was spent.
+            self.run_until(deadline);
+        }
+        self.is_quiescent()
+    }
+
+    pub(super) fn fire_popped(&mut self, at: SimTime, timer: Timer) {
+        if self.foreground_dirty {
+            // The queue no longer holds `timer`: counting it gives the count after it.
+            self.foreground_timers = self.foreground_count();
+            self.foreground_dirty = false;
+        } else if !self.is_background(&timer) {
+            self.foreground_timers = self.foreground_timers.saturating_sub(1);
+        }
+        self.now = self.now.max(at);
+        self.fire(timer);
+    }
+
+    pub(super) fn fire(&mut self, timer: Timer) {
+        let now = self.now;
+        match timer {
+            Timer::Process(c) => self.controller_process(c),
+            Timer::Requeue(k) => self.controller_requeue(k),
+            Timer::Own(t) => self.controller_timer(t),
+            Timer::Kubelet(node, epoch, t) => {
+                let Some(k) = self.kubelets.get_mut(&node) else {
+                    return;
+                };
+                if k.epoch != epoch {
+                    return;
+                }
+                let (requests, timers) = k.fire(&self.store, t, now);
+                for (at, t) in timers {
+                    self.push_timer(at, Timer::Kubelet(node.clone(), epoch, t));
+                }
+                let _ = self.apply(&kubelet_component(&node), requests);
+            }
+        }
+    }
+
+    pub(super) fn is_background(&self, t: &Timer) -> bool {
+        match t {
+            Timer::Kubelet(_, _, KubeletTimer::Heartbeat) => true,
+            Timer::Kubelet(n, epoch, _) => self.kubelets.get(n).is_none_or(|k| k.epoch != *epoch),
+            Timer::Own(t) => self.controllers.timer_is_background(t, &|n| {
+                self.kubelets.get(n).is_some_and(|k| k.up && !k.partitioned)
+            }),
+            Timer::Requeue(k) => Controllers::requeue_is_background(k),
+            Timer::Process(_) => false,
+        }
+    }
+
+    pub(super) fn push_timer(&mut self, at: SimTime, t: Timer) {
+        if !self.is_background(&t) {
+            self.foreground_timers += 1;
+        }
+        self.timers.push(at.max(self.now), t);
+    }
+
+    pub(super) fn recount_foreground(&mut self) {
+        // Power changes re-classify that node's timers; count again when next needed.
+        self.foreground_dirty = true;
+    }
+
+    /// Pending timers that are not background work.
+    pub(super) fn foreground_count(&self) -> usize {
+        if self.foreground_dirty {
+            self.timers
+                .iter()
+                .filter(|t| !self.is_background(t))
+                .count()
+        } else {
+            self.foreground_timers
+        }
+    }
+}

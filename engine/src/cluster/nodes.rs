@@ -1,0 +1,295 @@
+//! Nodes and the faults a learner injects into them: add, power off and on, partition,
+//! remove; crash, hang, OOM-kill or un-ready a Pod's containers; refuse or crash images.
+//! Each reaches the node's kubelet (or the world's fault registry), never the store.
+use super::*;
+
+impl Cluster {
+    /// Add a node: its kubelet registers the Node and its Lease now.
+    pub fn add_node(&mut self, name: &str, config: NodeConfig) -> Result<(), ApiError> {
+        if self.kubelets.contains_key(name)
+            || self.store.get::<Node>(&ObjKey::new("", name)).is_some()
+        {
+            return Err(ApiError::already_exists(Kind::Node, name));
+        }
+        self.node_index += 1;
+        let mut k = Kubelet::new(name, self.node_index, config, self.config.kubelet.clone());
+        // The registry is cluster-wide: a new node sees the same refused/crashing images.
+        if let Some(other) = self.kubelets.values().next() {
+            k.refused_images = other.refused_images.clone();
+            k.crashing_images = other.crashing_images.clone();
+        }
+        let (requests, timers) = k.register(self.now);
+        let epoch = k.epoch;
+        self.kubelets.insert(name.to_string(), k);
+        let comp = kubelet_component(name);
+        self.apply(&comp, requests)?;
+        for (at, t) in timers {
+            self.push_timer(at, Timer::Kubelet(name.to_string(), epoch, t));
+        }
+        Ok(())
+    }
+
+    /// Power a node off: its kubelet stops heartbeating and its containers stop.
+    pub fn power_off(&mut self, name: &str) -> Result<(), String> {
+        let k = self
+            .kubelets
+            .get_mut(name)
+            .ok_or_else(|| format!("node \"{name}\" not found"))?;
+        if !k.up {
+            return Err(format!("node \"{name}\" is already down"));
+        }
+        k.power_off();
+        // Timers of the old epoch just became background work.
+        self.recount_foreground();
+        Ok(())
+    }
+
+    /// Remove a node: its kubelet stops for good and the Node object is deleted (the
+    /// Pods bound to it stay until something deletes them).
+    pub fn remove_node(&mut self, name: &str) -> Result<(), ApiError> {
+        if self.store.get::<Node>(&ObjKey::new("", name)).is_none() {
+            return Err(ApiError::not_found(Kind::Node, name));
+        }
+        if let Some(mut k) = self.kubelets.remove(name) {
+            k.power_off();
+        }
+        self.recount_foreground();
+        self.submit(
+            &kubectl(),
+            Request::Delete {
+                kind: Kind::Node,
+                key: ObjKey::new("", name),
+                options: DeleteOptions::default(),
+                event: None,
+            },
+        )?;
+        let lease = ObjKey::new("kube-node-lease", name);
+        if self.store.get::<Lease>(&lease).is_some() {
+            let _ = self.submit(
+                &kubectl(),
+                Request::Delete {
+                    kind: Kind::Lease,
+                    key: lease,
+                    options: DeleteOptions::default(),
+                    event: None,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// Cut a node off from the API server (its kubelet and containers keep running).
+    pub fn partition_node(&mut self, name: &str) -> Result<(), String> {
+        let k = self
+            .kubelets
+            .get_mut(name)
+            .ok_or_else(|| format!("node \"{name}\" not found"))?;
+        if !k.up || k.partitioned {
+            return Err(format!(
+                "node \"{name}\" is already {}",
+                if k.up { "partitioned" } else { "down" }
+            ));
+        }
+        k.partition();
+        self.recount_foreground();
+        Ok(())
+    }
+
+    /// Whether a node is cut off from the API server.
+    pub fn node_partitioned(&self, name: &str) -> bool {
+        self.kubelets.get(name).is_some_and(|k| k.partitioned)
+    }
+
+    /// What a node's runtime is running: (pod, container, image).
+    pub fn node_ps(&self, name: &str) -> Result<Vec<(String, String, String)>, String> {
+        let k = self
+            .kubelets
+            .get(name)
+            .ok_or_else(|| format!("node \"{name}\" not found"))?;
+        Ok(k.running(&self.store))
+    }
+
+    /// Power a node back on (or reconnect a partitioned one): the kubelet reports Ready
+    /// and reconciles its Pods.
+    pub fn power_on(&mut self, name: &str) -> Result<(), String> {
+        let k = self
+            .kubelets
+            .get_mut(name)
+            .ok_or_else(|| format!("node \"{name}\" not found"))?;
+        if k.partitioned {
+            let out = k.heal(&self.store, self.now);
+            self.recount_foreground();
+            self.kubelet_output(name, out);
+            return Ok(());
+        }
+        if k.up {
+            return Err(format!("node \"{name}\" is already up"));
+        }
+        let (requests, timers) = k.power_on(&self.store, self.now);
+        let epoch = k.epoch;
+        self.recount_foreground();
+        let _ = self.apply(&kubelet_component(name), requests);
+        for (at, t) in timers {
+            self.push_timer(at, Timer::Kubelet(name.to_string(), epoch, t));
+        }
+        Ok(())
+    }
+
+    pub(super) fn kubelet_output(&mut self, node: &str, out: crate::kubelet::KubeletOutput) {
+        let (requests, timers) = out;
+        let epoch = self.kubelets.get(node).map(|k| k.epoch).unwrap_or(0);
+        for (at, t) in timers {
+            self.push_timer(at, Timer::Kubelet(node.to_string(), epoch, t));
+        }
+        let _ = self.apply(&kubelet_component(node), requests);
+    }
+
+    /// The running Pod `key` and its kubelet's node, or kubectl's kind of error.
+    pub(super) fn running_pod(&self, key: &ObjKey) -> Result<(Pod, String), String> {
+        let pod = self
+            .store
+            .get::<Pod>(key)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(Kind::Pod, &key.name).kubectl_text())?;
+        let node = pod.spec.node_name.clone();
+        if node.is_empty() {
+            return Err(format!(
+                "error: pod {} is not scheduled to a node yet",
+                key.name
+            ));
+        }
+        if !self.node_up(&node) {
+            return Err(format!(
+                "error: node {node} is down: pod {} has no running containers",
+                key.name
+            ));
+        }
+        Ok((pod, node))
+    }
+
+    /// `sim crash`: a container of a running Pod exits with code 1; its kubelet
+    /// restarts it according to restartPolicy, with CrashLoopBackOff.
+    pub fn crash_container(&mut self, key: &ObjKey, container: Option<&str>) -> Result<(), String> {
+        let (pod, node) = self.running_pod(key)?;
+        let i = container_index(&pod, container, key)?;
+        let now = self.now;
+        let k = self.kubelets.get_mut(&node).ok_or("error: no kubelet")?;
+        let out = k
+            .crash(&self.store, &pod.metadata.uid, i, None, now)
+            .map_err(|e| format!("error: {e}"))?;
+        self.kubelet_output(&node, out);
+        Ok(())
+    }
+
+    /// `sim hang`: the Pod's application stops answering until its container restarts
+    /// (a liveness probe restarts it; without one it stays hung). Returns whether any
+    /// container has a liveness probe.
+    pub fn hang_pod(&mut self, key: &ObjKey) -> Result<bool, String> {
+        let (pod, node) = self.running_pod(key)?;
+        let now = self.now;
+        let k = self.kubelets.get_mut(&node).ok_or("error: no kubelet")?;
+        let out = k
+            .set_hung(&self.store, &pod.metadata.uid, now)
+            .map_err(|e| format!("error: {e}"))?;
+        self.kubelet_output(&node, out);
+        Ok(pod
+            .spec
+            .containers
+            .iter()
+            .any(|c| c.liveness_probe.is_some()))
+    }
+
+    /// `sim oom`: a container exceeds its memory limit and is OOMKilled (exit 137).
+    pub fn oom_kill(&mut self, key: &ObjKey, container: Option<&str>) -> Result<(), String> {
+        let (pod, node) = self.running_pod(key)?;
+        let i = container_index(&pod, container, key)?;
+        let now = self.now;
+        let k = self.kubelets.get_mut(&node).ok_or("error: no kubelet")?;
+        let out = k
+            .exit(
+                &self.store,
+                &pod.metadata.uid,
+                i,
+                None,
+                now,
+                137,
+                "OOMKilled",
+            )
+            .map_err(|e| format!("error: {e}"))?;
+        self.kubelet_output(&node, out);
+        Ok(())
+    }
+
+    /// `sim unready` / `sim ready`: the Pod's application fails (or passes) its
+    /// readiness probe from now on.
+    pub fn set_pod_unready(&mut self, key: &ObjKey, unready: bool) -> Result<(), String> {
+        let (pod, node) = self.running_pod(key)?;
+        let now = self.now;
+        let k = self.kubelets.get_mut(&node).ok_or("error: no kubelet")?;
+        let out = k
+            .set_unready(&self.store, &pod.metadata.uid, unready, now)
+            .map_err(|e| format!("error: {e}"))?;
+        self.kubelet_output(&node, out);
+        Ok(())
+    }
+
+    /// `sim gitops on`: from now on the Deployment's current spec is what Git declares,
+    /// re-applied every `every` ms. `None` switches the sync off.
+    pub fn set_gitops(&mut self, key: &ObjKey, every: Option<SimTime>) -> Result<(), String> {
+        let d = self
+            .store
+            .get::<Deployment>(key)
+            .ok_or_else(|| ApiError::not_found(Kind::Deployment, &key.name).kubectl_text())?;
+        match every {
+            Some(every) => {
+                let declared = d.spec.clone();
+                let gitops = &mut self.controllers.gitops;
+                let first = gitops.start(key.clone(), declared, every, self.now);
+                let t = CtlTimer::GitOps(SyncDue(key.clone()));
+                self.push_timer(first, Timer::Own(t));
+            }
+            None => self.controllers.gitops.stop(key),
+        }
+        Ok(())
+    }
+
+    /// `sim image-fail` / `sim image-ok`: the registry refuses (or serves) an image.
+    pub fn set_image_refused(&mut self, image: &str, refused: bool) {
+        for k in self.kubelets.values_mut() {
+            if refused {
+                k.refused_images.insert(image.to_string());
+            } else {
+                k.refused_images.remove(image);
+            }
+        }
+    }
+
+    /// `sim image-crash`: containers of this image exit with code 1 `after` ms after
+    /// they start (None: they stop crashing).
+    pub fn set_image_crash(&mut self, image: &str, after: Option<SimTime>) {
+        for k in self.kubelets.values_mut() {
+            match after {
+                Some(a) => {
+                    k.crashing_images.insert(image.to_string(), a);
+                }
+                None => {
+                    k.crashing_images.remove(image);
+                }
+            }
+        }
+    }
+}
+
+/// The index of `container` in the Pod (its first container when none is named), or
+/// kubectl's words for a name the Pod does not have.
+fn container_index(pod: &Pod, container: Option<&str>, key: &ObjKey) -> Result<usize, String> {
+    match container {
+        Some(c) => pod
+            .spec
+            .containers
+            .iter()
+            .position(|x| x.name == c)
+            .ok_or_else(|| format!("error: container {c} is not valid for pod {}", key.name)),
+        None => Ok(0),
+    }
+}

@@ -1,0 +1,214 @@
+//! Requests through the API server (`submit`, and `apply` for a component's batch with
+//! `slowStartBatch`), and the informers: every accepted write is shown to every
+//! registered controller and to the kubelets of the Pod's nodes.
+use super::*;
+
+impl Cluster {
+    /// Send one request as `who` (e.g. [`kubectl()`]); returns the API server's changes.
+    pub fn submit(&mut self, who: &Component, req: Request) -> Result<Vec<Change>, ApiError> {
+        let changes = self.execute(who, req)?;
+        for ch in &changes {
+            self.dispatch(ch);
+        }
+        Ok(changes)
+    }
+
+    pub(super) fn execute(
+        &mut self,
+        who: &Component,
+        req: Request,
+    ) -> Result<Vec<Change>, ApiError> {
+        let now = self.now;
+        let writer = who.writer.as_str();
+        let store = &mut self.store;
+        let rng = &mut self.rng;
+        Ok(match req {
+            Request::Create { object, event } => {
+                let ch = store.create(now, rng, object, writer)?;
+                let mut out = vec![ch];
+                if let Some(e) = event {
+                    let msg = format!("{}{}", e.message_prefix, out[0].key.name);
+                    out.push(store.record_event(
+                        now,
+                        rng,
+                        &e.involved,
+                        e.type_,
+                        e.reason,
+                        &msg,
+                        &who.event_component,
+                        &who.host,
+                    ));
+                }
+                out
+            }
+            Request::Update(obj) => vec![store.update(now, obj, writer)?],
+            Request::UpdateStatus(obj) => vec![store.update_status(now, obj, writer)?],
+            Request::Delete {
+                kind,
+                key,
+                options,
+                event,
+            } => {
+                let mut out = store.delete(now, kind, &key, &options, writer)?;
+                if let Some(e) = event {
+                    let msg = format!("{}{}", e.message_prefix, key.name);
+                    out.push(store.record_event(
+                        now,
+                        rng,
+                        &e.involved,
+                        e.type_,
+                        e.reason,
+                        &msg,
+                        &who.event_component,
+                        &who.host,
+                    ));
+                }
+                out
+            }
+            Request::Bind { key, node } => vec![store.bind(now, &key, &node, writer)?],
+            Request::Evict { key } => store.evict(now, &key, writer)?,
+            Request::SlowStart(requests) => {
+                // Reached only through `submit` from outside a component: run it in full.
+                let mut out = Vec::new();
+                for r in requests {
+                    out.extend(self.execute(who, r)?);
+                }
+                return Ok(out);
+            }
+            Request::Event {
+                involved,
+                type_,
+                reason,
+                message,
+            } => {
+                vec![store.record_event(
+                    now,
+                    rng,
+                    &involved,
+                    type_,
+                    &reason,
+                    &message,
+                    &who.event_component,
+                    &who.host,
+                )]
+            }
+        })
+    }
+
+    /// Apply a component's requests in order; a refused one is recorded and the rest go on.
+    pub(super) fn apply(
+        &mut self,
+        who: &Component,
+        requests: Vec<Request>,
+    ) -> Result<(), ApiError> {
+        let mut first_err = None;
+        for r in requests {
+            if let Err(e) = self.apply_one(who, r) {
+                first_err.get_or_insert(e);
+            }
+        }
+        match first_err {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    pub(super) fn apply_one(&mut self, who: &Component, r: Request) -> Result<(), ApiError> {
+        if let Request::SlowStart(requests) = r {
+            return self.slow_start_batch(who, requests);
+        }
+        let on_failure = match &r {
+            Request::Create { event: Some(e), .. } | Request::Delete { event: Some(e), .. } => {
+                e.on_failure.map(|f| (e.involved.clone(), f))
+            }
+            _ => None,
+        };
+        let result = self.submit(who, r).map(|_| ());
+        if let Err(e) = &result {
+            self.failed.push(FailedRequest {
+                time: self.now,
+                writer: who.writer.clone(),
+                error: e.kubectl_text(),
+            });
+            if let Some((involved, (reason, prefix))) = on_failure {
+                let msg = format!("{prefix}{}", e.message);
+                let ch = self.store.record_event(
+                    self.now,
+                    &mut self.rng,
+                    &involved,
+                    "Warning",
+                    reason,
+                    &msg,
+                    &who.event_component,
+                    &who.host,
+                );
+                self.dispatch(&ch);
+            }
+        }
+        result
+    }
+
+    /// `slowStartBatch`: batches of 1, 2, 4, …; after a batch with a failure the rest
+    /// is skipped.
+    pub(super) fn slow_start_batch(
+        &mut self,
+        who: &Component,
+        requests: Vec<Request>,
+    ) -> Result<(), ApiError> {
+        let mut rest = requests.into_iter();
+        let mut size = 1;
+        loop {
+            let batch: Vec<Request> = rest.by_ref().take(size).collect();
+            if batch.is_empty() {
+                return Ok(());
+            }
+            let mut failed = None;
+            for r in batch {
+                if let Err(e) = self.apply_one(who, r) {
+                    failed.get_or_insert(e);
+                }
+            }
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            size *= 2;
+        }
+    }
+
+    // ---- informers -----------------------------------------------------------------------
+
+    pub(super) fn dispatch(&mut self, ch: &Change) {
+        if ch.kind == Kind::Event {
+            return;
+        }
+        self.controllers_on_change(ch);
+        if ch.kind == Kind::Pod {
+            self.kubelets_on_pod_change(ch);
+        }
+        self.arm_controllers();
+    }
+
+    /// The kubelets of the nodes the Pod was and is bound to see the change (a
+    /// partitioned kubelet's watch is cut: it sees nothing).
+    pub(super) fn kubelets_on_pod_change(&mut self, ch: &Change) {
+        let now = self.now;
+        let old_pod = ch.old.as_deref().and_then(Pod::from_object);
+        let new_pod = ch.new.as_deref().and_then(Pod::from_object);
+        let nodes: BTreeSet<String> = [old_pod, new_pod]
+            .into_iter()
+            .flatten()
+            .map(|p| p.spec.node_name.clone())
+            .filter(|n| !n.is_empty())
+            .collect();
+        for n in nodes {
+            if let Some(k) = self.kubelets.get_mut(&n).filter(|k| !k.partitioned) {
+                let epoch = k.epoch;
+                let (requests, timers) = k.on_pod_change(old_pod, new_pod, now);
+                debug_assert!(requests.is_empty(), "kubelets react on timers");
+                for (at, t) in timers {
+                    self.push_timer(at, Timer::Kubelet(n.clone(), epoch, t));
+                }
+            }
+        }
+    }
+}
