@@ -1,0 +1,299 @@
+//! Init containers: run one by one to completion before the app containers start.
+//!
+//! Upstream: `pkg/kubelet/kuberuntime/kuberuntime_manager.go` (`computeInitContainerActions`),
+//! `pkg/kubelet/kuberuntime/kuberuntime_container.go`.
+
+use super::*;
+
+/// How long an init container runs before it completes (exit 0).
+pub const INIT_RUN: SimTime = 2 * SECOND;
+
+impl Kubelet {
+    // ---- init containers -------------------------------------------------------------
+
+    /// Init container `j`: the image is present (start soon) or is pulled.
+    pub(super) fn init_pull(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        j: usize,
+        now: SimTime,
+    ) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        match self.pod(store, uid).cloned() {
+            Some(pod) => self.pull_slot(&pod, uid, Slot::Init(j), now),
+            None => (vec![], vec![]),
+        }
+    }
+
+    pub(super) fn init_pull_done(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        j: usize,
+        now: SimTime,
+    ) -> KubeletOutput {
+        self.pull_done_slot(store, uid, Slot::Init(j), now)
+    }
+
+    /// Create and start init container `j`; it runs to completion (exit 0 after
+    /// [`INIT_RUN`]) unless its image is made to crash (`sim image-crash`: exit 1).
+    pub(super) fn init_start(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        j: usize,
+        now: SimTime,
+    ) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.init_containers.get(j).cloned() else {
+            return (vec![], vec![]);
+        };
+        let mut p = pod.clone();
+        let mut requests = Vec::new();
+        let mut restart = false;
+        if let Some(cs) = p.status.init_container_statuses.get_mut(j) {
+            restart = cs.state.terminated.is_some()
+                || cs
+                    .state
+                    .waiting
+                    .as_ref()
+                    .is_some_and(|w| w.reason == "CrashLoopBackOff");
+            if restart {
+                cs.restart_count += 1;
+                if cs.state.terminated.is_some() {
+                    cs.last_state = ContainerState {
+                        terminated: cs.state.terminated.take(),
+                        ..Default::default()
+                    };
+                }
+            }
+            cs.state = ContainerState {
+                running: Some(ContainerStateRunning {
+                    started_at: rfc3339(now),
+                }),
+                ..Default::default()
+            };
+            cs.container_id = format!(
+                "containerd://{}",
+                hex64(&format!("{uid}/{}/{}", c.name, cs.restart_count))
+            );
+            cs.image_id = image_id(&c.image);
+            cs.started = Some(true);
+        }
+        if restart {
+            requests.push(self.event(
+                &p.metadata,
+                "Normal",
+                "Pulled",
+                format!("Container image \"{}\" already present on machine", c.image),
+            ));
+        }
+        requests.push(self.event(
+            &p.metadata,
+            "Normal",
+            "Created",
+            format!("Created container {}", c.name),
+        ));
+        requests.push(self.event(
+            &p.metadata,
+            "Normal",
+            "Started",
+            format!("Started container {}", c.name),
+        ));
+        p.metadata.resource_version.clear();
+        requests.push(Request::UpdateStatus(Object::Pod(Box::new(p))));
+        let exit = match self.crashing_images.get(&c.image) {
+            Some(after) => (now + after, 1),
+            None => (now + INIT_RUN, 0),
+        };
+        (
+            requests,
+            vec![(exit.0, KubeletTimer::InitExit(uid.into(), j, exit.1))],
+        )
+    }
+
+    /// Init container `j` exited: on success the next one (or the app containers)
+    /// starts; on failure it is restarted after the crash back-off, or with
+    /// `restartPolicy: Never` the Pod fails.
+    pub(super) fn init_exit(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        j: usize,
+        code: i64,
+        now: SimTime,
+    ) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.init_containers.get(j).cloned() else {
+            return (vec![], vec![]);
+        };
+        let mut p = pod.clone();
+        if let Some(cs) = p.status.init_container_statuses.get_mut(j) {
+            let started_at = cs
+                .state
+                .running
+                .as_ref()
+                .map(|r| r.started_at.clone())
+                .unwrap_or_default();
+            cs.state = ContainerState {
+                terminated: Some(ContainerStateTerminated {
+                    exit_code: code,
+                    reason: if code == 0 { "Completed" } else { "Error" }.into(),
+                    started_at,
+                    finished_at: rfc3339(now),
+                }),
+                ..Default::default()
+            };
+            // A completed init container reports ready.
+            cs.ready = code == 0;
+        }
+        let n = p.spec.init_containers.len();
+        if code == 0 {
+            if j + 1 < n {
+                let rest: Vec<&str> = p.spec.init_containers[j + 1..]
+                    .iter()
+                    .map(|c| c.name.as_str())
+                    .collect();
+                set_condition(
+                    &mut p.status.conditions,
+                    cond(
+                        "Initialized",
+                        "False",
+                        "ContainersNotInitialized",
+                        &format!("containers with incomplete status: [{}]", rest.join(" ")),
+                        now,
+                    ),
+                );
+                p.metadata.resource_version.clear();
+                return (
+                    vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
+                    vec![(now + PLEG_RELIST, KubeletTimer::InitPull(uid.into(), j + 1))],
+                );
+            }
+            // Every init container completed: the Pod is Initialized and the app
+            // containers are pulled and started (still waiting PodInitializing).
+            set_condition(
+                &mut p.status.conditions,
+                cond("Initialized", "True", "", "", now),
+            );
+            order_conditions(&mut p.status.conditions);
+            p.metadata.resource_version.clear();
+            let mut requests = vec![Request::UpdateStatus(Object::Pod(Box::new(p.clone())))];
+            let (r, t) = self.pull(&p, uid, 0, now);
+            requests.extend(r);
+            return (requests, t);
+        }
+        if p.spec.restart_policy == "Never" {
+            p.status.phase = "Failed".into();
+            p.metadata.resource_version.clear();
+            if let Some(w) = self.workers.get_mut(uid) {
+                w.stage = Stage::Running;
+            }
+            return (
+                vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
+                vec![],
+            );
+        }
+        let key = format!("{uid}/{}", c.name);
+        let delay = match self.backoff.get(&key) {
+            None => 0,
+            Some(b) => b.delay,
+        };
+        let next = if delay == 0 {
+            INITIAL_BACKOFF
+        } else {
+            (delay * 2).min(MAX_BACKOFF)
+        };
+        self.backoff.insert(
+            key,
+            Backoff {
+                delay: next,
+                last_update: now,
+            },
+        );
+        p.metadata.resource_version.clear();
+        let mut timers = vec![(
+            now + PLEG_RELIST + delay,
+            KubeletTimer::InitStart(uid.into(), j),
+        )];
+        if delay > 0 {
+            timers.push((now + PLEG_RELIST, KubeletTimer::InitBackOff(uid.into(), j)));
+        }
+        (
+            vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
+            timers,
+        )
+    }
+
+    /// A failed init container waits out its back-off: CrashLoopBackOff and `BackOff`.
+    pub(super) fn init_backoff(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        j: usize,
+        _now: SimTime,
+    ) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.init_containers.get(j).cloned() else {
+            return (vec![], vec![]);
+        };
+        let delay = self
+            .backoff
+            .get(&format!("{uid}/{}", c.name))
+            .map(|b| b.delay / 2)
+            .unwrap_or(INITIAL_BACKOFF);
+        let mut p = pod.clone();
+        let what = format!("{}_{}({uid})", p.metadata.name, p.metadata.namespace);
+        if let Some(cs) = p.status.init_container_statuses.get_mut(j) {
+            if cs.state.terminated.is_some() {
+                cs.last_state = ContainerState {
+                    terminated: cs.state.terminated.take(),
+                    ..Default::default()
+                };
+            }
+            cs.state = ContainerState {
+                waiting: Some(ContainerStateWaiting {
+                    reason: "CrashLoopBackOff".into(),
+                    message: format!(
+                        "back-off {} restarting failed container={} pod={what}",
+                        format_go_duration(delay.max(INITIAL_BACKOFF)),
+                        c.name
+                    ),
+                }),
+                ..Default::default()
+            };
+        }
+        p.metadata.resource_version.clear();
+        let ev = self.event(
+            &p.metadata,
+            "Warning",
+            "BackOff",
+            format!(
+                "Back-off restarting failed container {} in pod {what}",
+                c.name
+            ),
+        );
+        (
+            vec![Request::UpdateStatus(Object::Pod(Box::new(p))), ev],
+            vec![],
+        )
+    }
+}

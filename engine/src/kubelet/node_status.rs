@@ -1,0 +1,180 @@
+//! The Node and its heartbeat: registration, the node status (conditions, images) and
+//! the Lease renewed every 10 s.
+//!
+//! Upstream: `pkg/kubelet/kubelet_node_status.go` (`registerWithAPIServer`,
+//! `setNodeStatus`), `pkg/kubelet/nodestatus/setters.go`, `pkg/kubelet/nodelease`.
+
+use super::*;
+
+/// Lease renew interval.
+pub const LEASE_RENEW_INTERVAL: SimTime = 10 * SECOND;
+
+/// Lease duration.
+pub const LEASE_DURATION_SECONDS: i64 = 40;
+
+/// Kubelet version reported by every node.
+pub const KUBELET_VERSION: &str = "v1.33.0";
+
+/// `nodeStatusMaxImages`.
+pub const NODE_STATUS_MAX_IMAGES: usize = 50;
+
+/// `status.images` for a set of images: both names, largest first, at most 50.
+pub fn node_images(images: &BTreeSet<String>) -> Vec<ContainerImage> {
+    let mut v: Vec<ContainerImage> = images
+        .iter()
+        .map(|i| ContainerImage {
+            names: vec![image_id(i), image_repo_tag(i)],
+            size_bytes: image_size(i) as i64,
+        })
+        .collect();
+    v.sort_by(|a, b| b.size_bytes.cmp(&a.size_bytes).then(a.names.cmp(&b.names)));
+    v.truncate(NODE_STATUS_MAX_IMAGES);
+    v
+}
+
+impl Kubelet {
+    pub(super) fn host_ip(&self) -> String {
+        format!("10.0.{}.{}", self.index / 250, self.index % 250 + 2)
+    }
+
+    pub(super) fn ready_conditions(&self, now: SimTime) -> Vec<Condition> {
+        let mut c = vec![
+            cond(
+                "MemoryPressure",
+                "False",
+                "KubeletHasSufficientMemory",
+                "kubelet has sufficient memory available",
+                now,
+            ),
+            cond(
+                "DiskPressure",
+                "False",
+                "KubeletHasNoDiskPressure",
+                "kubelet has no disk pressure",
+                now,
+            ),
+            cond(
+                "PIDPressure",
+                "False",
+                "KubeletHasSufficientPID",
+                "kubelet has sufficient PID available",
+                now,
+            ),
+            cond(
+                "Ready",
+                "True",
+                "KubeletReady",
+                "kubelet is posting ready status",
+                now,
+            ),
+        ];
+        for x in c.iter_mut() {
+            x.last_heartbeat_time = Some(rfc3339(now));
+        }
+        c
+    }
+
+    pub(super) fn lease(&self, now: SimTime) -> Lease {
+        Lease {
+            metadata: ObjectMeta {
+                name: self.node.clone(),
+                namespace: "kube-node-lease".into(),
+                ..Default::default()
+            },
+            spec: LeaseSpec {
+                holder_identity: self.node.clone(),
+                lease_duration_seconds: LEASE_DURATION_SECONDS,
+                renew_time: Some(rfc3339(now)),
+                renew_ms: now,
+            },
+        }
+    }
+
+    /// Register the Node and its Lease, and start heartbeating.
+    pub fn register(&mut self, now: SimTime) -> KubeletOutput {
+        let mut labels = StringMap::new();
+        labels.insert("kubernetes.io/hostname".into(), self.node.clone());
+        labels.insert("kubernetes.io/os".into(), "linux".into());
+        labels.insert("kubernetes.io/arch".into(), "amd64".into());
+        labels.extend(self.config.labels.clone());
+        let mut resources = StringMap::new();
+        resources.insert("cpu".into(), self.config.cpu.clone());
+        resources.insert("memory".into(), self.config.memory.clone());
+        resources.insert("pods".into(), self.config.pods.to_string());
+        let node = Node {
+            metadata: ObjectMeta {
+                name: self.node.clone(),
+                labels,
+                ..Default::default()
+            },
+            spec: NodeSpec {
+                unschedulable: false,
+                taints: self.config.taints.clone(),
+                pod_cidr: format!("10.244.{}.0/24", self.index),
+            },
+            status: NodeStatus {
+                capacity: resources.clone(),
+                allocatable: resources,
+                conditions: self.ready_conditions(now),
+                addresses: vec![
+                    NodeAddress {
+                        type_: "InternalIP".into(),
+                        address: self.host_ip(),
+                    },
+                    NodeAddress {
+                        type_: "Hostname".into(),
+                        address: self.node.clone(),
+                    },
+                ],
+                node_info: NodeSystemInfo {
+                    kubelet_version: KUBELET_VERSION.into(),
+                    container_runtime_version: "containerd://2.0.5".into(),
+                    operating_system: "linux".into(),
+                    architecture: "amd64".into(),
+                },
+                images: node_images(&self.images),
+            },
+        };
+        self.reported_images = Some(self.images.clone());
+        (
+            vec![
+                Request::Create {
+                    object: Object::Node(node),
+                    event: None,
+                },
+                Request::Create {
+                    object: Object::Lease(self.lease(now)),
+                    event: None,
+                },
+            ],
+            vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)],
+        )
+    }
+
+    /// Renew the Lease.
+    pub fn heartbeat(&mut self, store: &Store, now: SimTime) -> KubeletOutput {
+        let mut lease = self.lease(now);
+        lease.metadata.resource_version.clear();
+        let mut requests = vec![Request::Update(Object::Lease(lease))];
+        // The node status sync (every 10 s, like the Lease here): report the images
+        // when they changed — what the scheduler's ImageLocality reads.
+        let unchanged = self.reported_images.as_ref() == Some(&self.images);
+        if let Some(n) = store
+            .get::<Node>(&ObjKey::new("", &self.node))
+            .filter(|_| !unchanged)
+        {
+            let images = node_images(&self.images);
+            if n.status.images != images {
+                let mut n = n.clone();
+                n.status.images = images;
+                n.metadata.resource_version.clear();
+                requests.push(Request::UpdateStatus(Object::Node(n)));
+            }
+            self.reported_images = Some(self.images.clone());
+        }
+        (
+            requests,
+            vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)],
+        )
+    }
+}

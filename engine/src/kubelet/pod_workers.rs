@@ -1,0 +1,325 @@
+//! Pod workers: one per Pod bound to the node, from the first sync to the final delete.
+//!
+//! Upstream: `pkg/kubelet/pod_workers.go` (`UpdatePod`), `pkg/kubelet/kubelet.go`
+//! (`syncPod`, `syncTerminatingPod`), `pkg/kubelet/status/status_manager.go` (the final
+//! delete with grace 0).
+
+use super::*;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Stage {
+    Starting,
+    Running,
+    Killing,
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Worker {
+    pub(super) key: ObjKey,
+    pub(super) stage: Stage,
+    /// Per container: bumped at every start/exit, so timers of an older run are ignored.
+    pub(super) gens: Vec<u64>,
+    /// Per container: the readiness prober's state.
+    pub(super) probes: Vec<ProbeState>,
+    /// Per container: the liveness prober's state.
+    pub(super) liveness: Vec<ProbeState>,
+    /// Per container: the startup prober's state.
+    pub(super) startup: Vec<ProbeState>,
+    /// Restart after a node reboot: restartCount + 1.
+    pub(super) restarted: bool,
+}
+
+impl Kubelet {
+    /// Informer handler for Pods bound to this node.
+    pub fn on_pod_change(
+        &mut self,
+        old: Option<&Pod>,
+        new: Option<&Pod>,
+        now: SimTime,
+    ) -> KubeletOutput {
+        if !self.up {
+            return (vec![], vec![]);
+        }
+        let Some(p) = new else {
+            if let Some(o) = old {
+                self.workers.remove(&o.metadata.uid);
+            }
+            return (vec![], vec![]);
+        };
+        if p.spec.node_name != self.node || p.is_terminal() {
+            return (vec![], vec![]);
+        }
+        let uid = p.metadata.uid.clone();
+        match self.workers.get_mut(&uid) {
+            None if !p.metadata.is_deleting() => {
+                self.workers.insert(
+                    uid.clone(),
+                    Worker {
+                        key: ObjKey::of(&p.metadata),
+                        stage: Stage::Starting,
+                        restarted: false,
+                        gens: Vec::new(),
+                        probes: Vec::new(),
+                        liveness: Vec::new(),
+                        startup: Vec::new(),
+                    },
+                );
+                (
+                    vec![],
+                    vec![(now + self.timing.sync_latency, KubeletTimer::Sync(uid))],
+                )
+            }
+            None => {
+                self.workers.insert(
+                    uid.clone(),
+                    Worker {
+                        key: ObjKey::of(&p.metadata),
+                        stage: Stage::Killing,
+                        restarted: false,
+                        gens: Vec::new(),
+                        probes: Vec::new(),
+                        liveness: Vec::new(),
+                        startup: Vec::new(),
+                    },
+                );
+                (
+                    vec![],
+                    vec![(now + self.timing.sync_latency, KubeletTimer::Stopped(uid))],
+                )
+            }
+            Some(w) if p.metadata.is_deleting() && w.stage != Stage::Killing => {
+                w.stage = Stage::Killing;
+                (
+                    vec![],
+                    vec![(now + self.timing.sync_latency, KubeletTimer::Kill(uid))],
+                )
+            }
+            Some(_) => (vec![], vec![]),
+        }
+    }
+
+    /// `syncPod`: accept the Pod (IP, ContainerCreating) and begin with container 0.
+    pub(super) fn sync_pod(&mut self, store: &Store, uid: &str, now: SimTime) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid) else {
+            self.workers.remove(uid);
+            return (vec![], vec![]);
+        };
+        let restarted = self.workers.get(uid).is_some_and(|w| w.restarted);
+        let mut p = pod.clone();
+        let s = &mut p.status;
+        s.phase = "Pending".into();
+        s.host_ip = self.host_ip();
+        if s.pod_ip.is_empty() || restarted {
+            s.pod_ip = format!("10.244.{}.{}", self.index, self.ip_seq % 250 + 2);
+            self.ip_seq += 1;
+        }
+        if s.start_time.is_none() {
+            s.start_time = Some(rfc3339(now));
+        }
+        let names: Vec<String> = p.spec.containers.iter().map(|c| c.name.clone()).collect();
+        let old_statuses = s.container_statuses.clone();
+        s.container_statuses = p
+            .spec
+            .containers
+            .iter()
+            .map(|c| {
+                let prev = old_statuses.iter().find(|x| x.name == c.name);
+                let restarts = prev.map(|x| x.restart_count).unwrap_or(0) + i64::from(restarted);
+                ContainerStatus {
+                    name: c.name.clone(),
+                    state: ContainerState {
+                        waiting: Some(ContainerStateWaiting {
+                            reason: "ContainerCreating".into(),
+                            message: String::new(),
+                        }),
+                        ..Default::default()
+                    },
+                    last_state: if restarted {
+                        ContainerState {
+                            terminated: Some(ContainerStateTerminated {
+                                exit_code: 255,
+                                reason: "Unknown".into(),
+                                started_at: String::new(),
+                                finished_at: rfc3339(now),
+                            }),
+                            ..Default::default()
+                        }
+                    } else {
+                        prev.map(|x| x.last_state.clone()).unwrap_or_default()
+                    },
+                    ready: false,
+                    restart_count: restarts,
+                    image: c.image.clone(),
+                    image_id: String::new(),
+                    container_id: String::new(),
+                    started: Some(false),
+                }
+            })
+            .collect();
+        let unready = format!("containers with unready status: [{}]", names.join(" "));
+        let has_init = !p.spec.init_containers.is_empty();
+        let s = &mut p.status;
+        let initialized = if has_init {
+            // Init containers run one by one first; the app containers wait.
+            let old_init = s.init_container_statuses.clone();
+            s.init_container_statuses = p
+                .spec
+                .init_containers
+                .iter()
+                .map(|c| ContainerStatus {
+                    name: c.name.clone(),
+                    state: waiting_state("PodInitializing"),
+                    restart_count: old_init
+                        .iter()
+                        .find(|x| x.name == c.name)
+                        .map(|x| x.restart_count)
+                        .unwrap_or(0),
+                    image: c.image.clone(),
+                    started: Some(false),
+                    ..Default::default()
+                })
+                .collect();
+            for cs in &mut s.container_statuses {
+                cs.state = waiting_state("PodInitializing");
+            }
+            let init_names: Vec<&str> = p
+                .spec
+                .init_containers
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect();
+            cond(
+                "Initialized",
+                "False",
+                "ContainersNotInitialized",
+                &format!(
+                    "containers with incomplete status: [{}]",
+                    init_names.join(" ")
+                ),
+                now,
+            )
+        } else {
+            cond("Initialized", "True", "", "", now)
+        };
+        for c in [
+            cond("PodReadyToStartContainers", "True", "", "", now),
+            initialized,
+            cond("Ready", "False", "ContainersNotReady", &unready, now),
+            cond(
+                "ContainersReady",
+                "False",
+                "ContainersNotReady",
+                &unready,
+                now,
+            ),
+        ] {
+            set_condition(&mut s.conditions, c);
+        }
+        order_conditions(&mut p.status.conditions);
+        p.metadata.resource_version.clear();
+        let mut requests = vec![Request::UpdateStatus(Object::Pod(Box::new(p.clone())))];
+        let (r, t) = if has_init {
+            (vec![], vec![(now, KubeletTimer::InitPull(uid.into(), 0))])
+        } else {
+            self.pull(&p, uid, 0, now)
+        };
+        requests.extend(r);
+        (requests, t)
+    }
+
+    /// TERM every running container; they exit after `container_stop` (or at the
+    /// grace deadline, whichever is first).
+    pub(super) fn kill_pod(&mut self, store: &Store, uid: &str, now: SimTime) -> KubeletOutput {
+        let Some(pod) = self.pod(store, uid) else {
+            self.workers.remove(uid);
+            return (vec![], vec![]);
+        };
+        let requests: Vec<Request> = pod
+            .status
+            .container_statuses
+            .iter()
+            .filter(|c| c.state.running.is_some())
+            .map(|c| {
+                self.event(
+                    &pod.metadata,
+                    "Normal",
+                    "Killing",
+                    format!("Stopping container {}", c.name),
+                )
+            })
+            .collect();
+        let grace_ms = pod
+            .metadata
+            .deletion_grace_period_seconds
+            .unwrap_or(0)
+            .max(0) as u64
+            * 1000;
+        let stop = if requests.is_empty() {
+            0
+        } else {
+            self.timing.container_stop.min(grace_ms)
+        };
+        (
+            requests,
+            vec![(now + stop, KubeletTimer::Stopped(uid.into()))],
+        )
+    }
+
+    /// Containers gone: report them terminated and remove the Pod (delete, grace 0).
+    pub(super) fn stopped(&mut self, store: &Store, uid: &str, now: SimTime) -> KubeletOutput {
+        let Some(pod) = self.pod(store, uid) else {
+            self.workers.remove(uid);
+            return (vec![], vec![]);
+        };
+        self.workers.remove(uid);
+        let mut p = pod.clone();
+        for cs in p.status.container_statuses.iter_mut() {
+            let started = cs
+                .state
+                .running
+                .as_ref()
+                .map(|r| r.started_at.clone())
+                .unwrap_or_default();
+            cs.state = ContainerState {
+                terminated: Some(ContainerStateTerminated {
+                    exit_code: 0,
+                    reason: "Completed".into(),
+                    started_at: started,
+                    finished_at: rfc3339(now),
+                }),
+                ..Default::default()
+            };
+            cs.ready = false;
+            cs.started = Some(false);
+        }
+        p.status.phase = "Succeeded".into();
+        set_condition(
+            &mut p.status.conditions,
+            cond("Ready", "False", "PodCompleted", "", now),
+        );
+        set_condition(
+            &mut p.status.conditions,
+            cond("ContainersReady", "False", "PodCompleted", "", now),
+        );
+        p.metadata.resource_version.clear();
+        (
+            vec![
+                Request::UpdateStatus(Object::Pod(Box::new(p.clone()))),
+                Request::Delete {
+                    kind: Kind::Pod,
+                    key: ObjKey::of(&p.metadata),
+                    options: DeleteOptions {
+                        grace_period_seconds: Some(0),
+                        precondition_uid: Some(uid.into()),
+                        ..Default::default()
+                    },
+                    event: None,
+                },
+            ],
+            vec![],
+        )
+    }
+}

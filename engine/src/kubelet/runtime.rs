@@ -1,0 +1,375 @@
+//! The container runtime: create and start a container, its exit, and the restart
+//! decision with the crash back-off.
+//!
+//! Upstream: `pkg/kubelet/kuberuntime/kuberuntime_container.go` (`startContainer`),
+//! `pkg/kubelet/kuberuntime/kuberuntime_manager.go` (`doBackOff`), the PLEG relist.
+
+use super::*;
+
+/// Back-off start for restarts and image pulls (10 s)…
+pub const INITIAL_BACKOFF: SimTime = 10 * SECOND;
+
+/// …doubling up to 300 s (`MaxContainerBackOff`); ten quiet minutes reset it.
+pub const MAX_BACKOFF: SimTime = 300 * SECOND;
+
+/// How soon the kubelet notices a container exit (PLEG relist period).
+pub const PLEG_RELIST: SimTime = SECOND;
+
+impl Kubelet {
+    /// The first start of container `i` during bring-up (then the next container's pull).
+    pub(super) fn start_container(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        i: usize,
+        now: SimTime,
+    ) -> KubeletOutput {
+        if !self.starting(uid) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return (vec![], vec![]);
+        };
+        let (mut requests, mut timers, p) = self.start_one(&pod, uid, i, now, false);
+        if i + 1 < p.spec.containers.len() {
+            let (r, t) = self.pull(&p, uid, i + 1, now);
+            requests.extend(r);
+            timers.extend(t);
+        }
+        (requests, timers)
+    }
+
+    /// Create and start container `i` (a restart when `restart`): events, status, the
+    /// readiness probe and, for images made to crash, the crash.
+    pub(super) fn start_one(
+        &mut self,
+        pod: &Pod,
+        uid: &str,
+        i: usize,
+        now: SimTime,
+        restart: bool,
+    ) -> (Vec<Request>, Vec<(SimTime, KubeletTimer)>, Pod) {
+        let mut p = pod.clone();
+        let Some(c) = pod.spec.containers.get(i).cloned() else {
+            return (vec![], vec![], p);
+        };
+        let mut requests = Vec::new();
+        if restart {
+            requests.push(self.event(
+                &p.metadata,
+                "Normal",
+                "Pulled",
+                format!("Container image \"{}\" already present on machine", c.image),
+            ));
+        }
+        requests.push(self.event(
+            &p.metadata,
+            "Normal",
+            "Created",
+            format!("Created container {}", c.name),
+        ));
+        requests.push(self.event(
+            &p.metadata,
+            "Normal",
+            "Started",
+            format!("Started container {}", c.name),
+        ));
+        let gen = self.bump_gen(uid, i, p.spec.containers.len());
+        let has_probe = c.readiness_probe.is_some();
+        let has_startup = c.startup_probe.is_some();
+        if let Some(cs) = p
+            .status
+            .container_statuses
+            .iter_mut()
+            .find(|x| x.name == c.name)
+        {
+            if restart {
+                cs.restart_count += 1;
+                if cs.state.terminated.is_some() {
+                    cs.last_state = ContainerState {
+                        terminated: cs.state.terminated.take(),
+                        ..Default::default()
+                    };
+                }
+            }
+            cs.state = ContainerState {
+                running: Some(ContainerStateRunning {
+                    started_at: rfc3339(now),
+                }),
+                ..Default::default()
+            };
+            cs.container_id = format!(
+                "containerd://{}",
+                hex64(&format!("{uid}/{}/{}", c.name, cs.restart_count))
+            );
+            cs.image_id = image_id(&c.image);
+            // Without a readiness probe a running container is ready as soon as it has
+            // started; a startup probe decides when that is.
+            cs.ready = !has_probe && !has_startup;
+            cs.started = Some(!has_startup);
+        }
+        p.status.phase = "Running".into();
+        let all_ready = refresh_ready(&mut p, now);
+        if all_ready {
+            if let Some(w) = self.workers.get_mut(uid) {
+                w.stage = Stage::Running;
+            }
+        }
+        let mut timers = Vec::new();
+        if let Some(probe) = &c.startup_probe {
+            // The other probes are armed once this one passes (`startup`).
+            let first = now + probe.initial_delay_seconds.max(0) as u64 * 1000;
+            if let Some(w) = self.workers.get_mut(uid) {
+                w.startup[i] = ProbeState {
+                    t0: first,
+                    period: probe.period_seconds.max(1) as u64 * 1000,
+                    successes: 0,
+                    failures: 0,
+                    armed: true,
+                };
+            }
+            timers.push((first, KubeletTimer::Startup(uid.into(), i, gen)));
+            if let Some(after) = self.crashing_images.get(&c.image) {
+                timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
+            }
+            p.metadata.resource_version.clear();
+            requests.push(Request::UpdateStatus(Object::Pod(Box::new(p.clone()))));
+            return (requests, timers, p);
+        }
+        timers.extend(self.arm_probes(uid, i, gen, &c, now));
+        if let Some(after) = self.crashing_images.get(&c.image) {
+            timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
+        }
+        p.metadata.resource_version.clear();
+        requests.push(Request::UpdateStatus(Object::Pod(Box::new(p.clone()))));
+        (requests, timers, p)
+    }
+
+    pub(super) fn bump_gen(&mut self, uid: &str, i: usize, n: usize) -> u64 {
+        let Some(w) = self.workers.get_mut(uid) else {
+            return 0;
+        };
+        if w.gens.len() < n {
+            w.gens.resize(n, 0);
+            w.probes.resize(n, ProbeState::default());
+            w.liveness.resize(n, ProbeState::default());
+            w.startup.resize(n, ProbeState::default());
+        }
+        w.gens[i] += 1;
+        w.probes[i] = ProbeState::default();
+        w.liveness[i] = ProbeState::default();
+        w.startup[i] = ProbeState::default();
+        w.gens[i]
+    }
+
+    pub(super) fn gen_is(&self, uid: &str, i: usize, gen: u64) -> bool {
+        self.workers
+            .get(uid)
+            .is_some_and(|w| w.stage != Stage::Killing && w.gens.get(i) == Some(&gen))
+    }
+
+    /// Container `i` exits with code 1 (`sim crash`, or an image made to crash). The
+    /// restart decision follows one PLEG relist later.
+    pub fn crash(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        i: usize,
+        gen: Option<u64>,
+        now: SimTime,
+    ) -> Result<KubeletOutput, String> {
+        self.exit(store, uid, i, gen, now, 1, "Error")
+    }
+
+    /// Container `i` ends with `code` / `reason` (1/Error for a crash, 137/OOMKilled for
+    /// the memory limit, 137/Error for a liveness kill); a restart decision follows.
+    #[allow(clippy::too_many_arguments)]
+    pub fn exit(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        i: usize,
+        gen: Option<u64>,
+        now: SimTime,
+        code: i64,
+        reason: &str,
+    ) -> Result<KubeletOutput, String> {
+        if let Some(g) = gen {
+            if !self.gen_is(uid, i, g) {
+                return Ok((vec![], vec![]));
+            }
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return Err("the pod is not running on this node".into());
+        };
+        let Some(name) = pod.spec.containers.get(i).map(|c| c.name.clone()) else {
+            return Err("no such container".into());
+        };
+        let mut p = pod.clone();
+        let Some(cs) = p
+            .status
+            .container_statuses
+            .iter_mut()
+            .find(|x| x.name == name)
+        else {
+            return Err(format!("container {name} has not started"));
+        };
+        let Some(running) = cs.state.running.take() else {
+            return Err(format!("container {name} is not running"));
+        };
+        cs.state = ContainerState {
+            terminated: Some(ContainerStateTerminated {
+                exit_code: code,
+                reason: reason.into(),
+                started_at: running.started_at,
+                finished_at: rfc3339(now),
+            }),
+            ..Default::default()
+        };
+        cs.ready = false;
+        cs.started = Some(false);
+        refresh_ready(&mut p, now);
+        let gen = self.bump_gen(uid, i, p.spec.containers.len());
+        if let Some(w) = self.workers.get_mut(uid) {
+            w.stage = Stage::Running;
+        }
+        p.metadata.resource_version.clear();
+        Ok((
+            vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
+            vec![(now + PLEG_RELIST, KubeletTimer::Restart(uid.into(), i, gen))],
+        ))
+    }
+
+    /// The restart decision for an exited container (`doBackOff`): restart now and
+    /// double the back-off, or wait in CrashLoopBackOff until it has passed.
+    pub(super) fn restart(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        i: usize,
+        gen: u64,
+        now: SimTime,
+    ) -> KubeletOutput {
+        if !self.gen_is(uid, i, gen) {
+            return (vec![], vec![]);
+        }
+        let Some(pod) = self.pod(store, uid).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(c) = pod.spec.containers.get(i).cloned() else {
+            return (vec![], vec![]);
+        };
+        let Some(cs) = pod
+            .status
+            .container_statuses
+            .iter()
+            .find(|x| x.name == c.name)
+        else {
+            return (vec![], vec![]);
+        };
+        let term = cs
+            .state
+            .terminated
+            .clone()
+            .or_else(|| cs.last_state.terminated.clone());
+        let exit_code = term.as_ref().map(|t| t.exit_code).unwrap_or(1);
+        let policy = pod.spec.restart_policy.as_str();
+        if policy == "Never" || (policy == "OnFailure" && exit_code == 0) {
+            // No restart: once every container has exited the Pod is terminal.
+            let all_exited = pod
+                .status
+                .container_statuses
+                .iter()
+                .all(|x| x.state.terminated.is_some());
+            if !all_exited {
+                return (vec![], vec![]);
+            }
+            let failed = pod.status.container_statuses.iter().any(|x| {
+                x.state
+                    .terminated
+                    .as_ref()
+                    .is_some_and(|t| t.exit_code != 0)
+            });
+            let mut p = pod.clone();
+            p.status.phase = if failed { "Failed" } else { "Succeeded" }.into();
+            p.metadata.resource_version.clear();
+            return (
+                vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
+                vec![],
+            );
+        }
+        let finished = term
+            .as_ref()
+            .and_then(|t| crate::time::parse_rfc3339(&t.finished_at))
+            .unwrap_or(now);
+        let key = format!("{uid}/{}", c.name);
+        if self
+            .backoff
+            .get(&key)
+            .is_some_and(|b| now.saturating_sub(b.last_update) > 2 * MAX_BACKOFF)
+        {
+            // Ten quiet minutes reset the back-off.
+            self.backoff.remove(&key);
+        }
+        if let Some(b) = self.backoff.get(&key).copied() {
+            if now.saturating_sub(finished) < b.delay {
+                let mut p = pod.clone();
+                let what = format!("{}_{}({uid})", p.metadata.name, p.metadata.namespace);
+                if let Some(cs) = p
+                    .status
+                    .container_statuses
+                    .iter_mut()
+                    .find(|x| x.name == c.name)
+                {
+                    if cs.state.terminated.is_some() {
+                        cs.last_state = ContainerState {
+                            terminated: cs.state.terminated.take(),
+                            ..Default::default()
+                        };
+                    }
+                    cs.state = ContainerState {
+                        waiting: Some(ContainerStateWaiting {
+                            reason: "CrashLoopBackOff".into(),
+                            message: format!(
+                                "back-off {} restarting failed container={} pod={what}",
+                                format_go_duration(b.delay),
+                                c.name
+                            ),
+                        }),
+                        ..Default::default()
+                    };
+                }
+                p.metadata.resource_version.clear();
+                let ev = self.event(
+                    &p.metadata,
+                    "Warning",
+                    "BackOff",
+                    format!(
+                        "Back-off restarting failed container {} in pod {what}",
+                        c.name
+                    ),
+                );
+                return (
+                    vec![Request::UpdateStatus(Object::Pod(Box::new(p))), ev],
+                    vec![(
+                        finished + b.delay,
+                        KubeletTimer::Restart(uid.into(), i, gen),
+                    )],
+                );
+            }
+        }
+        let next = match self.backoff.get(&key) {
+            Some(b) => (b.delay * 2).min(MAX_BACKOFF),
+            None => INITIAL_BACKOFF,
+        };
+        self.backoff.insert(
+            key,
+            Backoff {
+                delay: next,
+                last_update: now,
+            },
+        );
+        let (r, t, _) = self.start_one(&pod, uid, i, now, true);
+        (r, t)
+    }
+}

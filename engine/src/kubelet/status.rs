@@ -1,0 +1,118 @@
+//! Pod status as the kubelet's status manager writes it: conditions, container states,
+//! the order of the conditions.
+//!
+//! Upstream: `pkg/kubelet/status/status_manager.go`, `pkg/kubelet/kubelet_pods.go`
+//! (`generateAPIPodStatus`).
+
+use super::*;
+
+pub(super) fn waiting_state(reason: &str) -> ContainerState {
+    ContainerState {
+        waiting: Some(ContainerStateWaiting {
+            reason: reason.into(),
+            message: String::new(),
+        }),
+        ..Default::default()
+    }
+}
+
+/// Set container `name` waiting with `reason` and `message`.
+pub(super) fn set_waiting(p: &mut Pod, name: &str, reason: &str, message: &str) {
+    if let Some(cs) = p
+        .status
+        .container_statuses
+        .iter_mut()
+        .find(|x| x.name == name)
+    {
+        cs.state = ContainerState {
+            waiting: Some(ContainerStateWaiting {
+                reason: reason.into(),
+                message: message.into(),
+            }),
+            ..Default::default()
+        };
+        cs.ready = false;
+    }
+}
+
+/// ContainersReady / Ready from the containers' readiness; true when all are ready.
+pub(super) fn refresh_ready(p: &mut Pod, now: SimTime) -> bool {
+    let unready: Vec<String> = p
+        .status
+        .container_statuses
+        .iter()
+        .filter(|x| !x.ready)
+        .map(|x| x.name.clone())
+        .collect();
+    if unready.is_empty() {
+        set_condition(
+            &mut p.status.conditions,
+            cond("ContainersReady", "True", "", "", now),
+        );
+        set_condition(&mut p.status.conditions, cond("Ready", "True", "", "", now));
+        true
+    } else {
+        let msg = format!("containers with unready status: [{}]", unready.join(" "));
+        set_condition(
+            &mut p.status.conditions,
+            cond("ContainersReady", "False", "ContainersNotReady", &msg, now),
+        );
+        set_condition(
+            &mut p.status.conditions,
+            cond("Ready", "False", "ContainersNotReady", &msg, now),
+        );
+        false
+    }
+}
+
+pub(super) fn cond(
+    type_: &str,
+    status: &str,
+    reason: &str,
+    message: &str,
+    now: SimTime,
+) -> Condition {
+    Condition {
+        type_: type_.into(),
+        status: status.into(),
+        last_heartbeat_time: None,
+        last_transition_time: Some(rfc3339(now)),
+        reason: reason.into(),
+        message: message.into(),
+        transition_ms: now,
+        ..Default::default()
+    }
+}
+
+/// The order the kubelet's status manager writes Pod conditions in
+/// (`generateAPIPodStatus`): its own four first, then the others (PodScheduled…).
+pub(super) fn order_conditions(conds: &mut [Condition]) {
+    let rank = |t: &str| match t {
+        "PodReadyToStartContainers" => 0,
+        "Initialized" => 1,
+        "Ready" => 2,
+        "ContainersReady" => 3,
+        _ => 4,
+    };
+    conds.sort_by_key(|c| rank(&c.type_));
+}
+
+/// Go's `time.Duration.String()` for millisecond durations (`2.5s`, `850ms`, `1m2s`).
+pub fn format_go_duration(ms: SimTime) -> String {
+    if ms < 1000 {
+        return format!("{ms}ms");
+    }
+    let m = ms / 60_000;
+    let rest = ms % 60_000;
+    let secs = if rest % 1000 == 0 {
+        format!("{}s", rest / 1000)
+    } else {
+        let s = format!("{}.{:03}", rest / 1000, rest % 1000);
+        format!("{}s", s.trim_end_matches('0'))
+    };
+    if m > 0 {
+        format!("{m}m{secs}")
+    } else {
+        secs
+    }
+}
