@@ -46,6 +46,7 @@ pub mod cluster;
 pub mod command;
 pub mod config;
 pub mod controllers;
+pub mod faults;
 pub mod hash;
 pub mod kubelet;
 pub mod lz;

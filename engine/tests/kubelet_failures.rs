@@ -616,3 +616,30 @@ fn a_failing_init_container_crash_loops_and_the_app_never_starts() {
     assert_eq!(p.status.phase, "Failed");
     assert_eq!(pod_ready_status(&p).1, "Init:Error");
 }
+
+#[test]
+fn a_fault_switched_on_while_no_node_exists_holds_for_the_nodes_added_later() {
+    // The registry and the application are the world's, not a kubelet's: a switch
+    // flipped while the cluster has no node at all still holds for a node added later.
+    let mut c = Cluster::new(1);
+    sh(&mut c, "sim image-fail shop:typo");
+    sh(&mut c, "sim image-crash shop:2.0 --after 1s");
+    sh(&mut c, "sim node add late");
+    sh(&mut c, "kubectl create deployment typo --image=shop:typo");
+    sh(&mut c, "kubectl create deployment crashy --image=shop:2.0");
+    c.advance(60 * SECOND);
+    let status = |prefix: &str| {
+        let p = c
+            .store
+            .list::<Pod>()
+            .find(|p| p.metadata.name.starts_with(prefix))
+            .expect("pod");
+        pod_ready_status(p).1
+    };
+    assert_eq!(status("typo-"), "ImagePullBackOff");
+    assert!(
+        ["CrashLoopBackOff", "Error"].contains(&status("crashy-").as_str()),
+        "{}",
+        status("crashy-")
+    );
+}

@@ -121,7 +121,7 @@ impl Cluster {
                 if k.epoch != epoch {
                     return;
                 }
-                let (requests, timers) = k.fire(&self.store, t, now);
+                let (requests, timers) = k.fire(&mut self.faults, &self.store, t, now);
                 for (at, t) in timers {
                     self.push_timer(at, Timer::Kubelet(node.clone(), epoch, t));
                 }

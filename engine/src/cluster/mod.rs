@@ -17,6 +17,7 @@ use crate::apiserver::{ApiError, Change, DeleteOptions, ObjKey, Store};
 use crate::client::{Component, Request};
 pub use crate::config::Config;
 use crate::controllers::gitops::SyncDue;
+use crate::faults::Faults;
 use crate::kubelet::{Kubelet, KubeletTimer, NodeConfig};
 use crate::rng::Rng;
 use crate::time::{SimTime, TimerQueue};
@@ -75,6 +76,8 @@ pub struct Cluster {
     pub controllers: Controllers,
     /// One kubelet per node.
     pub kubelets: BTreeMap<String, Kubelet>,
+    /// What the learner broke in the world outside Kubernetes (images, applications).
+    pub faults: Faults,
     node_index: u32,
     /// Refused requests from components (conflicts and the like).
     pub failed: Vec<FailedRequest>,
@@ -132,6 +135,7 @@ impl Cluster {
             config: Config::default(),
             controllers: Controllers::default(),
             kubelets: BTreeMap::new(),
+            faults: Faults::default(),
             node_index: 0,
             failed: Vec::new(),
         }

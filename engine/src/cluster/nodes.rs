@@ -13,11 +13,6 @@ impl Cluster {
         }
         self.node_index += 1;
         let mut k = Kubelet::new(name, self.node_index, config, self.config.kubelet.clone());
-        // The registry is cluster-wide: a new node sees the same refused/crashing images.
-        if let Some(other) = self.kubelets.values().next() {
-            k.refused_images = other.refused_images.clone();
-            k.crashing_images = other.crashing_images.clone();
-        }
         let (requests, timers) = k.register(self.now);
         let epoch = k.epoch;
         self.kubelets.insert(name.to_string(), k);
@@ -189,7 +184,7 @@ impl Cluster {
         let now = self.now;
         let k = self.kubelets.get_mut(&node).ok_or("error: no kubelet")?;
         let out = k
-            .set_hung(&self.store, &pod.metadata.uid, now)
+            .set_hung(&mut self.faults, &self.store, &pod.metadata.uid, now)
             .map_err(|e| format!("error: {e}"))?;
         self.kubelet_output(&node, out);
         Ok(pod
@@ -227,7 +222,13 @@ impl Cluster {
         let now = self.now;
         let k = self.kubelets.get_mut(&node).ok_or("error: no kubelet")?;
         let out = k
-            .set_unready(&self.store, &pod.metadata.uid, unready, now)
+            .set_unready(
+                &mut self.faults,
+                &self.store,
+                &pod.metadata.uid,
+                unready,
+                now,
+            )
             .map_err(|e| format!("error: {e}"))?;
         self.kubelet_output(&node, out);
         Ok(())
@@ -255,26 +256,22 @@ impl Cluster {
 
     /// `sim image-fail` / `sim image-ok`: the registry refuses (or serves) an image.
     pub fn set_image_refused(&mut self, image: &str, refused: bool) {
-        for k in self.kubelets.values_mut() {
-            if refused {
-                k.refused_images.insert(image.to_string());
-            } else {
-                k.refused_images.remove(image);
-            }
+        if refused {
+            self.faults.refused_images.insert(image.to_string());
+        } else {
+            self.faults.refused_images.remove(image);
         }
     }
 
     /// `sim image-crash`: containers of this image exit with code 1 `after` ms after
     /// they start (None: they stop crashing).
     pub fn set_image_crash(&mut self, image: &str, after: Option<SimTime>) {
-        for k in self.kubelets.values_mut() {
-            match after {
-                Some(a) => {
-                    k.crashing_images.insert(image.to_string(), a);
-                }
-                None => {
-                    k.crashing_images.remove(image);
-                }
+        match after {
+            Some(a) => {
+                self.faults.crashing_images.insert(image.to_string(), a);
+            }
+            None => {
+                self.faults.crashing_images.remove(image);
             }
         }
     }

@@ -115,14 +115,22 @@ pub fn pull_error(image: &str) -> String {
 }
 
 impl Kubelet {
-    pub(super) fn pull(&mut self, pod: &Pod, uid: &str, i: usize, now: SimTime) -> KubeletOutput {
-        self.pull_slot(pod, uid, Slot::App(i), now)
+    pub(super) fn pull(
+        &mut self,
+        faults: &mut Faults,
+        pod: &Pod,
+        uid: &str,
+        i: usize,
+        now: SimTime,
+    ) -> KubeletOutput {
+        self.pull_slot(faults, pod, uid, Slot::App(i), now)
     }
 
     /// The image of an (init) container is present (start soon) or is pulled; a refused
     /// one fails (app containers: ErrImagePull, then back-off).
     pub(super) fn pull_slot(
         &mut self,
+        faults: &mut Faults,
         pod: &Pod,
         uid: &str,
         slot: Slot,
@@ -149,7 +157,7 @@ impl Kubelet {
             "Pulling",
             format!("Pulling image \"{}\"", c.image),
         );
-        if let (true, Slot::App(i)) = (self.refused_images.contains(&c.image), slot) {
+        if let (true, Slot::App(i)) = (faults.refused_images.contains(&c.image), slot) {
             // The registry answers quickly with an error.
             return (
                 vec![ev],
@@ -215,6 +223,7 @@ impl Kubelet {
     /// The registry refused the image: `Failed`, then `ErrImagePull`, and back-off.
     pub(super) fn pull_failed(
         &mut self,
+        faults: &mut Faults,
         store: &Store,
         uid: &str,
         i: usize,
@@ -229,7 +238,7 @@ impl Kubelet {
         let Some(c) = pod.spec.containers.get(i).cloned() else {
             return (vec![], vec![]);
         };
-        if !self.refused_images.contains(&c.image) {
+        if !faults.refused_images.contains(&c.image) {
             // The registry accepts it again (`sim image-ok`): this attempt succeeds.
             return self.pull_done(store, uid, i, now);
         }
@@ -325,6 +334,7 @@ impl Kubelet {
 
     pub(super) fn retry_pull(
         &mut self,
+        faults: &mut Faults,
         store: &Store,
         uid: &str,
         i: usize,
@@ -336,6 +346,6 @@ impl Kubelet {
         let Some(pod) = self.pod(store, uid).cloned() else {
             return (vec![], vec![]);
         };
-        self.pull(&pod, uid, i, now)
+        self.pull(faults, &pod, uid, i, now)
     }
 }

@@ -14,6 +14,7 @@ impl Kubelet {
     /// Init container `j`: the image is present (start soon) or is pulled.
     pub(super) fn init_pull(
         &mut self,
+        faults: &mut Faults,
         store: &Store,
         uid: &str,
         j: usize,
@@ -23,7 +24,7 @@ impl Kubelet {
             return (vec![], vec![]);
         }
         match self.pod(store, uid).cloned() {
-            Some(pod) => self.pull_slot(&pod, uid, Slot::Init(j), now),
+            Some(pod) => self.pull_slot(faults, &pod, uid, Slot::Init(j), now),
             None => (vec![], vec![]),
         }
     }
@@ -42,6 +43,7 @@ impl Kubelet {
     /// [`INIT_RUN`]) unless its image is made to crash (`sim image-crash`: exit 1).
     pub(super) fn init_start(
         &mut self,
+        faults: &mut Faults,
         store: &Store,
         uid: &str,
         j: usize,
@@ -110,7 +112,7 @@ impl Kubelet {
         ));
         p.metadata.resource_version.clear();
         requests.push(Request::UpdateStatus(Object::Pod(Box::new(p))));
-        let exit = match self.crashing_images.get(&c.image) {
+        let exit = match faults.crashing_images.get(&c.image) {
             Some(after) => (now + after, 1),
             None => (now + INIT_RUN, 0),
         };
@@ -125,6 +127,7 @@ impl Kubelet {
     /// `restartPolicy: Never` the Pod fails.
     pub(super) fn init_exit(
         &mut self,
+        faults: &mut Faults,
         store: &Store,
         uid: &str,
         j: usize,
@@ -192,7 +195,7 @@ impl Kubelet {
             order_conditions(&mut p.status.conditions);
             p.metadata.resource_version.clear();
             let mut requests = vec![Request::UpdateStatus(Object::Pod(Box::new(p.clone())))];
-            let (r, t) = self.pull(&p, uid, 0, now);
+            let (r, t) = self.pull(faults, &p, uid, 0, now);
             requests.extend(r);
             return (requests, t);
         }

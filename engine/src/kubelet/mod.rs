@@ -15,6 +15,7 @@ use crate::api::*;
 use crate::apiserver::{DeleteOptions, ObjKey, Store};
 use crate::client::{event_ref, Request};
 pub use crate::config::KubeletTiming;
+use crate::faults::Faults;
 use crate::hash::fnv1a32;
 use crate::time::{rfc3339, SimTime, SECOND};
 use std::collections::{BTreeMap, BTreeSet};
@@ -135,15 +136,6 @@ pub struct Kubelet {
     /// Timing.
     pub timing: KubeletTiming,
     workers: BTreeMap<String, Worker>,
-    /// Images the registry refuses (`sim image-fail`).
-    pub refused_images: BTreeSet<String>,
-    /// Images whose containers exit with code 1 this long after starting (`sim image-crash`).
-    pub crashing_images: BTreeMap<String, SimTime>,
-    /// Pods whose application fails its readiness probe (`sim unready`).
-    pub unready: BTreeSet<String>,
-    /// Pods whose application hangs (`sim hang`): it fails liveness and readiness probes
-    /// until its container is restarted.
-    pub hung: BTreeSet<String>,
     backoff: BTreeMap<String, Backoff>,
     index: u32,
     ip_seq: u32,
@@ -165,10 +157,6 @@ impl Kubelet {
             config,
             timing,
             workers: BTreeMap::new(),
-            refused_images: BTreeSet::new(),
-            crashing_images: BTreeMap::new(),
-            unready: BTreeSet::new(),
-            hung: BTreeSet::new(),
             backoff: BTreeMap::new(),
             index,
             ip_seq: 1,
@@ -376,31 +364,39 @@ impl Kubelet {
     }
 
     /// Handle one of this kubelet's timers.
-    pub fn fire(&mut self, store: &Store, timer: KubeletTimer, now: SimTime) -> KubeletOutput {
+    pub fn fire(
+        &mut self,
+        faults: &mut Faults,
+        store: &Store,
+        timer: KubeletTimer,
+        now: SimTime,
+    ) -> KubeletOutput {
         if !self.up {
             return (vec![], vec![]);
         }
         match timer {
             KubeletTimer::Heartbeat => self.heartbeat(store, now),
-            KubeletTimer::Sync(uid) => self.sync_pod(store, &uid, now),
+            KubeletTimer::Sync(uid) => self.sync_pod(faults, store, &uid, now),
             KubeletTimer::PullDone(uid, i) => self.pull_done(store, &uid, i, now),
-            KubeletTimer::InitPull(uid, j) => self.init_pull(store, &uid, j, now),
+            KubeletTimer::InitPull(uid, j) => self.init_pull(faults, store, &uid, j, now),
             KubeletTimer::InitPullDone(uid, j) => self.init_pull_done(store, &uid, j, now),
-            KubeletTimer::InitStart(uid, j) => self.init_start(store, &uid, j, now),
-            KubeletTimer::InitExit(uid, j, code) => self.init_exit(store, &uid, j, code, now),
+            KubeletTimer::InitStart(uid, j) => self.init_start(faults, store, &uid, j, now),
+            KubeletTimer::InitExit(uid, j, code) => {
+                self.init_exit(faults, store, &uid, j, code, now)
+            }
             KubeletTimer::InitBackOff(uid, j) => self.init_backoff(store, &uid, j, now),
-            KubeletTimer::Start(uid, i) => self.start_container(store, &uid, i, now),
+            KubeletTimer::Start(uid, i) => self.start_container(faults, store, &uid, i, now),
             KubeletTimer::Kill(uid) => self.kill_pod(store, &uid, now),
-            KubeletTimer::PullFailed(uid, i) => self.pull_failed(store, &uid, i, now),
+            KubeletTimer::PullFailed(uid, i) => self.pull_failed(faults, store, &uid, i, now),
             KubeletTimer::ImageBackOff(uid, i) => self.image_backoff(store, &uid, i, now),
-            KubeletTimer::RetryPull(uid, i) => self.retry_pull(store, &uid, i, now),
+            KubeletTimer::RetryPull(uid, i) => self.retry_pull(faults, store, &uid, i, now),
             KubeletTimer::Crash(uid, i, g) => {
                 self.crash(store, &uid, i, Some(g), now).unwrap_or_default()
             }
-            KubeletTimer::Restart(uid, i, g) => self.restart(store, &uid, i, g, now),
-            KubeletTimer::Probe(uid, i, g) => self.probe(store, &uid, i, g, now),
-            KubeletTimer::Liveness(uid, i, g) => self.liveness(store, &uid, i, g, now),
-            KubeletTimer::Startup(uid, i, g) => self.startup(store, &uid, i, g, now),
+            KubeletTimer::Restart(uid, i, g) => self.restart(faults, store, &uid, i, g, now),
+            KubeletTimer::Probe(uid, i, g) => self.probe(faults, store, &uid, i, g, now),
+            KubeletTimer::Liveness(uid, i, g) => self.liveness(faults, store, &uid, i, g, now),
+            KubeletTimer::Startup(uid, i, g) => self.startup(faults, store, &uid, i, g, now),
             KubeletTimer::Stopped(uid) => self.stopped(store, &uid, now),
         }
     }

@@ -99,7 +99,13 @@ impl Kubelet {
     }
 
     /// `syncPod`: accept the Pod (IP, ContainerCreating) and begin with container 0.
-    pub(super) fn sync_pod(&mut self, store: &Store, uid: &str, now: SimTime) -> KubeletOutput {
+    pub(super) fn sync_pod(
+        &mut self,
+        faults: &mut Faults,
+        store: &Store,
+        uid: &str,
+        now: SimTime,
+    ) -> KubeletOutput {
         if !self.starting(uid) {
             return (vec![], vec![]);
         }
@@ -224,7 +230,7 @@ impl Kubelet {
         let (r, t) = if has_init {
             (vec![], vec![(now, KubeletTimer::InitPull(uid.into(), 0))])
         } else {
-            self.pull(&p, uid, 0, now)
+            self.pull(faults, &p, uid, 0, now)
         };
         requests.extend(r);
         (requests, t)

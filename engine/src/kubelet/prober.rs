@@ -22,6 +22,7 @@ impl Kubelet {
     /// startup probe passed).
     pub(super) fn arm_probes(
         &mut self,
+        faults: &mut Faults,
         uid: &str,
         i: usize,
         gen: u64,
@@ -44,7 +45,7 @@ impl Kubelet {
         }
         if let Some(probe) = &c.liveness_probe {
             // A restart cures a hang; healthy liveness probes need no ticking (they change nothing).
-            self.hung.remove(uid);
+            faults.hung.remove(uid);
             let first = now + probe.initial_delay_seconds.max(0) as u64 * 1000;
             if let Some(w) = self.workers.get_mut(uid) {
                 w.liveness[i] = ProbeState {
@@ -64,6 +65,7 @@ impl Kubelet {
     /// fails, `Unhealthy` each time, and at failureThreshold is killed and restarted.
     pub(super) fn startup(
         &mut self,
+        faults: &mut Faults,
         store: &Store,
         uid: &str,
         i: usize,
@@ -82,7 +84,7 @@ impl Kubelet {
         let Some(probe) = c.startup_probe.clone() else {
             return (vec![], vec![]);
         };
-        let hung = self.hung.contains(uid);
+        let hung = faults.hung.contains(uid);
         let Some(w) = self.workers.get_mut(uid) else {
             return (vec![], vec![]);
         };
@@ -119,7 +121,7 @@ impl Kubelet {
                     c.name
                 ),
             ));
-            self.hung.remove(uid);
+            faults.hung.remove(uid);
             return match self.exit(store, uid, i, None, now, 137, "Error") {
                 Ok((r, t)) => {
                     requests.extend(r);
@@ -144,7 +146,7 @@ impl Kubelet {
             }
         }
         p.metadata.resource_version.clear();
-        let timers = self.arm_probes(uid, i, gen, &c, now);
+        let timers = self.arm_probes(faults, uid, i, gen, &c, now);
         (
             vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
             timers,
@@ -156,6 +158,7 @@ impl Kubelet {
     /// `Unhealthy` each time. Healthy and Ready: probing goes quiet (nothing to see).
     pub(super) fn probe(
         &mut self,
+        faults: &mut Faults,
         store: &Store,
         uid: &str,
         i: usize,
@@ -174,7 +177,7 @@ impl Kubelet {
         let Some(probe) = c.readiness_probe.clone() else {
             return (vec![], vec![]);
         };
-        let healthy = !self.unready.contains(uid) && !self.hung.contains(uid);
+        let healthy = !faults.unready.contains(uid) && !faults.hung.contains(uid);
         let Some(w) = self.workers.get_mut(uid) else {
             return (vec![], vec![]);
         };
@@ -243,6 +246,7 @@ impl Kubelet {
     /// probe; the next probe tick notices. Err if no container has a readiness probe.
     pub fn set_unready(
         &mut self,
+        faults: &mut Faults,
         store: &Store,
         uid: &str,
         unready: bool,
@@ -267,9 +271,9 @@ impl Kubelet {
             ));
         }
         if unready {
-            self.unready.insert(uid.into());
+            faults.unready.insert(uid.into());
         } else {
-            self.unready.remove(uid);
+            faults.unready.remove(uid);
         }
         let mut timers = Vec::new();
         for i in probed {
@@ -298,6 +302,7 @@ impl Kubelet {
     /// failureThreshold `Killing` and a restart (exit 137).
     pub(super) fn liveness(
         &mut self,
+        faults: &mut Faults,
         store: &Store,
         uid: &str,
         i: usize,
@@ -316,7 +321,7 @@ impl Kubelet {
         let Some(probe) = c.liveness_probe.clone() else {
             return (vec![], vec![]);
         };
-        let hung = self.hung.contains(uid);
+        let hung = faults.hung.contains(uid);
         let Some(w) = self.workers.get_mut(uid) else {
             return (vec![], vec![]);
         };
@@ -356,7 +361,7 @@ impl Kubelet {
                 c.name
             ),
         ));
-        self.hung.remove(uid);
+        faults.hung.remove(uid);
         match self.exit(store, uid, i, None, now, 137, "Error") {
             Ok((r, t)) => {
                 requests.extend(r);
@@ -370,6 +375,7 @@ impl Kubelet {
     /// until its container restarts. Probe ticks start at the next period boundary.
     pub fn set_hung(
         &mut self,
+        faults: &mut Faults,
         store: &Store,
         uid: &str,
         now: SimTime,
@@ -378,7 +384,7 @@ impl Kubelet {
             .pod(store, uid)
             .cloned()
             .ok_or("the pod is not running on this node")?;
-        self.hung.insert(uid.into());
+        faults.hung.insert(uid.into());
         let mut timers = Vec::new();
         let Some(w) = self.workers.get_mut(uid) else {
             return Ok((vec![], vec![]));

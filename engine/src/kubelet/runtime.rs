@@ -19,6 +19,7 @@ impl Kubelet {
     /// The first start of container `i` during bring-up (then the next container's pull).
     pub(super) fn start_container(
         &mut self,
+        faults: &mut Faults,
         store: &Store,
         uid: &str,
         i: usize,
@@ -30,9 +31,9 @@ impl Kubelet {
         let Some(pod) = self.pod(store, uid).cloned() else {
             return (vec![], vec![]);
         };
-        let (mut requests, mut timers, p) = self.start_one(&pod, uid, i, now, false);
+        let (mut requests, mut timers, p) = self.start_one(faults, &pod, uid, i, now, false);
         if i + 1 < p.spec.containers.len() {
-            let (r, t) = self.pull(&p, uid, i + 1, now);
+            let (r, t) = self.pull(faults, &p, uid, i + 1, now);
             requests.extend(r);
             timers.extend(t);
         }
@@ -43,6 +44,7 @@ impl Kubelet {
     /// readiness probe and, for images made to crash, the crash.
     pub(super) fn start_one(
         &mut self,
+        faults: &mut Faults,
         pod: &Pod,
         uid: &str,
         i: usize,
@@ -129,15 +131,15 @@ impl Kubelet {
                 };
             }
             timers.push((first, KubeletTimer::Startup(uid.into(), i, gen)));
-            if let Some(after) = self.crashing_images.get(&c.image) {
+            if let Some(after) = faults.crashing_images.get(&c.image) {
                 timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
             }
             p.metadata.resource_version.clear();
             requests.push(Request::UpdateStatus(Object::Pod(Box::new(p.clone()))));
             return (requests, timers, p);
         }
-        timers.extend(self.arm_probes(uid, i, gen, &c, now));
-        if let Some(after) = self.crashing_images.get(&c.image) {
+        timers.extend(self.arm_probes(faults, uid, i, gen, &c, now));
+        if let Some(after) = faults.crashing_images.get(&c.image) {
             timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
         }
         p.metadata.resource_version.clear();
@@ -244,6 +246,7 @@ impl Kubelet {
     /// double the back-off, or wait in CrashLoopBackOff until it has passed.
     pub(super) fn restart(
         &mut self,
+        faults: &mut Faults,
         store: &Store,
         uid: &str,
         i: usize,
@@ -369,7 +372,7 @@ impl Kubelet {
                 last_update: now,
             },
         );
-        let (r, t, _) = self.start_one(&pod, uid, i, now, true);
+        let (r, t, _) = self.start_one(faults, &pod, uid, i, now, true);
         (r, t)
     }
 }
