@@ -33,6 +33,7 @@ pub use init_containers::INIT_RUN;
 pub use node_status::*;
 use pod_workers::*;
 use prober::*;
+pub use prober::{ProbeTick, ProbeType};
 pub use runtime::{INITIAL_BACKOFF, MAX_BACKOFF, PLEG_RELIST};
 pub use status::format_go_duration;
 use status::*;
@@ -70,12 +71,8 @@ pub enum KubeletTimer {
     Crash(String, usize, u64),
     /// The restart decision for an exited container.
     Restart(String, usize, u64),
-    /// A readiness probe tick.
-    Probe(String, usize, u64),
-    /// A liveness probe tick.
-    Liveness(String, usize, u64),
-    /// A startup probe tick.
-    Startup(String, usize, u64),
+    /// A probe tick.
+    Probe(ProbeTick),
     /// The containers of a deleted Pod have exited.
     Stopped(String),
 }
@@ -252,15 +249,7 @@ impl Kubelet {
                 let uid = p.metadata.uid.clone();
                 self.workers.insert(
                     uid.clone(),
-                    Worker {
-                        key: ObjKey::of(&p.metadata),
-                        stage: Stage::Starting,
-                        restarted: false,
-                        gens: Vec::new(),
-                        probes: Vec::new(),
-                        liveness: Vec::new(),
-                        startup: Vec::new(),
-                    },
+                    Worker::new(ObjKey::of(&p.metadata), Stage::Starting, false),
                 );
                 timers.push((now + self.timing.sync_latency, KubeletTimer::Sync(uid)));
             }
@@ -322,15 +311,7 @@ impl Kubelet {
             if p.metadata.is_deleting() {
                 self.workers.insert(
                     uid.clone(),
-                    Worker {
-                        key: ObjKey::of(&p.metadata),
-                        stage: Stage::Killing,
-                        restarted: false,
-                        gens: Vec::new(),
-                        probes: Vec::new(),
-                        liveness: Vec::new(),
-                        startup: Vec::new(),
-                    },
+                    Worker::new(ObjKey::of(&p.metadata), Stage::Killing, false),
                 );
                 timers.push((now + self.timing.sync_latency, KubeletTimer::Stopped(uid)));
             } else {
@@ -342,15 +323,7 @@ impl Kubelet {
                 ));
                 self.workers.insert(
                     uid.clone(),
-                    Worker {
-                        key: ObjKey::of(&p.metadata),
-                        stage: Stage::Starting,
-                        restarted: true,
-                        gens: Vec::new(),
-                        probes: Vec::new(),
-                        liveness: Vec::new(),
-                        startup: Vec::new(),
-                    },
+                    Worker::new(ObjKey::of(&p.metadata), Stage::Starting, true),
                 );
                 timers.push((now + self.timing.sync_latency, KubeletTimer::Sync(uid)));
             }
@@ -394,9 +367,7 @@ impl Kubelet {
                 self.crash(store, &uid, i, Some(g), now).unwrap_or_default()
             }
             KubeletTimer::Restart(uid, i, g) => self.restart(faults, store, &uid, i, g, now),
-            KubeletTimer::Probe(uid, i, g) => self.probe(faults, store, &uid, i, g, now),
-            KubeletTimer::Liveness(uid, i, g) => self.liveness(faults, store, &uid, i, g, now),
-            KubeletTimer::Startup(uid, i, g) => self.startup(faults, store, &uid, i, g, now),
+            KubeletTimer::Probe(tick) => self.probe(faults, store, &tick, now),
             KubeletTimer::Stopped(uid) => self.stopped(store, &uid, now),
         }
     }

@@ -19,14 +19,23 @@ pub(super) struct Worker {
     pub(super) stage: Stage,
     /// Per container: bumped at every start/exit, so timers of an older run are ignored.
     pub(super) gens: Vec<u64>,
-    /// Per container: the readiness prober's state.
-    pub(super) probes: Vec<ProbeState>,
-    /// Per container: the liveness prober's state.
-    pub(super) liveness: Vec<ProbeState>,
-    /// Per container: the startup prober's state.
-    pub(super) startup: Vec<ProbeState>,
+    /// Per container: its probers' states.
+    pub(super) probes: Probers,
     /// Restart after a node reboot: restartCount + 1.
     pub(super) restarted: bool,
+}
+
+impl Worker {
+    /// A worker for the Pod `key`, at `stage`.
+    pub(super) fn new(key: ObjKey, stage: Stage, restarted: bool) -> Self {
+        Worker {
+            key,
+            stage,
+            gens: Vec::new(),
+            probes: Probers::default(),
+            restarted,
+        }
+    }
 }
 
 impl Kubelet {
@@ -54,15 +63,7 @@ impl Kubelet {
             None if !p.metadata.is_deleting() => {
                 self.workers.insert(
                     uid.clone(),
-                    Worker {
-                        key: ObjKey::of(&p.metadata),
-                        stage: Stage::Starting,
-                        restarted: false,
-                        gens: Vec::new(),
-                        probes: Vec::new(),
-                        liveness: Vec::new(),
-                        startup: Vec::new(),
-                    },
+                    Worker::new(ObjKey::of(&p.metadata), Stage::Starting, false),
                 );
                 (
                     vec![],
@@ -72,15 +73,7 @@ impl Kubelet {
             None => {
                 self.workers.insert(
                     uid.clone(),
-                    Worker {
-                        key: ObjKey::of(&p.metadata),
-                        stage: Stage::Killing,
-                        restarted: false,
-                        gens: Vec::new(),
-                        probes: Vec::new(),
-                        liveness: Vec::new(),
-                        startup: Vec::new(),
-                    },
+                    Worker::new(ObjKey::of(&p.metadata), Stage::Killing, false),
                 );
                 (
                     vec![],

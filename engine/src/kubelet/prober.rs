@@ -1,11 +1,94 @@
-//! The probers: startup, liveness and readiness probes of each container.
+//! The probers: one worker per probe of each container — startup, liveness, readiness —
+//! all run by the same [`Kubelet::probe`], which differs by probe type only in what a
+//! result means.
 //!
-//! Upstream: `pkg/kubelet/prober/worker.go` (`doProbe`: success and failure thresholds,
-//! the startup probe gating the others), `pkg/kubelet/prober/prober_manager.go`.
+//! Upstream: `pkg/kubelet/prober/worker.go` (`doProbe`: consecutive successes and
+//! failures against the thresholds; a startup probe gates the other two; a liveness or
+//! startup failure at the threshold kills the container, a readiness one marks it not
+//! ready), `pkg/kubelet/prober/prober_manager.go`.
+//!
+//! What the probe finds is the world's: [`Faults::ready`] and [`Faults::alive`] (the
+//! learner's `sim unready` and `sim hang`). A healthy probe that changes nothing goes
+//! quiet (readiness once Ready, liveness at once) rather than ticking for ever; a fault
+//! wakes it at its next period boundary ([`Kubelet::wake_probers`]).
 
 use super::*;
 
-/// A readiness prober worker's state for one container.
+/// The three probes of a container.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ProbeType {
+    /// `startupProbe`: until it passes, the other two wait.
+    Startup,
+    /// `livenessProbe`: failing, the container is killed and restarted.
+    Liveness,
+    /// `readinessProbe`: failing, the container is not Ready.
+    Readiness,
+}
+
+impl ProbeType {
+    /// All three, in the order a worker keeps their states.
+    pub const ALL: [ProbeType; 3] = [
+        ProbeType::Startup,
+        ProbeType::Liveness,
+        ProbeType::Readiness,
+    ];
+
+    /// Its spec on a container.
+    pub fn of(self, c: &Container) -> Option<&Probe> {
+        match self {
+            ProbeType::Startup => c.startup_probe.as_ref(),
+            ProbeType::Liveness => c.liveness_probe.as_ref(),
+            ProbeType::Readiness => c.readiness_probe.as_ref(),
+        }
+    }
+
+    /// How the kubelet names it in events (`Readiness probe failed: …`).
+    pub fn label(self) -> &'static str {
+        match self {
+            ProbeType::Startup => "Startup",
+            ProbeType::Liveness => "Liveness",
+            ProbeType::Readiness => "Readiness",
+        }
+    }
+
+    /// Whether the application of Pod `uid` passes it now.
+    fn passes(self, faults: &Faults, uid: &str) -> bool {
+        match self {
+            ProbeType::Readiness => faults.ready(uid),
+            ProbeType::Startup | ProbeType::Liveness => faults.alive(uid),
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A probe tick of one container's prober.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProbeTick {
+    /// Which probe.
+    pub probe: ProbeType,
+    /// The Pod's uid.
+    pub uid: String,
+    /// The container's index in `spec.containers`.
+    pub container: usize,
+    /// The container's generation when armed (a restart makes the tick stale).
+    pub gen: u64,
+}
+
+impl ProbeTick {
+    fn timer(t: ProbeType, uid: &str, i: usize, gen: u64) -> KubeletTimer {
+        KubeletTimer::Probe(ProbeTick {
+            probe: t,
+            uid: uid.into(),
+            container: i,
+            gen,
+        })
+    }
+}
+
+/// One probe worker's state for one container.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct ProbeState {
     /// Time of the first probe; later ones follow every `period`.
@@ -17,9 +100,69 @@ pub(super) struct ProbeState {
     pub(super) armed: bool,
 }
 
+/// Per container, the state of each of its three probe workers.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Probers {
+    states: [Vec<ProbeState>; 3],
+}
+
+impl Probers {
+    /// Room for `n` containers.
+    pub(super) fn ensure(&mut self, n: usize) {
+        for v in &mut self.states {
+            if v.len() < n {
+                v.resize(n, ProbeState::default());
+            }
+        }
+    }
+
+    /// Forget container `i`'s probe results (it restarted).
+    pub(super) fn reset(&mut self, i: usize) {
+        for v in &mut self.states {
+            if let Some(st) = v.get_mut(i) {
+                *st = ProbeState::default();
+            }
+        }
+    }
+
+    pub(super) fn get_mut(&mut self, t: ProbeType, i: usize) -> Option<&mut ProbeState> {
+        self.states[t.index()].get_mut(i)
+    }
+}
+
 impl Kubelet {
-    /// Arm the readiness and liveness probers of container `i` (at start, or once its
-    /// startup probe passed).
+    /// Start the `t` prober of container `i` (generation `gen`): first probe after
+    /// `initialDelaySeconds`. A liveness prober starts quiet — a healthy application
+    /// needs no ticking — and is woken by a hang; the others tick from the start.
+    pub(super) fn start_prober(
+        &mut self,
+        t: ProbeType,
+        uid: &str,
+        i: usize,
+        gen: u64,
+        probe: &Probe,
+        now: SimTime,
+    ) -> Option<(SimTime, KubeletTimer)> {
+        let first = now + probe.initial_delay_seconds.max(0) as u64 * 1000;
+        let tick = t != ProbeType::Liveness;
+        if let Some(st) = self
+            .workers
+            .get_mut(uid)
+            .and_then(|w| w.probes.get_mut(t, i))
+        {
+            *st = ProbeState {
+                t0: first,
+                period: probe.period_seconds.max(1) as u64 * 1000,
+                successes: 0,
+                failures: 0,
+                armed: tick,
+            };
+        }
+        tick.then(|| (first, ProbeTick::timer(t, uid, i, gen)))
+    }
+
+    /// Start the readiness and liveness probers of container `i` (at its start, or once
+    /// its startup probe passed). A (re)started container also cures a hang.
     pub(super) fn arm_probes(
         &mut self,
         faults: &mut Faults,
@@ -31,47 +174,28 @@ impl Kubelet {
     ) -> Vec<(SimTime, KubeletTimer)> {
         let mut timers = Vec::new();
         if let Some(probe) = &c.readiness_probe {
-            let first = now + probe.initial_delay_seconds.max(0) as u64 * 1000;
-            if let Some(w) = self.workers.get_mut(uid) {
-                w.probes[i] = ProbeState {
-                    t0: first,
-                    period: probe.period_seconds.max(1) as u64 * 1000,
-                    successes: 0,
-                    failures: 0,
-                    armed: true,
-                };
-            }
-            timers.push((first, KubeletTimer::Probe(uid.into(), i, gen)));
+            timers.extend(self.start_prober(ProbeType::Readiness, uid, i, gen, probe, now));
         }
         if let Some(probe) = &c.liveness_probe {
-            // A restart cures a hang; healthy liveness probes need no ticking (they change nothing).
             faults.hung.remove(uid);
-            let first = now + probe.initial_delay_seconds.max(0) as u64 * 1000;
-            if let Some(w) = self.workers.get_mut(uid) {
-                w.liveness[i] = ProbeState {
-                    t0: first,
-                    period: probe.period_seconds.max(1) as u64 * 1000,
-                    successes: 0,
-                    failures: 0,
-                    armed: false,
-                };
-            }
+            timers.extend(self.start_prober(ProbeType::Liveness, uid, i, gen, probe, now));
         }
         timers
     }
 
-    /// A startup probe tick: a healthy application passes (the container is `started`,
-    /// the other probes begin; without a readiness probe it is Ready now); a hung one
-    /// fails, `Unhealthy` each time, and at failureThreshold is killed and restarted.
-    pub(super) fn startup(
+    /// One probe of type `t` of container `i` (`doProbe`). Failures emit `Unhealthy`;
+    /// at failureThreshold a readiness probe marks the container not Ready, a liveness or
+    /// startup probe kills it (`Killing`, exit 137) for a restart. Successes: readiness
+    /// marks it Ready at successThreshold; startup marks it started and starts the other
+    /// probers; liveness has nothing to say.
+    pub(super) fn probe(
         &mut self,
         faults: &mut Faults,
         store: &Store,
-        uid: &str,
-        i: usize,
-        gen: u64,
+        tick: &ProbeTick,
         now: SimTime,
     ) -> KubeletOutput {
+        let (t, uid, i, gen) = (tick.probe, tick.uid.as_str(), tick.container, tick.gen);
         if !self.gen_is(uid, i, gen) {
             return (vec![], vec![]);
         }
@@ -81,55 +205,126 @@ impl Kubelet {
         let Some(c) = pod.spec.containers.get(i).cloned() else {
             return (vec![], vec![]);
         };
-        let Some(probe) = c.startup_probe.clone() else {
+        let Some(probe) = t.of(&c).cloned() else {
             return (vec![], vec![]);
         };
-        let hung = faults.hung.contains(uid);
-        let Some(w) = self.workers.get_mut(uid) else {
+        let passes = t.passes(faults, uid);
+        let Some(st) = self
+            .workers
+            .get_mut(uid)
+            .and_then(|w| w.probes.get_mut(t, i))
+        else {
             return (vec![], vec![]);
         };
-        let st = &mut w.startup[i];
         st.armed = false;
-        if hung {
-            st.failures += 1;
-            let failures = st.failures;
-            let period = st.period;
-            let mut requests = vec![self.event(
-                &pod.metadata,
-                "Warning",
-                "Unhealthy",
-                format!(
-                    "Startup probe failed: {}",
-                    probe.failure_message(&pod.status.pod_ip)
-                ),
-            )];
-            if failures < probe.failure_threshold.max(1) {
-                if let Some(w) = self.workers.get_mut(uid) {
-                    w.startup[i].armed = true;
-                }
-                return (
-                    requests,
-                    vec![(now + period, KubeletTimer::Startup(uid.into(), i, gen))],
-                );
+        let again = (now + st.period, ProbeTick::timer(t, uid, i, gen));
+        if passes {
+            if t != ProbeType::Startup {
+                st.failures = 0;
             }
-            requests.push(self.event(
-                &pod.metadata,
-                "Normal",
-                "Killing",
-                format!(
-                    "Container {} failed startup probe, will be restarted",
-                    c.name
-                ),
-            ));
-            faults.hung.remove(uid);
-            return match self.exit(store, uid, i, None, now, 137, "Error") {
-                Ok((r, t)) => {
-                    requests.extend(r);
-                    (requests, t)
+            st.successes += 1;
+            let successes = st.successes;
+            return match t {
+                ProbeType::Liveness => (vec![], vec![]),
+                ProbeType::Readiness => {
+                    self.readiness_passed(&pod, &c, i, &probe, successes, again, now)
                 }
-                Err(_) => (requests, vec![]),
+                ProbeType::Startup => self.startup_passed(faults, &pod, &c, uid, i, gen, now),
             };
         }
+        if t == ProbeType::Readiness {
+            st.successes = 0;
+        }
+        st.failures += 1;
+        let failures = st.failures;
+        let mut requests = vec![self.event(
+            &pod.metadata,
+            "Warning",
+            "Unhealthy",
+            format!(
+                "{} probe failed: {}",
+                t.label(),
+                probe.failure_message(&pod.status.pod_ip)
+            ),
+        )];
+        let at_threshold = failures >= probe.failure_threshold.max(1);
+        if t == ProbeType::Readiness {
+            if at_threshold && container_ready(&pod, &c.name) {
+                requests.push(set_container_ready(&pod, &c.name, false, now));
+            }
+            self.rearm(t, uid, i);
+            return (requests, vec![again]);
+        }
+        if !at_threshold {
+            self.rearm(t, uid, i);
+            return (requests, vec![again]);
+        }
+        requests.push(self.event(
+            &pod.metadata,
+            "Normal",
+            "Killing",
+            format!(
+                "Container {} failed {} probe, will be restarted",
+                c.name,
+                t.label().to_lowercase()
+            ),
+        ));
+        faults.hung.remove(uid);
+        match self.exit(store, uid, i, None, now, 137, "Error") {
+            Ok((r, timers)) => {
+                requests.extend(r);
+                (requests, timers)
+            }
+            Err(_) => (requests, vec![]),
+        }
+    }
+
+    fn rearm(&mut self, t: ProbeType, uid: &str, i: usize) {
+        if let Some(st) = self
+            .workers
+            .get_mut(uid)
+            .and_then(|w| w.probes.get_mut(t, i))
+        {
+            st.armed = true;
+        }
+    }
+
+    /// A passing readiness probe: Ready at successThreshold; until then it keeps probing,
+    /// and once Ready it goes quiet.
+    #[allow(clippy::too_many_arguments)]
+    fn readiness_passed(
+        &mut self,
+        pod: &Pod,
+        c: &Container,
+        i: usize,
+        probe: &Probe,
+        successes: i64,
+        again: (SimTime, KubeletTimer),
+        now: SimTime,
+    ) -> KubeletOutput {
+        if container_ready(pod, &c.name) {
+            return (vec![], vec![]);
+        }
+        if successes >= probe.success_threshold.max(1) {
+            return (vec![set_container_ready(pod, &c.name, true, now)], vec![]);
+        }
+        self.rearm(ProbeType::Readiness, &pod.metadata.uid, i);
+        (vec![], vec![again])
+    }
+
+    /// A passing startup probe: the container is started (and Ready now unless a
+    /// readiness probe decides that), and its readiness and liveness probers start.
+    #[allow(clippy::too_many_arguments)]
+    fn startup_passed(
+        &mut self,
+        faults: &mut Faults,
+        pod: &Pod,
+        c: &Container,
+        uid: &str,
+        i: usize,
+        gen: u64,
+        now: SimTime,
+    ) -> KubeletOutput {
         let mut p = pod.clone();
         if let Some(cs) = p
             .status
@@ -146,104 +341,51 @@ impl Kubelet {
             }
         }
         p.metadata.resource_version.clear();
-        let timers = self.arm_probes(faults, uid, i, gen, &c, now);
+        let timers = self.arm_probes(faults, uid, i, gen, c, now);
         (
             vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
             timers,
         )
     }
 
-    /// A readiness probe tick: passing flips Ready on after successThreshold, failing
-    /// (the application is `sim unready`) flips it off after failureThreshold and emits
-    /// `Unhealthy` each time. Healthy and Ready: probing goes quiet (nothing to see).
-    pub(super) fn probe(
+    /// Wake the `types` probers of every container of Pod `uid` that has one and is
+    /// quiet: their next tick, on their period's grid (the prober ticks every period
+    /// from its first probe).
+    fn wake_probers(
         &mut self,
-        faults: &mut Faults,
-        store: &Store,
+        pod: &Pod,
         uid: &str,
-        i: usize,
-        gen: u64,
+        types: &[ProbeType],
         now: SimTime,
-    ) -> KubeletOutput {
-        if !self.gen_is(uid, i, gen) {
-            return (vec![], vec![]);
-        }
-        let Some(pod) = self.pod(store, uid).cloned() else {
-            return (vec![], vec![]);
-        };
-        let Some(c) = pod.spec.containers.get(i).cloned() else {
-            return (vec![], vec![]);
-        };
-        let Some(probe) = c.readiness_probe.clone() else {
-            return (vec![], vec![]);
-        };
-        let healthy = !faults.unready.contains(uid) && !faults.hung.contains(uid);
+    ) -> Vec<(SimTime, KubeletTimer)> {
+        let mut timers = Vec::new();
         let Some(w) = self.workers.get_mut(uid) else {
-            return (vec![], vec![]);
+            return timers;
         };
-        let st = &mut w.probes[i];
-        st.armed = false;
-        let ready = pod
-            .status
-            .container_statuses
-            .iter()
-            .find(|x| x.name == c.name)
-            .is_some_and(|x| x.ready);
-        let mut requests = Vec::new();
-        let mut flip = None;
-        if healthy {
-            st.failures = 0;
-            st.successes += 1;
-            if !ready && st.successes >= probe.success_threshold.max(1) {
-                flip = Some(true);
-            }
-        } else {
-            st.successes = 0;
-            st.failures += 1;
-            if ready && st.failures >= probe.failure_threshold.max(1) {
-                flip = Some(false);
+        for (i, c) in pod.spec.containers.iter().enumerate() {
+            let gen = w.gens.get(i).copied().unwrap_or(0);
+            for &t in types {
+                if t.of(c).is_none() {
+                    continue;
+                }
+                let Some(st) = w
+                    .probes
+                    .get_mut(t, i)
+                    .filter(|st| !st.armed && st.period > 0)
+                else {
+                    continue;
+                };
+                let k = now.saturating_sub(st.t0) / st.period + 1;
+                st.armed = true;
+                timers.push((st.t0 + k * st.period, ProbeTick::timer(t, uid, i, gen)));
             }
         }
-        let again = !healthy || (!ready && flip.is_none());
-        if again {
-            st.armed = true;
-        }
-        let period = st.period;
-        if !healthy {
-            requests.push(self.event(
-                &pod.metadata,
-                "Warning",
-                "Unhealthy",
-                format!(
-                    "Readiness probe failed: {}",
-                    probe.failure_message(&pod.status.pod_ip)
-                ),
-            ));
-        }
-        if let Some(r) = flip {
-            let mut p = pod.clone();
-            if let Some(cs) = p
-                .status
-                .container_statuses
-                .iter_mut()
-                .find(|x| x.name == c.name)
-            {
-                cs.ready = r;
-            }
-            refresh_ready(&mut p, now);
-            p.metadata.resource_version.clear();
-            requests.push(Request::UpdateStatus(Object::Pod(Box::new(p))));
-        }
-        let timers = if again {
-            vec![(now + period, KubeletTimer::Probe(uid.into(), i, gen))]
-        } else {
-            vec![]
-        };
-        (requests, timers)
+        timers
     }
 
-    /// The application of a Pod starts (`ready = false`) or stops failing its readiness
-    /// probe; the next probe tick notices. Err if no container has a readiness probe.
+    /// `sim unready` / `sim ready`: the application of a Pod starts (or stops) failing
+    /// its readiness probe; the next probe tick notices. Err if no container has a
+    /// readiness probe.
     pub fn set_unready(
         &mut self,
         faults: &mut Faults,
@@ -256,15 +398,12 @@ impl Kubelet {
             .pod(store, uid)
             .cloned()
             .ok_or("the pod is not running on this node")?;
-        let probed: Vec<usize> = pod
+        if !pod
             .spec
             .containers
             .iter()
-            .enumerate()
-            .filter(|(_, c)| c.readiness_probe.is_some())
-            .map(|(i, _)| i)
-            .collect();
-        if probed.is_empty() {
+            .any(|c| c.readiness_probe.is_some())
+        {
             return Err(format!(
                 "pod {} has no readiness probe: the kubelet counts a running container as ready, so there is nothing to fail (add a readinessProbe to its containers)",
                 pod.metadata.name
@@ -275,104 +414,14 @@ impl Kubelet {
         } else {
             faults.unready.remove(uid);
         }
-        let mut timers = Vec::new();
-        for i in probed {
-            let Some(w) = self.workers.get_mut(uid) else {
-                break;
-            };
-            let gen = w.gens.get(i).copied().unwrap_or(0);
-            let Some(st) = w.probes.get_mut(i) else {
-                continue;
-            };
-            if st.armed || st.period == 0 {
-                continue;
-            }
-            // The prober ticks every period from its first probe.
-            let k = (now.saturating_sub(st.t0)) / st.period + 1;
-            st.armed = true;
-            timers.push((
-                st.t0 + k * st.period,
-                KubeletTimer::Probe(uid.into(), i, gen),
-            ));
-        }
-        Ok((vec![], timers))
-    }
-
-    /// A liveness probe tick while the application hangs: `Unhealthy` each time, and at
-    /// failureThreshold `Killing` and a restart (exit 137).
-    pub(super) fn liveness(
-        &mut self,
-        faults: &mut Faults,
-        store: &Store,
-        uid: &str,
-        i: usize,
-        gen: u64,
-        now: SimTime,
-    ) -> KubeletOutput {
-        if !self.gen_is(uid, i, gen) {
-            return (vec![], vec![]);
-        }
-        let Some(pod) = self.pod(store, uid).cloned() else {
-            return (vec![], vec![]);
-        };
-        let Some(c) = pod.spec.containers.get(i).cloned() else {
-            return (vec![], vec![]);
-        };
-        let Some(probe) = c.liveness_probe.clone() else {
-            return (vec![], vec![]);
-        };
-        let hung = faults.hung.contains(uid);
-        let Some(w) = self.workers.get_mut(uid) else {
-            return (vec![], vec![]);
-        };
-        let st = &mut w.liveness[i];
-        st.armed = false;
-        if !hung {
-            st.failures = 0;
-            return (vec![], vec![]);
-        }
-        st.failures += 1;
-        let failures = st.failures;
-        let period = st.period;
-        let mut requests = vec![self.event(
-            &pod.metadata,
-            "Warning",
-            "Unhealthy",
-            format!(
-                "Liveness probe failed: {}",
-                probe.failure_message(&pod.status.pod_ip)
-            ),
-        )];
-        if failures < probe.failure_threshold.max(1) {
-            if let Some(w) = self.workers.get_mut(uid) {
-                w.liveness[i].armed = true;
-            }
-            return (
-                requests,
-                vec![(now + period, KubeletTimer::Liveness(uid.into(), i, gen))],
-            );
-        }
-        requests.push(self.event(
-            &pod.metadata,
-            "Normal",
-            "Killing",
-            format!(
-                "Container {} failed liveness probe, will be restarted",
-                c.name
-            ),
-        ));
-        faults.hung.remove(uid);
-        match self.exit(store, uid, i, None, now, 137, "Error") {
-            Ok((r, t)) => {
-                requests.extend(r);
-                (requests, t)
-            }
-            Err(_) => (requests, vec![]),
-        }
+        Ok((
+            vec![],
+            self.wake_probers(&pod, uid, &[ProbeType::Readiness], now),
+        ))
     }
 
     /// `sim hang`: the application stops answering (liveness and readiness probes fail)
-    /// until its container restarts. Probe ticks start at the next period boundary.
+    /// until its container restarts.
     pub fn set_hung(
         &mut self,
         faults: &mut Faults,
@@ -385,37 +434,32 @@ impl Kubelet {
             .cloned()
             .ok_or("the pod is not running on this node")?;
         faults.hung.insert(uid.into());
-        let mut timers = Vec::new();
-        let Some(w) = self.workers.get_mut(uid) else {
-            return Ok((vec![], vec![]));
-        };
-        for (i, c) in pod.spec.containers.iter().enumerate() {
-            let gen = w.gens.get(i).copied().unwrap_or(0);
-            if c.liveness_probe.is_some() {
-                if let Some(st) = w
-                    .liveness
-                    .get_mut(i)
-                    .filter(|st| !st.armed && st.period > 0)
-                {
-                    let k = now.saturating_sub(st.t0) / st.period + 1;
-                    st.armed = true;
-                    timers.push((
-                        st.t0 + k * st.period,
-                        KubeletTimer::Liveness(uid.into(), i, gen),
-                    ));
-                }
-            }
-            if c.readiness_probe.is_some() {
-                if let Some(st) = w.probes.get_mut(i).filter(|st| !st.armed && st.period > 0) {
-                    let k = now.saturating_sub(st.t0) / st.period + 1;
-                    st.armed = true;
-                    timers.push((
-                        st.t0 + k * st.period,
-                        KubeletTimer::Probe(uid.into(), i, gen),
-                    ));
-                }
-            }
-        }
-        Ok((vec![], timers))
+        let types = [ProbeType::Liveness, ProbeType::Readiness];
+        Ok((vec![], self.wake_probers(&pod, uid, &types, now)))
     }
+}
+
+/// Whether container `name` of the Pod is Ready in its status.
+fn container_ready(pod: &Pod, name: &str) -> bool {
+    pod.status
+        .container_statuses
+        .iter()
+        .find(|x| x.name == name)
+        .is_some_and(|x| x.ready)
+}
+
+/// The status update that marks container `name` Ready or not (and the Pod with it).
+fn set_container_ready(pod: &Pod, name: &str, ready: bool, now: SimTime) -> Request {
+    let mut p = pod.clone();
+    if let Some(cs) = p
+        .status
+        .container_statuses
+        .iter_mut()
+        .find(|x| x.name == name)
+    {
+        cs.ready = ready;
+    }
+    refresh_ready(&mut p, now);
+    p.metadata.resource_version.clear();
+    Request::UpdateStatus(Object::Pod(Box::new(p)))
 }

@@ -119,18 +119,8 @@ impl Kubelet {
         }
         let mut timers = Vec::new();
         if let Some(probe) = &c.startup_probe {
-            // The other probes are armed once this one passes (`startup`).
-            let first = now + probe.initial_delay_seconds.max(0) as u64 * 1000;
-            if let Some(w) = self.workers.get_mut(uid) {
-                w.startup[i] = ProbeState {
-                    t0: first,
-                    period: probe.period_seconds.max(1) as u64 * 1000,
-                    successes: 0,
-                    failures: 0,
-                    armed: true,
-                };
-            }
-            timers.push((first, KubeletTimer::Startup(uid.into(), i, gen)));
+            // The other probes are armed once this one passes.
+            timers.extend(self.start_prober(ProbeType::Startup, uid, i, gen, probe, now));
             if let Some(after) = faults.crashing_images.get(&c.image) {
                 timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
             }
@@ -153,14 +143,10 @@ impl Kubelet {
         };
         if w.gens.len() < n {
             w.gens.resize(n, 0);
-            w.probes.resize(n, ProbeState::default());
-            w.liveness.resize(n, ProbeState::default());
-            w.startup.resize(n, ProbeState::default());
         }
+        w.probes.ensure(n);
         w.gens[i] += 1;
-        w.probes[i] = ProbeState::default();
-        w.liveness[i] = ProbeState::default();
-        w.startup[i] = ProbeState::default();
+        w.probes.reset(i);
         w.gens[i]
     }
 
