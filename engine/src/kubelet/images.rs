@@ -244,13 +244,13 @@ impl Kubelet {
         }
         let err = pull_error(&c.image);
         let key = format!("{uid}_{}", c.image);
-        let next = match self.backoff.get(&key) {
+        let next = match self.image_backoff.get(&key) {
             Some(b) if now.saturating_sub(b.last_update) <= 2 * MAX_BACKOFF => {
                 (b.delay * 2).min(MAX_BACKOFF)
             }
             _ => INITIAL_BACKOFF,
         };
-        self.backoff.insert(
+        self.image_backoff.insert(
             key,
             Backoff {
                 delay: next,
@@ -298,7 +298,11 @@ impl Kubelet {
         let Some(c) = pod.spec.containers.get(i).cloned() else {
             return (vec![], vec![]);
         };
-        let Some(b) = self.backoff.get(&format!("{uid}_{}", c.image)).copied() else {
+        let Some(b) = self
+            .image_backoff
+            .get(&format!("{uid}_{}", c.image))
+            .copied()
+        else {
             return (vec![], vec![]);
         };
         let mut p = pod.clone();

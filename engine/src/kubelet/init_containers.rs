@@ -59,7 +59,6 @@ impl Kubelet {
             return (vec![], vec![]);
         };
         let mut p = pod.clone();
-        let mut requests = Vec::new();
         let mut restart = false;
         if let Some(cs) = p.status.init_container_statuses.get_mut(j) {
             restart = cs.state.terminated.is_some()
@@ -68,48 +67,10 @@ impl Kubelet {
                     .waiting
                     .as_ref()
                     .is_some_and(|w| w.reason == "CrashLoopBackOff");
-            if restart {
-                cs.restart_count += 1;
-                if cs.state.terminated.is_some() {
-                    cs.last_state = ContainerState {
-                        terminated: cs.state.terminated.take(),
-                        ..Default::default()
-                    };
-                }
-            }
-            cs.state = ContainerState {
-                running: Some(ContainerStateRunning {
-                    started_at: rfc3339(now),
-                }),
-                ..Default::default()
-            };
-            cs.container_id = format!(
-                "containerd://{}",
-                hex64(&format!("{uid}/{}/{}", c.name, cs.restart_count))
-            );
-            cs.image_id = image_id(&c.image);
+            run_container(cs, uid, &c, now, restart);
             cs.started = Some(true);
         }
-        if restart {
-            requests.push(self.event(
-                &p.metadata,
-                "Normal",
-                "Pulled",
-                format!("Container image \"{}\" already present on machine", c.image),
-            ));
-        }
-        requests.push(self.event(
-            &p.metadata,
-            "Normal",
-            "Created",
-            format!("Created container {}", c.name),
-        ));
-        requests.push(self.event(
-            &p.metadata,
-            "Normal",
-            "Started",
-            format!("Started container {}", c.name),
-        ));
+        let mut requests = self.start_events(&p.metadata, &c, restart);
         p.metadata.resource_version.clear();
         requests.push(Request::UpdateStatus(Object::Pod(Box::new(p))));
         let exit = match faults.crashing_images.get(&c.image) {
@@ -211,7 +172,7 @@ impl Kubelet {
             );
         }
         let key = format!("{uid}/{}", c.name);
-        let delay = match self.backoff.get(&key) {
+        let delay = match self.crash_backoff.get(&key) {
             None => 0,
             Some(b) => b.delay,
         };
@@ -220,7 +181,7 @@ impl Kubelet {
         } else {
             (delay * 2).min(MAX_BACKOFF)
         };
-        self.backoff.insert(
+        self.crash_backoff.insert(
             key,
             Backoff {
                 delay: next,
@@ -259,41 +220,16 @@ impl Kubelet {
             return (vec![], vec![]);
         };
         let delay = self
-            .backoff
+            .crash_backoff
             .get(&format!("{uid}/{}", c.name))
             .map(|b| b.delay / 2)
             .unwrap_or(INITIAL_BACKOFF);
         let mut p = pod.clone();
-        let what = format!("{}_{}({uid})", p.metadata.name, p.metadata.namespace);
         if let Some(cs) = p.status.init_container_statuses.get_mut(j) {
-            if cs.state.terminated.is_some() {
-                cs.last_state = ContainerState {
-                    terminated: cs.state.terminated.take(),
-                    ..Default::default()
-                };
-            }
-            cs.state = ContainerState {
-                waiting: Some(ContainerStateWaiting {
-                    reason: "CrashLoopBackOff".into(),
-                    message: format!(
-                        "back-off {} restarting failed container={} pod={what}",
-                        format_go_duration(delay.max(INITIAL_BACKOFF)),
-                        c.name
-                    ),
-                }),
-                ..Default::default()
-            };
+            crash_loop_back_off(cs, &pod.metadata, &c.name, delay.max(INITIAL_BACKOFF));
         }
         p.metadata.resource_version.clear();
-        let ev = self.event(
-            &p.metadata,
-            "Warning",
-            "BackOff",
-            format!(
-                "Back-off restarting failed container {} in pod {what}",
-                c.name
-            ),
-        );
+        let ev = self.back_off_event(&p.metadata, &c.name);
         (
             vec![Request::UpdateStatus(Object::Pod(Box::new(p))), ev],
             vec![],

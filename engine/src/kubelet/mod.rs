@@ -34,6 +34,7 @@ pub use node_status::*;
 use pod_workers::*;
 use prober::*;
 pub use prober::{ProbeTick, ProbeType};
+use runtime::{crash_loop_back_off, run_container};
 pub use runtime::{INITIAL_BACKOFF, MAX_BACKOFF, PLEG_RELIST};
 pub use status::format_go_duration;
 use status::*;
@@ -133,7 +134,10 @@ pub struct Kubelet {
     /// Timing.
     pub timing: KubeletTiming,
     workers: BTreeMap<String, Worker>,
-    backoff: BTreeMap<String, Backoff>,
+    /// The image manager's pull back-off, by `<pod uid>_<image>`.
+    image_backoff: BTreeMap<String, Backoff>,
+    /// The runtime's crash back-off, by `<pod uid>/<container>`.
+    crash_backoff: BTreeMap<String, Backoff>,
     index: u32,
     ip_seq: u32,
 }
@@ -154,7 +158,8 @@ impl Kubelet {
             config,
             timing,
             workers: BTreeMap::new(),
-            backoff: BTreeMap::new(),
+            image_backoff: BTreeMap::new(),
+            crash_backoff: BTreeMap::new(),
             index,
             ip_seq: 1,
         }
@@ -181,7 +186,8 @@ impl Kubelet {
         self.epoch += 1;
         self.workers.clear();
         // Back-off lives in the kubelet's memory: a reboot forgets it.
-        self.backoff.clear();
+        self.image_backoff.clear();
+        self.crash_backoff.clear();
     }
 
     /// Cut the node off from the API server: its containers keep running exactly as

@@ -55,27 +55,7 @@ impl Kubelet {
         let Some(c) = pod.spec.containers.get(i).cloned() else {
             return (vec![], vec![], p);
         };
-        let mut requests = Vec::new();
-        if restart {
-            requests.push(self.event(
-                &p.metadata,
-                "Normal",
-                "Pulled",
-                format!("Container image \"{}\" already present on machine", c.image),
-            ));
-        }
-        requests.push(self.event(
-            &p.metadata,
-            "Normal",
-            "Created",
-            format!("Created container {}", c.name),
-        ));
-        requests.push(self.event(
-            &p.metadata,
-            "Normal",
-            "Started",
-            format!("Started container {}", c.name),
-        ));
+        let mut requests = self.start_events(&p.metadata, &c, restart);
         let gen = self.bump_gen(uid, i, p.spec.containers.len());
         let has_probe = c.readiness_probe.is_some();
         let has_startup = c.startup_probe.is_some();
@@ -85,26 +65,7 @@ impl Kubelet {
             .iter_mut()
             .find(|x| x.name == c.name)
         {
-            if restart {
-                cs.restart_count += 1;
-                if cs.state.terminated.is_some() {
-                    cs.last_state = ContainerState {
-                        terminated: cs.state.terminated.take(),
-                        ..Default::default()
-                    };
-                }
-            }
-            cs.state = ContainerState {
-                running: Some(ContainerStateRunning {
-                    started_at: rfc3339(now),
-                }),
-                ..Default::default()
-            };
-            cs.container_id = format!(
-                "containerd://{}",
-                hex64(&format!("{uid}/{}/{}", c.name, cs.restart_count))
-            );
-            cs.image_id = image_id(&c.image);
+            run_container(cs, uid, &c, now, restart);
             // Without a readiness probe a running container is ready as soon as it has
             // started; a startup probe decides when that is.
             cs.ready = !has_probe && !has_startup;
@@ -118,17 +79,13 @@ impl Kubelet {
             }
         }
         let mut timers = Vec::new();
-        if let Some(probe) = &c.startup_probe {
+        match &c.startup_probe {
             // The other probes are armed once this one passes.
-            timers.extend(self.start_prober(ProbeType::Startup, uid, i, gen, probe, now));
-            if let Some(after) = faults.crashing_images.get(&c.image) {
-                timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
+            Some(probe) => {
+                timers.extend(self.start_prober(ProbeType::Startup, uid, i, gen, probe, now))
             }
-            p.metadata.resource_version.clear();
-            requests.push(Request::UpdateStatus(Object::Pod(Box::new(p.clone()))));
-            return (requests, timers, p);
+            None => timers.extend(self.arm_probes(faults, uid, i, gen, &c, now)),
         }
-        timers.extend(self.arm_probes(faults, uid, i, gen, &c, now));
         if let Some(after) = faults.crashing_images.get(&c.image) {
             timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
         }
@@ -293,51 +250,26 @@ impl Kubelet {
             .unwrap_or(now);
         let key = format!("{uid}/{}", c.name);
         if self
-            .backoff
+            .crash_backoff
             .get(&key)
             .is_some_and(|b| now.saturating_sub(b.last_update) > 2 * MAX_BACKOFF)
         {
             // Ten quiet minutes reset the back-off.
-            self.backoff.remove(&key);
+            self.crash_backoff.remove(&key);
         }
-        if let Some(b) = self.backoff.get(&key).copied() {
+        if let Some(b) = self.crash_backoff.get(&key).copied() {
             if now.saturating_sub(finished) < b.delay {
                 let mut p = pod.clone();
-                let what = format!("{}_{}({uid})", p.metadata.name, p.metadata.namespace);
                 if let Some(cs) = p
                     .status
                     .container_statuses
                     .iter_mut()
                     .find(|x| x.name == c.name)
                 {
-                    if cs.state.terminated.is_some() {
-                        cs.last_state = ContainerState {
-                            terminated: cs.state.terminated.take(),
-                            ..Default::default()
-                        };
-                    }
-                    cs.state = ContainerState {
-                        waiting: Some(ContainerStateWaiting {
-                            reason: "CrashLoopBackOff".into(),
-                            message: format!(
-                                "back-off {} restarting failed container={} pod={what}",
-                                format_go_duration(b.delay),
-                                c.name
-                            ),
-                        }),
-                        ..Default::default()
-                    };
+                    crash_loop_back_off(cs, &pod.metadata, &c.name, b.delay);
                 }
                 p.metadata.resource_version.clear();
-                let ev = self.event(
-                    &p.metadata,
-                    "Warning",
-                    "BackOff",
-                    format!(
-                        "Back-off restarting failed container {} in pod {what}",
-                        c.name
-                    ),
-                );
+                let ev = self.back_off_event(&p.metadata, &c.name);
                 return (
                     vec![Request::UpdateStatus(Object::Pod(Box::new(p))), ev],
                     vec![(
@@ -347,11 +279,11 @@ impl Kubelet {
                 );
             }
         }
-        let next = match self.backoff.get(&key) {
+        let next = match self.crash_backoff.get(&key) {
             Some(b) => (b.delay * 2).min(MAX_BACKOFF),
             None => INITIAL_BACKOFF,
         };
-        self.backoff.insert(
+        self.crash_backoff.insert(
             key,
             Backoff {
                 delay: next,
@@ -360,5 +292,114 @@ impl Kubelet {
         );
         let (r, t, _) = self.start_one(faults, &pod, uid, i, now, true);
         (r, t)
+    }
+}
+
+/// `startContainer` on a container's status: a restart counts and keeps the last
+/// termination; the container runs from now with a new container id.
+pub(super) fn run_container(
+    cs: &mut ContainerStatus,
+    uid: &str,
+    c: &Container,
+    now: SimTime,
+    restart: bool,
+) {
+    if restart {
+        cs.restart_count += 1;
+        if cs.state.terminated.is_some() {
+            cs.last_state = ContainerState {
+                terminated: cs.state.terminated.take(),
+                ..Default::default()
+            };
+        }
+    }
+    cs.state = ContainerState {
+        running: Some(ContainerStateRunning {
+            started_at: rfc3339(now),
+        }),
+        ..Default::default()
+    };
+    cs.container_id = format!(
+        "containerd://{}",
+        hex64(&format!("{uid}/{}/{}", c.name, cs.restart_count))
+    );
+    cs.image_id = image_id(&c.image);
+}
+
+/// A failed container waiting out its back-off: `CrashLoopBackOff` with the delay, its
+/// last termination kept.
+pub(super) fn crash_loop_back_off(
+    cs: &mut ContainerStatus,
+    pod: &ObjectMeta,
+    name: &str,
+    delay: SimTime,
+) {
+    if cs.state.terminated.is_some() {
+        cs.last_state = ContainerState {
+            terminated: cs.state.terminated.take(),
+            ..Default::default()
+        };
+    }
+    cs.state = ContainerState {
+        waiting: Some(ContainerStateWaiting {
+            reason: "CrashLoopBackOff".into(),
+            message: format!(
+                "back-off {} restarting failed container={name} pod={}",
+                format_go_duration(delay),
+                pod_full_name(pod)
+            ),
+        }),
+        ..Default::default()
+    };
+}
+
+/// `format.Pod`: `name_namespace(uid)`, as the kubelet names a Pod in its messages.
+pub(super) fn pod_full_name(pod: &ObjectMeta) -> String {
+    format!("{}_{}({})", pod.name, pod.namespace, pod.uid)
+}
+
+impl Kubelet {
+    /// The events of a container start: on a restart the image is already there.
+    pub(super) fn start_events(
+        &self,
+        pod: &ObjectMeta,
+        c: &Container,
+        restart: bool,
+    ) -> Vec<Request> {
+        let mut requests = Vec::new();
+        if restart {
+            requests.push(self.event(
+                pod,
+                "Normal",
+                "Pulled",
+                format!("Container image \"{}\" already present on machine", c.image),
+            ));
+        }
+        requests.push(self.event(
+            pod,
+            "Normal",
+            "Created",
+            format!("Created container {}", c.name),
+        ));
+        requests.push(self.event(
+            pod,
+            "Normal",
+            "Started",
+            format!("Started container {}", c.name),
+        ));
+        requests
+    }
+
+    /// The `BackOff` warning of a container in CrashLoopBackOff.
+    pub(super) fn back_off_event(&self, pod: &ObjectMeta, name: &str) -> Request {
+        self.event(
+            pod,
+            "Warning",
+            "BackOff",
+            format!(
+                "Back-off restarting failed container {name} in pod {}",
+                pod_full_name(pod)
+            ),
+        )
     }
 }
