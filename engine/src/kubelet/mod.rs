@@ -384,3 +384,6 @@ impl Kubelet {
             .is_some_and(|w| w.stage == Stage::Starting)
     }
 }
+
+#[cfg(test)]
+mod tests;
