@@ -155,6 +155,24 @@ fn failed(node: &str, reason: &str, unresolvable: bool) -> NodeVerdict {
     }
 }
 
+/// The PostFilter message DefaultPreemption gives when no node has lower-priority Pods:
+/// every resolvable node "no victims", every unresolvable one "not helpful".
+fn post_filter(verdicts: &[NodeVerdict]) -> String {
+    let statuses: Vec<(String, Vec<String>)> = verdicts
+        .iter()
+        .filter_map(|v| v.failure.as_ref().map(|f| (v.node.to_string(), f)))
+        .map(|(n, f)| {
+            let r = if f.unresolvable {
+                preemption::NOT_HELPFUL
+            } else {
+                preemption::NO_VICTIMS
+            };
+            (n, vec![r.to_string()])
+        })
+        .collect();
+    preemption::post_filter_message(verdicts.len(), &statuses)
+}
+
 #[test]
 fn failed_scheduling_counts_and_sorts_reasons_and_adds_the_preemption_half() {
     let verdicts = vec![
@@ -171,11 +189,11 @@ fn failed_scheduling_counts_and_sorts_reasons_and_adds_the_preemption_half() {
         ),
     ];
     assert_eq!(
-        fit_error_message(3, &verdicts),
+        fit_error(3, &verdicts, Some(&post_filter(&verdicts))),
         "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."
     );
     assert_eq!(
-        fit_error_message(0, &[]),
+        fit_error(0, &[], None),
         "no nodes available to schedule pods"
     );
 }
@@ -186,7 +204,7 @@ fn reasons_sort_as_whole_strings_so_ten_comes_before_two() {
         .map(|i| failed(&format!("x{i}"), "Insufficient cpu", false))
         .collect();
     v.extend((0..2).map(|i| failed(&format!("y{i}"), "Insufficient memory", false)));
-    assert!(fit_error_message(12, &v)
+    assert!(fit_error(12, &v, None)
         .starts_with("0/12 nodes are available: 10 Insufficient cpu, 2 Insufficient memory."));
 }
 
