@@ -109,8 +109,10 @@ impl Controller for NodeLifecycleController {
         ctx: &mut Ctx<'_, ObjKey, NodeLifecycleTimer>,
     ) -> Vec<Request> {
         let (requests, timers) = match &timer {
-            NodeLifecycleTimer::Monitor(n) => self.monitor(ctx.store, n, ctx.now),
-            NodeLifecycleTimer::NoExecute(n) => self.no_execute(ctx.store, n, ctx.now),
+            NodeLifecycleTimer::Monitor(n) => self.monitor_node_health(ctx.store, n, ctx.now),
+            NodeLifecycleTimer::NoExecute(n) => {
+                self.do_no_execute_tainting_pass(ctx.store, n, ctx.now)
+            }
         };
         for (at, t) in timers {
             ctx.after(at, t);
@@ -237,72 +239,37 @@ impl NodeLifecycleController {
         !self.noexecute_pending.is_empty()
     }
 
-    /// Taint reconciliation for one node (`doNoScheduleTaintingPass` and the removal of
-    /// NoExecute taints once Ready): cordon ⇒ `unschedulable:NoSchedule`; Ready=Unknown ⇒
-    /// `unreachable:NoSchedule`; Ready=False ⇒ `not-ready:NoSchedule`; Ready=True removes
-    /// the readiness taints, NoExecute included.
+    /// A Node changed: `doNoScheduleTaintingPass` (the NoSchedule taints that mirror
+    /// cordon and readiness) and, once it is Ready again, `markNodeAsReachable` (its
+    /// NoExecute readiness taints go) — one update for both.
     pub fn sync_node(&mut self, store: &Store, key: &ObjKey, now: SimTime) -> Reconcile {
         let Some(node) = store.get::<Node>(key) else {
             return Reconcile::default();
         };
-        let ready = node.ready_status().to_string();
-        let mut want_noschedule: Vec<&str> = Vec::new();
-        if node.spec.unschedulable {
-            want_noschedule.push(TAINT_UNSCHEDULABLE);
-        }
-        match ready.as_str() {
-            "Unknown" => want_noschedule.push(TAINT_UNREACHABLE),
-            "False" => want_noschedule.push(TAINT_NOT_READY),
-            _ => {}
-        }
-        let managed = [TAINT_UNSCHEDULABLE, TAINT_UNREACHABLE, TAINT_NOT_READY];
-        let mut taints: Vec<Taint> = node
-            .spec
-            .taints
-            .iter()
-            .filter(|t| {
-                if !managed.contains(&t.key.as_str()) {
-                    return true;
-                }
-                if t.effect == "NoSchedule" {
-                    return want_noschedule.contains(&t.key.as_str());
-                }
-                // NoExecute readiness taints stay until the node is Ready again.
-                t.effect != "NoExecute" || ready != "True"
-            })
-            .cloned()
-            .collect();
-        for k in want_noschedule {
-            if !taints
-                .iter()
-                .any(|t| t.key == k && t.effect == "NoSchedule")
-            {
-                taints.push(Taint {
-                    key: k.into(),
-                    effect: "NoSchedule".into(),
-                    time_added: Some(rfc3339(now)),
-                    added_ms: now,
-                    ..Default::default()
-                });
-            }
-        }
-        if ready == "True" {
+        let mut taints = do_no_schedule_tainting_pass(node, now);
+        if node.ready_status() == "True" {
+            mark_node_as_reachable(&mut taints);
             self.noexecute_pending.remove(&node.metadata.name);
         }
-        if taints != node.spec.taints {
-            let mut n = node.clone();
-            n.spec.taints = taints;
-            n.metadata.resource_version.clear();
-            return Reconcile {
-                requests: vec![Request::Update(Object::Node(n))],
-                requeue_after: None,
-            };
+        if taints == node.spec.taints {
+            return Reconcile::default();
         }
-        Reconcile::default()
+        let mut n = node.clone();
+        n.spec.taints = taints;
+        n.metadata.resource_version.clear();
+        Reconcile {
+            requests: vec![Request::Update(Object::Node(n))],
+            requeue_after: None,
+        }
     }
 
-    /// `monitorNodeHealth` for one node whose deadline timer fired.
-    pub fn monitor(
+    /// `monitorNodeHealth` for one node whose deadline timer fired: a node heard from
+    /// since is looked at again at its new deadline; a silent one gets
+    /// [`try_update_node_health`] and, when that changed its readiness, the
+    /// `NodeNotReady` event, `MarkPodsNotReady` and [`process_taint_base_eviction`].
+    ///
+    /// [`process_taint_base_eviction`]: NodeLifecycleController::process_taint_base_eviction
+    pub fn monitor_node_health(
         &mut self,
         store: &Store,
         name: &str,
@@ -324,27 +291,12 @@ impl NodeLifecycleController {
                 )],
             );
         }
-        if node.ready_status() == "Unknown" {
+        let Some(updated) = try_update_node_health(node, now) else {
             return (vec![], vec![]);
-        }
-        let mut requests = Vec::new();
-        let was_ready = node.ready_status() == "True";
-        let mut n = node.clone();
-        for c in n.status.conditions.iter_mut() {
-            if matches!(
-                c.type_.as_str(),
-                "Ready" | "MemoryPressure" | "DiskPressure" | "PIDPressure"
-            ) {
-                c.status = "Unknown".into();
-                c.reason = "NodeStatusUnknown".into();
-                c.message = "Kubelet stopped posting node status.".into();
-                c.last_transition_time = Some(rfc3339(now));
-                c.transition_ms = now;
-            }
-        }
-        n.metadata.resource_version.clear();
-        requests.push(Request::UpdateStatus(Object::Node(n)));
-        if was_ready {
+        };
+        let mut requests = vec![Request::UpdateStatus(Object::Node(updated))];
+        if node.ready_status() == "True" {
+            // RecordNodeStatusChange, once, when it stops being Ready.
             requests.push(Request::Event {
                 involved: event_ref(Kind::Node, &node.metadata),
                 type_: "Normal",
@@ -353,19 +305,33 @@ impl NodeLifecycleController {
             });
             requests.extend(mark_pods_not_ready(store, name, now));
         }
-        let mut timers = Vec::new();
-        if self.noexecute_pending.insert(name.to_string()) {
-            let zone = zone_of(node);
-            let slot = self.zone_next.get(&zone).copied().unwrap_or(0).max(now);
-            timers.push((slot, NodeLifecycleTimer::NoExecute(name.to_string())));
-            self.zone_next.insert(zone, slot + EVICTION_INTERVAL);
-        }
+        let timers = self.process_taint_base_eviction(node, now);
         (requests, timers)
+    }
+
+    /// `processTaintBaseEviction` for a node that stopped being Ready:
+    /// `markNodeForTainting` — it joins its zone's rate-limited queue for the NoExecute
+    /// taint ([`do_no_execute_tainting_pass`]).
+    ///
+    /// [`do_no_execute_tainting_pass`]: NodeLifecycleController::do_no_execute_tainting_pass
+    fn process_taint_base_eviction(
+        &mut self,
+        node: &Node,
+        now: SimTime,
+    ) -> Vec<(SimTime, NodeLifecycleTimer)> {
+        let name = &node.metadata.name;
+        if !self.noexecute_pending.insert(name.to_string()) {
+            return vec![];
+        }
+        let zone = zone_of(node);
+        let slot = self.zone_next.get(&zone).copied().unwrap_or(0).max(now);
+        self.zone_next.insert(zone, slot + EVICTION_INTERVAL);
+        vec![(slot, NodeLifecycleTimer::NoExecute(name.to_string()))]
     }
 
     /// `doNoExecuteTaintingPass` for one node: add `unreachable:NoExecute` unless the
     /// zone state says evictions are paused (then look again after a monitor period).
-    pub fn no_execute(
+    pub fn do_no_execute_tainting_pass(
         &mut self,
         store: &Store,
         name: &str,
@@ -426,6 +392,78 @@ impl NodeLifecycleController {
         n.metadata.resource_version.clear();
         (vec![Request::Update(Object::Node(n))], vec![])
     }
+}
+
+/// The taints the node lifecycle controller manages with NoSchedule.
+const NO_SCHEDULE_MANAGED: [&str; 3] = [TAINT_UNSCHEDULABLE, TAINT_UNREACHABLE, TAINT_NOT_READY];
+
+/// `doNoScheduleTaintingPass`: the node's taints with the managed NoSchedule ones made
+/// to mirror it — cordoned ⇒ `unschedulable`, Ready=Unknown ⇒ `unreachable`,
+/// Ready=False ⇒ `not-ready` — and the others kept as they are.
+pub fn do_no_schedule_tainting_pass(node: &Node, now: SimTime) -> Vec<Taint> {
+    let mut want: Vec<&str> = Vec::new();
+    if node.spec.unschedulable {
+        want.push(TAINT_UNSCHEDULABLE);
+    }
+    match node.ready_status() {
+        "Unknown" => want.push(TAINT_UNREACHABLE),
+        "False" => want.push(TAINT_NOT_READY),
+        _ => {}
+    }
+    let mut taints: Vec<Taint> = node
+        .spec
+        .taints
+        .iter()
+        .filter(|t| {
+            !(NO_SCHEDULE_MANAGED.contains(&t.key.as_str()) && t.effect == "NoSchedule")
+                || want.contains(&t.key.as_str())
+        })
+        .cloned()
+        .collect();
+    for k in want {
+        if !taints
+            .iter()
+            .any(|t| t.key == k && t.effect == "NoSchedule")
+        {
+            taints.push(Taint {
+                key: k.into(),
+                effect: "NoSchedule".into(),
+                time_added: Some(rfc3339(now)),
+                added_ms: now,
+                ..Default::default()
+            });
+        }
+    }
+    taints
+}
+
+/// `markNodeAsReachable`: a Ready node loses the NoExecute taints of the keys this
+/// controller manages.
+pub fn mark_node_as_reachable(taints: &mut Vec<Taint>) {
+    taints.retain(|t| !(t.effect == "NoExecute" && NO_SCHEDULE_MANAGED.contains(&t.key.as_str())));
+}
+
+/// `tryUpdateNodeHealth` for a node silent past its grace period: Ready and the
+/// pressure conditions become Unknown (`NodeStatusUnknown`). None if already Unknown.
+pub fn try_update_node_health(node: &Node, now: SimTime) -> Option<Node> {
+    if node.ready_status() == "Unknown" {
+        return None;
+    }
+    let mut n = node.clone();
+    for c in n.status.conditions.iter_mut() {
+        if matches!(
+            c.type_.as_str(),
+            "Ready" | "MemoryPressure" | "DiskPressure" | "PIDPressure"
+        ) {
+            c.status = "Unknown".into();
+            c.reason = "NodeStatusUnknown".into();
+            c.message = "Kubelet stopped posting node status.".into();
+            c.last_transition_time = Some(rfc3339(now));
+            c.transition_ms = now;
+        }
+    }
+    n.metadata.resource_version.clear();
+    Some(n)
 }
 
 /// Zone health (`ComputeZoneState`).
