@@ -236,3 +236,83 @@ fn pods_of_a_removed_node_are_failed_and_force_deleted_by_pod_gc_after_the_quara
     assert_eq!(w.status.ready_replicas, 3);
     assert!(c.store.list::<Pod>().all(|p| p.spec.node_name != "node-2"));
 }
+
+/// NoExecute taints on `n`, by key.
+fn no_execute(c: &kubeplay_engine::cluster::Cluster, n: &str) -> Vec<String> {
+    node(c, n)
+        .spec
+        .taints
+        .iter()
+        .filter(|t| t.effect == "NoExecute")
+        .map(|t| t.key.clone())
+        .collect()
+}
+
+#[test]
+fn a_not_ready_node_that_goes_silent_has_its_not_ready_taint_swapped_for_unreachable_at_once() {
+    use kubeplay_engine::client::Request;
+    use kubeplay_engine::cluster::kubectl;
+    let mut c = web_cluster(1);
+    // node-2's kubelet reported Ready=False and the controller tainted it not-ready.
+    let mut n = node(&c, "node-2");
+    for cond in n
+        .status
+        .conditions
+        .iter_mut()
+        .filter(|c| c.type_ == "Ready")
+    {
+        cond.status = "False".into();
+        cond.reason = "KubeletNotReady".into();
+    }
+    n.metadata.resource_version.clear();
+    c.submit(&kubectl(), Request::UpdateStatus(Object::Node(n)))
+        .unwrap();
+    let mut n = node(&c, "node-2");
+    n.spec.taints.push(Taint {
+        key: "node.kubernetes.io/not-ready".into(),
+        effect: "NoExecute".into(),
+        ..Default::default()
+    });
+    n.metadata.resource_version.clear();
+    c.submit(&kubectl(), Request::Update(Object::Node(n)))
+        .unwrap();
+    c.power_off("node-2").unwrap();
+    step_until(&mut c, 120 * SECOND, "node-2 Unknown", |c| {
+        node(c, "node-2").ready_status() == "Unknown"
+    });
+    // SwapNodeControllerTaint in the same pass: never both, never neither.
+    c.advance(1);
+    assert_eq!(
+        no_execute(&c, "node-2"),
+        vec!["node.kubernetes.io/unreachable"]
+    );
+    let swap = c
+        .store
+        .log
+        .iter()
+        .rev()
+        .find(|e| {
+            e.kind == Kind::Node && e.writer == "node-lifecycle-controller" && e.verb == "update"
+        })
+        .unwrap();
+    assert!(swap.change.contains("unreachable"), "{}", swap.change);
+}
+
+#[test]
+fn a_ready_node_loses_only_the_readiness_no_execute_taints() {
+    use kubeplay_engine::controllers::node_lifecycle::mark_node_as_reachable;
+    let taint = |k: &str| Taint {
+        key: k.into(),
+        effect: "NoExecute".into(),
+        ..Default::default()
+    };
+    let mut taints = vec![
+        taint("node.kubernetes.io/unreachable"),
+        taint("node.kubernetes.io/not-ready"),
+        taint("node.kubernetes.io/unschedulable"),
+        taint("dedicated"),
+    ];
+    mark_node_as_reachable(&mut taints);
+    let keys: Vec<&str> = taints.iter().map(|t| t.key.as_str()).collect();
+    assert_eq!(keys, vec!["node.kubernetes.io/unschedulable", "dedicated"]);
+}

@@ -305,16 +305,47 @@ impl NodeLifecycleController {
             });
             requests.extend(mark_pods_not_ready(store, name, now));
         }
-        let timers = self.process_taint_base_eviction(node, now);
+        let (swap, timers) = self.process_taint_base_eviction(node, "Unknown", now);
+        requests.extend(swap);
         (requests, timers)
     }
 
-    /// `processTaintBaseEviction` for a node that stopped being Ready:
-    /// `markNodeForTainting` — it joins its zone's rate-limited queue for the NoExecute
-    /// taint ([`do_no_execute_tainting_pass`]).
+    /// `processTaintBaseEviction` for a node that stopped being Ready (`node` is as it
+    /// was, `status` its readiness now): one already tainted NoExecute for the opposite
+    /// readiness has the taints swapped at once; otherwise `markNodeForTainting` — it
+    /// joins its zone's rate-limited queue for the NoExecute taint
+    /// ([`do_no_execute_tainting_pass`]).
     ///
     /// [`do_no_execute_tainting_pass`]: NodeLifecycleController::do_no_execute_tainting_pass
     fn process_taint_base_eviction(
+        &mut self,
+        node: &Node,
+        status: &str,
+        now: SimTime,
+    ) -> (Vec<Request>, Vec<(SimTime, NodeLifecycleTimer)>) {
+        let (_, opposite) = no_execute_taint_keys(status);
+        if node
+            .spec
+            .taints
+            .iter()
+            .any(|t| t.key == opposite && t.effect == "NoExecute")
+        {
+            let mut n = node.clone();
+            set_ready_status(&mut n, status);
+            let swapped = swap_node_controller_taint(&n, now);
+            return (
+                swapped
+                    .map(|n| Request::Update(Object::Node(n)))
+                    .into_iter()
+                    .collect(),
+                vec![],
+            );
+        }
+        (vec![], self.mark_node_for_tainting(node, now))
+    }
+
+    /// `markNodeForTainting`: the node waits in its zone's rate-limited queue.
+    fn mark_node_for_tainting(
         &mut self,
         node: &Node,
         now: SimTime,
@@ -368,29 +399,10 @@ impl NodeLifecycleController {
             self.zone_next
                 .insert(zone, now + SECONDARY_EVICTION_INTERVAL);
         }
-        let key = if status == "Unknown" {
-            TAINT_UNREACHABLE
-        } else {
-            TAINT_NOT_READY
-        };
-        if node
-            .spec
-            .taints
-            .iter()
-            .any(|t| t.key == key && t.effect == "NoExecute")
-        {
-            return (vec![], vec![]);
+        match swap_node_controller_taint(node, now) {
+            Some(n) => (vec![Request::Update(Object::Node(n))], vec![]),
+            None => (vec![], vec![]),
         }
-        let mut n = node.clone();
-        n.spec.taints.push(Taint {
-            key: key.into(),
-            effect: "NoExecute".into(),
-            time_added: Some(rfc3339(now)),
-            added_ms: now,
-            ..Default::default()
-        });
-        n.metadata.resource_version.clear();
-        (vec![Request::Update(Object::Node(n))], vec![])
     }
 }
 
@@ -437,10 +449,63 @@ pub fn do_no_schedule_tainting_pass(node: &Node, now: SimTime) -> Vec<Taint> {
     taints
 }
 
-/// `markNodeAsReachable`: a Ready node loses the NoExecute taints of the keys this
-/// controller manages.
+/// `markNodeAsReachable`: a Ready node loses the NoExecute readiness taints.
 pub fn mark_node_as_reachable(taints: &mut Vec<Taint>) {
-    taints.retain(|t| !(t.effect == "NoExecute" && NO_SCHEDULE_MANAGED.contains(&t.key.as_str())));
+    taints.retain(|t| {
+        !(t.effect == "NoExecute" && (t.key == TAINT_UNREACHABLE || t.key == TAINT_NOT_READY))
+    });
+}
+
+/// The NoExecute taint a node of readiness `status` gets, and its opposite: unreachable
+/// for Unknown, not-ready for False.
+fn no_execute_taint_keys(status: &str) -> (&'static str, &'static str) {
+    if status == "Unknown" {
+        (TAINT_UNREACHABLE, TAINT_NOT_READY)
+    } else {
+        (TAINT_NOT_READY, TAINT_UNREACHABLE)
+    }
+}
+
+fn set_ready_status(node: &mut Node, status: &str) {
+    if let Some(c) = node
+        .status
+        .conditions
+        .iter_mut()
+        .find(|c| c.type_ == "Ready")
+    {
+        c.status = status.into();
+    }
+}
+
+/// `SwapNodeControllerTaint`: the NoExecute taint for the node's readiness added and
+/// its opposite removed, in one update, so that unreachable and not-ready are never
+/// both on a node. None when the node already has exactly that.
+pub fn swap_node_controller_taint(node: &Node, now: SimTime) -> Option<Node> {
+    let (key, opposite) = no_execute_taint_keys(node.ready_status());
+    let has = |k: &str| {
+        node.spec
+            .taints
+            .iter()
+            .any(|t| t.key == k && t.effect == "NoExecute")
+    };
+    if has(key) && !has(opposite) {
+        return None;
+    }
+    let mut n = node.clone();
+    n.spec
+        .taints
+        .retain(|t| !(t.key == opposite && t.effect == "NoExecute"));
+    if !has(key) {
+        n.spec.taints.push(Taint {
+            key: key.into(),
+            effect: "NoExecute".into(),
+            time_added: Some(rfc3339(now)),
+            added_ms: now,
+            ..Default::default()
+        });
+    }
+    n.metadata.resource_version.clear();
+    Some(n)
 }
 
 /// `tryUpdateNodeHealth` for a node silent past its grace period: Ready and the
