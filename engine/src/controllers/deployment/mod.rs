@@ -9,6 +9,7 @@
 //! decides is appended as a [`Request`] and applied to the copy, so later steps of the
 //! same sync see it, exactly as upstream continues with the object its write returned.
 
+pub mod progress;
 pub mod recreate;
 pub mod rolling;
 pub mod sync;

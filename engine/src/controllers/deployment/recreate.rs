@@ -1,6 +1,7 @@
 //! `recreate.go`: scale every old ReplicaSet to zero, wait until no old Pod remains,
 //! then scale the new ReplicaSet up.
 
+use super::progress::sync_rollout_status;
 use super::sync::*;
 use super::SyncCtx;
 use crate::api::*;
@@ -18,7 +19,7 @@ pub fn rollout_recreate(ctx: &mut SyncCtx, store: &Store, mut rss: Vec<ReplicaSe
         }
     }
     if scaled_down {
-        sync_deployment_status(ctx, &rss, new);
+        sync_rollout_status(ctx, &rss, new);
         return;
     }
     // Wait for every old Pod (terminating ones included) to be gone.
@@ -34,7 +35,7 @@ pub fn rollout_recreate(ctx: &mut SyncCtx, store: &Store, mut rss: Vec<ReplicaSe
                     .any(|p| !p.is_terminal())
             });
     if old_pods_running {
-        sync_deployment_status(ctx, &rss, new);
+        sync_rollout_status(ctx, &rss, new);
         return;
     }
     let new = match new {
@@ -53,5 +54,5 @@ pub fn rollout_recreate(ctx: &mut SyncCtx, store: &Store, mut rss: Vec<ReplicaSe
         let name = rss[new].metadata.name.clone();
         cleanup_deployment(ctx, &rss, Some(&name));
     }
-    sync_deployment_status(ctx, &rss, Some(new));
+    sync_rollout_status(ctx, &rss, Some(new));
 }

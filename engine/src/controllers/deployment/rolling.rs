@@ -1,5 +1,6 @@
 //! `rolling.go`: one RollingUpdate step per sync.
 
+use super::progress::sync_rollout_status;
 use super::sync::*;
 use super::util::*;
 use super::SyncCtx;
@@ -13,11 +14,11 @@ pub fn rollout_rolling(ctx: &mut SyncCtx, mut rss: Vec<ReplicaSet>) {
         return;
     };
     if reconcile_new_replica_set(ctx, &mut rss, new) {
-        sync_deployment_status(ctx, &rss, Some(new));
+        sync_rollout_status(ctx, &rss, Some(new));
         return;
     }
     if reconcile_old_replica_sets(ctx, &mut rss, new) {
-        sync_deployment_status(ctx, &rss, Some(new));
+        sync_rollout_status(ctx, &rss, Some(new));
         return;
     }
     let status = calculate_status(&ctx.d, &rss, Some(new), ctx.now);
@@ -25,7 +26,7 @@ pub fn rollout_rolling(ctx: &mut SyncCtx, mut rss: Vec<ReplicaSet>) {
         let name = rss[new].metadata.name.clone();
         cleanup_deployment(ctx, &rss, Some(&name));
     }
-    sync_deployment_status(ctx, &rss, Some(new));
+    sync_rollout_status(ctx, &rss, Some(new));
 }
 
 /// `reconcileNewReplicaSet`: returns true if it scaled.

@@ -1,6 +1,7 @@
 //! `sync.go`: the new ReplicaSet, scaling (with proportional scaling mid-rollout),
 //! status, conditions and history cleanup.
 
+use super::progress::sync_rollout_status;
 use super::util::*;
 use super::SyncCtx;
 use crate::api::*;
@@ -354,13 +355,13 @@ pub fn sync(ctx: &mut SyncCtx, mut rss: Vec<ReplicaSet>) {
         let new_name = new.map(|i| rss[i].metadata.name.clone());
         cleanup_deployment(ctx, &rss, new_name.as_deref());
     }
-    sync_deployment_status(ctx, &rss, new);
+    sync_rollout_status(ctx, &rss, new);
 }
 
 /// Deleting Deployments only report status.
 pub fn sync_status_only(ctx: &mut SyncCtx, rss: Vec<ReplicaSet>) {
     let new = find_new(&ctx.d, &rss);
-    sync_deployment_status(ctx, &rss, new);
+    sync_rollout_status(ctx, &rss, new);
 }
 
 /// `calculateStatus`, including the Available condition.
@@ -438,102 +439,6 @@ pub fn check_paused_conditions(ctx: &mut SyncCtx) {
         .push(Request::UpdateStatus(Object::Deployment(Box::new(
             ctx.d.clone(),
         ))));
-}
-
-/// `syncDeploymentStatus` / `syncRolloutStatus` (`progress.go`): status, the
-/// Progressing condition (complete, progressing, or timed out), and a requeue for the
-/// moment a stuck rollout would pass its deadline.
-pub fn sync_deployment_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<usize>) {
-    let now = ctx.now;
-    let mut status = calculate_status(&ctx.d, rss, new, now);
-    let current = get_condition(&ctx.d.status.conditions, "Progressing").cloned();
-    let complete_before = status.replicas == status.updated_replicas
-        && current
-            .as_ref()
-            .is_some_and(|c| c.reason == "NewReplicaSetAvailable");
-    if has_progress_deadline(&ctx.d) && !complete_before && !ctx.d.spec.paused {
-        let rs_name = new.map(|i| rss[i].metadata.name.clone());
-        let d_name = ctx.d.metadata.name.clone();
-        if deployment_complete(&ctx.d, &status) {
-            let msg = match &rs_name {
-                Some(n) => format!("ReplicaSet \"{n}\" has successfully progressed."),
-                None => format!("Deployment \"{d_name}\" has successfully progressed."),
-            };
-            set_deployment_condition(
-                &mut status.conditions,
-                new_condition("Progressing", "True", "NewReplicaSetAvailable", msg, now),
-            );
-        } else if deployment_progressing(&ctx.d, &status) {
-            let msg = match &rs_name {
-                Some(n) => format!("ReplicaSet \"{n}\" is progressing."),
-                None => format!("Deployment \"{d_name}\" is progressing."),
-            };
-            // Progress refreshes lastUpdateTime even with the same reason (upstream
-            // special-cases Progressing); the transition time stays while True.
-            let mut c = new_condition("Progressing", "True", "ReplicaSetUpdated", msg, now);
-            if let Some(cur) = current.as_ref() {
-                if cur.status == "True" {
-                    c.last_transition_time = cur.last_transition_time.clone();
-                    c.transition_ms = cur.transition_ms;
-                }
-                status.conditions.retain(|x| x.type_ != "Progressing");
-            }
-            set_deployment_condition(&mut status.conditions, c);
-        } else if deployment_timed_out(&ctx.d, &status, now) {
-            let msg = match &rs_name {
-                Some(n) => format!("ReplicaSet \"{n}\" has timed out progressing."),
-                None => format!("Deployment \"{d_name}\" has timed out progressing."),
-            };
-            set_deployment_condition(
-                &mut status.conditions,
-                new_condition("Progressing", "False", "ProgressDeadlineExceeded", msg, now),
-            );
-        }
-    }
-    // getReplicaFailures: the new ReplicaSet's failure first, then the old ones'.
-    let order: Vec<usize> = new
-        .into_iter()
-        .chain((0..rss.len()).filter(|i| Some(*i) != new))
-        .collect();
-    let failure = order.iter().find_map(|i| {
-        get_condition(&rss[*i].status.conditions, "ReplicaFailure")
-            .filter(|c| c.status == "True")
-            .cloned()
-    });
-    match failure {
-        Some(f) => set_deployment_condition(
-            &mut status.conditions,
-            new_condition(
-                "ReplicaFailure",
-                &f.status,
-                &f.reason,
-                f.message.clone(),
-                now,
-            ),
-        ),
-        None => status.conditions.retain(|c| c.type_ != "ReplicaFailure"),
-    }
-    // requeueStuckDeployment: look again one second after the deadline would pass.
-    if let Some(cur) = get_condition(&ctx.d.status.conditions, "Progressing") {
-        if has_progress_deadline(&ctx.d)
-            && !deployment_complete(&ctx.d, &status)
-            && cur.reason != "ProgressDeadlineExceeded"
-        {
-            let deadline = cur.update_ms + ctx.d.spec.progress_deadline_seconds as u64 * 1000;
-            ctx.requeue_after = Some(if deadline < now + 1000 {
-                1000
-            } else {
-                deadline - now + 1000
-            });
-        }
-    }
-    if status != ctx.d.status {
-        ctx.d.status = status;
-        ctx.requests
-            .push(Request::UpdateStatus(Object::Deployment(Box::new(
-                ctx.d.clone(),
-            ))));
-    }
 }
 
 /// `cleanupDeployment`: delete the oldest fully scaled-down old ReplicaSets beyond

@@ -1,0 +1,131 @@
+//! `progress.go`: the rollout's progress — the Progressing condition (complete,
+//! progressing, timed out against `progressDeadlineSeconds`), the ReplicaFailure
+//! condition, and the requeue that notices a stuck rollout at its deadline.
+//!
+//! Upstream: `pkg/controller/deployment/progress.go` (`syncRolloutStatus`,
+//! `getReplicaFailures`, `requeueStuckDeployment`) with `util/deployment_util.go`
+//! (`DeploymentComplete`, `DeploymentProgressing`, `DeploymentTimedOut`).
+
+use super::sync::calculate_status;
+use super::util::*;
+use super::SyncCtx;
+use crate::api::*;
+use crate::client::Request;
+use crate::time::SimTime;
+
+/// `syncRolloutStatus`: the status ([`calculate_status`]), the Progressing condition
+/// (complete, progressing, or timed out), the ReplicaFailure condition, and a requeue
+/// for the moment a stuck rollout would pass its deadline. The engine's `sync` path
+/// (scaling, paused) uses it too where upstream's `syncDeploymentStatus` writes the
+/// status alone.
+pub fn sync_rollout_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<usize>) {
+    let now = ctx.now;
+    let mut status = calculate_status(&ctx.d, rss, new, now);
+    let current = get_condition(&ctx.d.status.conditions, "Progressing").cloned();
+    let complete_before = status.replicas == status.updated_replicas
+        && current
+            .as_ref()
+            .is_some_and(|c| c.reason == "NewReplicaSetAvailable");
+    if has_progress_deadline(&ctx.d) && !complete_before && !ctx.d.spec.paused {
+        let rs_name = new.map(|i| rss[i].metadata.name.clone());
+        let d_name = ctx.d.metadata.name.clone();
+        if deployment_complete(&ctx.d, &status) {
+            let msg = match &rs_name {
+                Some(n) => format!("ReplicaSet \"{n}\" has successfully progressed."),
+                None => format!("Deployment \"{d_name}\" has successfully progressed."),
+            };
+            set_deployment_condition(
+                &mut status.conditions,
+                new_condition("Progressing", "True", "NewReplicaSetAvailable", msg, now),
+            );
+        } else if deployment_progressing(&ctx.d, &status) {
+            let msg = match &rs_name {
+                Some(n) => format!("ReplicaSet \"{n}\" is progressing."),
+                None => format!("Deployment \"{d_name}\" is progressing."),
+            };
+            // Progress refreshes lastUpdateTime even with the same reason (upstream
+            // special-cases Progressing); the transition time stays while True.
+            let mut c = new_condition("Progressing", "True", "ReplicaSetUpdated", msg, now);
+            if let Some(cur) = current.as_ref() {
+                if cur.status == "True" {
+                    c.last_transition_time = cur.last_transition_time.clone();
+                    c.transition_ms = cur.transition_ms;
+                }
+                status.conditions.retain(|x| x.type_ != "Progressing");
+            }
+            set_deployment_condition(&mut status.conditions, c);
+        } else if deployment_timed_out(&ctx.d, &status, now) {
+            let msg = match &rs_name {
+                Some(n) => format!("ReplicaSet \"{n}\" has timed out progressing."),
+                None => format!("Deployment \"{d_name}\" has timed out progressing."),
+            };
+            set_deployment_condition(
+                &mut status.conditions,
+                new_condition("Progressing", "False", "ProgressDeadlineExceeded", msg, now),
+            );
+        }
+    }
+    set_replica_failure_condition(&mut status, rss, new, now);
+    ctx.requeue_after = requeue_stuck_deployment(&ctx.d, &status, now);
+    if status != ctx.d.status {
+        ctx.d.status = status;
+        ctx.requests
+            .push(Request::UpdateStatus(Object::Deployment(Box::new(
+                ctx.d.clone(),
+            ))));
+    }
+}
+
+/// `getReplicaFailures` into the Deployment's ReplicaFailure condition: the new
+/// ReplicaSet's failure first, then the old ones'; none clears it.
+fn set_replica_failure_condition(
+    status: &mut DeploymentStatus,
+    rss: &[ReplicaSet],
+    new: Option<usize>,
+    now: SimTime,
+) {
+    let order: Vec<usize> = new
+        .into_iter()
+        .chain((0..rss.len()).filter(|i| Some(*i) != new))
+        .collect();
+    let failure = order.iter().find_map(|i| {
+        get_condition(&rss[*i].status.conditions, "ReplicaFailure")
+            .filter(|c| c.status == "True")
+            .cloned()
+    });
+    match failure {
+        Some(f) => set_deployment_condition(
+            &mut status.conditions,
+            new_condition(
+                "ReplicaFailure",
+                &f.status,
+                &f.reason,
+                f.message.clone(),
+                now,
+            ),
+        ),
+        None => status.conditions.retain(|c| c.type_ != "ReplicaFailure"),
+    }
+}
+
+/// `requeueStuckDeployment`: a rollout not complete and not yet timed out is looked at
+/// again one second after its deadline would pass.
+fn requeue_stuck_deployment(
+    d: &Deployment,
+    status: &DeploymentStatus,
+    now: SimTime,
+) -> Option<SimTime> {
+    let cur = get_condition(&d.status.conditions, "Progressing")?;
+    if !has_progress_deadline(d)
+        || deployment_complete(d, status)
+        || cur.reason == "ProgressDeadlineExceeded"
+    {
+        return None;
+    }
+    let deadline = cur.update_ms + d.spec.progress_deadline_seconds as u64 * 1000;
+    Some(if deadline < now + 1000 {
+        1000
+    } else {
+        deadline - now + 1000
+    })
+}
