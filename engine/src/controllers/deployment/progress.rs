@@ -1,4 +1,5 @@
-//! `progress.go`: the rollout's progress — the Progressing condition (complete,
+//! `progress.go`: the rollout's status and progress — the status itself
+//! (`calculateStatus`, from `sync.go`), the Progressing condition (complete,
 //! progressing, timed out against `progressDeadlineSeconds`), the ReplicaFailure
 //! condition, and the requeue that notices a stuck rollout at its deadline.
 //!
@@ -6,12 +7,51 @@
 //! `getReplicaFailures`, `requeueStuckDeployment`) with `util/deployment_util.go`
 //! (`DeploymentComplete`, `DeploymentProgressing`, `DeploymentTimedOut`).
 
-use super::sync::calculate_status;
 use super::util::*;
 use super::SyncCtx;
 use crate::api::*;
 use crate::client::Request;
 use crate::time::SimTime;
+
+/// `calculateStatus`, including the Available condition.
+pub fn calculate_status(
+    d: &Deployment,
+    rss: &[ReplicaSet],
+    new: Option<usize>,
+    now: u64,
+) -> DeploymentStatus {
+    let available = available_replica_count(rss);
+    let total = replica_count(rss);
+    let mut status = DeploymentStatus {
+        observed_generation: d.metadata.generation,
+        replicas: actual_replica_count(rss),
+        updated_replicas: new.map(|i| rss[i].status.replicas).unwrap_or(0),
+        ready_replicas: ready_replica_count(rss),
+        available_replicas: available,
+        unavailable_replicas: (total - available).max(0),
+        conditions: d.status.conditions.clone(),
+        collision_count: d.status.collision_count,
+    };
+    let c = if available >= d.spec.replicas - max_unavailable(d) {
+        new_condition(
+            "Available",
+            "True",
+            "MinimumReplicasAvailable",
+            "Deployment has minimum availability.".into(),
+            now,
+        )
+    } else {
+        new_condition(
+            "Available",
+            "False",
+            "MinimumReplicasUnavailable",
+            "Deployment does not have minimum availability.".into(),
+            now,
+        )
+    };
+    set_deployment_condition(&mut status.conditions, c);
+    status
+}
 
 /// `syncRolloutStatus`: the status ([`calculate_status`]), the Progressing condition
 /// (complete, progressing, or timed out), the ReplicaFailure condition, and a requeue

@@ -1,7 +1,7 @@
 //! `recreate.go`: scale every old ReplicaSet to zero, wait until no old Pod remains,
 //! then scale the new ReplicaSet up.
 
-use super::progress::sync_rollout_status;
+use super::progress::{calculate_status, sync_rollout_status};
 use super::sync::*;
 use super::SyncCtx;
 use crate::api::*;

@@ -1,6 +1,6 @@
 //! `rolling.go`: one RollingUpdate step per sync.
 
-use super::progress::sync_rollout_status;
+use super::progress::{calculate_status, sync_rollout_status};
 use super::sync::*;
 use super::util::*;
 use super::SyncCtx;

@@ -364,46 +364,6 @@ pub fn sync_status_only(ctx: &mut SyncCtx, rss: Vec<ReplicaSet>) {
     sync_rollout_status(ctx, &rss, new);
 }
 
-/// `calculateStatus`, including the Available condition.
-pub fn calculate_status(
-    d: &Deployment,
-    rss: &[ReplicaSet],
-    new: Option<usize>,
-    now: u64,
-) -> DeploymentStatus {
-    let available = available_replica_count(rss);
-    let total = replica_count(rss);
-    let mut status = DeploymentStatus {
-        observed_generation: d.metadata.generation,
-        replicas: actual_replica_count(rss),
-        updated_replicas: new.map(|i| rss[i].status.replicas).unwrap_or(0),
-        ready_replicas: ready_replica_count(rss),
-        available_replicas: available,
-        unavailable_replicas: (total - available).max(0),
-        conditions: d.status.conditions.clone(),
-        collision_count: d.status.collision_count,
-    };
-    let c = if available >= d.spec.replicas - max_unavailable(d) {
-        new_condition(
-            "Available",
-            "True",
-            "MinimumReplicasAvailable",
-            "Deployment has minimum availability.".into(),
-            now,
-        )
-    } else {
-        new_condition(
-            "Available",
-            "False",
-            "MinimumReplicasUnavailable",
-            "Deployment does not have minimum availability.".into(),
-            now,
-        )
-    };
-    set_deployment_condition(&mut status.conditions, c);
-    status
-}
-
 /// `checkPausedConditions`: Progressing=Unknown `DeploymentPaused` / `DeploymentResumed`
 /// (never over a timed-out condition).
 pub fn check_paused_conditions(ctx: &mut SyncCtx) {
