@@ -312,45 +312,19 @@ pub fn trf(lang: Lang, en: &'static str, args: &[&dyn std::fmt::Display]) -> Str
 }
 
 /// A sentence the page says, kept as its English template and values so it is put
-/// into the learner's language when drawn (view models are built once, shown in either).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Said {
-    /// English with `{}` holes: the key into the translation table.
-    pub template: &'static str,
-    /// The values (names, numbers, Kubernetes' own words: never translated).
-    pub args: Vec<String>,
-}
+/// into the learner's language when drawn (view models are built once, shown in either):
+/// the engine's read models speak in these.
+pub use kubeplay_engine::explain::Phrase as Said;
 
-impl Said {
-    /// Kubernetes' own words (an Event message…): shown as they are in every language.
-    pub fn raw(text: String) -> Said {
-        Said {
-            template: "{}",
-            args: vec![text],
-        }
-    }
-
+/// A [`Said`] in the learner's language.
+pub trait InLang {
     /// In `lang`.
-    pub fn in_lang(&self, lang: Lang) -> String {
-        let args: Vec<&dyn std::fmt::Display> = self
-            .args
-            .iter()
-            .map(|a| a as &dyn std::fmt::Display)
-            .collect();
-        trf(lang, self.template, &args)
-    }
-
-    /// In English.
-    pub fn en(&self) -> String {
-        self.in_lang(Lang::En)
-    }
+    fn in_lang(&self, lang: Lang) -> String;
 }
 
-/// A [`Said`] from a template and its values.
-pub fn said(template: &'static str, args: &[&dyn std::fmt::Display]) -> Said {
-    Said {
-        template,
-        args: args.iter().map(|a| a.to_string()).collect(),
+impl InLang for Said {
+    fn in_lang(&self, lang: Lang) -> String {
+        Said::fill(t(lang, self.template), &self.args)
     }
 }
 
@@ -395,8 +369,9 @@ mod tests {
     fn every_string_the_components_show_has_a_chinese_translation() {
         let mut keys = keys_in_source();
         keys.extend(
-            kubeplay_engine::trace::TEMPLATES
+            kubeplay_engine::explain::trace::TEMPLATES
                 .iter()
+                .chain(kubeplay_engine::explain::pod_path::TEMPLATES)
                 .map(|t| t.to_string()),
         );
         assert!(keys.len() > 60, "the scan found only {} keys", keys.len());

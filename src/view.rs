@@ -4,7 +4,6 @@
 //! Layout (card positions and the lines between them) is computed here too, so that
 //! lines and cards always agree and nothing depends on measuring the DOM.
 
-pub use crate::i18n::{said, Said};
 use kubeplay_engine::api::*;
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::controllers::deployment::util::revision;
@@ -735,445 +734,14 @@ mod tests {
     }
 }
 
-/// Where a stage of a Pod's path stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StageState {
-    /// Passed.
-    Done,
-    /// In progress now.
-    Current,
-    /// Stuck here: the evidence says why.
-    Stuck,
-    /// Not reached yet.
-    Pending,
-}
+pub use kubeplay_engine::explain::pod_path::{PodPath, StageState};
 
-/// One stage of the path with its evidence.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Stage {
-    /// `created`, `scheduled`, `image`, `started`, `ready`.
-    pub id: &'static str,
-    /// Where it stands.
-    pub state: StageState,
-    /// Evidence lines (kubectl's words).
-    pub evidence: Vec<Said>,
-}
-
-/// One node's verdict in the Pod's last scheduling attempt.
-#[derive(Clone, Debug, PartialEq)]
-pub struct VerdictRow {
-    /// Node.
-    pub node: String,
-    /// `feasible` or the filter's reason.
-    pub verdict: String,
-    /// Total score, when scored.
-    pub score: Option<i64>,
-    /// Each score plugin's normalized score and weight, when scored.
-    pub breakdown: String,
-    /// The chosen node.
-    pub chosen: bool,
-}
-
-/// The inspector's view of a Pod.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PodPath {
-    /// Name.
-    pub name: String,
-    /// uid.
-    pub uid: String,
-    /// STATUS column.
-    pub status: String,
-    /// The stages.
-    pub stages: Vec<Stage>,
-    /// The last scheduling attempt, node by node.
-    pub verdicts: Vec<VerdictRow>,
-    /// Seconds until the taint-eviction controller deletes it, if scheduled.
-    pub eviction_in: Option<u64>,
-    /// Its containers' names.
-    pub containers: Vec<String>,
-}
-
-fn pod_events(c: &Cluster, uid: &str) -> Vec<(String, String, String)> {
-    let mut v: Vec<&Event> = c
-        .store
-        .list::<Event>()
-        .filter(|e| e.involved_object.uid == uid)
-        .collect();
-    v.sort_by(|a, b| (a.last_ms, &a.metadata.name).cmp(&(b.last_ms, &b.metadata.name)));
-    v.into_iter()
-        .map(|e| (e.reason.clone(), e.message.clone(), e.type_.clone()))
-        .collect()
-}
-
-/// Build the path of Pod `name` (namespace default).
+/// The path of Pod `name` (namespace default).
 pub fn pod_path(c: &Cluster, name: &str) -> Option<PodPath> {
-    let p = c
-        .store
-        .get::<Pod>(&kubeplay_engine::apiserver::ObjKey::new("default", name))?;
-    let uid = p.metadata.uid.clone();
-    let events = pod_events(c, &uid);
-    let ev = |reason: &str| {
-        events
-            .iter()
-            .filter(|(r, _, _)| r == reason)
-            .map(|(_, m, _)| Said::raw(m.clone()))
-            .collect::<Vec<_>>()
-    };
-    let (_, status, _) = pod_ready_status(p);
-    let mut stages = Vec::new();
-    let created = clock_label(p.metadata.created_ms);
-    let short_uid = &uid[..8.min(uid.len())];
-    stages.push(Stage {
-        id: "created",
-        state: StageState::Done,
-        evidence: vec![match p.metadata.controller_ref() {
-            Some(r) => said(
-                "created at {} by {} {}, uid {}",
-                &[&created, &r.kind, &r.name, &short_uid],
-            ),
-            None => said("created at {} by kubectl, uid {}", &[&created, &short_uid]),
-        }],
-    });
-    // Scheduled.
-    let sched_cond = get_condition(&p.status.conditions, "PodScheduled");
-    let scheduled = !p.spec.node_name.is_empty();
-    stages.push(if scheduled {
-        let mut e = ev("Scheduled");
-        if e.is_empty() {
-            e.push(said("bound to {}", &[&p.spec.node_name]));
-        }
-        Stage {
-            id: "scheduled",
-            state: StageState::Done,
-            evidence: e,
-        }
-    } else {
-        match sched_cond.filter(|c| c.status == "False") {
-            Some(cnd) if !p.status.nominated_node_name.is_empty() => Stage {
-                // A preemption is under way: not stuck, waiting for its victims.
-                id: "scheduled",
-                state: StageState::Current,
-                evidence: vec![
-                    said("FailedScheduling: {}", &[&cnd.message]),
-                    said(
-                        "nominated to {}: lower-priority Pods there are being preempted (Preempted events)",
-                        &[&p.status.nominated_node_name],
-                    ),
-                ],
-            },
-            Some(cnd) => Stage {
-                id: "scheduled",
-                state: StageState::Stuck,
-                evidence: vec![said("FailedScheduling: {}", &[&cnd.message])],
-            },
-            None => Stage {
-                id: "scheduled",
-                state: StageState::Current,
-                evidence: vec![said("waiting in the scheduling queue", &[])],
-            },
-        }
-    });
-    // Image and start, from the container statuses.
-    let waiting: Vec<(String, String)> = p
-        .status
-        .container_statuses
-        .iter()
-        .filter_map(|c| {
-            c.state
-                .waiting
-                .as_ref()
-                .map(|w| (w.reason.clone(), w.message.clone()))
-        })
-        .collect();
-    let all_started = !p.status.container_statuses.is_empty()
-        && p.status
-            .container_statuses
-            .iter()
-            .all(|c| c.state.running.is_some());
-    let pulled = p
-        .status
-        .container_statuses
-        .iter()
-        .any(|c| !c.image_id.is_empty())
-        || all_started;
-    let image_stuck = waiting
-        .iter()
-        .find(|(r, _)| r == "ErrImagePull" || r == "ImagePullBackOff");
-    // Init containers run before the app containers' images are even pulled.
-    let init_status = if status.starts_with("Init:") {
-        Some(status.clone())
-    } else {
-        None
-    };
-    stages.push(if !scheduled {
-        Stage {
-            id: "image",
-            state: StageState::Pending,
-            evidence: vec![],
-        }
-    } else if let Some(st) = init_status {
-        let mut e = vec![said("init containers first: {}", &[&st])];
-        for (spec, cs) in p
-            .spec
-            .init_containers
-            .iter()
-            .zip(p.status.init_container_statuses.iter())
-        {
-            let (n, i) = (&spec.name, &spec.image);
-            e.push(if let Some(t) = &cs.state.terminated {
-                said(
-                    "init container {} ({}): terminated: {} (exit code {})",
-                    &[n, i, &t.reason, &t.exit_code],
-                )
-            } else if cs.state.running.is_some() {
-                said("init container {} ({}): running", &[n, i])
-            } else if let Some(w) = &cs.state.waiting {
-                if w.message.is_empty() {
-                    said("init container {} ({}): waiting: {}", &[n, i, &w.reason])
-                } else {
-                    said(
-                        "init container {} ({}): waiting: {}: {}",
-                        &[n, i, &w.reason, &w.message],
-                    )
-                }
-            } else {
-                said("init container {} ({})", &[n, i])
-            });
-        }
-        Stage {
-            id: "image",
-            state: if st.contains("CrashLoopBackOff") || st.contains("Error") {
-                StageState::Stuck
-            } else {
-                StageState::Current
-            },
-            evidence: e,
-        }
-    } else if let Some((r, m)) = image_stuck {
-        Stage {
-            id: "image",
-            state: StageState::Stuck,
-            evidence: vec![said("{}: {}", &[r, m])],
-        }
-    } else if pulled {
-        let mut e = ev("Pulled");
-        e.truncate(1);
-        Stage {
-            id: "image",
-            state: StageState::Done,
-            evidence: e,
-        }
-    } else {
-        let mut e = ev("Pulling");
-        e.truncate(1);
-        Stage {
-            id: "image",
-            state: StageState::Current,
-            evidence: e,
-        }
-    });
-    let crash = waiting.iter().find(|(r, _)| r == "CrashLoopBackOff");
-    let terminated: Vec<Said> = p
-        .status
-        .container_statuses
-        .iter()
-        .filter_map(|c| {
-            c.state.terminated.as_ref().map(|t| {
-                said(
-                    "container {} terminated: {} (exit code {})",
-                    &[&c.name, &t.reason, &t.exit_code],
-                )
-            })
-        })
-        .collect();
-    stages.push(if !scheduled || image_stuck.is_some() || !pulled {
-        Stage {
-            id: "started",
-            state: StageState::Pending,
-            evidence: vec![],
-        }
-    } else if let Some((r, m)) = crash {
-        Stage {
-            id: "started",
-            state: StageState::Stuck,
-            evidence: vec![
-                said("{}: {}", &[r, m]),
-                said("restarts: {}", &[&p.restarts()]),
-            ],
-        }
-    } else if !terminated.is_empty() && !all_started {
-        Stage {
-            id: "started",
-            state: StageState::Stuck,
-            evidence: terminated,
-        }
-    } else if all_started
-        && p.status
-            .container_statuses
-            .iter()
-            .any(|c| c.started == Some(false))
-    {
-        // Running, but a startup probe has not passed yet: liveness and readiness wait.
-        let mut e: Vec<Said> = p
-            .status
-            .container_statuses
-            .iter()
-            .filter(|c| c.started == Some(false))
-            .map(|c| {
-                said(
-                    "container {} running; its startup probe has not passed yet",
-                    &[&c.name],
-                )
-            })
-            .collect();
-        e.extend(
-            ev("Unhealthy")
-                .into_iter()
-                .filter(|m| m.en().starts_with("Startup"))
-                .take(1),
-        );
-        Stage {
-            id: "started",
-            state: StageState::Current,
-            evidence: e,
-        }
-    } else if all_started {
-        let mut e = ev("Started");
-        e.truncate(1);
-        if p.restarts() > 0 {
-            e.push(said("restarts: {} (same Pod, same uid)", &[&p.restarts()]));
-        }
-        Stage {
-            id: "started",
-            state: StageState::Done,
-            evidence: e,
-        }
-    } else {
-        Stage {
-            id: "started",
-            state: StageState::Current,
-            evidence: waiting
-                .iter()
-                .map(|(r, m)| {
-                    if m.is_empty() {
-                        Said::raw(r.clone())
-                    } else {
-                        said("{}: {}", &[r, m])
-                    }
-                })
-                .collect(),
-        }
-    });
-    let ready_cond = get_condition(&p.status.conditions, "Ready");
-    let node_ready = c
-        .store
-        .get::<Node>(&kubeplay_engine::apiserver::ObjKey::new(
-            "",
-            &p.spec.node_name,
-        ))
-        .map(|n| n.ready_status() == "True");
-    stages.push(if p.is_ready() {
-        Stage {
-            id: "ready",
-            state: StageState::Done,
-            evidence: vec![said(
-                "Ready since {}",
-                &[&clock_label(p.ready_since().unwrap_or(0))],
-            )],
-        }
-    } else if !all_started {
-        Stage {
-            id: "ready",
-            state: StageState::Pending,
-            evidence: vec![],
-        }
-    } else {
-        let mut e: Vec<Said> = ev("Unhealthy").into_iter().rev().take(1).collect();
-        if node_ready == Some(false) {
-            e.push(said(
-                "node {} is NotReady: the node controller marked the Pod not Ready",
-                &[&p.spec.node_name],
-            ));
-        }
-        if let Some(cnd) = ready_cond.filter(|c| !c.message.is_empty()) {
-            e.push(said("Ready=False: {}", &[&cnd.message]));
-        }
-        Stage {
-            id: "ready",
-            state: if e.is_empty() {
-                StageState::Current
-            } else {
-                StageState::Stuck
-            },
-            evidence: e,
-        }
-    });
-    if p.metadata.is_deleting() {
-        stages.push(Stage {
-            id: "terminating",
-            state: StageState::Current,
-            evidence: vec![said(
-                "deletionTimestamp {}",
-                &[&p.metadata.deletion_timestamp.clone().unwrap_or_default()],
-            )],
-        });
-    }
-    let verdicts = c
-        .scheduler()
-        .last_attempt
-        .get(&kubeplay_engine::apiserver::ObjKey::of(&p.metadata))
-        .map(|a| {
-            a.nodes
-                .iter()
-                .map(|v| VerdictRow {
-                    node: v.node.to_string(),
-                    verdict: match &v.failure {
-                        None => "feasible".into(),
-                        Some(f) => format!("{}: {}", f.plugin, f.reasons.join(", ")),
-                    },
-                    score: v.scores.as_ref().map(|s| s.total),
-                    breakdown: v
-                        .scores
-                        .as_ref()
-                        .map(|s| {
-                            let mut parts = vec![
-                                format!("Fit {}", s.least_allocated),
-                                format!("Taint {}×3", s.taint_toleration),
-                                format!("NodeAff {}×2", s.node_affinity),
-                            ];
-                            if let Some(b) = s.balanced_allocation {
-                                parts.insert(1, format!("Balanced {b}"));
-                            }
-                            if let Some(x) = s.pod_topology_spread {
-                                parts.push(format!("Spread {x}×2"));
-                            }
-                            if let Some(x) = s.inter_pod_affinity {
-                                parts.push(format!("PodAff {x}×2"));
-                            }
-                            parts.push(format!("Image {}", s.image_locality));
-                            parts.join(" · ")
-                        })
-                        .unwrap_or_default(),
-                    chosen: a.chosen.as_deref() == Some(&*v.node),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let eviction_in = c
-        .controllers
-        .taint_eviction
-        .scheduled
-        .get(&uid)
-        .map(|s| s.fire_at.saturating_sub(c.now()) / 1000);
-    Some(PodPath {
-        name: name.to_string(),
-        uid,
-        status,
-        stages,
-        verdicts,
-        eviction_in,
-        containers: p.spec.containers.iter().map(|c| c.name.clone()).collect(),
-    })
+    kubeplay_engine::explain::pod_path::pod_path(
+        c,
+        &kubeplay_engine::apiserver::ObjKey::new("default", name),
+    )
 }
 
 /// Past this many Pods the chain and the node board switch to counts (drawing every
@@ -1352,21 +920,6 @@ pub struct TimelineModel {
 /// Most kubelet lanes in the timeline before the kubelets share one.
 pub const KUBELET_LANES_MAX: usize = 6;
 
-/// Lane order: who acts first in the usual story.
-fn lane_rank(w: &str) -> (u8, String) {
-    let r = match w {
-        "kubectl" => 0,
-        "deployment-controller" => 1,
-        "replicaset-controller" => 2,
-        "default-scheduler" => 3,
-        "node-lifecycle-controller" => 5,
-        "taint-eviction-controller" => 6,
-        _ if w.starts_with("kubelet/") => 4,
-        _ => 7,
-    };
-    (r, w.to_string())
-}
-
 /// Build the timeline over the last `window` ms (heartbeats — Lease renewals — left
 /// out: they are the noise under the story). At most `max_marks` writes, newest kept.
 pub fn timeline_model(c: &Cluster, window: SimTime, max_marks: usize) -> TimelineModel {
@@ -1450,7 +1003,7 @@ pub fn timeline_model(c: &Cluster, window: SimTime, max_marks: usize) -> Timelin
             }),
         }
     }
-    lanes.sort_by_key(|l| lane_rank(&l.writer));
+    lanes.sort_by_key(|l| kubeplay_engine::explain::lanes::lane_rank(&l.writer));
     TimelineModel { start, end, lanes }
 }
 
@@ -1510,11 +1063,7 @@ pub fn node_detail(c: &Cluster, name: &str) -> Option<NodeDetail> {
                 (
                     p.metadata.name.clone(),
                     pod_ready_status(p).1,
-                    c.controllers
-                        .taint_eviction
-                        .scheduled
-                        .get(&p.metadata.uid)
-                        .map(|s| s.fire_at.saturating_sub(c.now()) / 1000),
+                    kubeplay_engine::explain::eviction_in(c, &p.metadata.uid),
                 )
             })
             .collect(),
@@ -1651,123 +1200,23 @@ mod path_tests {
     }
 
     #[test]
-    fn a_crash_looping_init_container_is_where_the_pod_is_stuck() {
-        let mut c = default_cluster();
-        run(
-            &mut c,
-            "sim image-crash migrate:1 --after 1s",
-            None,
-            &NoFiles,
-        );
-        let o = run(
-            &mut c,
-            "kubectl apply -f -",
-            Some("apiVersion: v1\nkind: Pod\nmetadata: {name: db}\nspec:\n  initContainers: [{name: migrate, image: 'migrate:1'}]\n  containers: [{name: app, image: 'nginx:1.27'}]\n"),
-            &NoFiles,
-        );
-        assert!(o.ok, "{}", o.output);
-        c.advance(60_000);
-        let path = pod_path(&c, "db").unwrap();
-        let image = path.stages.iter().find(|s| s.id == "image").unwrap();
-        assert_eq!(image.state, StageState::Stuck);
-        assert_eq!(
-            image.evidence[0].en(),
-            "init containers first: Init:CrashLoopBackOff"
-        );
-        assert_eq!(
-            image.evidence[0].in_lang(crate::i18n::Lang::Zh),
-            "先运行 Init 容器：Init:CrashLoopBackOff"
-        );
-        assert!(
-            image.evidence[1].en().starts_with(
-                "init container migrate (migrate:1): waiting: CrashLoopBackOff: back-off "
-            ),
-            "{:?}",
-            image.evidence
-        );
-    }
-
-    #[test]
-    fn a_pending_pod_is_stuck_at_scheduled_with_the_failed_scheduling_message() {
-        let mut c = default_cluster();
-        run(
-            &mut c,
-            "kubectl create deployment big --image=big:1 --replicas=1",
-            None,
-            &NoFiles,
-        );
-        let mut d = c
-            .store
-            .get::<Deployment>(&kubeplay_engine::apiserver::ObjKey::new("default", "big"))
-            .unwrap()
-            .clone();
-        d.spec.template.spec.containers[0]
-            .resources
-            .requests
-            .insert("cpu".into(), "10".into());
-        c.submit(
-            &kubeplay_engine::cluster::kubectl(),
-            kubeplay_engine::client::Request::Update(Object::Deployment(Box::new(d))),
-        )
-        .unwrap();
-        c.advance(20_000);
-        let pending = c
-            .store
-            .list::<Pod>()
-            .find(|p| p.spec.node_name.is_empty())
-            .unwrap()
-            .metadata
-            .name
-            .clone();
-        let path = pod_path(&c, &pending).unwrap();
-        assert_eq!(path.stages[1].state, StageState::Stuck);
-        assert!(
-            path.stages[1].evidence[0].en().contains("Insufficient cpu"),
-            "{:?}",
-            path.stages[1]
-        );
-        assert_eq!(path.verdicts.len(), 3);
-        assert!(path
-            .verdicts
-            .iter()
-            .all(|v| v.verdict.starts_with("NodeResourcesFit: Insufficient cpu")));
-    }
-
-    #[test]
-    fn an_image_pull_failure_is_stuck_at_the_image_stage_and_a_ready_pod_is_done() {
-        let mut c = default_cluster();
+    fn the_page_says_a_pods_evidence_in_the_learners_language() {
+        use crate::i18n::{InLang, Lang};
+        let c = default_cluster();
         let ready = c.store.list::<Pod>().next().unwrap().metadata.name.clone();
         let path = pod_path(&c, &ready).unwrap();
+        let created = &path.stages[0].evidence[0];
         assert!(
-            path.stages.iter().all(|s| s.state == StageState::Done),
-            "{:?}",
-            path.stages
+            created
+                .text()
+                .starts_with("created at 0:00.4 by ReplicaSet web-"),
+            "{}",
+            created.text()
         );
-        assert!(path.verdicts.iter().any(|v| v.chosen));
-        run(&mut c, "sim image-fail bad:1", None, &NoFiles);
-        run(
-            &mut c,
-            "kubectl create deployment bad --image=bad:1",
-            None,
-            &NoFiles,
-        );
-        c.advance(10_000);
-        let bad = c
-            .store
-            .list::<Pod>()
-            .find(|p| p.metadata.name.starts_with("bad-"))
-            .unwrap()
-            .metadata
-            .name
-            .clone();
-        let path = pod_path(&c, &bad).unwrap();
-        assert_eq!(path.stages[2].state, StageState::Stuck);
         assert!(
-            path.stages[2].evidence[0]
-                .en()
-                .starts_with("ImagePullBackOff: Back-off pulling image \"bad:1\""),
-            "{:?}",
-            path.stages[2]
+            created.in_lang(Lang::Zh).contains("创建"),
+            "{}",
+            created.in_lang(Lang::Zh)
         );
     }
 }

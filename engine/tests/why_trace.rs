@@ -5,8 +5,8 @@ mod common;
 use common::*;
 use kubeplay_engine::api::*;
 use kubeplay_engine::apiserver::ObjKey;
+use kubeplay_engine::explain::trace::trace;
 use kubeplay_engine::time::SECOND;
-use kubeplay_engine::trace::trace;
 
 fn pod_names(c: &kubeplay_engine::cluster::Cluster) -> Vec<String> {
     c.store

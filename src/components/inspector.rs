@@ -2,7 +2,7 @@
 //! with where it is stuck and the evidence, the scheduler's verdict per node, and its
 //! actions; or a Node's conditions, taints, Pods (with eviction countdowns) and actions.
 
-use crate::i18n::{t, trf};
+use crate::i18n::{t, trf, InLang};
 use crate::sim::{use_sim, Selection, SimHandle};
 use crate::view::{node_detail, pod_path, NodeDetail, PodPath, StageState};
 use kubeplay_engine::printers::describe::describe;
@@ -120,7 +120,7 @@ fn why_view(sim: &SimHandle, sel: &Selection) -> Html {
     let (kind, key) = sel.kind_key();
     let (trace, stuck) = {
         let s = sim.state.borrow();
-        let trace = kubeplay_engine::trace::trace(&s.cluster, kind, &key);
+        let trace = kubeplay_engine::explain::trace::trace(&s.cluster, kind, &key);
         let stuck = match sel {
             Selection::Pod(n) => pod_path(&s.cluster, n).and_then(|p| {
                 p.stages

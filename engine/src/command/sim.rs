@@ -6,6 +6,7 @@ use super::Outcome;
 use crate::api::*;
 use crate::apiserver::ObjKey;
 use crate::cluster::Cluster;
+use crate::explain::scores::{filter_text, score_terms, ScoreTerm};
 use crate::kubelet::NodeConfig;
 use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
@@ -595,8 +596,8 @@ fn trace(c: &mut Cluster, words: &[String]) -> R {
         ""
     };
     let key = ObjKey::new(ns, name);
-    match crate::trace::trace(c, kind, &key) {
-        Some(causes) => Ok(crate::trace::render(&causes)),
+    match crate::explain::trace::trace(c, kind, &key) {
+        Some(causes) => Ok(crate::explain::trace::render(&causes)),
         None => Err(format!(
             "Error from server (NotFound): {} \"{name}\" not found",
             kind.resource()
@@ -630,21 +631,10 @@ fn why(c: &mut Cluster, words: &[String]) -> R {
         });
     };
     let opt = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_else(|| "-".into());
-    let mut t = vec![[
-        "NODE",
-        "FILTER",
-        "FIT",
-        "BALANCED",
-        "TAINT×3",
-        "NODEAFF×2",
-        "SPREAD×2",
-        "PODAFF×2",
-        "IMAGE",
-        "TOTAL",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect::<Vec<String>>()];
+    let mut header = vec!["NODE".to_string(), "FILTER".to_string()];
+    header.extend(score_terms(None).iter().map(ScoreTerm::header));
+    header.push("TOTAL".into());
+    let mut t = vec![header];
     for v in &a.nodes {
         let mark = if a.chosen.as_deref() == Some(&*v.node) {
             format!("{} *", v.node)
@@ -653,20 +643,14 @@ fn why(c: &mut Cluster, words: &[String]) -> R {
         };
         let filter = match &v.failure {
             None => "passed".to_string(),
-            Some(f) => format!("{}: {}", f.plugin, f.reasons.join(", ")),
+            Some(f) => filter_text(f),
         };
         let mut row = vec![mark, filter];
         match &v.scores {
-            Some(s) => row.extend([
-                s.least_allocated.to_string(),
-                opt(s.balanced_allocation),
-                s.taint_toleration.to_string(),
-                s.node_affinity.to_string(),
-                opt(s.pod_topology_spread),
-                opt(s.inter_pod_affinity),
-                s.image_locality.to_string(),
-                s.total.to_string(),
-            ]),
+            Some(s) => {
+                row.extend(score_terms(Some(s)).iter().map(|t| opt(t.score)));
+                row.push(s.total.to_string());
+            }
             None => row.extend(std::iter::repeat_n("-".to_string(), 8)),
         }
         t.push(row);
