@@ -158,23 +158,12 @@ fn why_view(sim: &SimHandle, sel: &Selection) -> Html {
                 if let Some(st) = stuck {
                     <li class="cause stuck" data-testid="why-stuck">
                         <span class="when">{ t(lang, "now") }</span>
-                        <span class="actor">{ trf(lang, "Stuck at: {}", &[&t(lang, stage_label(st.id))]) }</span>
+                        <span class="actor">{ trf(lang, "Stuck at: {}", &[&t(lang, st.label())]) }</span>
                         <span class="what">{ for st.evidence.iter().map(|e| html! { <span class="evidence">{ e.in_lang(lang) }</span> }) }</span>
                     </li>
                 }
             </ol>
         </div>
-    }
-}
-
-fn stage_label(id: &str) -> &'static str {
-    match id {
-        "created" => "created",
-        "scheduled" => "scheduled",
-        "image" => "image pulled",
-        "started" => "started",
-        "ready" => "ready",
-        _ => "terminating",
     }
 }
 
@@ -189,7 +178,7 @@ fn pod_view(sim: &SimHandle, p: &PodPath) -> Html {
         .stages
         .iter()
         .find(|s| s.state == StageState::Stuck)
-        .map(|s| t(lang, stage_label(s.id)));
+        .map(|s| t(lang, s.label()));
     html! {
         <div class="pod-path">
             <h2>{ format!("Pod {}", p.name) }<span class="sub">{ format!(" · {} · uid {}", p.status, &p.uid[..8.min(p.uid.len())]) }</span></h2>
@@ -209,7 +198,7 @@ fn pod_view(sim: &SimHandle, p: &PodPath) -> Html {
                     };
                     html! {
                         <li class={classes!("stage", class)} data-testid={format!("stage-{}", s.id)} data-state={class}>
-                            <span class="stage-name"><span aria-hidden="true">{ icon }</span>{ format!(" {} ", t(lang, stage_label(s.id))) }<span class="sr">{ format!("({word})") }</span></span>
+                            <span class="stage-name"><span aria-hidden="true">{ icon }</span>{ format!(" {} ", t(lang, s.label())) }<span class="sr">{ format!("({word})") }</span></span>
                             { for s.evidence.iter().map(|e| html! { <span class="evidence">{ e.in_lang(lang) }</span> }) }
                         </li>
                     }

@@ -1150,17 +1150,5 @@ pub fn admission_defaults(obj: &mut Object) {
     admission::admit_create(obj);
 }
 
-/// An ObjectReference to `obj` for Events.
-pub fn object_ref(obj: &Object) -> ObjectReference {
-    let m = obj.meta();
-    ObjectReference {
-        kind: obj.kind().name().into(),
-        namespace: m.namespace.clone(),
-        name: m.name.clone(),
-        uid: m.uid.clone(),
-        api_version: obj.kind().api_version().into(),
-    }
-}
-
 #[cfg(test)]
 mod tests;

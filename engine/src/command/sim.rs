@@ -597,7 +597,20 @@ fn trace(c: &mut Cluster, words: &[String]) -> R {
     };
     let key = ObjKey::new(ns, name);
     match crate::explain::trace::trace(c, kind, &key) {
-        Some(causes) => Ok(crate::explain::trace::render(&causes)),
+        Some(causes) => {
+            let mut out = crate::explain::trace::render(&causes);
+            // As the page's Why tab: a stuck Pod's trace ends where it is stuck.
+            let path = (kind == Kind::Pod)
+                .then(|| crate::explain::pod_path::pod_path(c, &key))
+                .flatten();
+            if let Some(stuck) = path.as_ref().and_then(|p| p.stuck()) {
+                out.push_str(&format!("{:>6}  Stuck at: {}\n", "now", stuck.label()));
+                for e in &stuck.evidence {
+                    out.push_str(&format!("{:>8}{}\n", "", e.text()));
+                }
+            }
+            Ok(out)
+        }
         None => Err(format!(
             "Error from server (NotFound): {} \"{name}\" not found",
             kind.resource()

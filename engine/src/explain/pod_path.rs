@@ -66,6 +66,14 @@ pub struct Stage {
 }
 
 impl Stage {
+    /// The stage's name as the page and `sim trace` say it.
+    pub fn label(&self) -> &'static str {
+        match self.id {
+            "image" => "image pulled",
+            id => id,
+        }
+    }
+
     fn new(id: &'static str, state: StageState, evidence: Vec<Phrase>) -> Stage {
         Stage {
             id,

@@ -10,7 +10,7 @@
 //! Each step is a template with `{}` holes and its values, so the page can say it in
 //! the learner's language; [`Cause::text`] fills it in English (`sim trace`).
 
-use crate::api::{Kind, Object};
+use crate::api::Kind;
 use crate::apiserver::{ObjKey, WatchEntry, WatchType};
 use crate::cluster::Cluster;
 use crate::time::{clock_label, SimTime};
@@ -508,9 +508,4 @@ pub fn render(causes: &[Cause]) -> String {
         ));
     }
     out
-}
-
-/// Whether an object of `kind` has a trace (everything the store keeps a log for).
-pub fn traceable(o: &Object) -> bool {
-    !matches!(o, Object::Lease(_) | Object::Event(_))
 }
