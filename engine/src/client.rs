@@ -81,6 +81,25 @@ pub enum Request {
     },
 }
 
+impl Request {
+    /// `PUT` of spec and metadata without a resourceVersion precondition: an
+    /// unconditional ("blind") update, last write wins — what a controller sends for an
+    /// object it just read from its cache and alone manages the changed fields of.
+    pub fn blind_update(obj: impl Into<Object>) -> Request {
+        Request::Update(without_resource_version(obj.into()))
+    }
+
+    /// `PUT` of status without a resourceVersion precondition (see [`Request::blind_update`]).
+    pub fn blind_update_status(obj: impl Into<Object>) -> Request {
+        Request::UpdateStatus(without_resource_version(obj.into()))
+    }
+}
+
+fn without_resource_version(mut obj: Object) -> Object {
+    obj.meta_mut().resource_version.clear();
+    obj
+}
+
 /// Who is writing: the field manager in the watch log and the Event source.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Component {

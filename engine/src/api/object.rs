@@ -241,6 +241,12 @@ macro_rules! resource {
         }
     };
 }
+impl<T: Resource> From<T> for Object {
+    fn from(r: T) -> Object {
+        r.into_object()
+    }
+}
+
 resource!(Deployment, boxed);
 resource!(ReplicaSet, boxed);
 resource!(Pod, boxed);

@@ -1322,11 +1322,10 @@ fn patch(c: &mut Cluster, words: &[String]) -> R {
         .map_err(|(path, msg)| format!("error: unable to decode patched object: {path}: {msg}"))?;
     restore_hidden(&live, &mut obj);
     let status_changed = before.get("status") != obj.to_json().get("status");
-    obj.meta_mut().resource_version.clear();
     let req = if status_changed && !matches!((&obj, &live), (a, b) if a.spec_differs(b)) {
-        Request::UpdateStatus(obj)
+        Request::blind_update_status(obj)
     } else {
-        Request::Update(obj)
+        Request::blind_update(obj)
     };
     c.submit(&user(), req).map_err(api)?;
     Ok(format!("{} patched", qualified_name(kind, &name)))

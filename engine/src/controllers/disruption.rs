@@ -63,9 +63,8 @@ impl DisruptionController {
         }
         let mut p = pdb.clone();
         p.status = status;
-        p.metadata.resource_version.clear();
         Reconcile {
-            requests: vec![Request::UpdateStatus(Object::PodDisruptionBudget(p))],
+            requests: vec![Request::blind_update_status(p)],
             requeue_after: None,
         }
     }

@@ -90,14 +90,12 @@ impl GarbageCollector {
                     dep.meta_mut()
                         .owner_references
                         .retain(|r| r.uid != meta.uid);
-                    dep.meta_mut().resource_version.clear();
-                    requests.push(Request::Update(dep));
+                    requests.push(Request::blind_update(dep));
                 }
             }
             let mut owner = obj.clone();
             owner.meta_mut().finalizers.retain(|f| f != "orphan");
-            owner.meta_mut().resource_version.clear();
-            requests.push(Request::Update(owner));
+            requests.push(Request::blind_update(owner));
             return Reconcile {
                 requests,
                 requeue_after: None,
@@ -136,8 +134,7 @@ impl GarbageCollector {
                     .meta_mut()
                     .finalizers
                     .retain(|f| f != "foregroundDeletion");
-                owner.meta_mut().resource_version.clear();
-                requests.push(Request::Update(owner));
+                requests.push(Request::blind_update(owner));
             }
             return Reconcile {
                 requests,
@@ -169,8 +166,7 @@ impl GarbageCollector {
             o.meta_mut()
                 .owner_references
                 .retain(|r| store.by_uid(&r.uid).is_some());
-            o.meta_mut().resource_version.clear();
-            requests.push(Request::Update(o));
+            requests.push(Request::blind_update(o));
         }
         Reconcile {
             requests,

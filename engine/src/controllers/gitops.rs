@@ -77,8 +77,7 @@ impl Controller for GitOpsController {
             if d.spec != g.declared {
                 let mut d = d.clone();
                 d.spec = g.declared.clone();
-                d.metadata.resource_version.clear();
-                requests.push(Request::Update(Object::Deployment(Box::new(d))));
+                requests.push(Request::blind_update(d));
             }
         }
         ctx.after(ctx.now + g.every, SyncDue(key));

@@ -67,8 +67,7 @@ impl Controller for NamespaceController {
         if remaining == 0 {
             let mut n = ns.clone();
             n.spec.finalizers.clear();
-            n.metadata.resource_version.clear();
-            requests.push(Request::Update(Object::Namespace(n)));
+            requests.push(Request::blind_update(n));
         }
         Reconcile {
             requests,

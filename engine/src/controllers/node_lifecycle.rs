@@ -256,9 +256,8 @@ impl NodeLifecycleController {
         }
         let mut n = node.clone();
         n.spec.taints = taints;
-        n.metadata.resource_version.clear();
         Reconcile {
-            requests: vec![Request::Update(Object::Node(n))],
+            requests: vec![Request::blind_update(n)],
             requeue_after: None,
         }
     }
@@ -294,7 +293,7 @@ impl NodeLifecycleController {
         let Some(updated) = try_update_node_health(node, now) else {
             return (vec![], vec![]);
         };
-        let mut requests = vec![Request::UpdateStatus(Object::Node(updated))];
+        let mut requests = vec![Request::blind_update_status(updated)];
         if node.ready_status() == "True" {
             // RecordNodeStatusChange, once, when it stops being Ready.
             requests.push(Request::Event {
@@ -334,10 +333,7 @@ impl NodeLifecycleController {
             set_ready_status(&mut n, status);
             let swapped = swap_node_controller_taint(&n, now);
             return (
-                swapped
-                    .map(|n| Request::Update(Object::Node(n)))
-                    .into_iter()
-                    .collect(),
+                swapped.map(Request::blind_update).into_iter().collect(),
                 vec![],
             );
         }
@@ -400,7 +396,7 @@ impl NodeLifecycleController {
                 .insert(zone, now + SECONDARY_EVICTION_INTERVAL);
         }
         match swap_node_controller_taint(node, now) {
-            Some(n) => (vec![Request::Update(Object::Node(n))], vec![]),
+            Some(n) => (vec![Request::blind_update(n)], vec![]),
             None => (vec![], vec![]),
         }
     }
@@ -504,7 +500,6 @@ pub fn swap_node_controller_taint(node: &Node, now: SimTime) -> Option<Node> {
             ..Default::default()
         });
     }
-    n.metadata.resource_version.clear();
     Some(n)
 }
 
@@ -527,7 +522,6 @@ pub fn try_update_node_health(node: &Node, now: SimTime) -> Option<Node> {
             c.transition_ms = now;
         }
     }
-    n.metadata.resource_version.clear();
     Some(n)
 }
 
@@ -563,8 +557,7 @@ pub fn mark_pods_not_ready(store: &Store, node: &str, now: SimTime) -> Vec<Reque
                 ..Default::default()
             },
         );
-        pod.metadata.resource_version.clear();
-        out.push(Request::UpdateStatus(Object::Pod(Box::new(pod))));
+        out.push(Request::blind_update_status(pod));
         out.push(Request::Event {
             involved: event_ref(Kind::Pod, &p.metadata),
             type_: "Warning",

@@ -76,8 +76,7 @@ pub fn gc_orphaned(store: &Store, node: &str, now: SimTime) -> Vec<Request> {
                     now,
                 ),
             );
-            p.metadata.resource_version.clear();
-            requests.push(Request::UpdateStatus(Object::Pod(Box::new(p))));
+            requests.push(Request::blind_update_status(p));
         }
         requests.push(Request::Delete {
             kind: Kind::Pod,

@@ -217,7 +217,6 @@ fn evict(pod: &Pod, now: SimTime) -> Vec<Request> {
             now,
         ),
     );
-    p.metadata.resource_version.clear();
     vec![
         Request::Event {
             involved: event_ref(Kind::Pod, &pod.metadata),
@@ -228,7 +227,7 @@ fn evict(pod: &Pod, now: SimTime) -> Vec<Request> {
                 pod.metadata.namespace, pod.metadata.name
             ),
         },
-        Request::UpdateStatus(Object::Pod(Box::new(p))),
+        Request::blind_update_status(p),
         Request::Delete {
             kind: Kind::Pod,
             key: ObjKey::of(&pod.metadata),

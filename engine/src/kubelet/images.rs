@@ -259,7 +259,6 @@ impl Kubelet {
         );
         let mut p = pod.clone();
         set_waiting(&mut p, &c.name, "ErrImagePull", &err);
-        p.metadata.resource_version.clear();
         (
             vec![
                 self.event(
@@ -274,7 +273,7 @@ impl Kubelet {
                     "Failed",
                     "Error: ErrImagePull".into(),
                 ),
-                Request::UpdateStatus(Object::Pod(Box::new(p))),
+                Request::blind_update_status(p),
             ],
             vec![(now + PLEG_RELIST, KubeletTimer::ImageBackOff(uid.into(), i))],
         )
@@ -312,7 +311,6 @@ impl Kubelet {
             pull_error(&c.image)
         );
         set_waiting(&mut p, &c.name, "ImagePullBackOff", &msg);
-        p.metadata.resource_version.clear();
         (
             vec![
                 self.event(
@@ -327,7 +325,7 @@ impl Kubelet {
                     "Failed",
                     "Error: ImagePullBackOff".into(),
                 ),
-                Request::UpdateStatus(Object::Pod(Box::new(p))),
+                Request::blind_update_status(p),
             ],
             vec![(
                 b.last_update + b.delay,

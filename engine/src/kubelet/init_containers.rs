@@ -71,8 +71,7 @@ impl Kubelet {
             cs.started = Some(true);
         }
         let mut requests = self.start_events(&p.metadata, &c, restart);
-        p.metadata.resource_version.clear();
-        requests.push(Request::UpdateStatus(Object::Pod(Box::new(p))));
+        requests.push(Request::blind_update_status(p));
         let exit = match faults.crashing_images.get(&c.image) {
             Some(after) => (now + after, 1),
             None => (now + INIT_RUN, 0),
@@ -141,9 +140,8 @@ impl Kubelet {
                         now,
                     ),
                 );
-                p.metadata.resource_version.clear();
                 return (
-                    vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
+                    vec![Request::blind_update_status(p)],
                     vec![(now + PLEG_RELIST, KubeletTimer::InitPull(uid.into(), j + 1))],
                 );
             }
@@ -154,22 +152,17 @@ impl Kubelet {
                 cond("Initialized", "True", "", "", now),
             );
             order_conditions(&mut p.status.conditions);
-            p.metadata.resource_version.clear();
-            let mut requests = vec![Request::UpdateStatus(Object::Pod(Box::new(p.clone())))];
+            let mut requests = vec![Request::blind_update_status(p.clone())];
             let (r, t) = self.pull(faults, &p, uid, 0, now);
             requests.extend(r);
             return (requests, t);
         }
         if p.spec.restart_policy == "Never" {
             p.status.phase = "Failed".into();
-            p.metadata.resource_version.clear();
             if let Some(w) = self.workers.get_mut(uid) {
                 w.stage = Stage::Running;
             }
-            return (
-                vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
-                vec![],
-            );
+            return (vec![Request::blind_update_status(p)], vec![]);
         }
         let key = format!("{uid}/{}", c.name);
         let delay = match self.crash_backoff.get(&key) {
@@ -188,7 +181,6 @@ impl Kubelet {
                 last_update: now,
             },
         );
-        p.metadata.resource_version.clear();
         let mut timers = vec![(
             now + PLEG_RELIST + delay,
             KubeletTimer::InitStart(uid.into(), j),
@@ -196,10 +188,7 @@ impl Kubelet {
         if delay > 0 {
             timers.push((now + PLEG_RELIST, KubeletTimer::InitBackOff(uid.into(), j)));
         }
-        (
-            vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
-            timers,
-        )
+        (vec![Request::blind_update_status(p)], timers)
     }
 
     /// A failed init container waits out its back-off: CrashLoopBackOff and `BackOff`.
@@ -228,11 +217,7 @@ impl Kubelet {
         if let Some(cs) = p.status.init_container_statuses.get_mut(j) {
             crash_loop_back_off(cs, &pod.metadata, &c.name, delay.max(INITIAL_BACKOFF));
         }
-        p.metadata.resource_version.clear();
         let ev = self.back_off_event(&p.metadata, &c.name);
-        (
-            vec![Request::UpdateStatus(Object::Pod(Box::new(p))), ev],
-            vec![],
-        )
+        (vec![Request::blind_update_status(p), ev], vec![])
     }
 }

@@ -206,15 +206,13 @@ impl Kubelet {
         self.epoch += 1;
         let mut requests = Vec::new();
         let mut timers = vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)];
-        let mut lease = self.lease(now);
-        lease.metadata.resource_version.clear();
-        requests.push(Request::Update(Object::Lease(lease)));
+        let lease = self.lease(now);
+        requests.push(Request::blind_update(lease));
         if let Some(n) = store.get::<Node>(&ObjKey::new("", &self.node)) {
             if n.ready_status() != "True" {
                 let mut n = n.clone();
                 n.status.conditions = self.ready_conditions(now);
-                n.metadata.resource_version.clear();
-                requests.push(Request::UpdateStatus(Object::Node(n.clone())));
+                requests.push(Request::blind_update_status(n.clone()));
                 requests.push(Request::Event {
                     involved: event_ref(Kind::Node, &n.metadata),
                     type_: "Normal",
@@ -241,8 +239,7 @@ impl Kubelet {
                     // Report what actually runs (the node controller had marked it not Ready).
                     let mut p = p.clone();
                     refresh_ready(&mut p, now);
-                    p.metadata.resource_version.clear();
-                    requests.push(Request::UpdateStatus(Object::Pod(Box::new(p))));
+                    requests.push(Request::blind_update_status(p));
                 }
             }
         }
@@ -293,14 +290,12 @@ impl Kubelet {
         self.epoch += 1;
         let mut requests = Vec::new();
         let mut timers = vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)];
-        let mut lease = self.lease(now);
-        lease.metadata.resource_version.clear();
-        requests.push(Request::Update(Object::Lease(lease)));
+        let lease = self.lease(now);
+        requests.push(Request::blind_update(lease));
         if let Some(n) = store.get::<Node>(&ObjKey::new("", &self.node)) {
             let mut n = n.clone();
             n.status.conditions = self.ready_conditions(now);
-            n.metadata.resource_version.clear();
-            requests.push(Request::UpdateStatus(Object::Node(n.clone())));
+            requests.push(Request::blind_update_status(n.clone()));
             requests.push(Request::Event {
                 involved: event_ref(Kind::Node, &n.metadata),
                 type_: "Normal",

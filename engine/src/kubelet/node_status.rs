@@ -153,9 +153,8 @@ impl Kubelet {
 
     /// Renew the Lease.
     pub fn heartbeat(&mut self, store: &Store, now: SimTime) -> KubeletOutput {
-        let mut lease = self.lease(now);
-        lease.metadata.resource_version.clear();
-        let mut requests = vec![Request::Update(Object::Lease(lease))];
+        let lease = self.lease(now);
+        let mut requests = vec![Request::blind_update(lease)];
         // The node status sync (every 10 s, like the Lease here): report the images
         // when they changed — what the scheduler's ImageLocality reads.
         let unchanged = self.reported_images.as_ref() == Some(&self.images);
@@ -167,8 +166,7 @@ impl Kubelet {
             if n.status.images != images {
                 let mut n = n.clone();
                 n.status.images = images;
-                n.metadata.resource_version.clear();
-                requests.push(Request::UpdateStatus(Object::Node(n)));
+                requests.push(Request::blind_update_status(n));
             }
             self.reported_images = Some(self.images.clone());
         }

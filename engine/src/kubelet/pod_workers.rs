@@ -218,8 +218,7 @@ impl Kubelet {
             set_condition(&mut s.conditions, c);
         }
         order_conditions(&mut p.status.conditions);
-        p.metadata.resource_version.clear();
-        let mut requests = vec![Request::UpdateStatus(Object::Pod(Box::new(p.clone())))];
+        let mut requests = vec![Request::blind_update_status(p.clone())];
         let (r, t) = if has_init {
             (vec![], vec![(now, KubeletTimer::InitPull(uid.into(), 0))])
         } else {
@@ -303,10 +302,9 @@ impl Kubelet {
             &mut p.status.conditions,
             cond("ContainersReady", "False", "PodCompleted", "", now),
         );
-        p.metadata.resource_version.clear();
         (
             vec![
-                Request::UpdateStatus(Object::Pod(Box::new(p.clone()))),
+                Request::blind_update_status(p.clone()),
                 Request::Delete {
                     kind: Kind::Pod,
                     key: ObjKey::of(&p.metadata),

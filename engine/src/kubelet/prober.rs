@@ -340,12 +340,8 @@ impl Kubelet {
                 w.stage = Stage::Running;
             }
         }
-        p.metadata.resource_version.clear();
         let timers = self.arm_probes(faults, uid, i, gen, c, now);
-        (
-            vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
-            timers,
-        )
+        (vec![Request::blind_update_status(p)], timers)
     }
 
     /// Wake the `types` probers of every container of Pod `uid` that has one and is
@@ -460,6 +456,5 @@ fn set_container_ready(pod: &Pod, name: &str, ready: bool, now: SimTime) -> Requ
         cs.ready = ready;
     }
     refresh_ready(&mut p, now);
-    p.metadata.resource_version.clear();
-    Request::UpdateStatus(Object::Pod(Box::new(p)))
+    Request::blind_update_status(p)
 }

@@ -89,8 +89,7 @@ impl Kubelet {
         if let Some(after) = faults.crashing_images.get(&c.image) {
             timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
         }
-        p.metadata.resource_version.clear();
-        requests.push(Request::UpdateStatus(Object::Pod(Box::new(p.clone()))));
+        requests.push(Request::blind_update_status(p.clone()));
         (requests, timers, p)
     }
 
@@ -178,9 +177,8 @@ impl Kubelet {
         if let Some(w) = self.workers.get_mut(uid) {
             w.stage = Stage::Running;
         }
-        p.metadata.resource_version.clear();
         Ok((
-            vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
+            vec![Request::blind_update_status(p)],
             vec![(now + PLEG_RELIST, KubeletTimer::Restart(uid.into(), i, gen))],
         ))
     }
@@ -238,11 +236,7 @@ impl Kubelet {
             });
             let mut p = pod.clone();
             p.status.phase = if failed { "Failed" } else { "Succeeded" }.into();
-            p.metadata.resource_version.clear();
-            return (
-                vec![Request::UpdateStatus(Object::Pod(Box::new(p)))],
-                vec![],
-            );
+            return (vec![Request::blind_update_status(p)], vec![]);
         }
         let finished = term
             .as_ref()
@@ -268,10 +262,9 @@ impl Kubelet {
                 {
                     crash_loop_back_off(cs, &pod.metadata, &c.name, b.delay);
                 }
-                p.metadata.resource_version.clear();
                 let ev = self.back_off_event(&p.metadata, &c.name);
                 return (
-                    vec![Request::UpdateStatus(Object::Pod(Box::new(p))), ev],
+                    vec![Request::blind_update_status(p), ev],
                     vec![(
                         finished + b.delay,
                         KubeletTimer::Restart(uid.into(), i, gen),

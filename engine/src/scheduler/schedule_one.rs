@@ -239,14 +239,13 @@ impl Scheduler {
                 ..Default::default()
             },
         );
-        p.metadata.resource_version.clear();
         requests.push(Request::Event {
             involved: event_ref(Kind::Pod, &pod.metadata),
             type_: "Warning",
             reason: "FailedScheduling".into(),
             message: message.clone(),
         });
-        requests.push(Request::UpdateStatus(Object::Pod(Box::new(p))));
+        requests.push(Request::blind_update_status(p));
         let attempt = SchedulingAttempt {
             time: now,
             uid: pod.metadata.uid.clone(),
@@ -285,8 +284,7 @@ fn prepare_candidate(
                 now,
             ),
         );
-        v.metadata.resource_version.clear();
-        requests.push(Request::UpdateStatus(Object::Pod(Box::new(v))));
+        requests.push(Request::blind_update_status(v));
         requests.push(Request::Delete {
             kind: Kind::Pod,
             key: key.clone(),

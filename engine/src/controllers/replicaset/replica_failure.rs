@@ -40,6 +40,5 @@ pub fn set_replica_failure(
             ..Default::default()
         },
     );
-    rs.metadata.resource_version.clear();
-    vec![Request::UpdateStatus(Object::ReplicaSet(Box::new(rs)))]
+    vec![Request::blind_update_status(rs)]
 }
