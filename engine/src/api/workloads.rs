@@ -1,6 +1,6 @@
 //! `apps/v1`: Deployment, ReplicaSet and the pod template they share.
 
-use super::{Condition, LabelSelector, ObjectMeta, PodSpec};
+use super::{Condition, Container, LabelSelector, ObjectMeta, PodSpec, StringMap};
 use serde::{Deserialize, Serialize};
 
 fn is_zero(v: &i64) -> bool {
@@ -208,6 +208,50 @@ pub struct Deployment {
     /// What is seen.
     #[serde(default)]
     pub status: DeploymentStatus,
+}
+
+impl Deployment {
+    /// What `kubectl create deployment NAME --image=IMAGE --replicas=N -n NS` generates:
+    /// label `app=NAME` on the Deployment, its selector and its template, and one
+    /// container named after the image (`registry/nginx:1.27` → `nginx`).
+    pub fn create(name: &str, namespace: &str, image: &str, replicas: i64) -> Deployment {
+        let mut labels = StringMap::new();
+        labels.insert("app".into(), name.into());
+        let container = image
+            .rsplit('/')
+            .next()
+            .and_then(|s| s.split([':', '@']).next())
+            .unwrap_or("app")
+            .to_string();
+        Deployment {
+            metadata: ObjectMeta {
+                name: name.into(),
+                namespace: namespace.into(),
+                labels: labels.clone(),
+                ..Default::default()
+            },
+            spec: DeploymentSpec {
+                replicas,
+                selector: LabelSelector::from_labels(&labels),
+                template: PodTemplateSpec {
+                    metadata: ObjectMeta {
+                        labels,
+                        ..Default::default()
+                    },
+                    spec: PodSpec {
+                        containers: vec![Container {
+                            name: container,
+                            image: image.into(),
+                            ..Default::default()
+                        }],
+                        ..Default::default()
+                    },
+                },
+                ..Default::default()
+            },
+            status: DeploymentStatus::default(),
+        }
+    }
 }
 
 /// `policy/v1.PodDisruptionBudgetSpec`: one of minAvailable / maxUnavailable.

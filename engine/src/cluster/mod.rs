@@ -190,52 +190,14 @@ impl Cluster {
         cpu: &str,
         memory: &str,
     ) -> Result<(), ApiError> {
-        let mut labels = StringMap::new();
-        labels.insert("app".into(), name.into());
-        let mut requests = StringMap::new();
+        let mut d = Deployment::create(name, "", image, replicas);
+        let requests = &mut d.spec.template.spec.containers[0].resources.requests;
         if !cpu.is_empty() {
             requests.insert("cpu".into(), cpu.into());
         }
         if !memory.is_empty() {
             requests.insert("memory".into(), memory.into());
         }
-        let container_name = image
-            .rsplit('/')
-            .next()
-            .and_then(|s| s.split([':', '@']).next())
-            .unwrap_or("app")
-            .to_string();
-        let d = Deployment {
-            metadata: ObjectMeta {
-                name: name.into(),
-                labels: labels.clone(),
-                ..Default::default()
-            },
-            spec: DeploymentSpec {
-                replicas,
-                selector: LabelSelector::from_labels(&labels),
-                template: PodTemplateSpec {
-                    metadata: ObjectMeta {
-                        labels,
-                        ..Default::default()
-                    },
-                    spec: PodSpec {
-                        containers: vec![Container {
-                            name: container_name,
-                            image: image.into(),
-                            resources: ResourceRequirements {
-                                requests,
-                                limits: StringMap::new(),
-                            },
-                            ..Default::default()
-                        }],
-                        ..Default::default()
-                    },
-                },
-                ..Default::default()
-            },
-            status: DeploymentStatus::default(),
-        };
         self.submit(
             &kubectl(),
             Request::Create {

@@ -558,7 +558,7 @@ fn create(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Fi
     Ok(out)
 }
 
-/// `kubectl create deployment`: labels app=<name>, one container named after the image.
+/// `kubectl create deployment`: [`Deployment::create`] with `--port`.
 pub fn new_deployment(
     name: &str,
     ns: &str,
@@ -566,52 +566,16 @@ pub fn new_deployment(
     replicas: i64,
     port: Option<&str>,
 ) -> Result<Deployment, String> {
-    let mut labels = StringMap::new();
-    labels.insert("app".into(), name.into());
-    let container = image
-        .rsplit('/')
-        .next()
-        .and_then(|s| s.split([':', '@']).next())
-        .unwrap_or("app")
-        .to_string();
-    let ports = match port {
-        Some(pt) => vec![ContainerPort {
+    let mut d = Deployment::create(name, ns, image, replicas);
+    if let Some(pt) = port {
+        d.spec.template.spec.containers[0].ports = vec![ContainerPort {
             container_port: pt
                 .parse()
                 .map_err(|_| format!("error: invalid port \"{pt}\""))?,
             ..Default::default()
-        }],
-        None => vec![],
-    };
-    Ok(Deployment {
-        metadata: ObjectMeta {
-            name: name.into(),
-            namespace: ns.into(),
-            labels: labels.clone(),
-            ..Default::default()
-        },
-        spec: DeploymentSpec {
-            replicas,
-            selector: LabelSelector::from_labels(&labels),
-            template: PodTemplateSpec {
-                metadata: ObjectMeta {
-                    labels,
-                    ..Default::default()
-                },
-                spec: PodSpec {
-                    containers: vec![Container {
-                        name: container,
-                        image: image.into(),
-                        ports,
-                        ..Default::default()
-                    }],
-                    ..Default::default()
-                },
-            },
-            ..Default::default()
-        },
-        status: Default::default(),
-    })
+        }];
+    }
+    Ok(d)
 }
 
 const APPLY_FLAGS: &[FlagSpec] = &[

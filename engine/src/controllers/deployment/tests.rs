@@ -3,35 +3,7 @@ use crate::apiserver::Store;
 use crate::rng::Rng;
 
 fn deployment(replicas: i64, image: &str) -> Deployment {
-    let mut l = StringMap::new();
-    l.insert("app".into(), "web".into());
-    Deployment {
-        metadata: ObjectMeta {
-            name: "web".into(),
-            namespace: "default".into(),
-            ..Default::default()
-        },
-        spec: DeploymentSpec {
-            replicas,
-            selector: LabelSelector::from_labels(&l),
-            template: PodTemplateSpec {
-                metadata: ObjectMeta {
-                    labels: l,
-                    ..Default::default()
-                },
-                spec: PodSpec {
-                    containers: vec![Container {
-                        name: "nginx".into(),
-                        image: image.into(),
-                        ..Default::default()
-                    }],
-                    ..Default::default()
-                },
-            },
-            ..Default::default()
-        },
-        status: Default::default(),
-    }
+    Deployment::create("web", "default", image, replicas)
 }
 
 fn key() -> ObjKey {
