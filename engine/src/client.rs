@@ -122,6 +122,42 @@ impl Component {
     }
 }
 
+/// The names components write under (the field manager in the watch log): the page's
+/// "who did this", the timeline's lanes and the why-trace read them.
+pub mod writer {
+    /// The learner (clicks and commands).
+    pub const KUBECTL: &str = "kubectl";
+    /// The API server itself (the namespaces and priority classes every cluster has).
+    pub const KUBE_APISERVER: &str = "kube-apiserver";
+    /// deployment-controller.
+    pub const DEPLOYMENT_CONTROLLER: &str = "deployment-controller";
+    /// replicaset-controller.
+    pub const REPLICASET_CONTROLLER: &str = "replicaset-controller";
+    /// The garbage collector.
+    pub const GARBAGE_COLLECTOR: &str = "garbage-collector";
+    /// node-lifecycle-controller.
+    pub const NODE_LIFECYCLE_CONTROLLER: &str = "node-lifecycle-controller";
+    /// taint-eviction-controller.
+    pub const TAINT_EVICTION_CONTROLLER: &str = "taint-eviction-controller";
+    /// namespace-controller.
+    pub const NAMESPACE_CONTROLLER: &str = "namespace-controller";
+    /// disruption-controller.
+    pub const DISRUPTION_CONTROLLER: &str = "disruption-controller";
+    /// The pod garbage collector.
+    pub const POD_GARBAGE_COLLECTOR: &str = "pod-garbage-collector";
+    /// The GitOps agent of the drift lessons.
+    pub const GITOPS_SYNC: &str = "gitops-sync";
+    /// kube-scheduler.
+    pub const DEFAULT_SCHEDULER: &str = "default-scheduler";
+    /// Every kubelet writes as `kubelet/<node>`.
+    pub const KUBELET_PREFIX: &str = "kubelet/";
+
+    /// The kubelet of `node`.
+    pub fn kubelet(node: &str) -> String {
+        format!("{KUBELET_PREFIX}{node}")
+    }
+}
+
 /// The `metav1.OwnerReference` a controller puts on what it creates.
 pub fn controller_ref(kind: Kind, name: &str, uid: &str) -> OwnerReference {
     OwnerReference {

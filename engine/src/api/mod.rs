@@ -6,9 +6,11 @@ mod core;
 mod meta;
 mod object;
 pub mod quantity;
+pub mod vocab;
 mod workloads;
 
 pub use self::core::*;
 pub use meta::*;
 pub use object::*;
+pub use vocab::*;
 pub use workloads::*;
