@@ -10,7 +10,6 @@ mod embed;
 mod export;
 mod i18n;
 mod sim;
-mod timeline;
 mod view;
 
 fn main() {

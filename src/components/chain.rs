@@ -2,7 +2,7 @@
 //! for ownerReferences and bindings.
 
 use crate::i18n::{t, trf};
-use crate::sim::{use_sim, Selection, SimHandle};
+use crate::sim::{use_sim, Selection, SimHandle, Verb};
 use crate::view::*;
 use kubeplay_engine::api::quantity::{format_bytes, format_cpu_milli};
 use kubeplay_engine::time::SimTime;
@@ -390,7 +390,7 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
                             let sim = sim.clone();
                             let name = name.clone();
                             let to = (want + delta).max(0);
-                            Callback::from(move |_| sim.scale(&name, to))
+                            Callback::from(move |_| sim.act(Verb::Scale(name.clone(), to)))
                         };
                         html! {
                             <div class="aggrow" data-testid={format!("agg-deployment-{name}")}>
@@ -454,24 +454,7 @@ fn export_png(sim: &SimHandle) -> Callback<MouseEvent> {
 /// `sim node add node-N` with the first free N.
 fn add_node(sim: &SimHandle) -> Callback<MouseEvent> {
     let sim = sim.clone();
-    Callback::from(move |_| {
-        let name = {
-            let st = sim.state.borrow();
-            let taken = |n: &str| {
-                st.cluster
-                    .store
-                    .get::<kubeplay_engine::api::Node>(&kubeplay_engine::apiserver::ObjKey::new(
-                        "", n,
-                    ))
-                    .is_some()
-            };
-            (1..)
-                .map(|i| format!("node-{i}"))
-                .find(|n| !taken(n))
-                .unwrap_or_default()
-        };
-        sim.click(format!("sim node add {name}"));
-    })
+    Callback::from(move |_| sim.act(Verb::AddNode(sim.free_node_name())))
 }
 
 fn deployment_card(sim: &SimHandle, d: &DeploymentView, fresh: Option<&'static str>) -> Html {
@@ -481,7 +464,7 @@ fn deployment_card(sim: &SimHandle, d: &DeploymentView, fresh: Option<&'static s
         let sim = sim.clone();
         let name = d.name.clone();
         let to = (d.desired + delta).max(0);
-        Callback::from(move |_| sim.scale(&name, to))
+        Callback::from(move |_| sim.act(Verb::Scale(name.clone(), to)))
     };
     html! {
         <div key={format!("d/{}", d.name)} class={classes!("card", "deploy", (gap != 0).then_some("gap"), fresh)} style={style(col_x(0), d.y, OWNER_H)}
@@ -541,7 +524,7 @@ fn pod_card(sim: &SimHandle, p: &PodView, fresh: Option<&'static str>) -> Html {
     let onclick = {
         let sim = sim.clone();
         let name = p.name.clone();
-        Callback::from(move |_| sim.delete_pod(&name))
+        Callback::from(move |_| sim.act(Verb::DeletePod(name.clone())))
     };
     let state = if p.terminating {
         "terminating"

@@ -3,7 +3,7 @@
 //! use and the conditions. Every button runs its kubectl command through the console.
 
 use crate::i18n::{t, trf};
-use crate::sim::use_sim;
+use crate::sim::{use_sim, Verb};
 use crate::view::{deployment_details_limited, next_image, DeploymentDetail};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -44,9 +44,9 @@ fn deployment_row(props: &RowProps) -> Html {
     let image_ref = use_node_ref();
     let rev_ref = use_node_ref();
     let name = d.name.clone();
-    let run = |cmd: String| {
+    let run = |verb: Verb| {
         let sim = sim.clone();
-        Callback::from(move |_| sim.click(cmd.clone()))
+        Callback::from(move |_| sim.act(verb.clone()))
     };
     let set_image = {
         let sim = sim.clone();
@@ -56,19 +56,20 @@ fn deployment_row(props: &RowProps) -> Html {
             if let Some(input) = image_ref.cast::<HtmlInputElement>() {
                 let img = input.value();
                 if !img.trim().is_empty() {
-                    sim.click(format!(
-                        "kubectl set image deployment/{name} {container}={}",
-                        img.trim()
-                    ));
+                    sim.act(Verb::SetImage {
+                        deployment: name.clone(),
+                        container: container.clone(),
+                        image: img.trim().to_string(),
+                    });
                 }
             }
         })
     };
-    let broken = format!("{}-broken", d.image);
-    let broken_cmd = format!(
-        "sim image-fail {broken}\nkubectl set image deployment/{} {}={broken}",
-        d.name, d.container
-    );
+    let broken = Verb::RollOutBrokenImage {
+        deployment: d.name.clone(),
+        container: d.container.clone(),
+        image: format!("{}-broken", d.image),
+    };
     let undo = {
         let sim = sim.clone();
         let rev_ref = rev_ref.clone();
@@ -78,19 +79,11 @@ fn deployment_row(props: &RowProps) -> Html {
                 .cast::<HtmlSelectElement>()
                 .map(|s| s.value())
                 .unwrap_or_default();
-            let flag = if rev.is_empty() {
-                String::new()
-            } else {
-                format!(" --to-revision={rev}")
-            };
-            sim.click(format!("kubectl rollout undo deployment/{name}{flag}"));
+            let to = (!rev.is_empty()).then_some(rev);
+            sim.act(Verb::Undo(name.clone(), to));
         })
     };
-    let pause_cmd = format!(
-        "kubectl rollout {} deployment/{}",
-        if d.paused { "resume" } else { "pause" },
-        d.name
-    );
+    let pause = Verb::SetPaused(d.name.clone(), !d.paused);
     let older: Vec<i64> = d
         .revisions
         .iter()
@@ -113,7 +106,7 @@ fn deployment_row(props: &RowProps) -> Html {
             <div class="drow-actions">
                 <label>{ format!("{} ", t(lang, "image")) }<input ref={image_ref} value={next_image(&d.image)} aria-label={trf(lang, "New image for Deployment {}", &[&name])} data-testid={format!("image-{}", d.name)} /></label>
                 <button class="btn" onclick={set_image} data-testid={format!("set-image-{}", d.name)}>{ t(lang, "Set image") }</button>
-                <button class="btn" onclick={run(broken_cmd)} title={t(lang, "The registry refuses this image: the rollout gets stuck")} data-testid={format!("broken-image-{}", d.name)}>{ t(lang, "Roll out a broken image") }</button>
+                <button class="btn" onclick={run(broken)} title={t(lang, "The registry refuses this image: the rollout gets stuck")} data-testid={format!("broken-image-{}", d.name)}>{ t(lang, "Roll out a broken image") }</button>
                 <label>{ format!("{} ", t(lang, "revision")) }
                     <select ref={rev_ref} aria-label={trf(lang, "Revision to roll Deployment {} back to", &[&name])}>
                         <option value="">{ t(lang, "previous") }</option>
@@ -121,8 +114,8 @@ fn deployment_row(props: &RowProps) -> Html {
                     </select>
                 </label>
                 <button class="btn" onclick={undo} data-testid={format!("undo-{}", d.name)}>{ t(lang, "Roll back") }</button>
-                <button class="btn" onclick={run(pause_cmd)} aria-pressed={d.paused.to_string()} data-testid={format!("pause-{}", d.name)}>{ if d.paused { t(lang, "Resume") } else { t(lang, "Pause") } }</button>
-                <button class="btn" onclick={run(format!("kubectl rollout restart deployment/{}", d.name))}>{ t(lang, "Restart") }</button>
+                <button class="btn" onclick={run(pause)} aria-pressed={d.paused.to_string()} data-testid={format!("pause-{}", d.name)}>{ if d.paused { t(lang, "Resume") } else { t(lang, "Pause") } }</button>
+                <button class="btn" onclick={run(Verb::Restart(d.name.clone()))}>{ t(lang, "Restart") }</button>
             </div>
             <table class="history" aria-label={trf(lang, "Revision history of Deployment {}", &[&name])}>
                 <thead><tr><th>{ t(lang, "REVISION") }</th><th>{ t(lang, "REPLICASET") }</th><th>{ t(lang, "IMAGES") }</th><th>{ t(lang, "READY/DESIRED") }</th><th>{ t(lang, "CHANGE-CAUSE") }</th></tr></thead>

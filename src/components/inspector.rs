@@ -3,7 +3,7 @@
 //! actions; or a Node's conditions, taints, Pods (with eviction countdowns) and actions.
 
 use crate::i18n::{t, trf, InLang};
-use crate::sim::{use_sim, Selection, SimHandle};
+use crate::sim::{use_sim, Selection, SimHandle, Verb};
 use crate::view::{node_detail, pod_path, NodeDetail, PodPath, StageState};
 use kubeplay_engine::printers::describe::describe;
 use kubeplay_engine::printers::yaml::to_yaml;
@@ -167,9 +167,9 @@ fn why_view(sim: &SimHandle, sel: &Selection) -> Html {
     }
 }
 
-fn run(sim: &SimHandle, cmd: String) -> Callback<MouseEvent> {
+fn run(sim: &SimHandle, verb: Verb) -> Callback<MouseEvent> {
     let sim = sim.clone();
-    Callback::from(move |_| sim.click(cmd.clone()))
+    Callback::from(move |_| sim.act(verb.clone()))
 }
 
 fn pod_view(sim: &SimHandle, p: &PodPath) -> Html {
@@ -223,12 +223,12 @@ fn pod_view(sim: &SimHandle, p: &PodPath) -> Html {
             }
             if !sim.readonly() {
             <div class="actions">
-                <button class="btn" onclick={run(sim, format!("kubectl delete pod {} --wait=false", p.name))}>{ t(lang, "Delete") }</button>
-                <button class="btn" onclick={run(sim, format!("sim crash pod/{}", p.name))} data-testid="action-crash">{ t(lang, "Kill container") }</button>
-                <button class="btn" onclick={run(sim, format!("sim unready pod/{}", p.name))}>{ t(lang, "Make unready") }</button>
-                <button class="btn" onclick={run(sim, format!("sim ready pod/{}", p.name))}>{ t(lang, "Make ready") }</button>
-                <button class="btn" onclick={run(sim, format!("sim hang pod/{}", p.name))}>{ t(lang, "Hang") }</button>
-                <button class="btn" onclick={run(sim, format!("sim oom pod/{}", p.name))}>{ t(lang, "OOM") }</button>
+                <button class="btn" onclick={run(sim, Verb::DeletePod(p.name.clone()))}>{ t(lang, "Delete") }</button>
+                <button class="btn" onclick={run(sim, Verb::CrashPod(p.name.clone()))} data-testid="action-crash">{ t(lang, "Kill container") }</button>
+                <button class="btn" onclick={run(sim, Verb::SetUnready(p.name.clone(), true))}>{ t(lang, "Make unready") }</button>
+                <button class="btn" onclick={run(sim, Verb::SetUnready(p.name.clone(), false))}>{ t(lang, "Make ready") }</button>
+                <button class="btn" onclick={run(sim, Verb::HangPod(p.name.clone()))}>{ t(lang, "Hang") }</button>
+                <button class="btn" onclick={run(sim, Verb::OomPod(p.name.clone()))}>{ t(lang, "OOM") }</button>
             </div>
             }
         </div>
@@ -263,27 +263,15 @@ pub(crate) fn node_actions(sim: &SimHandle, n: &NodeDetail) -> Html {
         return html! {};
     }
     let lang = sim.lang();
-    let cordon = if n.cordoned {
-        format!("kubectl uncordon {}", n.name)
-    } else {
-        format!("kubectl cordon {}", n.name)
-    };
-    let power = format!(
-        "sim node {} {}",
-        if n.powered && !n.partitioned {
-            "down"
-        } else {
-            "up"
-        },
-        n.name
-    );
+    let cordon = Verb::Cordon(n.name.clone(), !n.cordoned);
+    let power = Verb::Power(n.name.clone(), !n.powered || n.partitioned);
     html! {
         <div class="actions">
             <button class="btn" onclick={run(sim, cordon)} data-testid="action-cordon">{ if n.cordoned { t(lang, "Uncordon") } else { t(lang, "Cordon") } }</button>
-            <button class="btn" onclick={run(sim, format!("kubectl drain {} --ignore-daemonsets", n.name))} data-testid="action-drain">{ t(lang, "Drain") }</button>
+            <button class="btn" onclick={run(sim, Verb::Drain(n.name.clone()))} data-testid="action-drain">{ t(lang, "Drain") }</button>
             <button class="btn" onclick={run(sim, power)} data-testid="action-power">{ if n.partitioned { t(lang, "Reconnect") } else if n.powered { t(lang, "Power off") } else { t(lang, "Power on") } }</button>
             if n.powered && !n.partitioned {
-                <button class="btn" onclick={run(sim, format!("sim node partition {}", n.name))} data-testid="action-partition">{ t(lang, "Partition") }</button>
+                <button class="btn" onclick={run(sim, Verb::Partition(n.name.clone()))} data-testid="action-partition">{ t(lang, "Partition") }</button>
             }
         </div>
     }

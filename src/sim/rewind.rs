@@ -12,7 +12,73 @@
 //! together hold at most [`Timeline::WEIGHT_BUDGET`] objects: at 150,000 Pods the page
 //! keeps the start and the latest one, instead of running out of memory.
 
-use kubeplay_engine::time::SimTime;
+use super::*;
+
+/// What a snapshot keeps: the world and what the console was waiting on.
+#[derive(Clone, Debug)]
+pub struct Rewindable {
+    pub(super) cluster: Cluster,
+    pub(super) pending: Option<(usize, Blocking)>,
+    pub(super) queued: VecDeque<script::ScriptLine>,
+    pub(super) tracker: Option<Tracker>,
+}
+
+impl SimState {
+    pub(super) fn rewindable(&self) -> Rewindable {
+        Rewindable {
+            cluster: self.cluster.clone(),
+            pending: self.pending.clone(),
+            queued: self.queued.clone(),
+            tracker: self.scenario.as_ref().map(|a| a.tracker.clone()),
+        }
+    }
+
+    /// The clock moved (tick or step): a snapshot when one is due.
+    pub fn observe(&mut self) {
+        let (now, applied) = (self.cluster.now(), self.applied);
+        // Copy the world only when a snapshot is due.
+        let weight = self.cluster.store.object_count();
+        let snap = self.timeline.due(now, weight).then(|| self.rewindable());
+        self.timeline.observe(now, applied, snap, weight);
+    }
+
+    /// Go to simulated time `t` within the recorded history (paused; a waiting command
+    /// is stopped): the last snapshot before `t`, then the journal's acts up to `t`
+    /// replayed at their times. The console is not rewound (it is the learner's
+    /// transcript), so replayed commands print nowhere.
+    pub fn seek(&mut self, t: SimTime) {
+        let t = t.min(self.timeline.horizon.max(self.cluster.now()));
+        let Some(snap) = self.timeline.before(t).cloned() else {
+            return;
+        };
+        let console = std::mem::take(&mut self.console);
+        let Rewindable {
+            cluster,
+            pending,
+            queued,
+            tracker,
+        } = snap.state;
+        self.cluster = cluster;
+        self.pending = pending;
+        self.queued = queued;
+        if let (Some(a), Some(tr)) = (self.scenario.as_mut(), tracker) {
+            a.tracker = tr;
+        }
+        self.applied = snap.acts;
+        // Detach a waiting command from the console: it goes on acting as the clock
+        // replays, but the transcript belongs to the present.
+        if let Some((i, _)) = self.pending.as_mut() {
+            *i = usize::MAX;
+        }
+        self.advance(t.saturating_sub(self.cluster.now()));
+        if let Some((i, _)) = self.pending.as_mut() {
+            *i = usize::MAX;
+        }
+        self.console = console;
+        self.goals_reached.clear();
+        self.playing = false;
+    }
+}
 
 /// One snapshot: when, how many journal acts it includes, and the state.
 #[derive(Clone, Debug)]

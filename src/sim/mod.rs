@@ -1,0 +1,228 @@
+//! The simulation handle shared through a Yew context: the page's one state module.
+//!
+//! - [`state`]: the UI state (cluster, pace, console, selection, lesson, journal);
+//! - [`share`]: URL options and the share link;
+//! - [`rewind`]: snapshots and going back in time;
+//! - here: [`SimHandle`], whose domain verbs the components call.
+
+use kubeplay_engine::cluster::Cluster;
+use kubeplay_engine::command::wait::Blocking;
+use kubeplay_engine::command::{self, script, NoFiles};
+use kubeplay_engine::scenario::{self as scn, Scenario, Tracker};
+use kubeplay_engine::time::SimTime;
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+use yew::prelude::*;
+
+mod rewind;
+mod share;
+mod state;
+mod verbs;
+
+pub use rewind::*;
+pub use share::*;
+pub use state::*;
+pub use verbs::Verb;
+
+/// A cheap, comparable handle: equality is by revision, so components re-render when
+/// the simulation changed.
+#[derive(Clone)]
+pub struct SimHandle {
+    /// Shared state.
+    pub state: Rc<RefCell<SimState>>,
+    /// Revision counter (bumped after every change).
+    pub rev: u64,
+    bump: Callback<()>,
+}
+
+impl PartialEq for SimHandle {
+    fn eq(&self, other: &Self) -> bool {
+        self.rev == other.rev && Rc::ptr_eq(&self.state, &other.state)
+    }
+}
+
+impl SimHandle {
+    /// A handle over `state`.
+    pub fn new(state: Rc<RefCell<SimState>>, rev: u64, bump: Callback<()>) -> Self {
+        SimHandle { state, rev, bump }
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&mut SimState) -> R) -> R {
+        let r = f(&mut self.state.borrow_mut());
+        self.bump.emit(());
+        r
+    }
+
+    /// Run what the learner typed in the console.
+    pub fn run(&self, text: &str) {
+        if self.readonly() {
+            return;
+        }
+        self.with(|s| {
+            if !text.trim().is_empty() {
+                s.history.push(text.trim().to_string());
+            }
+            s.run_text(text);
+        });
+    }
+
+    /// A click, as the command it stands for: it runs through the same command
+    /// language and appears in the console, so the learner sees what to type.
+    pub fn click(&self, command: String) {
+        if self.readonly() {
+            return;
+        }
+        self.with(|s| {
+            s.run_text(&command);
+            let ok = s.console.last().is_some_and(|e| e.ok);
+            s.last_error = if ok {
+                None
+            } else {
+                s.console.last().map(|e| e.output.trim().to_string())
+            };
+            s.last_command = Some(command);
+        });
+    }
+
+    /// Load a scenario (None: the default playground). Language, speed and page
+    /// options carry over; the console and history start afresh.
+    pub fn load(&self, source: Option<ScenarioSource>) -> Result<(), String> {
+        let fresh = match source {
+            Some(src) => SimState::with_scenario(src)?,
+            None => SimState::new(crate::view::default_cluster()),
+        };
+        self.with(|s| {
+            let (lang, speed, options) = (s.lang, s.speed_x10, s.options.clone());
+            *s = fresh;
+            s.lang = lang;
+            s.speed_x10 = speed;
+            s.options = options;
+        });
+        Ok(())
+    }
+
+    /// Run step `i` of the loaded scenario (its placeholders filled in now).
+    pub fn run_step(&self, i: usize) {
+        let cmd = {
+            let s = self.state.borrow();
+            let Some(a) = s.scenario.as_ref() else { return };
+            let Some(c) = a.scenario.steps.get(i).and_then(|st| st.command.clone()) else {
+                return;
+            };
+            scn::expand(&s.cluster, &c)
+        };
+        match cmd {
+            Ok(c) => self.click(c.trim_end().to_string()),
+            Err(e) => self.with(|s| s.last_error = Some(format!("error: {e}"))),
+        }
+    }
+
+    /// The link that reopens this session exactly (`#s=`), also put in the address bar.
+    pub fn share(&self) -> String {
+        let hash = format!("s={}", self.state.borrow().session().encode());
+        let Some(w) = web_sys::window() else {
+            return format!("#{hash}");
+        };
+        let loc = w.location();
+        let base = format!(
+            "{}{}{}",
+            loc.origin().unwrap_or_default(),
+            loc.pathname().unwrap_or_default(),
+            loc.search().unwrap_or_default()
+        );
+        let url = format!("{base}#{hash}");
+        if let Ok(h) = w.history() {
+            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+        }
+        url
+    }
+
+    /// Run a command for the embedding page (read-only or not: the author drives it);
+    /// returns what it printed and whether it succeeded.
+    pub fn api_run(&self, text: &str) -> (String, bool) {
+        self.with(|s| {
+            // `{pod:app=web}` and friends name objects whose names are random.
+            let text = match scn::expand(&s.cluster, text) {
+                Ok(t) => t,
+                Err(e) => return (format!("error: {e}\n"), false),
+            };
+            let before = s.console.len();
+            s.run_text(&text);
+            let new = &s.console[before.min(s.console.len())..];
+            let out: String = new.iter().map(|e| e.output.as_str()).collect();
+            (out, new.iter().all(|e| e.ok))
+        })
+    }
+
+    /// Play or pause explicitly.
+    pub fn set_playing(&self, playing: bool) {
+        self.with(|s| s.playing = playing);
+    }
+
+    /// Read-only page (`readonly=1`): the learner's clicks and console change nothing.
+    pub fn readonly(&self) -> bool {
+        self.state.borrow().options.readonly
+    }
+
+    /// Power a node off, or back on.
+    pub fn toggle_node_power(&self, name: &str) {
+        let up = self.state.borrow().cluster.node_up(name);
+        self.act(Verb::Power(name.to_string(), !up));
+    }
+
+    /// Ctrl+C in the console.
+    pub fn interrupt(&self) {
+        self.with(|s| s.interrupt());
+    }
+
+    /// Show an object in the inspector (None closes it).
+    pub fn select(&self, sel: Option<Selection>) {
+        self.with(|s| s.selected = sel);
+    }
+
+    /// Play or pause.
+    pub fn toggle_play(&self) {
+        self.with(|s| s.playing = !s.playing);
+    }
+
+    /// Run to the next visible change.
+    pub fn step(&self) {
+        self.with(|s| {
+            s.playing = false;
+            s.step_once();
+            s.observe();
+        });
+    }
+
+    /// Rewind or fast-forward to `t` within the recorded history.
+    pub fn seek(&self, t: SimTime) {
+        self.with(|s| s.seek(t));
+    }
+
+    /// Set the speed (in tenths: 5 is 0.5×).
+    pub fn set_speed(&self, speed_x10: u32) {
+        self.with(|s| s.speed_x10 = speed_x10);
+    }
+
+    /// Switch the UI language (kubectl output stays English).
+    pub fn set_lang(&self, lang: crate::i18n::Lang) {
+        self.with(|s| s.lang = lang);
+        set_document_lang(lang);
+    }
+
+    /// The UI language.
+    pub fn lang(&self) -> crate::i18n::Lang {
+        self.state.borrow().lang
+    }
+}
+
+/// The handle of the enclosing provider.
+#[hook]
+pub fn use_sim() -> SimHandle {
+    // The provider wraps the whole app, so the context is always there.
+    use_context::<SimHandle>().expect("SimHandle provider")
+}
+
+#[cfg(test)]
+mod tests;

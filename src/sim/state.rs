@@ -1,0 +1,432 @@
+//! The UI state behind the handle: the cluster, the clock's pace, the console and
+//! its waiting command, the selection, the loaded lesson, and the journal of what the
+//! learner did (the unit the share link and rewind replay).
+
+use super::*;
+
+/// Speeds offered by the toolbar, in tenths (×0.5 … ×60 simulated time per wall time):
+/// tenths so half speed is an integer like the rest.
+pub const SPEEDS_X10: [u32; 5] = [5, 10, 50, 300, 600];
+
+/// `0.5×`, `30×`: a speed in tenths as the toolbar labels it.
+pub fn speed_label(x10: u32) -> String {
+    if x10 % 10 == 0 {
+        format!("{}×", x10 / 10)
+    } else {
+        format!("{}.{}×", x10 / 10, x10 % 10)
+    }
+}
+
+/// How many console entries are kept.
+const CONSOLE_KEEP: usize = 200;
+
+/// One command in the console and what it printed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConsoleEntry {
+    /// The command as typed (or as a click translated it).
+    pub command: String,
+    /// Its output, exactly as kubectl prints it.
+    pub output: String,
+    /// Whether it succeeded.
+    pub ok: bool,
+}
+
+/// What the inspector shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// A Pod by name.
+    Pod(String),
+    /// A Node by name.
+    Node(String),
+    /// A Deployment by name.
+    Deployment(String),
+    /// A ReplicaSet by name.
+    ReplicaSet(String),
+}
+
+impl Selection {
+    /// The selected object's kind and key (namespace default for namespaced kinds).
+    pub fn kind_key(
+        &self,
+    ) -> (
+        kubeplay_engine::api::Kind,
+        kubeplay_engine::apiserver::ObjKey,
+    ) {
+        use kubeplay_engine::api::Kind;
+        use kubeplay_engine::apiserver::ObjKey;
+        match self {
+            Selection::Pod(n) => (Kind::Pod, ObjKey::new("default", n)),
+            Selection::Node(n) => (Kind::Node, ObjKey::new("", n)),
+            Selection::Deployment(n) => (Kind::Deployment, ObjKey::new("default", n)),
+            Selection::ReplicaSet(n) => (Kind::ReplicaSet, ObjKey::new("default", n)),
+        }
+    }
+}
+
+/// The mutable state behind the handle.
+pub struct SimState {
+    /// The object the inspector shows.
+    pub selected: Option<Selection>,
+    /// The cluster.
+    pub cluster: Cluster,
+    /// Whether the clock runs.
+    pub playing: bool,
+    /// Speed multiplier in tenths (10 = real time).
+    pub speed_x10: u32,
+    /// The last tick ran out of its wall-time budget before the clock reached where the
+    /// chosen speed would put it: the simulation is running slower than chosen.
+    pub lagging: bool,
+    /// The last action's error, shown to the learner (kubectl's words).
+    pub last_error: Option<String>,
+    /// The equivalent command of the last click.
+    pub last_command: Option<String>,
+    /// The console transcript.
+    pub console: Vec<ConsoleEntry>,
+    /// Commands typed, oldest first (↑/↓).
+    pub history: Vec<String>,
+    /// A command waiting for the cluster (e.g. `kubectl rollout status`), with the index
+    /// of its console entry: it finishes as the clock plays.
+    pub pending: Option<(usize, Blocking)>,
+    /// Lines of a multi-line input still to run after the pending one.
+    pub(super) queued: VecDeque<script::ScriptLine>,
+    /// The UI language.
+    pub lang: crate::i18n::Lang,
+    /// Snapshots for rewinding (the journal replays from them).
+    pub timeline: Timeline<Rewindable>,
+    /// How many of the journal's acts the current world includes (fewer than the
+    /// journal holds after a rewind).
+    pub(super) applied: usize,
+    /// The lesson loaded, if any, and its goals' progress.
+    pub scenario: Option<ActiveScenario>,
+    /// Everything the learner did, with its simulated time: replaying it on the same
+    /// starting world gives the same world (the share link carries it).
+    pub journal: Vec<(SimTime, Act)>,
+    /// Goals reached since the embedding page was last told (indexes).
+    pub goals_reached: Vec<usize>,
+    /// How the page was opened (embed mode, panels, read-only…).
+    pub options: PageOptions,
+}
+
+/// A loaded scenario.
+#[derive(Clone, Debug)]
+pub struct ActiveScenario {
+    /// Where it came from (a built-in id, or the author's YAML).
+    pub source: ScenarioSource,
+    /// The scenario.
+    pub scenario: Scenario,
+    /// Its goals' progress.
+    pub tracker: Tracker,
+}
+
+/// Where a scenario came from.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScenarioSource {
+    /// A built-in scenario's id.
+    Id(String),
+    /// An author's scenario file.
+    Yaml(String),
+}
+
+impl ScenarioSource {
+    /// Parse it.
+    pub fn parse(&self) -> Result<Scenario, String> {
+        match self {
+            ScenarioSource::Id(id) => scn::builtin(id)
+                .unwrap_or_else(|| Err(format!("error: no built-in scenario \"{id}\""))),
+            ScenarioSource::Yaml(y) => scn::parse(y, "scenario.yaml"),
+        }
+    }
+}
+
+/// One thing the learner did (the unit of the journal).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Act {
+    /// Text run in the console (or a click's command).
+    #[serde(rename = "r")]
+    Run(String),
+    /// A waiting command looked at the cluster after a tick.
+    #[serde(rename = "p")]
+    Poll,
+    /// Ctrl+C.
+    #[serde(rename = "i")]
+    Interrupt,
+    /// Step to the next visible change.
+    #[serde(rename = "s")]
+    Step,
+}
+
+impl SimState {
+    /// A fresh state around `cluster`, playing at 1×.
+    pub fn new(cluster: Cluster) -> Self {
+        let timeline = Timeline::new(
+            cluster.now(),
+            Rewindable {
+                cluster: cluster.clone(),
+                pending: None,
+                queued: VecDeque::new(),
+                tracker: None,
+            },
+        );
+        SimState {
+            timeline,
+            applied: 0,
+            selected: None,
+            cluster,
+            playing: true,
+            speed_x10: 10,
+            lagging: false,
+            last_error: None,
+            last_command: None,
+            console: Vec::new(),
+            history: Vec::new(),
+            pending: None,
+            queued: VecDeque::new(),
+            lang: crate::i18n::Lang::En,
+            scenario: None,
+            journal: Vec::new(),
+            goals_reached: Vec::new(),
+            options: PageOptions::default(),
+        }
+    }
+
+    /// A fresh state on scenario `source`'s starting world (its setup run), playing.
+    pub fn with_scenario(source: ScenarioSource) -> Result<Self, String> {
+        let scenario = source.parse()?;
+        let cluster = scn::build(&scenario)?;
+        let tracker = Tracker::new(&scenario);
+        let mut s = SimState::new(cluster);
+        s.scenario = Some(ActiveScenario {
+            source,
+            scenario,
+            tracker,
+        });
+        s.check_goals();
+        s.timeline = Timeline::new(s.cluster.now(), s.rewindable());
+        Ok(s)
+    }
+
+    /// Do `act` now and journal it. An act after a rewind forks the history: the acts
+    /// that came after this moment are dropped. A command that changed nothing and
+    /// left nothing waiting (a `kubectl get`) is not history, so it forks nothing.
+    pub fn act(&mut self, act: Act) {
+        // A tick may have stopped inside an instant: acts happen between instants.
+        self.cluster.finish_instant();
+        let before = (self.cluster.store.revision(), self.cluster.now());
+        self.apply(&act);
+        let changed = match &act {
+            Act::Run(text) => {
+                let mut words = text.split_whitespace();
+                // `sim` faults live in the kubelets, not the store: they are history too.
+                let sim_change = words.next() == Some("sim")
+                    && !matches!(
+                        words.next(),
+                        Some("time" | "log" | "why" | "trace" | "expect")
+                    );
+                sim_change
+                    || (self.cluster.store.revision(), self.cluster.now()) != before
+                    || self.pending.is_some()
+                    || !self.queued.is_empty()
+            }
+            _ => true,
+        };
+        if changed {
+            let now = self.cluster.now();
+            if self.applied < self.journal.len() || now < self.timeline.horizon {
+                self.journal.truncate(self.applied);
+                self.timeline.fork(now, self.applied);
+            }
+            // Journaled at the moment it started (a Run's own clock moves are replayed).
+            self.journal.push((before.1, act));
+            self.applied += 1;
+        }
+    }
+
+    /// Do `act` without journaling it (a replay).
+    fn apply(&mut self, act: &Act) {
+        match act {
+            Act::Run(text) => {
+                self.run_text_unrecorded(text);
+                self.check_goals();
+            }
+            Act::Poll => self.poll_pending(),
+            Act::Interrupt => self.stop_pending(),
+            Act::Step => {
+                // Skip invisible heartbeats: a learner's step should show a change.
+                self.cluster.step_visible(10_000);
+                self.poll_pending();
+                self.check_goals();
+            }
+        }
+    }
+
+    /// Play the clock `ms` forward. With goals still to reach, the clock moves in
+    /// [`scn::CHECK_EVERY`] slices aligned to absolute time, checking after each, so a
+    /// story's short-lived states are seen at any speed, and a replay checks at the same
+    /// moments.
+    pub fn advance(&mut self, ms: SimTime) {
+        self.advance_within(ms, &mut || false);
+    }
+
+    /// [`SimState::advance`] within a budget: `out_of_time()` is asked between
+    /// simulated instants, and a yes stops the clock there (returns false). The ticker
+    /// gives each tick a slice of wall time, so a large cluster plays slower than the
+    /// chosen speed instead of freezing the page; where it stops does not change what
+    /// happens ([`Cluster::run_until_within`]).
+    pub fn advance_within(&mut self, ms: SimTime, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        let end = self.cluster.now() + ms;
+        // After a rewind the clock replays the recorded acts as it reaches them, so
+        // playing on from the past shows the same history again (until a new act
+        // forks it).
+        while let Some((ts, act)) = self.journal.get(self.applied).cloned() {
+            if ts > end {
+                break;
+            }
+            if !self.advance_clock(ts.saturating_sub(self.cluster.now()), out_of_time) {
+                return false;
+            }
+            self.apply(&act);
+            self.applied += 1;
+        }
+        self.advance_clock(end.saturating_sub(self.cluster.now()), out_of_time)
+    }
+
+    fn advance_clock(&mut self, ms: SimTime, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        let end = self.cluster.now() + ms;
+        let watching = self.scenario.as_ref().is_some_and(|a| !a.tracker.all());
+        if !watching {
+            return self.cluster.run_until_within(end, out_of_time);
+        }
+        while self.cluster.now() < end {
+            let next = (self.cluster.now() / scn::CHECK_EVERY + 1) * scn::CHECK_EVERY;
+            if !self.cluster.run_until_within(next.min(end), out_of_time) {
+                return false;
+            }
+            if self.cluster.now() % scn::CHECK_EVERY == 0 {
+                self.check_goals();
+            }
+        }
+        true
+    }
+
+    /// Check the scenario's goals now.
+    pub fn check_goals(&mut self) {
+        if let Some(a) = self.scenario.as_mut() {
+            let newly = a.tracker.check(&a.scenario, &mut self.cluster);
+            self.goals_reached.extend(newly);
+        }
+    }
+
+    /// After a tick: a waiting command looks at the cluster (a journaled act).
+    pub fn tick_poll(&mut self) {
+        // Replaying a recorded future (after a rewind), the journal's own polls act.
+        // Inside an instant (a tick ran out of time there) the poll waits for a tick
+        // that ends between instants, where a replay can repeat it.
+        if self.pending.is_some()
+            && self.applied == self.journal.len()
+            && !self.cluster.is_mid_instant()
+        {
+            self.act(Act::Poll);
+        }
+    }
+
+    /// Run to the next visible change (a journaled act).
+    pub fn step_once(&mut self) {
+        self.act(Act::Step);
+    }
+
+    /// Run text (one command, several lines, or a heredoc) as the console does. A
+    /// blocking command stays pending (and later lines wait for it) until the clock
+    /// has played far enough.
+    pub fn run_text(&mut self, text: &str) {
+        self.act(Act::Run(text.to_string()));
+    }
+
+    fn run_text_unrecorded(&mut self, text: &str) {
+        match script::parse(text, "console") {
+            Ok(lines) => {
+                self.queued.extend(lines);
+                self.run_queued();
+            }
+            Err(e) => self.push(ConsoleEntry {
+                command: text.trim().to_string(),
+                output: format!("error: {e}\n"),
+                ok: false,
+            }),
+        }
+    }
+
+    fn run_queued(&mut self) {
+        while self.pending.is_none() {
+            let Some(l) = self.queued.pop_front() else {
+                return;
+            };
+            let mut o = command::start(&mut self.cluster, &l.command, l.stdin.as_deref(), &NoFiles);
+            let shown = match &l.stdin {
+                Some(_) => format!("{} <<EOF …", l.command),
+                None => l.command.clone(),
+            };
+            let blocking = o.blocking.take();
+            self.push(ConsoleEntry {
+                command: shown,
+                output: o.output,
+                ok: o.ok,
+            });
+            if let Some(b) = blocking {
+                let idx = self.console.len() - 1;
+                self.pending = Some((idx, b));
+                self.poll_pending();
+            }
+        }
+    }
+
+    /// Let a pending command look at the cluster (after every tick and step).
+    pub fn poll_pending(&mut self) {
+        let Some((idx, mut b)) = self.pending.take() else {
+            return;
+        };
+        let done = b.poll(&mut self.cluster);
+        let out = std::mem::take(&mut b.output);
+        if let Some(e) = self.console.get_mut(idx) {
+            e.output.push_str(&out);
+            if done {
+                e.ok = !b.failed;
+            }
+        }
+        if done {
+            self.run_queued();
+        } else {
+            self.pending = Some((idx, b));
+        }
+    }
+
+    /// Ctrl+C: stop the pending command and drop queued lines (a journaled act).
+    pub fn interrupt(&mut self) {
+        if self.pending.is_some() || !self.queued.is_empty() {
+            self.act(Act::Interrupt);
+        }
+    }
+
+    fn stop_pending(&mut self) {
+        if let Some((idx, mut b)) = self.pending.take() {
+            b.interrupt();
+            if let Some(e) = self.console.get_mut(idx) {
+                e.output.push_str(&b.output);
+                e.ok = false;
+            }
+        }
+        self.queued.clear();
+    }
+
+    fn push(&mut self, e: ConsoleEntry) {
+        self.console.push(e);
+        let extra = self.console.len().saturating_sub(CONSOLE_KEEP);
+        // Keep the pending entry's index right when old entries fall off.
+        if extra > 0 && self.pending.as_ref().is_none_or(|(i, _)| *i >= extra) {
+            self.console.drain(..extra);
+            if let Some((i, _)) = self.pending.as_mut() {
+                *i -= extra;
+            }
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! The UI state on its own: commands, the clock, share links and rewind.
+
+use super::*;
+use crate::view::default_cluster;
+
+#[test]
+fn a_blocking_command_waits_for_the_clock_and_later_lines_wait_for_it() {
+    let mut s = SimState::new(default_cluster());
+    s.run_text("kubectl scale deployment web --replicas=5\nkubectl rollout status deployment/web\nkubectl get deploy web");
+    assert!(s.pending.is_some(), "rollout status is waiting");
+    assert_eq!(s.console.len(), 2, "the get waits its turn");
+    for _ in 0..100 {
+        s.cluster.advance(100);
+        s.poll_pending();
+    }
+    assert!(s.pending.is_none());
+    assert_eq!(s.console.len(), 3);
+    assert!(
+        s.console[1]
+            .output
+            .ends_with("deployment \"web\" successfully rolled out\n"),
+        "{}",
+        s.console[1].output
+    );
+    assert!(
+        s.console[2].output.contains("5/5"),
+        "{}",
+        s.console[2].output
+    );
+}
+
+/// `kubectl delete pod` the first Pod, not waiting.
+fn delete_first_pod(s: &mut SimState) {
+    let victim = s
+        .cluster
+        .store
+        .list::<kubeplay_engine::api::Pod>()
+        .next()
+        .map(|p| p.metadata.name.clone())
+        .unwrap_or_default();
+    s.run_text(&format!("kubectl delete pod {victim} --wait=false"));
+}
+
+/// Play like the page does: ticks of `ms`, a poll after each, snapshots.
+fn play(s: &mut SimState, ticks: usize, ms: u64) {
+    for _ in 0..ticks {
+        s.advance(ms);
+        s.tick_poll();
+        s.observe();
+    }
+}
+
+#[test]
+fn ticks_that_run_out_of_time_inside_an_instant_still_share_a_byte_identical_world() {
+    let mut s = SimState::new(default_cluster());
+    // A tick that may stop after any timer: out of time at every 7th question.
+    let mut asked = 0u32;
+    let mut stops = 0;
+    let mut mid = 0;
+    let mut tick = |s: &mut SimState, ms: u64| {
+        let done = s.advance_within(ms, &mut || {
+            asked += 1;
+            asked % 7 == 0
+        });
+        stops += usize::from(!done);
+        mid += usize::from(s.cluster.is_mid_instant());
+        s.tick_poll();
+        s.observe();
+    };
+    s.run_text("kubectl scale deployment web --replicas=12");
+    for _ in 0..20 {
+        tick(&mut s, 300);
+    }
+    // Each command comes while a tick has stopped inside an instant.
+    let mut acted_mid = 0;
+    for cmd in [
+        "delete",
+        "kubectl drain node-1 --ignore-daemonsets",
+        "kubectl uncordon node-1",
+    ] {
+        for _ in 0..50 {
+            if s.cluster.is_mid_instant() {
+                break;
+            }
+            tick(&mut s, 1000);
+        }
+        acted_mid += usize::from(s.cluster.is_mid_instant());
+        match cmd {
+            "delete" => delete_first_pod(&mut s),
+            c => s.run_text(c),
+        }
+        for _ in 0..60 {
+            tick(&mut s, 1000);
+        }
+    }
+    assert_eq!(acted_mid, 3);
+    for _ in 0..50 {
+        tick(&mut s, 1000);
+    }
+    assert!(
+        stops > 10 && mid > 0,
+        "{stops} stops, {mid} inside an instant"
+    );
+    let back = SimState::from_session(&Session::decode(&s.session().encode()).unwrap()).unwrap();
+    assert_eq!(back.cluster.now(), s.cluster.now());
+    assert_eq!(back.cluster.transcript(), s.cluster.transcript());
+    assert_eq!(back.console, s.console);
+}
+
+#[test]
+fn a_share_link_round_trips_to_a_byte_identical_world() {
+    let mut s = SimState::new(default_cluster());
+    play(&mut s, 7, 100);
+    delete_first_pod(&mut s);
+    play(&mut s, 13, 3000);
+    s.run_text("kubectl scale deployment web --replicas=5");
+    play(&mut s, 3, 500);
+    // A blocking drain acts on polls as the clock plays.
+    s.run_text("kubectl drain node-2 --ignore-daemonsets");
+    play(&mut s, 40, 1500);
+    s.step_once();
+    s.run_text("kubectl uncordon node-2\nkubectl get pods");
+    play(&mut s, 9, 50);
+    let link = s.session().encode();
+    let back = SimState::from_session(&Session::decode(&link).unwrap()).unwrap();
+    assert_eq!(back.cluster.now(), s.cluster.now());
+    assert_eq!(back.cluster.transcript(), s.cluster.transcript());
+    assert_eq!(back.console, s.console);
+    assert!(
+        s.journal.iter().any(|(_, a)| *a == Act::Poll),
+        "the drain was polled"
+    );
+}
+
+#[test]
+fn rewinding_and_going_forward_again_gives_byte_identical_worlds() {
+    let mut s = SimState::new(default_cluster());
+    play(&mut s, 20, 700);
+    delete_first_pod(&mut s);
+    play(&mut s, 5, 700);
+    let (t_mid, mid) = (s.cluster.now(), s.cluster.transcript());
+    // (An act at t_mid itself would belong to t_mid: seeking to a time includes
+    // what was done at it.)
+    play(&mut s, 1, 700);
+    s.run_text("kubectl drain node-1 --ignore-daemonsets");
+    play(&mut s, 40, 700);
+    let (t_end, end) = (s.cluster.now(), s.cluster.transcript());
+    let console = s.console.clone();
+    s.seek(t_mid);
+    assert_eq!(s.cluster.now(), t_mid);
+    assert_eq!(s.cluster.transcript(), mid);
+    assert_eq!(s.console, console, "the transcript is not rewound");
+    s.seek(t_end);
+    assert_eq!(s.cluster.transcript(), end);
+    // Back again, then Play: the recorded acts (the drain and its polls) replay.
+    s.seek(t_mid);
+    play(&mut s, 41, 700);
+    assert_eq!(s.cluster.now(), t_end);
+    assert_eq!(s.cluster.transcript(), end);
+    assert_eq!(s.timeline.forked_at, None);
+}
+
+#[test]
+fn a_command_after_a_rewind_forks_the_history_but_a_get_does_not() {
+    let mut s = SimState::new(default_cluster());
+    s.run_text("kubectl scale deployment web --replicas=4");
+    play(&mut s, 30, 1000);
+    let t = s.cluster.now() - 15_000;
+    s.seek(t);
+    s.run_text("kubectl get pods");
+    assert_eq!(s.timeline.forked_at, None);
+    assert_eq!(s.journal.len(), 1);
+    s.run_text("kubectl scale deployment web --replicas=2");
+    assert_eq!(s.timeline.forked_at, Some(t));
+    assert_eq!(s.journal.len(), 2);
+    play(&mut s, 20, 1000);
+    let spec = |s: &SimState| {
+        s.cluster
+            .store
+            .get::<kubeplay_engine::api::Deployment>(&kubeplay_engine::apiserver::ObjKey::new(
+                "default", "web",
+            ))
+            .unwrap()
+            .status
+            .ready_replicas
+    };
+    assert_eq!(spec(&s), 2);
+}
+
+#[test]
+fn a_share_link_after_a_rewind_carries_only_what_happened_before_now() {
+    let mut s = SimState::new(default_cluster());
+    s.run_text("kubectl scale deployment web --replicas=4");
+    play(&mut s, 30, 1000);
+    let t = s.cluster.now() - 20_000;
+    s.run_text("kubectl scale deployment web --replicas=1");
+    play(&mut s, 10, 1000);
+    s.seek(t);
+    let at_t = s.cluster.transcript();
+    let back = SimState::from_session(&s.session()).unwrap();
+    assert_eq!(back.cluster.now(), t);
+    assert_eq!(back.cluster.transcript(), at_t);
+}
+
+#[test]
+fn a_scenario_session_replays_with_its_goals_reached_at_the_same_moments() {
+    let mut s = SimState::with_scenario(ScenarioSource::Id("gateway-delete-pod".into())).unwrap();
+    let pod = kubeplay_engine::scenario::expand(&s.cluster, "{pod:app=gateway}").unwrap();
+    play(&mut s, 3, 300);
+    s.run_text(&format!("kubectl delete pod {pod} --wait=false"));
+    play(&mut s, 10, 3000);
+    let reached = s.scenario.as_ref().unwrap().tracker.reached.clone();
+    assert!(reached.iter().all(Option::is_some), "{reached:?}");
+    let back = SimState::from_session(&Session::decode(&s.session().encode()).unwrap()).unwrap();
+    assert_eq!(back.scenario.as_ref().unwrap().tracker.reached, reached);
+    assert_eq!(back.cluster.transcript(), s.cluster.transcript());
+}
+
+#[test]
+fn a_link_with_three_thousand_commands_still_round_trips() {
+    let mut s = SimState::new(default_cluster());
+    for i in 0..3_000u64 {
+        s.run_text(&format!(
+            "kubectl scale deployment web --replicas={}",
+            1 + i % 4
+        ));
+        s.advance(200 + (i % 7) * 10);
+        s.tick_poll();
+    }
+    let link = s.session().encode();
+    // A figure, not a limit: Chromium takes URLs up to 2 MB, and the hash never
+    // reaches a server.
+    eprintln!("share link with 3000 commands: {} characters", link.len());
+    let back = SimState::from_session(&Session::decode(&link).unwrap()).unwrap();
+    assert_eq!(back.cluster.transcript(), s.cluster.transcript());
+}
+
+#[test]
+fn a_damaged_or_foreign_share_link_is_refused_with_a_reason() {
+    assert!(Session::decode("!!!").unwrap_err().contains("damaged"));
+    let not_json = kubeplay_engine::lz::compress_to_uri("hello");
+    assert!(Session::decode(&not_json).unwrap_err().contains("damaged"));
+    let forever = kubeplay_engine::lz::compress_to_uri(r#"{"v":1,"now":99999999999999}"#);
+    assert!(Session::decode(&forever)
+        .unwrap_err()
+        .contains("times do not add up"));
+    let unordered =
+        kubeplay_engine::lz::compress_to_uri(r#"{"v":1,"now":10,"journal":[[9,"s"],[3,"s"]]}"#);
+    assert!(Session::decode(&unordered).is_err());
+    let v2 = kubeplay_engine::lz::compress_to_uri(r#"{"v":2,"now":0}"#);
+    assert!(Session::decode(&v2).unwrap_err().contains("version 2"));
+    let bad_scn = Session {
+        v: 1,
+        scenario: Some(ScenarioSource::Id("nope".into())),
+        journal: vec![],
+        now: 0,
+    };
+    assert!(SimState::from_session(&bad_scn).is_err());
+}
+
+fn req(query: &[(&str, &str)], hash: &str) -> UrlRequest {
+    UrlRequest {
+        query: query
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        hash: hash.into(),
+    }
+}
+
+#[test]
+fn the_url_opens_a_scenario_in_embed_mode_with_its_options() {
+    let (s, err) = req(
+        &[
+            ("scenario", "drain-with-pdb"),
+            ("embed", "1"),
+            ("panels", "chain, goals"),
+            ("speed", "0.5"),
+            ("autoplay", "0"),
+            ("readonly", "1"),
+            ("lang", "zh"),
+            ("allowOrigins", "https://course.example/,https://b.example"),
+        ],
+        "",
+    )
+    .initial_state();
+    assert_eq!(err, None);
+    assert_eq!(s.scenario.as_ref().unwrap().scenario.id, "drain-with-pdb");
+    assert!(s.options.embed && s.options.readonly && !s.playing);
+    assert!(s.options.shows("goals") && !s.options.shows("console"));
+    assert_eq!(s.speed_x10, 5);
+    assert_eq!(s.lang, crate::i18n::Lang::Zh);
+    assert_eq!(
+        s.options.allow_origins,
+        ["https://course.example", "https://b.example"]
+    );
+}
+
+#[test]
+fn a_bad_url_opens_the_playground_and_says_what_was_wrong() {
+    let (s, err) = req(&[("scenario", "no-such")], "").initial_state();
+    assert!(s.scenario.is_none());
+    assert_eq!(
+        err.as_deref(),
+        Some("error: no built-in scenario \"no-such\"")
+    );
+    let (_, err) = req(&[], "s=garbage!").initial_state();
+    assert!(err.unwrap().contains("damaged"));
+    let yaml = kubeplay_engine::lz::compress_to_uri("id: x\n");
+    let (s, err) = req(&[], &format!("scenario={yaml}")).initial_state();
+    assert!(s.scenario.is_none());
+    assert!(
+        err.unwrap().starts_with("error: scenario.yaml"),
+        "a bad own scenario says where"
+    );
+    assert_eq!(parse_speed("60x"), Some(600));
+    assert_eq!(parse_speed("1000"), Some(600));
+    assert_eq!(parse_speed("-1"), None);
+    assert_eq!(parse_speed("NaN"), None);
+}
+
+#[test]
+fn speeds_run_from_half_to_sixty_times_and_read_as_the_toolbar_shows_them() {
+    assert_eq!(SPEEDS_X10.first(), Some(&5));
+    assert_eq!(SPEEDS_X10.last(), Some(&600));
+    let labels: Vec<String> = SPEEDS_X10.iter().map(|s| speed_label(*s)).collect();
+    assert_eq!(labels, ["0.5×", "1×", "5×", "30×", "60×"]);
+}
+
+#[test]
+fn interrupting_drops_the_queue_and_marks_the_command_failed() {
+    let mut s = SimState::new(default_cluster());
+    s.run_text("kubectl wait --for=delete node/node-1 --timeout=1m\nkubectl get nodes");
+    s.interrupt();
+    assert!(s.pending.is_none());
+    assert_eq!(s.console.len(), 1);
+    assert!(!s.console[0].ok);
+    assert_eq!(s.console[0].output, "^C\n");
+}
