@@ -346,7 +346,13 @@ mod tests {
             include_str!("components/nodeboard.rs"),
             include_str!("components/toolbar.rs"),
             include_str!("components/timeline.rs"),
-            include_str!("view.rs"),
+            include_str!("view/mod.rs"),
+            include_str!("view/aggregate.rs"),
+            include_str!("view/chain.rs"),
+            include_str!("view/deployments.rs"),
+            include_str!("view/events.rs"),
+            include_str!("view/node.rs"),
+            include_str!("view/timeline.rs"),
         ];
         let mut keys = Vec::new();
         for src in sources {

@@ -1,0 +1,146 @@
+//! Large clusters: counts per Deployment, ReplicaSet and node instead of a card per
+//! object (the chain and the node board switch to this past a threshold).
+
+use super::*;
+
+/// Past this many Pods the chain and the node board switch to counts (drawing every
+/// Pod would make the page unresponsive; the selected object still shows in full).
+pub const AGGREGATE_AT: usize = 300;
+
+/// Past this many nodes the chain is aggregated too, whatever the Pod count: a card per
+/// node stops being a picture anyone reads long before 5,000.
+pub const AGGREGATE_NODES_AT: usize = 60;
+
+/// Whether the chain shows counts and a heat map instead of a card per object.
+pub fn aggregated(c: &Cluster) -> bool {
+    pod_count(c) > AGGREGATE_AT || c.store.count(Kind::Node) > AGGREGATE_NODES_AT
+}
+
+/// A ReplicaSet's Pods as counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RsSummary {
+    /// ReplicaSet name.
+    pub name: String,
+    /// Owner Deployment.
+    pub owner: Option<String>,
+    /// spec.replicas.
+    pub desired: i64,
+    /// Pods by state: ready, starting (bound, not ready), pending (unbound), terminating.
+    pub ready: usize,
+    /// Bound but not ready.
+    pub starting: usize,
+    /// Not yet bound.
+    pub pending: usize,
+    /// Being deleted.
+    pub terminating: usize,
+}
+
+/// A node as one cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeCell {
+    /// Name.
+    pub name: String,
+    /// Ready condition is True.
+    pub ready: bool,
+    /// Pods bound / pod capacity.
+    pub pods: i64,
+    /// Allocatable pods.
+    pub pods_allocatable: i64,
+    /// CPU requested, percent of allocatable.
+    pub cpu_pct: i64,
+    /// Cordoned (spec.unschedulable).
+    pub cordoned: bool,
+}
+
+/// The aggregated picture of a large cluster.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AggregateModel {
+    /// Pods in the cluster.
+    pub total_pods: usize,
+    /// Deployments: (name, spec.replicas, readyReplicas).
+    pub deployments: Vec<(String, i64, i64)>,
+    /// ReplicaSets with their Pods counted.
+    pub replicasets: Vec<RsSummary>,
+    /// Nodes as cells (shared with the heat map, which redraws only when they change).
+    pub nodes: std::rc::Rc<Vec<NodeCell>>,
+}
+
+/// Pods in the cluster (decides the aggregated mode).
+pub fn pod_count(c: &Cluster) -> usize {
+    c.store.count(Kind::Pod)
+}
+
+/// Build the aggregated model: one pass over the Pods.
+pub fn aggregate_model(c: &Cluster) -> AggregateModel {
+    let store = &c.store;
+    // Each ReplicaSet counts its own Pods through the owner index: one pass over the
+    // Pods in all, however many ReplicaSets there are.
+    let replicasets: Vec<RsSummary> = store
+        .list::<ReplicaSet>()
+        .map(|rs| {
+            let mut s = RsSummary {
+                name: rs.metadata.name.clone(),
+                owner: rs.metadata.controller_ref().map(|r| r.name.clone()),
+                desired: rs.spec.replicas,
+                ready: 0,
+                starting: 0,
+                pending: 0,
+                terminating: 0,
+            };
+            for o in store.dependent_objects(&rs.metadata.uid) {
+                let Object::Pod(p) = o else {
+                    continue;
+                };
+                if p.metadata.controller_ref().map(|r| r.uid.as_str()) != Some(&rs.metadata.uid) {
+                    continue;
+                }
+                if p.metadata.is_deleting() {
+                    s.terminating += 1;
+                } else if p.is_ready() {
+                    s.ready += 1;
+                } else if p.spec.node_name.is_empty() {
+                    s.pending += 1;
+                } else {
+                    s.starting += 1;
+                }
+            }
+            s
+        })
+        .collect();
+    let nodes = store
+        .list::<Node>()
+        .map(|n| {
+            let u = store.node_usage(&n.metadata.name);
+            let a = u
+                .alloc
+                .unwrap_or_else(|| kubeplay_engine::apiserver::allocatable(n));
+            NodeCell {
+                name: n.metadata.name.clone(),
+                ready: n.ready_status() == "True",
+                pods: u.pods,
+                pods_allocatable: a.pods,
+                cpu_pct: if a.cpu_milli > 0 {
+                    u.requested.cpu_milli * 100 / a.cpu_milli
+                } else {
+                    0
+                },
+                cordoned: n.spec.unschedulable,
+            }
+        })
+        .collect();
+    AggregateModel {
+        total_pods: pod_count(c),
+        deployments: store
+            .list::<Deployment>()
+            .map(|d| {
+                (
+                    d.metadata.name.clone(),
+                    d.spec.replicas,
+                    d.status.ready_replicas,
+                )
+            })
+            .collect(),
+        replicasets,
+        nodes: std::rc::Rc::new(nodes),
+    }
+}

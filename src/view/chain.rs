@@ -1,0 +1,441 @@
+//! The chain — Deployment → ReplicaSets → Pods → Nodes — as cards with spec beside
+//! status and the lines between them, laid out here so lines and cards always agree.
+
+use super::*;
+
+/// Width of a column of cards (px).
+pub const COL_W: f64 = 238.0;
+
+/// Horizontal gap between columns (px).
+pub const GAP: f64 = 44.0;
+
+/// Height of a Pod card (px).
+pub const POD_H: f64 = 64.0;
+
+/// Height of a Node card (px).
+pub const NODE_H: f64 = 108.0;
+
+/// Height of a Deployment / ReplicaSet card (px).
+pub const OWNER_H: f64 = 84.0;
+
+/// Vertical gap between cards (px).
+pub const V_GAP: f64 = 10.0;
+
+/// A Deployment: spec beside status.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeploymentView {
+    /// Name.
+    pub name: String,
+    /// spec.replicas.
+    pub desired: i64,
+    /// status.readyReplicas.
+    pub ready: i64,
+    /// status.availableReplicas.
+    pub available: i64,
+    /// status.updatedReplicas.
+    pub updated: i64,
+    /// metadata.resourceVersion (what changed since the last frame pulses).
+    pub rv: u64,
+    /// metadata.creationTimestamp in ms (what appeared since the last frame fades in).
+    pub created_ms: SimTime,
+    /// Card top (px).
+    pub y: f64,
+}
+
+/// A ReplicaSet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplicaSetView {
+    /// Name.
+    pub name: String,
+    /// Revision annotation.
+    pub revision: i64,
+    /// spec.replicas.
+    pub desired: i64,
+    /// status.replicas.
+    pub current: i64,
+    /// status.readyReplicas.
+    pub ready: i64,
+    /// Owner Deployment name.
+    pub owner: Option<String>,
+    /// metadata.resourceVersion (what changed since the last frame pulses).
+    pub rv: u64,
+    /// metadata.creationTimestamp in ms (what appeared since the last frame fades in).
+    pub created_ms: SimTime,
+    /// Card top (px).
+    pub y: f64,
+}
+
+/// A Pod, as `kubectl get pods -o wide` would describe it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PodView {
+    /// Name.
+    pub name: String,
+    /// First 8 characters of the uid.
+    pub short_uid: String,
+    /// READY column.
+    pub ready_col: String,
+    /// STATUS column.
+    pub status: String,
+    /// Ready condition.
+    pub ready: bool,
+    /// RESTARTS.
+    pub restarts: i64,
+    /// NODE (empty while unscheduled).
+    pub node: String,
+    /// Owner ReplicaSet name.
+    pub owner: Option<String>,
+    /// Being deleted.
+    pub terminating: bool,
+    /// For a terminating Pod: the Pod its ReplicaSet created in its place (name, short
+    /// uid) — same name pattern, new uid, maybe another node.
+    pub replaced_by: Option<(String, String)>,
+    /// metadata.resourceVersion (what changed since the last frame pulses).
+    pub rv: u64,
+    /// metadata.creationTimestamp in ms (what appeared since the last frame fades in).
+    pub created_ms: SimTime,
+    /// Card top (px).
+    pub y: f64,
+}
+
+/// A Node with its requests against allocatable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeView {
+    /// Name.
+    pub name: String,
+    /// STATUS column (`Ready`, `NotReady`…).
+    pub status: String,
+    /// Ready condition is True.
+    pub ready: bool,
+    /// The kubelet (machine) is powered on.
+    pub powered: bool,
+    /// CPU requested (millicores).
+    pub cpu_requested: i64,
+    /// CPU allocatable (millicores).
+    pub cpu_allocatable: i64,
+    /// Memory requested (bytes).
+    pub mem_requested: i64,
+    /// Memory allocatable (bytes).
+    pub mem_allocatable: i64,
+    /// Pods bound.
+    pub pods: i64,
+    /// Taints as `key:Effect`.
+    pub taints: Vec<String>,
+    /// Card top (px).
+    pub y: f64,
+}
+
+/// A line between two cards (ownerReference or binding).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Link {
+    /// Start (right edge of the left card).
+    pub x1: f64,
+    /// Start y.
+    pub y1: f64,
+    /// End (left edge of the right card).
+    pub x2: f64,
+    /// End y.
+    pub y2: f64,
+    /// `owner` or `binding`.
+    pub kind: &'static str,
+}
+
+/// The whole chain picture.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ChainModel {
+    /// Deployments.
+    pub deployments: Vec<DeploymentView>,
+    /// ReplicaSets.
+    pub replicasets: Vec<ReplicaSetView>,
+    /// Pods.
+    pub pods: Vec<PodView>,
+    /// Nodes.
+    pub nodes: Vec<NodeView>,
+    /// Lines.
+    pub links: Vec<Link>,
+    /// Total height (px).
+    pub height: f64,
+}
+
+pub(super) fn rv_of(m: &ObjectMeta) -> u64 {
+    m.resource_version.parse().unwrap_or(0)
+}
+
+/// How a card looks against the previous frame: just created (fades in), just
+/// written (pulses), or unchanged. Driven by the store, not timers, so a card the
+/// layout moves keeps its look (a CSS animation would restart on every move).
+pub fn freshness(
+    rv: u64,
+    created_ms: SimTime,
+    prev: Option<(u64, SimTime)>,
+) -> Option<&'static str> {
+    let (prev_rev, prev_now) = prev?;
+    if created_ms > prev_now {
+        Some("fresh")
+    } else if rv > prev_rev {
+        Some("changed")
+    } else {
+        None
+    }
+}
+
+/// Left edge of column `i`.
+pub fn col_x(i: usize) -> f64 {
+    i as f64 * (COL_W + GAP)
+}
+
+/// An owner card's top: centred on its children's cards (tops `ys`, each `child_h`
+/// tall) when it has some, else at the next free slot; never above `next_free`, which
+/// moves below the card.
+fn owner_y(ys: impl Iterator<Item = f64>, child_h: f64, next_free: &mut f64) -> f64 {
+    let ys: Vec<f64> = ys.collect();
+    let want = match (ys.first(), ys.last()) {
+        (Some(top), Some(last)) => (top + last + child_h) / 2.0 - OWNER_H / 2.0,
+        _ => *next_free,
+    };
+    let y = want.max(*next_free);
+    *next_free = y + OWNER_H + V_GAP;
+    y
+}
+
+/// The node cards, in name order: status, power, requests against allocatable, taints.
+pub fn node_views(c: &Cluster) -> Vec<NodeView> {
+    let store = &c.store;
+    let mut out = Vec::new();
+    let mut y = 0.0;
+    for n in store.list::<Node>() {
+        let usage = store.node_usage(&n.metadata.name);
+        let alloc = usage
+            .alloc
+            .unwrap_or_else(|| kubeplay_engine::apiserver::allocatable(n));
+        out.push(NodeView {
+            name: n.metadata.name.clone(),
+            status: node_status(n),
+            ready: n.ready_status() == "True",
+            powered: c.node_up(&n.metadata.name),
+            cpu_requested: usage.requested.cpu_milli,
+            cpu_allocatable: alloc.cpu_milli,
+            mem_requested: usage.requested.memory,
+            mem_allocatable: alloc.memory,
+            pods: usage.pods,
+            taints: n
+                .spec
+                .taints
+                .iter()
+                .map(|t| format!("{}:{}", t.key, t.effect))
+                .collect(),
+            y,
+        });
+        y += NODE_H + V_GAP;
+    }
+    out
+}
+
+/// Build the chain model: Deployments → ReplicaSets → Pods → Nodes, laid out in columns.
+pub fn chain_model(c: &Cluster) -> ChainModel {
+    let store = &c.store;
+    let mut m = ChainModel::default();
+    // Pods, grouped by owner ReplicaSet (oldest ReplicaSet first), then by age and name.
+    let mut rss: Vec<&ReplicaSet> = store.list::<ReplicaSet>().collect();
+    rss.sort_by(|a, b| {
+        (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
+    });
+    let mut pods: Vec<&Pod> = store.list::<Pod>().collect();
+    let rank: std::collections::BTreeMap<&str, usize> = rss
+        .iter()
+        .enumerate()
+        .map(|(i, rs)| (rs.metadata.name.as_str(), i))
+        .collect();
+    let rs_rank = |p: &Pod| {
+        p.metadata
+            .controller_ref()
+            .and_then(|r| rank.get(r.name.as_str()).copied())
+            .unwrap_or(usize::MAX)
+    };
+    pods.sort_by(|a, b| {
+        (rs_rank(a), a.metadata.created_ms, &a.metadata.name).cmp(&(
+            rs_rank(b),
+            b.metadata.created_ms,
+            &b.metadata.name,
+        ))
+    });
+    let mut y = 0.0;
+    for p in &pods {
+        let (ready_col, status, restarts) = pod_ready_status(p);
+        m.pods.push(PodView {
+            name: p.metadata.name.clone(),
+            short_uid: p.metadata.uid.chars().take(8).collect(),
+            ready_col,
+            status,
+            ready: p.is_ready(),
+            restarts,
+            node: p.spec.node_name.clone(),
+            owner: p.metadata.controller_ref().map(|r| r.name.clone()),
+            terminating: p.metadata.is_deleting(),
+            replaced_by: None,
+            rv: rv_of(&p.metadata),
+            created_ms: p.metadata.created_ms,
+            y,
+        });
+        y += POD_H + V_GAP;
+    }
+    // "Replaced by": per ReplicaSet, each terminating Pod (in deletion order) is paired
+    // with the first Pod the ReplicaSet created at or after its deletion.
+    let mut used: Vec<String> = Vec::new();
+    let mut dying: Vec<&Pod> = pods
+        .iter()
+        .copied()
+        .filter(|p| p.metadata.is_deleting() && p.metadata.controller_ref().is_some())
+        // Pairing is quadratic: past the aggregation threshold nobody draws it.
+        .take(if pods.len() > AGGREGATE_AT {
+            0
+        } else {
+            usize::MAX
+        })
+        .collect();
+    // deletionTimestamp is the deadline (request + grace period): the request came
+    // grace seconds before it.
+    let asked_at = |p: &Pod| {
+        p.metadata.deletion_ms.unwrap_or(0).saturating_sub(
+            p.metadata.deletion_grace_period_seconds.unwrap_or(0).max(0) as u64 * 1000,
+        )
+    };
+    dying.sort_by_key(|p| (asked_at(p), p.metadata.name.clone()));
+    for d in dying {
+        let owner = d.metadata.controller_ref().map(|r| r.uid.clone());
+        let at = asked_at(d);
+        let mut candidates: Vec<&Pod> = pods
+            .iter()
+            .copied()
+            .filter(|q| {
+                !q.metadata.is_deleting()
+                    && q.metadata.controller_ref().map(|r| r.uid.clone()) == owner
+                    && q.metadata.created_ms >= at
+                    && !used.contains(&q.metadata.name)
+            })
+            .collect();
+        candidates.sort_by_key(|q| (q.metadata.created_ms, q.metadata.name.clone()));
+        if let Some(q) = candidates.first() {
+            used.push(q.metadata.name.clone());
+            let (from, to) = (
+                m.pods.iter().position(|v| v.name == d.metadata.name),
+                m.pods.iter().position(|v| v.name == q.metadata.name),
+            );
+            if let (Some(from), Some(to)) = (from, to) {
+                m.pods[from].replaced_by = Some((
+                    q.metadata.name.clone(),
+                    q.metadata.uid.chars().take(8).collect(),
+                ));
+                m.links.push(Link {
+                    x1: col_x(2),
+                    y1: m.pods[from].y + POD_H / 2.0,
+                    x2: col_x(2),
+                    y2: m.pods[to].y + POD_H / 2.0,
+                    kind: "replaced",
+                });
+            }
+        }
+    }
+    let pods_h = y;
+    // ReplicaSets: centred on their Pods when they have some, else stacked below.
+    let mut next_free = 0.0f64;
+    for rs in &rss {
+        let mine: Vec<&PodView> = m
+            .pods
+            .iter()
+            .filter(|p| p.owner.as_deref() == Some(&rs.metadata.name))
+            .collect();
+        let y = owner_y(mine.iter().map(|p| p.y), POD_H, &mut next_free);
+        m.replicasets.push(ReplicaSetView {
+            name: rs.metadata.name.clone(),
+            revision: revision(&rs.metadata),
+            desired: rs.spec.replicas,
+            current: rs.status.replicas,
+            ready: rs.status.ready_replicas,
+            owner: rs.metadata.controller_ref().map(|r| r.name.clone()),
+            rv: rv_of(&rs.metadata),
+            created_ms: rs.metadata.created_ms,
+            y,
+        });
+    }
+    let mut next_free = 0.0f64;
+    // Deployments in the order of their ReplicaSets, so lines never cross.
+    let mut deps: Vec<&Deployment> = store.list::<Deployment>().collect();
+    let first_rs_y = |d: &Deployment| {
+        m.replicasets
+            .iter()
+            .filter(|r| r.owner.as_deref() == Some(&d.metadata.name))
+            .map(|r| r.y)
+            .fold(f64::INFINITY, f64::min)
+    };
+    deps.sort_by(|a, b| {
+        first_rs_y(a)
+            .total_cmp(&first_rs_y(b))
+            .then_with(|| a.metadata.name.cmp(&b.metadata.name))
+    });
+    for d in deps {
+        let mine: Vec<&ReplicaSetView> = m
+            .replicasets
+            .iter()
+            .filter(|r| r.owner.as_deref() == Some(&d.metadata.name))
+            .collect();
+        let y = owner_y(mine.iter().map(|r| r.y), OWNER_H, &mut next_free);
+        m.deployments.push(DeploymentView {
+            name: d.metadata.name.clone(),
+            desired: d.spec.replicas,
+            ready: d.status.ready_replicas,
+            available: d.status.available_replicas,
+            updated: d.status.updated_replicas,
+            rv: rv_of(&d.metadata),
+            created_ms: d.metadata.created_ms,
+            y,
+        });
+    }
+    m.nodes = node_views(c);
+    // Lines: Deployment → ReplicaSet → Pod (ownerReferences), Pod → Node (binding).
+    for rs in &m.replicasets {
+        if let Some(d) = m
+            .deployments
+            .iter()
+            .find(|d| Some(&d.name) == rs.owner.as_ref())
+        {
+            m.links.push(Link {
+                x1: col_x(0) + COL_W,
+                y1: d.y + OWNER_H / 2.0,
+                x2: col_x(1),
+                y2: rs.y + OWNER_H / 2.0,
+                kind: "owner",
+            });
+        }
+    }
+    for p in &m.pods {
+        if let Some(rs) = m
+            .replicasets
+            .iter()
+            .find(|r| Some(&r.name) == p.owner.as_ref())
+        {
+            m.links.push(Link {
+                x1: col_x(1) + COL_W,
+                y1: rs.y + OWNER_H / 2.0,
+                x2: col_x(2),
+                y2: p.y + POD_H / 2.0,
+                kind: "owner",
+            });
+        }
+        if let Some(n) = m.nodes.iter().find(|n| n.name == p.node) {
+            m.links.push(Link {
+                x1: col_x(2) + COL_W,
+                y1: p.y + POD_H / 2.0,
+                x2: col_x(3),
+                y2: n.y + NODE_H / 2.0,
+                kind: "binding",
+            });
+        }
+    }
+    let owners_h = |ys: Vec<f64>| ys.into_iter().map(|y| y + OWNER_H).fold(0.0, f64::max);
+    let nodes_h = m.nodes.len() as f64 * (NODE_H + V_GAP);
+    m.height = pods_h
+        .max(nodes_h)
+        .max(owners_h(m.replicasets.iter().map(|r| r.y).collect()))
+        .max(owners_h(m.deployments.iter().map(|d| d.y).collect()));
+    m
+}

@@ -1,0 +1,228 @@
+//! The page's models on real clusters.
+
+use super::*;
+
+#[test]
+fn the_default_scenario_draws_one_chain_of_three_pods_over_three_nodes() {
+    let m = chain_model(&default_cluster());
+    assert_eq!(m.deployments.len(), 1);
+    assert_eq!((m.deployments[0].desired, m.deployments[0].ready), (3, 3));
+    assert_eq!(m.replicasets.len(), 1);
+    assert_eq!(m.pods.len(), 3);
+    assert!(m
+        .pods
+        .iter()
+        .all(|p| p.status == "Running" && p.ready_col == "1/1"));
+    assert_eq!(m.nodes.len(), 3);
+    assert!(m
+        .nodes
+        .iter()
+        .all(|n| n.status == "Ready" && n.pods == 1 && n.cpu_requested == 100));
+    // 1 Deployment→RS line, 3 RS→Pod lines, 3 Pod→Node bindings.
+    assert_eq!(m.links.iter().filter(|l| l.kind == "owner").count(), 4);
+    assert_eq!(m.links.iter().filter(|l| l.kind == "binding").count(), 3);
+    assert!(m.height >= 3.0 * NODE_H);
+}
+
+#[test]
+fn the_next_image_bumps_the_last_number_of_the_tag() {
+    assert_eq!(next_image("nginx:1.27"), "nginx:1.28");
+    assert_eq!(next_image("shop:v9"), "shop:v10");
+    assert_eq!(next_image("busybox:latest"), "busybox:v2");
+    assert_eq!(next_image("busybox"), "busybox:v2");
+}
+
+#[test]
+fn deployment_details_list_revisions_newest_first_with_the_budget() {
+    let mut c = default_cluster();
+    kubeplay_engine::command::run(
+        &mut c,
+        "kubectl set image deployment/web nginx=nginx:1.28",
+        None,
+        &kubeplay_engine::command::NoFiles,
+    );
+    c.settle(120_000);
+    let d = &deployment_details_limited(&c, usize::MAX).0[0];
+    assert_eq!((d.max_surge, d.max_unavailable, d.desired), (1, 0, 3));
+    assert_eq!(
+        d.revisions.iter().map(|r| r.revision).collect::<Vec<_>>(),
+        [2, 1]
+    );
+    assert!(d.revisions[0].current && d.revisions[0].images == "nginx:1.28");
+    assert_eq!(
+        d.conditions
+            .iter()
+            .map(|c| c.0.as_str())
+            .collect::<Vec<_>>(),
+        ["Available", "Progressing"]
+    );
+}
+
+#[test]
+fn a_deleted_pod_shows_terminating_and_an_unbound_replacement_has_no_binding_line() {
+    let mut c = default_cluster();
+    let name = c.store.list::<Pod>().next().unwrap().metadata.name.clone();
+    c.delete_pod(&name).unwrap();
+    c.advance(250);
+    let m = chain_model(&c);
+    let old = m.pods.iter().find(|p| p.name == name).unwrap();
+    assert!(old.terminating);
+    assert_eq!(old.status, "Terminating");
+    let new = m
+        .pods
+        .iter()
+        .find(|p| p.node.is_empty())
+        .expect("replacement, not yet bound");
+    assert_eq!(new.status, "Pending");
+    assert_eq!(m.links.iter().filter(|l| l.kind == "binding").count(), 3);
+    let rows = event_rows(&c, 5);
+    assert_eq!(rows[0].reason, "SuccessfulCreate");
+    assert_eq!(rows[0].component, "replicaset-controller");
+}
+
+use kubeplay_engine::command::{run, NoFiles};
+
+#[test]
+fn a_deleted_pod_points_to_the_new_pod_that_replaced_it() {
+    let mut c = default_cluster();
+    let victim = c.store.list::<Pod>().next().unwrap().clone();
+    let o = run(
+        &mut c,
+        &format!("kubectl delete pod {} --wait=false", victim.metadata.name),
+        None,
+        &NoFiles,
+    );
+    assert!(o.ok);
+    c.advance(600);
+    let m = chain_model(&c);
+    let old = m
+        .pods
+        .iter()
+        .find(|p| p.name == victim.metadata.name)
+        .unwrap();
+    assert!(old.terminating);
+    let (name, uid) = old
+        .replaced_by
+        .clone()
+        .expect("paired with its replacement");
+    let new = c
+        .store
+        .get::<Pod>(&kubeplay_engine::apiserver::ObjKey::new("default", &name))
+        .unwrap();
+    assert!(new.metadata.created_ms >= victim.metadata.created_ms);
+    assert_ne!(new.metadata.uid, victim.metadata.uid);
+    assert!(new.metadata.uid.starts_with(&uid));
+    assert_eq!(m.links.iter().filter(|l| l.kind == "replaced").count(), 1);
+    // The Pods that were not deleted point nowhere.
+    assert_eq!(m.pods.iter().filter(|p| p.replaced_by.is_some()).count(), 1);
+}
+
+#[test]
+fn many_kubelets_share_one_timeline_lane_and_each_mark_still_names_its_node() {
+    let mut c = Cluster::new(1);
+    let o = run(&mut c, "sim reset --nodes 12", None, &NoFiles);
+    assert!(o.ok, "{}", o.output);
+    let o = run(
+        &mut c,
+        "kubectl create deployment web --image=nginx:1.27 --replicas=24",
+        None,
+        &NoFiles,
+    );
+    assert!(o.ok, "{}", o.output);
+    c.advance(30_000);
+    let m = timeline_model(&c, 30_000, 10_000);
+    let kubelet_lanes: Vec<&Lane> = m
+        .lanes
+        .iter()
+        .filter(|l| l.writer.starts_with("kubelet/"))
+        .collect();
+    assert_eq!(kubelet_lanes.len(), 1);
+    assert_eq!(kubelet_lanes[0].writer, "kubelet/* (12)");
+    assert!(kubelet_lanes[0]
+        .marks
+        .iter()
+        .any(|mk| mk.label.contains("kubelet/node-12 ")));
+    // A few nodes keep a lane each.
+    let small = timeline_model(&default_cluster(), 60_000, 10_000);
+    assert_eq!(
+        small
+            .lanes
+            .iter()
+            .filter(|l| l.writer.starts_with("kubelet/node-"))
+            .count(),
+        3
+    );
+}
+
+#[test]
+fn the_timeline_puts_the_user_first_and_shows_the_story_of_a_deletion() {
+    let mut c = default_cluster();
+    c.advance(20_000);
+    let o = run(
+        &mut c,
+        "kubectl delete pod -l app=web --wait=false",
+        None,
+        &NoFiles,
+    );
+    assert!(o.ok);
+    c.advance(10_000);
+    let m = timeline_model(&c, 12_000, 1_000);
+    let writers: Vec<&str> = m.lanes.iter().map(|l| l.writer.as_str()).collect();
+    let pos = |w: &str| writers.iter().position(|x| x.starts_with(w)).unwrap();
+    assert_eq!(pos("kubectl"), 0);
+    assert!(pos("deployment-controller") < pos("replicaset-controller"));
+    assert!(pos("replicaset-controller") < pos("default-scheduler"));
+    assert!(pos("default-scheduler") < pos("kubelet/"));
+    assert!(!m
+        .lanes
+        .iter()
+        .flat_map(|l| &l.marks)
+        .any(|mk| mk.label.contains("lease/")));
+    let kubectl = &m.lanes[0].marks;
+    assert_eq!(kubectl.len(), 3, "{kubectl:?}");
+    assert!(
+        kubectl[0].label.contains("kubectl · delete pod/web-"),
+        "{}",
+        kubectl[0].label
+    );
+    let rs = &m.lanes[pos("replicaset-controller")].marks;
+    assert!(rs
+        .iter()
+        .any(|mk| mk.kind == "ADDED" && mk.label.contains("create pod/web-")));
+    assert!(rs.iter().any(|mk| mk.kind == "event"
+        && mk
+            .label
+            .contains("Event SuccessfulCreate: Created pod: web-")));
+    // A write shows its change as field: before → after.
+    assert!(
+        rs.iter()
+            .any(|mk| mk.label.contains("status.readyReplicas: 3 → 0")),
+        "{rs:?}"
+    );
+    assert!(m
+        .lanes
+        .iter()
+        .flat_map(|l| &l.marks)
+        .all(|mk| mk.time >= m.start && mk.time <= m.end));
+}
+
+#[test]
+fn the_page_says_a_pods_evidence_in_the_learners_language() {
+    use crate::i18n::{InLang, Lang};
+    let c = default_cluster();
+    let ready = c.store.list::<Pod>().next().unwrap().metadata.name.clone();
+    let path = pod_path(&c, &ready).unwrap();
+    let created = &path.stages[0].evidence[0];
+    assert!(
+        created
+            .text()
+            .starts_with("created at 0:00.4 by ReplicaSet web-"),
+        "{}",
+        created.text()
+    );
+    assert!(
+        created.in_lang(Lang::Zh).contains("创建"),
+        "{}",
+        created.in_lang(Lang::Zh)
+    );
+}
