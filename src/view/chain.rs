@@ -232,14 +232,35 @@ pub fn node_views(c: &Cluster) -> Vec<NodeView> {
 
 /// Build the chain model: Deployments → ReplicaSets → Pods → Nodes, laid out in columns.
 pub fn chain_model(c: &Cluster) -> ChainModel {
-    let store = &c.store;
     let mut m = ChainModel::default();
-    // Pods, grouped by owner ReplicaSet (oldest ReplicaSet first), then by age and name.
-    let mut rss: Vec<&ReplicaSet> = store.list::<ReplicaSet>().collect();
+    let rss = replica_sets_oldest_first(c);
+    let pods = pods_by_owner(c, &rss);
+    let pods_h = pod_views(&mut m, &pods);
+    pair_replacements(&mut m, &pods);
+    replica_set_views(&mut m, &rss);
+    deployment_views(&mut m, c);
+    m.nodes = node_views(c);
+    links(&mut m);
+    let owners_h = |ys: Vec<f64>| ys.into_iter().map(|y| y + OWNER_H).fold(0.0, f64::max);
+    let nodes_h = m.nodes.len() as f64 * (NODE_H + V_GAP);
+    m.height = pods_h
+        .max(nodes_h)
+        .max(owners_h(m.replicasets.iter().map(|r| r.y).collect()))
+        .max(owners_h(m.deployments.iter().map(|d| d.y).collect()));
+    m
+}
+
+fn replica_sets_oldest_first(c: &Cluster) -> Vec<&ReplicaSet> {
+    let mut rss: Vec<&ReplicaSet> = c.store.list::<ReplicaSet>().collect();
     rss.sort_by(|a, b| {
         (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
     });
-    let mut pods: Vec<&Pod> = store.list::<Pod>().collect();
+    rss
+}
+
+/// Pods grouped by owner ReplicaSet (oldest ReplicaSet first), then by age and name.
+fn pods_by_owner<'a>(c: &'a Cluster, rss: &[&ReplicaSet]) -> Vec<&'a Pod> {
+    let mut pods: Vec<&Pod> = c.store.list::<Pod>().collect();
     let rank: std::collections::BTreeMap<&str, usize> = rss
         .iter()
         .enumerate()
@@ -258,8 +279,13 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
             &b.metadata.name,
         ))
     });
+    pods
+}
+
+/// A card per Pod, one under the other; returns the column's height.
+fn pod_views(m: &mut ChainModel, pods: &[&Pod]) -> f64 {
     let mut y = 0.0;
-    for p in &pods {
+    for p in pods {
         let (ready_col, status, restarts) = pod_ready_status(p);
         m.pods.push(PodView {
             name: p.metadata.name.clone(),
@@ -278,8 +304,12 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
         });
         y += POD_H + V_GAP;
     }
-    // "Replaced by": per ReplicaSet, each terminating Pod (in deletion order) is paired
-    // with the first Pod the ReplicaSet created at or after its deletion.
+    y
+}
+
+/// "Replaced by": per ReplicaSet, each terminating Pod (in deletion order) is paired
+/// with the first Pod the ReplicaSet created at or after its deletion.
+fn pair_replacements(m: &mut ChainModel, pods: &[&Pod]) {
     let mut used: Vec<String> = Vec::new();
     let mut dying: Vec<&Pod> = pods
         .iter()
@@ -303,7 +333,7 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
     for d in dying {
         let owner = d.metadata.controller_ref().map(|r| r.uid.clone());
         let at = asked_at(d);
-        let mut candidates: Vec<&Pod> = pods
+        let replacement = pods
             .iter()
             .copied()
             .filter(|q| {
@@ -312,33 +342,33 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
                     && q.metadata.created_ms >= at
                     && !used.contains(&q.metadata.name)
             })
-            .collect();
-        candidates.sort_by_key(|q| (q.metadata.created_ms, q.metadata.name.clone()));
-        if let Some(q) = candidates.first() {
-            used.push(q.metadata.name.clone());
-            let (from, to) = (
-                m.pods.iter().position(|v| v.name == d.metadata.name),
-                m.pods.iter().position(|v| v.name == q.metadata.name),
-            );
-            if let (Some(from), Some(to)) = (from, to) {
-                m.pods[from].replaced_by = Some((
-                    q.metadata.name.clone(),
-                    q.metadata.uid.chars().take(8).collect(),
-                ));
-                m.links.push(Link {
-                    x1: col_x(2),
-                    y1: m.pods[from].y + POD_H / 2.0,
-                    x2: col_x(2),
-                    y2: m.pods[to].y + POD_H / 2.0,
-                    kind: "replaced",
-                });
-            }
+            .min_by_key(|q| (q.metadata.created_ms, q.metadata.name.clone()));
+        let Some(q) = replacement else {
+            continue;
+        };
+        used.push(q.metadata.name.clone());
+        let from = m.pods.iter().position(|v| v.name == d.metadata.name);
+        let to = m.pods.iter().position(|v| v.name == q.metadata.name);
+        if let (Some(from), Some(to)) = (from, to) {
+            m.pods[from].replaced_by = Some((
+                q.metadata.name.clone(),
+                q.metadata.uid.chars().take(8).collect(),
+            ));
+            m.links.push(Link {
+                x1: col_x(2),
+                y1: m.pods[from].y + POD_H / 2.0,
+                x2: col_x(2),
+                y2: m.pods[to].y + POD_H / 2.0,
+                kind: "replaced",
+            });
         }
     }
-    let pods_h = y;
-    // ReplicaSets: centred on their Pods when they have some, else stacked below.
+}
+
+/// ReplicaSets: centred on their Pods when they have some, else stacked below.
+fn replica_set_views(m: &mut ChainModel, rss: &[&ReplicaSet]) {
     let mut next_free = 0.0f64;
-    for rs in &rss {
+    for rs in rss {
         let mine: Vec<&PodView> = m
             .pods
             .iter()
@@ -357,9 +387,12 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
             y,
         });
     }
+}
+
+/// Deployments in the order of their ReplicaSets, so lines never cross.
+fn deployment_views(m: &mut ChainModel, c: &Cluster) {
     let mut next_free = 0.0f64;
-    // Deployments in the order of their ReplicaSets, so lines never cross.
-    let mut deps: Vec<&Deployment> = store.list::<Deployment>().collect();
+    let mut deps: Vec<&Deployment> = c.store.list::<Deployment>().collect();
     let first_rs_y = |d: &Deployment| {
         m.replicasets
             .iter()
@@ -390,8 +423,10 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
             y,
         });
     }
-    m.nodes = node_views(c);
-    // Lines: Deployment → ReplicaSet → Pod (ownerReferences), Pod → Node (binding).
+}
+
+/// Lines: Deployment → ReplicaSet → Pod (ownerReferences), Pod → Node (binding).
+fn links(m: &mut ChainModel) {
     for rs in &m.replicasets {
         if let Some(d) = m
             .deployments
@@ -431,11 +466,4 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
             });
         }
     }
-    let owners_h = |ys: Vec<f64>| ys.into_iter().map(|y| y + OWNER_H).fold(0.0, f64::max);
-    let nodes_h = m.nodes.len() as f64 * (NODE_H + V_GAP);
-    m.height = pods_h
-        .max(nodes_h)
-        .max(owners_h(m.replicasets.iter().map(|r| r.y).collect()))
-        .max(owners_h(m.deployments.iter().map(|d| d.y).collect()));
-    m
 }
