@@ -1,10 +1,18 @@
 //! # kubeplay-engine
 //!
 //! A deterministic discrete-event simulation of the Kubernetes v1.33 control plane:
-//! the API server ([`apiserver`]), the Deployment, ReplicaSet, garbage-collector,
-//! node-lifecycle and taint-eviction controllers ([`controllers`]), the scheduler
-//! ([`scheduler`]) and one kubelet per node ([`kubelet`]), all on one simulated clock
-//! ([`time`]) and one seeded RNG ([`rng`]), wired together by [`cluster::Cluster`].
+//! the API server ([`apiserver`]), the controllers ([`controllers`]: Deployment,
+//! ReplicaSet, garbage collector, node lifecycle, taint eviction, namespace, disruption,
+//! PodGC), the scheduler ([`scheduler`]) and one kubelet per node ([`kubelet`]), all on
+//! one simulated clock ([`time`]) and one seeded RNG ([`rng`]), wired together by
+//! [`cluster::Cluster`]. What they send is a [`client::Request`]; what the page and the
+//! `sim` verbs explain is read by [`explain`].
+//!
+//! Every control loop implements one trait, [`controllers::Controller`], and is listed
+//! once in the cluster's registry; the module graph runs one way (`api` ← `apiserver` ←
+//! `client` ← `controllers` ← `scheduler`, `kubelet` ← `cluster` ← `explain`,
+//! `printers`, `command`). `docs/architecture.md` is the map, with a worked example of
+//! adding a controller.
 //!
 //! ## The loop
 //! ```text

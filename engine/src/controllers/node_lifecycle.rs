@@ -265,9 +265,7 @@ impl NodeLifecycleController {
     /// `monitorNodeHealth` for one node whose deadline timer fired: a node heard from
     /// since is looked at again at its new deadline; a silent one gets
     /// [`try_update_node_health`] and, when that changed its readiness, the
-    /// `NodeNotReady` event, `MarkPodsNotReady` and [`process_taint_base_eviction`].
-    ///
-    /// [`process_taint_base_eviction`]: NodeLifecycleController::process_taint_base_eviction
+    /// `NodeNotReady` event, `MarkPodsNotReady` and `process_taint_base_eviction`.
     pub fn monitor_node_health(
         &mut self,
         store: &Store,

@@ -1,8 +1,8 @@
 //! One scheduling cycle for one Pod, in upstream's steps: `schedulePod` =
-//! [`find_nodes_that_fit_pod`](Scheduler::find_nodes_that_fit_pod) (PreFilter and Filter
+//! `find_nodes_that_fit_pod` (PreFilter and Filter
 //! over the nodes, from a rotating start, until enough feasible ones are found) →
 //! [`prioritize_nodes`] (Score, NormalizeScore, weights) → [`select_host`]; when no node
-//! fits, [`run_post_filter`](Scheduler::run_post_filter) (DefaultPreemption) and the
+//! fits, `run_post_filter` (DefaultPreemption) and the
 //! FailedScheduling status; when one does, [`bind`] (assume, Bind, the Scheduled event).
 //!
 //! Upstream: `pkg/scheduler/schedule_one.go` (`schedulePod`, `findNodesThatFitPod`,
