@@ -2,9 +2,9 @@
 //! them with a click, watch its goals tick themselves; share the session as a link.
 
 use crate::i18n::{t, trf, Lang};
-use crate::sim::{use_sim, ScenarioSource};
+use crate::sim::{use_sim, ScenarioSource, SimHandle, SimState};
 use kubeplay_engine::scenario::{parse, BUILTIN};
-use kubeplay_engine::time::clock_label;
+use kubeplay_engine::time::{clock_label, SimTime};
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -24,36 +24,14 @@ pub fn lesson() -> Html {
     let own = use_state(String::new);
     let own_error = use_state(|| None::<String>);
     let share_url = use_state(|| None::<String>);
-    let (active, steps, goals, title, description, readonly) = {
-        let s = sim.state.borrow();
-        let a = s.scenario.as_ref();
-        (
-            a.map(|a| match &a.source {
-                ScenarioSource::Id(id) => id.clone(),
-                ScenarioSource::Yaml(_) => "own".to_string(),
-            }),
-            a.map(|a| {
-                a.scenario
-                    .steps
-                    .iter()
-                    .map(|st| (st.text.get(code).to_string(), st.command.clone()))
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default(),
-            a.map(|a| {
-                a.scenario
-                    .goals
-                    .iter()
-                    .zip(&a.tracker.reached)
-                    .map(|(g, r)| (g.label.get(code).to_string(), *r))
-                    .collect::<Vec<_>>()
-            })
-            .unwrap_or_default(),
-            a.map(|a| a.scenario.title.get(code).to_string()),
-            a.map(|a| a.scenario.description.get(code).to_string()),
-            s.options.readonly,
-        )
-    };
+    let LessonModel {
+        active,
+        steps,
+        goals,
+        title,
+        description,
+        readonly,
+    } = LessonModel::of(&sim.state.borrow(), code);
     let pick = {
         let sim = sim.clone();
         let own_error = own_error.clone();
@@ -97,7 +75,6 @@ pub fn lesson() -> Html {
         let share_url = share_url.clone();
         Callback::from(move |_| share_url.set(Some(sim.share())))
     };
-    let reached = goals.iter().filter(|(_, r)| r.is_some()).count();
     html! {
         <section class="lesson" aria-label={t(lang, "Lesson")} data-testid="lesson">
             <div class="lesson-head">
@@ -123,42 +100,8 @@ pub fn lesson() -> Html {
                 <h2>{ title }</h2>
                 <p class="lesson-desc">{ desc }</p>
                 <div class="lesson-body">
-                    if !steps.is_empty() {
-                        <ol class="lesson-steps" aria-label={t(lang, "Steps")}>
-                            { for steps.iter().enumerate().map(|(i, (text, cmd))| {
-                                let run = {
-                                    let sim = sim.clone();
-                                    Callback::from(move |_| sim.run_step(i))
-                                };
-                                html! {
-                                    <li>
-                                        <span>{ text }</span>
-                                        if let Some(c) = cmd {
-                                            <code class="step-cmd">{ c.lines().next().unwrap_or_default().to_string() }{ if c.trim_end().lines().count() > 1 { " …" } else { "" } }</code>
-                                            if !readonly {
-                                                <button class="btn mini-run" onclick={run} data-testid={format!("step-{i}")}>{ t(lang, "Run") }</button>
-                                            }
-                                        }
-                                    </li>
-                                }
-                            }) }
-                        </ol>
-                    }
-                    <div class="lesson-goals" data-testid="goals">
-                        <h3>{ trf(lang, "Goals: {} of {} reached", &[&reached, &goals.len()]) }</h3>
-                        <ul>
-                            { for goals.iter().enumerate().map(|(i, (label, r))| html! {
-                                <li class={classes!("goal", r.is_some().then_some("reached"))} data-testid={format!("goal-{i}")} data-reached={r.is_some().to_string()}>
-                                    <span class="goal-mark" aria-hidden="true">{ if r.is_some() { "✓" } else { "○" } }</span>
-                                    <span>{ label }</span>
-                                    <span class="sr">{ if r.is_some() { t(lang, "(reached)") } else { t(lang, "(not yet)") } }</span>
-                                    if let Some(at) = r {
-                                        <span class="when">{ clock_label(*at) }</span>
-                                    }
-                                </li>
-                            }) }
-                        </ul>
-                    </div>
+                    { steps_view(&sim, lang, &steps, readonly) }
+                    { goals_view(lang, &goals) }
                 </div>
             }
             if !readonly {
@@ -173,5 +116,106 @@ pub fn lesson() -> Html {
                 <pre class="own-error" role="alert" data-testid="own-error">{ e }</pre>
             }
         </section>
+    }
+}
+
+/// The lesson's steps, each with its command and a Run button.
+fn steps_view(
+    sim: &SimHandle,
+    lang: Lang,
+    steps: &[(String, Option<String>)],
+    readonly: bool,
+) -> Html {
+    if steps.is_empty() {
+        return html! {};
+    }
+    html! {
+        <ol class="lesson-steps" aria-label={t(lang, "Steps")}>
+            { for steps.iter().enumerate().map(|(i, (text, cmd))| {
+                let run = {
+                    let sim = sim.clone();
+                    Callback::from(move |_| sim.run_step(i))
+                };
+                html! {
+                    <li>
+                        <span>{ text }</span>
+                        if let Some(c) = cmd {
+                            <code class="step-cmd">{ c.lines().next().unwrap_or_default().to_string() }{ if c.trim_end().lines().count() > 1 { " …" } else { "" } }</code>
+                            if !readonly {
+                                <button class="btn mini-run" onclick={run} data-testid={format!("step-{i}")}>{ t(lang, "Run") }</button>
+                            }
+                        }
+                    </li>
+                }
+            }) }
+        </ol>
+
+    }
+}
+
+/// The lesson's goals, ticked with the simulated time each was reached.
+fn goals_view(lang: Lang, goals: &[(String, Option<SimTime>)]) -> Html {
+    let reached = goals.iter().filter(|(_, r)| r.is_some()).count();
+    html! {
+        <div class="lesson-goals" data-testid="goals">
+            <h3>{ trf(lang, "Goals: {} of {} reached", &[&reached, &goals.len()]) }</h3>
+            <ul>
+                { for goals.iter().enumerate().map(|(i, (label, r))| html! {
+                    <li class={classes!("goal", r.is_some().then_some("reached"))} data-testid={format!("goal-{i}")} data-reached={r.is_some().to_string()}>
+                        <span class="goal-mark" aria-hidden="true">{ if r.is_some() { "✓" } else { "○" } }</span>
+                        <span>{ label }</span>
+                        <span class="sr">{ if r.is_some() { t(lang, "(reached)") } else { t(lang, "(not yet)") } }</span>
+                        if let Some(at) = r {
+                            <span class="when">{ clock_label(*at) }</span>
+                        }
+                    </li>
+                }) }
+            </ul>
+        </div>
+    }
+}
+
+/// What the panel shows of the loaded lesson, in language `code`.
+struct LessonModel {
+    /// The picker's value: a built-in id, `own`, or none.
+    active: Option<String>,
+    steps: Vec<(String, Option<String>)>,
+    goals: Vec<(String, Option<SimTime>)>,
+    title: Option<String>,
+    description: Option<String>,
+    readonly: bool,
+}
+
+impl LessonModel {
+    fn of(s: &SimState, code: &str) -> LessonModel {
+        let a = s.scenario.as_ref();
+        LessonModel {
+            active: a.map(|a| match &a.source {
+                ScenarioSource::Id(id) => id.clone(),
+                ScenarioSource::Yaml(_) => "own".to_string(),
+            }),
+            steps: a
+                .map(|a| {
+                    a.scenario
+                        .steps
+                        .iter()
+                        .map(|st| (st.text.get(code).to_string(), st.command.clone()))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            goals: a
+                .map(|a| {
+                    a.scenario
+                        .goals
+                        .iter()
+                        .zip(&a.tracker.reached)
+                        .map(|(g, r)| (g.label.get(code).to_string(), *r))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            title: a.map(|a| a.scenario.title.get(code).to_string()),
+            description: a.map(|a| a.scenario.description.get(code).to_string()),
+            readonly: s.options.readonly,
+        }
     }
 }
