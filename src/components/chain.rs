@@ -191,49 +191,7 @@ pub fn heat_map(props: &HeatMapProps) -> Html {
     {
         let canvas = canvas.clone();
         use_effect_with((cells.clone(), *cursor), move |(cells, cursor)| {
-            use wasm_bindgen::JsCast;
-            let ctx = canvas
-                .cast::<web_sys::HtmlCanvasElement>()
-                .and_then(|c| c.get_context("2d").ok().flatten())
-                .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok());
-            if let Some(ctx) = ctx {
-                ctx.clear_rect(0.0, 0.0, w, h);
-                for (i, n) in cells.iter().enumerate() {
-                    let load = if n.pods_allocatable > 0 {
-                        (n.pods * 100 / n.pods_allocatable).clamp(0, 100)
-                    } else {
-                        0
-                    };
-                    // Ready: pale to deep green with the pod load; cordoned: amber;
-                    // not Ready: red.
-                    let fill = if !n.ready {
-                        "#c23030".to_string()
-                    } else if n.cordoned {
-                        "#d99a00".to_string()
-                    } else {
-                        format!("hsl(145,55%,{}%)", 88 - load * 50 / 100)
-                    };
-                    ctx.set_fill_style_str(&fill);
-                    let (col, row) = (i % HEAT_COLS, i / HEAT_COLS);
-                    ctx.fill_rect(
-                        col as f64 * (HEAT_CELL + HEAT_GAP),
-                        row as f64 * (HEAT_CELL + HEAT_GAP),
-                        HEAT_CELL,
-                        HEAT_CELL,
-                    );
-                }
-                if let Some(i) = cursor.filter(|&i| i < cells.len()) {
-                    let (col, row) = (i % HEAT_COLS, i / HEAT_COLS);
-                    ctx.set_stroke_style_str("#1d4ed8");
-                    ctx.set_line_width(2.0);
-                    ctx.stroke_rect(
-                        col as f64 * (HEAT_CELL + HEAT_GAP) - 1.0,
-                        row as f64 * (HEAT_CELL + HEAT_GAP) - 1.0,
-                        HEAT_CELL + 2.0,
-                        HEAT_CELL + 2.0,
-                    );
-                }
-            }
+            paint_heat_map(&canvas, cells, *cursor, (w, h));
         });
     }
     let onclick = {
@@ -266,26 +224,19 @@ pub fn heat_map(props: &HeatMapProps) -> Html {
         let cells = cells.clone();
         let cursor = cursor.clone();
         Callback::from(move |e: KeyboardEvent| {
-            let last = cells.len().saturating_sub(1);
             let at = cursor.unwrap_or(0);
-            let next = match e.key().as_str() {
-                "ArrowRight" => at.saturating_add(1).min(last),
-                "ArrowLeft" => at.saturating_sub(1),
-                "ArrowDown" => at.saturating_add(HEAT_COLS).min(last),
-                "ArrowUp" => at.saturating_sub(HEAT_COLS),
-                "Home" => 0,
-                "End" => last,
+            match e.key().as_str() {
                 "Enter" | " " => {
                     if let Some(n) = cells.get(at) {
                         sim.select(Some(Selection::Node(n.name.clone())));
                     }
-                    e.prevent_default();
-                    return;
                 }
-                _ => return,
-            };
+                key => match heat_cursor_move(key, at, cells.len()) {
+                    Some(next) => cursor.set(Some(next)),
+                    None => return,
+                },
+            }
             e.prevent_default();
-            cursor.set(Some(next));
         })
     };
     let not_ready = cells.iter().filter(|n| !n.ready).count();
@@ -319,6 +270,69 @@ pub fn heat_map(props: &HeatMapProps) -> Html {
             </p>
         </>
     }
+}
+
+/// Draw the cells (and the keyboard cursor's outline) on the heat map's canvas.
+fn paint_heat_map(canvas: &NodeRef, cells: &[NodeCell], cursor: Option<usize>, (w, h): (f64, f64)) {
+    use wasm_bindgen::JsCast;
+    let ctx = canvas
+        .cast::<web_sys::HtmlCanvasElement>()
+        .and_then(|c| c.get_context("2d").ok().flatten())
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok());
+    let Some(ctx) = ctx else {
+        return;
+    };
+    ctx.clear_rect(0.0, 0.0, w, h);
+    let at = |i: usize| {
+        let (col, row) = (i % HEAT_COLS, i / HEAT_COLS);
+        (
+            col as f64 * (HEAT_CELL + HEAT_GAP),
+            row as f64 * (HEAT_CELL + HEAT_GAP),
+        )
+    };
+    for (i, n) in cells.iter().enumerate() {
+        ctx.set_fill_style_str(&heat_fill(n));
+        let (x, y) = at(i);
+        ctx.fill_rect(x, y, HEAT_CELL, HEAT_CELL);
+    }
+    if let Some(i) = cursor.filter(|&i| i < cells.len()) {
+        let (x, y) = at(i);
+        ctx.set_stroke_style_str("#1d4ed8");
+        ctx.set_line_width(2.0);
+        ctx.stroke_rect(x - 1.0, y - 1.0, HEAT_CELL + 2.0, HEAT_CELL + 2.0);
+    }
+}
+
+/// A node's colour: Ready, pale to deep green with the pod load; cordoned, amber; not
+/// Ready, red.
+fn heat_fill(n: &NodeCell) -> String {
+    let load = if n.pods_allocatable > 0 {
+        (n.pods * 100 / n.pods_allocatable).clamp(0, 100)
+    } else {
+        0
+    };
+    if !n.ready {
+        "#c23030".to_string()
+    } else if n.cordoned {
+        "#d99a00".to_string()
+    } else {
+        format!("hsl(145,55%,{}%)", 88 - load * 50 / 100)
+    }
+}
+
+/// Where a key moves the heat map's cursor from `at` over `len` cells (None: not a
+/// moving key).
+fn heat_cursor_move(key: &str, at: usize, len: usize) -> Option<usize> {
+    let last = len.saturating_sub(1);
+    Some(match key {
+        "ArrowRight" => at.saturating_add(1).min(last),
+        "ArrowLeft" => at.saturating_sub(1),
+        "ArrowDown" => at.saturating_add(HEAT_COLS).min(last),
+        "ArrowUp" => at.saturating_sub(HEAT_COLS),
+        "Home" => 0,
+        "End" => last,
+        _ => return None,
+    })
 }
 
 /// A large cluster: Deployments and ReplicaSets with their Pods as counts, nodes as
@@ -672,5 +686,19 @@ mod tests {
         // More busy rows than room: only busy rows are drawn.
         let rows = agg_rows(1500, |i| i % 2 == 1);
         assert!(rows.iter().all(|i| i % 2 == 1) && rows.len() == AGG_ROWS_MAX);
+    }
+
+    #[test]
+    fn the_heat_map_cursor_moves_by_cell_and_by_row_and_stays_on_the_map() {
+        let len = HEAT_COLS * 2 + 3;
+        assert_eq!(heat_cursor_move("ArrowRight", 0, len), Some(1));
+        assert_eq!(heat_cursor_move("ArrowLeft", 0, len), Some(0));
+        assert_eq!(heat_cursor_move("ArrowDown", 1, len), Some(1 + HEAT_COLS));
+        assert_eq!(
+            heat_cursor_move("ArrowDown", HEAT_COLS * 2, len),
+            Some(len - 1)
+        );
+        assert_eq!(heat_cursor_move("End", 0, len), Some(len - 1));
+        assert_eq!(heat_cursor_move("x", 4, len), None);
     }
 }
