@@ -3,7 +3,7 @@
 
 use crate::i18n::t;
 use crate::sim::use_sim;
-use kubeplay_engine::command::complete::{common_prefix, complete};
+use kubeplay_engine::command::complete::complete_line;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
@@ -71,41 +71,15 @@ pub fn console() -> Html {
                     if history.is_empty() {
                         return;
                     }
-                    let pos = *hist_pos.borrow();
-                    let next = match (e.key().as_str(), pos) {
-                        ("ArrowUp", None) => Some(history.len() - 1),
-                        ("ArrowUp", Some(p)) => Some(p.saturating_sub(1)),
-                        ("ArrowDown", Some(p)) if p + 1 < history.len() => Some(p + 1),
-                        _ => None,
-                    };
+                    let next = history_step(&e.key(), *hist_pos.borrow(), history.len());
                     *hist_pos.borrow_mut() = next;
                     text.set(next.map(|p| history[p].clone()).unwrap_or_default());
                 }
                 "Tab" => {
                     e.prevent_default();
-                    let cands = complete(&sim.state.borrow().cluster, &cur);
-                    let typed = if cur.ends_with(' ') {
-                        ""
-                    } else {
-                        cur.rsplit(' ').next().unwrap_or("")
-                    };
-                    let head = &cur[..cur.len() - typed.len()];
-                    match cands.len() {
-                        0 => hint.set(None),
-                        1 => {
-                            let sep = if cands[0].ends_with('=') || cands[0].ends_with('/') {
-                                ""
-                            } else {
-                                " "
-                            };
-                            text.set(format!("{head}{}{sep}", cands[0]));
-                            hint.set(None);
-                        }
-                        _ => {
-                            text.set(format!("{head}{}", common_prefix(&cands)));
-                            hint.set(Some(cands.join("  ")));
-                        }
-                    }
+                    let (line, candidates) = complete_line(&sim.state.borrow().cluster, &cur);
+                    text.set(line);
+                    hint.set(candidates);
                 }
                 _ => {}
             }
@@ -137,5 +111,29 @@ pub fn console() -> Html {
                     placeholder={t(lang, "kubectl get pods -o wide   (Tab completes, ↑/↓ history, Shift+Enter for a new line)")} />
             </div>
         </section>
+    }
+}
+
+/// ↑/↓ through the history of `len` commands from `pos` (None: the fresh line).
+fn history_step(key: &str, pos: Option<usize>, len: usize) -> Option<usize> {
+    match (key, pos) {
+        ("ArrowUp", None) => len.checked_sub(1),
+        ("ArrowUp", Some(p)) => Some(p.saturating_sub(1)),
+        ("ArrowDown", Some(p)) if p + 1 < len => Some(p + 1),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn up_walks_back_through_the_history_and_down_returns_to_a_fresh_line() {
+        assert_eq!(history_step("ArrowUp", None, 3), Some(2));
+        assert_eq!(history_step("ArrowUp", Some(0), 3), Some(0));
+        assert_eq!(history_step("ArrowDown", Some(1), 3), Some(2));
+        assert_eq!(history_step("ArrowDown", Some(2), 3), None);
+        assert_eq!(history_step("ArrowUp", None, 0), None);
     }
 }

@@ -103,6 +103,34 @@ pub fn common_prefix(cands: &[String]) -> String {
     first[..end].to_string()
 }
 
+/// Tab on a whole line: the line completed as far as the candidates agree (a single
+/// candidate gets its separator: a space, or nothing after `=` and `/`), and the
+/// candidates to show when several remain.
+pub fn complete_line(c: &Cluster, line: &str) -> (String, Option<String>) {
+    let cands = complete(c, line);
+    let typed = if line.ends_with(' ') {
+        ""
+    } else {
+        line.rsplit(' ').next().unwrap_or("")
+    };
+    let head = &line[..line.len() - typed.len()];
+    match cands.as_slice() {
+        [] => (line.to_string(), None),
+        [one] => {
+            let sep = if one.ends_with('=') || one.ends_with('/') {
+                ""
+            } else {
+                " "
+            };
+            (format!("{head}{one}{sep}"), None)
+        }
+        _ => (
+            format!("{head}{}", common_prefix(&cands)),
+            Some(cands.join("  ")),
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,5 +150,27 @@ mod tests {
         assert_eq!(complete(&c, "kubectl get pods --sh"), ["--show-labels"]);
         assert_eq!(complete(&c, "kubectl rollout status "), ["deployment/web"]);
         assert_eq!(common_prefix(&["node-1".into(), "node-2".into()]), "node-");
+    }
+
+    #[test]
+    fn tab_completes_a_line_as_far_as_the_candidates_agree() {
+        let mut c = Cluster::with_default_nodes(1);
+        c.create_deployment("web", "nginx", 1, "", "").unwrap();
+        assert_eq!(
+            complete_line(&c, "kubectl get deploy w"),
+            ("kubectl get deploy web ".into(), None)
+        );
+        assert_eq!(
+            complete_line(&c, "kubectl cordon node-"),
+            (
+                "kubectl cordon node-".into(),
+                Some("node-1  node-2  node-3".into())
+            )
+        );
+        assert_eq!(
+            complete_line(&c, "kubectl rollout status "),
+            ("kubectl rollout status deployment/web ".into(), None)
+        );
+        assert_eq!(complete_line(&c, "frob"), ("frob".into(), None));
     }
 }
