@@ -57,6 +57,16 @@ pub fn chain_svg(m: &ChainModel, lang: Lang) -> String {
     let mut out = format!(
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="-4 -4 {width} {height}" font-family="system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'PingFang SC', 'Microsoft YaHei', sans-serif"><title>kubeplay: Deployment → ReplicaSet → Pod → Node</title><rect x="-4" y="-4" width="{width}" height="{height}" fill="#ffffff"/>"##
     );
+    svg_links(&mut out, m);
+    svg_owners(&mut out, m, lang);
+    svg_pods(&mut out, m, lang);
+    svg_nodes(&mut out, m, lang);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The ownership and binding lines (the replacement arrows are the page's alone).
+fn svg_links(out: &mut String, m: &ChainModel) {
     for l in m.links.iter().filter(|l| l.kind != "replaced") {
         let mid = (l.x1 + l.x2) / 2.0;
         let dash = if l.kind == "binding" {
@@ -75,6 +85,10 @@ pub fn chain_svg(m: &ChainModel, lang: Lang) -> String {
             l.x1, l.y1, l.y1, l.y2, l.x2, l.y2
         );
     }
+}
+
+/// The Deployment and ReplicaSet cards.
+fn svg_owners(out: &mut String, m: &ChainModel, lang: Lang) {
     for d in &m.deployments {
         let stripe = if d.ready == d.desired {
             "#8250df"
@@ -82,7 +96,7 @@ pub fn chain_svg(m: &ChainModel, lang: Lang) -> String {
             WARN
         };
         card(
-            &mut out,
+            out,
             col_x(0),
             d.y,
             OWNER_H,
@@ -105,7 +119,7 @@ pub fn chain_svg(m: &ChainModel, lang: Lang) -> String {
     }
     for r in &m.replicasets {
         card(
-            &mut out,
+            out,
             col_x(1),
             r.y,
             OWNER_H,
@@ -133,6 +147,10 @@ pub fn chain_svg(m: &ChainModel, lang: Lang) -> String {
             ],
         );
     }
+}
+
+/// The Pod cards.
+fn svg_pods(out: &mut String, m: &ChainModel, lang: Lang) {
     for p in &m.pods {
         let (stripe, fill) = if p.terminating {
             (BAD, "#ffebe9")
@@ -149,7 +167,7 @@ pub fn chain_svg(m: &ChainModel, lang: Lang) -> String {
             p.node.as_str()
         };
         card(
-            &mut out,
+            out,
             col_x(2),
             p.y,
             POD_H,
@@ -173,6 +191,10 @@ pub fn chain_svg(m: &ChainModel, lang: Lang) -> String {
             ],
         );
     }
+}
+
+/// The Node cards.
+fn svg_nodes(out: &mut String, m: &ChainModel, lang: Lang) {
     for n in &m.nodes {
         let (stripe, fill) = if n.ready {
             (OK, "#ffffff")
@@ -196,10 +218,8 @@ pub fn chain_svg(m: &ChainModel, lang: Lang) -> String {
         if !n.taints.is_empty() {
             lines.push(("muted", n.taints.join(", ")));
         }
-        card(&mut out, col_x(3), n.y, NODE_H, stripe, fill, &lines);
+        card(out, col_x(3), n.y, NODE_H, stripe, fill, &lines);
     }
-    out.push_str("</svg>\n");
-    out
 }
 
 /// Percent-encode for a `data:` URL (everything but unreserved ASCII).
