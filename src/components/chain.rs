@@ -25,6 +25,10 @@ struct AggCache {
     model: std::rc::Rc<AggregateModel>,
 }
 
+/// (previous frame, this frame) as (store revision, time), and whether this frame's
+/// cues were shown already.
+type Frames = (Option<(u64, SimTime)>, Option<(u64, SimTime)>, bool);
+
 /// Wall clock in ms (0 where there is no `performance`).
 fn wall_ms() -> f64 {
     web_sys::window()
@@ -39,7 +43,7 @@ pub fn chain_view() -> Html {
     // cues were shown already: only a new frame moves it, so a re-render of the same state
     // keeps its pulses, and a short timer then takes them off (paused, no new frame
     // comes to do it).
-    let frames = use_mut_ref(|| (None::<(u64, SimTime)>, None::<(u64, SimTime)>, false));
+    let frames = use_mut_ref(|| -> Frames { (None, None, false) });
     let settle = use_force_update();
     {
         let frames = frames.clone();
@@ -56,52 +60,12 @@ pub fn chain_view() -> Html {
     }
     let sim = use_sim();
     let lang = sim.lang();
-    // The aggregated counts read every Pod: at 150,000 Pods that is tens of ms, too much
-    // for every tick. While the clock plays they are recounted at most every ten times
-    // what the last count cost (within 1 s); paused, or on a new state after that, at once.
     let agg_cache = use_mut_ref(|| None::<AggCache>);
-    if aggregated(&sim.state.borrow().cluster) {
-        let st = sim.state.borrow();
-        let now = wall_ms();
-        let rev = st.cluster.store.revision();
-        let fresh = match &*agg_cache.borrow() {
-            Some(c) if c.rev == rev => true,
-            Some(c) if st.playing => now - c.at < (c.cost * 10.0).min(1_000.0),
-            _ => false,
-        };
-        if !fresh {
-            let model = aggregate_model(&st.cluster);
-            let cost = wall_ms() - now;
-            *agg_cache.borrow_mut() = Some(AggCache {
-                rev,
-                at: now,
-                cost,
-                model: std::rc::Rc::new(model),
-            });
-        }
-        drop(st);
-        let model = agg_cache.borrow().as_ref().map(|c| c.model.clone());
-        if let Some(m) = model {
-            return aggregated_view(&sim, &m);
-        }
+    if let Some(m) = cached_aggregate(&sim, &mut agg_cache.borrow_mut()) {
+        return aggregated_view(&sim, &m);
     }
     let model = chain_model(&sim.state.borrow().cluster);
-    let prev = {
-        let s = sim.state.borrow();
-        let now = (s.cluster.store.revision(), s.cluster.now());
-        let mut f = frames.borrow_mut();
-        if f.1 != Some(now) {
-            // Rewound: nothing is new relative to a later frame.
-            f.0 = f.1.filter(|p| p.1 <= now.1);
-            f.1 = Some(now);
-            f.2 = false;
-        }
-        if f.2 {
-            None
-        } else {
-            f.0
-        }
-    };
+    let prev = new_frame(&sim, &mut frames.borrow_mut());
     let width = col_x(3) + COL_W;
     html! {
         <section class="chain" aria-label={t(lang, "Deployment → ReplicaSet → Pod → Node")}>
@@ -120,17 +84,7 @@ pub fn chain_view() -> Html {
             </div>
             <div class="canvas" style={format!("width:{width}px;height:{}px", model.height)}>
                 <svg class="links" width={width.to_string()} height={model.height.to_string()} aria-hidden="true">
-                    { for model.links.iter().map(|l| {
-                        let mid = (l.x1 + l.x2) / 2.0;
-                        let d = if l.kind == "replaced" {
-                            // Same column: bow out to the left of the Pod cards.
-                            let bow = l.x1 - 22.0;
-                            format!("M{} {} C{bow} {} {bow} {} {} {}", l.x1, l.y1, l.y1, l.y2, l.x2, l.y2)
-                        } else {
-                            format!("M{} {} C{mid} {} {mid} {} {} {}", l.x1, l.y1, l.y1, l.y2, l.x2, l.y2)
-                        };
-                        html! { <path class={classes!("link", l.kind)} d={d} /> }
-                    }) }
+                    { for model.links.iter().map(|l| html! { <path class={classes!("link", l.kind)} d={link_path(l)} /> }) }
                 </svg>
                 { for model.deployments.iter().map(|d| deployment_card(&sim, d, freshness(d.rv, d.created_ms, prev))) }
                 { for model.replicasets.iter().map(|r| replicaset_card(lang, r, freshness(r.rv, r.created_ms, prev))) }
@@ -142,6 +96,73 @@ pub fn chain_view() -> Html {
                 { for model.replicasets.iter().map(|r| inspect_button(&sim, Selection::ReplicaSet(r.name.clone()), col_x(1), r.y, &trf(lang, "Inspect ReplicaSet {}", &[&r.name]))) }
             </div>
         </section>
+    }
+}
+
+/// The aggregated model when the cluster is large (None: draw the chain). The counts
+/// read every Pod: at 150,000 Pods that is tens of ms, too much for every tick. While
+/// the clock plays they are recounted at most every ten times what the last count cost
+/// (within 1 s); paused, or on a new state after that, at once.
+fn cached_aggregate(
+    sim: &SimHandle,
+    cache: &mut Option<AggCache>,
+) -> Option<std::rc::Rc<AggregateModel>> {
+    let st = sim.state.borrow();
+    if !aggregated(&st.cluster) {
+        return None;
+    }
+    let now = wall_ms();
+    let rev = st.cluster.store.revision();
+    let fresh = match cache {
+        Some(c) if c.rev == rev => true,
+        Some(c) if st.playing => now - c.at < (c.cost * 10.0).min(1_000.0),
+        _ => false,
+    };
+    if !fresh {
+        let model = aggregate_model(&st.cluster);
+        let cost = wall_ms() - now;
+        *cache = Some(AggCache {
+            rev,
+            at: now,
+            cost,
+            model: std::rc::Rc::new(model),
+        });
+    }
+    cache.as_ref().map(|c| c.model.clone())
+}
+
+/// The frame before this one, to mark what changed since, while this frame's cues
+/// are still shown; a rewind makes nothing new.
+fn new_frame(sim: &SimHandle, f: &mut Frames) -> Option<(u64, SimTime)> {
+    let s = sim.state.borrow();
+    let now = (s.cluster.store.revision(), s.cluster.now());
+    if f.1 != Some(now) {
+        // Rewound: nothing is new relative to a later frame.
+        f.0 = f.1.filter(|p| p.1 <= now.1);
+        f.1 = Some(now);
+        f.2 = false;
+    }
+    if f.2 {
+        None
+    } else {
+        f.0
+    }
+}
+
+/// A link's curve; a replacement bows out to the left of the Pod cards (same column).
+fn link_path(l: &Link) -> String {
+    let mid = (l.x1 + l.x2) / 2.0;
+    if l.kind == "replaced" {
+        let bow = l.x1 - 22.0;
+        format!(
+            "M{} {} C{bow} {} {bow} {} {} {}",
+            l.x1, l.y1, l.y1, l.y2, l.x2, l.y2
+        )
+    } else {
+        format!(
+            "M{} {} C{mid} {} {mid} {} {} {}",
+            l.x1, l.y1, l.y1, l.y2, l.x2, l.y2
+        )
     }
 }
 
