@@ -203,6 +203,9 @@ pub fn heat_map(props: &HeatMapProps) -> Html {
     let canvas = use_node_ref();
     // The keyboard cursor: arrows move it over the cells, Enter inspects its node.
     let cursor = use_state(|| None::<usize>);
+    // The cursor as the key handler last left it: two keys pressed before the next
+    // render both move it (the state handle in a callback is the render's copy).
+    let cursor_now = use_mut_ref(|| None::<usize>);
     let cells = props.cells.clone();
     let rows = cells.len().div_ceil(HEAT_COLS).max(1);
     let (w, h) = (
@@ -244,8 +247,9 @@ pub fn heat_map(props: &HeatMapProps) -> Html {
         let sim = sim.clone();
         let cells = cells.clone();
         let cursor = cursor.clone();
+        let cursor_now = cursor_now.clone();
         Callback::from(move |e: KeyboardEvent| {
-            let at = cursor.unwrap_or(0);
+            let at = cursor_now.borrow().unwrap_or(0);
             match e.key().as_str() {
                 "Enter" | " " => {
                     if let Some(n) = cells.get(at) {
@@ -253,7 +257,10 @@ pub fn heat_map(props: &HeatMapProps) -> Html {
                     }
                 }
                 key => match heat_cursor_move(key, at, cells.len()) {
-                    Some(next) => cursor.set(Some(next)),
+                    Some(next) => {
+                        *cursor_now.borrow_mut() = Some(next);
+                        cursor.set(Some(next));
+                    }
                     None => return,
                 },
             }
