@@ -2,7 +2,7 @@
 //! re-applies the spec Git declares for a Deployment, undoing manual changes, under its
 //! own manager name. Not part of Kubernetes; it talks to the API server like any client.
 
-use super::{Controller, Ctx, Reconcile};
+use super::{Controller, Ctx};
 use crate::api::*;
 use crate::apiserver::{Change, ObjKey};
 use crate::client::{Component, Request};
@@ -58,10 +58,6 @@ impl Controller for GitOpsController {
 
     /// It watches nothing: it syncs on its clock.
     fn on_change(&mut self, _: &Change, _: &mut Ctx<'_, ObjKey, SyncDue>) {}
-
-    fn sync(&mut self, _: &ObjKey, _: &mut Ctx<'_, ObjKey, SyncDue>) -> Reconcile {
-        Reconcile::default()
-    }
 
     /// Re-apply the declared spec if the live one drifted, and sync again `every` later.
     fn on_timer(
