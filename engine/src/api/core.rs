@@ -1,6 +1,6 @@
 //! `core/v1` (and `coordination.k8s.io/v1` Lease): Pod, Node, Event, Lease.
 
-use super::{Condition, LabelSelector, ObjectMeta, StringMap};
+use super::{Condition, LabelSelector, ObjectMeta, PodPhase, StringMap};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -610,7 +610,7 @@ impl Pod {
 
     /// Succeeded or Failed.
     pub fn is_terminal(&self) -> bool {
-        matches!(self.status.phase.as_str(), "Succeeded" | "Failed")
+        self.status.phase == PodPhase::Succeeded || self.status.phase == PodPhase::Failed
     }
 
     /// `controller.IsPodActive`: not terminal and not being deleted.

@@ -16,7 +16,7 @@ pub fn admit_create(obj: &mut Object) {
             default_pod_spec(&mut pod.spec);
             add_default_tolerations(&mut pod.spec);
             if pod.status.phase.is_empty() {
-                pod.status.phase = "Pending".into();
+                pod.status.phase = PodPhase::Pending.into();
             }
         }
         Object::Namespace(n) => {

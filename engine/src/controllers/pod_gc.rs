@@ -67,7 +67,7 @@ pub fn gc_orphaned(store: &Store, node: &str, now: SimTime) -> Vec<Request> {
     for pod in store.pods_on_node(node) {
         let mut p = pod.clone();
         if !p.is_terminal() {
-            p.status.phase = "Failed".into();
+            p.status.phase = PodPhase::Failed.into();
             set_condition(
                 &mut p.status.conditions,
                 disruption_target(

@@ -10,7 +10,7 @@
 //! Each step is a template with `{}` holes and its values, so the page can say it in
 //! the learner's language; [`Cause::text`] fills it in English (`sim trace`).
 
-use crate::api::Kind;
+use crate::api::{Kind, PodPhase};
 use crate::apiserver::{ObjKey, WatchEntry, WatchType};
 use crate::cluster::Cluster;
 use crate::time::{clock_label, SimTime};
@@ -113,10 +113,8 @@ fn pod_gone(e: &WatchEntry) -> bool {
     e.kind == Kind::Pod
         && (e.type_ == WatchType::Deleted
             || has_field(&e.change, "metadata.deletionTimestamp")
-            || matches!(
-                field_after(&e.change, "status.phase"),
-                Some("Failed" | "Succeeded")
-            ))
+            || field_after(&e.change, "status.phase")
+                .is_some_and(|ph| ph == PodPhase::Failed || ph == PodPhase::Succeeded))
 }
 
 /// The chain of causes of the object `kind`/`key`, oldest first (None: no such object

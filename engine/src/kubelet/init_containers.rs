@@ -158,7 +158,7 @@ impl Kubelet {
             return (requests, t);
         }
         if p.spec.restart_policy == "Never" {
-            p.status.phase = "Failed".into();
+            p.status.phase = PodPhase::Failed.into();
             if let Some(w) = self.workers.get_mut(uid) {
                 w.stage = Stage::Running;
             }

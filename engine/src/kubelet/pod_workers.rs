@@ -109,7 +109,7 @@ impl Kubelet {
         let restarted = self.workers.get(uid).is_some_and(|w| w.restarted);
         let mut p = pod.clone();
         let s = &mut p.status;
-        s.phase = "Pending".into();
+        s.phase = PodPhase::Pending.into();
         s.host_ip = self.host_ip();
         if s.pod_ip.is_empty() || restarted {
             s.pod_ip = format!("10.244.{}.{}", self.index, self.ip_seq % 250 + 2);
@@ -293,7 +293,7 @@ impl Kubelet {
             cs.ready = false;
             cs.started = Some(false);
         }
-        p.status.phase = "Succeeded".into();
+        p.status.phase = PodPhase::Succeeded.into();
         set_condition(
             &mut p.status.conditions,
             cond("Ready", "False", "PodCompleted", "", now),

@@ -71,7 +71,7 @@ impl Kubelet {
             cs.ready = !has_probe && !has_startup;
             cs.started = Some(!has_startup);
         }
-        p.status.phase = "Running".into();
+        p.status.phase = PodPhase::Running.into();
         let all_ready = refresh_ready(&mut p, now);
         if all_ready {
             if let Some(w) = self.workers.get_mut(uid) {
@@ -235,7 +235,12 @@ impl Kubelet {
                     .is_some_and(|t| t.exit_code != 0)
             });
             let mut p = pod.clone();
-            p.status.phase = if failed { "Failed" } else { "Succeeded" }.into();
+            p.status.phase = if failed {
+                PodPhase::Failed
+            } else {
+                PodPhase::Succeeded
+            }
+            .into();
             return (vec![Request::blind_update_status(p)], vec![]);
         }
         let finished = term

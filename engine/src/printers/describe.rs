@@ -472,7 +472,7 @@ fn describe_replicaset(c: &Cluster, r: &ReplicaSet) -> String {
         .filter(|(k, _)| *k == Kind::Pod)
         .filter_map(|(_, key)| c.store.get::<Pod>(key))
         .collect();
-    let count = |ph: &str| {
+    let count = |ph: PodPhase| {
         pods.iter()
             .filter(|p| p.status.phase == ph && !p.metadata.is_deleting())
             .count()
@@ -480,10 +480,10 @@ fn describe_replicaset(c: &Cluster, r: &ReplicaSet) -> String {
     let _ = writeln!(
         w,
         "Pods Status:\t{} Running / {} Waiting / {} Succeeded / {} Failed",
-        count("Running"),
-        count("Pending"),
-        count("Succeeded"),
-        count("Failed")
+        count(PodPhase::Running),
+        count(PodPhase::Pending),
+        count(PodPhase::Succeeded),
+        count(PodPhase::Failed)
     );
     let tmpl = pod_template(&r.spec.template, 0);
     w.push_str(&tmpl.replace('\t', " "));

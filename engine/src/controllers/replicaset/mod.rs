@@ -280,10 +280,10 @@ pub fn pods_to_delete<'a>(
 }
 
 fn phase_ordinal(p: &Pod) -> i32 {
-    match p.status.phase.as_str() {
-        "Pending" => 0,
-        "Unknown" => 1,
-        "Running" => 2,
+    match PodPhase::parse(&p.status.phase) {
+        Some(PodPhase::Pending) => 0,
+        Some(PodPhase::Unknown) => 1,
+        Some(PodPhase::Running) => 2,
         _ => 3,
     }
 }
