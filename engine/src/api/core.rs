@@ -1,6 +1,9 @@
 //! `core/v1` (and `coordination.k8s.io/v1` Lease): Pod, Node, Event, Lease.
 
-use super::{Condition, LabelSelector, ObjectMeta, PodPhase, StringMap};
+use super::{
+    Condition, ConditionStatus, LabelSelector, NodeConditionType, ObjectMeta, PodConditionType,
+    PodPhase, StringMap,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -598,13 +601,14 @@ pub struct Pod {
 impl Pod {
     /// `podutil.IsPodReady`: the Ready condition is True.
     pub fn is_ready(&self) -> bool {
-        super::get_condition(&self.status.conditions, "Ready").is_some_and(|c| c.status == "True")
+        super::get_condition(&self.status.conditions, PodConditionType::Ready)
+            .is_some_and(|c| c.status == ConditionStatus::True)
     }
 
     /// When the Ready condition last became True (ms), if it is True.
     pub fn ready_since(&self) -> Option<u64> {
-        super::get_condition(&self.status.conditions, "Ready")
-            .filter(|c| c.status == "True")
+        super::get_condition(&self.status.conditions, PodConditionType::Ready)
+            .filter(|c| c.status == ConditionStatus::True)
             .map(|c| c.transition_ms)
     }
 
@@ -732,9 +736,9 @@ pub struct Node {
 impl Node {
     /// Status of the Ready condition: `True`, `False`, `Unknown` (or `Unknown` if absent).
     pub fn ready_status(&self) -> &str {
-        super::get_condition(&self.status.conditions, "Ready")
+        super::get_condition(&self.status.conditions, NodeConditionType::Ready)
             .map(|c| c.status.as_str())
-            .unwrap_or("Unknown")
+            .unwrap_or(ConditionStatus::Unknown.as_str())
     }
 }
 

@@ -205,8 +205,13 @@ pub struct Condition {
     pub update_ms: u64,
 }
 
-/// Find a condition by type.
-pub fn get_condition<'a>(conds: &'a [Condition], type_: &str) -> Option<&'a Condition> {
+/// Find a condition by type (a [`PodConditionType`], a [`NodeConditionType`] or a
+/// workload's own type such as a Deployment's `Progressing`).
+///
+/// [`PodConditionType`]: super::PodConditionType
+/// [`NodeConditionType`]: super::NodeConditionType
+pub fn get_condition(conds: &[Condition], type_: impl AsRef<str>) -> Option<&Condition> {
+    let type_ = type_.as_ref();
     conds.iter().find(|c| c.type_ == type_)
 }
 
@@ -215,8 +220,8 @@ pub fn get_condition<'a>(conds: &'a [Condition], type_: &str) -> Option<&'a Cond
 /// `DeletionByPodGC`), as every disrupting component sets it before deleting.
 pub fn disruption_target(reason: &str, message: String, now: crate::time::SimTime) -> Condition {
     Condition {
-        type_: "DisruptionTarget".into(),
-        status: "True".into(),
+        type_: super::PodConditionType::DisruptionTarget.into(),
+        status: super::ConditionStatus::True.into(),
         last_transition_time: Some(crate::time::rfc3339(now)),
         reason: reason.into(),
         message,

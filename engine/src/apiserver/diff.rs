@@ -6,7 +6,7 @@
 //! reads it to find causes.
 
 use crate::api::Object;
-use crate::api::{Node, Pod};
+use crate::api::{ConditionStatus, Node, Pod};
 
 fn push<T: PartialEq + std::fmt::Display>(out: &mut Vec<String>, field: &str, a: T, b: T) {
     if a != b {
@@ -30,10 +30,11 @@ fn opt(s: &str) -> &str {
 
 fn pod_ready(p: &Pod) -> &'static str {
     if p.is_ready() {
-        "True"
+        ConditionStatus::True
     } else {
-        "False"
+        ConditionStatus::False
     }
+    .as_str()
 }
 
 /// The first waiting / terminated reason of the Pod's containers (what STATUS shows).

@@ -866,8 +866,8 @@ impl Store {
         set_condition(
             &mut pod.status.conditions,
             Condition {
-                type_: "PodScheduled".into(),
-                status: "True".into(),
+                type_: PodConditionType::PodScheduled.into(),
+                status: ConditionStatus::True.into(),
                 last_transition_time: Some(rfc3339(now)),
                 transition_ms: now,
                 ..Default::default()

@@ -360,7 +360,9 @@ pub fn condition_met(c: &Cluster, k: Kind, key: &ObjKey, cond: &str) -> bool {
     let Some(obj) = obj else { return false };
     let v = obj.to_json();
     if let Some(rest) = cond.strip_prefix("condition=") {
-        let (ctype, want) = rest.split_once('=').unwrap_or((rest, "True"));
+        let (ctype, want) = rest
+            .split_once('=')
+            .unwrap_or((rest, ConditionStatus::True.as_str()));
         let conds = v
             .pointer("/status/conditions")
             .and_then(|c| c.as_array())

@@ -147,9 +147,9 @@ pub fn compute_status(
     };
     let mut conditions = pdb.status.conditions.clone();
     let (status, reason) = if allowed > 0 {
-        ("True", "SufficientPods")
+        (ConditionStatus::True, "SufficientPods")
     } else {
-        ("False", "InsufficientPods")
+        (ConditionStatus::False, "InsufficientPods")
     };
     set_condition(
         &mut conditions,

@@ -159,7 +159,7 @@ impl NodeLifecycleController {
     fn count(&mut self, node: Option<&Object>, delta: isize) {
         if let Some(Object::Node(n)) = node {
             let e = self.zones.entry(zone_of(n)).or_default();
-            let slot = if n.ready_status() == "True" {
+            let slot = if n.ready_status() == ConditionStatus::True {
                 &mut e.0
             } else {
                 &mut e.1
@@ -247,7 +247,7 @@ impl NodeLifecycleController {
             return Reconcile::default();
         };
         let mut taints = do_no_schedule_tainting_pass(node, now);
-        if node.ready_status() == "True" {
+        if node.ready_status() == ConditionStatus::True {
             mark_node_as_reachable(&mut taints);
             self.noexecute_pending.remove(&node.metadata.name);
         }
@@ -292,7 +292,7 @@ impl NodeLifecycleController {
             return (vec![], vec![]);
         };
         let mut requests = vec![Request::blind_update_status(updated)];
-        if node.ready_status() == "True" {
+        if node.ready_status() == ConditionStatus::True {
             // RecordNodeStatusChange, once, when it stops being Ready.
             requests.push(Request::Event {
                 involved: event_ref(Kind::Node, &node.metadata),
@@ -302,7 +302,7 @@ impl NodeLifecycleController {
             });
             requests.extend(mark_pods_not_ready(store, name, now));
         }
-        let (swap, timers) = self.process_taint_base_eviction(node, "Unknown", now);
+        let (swap, timers) = self.process_taint_base_eviction(node, ConditionStatus::Unknown, now);
         requests.extend(swap);
         (requests, timers)
     }
@@ -317,10 +317,10 @@ impl NodeLifecycleController {
     fn process_taint_base_eviction(
         &mut self,
         node: &Node,
-        status: &str,
+        status: ConditionStatus,
         now: SimTime,
     ) -> (Vec<Request>, Vec<(SimTime, NodeLifecycleTimer)>) {
-        let (_, opposite) = no_execute_taint_keys(status);
+        let (_, opposite) = no_execute_taint_keys(status.as_str());
         if node
             .spec
             .taints
@@ -370,7 +370,7 @@ impl NodeLifecycleController {
             return (vec![], vec![]);
         };
         let status = node.ready_status();
-        if status == "True" {
+        if status == ConditionStatus::True {
             self.noexecute_pending.remove(name);
             return (vec![], vec![]);
         }
@@ -411,9 +411,9 @@ pub fn do_no_schedule_tainting_pass(node: &Node, now: SimTime) -> Vec<Taint> {
     if node.spec.unschedulable {
         want.push(TAINT_UNSCHEDULABLE);
     }
-    match node.ready_status() {
-        "Unknown" => want.push(TAINT_UNREACHABLE),
-        "False" => want.push(TAINT_NOT_READY),
+    match ConditionStatus::parse(node.ready_status()) {
+        Some(ConditionStatus::Unknown) => want.push(TAINT_UNREACHABLE),
+        Some(ConditionStatus::False) => want.push(TAINT_NOT_READY),
         _ => {}
     }
     let mut taints: Vec<Taint> = node
@@ -453,19 +453,19 @@ pub fn mark_node_as_reachable(taints: &mut Vec<Taint>) {
 /// The NoExecute taint a node of readiness `status` gets, and its opposite: unreachable
 /// for Unknown, not-ready for False.
 fn no_execute_taint_keys(status: &str) -> (&'static str, &'static str) {
-    if status == "Unknown" {
+    if status == ConditionStatus::Unknown {
         (TAINT_UNREACHABLE, TAINT_NOT_READY)
     } else {
         (TAINT_NOT_READY, TAINT_UNREACHABLE)
     }
 }
 
-fn set_ready_status(node: &mut Node, status: &str) {
+fn set_ready_status(node: &mut Node, status: ConditionStatus) {
     if let Some(c) = node
         .status
         .conditions
         .iter_mut()
-        .find(|c| c.type_ == "Ready")
+        .find(|c| c.type_ == NodeConditionType::Ready)
     {
         c.status = status.into();
     }
@@ -504,16 +504,21 @@ pub fn swap_node_controller_taint(node: &Node, now: SimTime) -> Option<Node> {
 /// `tryUpdateNodeHealth` for a node silent past its grace period: Ready and the
 /// pressure conditions become Unknown (`NodeStatusUnknown`). None if already Unknown.
 pub fn try_update_node_health(node: &Node, now: SimTime) -> Option<Node> {
-    if node.ready_status() == "Unknown" {
+    if node.ready_status() == ConditionStatus::Unknown {
         return None;
     }
     let mut n = node.clone();
     for c in n.status.conditions.iter_mut() {
         if matches!(
-            c.type_.as_str(),
-            "Ready" | "MemoryPressure" | "DiskPressure" | "PIDPressure"
+            NodeConditionType::parse(&c.type_),
+            Some(
+                NodeConditionType::Ready
+                    | NodeConditionType::MemoryPressure
+                    | NodeConditionType::DiskPressure
+                    | NodeConditionType::PIDPressure
+            )
         ) {
-            c.status = "Unknown".into();
+            c.status = ConditionStatus::Unknown.into();
             c.reason = "NodeStatusUnknown".into();
             c.message = "Kubelet stopped posting node status.".into();
             c.last_transition_time = Some(rfc3339(now));
@@ -541,15 +546,17 @@ pub fn mark_pods_not_ready(store: &Store, node: &str, now: SimTime) -> Vec<Reque
         if p.is_terminal() {
             continue;
         }
-        if get_condition(&p.status.conditions, "Ready").is_some_and(|c| c.status == "False") {
+        if get_condition(&p.status.conditions, PodConditionType::Ready)
+            .is_some_and(|c| c.status == ConditionStatus::False)
+        {
             continue;
         }
         let mut pod = p.clone();
         set_condition(
             &mut pod.status.conditions,
             Condition {
-                type_: "Ready".into(),
-                status: "False".into(),
+                type_: PodConditionType::Ready.into(),
+                status: ConditionStatus::False.into(),
                 last_transition_time: Some(rfc3339(now)),
                 transition_ms: now,
                 ..Default::default()

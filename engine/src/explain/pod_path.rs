@@ -245,8 +245,8 @@ fn scheduled(f: &Facts) -> Stage {
         }
         return Stage::new("scheduled", StageState::Done, e);
     }
-    let failed =
-        get_condition(&p.status.conditions, "PodScheduled").filter(|c| c.status == "False");
+    let failed = get_condition(&p.status.conditions, PodConditionType::PodScheduled)
+        .filter(|c| c.status == ConditionStatus::False);
     match failed {
         // A preemption is under way: not stuck, waiting for its victims.
         Some(cnd) if !p.status.nominated_node_name.is_empty() => Stage::new(
@@ -428,15 +428,15 @@ fn ready(c: &Cluster, f: &Facts) -> Stage {
     let node_ready = c
         .store
         .get::<Node>(&ObjKey::new("", &p.spec.node_name))
-        .map(|n| n.ready_status() == "True");
+        .map(|n| n.ready_status() == ConditionStatus::True);
     if node_ready == Some(false) {
         e.push(phrase(
             "node {} is NotReady: the node controller marked the Pod not Ready",
             &[&p.spec.node_name],
         ));
     }
-    if let Some(cnd) =
-        get_condition(&p.status.conditions, "Ready").filter(|c| !c.message.is_empty())
+    if let Some(cnd) = get_condition(&p.status.conditions, PodConditionType::Ready)
+        .filter(|c| !c.message.is_empty())
     {
         e.push(phrase("Ready=False: {}", &[&cnd.message]));
     }

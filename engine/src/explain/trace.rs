@@ -10,7 +10,7 @@
 //! Each step is a template with `{}` holes and its values, so the page can say it in
 //! the learner's language; [`Cause::text`] fills it in English (`sim trace`).
 
-use crate::api::{Kind, PodPhase};
+use crate::api::{ConditionStatus, Kind, PodPhase};
 use crate::apiserver::{ObjKey, WatchEntry, WatchType};
 use crate::cluster::Cluster;
 use crate::time::{clock_label, SimTime};
@@ -441,7 +441,9 @@ fn own_write(c: &Cluster, kind: Kind, e: &WatchEntry) -> Option<Cause> {
             }
         }
         _ if e.change.is_empty() => return None,
-        _ if kind == Kind::Pod && field_after(&e.change, "Ready") == Some("True") => {
+        _ if kind == Kind::Pod
+            && field_after(&e.change, "Ready").is_some_and(|s| s == ConditionStatus::True) =>
+        {
             Cause::new(e, "readiness passed: Ready ({})", vec![e.change.clone()], 0)
         }
         _ if has_field(&e.change, "metadata.deletionTimestamp") => {
@@ -462,7 +464,10 @@ fn owner_counts_it_ready(c: &Cluster, uid: &str, created: usize, out: &mut Vec<C
     }
     let Some(ready_at) = log[created..]
         .iter()
-        .position(|e| e.uid == uid && field_after(&e.change, "Ready") == Some("True"))
+        .position(|e| {
+            e.uid == uid
+                && field_after(&e.change, "Ready").is_some_and(|s| s == ConditionStatus::True)
+        })
         .map(|i| i + created)
     else {
         return;

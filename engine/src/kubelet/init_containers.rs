@@ -133,8 +133,8 @@ impl Kubelet {
                 set_condition(
                     &mut p.status.conditions,
                     cond(
-                        "Initialized",
-                        "False",
+                        PodConditionType::Initialized,
+                        ConditionStatus::False,
                         "ContainersNotInitialized",
                         &format!("containers with incomplete status: [{}]", rest.join(" ")),
                         now,
@@ -149,7 +149,13 @@ impl Kubelet {
             // containers are pulled and started (still waiting PodInitializing).
             set_condition(
                 &mut p.status.conditions,
-                cond("Initialized", "True", "", "", now),
+                cond(
+                    PodConditionType::Initialized,
+                    ConditionStatus::True,
+                    "",
+                    "",
+                    now,
+                ),
             );
             order_conditions(&mut p.status.conditions);
             let mut requests = vec![Request::blind_update_status(p.clone())];

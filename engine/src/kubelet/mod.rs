@@ -209,7 +209,7 @@ impl Kubelet {
         let lease = self.lease(now);
         requests.push(Request::blind_update(lease));
         if let Some(n) = store.get::<Node>(&ObjKey::new("", &self.node)) {
-            if n.ready_status() != "True" {
+            if n.ready_status() != ConditionStatus::True {
                 let mut n = n.clone();
                 n.status.conditions = self.ready_conditions(now);
                 requests.push(Request::blind_update_status(n.clone()));

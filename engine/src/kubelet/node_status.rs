@@ -40,29 +40,29 @@ impl Kubelet {
     pub(super) fn ready_conditions(&self, now: SimTime) -> Vec<Condition> {
         let mut c = vec![
             cond(
-                "MemoryPressure",
-                "False",
+                NodeConditionType::MemoryPressure,
+                ConditionStatus::False,
                 "KubeletHasSufficientMemory",
                 "kubelet has sufficient memory available",
                 now,
             ),
             cond(
-                "DiskPressure",
-                "False",
+                NodeConditionType::DiskPressure,
+                ConditionStatus::False,
                 "KubeletHasNoDiskPressure",
                 "kubelet has no disk pressure",
                 now,
             ),
             cond(
-                "PIDPressure",
-                "False",
+                NodeConditionType::PIDPressure,
+                ConditionStatus::False,
                 "KubeletHasSufficientPID",
                 "kubelet has sufficient PID available",
                 now,
             ),
             cond(
-                "Ready",
-                "True",
+                NodeConditionType::Ready,
+                ConditionStatus::True,
                 "KubeletReady",
                 "kubelet is posting ready status",
                 now,

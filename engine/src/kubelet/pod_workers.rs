@@ -191,8 +191,8 @@ impl Kubelet {
                 .map(|c| c.name.as_str())
                 .collect();
             cond(
-                "Initialized",
-                "False",
+                PodConditionType::Initialized,
+                ConditionStatus::False,
                 "ContainersNotInitialized",
                 &format!(
                     "containers with incomplete status: [{}]",
@@ -201,15 +201,33 @@ impl Kubelet {
                 now,
             )
         } else {
-            cond("Initialized", "True", "", "", now)
+            cond(
+                PodConditionType::Initialized,
+                ConditionStatus::True,
+                "",
+                "",
+                now,
+            )
         };
         for c in [
-            cond("PodReadyToStartContainers", "True", "", "", now),
-            initialized,
-            cond("Ready", "False", "ContainersNotReady", &unready, now),
             cond(
-                "ContainersReady",
-                "False",
+                PodConditionType::PodReadyToStartContainers,
+                ConditionStatus::True,
+                "",
+                "",
+                now,
+            ),
+            initialized,
+            cond(
+                PodConditionType::Ready,
+                ConditionStatus::False,
+                "ContainersNotReady",
+                &unready,
+                now,
+            ),
+            cond(
+                PodConditionType::ContainersReady,
+                ConditionStatus::False,
                 "ContainersNotReady",
                 &unready,
                 now,
@@ -296,11 +314,23 @@ impl Kubelet {
         p.status.phase = PodPhase::Succeeded.into();
         set_condition(
             &mut p.status.conditions,
-            cond("Ready", "False", "PodCompleted", "", now),
+            cond(
+                PodConditionType::Ready,
+                ConditionStatus::False,
+                "PodCompleted",
+                "",
+                now,
+            ),
         );
         set_condition(
             &mut p.status.conditions,
-            cond("ContainersReady", "False", "PodCompleted", "", now),
+            cond(
+                PodConditionType::ContainersReady,
+                ConditionStatus::False,
+                "PodCompleted",
+                "",
+                now,
+            ),
         );
         (
             vec![

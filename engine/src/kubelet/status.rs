@@ -47,33 +47,55 @@ pub(super) fn refresh_ready(p: &mut Pod, now: SimTime) -> bool {
     if unready.is_empty() {
         set_condition(
             &mut p.status.conditions,
-            cond("ContainersReady", "True", "", "", now),
+            cond(
+                PodConditionType::ContainersReady,
+                ConditionStatus::True,
+                "",
+                "",
+                now,
+            ),
         );
-        set_condition(&mut p.status.conditions, cond("Ready", "True", "", "", now));
+        set_condition(
+            &mut p.status.conditions,
+            cond(PodConditionType::Ready, ConditionStatus::True, "", "", now),
+        );
         true
     } else {
         let msg = format!("containers with unready status: [{}]", unready.join(" "));
         set_condition(
             &mut p.status.conditions,
-            cond("ContainersReady", "False", "ContainersNotReady", &msg, now),
+            cond(
+                PodConditionType::ContainersReady,
+                ConditionStatus::False,
+                "ContainersNotReady",
+                &msg,
+                now,
+            ),
         );
         set_condition(
             &mut p.status.conditions,
-            cond("Ready", "False", "ContainersNotReady", &msg, now),
+            cond(
+                PodConditionType::Ready,
+                ConditionStatus::False,
+                "ContainersNotReady",
+                &msg,
+                now,
+            ),
         );
         false
     }
 }
 
+/// A condition of type `type_` (a Pod's or a Node's) that became `status` at `now`.
 pub(super) fn cond(
-    type_: &str,
-    status: &str,
+    type_: impl AsRef<str>,
+    status: ConditionStatus,
     reason: &str,
     message: &str,
     now: SimTime,
 ) -> Condition {
     Condition {
-        type_: type_.into(),
+        type_: type_.as_ref().into(),
         status: status.into(),
         last_heartbeat_time: None,
         last_transition_time: Some(rfc3339(now)),
@@ -87,11 +109,11 @@ pub(super) fn cond(
 /// The order the kubelet's status manager writes Pod conditions in
 /// (`generateAPIPodStatus`): its own four first, then the others (PodScheduled…).
 pub(super) fn order_conditions(conds: &mut [Condition]) {
-    let rank = |t: &str| match t {
-        "PodReadyToStartContainers" => 0,
-        "Initialized" => 1,
-        "Ready" => 2,
-        "ContainersReady" => 3,
+    let rank = |t: &str| match PodConditionType::parse(t) {
+        Some(PodConditionType::PodReadyToStartContainers) => 0,
+        Some(PodConditionType::Initialized) => 1,
+        Some(PodConditionType::Ready) => 2,
+        Some(PodConditionType::ContainersReady) => 3,
         _ => 4,
     };
     conds.sort_by_key(|c| rank(&c.type_));

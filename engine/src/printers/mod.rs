@@ -51,7 +51,7 @@ pub fn pod_ready_status(pod: &Pod) -> (String, String, i64) {
         .status
         .conditions
         .iter()
-        .any(|c| c.type_ == "Initialized" && c.status == "True");
+        .any(|c| c.type_ == PodConditionType::Initialized && c.status == ConditionStatus::True);
     for c in pod
         .status
         .container_statuses
@@ -91,9 +91,10 @@ pub fn pod_ready_status(pod: &Pod) -> (String, String, i64) {
 /// STATUS of `kubectl get nodes`: `Ready` / `NotReady` (Unknown prints NotReady too),
 /// with `,SchedulingDisabled` when cordoned.
 pub fn node_status(node: &Node) -> String {
-    let mut s = match node.ready_status() {
-        "True" => "Ready".to_string(),
-        _ => "NotReady".to_string(),
+    let mut s = if node.ready_status() == ConditionStatus::True {
+        "Ready".to_string()
+    } else {
+        "NotReady".to_string()
     };
     if node.spec.unschedulable {
         s.push_str(",SchedulingDisabled");

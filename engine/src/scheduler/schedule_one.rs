@@ -230,8 +230,8 @@ impl Scheduler {
         set_condition(
             &mut p.status.conditions,
             Condition {
-                type_: "PodScheduled".into(),
-                status: "False".into(),
+                type_: PodConditionType::PodScheduled.into(),
+                status: ConditionStatus::False.into(),
                 last_transition_time: Some(rfc3339(now)),
                 reason: "Unschedulable".into(),
                 message: message.clone(),

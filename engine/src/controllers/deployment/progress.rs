@@ -35,7 +35,7 @@ pub fn calculate_status(
     let c = if available >= d.spec.replicas - max_unavailable(d) {
         new_condition(
             "Available",
-            "True",
+            ConditionStatus::True,
             "MinimumReplicasAvailable",
             "Deployment has minimum availability.".into(),
             now,
@@ -43,7 +43,7 @@ pub fn calculate_status(
     } else {
         new_condition(
             "Available",
-            "False",
+            ConditionStatus::False,
             "MinimumReplicasUnavailable",
             "Deployment does not have minimum availability.".into(),
             now,
@@ -76,7 +76,13 @@ pub fn sync_rollout_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<us
             };
             set_deployment_condition(
                 &mut status.conditions,
-                new_condition("Progressing", "True", "NewReplicaSetAvailable", msg, now),
+                new_condition(
+                    "Progressing",
+                    ConditionStatus::True,
+                    "NewReplicaSetAvailable",
+                    msg,
+                    now,
+                ),
             );
         } else if deployment_progressing(&ctx.d, &status) {
             let msg = match &rs_name {
@@ -85,9 +91,15 @@ pub fn sync_rollout_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<us
             };
             // Progress refreshes lastUpdateTime even with the same reason (upstream
             // special-cases Progressing); the transition time stays while True.
-            let mut c = new_condition("Progressing", "True", "ReplicaSetUpdated", msg, now);
+            let mut c = new_condition(
+                "Progressing",
+                ConditionStatus::True,
+                "ReplicaSetUpdated",
+                msg,
+                now,
+            );
             if let Some(cur) = current.as_ref() {
-                if cur.status == "True" {
+                if cur.status == ConditionStatus::True {
                     c.last_transition_time = cur.last_transition_time.clone();
                     c.transition_ms = cur.transition_ms;
                 }
@@ -101,7 +113,13 @@ pub fn sync_rollout_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<us
             };
             set_deployment_condition(
                 &mut status.conditions,
-                new_condition("Progressing", "False", "ProgressDeadlineExceeded", msg, now),
+                new_condition(
+                    "Progressing",
+                    ConditionStatus::False,
+                    "ProgressDeadlineExceeded",
+                    msg,
+                    now,
+                ),
             );
         }
     }
@@ -130,7 +148,7 @@ fn set_replica_failure_condition(
         .collect();
     let failure = order.iter().find_map(|i| {
         get_condition(&rss[*i].status.conditions, "ReplicaFailure")
-            .filter(|c| c.status == "True")
+            .filter(|c| c.status == ConditionStatus::True)
             .cloned()
     });
     match failure {
@@ -138,7 +156,7 @@ fn set_replica_failure_condition(
             &mut status.conditions,
             new_condition(
                 "ReplicaFailure",
-                &f.status,
+                ConditionStatus::True,
                 &f.reason,
                 f.message.clone(),
                 now,

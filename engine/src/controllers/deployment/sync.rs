@@ -94,7 +94,7 @@ pub fn get_new_replica_set(
         if get_condition(&ctx.d.status.conditions, "Progressing").is_none() {
             let c = new_condition(
                 "Progressing",
-                "True",
+                ConditionStatus::True,
                 "FoundNewReplicaSet",
                 format!("Found new replica set \"{name}\""),
                 ctx.now,
@@ -173,7 +173,7 @@ pub fn get_new_replica_set(
     set_deployment_revision(ctx, new_revision);
     let c = new_condition(
         "Progressing",
-        "True",
+        ConditionStatus::True,
         "NewReplicaSetCreated",
         format!("Created new replica set \"{name}\""),
         ctx.now,
@@ -378,7 +378,7 @@ pub fn check_paused_conditions(ctx: &mut SyncCtx) {
     let c = if ctx.d.spec.paused && !paused_cond {
         new_condition(
             "Progressing",
-            "Unknown",
+            ConditionStatus::Unknown,
             "DeploymentPaused",
             "Deployment is paused".into(),
             ctx.now,
@@ -386,7 +386,7 @@ pub fn check_paused_conditions(ctx: &mut SyncCtx) {
     } else if !ctx.d.spec.paused && paused_cond {
         new_condition(
             "Progressing",
-            "Unknown",
+            ConditionStatus::Unknown,
             "DeploymentResumed",
             "Deployment is resumed".into(),
             ctx.now,

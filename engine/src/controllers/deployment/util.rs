@@ -127,10 +127,12 @@ pub fn new_rs_new_replicas(d: &Deployment, all: &[ReplicaSet], new_rs_replicas: 
     new_rs_replicas + scale_up
 }
 
-/// `NewDeploymentCondition`: update and transition times at `now`.
+/// `NewDeploymentCondition`: update and transition times at `now`. The Deployment's
+/// condition types (`Available`, `Progressing`, `ReplicaFailure`) are its own, so
+/// `type_` stays a string.
 pub fn new_condition(
     type_: &str,
-    status: &str,
+    status: ConditionStatus,
     reason: &str,
     message: String,
     now: u64,

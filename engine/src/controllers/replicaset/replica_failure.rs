@@ -32,7 +32,7 @@ pub fn set_replica_failure(
         &mut rs.status.conditions,
         Condition {
             type_: "ReplicaFailure".into(),
-            status: "True".into(),
+            status: ConditionStatus::True.into(),
             last_transition_time: Some(rfc3339(now)),
             reason: reason.into(),
             message: err.message.clone(),
