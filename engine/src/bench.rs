@@ -6,7 +6,7 @@
 //! available; then a tenth of the nodes powered off, until every Deployment is
 //! available again (eviction after the 300 s toleration, rescheduling elsewhere).
 
-use crate::api::{Deployment, Pod};
+use crate::api::{Deployment, Pod, LABEL_TOPOLOGY_ZONE};
 use crate::cluster::Cluster;
 use crate::kubelet::NodeConfig;
 use crate::time::SECOND;
@@ -91,7 +91,7 @@ pub fn envelope(
             ..NodeConfig::default()
         };
         cfg.labels.insert(
-            "topology.kubernetes.io/zone".into(),
+            LABEL_TOPOLOGY_ZONE.into(),
             format!("zone-{}", ["a", "b", "c"][i % 3]),
         );
         // Names are unique and the config valid: registration cannot fail.

@@ -29,7 +29,7 @@
 //! Pod's node, `{rs:SELECTOR}` the newest ReplicaSet matching it — Pod names are random,
 //! a lesson's wording is not.
 
-use crate::api::{Pod, ReplicaSet};
+use crate::api::{Pod, ReplicaSet, LABEL_TOPOLOGY_ZONE};
 use crate::apiserver::FastPaths;
 use crate::cluster::Cluster;
 use crate::command::{self, args::parse_duration, script, select::parse_label_selector, NoFiles};
@@ -314,7 +314,7 @@ pub fn build_with(s: &Scenario, fast: FastPaths) -> Result<Cluster, String> {
     for n in &s.cluster.nodes {
         let mut labels: Vec<String> = n.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
         if let Some(z) = &n.zone {
-            labels.push(format!("topology.kubernetes.io/zone={z}"));
+            labels.push(format!("{LABEL_TOPOLOGY_ZONE}={z}"));
         }
         let mut line = format!(
             "sim node add {} --cpu {} --memory {} --pods {}",

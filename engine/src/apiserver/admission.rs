@@ -51,24 +51,21 @@ fn default_pod_spec(spec: &mut PodSpec) {
     }
 }
 
-/// `DefaultTolerationSeconds`: tolerate `node.kubernetes.io/not-ready` and
-/// `node.kubernetes.io/unreachable` (NoExecute) for 300 s unless the Pod already
-/// tolerates them.
+/// `DefaultTolerationSeconds`: tolerate the not-ready and unreachable taints
+/// ([`TAINT_NODE_NOT_READY`], [`TAINT_NODE_UNREACHABLE`]; NoExecute) for 300 s unless
+/// the Pod already tolerates them.
 pub fn add_default_tolerations(spec: &mut PodSpec) {
-    for key in [
-        "node.kubernetes.io/not-ready",
-        "node.kubernetes.io/unreachable",
-    ] {
+    for key in [TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE] {
         let taint = Taint {
             key: key.into(),
-            effect: "NoExecute".into(),
+            effect: TaintEffect::NoExecute.into(),
             ..Default::default()
         };
         if !spec.tolerations.iter().any(|t| t.tolerates(&taint)) {
             spec.tolerations.push(Toleration {
                 key: key.into(),
                 operator: "Exists".into(),
-                effect: "NoExecute".into(),
+                effect: TaintEffect::NoExecute.into(),
                 toleration_seconds: Some(DEFAULT_TOLERATION_SECONDS),
                 ..Default::default()
             });

@@ -1118,7 +1118,7 @@ fn taint(c: &mut Cluster, words: &[String]) -> R {
             let (kv, effect) = s
                 .split_once(':')
                 .ok_or_else(|| format!("error: invalid taint spec: {s}, unknown taint effect"))?;
-            if !matches!(effect, "NoSchedule" | "PreferNoSchedule" | "NoExecute") {
+            if TaintEffect::parse(effect).is_none() {
                 return Err(format!(
                     "error: invalid taint effect: {effect}, unsupported taint effect"
                 ));
@@ -1140,7 +1140,7 @@ fn taint(c: &mut Cluster, words: &[String]) -> R {
                     key: k.into(),
                     value: v.into(),
                     effect: effect.into(),
-                    time_added: (effect == "NoExecute").then(|| rfc3339(now)),
+                    time_added: (effect == TaintEffect::NoExecute).then(|| rfc3339(now)),
                     added_ms: now,
                 });
             }

@@ -133,10 +133,8 @@ fn reset(c: &mut Cluster, words: &[String]) -> R {
         if zones > 0 {
             // node-1 in zone-a, node-2 in zone-b, …: zones stay even as nodes are added.
             let letter = char::from(b'a' + ((i - 1) % zones) as u8);
-            node.labels.insert(
-                "topology.kubernetes.io/zone".into(),
-                format!("zone-{letter}"),
-            );
+            node.labels
+                .insert(LABEL_TOPOLOGY_ZONE.into(), format!("zone-{letter}"));
         }
         c.add_node(&format!("node-{i}"), node)
             .map_err(|e| e.kubectl_text())?;
@@ -191,7 +189,7 @@ fn parse_taints(s: &str) -> Result<Vec<Taint>, String> {
         let (kv, effect) = t
             .split_once(':')
             .ok_or_else(|| format!("error: invalid taint \"{t}\": expected key[=value]:Effect"))?;
-        if !matches!(effect, "NoSchedule" | "PreferNoSchedule" | "NoExecute") {
+        if TaintEffect::parse(effect).is_none() {
             return Err(format!(
                 "error: invalid taint effect: {effect}, unsupported taint effect"
             ));

@@ -32,15 +32,6 @@ pub const UNHEALTHY_ZONE_THRESHOLD: f64 = 0.55;
 /// `--large-cluster-size-threshold`.
 pub const LARGE_CLUSTER_THRESHOLD: usize = 50;
 
-/// Taint key for nodes whose Ready condition is Unknown.
-pub const TAINT_UNREACHABLE: &str = "node.kubernetes.io/unreachable";
-/// Taint key for nodes whose Ready condition is False.
-pub const TAINT_NOT_READY: &str = "node.kubernetes.io/not-ready";
-/// Taint key for cordoned nodes.
-pub const TAINT_UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
-/// The zone label.
-pub const ZONE_LABEL: &str = "topology.kubernetes.io/zone";
-
 /// Timers the controller asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NodeLifecycleTimer {
@@ -66,7 +57,7 @@ pub struct NodeLifecycleController {
 fn zone_of(n: &Node) -> String {
     n.metadata
         .labels
-        .get(ZONE_LABEL)
+        .get(LABEL_TOPOLOGY_ZONE)
         .cloned()
         .unwrap_or_default()
 }
@@ -325,7 +316,7 @@ impl NodeLifecycleController {
             .spec
             .taints
             .iter()
-            .any(|t| t.key == opposite && t.effect == "NoExecute")
+            .any(|t| t.key == opposite && t.effect == TaintEffect::NoExecute)
         {
             let mut n = node.clone();
             set_ready_status(&mut n, status);
@@ -401,7 +392,11 @@ impl NodeLifecycleController {
 }
 
 /// The taints the node lifecycle controller manages with NoSchedule.
-const NO_SCHEDULE_MANAGED: [&str; 3] = [TAINT_UNSCHEDULABLE, TAINT_UNREACHABLE, TAINT_NOT_READY];
+const NO_SCHEDULE_MANAGED: [&str; 3] = [
+    TAINT_NODE_UNSCHEDULABLE,
+    TAINT_NODE_UNREACHABLE,
+    TAINT_NODE_NOT_READY,
+];
 
 /// `doNoScheduleTaintingPass`: the node's taints with the managed NoSchedule ones made
 /// to mirror it — cordoned ⇒ `unschedulable`, Ready=Unknown ⇒ `unreachable`,
@@ -409,11 +404,11 @@ const NO_SCHEDULE_MANAGED: [&str; 3] = [TAINT_UNSCHEDULABLE, TAINT_UNREACHABLE, 
 pub fn do_no_schedule_tainting_pass(node: &Node, now: SimTime) -> Vec<Taint> {
     let mut want: Vec<&str> = Vec::new();
     if node.spec.unschedulable {
-        want.push(TAINT_UNSCHEDULABLE);
+        want.push(TAINT_NODE_UNSCHEDULABLE);
     }
     match ConditionStatus::parse(node.ready_status()) {
-        Some(ConditionStatus::Unknown) => want.push(TAINT_UNREACHABLE),
-        Some(ConditionStatus::False) => want.push(TAINT_NOT_READY),
+        Some(ConditionStatus::Unknown) => want.push(TAINT_NODE_UNREACHABLE),
+        Some(ConditionStatus::False) => want.push(TAINT_NODE_NOT_READY),
         _ => {}
     }
     let mut taints: Vec<Taint> = node
@@ -421,7 +416,7 @@ pub fn do_no_schedule_tainting_pass(node: &Node, now: SimTime) -> Vec<Taint> {
         .taints
         .iter()
         .filter(|t| {
-            !(NO_SCHEDULE_MANAGED.contains(&t.key.as_str()) && t.effect == "NoSchedule")
+            !(NO_SCHEDULE_MANAGED.contains(&t.key.as_str()) && t.effect == TaintEffect::NoSchedule)
                 || want.contains(&t.key.as_str())
         })
         .cloned()
@@ -429,11 +424,11 @@ pub fn do_no_schedule_tainting_pass(node: &Node, now: SimTime) -> Vec<Taint> {
     for k in want {
         if !taints
             .iter()
-            .any(|t| t.key == k && t.effect == "NoSchedule")
+            .any(|t| t.key == k && t.effect == TaintEffect::NoSchedule)
         {
             taints.push(Taint {
                 key: k.into(),
-                effect: "NoSchedule".into(),
+                effect: TaintEffect::NoSchedule.into(),
                 time_added: Some(rfc3339(now)),
                 added_ms: now,
                 ..Default::default()
@@ -446,7 +441,8 @@ pub fn do_no_schedule_tainting_pass(node: &Node, now: SimTime) -> Vec<Taint> {
 /// `markNodeAsReachable`: a Ready node loses the NoExecute readiness taints.
 pub fn mark_node_as_reachable(taints: &mut Vec<Taint>) {
     taints.retain(|t| {
-        !(t.effect == "NoExecute" && (t.key == TAINT_UNREACHABLE || t.key == TAINT_NOT_READY))
+        !(t.effect == TaintEffect::NoExecute
+            && (t.key == TAINT_NODE_UNREACHABLE || t.key == TAINT_NODE_NOT_READY))
     });
 }
 
@@ -454,9 +450,9 @@ pub fn mark_node_as_reachable(taints: &mut Vec<Taint>) {
 /// for Unknown, not-ready for False.
 fn no_execute_taint_keys(status: &str) -> (&'static str, &'static str) {
     if status == ConditionStatus::Unknown {
-        (TAINT_UNREACHABLE, TAINT_NOT_READY)
+        (TAINT_NODE_UNREACHABLE, TAINT_NODE_NOT_READY)
     } else {
-        (TAINT_NOT_READY, TAINT_UNREACHABLE)
+        (TAINT_NODE_NOT_READY, TAINT_NODE_UNREACHABLE)
     }
 }
 
@@ -480,7 +476,7 @@ pub fn swap_node_controller_taint(node: &Node, now: SimTime) -> Option<Node> {
         node.spec
             .taints
             .iter()
-            .any(|t| t.key == k && t.effect == "NoExecute")
+            .any(|t| t.key == k && t.effect == TaintEffect::NoExecute)
     };
     if has(key) && !has(opposite) {
         return None;
@@ -488,11 +484,11 @@ pub fn swap_node_controller_taint(node: &Node, now: SimTime) -> Option<Node> {
     let mut n = node.clone();
     n.spec
         .taints
-        .retain(|t| !(t.key == opposite && t.effect == "NoExecute"));
+        .retain(|t| !(t.key == opposite && t.effect == TaintEffect::NoExecute));
     if !has(key) {
         n.spec.taints.push(Taint {
             key: key.into(),
-            effect: "NoExecute".into(),
+            effect: TaintEffect::NoExecute.into(),
             time_added: Some(rfc3339(now)),
             added_ms: now,
             ..Default::default()

@@ -40,7 +40,7 @@ fn no_execute_taints(node: &Node) -> Vec<&Taint> {
     node.spec
         .taints
         .iter()
-        .filter(|t| t.effect == "NoExecute")
+        .filter(|t| t.effect == TaintEffect::NoExecute)
         .collect()
 }
 

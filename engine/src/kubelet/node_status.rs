@@ -93,7 +93,7 @@ impl Kubelet {
     /// Register the Node and its Lease, and start heartbeating.
     pub fn register(&mut self, now: SimTime) -> KubeletOutput {
         let mut labels = StringMap::new();
-        labels.insert("kubernetes.io/hostname".into(), self.node.clone());
+        labels.insert(LABEL_HOSTNAME.into(), self.node.clone());
         labels.insert("kubernetes.io/os".into(), "linux".into());
         labels.insert("kubernetes.io/arch".into(), "amd64".into());
         labels.extend(self.config.labels.clone());

@@ -92,8 +92,8 @@ pub fn run_filters(
     // NodeUnschedulable.
     if node.spec.unschedulable {
         let t = Taint {
-            key: "node.kubernetes.io/unschedulable".into(),
-            effect: "NoSchedule".into(),
+            key: TAINT_NODE_UNSCHEDULABLE.into(),
+            effect: TaintEffect::NoSchedule.into(),
             ..Default::default()
         };
         if !tolerated(pod, &t) {
@@ -117,7 +117,7 @@ pub fn run_filters(
         .spec
         .taints
         .iter()
-        .filter(|t| t.effect == "NoSchedule" || t.effect == "NoExecute")
+        .filter(|t| t.effect == TaintEffect::NoSchedule || t.effect == TaintEffect::NoExecute)
         .find(|t| !tolerated(pod, t))
     {
         return Err(FilterFailure {
@@ -216,12 +216,12 @@ pub fn taint_toleration_raw(pod: &Pod, node: &Node) -> i64 {
     node.spec
         .taints
         .iter()
-        .filter(|t| t.effect == "PreferNoSchedule")
+        .filter(|t| t.effect == TaintEffect::PreferNoSchedule)
         .filter(|t| {
             !pod.spec
                 .tolerations
                 .iter()
-                .filter(|tol| tol.effect.is_empty() || tol.effect == "PreferNoSchedule")
+                .filter(|tol| tol.effect.is_empty() || tol.effect == TaintEffect::PreferNoSchedule)
                 .any(|tol| tol.tolerates(t))
         })
         .count() as i64

@@ -147,7 +147,6 @@ pub fn spread_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec
     if constraints.is_empty() {
         return None;
     }
-    const HOSTNAME: &str = "kubernetes.io/hostname";
     let has_keys = |n: &Node| {
         constraints
             .iter()
@@ -162,7 +161,7 @@ pub fn spread_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec
             continue;
         }
         for (i, (c, _)) in constraints.iter().enumerate() {
-            if c.topology_key != HOSTNAME {
+            if c.topology_key != LABEL_HOSTNAME {
                 domains[i].insert(n.metadata.labels[&c.topology_key].clone(), 0);
             }
         }
@@ -171,7 +170,7 @@ pub fn spread_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec
         .iter()
         .enumerate()
         .map(|(i, (c, _))| {
-            let size = if c.topology_key == HOSTNAME {
+            let size = if c.topology_key == LABEL_HOSTNAME {
                 feasible.len() - ignored.len()
             } else {
                 domains[i].len()
@@ -186,7 +185,7 @@ pub fn spread_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec
             continue;
         }
         for (i, (c, sel)) in constraints.iter().enumerate() {
-            if c.topology_key == HOSTNAME {
+            if c.topology_key == LABEL_HOSTNAME {
                 continue;
             }
             if let Some(cnt) = domains[i].get_mut(&node.metadata.labels[&c.topology_key]) {
@@ -206,7 +205,7 @@ pub fn spread_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec
             }
             let mut score = 0f64;
             for (i, (c, sel)) in constraints.iter().enumerate() {
-                let cnt = if c.topology_key == HOSTNAME {
+                let cnt = if c.topology_key == LABEL_HOSTNAME {
                     count_matching(
                         store.pods_on_node(&n.metadata.name),
                         sel,
