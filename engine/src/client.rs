@@ -7,7 +7,7 @@
 //! create returned). Every component — controllers, the scheduler, kubelets, kubectl —
 //! speaks through these types, so the API server is the only thing they share.
 
-use crate::api::{Kind, Object, ObjectMeta, ObjectReference, OwnerReference};
+use crate::api::{EventType, Kind, Object, ObjectMeta, ObjectReference, OwnerReference};
 use crate::apiserver::{DeleteOptions, ObjKey};
 
 /// An Event to record once a request succeeds (client-go's pod control records
@@ -17,7 +17,7 @@ pub struct EventOnSuccess {
     /// The object the event is about (e.g. the ReplicaSet).
     pub involved: ObjectReference,
     /// Event type, `Normal` or `Warning`.
-    pub type_: &'static str,
+    pub type_: EventType,
     /// Reason, e.g. `SuccessfulCreate`.
     pub reason: &'static str,
     /// Message before the created/deleted object's name, e.g. `Created pod: `.
@@ -73,7 +73,7 @@ pub enum Request {
         /// The object the event is about.
         involved: ObjectReference,
         /// `Normal` or `Warning`.
-        type_: &'static str,
+        type_: EventType,
         /// Reason.
         reason: String,
         /// Message.

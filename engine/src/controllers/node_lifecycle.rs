@@ -287,7 +287,7 @@ impl NodeLifecycleController {
             // RecordNodeStatusChange, once, when it stops being Ready.
             requests.push(Request::Event {
                 involved: event_ref(Kind::Node, &node.metadata),
-                type_: "Normal",
+                type_: EventType::Normal,
                 reason: "NodeNotReady".into(),
                 message: format!("Node {name} status is now: NodeNotReady"),
             });
@@ -561,7 +561,7 @@ pub fn mark_pods_not_ready(store: &Store, node: &str, now: SimTime) -> Vec<Reque
         out.push(Request::blind_update_status(pod));
         out.push(Request::Event {
             involved: event_ref(Kind::Pod, &p.metadata),
-            type_: "Warning",
+            type_: EventType::Warning,
             reason: "NodeNotReady".into(),
             message: "Node is not ready".into(),
         });

@@ -220,7 +220,7 @@ fn evict(pod: &Pod, now: SimTime) -> Vec<Request> {
     vec![
         Request::Event {
             involved: event_ref(Kind::Pod, &pod.metadata),
-            type_: "Normal",
+            type_: EventType::Normal,
             reason: "TaintManagerEviction".into(),
             message: format!(
                 "Marking for deletion Pod {}/{}",

@@ -142,7 +142,7 @@ impl Kubelet {
         if self.images.contains(&c.image) {
             let ev = self.event(
                 &pod.metadata,
-                "Normal",
+                EventType::Normal,
                 "Pulled",
                 format!("Container image \"{}\" already present on machine", c.image),
             );
@@ -153,7 +153,7 @@ impl Kubelet {
         }
         let ev = self.event(
             &pod.metadata,
-            "Normal",
+            EventType::Normal,
             "Pulling",
             format!("Pulling image \"{}\"", c.image),
         );
@@ -205,7 +205,7 @@ impl Kubelet {
         let image = c.image.clone();
         let ev = self.event(
             &pod.metadata,
-            "Normal",
+            EventType::Normal,
             "Pulled",
             format!(
                 "Successfully pulled image \"{image}\" in {secs} ({secs} including waiting). Image size: {} bytes.",
@@ -263,13 +263,13 @@ impl Kubelet {
             vec![
                 self.event(
                     &p.metadata,
-                    "Warning",
+                    EventType::Warning,
                     "Failed",
                     format!("Failed to pull image \"{}\": {err}", c.image),
                 ),
                 self.event(
                     &p.metadata,
-                    "Warning",
+                    EventType::Warning,
                     "Failed",
                     "Error: ErrImagePull".into(),
                 ),
@@ -315,13 +315,13 @@ impl Kubelet {
             vec![
                 self.event(
                     &p.metadata,
-                    "Normal",
+                    EventType::Normal,
                     "BackOff",
                     format!("Back-off pulling image \"{}\"", c.image),
                 ),
                 self.event(
                     &p.metadata,
-                    "Warning",
+                    EventType::Warning,
                     "Failed",
                     "Error: ImagePullBackOff".into(),
                 ),

@@ -168,7 +168,7 @@ impl Kubelet {
     pub(super) fn event(
         &self,
         meta: &ObjectMeta,
-        type_: &'static str,
+        type_: EventType,
         reason: &str,
         message: String,
     ) -> Request {
@@ -215,7 +215,7 @@ impl Kubelet {
                 requests.push(Request::blind_update_status(n.clone()));
                 requests.push(Request::Event {
                     involved: event_ref(Kind::Node, &n.metadata),
-                    type_: "Normal",
+                    type_: EventType::Normal,
                     reason: "NodeReady".into(),
                     message: format!("Node {} status is now: NodeReady", self.node),
                 });
@@ -298,7 +298,7 @@ impl Kubelet {
             requests.push(Request::blind_update_status(n.clone()));
             requests.push(Request::Event {
                 involved: event_ref(Kind::Node, &n.metadata),
-                type_: "Normal",
+                type_: EventType::Normal,
                 reason: "NodeReady".into(),
                 message: format!("Node {} status is now: NodeReady", self.node),
             });
@@ -318,7 +318,7 @@ impl Kubelet {
             } else {
                 requests.push(self.event(
                     &p.metadata,
-                    "Normal",
+                    EventType::Normal,
                     "SandboxChanged",
                     "Pod sandbox changed, it will be killed and re-created.".into(),
                 ));

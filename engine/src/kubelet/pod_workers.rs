@@ -261,7 +261,7 @@ impl Kubelet {
             .map(|c| {
                 self.event(
                     &pod.metadata,
-                    "Normal",
+                    EventType::Normal,
                     "Killing",
                     format!("Stopping container {}", c.name),
                 )

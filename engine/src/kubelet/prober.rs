@@ -239,7 +239,7 @@ impl Kubelet {
         let failures = st.failures;
         let mut requests = vec![self.event(
             &pod.metadata,
-            "Warning",
+            EventType::Warning,
             "Unhealthy",
             format!(
                 "{} probe failed: {}",
@@ -261,7 +261,7 @@ impl Kubelet {
         }
         requests.push(self.event(
             &pod.metadata,
-            "Normal",
+            EventType::Normal,
             "Killing",
             format!(
                 "Container {} failed {} probe, will be restarted",

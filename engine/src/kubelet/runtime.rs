@@ -368,20 +368,20 @@ impl Kubelet {
         if restart {
             requests.push(self.event(
                 pod,
-                "Normal",
+                EventType::Normal,
                 "Pulled",
                 format!("Container image \"{}\" already present on machine", c.image),
             ));
         }
         requests.push(self.event(
             pod,
-            "Normal",
+            EventType::Normal,
             "Created",
             format!("Created container {}", c.name),
         ));
         requests.push(self.event(
             pod,
-            "Normal",
+            EventType::Normal,
             "Started",
             format!("Started container {}", c.name),
         ));
@@ -392,7 +392,7 @@ impl Kubelet {
     pub(super) fn back_off_event(&self, pod: &ObjectMeta, name: &str) -> Request {
         self.event(
             pod,
-            "Warning",
+            EventType::Warning,
             "BackOff",
             format!(
                 "Back-off restarting failed container {name} in pod {}",

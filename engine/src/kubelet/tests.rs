@@ -150,7 +150,7 @@ fn events(requests: &[Request]) -> Vec<(&'static str, String, String)> {
                 reason,
                 message,
                 ..
-            } => Some((*type_, reason.clone(), message.clone())),
+            } => Some((type_.as_str(), reason.clone(), message.clone())),
             _ => None,
         })
         .collect()

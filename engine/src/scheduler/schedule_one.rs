@@ -241,7 +241,7 @@ impl Scheduler {
         );
         requests.push(Request::Event {
             involved: event_ref(Kind::Pod, &pod.metadata),
-            type_: "Warning",
+            type_: EventType::Warning,
             reason: "FailedScheduling".into(),
             message: message.clone(),
         });
@@ -296,7 +296,7 @@ fn prepare_candidate(
         });
         requests.push(Request::Event {
             involved: event_ref(Kind::Pod, &victim.metadata),
-            type_: "Normal",
+            type_: EventType::Normal,
             reason: "Preempted".into(),
             message: format!("Preempted by pod {} on node {}", pod.metadata.uid, c.node),
         });
@@ -411,7 +411,7 @@ pub fn bind(
         },
         Request::Event {
             involved: event_ref(Kind::Pod, &pod.metadata),
-            type_: "Normal",
+            type_: EventType::Normal,
             reason: "Scheduled".into(),
             message: message.clone(),
         },

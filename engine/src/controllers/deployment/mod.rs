@@ -43,7 +43,7 @@ pub struct SyncCtx {
 
 impl SyncCtx {
     /// Record an Event on the Deployment.
-    pub fn event(&mut self, type_: &'static str, reason: &str, message: String) {
+    pub fn event(&mut self, type_: EventType, reason: &str, message: String) {
         self.requests.push(Request::Event {
             involved: event_ref(Kind::Deployment, &self.d.metadata),
             type_,
@@ -132,7 +132,7 @@ impl DeploymentController {
         };
         if d.spec.selector.is_empty() {
             ctx.event(
-                "Warning",
+                EventType::Warning,
                 "SelectingAll",
                 "This deployment is selecting all pods. A non-empty selector is required.".into(),
             );

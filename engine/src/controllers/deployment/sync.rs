@@ -164,7 +164,7 @@ pub fn get_new_replica_set(
     });
     if replicas > 0 {
         ctx.event(
-            "Normal",
+            EventType::Normal,
             "ScalingReplicaSet",
             format!("Scaled up replica set {name} from 0 to {replicas}"),
         );
@@ -208,7 +208,7 @@ pub fn scale_replica_set(ctx: &mut SyncCtx, rs: &mut ReplicaSet, new_size: i64) 
     if old != new_size {
         let dir = if new_size > old { "up" } else { "down" };
         ctx.event(
-            "Normal",
+            EventType::Normal,
             "ScalingReplicaSet",
             format!(
                 "Scaled {dir} replica set {} from {old} to {new_size}",

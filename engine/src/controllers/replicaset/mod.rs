@@ -195,7 +195,7 @@ fn manage_replicas(store: &Store, rs: &ReplicaSet, active: &[&Pod], now: SimTime
                 object: Object::Pod(Box::new(pod_from_template(rs))),
                 event: Some(EventOnSuccess {
                     involved: rs_ref.clone(),
-                    type_: "Normal",
+                    type_: EventType::Normal,
                     reason: "SuccessfulCreate",
                     message_prefix: "Created pod: ",
                     on_failure: Some(("FailedCreate", "Error creating: ")),
@@ -216,7 +216,7 @@ fn manage_replicas(store: &Store, rs: &ReplicaSet, active: &[&Pod], now: SimTime
                 },
                 event: Some(EventOnSuccess {
                     involved: rs_ref.clone(),
-                    type_: "Normal",
+                    type_: EventType::Normal,
                     reason: "SuccessfulDelete",
                     message_prefix: "Deleted pod: ",
                     on_failure: Some(("FailedDelete", "Error deleting: ")),
