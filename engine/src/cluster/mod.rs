@@ -14,7 +14,7 @@
 
 use crate::api::*;
 use crate::apiserver::{ApiError, Change, DeleteOptions, ObjKey, Store};
-use crate::client::{Component, Request};
+use crate::client::{writer, Component, Request};
 pub use crate::config::Config;
 use crate::controllers::gitops::SyncDue;
 use crate::faults::Faults;
@@ -85,7 +85,7 @@ pub struct Cluster {
 
 /// The user's identity for clicks and commands.
 pub fn kubectl() -> Component {
-    Component::named("kubectl")
+    Component::named(writer::KUBECTL)
 }
 
 impl Cluster {
@@ -103,7 +103,7 @@ impl Cluster {
             });
             // Fixed names on an empty store: creation cannot fail.
             let _ = c.submit(
-                &Component::named("kube-apiserver"),
+                &Component::named(writer::KUBE_APISERVER),
                 Request::Create {
                     object: obj,
                     event: None,
@@ -112,7 +112,7 @@ impl Cluster {
         }
         for pc in crate::apiserver::admission::system_priority_classes() {
             let _ = c.submit(
-                &Component::named("kube-apiserver"),
+                &Component::named(writer::KUBE_APISERVER),
                 Request::Create {
                     object: Object::PriorityClass(pc),
                     event: None,
@@ -281,7 +281,7 @@ impl Cluster {
 /// A kubelet's identity: writer `kubelet/<node>`, event source `kubelet` on host `<node>`.
 pub fn kubelet_component(node: &str) -> Component {
     Component {
-        writer: format!("kubelet/{node}"),
+        writer: writer::kubelet(node),
         event_component: "kubelet".into(),
         host: node.into(),
     }

@@ -7,7 +7,7 @@
 use super::{Controller, Ctx, NoTimer, Reconcile};
 use crate::api::*;
 use crate::apiserver::{Change, ObjKey, Store};
-use crate::client::{Component, Request};
+use crate::client::{writer, Component, Request};
 use crate::time::{rfc3339, SimTime};
 use std::collections::BTreeMap;
 
@@ -20,7 +20,7 @@ impl Controller for DisruptionController {
     type Timer = NoTimer;
 
     fn identity() -> Component {
-        Component::named("disruption-controller")
+        Component::named(writer::DISRUPTION_CONTROLLER)
     }
 
     /// A budget changed, or a Pod one may select.

@@ -8,7 +8,7 @@
 use super::{Controller, Ctx, NoTimer, Reconcile};
 use crate::api::*;
 use crate::apiserver::{Change, DeleteOptions, ObjKey, Store, WatchType};
-use crate::client::{Component, Request};
+use crate::client::{writer, Component, Request};
 
 /// A work-queue key of the garbage collector: the object's kind and key (it watches
 /// every kind, as upstream's graph holds every owner and dependent).
@@ -29,7 +29,7 @@ impl Controller for GarbageCollector {
 
     fn identity() -> Component {
         Component {
-            writer: "garbage-collector".into(),
+            writer: writer::GARBAGE_COLLECTOR.into(),
             event_component: "garbage-collector-controller".into(),
             host: String::new(),
         }

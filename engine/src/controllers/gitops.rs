@@ -5,7 +5,7 @@
 use super::{Controller, Ctx};
 use crate::api::*;
 use crate::apiserver::{Change, ObjKey};
-use crate::client::{Component, Request};
+use crate::client::{writer, Component, Request};
 use crate::time::SimTime;
 use std::collections::BTreeMap;
 
@@ -53,7 +53,7 @@ impl Controller for GitOpsController {
     type Timer = SyncDue;
 
     fn identity() -> Component {
-        Component::named("gitops-sync")
+        Component::named(writer::GITOPS_SYNC)
     }
 
     /// It watches nothing: it syncs on its clock.

@@ -9,7 +9,7 @@
 use super::{Controller, Ctx, NoTimer, Reconcile};
 use crate::api::*;
 use crate::apiserver::{Change, DeleteOptions, ObjKey};
-use crate::client::{Component, Request};
+use crate::client::{writer, Component, Request};
 use crate::time::{SimTime, SECOND};
 
 /// How soon a namespace that still holds objects is looked at again.
@@ -24,7 +24,7 @@ impl Controller for NamespaceController {
     type Timer = NoTimer;
 
     fn identity() -> Component {
-        Component::named("namespace-controller")
+        Component::named(writer::NAMESPACE_CONTROLLER)
     }
 
     /// A namespace that is being deleted needs emptying.

@@ -15,7 +15,7 @@
 use super::{Controller, Ctx, Reconcile};
 use crate::api::*;
 use crate::apiserver::{Change, ObjKey, Store};
-use crate::client::{event_ref, Component, Request};
+use crate::client::{event_ref, writer, Component, Request};
 use crate::time::{rfc3339, SimTime, SECOND};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -73,7 +73,7 @@ impl Controller for NodeLifecycleController {
 
     fn identity() -> Component {
         Component {
-            writer: "node-lifecycle-controller".into(),
+            writer: writer::NODE_LIFECYCLE_CONTROLLER.into(),
             event_component: "node-controller".into(),
             host: String::new(),
         }

@@ -11,15 +11,13 @@
 use super::{Controller, Ctx};
 use crate::api::*;
 use crate::apiserver::{Change, DeleteOptions, ObjKey, Store};
-use crate::client::{Component, Request};
+use crate::client::{writer, Component, Request};
 use crate::time::{SimTime, SECOND};
 
 /// `gcCheckPeriod`.
 pub const GC_CHECK_PERIOD: SimTime = 20 * SECOND;
 /// `quarantineTime`: how long a node must stay missing.
 pub const QUARANTINE: SimTime = 40 * SECOND;
-/// The controller's name in the log.
-pub const COMPONENT: &str = "pod-garbage-collector";
 
 /// Its timer: sweep the Pods of this deleted node.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,7 +32,7 @@ impl Controller for PodGcController {
     type Timer = SweepDue;
 
     fn identity() -> Component {
-        Component::named(COMPONENT)
+        Component::named(writer::POD_GARBAGE_COLLECTOR)
     }
 
     /// A Node was deleted: its Pods are swept once the quarantine has passed.

@@ -7,7 +7,7 @@
 use super::{Controller, Ctx, Reconcile, Retry};
 use crate::api::*;
 use crate::apiserver::{Change, DeleteOptions, ObjKey, Store};
-use crate::client::{event_ref, Component, Request};
+use crate::client::{event_ref, writer, Component, Request};
 use crate::time::SimTime;
 use std::collections::BTreeMap;
 
@@ -58,7 +58,7 @@ impl Controller for TaintEvictionController {
     };
 
     fn identity() -> Component {
-        Component::named("taint-eviction-controller")
+        Component::named(writer::TAINT_EVICTION_CONTROLLER)
     }
 
     /// `handlePodUpdate` for bound Pods, and `handleNodeUpdate` when a node's NoExecute

@@ -12,6 +12,7 @@
 
 use crate::api::{ConditionStatus, Kind, PodPhase};
 use crate::apiserver::{ObjKey, WatchEntry, WatchType};
+use crate::client::writer;
 use crate::cluster::Cluster;
 use crate::time::{clock_label, SimTime};
 
@@ -157,11 +158,11 @@ fn upstream(c: &Cluster, idx: usize, depth: u8, out: &mut Vec<Cause>) {
     let e = &log[idx];
     let owner = e.owner_uid.as_str();
     match (e.kind, e.writer.as_str()) {
-        (Kind::Pod, "replicaset-controller") if !owner.is_empty() => {
+        (Kind::Pod, writer::REPLICASET_CONTROLLER) if !owner.is_empty() => {
             // The latest write before this one that left the ReplicaSet short: one of
             // its Pods going away, its own spec.replicas changing, or its creation.
             let trigger = log[..idx].iter().rposition(|t| {
-                (t.owner_uid == owner && pod_gone(t) && t.writer != "replicaset-controller")
+                (t.owner_uid == owner && pod_gone(t) && t.writer != writer::REPLICASET_CONTROLLER)
                     || (t.uid == owner
                         && (t.type_ == WatchType::Added || has_field(&t.change, "spec.replicas")))
             });
@@ -177,7 +178,7 @@ fn upstream(c: &Cluster, idx: usize, depth: u8, out: &mut Vec<Cause>) {
                 let te = &log[t];
                 if te.kind == Kind::Pod {
                     out.push(describe_pod_gone(te, depth + 1));
-                    if te.writer == "taint-eviction-controller" {
+                    if te.writer == writer::TAINT_EVICTION_CONTROLLER {
                         node_cause(c, te, depth + 2, out);
                     }
                 } else {
@@ -191,7 +192,7 @@ fn upstream(c: &Cluster, idx: usize, depth: u8, out: &mut Vec<Cause>) {
             // change to the Deployment before it.
             if let Some(t) = log[..idx].iter().rposition(|t| {
                 t.uid == owner
-                    && t.writer != "deployment-controller"
+                    && t.writer != writer::DEPLOYMENT_CONTROLLER
                     && (t.type_ == WatchType::Added
                         || has_field(&t.change, "spec.replicas")
                         || has_field(&t.change, "image")
@@ -250,9 +251,11 @@ fn describe_pod_gone(e: &WatchEntry, depth: u8) -> Cause {
         );
     }
     let t = match e.writer.as_str() {
-        "taint-eviction-controller" => "evicted Pod {} (uid {}): its node is tainted NoExecute",
-        "default-scheduler" => "preempted Pod {} (uid {}) to make room",
-        "pod-garbage-collector" => "deleted Pod {} (uid {}): its node is gone",
+        writer::TAINT_EVICTION_CONTROLLER => {
+            "evicted Pod {} (uid {}): its node is tainted NoExecute"
+        }
+        writer::DEFAULT_SCHEDULER => "preempted Pod {} (uid {}) to make room",
+        writer::POD_GARBAGE_COLLECTOR => "deleted Pod {} (uid {}): its node is gone",
         _ => "deleted Pod {} (uid {})",
     };
     Cause::new(e, t, vec![name, short(&e.uid)], depth)

@@ -21,7 +21,7 @@ pub use schedule_one::{fit_error, num_feasible_nodes_to_find};
 
 use crate::api::*;
 use crate::apiserver::{pod_requests, Change, ObjKey, Store};
-use crate::client::{Component, Request};
+use crate::client::{writer, Component, Request};
 use crate::controllers::{Controller, Ctx};
 use crate::time::{SimTime, MINUTE, SECOND};
 use plugins::*;
@@ -156,7 +156,7 @@ fn wants_scheduling(p: &Pod) -> bool {
     p.spec.node_name.is_empty()
         && !p.metadata.is_deleting()
         && !p.is_terminal()
-        && (p.spec.scheduler_name.is_empty() || p.spec.scheduler_name == "default-scheduler")
+        && (p.spec.scheduler_name.is_empty() || p.spec.scheduler_name == writer::DEFAULT_SCHEDULER)
 }
 
 /// The scheduler is a control loop like the controllers, with its own queue: the
@@ -168,7 +168,7 @@ impl Controller for Scheduler {
     type Timer = SchedulerTimer;
 
     fn identity() -> Component {
-        Component::named("default-scheduler")
+        Component::named(writer::DEFAULT_SCHEDULER)
     }
 
     /// Unscheduled Pods join the queue (their cycle `scheduler_latency` later); bound or

@@ -18,7 +18,7 @@ pub mod util;
 use super::{Controller, Ctx, NoTimer, Reconcile, Retry};
 use crate::api::*;
 use crate::apiserver::{Change, ObjKey, Store};
-use crate::client::{event_ref, Component, Request};
+use crate::client::{event_ref, writer, Component, Request};
 use crate::time::SimTime;
 
 /// The Deployment controller's state.
@@ -63,7 +63,7 @@ impl Controller for DeploymentController {
     };
 
     fn identity() -> Component {
-        Component::named("deployment-controller")
+        Component::named(writer::DEPLOYMENT_CONTROLLER)
     }
 
     /// Informer handler: Deployments themselves, their ReplicaSets (by controller

@@ -14,7 +14,7 @@ mod replica_failure;
 use super::{Controller, Ctx, NoTimer, Reconcile};
 use crate::api::*;
 use crate::apiserver::{ApiError, Change, DeleteOptions, ObjKey, Store};
-use crate::client::{controller_ref, event_ref, Component, EventOnSuccess, Request};
+use crate::client::{controller_ref, event_ref, writer, Component, EventOnSuccess, Request};
 use crate::time::SimTime;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -31,7 +31,7 @@ impl Controller for ReplicaSetController {
     type Timer = NoTimer;
 
     fn identity() -> Component {
-        Component::named("replicaset-controller")
+        Component::named(writer::REPLICASET_CONTROLLER)
     }
 
     /// Informer handler: which ReplicaSets a change concerns (`addPod`, `updatePod`,
