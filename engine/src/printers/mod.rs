@@ -148,7 +148,7 @@ pub fn rollout_message(d: &Deployment) -> Result<(String, bool), String> {
 mod tests {
     use super::*;
 
-    fn pod_with(phase: &str, statuses: Vec<ContainerStatus>) -> Pod {
+    fn pod_with(phase: PodPhase, statuses: Vec<ContainerStatus>) -> Pod {
         let mut p = Pod::default();
         p.spec.containers = statuses
             .iter()
@@ -165,7 +165,7 @@ mod tests {
     #[test]
     fn a_waiting_container_reason_overrides_the_phase() {
         let p = pod_with(
-            "Pending",
+            PodPhase::Pending,
             vec![ContainerStatus {
                 name: "app".into(),
                 state: ContainerState {
@@ -187,7 +187,7 @@ mod tests {
     #[test]
     fn a_deleting_pod_prints_terminating_and_keeps_its_ready_count() {
         let mut p = pod_with(
-            "Running",
+            PodPhase::Running,
             vec![ContainerStatus {
                 name: "app".into(),
                 ready: true,
@@ -208,13 +208,13 @@ mod tests {
     fn unknown_and_false_ready_nodes_both_print_not_ready() {
         let mut n = Node::default();
         n.status.conditions.push(Condition {
-            type_: "Ready".into(),
-            status: "Unknown".into(),
+            type_: NodeConditionType::Ready.into(),
+            status: ConditionStatus::Unknown.into(),
             ..Default::default()
         });
         assert_eq!(node_status(&n), "NotReady");
         n.spec.unschedulable = true;
-        n.status.conditions[0].status = "True".into();
+        n.status.conditions[0].status = ConditionStatus::True.into();
         assert_eq!(node_status(&n), "Ready,SchedulingDisabled");
     }
 }
