@@ -1,0 +1,530 @@
+//! Writes: create, update (spec and metadata), update of status, bind, delete (graceful,
+//! with finalizers and propagation), evict — each assigning resourceVersion and
+//! generation, checking the resourceVersion precondition, and recording the write in the
+//! watch log with its writer.
+//!
+//! Upstream: `staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go`
+//! (`Create`, `Update`, `Delete`: graceful deletion, finalizers), `pkg/registry/core/pod/`
+//! (binding, eviction).
+
+use super::events::event_dedupe_hash;
+use super::*;
+
+impl Store {
+    pub(super) fn next_rv(&mut self) -> u64 {
+        self.revision += 1;
+        self.revision
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn record(
+        &mut self,
+        now: SimTime,
+        type_: WatchType,
+        verb: &'static str,
+        obj: &Object,
+        writer: &str,
+        rv: u64,
+        change: String,
+    ) {
+        let (reason, owner_uid) = match obj {
+            Object::Event(e) => (e.reason.clone(), e.involved_object.uid.clone()),
+            _ => (
+                String::new(),
+                obj.meta()
+                    .controller_ref()
+                    .map(|r| r.uid.clone())
+                    .unwrap_or_default(),
+            ),
+        };
+        self.log.push(WatchEntry {
+            resource_version: rv,
+            time: now,
+            type_,
+            verb,
+            kind: obj.kind(),
+            key: ObjKey::of(obj.meta()),
+            uid: obj.meta().uid.clone(),
+            writer: writer.to_string(),
+            reason,
+            change,
+            owner_uid,
+        });
+    }
+
+    /// Replace the stored object, keeping indexes right, and log the write.
+    pub(super) fn put(
+        &mut self,
+        now: SimTime,
+        verb: &'static str,
+        mut obj: Object,
+        writer: &str,
+    ) -> Change {
+        let kind = obj.kind();
+        let key = ObjKey::of(obj.meta());
+        let rv = self.next_rv();
+        obj.meta_mut().resource_version = rv.to_string();
+        let old = self.objects[kind_index(kind)].remove(&key);
+        let type_ = if old.is_some() {
+            WatchType::Modified
+        } else {
+            WatchType::Added
+        };
+        let change = match &old {
+            _ if !diff::worth_summarizing(&obj) => String::new(),
+            Some(o) => diff::summarize(o, &obj),
+            None => diff::describe_added(&obj),
+        };
+        self.record(now, type_, verb, &obj, writer, rv, change);
+        let obj = Arc::new(obj);
+        match &old {
+            Some(o) if self.fast.index_refresh && Self::same_index_inputs(o, &obj) => {
+                self.index_refresh(kind, &key, &obj)
+            }
+            _ => {
+                if let Some(o) = &old {
+                    self.index_remove(o);
+                }
+                self.index_add(&obj);
+            }
+        }
+        if kind == Kind::Node {
+            self.node_list_set(&key.name, Some(&obj));
+        }
+        self.objects[kind_index(kind)].insert(key.clone(), obj.clone());
+        Change {
+            type_,
+            kind,
+            key,
+            old,
+            new: Some(obj),
+        }
+    }
+
+    /// Remove an object from the store for good.
+    pub(super) fn remove(
+        &mut self,
+        now: SimTime,
+        kind: Kind,
+        key: &ObjKey,
+        writer: &str,
+    ) -> Option<Change> {
+        let old = self.objects[kind_index(kind)].remove(key)?;
+        self.index_remove(&old);
+        if kind == Kind::Node {
+            self.node_list_set(&key.name, None);
+        }
+        let rv = self.next_rv();
+        self.record(
+            now,
+            WatchType::Deleted,
+            "delete",
+            &old,
+            writer,
+            rv,
+            String::new(),
+        );
+        if let Object::Event(e) = &*old {
+            let h = event_dedupe_hash(e);
+            if let Some(bucket) = self.event_dedupe.get_mut(&h) {
+                bucket.retain(|k| k != key);
+                if bucket.is_empty() {
+                    self.event_dedupe.remove(&h);
+                }
+            }
+        }
+        Some(Change {
+            type_: WatchType::Deleted,
+            kind,
+            key: key.clone(),
+            old: Some(old),
+            new: None,
+        })
+    }
+
+    /// `POST`: create an object. Fills in name (from generateName), namespace, uid,
+    /// creationTimestamp, resourceVersion and generation; runs admission and validation.
+    pub fn create(
+        &mut self,
+        now: SimTime,
+        rng: &mut Rng,
+        mut obj: Object,
+        writer: &str,
+    ) -> Result<Change, ApiError> {
+        let kind = obj.kind();
+        {
+            let meta = obj.meta_mut();
+            if kind.namespaced() && meta.namespace.is_empty() {
+                meta.namespace = "default".into();
+            }
+            if !kind.namespaced() {
+                meta.namespace.clear();
+            }
+            if meta.name.is_empty() {
+                if meta.generate_name.is_empty() {
+                    return Err(ApiError::invalid(
+                        kind,
+                        "",
+                        &[
+                            "metadata.name: Required value: name or generateName is required"
+                                .to_string(),
+                        ],
+                    ));
+                }
+                // names.SimpleNameGenerator: base cut to 58 characters + 5 random ones.
+                let base: String = meta.generate_name.chars().take(58).collect();
+                meta.name = format!("{base}{}", rng.safe_string(5));
+            }
+        }
+        admission::admit_create(&mut obj);
+        if let Object::Pod(pod) = &mut obj {
+            let classes: Vec<&PriorityClass> = self.list::<PriorityClass>().collect();
+            if let Err(m) = admission::admit_priority(pod, &classes) {
+                return Err(ApiError {
+                    code: 403,
+                    reason: "Forbidden",
+                    message: format!("pods \"{}\" is forbidden: {m}", pod.metadata.name),
+                    kubectl_message: None,
+                });
+            }
+        }
+        validation::validate(&obj, None)?;
+        // A store that tracks namespaces (every Cluster's does) refuses content in a
+        // missing or terminating one; the bare stores of unit tests track none.
+        if kind.namespaced() && self.count(Kind::Namespace) > 0 {
+            let ns = obj.meta().namespace.clone();
+            match self.get::<Namespace>(&ObjKey::new("", &ns)) {
+                None => return Err(ApiError::not_found(Kind::Namespace, &ns)),
+                Some(n) if n.metadata.is_deleting() => {
+                    return Err(ApiError {
+                        code: 403,
+                        reason: "Forbidden",
+                        message: format!(
+                            "{} \"{}\" is forbidden: unable to create new content in namespace {ns} because it is being terminated",
+                            kind.qualified_resource(),
+                            obj.meta().name
+                        ),
+                        kubectl_message: None,
+                    })
+                }
+                Some(_) => {}
+            }
+        }
+        let key = ObjKey::of(obj.meta());
+        if self.objects[kind_index(kind)].contains_key(&key) {
+            return Err(ApiError::already_exists(kind, &key.name));
+        }
+        let meta = obj.meta_mut();
+        meta.uid = rng.uuid_v4();
+        meta.creation_timestamp = rfc3339(now);
+        meta.created_ms = now;
+        meta.deletion_timestamp = None;
+        meta.deletion_ms = None;
+        meta.deletion_grace_period_seconds = None;
+        // Workload kinds track spec changes in generation; in v1.33 Pods, Nodes, Events
+        // and Leases leave it unset (Pod generation is an alpha feature, off).
+        meta.generation = i64::from(matches!(kind, Kind::Deployment | Kind::ReplicaSet));
+        Ok(self.put(now, "create", obj, writer))
+    }
+
+    pub(super) fn current(&self, kind: Kind, key: &ObjKey) -> Result<&Object, ApiError> {
+        self.get_object(kind, key)
+            .ok_or_else(|| ApiError::not_found(kind, &key.name))
+    }
+
+    pub(super) fn check_rv(current: &Object, obj: &Object) -> Result<(), ApiError> {
+        let rv = &obj.meta().resource_version;
+        if !rv.is_empty() && *rv != current.meta().resource_version {
+            return Err(ApiError::conflict(obj.kind(), &obj.meta().name));
+        }
+        Ok(())
+    }
+
+    /// `PUT`: replace spec and metadata (status is kept: it has its own subresource).
+    /// `generation` goes up when the spec changes. A non-empty resourceVersion must match.
+    pub fn update(
+        &mut self,
+        now: SimTime,
+        mut obj: Object,
+        writer: &str,
+    ) -> Result<Change, ApiError> {
+        let kind = obj.kind();
+        if kind.namespaced() && obj.meta().namespace.is_empty() {
+            obj.meta_mut().namespace = "default".into();
+        }
+        let key = ObjKey::of(obj.meta());
+        let current = self.current(kind, &key)?;
+        Self::check_rv(current, &obj)?;
+        // Defaulting runs on every write, as the API server decodes every request.
+        admission::admit_create(&mut obj);
+        validation::validate(&obj, Some(current))?;
+        let spec_changed = obj.spec_differs(current);
+        let cur_meta = current.meta().clone();
+        // Status is owned by the status subresource; a spec update cannot change it.
+        match (&mut obj, current) {
+            (Object::Deployment(n), Object::Deployment(c)) => n.status = c.status.clone(),
+            (Object::ReplicaSet(n), Object::ReplicaSet(c)) => n.status = c.status.clone(),
+            (Object::Pod(n), Object::Pod(c)) => n.status = c.status.clone(),
+            (Object::Node(n), Object::Node(c)) => n.status = c.status.clone(),
+            (Object::Namespace(n), Object::Namespace(c)) => n.status = c.status.clone(),
+            (Object::PodDisruptionBudget(n), Object::PodDisruptionBudget(c)) => {
+                n.status = c.status.clone()
+            }
+            _ => {}
+        }
+        let meta = obj.meta_mut();
+        meta.uid = cur_meta.uid;
+        meta.creation_timestamp = cur_meta.creation_timestamp;
+        meta.created_ms = cur_meta.created_ms;
+        meta.deletion_timestamp = cur_meta.deletion_timestamp;
+        meta.deletion_ms = cur_meta.deletion_ms;
+        meta.deletion_grace_period_seconds = cur_meta.deletion_grace_period_seconds;
+        meta.generate_name = cur_meta.generate_name;
+        meta.generation = cur_meta.generation + i64::from(spec_changed && cur_meta.generation > 0);
+        let spec_finalizers = matches!(&obj, Object::Namespace(n) if !n.spec.finalizers.is_empty());
+        if obj.meta().is_deleting()
+            && obj.meta().finalizers.is_empty()
+            && !spec_finalizers
+            && obj.meta().deletion_grace_period_seconds.unwrap_or(0) == 0
+        {
+            // The last finalizer is gone: the object can finally be removed.
+            let change = self.put(now, "update", obj, writer);
+            return Ok(self.remove(now, kind, &key, writer).unwrap_or(change));
+        }
+        Ok(self.put(now, "update", obj, writer))
+    }
+
+    /// `PUT .../status`: replace the status only.
+    pub fn update_status(
+        &mut self,
+        now: SimTime,
+        obj: Object,
+        writer: &str,
+    ) -> Result<Change, ApiError> {
+        let kind = obj.kind();
+        let key = ObjKey::of(obj.meta());
+        let current = self.current(kind, &key)?;
+        Self::check_rv(current, &obj)?;
+        let mut merged = current.clone();
+        match (&mut merged, obj) {
+            (Object::Deployment(m), Object::Deployment(n)) => m.status = n.status,
+            (Object::ReplicaSet(m), Object::ReplicaSet(n)) => m.status = n.status,
+            (Object::Pod(m), Object::Pod(n)) => m.status = n.status,
+            (Object::Node(m), Object::Node(n)) => m.status = n.status,
+            (Object::PodDisruptionBudget(m), Object::PodDisruptionBudget(n)) => m.status = n.status,
+            (m, n) => *m = n,
+        }
+        Ok(self.put(now, "update-status", merged, writer))
+    }
+
+    /// `POST pods/<name>/binding`: set spec.nodeName and PodScheduled=True.
+    pub fn bind(
+        &mut self,
+        now: SimTime,
+        key: &ObjKey,
+        node: &str,
+        writer: &str,
+    ) -> Result<Change, ApiError> {
+        let Some(Object::Pod(pod)) = self.get_object(Kind::Pod, key) else {
+            return Err(ApiError::not_found(Kind::Pod, &key.name));
+        };
+        if !pod.spec.node_name.is_empty() {
+            return Err(ApiError::conflict_detail(
+                Kind::Pod,
+                &key.name,
+                &format!(
+                    "pod {} is already assigned to node \"{}\"",
+                    key.name, pod.spec.node_name
+                ),
+            ));
+        }
+        if pod.metadata.is_deleting() {
+            return Err(ApiError::conflict_detail(
+                Kind::Pod,
+                &key.name,
+                "pod is being deleted, cannot be assigned to a host",
+            ));
+        }
+        let mut pod = pod.clone();
+        pod.spec.node_name = node.to_string();
+        set_condition(
+            &mut pod.status.conditions,
+            Condition {
+                type_: PodConditionType::PodScheduled.into(),
+                status: ConditionStatus::True.into(),
+                last_transition_time: Some(rfc3339(now)),
+                transition_ms: now,
+                ..Default::default()
+            },
+        );
+        Ok(self.put(now, "bind", Object::Pod(pod), writer))
+    }
+
+    /// `DELETE`: graceful for Pods bound to a node (deletionTimestamp = now + grace),
+    /// held by finalizers (Foreground adds `foregroundDeletion`, Orphan adds `orphan`),
+    /// otherwise immediate. Returns the changes made (empty if nothing changed).
+    pub fn delete(
+        &mut self,
+        now: SimTime,
+        kind: Kind,
+        key: &ObjKey,
+        opts: &DeleteOptions,
+        writer: &str,
+    ) -> Result<Vec<Change>, ApiError> {
+        let current = self.current(kind, key)?;
+        if let Some(uid) = &opts.precondition_uid {
+            if *uid != current.meta().uid {
+                return Err(ApiError::conflict_detail(
+                    kind,
+                    &key.name,
+                    &format!(
+                        "Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
+                        current.meta().uid
+                    ),
+                ));
+            }
+        }
+        let mut obj = current.clone();
+        if let Object::Namespace(n) = &mut obj {
+            if matches!(
+                key.name.as_str(),
+                "default" | "kube-system" | "kube-public" | "kube-node-lease"
+            ) {
+                return Err(ApiError {
+                    code: 403,
+                    reason: "Forbidden",
+                    message: format!(
+                        "namespaces \"{}\" is forbidden: this namespace may not be deleted",
+                        key.name
+                    ),
+                    kubectl_message: None,
+                });
+            }
+            if !n.spec.finalizers.is_empty() {
+                // Terminating until the namespace controller has emptied it.
+                if n.metadata.is_deleting() {
+                    return Ok(vec![]);
+                }
+                n.status.phase = "Terminating".into();
+                n.metadata.deletion_ms = Some(now);
+                n.metadata.deletion_timestamp = Some(rfc3339(now));
+                n.metadata.deletion_grace_period_seconds = Some(0);
+                return Ok(vec![self.put(now, "delete", obj, writer)]);
+            }
+        }
+        // Graceful period: only Pods have one (pkg/registry/core/pod/strategy.go).
+        let grace = match &obj {
+            Object::Pod(p) => {
+                let g = opts
+                    .grace_period_seconds
+                    .unwrap_or_else(|| p.spec.grace_seconds())
+                    .max(0);
+                // Unscheduled or terminal pods go at once: no kubelet has to stop them.
+                if p.spec.node_name.is_empty() || p.is_terminal() {
+                    0
+                } else {
+                    g
+                }
+            }
+            _ => 0,
+        };
+        let finalizer = match opts.propagation.as_deref() {
+            Some("Foreground") => Some("foregroundDeletion"),
+            Some("Orphan") => Some("orphan"),
+            _ => None,
+        };
+        let meta = obj.meta_mut();
+        if let Some(f) = finalizer {
+            if !meta.finalizers.iter().any(|x| x == f) {
+                meta.finalizers.push(f.to_string());
+            }
+        }
+        if meta.finalizers.is_empty() && grace == 0 {
+            return Ok(self.remove(now, kind, key, writer).into_iter().collect());
+        }
+        let deadline = now + (grace as u64) * 1000;
+        match meta.deletion_ms {
+            // A second delete may only shorten the grace period.
+            Some(existing) if existing <= deadline && finalizer.is_none() => return Ok(vec![]),
+            _ => {}
+        }
+        meta.deletion_ms = Some(deadline);
+        meta.deletion_timestamp = Some(rfc3339(deadline));
+        meta.deletion_grace_period_seconds = Some(grace);
+        Ok(vec![self.put(now, "delete", obj, writer)])
+    }
+
+    /// `POST pods/<name>/eviction`: refuse with 429 when a PodDisruptionBudget allows no
+    /// disruption (a not-Ready Pod may go while the budget is met: IfHealthyBudget);
+    /// otherwise spend one disruption, mark the Pod DisruptionTarget and delete it
+    /// gracefully (`pkg/registry/core/pod/storage/eviction.go`).
+    pub fn evict(
+        &mut self,
+        now: SimTime,
+        key: &ObjKey,
+        writer: &str,
+    ) -> Result<Vec<Change>, ApiError> {
+        let pod = self
+            .get::<Pod>(key)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(Kind::Pod, &key.name))?;
+        if pod.metadata.is_deleting() || pod.is_terminal() {
+            return self.delete(now, Kind::Pod, key, &DeleteOptions::default(), writer);
+        }
+        let pdbs: Vec<PodDisruptionBudget> = self
+            .list_ns::<PodDisruptionBudget>(&key.namespace)
+            .filter(|b| {
+                !b.spec.selector.is_empty() && b.spec.selector.matches(&pod.metadata.labels)
+            })
+            .cloned()
+            .collect();
+        if pdbs.len() > 1 {
+            return Err(ApiError {
+                code: 500,
+                reason: "InternalError",
+                message: "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.".into(),
+                kubectl_message: None,
+            });
+        }
+        let mut changes = Vec::new();
+        if let Some(pdb) = pdbs.into_iter().next() {
+            let healthy_enough = pdb.status.current_healthy >= pdb.status.desired_healthy;
+            if !(pod.is_ready()) && healthy_enough {
+                // An unhealthy Pod does not count against a met budget.
+            } else if pdb.status.disruptions_allowed <= 0 {
+                return Err(ApiError {
+                    code: 429,
+                    reason: "TooManyRequests",
+                    message: "Cannot evict pod as it would violate the pod's disruption budget."
+                        .into(),
+                    kubectl_message: None,
+                });
+            } else {
+                let mut b = pdb.clone();
+                b.status.disruptions_allowed -= 1;
+                changes.push(self.put(
+                    now,
+                    "update-status",
+                    Object::PodDisruptionBudget(b),
+                    writer,
+                ));
+            }
+        }
+        let mut marked = pod.clone();
+        set_condition(
+            &mut marked.status.conditions,
+            disruption_target(
+                "EvictionByEvictionAPI",
+                "Eviction API: evicting".into(),
+                now,
+            ),
+        );
+        changes.push(self.put(now, "update-status", Object::Pod(Box::new(marked)), writer));
+        let opts = DeleteOptions {
+            precondition_uid: Some(pod.metadata.uid.clone()),
+            ..Default::default()
+        };
+        changes.extend(self.delete(now, Kind::Pod, key, &opts, writer)?);
+        Ok(changes)
+    }
+}
