@@ -147,8 +147,8 @@ pub mod writer {
     pub const POD_GARBAGE_COLLECTOR: &str = "pod-garbage-collector";
     /// The GitOps agent of the drift lessons.
     pub const GITOPS_SYNC: &str = "gitops-sync";
-    /// kube-scheduler.
-    pub const DEFAULT_SCHEDULER: &str = "default-scheduler";
+    /// kube-scheduler (its writer name is its profile's name).
+    pub const DEFAULT_SCHEDULER: &str = crate::api::DEFAULT_SCHEDULER_NAME;
     /// Every kubelet writes as `kubelet/<node>`.
     pub const KUBELET_PREFIX: &str = "kubelet/";
 

@@ -173,6 +173,9 @@ pub const TAINT_NODE_DISK_PRESSURE: &str = "node.kubernetes.io/disk-pressure";
 pub const TAINT_NODE_PID_PRESSURE: &str = "node.kubernetes.io/pid-pressure";
 /// `v1.TaintNodeNetworkUnavailable`.
 pub const TAINT_NODE_NETWORK_UNAVAILABLE: &str = "node.kubernetes.io/network-unavailable";
+/// `v1.DefaultSchedulerName`: the profile a Pod without `schedulerName` is scheduled
+/// by (kube-scheduler also writes under this name).
+pub const DEFAULT_SCHEDULER_NAME: &str = "default-scheduler";
 /// `topology.kubernetes.io/zone`.
 pub const LABEL_TOPOLOGY_ZONE: &str = "topology.kubernetes.io/zone";
 /// `kubernetes.io/hostname`.

@@ -44,8 +44,7 @@ fn default_pod_spec(spec: &mut PodSpec) {
         spec.restart_policy = "Always".into();
     }
     if spec.scheduler_name.is_empty() {
-        // `v1.DefaultSchedulerName`: the scheduler's profile name, which it also writes under.
-        spec.scheduler_name = crate::client::writer::DEFAULT_SCHEDULER.into();
+        spec.scheduler_name = DEFAULT_SCHEDULER_NAME.into();
     }
     if spec.termination_grace_period_seconds.is_none() {
         spec.termination_grace_period_seconds = Some(30);

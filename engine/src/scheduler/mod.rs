@@ -156,7 +156,7 @@ fn wants_scheduling(p: &Pod) -> bool {
     p.spec.node_name.is_empty()
         && !p.metadata.is_deleting()
         && !p.is_terminal()
-        && (p.spec.scheduler_name.is_empty() || p.spec.scheduler_name == writer::DEFAULT_SCHEDULER)
+        && (p.spec.scheduler_name.is_empty() || p.spec.scheduler_name == DEFAULT_SCHEDULER_NAME)
 }
 
 /// The scheduler is a control loop like the controllers, with its own queue: the
