@@ -6,11 +6,13 @@ mod core;
 mod meta;
 mod object;
 pub mod quantity;
+mod scheduling;
 pub mod vocab;
 mod workloads;
 
 pub use self::core::*;
 pub use meta::*;
 pub use object::*;
+pub use scheduling::*;
 pub use vocab::*;
 pub use workloads::*;
