@@ -123,46 +123,72 @@ impl Kubelet {
             // A completed init container reports ready.
             cs.ready = code == 0;
         }
-        let n = p.spec.init_containers.len();
         if code == 0 {
-            if j + 1 < n {
-                let rest: Vec<&str> = p.spec.init_containers[j + 1..]
-                    .iter()
-                    .map(|c| c.name.as_str())
-                    .collect();
-                set_condition(
-                    &mut p.status.conditions,
-                    cond(
-                        PodConditionType::Initialized,
-                        ConditionStatus::False,
-                        "ContainersNotInitialized",
-                        &format!("containers with incomplete status: [{}]", rest.join(" ")),
-                        now,
-                    ),
-                );
-                return (
-                    vec![Request::blind_update_status(p)],
-                    vec![(now + PLEG_RELIST, KubeletTimer::InitPull(uid.into(), j + 1))],
-                );
-            }
-            // Every init container completed: the Pod is Initialized and the app
-            // containers are pulled and started (still waiting PodInitializing).
+            return self.init_completed(faults, p, uid, j, now);
+        }
+        self.init_failed(p, &c.name, uid, j, now)
+    }
+
+    /// Init container `j` completed: the next one is pulled, or — the last one — the Pod
+    /// is Initialized and the app containers are pulled and started.
+    fn init_completed(
+        &mut self,
+        faults: &mut Faults,
+        mut p: Pod,
+        uid: &str,
+        j: usize,
+        now: SimTime,
+    ) -> KubeletOutput {
+        let n = p.spec.init_containers.len();
+        if j + 1 < n {
+            let rest: Vec<&str> = p.spec.init_containers[j + 1..]
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect();
             set_condition(
                 &mut p.status.conditions,
                 cond(
                     PodConditionType::Initialized,
-                    ConditionStatus::True,
-                    "",
-                    "",
+                    ConditionStatus::False,
+                    "ContainersNotInitialized",
+                    &format!("containers with incomplete status: [{}]", rest.join(" ")),
                     now,
                 ),
             );
-            order_conditions(&mut p.status.conditions);
-            let mut requests = vec![Request::blind_update_status(p.clone())];
-            let (r, t) = self.pull(faults, &p, uid, 0, now);
-            requests.extend(r);
-            return (requests, t);
+            return (
+                vec![Request::blind_update_status(p)],
+                vec![(now + PLEG_RELIST, KubeletTimer::InitPull(uid.into(), j + 1))],
+            );
         }
+        // Every init container completed: the Pod is Initialized and the app
+        // containers are pulled and started (still waiting PodInitializing).
+        set_condition(
+            &mut p.status.conditions,
+            cond(
+                PodConditionType::Initialized,
+                ConditionStatus::True,
+                "",
+                "",
+                now,
+            ),
+        );
+        order_conditions(&mut p.status.conditions);
+        let mut requests = vec![Request::blind_update_status(p.clone())];
+        let (r, t) = self.pull(faults, &p, uid, 0, now);
+        requests.extend(r);
+        (requests, t)
+    }
+
+    /// Init container `j` failed: with `restartPolicy: Never` the Pod fails; otherwise
+    /// it restarts after the crash back-off (CrashLoopBackOff while it waits).
+    fn init_failed(
+        &mut self,
+        mut p: Pod,
+        name: &str,
+        uid: &str,
+        j: usize,
+        now: SimTime,
+    ) -> KubeletOutput {
         if p.spec.restart_policy == "Never" {
             p.status.phase = PodPhase::Failed.into();
             if let Some(w) = self.workers.get_mut(uid) {
@@ -170,7 +196,7 @@ impl Kubelet {
             }
             return (vec![Request::blind_update_status(p)], vec![]);
         }
-        let key = format!("{uid}/{}", c.name);
+        let key = format!("{uid}/{name}");
         let delay = match self.crash_backoff.get(&key) {
             None => 0,
             Some(b) => b.delay,

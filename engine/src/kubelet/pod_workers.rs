@@ -108,98 +108,11 @@ impl Kubelet {
         };
         let restarted = self.workers.get(uid).is_some_and(|w| w.restarted);
         let mut p = pod.clone();
-        let s = &mut p.status;
-        s.phase = PodPhase::Pending.into();
-        s.host_ip = self.host_ip();
-        if s.pod_ip.is_empty() || restarted {
-            s.pod_ip = format!("10.244.{}.{}", self.index, self.ip_seq % 250 + 2);
-            self.ip_seq += 1;
-        }
-        if s.start_time.is_none() {
-            s.start_time = Some(rfc3339(now));
-        }
-        let names: Vec<String> = p.spec.containers.iter().map(|c| c.name.clone()).collect();
-        let old_statuses = s.container_statuses.clone();
-        s.container_statuses = p
-            .spec
-            .containers
-            .iter()
-            .map(|c| {
-                let prev = old_statuses.iter().find(|x| x.name == c.name);
-                let restarts = prev.map(|x| x.restart_count).unwrap_or(0) + i64::from(restarted);
-                ContainerStatus {
-                    name: c.name.clone(),
-                    state: ContainerState {
-                        waiting: Some(ContainerStateWaiting {
-                            reason: "ContainerCreating".into(),
-                            message: String::new(),
-                        }),
-                        ..Default::default()
-                    },
-                    last_state: if restarted {
-                        ContainerState {
-                            terminated: Some(ContainerStateTerminated {
-                                exit_code: 255,
-                                reason: "Unknown".into(),
-                                started_at: String::new(),
-                                finished_at: rfc3339(now),
-                            }),
-                            ..Default::default()
-                        }
-                    } else {
-                        prev.map(|x| x.last_state.clone()).unwrap_or_default()
-                    },
-                    ready: false,
-                    restart_count: restarts,
-                    image: c.image.clone(),
-                    image_id: String::new(),
-                    container_id: String::new(),
-                    started: Some(false),
-                }
-            })
-            .collect();
-        let unready = format!("containers with unready status: [{}]", names.join(" "));
+        self.accept(&mut p, restarted, now);
         let has_init = !p.spec.init_containers.is_empty();
-        let s = &mut p.status;
         let initialized = if has_init {
             // Init containers run one by one first; the app containers wait.
-            let old_init = s.init_container_statuses.clone();
-            s.init_container_statuses = p
-                .spec
-                .init_containers
-                .iter()
-                .map(|c| ContainerStatus {
-                    name: c.name.clone(),
-                    state: waiting_state("PodInitializing"),
-                    restart_count: old_init
-                        .iter()
-                        .find(|x| x.name == c.name)
-                        .map(|x| x.restart_count)
-                        .unwrap_or(0),
-                    image: c.image.clone(),
-                    started: Some(false),
-                    ..Default::default()
-                })
-                .collect();
-            for cs in &mut s.container_statuses {
-                cs.state = waiting_state("PodInitializing");
-            }
-            let init_names: Vec<&str> = p
-                .spec
-                .init_containers
-                .iter()
-                .map(|c| c.name.as_str())
-                .collect();
-            cond(
-                PodConditionType::Initialized,
-                ConditionStatus::False,
-                "ContainersNotInitialized",
-                &format!(
-                    "containers with incomplete status: [{}]",
-                    init_names.join(" ")
-                ),
-                now,
-            )
+            init_container_statuses(&mut p, now)
         } else {
             cond(
                 PodConditionType::Initialized,
@@ -209,6 +122,9 @@ impl Kubelet {
                 now,
             )
         };
+        let names: Vec<&str> = p.spec.containers.iter().map(|c| c.name.as_str()).collect();
+        let unready = format!("containers with unready status: [{}]", names.join(" "));
+        let s = &mut p.status;
         for c in [
             cond(
                 PodConditionType::PodReadyToStartContainers,
@@ -244,6 +160,55 @@ impl Kubelet {
         };
         requests.extend(r);
         (requests, t)
+    }
+
+    /// The Pod is accepted: Pending on this host with an IP (a new one after a reboot),
+    /// every container `ContainerCreating` (a reboot counts a restart and leaves
+    /// `Unknown`, exit 255, as the last state).
+    fn accept(&mut self, p: &mut Pod, restarted: bool, now: SimTime) {
+        let s = &mut p.status;
+        s.phase = PodPhase::Pending.into();
+        s.host_ip = self.host_ip();
+        if s.pod_ip.is_empty() || restarted {
+            s.pod_ip = format!("10.244.{}.{}", self.index, self.ip_seq % 250 + 2);
+            self.ip_seq += 1;
+        }
+        if s.start_time.is_none() {
+            s.start_time = Some(rfc3339(now));
+        }
+        let old = std::mem::take(&mut s.container_statuses);
+        s.container_statuses = p
+            .spec
+            .containers
+            .iter()
+            .map(|c| {
+                let prev = old.iter().find(|x| x.name == c.name);
+                let restarts = prev.map(|x| x.restart_count).unwrap_or(0) + i64::from(restarted);
+                ContainerStatus {
+                    name: c.name.clone(),
+                    state: waiting_state("ContainerCreating"),
+                    last_state: if restarted {
+                        ContainerState {
+                            terminated: Some(ContainerStateTerminated {
+                                exit_code: 255,
+                                reason: "Unknown".into(),
+                                started_at: String::new(),
+                                finished_at: rfc3339(now),
+                            }),
+                            ..Default::default()
+                        }
+                    } else {
+                        prev.map(|x| x.last_state.clone()).unwrap_or_default()
+                    },
+                    ready: false,
+                    restart_count: restarts,
+                    image: c.image.clone(),
+                    image_id: String::new(),
+                    container_id: String::new(),
+                    started: Some(false),
+                }
+            })
+            .collect();
     }
 
     /// TERM every running container; they exit after `container_stop` (or at the
@@ -349,4 +314,44 @@ impl Kubelet {
             vec![],
         )
     }
+}
+
+/// Init containers first: each `PodInitializing` (keeping its restart count), the app
+/// containers waiting `PodInitializing` too; the `Initialized=False` condition.
+fn init_container_statuses(p: &mut Pod, now: SimTime) -> Condition {
+    let s = &mut p.status;
+    let old = std::mem::take(&mut s.init_container_statuses);
+    s.init_container_statuses = p
+        .spec
+        .init_containers
+        .iter()
+        .map(|c| ContainerStatus {
+            name: c.name.clone(),
+            state: waiting_state("PodInitializing"),
+            restart_count: old
+                .iter()
+                .find(|x| x.name == c.name)
+                .map(|x| x.restart_count)
+                .unwrap_or(0),
+            image: c.image.clone(),
+            started: Some(false),
+            ..Default::default()
+        })
+        .collect();
+    for cs in &mut s.container_statuses {
+        cs.state = waiting_state("PodInitializing");
+    }
+    let names: Vec<&str> = p
+        .spec
+        .init_containers
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    cond(
+        PodConditionType::Initialized,
+        ConditionStatus::False,
+        "ContainersNotInitialized",
+        &format!("containers with incomplete status: [{}]", names.join(" ")),
+        now,
+    )
 }
