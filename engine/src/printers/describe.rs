@@ -515,6 +515,18 @@ fn describe_node(c: &Cluster, n: &Node) -> String {
     multiline(&mut w, "Labels", &m.labels);
     annotations(&mut w, &m.annotations);
     let _ = writeln!(w, "CreationTimestamp:\t{}", rfc1123z(m.created_ms));
+    node_taints(&mut w, n);
+    let _ = writeln!(w, "Unschedulable:\t{}", n.spec.unschedulable);
+    node_lease(&mut w, c, &m.name);
+    node_conditions(&mut w, n);
+    node_system(&mut w, n);
+    node_resources(&mut w, c, n);
+    events(&mut w, c, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
+/// `Taints:` one a line, `<none>` without.
+fn node_taints(w: &mut String, n: &Node) {
     if n.spec.taints.is_empty() {
         let _ = writeln!(w, "Taints:\t<none>");
     } else {
@@ -528,10 +540,13 @@ fn describe_node(c: &Cluster, n: &Node) -> String {
             let _ = writeln!(w, "{head}\t{}{v}:{}", t.key, t.effect);
         }
     }
-    let _ = writeln!(w, "Unschedulable:\t{}", n.spec.unschedulable);
+}
+
+/// `Lease:` the node's heartbeat.
+fn node_lease(w: &mut String, c: &Cluster, name: &str) {
     if let Some(l) = c
         .store
-        .get::<Lease>(&crate::apiserver::ObjKey::new("kube-node-lease", &m.name))
+        .get::<Lease>(&crate::apiserver::ObjKey::new("kube-node-lease", name))
     {
         let _ = writeln!(w, "Lease:");
         let _ = writeln!(w, "  HolderIdentity:\t{}", l.spec.holder_identity);
@@ -546,6 +561,10 @@ fn describe_node(c: &Cluster, n: &Node) -> String {
                 .unwrap_or_else(|| "<unset>".into())
         );
     }
+}
+
+/// `Conditions:` with heartbeat and transition times.
+fn node_conditions(w: &mut String, n: &Node) {
     let _ = writeln!(w, "Conditions:");
     let _ = writeln!(
         w,
@@ -572,6 +591,10 @@ fn describe_node(c: &Cluster, n: &Node) -> String {
             cd.type_, cd.status, cd.reason, cd.message
         );
     }
+}
+
+/// Addresses, Capacity, Allocatable, System Info and PodCIDR.
+fn node_system(w: &mut String, n: &Node) {
     let _ = writeln!(w, "Addresses:");
     for a in &n.status.addresses {
         let _ = writeln!(w, "  {}:\t{}", a.type_, a.address);
@@ -605,6 +628,12 @@ fn describe_node(c: &Cluster, n: &Node) -> String {
         let _ = writeln!(w, "PodCIDR:\t{}", n.spec.pod_cidr);
         let _ = writeln!(w, "PodCIDRs:\t{}", n.spec.pod_cidr);
     }
+}
+
+/// `Non-terminated Pods:` with their requests and limits against allocatable, and
+/// `Allocated resources:` (describe.go's `describeNodeResource`).
+fn node_resources(w: &mut String, c: &Cluster, n: &Node) {
+    let m = &n.metadata;
     let pods: Vec<&Pod> = c
         .store
         .pods_on_node(&m.name)
@@ -688,8 +717,6 @@ fn describe_node(c: &Cluster, n: &Node) -> String {
         format_bytes(lim_mem),
         pct(lim_mem, alloc.memory)
     );
-    events(&mut w, c, &m.uid);
-    tabwriter::format(&w, 0, 2)
 }
 
 /// `kubectl describe` text for one object.
