@@ -147,87 +147,10 @@ pub fn row(obj: &Object, o: TableOptions, now: SimTime) -> Vec<String> {
         m.name.clone()
     };
     let mut r: Vec<String> = match obj {
-        Object::Pod(p) => {
-            let (ready, status, _) = pod_ready_status(p);
-            let mut r = vec![
-                name,
-                ready,
-                status,
-                restarts_col(p, now),
-                age(m.created_ms, now),
-            ];
-            if o.wide {
-                r.push(or_none(&p.status.pod_ip));
-                r.push(or_none(&p.spec.node_name));
-                r.push(or_none(&p.status.nominated_node_name));
-                r.push("<none>".into());
-            }
-            r
-        }
-        Object::Deployment(d) => {
-            let mut r = vec![
-                name,
-                format!("{}/{}", d.status.ready_replicas, d.spec.replicas),
-                d.status.updated_replicas.to_string(),
-                d.status.available_replicas.to_string(),
-                age(m.created_ms, now),
-            ];
-            if o.wide {
-                let (c, i) = containers_images(&d.spec.template.spec);
-                r.extend([c, i, d.spec.selector.to_selector_string()]);
-            }
-            r
-        }
-        Object::ReplicaSet(rs) => {
-            let mut r = vec![
-                name,
-                rs.spec.replicas.to_string(),
-                rs.status.replicas.to_string(),
-                rs.status.ready_replicas.to_string(),
-                age(m.created_ms, now),
-            ];
-            if o.wide {
-                let (c, i) = containers_images(&rs.spec.template.spec);
-                r.extend([c, i, rs.spec.selector.to_selector_string()]);
-            }
-            r
-        }
-        Object::Node(n) => {
-            let mut roles: Vec<&str> = m
-                .labels
-                .keys()
-                .filter_map(|k| k.strip_prefix("node-role.kubernetes.io/"))
-                .filter(|r| !r.is_empty())
-                .collect();
-            roles.sort();
-            let mut r = vec![
-                name,
-                node_status(n),
-                if roles.is_empty() {
-                    "<none>".into()
-                } else {
-                    roles.join(",")
-                },
-                age(m.created_ms, now),
-                n.status.node_info.kubelet_version.clone(),
-            ];
-            if o.wide {
-                let ip = n
-                    .status
-                    .addresses
-                    .iter()
-                    .find(|a| a.type_ == "InternalIP")
-                    .map(|a| a.address.clone());
-                r.extend([
-                    ip.unwrap_or_else(|| "<none>".into()),
-                    "<none>".into(),
-                    "kubeplay (simulated)".into(),
-                    "<unknown>".into(),
-                    or_none(&n.status.node_info.container_runtime_version),
-                ]);
-            }
-            r
-        }
+        Object::Pod(p) => print_pod(name, p, o, now),
+        Object::Deployment(d) => print_deployment(name, d, o, now),
+        Object::ReplicaSet(rs) => print_replica_set(name, rs, o, now),
+        Object::Node(n) => print_node(name, n, o, now),
         Object::Event(e) => vec![
             age(e.last_ms, now),
             e.type_.clone(),
@@ -276,6 +199,103 @@ pub fn row(obj: &Object, o: TableOptions, now: SimTime) -> Vec<String> {
     }
     if o.with_namespace && obj.kind().namespaced() {
         r.insert(0, m.namespace.clone());
+    }
+    r
+}
+
+/// `printPod`.
+fn print_pod(name: String, p: &Pod, o: TableOptions, now: SimTime) -> Vec<String> {
+    let m = &p.metadata;
+
+    let (ready, status, _) = pod_ready_status(p);
+    let mut r = vec![
+        name,
+        ready,
+        status,
+        restarts_col(p, now),
+        age(m.created_ms, now),
+    ];
+    if o.wide {
+        r.push(or_none(&p.status.pod_ip));
+        r.push(or_none(&p.spec.node_name));
+        r.push(or_none(&p.status.nominated_node_name));
+        r.push("<none>".into());
+    }
+    r
+}
+
+/// `printDeployment`.
+fn print_deployment(name: String, d: &Deployment, o: TableOptions, now: SimTime) -> Vec<String> {
+    let m = &d.metadata;
+
+    let mut r = vec![
+        name,
+        format!("{}/{}", d.status.ready_replicas, d.spec.replicas),
+        d.status.updated_replicas.to_string(),
+        d.status.available_replicas.to_string(),
+        age(m.created_ms, now),
+    ];
+    if o.wide {
+        let (c, i) = containers_images(&d.spec.template.spec);
+        r.extend([c, i, d.spec.selector.to_selector_string()]);
+    }
+    r
+}
+
+/// `printReplicaSet`.
+fn print_replica_set(name: String, rs: &ReplicaSet, o: TableOptions, now: SimTime) -> Vec<String> {
+    let m = &rs.metadata;
+
+    let mut r = vec![
+        name,
+        rs.spec.replicas.to_string(),
+        rs.status.replicas.to_string(),
+        rs.status.ready_replicas.to_string(),
+        age(m.created_ms, now),
+    ];
+    if o.wide {
+        let (c, i) = containers_images(&rs.spec.template.spec);
+        r.extend([c, i, rs.spec.selector.to_selector_string()]);
+    }
+    r
+}
+
+/// `printNode`.
+fn print_node(name: String, n: &Node, o: TableOptions, now: SimTime) -> Vec<String> {
+    let m = &n.metadata;
+
+    let mut roles: Vec<&str> = m
+        .labels
+        .keys()
+        .filter_map(|k| k.strip_prefix("node-role.kubernetes.io/"))
+        .filter(|r| !r.is_empty())
+        .collect();
+    roles.sort();
+    let mut r = vec![
+        name,
+        node_status(n),
+        if roles.is_empty() {
+            "<none>".into()
+        } else {
+            roles.join(",")
+        },
+        age(m.created_ms, now),
+        n.status.node_info.kubelet_version.clone(),
+    ];
+    if o.wide {
+        let ip = n
+            .status
+            .addresses
+            .iter()
+            .find(|a| a.type_ == "InternalIP")
+            .map(|a| a.address.clone());
+        r.extend([
+            ip.unwrap_or_else(|| "<none>".into()),
+            "<none>".into(),
+            "kubeplay (simulated)".into(),
+            "<unknown>".into(),
+            or_none(&n.status.node_info.container_runtime_version),
+        ]);
     }
     r
 }
