@@ -220,28 +220,7 @@ impl Kubelet {
         let policy = pod.spec.restart_policy.as_str();
         if policy == "Never" || (policy == "OnFailure" && exit_code == 0) {
             // No restart: once every container has exited the Pod is terminal.
-            let all_exited = pod
-                .status
-                .container_statuses
-                .iter()
-                .all(|x| x.state.terminated.is_some());
-            if !all_exited {
-                return (vec![], vec![]);
-            }
-            let failed = pod.status.container_statuses.iter().any(|x| {
-                x.state
-                    .terminated
-                    .as_ref()
-                    .is_some_and(|t| t.exit_code != 0)
-            });
-            let mut p = pod.clone();
-            p.status.phase = if failed {
-                PodPhase::Failed
-            } else {
-                PodPhase::Succeeded
-            }
-            .into();
-            return (vec![Request::blind_update_status(p)], vec![]);
+            return (terminal_phase(&pod).into_iter().collect(), vec![]);
         }
         let finished = term
             .as_ref()
@@ -291,6 +270,29 @@ impl Kubelet {
         let (r, t, _) = self.start_one(faults, &pod, uid, i, now, true);
         (r, t)
     }
+}
+
+/// A Pod whose containers will not restart, once every one has exited: Failed if one
+/// failed, else Succeeded (None while one still runs).
+fn terminal_phase(pod: &Pod) -> Option<Request> {
+    let statuses = &pod.status.container_statuses;
+    if !statuses.iter().all(|x| x.state.terminated.is_some()) {
+        return None;
+    }
+    let failed = statuses.iter().any(|x| {
+        x.state
+            .terminated
+            .as_ref()
+            .is_some_and(|t| t.exit_code != 0)
+    });
+    let mut p = pod.clone();
+    p.status.phase = if failed {
+        PodPhase::Failed
+    } else {
+        PodPhase::Succeeded
+    }
+    .into();
+    Some(Request::blind_update_status(p))
 }
 
 /// `startContainer` on a container's status: a restart counts and keeps the last
