@@ -636,3 +636,37 @@ fn a_deleted_pod_is_stopped_within_its_grace_and_removed_with_a_final_delete() {
             && options.precondition_uid.as_deref() == Some(uid.as_str())
     ));
 }
+
+#[test]
+fn a_rebooted_node_posts_ready_and_restarts_its_pods_in_place_with_a_new_sandbox() {
+    let mut b = Bench::new();
+    let uid = b.bind(web(vec![container("app", "nginx:1.27")]));
+    b.until(|t| matches!(t, KubeletTimer::Start(..)));
+    let ip = b.pod(&uid).status.pod_ip;
+    b.k.power_off();
+    assert!(
+        b.k.running(&b.store).is_empty(),
+        "nothing runs on a node that is off"
+    );
+    b.timers.clear();
+    b.now += 60_000;
+    let (requests, timers) = b.k.power_on(&b.store, b.now);
+    b.apply(requests.clone());
+    b.timers.extend(timers);
+    let ready = requests.iter().find_map(|r| match r {
+        Request::UpdateStatus(Object::Node(n)) => Some(n.ready_status().to_string()),
+        _ => None,
+    });
+    assert_eq!(ready.as_deref(), Some("True"));
+    let said: Vec<String> = events(&requests).into_iter().map(|(_, r, _)| r).collect();
+    assert_eq!(said, vec!["NodeReady", "SandboxChanged"]);
+    let (_, requests) = b.next();
+    let p = pod_writes(&requests)[0];
+    let cs = &p.status.container_statuses[0];
+    assert_eq!(cs.restart_count, 1, "same Pod, one restart");
+    let last = cs.last_state.terminated.as_ref().unwrap();
+    assert_eq!((last.exit_code, last.reason.as_str()), (255, "Unknown"));
+    assert_ne!(p.status.pod_ip, ip, "a new sandbox, a new IP");
+    b.until(|t| matches!(t, KubeletTimer::Start(..)));
+    assert!(b.pod(&uid).is_ready());
+}
