@@ -2,6 +2,7 @@
 //! `slowStartBatch`), and the informers: every accepted write is shown to every
 //! registered controller and to the kubelets of the Pod's nodes.
 use super::*;
+use crate::client::EventOnSuccess;
 
 impl Cluster {
     /// Send one request as `who` (e.g. [`kubectl()`]); returns the API server's changes.
@@ -25,20 +26,9 @@ impl Cluster {
         Ok(match req {
             Request::Create { object, event } => {
                 let ch = store.create(now, rng, object, writer)?;
+                let name = ch.key.name.clone();
                 let mut out = vec![ch];
-                if let Some(e) = event {
-                    let msg = format!("{}{}", e.message_prefix, out[0].key.name);
-                    out.push(store.record_event(
-                        now,
-                        rng,
-                        &e.involved,
-                        e.type_.as_str(),
-                        e.reason,
-                        &msg,
-                        &who.event_component,
-                        &who.host,
-                    ));
-                }
+                out.extend(event.map(|e| record_after(store, rng, now, who, &e, &name)));
                 out
             }
             Request::Update(obj) => vec![store.update(now, obj, writer)?],
@@ -50,19 +40,7 @@ impl Cluster {
                 event,
             } => {
                 let mut out = store.delete(now, kind, &key, &options, writer)?;
-                if let Some(e) = event {
-                    let msg = format!("{}{}", e.message_prefix, key.name);
-                    out.push(store.record_event(
-                        now,
-                        rng,
-                        &e.involved,
-                        e.type_.as_str(),
-                        e.reason,
-                        &msg,
-                        &who.event_component,
-                        &who.host,
-                    ));
-                }
+                out.extend(event.map(|e| record_after(store, rng, now, who, &e, &key.name)));
                 out
             }
             Request::Bind { key, node } => vec![store.bind(now, &key, &node, writer)?],
@@ -211,4 +189,27 @@ impl Cluster {
             }
         }
     }
+}
+
+/// The Event pod control records once a create or delete succeeded: its message ends
+/// with the object's name (a generated one, for a create).
+fn record_after(
+    store: &mut Store,
+    rng: &mut Rng,
+    now: SimTime,
+    who: &Component,
+    e: &EventOnSuccess,
+    name: &str,
+) -> Change {
+    let msg = format!("{}{name}", e.message_prefix);
+    store.record_event(
+        now,
+        rng,
+        &e.involved,
+        e.type_.as_str(),
+        e.reason,
+        &msg,
+        &who.event_component,
+        &who.host,
+    )
 }

@@ -229,10 +229,7 @@ impl Kubelet {
         i: usize,
         now: SimTime,
     ) -> KubeletOutput {
-        if !self.starting(uid) {
-            return (vec![], vec![]);
-        }
-        let Some(pod) = self.pod(store, uid).cloned() else {
+        let Some(pod) = self.starting_pod(store, uid) else {
             return (vec![], vec![]);
         };
         let Some(c) = pod.spec.containers.get(i).cloned() else {
@@ -288,10 +285,7 @@ impl Kubelet {
         i: usize,
         _now: SimTime,
     ) -> KubeletOutput {
-        if !self.starting(uid) {
-            return (vec![], vec![]);
-        }
-        let Some(pod) = self.pod(store, uid).cloned() else {
+        let Some(pod) = self.starting_pod(store, uid) else {
             return (vec![], vec![]);
         };
         let Some(c) = pod.spec.containers.get(i).cloned() else {
@@ -342,10 +336,7 @@ impl Kubelet {
         i: usize,
         now: SimTime,
     ) -> KubeletOutput {
-        if !self.starting(uid) {
-            return (vec![], vec![]);
-        }
-        let Some(pod) = self.pod(store, uid).cloned() else {
+        let Some(pod) = self.starting_pod(store, uid) else {
             return (vec![], vec![]);
         };
         self.pull(faults, &pod, uid, i, now)

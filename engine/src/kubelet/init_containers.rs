@@ -49,10 +49,7 @@ impl Kubelet {
         j: usize,
         now: SimTime,
     ) -> KubeletOutput {
-        if !self.starting(uid) {
-            return (vec![], vec![]);
-        }
-        let Some(pod) = self.pod(store, uid).cloned() else {
+        let Some(pod) = self.starting_pod(store, uid) else {
             return (vec![], vec![]);
         };
         let Some(c) = pod.spec.init_containers.get(j).cloned() else {
@@ -94,10 +91,7 @@ impl Kubelet {
         code: i64,
         now: SimTime,
     ) -> KubeletOutput {
-        if !self.starting(uid) {
-            return (vec![], vec![]);
-        }
-        let Some(pod) = self.pod(store, uid).cloned() else {
+        let Some(pod) = self.starting_pod(store, uid) else {
             return (vec![], vec![]);
         };
         let Some(c) = pod.spec.init_containers.get(j).cloned() else {
@@ -231,10 +225,7 @@ impl Kubelet {
         j: usize,
         _now: SimTime,
     ) -> KubeletOutput {
-        if !self.starting(uid) {
-            return (vec![], vec![]);
-        }
-        let Some(pod) = self.pod(store, uid).cloned() else {
+        let Some(pod) = self.starting_pod(store, uid) else {
             return (vec![], vec![]);
         };
         let Some(c) = pod.spec.init_containers.get(j).cloned() else {

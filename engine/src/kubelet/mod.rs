@@ -203,24 +203,10 @@ impl Kubelet {
     /// Pod this is when the duplicate instance finally ends), the others report again.
     pub fn heal(&mut self, store: &Store, now: SimTime) -> KubeletOutput {
         self.partitioned = false;
-        self.epoch += 1;
-        let mut requests = Vec::new();
-        let mut timers = vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)];
-        let lease = self.lease(now);
-        requests.push(Request::blind_update(lease));
-        if let Some(n) = store.get::<Node>(&ObjKey::new("", &self.node)) {
-            if n.ready_status() != ConditionStatus::True {
-                let mut n = n.clone();
-                n.status.conditions = self.ready_conditions(now);
-                requests.push(Request::blind_update_status(n.clone()));
-                requests.push(Request::Event {
-                    involved: event_ref(Kind::Node, &n.metadata),
-                    type_: EventType::Normal,
-                    reason: "NodeReady".into(),
-                    message: format!("Node {} status is now: NodeReady", self.node),
-                });
-            }
-        }
+        let node = store.get::<Node>(&ObjKey::new("", &self.node));
+        // Ready as it was for the kubelet: post it only if the controller changed it.
+        let stale = node.filter(|n| n.ready_status() != ConditionStatus::True);
+        let (mut requests, mut timers) = self.rejoin(stale, now);
         let uids: Vec<String> = self.workers.keys().cloned().collect();
         for uid in uids {
             let Some(w) = self.workers.get_mut(&uid) else {
@@ -287,22 +273,8 @@ impl Kubelet {
     /// (containers restart in the same Pods; deleted Pods are finished off).
     pub fn power_on(&mut self, store: &Store, now: SimTime) -> KubeletOutput {
         self.up = true;
-        self.epoch += 1;
-        let mut requests = Vec::new();
-        let mut timers = vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)];
-        let lease = self.lease(now);
-        requests.push(Request::blind_update(lease));
-        if let Some(n) = store.get::<Node>(&ObjKey::new("", &self.node)) {
-            let mut n = n.clone();
-            n.status.conditions = self.ready_conditions(now);
-            requests.push(Request::blind_update_status(n.clone()));
-            requests.push(Request::Event {
-                involved: event_ref(Kind::Node, &n.metadata),
-                type_: EventType::Normal,
-                reason: "NodeReady".into(),
-                message: format!("Node {} status is now: NodeReady", self.node),
-            });
-        }
+        let node = store.get::<Node>(&ObjKey::new("", &self.node));
+        let (mut requests, mut timers) = self.rejoin(node, now);
         let pods: Vec<Pod> = store.pods_on_node(&self.node).cloned().collect();
         for p in pods {
             if p.is_terminal() {
@@ -377,6 +349,37 @@ impl Kubelet {
         self.workers
             .get(uid)
             .is_some_and(|w| w.stage == Stage::Starting)
+    }
+
+    /// Back on the network (a new epoch: timers of before are stale): renew the Lease,
+    /// heartbeat again, and post `node` Ready with a `NodeReady` event.
+    fn rejoin(&mut self, node: Option<&Node>, now: SimTime) -> KubeletOutput {
+        self.epoch += 1;
+        let mut requests = vec![Request::blind_update(self.lease(now))];
+        if let Some(n) = node {
+            let ready = Request::Event {
+                involved: event_ref(Kind::Node, &n.metadata),
+                type_: EventType::Normal,
+                reason: "NodeReady".into(),
+                message: format!("Node {} status is now: NodeReady", self.node),
+            };
+            let mut n = n.clone();
+            n.status.conditions = self.ready_conditions(now);
+            requests.push(Request::blind_update_status(n));
+            requests.push(ready);
+        }
+        (
+            requests,
+            vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)],
+        )
+    }
+
+    /// The Pod `uid` while its worker is bringing it up (None once it runs or goes).
+    pub(super) fn starting_pod(&self, store: &Store, uid: &str) -> Option<Pod> {
+        if !self.starting(uid) {
+            return None;
+        }
+        self.pod(store, uid).cloned()
     }
 }
 

@@ -25,10 +25,7 @@ impl Kubelet {
         i: usize,
         now: SimTime,
     ) -> KubeletOutput {
-        if !self.starting(uid) {
-            return (vec![], vec![]);
-        }
-        let Some(pod) = self.pod(store, uid).cloned() else {
+        let Some(pod) = self.starting_pod(store, uid) else {
             return (vec![], vec![]);
         };
         let (mut requests, mut timers, p) = self.start_one(faults, &pod, uid, i, now, false);
