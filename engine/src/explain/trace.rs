@@ -74,18 +74,7 @@ impl Cause {
 
     /// The step in English.
     pub fn text(&self) -> String {
-        let mut out = String::new();
-        let mut args = self.args.iter();
-        let mut rest = self.template;
-        while let Some(i) = rest.find("{}") {
-            out.push_str(&rest[..i]);
-            if let Some(a) = args.next() {
-                out.push_str(a);
-            }
-            rest = &rest[i + 2..];
-        }
-        out.push_str(rest);
-        out
+        super::Phrase::fill(self.template, &self.args)
     }
 }
 

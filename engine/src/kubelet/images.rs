@@ -28,7 +28,14 @@ pub fn image_id(image: &str) -> String {
         Some((r, tag)) if !tag.contains('/') => r,
         _ => repo,
     };
-    let full = match repo.matches('/').count() {
+    let full = qualified_repo(repo);
+    format!("{full}@sha256:{}", hex64(&full))
+}
+
+/// A repository as the runtime resolves it: `nginx` → `docker.io/library/nginx`,
+/// `me/app` → `docker.io/me/app`, a registry host (with a `.` or `:`) kept.
+fn qualified_repo(repo: &str) -> String {
+    match repo.matches('/').count() {
         0 => format!("docker.io/library/{repo}"),
         _ if repo
             .split('/')
@@ -38,8 +45,7 @@ pub fn image_id(image: &str) -> String {
             repo.to_string()
         }
         _ => format!("docker.io/{repo}"),
-    };
-    format!("{full}@sha256:{}", hex64(&full))
+    }
 }
 
 /// The fully qualified tag reference containerd reports for `image`
@@ -94,18 +100,7 @@ pub fn image_reference(image: &str) -> String {
         Some((r, t)) if !t.contains('/') => (r, t),
         _ => (image, "latest"),
     };
-    let full = match repo.matches('/').count() {
-        0 => format!("docker.io/library/{repo}"),
-        _ if repo
-            .split('/')
-            .next()
-            .is_some_and(|h| h.contains('.') || h.contains(':')) =>
-        {
-            repo.to_string()
-        }
-        _ => format!("docker.io/{repo}"),
-    };
-    format!("{full}:{tag}")
+    format!("{}:{tag}", qualified_repo(repo))
 }
 
 /// containerd's error for an image the registry does not have.
