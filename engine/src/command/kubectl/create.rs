@@ -1,0 +1,403 @@
+//! `kubectl create` (from `-f` and its subcommands deployment, poddisruptionbudget,
+//! priorityclass, namespace) and `kubectl apply`, with the manifest reading both share.
+//!
+//! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/create/create.go`,
+//! `create_deployment.go`, `create_pdb.go`, `create_priorityclass.go`,
+//! `create_namespace.go`; `staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go`.
+
+use super::util::{api, namespace, NS, R};
+use crate::api::*;
+use crate::apiserver::ObjKey;
+use crate::client::Request;
+use crate::cluster::{kubectl as user, Cluster};
+use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec, Parsed};
+use crate::command::select::parse_label_selector;
+use crate::command::Files;
+use crate::printers::qualified_name;
+
+/// The documents of every `-f` (`-` is stdin), in order.
+fn read_manifest(
+    p: &Parsed,
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> Result<Vec<crate::manifest::Document>, String> {
+    let mut docs = Vec::new();
+    let paths = p.all("filename");
+    if paths.is_empty() {
+        return Err("error: must specify one of -f and -k".into());
+    }
+    for path in paths {
+        let (text, source) = if path == "-" {
+            (
+                stdin
+                    .ok_or("error: no objects passed to apply (stdin is empty)")?
+                    .to_string(),
+                "STDIN".to_string(),
+            )
+        } else {
+            (
+                files.read(path).map_err(|e| format!("error: {e}"))?,
+                path.to_string(),
+            )
+        };
+        docs.extend(crate::manifest::parse(&text, &source)?);
+    }
+    if docs.is_empty() {
+        return Err("error: no objects passed to apply".into());
+    }
+    Ok(docs)
+}
+
+/// kubectl's warning for each field the decoder did not know.
+fn warnings(doc: &crate::manifest::Document) -> String {
+    doc.unknown_fields
+        .iter()
+        .map(|f| format!("Warning: unknown field \"{f}\"\n"))
+        .collect()
+}
+
+/// What a manifest may set: the server owns identity, timestamps and status.
+fn strip_server_fields(obj: &mut Object) {
+    let m = obj.meta_mut();
+    m.uid.clear();
+    m.resource_version.clear();
+    m.creation_timestamp.clear();
+    m.deletion_timestamp = None;
+    m.generation = 0;
+    match obj {
+        Object::Deployment(d) => d.status = Default::default(),
+        Object::ReplicaSet(r) => r.status = Default::default(),
+        Object::Pod(p) => p.status = Default::default(),
+        Object::Node(n) => n.status = Default::default(),
+        _ => {}
+    }
+}
+
+const CREATE_FLAGS: &[FlagSpec] = &[
+    flag("filename", Some('f')),
+    NS,
+    flag("image", None),
+    flag("replicas", Some('r')),
+    flag("port", None),
+    flag("dry-run", None),
+    flag("selector", None),
+    flag("min-available", None),
+    flag("max-unavailable", None),
+    flag("value", None),
+    bool_flag("global-default", None),
+    flag("preemption-policy", None),
+    flag("description", None),
+];
+
+/// `kubectl create -f FILE` or `kubectl create SUBCOMMAND NAME …`.
+pub(super) fn create(
+    c: &mut Cluster,
+    words: &[String],
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> R {
+    let p = parse_flags(words, CREATE_FLAGS, "kubectl create")?;
+    let ns = namespace(&p);
+    if p.args.first().map(String::as_str) == Some("deployment")
+        || p.args.first().map(String::as_str) == Some("deploy")
+    {
+        let name = p
+            .args
+            .get(1)
+            .ok_or("error: exactly one NAME is required, got 0")?;
+        let image = p
+            .get("image")
+            .ok_or("error: required flag(s) \"image\" not set")?;
+        let replicas: i64 = p
+            .get("replicas")
+            .unwrap_or("1")
+            .parse()
+            .map_err(|_| "error: invalid argument for --replicas".to_string())?;
+        let d = new_deployment(name, &ns, image, replicas, p.get("port"))?;
+        c.submit(
+            &user(),
+            Request::Create {
+                object: Object::Deployment(Box::new(d)),
+                event: None,
+            },
+        )
+        .map_err(api)?;
+        return Ok(format!("deployment.apps/{name} created"));
+    }
+    if matches!(
+        p.args.first().map(String::as_str),
+        Some("poddisruptionbudget" | "pdb")
+    ) {
+        let name = p
+            .args
+            .get(1)
+            .ok_or("error: exactly one NAME is required, got 0")?;
+        let sel = p
+            .get("selector")
+            .ok_or("error: a selector must be specified")?;
+        let mut spec = PodDisruptionBudgetSpec {
+            selector: parse_label_selector(sel)?,
+            ..Default::default()
+        };
+        let parse = |v: &str| {
+            v.parse::<i64>()
+                .map(IntOrString::Int)
+                .unwrap_or_else(|_| IntOrString::String(v.to_string()))
+        };
+        match (p.get("min-available"), p.get("max-unavailable")) {
+            (Some(m), None) => spec.min_available = Some(parse(m)),
+            (None, Some(m)) => spec.max_unavailable = Some(parse(m)),
+            _ => {
+                return Err(
+                    "error: one of min-available or max-unavailable must be specified".into(),
+                )
+            }
+        }
+        let pdb = PodDisruptionBudget {
+            metadata: ObjectMeta {
+                name: name.clone(),
+                namespace: ns.clone(),
+                ..Default::default()
+            },
+            spec,
+            ..Default::default()
+        };
+        c.submit(
+            &user(),
+            Request::Create {
+                object: Object::PodDisruptionBudget(pdb),
+                event: None,
+            },
+        )
+        .map_err(api)?;
+        return Ok(format!("poddisruptionbudget.policy/{name} created"));
+    }
+    if matches!(
+        p.args.first().map(String::as_str),
+        Some("priorityclass" | "pc")
+    ) {
+        let name = p
+            .args
+            .get(1)
+            .ok_or("error: exactly one NAME is required, got 0")?;
+        let value: i64 = p
+            .get("value")
+            .unwrap_or("0")
+            .parse()
+            .map_err(|_| "error: invalid argument for --value".to_string())?;
+        let policy = p.get("preemption-policy").unwrap_or("PreemptLowerPriority");
+        if policy != "PreemptLowerPriority" && policy != "Never" {
+            return Err(format!(
+                "The PriorityClass \"{name}\" is invalid: preemptionPolicy: Unsupported value: \"{policy}\": supported values: \"Never\", \"PreemptLowerPriority\""
+            ));
+        }
+        let pc = PriorityClass {
+            metadata: ObjectMeta {
+                name: name.clone(),
+                ..Default::default()
+            },
+            value,
+            global_default: p.bool("global-default"),
+            preemption_policy: policy.to_string(),
+            description: p.get("description").unwrap_or("").to_string(),
+        };
+        c.submit(
+            &user(),
+            Request::Create {
+                object: Object::PriorityClass(pc),
+                event: None,
+            },
+        )
+        .map_err(api)?;
+        return Ok(format!("priorityclass.scheduling.k8s.io/{name} created"));
+    }
+    if matches!(p.args.first().map(String::as_str), Some("namespace" | "ns")) {
+        let name = p
+            .args
+            .get(1)
+            .ok_or("error: exactly one NAME is required, got 0")?;
+        let ns = Namespace {
+            metadata: ObjectMeta {
+                name: name.clone(),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        c.submit(
+            &user(),
+            Request::Create {
+                object: Object::Namespace(ns),
+                event: None,
+            },
+        )
+        .map_err(api)?;
+        return Ok(format!("namespace/{name} created"));
+    }
+    if !p.args.is_empty() {
+        return Err(format!(
+            "error: unknown command \"{}\" for \"kubectl create\"",
+            p.args[0]
+        ));
+    }
+    let docs = read_manifest(&p, stdin, files)?;
+    let mut out = String::new();
+    for doc in docs {
+        out.push_str(&warnings(&doc));
+        let mut obj = doc.object;
+        strip_server_fields(&mut obj);
+        if obj.kind().namespaced() && obj.meta().namespace.is_empty() {
+            obj.meta_mut().namespace = ns.clone();
+        }
+        let kind = obj.kind();
+        let name = obj.meta().name.clone();
+        match c.submit(
+            &user(),
+            Request::Create {
+                object: obj,
+                event: None,
+            },
+        ) {
+            Ok(_) => out.push_str(&format!("{} created\n", qualified_name(kind, &name))),
+            Err(e) => return Err(format!("{out}{}", api(e))),
+        }
+    }
+    Ok(out)
+}
+
+/// `kubectl create deployment`: [`Deployment::create`] with `--port`.
+pub fn new_deployment(
+    name: &str,
+    ns: &str,
+    image: &str,
+    replicas: i64,
+    port: Option<&str>,
+) -> Result<Deployment, String> {
+    let mut d = Deployment::create(name, ns, image, replicas);
+    if let Some(pt) = port {
+        d.spec.template.spec.containers[0].ports = vec![ContainerPort {
+            container_port: pt
+                .parse()
+                .map_err(|_| format!("error: invalid port \"{pt}\""))?,
+            ..Default::default()
+        }];
+    }
+    Ok(d)
+}
+
+const APPLY_FLAGS: &[FlagSpec] = &[
+    flag("filename", Some('f')),
+    NS,
+    bool_flag("server-side", None),
+    flag("dry-run", None),
+];
+
+/// Where client-side apply keeps the manifest it last applied.
+const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// `kubectl apply -f FILE`: create what is missing, update what differs.
+pub(super) fn apply(
+    c: &mut Cluster,
+    words: &[String],
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> R {
+    let p = parse_flags(words, APPLY_FLAGS, "kubectl apply")?;
+    let ns = namespace(&p);
+    let docs = read_manifest(&p, stdin, files)?;
+    let mut out = String::new();
+    for doc in docs {
+        out.push_str(&warnings(&doc));
+        let mut obj = doc.object;
+        strip_server_fields(&mut obj);
+        if obj.kind().namespaced() && obj.meta().namespace.is_empty() {
+            obj.meta_mut().namespace = ns.clone();
+        }
+        let kind = obj.kind();
+        let key = ObjKey::of(obj.meta());
+        let mut applied = doc.source.clone();
+        if let Some(m) = applied.get_mut("metadata").and_then(|m| m.as_object_mut()) {
+            for f in [
+                "uid",
+                "resourceVersion",
+                "creationTimestamp",
+                "generation",
+                "managedFields",
+            ] {
+                m.remove(f);
+            }
+            if let Some(a) = m.get_mut("annotations").and_then(|a| a.as_object_mut()) {
+                a.remove(LAST_APPLIED);
+            }
+        }
+        if let Some(o) = applied.as_object_mut() {
+            o.remove("status");
+        }
+        obj.meta_mut()
+            .annotations
+            .insert(LAST_APPLIED.into(), format!("{}\n", applied));
+        let name = qualified_name(kind, &key.name);
+        let Some(live) = c.store.get_object(kind, &key).cloned() else {
+            c.submit(
+                &user(),
+                Request::Create {
+                    object: obj,
+                    event: None,
+                },
+            )
+            .map_err(|e| {
+                // cmdutil.AddSourceToErr: the server's words after the file they
+                // came from.
+                let source = match p.get("filename") {
+                    Some("-") | None => "STDIN".to_string(),
+                    Some(f) => f.to_string(),
+                };
+                let text = api(e);
+                let text = match text.split_once("): ") {
+                    Some((head, rest)) if head.starts_with("Error from server (") => {
+                        format!("{head}): error when creating \"{source}\": {rest}")
+                    }
+                    _ => text,
+                };
+                format!("{out}{text}")
+            })?;
+            out.push_str(&format!("{name} created\n"));
+            continue;
+        };
+        // Client-side apply, simplified: the manifest's spec, labels and annotations
+        // replace the live ones; everything the server owns stays.
+        let mut merged = live.clone();
+        {
+            let m = merged.meta_mut();
+            m.labels = obj.meta().labels.clone();
+            let mut ann = obj.meta().annotations.clone();
+            for (k, v) in &live.meta().annotations {
+                if k.starts_with("deployment.kubernetes.io/") {
+                    ann.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+            m.annotations = ann;
+        }
+        match (&mut merged, &obj) {
+            (Object::Deployment(m), Object::Deployment(n)) => m.spec = n.spec.clone(),
+            (Object::ReplicaSet(m), Object::ReplicaSet(n)) => m.spec = n.spec.clone(),
+            (Object::Pod(m), Object::Pod(n)) => {
+                let node = m.spec.node_name.clone();
+                m.spec = n.spec.clone();
+                if m.spec.node_name.is_empty() {
+                    m.spec.node_name = node;
+                }
+            }
+            (Object::Node(m), Object::Node(n)) => m.spec = n.spec.clone(),
+            (m, n) => *m = n.clone(),
+        }
+        crate::apiserver::admission_defaults(&mut merged);
+        if merged == live {
+            out.push_str(&format!("{name} unchanged\n"));
+            continue;
+        }
+        c.submit(&user(), Request::Update(merged))
+            .map_err(|e| format!("{out}{}", api(e)))?;
+        out.push_str(&format!("{name} configured\n"));
+    }
+    Ok(out)
+}

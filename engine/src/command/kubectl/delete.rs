@@ -1,0 +1,153 @@
+//! `kubectl delete`: by name or selector, with `--cascade`, `--grace-period`,
+//! `--force` and `--wait` (the command blocks until the objects are gone).
+//!
+//! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/delete/delete.go`
+//! (`DeleteOptions.RunDelete`, `deleteResult`).
+
+use super::util::{
+    api, key_for, kind_arg, namespace, objects_of, targets, timeout_flag, DEFAULT_WAIT, NS, RB,
+};
+use crate::api::*;
+use crate::apiserver::{ApiError, DeleteOptions, ObjKey};
+use crate::client::Request;
+use crate::cluster::{kubectl as user, Cluster};
+use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec};
+use crate::command::select::{fields_match, parse_field_selector, parse_label_selector};
+use crate::command::wait::Blocking;
+use crate::printers::get::name_prefix;
+
+const DELETE_FLAGS: &[FlagSpec] = &[
+    NS,
+    flag("selector", Some('l')),
+    flag("field-selector", None),
+    bool_flag("all", None),
+    flag("grace-period", None),
+    bool_flag("force", None),
+    bool_flag("now", None),
+    flag("cascade", None),
+    flag("wait", None),
+    flag("timeout", None),
+    flag("filename", Some('f')),
+    bool_flag("ignore-not-found", None),
+];
+
+/// `kubectl delete TYPE NAME…`, `TYPE/NAME…`, or `TYPE -l SELECTOR` / `--all`.
+pub(super) fn delete(c: &mut Cluster, words: &[String]) -> RB {
+    // `--wait` is a boolean that may be written `--wait=false`.
+    let words: Vec<String> = words
+        .iter()
+        .map(|w| {
+            if w == "--wait" {
+                "--wait=true".into()
+            } else {
+                w.clone()
+            }
+        })
+        .collect();
+    let p = parse_flags(&words, DELETE_FLAGS, "kubectl delete")?;
+    let ns = namespace(&p);
+    let propagation = match p.get("cascade").unwrap_or("background") {
+        "background" | "true" => "Background",
+        "foreground" => "Foreground",
+        "orphan" | "false" => "Orphan",
+        other => return Err(format!("error: invalid cascade value ({other}). Must be \"background\", \"foreground\", or \"orphan\"")),
+    };
+    let force = p.bool("force");
+    let grace =
+        match p.get("grace-period") {
+            Some(g) => Some(g.parse::<i64>().map_err(|_| {
+                format!("error: invalid argument \"{g}\" for \"--grace-period\" flag")
+            })?),
+            None if force => Some(0),
+            None if p.bool("now") => Some(1),
+            None => None,
+        };
+    // A negative grace period means "the object's default".
+    let grace = grace.filter(|g| *g >= 0);
+    let mut victims: Vec<(Kind, ObjKey, String)> = Vec::new();
+    let mut errors = Vec::new();
+    if p.get("selector").is_some() || p.get("field-selector").is_some() || p.bool("all") {
+        let kinds: Vec<Kind> = p
+            .args
+            .first()
+            .ok_or("error: resource(s) were provided, but no name was specified")?
+            .split(',')
+            .map(kind_arg)
+            .collect::<Result<_, _>>()?;
+        let sel = p.get("selector").map(parse_label_selector).transpose()?;
+        for k in kinds {
+            let fields = p
+                .get("field-selector")
+                .map(|f| parse_field_selector(k, f))
+                .transpose()?;
+            for o in objects_of(c, k, Some(&ns)) {
+                if sel.as_ref().is_none_or(|s| s.matches(&o.meta().labels))
+                    && fields.as_ref().is_none_or(|f| fields_match(o, f))
+                {
+                    victims.push((k, ObjKey::of(o.meta()), o.meta().uid.clone()));
+                }
+            }
+        }
+        if victims.is_empty() {
+            return Ok((format!("No resources found in {ns} namespace."), None));
+        }
+    } else {
+        let t = targets(&p.args)?;
+        if t.is_empty() {
+            return Err(if p.args.is_empty() {
+                "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'".into()
+            } else {
+                "error: resource(s) were provided, but no name was specified".into()
+            });
+        }
+        for (k, n) in t {
+            let key = key_for(k, &ns, &n);
+            match c.store.get_object(k, &key) {
+                Some(o) => victims.push((k, key, o.meta().uid.clone())),
+                None if p.bool("ignore-not-found") => {}
+                None => errors.push(ApiError::not_found(k, &n).kubectl_text()),
+            }
+        }
+    }
+    let mut out = String::new();
+    if force && grace == Some(0) {
+        out.push_str("Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n");
+    }
+    let mut deleted = Vec::new();
+    for (k, key, uid) in &victims {
+        let opts = DeleteOptions {
+            grace_period_seconds: grace,
+            propagation: Some(propagation.into()),
+            precondition_uid: None,
+        };
+        match c.submit(
+            &user(),
+            Request::Delete {
+                kind: *k,
+                key: key.clone(),
+                options: opts,
+                event: None,
+            },
+        ) {
+            Ok(_) => {
+                let word = if force && grace == Some(0) {
+                    "force deleted"
+                } else {
+                    "deleted"
+                };
+                out.push_str(&format!("{} \"{}\" {word}\n", name_prefix(*k), key.name));
+                deleted.push((*k, key.clone(), uid.clone()));
+            }
+            Err(e) => errors.push(api(e)),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(format!("{out}{}", errors.join("\n")));
+    }
+    let wait = p.get("wait").unwrap_or("true") != "false";
+    if wait && !deleted.is_empty() {
+        let timeout = timeout_flag(&p, DEFAULT_WAIT)?;
+        return Ok((out, Some(Blocking::gone(c.now() + timeout, deleted))));
+    }
+    Ok((out, None))
+}

@@ -1,0 +1,264 @@
+//! `kubectl get` and `kubectl describe`: tables, `-o name|json|yaml|jsonpath=…`,
+//! selectors and `--sort-by`; describe's text comes from `printers::describe`.
+//!
+//! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/get/get.go` (`GetOptions.Run`),
+//! `staging/src/k8s.io/kubectl/pkg/cmd/describe/describe.go`.
+
+use super::util::{key_for, kind_arg, namespace, objects_of, targets, NS, R};
+use crate::api::*;
+use crate::apiserver::ApiError;
+use crate::cluster::Cluster;
+use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec};
+use crate::command::select::{fields_match, parse_field_selector, parse_label_selector};
+use crate::printers::get::{table, TableOptions};
+use crate::printers::jsonpath::Template;
+use crate::printers::qualified_name;
+use crate::printers::yaml::to_yaml;
+
+const GET_FLAGS: &[FlagSpec] = &[
+    flag("output", Some('o')),
+    flag("selector", Some('l')),
+    flag("field-selector", None),
+    NS,
+    bool_flag("all-namespaces", Some('A')),
+    bool_flag("show-labels", None),
+    flag("sort-by", None),
+    bool_flag("no-headers", None),
+    bool_flag("watch", Some('w')),
+];
+
+/// Several objects as kubectl prints them: a `v1` `List`.
+fn list_json(items: Vec<serde_json::Value>) -> serde_json::Value {
+    serde_json::json!({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}})
+}
+
+/// JSON as kubectl prints it (4-space indent).
+pub fn pretty_json(v: &serde_json::Value) -> String {
+    use serde::Serialize;
+    let mut buf = Vec::new();
+    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
+    let _ = v.serialize(&mut ser);
+    String::from_utf8(buf).unwrap_or_default()
+}
+
+/// `--sort-by`: the first value the JSONPath finds, numbers before text.
+fn sort_key(v: &serde_json::Value, expr: &str) -> Result<(f64, String), String> {
+    let found = crate::printers::jsonpath::select(expr, v)?;
+    Ok(match found.first() {
+        Some(x) => match x.as_f64() {
+            Some(n) => (n, String::new()),
+            None => (0.0, crate::printers::jsonpath::format_value(x)),
+        },
+        None => (0.0, String::new()),
+    })
+}
+
+/// `kubectl get TYPE[,TYPE…] [NAME…]` or `kubectl get TYPE/NAME…`.
+pub(super) fn get(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(words, GET_FLAGS, "kubectl get")?;
+    if p.bool("watch") {
+        return Err("error: --watch is not supported here: the simulation plays in the page (use sim advance)".into());
+    }
+    if p.args.is_empty() {
+        return Err("You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples".into());
+    }
+    let all_ns = p.bool("all-namespaces");
+    let ns = namespace(&p);
+    let ns_filter = if all_ns { None } else { Some(ns.as_str()) };
+    let label_sel = p.get("selector").map(parse_label_selector).transpose()?;
+    let now = c.now();
+    // Which kinds and which names.
+    let (kinds, names): (Vec<Kind>, Vec<(Kind, String)>) = if p.args[0].contains('/') {
+        let t = targets(&p.args)?;
+        let mut ks: Vec<Kind> = Vec::new();
+        for (k, _) in &t {
+            if !ks.contains(k) {
+                ks.push(*k);
+            }
+        }
+        (ks, t)
+    } else {
+        let mut ks = Vec::new();
+        for t in p.args[0].split(',') {
+            // The `all` category: the workload kinds this cluster serves, in kubectl's order.
+            let kinds = if t == "all" {
+                vec![Kind::Pod, Kind::Deployment, Kind::ReplicaSet]
+            } else {
+                vec![kind_arg(t)?]
+            };
+            for k in kinds {
+                if !ks.contains(&k) {
+                    ks.push(k);
+                }
+            }
+        }
+        if ks.len() > 1 && p.args.len() > 1 {
+            return Err("error: you may only specify a single resource type".into());
+        }
+        let names = p.args[1..].iter().map(|n| (ks[0], n.clone())).collect();
+        (ks, names)
+    };
+    let mut errors = Vec::new();
+    let mut groups: Vec<(Kind, Vec<&Object>)> = Vec::new();
+    for k in &kinds {
+        let field_reqs = p
+            .get("field-selector")
+            .map(|s| parse_field_selector(*k, s))
+            .transpose()?;
+        let mut objs: Vec<&Object> = if names.is_empty() {
+            objects_of(c, *k, ns_filter)
+        } else {
+            let mut v = Vec::new();
+            for (nk, n) in names.iter().filter(|(nk, _)| nk == k) {
+                match c.store.get_object(*nk, &key_for(*nk, &ns, n)) {
+                    Some(o) => v.push(o),
+                    None => errors.push(ApiError::not_found(*nk, n).kubectl_text()),
+                }
+            }
+            v
+        };
+        if let Some(sel) = &label_sel {
+            objs.retain(|o| sel.matches(&o.meta().labels));
+        }
+        if let Some(f) = &field_reqs {
+            objs.retain(|o| fields_match(o, f));
+        }
+        if let Some(expr) = p.get("sort-by") {
+            let mut keyed = Vec::new();
+            for o in objs {
+                keyed.push((sort_key(&o.to_json(), expr)?, o));
+            }
+            keyed.sort_by(|a, b| {
+                // total_cmp: a total order even for NaN, so the sort cannot panic.
+                a.0 .0.total_cmp(&b.0 .0).then_with(|| a.0 .1.cmp(&b.0 .1))
+            });
+            objs = keyed.into_iter().map(|(_, o)| o).collect();
+        }
+        groups.push((*k, objs));
+    }
+    let total: usize = groups.iter().map(|(_, v)| v.len()).sum();
+    let output = p.get("output").unwrap_or("");
+    let single = !names.is_empty() && names.len() == 1 && total == 1;
+    let mut out = String::new();
+    match output {
+        "" | "wide" => {
+            if total == 0 && errors.is_empty() {
+                let cluster_scoped = kinds.iter().all(|k| !k.namespaced());
+                out = if all_ns || cluster_scoped {
+                    "No resources found".into()
+                } else {
+                    format!("No resources found in {ns} namespace.")
+                };
+            } else {
+                let o = TableOptions {
+                    wide: output == "wide",
+                    show_labels: p.bool("show-labels"),
+                    with_namespace: all_ns,
+                    with_kind: kinds.len() > 1 || p.args[0].split(',').any(|t| t == "all"),
+                };
+                let tables: Vec<String> = groups
+                    .iter()
+                    .filter(|(_, v)| !v.is_empty())
+                    .map(|(k, v)| {
+                        let t = table(*k, v, o, now);
+                        if p.bool("no-headers") {
+                            t.split_once('\n').map(|(_, rest)| rest.to_string()).unwrap_or_default()
+                        } else {
+                            t
+                        }
+                    })
+                    .collect();
+                out = tables.join("\n");
+            }
+        }
+        "name" => {
+            for (k, v) in &groups {
+                for o in v {
+                    out.push_str(&qualified_name(*k, &o.meta().name));
+                    out.push('\n');
+                }
+            }
+        }
+        "json" | "yaml" => {
+            let items: Vec<serde_json::Value> = groups.iter().flat_map(|(_, v)| v.iter().map(|o| o.to_json())).collect();
+            let doc = if single { items.into_iter().next().unwrap_or_default() } else { list_json(items) };
+            out = if output == "json" { pretty_json(&doc) } else { to_yaml(&doc) };
+        }
+        o if o.starts_with("jsonpath=") || o.starts_with("jsonpath-as-json=") => {
+            let tmpl = o.split_once('=').map(|(_, t)| t).unwrap_or("");
+            let t = Template::parse(tmpl)?;
+            let items: Vec<serde_json::Value> = groups.iter().flat_map(|(_, v)| v.iter().map(|o| o.to_json())).collect();
+            let doc = if single { items.into_iter().next().unwrap_or_default() } else { list_json(items) };
+            out = t.execute(&doc);
+        }
+        other => {
+            return Err(format!(
+                "error: unable to match a printer suitable for the output format \"{other}\", allowed formats are: json,jsonpath,jsonpath-as-json,name,wide,yaml"
+            ))
+        }
+    }
+    if !errors.is_empty() {
+        let mut text = out;
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&errors.join("\n"));
+        return Err(text);
+    }
+    Ok(out)
+}
+
+// ---- describe -------------------------------------------------------------------------
+
+/// `kubectl describe TYPE [NAME…]` or `kubectl describe TYPE/NAME…`.
+pub(super) fn describe(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(
+        words,
+        &[
+            NS,
+            flag("selector", Some('l')),
+            bool_flag("all-namespaces", Some('A')),
+        ],
+        "kubectl describe",
+    )?;
+    let ns = namespace(&p);
+    let mut objs: Vec<Object> = Vec::new();
+    let mut errors = Vec::new();
+    if p.args.len() == 1 && !p.args[0].contains('/') {
+        let k = kind_arg(&p.args[0])?;
+        let sel = p.get("selector").map(parse_label_selector).transpose()?;
+        objs = objects_of(c, k, Some(&ns))
+            .into_iter()
+            .filter(|o| sel.as_ref().is_none_or(|s| s.matches(&o.meta().labels)))
+            .cloned()
+            .collect();
+        if objs.is_empty() {
+            return Ok(format!("No resources found in {ns} namespace."));
+        }
+    } else {
+        for (k, n) in targets(&p.args)? {
+            match c.store.get_object(k, &key_for(k, &ns, &n)) {
+                Some(o) => objs.push(o.clone()),
+                None => errors.push(ApiError::not_found(k, &n).kubectl_text()),
+            }
+        }
+        if objs.is_empty() && errors.is_empty() {
+            return Err("error: You must specify the type of resource to describe. Use \"kubectl api-resources\" for a complete list of supported resources.".into());
+        }
+    }
+    let text: Vec<String> = objs
+        .iter()
+        .map(|o| crate::printers::describe::describe(c, o))
+        .collect();
+    let out = text.join("\n\n");
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(format!(
+            "{out}{}{}",
+            if out.is_empty() { "" } else { "\n" },
+            errors.join("\n")
+        ))
+    }
+}

@@ -1,0 +1,187 @@
+//! `kubectl rollout status|history|undo|pause|resume|restart` for Deployments.
+//!
+//! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout.go` and its
+//! `rollout_status.go`, `rollout_history.go`, `rollout_undo.go`, `rollout_pause.go`,
+//! `rollout_resume.go`, `rollout_restart.go`; the Deployment's history and rollback in
+//! `staging/src/k8s.io/kubectl/pkg/polymorphichelpers/`.
+
+use super::util::{api, namespace, one_target, timeout_flag, DEFAULT_WAIT, NS, RB};
+use crate::api::*;
+use crate::apiserver::{ApiError, ObjKey};
+use crate::client::Request;
+use crate::cluster::{kubectl as user, Cluster};
+use crate::command::args::{flag, parse_flags};
+use crate::command::wait::Blocking;
+use crate::controllers::deployment::util::{revision, POD_TEMPLATE_HASH_LABEL};
+use crate::printers::qualified_name;
+use crate::time::rfc3339;
+
+/// A copy of the Deployment `name` in `ns`, or kubectl's NotFound.
+fn deployment(c: &Cluster, ns: &str, name: &str) -> Result<Deployment, String> {
+    c.store
+        .get::<Deployment>(&ObjKey::new(ns, name))
+        .cloned()
+        .ok_or_else(|| ApiError::not_found(Kind::Deployment, name).kubectl_text())
+}
+
+/// The Deployment's ReplicaSets: its revisions.
+fn owned_rs(c: &Cluster, d: &Deployment) -> Vec<ReplicaSet> {
+    crate::controllers::deployment::owned_replica_sets(&c.store, d)
+}
+
+/// `kubectl rollout SUBCOMMAND deployment/NAME`.
+pub(super) fn rollout(c: &mut Cluster, words: &[String]) -> RB {
+    let Some(sub) = words.first() else {
+        return Err(
+            "error: Required subcommand: one of history, pause, restart, resume, status, undo"
+                .into(),
+        );
+    };
+    let p = parse_flags(
+        &words[1..],
+        &[
+            NS,
+            flag("revision", None),
+            flag("to-revision", None),
+            flag("timeout", None),
+            flag("watch", Some('w')),
+        ],
+        &format!("kubectl rollout {sub}"),
+    )?;
+    let ns = namespace(&p);
+    let (kind, name) = one_target(&p, &format!("rollout {sub}"))?;
+    if kind != Kind::Deployment {
+        return Err(format!(
+            "error: no {sub} has been implemented for {{\"{}\" \"{}\"}} here",
+            kind.api_version().split('/').next().unwrap_or(""),
+            kind.name()
+        ));
+    }
+    let qn = qualified_name(kind, &name);
+    match sub.as_str() {
+        "status" => {
+            let timeout = timeout_flag(&p, DEFAULT_WAIT)?;
+            deployment(c, &ns, &name)?;
+            let mut b = Blocking::rollout(c.now() + timeout, ns.clone(), name.clone());
+            if p.get("watch") == Some("false") {
+                // One look, no waiting.
+                b.poll(c);
+                return if b.failed {
+                    Err(b.output)
+                } else {
+                    Ok((b.output, None))
+                };
+            }
+            Ok((String::new(), Some(b)))
+        }
+        "history" => {
+            let d = deployment(c, &ns, &name)?;
+            let mut rss = owned_rs(c, &d);
+            rss.sort_by_key(|r| revision(&r.metadata));
+            if let Some(rev) = p.get("revision") {
+                let want: i64 = rev
+                    .parse()
+                    .map_err(|_| format!("error: invalid revision {rev}"))?;
+                let rs = rss
+                    .iter()
+                    .find(|r| revision(&r.metadata) == want)
+                    .ok_or_else(|| "error: unable to find the specified revision".to_string())?;
+                let mut out = format!("{qn} with revision #{want}\n");
+                out.push_str(&crate::printers::describe::pod_template(
+                    &rs.spec.template,
+                    0,
+                ));
+                return Ok((out, None));
+            }
+            // polymorphichelpers/history.go: a tabwriter with padding 2.
+            let mut text = format!("{qn} \nREVISION\tCHANGE-CAUSE\n");
+            for rs in &rss {
+                let cause = rs
+                    .metadata
+                    .annotations
+                    .get("kubernetes.io/change-cause")
+                    .cloned()
+                    .unwrap_or_else(|| "<none>".into());
+                text.push_str(&format!("{}\t{cause}\n", revision(&rs.metadata)));
+            }
+            Ok((crate::printers::tabwriter::format(&text, 0, 2), None))
+        }
+        "pause" | "resume" => {
+            let pause = sub == "pause";
+            let mut d = deployment(c, &ns, &name)?;
+            if d.spec.paused == pause {
+                // kubectl prints this through its normal printer: not an error.
+                return Ok((
+                    format!("{qn} already {}", if pause { "paused" } else { "resumed" }),
+                    None,
+                ));
+            }
+            d.spec.paused = pause;
+            c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
+                .map_err(api)?;
+            Ok((
+                format!("{qn} {}", if pause { "paused" } else { "resumed" }),
+                None,
+            ))
+        }
+        "restart" => {
+            let mut d = deployment(c, &ns, &name)?;
+            if d.spec.paused {
+                return Err(format!("error: deployments.apps \"{name}\" can't restart paused deployment (run rollout resume first)"));
+            }
+            d.spec
+                .template
+                .metadata
+                .annotations
+                .insert("kubectl.kubernetes.io/restartedAt".into(), rfc3339(c.now()));
+            c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
+                .map_err(api)?;
+            Ok((format!("{qn} restarted"), None))
+        }
+        "undo" => {
+            let mut d = deployment(c, &ns, &name)?;
+            if d.spec.paused {
+                return Err("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again".into());
+            }
+            let rss = owned_rs(c, &d);
+            let to: i64 = p
+                .get("to-revision")
+                .unwrap_or("0")
+                .parse()
+                .map_err(|_| "error: invalid --to-revision".to_string())?;
+            let mut revs: Vec<(i64, &ReplicaSet)> =
+                rss.iter().map(|r| (revision(&r.metadata), r)).collect();
+            revs.sort_by_key(|(r, _)| *r);
+            let target = if to == 0 {
+                if revs.len() < 2 {
+                    return Err(format!(
+                        "error: no rollout history found for deployment \"{name}\""
+                    ));
+                }
+                revs[revs.len() - 2]
+            } else {
+                *revs.iter().find(|(r, _)| *r == to).ok_or_else(|| {
+                    format!("error: unable to find specified revision {to} in history")
+                })?
+            };
+            let mut t = target.1.spec.template.clone();
+            t.metadata.labels.remove(POD_TEMPLATE_HASH_LABEL);
+            if crate::controllers::deployment::util::equal_ignore_hash(&t, &d.spec.template) {
+                return Ok((
+                    format!(
+                        "{qn} skipped rollback (current template already matches revision {})",
+                        target.0
+                    ),
+                    None,
+                ));
+            }
+            d.spec.template = t;
+            c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
+                .map_err(api)?;
+            Ok((format!("{qn} rolled back"), None))
+        }
+        other => Err(format!(
+            "error: unknown command \"{other}\" for \"kubectl rollout\""
+        )),
+    }
+}

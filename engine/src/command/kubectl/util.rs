@@ -1,0 +1,101 @@
+//! What several verbs share: the `-n` flag, resource arguments (`TYPE NAME…`,
+//! `TYPE/NAME…`), `--timeout`, and the API server's errors in kubectl's words.
+//!
+//! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/util/helpers.go` (`CheckErr`,
+//! `GetFlagDuration`) and the resource builder of `k8s.io/cli-runtime/pkg/resource`
+//! (`builder.go`: `ResourceTypeOrNameArgs`).
+//!
+//! Kept apart from `mod.rs` so that the verbs depend on it and the dispatch depends on
+//! the verbs, never the other way round.
+
+use crate::api::*;
+use crate::apiserver::{ApiError, ObjKey};
+use crate::cluster::Cluster;
+use crate::command::args::{flag, parse_duration, FlagSpec, Parsed};
+use crate::command::wait::Blocking;
+use crate::printers::get::resolve_kind;
+use crate::time::{SimTime, MINUTE};
+
+/// `-n, --namespace`.
+pub(super) const NS: FlagSpec = flag("namespace", Some('n'));
+
+/// Longest a blocking command waits when it has no `--timeout` (simulated).
+pub(super) const DEFAULT_WAIT: SimTime = 30 * MINUTE;
+
+/// A verb's text, or its error text.
+pub(super) type R = Result<String, String>;
+
+/// A result that may leave the command waiting for the cluster.
+pub(super) type RB = Result<(String, Option<Blocking>), String>;
+
+/// An API error as kubectl prints it.
+pub(super) fn api(e: ApiError) -> String {
+    e.kubectl_text()
+}
+
+/// `-n`, or `default`.
+pub(super) fn namespace(p: &Parsed) -> String {
+    p.get("namespace").unwrap_or("default").to_string()
+}
+
+/// The store key of `name` of `kind` in `ns` (no namespace for cluster-scoped kinds).
+pub(super) fn key_for(kind: Kind, ns: &str, name: &str) -> ObjKey {
+    ObjKey::new(if kind.namespaced() { ns } else { "" }, name)
+}
+
+/// A resource type as typed (plural, singular, short name), or kubectl's error.
+pub(super) fn kind_arg(s: &str) -> Result<Kind, String> {
+    resolve_kind(s).ok_or_else(|| format!("error: the server doesn't have a resource type \"{s}\""))
+}
+
+/// `TYPE NAME…` or `TYPE/NAME…` into (kind, names).
+pub(super) fn targets(args: &[String]) -> Result<Vec<(Kind, String)>, String> {
+    let mut out = Vec::new();
+    if args.is_empty() {
+        return Ok(out);
+    }
+    if args[0].contains('/') {
+        for a in args {
+            let (t, n) = a
+                .split_once('/')
+                .ok_or_else(|| "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'".to_string())?;
+            out.push((kind_arg(t)?, n.to_string()));
+        }
+    } else {
+        let k = kind_arg(&args[0])?;
+        for n in &args[1..] {
+            out.push((k, n.to_string()));
+        }
+    }
+    Ok(out)
+}
+
+/// `--timeout`: `default` when absent, [`DEFAULT_WAIT`] when `0`.
+pub(super) fn timeout_flag(p: &Parsed, default: SimTime) -> Result<SimTime, String> {
+    match p.get("timeout") {
+        None => Ok(default),
+        Some(t) => match parse_duration(t) {
+            Ok(0) => Ok(DEFAULT_WAIT),
+            Ok(ms) => Ok(ms),
+            Err(e) => Err(format!("error: {e}")),
+        },
+    }
+}
+
+/// The objects of `kind` in `ns` (every namespace when None), in store order.
+pub(super) fn objects_of<'a>(c: &'a Cluster, kind: Kind, ns: Option<&str>) -> Vec<&'a Object> {
+    c.store
+        .list_objects(kind)
+        .filter(|o| ns.is_none() || !kind.namespaced() || Some(o.meta().namespace.as_str()) == ns)
+        .collect()
+}
+
+/// Exactly one `TYPE NAME` or `TYPE/NAME`, as `kubectl {verb}` requires.
+pub(super) fn one_target(p: &Parsed, verb: &str) -> Result<(Kind, String), String> {
+    let t = targets(&p.args)?;
+    match t.len() {
+        1 => Ok(t.into_iter().next().unwrap_or((Kind::Pod, String::new()))),
+        0 => Err(format!("error: resource(s) were provided, but no name was specified\nSee 'kubectl {verb} -h' for help and examples")),
+        _ => Err(format!("error: exactly one resource is required for kubectl {verb}")),
+    }
+}

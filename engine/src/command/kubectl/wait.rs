@@ -1,0 +1,65 @@
+//! `kubectl wait --for=delete|condition=…|jsonpath=…`: the command blocks until each
+//! object meets the condition (see `command::wait` for the waiting itself).
+//!
+//! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/wait/wait.go`.
+
+use super::util::{key_for, kind_arg, namespace, objects_of, targets, timeout_flag, NS, RB};
+use crate::api::*;
+use crate::apiserver::{ApiError, ObjKey};
+use crate::cluster::Cluster;
+use crate::command::args::{bool_flag, flag, parse_flags};
+use crate::command::select::parse_label_selector;
+use crate::command::wait::Blocking;
+
+/// `kubectl wait TYPE NAME… --for=CONDITION` (or `-l SELECTOR` / `--all`).
+pub(super) fn wait(c: &mut Cluster, words: &[String]) -> RB {
+    let p = parse_flags(
+        words,
+        &[
+            NS,
+            flag("for", None),
+            flag("timeout", None),
+            flag("selector", Some('l')),
+            bool_flag("all", None),
+        ],
+        "kubectl wait",
+    )?;
+    let cond = p
+        .get("for")
+        .ok_or("error: --for must be specified")?
+        .to_string();
+    let ns = namespace(&p);
+    let mut keys: Vec<(Kind, ObjKey)> = Vec::new();
+    if p.get("selector").is_some() || p.bool("all") {
+        let k = kind_arg(
+            p.args
+                .first()
+                .ok_or("error: resource(s) were provided, but no name was specified")?,
+        )?;
+        let sel = p.get("selector").map(parse_label_selector).transpose()?;
+        for o in objects_of(c, k, Some(&ns)) {
+            if sel.as_ref().is_none_or(|s| s.matches(&o.meta().labels)) {
+                keys.push((k, ObjKey::of(o.meta())));
+            }
+        }
+        if keys.is_empty() {
+            return Err("error: no matching resources found".into());
+        }
+    } else {
+        for (k, n) in targets(&p.args)? {
+            let key = key_for(k, &ns, &n);
+            if c.store.get_object(k, &key).is_none() && cond != "delete" {
+                return Err(ApiError::not_found(k, &n).kubectl_text());
+            }
+            keys.push((k, key));
+        }
+    }
+    let timeout = timeout_flag(&p, 30_000)?;
+    if !(cond == "delete" || cond.starts_with("condition=") || cond.starts_with("jsonpath=")) {
+        return Err(format!("error: unrecognized condition: \"{cond}\""));
+    }
+    Ok((
+        String::new(),
+        Some(Blocking::conditions(c.now() + timeout, keys, cond)),
+    ))
+}
