@@ -98,155 +98,149 @@ pub(super) fn create(
 ) -> R {
     let p = parse_flags(words, CREATE_FLAGS, "kubectl create")?;
     let ns = namespace(&p);
-    if p.args.first().map(String::as_str) == Some("deployment")
-        || p.args.first().map(String::as_str) == Some("deploy")
-    {
-        let name = p
-            .args
-            .get(1)
-            .ok_or("error: exactly one NAME is required, got 0")?;
-        let image = p
-            .get("image")
-            .ok_or("error: required flag(s) \"image\" not set")?;
-        let replicas: i64 = p
-            .get("replicas")
-            .unwrap_or("1")
-            .parse()
-            .map_err(|_| "error: invalid argument for --replicas".to_string())?;
-        let d = new_deployment(name, &ns, image, replicas, p.get("port"))?;
-        c.submit(
-            &user(),
-            Request::Create {
-                object: Object::Deployment(Box::new(d)),
-                event: None,
-            },
-        )
-        .map_err(api)?;
-        return Ok(format!("deployment.apps/{name} created"));
+    match p.args.first().map(String::as_str) {
+        Some("deployment" | "deploy") => create_deployment(c, &p, &ns),
+        Some("poddisruptionbudget" | "pdb") => create_pdb(c, &p, &ns),
+        Some("priorityclass" | "pc") => create_priority_class(c, &p),
+        Some("namespace" | "ns") => create_namespace(c, &p),
+        Some(other) => Err(format!(
+            "error: unknown command \"{other}\" for \"kubectl create\""
+        )),
+        None => create_from_files(c, &p, &ns, stdin, files),
     }
-    if matches!(
-        p.args.first().map(String::as_str),
-        Some("poddisruptionbudget" | "pdb")
-    ) {
-        let name = p
-            .args
-            .get(1)
-            .ok_or("error: exactly one NAME is required, got 0")?;
-        let sel = p
-            .get("selector")
-            .ok_or("error: a selector must be specified")?;
-        let mut spec = PodDisruptionBudgetSpec {
-            selector: parse_label_selector(sel)?,
+}
+
+/// The NAME after a `kubectl create` subcommand (`NameFromCommandArgs`).
+fn name_from_args(p: &Parsed) -> Result<&String, String> {
+    p.args
+        .get(1)
+        .ok_or_else(|| "error: exactly one NAME is required, got 0".to_string())
+}
+
+/// Create one object as kubectl's user.
+fn create_object(c: &mut Cluster, object: Object) -> Result<(), String> {
+    c.submit(
+        &user(),
+        Request::Create {
+            object,
+            event: None,
+        },
+    )
+    .map_err(api)?;
+    Ok(())
+}
+
+/// `kubectl create deployment NAME --image=IMAGE [--replicas=N] [--port=PORT]`
+/// (`create_deployment.go`).
+fn create_deployment(c: &mut Cluster, p: &Parsed, ns: &str) -> R {
+    let name = name_from_args(p)?;
+    let image = p
+        .get("image")
+        .ok_or("error: required flag(s) \"image\" not set")?;
+    let replicas: i64 = p
+        .get("replicas")
+        .unwrap_or("1")
+        .parse()
+        .map_err(|_| "error: invalid argument for --replicas".to_string())?;
+    let d = new_deployment(name, ns, image, replicas, p.get("port"))?;
+    create_object(c, Object::Deployment(Box::new(d)))?;
+    Ok(format!("deployment.apps/{name} created"))
+}
+
+/// `kubectl create poddisruptionbudget NAME --selector=SELECTOR
+/// --min-available=N|--max-unavailable=N` (`create_pdb.go`).
+fn create_pdb(c: &mut Cluster, p: &Parsed, ns: &str) -> R {
+    let name = name_from_args(p)?;
+    let sel = p
+        .get("selector")
+        .ok_or("error: a selector must be specified")?;
+    let mut spec = PodDisruptionBudgetSpec {
+        selector: parse_label_selector(sel)?,
+        ..Default::default()
+    };
+    let parse = |v: &str| {
+        v.parse::<i64>()
+            .map(IntOrString::Int)
+            .unwrap_or_else(|_| IntOrString::String(v.to_string()))
+    };
+    match (p.get("min-available"), p.get("max-unavailable")) {
+        (Some(m), None) => spec.min_available = Some(parse(m)),
+        (None, Some(m)) => spec.max_unavailable = Some(parse(m)),
+        _ => return Err("error: one of min-available or max-unavailable must be specified".into()),
+    }
+    let pdb = PodDisruptionBudget {
+        metadata: ObjectMeta {
+            name: name.clone(),
+            namespace: ns.to_string(),
             ..Default::default()
-        };
-        let parse = |v: &str| {
-            v.parse::<i64>()
-                .map(IntOrString::Int)
-                .unwrap_or_else(|_| IntOrString::String(v.to_string()))
-        };
-        match (p.get("min-available"), p.get("max-unavailable")) {
-            (Some(m), None) => spec.min_available = Some(parse(m)),
-            (None, Some(m)) => spec.max_unavailable = Some(parse(m)),
-            _ => {
-                return Err(
-                    "error: one of min-available or max-unavailable must be specified".into(),
-                )
-            }
-        }
-        let pdb = PodDisruptionBudget {
-            metadata: ObjectMeta {
-                name: name.clone(),
-                namespace: ns.clone(),
-                ..Default::default()
-            },
-            spec,
-            ..Default::default()
-        };
-        c.submit(
-            &user(),
-            Request::Create {
-                object: Object::PodDisruptionBudget(pdb),
-                event: None,
-            },
-        )
-        .map_err(api)?;
-        return Ok(format!("poddisruptionbudget.policy/{name} created"));
-    }
-    if matches!(
-        p.args.first().map(String::as_str),
-        Some("priorityclass" | "pc")
-    ) {
-        let name = p
-            .args
-            .get(1)
-            .ok_or("error: exactly one NAME is required, got 0")?;
-        let value: i64 = p
-            .get("value")
-            .unwrap_or("0")
-            .parse()
-            .map_err(|_| "error: invalid argument for --value".to_string())?;
-        let policy = p.get("preemption-policy").unwrap_or("PreemptLowerPriority");
-        if policy != "PreemptLowerPriority" && policy != "Never" {
-            return Err(format!(
-                "The PriorityClass \"{name}\" is invalid: preemptionPolicy: Unsupported value: \"{policy}\": supported values: \"Never\", \"PreemptLowerPriority\""
-            ));
-        }
-        let pc = PriorityClass {
-            metadata: ObjectMeta {
-                name: name.clone(),
-                ..Default::default()
-            },
-            value,
-            global_default: p.bool("global-default"),
-            preemption_policy: policy.to_string(),
-            description: p.get("description").unwrap_or("").to_string(),
-        };
-        c.submit(
-            &user(),
-            Request::Create {
-                object: Object::PriorityClass(pc),
-                event: None,
-            },
-        )
-        .map_err(api)?;
-        return Ok(format!("priorityclass.scheduling.k8s.io/{name} created"));
-    }
-    if matches!(p.args.first().map(String::as_str), Some("namespace" | "ns")) {
-        let name = p
-            .args
-            .get(1)
-            .ok_or("error: exactly one NAME is required, got 0")?;
-        let ns = Namespace {
-            metadata: ObjectMeta {
-                name: name.clone(),
-                ..Default::default()
-            },
-            ..Default::default()
-        };
-        c.submit(
-            &user(),
-            Request::Create {
-                object: Object::Namespace(ns),
-                event: None,
-            },
-        )
-        .map_err(api)?;
-        return Ok(format!("namespace/{name} created"));
-    }
-    if !p.args.is_empty() {
+        },
+        spec,
+        ..Default::default()
+    };
+    create_object(c, Object::PodDisruptionBudget(pdb))?;
+    Ok(format!("poddisruptionbudget.policy/{name} created"))
+}
+
+/// `kubectl create priorityclass NAME [--value=N] [--global-default]
+/// [--preemption-policy=POLICY] [--description=TEXT]` (`create_priorityclass.go`).
+fn create_priority_class(c: &mut Cluster, p: &Parsed) -> R {
+    let name = name_from_args(p)?;
+    let value: i64 = p
+        .get("value")
+        .unwrap_or("0")
+        .parse()
+        .map_err(|_| "error: invalid argument for --value".to_string())?;
+    let policy = p.get("preemption-policy").unwrap_or("PreemptLowerPriority");
+    if policy != "PreemptLowerPriority" && policy != "Never" {
         return Err(format!(
-            "error: unknown command \"{}\" for \"kubectl create\"",
-            p.args[0]
+            "The PriorityClass \"{name}\" is invalid: preemptionPolicy: Unsupported value: \"{policy}\": supported values: \"Never\", \"PreemptLowerPriority\""
         ));
     }
-    let docs = read_manifest(&p, stdin, files)?;
+    let pc = PriorityClass {
+        metadata: ObjectMeta {
+            name: name.clone(),
+            ..Default::default()
+        },
+        value,
+        global_default: p.bool("global-default"),
+        preemption_policy: policy.to_string(),
+        description: p.get("description").unwrap_or("").to_string(),
+    };
+    create_object(c, Object::PriorityClass(pc))?;
+    Ok(format!("priorityclass.scheduling.k8s.io/{name} created"))
+}
+
+/// `kubectl create namespace NAME` (`create_namespace.go`).
+fn create_namespace(c: &mut Cluster, p: &Parsed) -> R {
+    let name = name_from_args(p)?;
+    let ns = Namespace {
+        metadata: ObjectMeta {
+            name: name.clone(),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    create_object(c, Object::Namespace(ns))?;
+    Ok(format!("namespace/{name} created"))
+}
+
+/// `kubectl create -f FILE…` (`create.go`, `RunCreate`): each document in turn; the
+/// first the server refuses ends the command after what was created before it.
+fn create_from_files(
+    c: &mut Cluster,
+    p: &Parsed,
+    ns: &str,
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> R {
+    let docs = read_manifest(p, stdin, files)?;
     let mut out = String::new();
     for doc in docs {
         out.push_str(&warnings(&doc));
         let mut obj = doc.object;
         strip_server_fields(&mut obj);
         if obj.kind().namespaced() && obj.meta().namespace.is_empty() {
-            obj.meta_mut().namespace = ns.clone();
+            obj.meta_mut().namespace = ns.to_string();
         }
         let kind = obj.kind();
         let name = obj.meta().name.clone();
