@@ -5,12 +5,12 @@
 //! `rollout_resume.go`, `rollout_restart.go`; the Deployment's history and rollback in
 //! `staging/src/k8s.io/kubectl/pkg/polymorphichelpers/`.
 
-use super::util::{api, namespace, one_target, timeout_flag, DEFAULT_WAIT, NS, RB};
+use super::util::{api, namespace, one_target, timeout_flag, DEFAULT_WAIT, NS, R, RB};
 use crate::api::*;
 use crate::apiserver::{ApiError, ObjKey};
 use crate::client::Request;
 use crate::cluster::{kubectl as user, Cluster};
-use crate::command::args::{flag, parse_flags};
+use crate::command::args::{flag, parse_flags, Parsed};
 use crate::command::wait::Blocking;
 use crate::controllers::deployment::util::{revision, POD_TEMPLATE_HASH_LABEL};
 use crate::printers::qualified_name;
@@ -58,130 +58,148 @@ pub(super) fn rollout(c: &mut Cluster, words: &[String]) -> RB {
         ));
     }
     let qn = qualified_name(kind, &name);
+    // Only `status` may keep the command waiting; the others answer at once.
+    let at_once = |text| (text, None);
     match sub.as_str() {
-        "status" => {
-            let timeout = timeout_flag(&p, DEFAULT_WAIT)?;
-            deployment(c, &ns, &name)?;
-            let mut b = Blocking::rollout(c.now() + timeout, ns.clone(), name.clone());
-            if p.get("watch") == Some("false") {
-                // One look, no waiting.
-                b.poll(c);
-                return if b.failed {
-                    Err(b.output)
-                } else {
-                    Ok((b.output, None))
-                };
-            }
-            Ok((String::new(), Some(b)))
-        }
-        "history" => {
-            let d = deployment(c, &ns, &name)?;
-            let mut rss = owned_rs(c, &d);
-            rss.sort_by_key(|r| revision(&r.metadata));
-            if let Some(rev) = p.get("revision") {
-                let want: i64 = rev
-                    .parse()
-                    .map_err(|_| format!("error: invalid revision {rev}"))?;
-                let rs = rss
-                    .iter()
-                    .find(|r| revision(&r.metadata) == want)
-                    .ok_or_else(|| "error: unable to find the specified revision".to_string())?;
-                let mut out = format!("{qn} with revision #{want}\n");
-                out.push_str(&crate::printers::describe::pod_template(
-                    &rs.spec.template,
-                    0,
-                ));
-                return Ok((out, None));
-            }
-            // polymorphichelpers/history.go: a tabwriter with padding 2.
-            let mut text = format!("{qn} \nREVISION\tCHANGE-CAUSE\n");
-            for rs in &rss {
-                let cause = rs
-                    .metadata
-                    .annotations
-                    .get("kubernetes.io/change-cause")
-                    .cloned()
-                    .unwrap_or_else(|| "<none>".into());
-                text.push_str(&format!("{}\t{cause}\n", revision(&rs.metadata)));
-            }
-            Ok((crate::printers::tabwriter::format(&text, 0, 2), None))
-        }
-        "pause" | "resume" => {
-            let pause = sub == "pause";
-            let mut d = deployment(c, &ns, &name)?;
-            if d.spec.paused == pause {
-                // kubectl prints this through its normal printer: not an error.
-                return Ok((
-                    format!("{qn} already {}", if pause { "paused" } else { "resumed" }),
-                    None,
-                ));
-            }
-            d.spec.paused = pause;
-            c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
-                .map_err(api)?;
-            Ok((
-                format!("{qn} {}", if pause { "paused" } else { "resumed" }),
-                None,
-            ))
-        }
-        "restart" => {
-            let mut d = deployment(c, &ns, &name)?;
-            if d.spec.paused {
-                return Err(format!("error: deployments.apps \"{name}\" can't restart paused deployment (run rollout resume first)"));
-            }
-            d.spec
-                .template
-                .metadata
-                .annotations
-                .insert("kubectl.kubernetes.io/restartedAt".into(), rfc3339(c.now()));
-            c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
-                .map_err(api)?;
-            Ok((format!("{qn} restarted"), None))
-        }
-        "undo" => {
-            let mut d = deployment(c, &ns, &name)?;
-            if d.spec.paused {
-                return Err("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again".into());
-            }
-            let rss = owned_rs(c, &d);
-            let to: i64 = p
-                .get("to-revision")
-                .unwrap_or("0")
-                .parse()
-                .map_err(|_| "error: invalid --to-revision".to_string())?;
-            let mut revs: Vec<(i64, &ReplicaSet)> =
-                rss.iter().map(|r| (revision(&r.metadata), r)).collect();
-            revs.sort_by_key(|(r, _)| *r);
-            let target = if to == 0 {
-                if revs.len() < 2 {
-                    return Err(format!(
-                        "error: no rollout history found for deployment \"{name}\""
-                    ));
-                }
-                revs[revs.len() - 2]
-            } else {
-                *revs.iter().find(|(r, _)| *r == to).ok_or_else(|| {
-                    format!("error: unable to find specified revision {to} in history")
-                })?
-            };
-            let mut t = target.1.spec.template.clone();
-            t.metadata.labels.remove(POD_TEMPLATE_HASH_LABEL);
-            if crate::controllers::deployment::util::equal_ignore_hash(&t, &d.spec.template) {
-                return Ok((
-                    format!(
-                        "{qn} skipped rollback (current template already matches revision {})",
-                        target.0
-                    ),
-                    None,
-                ));
-            }
-            d.spec.template = t;
-            c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
-                .map_err(api)?;
-            Ok((format!("{qn} rolled back"), None))
-        }
+        "status" => rollout_status(c, &p, &ns, &name),
+        "history" => rollout_history(c, &p, &ns, &name, &qn).map(at_once),
+        "pause" => rollout_pause(c, &ns, &name, &qn, true).map(at_once),
+        "resume" => rollout_pause(c, &ns, &name, &qn, false).map(at_once),
+        "restart" => rollout_restart(c, &ns, &name, &qn).map(at_once),
+        "undo" => rollout_undo(c, &p, &ns, &name, &qn).map(at_once),
         other => Err(format!(
             "error: unknown command \"{other}\" for \"kubectl rollout\""
         )),
     }
+}
+
+/// `kubectl rollout status` (`rollout_status.go`): follow the rollout until it
+/// finishes, or with `--watch=false` say once where it stands.
+fn rollout_status(c: &mut Cluster, p: &Parsed, ns: &str, name: &str) -> RB {
+    let timeout = timeout_flag(p, DEFAULT_WAIT)?;
+    deployment(c, ns, name)?;
+    let mut b = Blocking::rollout(c.now() + timeout, ns.to_string(), name.to_string());
+    if p.get("watch") == Some("false") {
+        // One look, no waiting.
+        b.poll(c);
+        return if b.failed {
+            Err(b.output)
+        } else {
+            Ok((b.output, None))
+        };
+    }
+    Ok((String::new(), Some(b)))
+}
+
+/// `kubectl rollout history` (`rollout_history.go`): the revisions with their change
+/// causes, or one revision's Pod template with `--revision=N`.
+fn rollout_history(c: &Cluster, p: &Parsed, ns: &str, name: &str, qn: &str) -> R {
+    let d = deployment(c, ns, name)?;
+    let mut rss = owned_rs(c, &d);
+    rss.sort_by_key(|r| revision(&r.metadata));
+    if let Some(rev) = p.get("revision") {
+        let want: i64 = rev
+            .parse()
+            .map_err(|_| format!("error: invalid revision {rev}"))?;
+        let rs = rss
+            .iter()
+            .find(|r| revision(&r.metadata) == want)
+            .ok_or_else(|| "error: unable to find the specified revision".to_string())?;
+        let mut out = format!("{qn} with revision #{want}\n");
+        out.push_str(&crate::printers::describe::pod_template(
+            &rs.spec.template,
+            0,
+        ));
+        return Ok(out);
+    }
+    // polymorphichelpers/history.go: a tabwriter with padding 2.
+    let mut text = format!("{qn} \nREVISION\tCHANGE-CAUSE\n");
+    for rs in &rss {
+        let cause = rs
+            .metadata
+            .annotations
+            .get("kubernetes.io/change-cause")
+            .cloned()
+            .unwrap_or_else(|| "<none>".into());
+        text.push_str(&format!("{}\t{cause}\n", revision(&rs.metadata)));
+    }
+    Ok(crate::printers::tabwriter::format(&text, 0, 2))
+}
+
+/// `kubectl rollout pause` (`rollout_pause.go`), or `kubectl rollout resume`
+/// (`rollout_resume.go`) when not `pause`: set `spec.paused`.
+fn rollout_pause(c: &mut Cluster, ns: &str, name: &str, qn: &str, pause: bool) -> R {
+    let mut d = deployment(c, ns, name)?;
+    if d.spec.paused == pause {
+        // kubectl prints this through its normal printer: not an error.
+        return Ok(format!(
+            "{qn} already {}",
+            if pause { "paused" } else { "resumed" }
+        ));
+    }
+    d.spec.paused = pause;
+    c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
+        .map_err(api)?;
+    Ok(format!("{qn} {}", if pause { "paused" } else { "resumed" }))
+}
+
+/// `kubectl rollout restart` (`rollout_restart.go`): a new `restartedAt` annotation
+/// on the Pod template, so the Deployment rolls out new Pods.
+fn rollout_restart(c: &mut Cluster, ns: &str, name: &str, qn: &str) -> R {
+    let mut d = deployment(c, ns, name)?;
+    if d.spec.paused {
+        return Err(format!("error: deployments.apps \"{name}\" can't restart paused deployment (run rollout resume first)"));
+    }
+    d.spec
+        .template
+        .metadata
+        .annotations
+        .insert("kubectl.kubernetes.io/restartedAt".into(), rfc3339(c.now()));
+    c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
+        .map_err(api)?;
+    Ok(format!("{qn} restarted"))
+}
+
+/// `kubectl rollout undo` (`rollout_undo.go`, the rollback of
+/// `polymorphichelpers/rollback.go`): the previous revision's Pod template, or that of
+/// `--to-revision=N`, becomes the Deployment's.
+fn rollout_undo(c: &mut Cluster, p: &Parsed, ns: &str, name: &str, qn: &str) -> R {
+    let mut d = deployment(c, ns, name)?;
+    if d.spec.paused {
+        return Err("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again".into());
+    }
+    let rss = owned_rs(c, &d);
+    let to: i64 = p
+        .get("to-revision")
+        .unwrap_or("0")
+        .parse()
+        .map_err(|_| "error: invalid --to-revision".to_string())?;
+    let mut revs: Vec<(i64, &ReplicaSet)> =
+        rss.iter().map(|r| (revision(&r.metadata), r)).collect();
+    revs.sort_by_key(|(r, _)| *r);
+    let target = if to == 0 {
+        if revs.len() < 2 {
+            return Err(format!(
+                "error: no rollout history found for deployment \"{name}\""
+            ));
+        }
+        revs[revs.len() - 2]
+    } else {
+        *revs
+            .iter()
+            .find(|(r, _)| *r == to)
+            .ok_or_else(|| format!("error: unable to find specified revision {to} in history"))?
+    };
+    let mut t = target.1.spec.template.clone();
+    t.metadata.labels.remove(POD_TEMPLATE_HASH_LABEL);
+    if crate::controllers::deployment::util::equal_ignore_hash(&t, &d.spec.template) {
+        return Ok(format!(
+            "{qn} skipped rollback (current template already matches revision {})",
+            target.0
+        ));
+    }
+    d.spec.template = t;
+    c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
+        .map_err(api)?;
+    Ok(format!("{qn} rolled back"))
 }
