@@ -8,7 +8,7 @@ use super::util::{key_for, kind_arg, namespace, objects_of, targets, NS, R};
 use crate::api::*;
 use crate::apiserver::ApiError;
 use crate::cluster::Cluster;
-use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec};
+use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec, Parsed};
 use crate::command::select::{fields_match, parse_field_selector, parse_label_selector};
 use crate::printers::get::{table, TableOptions};
 use crate::printers::jsonpath::Template;
@@ -54,6 +54,9 @@ fn sort_key(v: &serde_json::Value, expr: &str) -> Result<(f64, String), String> 
     })
 }
 
+/// The objects of one kind, in the order they are printed.
+type Group<'a> = (Kind, Vec<&'a Object>);
+
 /// `kubectl get TYPE[,TYPE…] [NAME…]` or `kubectl get TYPE/NAME…`.
 pub(super) fn get(c: &mut Cluster, words: &[String]) -> R {
     let p = parse_flags(words, GET_FLAGS, "kubectl get")?;
@@ -63,45 +66,83 @@ pub(super) fn get(c: &mut Cluster, words: &[String]) -> R {
     if p.args.is_empty() {
         return Err("You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples".into());
     }
-    let all_ns = p.bool("all-namespaces");
     let ns = namespace(&p);
-    let ns_filter = if all_ns { None } else { Some(ns.as_str()) };
     let label_sel = p.get("selector").map(parse_label_selector).transpose()?;
-    let now = c.now();
-    // Which kinds and which names.
-    let (kinds, names): (Vec<Kind>, Vec<(Kind, String)>) = if p.args[0].contains('/') {
-        let t = targets(&p.args)?;
+    let (kinds, names) = kinds_and_names(&p.args)?;
+    // Names that are not found are reported after whatever was found.
+    let mut errors = Vec::new();
+    let groups = gather(c, &p, &kinds, &names, &ns, label_sel.as_ref(), &mut errors)?;
+    let total: usize = groups.iter().map(|(_, v)| v.len()).sum();
+    let single = !names.is_empty() && names.len() == 1 && total == 1;
+    let none_found = total == 0 && errors.is_empty();
+    let out = print(c, &p, &groups, &kinds, single, none_found, &ns)?;
+    if !errors.is_empty() {
+        let mut text = out;
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&errors.join("\n"));
+        return Err(text);
+    }
+    Ok(out)
+}
+
+/// The kinds asked for, in order, and the names asked for, each with its kind (none:
+/// every object of those kinds).
+type Wanted = (Vec<Kind>, Vec<(Kind, String)>);
+
+/// Which kinds and which names: `TYPE/NAME…`, or `TYPE[,TYPE…] [NAME…]` where `all`
+/// stands for the workload kinds.
+fn kinds_and_names(args: &[String]) -> Result<Wanted, String> {
+    if args[0].contains('/') {
+        let t = targets(args)?;
         let mut ks: Vec<Kind> = Vec::new();
         for (k, _) in &t {
             if !ks.contains(k) {
                 ks.push(*k);
             }
         }
-        (ks, t)
-    } else {
-        let mut ks = Vec::new();
-        for t in p.args[0].split(',') {
-            // The `all` category: the workload kinds this cluster serves, in kubectl's order.
-            let kinds = if t == "all" {
-                vec![Kind::Pod, Kind::Deployment, Kind::ReplicaSet]
-            } else {
-                vec![kind_arg(t)?]
-            };
-            for k in kinds {
-                if !ks.contains(&k) {
-                    ks.push(k);
-                }
+        return Ok((ks, t));
+    }
+    let mut ks = Vec::new();
+    for t in args[0].split(',') {
+        // The `all` category: the workload kinds this cluster serves, in kubectl's order.
+        let kinds = if t == "all" {
+            vec![Kind::Pod, Kind::Deployment, Kind::ReplicaSet]
+        } else {
+            vec![kind_arg(t)?]
+        };
+        for k in kinds {
+            if !ks.contains(&k) {
+                ks.push(k);
             }
         }
-        if ks.len() > 1 && p.args.len() > 1 {
-            return Err("error: you may only specify a single resource type".into());
-        }
-        let names = p.args[1..].iter().map(|n| (ks[0], n.clone())).collect();
-        (ks, names)
+    }
+    if ks.len() > 1 && args.len() > 1 {
+        return Err("error: you may only specify a single resource type".into());
+    }
+    let names = args[1..].iter().map(|n| (ks[0], n.clone())).collect();
+    Ok((ks, names))
+}
+
+/// The objects of each kind: the named ones (a NotFound in `errors` for each missing
+/// name) or all in the namespace, then `-l`, `--field-selector` and `--sort-by`.
+fn gather<'a>(
+    c: &'a Cluster,
+    p: &Parsed,
+    kinds: &[Kind],
+    names: &[(Kind, String)],
+    ns: &str,
+    label_sel: Option<&LabelSelector>,
+    errors: &mut Vec<String>,
+) -> Result<Vec<Group<'a>>, String> {
+    let ns_filter = if p.bool("all-namespaces") {
+        None
+    } else {
+        Some(ns)
     };
-    let mut errors = Vec::new();
-    let mut groups: Vec<(Kind, Vec<&Object>)> = Vec::new();
-    for k in &kinds {
+    let mut groups: Vec<Group> = Vec::new();
+    for k in kinds {
         let field_reqs = p
             .get("field-selector")
             .map(|s| parse_field_selector(*k, s))
@@ -111,14 +152,14 @@ pub(super) fn get(c: &mut Cluster, words: &[String]) -> R {
         } else {
             let mut v = Vec::new();
             for (nk, n) in names.iter().filter(|(nk, _)| nk == k) {
-                match c.store.get_object(*nk, &key_for(*nk, &ns, n)) {
+                match c.store.get_object(*nk, &key_for(*nk, ns, n)) {
                     Some(o) => v.push(o),
                     None => errors.push(ApiError::not_found(*nk, n).kubectl_text()),
                 }
             }
             v
         };
-        if let Some(sel) = &label_sel {
+        if let Some(sel) = label_sel {
             objs.retain(|o| sel.matches(&o.meta().labels));
         }
         if let Some(f) = &field_reqs {
@@ -137,43 +178,37 @@ pub(super) fn get(c: &mut Cluster, words: &[String]) -> R {
         }
         groups.push((*k, objs));
     }
-    let total: usize = groups.iter().map(|(_, v)| v.len()).sum();
+    Ok(groups)
+}
+
+/// `-o`: tables (none, `wide`), `name`, `json`, `yaml`, `jsonpath=…`; one object
+/// (`single`) prints bare, several as a `List`.
+fn print(
+    c: &Cluster,
+    p: &Parsed,
+    groups: &[Group],
+    kinds: &[Kind],
+    single: bool,
+    none_found: bool,
+    ns: &str,
+) -> R {
     let output = p.get("output").unwrap_or("");
-    let single = !names.is_empty() && names.len() == 1 && total == 1;
     let mut out = String::new();
     match output {
         "" | "wide" => {
-            if total == 0 && errors.is_empty() {
+            if none_found {
                 let cluster_scoped = kinds.iter().all(|k| !k.namespaced());
-                out = if all_ns || cluster_scoped {
+                out = if p.bool("all-namespaces") || cluster_scoped {
                     "No resources found".into()
                 } else {
                     format!("No resources found in {ns} namespace.")
                 };
             } else {
-                let o = TableOptions {
-                    wide: output == "wide",
-                    show_labels: p.bool("show-labels"),
-                    with_namespace: all_ns,
-                    with_kind: kinds.len() > 1 || p.args[0].split(',').any(|t| t == "all"),
-                };
-                let tables: Vec<String> = groups
-                    .iter()
-                    .filter(|(_, v)| !v.is_empty())
-                    .map(|(k, v)| {
-                        let t = table(*k, v, o, now);
-                        if p.bool("no-headers") {
-                            t.split_once('\n').map(|(_, rest)| rest.to_string()).unwrap_or_default()
-                        } else {
-                            t
-                        }
-                    })
-                    .collect();
-                out = tables.join("\n");
+                out = tables(c, p, groups, kinds, output == "wide");
             }
         }
         "name" => {
-            for (k, v) in &groups {
+            for (k, v) in groups {
                 for o in v {
                     out.push_str(&qualified_name(*k, &o.meta().name));
                     out.push('\n');
@@ -181,16 +216,13 @@ pub(super) fn get(c: &mut Cluster, words: &[String]) -> R {
             }
         }
         "json" | "yaml" => {
-            let items: Vec<serde_json::Value> = groups.iter().flat_map(|(_, v)| v.iter().map(|o| o.to_json())).collect();
-            let doc = if single { items.into_iter().next().unwrap_or_default() } else { list_json(items) };
+            let doc = document(groups, single);
             out = if output == "json" { pretty_json(&doc) } else { to_yaml(&doc) };
         }
         o if o.starts_with("jsonpath=") || o.starts_with("jsonpath-as-json=") => {
             let tmpl = o.split_once('=').map(|(_, t)| t).unwrap_or("");
             let t = Template::parse(tmpl)?;
-            let items: Vec<serde_json::Value> = groups.iter().flat_map(|(_, v)| v.iter().map(|o| o.to_json())).collect();
-            let doc = if single { items.into_iter().next().unwrap_or_default() } else { list_json(items) };
-            out = t.execute(&doc);
+            out = t.execute(&document(groups, single));
         }
         other => {
             return Err(format!(
@@ -198,15 +230,47 @@ pub(super) fn get(c: &mut Cluster, words: &[String]) -> R {
             ))
         }
     }
-    if !errors.is_empty() {
-        let mut text = out;
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push('\n');
-        }
-        text.push_str(&errors.join("\n"));
-        return Err(text);
-    }
     Ok(out)
+}
+
+/// One table per kind that has objects, with `--show-labels`, `-A`'s NAMESPACE column,
+/// kind-qualified names when several kinds print, and `--no-headers`.
+fn tables(c: &Cluster, p: &Parsed, groups: &[Group], kinds: &[Kind], wide: bool) -> String {
+    let o = TableOptions {
+        wide,
+        show_labels: p.bool("show-labels"),
+        with_namespace: p.bool("all-namespaces"),
+        with_kind: kinds.len() > 1 || p.args[0].split(',').any(|t| t == "all"),
+    };
+    let now = c.now();
+    let tables: Vec<String> = groups
+        .iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| {
+            let t = table(*k, v, o, now);
+            if p.bool("no-headers") {
+                t.split_once('\n')
+                    .map(|(_, rest)| rest.to_string())
+                    .unwrap_or_default()
+            } else {
+                t
+            }
+        })
+        .collect();
+    tables.join("\n")
+}
+
+/// What `-o json|yaml|jsonpath` prints: the object itself, or a `List`.
+fn document(groups: &[Group], single: bool) -> serde_json::Value {
+    let items: Vec<serde_json::Value> = groups
+        .iter()
+        .flat_map(|(_, v)| v.iter().map(|o| o.to_json()))
+        .collect();
+    if single {
+        items.into_iter().next().unwrap_or_default()
+    } else {
+        list_json(items)
+    }
 }
 
 // ---- describe -------------------------------------------------------------------------
