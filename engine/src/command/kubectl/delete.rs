@@ -11,7 +11,7 @@ use crate::api::*;
 use crate::apiserver::{ApiError, DeleteOptions, ObjKey};
 use crate::client::Request;
 use crate::cluster::{kubectl as user, Cluster};
-use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec};
+use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec, Parsed};
 use crate::command::select::{fields_match, parse_field_selector, parse_label_selector};
 use crate::command::wait::Blocking;
 use crate::printers::get::name_prefix;
@@ -31,6 +31,10 @@ const DELETE_FLAGS: &[FlagSpec] = &[
     bool_flag("ignore-not-found", None),
 ];
 
+/// An object to delete, with its uid: waiting ends when that uid is gone, even if an
+/// object of the same name has taken its place.
+type Victim = (Kind, ObjKey, String);
+
 /// `kubectl delete TYPE NAME…`, `TYPE/NAME…`, or `TYPE -l SELECTOR` / `--all`.
 pub(super) fn delete(c: &mut Cluster, words: &[String]) -> RB {
     // `--wait` is a boolean that may be written `--wait=false`.
@@ -46,13 +50,55 @@ pub(super) fn delete(c: &mut Cluster, words: &[String]) -> RB {
         .collect();
     let p = parse_flags(&words, DELETE_FLAGS, "kubectl delete")?;
     let ns = namespace(&p);
-    let propagation = match p.get("cascade").unwrap_or("background") {
+    let propagation = propagation(&p)?;
+    let force = p.bool("force");
+    let grace = grace_period(&p, force)?;
+    let mut errors = Vec::new();
+    let victims =
+        if p.get("selector").is_some() || p.get("field-selector").is_some() || p.bool("all") {
+            let victims = selected(c, &p, &ns)?;
+            if victims.is_empty() {
+                return Ok((format!("No resources found in {ns} namespace."), None));
+            }
+            victims
+        } else {
+            named(c, &p, &ns, &mut errors)?
+        };
+    let immediate = force && grace == Some(0);
+    let mut out = String::new();
+    if immediate {
+        out.push_str("Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n");
+    }
+    let options = DeleteOptions {
+        grace_period_seconds: grace,
+        propagation: Some(propagation.into()),
+        precondition_uid: None,
+    };
+    let deleted = delete_each(c, &victims, &options, immediate, &mut out, &mut errors);
+    if !errors.is_empty() {
+        return Err(format!("{out}{}", errors.join("\n")));
+    }
+    let wait = p.get("wait").unwrap_or("true") != "false";
+    if wait && !deleted.is_empty() {
+        let timeout = timeout_flag(&p, DEFAULT_WAIT)?;
+        return Ok((out, Some(Blocking::gone(c.now() + timeout, deleted))));
+    }
+    Ok((out, None))
+}
+
+/// `--cascade`: the propagation policy sent with each delete.
+fn propagation(p: &Parsed) -> Result<&'static str, String> {
+    Ok(match p.get("cascade").unwrap_or("background") {
         "background" | "true" => "Background",
         "foreground" => "Foreground",
         "orphan" | "false" => "Orphan",
         other => return Err(format!("error: invalid cascade value ({other}). Must be \"background\", \"foreground\", or \"orphan\"")),
-    };
-    let force = p.bool("force");
+    })
+}
+
+/// `--grace-period`, or 0 with `--force` and 1 with `--now`; None (a negative value
+/// too) leaves each object its own default.
+fn grace_period(p: &Parsed, force: bool) -> Result<Option<i64>, String> {
     let grace =
         match p.get("grace-period") {
             Some(g) => Some(g.parse::<i64>().map_err(|_| {
@@ -63,74 +109,88 @@ pub(super) fn delete(c: &mut Cluster, words: &[String]) -> RB {
             None => None,
         };
     // A negative grace period means "the object's default".
-    let grace = grace.filter(|g| *g >= 0);
-    let mut victims: Vec<(Kind, ObjKey, String)> = Vec::new();
-    let mut errors = Vec::new();
-    if p.get("selector").is_some() || p.get("field-selector").is_some() || p.bool("all") {
-        let kinds: Vec<Kind> = p
-            .args
-            .first()
-            .ok_or("error: resource(s) were provided, but no name was specified")?
-            .split(',')
-            .map(kind_arg)
-            .collect::<Result<_, _>>()?;
-        let sel = p.get("selector").map(parse_label_selector).transpose()?;
-        for k in kinds {
-            let fields = p
-                .get("field-selector")
-                .map(|f| parse_field_selector(k, f))
-                .transpose()?;
-            for o in objects_of(c, k, Some(&ns)) {
-                if sel.as_ref().is_none_or(|s| s.matches(&o.meta().labels))
-                    && fields.as_ref().is_none_or(|f| fields_match(o, f))
-                {
-                    victims.push((k, ObjKey::of(o.meta()), o.meta().uid.clone()));
-                }
-            }
-        }
-        if victims.is_empty() {
-            return Ok((format!("No resources found in {ns} namespace."), None));
-        }
-    } else {
-        let t = targets(&p.args)?;
-        if t.is_empty() {
-            return Err(if p.args.is_empty() {
-                "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'".into()
-            } else {
-                "error: resource(s) were provided, but no name was specified".into()
-            });
-        }
-        for (k, n) in t {
-            let key = key_for(k, &ns, &n);
-            match c.store.get_object(k, &key) {
-                Some(o) => victims.push((k, key, o.meta().uid.clone())),
-                None if p.bool("ignore-not-found") => {}
-                None => errors.push(ApiError::not_found(k, &n).kubectl_text()),
+    Ok(grace.filter(|g| *g >= 0))
+}
+
+/// `TYPE[,TYPE…]` with `-l`, `--field-selector` or `--all`: every matching object in
+/// the namespace.
+fn selected(c: &Cluster, p: &Parsed, ns: &str) -> Result<Vec<Victim>, String> {
+    let kinds: Vec<Kind> = p
+        .args
+        .first()
+        .ok_or("error: resource(s) were provided, but no name was specified")?
+        .split(',')
+        .map(kind_arg)
+        .collect::<Result<_, _>>()?;
+    let sel = p.get("selector").map(parse_label_selector).transpose()?;
+    let mut victims = Vec::new();
+    for k in kinds {
+        let fields = p
+            .get("field-selector")
+            .map(|f| parse_field_selector(k, f))
+            .transpose()?;
+        for o in objects_of(c, k, Some(ns)) {
+            if sel.as_ref().is_none_or(|s| s.matches(&o.meta().labels))
+                && fields.as_ref().is_none_or(|f| fields_match(o, f))
+            {
+                victims.push((k, ObjKey::of(o.meta()), o.meta().uid.clone()));
             }
         }
     }
-    let mut out = String::new();
-    if force && grace == Some(0) {
-        out.push_str("Warning: Immediate deletion does not wait for confirmation that the running resource has been terminated. The resource may continue to run on the cluster indefinitely.\n");
+    Ok(victims)
+}
+
+/// `TYPE NAME…` or `TYPE/NAME…`: each named object; a NotFound in `errors` for each
+/// missing one unless `--ignore-not-found`.
+fn named(
+    c: &Cluster,
+    p: &Parsed,
+    ns: &str,
+    errors: &mut Vec<String>,
+) -> Result<Vec<Victim>, String> {
+    let t = targets(&p.args)?;
+    if t.is_empty() {
+        return Err(if p.args.is_empty() {
+            "error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'".into()
+        } else {
+            "error: resource(s) were provided, but no name was specified".into()
+        });
     }
+    let mut victims = Vec::new();
+    for (k, n) in t {
+        let key = key_for(k, ns, &n);
+        match c.store.get_object(k, &key) {
+            Some(o) => victims.push((k, key, o.meta().uid.clone())),
+            None if p.bool("ignore-not-found") => {}
+            None => errors.push(ApiError::not_found(k, &n).kubectl_text()),
+        }
+    }
+    Ok(victims)
+}
+
+/// Send one delete per victim, printing kubectl's line for each (`force deleted` when
+/// `immediate`); the server's refusals go to `errors`. The victims it accepted.
+fn delete_each(
+    c: &mut Cluster,
+    victims: &[Victim],
+    options: &DeleteOptions,
+    immediate: bool,
+    out: &mut String,
+    errors: &mut Vec<String>,
+) -> Vec<Victim> {
     let mut deleted = Vec::new();
-    for (k, key, uid) in &victims {
-        let opts = DeleteOptions {
-            grace_period_seconds: grace,
-            propagation: Some(propagation.into()),
-            precondition_uid: None,
-        };
+    for (k, key, uid) in victims {
         match c.submit(
             &user(),
             Request::Delete {
                 kind: *k,
                 key: key.clone(),
-                options: opts,
+                options: options.clone(),
                 event: None,
             },
         ) {
             Ok(_) => {
-                let word = if force && grace == Some(0) {
+                let word = if immediate {
                     "force deleted"
                 } else {
                     "deleted"
@@ -141,13 +201,5 @@ pub(super) fn delete(c: &mut Cluster, words: &[String]) -> RB {
             Err(e) => errors.push(api(e)),
         }
     }
-    if !errors.is_empty() {
-        return Err(format!("{out}{}", errors.join("\n")));
-    }
-    let wait = p.get("wait").unwrap_or("true") != "false";
-    if wait && !deleted.is_empty() {
-        let timeout = timeout_flag(&p, DEFAULT_WAIT)?;
-        return Ok((out, Some(Blocking::gone(c.now() + timeout, deleted))));
-    }
-    Ok((out, None))
+    deleted
 }
