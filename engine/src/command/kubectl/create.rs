@@ -308,27 +308,9 @@ pub(super) fn apply(
         }
         let kind = obj.kind();
         let key = ObjKey::of(obj.meta());
-        let mut applied = doc.source.clone();
-        if let Some(m) = applied.get_mut("metadata").and_then(|m| m.as_object_mut()) {
-            for f in [
-                "uid",
-                "resourceVersion",
-                "creationTimestamp",
-                "generation",
-                "managedFields",
-            ] {
-                m.remove(f);
-            }
-            if let Some(a) = m.get_mut("annotations").and_then(|a| a.as_object_mut()) {
-                a.remove(LAST_APPLIED);
-            }
-        }
-        if let Some(o) = applied.as_object_mut() {
-            o.remove("status");
-        }
         obj.meta_mut()
             .annotations
-            .insert(LAST_APPLIED.into(), format!("{}\n", applied));
+            .insert(LAST_APPLIED.into(), last_applied(&doc.source));
         let name = qualified_name(kind, &key.name);
         let Some(live) = c.store.get_object(kind, &key).cloned() else {
             c.submit(
@@ -338,53 +320,11 @@ pub(super) fn apply(
                     event: None,
                 },
             )
-            .map_err(|e| {
-                // cmdutil.AddSourceToErr: the server's words after the file they
-                // came from.
-                let source = match p.get("filename") {
-                    Some("-") | None => "STDIN".to_string(),
-                    Some(f) => f.to_string(),
-                };
-                let text = api(e);
-                let text = match text.split_once("): ") {
-                    Some((head, rest)) if head.starts_with("Error from server (") => {
-                        format!("{head}): error when creating \"{source}\": {rest}")
-                    }
-                    _ => text,
-                };
-                format!("{out}{text}")
-            })?;
+            .map_err(|e| format!("{out}{}", with_source(api(e), &p)))?;
             out.push_str(&format!("{name} created\n"));
             continue;
         };
-        // Client-side apply, simplified: the manifest's spec, labels and annotations
-        // replace the live ones; everything the server owns stays.
-        let mut merged = live.clone();
-        {
-            let m = merged.meta_mut();
-            m.labels = obj.meta().labels.clone();
-            let mut ann = obj.meta().annotations.clone();
-            for (k, v) in &live.meta().annotations {
-                if k.starts_with("deployment.kubernetes.io/") {
-                    ann.entry(k.clone()).or_insert_with(|| v.clone());
-                }
-            }
-            m.annotations = ann;
-        }
-        match (&mut merged, &obj) {
-            (Object::Deployment(m), Object::Deployment(n)) => m.spec = n.spec.clone(),
-            (Object::ReplicaSet(m), Object::ReplicaSet(n)) => m.spec = n.spec.clone(),
-            (Object::Pod(m), Object::Pod(n)) => {
-                let node = m.spec.node_name.clone();
-                m.spec = n.spec.clone();
-                if m.spec.node_name.is_empty() {
-                    m.spec.node_name = node;
-                }
-            }
-            (Object::Node(m), Object::Node(n)) => m.spec = n.spec.clone(),
-            (m, n) => *m = n.clone(),
-        }
-        crate::apiserver::admission_defaults(&mut merged);
+        let merged = merge_into_live(&live, &obj);
         if merged == live {
             out.push_str(&format!("{name} unchanged\n"));
             continue;
@@ -394,4 +334,77 @@ pub(super) fn apply(
         out.push_str(&format!("{name} configured\n"));
     }
     Ok(out)
+}
+
+/// The `last-applied-configuration` annotation's value: the manifest as written,
+/// without what the server owns (identity, timestamps, status) or an earlier
+/// annotation of its own.
+fn last_applied(source: &serde_json::Value) -> String {
+    let mut applied = source.clone();
+    if let Some(m) = applied.get_mut("metadata").and_then(|m| m.as_object_mut()) {
+        for f in [
+            "uid",
+            "resourceVersion",
+            "creationTimestamp",
+            "generation",
+            "managedFields",
+        ] {
+            m.remove(f);
+        }
+        if let Some(a) = m.get_mut("annotations").and_then(|a| a.as_object_mut()) {
+            a.remove(LAST_APPLIED);
+        }
+    }
+    if let Some(o) = applied.as_object_mut() {
+        o.remove("status");
+    }
+    format!("{}\n", applied)
+}
+
+/// cmdutil.AddSourceToErr: the server's words after the file they came from.
+fn with_source(text: String, p: &Parsed) -> String {
+    let source = match p.get("filename") {
+        Some("-") | None => "STDIN".to_string(),
+        Some(f) => f.to_string(),
+    };
+    match text.split_once("): ") {
+        Some((head, rest)) if head.starts_with("Error from server (") => {
+            format!("{head}): error when creating \"{source}\": {rest}")
+        }
+        _ => text,
+    }
+}
+
+/// Client-side apply, simplified: the manifest's spec, labels and annotations replace
+/// the live ones; everything the server owns stays (a Pod's node, the Deployment
+/// controller's annotations), and admission's defaults fill in what the manifest left
+/// out, so an unchanged manifest compares equal to the live object.
+fn merge_into_live(live: &Object, obj: &Object) -> Object {
+    let mut merged = live.clone();
+    {
+        let m = merged.meta_mut();
+        m.labels = obj.meta().labels.clone();
+        let mut ann = obj.meta().annotations.clone();
+        for (k, v) in &live.meta().annotations {
+            if k.starts_with("deployment.kubernetes.io/") {
+                ann.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        m.annotations = ann;
+    }
+    match (&mut merged, obj) {
+        (Object::Deployment(m), Object::Deployment(n)) => m.spec = n.spec.clone(),
+        (Object::ReplicaSet(m), Object::ReplicaSet(n)) => m.spec = n.spec.clone(),
+        (Object::Pod(m), Object::Pod(n)) => {
+            let node = m.spec.node_name.clone();
+            m.spec = n.spec.clone();
+            if m.spec.node_name.is_empty() {
+                m.spec.node_name = node;
+            }
+        }
+        (Object::Node(m), Object::Node(n)) => m.spec = n.spec.clone(),
+        (m, n) => *m = n.clone(),
+    }
+    crate::apiserver::admission_defaults(&mut merged);
+    merged
 }
