@@ -170,153 +170,30 @@ impl Blocking {
             ..
         } = &mut self.step
         {
-            if !to_evict.is_empty() && c.now() >= *next_try {
-                let mut still = Vec::new();
-                for key in std::mem::take(to_evict) {
-                    match evict(c, &key, &mut out) {
-                        Some(uid) => pending.push_back((key, uid)),
-                        None => still.push(key),
-                    }
-                }
-                *to_evict = still;
-                *next_try = c.now() + EVICTION_RETRY;
-            }
+            retry_evictions(c, to_evict, next_try, pending, &mut out);
         }
         let c: &Cluster = c;
-        let done = match &mut self.step {
-            Step::Gone { items } => {
-                let present: Vec<String> = items
-                    .iter()
-                    .filter(|(k, key, uid)| {
-                        c.store
-                            .get_object(*k, key)
-                            .is_some_and(|o| o.meta().uid == *uid)
-                    })
-                    .map(|(k, key, _)| format!("{}/{}", k.resource(), key.name))
-                    .collect();
-                if present.is_empty() {
-                    true
-                } else if timed_out {
-                    line(
-                        &mut out,
-                        &format!(
-                            "error: timed out waiting for the condition on {}",
-                            present.join(", ")
-                        ),
-                    );
-                    self.failed = true;
-                    true
-                } else {
-                    false
-                }
-            }
+        let progress = match &mut self.step {
+            Step::Gone { items } => poll_gone(c, items, timed_out, &mut out),
             Step::Drain {
                 node,
                 to_evict,
                 pending,
                 timeout,
                 ..
-            } => {
-                while let Some((key, uid)) = pending.front() {
-                    if c.store
-                        .get::<Pod>(key)
-                        .is_none_or(|p| p.metadata.uid != *uid)
-                    {
-                        line(&mut out, &format!("pod/{} evicted", key.name));
-                        pending.pop_front();
-                    } else {
-                        break;
-                    }
-                }
-                match pending.front() {
-                    None if to_evict.is_empty() => {
-                        line(&mut out, &format!("node/{node} drained"));
-                        true
-                    }
-                    _ if timed_out => {
-                        let what = pending
-                            .front()
-                            .map(|(k, _)| k.clone())
-                            .or_else(|| to_evict.first().cloned())
-                            .unwrap_or_default();
-                        line(
-                            &mut out,
-                            &format!(
-                                "error: error when waiting for pod \"{}\" in namespace \"{}\" to terminate: global timeout reached: {}",
-                                what.name,
-                                what.namespace,
-                                format_go_duration(*timeout)
-                            ),
-                        );
-                        self.failed = true;
-                        true
-                    }
-                    _ => false,
-                }
-            }
+            } => poll_drain(c, node, to_evict, pending, *timeout, timed_out, &mut out),
             Step::Conditions { items, cond } => {
-                while let Some((k, key)) = items.front() {
-                    if condition_met(c, *k, key, cond) {
-                        line(
-                            &mut out,
-                            &format!("{} condition met", qualified_name(*k, &key.name)),
-                        );
-                        items.pop_front();
-                    } else {
-                        break;
-                    }
-                }
-                match items.front() {
-                    None => true,
-                    Some((k, key)) if timed_out => {
-                        line(
-                            &mut out,
-                            &format!(
-                                "error: timed out waiting for the condition on {}/{}",
-                                k.resource(),
-                                key.name
-                            ),
-                        );
-                        self.failed = true;
-                        true
-                    }
-                    Some(_) => false,
-                }
+                poll_conditions(c, items, cond, timed_out, &mut out)
             }
             Step::Rollout { ns, name, last } => {
-                match c.store.get::<Deployment>(&ObjKey::new(ns, name)) {
-                    None => {
-                        line(
-                            &mut out,
-                            &crate::apiserver::ApiError::not_found(Kind::Deployment, name)
-                                .kubectl_text(),
-                        );
-                        self.failed = true;
-                        true
-                    }
-                    Some(d) => match rollout_message(d) {
-                        Err(e) => {
-                            line(&mut out, &e);
-                            self.failed = true;
-                            true
-                        }
-                        Ok((msg, finished)) => {
-                            if last.as_ref() != Some(&msg) {
-                                line(&mut out, &msg);
-                                *last = Some(msg);
-                            }
-                            if !finished && timed_out {
-                                line(&mut out, "error: timed out waiting for the condition");
-                                self.failed = true;
-                            }
-                            finished || timed_out
-                        }
-                    },
-                }
+                poll_rollout(c, ns, name, last, timed_out, &mut out)
             }
         };
+        if progress == Progress::Failed {
+            self.failed = true;
+        }
         self.output = out;
-        done
+        progress != Progress::Waiting
     }
 
     /// Drive to the end by stepping the clock (the CLI and scripts).
@@ -347,6 +224,195 @@ impl Blocking {
     pub fn interrupt(&mut self) {
         self.output.push_str("^C\n");
         self.failed = true;
+    }
+}
+
+/// What one look at the cluster found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Progress {
+    /// Not yet: look again later.
+    Waiting,
+    /// Finished.
+    Done,
+    /// Finished with an error (kubectl exits non-zero).
+    Failed,
+}
+
+/// `kubectl drain`: when the retry is due, evict again the Pods a budget refused;
+/// those accepted join `pending`.
+fn retry_evictions(
+    c: &mut Cluster,
+    to_evict: &mut Vec<ObjKey>,
+    next_try: &mut SimTime,
+    pending: &mut VecDeque<(ObjKey, String)>,
+    out: &mut String,
+) {
+    if !to_evict.is_empty() && c.now() >= *next_try {
+        let mut still = Vec::new();
+        for key in std::mem::take(to_evict) {
+            match evict(c, &key, out) {
+                Some(uid) => pending.push_back((key, uid)),
+                None => still.push(key),
+            }
+        }
+        *to_evict = still;
+        *next_try = c.now() + EVICTION_RETRY;
+    }
+}
+
+/// `kubectl delete`: done when no object is left with its uid.
+fn poll_gone(
+    c: &Cluster,
+    items: &[(Kind, ObjKey, String)],
+    timed_out: bool,
+    out: &mut String,
+) -> Progress {
+    let present: Vec<String> = items
+        .iter()
+        .filter(|(k, key, uid)| {
+            c.store
+                .get_object(*k, key)
+                .is_some_and(|o| o.meta().uid == *uid)
+        })
+        .map(|(k, key, _)| format!("{}/{}", k.resource(), key.name))
+        .collect();
+    if present.is_empty() {
+        Progress::Done
+    } else if timed_out {
+        line(
+            out,
+            &format!(
+                "error: timed out waiting for the condition on {}",
+                present.join(", ")
+            ),
+        );
+        Progress::Failed
+    } else {
+        Progress::Waiting
+    }
+}
+
+/// `kubectl drain`: `evicted` for each evicted Pod once it is gone, in order, then
+/// `drained` when no Pod is left to evict or to wait for.
+fn poll_drain(
+    c: &Cluster,
+    node: &str,
+    to_evict: &[ObjKey],
+    pending: &mut VecDeque<(ObjKey, String)>,
+    timeout: SimTime,
+    timed_out: bool,
+    out: &mut String,
+) -> Progress {
+    while let Some((key, uid)) = pending.front() {
+        if c.store
+            .get::<Pod>(key)
+            .is_none_or(|p| p.metadata.uid != *uid)
+        {
+            line(out, &format!("pod/{} evicted", key.name));
+            pending.pop_front();
+        } else {
+            break;
+        }
+    }
+    match pending.front() {
+        None if to_evict.is_empty() => {
+            line(out, &format!("node/{node} drained"));
+            Progress::Done
+        }
+        _ if timed_out => {
+            let what = pending
+                .front()
+                .map(|(k, _)| k.clone())
+                .or_else(|| to_evict.first().cloned())
+                .unwrap_or_default();
+            line(
+                out,
+                &format!(
+                    "error: error when waiting for pod \"{}\" in namespace \"{}\" to terminate: global timeout reached: {}",
+                    what.name,
+                    what.namespace,
+                    format_go_duration(timeout)
+                ),
+            );
+            Progress::Failed
+        }
+        _ => Progress::Waiting,
+    }
+}
+
+/// `kubectl wait`: `condition met` for each object in turn, as kubectl waits for one
+/// after another.
+fn poll_conditions(
+    c: &Cluster,
+    items: &mut VecDeque<(Kind, ObjKey)>,
+    cond: &str,
+    timed_out: bool,
+    out: &mut String,
+) -> Progress {
+    while let Some((k, key)) = items.front() {
+        if condition_met(c, *k, key, cond) {
+            line(
+                out,
+                &format!("{} condition met", qualified_name(*k, &key.name)),
+            );
+            items.pop_front();
+        } else {
+            break;
+        }
+    }
+    match items.front() {
+        None => Progress::Done,
+        Some((k, key)) if timed_out => {
+            line(
+                out,
+                &format!(
+                    "error: timed out waiting for the condition on {}/{}",
+                    k.resource(),
+                    key.name
+                ),
+            );
+            Progress::Failed
+        }
+        Some(_) => Progress::Waiting,
+    }
+}
+
+/// `kubectl rollout status`: the status viewer's message each time it changes, until
+/// the rollout finishes (or fails, or the Deployment is gone).
+fn poll_rollout(
+    c: &Cluster,
+    ns: &str,
+    name: &str,
+    last: &mut Option<String>,
+    timed_out: bool,
+    out: &mut String,
+) -> Progress {
+    let Some(d) = c.store.get::<Deployment>(&ObjKey::new(ns, name)) else {
+        line(
+            out,
+            &crate::apiserver::ApiError::not_found(Kind::Deployment, name).kubectl_text(),
+        );
+        return Progress::Failed;
+    };
+    match rollout_message(d) {
+        Err(e) => {
+            line(out, &e);
+            Progress::Failed
+        }
+        Ok((msg, finished)) => {
+            if last.as_ref() != Some(&msg) {
+                line(out, &msg);
+                *last = Some(msg);
+            }
+            if finished {
+                Progress::Done
+            } else if timed_out {
+                line(out, "error: timed out waiting for the condition");
+                Progress::Failed
+            } else {
+                Progress::Waiting
+            }
+        }
     }
 }
 
