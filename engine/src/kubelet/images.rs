@@ -70,7 +70,7 @@ pub(super) enum Slot {
 }
 
 impl Slot {
-    fn container(self, pod: &Pod) -> Option<&Container> {
+    pub(super) fn container(self, pod: &Pod) -> Option<&Container> {
         match self {
             Slot::App(i) => pod.spec.containers.get(i),
             Slot::Init(j) => pod.spec.init_containers.get(j),
@@ -224,10 +224,7 @@ impl Kubelet {
         i: usize,
         now: SimTime,
     ) -> KubeletOutput {
-        let Some(pod) = self.starting_pod(store, uid) else {
-            return (vec![], vec![]);
-        };
-        let Some(c) = pod.spec.containers.get(i).cloned() else {
+        let Some((pod, c)) = self.starting_container(store, uid, Slot::App(i)) else {
             return (vec![], vec![]);
         };
         if !faults.refused_images.contains(&c.image) {
@@ -280,10 +277,7 @@ impl Kubelet {
         i: usize,
         _now: SimTime,
     ) -> KubeletOutput {
-        let Some(pod) = self.starting_pod(store, uid) else {
-            return (vec![], vec![]);
-        };
-        let Some(c) = pod.spec.containers.get(i).cloned() else {
+        let Some((pod, c)) = self.starting_container(store, uid, Slot::App(i)) else {
             return (vec![], vec![]);
         };
         let Some(b) = self

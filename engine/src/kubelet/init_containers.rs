@@ -49,10 +49,7 @@ impl Kubelet {
         j: usize,
         now: SimTime,
     ) -> KubeletOutput {
-        let Some(pod) = self.starting_pod(store, uid) else {
-            return (vec![], vec![]);
-        };
-        let Some(c) = pod.spec.init_containers.get(j).cloned() else {
+        let Some((pod, c)) = self.starting_container(store, uid, Slot::Init(j)) else {
             return (vec![], vec![]);
         };
         let mut p = pod.clone();
@@ -91,10 +88,7 @@ impl Kubelet {
         code: i64,
         now: SimTime,
     ) -> KubeletOutput {
-        let Some(pod) = self.starting_pod(store, uid) else {
-            return (vec![], vec![]);
-        };
-        let Some(c) = pod.spec.init_containers.get(j).cloned() else {
+        let Some((pod, c)) = self.starting_container(store, uid, Slot::Init(j)) else {
             return (vec![], vec![]);
         };
         let mut p = pod.clone();
@@ -225,10 +219,7 @@ impl Kubelet {
         j: usize,
         _now: SimTime,
     ) -> KubeletOutput {
-        let Some(pod) = self.starting_pod(store, uid) else {
-            return (vec![], vec![]);
-        };
-        let Some(c) = pod.spec.init_containers.get(j).cloned() else {
+        let Some((pod, c)) = self.starting_container(store, uid, Slot::Init(j)) else {
             return (vec![], vec![]);
         };
         let delay = self

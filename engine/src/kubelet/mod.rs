@@ -374,8 +374,15 @@ impl Kubelet {
         )
     }
 
+    /// The Pod `uid` and its container `slot` while its worker is bringing it up.
+    fn starting_container(&self, store: &Store, uid: &str, slot: Slot) -> Option<(Pod, Container)> {
+        let pod = self.starting_pod(store, uid)?;
+        let c = slot.container(&pod)?.clone();
+        Some((pod, c))
+    }
+
     /// The Pod `uid` while its worker is bringing it up (None once it runs or goes).
-    pub(super) fn starting_pod(&self, store: &Store, uid: &str) -> Option<Pod> {
+    fn starting_pod(&self, store: &Store, uid: &str) -> Option<Pod> {
         if !self.starting(uid) {
             return None;
         }
