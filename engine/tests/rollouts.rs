@@ -544,3 +544,40 @@ fn min_ready_seconds_delays_availability_but_not_readiness() {
     c.advance(20_000);
     assert_eq!(dep(&c, "web").status.available_replicas, 1);
 }
+
+#[test]
+fn a_rollout_reads_new_replica_set_created_then_replica_set_updated_and_loses_no_write() {
+    let mut c = common::web_cluster(1);
+    sh(&mut c, "kubectl set image deployment/web nginx=nginx:1.28");
+    let mut seen: Vec<String> = Vec::new();
+    for _ in 0..40 {
+        c.advance(100);
+        let p = dep(&c, "web")
+            .status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == "Progressing")
+            .map(|c| c.reason.clone())
+            .unwrap_or_default();
+        if seen.last() != Some(&p) {
+            seen.push(p);
+        }
+    }
+    assert_eq!(
+        seen[..3],
+        [
+            "NewReplicaSetAvailable",
+            "NewReplicaSetCreated",
+            "ReplicaSetUpdated"
+        ],
+        "{seen:?}"
+    );
+    // The revision annotation and the status are written in one pass: the second write
+    // goes on from the first's resourceVersion instead of conflicting with it.
+    let conflicts: Vec<_> = c
+        .failed
+        .iter()
+        .filter(|f| f.writer == "deployment-controller")
+        .collect();
+    assert!(conflicts.is_empty(), "{conflicts:?}");
+}

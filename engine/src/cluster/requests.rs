@@ -80,9 +80,20 @@ impl Cluster {
         requests: Vec<Request>,
     ) -> Result<(), ApiError> {
         let mut first_err = None;
-        for r in requests {
-            if let Err(e) = self.apply_one(who, r) {
-                first_err.get_or_insert(e);
+        let mut written = Written::default();
+        for mut r in requests {
+            let target = written.rebase(&mut r);
+            match self.apply_one(who, r) {
+                Ok(()) => {
+                    if let Some((kind, key, sent)) = target {
+                        let now = self.store.get_object(kind, &key);
+                        let rv = now.map(|o| o.meta().resource_version.clone());
+                        written.record(kind, key, sent, rv.unwrap_or_default());
+                    }
+                }
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
             }
         }
         match first_err {
@@ -212,4 +223,61 @@ fn record_after(
         &who.event_component,
         &who.host,
     )
+}
+
+/// What a component's batch of requests has written so far, by object: the
+/// resourceVersions it has superseded and the one the object has now.
+///
+/// A controller's reconcile decides several writes to the same object in one pass —
+/// the Deployment controller updates the revision annotation and then the status —
+/// and upstream sends each with the object the previous write returned (its new
+/// resourceVersion). The simulation decides the whole pass first, so each request
+/// carries the resourceVersion read at the start; here a later write of the batch is
+/// rebased on the earlier write's result, as upstream's would be, instead of failing
+/// with a Conflict against the controller's own write. A write by anyone else in
+/// between still conflicts: only versions this batch itself superseded are rebased.
+#[derive(Default)]
+struct Written {
+    objects: Vec<(Kind, ObjKey, Vec<String>, String)>,
+}
+
+impl Written {
+    /// Rebase `r` on this batch's earlier writes; returns the object and the
+    /// resourceVersion it is sent with (for an update with a precondition).
+    fn rebase(&self, r: &mut Request) -> Option<(Kind, ObjKey, String)> {
+        let obj = match r {
+            Request::Update(o) | Request::UpdateStatus(o) => o,
+            _ => return None,
+        };
+        let (kind, key) = (obj.kind(), ObjKey::of(obj.meta()));
+        let rv = &mut obj.meta_mut().resource_version;
+        if rv.is_empty() {
+            return None;
+        }
+        if let Some((_, _, superseded, latest)) = self
+            .objects
+            .iter()
+            .find(|(k, o, _, _)| *k == kind && *o == key)
+        {
+            if superseded.contains(rv) {
+                *rv = latest.clone();
+            }
+        }
+        Some((kind, key, rv.clone()))
+    }
+
+    /// `key` was written with resourceVersion `sent` and now has `latest`.
+    fn record(&mut self, kind: Kind, key: ObjKey, sent: String, latest: String) {
+        match self
+            .objects
+            .iter_mut()
+            .find(|(k, o, _, _)| *k == kind && *o == key)
+        {
+            Some((_, _, superseded, l)) => {
+                superseded.push(sent);
+                *l = latest;
+            }
+            None => self.objects.push((kind, key, vec![sent], latest)),
+        }
+    }
 }
