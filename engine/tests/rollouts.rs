@@ -581,3 +581,87 @@ fn a_rollout_reads_new_replica_set_created_then_replica_set_updated_and_loses_no
         .collect();
     assert!(conflicts.is_empty(), "{conflicts:?}");
 }
+
+#[test]
+fn a_deployment_recreated_after_an_orphaning_delete_adopts_its_replica_set_and_its_pods() {
+    let mut c = Cluster::with_default_nodes(1);
+    apply(&mut c, &deployment_yaml("web", 2, "nginx:1.27", "{}"));
+    assert!(c.settle(120_000));
+    let rs_before: Vec<String> = c
+        .store
+        .list::<ReplicaSet>()
+        .map(|r| r.metadata.uid.clone())
+        .collect();
+    sh(&mut c, "kubectl delete deployment web --cascade=orphan");
+    assert!(c.settle(60_000));
+    assert_eq!(
+        c.store.count(Kind::ReplicaSet),
+        1,
+        "the ReplicaSet is orphaned, not deleted"
+    );
+    apply(&mut c, &deployment_yaml("web", 2, "nginx:1.27", "{}"));
+    assert!(c.settle(120_000), "no controller loops");
+    let d = dep(&c, "web");
+    assert_eq!(d.status.ready_replicas, 2);
+    let rss: Vec<&ReplicaSet> = c.store.list::<ReplicaSet>().collect();
+    assert_eq!(rss.len(), 1, "adopted, not duplicated");
+    assert_eq!(vec![rss[0].metadata.uid.clone()], rs_before);
+    assert_eq!(
+        rss[0].metadata.controller_ref().map(|r| r.uid.clone()),
+        Some(d.metadata.uid.clone())
+    );
+    assert!(
+        c.failed.iter().all(|f| f.writer != "deployment-controller"),
+        "{:?}",
+        c.failed
+    );
+}
+
+#[test]
+fn a_stray_replica_set_that_a_deployment_selects_is_adopted_and_scaled_down() {
+    let mut c = Cluster::with_default_nodes(1);
+    let stray = "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: stray, labels: {app: web}}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: app, image: \"old:1\"}]\n";
+    apply(&mut c, stray);
+    assert!(c.settle(120_000));
+    apply(&mut c, &deployment_yaml("web", 2, "nginx:1.27", "{}"));
+    assert!(c.settle(180_000));
+    let d = dep(&c, "web");
+    let stray = c
+        .store
+        .get::<ReplicaSet>(&ObjKey::new("default", "stray"))
+        .expect("the stray stays as an old revision");
+    assert_eq!(
+        stray.metadata.controller_ref().map(|r| r.uid.clone()),
+        Some(d.metadata.uid.clone())
+    );
+    assert_eq!(stray.spec.replicas, 0, "scaled down as an old ReplicaSet");
+    assert_eq!((d.status.ready_replicas, d.status.updated_replicas), (2, 2));
+}
+
+#[test]
+fn a_replica_set_name_taken_by_another_template_bumps_the_collision_count() {
+    let mut c = Cluster::with_default_nodes(1);
+    // The name `kubectl create deployment web --image=nginx:1.27` hashes its ReplicaSet to.
+    let squatter = "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web-7cd45ddbd5, labels: {app: other}}\nspec:\n  replicas: 0\n  selector: {matchLabels: {app: other}}\n  template:\n    metadata: {labels: {app: other}}\n    spec:\n      containers: [{name: app, image: \"other:1\"}]\n";
+    apply(&mut c, squatter);
+    sh(
+        &mut c,
+        "kubectl create deployment web --image=nginx:1.27 --replicas=2",
+    );
+    assert!(c.settle(120_000));
+    let d = dep(&c, "web");
+    assert_eq!(d.status.collision_count, Some(1));
+    assert_eq!(d.status.ready_replicas, 2);
+    let names: Vec<String> = c
+        .store
+        .list::<ReplicaSet>()
+        .map(|r| r.metadata.name.clone())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(
+        names
+            .iter()
+            .any(|n| n.starts_with("web-") && n != "web-7cd45ddbd5"),
+        "{names:?}"
+    );
+}

@@ -61,12 +61,12 @@ impl Store {
                 }
             }
         }
-        if let Object::Pod(p) = obj {
-            if meta.controller_ref().is_none() {
-                if let Some(set) = self.orphan_pods.get_mut(&meta.namespace) {
-                    set.remove(&key);
-                }
+        if takes_owner(obj.kind()) && meta.controller_ref().is_none() {
+            if let Some(set) = self.orphans.get_mut(&(obj.kind(), meta.namespace.clone())) {
+                set.remove(&key);
             }
+        }
+        if let Object::Pod(p) = obj {
             if !p.spec.node_name.is_empty() {
                 self.pods_with_affinity.remove(&key);
                 if let Some(set) = self.pods_by_node.get_mut(&p.spec.node_name) {
@@ -143,13 +143,13 @@ impl Store {
                 }
             }
         }
+        if takes_owner(obj.kind()) && meta.controller_ref().is_none() {
+            self.orphans
+                .entry((obj.kind(), meta.namespace.clone()))
+                .or_default()
+                .insert(key.clone());
+        }
         if let Object::Pod(p) = obj {
-            if meta.controller_ref().is_none() {
-                self.orphan_pods
-                    .entry(meta.namespace.clone())
-                    .or_default()
-                    .insert(key.clone());
-            }
             if !p.spec.node_name.is_empty() {
                 if has_pod_affinity(p) {
                     self.pods_with_affinity.insert(key.clone());
@@ -167,4 +167,10 @@ impl Store {
             }
         }
     }
+}
+
+/// Kinds a controller adopts when they match its selector and have no controller:
+/// Pods (ReplicaSets adopt them) and ReplicaSets (Deployments adopt them).
+fn takes_owner(kind: Kind) -> bool {
+    matches!(kind, Kind::Pod | Kind::ReplicaSet)
 }

@@ -195,7 +195,7 @@ pub struct Store {
     /// that list their Pods (claimPods) read them without a lookup per Pod.
     by_owner: BTreeMap<String, BTreeMap<(Kind, ObjKey), Arc<Object>>>,
     pods_by_node: BTreeMap<String, BTreeSet<ObjKey>>,
-    orphan_pods: BTreeMap<String, BTreeSet<ObjKey>>,
+    orphans: BTreeMap<(Kind, String), BTreeSet<ObjKey>>,
     /// Node name → requests of its Pods and its allocatable. A hash map: the scheduler
     /// reads it for every node of every attempt, and it is only ever looked up (never
     /// iterated), so its order cannot reach any output.
@@ -348,11 +348,17 @@ impl Store {
 
     /// Pods in `ns` without a controller ownerReference (candidates for adoption).
     pub fn orphan_pods<'a>(&'a self, ns: &str) -> impl Iterator<Item = &'a Pod> + 'a {
-        self.orphan_pods
-            .get(ns)
+        self.orphans::<Pod>(ns)
+    }
+
+    /// Objects of kind `T` (Pods, ReplicaSets) in `ns` without a controller
+    /// ownerReference: candidates for adoption.
+    pub fn orphans<'a, T: Resource + 'a>(&'a self, ns: &str) -> impl Iterator<Item = &'a T> + 'a {
+        self.orphans
+            .get(&(T::KIND, ns.to_string()))
             .into_iter()
             .flatten()
-            .filter_map(|k| self.get::<Pod>(k))
+            .filter_map(|k| self.get::<T>(k))
     }
 
     /// (size, number of nodes) for an image name nodes report in `status.images`.

@@ -18,7 +18,7 @@ pub mod util;
 use super::{Controller, Ctx, NoTimer, Reconcile, Retry};
 use crate::api::*;
 use crate::apiserver::{Change, ObjKey, Store};
-use crate::client::{event_ref, writer, Component, Request};
+use crate::client::{controller_ref, event_ref, writer, Component, Request};
 use crate::time::SimTime;
 
 /// The Deployment controller's state.
@@ -30,7 +30,9 @@ pub struct DeploymentController {
 }
 
 /// The working state of one sync.
-pub struct SyncCtx {
+pub struct SyncCtx<'a> {
+    /// The informer cache.
+    pub store: &'a Store,
     /// The Deployment as this sync has written it so far.
     pub d: Deployment,
     /// Simulated now.
@@ -41,7 +43,7 @@ pub struct SyncCtx {
     pub requeue_after: Option<SimTime>,
 }
 
-impl SyncCtx {
+impl SyncCtx<'_> {
     /// Record an Event on the Deployment.
     pub fn event(&mut self, type_: EventType, reason: &str, message: String) {
         self.requests.push(Request::Event {
@@ -78,8 +80,23 @@ impl Controller for DeploymentController {
             }
             Kind::ReplicaSet => {
                 for o in [old, new].into_iter().flatten() {
-                    if let Some(r) = o.meta().controller_ref().filter(|r| r.kind == "Deployment") {
-                        ctx.enqueue(ObjKey::new(&o.meta().namespace, &r.name));
+                    let meta = o.meta();
+                    match meta.controller_ref() {
+                        Some(r) if r.kind == "Deployment" => {
+                            ctx.enqueue(ObjKey::new(&meta.namespace, &r.name));
+                        }
+                        Some(_) => {}
+                        // An orphan: every Deployment that selects it may adopt it
+                        // (`addReplicaSet` / `updateReplicaSet`: getDeploymentsForReplicaSet).
+                        None => {
+                            for d in store.list_ns::<Deployment>(&meta.namespace) {
+                                if !d.spec.selector.is_empty()
+                                    && d.spec.selector.matches(&meta.labels)
+                                {
+                                    ctx.enqueue(ObjKey::of(&d.metadata));
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -125,6 +142,7 @@ impl DeploymentController {
             return Reconcile::default();
         };
         let mut ctx = SyncCtx {
+            store,
             d: d.clone(),
             now,
             requests: Vec::new(),
@@ -147,7 +165,8 @@ impl DeploymentController {
                 requeue_after: None,
             };
         }
-        let rss = owned_replica_sets(store, d);
+        let (rss, claims) = claim_replica_sets(store, d);
+        ctx.requests.extend(claims);
         if !d.metadata.is_deleting() {
             sync::check_paused_conditions(&mut ctx);
         }
@@ -165,6 +184,49 @@ impl DeploymentController {
             requeue_after: ctx.requeue_after,
         }
     }
+}
+
+/// `getReplicaSetsForDeployment` with `ClaimReplicaSets` (controller_ref_manager.go):
+/// the ReplicaSets `d` controls, oldest first, with the requests that adopt orphans its
+/// selector matches and release owned ones it no longer matches. A Deployment being
+/// deleted neither adopts nor releases; a ReplicaSet being deleted is not adopted.
+pub fn claim_replica_sets(store: &Store, d: &Deployment) -> (Vec<ReplicaSet>, Vec<Request>) {
+    let mut requests = Vec::new();
+    let deleting = d.metadata.is_deleting();
+    let sel = &d.spec.selector;
+    let mut rss: Vec<ReplicaSet> = Vec::new();
+    for rs in owned_replica_sets(store, d) {
+        if deleting || sel.matches(&rs.metadata.labels) {
+            rss.push(rs);
+        } else if !rs.metadata.is_deleting() {
+            let mut released = rs.clone();
+            released
+                .metadata
+                .owner_references
+                .retain(|r| r.uid != d.metadata.uid);
+            requests.push(Request::Update(Object::ReplicaSet(Box::new(released))));
+        }
+    }
+    if !deleting {
+        for rs in store.orphans::<ReplicaSet>(&d.metadata.namespace) {
+            if !rs.metadata.is_deleting() && sel.matches(&rs.metadata.labels) {
+                let mut adopted = rs.clone();
+                adopted.metadata.owner_references.push(controller_ref(
+                    Kind::Deployment,
+                    &d.metadata.name,
+                    &d.metadata.uid,
+                ));
+                requests.push(Request::Update(Object::ReplicaSet(Box::new(
+                    adopted.clone(),
+                ))));
+                rss.push(adopted);
+            }
+        }
+    }
+    rss.sort_by(|a, b| {
+        (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
+    });
+    (rss, requests)
 }
 
 /// ReplicaSets controlled by `d`, oldest first (creationTimestamp, then name).

@@ -158,6 +158,17 @@ pub fn get_new_replica_set(
         status: ReplicaSetStatus::default(),
     };
     let name = rs.metadata.name.clone();
+    // The name is taken by a ReplicaSet that is not this template's (not ours, or a hash
+    // collision): bump collisionCount so the next sync hashes differently.
+    let key = crate::apiserver::ObjKey::of(&rs.metadata);
+    if ctx.store.get::<ReplicaSet>(&key).is_some() {
+        ctx.d.status.collision_count = Some(ctx.d.status.collision_count.unwrap_or(0) + 1);
+        ctx.requests
+            .push(Request::UpdateStatus(Object::Deployment(Box::new(
+                ctx.d.clone(),
+            ))));
+        return None;
+    }
     ctx.requests.push(Request::Create {
         object: Object::ReplicaSet(Box::new(rs.clone())),
         event: None,
