@@ -1,14 +1,21 @@
-//! Events: recorded with client-go's aggregation (a repeat of the same Event bumps its
-//! count and last timestamp instead of adding another).
+//! Events, recorded through client-go's EventCorrelator: the spam filter (a source may
+//! send 25 events about one object, then one every 5 minutes), the aggregator (more than
+//! 10 similar events — same source, object, type and reason, other messages — within 10
+//! minutes become one `(combined from similar events): …` event), and the logger (a
+//! repeat of the same event bumps its count and last timestamp).
 //!
-//! Upstream: `staging/src/k8s.io/client-go/tools/record/events_cache.go`.
+//! Upstream: `staging/src/k8s.io/client-go/tools/record/events_cache.go`
+//! (`EventSourceObjectSpamFilter`, `EventAggregator`, `eventLogger`). Upstream keeps this
+//! state per recorder in LRU caches of 4,096 entries; here it is one table keyed by the
+//! same fields (hashed: a collision could only merge two objects' budgets).
 
 use super::*;
 
 impl Store {
-    /// Record a Kubernetes Event about `involved`: identical events (same object, type,
-    /// reason, message, source) are counted on one Event object, as the client-go event
-    /// correlator does.
+    /// Record a Kubernetes Event about `involved` as client-go's EventCorrelator would:
+    /// None when the spam filter drops it; identical events (same object, type, reason,
+    /// message, source) are counted on one Event object; an 11th similar one within 10
+    /// minutes is counted on the aggregate event.
     #[allow(clippy::too_many_arguments)]
     pub fn record_event(
         &mut self,
@@ -20,7 +27,7 @@ impl Store {
         message: &str,
         component: &str,
         host: &str,
-    ) -> Change {
+    ) -> Option<Change> {
         let ns = if involved.namespace.is_empty() {
             "default".to_string()
         } else {
@@ -42,6 +49,25 @@ impl Store {
         } else {
             format!("{component}/{host}")
         };
+        if !self.spam_filter_accepts(&probe, now) {
+            return None;
+        }
+        let mut probe = probe;
+        if let Some(aggregate) = self.aggregate(&mut probe, now) {
+            // The aggregate event of this group: counted and re-worded, or made anew.
+            if let Some(Object::Event(e)) = aggregate.and_then(|k| self.get_object(Kind::Event, &k))
+            {
+                let mut e = e.clone();
+                e.count += 1;
+                e.message = probe.message;
+                e.last_ms = now;
+                e.last_timestamp = rfc3339(now);
+                return Some(self.put(now, "update", Object::Event(e), &writer));
+            }
+            let key = self.new_event(&mut probe, ns, now, rng);
+            self.aggregate_event_is(&probe, key);
+            return Some(self.put(now, "create", Object::Event(probe), &writer));
+        }
         let h = event_dedupe_hash(&probe);
         let same = self.event_dedupe.get(&h).and_then(|bucket| {
             bucket
@@ -55,13 +81,20 @@ impl Store {
             e.count += 1;
             e.last_ms = now;
             e.last_timestamp = rfc3339(now);
-            return self.put(now, "update", Object::Event(e), &writer);
+            return Some(self.put(now, "update", Object::Event(e), &writer));
         }
+        let mut e = probe;
+        let key = self.new_event(&mut e, ns, now, rng);
+        self.event_dedupe.entry(h).or_default().push(key);
+        Some(self.put(now, "create", Object::Event(e), &writer))
+    }
+
+    /// Name, uid and timestamps of a new Event, counted once.
+    fn new_event(&mut self, e: &mut Event, ns: String, now: SimTime, rng: &mut Rng) -> ObjKey {
         self.event_seq += 1;
         let nanos = (EPOCH_UNIX_SECONDS as u64) * 1_000_000_000 + now * 1_000_000 + self.event_seq;
-        let mut e = probe;
         e.metadata = ObjectMeta {
-            name: format!("{}.{nanos:x}", involved.name),
+            name: format!("{}.{nanos:x}", e.involved_object.name),
             namespace: ns,
             uid: rng.uuid_v4(),
             creation_timestamp: rfc3339(now),
@@ -73,10 +106,105 @@ impl Store {
         e.last_ms = now;
         e.first_timestamp = rfc3339(now);
         e.last_timestamp = rfc3339(now);
-        let key = ObjKey::of(&e.metadata);
-        self.event_dedupe.entry(h).or_default().push(key);
-        self.put(now, "create", Object::Event(e), &writer)
+        ObjKey::of(&e.metadata)
     }
+
+    /// `EventSourceObjectSpamFilter.Filter`: a token bucket per source and object, 25
+    /// tokens, refilled at one per 300 s; an event without a token is dropped.
+    fn spam_filter_accepts(&mut self, e: &Event, now: SimTime) -> bool {
+        let (tokens, last) = self
+            .event_spam
+            .entry(spam_key(e))
+            .or_insert((SPAM_BURST * SPAM_REFILL_MS, now));
+        *tokens = (*tokens + now.saturating_sub(*last)).min(SPAM_BURST * SPAM_REFILL_MS);
+        *last = now;
+        if *tokens < SPAM_REFILL_MS {
+            return false;
+        }
+        *tokens -= SPAM_REFILL_MS;
+        true
+    }
+
+    /// `EventAggregator.EventAggregate`: None while fewer than 10 distinct messages of
+    /// this group were seen in the last 10 minutes (the event goes on as it is); else
+    /// the event's message gets the `(combined from similar events): ` prefix and the
+    /// answer is the group's aggregate event, if it has one yet.
+    fn aggregate(&mut self, e: &mut Event, now: SimTime) -> Option<Option<ObjKey>> {
+        let record = self.event_groups.entry(aggregate_key(e)).or_default();
+        if now.saturating_sub(record.last) > AGGREGATE_INTERVAL_MS {
+            *record = EventGroup::default();
+        }
+        record.messages.insert(fxhash_str(&e.message));
+        record.last = now;
+        if record.messages.len() < AGGREGATE_MAX_EVENTS {
+            return None;
+        }
+        // Do not grow the set past the threshold (upstream pops any one).
+        record.messages.pop_first();
+        e.message = format!("(combined from similar events): {}", e.message);
+        Some(record.aggregate.clone())
+    }
+
+    fn aggregate_event_is(&mut self, e: &Event, key: ObjKey) {
+        if let Some(record) = self.event_groups.get_mut(&aggregate_key(e)) {
+            record.aggregate = Some(key);
+        }
+    }
+}
+
+/// `defaultSpamBurst`.
+const SPAM_BURST: u64 = 25;
+/// `defaultSpamQPS` is 1/300: one token every 300,000 ms (tokens are counted in ms).
+const SPAM_REFILL_MS: u64 = 300_000;
+/// `defaultAggregateMaxEvents`.
+const AGGREGATE_MAX_EVENTS: usize = 10;
+/// `defaultAggregateIntervalInSeconds`.
+const AGGREGATE_INTERVAL_MS: SimTime = 600_000;
+
+/// One aggregation group's record (`aggregateRecord`).
+#[derive(Clone, Debug, Default)]
+pub(super) struct EventGroup {
+    /// Hashes of the distinct messages seen.
+    messages: BTreeSet<u64>,
+    /// When the group last had an event.
+    last: SimTime,
+    /// The group's aggregate event, once made.
+    aggregate: Option<ObjKey>,
+}
+
+fn fxhash_str(s: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = fxhash::FxHasher::default();
+    s.hash(&mut h);
+    h.finish()
+}
+
+/// `getSpamKey`: source and involved object.
+fn spam_key(e: &Event) -> u64 {
+    let o = &e.involved_object;
+    let fields = [
+        &e.source.component,
+        &e.source.host,
+        &o.kind,
+        &o.namespace,
+        &o.name,
+        &o.uid,
+        &o.api_version,
+    ];
+    use std::hash::{Hash, Hasher};
+    let mut h = fxhash::FxHasher::default();
+    fields.hash(&mut h);
+    h.finish()
+}
+
+/// `EventAggregatorByReasonFunc`'s aggregate key: source, involved object, type, reason.
+fn aggregate_key(e: &Event) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = fxhash::FxHasher::default();
+    spam_key(e).hash(&mut h);
+    e.type_.hash(&mut h);
+    e.reason.hash(&mut h);
+    h.finish()
 }
 
 /// What makes two Events the same one (upstream's EventCorrelator aggregation key with

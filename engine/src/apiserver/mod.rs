@@ -212,6 +212,10 @@ pub struct Store {
     /// those five strings (they were a tenth of the memory per Pod); a bucket's Events
     /// are compared field by field, so a collision never merges two different Events.
     event_dedupe: fxhash::FxHashMap<u64, Vec<ObjKey>>,
+    /// The spam filter's token buckets by source and object: (tokens in ms, last refill).
+    event_spam: fxhash::FxHashMap<u64, (u64, SimTime)>,
+    /// The aggregator's groups by source, object, type and reason.
+    event_groups: fxhash::FxHashMap<u64, events::EventGroup>,
     event_seq: u64,
     /// The Nodes in name order, by position (upstream's snapshot `nodeInfoList`): the
     /// scheduler walks them round-robin from a start index for every attempt.

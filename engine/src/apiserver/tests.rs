@@ -277,6 +277,154 @@ fn identical_events_are_counted_on_one_object() {
     assert_eq!((e[0].count, e[0].first_ms, e[0].last_ms), (2, 0, 5000));
 }
 
+fn pod_ref(name: &str) -> ObjectReference {
+    ObjectReference {
+        kind: "Pod".into(),
+        namespace: "default".into(),
+        name: name.into(),
+        uid: format!("uid-{name}"),
+        api_version: "v1".into(),
+    }
+}
+
+#[test]
+fn a_source_may_send_25_events_about_an_object_then_one_every_five_minutes() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    let r = pod_ref("a");
+    let mut recorded = 0;
+    for i in 0..40u64 {
+        let msg = format!("attempt {}", i % 3);
+        if s.record_event(
+            i * 100,
+            &mut rng,
+            &r,
+            "Warning",
+            "Unhealthy",
+            &msg,
+            "kubelet",
+            "node-1",
+        )
+        .is_some()
+        {
+            recorded += 1;
+        }
+    }
+    assert_eq!(recorded, 25, "the burst");
+    // Another object, or another source, has its own budget.
+    assert!(s
+        .record_event(
+            4_000,
+            &mut rng,
+            &pod_ref("b"),
+            "Warning",
+            "Unhealthy",
+            "x",
+            "kubelet",
+            "node-1"
+        )
+        .is_some());
+    assert!(s
+        .record_event(
+            4_000,
+            &mut rng,
+            &r,
+            "Warning",
+            "Unhealthy",
+            "x",
+            "kubelet",
+            "node-2"
+        )
+        .is_some());
+    assert!(s
+        .record_event(
+            200_000,
+            &mut rng,
+            &r,
+            "Warning",
+            "Unhealthy",
+            "x",
+            "kubelet",
+            "node-1"
+        )
+        .is_none());
+    assert!(
+        s.record_event(
+            303_900,
+            &mut rng,
+            &r,
+            "Warning",
+            "Unhealthy",
+            "x",
+            "kubelet",
+            "node-1"
+        )
+        .is_some(),
+        "a token after 300 s"
+    );
+    assert!(s
+        .record_event(
+            304_000,
+            &mut rng,
+            &r,
+            "Warning",
+            "Unhealthy",
+            "y",
+            "kubelet",
+            "node-1"
+        )
+        .is_none());
+}
+
+#[test]
+fn the_tenth_similar_event_with_another_message_within_ten_minutes_is_combined() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(1);
+    let r = ObjectReference {
+        kind: "ReplicaSet".into(),
+        ..pod_ref("web-1")
+    };
+    for i in 0..12u64 {
+        let msg = format!("Error creating: pods \"web-1-{i}\" is forbidden");
+        s.record_event(
+            i * 1_000,
+            &mut rng,
+            &r,
+            "Warning",
+            "FailedCreate",
+            &msg,
+            "replicaset-controller",
+            "",
+        );
+    }
+    let events: Vec<&Event> = s.list::<Event>().collect();
+    assert_eq!(events.len(), 10, "nine as they came, then one combined");
+    let combined: Vec<&&Event> = events
+        .iter()
+        .filter(|e| e.message.starts_with("(combined from similar events): "))
+        .collect();
+    assert_eq!(combined.len(), 1);
+    assert_eq!(combined[0].count, 3);
+    assert_eq!(
+        combined[0].message,
+        "(combined from similar events): Error creating: pods \"web-1-11\" is forbidden"
+    );
+    // Ten quiet minutes start the group afresh.
+    s.record_event(
+        700_000,
+        &mut rng,
+        &r,
+        "Warning",
+        "FailedCreate",
+        "Error creating: later",
+        "replicaset-controller",
+        "",
+    );
+    assert!(s
+        .list::<Event>()
+        .any(|e| e.message == "Error creating: later"));
+}
+
 #[test]
 fn a_deployment_whose_selector_does_not_match_its_labels_is_invalid() {
     let mut s = Store::new();

@@ -28,7 +28,7 @@ impl Cluster {
                 let ch = store.create(now, rng, object, writer)?;
                 let name = ch.key.name.clone();
                 let mut out = vec![ch];
-                out.extend(event.map(|e| record_after(store, rng, now, who, &e, &name)));
+                out.extend(event.and_then(|e| record_after(store, rng, now, who, &e, &name)));
                 out
             }
             Request::Update(obj) => vec![store.update(now, obj, writer)?],
@@ -40,7 +40,7 @@ impl Cluster {
                 event,
             } => {
                 let mut out = store.delete(now, kind, &key, &options, writer)?;
-                out.extend(event.map(|e| record_after(store, rng, now, who, &e, &key.name)));
+                out.extend(event.and_then(|e| record_after(store, rng, now, who, &e, &key.name)));
                 out
             }
             Request::Bind { key, node } => vec![store.bind(now, &key, &node, writer)?],
@@ -58,18 +58,16 @@ impl Cluster {
                 type_,
                 reason,
                 message,
-            } => {
-                vec![store.record_event(
-                    now,
-                    rng,
-                    &involved,
-                    type_.as_str(),
-                    &reason,
-                    &message,
-                    &who.event_component,
-                    &who.host,
-                )]
-            }
+            } => Vec::from_iter(store.record_event(
+                now,
+                rng,
+                &involved,
+                type_.as_str(),
+                &reason,
+                &message,
+                &who.event_component,
+                &who.host,
+            )),
         })
     }
 
@@ -131,7 +129,9 @@ impl Cluster {
                     &who.event_component,
                     &who.host,
                 );
-                self.dispatch(&ch);
+                if let Some(ch) = ch {
+                    self.dispatch(&ch);
+                }
             }
         }
         result
@@ -211,7 +211,7 @@ fn record_after(
     who: &Component,
     e: &EventOnSuccess,
     name: &str,
-) -> Change {
+) -> Option<Change> {
     let msg = format!("{}{name}", e.message_prefix);
     store.record_event(
         now,
