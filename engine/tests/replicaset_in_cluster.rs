@@ -128,3 +128,39 @@ fn scaling_two_thousand_pods_down_ranks_victims_without_panicking() {
         .unwrap();
     assert_eq!(d.status.ready_replicas, 10);
 }
+
+#[test]
+fn a_replica_set_that_cannot_create_pods_retries_with_a_doubling_back_off() {
+    let mut c = Cluster::with_default_nodes(1);
+    c.submit(
+        &kubectl(),
+        Request::Create {
+            object: Object::ReplicaSet(Box::new(replicaset(3, ""))),
+            event: None,
+        },
+    )
+    .unwrap();
+    c.advance(120_000);
+    let times: Vec<u64> = c
+        .failed
+        .iter()
+        .filter(|f| f.writer == "replicaset-controller")
+        .map(|f| f.time)
+        .collect();
+    // client-go's per-item back-off: 5 ms doubling (each retry also waits the
+    // controller's 200 ms wake-up), so two minutes hold a dozen attempts, not hundreds.
+    assert!((10..=16).contains(&times.len()), "{times:?}");
+    let gaps: Vec<u64> = times.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(
+        gaps.windows(2).all(|g| g[1] >= g[0]),
+        "gaps never shrink: {gaps:?}"
+    );
+    assert!(gaps.last().unwrap() > &20_000, "{gaps:?}");
+    // And the Events stay few: repeated FailedCreate is counted, not listed.
+    let failed_create = c
+        .events()
+        .into_iter()
+        .filter(|e| e.reason == "FailedCreate")
+        .count();
+    assert!(failed_create <= 10, "{failed_create} FailedCreate events");
+}

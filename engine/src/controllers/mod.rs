@@ -108,11 +108,12 @@ pub struct Retry {
 }
 
 impl Retry {
-    /// Failures retried after 1 s every time (base and maximum of the rate limiter).
-    /// Upstream's `DefaultControllerRateLimiter` starts at 5 ms and doubles to 1,000 s;
-    /// the engine has kept a fixed second since its first controller.
+    /// client-go's `DefaultControllerRateLimiter`'s per-item back-off: 5 ms after the
+    /// first failure, doubling to 1,000 s, until the key syncs cleanly. (Its overall
+    /// token bucket, 10 per second with a burst of 100, is not modelled: one simulated
+    /// controller never comes near it.)
     pub const DEFAULT: Retry = Retry {
-        on_error: Some((SECOND, SECOND)),
+        on_error: Some((5, 1_000 * SECOND)),
         requeue_is_background: false,
     };
 }

@@ -93,13 +93,23 @@ impl ReplicaSetController {
         let mut out = Reconcile::default();
         let (pods, mut requests) = claim_pods(store, rs);
         let active: Vec<&Pod> = pods.into_iter().filter(|p| p.is_active()).collect();
-        if !rs.metadata.is_deleting() {
-            requests.extend(manage_replicas(store, rs, &active, now));
-        }
+        let managed = if rs.metadata.is_deleting() {
+            Vec::new()
+        } else {
+            manage_replicas(store, rs, &active, now)
+        };
+        // Upstream's calculateStatus knows manageReplicas' error; here its requests run
+        // after the sync. A sync with nothing to create or delete cannot fail: it clears
+        // ReplicaFailure. One that has creates or deletes leaves the condition as it is:
+        // if they fail, `sync_failed` records it (no change when it is already there);
+        // if they succeed, the next sync clears it. (Clearing it now and setting it back
+        // after every failure woke the controller with its own writes in a hot loop.)
+        let clear_failure = managed.is_empty();
+        requests.extend(managed);
         out.requests = requests;
         // After manage_replicas the cache still shows the pods it is deleting; the status
         // written now describes what was observed, as upstream's does.
-        let status = calculate_status(rs, &active, now);
+        let status = calculate_status(rs, &active, now, clear_failure);
         if status != rs.status {
             let mut updated = rs.clone();
             updated.status = status;
@@ -412,7 +422,12 @@ pub fn compare_for_deletion(a: &(&Pod, i64), b: &(&Pod, i64), now: SimTime) -> O
 }
 
 /// `calculateStatus`.
-pub fn calculate_status(rs: &ReplicaSet, active: &[&Pod], now: SimTime) -> ReplicaSetStatus {
+pub fn calculate_status(
+    rs: &ReplicaSet,
+    active: &[&Pod],
+    now: SimTime,
+    clear_failure: bool,
+) -> ReplicaSetStatus {
     let template_labels = &rs.spec.template.metadata.labels;
     let fully = active
         .iter()
@@ -431,13 +446,11 @@ pub fn calculate_status(rs: &ReplicaSet, active: &[&Pod], now: SimTime) -> Repli
             .filter(|p| p.is_available(rs.spec.min_ready_seconds, now))
             .count() as i64,
         observed_generation: rs.metadata.generation,
-        // A sync that manages replicas without error clears ReplicaFailure; a failed one
-        // gets it back from the cluster, which sees the refused requests.
         conditions: rs
             .status
             .conditions
             .iter()
-            .filter(|c| c.type_ != "ReplicaFailure")
+            .filter(|c| !clear_failure || c.type_ != "ReplicaFailure")
             .cloned()
             .collect(),
     }

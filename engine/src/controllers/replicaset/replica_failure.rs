@@ -22,12 +22,19 @@ pub fn set_replica_failure(
     let Some(rs) = store.get::<ReplicaSet>(key) else {
         return Vec::new();
     };
-    let mut rs = rs.clone();
     let reason = if rs.status.replicas < rs.spec.replicas {
         "FailedCreate"
     } else {
         "FailedDelete"
     };
+    // `SetCondition` (replica_set_utils.go): the same status and reason is no change —
+    // neither the new message nor the time is written (nor wakes the controller again).
+    if get_condition(&rs.status.conditions, "ReplicaFailure")
+        .is_some_and(|c| c.status == ConditionStatus::True && c.reason == reason)
+    {
+        return Vec::new();
+    }
+    let mut rs = rs.clone();
     set_condition(
         &mut rs.status.conditions,
         Condition {
