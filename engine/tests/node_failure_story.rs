@@ -172,6 +172,45 @@ fn when_every_node_is_lost_evictions_pause_and_nothing_is_deleted() {
 }
 
 #[test]
+fn when_the_last_nodes_are_lost_the_taints_already_placed_are_removed_until_a_node_returns() {
+    let mut c = web_cluster(1);
+    c.advance(17 * SECOND);
+    c.power_off("node-1").unwrap();
+    // node-1 alone: its zone is still healthy, so it is tainted for eviction.
+    step_until(&mut c, 80 * SECOND, "node-1 NoExecute", |c| {
+        no_execute_added(c, "node-1").is_some()
+    });
+    c.power_off("node-2").unwrap();
+    c.power_off("node-3").unwrap();
+    // Every node silent: master disruption mode takes node-1's NoExecute taint off
+    // (markNodeAsReachable) well before its Pods' 300 s tolerations run out.
+    step_until(&mut c, 80 * SECOND, "node-1 NoExecute removed", |c| {
+        no_execute_added(c, "node-1").is_none()
+    });
+    c.advance(600 * SECOND);
+    for n in ["node-1", "node-2", "node-3"] {
+        assert_eq!(node(&c, n).ready_status(), "Unknown");
+        assert!(
+            no_execute_added(&c, n).is_none(),
+            "{n} has no NoExecute taint"
+        );
+    }
+    assert!(c.store.list::<Pod>().all(|p| !p.metadata.is_deleting()));
+    // node-1 back: the mode ends and the two still silent are tainted again at the
+    // zone's rate, node-1 (Ready) is not.
+    c.power_on("node-1").unwrap();
+    step_until(&mut c, 60 * SECOND, "node-2 and node-3 tainted", |c| {
+        no_execute_added(c, "node-2").is_some() && no_execute_added(c, "node-3").is_some()
+    });
+    assert!(no_execute_added(&c, "node-1").is_none());
+    let (a, b) = (
+        no_execute_added(&c, "node-2").unwrap(),
+        no_execute_added(&c, "node-3").unwrap(),
+    );
+    assert_eq!(a.abs_diff(b), 10 * SECOND, "0.1 node/s per zone");
+}
+
+#[test]
 fn pods_of_a_removed_node_are_failed_and_force_deleted_by_pod_gc_after_the_quarantine() {
     let mut c = web_cluster(4);
     let victim = c

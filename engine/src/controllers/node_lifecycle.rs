@@ -49,9 +49,14 @@ pub struct NodeLifecycleController {
     monitor_pending: BTreeSet<String>,
     zone_next: BTreeMap<String, SimTime>,
     noexecute_pending: BTreeSet<String>,
+    /// Queued nodes whose zone's limiter is stopped (evictions paused): when it runs
+    /// again they take new places in the zone's queue, one per interval.
+    noexecute_paused: BTreeSet<String>,
     /// Per zone: (ready, not ready) node counts, kept on every Node change so zone
     /// health never needs a scan of all nodes.
     zones: BTreeMap<String, (usize, usize)>,
+    /// Every zone is fully disrupted (`handleDisruption`'s master disruption mode).
+    master_disruption: bool,
 }
 
 fn zone_of(n: &Node) -> String {
@@ -87,6 +92,9 @@ impl Controller for NodeLifecycleController {
         }
         for (at, t) in self.watch(ch.kind, old, new, ctx.now) {
             ctx.after(at, t);
+        }
+        if ch.kind == Kind::Node {
+            self.handle_disruption(ctx);
         }
     }
 
@@ -174,13 +182,42 @@ impl NodeLifecycleController {
         (state, ready + not_ready)
     }
 
-    /// Every zone is fully disrupted: evictions stop everywhere (`handleDisruption`).
+    /// Every zone (with nodes) is fully disrupted: evictions stop everywhere
+    /// (`handleDisruption`).
     fn all_zones_fully_disrupted(&self) -> bool {
-        !self.zones.is_empty()
-            && self
-                .zones
-                .values()
-                .all(|(ready, not_ready)| *ready == 0 && *not_ready > 0)
+        let mut zones = self.zones.values().filter(|(r, n)| r + n > 0).peekable();
+        zones.peek().is_some() && zones.all(|(ready, not_ready)| *ready == 0 && *not_ready > 0)
+    }
+
+    /// `handleDisruption`'s master disruption mode. Every zone fully disrupted (the
+    /// controller's own network may be what failed): remove the NoExecute taints it
+    /// placed from every node and stop tainting, so nothing is evicted. Some node Ready
+    /// again: give every node a fresh grace (probe timestamps now) and queue the nodes
+    /// still not Ready for their NoExecute taint again, at the zones' rates.
+    fn handle_disruption(&mut self, ctx: &mut Ctx<'_, ObjKey, NodeLifecycleTimer>) {
+        let all = self.all_zones_fully_disrupted();
+        if all == self.master_disruption {
+            return;
+        }
+        self.master_disruption = all;
+        let store = ctx.store;
+        let nodes = (0..store.node_count()).filter_map(|i| store.node_at(i));
+        if all {
+            for n in nodes {
+                // `markNodeAsReachable` on each: sync_node removes the taints now.
+                ctx.enqueue(ObjKey::of(&n.metadata));
+            }
+            return;
+        }
+        let pass = next_tick_after(ctx.now);
+        for n in nodes {
+            self.probe.insert(n.metadata.name.clone(), ctx.now);
+            if n.ready_status() != ConditionStatus::True {
+                for (at, t) in self.mark_node_for_tainting(n, pass) {
+                    ctx.after(at, t);
+                }
+            }
+        }
     }
 
     /// Informer handler: node changes may change zone health; leases are heartbeats.
@@ -207,6 +244,7 @@ impl NodeLifecycleController {
                     let name = &o.meta().name;
                     self.probe.remove(name);
                     self.noexecute_pending.remove(name);
+                    self.noexecute_paused.remove(name);
                 }
                 vec![]
             }
@@ -241,6 +279,10 @@ impl NodeLifecycleController {
         if node.ready_status() == ConditionStatus::True {
             mark_node_as_reachable(&mut taints);
             self.noexecute_pending.remove(&node.metadata.name);
+            self.noexecute_paused.remove(&node.metadata.name);
+        } else if self.master_disruption {
+            // Master disruption mode: no node keeps a NoExecute readiness taint.
+            mark_node_as_reachable(&mut taints);
         }
         if taints == node.spec.taints {
             return Reconcile::default();
@@ -358,11 +400,13 @@ impl NodeLifecycleController {
         }
         let Some(node) = store.get::<Node>(&ObjKey::new("", name)) else {
             self.noexecute_pending.remove(name);
+            self.noexecute_paused.remove(name);
             return (vec![], vec![]);
         };
         let status = node.ready_status();
         if status == ConditionStatus::True {
             self.noexecute_pending.remove(name);
+            self.noexecute_paused.remove(name);
             return (vec![], vec![]);
         }
         let zone = zone_of(node);
@@ -371,6 +415,7 @@ impl NodeLifecycleController {
         let paused = all_zones_down
             || (state == ZoneState::PartialDisruption && size <= LARGE_CLUSTER_THRESHOLD);
         if paused {
+            self.noexecute_paused.insert(name.to_string());
             return (
                 vec![],
                 vec![(
@@ -380,6 +425,12 @@ impl NodeLifecycleController {
             );
         }
         self.noexecute_pending.remove(name);
+        if self.noexecute_paused.remove(name) {
+            // The limiter was swapped back from "never" (`SwapLimiter`): a fresh token
+            // bucket at the zone's rate, so the nodes that waited are tainted one per
+            // interval, not all at once.
+            return (vec![], self.mark_node_for_tainting(node, now));
+        }
         if state == ZoneState::PartialDisruption {
             self.zone_next
                 .insert(zone, now + SECONDARY_EVICTION_INTERVAL);
