@@ -210,6 +210,52 @@ fn when_the_last_nodes_are_lost_the_taints_already_placed_are_removed_until_a_no
     assert_eq!(a.abs_diff(b), 10 * SECOND, "0.1 node/s per zone");
 }
 
+fn bound_pod(name: &str, node: &str) -> String {
+    format!(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\nspec:\n  nodeName: {node}\n  containers:\n  - name: c\n    image: nginx\n"
+    )
+}
+
+#[test]
+fn a_pod_bound_to_a_node_that_never_existed_is_failed_and_deleted_by_pod_gc_after_the_quarantine() {
+    use kubeplay_engine::command::{run, NoFiles};
+    let mut c = web_cluster(2);
+    let written = c.now();
+    assert!(
+        run(
+            &mut c,
+            "kubectl apply -f -",
+            Some(&bound_pod("stray", "ghost")),
+            &NoFiles
+        )
+        .ok
+    );
+    // One bound to a name that gets a Node before the quarantine ends is kept.
+    assert!(
+        run(
+            &mut c,
+            "kubectl apply -f -",
+            Some(&bound_pod("early", "node-9")),
+            &NoFiles
+        )
+        .ok
+    );
+    c.advance(10 * SECOND);
+    c.add_node("node-9", Default::default()).unwrap();
+    let sweep = kubeplay_engine::controllers::pod_gc::sweep_time(written);
+    c.advance(sweep - 1 - c.now());
+    let p = pod(&c, "stray").expect("kept during the quarantine");
+    assert_eq!(p.status.phase, "Pending");
+    let t = step_until(&mut c, 2 * SECOND, "stray deleted", |c| {
+        pod(c, "stray").is_none()
+    });
+    assert_eq!(t, sweep);
+    assert!(pod(&c, "early").is_some(), "its node exists now");
+    // The sweep writes nothing more and arms nothing more.
+    c.advance(120 * SECOND);
+    assert!(pod(&c, "early").is_some());
+}
+
 #[test]
 fn pods_of_a_removed_node_are_failed_and_force_deleted_by_pod_gc_after_the_quarantine() {
     let mut c = web_cluster(4);
