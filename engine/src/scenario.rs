@@ -19,6 +19,9 @@
 //!     command: kubectl delete pod {pod:app=gateway} --wait=false
 //!     wait: 30s                # how long the runner plays after it (default 30s)
 //!     output: deleted          # text its output must contain (checked by the runner)
+//!   - text: { en: "Try to delete a node's last Pod", zh: "…" }
+//!     command: kubectl drain node-1 --timeout=20s
+//!     expect: error            # the command is meant to fail (a lesson about an error)
 //! goals:
 //!   - label: { en: "Ready back to 3", zh: "就绪数回到 3" }
 //!     expect: deployment/gateway {.status.readyReplicas} == 3
@@ -28,6 +31,10 @@
 //! first (by name) Pod matching it that is not being deleted, `{node-of:SELECTOR}` that
 //! Pod's node, `{rs:SELECTOR}` the newest ReplicaSet matching it — Pod names are random,
 //! a lesson's wording is not.
+//!
+//! Every setup line and step command must succeed unless it is marked as meant to fail:
+//! the step's `expect: error` (all its commands), or a command line's trailing
+//! `# expect error` as in any script. A marked command that succeeds is a failure too.
 
 use crate::api::{Pod, ReplicaSet, LABEL_TOPOLOGY_ZONE};
 use crate::apiserver::FastPaths;
@@ -120,6 +127,9 @@ pub struct Step {
     /// Text the command's output must contain (a lesson about an error shows the error).
     #[serde(default)]
     pub output: Option<String>,
+    /// `error`: the step's commands are meant to fail.
+    #[serde(default)]
+    pub expect: Option<String>,
 }
 
 /// A goal: a `sim expect` check with a label.
@@ -293,6 +303,13 @@ fn validate(s: &Scenario) -> Result<(), String> {
         if let Some(c) = &st.command {
             script::parse(c, "step").map_err(|e| format!("steps[{i}].command: {e}"))?;
         }
+        if let Some(e) = &st.expect {
+            if e != "error" {
+                return Err(format!(
+                    "steps[{i}].expect: \"{e}\" is not \"error\" (the only outcome a step declares)"
+                ));
+            }
+        }
     }
     if let Some(t) = &s.timeout {
         parse_duration(t).map_err(|e| format!("timeout: {e}"))?;
@@ -334,7 +351,15 @@ pub fn build_with(s: &Scenario, fast: FastPaths) -> Result<Cluster, String> {
     let lines = script::parse(&s.setup, "setup")?;
     for l in &lines {
         let o = command::run(&mut c, &l.command, l.stdin.as_deref(), &NoFiles);
-        if !o.ok {
+        if o.ok == l.expect_error {
+            if o.ok {
+                return Err(format!(
+                    "setup line {}: {}: succeeded, but the line says {}",
+                    l.line,
+                    l.command,
+                    script::EXPECT_ERROR
+                ));
+            }
             return Err(format!(
                 "setup line {}: {}: {}",
                 l.line,
@@ -476,12 +501,18 @@ pub struct Report {
     pub reached: Vec<Option<SimTime>>,
     /// Steps whose output lacked the text the scenario says it must contain.
     pub output_mismatches: Vec<usize>,
+    /// Steps with a command that failed without being marked as meant to fail, or
+    /// that succeeded although marked.
+    pub unexpected_results: Vec<usize>,
 }
 
 impl Report {
-    /// Every goal reached and every step printed what it should.
+    /// Every goal reached, every step printed what it should, and every command
+    /// succeeded or failed as the scenario says.
     pub fn passed(&self) -> bool {
-        self.reached.iter().all(Option::is_some) && self.output_mismatches.is_empty()
+        self.reached.iter().all(Option::is_some)
+            && self.output_mismatches.is_empty()
+            && self.unexpected_results.is_empty()
     }
 }
 
@@ -516,6 +547,7 @@ pub fn play_with(s: &Scenario, lang: &str, fast: FastPaths) -> Result<(Report, C
     t.check(s, &mut c);
     let mut out = format!("# {}\n# {}\n", s.title.get(lang), s.description.get(lang));
     let mut mismatches = Vec::new();
+    let mut unexpected = Vec::new();
     for (i, st) in s.steps.iter().enumerate() {
         out.push_str(&format!(
             "\n## {} {}\n",
@@ -526,10 +558,21 @@ pub fn play_with(s: &Scenario, lang: &str, fast: FastPaths) -> Result<(Report, C
             let text = expand(&c, cmd).map_err(|e| format!("steps[{i}]: {e}"))?;
             let lines = script::parse(&text, "step")?;
             let mut printed = String::new();
+            let step_fails = st.expect.as_deref() == Some("error");
             for l in &lines {
                 let o = command::run(&mut c, &l.command, l.stdin.as_deref(), &NoFiles);
                 out.push_str(&format!("$ {}\n{}", l.command, o.output));
                 printed.push_str(&o.output);
+                if o.ok == (step_fails || l.expect_error) {
+                    if !unexpected.contains(&i) {
+                        unexpected.push(i);
+                    }
+                    out.push_str(if o.ok {
+                        "!! expected this command to fail\n"
+                    } else {
+                        "!! this command failed\n"
+                    });
+                }
                 t.check(s, &mut c);
             }
             if let Some(want) = &st.output {
@@ -570,6 +613,7 @@ pub fn play_with(s: &Scenario, lang: &str, fast: FastPaths) -> Result<(Report, C
             transcript: out,
             reached: t.reached,
             output_mismatches: mismatches,
+            unexpected_results: unexpected,
         },
         c,
     ))

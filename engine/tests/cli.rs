@@ -96,3 +96,57 @@ fn the_seed_flag_changes_the_generated_names() {
     assert_eq!(run("3"), run("3"));
     assert_ne!(run("3"), run("4"));
 }
+
+fn run_stdin(script: &str) -> (Option<i32>, String, String) {
+    let mut child = cli()
+        .args(["run", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_failed_command_exits_1_after_running_and_printing_the_whole_script() {
+    let (code, out, err) = run_stdin("kubectl get pod nope\nsim time\n");
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert_eq!(
+        out,
+        "$ kubectl get pod nope\nError from server (NotFound): pods \"nope\" not found\n$ sim time\n0:00.0 (2025-01-01T00:00:00Z)\n"
+    );
+    assert!(
+        err.contains("1 command(s) did not do what the script says"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_line_marked_expect_error_may_fail_and_the_script_exits_0() {
+    let (code, out, err) = run_stdin("kubectl get pod nope   # expect error\nsim time\n");
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.starts_with("$ kubectl get pod nope   # expect error\nError from server (NotFound)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_line_marked_expect_error_that_succeeds_exits_1() {
+    let (code, out, _) = run_stdin("sim time # expect error\n");
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.ends_with("FAILED: the line says # expect error, but the command succeeded\n"));
+}

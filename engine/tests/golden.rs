@@ -1,6 +1,7 @@
 //! Golden transcripts: each `tests/golden/*.sh` runs through the command language and
 //! must print exactly its `.out` file, byte for byte. `UPDATE_GOLDEN=1 cargo test
-//! --test golden` rewrites the files (read the diff before committing it).
+//! --test golden` rewrites the files (read the diff before committing it). A command
+//! that fails must say so with `# expect error`, as in any script.
 
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::command::{script, Files};
@@ -22,8 +23,8 @@ fn transcript(script_path: &Path) -> String {
     let dir = Dir(script_path.parent().expect("in a folder").to_path_buf());
     let r = script::run_lines(&mut c, &lines, &dir);
     format!(
-        "{}# expectations: {} run, {} failed\n",
-        r.transcript, r.expectations, r.failed_expectations
+        "{}# expectations: {} run, {} failed; commands that did not do what the script says: {}\n",
+        r.transcript, r.expectations, r.failed_expectations, r.unexpected
     )
 }
 
@@ -39,8 +40,12 @@ fn every_golden_script_prints_exactly_its_transcript() {
     assert!(scripts.len() >= 5, "golden scripts present");
     let update = std::env::var("UPDATE_GOLDEN").is_ok();
     let mut mismatches = Vec::new();
+    let mut unexpected = Vec::new();
     for s in &scripts {
         let got = transcript(s);
+        if !got.ends_with("did not do what the script says: 0\n") {
+            unexpected.push(s.display().to_string());
+        }
         let golden = s.with_extension("out");
         if update {
             std::fs::write(&golden, &got).expect("write golden");
@@ -63,4 +68,8 @@ fn every_golden_script_prints_exactly_its_transcript() {
         }
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    assert!(
+        unexpected.is_empty(),
+        "a command failed without `# expect error` (or succeeded with it) in {unexpected:?}"
+    );
 }

@@ -84,3 +84,24 @@ fn a_goal_that_is_never_reached_fails_the_run() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("[ ] ten nodes   (count nodes == 10)"), "{out}");
 }
+
+#[test]
+fn a_step_command_that_fails_unmarked_or_succeeds_marked_fails_the_scenario() {
+    let dir = std::env::temp_dir().join(format!("kubeplay-scn-err-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let base = "id: e\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ncluster: {nodes: [{name: n1}]}\n";
+    let cases = [
+        ("steps:\n  - text: {en: a, zh: b}\n    command: kubectl get pod nope\n", 1),
+        ("steps:\n  - text: {en: a, zh: b}\n    command: kubectl get pod nope\n    expect: error\n", 0),
+        // In YAML a plain ` #` starts a YAML comment: the marker goes in a block scalar.
+        ("steps:\n  - text: {en: a, zh: b}\n    command: |\n      kubectl get pod nope # expect error\n", 0),
+        ("steps:\n  - text: {en: a, zh: b}\n    command: sim time\n    expect: error\n", 1),
+    ];
+    for (i, (steps, want)) in cases.iter().enumerate() {
+        let f = dir.join(format!("s{i}.yaml"));
+        std::fs::write(&f, format!("{base}{steps}")).unwrap();
+        let (code, out, err) = cli(&["scenario", f.to_str().unwrap()]);
+        assert_eq!(code, *want, "case {i}:\n{out}\n{err}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

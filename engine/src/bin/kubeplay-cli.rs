@@ -9,8 +9,10 @@
 //! ```
 //! Exit status of `scenario`: 0 when every goal was reached (and every step printed what
 //! it should), 1 when not, 2 when the scenario cannot be read or set up.
-//! Exit status of `run`: 0 when every `sim expect` held, 1 when one failed, 2 when the
-//! script cannot be read or parsed (the message names file:line).
+//! Exit status of `run`: 0 when every command succeeded (or failed where its line says
+//! `# expect error`) and every `sim expect` held; 1 otherwise — the script still runs
+//! to its end and prints everything; 2 when the script cannot be read or parsed (the
+//! message names file:line).
 
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::command::{self, script, Files};
@@ -170,15 +172,24 @@ fn run_file(file: &str, seed: Option<u64>) -> ExitCode {
     let r = script::run_lines(&mut cluster, &lines, &files);
     print!("{}", r.transcript);
     let _ = std::io::stdout().flush();
+    if r.passed() {
+        return ExitCode::SUCCESS;
+    }
     if r.failed_expectations > 0 {
         eprintln!(
             "kubeplay-cli: {} of {} expectations failed",
             r.failed_expectations, r.expectations
         );
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
     }
+    // Expectations are commands too; name the others apart.
+    let others = r.unexpected.saturating_sub(r.failed_expectations);
+    if others > 0 {
+        eprintln!(
+            "kubeplay-cli: {others} command(s) did not do what the script says (an error without `{}`, or none with it)",
+            script::EXPECT_ERROR
+        );
+    }
+    ExitCode::from(1)
 }
 
 /// Terminal raw mode through `stty`, restored on drop.

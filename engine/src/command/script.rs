@@ -1,5 +1,9 @@
 //! Scripts: one command a line, `#` comments, blank lines, `\` continuation, and
 //! `kubectl apply -f - <<EOF … EOF` heredocs feeding stdin.
+//!
+//! A script fails loudly: every command must succeed, except a line that says it is
+//! meant to fail with a trailing `# expect error` comment (a lesson that teaches an
+//! error). Such a line that succeeds is itself a failure.
 
 use super::{run, Files, Outcome};
 use crate::cluster::Cluster;
@@ -13,6 +17,36 @@ pub struct ScriptLine {
     pub command: String,
     /// Heredoc body, if any.
     pub stdin: Option<String>,
+    /// The line ends with `# expect error`: the command is meant to fail.
+    pub expect_error: bool,
+}
+
+/// The trailing comment that marks a command meant to fail.
+pub const EXPECT_ERROR: &str = "# expect error";
+
+/// Split a shell-style trailing comment off a command: a `#` that starts a word
+/// outside quotes, as sh reads it (so `a#b` and `'# x'` are not comments).
+fn split_comment(s: &str) -> (&str, Option<&str>) {
+    let mut quote: Option<char> = None;
+    let mut prev_space = true;
+    for (i, c) in s.char_indices() {
+        match (quote, c) {
+            (Some(q), x) if x == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '#') if prev_space => return (s[..i].trim_end(), Some(&s[i..])),
+            _ => {}
+        }
+        prev_space = c.is_whitespace();
+    }
+    // A quote left open makes the line an error anyway (the tokenizer says so); still
+    // honour a marker at its very end, so such a line can teach that error.
+    match s.strip_suffix(EXPECT_ERROR) {
+        Some(head) if quote.is_some() && head.ends_with(char::is_whitespace) => {
+            (head.trim_end(), Some(EXPECT_ERROR))
+        }
+        _ => (s, None),
+    }
 }
 
 /// Parse a script. Errors name the line: `script.sh:12: unterminated heredoc (EOF)`.
@@ -45,7 +79,16 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<ScriptLine>, String> {
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        let mut command = trimmed.to_string();
+        // Why strip comments here rather than in the tokenizer: the marker must come off
+        // before the heredoc marker is read (`apply -f - <<EOF # expect error`).
+        let (code, comment) = split_comment(trimmed);
+        let expect_error = comment.is_some_and(|c| {
+            c.trim_start_matches('#')
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                == ["expect", "error"]
+        });
+        let mut command = code.to_string();
         let mut stdin = None;
         if let Some(pos) = find_heredoc(&command) {
             let marker_spec = command[pos + 2..].trim().to_string();
@@ -90,6 +133,7 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<ScriptLine>, String> {
             line: start + 1,
             command,
             stdin,
+            expect_error,
         });
     }
     Ok(out)
@@ -124,6 +168,17 @@ pub struct ScriptRun {
     pub expectations: usize,
     /// Commands that exited non-zero (expectations included).
     pub failed_commands: usize,
+    /// Commands whose result was not the one the script declared: a failure on a line
+    /// without `# expect error`, or a success on a line with it (expectations included).
+    pub unexpected: usize,
+}
+
+impl ScriptRun {
+    /// Every command did what the script said it would: a `sim expect` is a command, so
+    /// an expectation that failed fails the run unless its line says `# expect error`.
+    pub fn passed(&self) -> bool {
+        self.unexpected == 0
+    }
 }
 
 /// Run parsed commands in order, as the console would, collecting the transcript.
@@ -131,8 +186,20 @@ pub fn run_lines(c: &mut Cluster, lines: &[ScriptLine], files: &dyn Files) -> Sc
     let mut r = ScriptRun::default();
     for l in lines {
         let o: Outcome = run(c, &l.command, l.stdin.as_deref(), files);
-        r.transcript.push_str(&format!("$ {}\n", l.command));
+        if l.expect_error {
+            r.transcript
+                .push_str(&format!("$ {}   {EXPECT_ERROR}\n", l.command));
+        } else {
+            r.transcript.push_str(&format!("$ {}\n", l.command));
+        }
         r.transcript.push_str(&o.output);
+        if l.expect_error == o.ok {
+            r.unexpected += 1;
+            if o.ok {
+                r.transcript
+                    .push_str("FAILED: the line says # expect error, but the command succeeded\n");
+            }
+        }
         if let Some(ok) = o.expectation {
             r.expectations += 1;
             if !ok {
@@ -166,6 +233,42 @@ mod tests {
             Some("apiVersion: v1\nkind: Pod\n")
         );
         assert_eq!(lines[2].line, 9);
+    }
+
+    #[test]
+    fn a_trailing_expect_error_comment_marks_a_line_meant_to_fail() {
+        let s = "kubectl frob # expect error\nkubectl get pods -o 'jsonpath={.a}#x' # just a note\nkubectl apply -f - <<EOF # expect error\nkind: Pod\nEOF\n";
+        let lines = parse(s, "t.sh").unwrap();
+        assert_eq!(lines[0].command, "kubectl frob");
+        assert!(lines[0].expect_error);
+        assert_eq!(lines[1].command, "kubectl get pods -o 'jsonpath={.a}#x'");
+        assert!(!lines[1].expect_error);
+        assert_eq!(lines[2].command, "kubectl apply -f -");
+        assert_eq!(lines[2].stdin.as_deref(), Some("kind: Pod\n"));
+        assert!(lines[2].expect_error);
+    }
+
+    #[test]
+    fn a_failed_command_or_a_marked_line_that_succeeds_fails_the_run() {
+        let mut c = crate::cluster::Cluster::with_default_nodes(1);
+        let files = crate::command::NoFiles;
+        let ok = parse("kubectl frob # expect error\nsim time\n", "t.sh").unwrap();
+        let r = run_lines(&mut c, &ok, &files);
+        assert!(r.passed(), "{}", r.transcript);
+        assert!(r
+            .transcript
+            .starts_with("$ kubectl frob   # expect error\nerror: unknown command"));
+        let bad = parse("kubectl frob\n", "t.sh").unwrap();
+        assert!(!run_lines(&mut c, &bad, &files).passed());
+        let bad = parse("sim time # expect error\n", "t.sh").unwrap();
+        let r = run_lines(&mut c, &bad, &files);
+        assert!(!r.passed());
+        assert!(
+            r.transcript
+                .ends_with("FAILED: the line says # expect error, but the command succeeded\n"),
+            "{}",
+            r.transcript
+        );
     }
 
     #[test]

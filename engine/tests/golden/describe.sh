@@ -5,7 +5,7 @@ kubectl describe deployment web
 kubectl describe rs
 kubectl describe pods -l app=web
 kubectl describe node node-1
-kubectl describe pod missing
+kubectl describe pod missing # expect error
 kubectl apply -f - <<ZZ
 apiVersion: v1
 kind: Pod

@@ -1,8 +1,8 @@
 # Manifests and commands that are wrong get kubectl's error and change nothing.
-kubectl apply -f missing.yaml
-kubectl apply -f bad-type.yaml
-kubectl apply -f unknown-kind.yaml
-kubectl apply -f - <<EOF
+kubectl apply -f missing.yaml # expect error
+kubectl apply -f bad-type.yaml # expect error
+kubectl apply -f unknown-kind.yaml # expect error
+kubectl apply -f - <<EOF # expect error
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -29,12 +29,12 @@ spec:
 EOF
 kubectl get deployments
 kubectl get all
-kubectl create deployment x
-kubectl scale deployment nope --replicas=1
-kubectl frob
-kubectl get pods -l 'app in'
-frobnicate --now
-kubectl get pods -o 'jsonpath={.items['
-kubectl get pods 'unterminated
+kubectl create deployment x # expect error
+kubectl scale deployment nope --replicas=1 # expect error
+kubectl frob # expect error
+kubectl get pods -l 'app in' # expect error
+frobnicate --now # expect error
+kubectl get pods -o 'jsonpath={.items[' # expect error
+kubectl get pods 'unterminated # expect error
 kubectl drain node-1
 kubectl delete pod solo --force

@@ -11,8 +11,8 @@ sim image-crash shop:2.0 --after 2s
 sim advance 90s
 kubectl get pods
 kubectl get events --field-selector reason=BackOff
-sim crash pod/nope
+sim crash pod/nope # expect error
 kubectl create deployment api --image=api:1.0
-sim settle
-sim unready pod/nope
+sim settle # expect error
+sim unready pod/nope # expect error
 kubectl get pods -l app=api -o name

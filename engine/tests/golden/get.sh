@@ -20,8 +20,8 @@ kubectl get pods --sort-by=.spec.nodeName --no-headers
 kubectl get events --field-selector reason=Scheduled
 kubectl get deployment web -o yaml
 kubectl get node node-1 -o json
-kubectl get pod nope
-kubectl get widgets
-kubectl get pods --bogus
-kubectl get pods -o table
-kubectl get pods --field-selector spec.color=blue
+kubectl get pod nope # expect error
+kubectl get widgets # expect error
+kubectl get pods --bogus # expect error
+kubectl get pods -o table # expect error
+kubectl get pods --field-selector spec.color=blue # expect error

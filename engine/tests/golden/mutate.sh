@@ -4,22 +4,22 @@ kubectl apply -f web.yaml
 sim settle
 kubectl scale deployment web --replicas=4
 kubectl rollout status deployment/web
-kubectl scale deploy/web
+kubectl scale deploy/web # expect error
 kubectl set image deployment/web nginx=nginx:1.28
 kubectl rollout status deployment web
 kubectl rollout history deployment/web
 kubectl rollout undo deployment/web
 kubectl rollout status deployment/web
 kubectl rollout history deployment/web
-kubectl rollout undo deployment/web --to-revision=9
+kubectl rollout undo deployment/web --to-revision=9 # expect error
 kubectl rollout pause deployment/web
 kubectl rollout pause deployment/web
-kubectl rollout undo deployment/web
+kubectl rollout undo deployment/web # expect error
 kubectl rollout resume deployment/web
 kubectl rollout restart deployment/web
 kubectl rollout status deployment/web
 kubectl label deployment web tier=frontend
-kubectl label deployment web tier=backend
+kubectl label deployment web tier=backend # expect error
 kubectl label deployment web tier=backend --overwrite
 kubectl label deployment web tier-
 kubectl annotate deployment web kubernetes.io/change-cause='manual edit'
@@ -27,7 +27,7 @@ kubectl patch deployment web -p '{"spec":{"replicas":2}}'
 kubectl patch deployment web -p '{"spec":{"replicas":2}}'
 sim settle
 kubectl taint nodes node-3 dedicated=db:NoSchedule
-kubectl taint nodes node-3 dedicated=db:NoSchedule
+kubectl taint nodes node-3 dedicated=db:NoSchedule # expect error
 kubectl taint nodes node-3 dedicated:NoSchedule-
 kubectl cordon node-1
 kubectl cordon node-1
@@ -39,5 +39,5 @@ kubectl uncordon node-2
 kubectl wait --for=condition=Available deployment/web --timeout=60s
 kubectl delete deployment web
 kubectl get rs,pods
-kubectl delete pod ghost
-kubectl delete pods
+kubectl delete pod ghost # expect error
+kubectl delete pods # expect error

@@ -68,7 +68,7 @@ kubectl get events --field-selector reason=Preempted
 sim advance 40s
 kubectl get pods -o wide
 kubectl get events --field-selector involvedObject.name=payments
-kubectl apply -f - <<ZZ
+kubectl apply -f - <<ZZ # expect error
 apiVersion: v1
 kind: Pod
 metadata:

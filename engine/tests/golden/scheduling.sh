@@ -41,4 +41,4 @@ kubectl get events --field-selector reason=FailedScheduling
 sim node add b2 --cpu 4 --memory 8Gi --labels topology.kubernetes.io/zone=b
 sim advance 10s
 kubectl get pods -o wide
-sim why nope
+sim why nope # expect error

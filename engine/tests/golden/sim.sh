@@ -9,7 +9,7 @@ sim advance 90s
 sim time
 sim expect deployment/api {.status.readyReplicas} == 2
 sim expect count pods -l app=api --field phase=Running >= 2
-sim expect deployment/api {.status.readyReplicas} == 5
+sim expect deployment/api {.status.readyReplicas} == 5 # expect error
 sim node down node-1
 sim advance 60s
 kubectl get nodes
@@ -19,8 +19,8 @@ kubectl get nodes
 sim node remove edge-1
 kubectl get nodes
 sim log --tail 5
-sim frobnicate
-sim advance soon
+sim frobnicate # expect error
+sim advance soon # expect error
 sim reset --nodes 4 --zones 3
 kubectl get nodes --show-labels
-sim reset --nodes 4 --zones 27
+sim reset --nodes 4 --zones 27 # expect error

@@ -15,9 +15,9 @@ kubectl get pods -o wide
 sim trace pod/gateway-589b7474c7-x4jzh
 sim trace pod/gateway-589b7474c7-4dsht
 sim trace node/node-1
-sim trace pod/nope
-sim trace frob/x
-sim trace
+sim trace pod/nope # expect error
+sim trace frob/x # expect error
+sim trace # expect error
 # A back-off loop is told once with its count.
 sim image-fail nginx:nope
 kubectl set image deployment/gateway nginx=nginx:nope

@@ -13,7 +13,11 @@ use crate::apiserver::{ApiError, ObjKey};
 use crate::client::Request;
 use crate::cluster::{kubectl as user, Cluster};
 use crate::command::args::{bool_flag, flag, parse_flags, Parsed};
+use crate::command::select::{fields_match, parse_field_selector, parse_label_selector};
 use crate::printers::qualified_name;
+
+/// `kubernetes.io/change-cause` (polymorphichelpers.ChangeCauseAnnotation).
+const CHANGE_CAUSE: &str = "kubernetes.io/change-cause";
 
 /// A copy of the live object to change, or kubectl's NotFound.
 fn get_cloned(c: &Cluster, kind: Kind, key: &ObjKey) -> Result<Object, String> {
@@ -112,71 +116,274 @@ pub(super) fn set(c: &mut Cluster, words: &[String]) -> R {
     Ok(format!("{} image updated", qualified_name(kind, &name)))
 }
 
+/// `IsValidLabelValue` (apimachinery `util/validation`): its messages, joined by `;`
+/// as kubectl's `parseLabels` joins them.
+pub(crate) fn label_value_errors(v: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if v.len() > 63 {
+        errs.push("must be no more than 63 characters".to_string());
+    }
+    let ok_char = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.';
+    let ok = v.is_empty()
+        || (v.chars().all(ok_char)
+            && v.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && v.ends_with(|c: char| c.is_ascii_alphanumeric()));
+    if !ok {
+        errs.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')".to_string());
+    }
+    errs
+}
+
+/// `cmdutil.GetResourcesAndPairs`: resource words first, then `KEY=VALUE` / `KEY-`.
+fn resources_and_pairs(
+    args: &[String],
+    pair_type: &str,
+) -> Result<(Vec<String>, Vec<String>), String> {
+    let (mut resources, mut pairs) = (Vec::new(), Vec::new());
+    for a in args {
+        let pair = (a.contains('=') && !a.starts_with('=')) || (a.ends_with('-') && a != "-");
+        if pair {
+            pairs.push(a.clone());
+        } else if !pairs.is_empty() {
+            return Err(format!(
+                "error: all resources must be specified before {pair_type} changes: {a}"
+            ));
+        } else {
+            resources.push(a.clone());
+        }
+    }
+    Ok((resources, pairs))
+}
+
+/// `label.go`'s `parseLabels`: new labels (sorted, for a deterministic order where Go
+/// ranges over a map) and removals.
+fn parse_labels(specs: &[String]) -> Result<(Vec<(String, String)>, Vec<String>), String> {
+    let mut new: Vec<(String, String)> = Vec::new();
+    let mut remove = Vec::new();
+    for spec in specs {
+        if spec.contains('=') {
+            let parts: Vec<&str> = spec.split('=').collect();
+            if parts.len() != 2 {
+                return Err(format!("error: invalid label spec: {spec}"));
+            }
+            let errs = label_value_errors(parts[1]);
+            if !errs.is_empty() {
+                return Err(format!(
+                    "error: invalid label value: \"{spec}\": {}",
+                    errs.join(";")
+                ));
+            }
+            new.retain(|(k, _)| k != parts[0]);
+            new.push((parts[0].to_string(), parts[1].to_string()));
+        } else if let Some(k) = spec.strip_suffix('-') {
+            remove.push(k.to_string());
+        } else {
+            return Err(format!("error: unknown label spec: {spec}"));
+        }
+    }
+    if remove.iter().any(|r| new.iter().any(|(k, _)| k == r)) {
+        return Err("error: can not both modify and remove a label in the same command".into());
+    }
+    new.sort();
+    Ok((new, remove))
+}
+
+/// `cmdutil.ParsePairs(…, "annotation", true)` and `validateAnnotations`.
+fn parse_annotations(specs: &[String]) -> Result<(Vec<(String, String)>, Vec<String>), String> {
+    let mut new: Vec<(String, String)> = Vec::new();
+    let mut remove = Vec::new();
+    let mut invalid = Vec::new();
+    for spec in specs {
+        if spec.contains('=') && !spec.starts_with('=') {
+            let (k, v) = spec.split_once('=').unwrap_or((spec, ""));
+            new.retain(|(x, _)| x != k);
+            new.push((k.to_string(), v.to_string()));
+        } else if spec.ends_with('-') && spec != "-" {
+            remove.push(spec[..spec.len() - 1].to_string());
+        } else {
+            invalid.push(spec.as_str());
+        }
+    }
+    if !invalid.is_empty() {
+        return Err(format!(
+            "error: invalid annotation format: {}",
+            invalid.join(", ")
+        ));
+    }
+    let both: Vec<&str> = remove
+        .iter()
+        .filter(|r| new.iter().any(|(k, _)| k == *r))
+        .map(String::as_str)
+        .collect();
+    if !both.is_empty() {
+        return Err(format!(
+            "error: can not both modify and remove the following annotation(s) in the same command: {}",
+            both.join(", ")
+        ));
+    }
+    new.sort();
+    Ok((new, remove))
+}
+
+/// `utilerrors.NewAggregate(…).Error()`: one message alone, several in brackets.
+fn aggregate(errs: &[String]) -> String {
+    match errs {
+        [one] => one.clone(),
+        many => format!("[{}]", many.join(", ")),
+    }
+}
+
 /// `kubectl label` (or `kubectl annotate` when `annotations`): `KEY=VALUE` sets,
-/// `KEY-` removes.
+/// `KEY-` removes, on named objects or those `-l`/`--field-selector`/`--all` select
+/// (`label.go` `RunLabel`, `annotate.go` `RunAnnotate`).
 pub(super) fn label(c: &mut Cluster, words: &[String], annotations: bool) -> R {
     let verb = if annotations { "annotate" } else { "label" };
+    let what = if annotations { "annotation" } else { "label" };
     let p = parse_flags(
         words,
         &[
             NS,
             bool_flag("overwrite", None),
             flag("selector", Some('l')),
+            flag("field-selector", None),
             bool_flag("all", None),
+            bool_flag("all-namespaces", Some('A')),
         ],
         &format!("kubectl {verb}"),
     )?;
-    let (res, changes): (Vec<String>, Vec<String>) = p.args.iter().cloned().partition(|a| {
-        !(a.contains('=') || a.ends_with('-')) || a.contains('/') && !a.contains('=')
-    });
-    if changes.is_empty() {
-        return Err(format!(
-            "error: at least one {} update is required",
-            if annotations { "annotation" } else { "label" }
-        ));
+    let (res, changes) = resources_and_pairs(&p.args, what)?;
+    let (new, remove) = if annotations {
+        parse_annotations(&changes)?
+    } else {
+        parse_labels(&changes)?
+    };
+    let (sel, fsel, all) = (p.get("selector"), p.get("field-selector"), p.bool("all"));
+    if all && sel.is_some() {
+        return Err("error: cannot set --all and --selector at the same time".into());
     }
-    let t = targets(&res)?;
-    if t.is_empty() {
+    if all && fsel.is_some() {
+        return Err("error: cannot set --all and --field-selector at the same time".into());
+    }
+    if res.is_empty() {
         return Err("error: one or more resources must be specified as <resource> <name> or <resource>/<name>".into());
     }
+    if new.is_empty() && remove.is_empty() {
+        return Err(format!("error: at least one {what} update is required"));
+    }
     let ns = namespace(&p);
+    let ns_filter = (!p.bool("all-namespaces")).then_some(ns.as_str());
+    // The resource builder's ResourceTypeOrNameArgs: `TYPE` with a selector or --all
+    // means every matching object; otherwise names are required.
+    let keys: Vec<(Kind, ObjKey)> =
+        if res.len() == 1 && !res[0].contains('/') && (sel.is_some() || fsel.is_some() || all) {
+            let mut out = Vec::new();
+            for t in res[0].split(',') {
+                let kind = super::util::kind_arg(t)?;
+                let ls = sel.map(parse_label_selector).transpose()?;
+                let fs = fsel.map(|f| parse_field_selector(kind, f)).transpose()?;
+                for o in super::util::objects_of(c, kind, ns_filter) {
+                    if ls.as_ref().is_none_or(|s| s.matches(&o.meta().labels))
+                        && fs.as_ref().is_none_or(|f| fields_match(o, f))
+                    {
+                        out.push((kind, ObjKey::of(o.meta())));
+                    }
+                }
+            }
+            // No match: label.go visits nothing and prints nothing.
+            out
+        } else {
+            let t = targets(&res)?;
+            if t.is_empty() {
+                return Err("error: resource(s) were provided, but no name was specified".into());
+            }
+            t.into_iter()
+                .map(|(k, n)| (k, key_for(k, &ns, &n)))
+                .collect()
+        };
+    // ContinueOnError: every object is tried; the errors are reported after.
     let mut out = Vec::new();
-    for (kind, name) in t {
-        let key = key_for(kind, &ns, &name);
-        let mut obj = get_cloned(c, kind, &key)?;
+    let mut errors = Vec::new();
+    for (kind, key) in keys {
+        let mut obj = match get_cloned(c, kind, &key) {
+            Ok(o) => o,
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        };
         let map = if annotations {
             &mut obj.meta_mut().annotations
         } else {
             &mut obj.meta_mut().labels
         };
-        for ch in &changes {
-            if let Some(k) = ch.strip_suffix('-') {
-                map.remove(k);
-            } else if let Some((k, v)) = ch.split_once('=') {
-                if let Some(old) = map.get(k) {
-                    if old != v && !p.bool("overwrite") {
-                        return Err(format!(
-                            "error: '{k}' already has a value ({old}), and --overwrite is false"
-                        ));
-                    }
+        if !annotations {
+            for r in &remove {
+                if !map.contains_key(r) {
+                    out.push(format!("label \"{r}\" not found."));
                 }
-                map.insert(k.to_string(), v.to_string());
             }
         }
-        let unchanged = c.store.get_object(kind, &key) == Some(&obj);
-        if !unchanged {
-            c.submit(&user(), Request::Update(obj)).map_err(api)?;
+        if !p.bool("overwrite") {
+            // annotate.go's validateNoAnnotationOverwrites skips the change-cause
+            // annotation: `kubectl annotate … kubernetes.io/change-cause=…` always
+            // replaces it.
+            let clashes: Vec<(&String, &String)> = new
+                .iter()
+                .filter(|(k, _)| !(annotations && k == CHANGE_CAUSE))
+                .filter_map(|(k, v)| map.get(k).filter(|old| *old != v).map(|old| (k, old)))
+                .collect();
+            if !clashes.is_empty() {
+                errors.push(if annotations {
+                    let list: Vec<String> = clashes
+                        .iter()
+                        .map(|(k, old)| format!("'{k}' already has a value ({old})"))
+                        .collect();
+                    format!(
+                        "error: --overwrite is false but found the following declared annotation(s): {}",
+                        list.join("; ")
+                    )
+                } else {
+                    let list: Vec<String> = clashes
+                        .iter()
+                        .map(|(k, old)| format!("'{k}' already has a value ({old}), and --overwrite is false"))
+                        .collect();
+                    format!("error: {}", aggregate(&list))
+                });
+                continue;
+            }
         }
-        let only_removals = changes.iter().all(|ch| ch.ends_with('-'));
-        let word = match (annotations, unchanged, only_removals) {
+        for (k, v) in &new {
+            map.insert(k.clone(), v.clone());
+        }
+        for r in &remove {
+            map.remove(r);
+        }
+        let live = c.store.get_object(kind, &key);
+        let unchanged = live == Some(&obj);
+        // label.go's updateDataChangeMsg compares the JSON before and after: shorter
+        // without --overwrite reads "unlabeled".
+        let shrank =
+            live.is_some_and(|l| obj.to_json().to_string().len() < l.to_json().to_string().len());
+        if !unchanged {
+            if let Err(e) = c.submit(&user(), Request::Update(obj)) {
+                errors.push(api(e));
+                continue;
+            }
+        }
+        let word = match (annotations, unchanged, shrank && !p.bool("overwrite")) {
             (true, _, _) => "annotated",
             (false, true, _) => "not labeled",
             (false, false, true) => "unlabeled",
             (false, false, false) => "labeled",
         };
-        out.push(format!("{} {word}", qualified_name(kind, &name)));
+        out.push(format!("{} {word}", qualified_name(kind, &key.name)));
     }
-    Ok(out.join("\n"))
+    if errors.is_empty() {
+        Ok(out.join("\n"))
+    } else {
+        out.extend(errors);
+        Err(out.join("\n"))
+    }
 }
 
 // ---- patch ----------------------------------------------------------------------------
