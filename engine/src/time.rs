@@ -107,6 +107,22 @@ pub fn rfc3339(t: SimTime) -> String {
     )
 }
 
+/// klog's timestamp of simulated time `t`: `mmdd hh:mm:ss.uuuuuu` (as in
+/// `W0101 00:00:05.000000`).
+pub fn klog_stamp(t: SimTime) -> String {
+    let secs = EPOCH_UNIX_SECONDS + (t / 1000) as i64;
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (_, m, d) = civil_from_days(days);
+    format!(
+        "{m:02}{d:02} {:02}:{:02}:{:02}.{:06}",
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60,
+        (t % 1000) * 1000
+    )
+}
+
 /// Parse an RFC 3339 UTC timestamp (`2025-01-01T00:01:01Z`) back into simulated ms;
 /// `None` for malformed input or a time before the simulation epoch.
 pub fn parse_rfc3339(s: &str) -> Option<SimTime> {

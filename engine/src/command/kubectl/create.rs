@@ -79,7 +79,6 @@ const CREATE_FLAGS: &[FlagSpec] = &[
     flag("image", None),
     flag("replicas", Some('r')),
     flag("port", None),
-    flag("dry-run", None),
     flag("selector", None),
     flag("min-available", None),
     flag("max-unavailable", None),
@@ -282,7 +281,6 @@ const APPLY_FLAGS: &[FlagSpec] = &[
     flag("filename", Some('f')),
     NS,
     bool_flag("server-side", None),
-    flag("dry-run", None),
 ];
 
 /// Where client-side apply keeps the manifest it last applied.

@@ -20,8 +20,185 @@ use super::{Files, Outcome};
 use crate::cluster::Cluster;
 use util::RB;
 
+/// `--dry-run`'s strategy (`cmdutil.GetDryRunStrategy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DryRun {
+    None,
+    Client,
+    Server,
+}
+
+/// The verbs (and `rollout` subcommands) that take `--dry-run` in kubectl
+/// (`cmdutil.AddDryRunFlag`); elsewhere the flag is unknown, as in kubectl.
+fn takes_dry_run(words: &[String]) -> bool {
+    match words.first().map(String::as_str) {
+        Some(
+            "create" | "apply" | "delete" | "scale" | "set" | "label" | "annotate" | "patch"
+            | "cordon" | "uncordon" | "drain" | "taint",
+        ) => true,
+        Some("rollout") => matches!(
+            words.get(1).map(String::as_str),
+            Some("undo" | "pause" | "resume" | "restart")
+        ),
+        _ => false,
+    }
+}
+
+/// Take `--dry-run[=VALUE]` out of `words`: the strategy, and the deprecation warning
+/// klog prints for a bare or boolean value (`cmdutil.GetDryRunStrategy`).
+fn take_dry_run(c: &Cluster, words: &[String]) -> Result<(Vec<String>, DryRun, String), String> {
+    let mut rest = Vec::new();
+    let mut strategy = DryRun::None;
+    let mut warning = String::new();
+    for w in words {
+        let Some(v) = w.strip_prefix("--dry-run") else {
+            rest.push(w.clone());
+            continue;
+        };
+        // pflag's NoOptDefVal: a bare `--dry-run` never takes the next word as its value.
+        let v = match v.strip_prefix('=') {
+            Some(v) => v,
+            None if v.is_empty() => "unchanged",
+            None => {
+                rest.push(w.clone());
+                continue;
+            }
+        };
+        let klog = |line: u32, msg: String| {
+            // klog's header: Lmmdd hh:mm:ss.uuuuuu threadid file:line] — from the
+            // simulated clock, so transcripts stay deterministic.
+            format!(
+                "W{} {:>7} helpers.go:{line}] {msg}\n",
+                crate::time::klog_stamp(c.now()),
+                1
+            )
+        };
+        (strategy, warning) = match v {
+            "unchanged" => (
+                DryRun::Client,
+                klog(
+                    702,
+                    "--dry-run is deprecated and can be replaced with --dry-run=client.".into(),
+                ),
+            ),
+            "client" => (DryRun::Client, String::new()),
+            "server" => (DryRun::Server, String::new()),
+            "none" => (DryRun::None, String::new()),
+            b @ ("1" | "t" | "T" | "TRUE" | "true" | "True") => (
+                DryRun::Client,
+                klog(716, format!("--dry-run={b} is deprecated (boolean value) and can be replaced with --dry-run=client.")),
+            ),
+            b @ ("0" | "f" | "F" | "FALSE" | "false" | "False") => (
+                DryRun::None,
+                klog(720, format!("--dry-run={b} is deprecated (boolean value) and can be replaced with --dry-run=none.")),
+            ),
+            other => {
+                return Err(format!(
+                    "error: Invalid dry-run value ({other}). Must be \"none\", \"server\", or \"client\"."
+                ))
+            }
+        };
+    }
+    Ok((rest, strategy, warning))
+}
+
+/// The words kubectl's printers append to an operation in a dry run
+/// (`PrintFlagsWithDryRunStrategy`): `deployment.apps/web created (dry run)`.
+const OPERATIONS: &[&str] = &[
+    "created",
+    "configured",
+    "unchanged",
+    "deleted",
+    "force deleted",
+    "labeled",
+    "unlabeled",
+    "not labeled",
+    "annotated",
+    "scaled",
+    "image updated",
+    "patched",
+    "patched (no change)",
+    "cordoned",
+    "already cordoned",
+    "uncordoned",
+    "already uncordoned",
+    "drained",
+    "tainted",
+    "untainted",
+    "modified",
+    "paused",
+    "resumed",
+    "restarted",
+    "rolled back",
+    "serverside-applied",
+];
+
+fn mark_dry_run(text: &str, suffix: &str) -> String {
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        let (body, nl) = match line.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        let is_op = !body.starts_with("error")
+            && !body.starts_with("Warning")
+            && OPERATIONS
+                .iter()
+                .any(|op| body.ends_with(&format!(" {op}")));
+        if is_op {
+            out.push_str(&format!("{body} {suffix}{nl}"));
+        } else if let Some(pod) = body.strip_prefix("evicting pod ") {
+            out.push_str(&format!("evicting pod {pod} {suffix}{nl}"));
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
 /// Run `kubectl WORDS…` (the words after `kubectl`): the verb picks the command.
 pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) -> Outcome {
+    if !takes_dry_run(words) {
+        return run_verb(c, words, stdin, files);
+    }
+    let (words, strategy, warning) = match take_dry_run(c, words) {
+        Ok(x) => x,
+        Err(e) => return Outcome::err(e),
+    };
+    if strategy == DryRun::None {
+        let mut o = run_verb(c, &words, stdin, files);
+        o.output.insert_str(0, &warning);
+        return o;
+    }
+    // A dry run changes nothing: the command runs against a copy of the cluster, which
+    // is then dropped. The server's answers (validation, admission, NotFound) still
+    // come back, as with `--dry-run=server`; with `client` kubectl would skip the
+    // server's validation — the one difference this keeps.
+    let mut scratch = c.clone();
+    let mut o = run_verb(&mut scratch, &words, stdin, files);
+    // A dry run does not wait: nothing was really deleted or evicted. A drain that
+    // would have waited for its evictions is done (`deleteOrEvictPodsSimple` returns
+    // at once in a dry run, and RunDrain prints the node drained).
+    if o.blocking.take().is_some() && words.first().map(String::as_str) == Some("drain") {
+        let node = o.output.lines().find_map(|l| {
+            l.strip_suffix(" cordoned")
+                .or_else(|| l.strip_suffix(" already cordoned"))
+        });
+        if let Some(node) = node {
+            o.output = format!("{}{node} drained\n", o.output);
+        }
+    }
+    let suffix = if strategy == DryRun::Server {
+        "(server dry run)"
+    } else {
+        "(dry run)"
+    };
+    o.output = format!("{warning}{}", mark_dry_run(&o.output, suffix));
+    o
+}
+
+/// Run one verb (no `--dry-run` left in `words`).
+fn run_verb(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) -> Outcome {
     let Some(verb) = words.first() else {
         return Outcome::err("error: kubectl needs a command, e.g. kubectl get pods".into());
     };

@@ -1,0 +1,23 @@
+# Every flag is honoured or refused: a dry run changes nothing and says so.
+kubectl create deployment web --image=nginx:1.27 --replicas=2 --dry-run=client
+kubectl create deployment web --image=nginx:1.27 --replicas=2 --dry-run=server
+kubectl create deployment web --image=nginx:1.27 --replicas=2 --dry-run
+kubectl create deployment web --image=nginx:1.27 --dry-run=maybe # expect error
+kubectl get deployments
+kubectl apply -f web.yaml --dry-run=server
+kubectl get deployments
+kubectl apply -f web.yaml
+sim settle
+kubectl scale deployment web --replicas=5 --dry-run=client
+kubectl label deployment web tier=db --dry-run=server
+kubectl annotate deployment web note=x --dry-run=client
+kubectl set image deployment/web nginx=nginx:1.28 --dry-run=client
+kubectl cordon node-1 --dry-run=client
+kubectl taint nodes node-1 k=v:NoSchedule --dry-run=server
+kubectl rollout restart deployment/web --dry-run=client
+kubectl delete deployment web --dry-run=client
+kubectl drain node-1 --ignore-daemonsets --dry-run=client
+kubectl get deployment web -o 'jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image} {.metadata.labels}{"\n"}'
+kubectl get nodes
+kubectl get deployments --dry-run=client # expect error
+kubectl create deployment web --image=nginx:1.27 --dry-run=false # expect error
