@@ -1,5 +1,6 @@
 //! Manifests: YAML (multi-document) and JSON in the Kubernetes shapes, parsed into
-//! [`Object`]s with kubectl's unknown-field warnings and line/column errors.
+//! [`Object`]s with line/column errors and the unknown fields the API server's strict
+//! decoding refuses (kubectl's default `--validate=strict`).
 //!
 //! JSON is YAML, so one parser (`serde_yaml_ng`, the maintained fork of the archived
 //! `serde_yaml`) reads both. Every document is parsed before anything is applied, so a
@@ -8,7 +9,7 @@
 use crate::api::*;
 use serde::Deserialize;
 
-/// A parsed document: the object and the unknown fields kubectl would warn about.
+/// A parsed document: the object and the unknown fields the server would refuse.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Document {
     /// The object.

@@ -16,7 +16,7 @@ spec:
     spec:
       containers: [{name: c, image: nginx}]
 EOF
-kubectl apply -f - <<EOF
+kubectl apply -f - <<EOF # expect error
 apiVersion: v1
 kind: Pod
 metadata:
@@ -26,6 +26,33 @@ spec:
   - name: c
     image: busybox
     imagePullPolice: Always
+EOF
+kubectl create -f - <<EOF # expect error
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: typo
+  labelz: {app: typo}
+spec:
+  replica: 2
+  selector:
+    matchLabels: {app: typo}
+  template:
+    metadata:
+      labels: {app: typo}
+    spec:
+      containers: [{name: c, image: nginx, imagePullPolice: Always}]
+EOF
+kubectl apply -f - <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: solo
+spec:
+  containers:
+  - name: c
+    image: busybox
+    imagePullPolicy: Always
 EOF
 kubectl get deployments
 kubectl get all

@@ -5,7 +5,7 @@
 //! `create_deployment.go`, `create_pdb.go`, `create_priorityclass.go`,
 //! `create_namespace.go`; `staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go`.
 
-use super::util::{api, namespace, NS, R};
+use super::util::{api, key_for, namespace, NS, R};
 use crate::api::*;
 use crate::apiserver::ObjKey;
 use crate::client::Request;
@@ -48,12 +48,39 @@ fn read_manifest(
     Ok(docs)
 }
 
-/// kubectl's warning for each field the decoder did not know.
-fn warnings(doc: &crate::manifest::Document) -> String {
-    doc.unknown_fields
+/// The API server's refusal of a document with fields its type does not have: kubectl
+/// sends `fieldValidation=Strict` (its default `--validate=strict`), so the server
+/// answers 400 (`transformDecodeError` in apiserver's handlers/rest.go, the list from
+/// apimachinery's `NewStrictDecodingError`) and nothing is created. `verb` and
+/// `source` are `cmdutil.AddSourceToErr`'s: `creating "web.yaml"`.
+fn strict_decoding_error(
+    doc: &crate::manifest::Document,
+    verb: &str,
+    source: &str,
+) -> Option<String> {
+    if doc.unknown_fields.is_empty() {
+        return None;
+    }
+    let kind = doc.object.kind();
+    let version = kind.api_version().rsplit('/').next().unwrap_or("v1");
+    let fields: Vec<String> = doc
+        .unknown_fields
         .iter()
-        .map(|f| format!("Warning: unknown field \"{f}\"\n"))
-        .collect()
+        .map(|f| format!("unknown field \"{f}\""))
+        .collect();
+    Some(format!(
+        "Error from server (BadRequest): error when {verb} \"{source}\": {k} in version \"{version}\" cannot be handled as a {k}: strict decoding error: {}",
+        fields.join(", "),
+        k = kind.name()
+    ))
+}
+
+/// `-f`'s source as kubectl names it in errors (`STDIN` for `-`).
+fn source_name(p: &Parsed) -> String {
+    match p.get("filename") {
+        Some("-") | None => "STDIN".to_string(),
+        Some(f) => f.to_string(),
+    }
 }
 
 /// What a manifest may set: the server owns identity, timestamps and status.
@@ -235,7 +262,9 @@ fn create_from_files(
     let docs = read_manifest(p, stdin, files)?;
     let mut out = String::new();
     for doc in docs {
-        out.push_str(&warnings(&doc));
+        if let Some(e) = strict_decoding_error(&doc, "creating", &source_name(p)) {
+            return Err(format!("{out}{e}"));
+        }
         let mut obj = doc.object;
         strip_server_fields(&mut obj);
         if obj.kind().namespaced() && obj.meta().namespace.is_empty() {
@@ -298,7 +327,26 @@ pub(super) fn apply(
     let docs = read_manifest(&p, stdin, files)?;
     let mut out = String::new();
     for doc in docs {
-        out.push_str(&warnings(&doc));
+        let exists = c
+            .store
+            .get_object(
+                doc.object.kind(),
+                &key_for(
+                    doc.object.kind(),
+                    if doc.object.meta().namespace.is_empty() {
+                        &ns
+                    } else {
+                        &doc.object.meta().namespace
+                    },
+                    &doc.object.meta().name,
+                ),
+            )
+            .is_some();
+        // Why "patching" for a live object: client-side apply patches what exists.
+        let verb = if exists { "patching" } else { "creating" };
+        if let Some(e) = strict_decoding_error(&doc, verb, &source_name(&p)) {
+            return Err(format!("{out}{e}"));
+        }
         let mut obj = doc.object;
         strip_server_fields(&mut obj);
         if obj.kind().namespaced() && obj.meta().namespace.is_empty() {
@@ -361,10 +409,7 @@ fn last_applied(source: &serde_json::Value) -> String {
 
 /// cmdutil.AddSourceToErr: the server's words after the file they came from.
 fn with_source(text: String, p: &Parsed) -> String {
-    let source = match p.get("filename") {
-        Some("-") | None => "STDIN".to_string(),
-        Some(f) => f.to_string(),
-    };
+    let source = source_name(p);
     match text.split_once("): ") {
         Some((head, rest)) if head.starts_with("Error from server (") => {
             format!("{head}): error when creating \"{source}\": {rest}")
