@@ -21,3 +21,9 @@ kubectl get deployment web -o 'jsonpath={.spec.replicas} {.spec.template.spec.co
 kubectl get nodes
 kubectl get deployments --dry-run=client # expect error
 kubectl create deployment web --image=nginx:1.27 --dry-run=false # expect error
+kubectl get --bogus # expect error
+kubectl rollout status deployment/web --bogus=1 # expect error
+kubectl scale -x # expect error
+kubectl drain --help
+kubectl rollout undo -h
+kubectl help label

@@ -156,8 +156,97 @@ fn mark_dry_run(text: &str, suffix: &str) -> String {
     out
 }
 
+/// kubectl's help texts, as `kubectl [VERB [SUBCOMMAND]] --help` prints them
+/// (transcribed from kubectl's own output), by command path.
+const HELP: &[(&str, &str)] = &[
+    ("", include_str!("help/kubectl.txt")),
+    ("annotate", include_str!("help/annotate.txt")),
+    ("apply", include_str!("help/apply.txt")),
+    ("cordon", include_str!("help/cordon.txt")),
+    ("create", include_str!("help/create.txt")),
+    (
+        "create deployment",
+        include_str!("help/create-deployment.txt"),
+    ),
+    (
+        "create namespace",
+        include_str!("help/create-namespace.txt"),
+    ),
+    (
+        "create poddisruptionbudget",
+        include_str!("help/create-poddisruptionbudget.txt"),
+    ),
+    (
+        "create priorityclass",
+        include_str!("help/create-priorityclass.txt"),
+    ),
+    ("delete", include_str!("help/delete.txt")),
+    ("describe", include_str!("help/describe.txt")),
+    ("drain", include_str!("help/drain.txt")),
+    ("get", include_str!("help/get.txt")),
+    ("label", include_str!("help/label.txt")),
+    ("patch", include_str!("help/patch.txt")),
+    ("rollout", include_str!("help/rollout.txt")),
+    ("rollout history", include_str!("help/rollout-history.txt")),
+    ("rollout pause", include_str!("help/rollout-pause.txt")),
+    ("rollout restart", include_str!("help/rollout-restart.txt")),
+    ("rollout resume", include_str!("help/rollout-resume.txt")),
+    ("rollout status", include_str!("help/rollout-status.txt")),
+    ("rollout undo", include_str!("help/rollout-undo.txt")),
+    ("scale", include_str!("help/scale.txt")),
+    ("set", include_str!("help/set.txt")),
+    ("set image", include_str!("help/set-image.txt")),
+    ("taint", include_str!("help/taint.txt")),
+    ("uncordon", include_str!("help/uncordon.txt")),
+    ("version", include_str!("help/version.txt")),
+    ("wait", include_str!("help/wait.txt")),
+];
+
+/// The help `kubectl WORDS…` asks for, if it asks: no words at all, `help [VERB…]`,
+/// or `-h`/`--help` anywhere before `--` (cobra answers help before it parses the
+/// other flags). Subcommand aliases resolve as kubectl's do.
+fn help_for(words: &[String]) -> Option<Outcome> {
+    let asks = words.is_empty()
+        || words[0] == "help"
+        || words
+            .iter()
+            .take_while(|w| *w != "--")
+            .any(|w| w == "-h" || w == "--help" || w == "--help=true");
+    if !asks {
+        return None;
+    }
+    let path: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .filter(|w| !w.starts_with('-') && *w != "help")
+        .take(2)
+        .map(|w| match w {
+            "deploy" => "deployment",
+            "ns" => "namespace",
+            "pdb" => "poddisruptionbudget",
+            "pc" => "priorityclass",
+            other => other,
+        })
+        .collect();
+    // The longest command path with a help text: `rollout status web` → `rollout status`.
+    for n in (0..=path.len()).rev() {
+        let key = path[..n].join(" ");
+        if let Some((_, text)) = HELP.iter().find(|(k, _)| *k == key) {
+            if n == 0 && !path.is_empty() {
+                // An unknown verb: cobra's error, not the top-level help.
+                return None;
+            }
+            return Some(Outcome::ok(text.to_string()));
+        }
+    }
+    None
+}
+
 /// Run `kubectl WORDS…` (the words after `kubectl`): the verb picks the command.
 pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) -> Outcome {
+    if let Some(help) = help_for(words) {
+        return help;
+    }
     if !takes_dry_run(words) {
         return run_verb(c, words, stdin, files);
     }
