@@ -13,7 +13,7 @@ kubectl rollout status deployment/web
 kubectl rollout history deployment/web
 kubectl rollout undo deployment/web --to-revision=9 # expect error
 kubectl rollout pause deployment/web
-kubectl rollout pause deployment/web
+kubectl rollout pause deployment/web # expect error
 kubectl rollout undo deployment/web # expect error
 kubectl rollout resume deployment/web
 kubectl rollout restart deployment/web

@@ -12,9 +12,14 @@ use crate::client::Request;
 use crate::cluster::{kubectl as user, Cluster};
 use crate::command::args::{flag, parse_flags, Parsed};
 use crate::command::wait::Blocking;
-use crate::controllers::deployment::util::{revision, POD_TEMPLATE_HASH_LABEL};
+use crate::controllers::deployment::util::{
+    revision, ANNOTATIONS_TO_SKIP, POD_TEMPLATE_HASH_LABEL,
+};
 use crate::printers::qualified_name;
 use crate::time::rfc3339;
+
+/// `kubernetes.io/change-cause` (polymorphichelpers.ChangeCauseAnnotation).
+const CHANGE_CAUSE: &str = "kubernetes.io/change-cause";
 
 /// A copy of the Deployment `name` in `ns`, or kubectl's NotFound.
 fn deployment(c: &Cluster, ns: &str, name: &str) -> Result<Deployment, String> {
@@ -97,33 +102,61 @@ fn rollout_history(c: &Cluster, p: &Parsed, ns: &str, name: &str, qn: &str) -> R
     let d = deployment(c, ns, name)?;
     let mut rss = owned_rs(c, &d);
     rss.sort_by_key(|r| revision(&r.metadata));
-    if let Some(rev) = p.get("revision") {
-        let want: i64 = rev
-            .parse()
-            .map_err(|_| format!("error: invalid revision {rev}"))?;
-        let rs = rss
+    // history.go's ViewHistory: each revision's template, with the ReplicaSet's
+    // change-cause written into the template's annotations (so `--revision=N` shows it).
+    let history: Vec<(i64, PodTemplateSpec)> = rss
+        .iter()
+        .filter(|r| revision(&r.metadata) > 0)
+        .map(|r| {
+            let mut t = r.spec.template.clone();
+            if let Some(cause) = r
+                .metadata
+                .annotations
+                .get(CHANGE_CAUSE)
+                .filter(|c| !c.is_empty())
+            {
+                t.metadata
+                    .annotations
+                    .insert(CHANGE_CAUSE.into(), cause.clone());
+            }
+            (revision(&r.metadata), t)
+        })
+        .collect();
+    let want: i64 = match p.get("revision") {
+        None => 0,
+        Some(rev) => rev.parse().map_err(|_| {
+            format!("error: invalid argument \"{rev}\" for \"--revision\" flag: strconv.ParseInt: parsing \"{rev}\": invalid syntax\nSee 'kubectl rollout history --help' for usage.")
+        })?,
+    };
+    // The printer's operation is "with revision #N\n" + the text (or "\n" + the
+    // text): the name line, then the text and the printer's own newline.
+    if history.is_empty() {
+        return Ok(format!("{qn} \nNo rollout history found.\n"));
+    }
+    if want > 0 {
+        let (_, t) = history
             .iter()
-            .find(|r| revision(&r.metadata) == want)
+            .find(|(r, _)| *r == want)
             .ok_or_else(|| "error: unable to find the specified revision".to_string())?;
         let mut out = format!("{qn} with revision #{want}\n");
-        out.push_str(&crate::printers::describe::pod_template(
-            &rs.spec.template,
-            0,
-        ));
+        out.push_str(&crate::printers::describe::pod_template(t, 0));
+        out.push('\n');
         return Ok(out);
     }
     // polymorphichelpers/history.go: a tabwriter with padding 2.
     let mut text = format!("{qn} \nREVISION\tCHANGE-CAUSE\n");
-    for rs in &rss {
-        let cause = rs
+    for (rev, t) in &history {
+        let cause = t
             .metadata
             .annotations
-            .get("kubernetes.io/change-cause")
+            .get(CHANGE_CAUSE)
             .cloned()
             .unwrap_or_else(|| "<none>".into());
-        text.push_str(&format!("{}\t{cause}\n", revision(&rs.metadata)));
+        text.push_str(&format!("{rev}\t{cause}\n"));
     }
-    Ok(crate::printers::tabwriter::format(&text, 0, 2))
+    let mut out = crate::printers::tabwriter::format(&text, 0, 2);
+    out.push('\n');
+    Ok(out)
 }
 
 /// `kubectl rollout pause` (`rollout_pause.go`), or `kubectl rollout resume`
@@ -131,10 +164,15 @@ fn rollout_history(c: &Cluster, p: &Parsed, ns: &str, name: &str, qn: &str) -> R
 fn rollout_pause(c: &mut Cluster, ns: &str, name: &str, qn: &str, pause: bool) -> R {
     let mut d = deployment(c, ns, name)?;
     if d.spec.paused == pause {
-        // kubectl prints this through its normal printer: not an error.
-        return Ok(format!(
-            "{qn} already {}",
-            if pause { "paused" } else { "resumed" }
+        // objectpauser.go / objectresumer.go refuse, and RunPause / RunResume name the
+        // object: `error: deployments.apps "web" is already paused`.
+        return Err(format!(
+            "error: deployments.apps \"{name}\" {}",
+            if pause {
+                "is already paused"
+            } else {
+                "is not paused"
+            }
         ));
     }
     d.spec.paused = pause;
@@ -165,15 +203,15 @@ fn rollout_restart(c: &mut Cluster, ns: &str, name: &str, qn: &str) -> R {
 /// `--to-revision=N`, becomes the Deployment's.
 fn rollout_undo(c: &mut Cluster, p: &Parsed, ns: &str, name: &str, qn: &str) -> R {
     let mut d = deployment(c, ns, name)?;
-    if d.spec.paused {
-        return Err("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again".into());
-    }
     let rss = owned_rs(c, &d);
     let to: i64 = p
         .get("to-revision")
         .unwrap_or("0")
         .parse()
-        .map_err(|_| "error: invalid --to-revision".to_string())?;
+        .map_err(|_| {
+            let v = p.get("to-revision").unwrap_or_default();
+            format!("error: invalid argument \"{v}\" for \"--to-revision\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax\nSee 'kubectl rollout undo --help' for usage.")
+        })?;
     let mut revs: Vec<(i64, &ReplicaSet)> =
         rss.iter().map(|r| (revision(&r.metadata), r)).collect();
     revs.sort_by_key(|(r, _)| *r);
@@ -190,14 +228,33 @@ fn rollout_undo(c: &mut Cluster, p: &Parsed, ns: &str, name: &str, qn: &str) -> 
             .find(|(r, _)| *r == to)
             .ok_or_else(|| format!("error: unable to find specified revision {to} in history"))?
     };
+    // rollback.go checks the revision first, then the pause.
+    if d.spec.paused {
+        return Err("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again".into());
+    }
     let mut t = target.1.spec.template.clone();
     t.metadata.labels.remove(POD_TEMPLATE_HASH_LABEL);
     if crate::controllers::deployment::util::equal_ignore_hash(&t, &d.spec.template) {
+        // Upstream prints the revision asked for (0 when none was).
         return Ok(format!(
-            "{qn} skipped rollback (current template already matches revision {})",
-            target.0
+            "{qn} skipped rollback (current template already matches revision {to})"
         ));
     }
+    // The patch replaces the template and the annotations: the Deployment keeps its
+    // own bookkeeping ones (annotationsToSkip) and takes the rest from the
+    // ReplicaSet — the revision's change-cause comes back with its template.
+    let mut annotations = StringMap::new();
+    for k in ANNOTATIONS_TO_SKIP {
+        if let Some(v) = d.metadata.annotations.get(*k) {
+            annotations.insert((*k).to_string(), v.clone());
+        }
+    }
+    for (k, v) in &target.1.metadata.annotations {
+        if !ANNOTATIONS_TO_SKIP.contains(&k.as_str()) {
+            annotations.insert(k.clone(), v.clone());
+        }
+    }
+    d.metadata.annotations = annotations;
     d.spec.template = t;
     c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
         .map_err(api)?;

@@ -59,27 +59,10 @@ pub fn get_new_replica_set(
     let new_revision = max_old_revision(rss, existing) + 1;
     if let Some(i) = existing {
         let rs = &mut rss[i];
-        let mut changed = false;
-        let old_rev = revision(&rs.metadata);
-        if old_rev < new_revision {
-            // A rollback brought an old template back: it takes the next revision and
-            // remembers the one it had.
-            if old_rev > 0 {
-                let hist = rs
-                    .metadata
-                    .annotations
-                    .get(REVISION_HISTORY_ANNOTATION)
-                    .map(|h| format!("{h},{old_rev}"))
-                    .unwrap_or_else(|| old_rev.to_string());
-                rs.metadata
-                    .annotations
-                    .insert(REVISION_HISTORY_ANNOTATION.into(), hist);
-            }
-            rs.metadata
-                .annotations
-                .insert(REVISION_ANNOTATION.into(), new_revision.to_string());
-            changed = true;
-        }
+        // The Deployment's annotations (a change-cause written with `kubectl annotate`)
+        // reach its current ReplicaSet; a rollback's template takes the next revision
+        // and remembers the one it had.
+        let mut changed = set_new_replica_set_annotations(&ctx.d, rs, new_revision, true);
         if rs.spec.min_ready_seconds != ctx.d.spec.min_ready_seconds {
             rs.spec.min_ready_seconds = ctx.d.spec.min_ready_seconds;
             changed = true;
@@ -122,25 +105,11 @@ pub fn get_new_replica_set(
         .match_labels
         .insert(POD_TEMPLATE_HASH_LABEL.into(), hash.clone());
     let replicas = new_rs_new_replicas(d, rss, 0);
-    let mut annotations = StringMap::new();
-    annotations.insert(REVISION_ANNOTATION.into(), new_revision.to_string());
-    annotations.insert(
-        DESIRED_REPLICAS_ANNOTATION.into(),
-        d.spec.replicas.to_string(),
-    );
-    annotations.insert(
-        MAX_REPLICAS_ANNOTATION.into(),
-        (d.spec.replicas + max_surge(d)).to_string(),
-    );
-    if let Some(cause) = d.metadata.annotations.get("kubernetes.io/change-cause") {
-        annotations.insert("kubernetes.io/change-cause".into(), cause.clone());
-    }
     let rs = ReplicaSet {
         metadata: ObjectMeta {
             name: format!("{}-{hash}", d.metadata.name),
             namespace: d.metadata.namespace.clone(),
             labels: template.metadata.labels.clone(),
-            annotations,
             owner_references: vec![controller_ref(
                 Kind::Deployment,
                 &d.metadata.name,
@@ -157,6 +126,8 @@ pub fn get_new_replica_set(
         },
         status: ReplicaSetStatus::default(),
     };
+    let mut rs = rs;
+    set_new_replica_set_annotations(d, &mut rs, new_revision, false);
     let name = rs.metadata.name.clone();
     // The name is taken by a ReplicaSet that is not this template's (not ours, or a hash
     // collision): bump collisionCount so the next sync hashes differently.

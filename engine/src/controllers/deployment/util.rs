@@ -44,6 +44,104 @@ pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
     a == b
 }
 
+/// `maxRevHistoryLengthInChars` (deployment_controller.go): the revision-history
+/// annotation keeps at most this many characters, dropping the oldest entries.
+pub const MAX_REV_HISTORY_LENGTH_IN_CHARS: usize = 2000;
+
+/// Annotations a Deployment does not copy to its ReplicaSets, and that a rollback does
+/// not copy back (`annotationsToSkip` in deployment_util.go and kubectl's rollback.go).
+pub const ANNOTATIONS_TO_SKIP: &[&str] = &[
+    "kubectl.kubernetes.io/last-applied-configuration",
+    REVISION_ANNOTATION,
+    REVISION_HISTORY_ANNOTATION,
+    DESIRED_REPLICAS_ANNOTATION,
+    MAX_REPLICAS_ANNOTATION,
+    "deprecated.deployment.rollback.to",
+];
+
+/// `copyDeploymentAnnotationsToReplicaSet`: every Deployment annotation but the skipped
+/// ones reaches the ReplicaSet (never removed from it); true when one changed.
+pub fn copy_deployment_annotations_to_replica_set(d: &Deployment, rs: &mut ReplicaSet) -> bool {
+    let mut changed = false;
+    for (k, v) in &d.metadata.annotations {
+        if ANNOTATIONS_TO_SKIP.contains(&k.as_str()) || rs.metadata.annotations.get(k) == Some(v) {
+            continue;
+        }
+        rs.metadata.annotations.insert(k.clone(), v.clone());
+        changed = true;
+    }
+    changed
+}
+
+/// `SetNewReplicaSetAnnotations`: the Deployment's annotations, the revision (raised to
+/// `new_revision` only, the former one appended to the revision history as a rollback
+/// brings an old template back), and — for a ReplicaSet about to be created — the
+/// desired/max replicas. True when an annotation changed.
+pub fn set_new_replica_set_annotations(
+    d: &Deployment,
+    rs: &mut ReplicaSet,
+    new_revision: i64,
+    exists: bool,
+) -> bool {
+    let mut changed = copy_deployment_annotations_to_replica_set(d, rs);
+    let old = rs.metadata.annotations.get(REVISION_ANNOTATION).cloned();
+    let old_rev = match old.as_deref().map(str::parse::<i64>) {
+        Some(Ok(r)) => r,
+        // An unparsable revision: upstream logs and leaves the ReplicaSet alone.
+        Some(Err(_)) if old.as_deref() != Some("") => return false,
+        _ => 0,
+    };
+    if old_rev < new_revision {
+        rs.metadata
+            .annotations
+            .insert(REVISION_ANNOTATION.into(), new_revision.to_string());
+        changed = true;
+        if let Some(old) = old {
+            let hist = rs
+                .metadata
+                .annotations
+                .get(REVISION_HISTORY_ANNOTATION)
+                .cloned()
+                .unwrap_or_default();
+            if hist.is_empty() {
+                rs.metadata
+                    .annotations
+                    .insert(REVISION_HISTORY_ANNOTATION.into(), old);
+            } else {
+                let mut olds: Vec<&str> = hist.split(',').collect();
+                let mut total = hist.len() + old.len() + 1;
+                let mut start = 0;
+                while total > MAX_REV_HISTORY_LENGTH_IN_CHARS && start < olds.len() {
+                    total -= olds[start].len() + 1;
+                    start += 1;
+                }
+                if total <= MAX_REV_HISTORY_LENGTH_IN_CHARS {
+                    olds = olds.split_off(start);
+                    olds.push(&old);
+                    let joined = olds.join(",");
+                    rs.metadata
+                        .annotations
+                        .insert(REVISION_HISTORY_ANNOTATION.into(), joined);
+                }
+            }
+        }
+    }
+    if !exists {
+        let desired = d.spec.replicas.to_string();
+        let max = (d.spec.replicas + max_surge(d)).to_string();
+        for (k, v) in [
+            (DESIRED_REPLICAS_ANNOTATION, desired),
+            (MAX_REPLICAS_ANNOTATION, max),
+        ] {
+            if rs.metadata.annotations.get(k) != Some(&v) {
+                rs.metadata.annotations.insert(k.into(), v);
+                changed = true;
+            }
+        }
+    }
+    changed
+}
+
 /// The revision annotation as a number (0 when absent or malformed).
 pub fn revision(meta: &ObjectMeta) -> i64 {
     meta.annotations
