@@ -4,6 +4,7 @@
 
 pub mod args;
 pub mod complete;
+pub mod drain;
 mod kubectl;
 pub mod script;
 pub mod select;

@@ -5,6 +5,7 @@
 use crate::api::*;
 use crate::apiserver::ObjKey;
 use crate::cluster::Cluster;
+use crate::command::drain::{drain_failed, pending_pods, DrainOptions};
 use crate::kubelet::format_go_duration;
 use crate::printers::{qualified_name, rollout_message};
 use crate::time::SimTime;
@@ -25,6 +26,10 @@ enum Step {
         next_try: SimTime,
         pending: VecDeque<(ObjKey, String)>,
         timeout: SimTime,
+        /// The filters' flags, to list the Pods still pending when it fails.
+        opts: DrainOptions,
+        /// Errors of single Pods (evictions refused or timed out), reported at the end.
+        errors: Vec<String>,
     },
     /// `kubectl wait`: a condition on each object, in order.
     Conditions {
@@ -56,15 +61,29 @@ fn line(out: &mut String, s: &str) {
     out.push('\n');
 }
 
-/// One eviction through the Eviction API, as kubectl drain makes it: the Pod's uid when
-/// it was accepted; on 429 kubectl's retry line is printed and None returned.
-pub fn evict(c: &mut Cluster, key: &ObjKey, out: &mut String) -> Option<String> {
-    let uid = c.store.get::<Pod>(key).map(|p| p.metadata.uid.clone())?;
+/// How one eviction through the Eviction API went (`evictPods`' loop in pkg/drain).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Eviction {
+    /// Accepted: wait for the Pod with this uid to go.
+    Accepted(String),
+    /// 429 (a disruption budget): kubectl's retry line was printed; try again in 5 s.
+    Retry,
+    /// The Pod is gone already (404): nothing to wait for, nothing printed.
+    Gone,
+    /// Any other refusal: this Pod's error, reported when the drain ends.
+    Failed(String),
+}
+
+/// One eviction through the Eviction API, as kubectl drain makes it.
+pub fn evict(c: &mut Cluster, key: &ObjKey, out: &mut String) -> Eviction {
+    let Some(uid) = c.store.get::<Pod>(key).map(|p| p.metadata.uid.clone()) else {
+        return Eviction::Gone;
+    };
     match c.submit(
         &crate::cluster::kubectl(),
         crate::client::Request::Evict { key: key.clone() },
     ) {
-        Ok(_) => Some(uid),
+        Ok(_) => Eviction::Accepted(uid),
         Err(e) if e.code == 429 => {
             line(
                 out,
@@ -73,18 +92,13 @@ pub fn evict(c: &mut Cluster, key: &ObjKey, out: &mut String) -> Option<String> 
                     key.name, key.namespace, e.message
                 ),
             );
-            None
+            Eviction::Retry
         }
-        Err(e) => {
-            line(
-                out,
-                &format!(
-                    "error when evicting pods/\"{}\" -n \"{}\": {}",
-                    key.name, key.namespace, e.message
-                ),
-            );
-            Some(uid)
-        }
+        Err(e) if e.code == 404 => Eviction::Gone,
+        Err(e) => Eviction::Failed(format!(
+            "error when evicting pods/\"{}\" -n \"{}\": {}",
+            key.name, key.namespace, e.message
+        )),
     }
 }
 
@@ -103,7 +117,9 @@ impl Blocking {
         Self::new(deadline, Step::Gone { items })
     }
 
-    /// Retry refused evictions, wait for evicted Pods, then report the node drained.
+    /// Retry refused evictions, wait for evicted Pods, then report the node drained
+    /// (or, past `timeout`, kubectl's global-timeout errors and the pending Pods).
+    #[allow(clippy::too_many_arguments)]
     pub fn drain(
         deadline: SimTime,
         node: String,
@@ -111,6 +127,8 @@ impl Blocking {
         next_try: SimTime,
         pending: Vec<(ObjKey, String)>,
         timeout: SimTime,
+        opts: DrainOptions,
+        errors: Vec<String>,
     ) -> Self {
         Self::new(
             deadline,
@@ -120,6 +138,8 @@ impl Blocking {
                 next_try,
                 pending: pending.into(),
                 timeout,
+                opts,
+                errors,
             },
         )
     }
@@ -167,10 +187,20 @@ impl Blocking {
             to_evict,
             next_try,
             pending,
+            timeout,
+            errors,
             ..
         } = &mut self.step
         {
-            retry_evictions(c, to_evict, next_try, pending, &mut out);
+            retry_evictions(
+                c,
+                to_evict,
+                next_try,
+                pending,
+                (timed_out, *timeout),
+                errors,
+                &mut out,
+            );
         }
         let c: &Cluster = c;
         let progress = match &mut self.step {
@@ -180,8 +210,18 @@ impl Blocking {
                 to_evict,
                 pending,
                 timeout,
+                opts,
+                errors,
                 ..
-            } => poll_drain(c, node, to_evict, pending, *timeout, timed_out, &mut out),
+            } => poll_drain(
+                c,
+                node,
+                (to_evict, pending),
+                (*timeout, timed_out),
+                opts,
+                errors,
+                &mut out,
+            ),
             Step::Conditions { items, cond } => {
                 poll_conditions(c, items, cond, timed_out, &mut out)
             }
@@ -238,26 +278,43 @@ enum Progress {
     Failed,
 }
 
-/// `kubectl drain`: when the retry is due, evict again the Pods a budget refused;
-/// those accepted join `pending`.
+/// `kubectl drain`: when the retry is due, evict again the Pods a budget refused —
+/// each attempt announced with `evicting pod NS/NAME`, as evictPods' loop prints it
+/// before every try; those accepted join `pending`. Past the global timeout the loop
+/// still announces the Pod, then gives up on it with kubectl's timeout error.
 fn retry_evictions(
     c: &mut Cluster,
     to_evict: &mut Vec<ObjKey>,
     next_try: &mut SimTime,
     pending: &mut VecDeque<(ObjKey, String)>,
+    (timed_out, timeout): (bool, SimTime),
+    errors: &mut Vec<String>,
     out: &mut String,
 ) {
-    if !to_evict.is_empty() && c.now() >= *next_try {
-        let mut still = Vec::new();
-        for key in std::mem::take(to_evict) {
-            match evict(c, &key, out) {
-                Some(uid) => pending.push_back((key, uid)),
-                None => still.push(key),
-            }
-        }
-        *to_evict = still;
-        *next_try = c.now() + EVICTION_RETRY;
+    if to_evict.is_empty() || !(timed_out || c.now() >= *next_try) {
+        return;
     }
+    let mut still = Vec::new();
+    for key in std::mem::take(to_evict) {
+        line(out, &format!("evicting pod {}/{}", key.namespace, key.name));
+        if timed_out {
+            errors.push(format!(
+                "error when evicting pods/\"{}\" -n \"{}\": global timeout reached: {}",
+                key.name,
+                key.namespace,
+                format_go_duration(timeout)
+            ));
+            continue;
+        }
+        match evict(c, &key, out) {
+            Eviction::Accepted(uid) => pending.push_back((key, uid)),
+            Eviction::Retry => still.push(key),
+            Eviction::Gone => {}
+            Eviction::Failed(e) => errors.push(e),
+        }
+    }
+    *to_evict = still;
+    *next_try = c.now() + EVICTION_RETRY;
 }
 
 /// `kubectl delete`: done when no object is left with its uid.
@@ -293,51 +350,54 @@ fn poll_gone(
 }
 
 /// `kubectl drain`: `evicted` for each evicted Pod once it is gone, in order, then
-/// `drained` when no Pod is left to evict or to wait for.
+/// `drained` when no Pod is left to evict or to wait for; past the global timeout each
+/// Pod still there is an error, and the drain ends as `RunDrain` ends a failed one.
 fn poll_drain(
     c: &Cluster,
     node: &str,
-    to_evict: &[ObjKey],
-    pending: &mut VecDeque<(ObjKey, String)>,
-    timeout: SimTime,
-    timed_out: bool,
+    (to_evict, pending): (&[ObjKey], &mut VecDeque<(ObjKey, String)>),
+    (timeout, timed_out): (SimTime, bool),
+    opts: &DrainOptions,
+    errors: &mut Vec<String>,
     out: &mut String,
 ) -> Progress {
-    while let Some((key, uid)) = pending.front() {
-        if c.store
+    let gone = |key: &ObjKey, uid: &str| {
+        c.store
             .get::<Pod>(key)
-            .is_none_or(|p| p.metadata.uid != *uid)
-        {
+            .is_none_or(|p| p.metadata.uid != uid)
+    };
+    while let Some((key, uid)) = pending.front() {
+        if gone(key, uid) {
             line(out, &format!("pod/{} evicted", key.name));
             pending.pop_front();
         } else {
             break;
         }
     }
-    match pending.front() {
-        None if to_evict.is_empty() => {
-            line(out, &format!("node/{node} drained"));
-            Progress::Done
-        }
-        _ if timed_out => {
-            let what = pending
-                .front()
-                .map(|(k, _)| k.clone())
-                .or_else(|| to_evict.first().cloned())
-                .unwrap_or_default();
-            line(
-                out,
-                &format!(
-                    "error: error when waiting for pod \"{}\" in namespace \"{}\" to terminate: global timeout reached: {}",
-                    what.name,
-                    what.namespace,
+    if timed_out {
+        for (key, uid) in pending.drain(..) {
+            if gone(&key, &uid) {
+                line(out, &format!("pod/{} evicted", key.name));
+            } else {
+                errors.push(format!(
+                    "error when waiting for pod \"{}\" in namespace \"{}\" to terminate: global timeout reached: {}",
+                    key.name,
+                    key.namespace,
                     format_go_duration(timeout)
-                ),
-            );
-            Progress::Failed
+                ));
+            }
         }
-        _ => Progress::Waiting,
     }
+    if !(to_evict.is_empty() && pending.is_empty()) {
+        return Progress::Waiting;
+    }
+    if errors.is_empty() {
+        line(out, &format!("node/{node} drained"));
+        return Progress::Done;
+    }
+    out.push_str(&pending_pods(c, node, opts, errors));
+    out.push_str(&drain_failed(node, errors));
+    Progress::Failed
 }
 
 /// `kubectl wait`: `condition met` for each object in turn, as kubectl waits for one

@@ -12,8 +12,9 @@ use crate::apiserver::{ApiError, ObjKey};
 use crate::client::Request;
 use crate::cluster::{kubectl as user, Cluster};
 use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec};
+use crate::command::drain::{drain_failed, pods_for_deletion, DrainOptions};
 use crate::command::select::parse_label_selector;
-use crate::command::wait::{evict, Blocking, EVICTION_RETRY};
+use crate::command::wait::{evict, Blocking, Eviction, EVICTION_RETRY};
 use crate::printers::get::resolve_kind;
 use crate::time::rfc3339;
 
@@ -90,60 +91,63 @@ const DRAIN_FLAGS: &[FlagSpec] = &[
     flag("pod-selector", None),
 ];
 
-/// `kubectl drain NODE`: cordon, evict every Pod, then wait for them to go.
+/// `kubectl drain NODE` (`drain.go` `RunDrain`, `deleteOrEvictPodsSimple`; pkg/drain's
+/// `GetPodsForDeletion` and `evictPods`): cordon, refuse the Pods the filters refuse,
+/// evict the others through the Eviction API, then wait for them to go.
 pub(super) fn drain(c: &mut Cluster, words: &[String]) -> RB {
     let p = parse_flags(words, DRAIN_FLAGS, "kubectl drain")?;
+    // Flags kubectl has that would change what happens here but are not modelled:
+    // refused rather than silently ignored.
+    if p.get("selector").is_some() && !p.args.is_empty() {
+        return Err("error: cannot specify both a node name and a --selector option\nSee 'kubectl drain -h' for help and examples".into());
+    }
+    if p.get("selector").is_some() {
+        return Err(
+            "error: kubeplay's drain takes one NODE by name; --selector is not supported".into(),
+        );
+    }
+    if p.get("grace-period").is_some_and(|g| g != "-1") {
+        return Err("error: kubeplay's drain evicts with each Pod's own grace period; --grace-period is not supported".into());
+    }
     let name = p
         .args
         .first()
         .ok_or("error: USAGE: drain NODE [flags]\nSee 'kubectl drain -h' for help and examples")?
         .trim_start_matches("node/")
         .to_string();
-    let mut out = vec![set_unschedulable(c, &name, true)?];
-    let pods: Vec<Pod> = c
-        .store
-        .pods_on_node(&name)
-        .filter(|p| !p.is_terminal())
-        .cloned()
-        .collect();
-    // Filters of k8s.io/kubectl/pkg/drain: unmanaged Pods need --force.
-    let unmanaged: Vec<String> = pods
-        .iter()
-        .filter(|p| p.metadata.controller_ref().is_none())
-        .map(|p| format!("{}/{}", p.metadata.namespace, p.metadata.name))
-        .collect();
-    if !unmanaged.is_empty() && !p.bool("force") {
-        let msg = format!(
-            "cannot delete Pods that declare no controller (use --force to override): {}",
-            unmanaged.join(", ")
-        );
-        out.push(format!("error: unable to drain node \"{name}\" due to error: {msg}, continuing command...\nThere are pending nodes to be drained:\n {name}\n{msg}"));
-        return Err(out.join("\n"));
+    let opts = DrainOptions {
+        force: p.bool("force"),
+        delete_emptydir_data: p.bool("delete-emptydir-data"),
+        pod_selector: p.get("pod-selector").map(str::to_string),
+    };
+    let timeout = timeout_flag(&p, DEFAULT_WAIT)?;
+    let mut text = set_unschedulable(c, &name, true)?;
+    text.push('\n');
+    let list = pods_for_deletion(c, &name, &opts).map_err(|e| format!("{text}{e}"))?;
+    if !list.errors.is_empty() {
+        return Err(format!("{text}{}", drain_failed(&name, &list.errors)));
     }
-    if !unmanaged.is_empty() {
-        out.push(format!(
-            "Warning: deleting Pods that declare no controller: {}",
-            unmanaged.join(", ")
-        ));
+    if !list.warnings.is_empty() {
+        text.push_str(&format!("Warning: {}\n", list.warnings));
     }
     // Through the Eviction API, as kubectl drain does: a disruption budget that
     // allows nothing answers 429 and the eviction is retried every 5 s.
-    let mut text = out.join("\n");
-    text.push('\n');
     let mut pending = Vec::new();
     let mut refused = Vec::new();
-    for pod in &pods {
+    let mut errors = Vec::new();
+    for pod in &list.pods {
         text.push_str(&format!(
             "evicting pod {}/{}\n",
             pod.metadata.namespace, pod.metadata.name
         ));
         let key = ObjKey::of(&pod.metadata);
         match evict(c, &key, &mut text) {
-            Some(uid) => pending.push((key, uid)),
-            None => refused.push(key),
+            Eviction::Accepted(uid) => pending.push((key, uid)),
+            Eviction::Retry => refused.push(key),
+            Eviction::Gone => {}
+            Eviction::Failed(e) => errors.push(e),
         }
     }
-    let timeout = timeout_flag(&p, DEFAULT_WAIT)?;
     let next_try = c.now() + EVICTION_RETRY;
     Ok((
         text,
@@ -154,6 +158,8 @@ pub(super) fn drain(c: &mut Cluster, words: &[String]) -> RB {
             next_try,
             pending,
             timeout,
+            opts,
+            errors,
         )),
     ))
 }
