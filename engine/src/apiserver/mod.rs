@@ -17,7 +17,7 @@ mod fxhash;
 mod log;
 pub use log::WatchLog;
 mod errors;
-mod validation;
+pub mod validation;
 
 pub use errors::ApiError;
 mod events;

@@ -476,7 +476,8 @@ fn web_deployment() -> Deployment {
 }
 
 #[test]
-fn surge_and_unavailable_both_zero_or_over_100_percent_are_invalid() {
+fn both_zero_unavailable_over_100_percent_and_rolling_update_with_recreate_are_invalid_but_a_large_surge_is_not(
+) {
     let mut s = Store::new();
     let mut rng = Rng::new(1);
     let mut d = web_deployment();
@@ -494,18 +495,42 @@ fn surge_and_unavailable_both_zero_or_over_100_percent_are_invalid() {
         .unwrap_err();
     assert_eq!(
         e.kubectl_text(),
-        "The Deployment \"web\" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: 0: may not be 0 when `maxSurge` is 0"
+        "The Deployment \"web\" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:\"\"}: may not be 0 when `maxSurge` is 0"
     );
+    // maxSurge has no 100% cap (ValidateRollingUpdateDeployment checks maxUnavailable
+    // only): 150% is valid.
     d.spec.strategy.rolling_update = Some(RollingUpdateDeployment {
         max_surge: IntOrString::String("150%".into()),
         max_unavailable: IntOrString::Int(1),
     });
+    let mut ok = d.clone();
+    ok.metadata.name = "surge".into();
+    assert!(s
+        .create(0, &mut rng, Object::Deployment(Box::new(ok)), "kubectl")
+        .is_ok());
+    d.spec.strategy.rolling_update = Some(RollingUpdateDeployment {
+        max_surge: IntOrString::String("0%".into()),
+        max_unavailable: IntOrString::String("150%".into()),
+    });
+    let e = s
+        .create(
+            0,
+            &mut rng,
+            Object::Deployment(Box::new(d.clone())),
+            "kubectl",
+        )
+        .unwrap_err();
+    assert_eq!(
+        e.kubectl_text(),
+        "The Deployment \"web\" is invalid: spec.strategy.rollingUpdate.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:\"150%\"}: must not be greater than 100%"
+    );
+    d.spec.strategy.type_ = "Recreate".into();
     let e = s
         .create(0, &mut rng, Object::Deployment(Box::new(d)), "kubectl")
         .unwrap_err();
     assert_eq!(
         e.kubectl_text(),
-        "The Deployment \"web\" is invalid: spec.strategy.rollingUpdate.maxSurge: Invalid value: \"150%\": must not be greater than 100%"
+        "The Deployment \"web\" is invalid: spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'"
     );
 }
 

@@ -170,45 +170,193 @@ fn validate_selector_operators(causes: &mut Vec<String>, sel: &LabelSelector) {
     }
 }
 
-/// `ValidateRollingUpdateDeployment`: percentages at most 100%, not both zero.
+/// An `intstr.IntOrString` as the API server's field errors print it: the value is
+/// not a `fmt.Stringer` (String has a pointer receiver), so `%#v` shows the struct.
+fn go_int_or_string(v: &IntOrString) -> String {
+    match v {
+        IntOrString::Int(n) => format!("intstr.IntOrString{{Type:0, IntVal:{n}, StrVal:\"\"}}"),
+        IntOrString::String(s) => format!(
+            "intstr.IntOrString{{Type:1, IntVal:0, StrVal:{}}}",
+            serde_json::Value::String(s.clone())
+        ),
+    }
+}
+
+/// `IsValidPercent`: `[0-9]+%`.
+fn valid_percent(s: &str) -> Option<i64> {
+    let digits = s.strip_suffix('%')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // Atoi of an over-long number fails upstream too (the value is then 0).
+    Some(digits.parse().unwrap_or(0))
+}
+
+/// `getIntOrPercentValue`: a valid percentage's number, else `IntValue()` (which
+/// Atoi-parses a string, 0 when it is not a number).
+fn int_or_percent_value(v: &IntOrString) -> i64 {
+    match v {
+        IntOrString::Int(n) => *n,
+        IntOrString::String(s) => valid_percent(s).unwrap_or_else(|| s.parse().unwrap_or(0)),
+    }
+}
+
+/// `ValidateDeploymentStrategy` and `ValidateRollingUpdateDeployment`
+/// (pkg/apis/apps/validation): `rollingUpdate` is forbidden with Recreate; both values
+/// non-negative ints or valid percentages, not both 0, and only `maxUnavailable` capped
+/// at 100% (`maxSurge: 200%` is valid).
 fn validate_strategy(causes: &mut Vec<String>, d: &Deployment) {
-    let Some(ru) = &d.spec.strategy.rolling_update else {
-        return;
+    let st = &d.spec.strategy;
+    let ru = match st.type_.as_str() {
+        "Recreate" => {
+            if st.rolling_update.is_some() {
+                causes.push(
+                    "spec.strategy.rollingUpdate: Forbidden: may not be specified when strategy `type` is 'Recreate'"
+                        .into(),
+                );
+            }
+            return;
+        }
+        "RollingUpdate" => match &st.rolling_update {
+            Some(ru) => ru,
+            // Defaulting fills it in; nothing to check here.
+            None => return,
+        },
+        other => {
+            let ru = match &st.rolling_update {
+                None => "(*apps.RollingUpdateDeployment)(nil)".to_string(),
+                // Go prints the pointer's address; any fixed one stands for it.
+                Some(_) => "(*apps.RollingUpdateDeployment)(0xc000000000)".to_string(),
+            };
+            causes.push(format!(
+                "spec.strategy: Unsupported value: apps.DeploymentStrategy{{Type:{}, RollingUpdate:{ru}}}: supported values: \"Recreate\", \"RollingUpdate\"",
+                serde_json::Value::String(other.to_string())
+            ));
+            return;
+        }
     };
-    let check = |causes: &mut Vec<String>, name: &str, v: &IntOrString| {
+    let positive = |causes: &mut Vec<String>, name: &str, v: &IntOrString| {
         match v {
         IntOrString::Int(n) if *n < 0 => causes.push(format!(
             "spec.strategy.rollingUpdate.{name}: Invalid value: {n}: must be greater than or equal to 0"
         )),
-        IntOrString::String(s) => match s.strip_suffix('%').and_then(|p| p.parse::<i64>().ok()) {
-            Some(p) if p > 100 => causes.push(format!(
-                "spec.strategy.rollingUpdate.{name}: Invalid value: \"{s}\": must not be greater than 100%"
-            )),
-            Some(p) if p < 0 => causes.push(format!(
-                "spec.strategy.rollingUpdate.{name}: Invalid value: \"{s}\": must be greater than or equal to 0"
-            )),
-            Some(_) => {}
-            None => causes.push(format!(
-                "spec.strategy.rollingUpdate.{name}: Invalid value: \"{s}\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')"
-            )),
-        },
+        IntOrString::String(s) if valid_percent(s).is_none() => causes.push(format!(
+            "spec.strategy.rollingUpdate.{name}: Invalid value: {}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+            go_int_or_string(v)
+        )),
         _ => {}
     }
     };
-    check(causes, "maxUnavailable", &ru.max_unavailable);
-    check(causes, "maxSurge", &ru.max_surge);
-    let zero = |v: &IntOrString| match v {
-        IntOrString::Int(n) => *n == 0,
-        IntOrString::String(s) => s == "0%",
-    };
-    if zero(&ru.max_surge) && zero(&ru.max_unavailable) {
-        let v = match &ru.max_unavailable {
-            IntOrString::Int(n) => n.to_string(),
-            IntOrString::String(s) => format!("\"{s}\""),
-        };
+    positive(causes, "maxUnavailable", &ru.max_unavailable);
+    positive(causes, "maxSurge", &ru.max_surge);
+    if int_or_percent_value(&ru.max_unavailable) == 0 && int_or_percent_value(&ru.max_surge) == 0 {
         causes.push(format!(
-            "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: {v}: may not be 0 when `maxSurge` is 0"
+            "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: {}: may not be 0 when `maxSurge` is 0",
+            go_int_or_string(&ru.max_unavailable)
         ));
+    }
+    if let IntOrString::String(s) = &ru.max_unavailable {
+        if valid_percent(s).is_some_and(|p| p > 100) {
+            causes.push(format!(
+                "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: {}: must not be greater than 100%",
+                go_int_or_string(&ru.max_unavailable)
+            ));
+        }
+    }
+}
+
+/// `IsValidLabelValue` (apimachinery `util/validation`): its messages, joined by `;`
+/// as kubectl's `parseLabels` joins them.
+pub fn label_value_errors(v: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if v.len() > 63 {
+        errs.push("must be no more than 63 characters".to_string());
+    }
+    let ok_char = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.';
+    let ok = v.is_empty()
+        || (v.chars().all(ok_char)
+            && v.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && v.ends_with(|c: char| c.is_ascii_alphanumeric()));
+    if !ok {
+        errs.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')".to_string());
+    }
+    errs
+}
+
+const QUALIFIED_NAME_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+
+/// `IsQualifiedName` (apimachinery util/validation): `[prefix/]name`.
+fn qualified_name_errors(value: &str) -> Vec<String> {
+    let regex_error = |what: &str| {
+        format!("{what}must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '{QUALIFIED_NAME_FMT}')")
+    };
+    let mut errs = Vec::new();
+    let parts: Vec<&str> = value.split('/').collect();
+    let name = match parts.as_slice() {
+        [name] => *name,
+        [prefix, name] => {
+            if prefix.is_empty() {
+                errs.push("prefix part must be non-empty".to_string());
+            } else if let Some(e) = dns1123_subdomain_error(prefix) {
+                // The message after the field name: "a lowercase RFC 1123 subdomain …".
+                let msg = e
+                    .split_once(": Invalid value: ")
+                    .map(|(_, r)| r)
+                    .unwrap_or(&e);
+                let msg = msg.split_once(": ").map(|(_, r)| r).unwrap_or(msg);
+                errs.push(format!("prefix part {msg}"));
+            }
+            *name
+        }
+        _ => {
+            errs.push(format!(
+                "a qualified name {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+                regex_error("")
+            ));
+            return errs;
+        }
+    };
+    if name.is_empty() {
+        errs.push("name part must be non-empty".to_string());
+    } else if name.len() > 63 {
+        errs.push("name part must be no more than 63 characters".to_string());
+    }
+    let ok = name
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name.ends_with(|c: char| c.is_ascii_alphanumeric());
+    if !ok {
+        errs.push(format!("name part {}", regex_error("")));
+    }
+    errs
+}
+
+/// `ValidateLabels` and `ValidateAnnotations` of ObjectMeta: label keys are qualified
+/// names and values valid label values; annotation keys (lower-cased) qualified names.
+fn validate_meta_maps(causes: &mut Vec<String>, m: &ObjectMeta) {
+    let quote = |s: &str| serde_json::Value::String(s.to_string()).to_string();
+    for (k, v) in &m.labels {
+        for msg in qualified_name_errors(k) {
+            causes.push(format!(
+                "metadata.labels: Invalid value: {}: {msg}",
+                quote(k)
+            ));
+        }
+        for msg in label_value_errors(v) {
+            causes.push(format!(
+                "metadata.labels: Invalid value: {}: {msg}",
+                quote(v)
+            ));
+        }
+    }
+    for k in m.annotations.keys() {
+        for msg in qualified_name_errors(&k.to_lowercase()) {
+            causes.push(format!(
+                "metadata.annotations: Invalid value: {}: {msg}",
+                quote(k)
+            ));
+        }
     }
 }
 
@@ -222,6 +370,7 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
             causes.push(e);
         }
     }
+    validate_meta_maps(&mut causes, obj.meta());
     match obj {
         Object::Deployment(d) => {
             validate_template(

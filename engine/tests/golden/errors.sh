@@ -65,3 +65,47 @@ kubectl get pods -o 'jsonpath={.items[' # expect error
 kubectl get pods 'unterminated # expect error
 kubectl drain node-1
 kubectl delete pod solo --force
+kubectl apply -f - <<EOF # expect error
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: zero}
+spec:
+  selector: {matchLabels: {app: zero}}
+  strategy: {rollingUpdate: {maxSurge: 0, maxUnavailable: 0}}
+  template:
+    metadata: {labels: {app: zero}}
+    spec: {containers: [{name: c, image: nginx}]}
+EOF
+kubectl apply -f - <<EOF # expect error
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: recreate}
+spec:
+  selector: {matchLabels: {app: recreate}}
+  strategy: {type: Recreate, rollingUpdate: {maxSurge: 1}}
+  template:
+    metadata: {labels: {app: recreate}}
+    spec: {containers: [{name: c, image: nginx}]}
+EOF
+kubectl apply -f - <<EOF # expect error
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: over}
+spec:
+  selector: {matchLabels: {app: over}}
+  strategy: {rollingUpdate: {maxSurge: 200%, maxUnavailable: 150%}}
+  template:
+    metadata: {labels: {app: over}}
+    spec: {containers: [{name: c, image: nginx}]}
+EOF
+kubectl apply -f - <<EOF
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: surge}
+spec:
+  selector: {matchLabels: {app: surge}}
+  strategy: {rollingUpdate: {maxSurge: 200%, maxUnavailable: 0}}
+  template:
+    metadata: {labels: {app: surge}}
+    spec: {containers: [{name: c, image: nginx}]}
+EOF

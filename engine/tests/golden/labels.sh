@@ -30,3 +30,7 @@ kubectl annotate deployment web a=b a- # expect error
 kubectl annotate deployment web # expect error
 kubectl annotate deployment web note-
 kubectl get deployment web -o 'jsonpath={.metadata.annotations}{"\n"}'
+kubectl label deployment web 'a b=c' # expect error
+kubectl label deployment web example.com/tier=db
+kubectl label deployment web /tier=db # expect error
+kubectl annotate deployment web 'bad key=x' # expect error

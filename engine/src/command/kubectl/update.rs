@@ -9,6 +9,7 @@
 
 use super::util::{api, key_for, namespace, one_target, targets, NS, R};
 use crate::api::*;
+use crate::apiserver::validation::label_value_errors;
 use crate::apiserver::{ApiError, ObjKey};
 use crate::client::Request;
 use crate::cluster::{kubectl as user, Cluster};
@@ -114,24 +115,6 @@ pub(super) fn set(c: &mut Cluster, words: &[String]) -> R {
     }
     c.submit(&user(), Request::Update(obj)).map_err(api)?;
     Ok(format!("{} image updated", qualified_name(kind, &name)))
-}
-
-/// `IsValidLabelValue` (apimachinery `util/validation`): its messages, joined by `;`
-/// as kubectl's `parseLabels` joins them.
-pub(crate) fn label_value_errors(v: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if v.len() > 63 {
-        errs.push("must be no more than 63 characters".to_string());
-    }
-    let ok_char = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.';
-    let ok = v.is_empty()
-        || (v.chars().all(ok_char)
-            && v.starts_with(|c: char| c.is_ascii_alphanumeric())
-            && v.ends_with(|c: char| c.is_ascii_alphanumeric()));
-    if !ok {
-        errs.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')".to_string());
-    }
-    errs
 }
 
 /// `cmdutil.GetResourcesAndPairs`: resource words first, then `KEY=VALUE` / `KEY-`.
