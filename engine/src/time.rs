@@ -211,7 +211,34 @@ pub fn human_duration(ms: SimTime) -> String {
     if h < 24 * 365 * 2 {
         return format!("{}d", h / 24);
     }
+    if h < 24 * 365 * 8 {
+        let dy = (h / 24) % 365;
+        return if dy == 0 {
+            format!("{}y", h / 24 / 365)
+        } else {
+            format!("{}y{dy}d", h / 24 / 365)
+        };
+    }
     format!("{}y", h / 24 / 365)
+}
+
+/// kubectl's `translateTimestampSince(t)`: `HumanDuration(time.Since(t))` for a
+/// timestamp as the API server stores it — whole seconds, so the sub-second part of
+/// `stamp_ms` is dropped first while `now` keeps it (an object created at 12.7 s shows
+/// `61s` at 73.2 s). A time more than a second ahead is `<invalid>`, less `0s`
+/// (HumanDuration's tolerance for clock skew).
+pub fn human_duration_since(stamp_ms: SimTime, now: SimTime) -> String {
+    let stored = stamp_ms / 1000 * 1000;
+    let d = now as i128 - stored as i128;
+    // int(d.Seconds()) truncates toward zero, as Rust's division does.
+    let seconds = d / 1000;
+    if seconds < -1 {
+        "<invalid>".into()
+    } else if d < 0 {
+        "0s".into()
+    } else {
+        human_duration(d as SimTime)
+    }
 }
 
 /// A clock reading for people: `m:ss.t` (e.g. `1:05.3`), used by the UI and logs.
@@ -224,6 +251,20 @@ pub fn clock_label(t: SimTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ages_count_from_the_whole_second_the_api_server_stored() {
+        // Created at 12.7 s (stored 12 s), shown at 73.2 s: 61.2 s.
+        assert_eq!(human_duration_since(12_700, 73_200), "61s");
+        assert_eq!(human_duration_since(12_700, 12_700), "0s");
+        // A timestamp ahead of now (a deletion deadline) is <invalid> past 1 s.
+        assert_eq!(human_duration_since(30_000, 28_500), "0s");
+        assert_eq!(human_duration_since(30_000, 27_900), "<invalid>");
+        assert_eq!(
+            human_duration(3 * 365 * 24 * 3_600_000 + 5 * 24 * 3_600_000),
+            "3y5d"
+        );
+    }
 
     #[test]
     fn timers_due_at_the_same_time_fire_in_insertion_order() {

@@ -264,11 +264,12 @@ fn describe_pod(c: &Cluster, p: &Pod) -> String {
     multiline(&mut w, "Labels", &m.labels);
     annotations(&mut w, &m.annotations);
     if let (Some(del), false) = (m.deletion_ms, p.is_terminal()) {
-        let left = del.saturating_sub(c.now());
+        // describe.go prints translateTimestampSince(deletionTimestamp): the deadline
+        // is ahead, so kubectl says `<invalid>` (or `0s` within a second of it).
         let _ = writeln!(
             w,
             "Status:\tTerminating (lasts {})",
-            crate::time::human_duration(left)
+            crate::time::human_duration_since(del, c.now())
         );
         let _ = writeln!(
             w,

@@ -12,7 +12,7 @@ pub mod tabwriter;
 pub mod yaml;
 
 use crate::api::*;
-use crate::time::{human_duration, SimTime};
+use crate::time::{human_duration_since, SimTime};
 
 /// READY and STATUS of `kubectl get pods` (`printPod`), and the restart count.
 pub fn pod_ready_status(pod: &Pod) -> (String, String, i64) {
@@ -102,9 +102,10 @@ pub fn node_status(node: &Node) -> String {
     s
 }
 
-/// AGE column.
+/// AGE column (and every other "time since" kubectl prints): from the timestamp as
+/// stored, in whole seconds.
 pub fn age(created_ms: SimTime, now: SimTime) -> String {
-    human_duration(now.saturating_sub(created_ms))
+    human_duration_since(created_ms, now)
 }
 
 /// A resource's name as kubectl prints it after a verb: `deployment.apps/web`.
