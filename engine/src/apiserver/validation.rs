@@ -286,7 +286,7 @@ pub fn label_value_errors(v: &str) -> Vec<String> {
 const QUALIFIED_NAME_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 
 /// `IsQualifiedName` (apimachinery util/validation): `[prefix/]name`.
-fn qualified_name_errors(value: &str) -> Vec<String> {
+pub fn qualified_name_errors(value: &str) -> Vec<String> {
     let regex_error = |what: &str| {
         format!("{what}must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '{QUALIFIED_NAME_FMT}')")
     };

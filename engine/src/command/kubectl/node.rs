@@ -8,6 +8,7 @@
 
 use super::util::{api, timeout_flag, DEFAULT_WAIT, R, RB};
 use crate::api::*;
+use crate::apiserver::validation::{label_value_errors, qualified_name_errors};
 use crate::apiserver::{ApiError, ObjKey};
 use crate::client::Request;
 use crate::cluster::{kubectl as user, Cluster};
@@ -164,7 +165,87 @@ pub(super) fn drain(c: &mut Cluster, words: &[String]) -> RB {
     ))
 }
 
-/// `kubectl taint nodes NODE KEY[=VALUE]:EFFECT…` (a trailing `-` removes).
+/// A taint as `parseTaint` reads `KEY[=VALUE][:EFFECT]`, or its error.
+fn parse_taint(st: &str) -> Result<Taint, String> {
+    let parts: Vec<&str> = st.split(':').collect();
+    let (key, value, effect) = match parts.as_slice() {
+        [key] => (*key, "", ""),
+        [kv, effect] => {
+            if TaintEffect::parse(effect).is_none() {
+                return Err(format!(
+                    "invalid taint effect: {effect}, unsupported taint effect"
+                ));
+            }
+            let kv: Vec<&str> = kv.split('=').collect();
+            match kv.as_slice() {
+                [k] => (*k, "", *effect),
+                [k, v] => {
+                    let errs = label_value_errors(v);
+                    if !errs.is_empty() {
+                        return Err(format!("invalid taint spec: {st}, {}", errs.join("; ")));
+                    }
+                    (*k, *v, *effect)
+                }
+                _ => return Err(format!("invalid taint spec: {st}")),
+            }
+        }
+        _ => return Err(format!("invalid taint spec: {st}")),
+    };
+    let errs = qualified_name_errors(key);
+    if !errs.is_empty() {
+        return Err(format!("invalid taint spec: {st}, {}", errs.join("; ")));
+    }
+    Ok(Taint {
+        key: key.into(),
+        value: value.into(),
+        effect: effect.into(),
+        time_added: None,
+        added_ms: 0,
+    })
+}
+
+/// `Taint.ToString()`: `key`, `key=value:`, `key:effect` or `key=value:effect`.
+fn taint_string(t: &Taint) -> String {
+    match (t.value.is_empty(), t.effect.is_empty()) {
+        (true, true) => t.key.clone(),
+        (false, true) => format!("{}={}:", t.key, t.value),
+        (true, false) => format!("{}:{}", t.key, t.effect),
+        (false, false) => format!("{}={}:{}", t.key, t.value, t.effect),
+    }
+}
+
+/// `parseTaints`: taints to add (each with an effect, no key+effect twice) and to
+/// remove (`…-`).
+fn parse_taints(specs: &[String]) -> Result<(Vec<Taint>, Vec<Taint>), String> {
+    let (mut add, mut remove) = (Vec::new(), Vec::new());
+    for spec in specs {
+        if let Some(rm) = spec.strip_suffix('-') {
+            let t = parse_taint(rm)?;
+            remove.push(t);
+        } else {
+            let t = parse_taint(spec)?;
+            if t.effect.is_empty() {
+                return Err(format!("invalid taint spec: {spec}"));
+            }
+            if add
+                .iter()
+                .any(|a: &Taint| a.key == t.key && a.effect == t.effect)
+            {
+                // Go's %v of a corev1.Taint value.
+                return Err(format!(
+                    "duplicated taints with the same key and effect: {{{} {} {} <nil>}}",
+                    t.key, t.value, t.effect
+                ));
+            }
+            add.push(t);
+        }
+    }
+    Ok((add, remove))
+}
+
+/// `kubectl taint nodes NODE… KEY[=VALUE]:EFFECT…` (`--all`, `-l`; a trailing `-`
+/// removes), as `taint.go` and its `utils.go` do: the new taints first, then the old
+/// ones they do not replace; `tainted`, `untainted` or `modified`.
 pub(super) fn taint(c: &mut Cluster, words: &[String]) -> R {
     let p = parse_flags(
         words,
@@ -175,81 +256,156 @@ pub(super) fn taint(c: &mut Cluster, words: &[String]) -> R {
         ],
         "kubectl taint",
     )?;
-    let mut args = p.args.clone();
-    if args
-        .first()
-        .is_some_and(|a| resolve_kind(a) == Some(Kind::Node))
-    {
-        args.remove(0);
+    let usage = |e: String| format!("error: {e}\nSee 'kubectl taint -h' for help and examples");
+    let (mut resources, mut specs) = (Vec::new(), Vec::new());
+    for a in &p.args {
+        let is_taint = a.contains('=') || a.contains(':') || a.ends_with('-');
+        if is_taint {
+            specs.push(a.clone());
+        } else if !specs.is_empty() {
+            return Err(format!(
+                "error: all resources must be specified before taint changes: {a}"
+            ));
+        } else {
+            resources.push(a.clone());
+        }
     }
-    let Some(node_name) = args
-        .first()
-        .map(|a| a.trim_start_matches("node/").to_string())
-    else {
-        return Err("error: at least one taint update is required".into());
-    };
-    let specs = &args[1..];
+    if resources.is_empty() {
+        return Err("error: one or more resources must be specified as <resource> <name>".into());
+    }
     if specs.is_empty() {
         return Err("error: at least one taint update is required".into());
     }
-    let mut n = node_obj(c, &node_name)?;
-    let mut removed_any = false;
-    let mut added_any = false;
-    for s in specs {
-        if let Some(rm) = s.strip_suffix('-') {
-            let (k, effect) = match rm.split_once(':') {
-                Some((k, e)) => (k.split('=').next().unwrap_or(k), Some(e)),
-                None => (rm.split('=').next().unwrap_or(rm), None),
-            };
-            let before = n.spec.taints.len();
-            n.spec
-                .taints
-                .retain(|t| !(t.key == k && effect.is_none_or(|e| t.effect == e)));
-            if n.spec.taints.len() == before {
-                return Err(format!("error: taint {rm:?} not found"));
+    let (add, remove) = parse_taints(&specs).map_err(usage)?;
+    let rtype = resources[0].to_lowercase();
+    if resolve_kind(&rtype) != Some(Kind::Node) {
+        return Err(match resolve_kind(&rtype) {
+            Some(_) => {
+                format!("error: invalid resource type {rtype}, only node types are supported")
             }
-            removed_any = true;
-        } else {
-            let (kv, effect) = s
-                .split_once(':')
-                .ok_or_else(|| format!("error: invalid taint spec: {s}, unknown taint effect"))?;
-            if TaintEffect::parse(effect).is_none() {
-                return Err(format!(
-                    "error: invalid taint effect: {effect}, unsupported taint effect"
+            None => format!("error: the server doesn't have a resource type \"{rtype}\""),
+        });
+    }
+    let conflicts: Vec<String> = add
+        .iter()
+        .flat_map(|a| {
+            remove
+                .iter()
+                .filter(move |r| r.key == a.key && (r.effect.is_empty() || r.effect == a.effect))
+                .map(|r| format!("{}={}", r.key, r.effect))
+        })
+        .collect();
+    if !conflicts.is_empty() {
+        return Err(format!(
+            "error: can not both modify and remove the following taint(s) in the same command: {}",
+            conflicts.join(", ")
+        ));
+    }
+    let (all, sel) = (p.bool("all"), p.get("selector"));
+    if all && sel.is_some() {
+        return Err(
+            "error: setting 'all' parameter with a non empty selector is prohibited".into(),
+        );
+    }
+    let names: Vec<String> = if all || sel.is_some() {
+        let s = sel.map(parse_label_selector).transpose()?;
+        c.store
+            .list::<Node>()
+            .filter(|n| s.as_ref().is_none_or(|s| s.matches(&n.metadata.labels)))
+            .map(|n| n.metadata.name.clone())
+            .collect()
+    } else if resources.len() < 2 {
+        return Err(
+            "error: at least one resource name must be specified since 'all' parameter is not set"
+                .into(),
+        );
+    } else {
+        resources[1..].to_vec()
+    };
+    let overwrite = p.bool("overwrite");
+    let mut out = Vec::new();
+    for name in names {
+        let mut n = node_obj(c, &name).map_err(|e| join_out(&out, e))?;
+        if !overwrite {
+            let exists: Vec<&str> = add
+                .iter()
+                .filter(|t| {
+                    n.spec
+                        .taints
+                        .iter()
+                        .any(|o| o.key == t.key && o.effect == t.effect)
+                })
+                .map(|t| t.key.as_str())
+                .collect();
+            if !exists.is_empty() {
+                return Err(join_out(
+                    &out,
+                    format!(
+                        "error: node {name} already has {} taint(s) with same effect(s) and --overwrite is false",
+                        exists.join(",")
+                    ),
                 ));
             }
-            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-            if let Some(existing) = n
-                .spec
-                .taints
-                .iter_mut()
-                .find(|t| t.key == k && t.effect == effect)
-            {
-                if !p.bool("overwrite") {
-                    return Err(format!("error: node {node_name} already has {k} taint(s) with same effect(s) and --overwrite is false"));
-                }
-                existing.value = v.into();
-            } else {
-                let now = c.now();
-                n.spec.taints.push(Taint {
-                    key: k.into(),
-                    value: v.into(),
-                    effect: effect.into(),
-                    time_added: (effect == TaintEffect::NoExecute).then(|| rfc3339(now)),
-                    added_ms: now,
-                });
-            }
-            added_any = true;
         }
-    }
-    c.submit(&user(), Request::Update(Object::Node(n)))
-        .map_err(api)?;
-    Ok(format!(
-        "node/{node_name} {}",
-        if added_any || !removed_any {
+        // reorganizeTaints: the new taints, then each old one no new taint matches
+        // (same key and effect).
+        let now = c.now();
+        let mut new: Vec<Taint> = add
+            .iter()
+            .map(|t| {
+                let mut t = t.clone();
+                if t.effect == TaintEffect::NoExecute {
+                    t.time_added = Some(rfc3339(now));
+                    t.added_ms = now;
+                }
+                t
+            })
+            .collect();
+        for old in &n.spec.taints {
+            if !new
+                .iter()
+                .any(|t| t.key == old.key && t.effect == old.effect)
+            {
+                new.push(old.clone());
+            }
+        }
+        let added = n.spec.taints.len() != new.len();
+        // deleteTaints: an error for each taint not found; `deleted` is the last one's
+        // outcome, as upstream's loop leaves it.
+        let mut errors = Vec::new();
+        let mut deleted = false;
+        for r in &remove {
+            let before = new.len();
+            new.retain(|t| !(t.key == r.key && (r.effect.is_empty() || t.effect == r.effect)));
+            deleted = new.len() != before;
+            if !deleted {
+                errors.push(format!("taint \"{}\" not found", taint_string(r)));
+            }
+        }
+        if !errors.is_empty() {
+            return Err(join_out(
+                &out,
+                format!("error: {}", crate::command::drain::aggregate(&errors)),
+            ));
+        }
+        let operation = if (added && deleted) || overwrite {
+            "modified"
+        } else if added {
             "tainted"
         } else {
             "untainted"
-        }
-    ))
+        };
+        n.spec.taints = new;
+        c.submit(&user(), Request::Update(Object::Node(n)))
+            .map_err(|e| join_out(&out, api(e)))?;
+        out.push(format!("node/{name} {operation}"));
+    }
+    Ok(out.join("\n"))
+}
+
+/// What was printed before an error, then the error.
+fn join_out(out: &[String], e: String) -> String {
+    let mut v = out.to_vec();
+    v.push(e);
+    v.join("\n")
 }
