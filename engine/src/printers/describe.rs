@@ -208,10 +208,15 @@ pub fn pod_template(t: &PodTemplateSpec, _level: usize) -> String {
         let _ = writeln!(w, "    Host Port:\t{h}");
         resources(&mut w, "    ", "Limits", &c.resources.limits);
         resources(&mut w, "    ", "Requests", &c.resources.requests);
+        probes(&mut w, c);
         let _ = writeln!(w, "    Environment:\t<none>");
         let _ = writeln!(w, "    Mounts:\t<none>");
     }
     let _ = writeln!(w, "  Volumes:\t<none>");
+    topology_spread(&mut w, &t.spec.topology_spread_constraints, "  ");
+    if !t.spec.priority_class_name.is_empty() {
+        let _ = writeln!(w, "  Priority Class Name:\t{}", t.spec.priority_class_name);
+    }
     let mut ns = String::new();
     multiline(&mut ns, "  Node-Selectors", &t.spec.node_selector);
     w.push_str(&ns);
@@ -323,6 +328,7 @@ fn describe_pod(c: &Cluster, p: &Pod) -> String {
     let _ = writeln!(w, "QoS Class:\t{}", qos(p));
     multiline(&mut w, "Node-Selectors", &p.spec.node_selector);
     tolerations(&mut w, &p.spec.tolerations);
+    topology_spread(&mut w, &p.spec.topology_spread_constraints, "");
     events(&mut w, c, &m.uid);
     tabwriter::format(&w, 0, 2)
 }
@@ -363,8 +369,74 @@ fn containers_section(
         }
         resources(w, "    ", "Limits", &ct.resources.limits);
         resources(w, "    ", "Requests", &ct.resources.requests);
+        probes(w, ct);
         let _ = writeln!(w, "    Environment:\t<none>");
         let _ = writeln!(w, "    Mounts:\t<none>");
+    }
+}
+
+/// `DescribeProbe`: the handler, then its timing.
+fn describe_probe(p: &Probe) -> String {
+    let attrs = format!(
+        "delay={}s timeout={}s period={}s #success={} #failure={}",
+        p.initial_delay_seconds,
+        p.timeout_seconds,
+        p.period_seconds,
+        p.success_threshold,
+        p.failure_threshold
+    );
+    let port = |v: &IntOrString| match v {
+        IntOrString::Int(n) => n.to_string(),
+        IntOrString::String(s) => s.clone(),
+    };
+    if let Some(e) = &p.exec {
+        format!("exec [{}] {attrs}", e.command.join(" "))
+    } else if let Some(h) = &p.http_get {
+        // url.URL{Scheme: "http", Host: JoinHostPort("", port), Path}.String()
+        format!("http-get http://:{}{} {attrs}", port(&h.port), h.path)
+    } else if let Some(t) = &p.tcp_socket {
+        format!("tcp-socket :{} {attrs}", port(&t.port))
+    } else {
+        format!("unknown {attrs}")
+    }
+}
+
+/// `describeContainerProbe`: `Liveness:`, `Readiness:`, `Startup:`.
+fn probes(w: &mut String, ct: &Container) {
+    for (title, probe) in [
+        ("Liveness", &ct.liveness_probe),
+        ("Readiness", &ct.readiness_probe),
+        ("Startup", &ct.startup_probe),
+    ] {
+        if let Some(p) = probe {
+            let _ = writeln!(w, "    {title}:\t{}", describe_probe(p));
+        }
+    }
+}
+
+/// `describeTopologySpreadConstraints`, sorted by topology key; `space` is the
+/// indent (`""` for a Pod, `"  "` in a Pod template).
+fn topology_spread(w: &mut String, tscs: &[TopologySpreadConstraint], space: &str) {
+    if tscs.is_empty() {
+        return;
+    }
+    let mut sorted: Vec<&TopologySpreadConstraint> = tscs.iter().collect();
+    sorted.sort_by(|a, b| a.topology_key.cmp(&b.topology_key));
+    for (i, t) in sorted.iter().enumerate() {
+        if i == 0 {
+            let _ = write!(w, "{space}Topology Spread Constraints:\t");
+        } else {
+            let _ = write!(w, "{space}\t");
+        }
+        let _ = write!(
+            w,
+            "{}:{} when max skew {} is exceeded",
+            t.topology_key, t.when_unsatisfiable, t.max_skew
+        );
+        if let Some(sel) = &t.label_selector {
+            let _ = write!(w, " for selector {}", sel.to_selector_string());
+        }
+        let _ = writeln!(w);
     }
 }
 

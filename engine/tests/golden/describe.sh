@@ -21,3 +21,19 @@ kubectl get pod with-init
 sim advance 20s
 kubectl get pod with-init
 kubectl describe pod with-init
+kubectl apply -f - <<ZZ
+apiVersion: v1
+kind: Pod
+metadata: {name: probed, labels: {app: probed}}
+spec:
+  topologySpreadConstraints:
+  - {maxSkew: 1, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {app: probed}}}
+  containers:
+  - name: app
+    image: nginx:1.27
+    livenessProbe: {httpGet: {path: /healthz, port: 8080}, periodSeconds: 5}
+    readinessProbe: {tcpSocket: {port: 8080}, initialDelaySeconds: 2}
+    startupProbe: {exec: {command: [cat, /tmp/ready]}, failureThreshold: 30}
+ZZ
+sim advance 5s
+kubectl describe pod probed
