@@ -792,6 +792,82 @@ fn node_resources(w: &mut String, c: &Cluster, n: &Node) {
     );
 }
 
+/// `describePodDisruptionBudgetV1`.
+fn describe_pdb(c: &Cluster, b: &PodDisruptionBudget) -> String {
+    let mut w = String::new();
+    let m = &b.metadata;
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    let _ = writeln!(w, "Namespace:\t{}", m.namespace);
+    let ios = |v: &IntOrString| match v {
+        IntOrString::Int(n) => n.to_string(),
+        IntOrString::String(s) => s.clone(),
+    };
+    if let Some(v) = &b.spec.min_available {
+        let _ = writeln!(w, "Min available:\t{}", ios(v));
+    } else if let Some(v) = &b.spec.max_unavailable {
+        let _ = writeln!(w, "Max unavailable:\t{}", ios(v));
+    }
+    if b.spec.selector.is_empty() {
+        // A PDB written without a selector has none (nil): kubectl says <unset>.
+        let _ = writeln!(w, "Selector:\t<unset>");
+    } else {
+        let _ = writeln!(w, "Selector:\t{}", b.spec.selector.to_selector_string());
+    }
+    let _ = writeln!(w, "Status:");
+    let st = &b.status;
+    let _ = writeln!(w, "    Allowed disruptions:\t{}", st.disruptions_allowed);
+    let _ = writeln!(w, "    Current:\t{}", st.current_healthy);
+    let _ = writeln!(w, "    Desired:\t{}", st.desired_healthy);
+    let _ = writeln!(w, "    Total:\t{}", st.expected_pods);
+    events(&mut w, c, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
+/// `describeNamespace`, with the quota and limit-range sections an empty namespace
+/// shows (kubeplay models neither).
+fn describe_namespace(n: &Namespace) -> String {
+    let mut w = String::new();
+    let _ = writeln!(w, "Name:\t{}", n.metadata.name);
+    multiline(&mut w, "Labels", &n.metadata.labels);
+    annotations(&mut w, &n.metadata.annotations);
+    let _ = writeln!(w, "Status:\t{}", n.status.phase);
+    let _ = writeln!(w);
+    let _ = writeln!(w, "No resource quota.");
+    let _ = writeln!(w);
+    let _ = writeln!(w, "No LimitRange resource.");
+    tabwriter::format(&w, 0, 2)
+}
+
+/// `describePriorityClass`.
+fn describe_priority_class(c: &Cluster, pc: &PriorityClass) -> String {
+    let mut w = String::new();
+    let _ = writeln!(w, "Name:\t{}", pc.metadata.name);
+    let _ = writeln!(w, "Value:\t{}", pc.value);
+    let _ = writeln!(w, "GlobalDefault:\t{}", pc.global_default);
+    let policy = if pc.preemption_policy.is_empty() {
+        "PreemptLowerPriority"
+    } else {
+        &pc.preemption_policy
+    };
+    let _ = writeln!(w, "PreemptionPolicy:\t{policy}");
+    let _ = writeln!(w, "Description:\t{}", pc.description);
+    // labels.FormatLabels: k=v,… or <none>.
+    let ann: Vec<String> = pc
+        .metadata
+        .annotations
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let ann = if ann.is_empty() {
+        "<none>".to_string()
+    } else {
+        ann.join(",")
+    };
+    let _ = writeln!(w, "Annotations:\t{ann}");
+    events(&mut w, c, &pc.metadata.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
 /// `kubectl describe` text for one object.
 pub fn describe(c: &Cluster, obj: &Object) -> String {
     let text = match obj {
@@ -799,6 +875,9 @@ pub fn describe(c: &Cluster, obj: &Object) -> String {
         Object::Deployment(d) => describe_deployment(c, d),
         Object::ReplicaSet(r) => describe_replicaset(c, r),
         Object::Node(n) => describe_node(c, n),
+        Object::PodDisruptionBudget(b) => describe_pdb(c, b),
+        Object::Namespace(n) => describe_namespace(n),
+        Object::PriorityClass(pc) => describe_priority_class(c, pc),
         other => {
             let mut w = String::new();
             let _ = writeln!(w, "Name:\t{}", other.meta().name);

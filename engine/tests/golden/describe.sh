@@ -37,3 +37,9 @@ spec:
 ZZ
 sim advance 5s
 kubectl describe pod probed
+kubectl create pdb web --selector=app=web --min-available=1
+sim advance 2s
+kubectl describe pdb web
+kubectl describe namespace default
+kubectl create priorityclass high --value=1000 --description='for the web tier'
+kubectl describe priorityclass high
