@@ -117,6 +117,9 @@ pub(super) fn set(c: &mut Cluster, words: &[String]) -> R {
     Ok(format!("{} image updated", qualified_name(kind, &name)))
 }
 
+/// `KEY=VALUE` pairs to set (sorted by key) and keys to remove.
+type PairChanges = (Vec<(String, String)>, Vec<String>);
+
 /// `cmdutil.GetResourcesAndPairs`: resource words first, then `KEY=VALUE` / `KEY-`.
 fn resources_and_pairs(
     args: &[String],
@@ -140,7 +143,7 @@ fn resources_and_pairs(
 
 /// `label.go`'s `parseLabels`: new labels (sorted, for a deterministic order where Go
 /// ranges over a map) and removals.
-fn parse_labels(specs: &[String]) -> Result<(Vec<(String, String)>, Vec<String>), String> {
+fn parse_labels(specs: &[String]) -> Result<PairChanges, String> {
     let mut new: Vec<(String, String)> = Vec::new();
     let mut remove = Vec::new();
     for spec in specs {
@@ -172,7 +175,7 @@ fn parse_labels(specs: &[String]) -> Result<(Vec<(String, String)>, Vec<String>)
 }
 
 /// `cmdutil.ParsePairs(…, "annotation", true)` and `validateAnnotations`.
-fn parse_annotations(specs: &[String]) -> Result<(Vec<(String, String)>, Vec<String>), String> {
+fn parse_annotations(specs: &[String]) -> Result<PairChanges, String> {
     let mut new: Vec<(String, String)> = Vec::new();
     let mut remove = Vec::new();
     let mut invalid = Vec::new();
