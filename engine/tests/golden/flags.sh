@@ -27,3 +27,12 @@ kubectl scale -x # expect error
 kubectl drain --help
 kubectl rollout undo -h
 kubectl help label
+kubectl create deployment api --image=nginx:1.27 --replicas=3 --port=80 --dry-run=client -o yaml
+kubectl create deployment api --image=registry.example.com/team/api:2.0 -n prod --dry-run=client -o yaml
+kubectl create namespace prod --dry-run=client -o yaml
+kubectl create pdb api --selector=app=api --min-available=2 --dry-run=client -o yaml
+kubectl create priorityclass high --value=1000 --description=x --dry-run=client -o yaml
+kubectl create deployment api --image=nginx --dry-run=client -o name
+kubectl create deployment api --image=nginx -o json # expect error
+kubectl get deployments
+kubectl create namespace staging -o name

@@ -102,6 +102,7 @@ fn strip_server_fields(obj: &mut Object) {
 
 const CREATE_FLAGS: &[FlagSpec] = &[
     flag("filename", Some('f')),
+    flag("output", Some('o')),
     NS,
     flag("image", None),
     flag("replicas", Some('r')),
@@ -122,13 +123,41 @@ pub(super) fn create(
     stdin: Option<&str>,
     files: &dyn Files,
 ) -> R {
+    create_with(c, words, stdin, files, false)
+}
+
+/// [`create`]; `client_dry_run` (`--dry-run=client`) builds the object without
+/// sending it, so `-o yaml` shows it as kubectl built it.
+pub(super) fn create_with(
+    c: &mut Cluster,
+    words: &[String],
+    stdin: Option<&str>,
+    files: &dyn Files,
+    client_dry_run: bool,
+) -> R {
     let p = parse_flags(words, CREATE_FLAGS, "kubectl create")?;
     let ns = namespace(&p);
+    let out = Output {
+        format: p.get("output").map(str::to_string),
+        client_dry_run,
+        // The namespace appears in the object only when -n said it (enforceNamespace).
+        explicit_ns: p.get("namespace").is_some(),
+    };
+    if let Some(f) = out.format.as_deref() {
+        if f != "yaml" && f != "name" {
+            return Err(format!(
+                "error: kubeplay prints kubectl create -o yaml or -o name, not -o {f}"
+            ));
+        }
+        if p.args.is_empty() {
+            return Err("error: kubeplay prints -o only for kubectl create SUBCOMMAND NAME".into());
+        }
+    }
     match p.args.first().map(String::as_str) {
-        Some("deployment" | "deploy") => create_deployment(c, &p, &ns),
-        Some("poddisruptionbudget" | "pdb") => create_pdb(c, &p, &ns),
-        Some("priorityclass" | "pc") => create_priority_class(c, &p),
-        Some("namespace" | "ns") => create_namespace(c, &p),
+        Some("deployment" | "deploy") => create_deployment(c, &p, &ns, &out),
+        Some("poddisruptionbudget" | "pdb") => create_pdb(c, &p, &ns, &out),
+        Some("priorityclass" | "pc") => create_priority_class(c, &p, &out),
+        Some("namespace" | "ns") => create_namespace(c, &p, &out),
         Some(other) => Err(format!(
             "error: unknown command \"{other}\" for \"kubectl create\""
         )),
@@ -143,22 +172,58 @@ fn name_from_args(p: &Parsed) -> Result<&String, String> {
         .ok_or_else(|| "error: exactly one NAME is required, got 0".to_string())
 }
 
-/// Create one object as kubectl's user.
-fn create_object(c: &mut Cluster, object: Object) -> Result<(), String> {
-    c.submit(
-        &user(),
-        Request::Create {
-            object,
-            event: None,
-        },
-    )
-    .map_err(api)?;
-    Ok(())
+/// How `kubectl create SUBCOMMAND` reports what it made.
+struct Output {
+    /// `-o yaml` or `-o name`.
+    format: Option<String>,
+    /// `--dry-run=client`: nothing is sent.
+    client_dry_run: bool,
+    /// `-n` was given.
+    explicit_ns: bool,
+}
+
+/// Create one object as kubectl's user (unless a client dry run), then print it as
+/// `-o` says: `client` is the object as kubectl's generator builds it (no defaults,
+/// `creationTimestamp: null`), which a client dry run prints; otherwise the server's.
+fn create_object(c: &mut Cluster, object: Object, client: serde_json::Value, out: &Output) -> R {
+    let kind = object.kind();
+    let key = key_for(kind, &object.meta().namespace, &object.meta().name);
+    let qn = qualified_name(kind, &key.name);
+    if !out.client_dry_run {
+        c.submit(
+            &user(),
+            Request::Create {
+                object,
+                event: None,
+            },
+        )
+        .map_err(api)?;
+    }
+    Ok(match out.format.as_deref() {
+        Some("name") => qn,
+        Some(_) if out.client_dry_run => crate::printers::yaml::to_yaml(&client),
+        Some(_) => c
+            .store
+            .get_object(kind, &key)
+            .map(|o| crate::printers::yaml::to_yaml(&o.to_json()))
+            .unwrap_or_default(),
+        None => format!("{qn} created"),
+    })
+}
+
+/// `metadata` of a generated object: `creationTimestamp: null`, the name, and the
+/// namespace when -n gave it.
+fn client_meta(name: &str, ns: Option<&str>) -> serde_json::Value {
+    let mut m = serde_json::json!({"creationTimestamp": null, "name": name});
+    if let Some(ns) = ns {
+        m["namespace"] = ns.into();
+    }
+    m
 }
 
 /// `kubectl create deployment NAME --image=IMAGE [--replicas=N] [--port=PORT]`
 /// (`create_deployment.go`).
-fn create_deployment(c: &mut Cluster, p: &Parsed, ns: &str) -> R {
+fn create_deployment(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
     let name = name_from_args(p)?;
     let image = p
         .get("image")
@@ -169,13 +234,36 @@ fn create_deployment(c: &mut Cluster, p: &Parsed, ns: &str) -> R {
         .parse()
         .map_err(|_| "error: invalid argument for --replicas".to_string())?;
     let d = new_deployment(name, ns, image, replicas, p.get("port"))?;
-    create_object(c, Object::Deployment(Box::new(d)))?;
-    Ok(format!("deployment.apps/{name} created"))
+    // create_deployment.go's object before the server sees it.
+    let ct = &d.spec.template.spec.containers[0];
+    let mut container = serde_json::json!({"image": ct.image, "name": ct.name, "resources": {}});
+    if let Some(port) = ct.ports.first() {
+        container["ports"] = serde_json::json!([{"containerPort": port.container_port}]);
+    }
+    let labels = serde_json::json!({"app": name});
+    let mut meta = client_meta(name, out.explicit_ns.then_some(ns));
+    meta["labels"] = labels.clone();
+    let client = serde_json::json!({
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": meta,
+        "spec": {
+            "replicas": replicas,
+            "selector": {"matchLabels": labels},
+            "strategy": {},
+            "template": {
+                "metadata": {"creationTimestamp": null, "labels": labels},
+                "spec": {"containers": [container]}
+            }
+        },
+        "status": {}
+    });
+    create_object(c, Object::Deployment(Box::new(d)), client, out)
 }
 
 /// `kubectl create poddisruptionbudget NAME --selector=SELECTOR
 /// --min-available=N|--max-unavailable=N` (`create_pdb.go`).
-fn create_pdb(c: &mut Cluster, p: &Parsed, ns: &str) -> R {
+fn create_pdb(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
     let name = name_from_args(p)?;
     let sel = p
         .get("selector")
@@ -194,6 +282,24 @@ fn create_pdb(c: &mut Cluster, p: &Parsed, ns: &str) -> R {
         (None, Some(m)) => spec.max_unavailable = Some(parse(m)),
         _ => return Err("error: one of min-available or max-unavailable must be specified".into()),
     }
+    let ios = |v: &IntOrString| match v {
+        IntOrString::Int(n) => serde_json::json!(n),
+        IntOrString::String(s) => serde_json::json!(s),
+    };
+    let mut cspec = serde_json::json!({"selector": spec.selector});
+    if let Some(v) = &spec.min_available {
+        cspec["minAvailable"] = ios(v);
+    }
+    if let Some(v) = &spec.max_unavailable {
+        cspec["maxUnavailable"] = ios(v);
+    }
+    let client = serde_json::json!({
+        "apiVersion": "policy/v1",
+        "kind": "PodDisruptionBudget",
+        "metadata": client_meta(name, out.explicit_ns.then_some(ns)),
+        "spec": cspec,
+        "status": {"currentHealthy": 0, "desiredHealthy": 0, "disruptionsAllowed": 0, "expectedPods": 0}
+    });
     let pdb = PodDisruptionBudget {
         metadata: ObjectMeta {
             name: name.clone(),
@@ -203,13 +309,12 @@ fn create_pdb(c: &mut Cluster, p: &Parsed, ns: &str) -> R {
         spec,
         ..Default::default()
     };
-    create_object(c, Object::PodDisruptionBudget(pdb))?;
-    Ok(format!("poddisruptionbudget.policy/{name} created"))
+    create_object(c, Object::PodDisruptionBudget(pdb), client, out)
 }
 
 /// `kubectl create priorityclass NAME [--value=N] [--global-default]
 /// [--preemption-policy=POLICY] [--description=TEXT]` (`create_priorityclass.go`).
-fn create_priority_class(c: &mut Cluster, p: &Parsed) -> R {
+fn create_priority_class(c: &mut Cluster, p: &Parsed, out: &Output) -> R {
     let name = name_from_args(p)?;
     let value: i64 = p
         .get("value")
@@ -232,12 +337,25 @@ fn create_priority_class(c: &mut Cluster, p: &Parsed) -> R {
         preemption_policy: policy.to_string(),
         description: p.get("description").unwrap_or("").to_string(),
     };
-    create_object(c, Object::PriorityClass(pc))?;
-    Ok(format!("priorityclass.scheduling.k8s.io/{name} created"))
+    let mut client = serde_json::json!({
+        "apiVersion": "scheduling.k8s.io/v1",
+        "kind": "PriorityClass",
+        "metadata": client_meta(name, None),
+        "preemptionPolicy": pc.preemption_policy,
+        "value": pc.value
+    });
+    // omitempty fields.
+    if !pc.description.is_empty() {
+        client["description"] = pc.description.clone().into();
+    }
+    if pc.global_default {
+        client["globalDefault"] = true.into();
+    }
+    create_object(c, Object::PriorityClass(pc), client, out)
 }
 
 /// `kubectl create namespace NAME` (`create_namespace.go`).
-fn create_namespace(c: &mut Cluster, p: &Parsed) -> R {
+fn create_namespace(c: &mut Cluster, p: &Parsed, out: &Output) -> R {
     let name = name_from_args(p)?;
     let ns = Namespace {
         metadata: ObjectMeta {
@@ -246,8 +364,14 @@ fn create_namespace(c: &mut Cluster, p: &Parsed) -> R {
         },
         ..Default::default()
     };
-    create_object(c, Object::Namespace(ns))?;
-    Ok(format!("namespace/{name} created"))
+    let client = serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "Namespace",
+        "metadata": client_meta(name, None),
+        "spec": {},
+        "status": {}
+    });
+    create_object(c, Object::Namespace(ns), client, out)
 }
 
 /// `kubectl create -f FILE…` (`create.go`, `RunCreate`): each document in turn; the
