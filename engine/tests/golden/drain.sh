@@ -22,3 +22,10 @@ kubectl drain node-1 --ignore-daemonsets --timeout=2m
 kubectl drain node-1 --selector=x=y # expect error
 kubectl drain node-9 # expect error
 kubectl drain --selector=x=y # expect error
+kubectl uncordon node-1
+kubectl create pdb all --selector=app=gateway --min-available=8
+sim advance 2s
+kubectl get pods -o wide --field-selector spec.nodeName=node-2
+kubectl drain node-2 --ignore-daemonsets --dry-run=client
+kubectl get pods --field-selector spec.nodeName=node-2
+kubectl get nodes node-2

@@ -24,3 +24,5 @@ kubectl get deployment web -o 'jsonpath={.metadata.annotations}{"\n"}'
 kubectl rollout history deployment/web
 kubectl rollout undo deployment/web --to-revision=3
 kubectl rollout undo deployment/web --to-revision=x # expect error
+kubectl rollout undo deployment/web --to-revision=2 --dry-run=client
+kubectl rollout history deployment/web

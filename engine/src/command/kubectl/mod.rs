@@ -264,15 +264,21 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
     // come back, as with `--dry-run=server`; with `client` kubectl would skip the
     // server's validation — the one difference this keeps.
     let mut scratch = c.clone();
-    let mut o = if strategy == DryRun::Client && words.first().map(String::as_str) == Some("create")
-    {
+    let client = strategy == DryRun::Client;
+    let mut o = match words.first().map(String::as_str) {
         // A client dry run of a generator: kubectl prints the object it built.
-        match create::create_with(&mut scratch, &words[1..], stdin, files, true) {
-            Ok(s) => Outcome::ok(s),
-            Err(e) => Outcome::err(e),
+        Some("create") if client => {
+            match create::create_with(&mut scratch, &words[1..], stdin, files, true) {
+                Ok(s) => Outcome::ok(s),
+                Err(e) => Outcome::err(e),
+            }
         }
-    } else {
-        run_verb(&mut scratch, &words, stdin, files)
+        // These decide differently without the server: no evictions, the template.
+        Some("drain") if client => blocking(node::drain_with(&mut scratch, &words[1..], true)),
+        Some("rollout") if client => {
+            blocking(rollout::rollout_with(&mut scratch, &words[1..], true))
+        }
+        _ => run_verb(&mut scratch, &words, stdin, files),
     };
     // A dry run does not wait: nothing was really deleted or evicted. A drain that
     // would have waited for its evictions is done (`deleteOrEvictPodsSimple` returns

@@ -96,6 +96,12 @@ const DRAIN_FLAGS: &[FlagSpec] = &[
 /// `GetPodsForDeletion` and `evictPods`): cordon, refuse the Pods the filters refuse,
 /// evict the others through the Eviction API, then wait for them to go.
 pub(super) fn drain(c: &mut Cluster, words: &[String]) -> RB {
+    drain_with(c, words, false)
+}
+
+/// [`drain`]; with `client_dry_run` (`--dry-run=client`) nothing is evicted:
+/// `deleteOrEvictPodsSimple` prints each Pod it would evict and the node is drained.
+pub(super) fn drain_with(c: &mut Cluster, words: &[String], client_dry_run: bool) -> RB {
     let p = parse_flags(words, DRAIN_FLAGS, "kubectl drain")?;
     // Flags kubectl has that would change what happens here but are not modelled:
     // refused rather than silently ignored.
@@ -130,6 +136,16 @@ pub(super) fn drain(c: &mut Cluster, words: &[String]) -> RB {
     }
     if !list.warnings.is_empty() {
         text.push_str(&format!("Warning: {}\n", list.warnings));
+    }
+    if client_dry_run {
+        for pod in &list.pods {
+            text.push_str(&format!(
+                "evicting pod {}/{}\n",
+                pod.metadata.namespace, pod.metadata.name
+            ));
+        }
+        text.push_str(&format!("node/{name} drained\n"));
+        return Ok((text, None));
     }
     // Through the Eviction API, as kubectl drain does: a disruption budget that
     // allows nothing answers 429 and the eviction is retried every 5 s.

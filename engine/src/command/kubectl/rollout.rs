@@ -36,6 +36,12 @@ fn owned_rs(c: &Cluster, d: &Deployment) -> Vec<ReplicaSet> {
 
 /// `kubectl rollout SUBCOMMAND deployment/NAME`.
 pub(super) fn rollout(c: &mut Cluster, words: &[String]) -> RB {
+    rollout_with(c, words, false)
+}
+
+/// [`rollout`]; with `client_dry_run` (`--dry-run=client`) `undo` prints the template
+/// it would restore instead of restoring it, as rollback.go does.
+pub(super) fn rollout_with(c: &mut Cluster, words: &[String], client_dry_run: bool) -> RB {
     let Some(sub) = words.first() else {
         return Err(
             "error: Required subcommand: one of history, pause, restart, resume, status, undo"
@@ -71,7 +77,7 @@ pub(super) fn rollout(c: &mut Cluster, words: &[String]) -> RB {
         "pause" => rollout_pause(c, &ns, &name, &qn, true).map(at_once),
         "resume" => rollout_pause(c, &ns, &name, &qn, false).map(at_once),
         "restart" => rollout_restart(c, &ns, &name, &qn).map(at_once),
-        "undo" => rollout_undo(c, &p, &ns, &name, &qn).map(at_once),
+        "undo" => rollout_undo(c, &p, (&ns, &name, &qn), client_dry_run).map(at_once),
         other => Err(format!(
             "error: unknown command \"{other}\" for \"kubectl rollout\""
         )),
@@ -201,7 +207,12 @@ fn rollout_restart(c: &mut Cluster, ns: &str, name: &str, qn: &str) -> R {
 /// `kubectl rollout undo` (`rollout_undo.go`, the rollback of
 /// `polymorphichelpers/rollback.go`): the previous revision's Pod template, or that of
 /// `--to-revision=N`, becomes the Deployment's.
-fn rollout_undo(c: &mut Cluster, p: &Parsed, ns: &str, name: &str, qn: &str) -> R {
+fn rollout_undo(
+    c: &mut Cluster,
+    p: &Parsed,
+    (ns, name, qn): (&str, &str, &str),
+    client_dry_run: bool,
+) -> R {
     let mut d = deployment(c, ns, name)?;
     let rss = owned_rs(c, &d);
     let to: i64 = p
@@ -228,7 +239,13 @@ fn rollout_undo(c: &mut Cluster, p: &Parsed, ns: &str, name: &str, qn: &str) -> 
             .find(|(r, _)| *r == to)
             .ok_or_else(|| format!("error: unable to find specified revision {to} in history"))?
     };
-    // rollback.go checks the revision first, then the pause.
+    // rollback.go finds the revision first; a client dry run then prints its template
+    // (printTemplate as the printer's operation, whose " (dry run)" lands on a line
+    // of its own); only then the pause is checked.
+    if client_dry_run {
+        let t = crate::printers::describe::pod_template(&target.1.spec.template, 0);
+        return Ok(format!("{qn} {t} (dry run)"));
+    }
     if d.spec.paused {
         return Err("error: you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume' and try again".into());
     }
