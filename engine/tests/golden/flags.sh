@@ -36,3 +36,10 @@ kubectl create deployment api --image=nginx --dry-run=client -o name
 kubectl create deployment api --image=nginx -o json # expect error
 kubectl get deployments
 kubectl create namespace staging -o name
+kubectl apply -f web.yaml --server-side
+kubectl scale deployment web --replicas=2 --current-replicas=5 # expect error
+kubectl scale deployment web --replicas=2 --current-replicas=3
+kubectl scale deployment web --replicas=2 --timeout=1m # expect error
+kubectl delete -f web.yaml
+kubectl delete -f web.yaml # expect error
+kubectl delete -f web.yaml --ignore-not-found

@@ -16,7 +16,7 @@ use crate::command::Files;
 use crate::printers::qualified_name;
 
 /// The documents of every `-f` (`-` is stdin), in order.
-fn read_manifest(
+pub(super) fn read_manifest(
     p: &Parsed,
     stdin: Option<&str>,
     files: &dyn Files,
@@ -436,6 +436,18 @@ const APPLY_FLAGS: &[FlagSpec] = &[
     bool_flag("server-side", None),
 ];
 
+/// The word apply prints: with `--server-side` every outcome is `serverside-applied`
+/// (apply.go prints that operation for each object it patched); kubeplay keeps its
+/// client-side merge and the last-applied annotation either way, so only the word and
+/// not the field ownership follows server-side apply.
+fn applied(p: &Parsed, client_side: &'static str) -> &'static str {
+    if p.bool("server-side") {
+        "serverside-applied"
+    } else {
+        client_side
+    }
+}
+
 /// Where client-side apply keeps the manifest it last applied.
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
@@ -491,17 +503,17 @@ pub(super) fn apply(
                 },
             )
             .map_err(|e| format!("{out}{}", with_source(api(e), &p)))?;
-            out.push_str(&format!("{name} created\n"));
+            out.push_str(&format!("{name} {}\n", applied(&p, "created")));
             continue;
         };
         let merged = merge_into_live(&live, &obj);
         if merged == live {
-            out.push_str(&format!("{name} unchanged\n"));
+            out.push_str(&format!("{name} {}\n", applied(&p, "unchanged")));
             continue;
         }
         c.submit(&user(), Request::Update(merged))
             .map_err(|e| format!("{out}{}", api(e)))?;
-        out.push_str(&format!("{name} configured\n"));
+        out.push_str(&format!("{name} {}\n", applied(&p, "configured")));
     }
     Ok(out)
 }

@@ -14,6 +14,7 @@ use crate::cluster::{kubectl as user, Cluster};
 use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec, Parsed};
 use crate::command::select::{fields_match, parse_field_selector, parse_label_selector};
 use crate::command::wait::Blocking;
+use crate::command::Files;
 use crate::printers::get::name_prefix;
 
 const DELETE_FLAGS: &[FlagSpec] = &[
@@ -36,7 +37,12 @@ const DELETE_FLAGS: &[FlagSpec] = &[
 type Victim = (Kind, ObjKey, String);
 
 /// `kubectl delete TYPE NAME…`, `TYPE/NAME…`, or `TYPE -l SELECTOR` / `--all`.
-pub(super) fn delete(c: &mut Cluster, words: &[String]) -> RB {
+pub(super) fn delete(
+    c: &mut Cluster,
+    words: &[String],
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> RB {
     // `--wait` is a boolean that may be written `--wait=false`.
     let words: Vec<String> = words
         .iter()
@@ -54,16 +60,17 @@ pub(super) fn delete(c: &mut Cluster, words: &[String]) -> RB {
     let force = p.bool("force");
     let grace = grace_period(&p, force)?;
     let mut errors = Vec::new();
-    let victims =
-        if p.get("selector").is_some() || p.get("field-selector").is_some() || p.bool("all") {
-            let victims = selected(c, &p, &ns)?;
-            if victims.is_empty() {
-                return Ok((format!("No resources found in {ns} namespace."), None));
-            }
-            victims
-        } else {
-            named(c, &p, &ns, &mut errors)?
-        };
+    let victims = if p.get("filename").is_some() {
+        from_files(c, &p, &ns, stdin, files, &mut errors)?
+    } else if p.get("selector").is_some() || p.get("field-selector").is_some() || p.bool("all") {
+        let victims = selected(c, &p, &ns)?;
+        if victims.is_empty() {
+            return Ok((format!("No resources found in {ns} namespace."), None));
+        }
+        victims
+    } else {
+        named(c, &p, &ns, &mut errors)?
+    };
     let immediate = force && grace == Some(0);
     let mut out = String::new();
     if immediate {
@@ -134,6 +141,54 @@ fn selected(c: &Cluster, p: &Parsed, ns: &str) -> Result<Vec<Victim>, String> {
                 && fields.as_ref().is_none_or(|f| fields_match(o, f))
             {
                 victims.push((k, ObjKey::of(o.meta()), o.meta().uid.clone()));
+            }
+        }
+    }
+    Ok(victims)
+}
+
+/// `-f FILE…`: the objects the manifests name (each in its own namespace, else `-n`'s);
+/// a NotFound for each missing one unless `--ignore-not-found`.
+fn from_files(
+    c: &Cluster,
+    p: &Parsed,
+    ns: &str,
+    stdin: Option<&str>,
+    files: &dyn Files,
+    errors: &mut Vec<String>,
+) -> Result<Vec<Victim>, String> {
+    if !p.args.is_empty() {
+        return Err("error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'".into());
+    }
+    let docs = super::create::read_manifest(p, stdin, files)?;
+    let mut victims = Vec::new();
+    for d in docs {
+        let k = d.object.kind();
+        let m = d.object.meta();
+        let key = key_for(
+            k,
+            if m.namespace.is_empty() {
+                ns
+            } else {
+                &m.namespace
+            },
+            &m.name,
+        );
+        match c.store.get_object(k, &key) {
+            Some(o) => victims.push((k, key, o.meta().uid.clone())),
+            None if p.bool("ignore-not-found") => {}
+            None => {
+                // cmdutil.AddSourceToErr("deleting", source, err).
+                let source = match p.get("filename") {
+                    Some("-") | None => "STDIN",
+                    Some(f) => f,
+                };
+                let e = ApiError::not_found(k, &m.name).kubectl_text();
+                errors.push(e.replacen(
+                    "Error from server (NotFound): ",
+                    &format!("Error from server (NotFound): error when deleting \"{source}\": "),
+                    1,
+                ));
             }
         }
     }

@@ -312,7 +312,7 @@ fn run_verb(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn 
         "describe" => get::describe(c, rest),
         "create" => create::create(c, rest, stdin, files),
         "apply" => create::apply(c, rest, stdin, files),
-        "delete" => return blocking(delete::delete(c, rest)),
+        "delete" => return blocking(delete::delete(c, rest, stdin, files)),
         "scale" => update::scale(c, rest),
         "set" => update::set(c, rest),
         "rollout" => return blocking(rollout::rollout(c, rest)),

@@ -48,9 +48,32 @@ pub(super) fn scale(c: &mut Cluster, words: &[String]) -> R {
     if replicas < 0 {
         return Err("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0".into());
     }
+    // scale.go waits for the new size only with --timeout; kubeplay answers at once.
+    if p.get("timeout").is_some_and(|t| !matches!(t, "0" | "0s")) {
+        return Err("error: kubeplay's scale does not wait; --timeout is not supported (use kubectl rollout status or kubectl wait)".into());
+    }
+    let current: Option<i64> = match p.get("current-replicas") {
+        None => None,
+        Some(v) => Some(v.parse().map_err(|_| {
+            format!("error: invalid argument \"{v}\" for \"--current-replicas\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax\nSee 'kubectl scale --help' for usage.")
+        })?),
+    }
+    // -1 is the flag's "no precondition".
+    .filter(|v| *v != -1);
     let (kind, name) = one_target(&p, "scale")?;
     let key = key_for(kind, &namespace(&p), &name);
     let mut obj = get_cloned(c, kind, &key)?;
+    let now = match &obj {
+        Object::Deployment(d) => Some(d.spec.replicas),
+        Object::ReplicaSet(r) => Some(r.spec.replicas),
+        _ => None,
+    };
+    if let (Some(want), Some(was)) = (current, now) {
+        if want != was {
+            // kubectl/pkg/scale's PreconditionError.
+            return Err(format!("error: Expected replicas to be {want}, was {was}"));
+        }
+    }
     match &mut obj {
         Object::Deployment(d) => d.spec.replicas = replicas,
         Object::ReplicaSet(r) => r.spec.replicas = replicas,
