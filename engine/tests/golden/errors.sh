@@ -109,3 +109,16 @@ spec:
     metadata: {labels: {app: surge}}
     spec: {containers: [{name: c, image: nginx}]}
 EOF
+kubectl create -f web.yaml
+kubectl create -f web.yaml # expect error
+kubectl apply -f - <<EOF # expect error
+apiVersion: v1
+kind: Pod
+metadata: {name: first}
+spec: {containers: [{name: c, image: busybox, imagePullPolice: Always}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: second}
+spec: {containers: [{name: c, image: busybox}]}
+EOF

@@ -385,9 +385,12 @@ fn create_from_files(
 ) -> R {
     let docs = read_manifest(p, stdin, files)?;
     let mut out = String::new();
+    // The builder's ContinueOnError: every document is tried, the errors come last.
+    let mut errors = Vec::new();
     for doc in docs {
         if let Some(e) = strict_decoding_error(&doc, "creating", &source_name(p)) {
-            return Err(format!("{out}{e}"));
+            errors.push(e);
+            continue;
         }
         let mut obj = doc.object;
         strip_server_fields(&mut obj);
@@ -404,10 +407,20 @@ fn create_from_files(
             },
         ) {
             Ok(_) => out.push_str(&format!("{} created\n", qualified_name(kind, &name))),
-            Err(e) => return Err(format!("{out}{}", api(e))),
+            // cmdutil.AddSourceToErr("creating", …).
+            Err(e) => errors.push(with_source(api(e), p)),
         }
     }
-    Ok(out)
+    finish(out, errors)
+}
+
+/// What a multi-object verb printed, then its errors (an error exit if any).
+fn finish(out: String, errors: Vec<String>) -> R {
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(format!("{out}{}", errors.join("\n")))
+    }
 }
 
 /// `kubectl create deployment`: [`Deployment::create`] with `--port`.
@@ -462,6 +475,8 @@ pub(super) fn apply(
     let ns = namespace(&p);
     let docs = read_manifest(&p, stdin, files)?;
     let mut out = String::new();
+    // apply.go collects each object's error and reports them after the others.
+    let mut errors = Vec::new();
     for doc in docs {
         let exists = c
             .store
@@ -481,7 +496,8 @@ pub(super) fn apply(
         // Why "patching" for a live object: client-side apply patches what exists.
         let verb = if exists { "patching" } else { "creating" };
         if let Some(e) = strict_decoding_error(&doc, verb, &source_name(&p)) {
-            return Err(format!("{out}{e}"));
+            errors.push(e);
+            continue;
         }
         let mut obj = doc.object;
         strip_server_fields(&mut obj);
@@ -495,15 +511,16 @@ pub(super) fn apply(
             .insert(LAST_APPLIED.into(), last_applied(&doc.source));
         let name = qualified_name(kind, &key.name);
         let Some(live) = c.store.get_object(kind, &key).cloned() else {
-            c.submit(
+            match c.submit(
                 &user(),
                 Request::Create {
                     object: obj,
                     event: None,
                 },
-            )
-            .map_err(|e| format!("{out}{}", with_source(api(e), &p)))?;
-            out.push_str(&format!("{name} {}\n", applied(&p, "created")));
+            ) {
+                Ok(_) => out.push_str(&format!("{name} {}\n", applied(&p, "created"))),
+                Err(e) => errors.push(with_source(api(e), &p)),
+            }
             continue;
         };
         let merged = merge_into_live(&live, &obj);
@@ -511,11 +528,12 @@ pub(super) fn apply(
             out.push_str(&format!("{name} {}\n", applied(&p, "unchanged")));
             continue;
         }
-        c.submit(&user(), Request::Update(merged))
-            .map_err(|e| format!("{out}{}", api(e)))?;
-        out.push_str(&format!("{name} {}\n", applied(&p, "configured")));
+        match c.submit(&user(), Request::Update(merged)) {
+            Ok(_) => out.push_str(&format!("{name} {}\n", applied(&p, "configured"))),
+            Err(e) => errors.push(api(e)),
+        }
     }
-    Ok(out)
+    finish(out, errors)
 }
 
 /// The `last-applied-configuration` annotation's value: the manifest as written,
