@@ -43,3 +43,12 @@ kubectl scale deployment web --replicas=2 --timeout=1m # expect error
 kubectl delete -f web.yaml
 kubectl delete -f web.yaml # expect error
 kubectl delete -f web.yaml --ignore-not-found
+kubectl rollout frob deployment/web # expect error
+kubectl rollout status # expect error
+kubectl wait pods/x # expect error
+kubectl set frob x # expect error
+kubectl patch deployment web # expect error
+kubectl create deployment x # expect error
+kubectl apply # expect error
+kubectl set
+kubectl create # expect error

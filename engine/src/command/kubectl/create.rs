@@ -227,7 +227,7 @@ fn create_deployment(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
     let name = name_from_args(p)?;
     let image = p
         .get("image")
-        .ok_or("error: required flag(s) \"image\" not set")?;
+        .ok_or_else(|| super::required_flag(c, "image"))?;
     let replicas: i64 = p
         .get("replicas")
         .unwrap_or("1")
@@ -383,6 +383,11 @@ fn create_from_files(
     stdin: Option<&str>,
     files: &dyn Files,
 ) -> R {
+    if p.all("filename").is_empty() {
+        // create.go's RunE returns this before CheckErr sees it, so cobra prints it
+        // (capital "Error: "); apply says it through CheckErr.
+        return Err("Error: must specify one of -f and -k".into());
+    }
     let docs = read_manifest(p, stdin, files)?;
     let mut out = String::new();
     // The builder's ContinueOnError: every document is tried, the errors come last.

@@ -20,6 +20,17 @@ use super::{Files, Outcome};
 use crate::cluster::Cluster;
 use util::RB;
 
+/// A required flag left out: cobra's error, which kubectl's `cli.Run` logs through klog
+/// (`E0101 00:00:05.000000       1 run.go:72] "command failed" err="required flag(s) \"image\" not set"`),
+/// stamped from the simulated clock.
+fn required_flag(c: &Cluster, name: &str) -> String {
+    format!(
+        "E{} {:>7} run.go:72] \"command failed\" err=\"required flag(s) \\\"{name}\\\" not set\"",
+        crate::time::klog_stamp(c.now()),
+        1
+    )
+}
+
 /// `--dry-run`'s strategy (`cmdutil.GetDryRunStrategy`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum DryRun {
@@ -156,6 +167,11 @@ fn mark_dry_run(text: &str, suffix: &str) -> String {
     out
 }
 
+/// `kubectl set --help` (also what `kubectl set` alone prints).
+const HELP_SET: &str = include_str!("help/set.txt");
+/// `kubectl rollout --help` (also what `kubectl rollout` alone prints).
+const HELP_ROLLOUT: &str = include_str!("help/rollout.txt");
+
 /// kubectl's help texts, as `kubectl [VERB [SUBCOMMAND]] --help` prints them
 /// (transcribed from kubectl's own output), by command path.
 const HELP: &[(&str, &str)] = &[
@@ -186,7 +202,7 @@ const HELP: &[(&str, &str)] = &[
     ("get", include_str!("help/get.txt")),
     ("label", include_str!("help/label.txt")),
     ("patch", include_str!("help/patch.txt")),
-    ("rollout", include_str!("help/rollout.txt")),
+    ("rollout", HELP_ROLLOUT),
     ("rollout history", include_str!("help/rollout-history.txt")),
     ("rollout pause", include_str!("help/rollout-pause.txt")),
     ("rollout restart", include_str!("help/rollout-restart.txt")),
@@ -194,7 +210,7 @@ const HELP: &[(&str, &str)] = &[
     ("rollout status", include_str!("help/rollout-status.txt")),
     ("rollout undo", include_str!("help/rollout-undo.txt")),
     ("scale", include_str!("help/scale.txt")),
-    ("set", include_str!("help/set.txt")),
+    ("set", HELP_SET),
     ("set image", include_str!("help/set-image.txt")),
     ("taint", include_str!("help/taint.txt")),
     ("uncordon", include_str!("help/uncordon.txt")),

@@ -43,11 +43,19 @@ pub(super) fn rollout(c: &mut Cluster, words: &[String]) -> RB {
 /// it would restore instead of restoring it, as rollback.go does.
 pub(super) fn rollout_with(c: &mut Cluster, words: &[String], client_dry_run: bool) -> RB {
     let Some(sub) = words.first() else {
-        return Err(
-            "error: Required subcommand: one of history, pause, restart, resume, status, undo"
-                .into(),
-        );
+        // cobra's DefaultSubCommandRun: the group's help.
+        return Ok((super::HELP_ROLLOUT.trim_end().to_string(), None));
     };
+    if !matches!(
+        sub.as_str(),
+        "history" | "pause" | "restart" | "resume" | "status" | "undo"
+    ) {
+        // DefaultSubCommandRun's usage error names every argument.
+        return Err(format!(
+            "error: unknown command \"{}\"\nSee 'kubectl rollout -h' for help and examples",
+            words.join(" ")
+        ));
+    }
     let p = parse_flags(
         &words[1..],
         &[
@@ -60,6 +68,10 @@ pub(super) fn rollout_with(c: &mut Cluster, words: &[String], client_dry_run: bo
         &format!("kubectl rollout {sub}"),
     )?;
     let ns = namespace(&p);
+    if p.args.is_empty() {
+        // Every rollout subcommand's Validate.
+        return Err("error: required resource not specified".into());
+    }
     let (kind, name) = one_target(&p, &format!("rollout {sub}"))?;
     if kind != Kind::Deployment {
         return Err(format!(

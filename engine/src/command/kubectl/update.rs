@@ -42,7 +42,7 @@ pub(super) fn scale(c: &mut Cluster, words: &[String]) -> R {
     )?;
     let replicas: i64 = p
         .get("replicas")
-        .ok_or("error: required flag(s) \"replicas\" not set")?
+        .ok_or_else(|| super::required_flag(c, "replicas"))?
         .parse()
         .map_err(|_| "error: invalid argument for \"--replicas\" flag".to_string())?;
     if replicas < 0 {
@@ -90,8 +90,17 @@ pub(super) fn scale(c: &mut Cluster, words: &[String]) -> R {
 
 /// `kubectl set image TYPE NAME CONTAINER=IMAGE…` (the only `set` subcommand here).
 pub(super) fn set(c: &mut Cluster, words: &[String]) -> R {
-    if words.first().map(String::as_str) != Some("image") {
-        return Err("error: only `kubectl set image` is supported here".into());
+    match words.first().map(String::as_str) {
+        Some("image") => {}
+        // cobra's DefaultSubCommandRun: no subcommand prints the group's help.
+        None => return Ok(super::HELP_SET.trim_end().to_string()),
+        Some(_) => {
+            // DefaultSubCommandRun's usage error names every argument.
+            return Err(format!(
+                "error: unknown command \"{}\"\nSee 'kubectl set -h' for help and examples",
+                words.join(" ")
+            ));
+        }
     }
     let p = parse_flags(&words[1..], &[NS], "kubectl set image")?;
     let (res, pairs): (Vec<String>, Vec<String>) =
@@ -430,7 +439,9 @@ pub(super) fn patch(c: &mut Cluster, words: &[String]) -> R {
         "kubectl patch",
     )?;
     let (kind, name) = one_target(&p, "patch")?;
-    let body = p.get("patch").ok_or("error: must specify -p to patch")?;
+    let body = p.get("patch").ok_or(
+        "error: must specify --patch or --patch-file containing the contents of the patch",
+    )?;
     let patch: serde_json::Value = serde_yaml_ng::from_str(body)
         .map_err(|e| format!("error: unable to parse \"{body}\": {e}"))?;
     match p.get("type").unwrap_or("strategic") {

@@ -26,7 +26,7 @@ pub(super) fn wait(c: &mut Cluster, words: &[String]) -> RB {
     )?;
     let cond = p
         .get("for")
-        .ok_or("error: --for must be specified")?
+        .ok_or("error: unrecognized condition: \"\"")?
         .to_string();
     let ns = namespace(&p);
     let mut keys: Vec<(Kind, ObjKey)> = Vec::new();
