@@ -48,7 +48,7 @@ kubectl rollout status # expect error
 kubectl wait pods/x # expect error
 kubectl set frob x # expect error
 kubectl patch deployment web # expect error
-kubectl create deployment x # expect error
+kubectl create deployment # expect error
 kubectl apply # expect error
 kubectl set
 kubectl create # expect error

@@ -224,10 +224,11 @@ fn client_meta(name: &str, ns: Option<&str>) -> serde_json::Value {
 /// `kubectl create deployment NAME --image=IMAGE [--replicas=N] [--port=PORT]`
 /// (`create_deployment.go`).
 fn create_deployment(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
-    let name = name_from_args(p)?;
+    // cobra checks required flags before the command runs, so before the NAME.
     let image = p
         .get("image")
         .ok_or_else(|| super::required_flag(c, "image"))?;
+    let name = name_from_args(p)?;
     let replicas: i64 = p
         .get("replicas")
         .unwrap_or("1")
