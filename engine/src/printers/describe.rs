@@ -53,18 +53,52 @@ fn multiline(w: &mut String, title: &str, m: &StringMap) {
 
 /// `printAnnotationsMultiline`: `key: value`, skipping kubectl's last-applied copy.
 fn annotations(w: &mut String, m: &StringMap) {
+    annotations_titled(w, "Annotations", m);
+}
+
+/// `maxAnnotationLen`: a longer `key: value` (or a multi-line value) is printed as
+/// `key:` then the value's lines, each cut at 138 characters with `...`.
+const MAX_ANNOTATION_LEN: usize = 140;
+
+/// `printAnnotationsMultiline(w, title, …)`.
+fn annotations_titled(w: &mut String, title: &str, m: &StringMap) {
     let shown: Vec<(&String, &String)> = m
         .iter()
         .filter(|(k, _)| *k != "kubectl.kubernetes.io/last-applied-configuration")
         .collect();
     if shown.is_empty() {
-        let _ = writeln!(w, "Annotations:\t<none>");
+        let _ = writeln!(w, "{title}:\t<none>");
         return;
     }
     for (i, (k, v)) in shown.iter().enumerate() {
-        let head = if i == 0 { "Annotations:" } else { "" };
-        let _ = writeln!(w, "{head}\t{k}: {v}");
+        if i == 0 {
+            let _ = write!(w, "{title}:\t");
+        } else {
+            w.push('\t');
+        }
+        let value = v.strip_suffix('\n').unwrap_or(v);
+        if value.len() + k.len() + 2 > MAX_ANNOTATION_LEN || value.contains('\n') {
+            let _ = writeln!(w, "{k}:");
+            for line in value.split('\n') {
+                let _ = writeln!(w, "\t  {}", shorten(line, MAX_ANNOTATION_LEN - 2));
+            }
+        } else {
+            let _ = writeln!(w, "{k}: {value}");
+        }
     }
+}
+
+/// `shorten`: the first `max` bytes and `...` (Go slices bytes; a cut inside a
+/// character keeps the whole character here).
+fn shorten(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end += 1;
+    }
+    format!("{}...", &s[..end])
 }
 
 fn tolerations(w: &mut String, tols: &[Toleration]) {
@@ -194,10 +228,7 @@ pub fn pod_template(t: &PodTemplateSpec, _level: usize) -> String {
     multiline(&mut labels, "  Labels", &t.metadata.labels);
     w.push_str(&labels);
     if !t.metadata.annotations.is_empty() {
-        for (i, (k, v)) in t.metadata.annotations.iter().enumerate() {
-            let head = if i == 0 { "  Annotations:" } else { "" };
-            let _ = writeln!(w, "{head}\t{k}: {v}");
-        }
+        annotations_titled(&mut w, "  Annotations", &t.metadata.annotations);
     }
     let _ = writeln!(w, "  Containers:");
     for c in &t.spec.containers {

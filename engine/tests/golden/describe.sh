@@ -39,7 +39,9 @@ sim advance 5s
 kubectl describe pod probed
 kubectl create pdb web --selector=app=web --min-available=1
 sim advance 2s
-kubectl describe pdb web
+kubectl describe pod probed
 kubectl describe namespace default
 kubectl create priorityclass high --value=1000 --description='for the web tier'
 kubectl describe priorityclass high
+kubectl annotate pod probed note='a long note: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' short=x
+kubectl describe pod probed
