@@ -689,9 +689,11 @@ fn node_conditions(w: &mut String, n: &Node) {
             .as_deref()
             .map(ts)
             .unwrap_or_default();
+        // describeNode's "%v \t%v \t%s \t%s \t%v \t%v": a space ends each cell
+        // but the last.
         let _ = writeln!(
             w,
-            "  {}\t{}\t{hb}\t{tr}\t{}\t{}",
+            "  {} \t{} \t{hb} \t{tr} \t{} \t{}",
             cd.type_, cd.status, cd.reason, cd.message
         );
     }
@@ -711,23 +713,28 @@ fn node_system(w: &mut String, n: &Node) {
     for (k, v) in &n.status.allocatable {
         let _ = writeln!(w, "  {k}:\t{v}");
     }
+    // describeNode prints every NodeSystemInfo field in this order; what kubeplay does
+    // not model (machine and boot ids, kernel, OS image, and kubeProxyVersion, which
+    // kubelets no longer set) prints empty.
+    let info = &n.status.node_info;
     let _ = writeln!(w, "System Info:");
-    let _ = writeln!(
-        w,
-        "  Kubelet Version:\t{}",
-        n.status.node_info.kubelet_version
-    );
-    let _ = writeln!(
-        w,
-        "  Container Runtime Version:\t{}",
-        n.status.node_info.container_runtime_version
-    );
-    let _ = writeln!(
-        w,
-        "  Operating System:\t{}",
-        n.status.node_info.operating_system
-    );
-    let _ = writeln!(w, "  Architecture:\t{}", n.status.node_info.architecture);
+    for (k, v) in [
+        ("Machine ID", ""),
+        ("System UUID", ""),
+        ("Boot ID", ""),
+        ("Kernel Version", ""),
+        ("OS Image", ""),
+        ("Operating System", info.operating_system.as_str()),
+        ("Architecture", info.architecture.as_str()),
+        (
+            "Container Runtime Version",
+            info.container_runtime_version.as_str(),
+        ),
+        ("Kubelet Version", info.kubelet_version.as_str()),
+        ("Kube-Proxy Version", ""),
+    ] {
+        let _ = writeln!(w, "  {k}:\t{v}");
+    }
     if !n.spec.pod_cidr.is_empty() {
         let _ = writeln!(w, "PodCIDR:\t{}", n.spec.pod_cidr);
         let _ = writeln!(w, "PodCIDRs:\t{}", n.spec.pod_cidr);
