@@ -153,13 +153,40 @@ fn default_like(v: &serde_json::Value) -> bool {
     }
 }
 
-/// Fields of `input` that did not survive decoding (kubectl's "unknown field" warning),
-/// found by walking the input beside the decoded object's own JSON.
+/// One step of a path into a JSON document.
+#[derive(Clone, Debug)]
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+fn at<'a>(v: &'a serde_json::Value, segs: &[Seg]) -> Option<&'a serde_json::Value> {
+    segs.iter().try_fold(v, |v, s| match s {
+        Seg::Key(k) => v.get(k),
+        Seg::Index(i) => v.get(i),
+    })
+}
+
+fn at_mut<'a>(v: &'a mut serde_json::Value, segs: &[Seg]) -> Option<&'a mut serde_json::Value> {
+    segs.iter().try_fold(v, |v, s| match s {
+        Seg::Key(k) => v.get_mut(k),
+        Seg::Index(i) => v.get_mut(i),
+    })
+}
+
+/// A field of the input missing from the decoded object: unknown for sure, or — a
+/// scalar at its zero value, which the decoded object omits for a known field too —
+/// to be probed.
+type Missing = (String, Option<Vec<Seg>>);
+
+/// Fields of `input` that did not survive decoding (the API server's strict decoding
+/// errors), found by walking the input beside the decoded object's own JSON.
 fn unknown_fields(
     input: &serde_json::Value,
     decoded: &serde_json::Value,
     path: &str,
-    out: &mut Vec<String>,
+    segs: &mut Vec<Seg>,
+    out: &mut Vec<Missing>,
 ) {
     match (input, decoded) {
         (serde_json::Value::Object(i), serde_json::Value::Object(d)) => {
@@ -169,33 +196,32 @@ fn unknown_fields(
                 } else {
                     format!("{path}.{k}")
                 };
+                segs.push(Seg::Key(k.clone()));
                 match d.get(k) {
-                    Some(dv) => unknown_fields(v, dv, &p, out),
-                    None if !default_like(v) && !REAL_UNMODELLED_FIELDS.contains(&k.as_str()) => {
-                        out.push(p)
-                    }
-                    None => {}
+                    Some(dv) => unknown_fields(v, dv, &p, segs, out),
+                    None if REAL_UNMODELLED_FIELDS.contains(&k.as_str()) => {}
+                    None if !default_like(v) => out.push((p, None)),
+                    // An empty {} or [] cannot be probed with a value of its own shape;
+                    // a known field written empty (`strategy: {}`) is common.
+                    None if v.is_object() || v.is_array() => {}
+                    None => out.push((p, Some(segs.clone()))),
                 }
+                segs.pop();
             }
         }
         (serde_json::Value::Array(i), serde_json::Value::Array(d)) => {
             for (idx, (v, dv)) in i.iter().zip(d).enumerate() {
-                unknown_fields(v, dv, &format!("{path}[{idx}]"), out);
+                segs.push(Seg::Index(idx));
+                unknown_fields(v, dv, &format!("{path}[{idx}]"), segs, out);
+                segs.pop();
             }
         }
         _ => {}
     }
 }
 
-/// Decode a JSON value of `kind` into its typed object; the error is (field path,
-/// message). Unknown field paths are appended to `unknown`.
-pub fn decode(
-    kind: Kind,
-    value: serde_json::Value,
-    unknown: &mut Vec<String>,
-) -> Result<Object, (String, String)> {
-    let input = value.clone();
-    let obj = match kind {
+fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String, String)> {
+    Ok(match kind {
         Kind::Deployment => Object::Deployment(typed(value)?),
         Kind::ReplicaSet => Object::ReplicaSet(typed(value)?),
         Kind::Pod => Object::Pod(typed(value)?),
@@ -205,8 +231,45 @@ pub fn decode(
         Kind::Namespace => Object::Namespace(typed(value)?),
         Kind::PodDisruptionBudget => Object::PodDisruptionBudget(typed(value)?),
         Kind::PriorityClass => Object::PriorityClass(typed(value)?),
-    };
-    unknown_fields(&input, &obj.to_json(), "", unknown);
+    })
+}
+
+/// Decode a JSON value of `kind` into its typed object; the error is (field path,
+/// message). Unknown field paths are appended to `unknown`, in the input's order.
+pub fn decode(
+    kind: Kind,
+    value: serde_json::Value,
+    unknown: &mut Vec<String>,
+) -> Result<Object, (String, String)> {
+    let input = value.clone();
+    let obj = decode_typed(kind, value)?;
+    let mut missing = Vec::new();
+    unknown_fields(&input, &obj.to_json(), "", &mut Vec::new(), &mut missing);
+    for (path, probe) in missing {
+        let Some(segs) = probe else {
+            unknown.push(path);
+            continue;
+        };
+        // A zero value is dropped by a known field's serialization too: give the field
+        // a non-zero value of each scalar type and see whether decoding keeps it.
+        let known = [
+            serde_json::json!("x"),
+            serde_json::json!(1),
+            serde_json::json!(true),
+        ]
+        .into_iter()
+        .any(|probe| {
+            let mut v = input.clone();
+            match at_mut(&mut v, &segs) {
+                Some(slot) => *slot = probe,
+                None => return false,
+            }
+            decode_typed(kind, v).is_ok_and(|o| at(&o.to_json(), &segs).is_some())
+        });
+        if !known {
+            unknown.push(path);
+        }
+    }
     Ok(obj)
 }
 
@@ -409,6 +472,18 @@ spec:
         );
         assert!(matches!(docs[1].object, Object::Pod(_)));
         assert!(docs[1].unknown_fields.is_empty());
+    }
+
+    #[test]
+    fn an_unknown_field_at_its_zero_value_is_still_unknown_but_a_known_one_is_not() {
+        let m = WEB
+            .replace("imagePullPolice: Always", "imagePullPolicy: Always")
+            .replace(
+                "replicas: 3",
+                "replicas: 0\n  replica: 0\n  paused: false\n  flag: \"\"",
+            );
+        let docs = parse(&m, "web.yaml").unwrap();
+        assert_eq!(docs[0].unknown_fields, ["spec.flag", "spec.replica"]);
     }
 
     #[test]
