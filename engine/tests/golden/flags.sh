@@ -52,3 +52,6 @@ kubectl create deployment # expect error
 kubectl apply # expect error
 kubectl set
 kubectl create # expect error
+kubectl -n kube-node-lease get leases
+kubectl --namespace=kube-node-lease get leases -o name
+kubectl -n default cordon node-3 -n prod

@@ -258,8 +258,52 @@ fn help_for(words: &[String]) -> Option<Outcome> {
     None
 }
 
+/// kubectl's global flags may come before the verb (`kubectl -n kube-system get pods`):
+/// `-n`/`--namespace` there moves after it, where every verb reads it.
+fn verb_first(words: &[String]) -> Vec<String> {
+    let mut globals = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        if w == "-n" || w == "--namespace" {
+            globals.extend(words[i..(i + 2).min(words.len())].iter().cloned());
+            i += 2;
+        } else if w.starts_with("--namespace=") || (w.starts_with("-n") && w.len() > 2) {
+            globals.push(w.clone());
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    let mut out = words[i..].to_vec();
+    if matches!(
+        out.first().map(String::as_str),
+        Some("cordon" | "uncordon" | "drain" | "taint" | "version")
+    ) {
+        // A global flag these verbs have no use for (Nodes have no namespace): kubectl
+        // accepts and ignores it anywhere on the line.
+        let mut kept = Vec::new();
+        let mut j = 0;
+        while j < out.len() {
+            let w = &out[j];
+            if w == "-n" || w == "--namespace" {
+                j += 2;
+                continue;
+            }
+            if !(w.starts_with("--namespace=") || (w.starts_with("-n") && w.len() > 2)) {
+                kept.push(w.clone());
+            }
+            j += 1;
+        }
+        return kept;
+    }
+    out.extend(globals);
+    out
+}
+
 /// Run `kubectl WORDS…` (the words after `kubectl`): the verb picks the command.
 pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) -> Outcome {
+    let words = &verb_first(words);
     if let Some(help) = help_for(words) {
         return help;
     }
