@@ -122,3 +122,23 @@ kind: Pod
 metadata: {name: second}
 spec: {containers: [{name: c, image: busybox}]}
 EOF
+kubectl apply --validate=warn -f - <<EOF
+apiVersion: v1
+kind: Pod
+metadata: {name: warned}
+spec: {containers: [{name: c, image: busybox, imagePullPolice: Always}]}
+EOF
+kubectl create --validate=false -f - <<EOF
+apiVersion: v1
+kind: Pod
+metadata: {name: ignored}
+spec: {containers: [{name: c, image: busybox, imagePullPolice: Always}]}
+EOF
+kubectl apply --validate -f - <<EOF # expect error
+apiVersion: v1
+kind: Pod
+metadata: {name: strict}
+spec: {containers: [{name: c, image: busybox, imagePullPolice: Always}]}
+EOF
+kubectl apply -f web.yaml --validate=foo # expect error
+kubectl create -f web.yaml --validate=foo # expect error

@@ -75,6 +75,66 @@ fn strict_decoding_error(
     ))
 }
 
+/// `--validate` (`cmdutil.GetValidationDirective`): what the server does with a field
+/// its type does not have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Validation {
+    /// `strict` (or `true`, or a bare `--validate`): refused (kubectl's default).
+    Strict,
+    /// `warn`: `Warning: unknown field "…"`, then the object without it.
+    Warn,
+    /// `ignore` (or `false`): dropped silently.
+    Ignore,
+}
+
+/// `--validate`'s value; `prefix` is how the verb reports a bad one (`error: ` from
+/// create, cobra's `Error: ` from apply).
+fn validation(p: &Parsed, prefix: &str) -> Result<Validation, String> {
+    match p.get("validate").unwrap_or("strict") {
+        "strict" | "true" => Ok(Validation::Strict),
+        "warn" => Ok(Validation::Warn),
+        "ignore" | "false" => Ok(Validation::Ignore),
+        other => Err(format!(
+            "{prefix}invalid - validate option \"{other}\"; must be one of: strict (or true), warn, ignore (or false)"
+        )),
+    }
+}
+
+/// `--validate` without a value means `strict` (its NoOptDefVal), never the next word.
+fn bare_validate(words: &[String]) -> Vec<String> {
+    words
+        .iter()
+        .map(|w| {
+            if w == "--validate" {
+                "--validate=strict".to_string()
+            } else {
+                w.clone()
+            }
+        })
+        .collect()
+}
+
+/// The server's answer to a document's unknown fields under `v`: refused (the error),
+/// or accepted with warnings to print first.
+fn field_validation(
+    doc: &crate::manifest::Document,
+    v: Validation,
+    verb: &str,
+    source: &str,
+) -> Result<String, String> {
+    match v {
+        Validation::Strict => {
+            strict_decoding_error(doc, verb, source).map_or(Ok(String::new()), Err)
+        }
+        Validation::Warn => Ok(doc
+            .unknown_fields
+            .iter()
+            .map(|f| format!("Warning: unknown field \"{f}\"\n"))
+            .collect()),
+        Validation::Ignore => Ok(String::new()),
+    }
+}
+
 /// `-f`'s source as kubectl names it in errors (`STDIN` for `-`).
 fn source_name(p: &Parsed) -> String {
     match p.get("filename") {
@@ -102,6 +162,7 @@ fn strip_server_fields(obj: &mut Object) {
 
 const CREATE_FLAGS: &[FlagSpec] = &[
     flag("filename", Some('f')),
+    flag("validate", None),
     flag("output", Some('o')),
     NS,
     flag("image", None),
@@ -135,7 +196,7 @@ pub(super) fn create_with(
     files: &dyn Files,
     client_dry_run: bool,
 ) -> R {
-    let p = parse_flags(words, CREATE_FLAGS, "kubectl create")?;
+    let p = parse_flags(&bare_validate(words), CREATE_FLAGS, "kubectl create")?;
     let ns = namespace(&p);
     let out = Output {
         format: p.get("output").map(str::to_string),
@@ -389,14 +450,18 @@ fn create_from_files(
         // (capital "Error: "); apply says it through CheckErr.
         return Err("Error: must specify one of -f and -k".into());
     }
+    let v = validation(p, "error: ")?;
     let docs = read_manifest(p, stdin, files)?;
     let mut out = String::new();
     // The builder's ContinueOnError: every document is tried, the errors come last.
     let mut errors = Vec::new();
     for doc in docs {
-        if let Some(e) = strict_decoding_error(&doc, "creating", &source_name(p)) {
-            errors.push(e);
-            continue;
+        match field_validation(&doc, v, "creating", &source_name(p)) {
+            Ok(warnings) => out.push_str(&warnings),
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
         }
         let mut obj = doc.object;
         strip_server_fields(&mut obj);
@@ -451,6 +516,7 @@ pub fn new_deployment(
 
 const APPLY_FLAGS: &[FlagSpec] = &[
     flag("filename", Some('f')),
+    flag("validate", None),
     NS,
     bool_flag("server-side", None),
 ];
@@ -477,8 +543,9 @@ pub(super) fn apply(
     stdin: Option<&str>,
     files: &dyn Files,
 ) -> R {
-    let p = parse_flags(words, APPLY_FLAGS, "kubectl apply")?;
+    let p = parse_flags(&bare_validate(words), APPLY_FLAGS, "kubectl apply")?;
     let ns = namespace(&p);
+    let v = validation(&p, "Error: ")?;
     let docs = read_manifest(&p, stdin, files)?;
     let mut out = String::new();
     // apply.go collects each object's error and reports them after the others.
@@ -501,9 +568,12 @@ pub(super) fn apply(
             .is_some();
         // Why "patching" for a live object: client-side apply patches what exists.
         let verb = if exists { "patching" } else { "creating" };
-        if let Some(e) = strict_decoding_error(&doc, verb, &source_name(&p)) {
-            errors.push(e);
-            continue;
+        match field_validation(&doc, v, verb, &source_name(&p)) {
+            Ok(warnings) => out.push_str(&warnings),
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
         }
         let mut obj = doc.object;
         strip_server_fields(&mut obj);
