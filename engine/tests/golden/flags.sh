@@ -55,3 +55,7 @@ kubectl create # expect error
 kubectl -n kube-node-lease get leases
 kubectl --namespace=kube-node-lease get leases -o name
 kubectl -n default cordon node-3 -n prod
+kubectl delete pod x --now --grace-period=5 # expect error
+kubectl delete pod x --force --grace-period=5 # expect error
+kubectl delete pods --all -l app=web # expect error
+kubectl delete pod x --grace-period=soon # expect error

@@ -106,17 +106,39 @@ fn propagation(p: &Parsed) -> Result<&'static str, String> {
 /// `--grace-period`, or 0 with `--force` and 1 with `--now`; None (a negative value
 /// too) leaves each object its own default.
 fn grace_period(p: &Parsed, force: bool) -> Result<Option<i64>, String> {
-    let grace =
-        match p.get("grace-period") {
-            Some(g) => Some(g.parse::<i64>().map_err(|_| {
-                format!("error: invalid argument \"{g}\" for \"--grace-period\" flag")
-            })?),
-            None if force => Some(0),
-            None if p.bool("now") => Some(1),
-            None => None,
-        };
+    // delete.go's Complete and Validate, in their order.
+    let mut grace: i64 = match p.get("grace-period") {
+        Some(g) => g.parse().map_err(|_| {
+            format!("error: invalid argument \"{g}\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"{g}\": invalid syntax\nSee 'kubectl delete --help' for usage.")
+        })?,
+        None => -1,
+    };
+    if p.bool("now") {
+        if grace != -1 {
+            return Err("error: --now and --grace-period cannot be specified together".into());
+        }
+        grace = 1;
+    }
+    if grace == 0 && !force {
+        // Backwards compatibility without data loss: 0 means 1 unless --force.
+        grace = 1;
+    }
+    if force && grace < 0 {
+        grace = 0;
+    }
+    if force && grace > 0 {
+        return Err(
+            "error: --force and --grace-period greater than 0 cannot be specified together".into(),
+        );
+    }
+    if p.bool("all") && p.get("selector").is_some() {
+        return Err("error: cannot set --all and --selector at the same time".into());
+    }
+    if p.bool("all") && p.get("field-selector").is_some() {
+        return Err("error: cannot set --all and --field-selector at the same time".into());
+    }
     // A negative grace period means "the object's default".
-    Ok(grace.filter(|g| *g >= 0))
+    Ok((grace >= 0).then_some(grace))
 }
 
 /// `TYPE[,TYPE…]` with `-l`, `--field-selector` or `--all`: every matching object in
