@@ -12,8 +12,8 @@ sim trace deployment/gateway
 sim node down node-1
 sim advance 6m
 kubectl get pods -o wide
-sim trace pod/gateway-589b7474c7-x4jzh
-sim trace pod/gateway-589b7474c7-4dsht
+sim trace pod/gateway-589b7474c7-v9qks
+sim trace pod/gateway-589b7474c7-pprmw
 sim trace node/node-1
 sim trace pod/nope
 sim trace frob/x
@@ -23,4 +23,4 @@ sim image-fail nginx:nope
 kubectl set image deployment/gateway nginx=nginx:nope
 sim advance 2m
 kubectl get pods
-sim trace pod/gateway-856484c46f-7tvsq
+sim trace pod/gateway-856484c46f-mtkrf
