@@ -299,6 +299,22 @@ fn is_default_state(s: &ContainerState) -> bool {
     *s == ContainerState::default()
 }
 
+/// `v1.PodIP`: one address of a Pod.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PodIp {
+    /// The address.
+    #[serde(default)]
+    pub ip: String,
+}
+
+/// `v1.HostIP`: one address of the Pod's node.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HostIp {
+    /// The address.
+    #[serde(default)]
+    pub ip: String,
+}
+
 /// `v1.PodStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -315,12 +331,19 @@ pub struct PodStatus {
     /// Detail for `reason`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
-    /// The node's IP.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// The node's IP. Named `hostIP` on the wire: serde's camelCase would spell it
+    /// `hostIp`, which the API does not know.
+    #[serde(rename = "hostIP", default, skip_serializing_if = "String::is_empty")]
     pub host_ip: String,
-    /// The Pod's IP (a new Pod gets a new one).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// Every IP of the node (`hostIPs[0].ip == hostIP`).
+    #[serde(rename = "hostIPs", default, skip_serializing_if = "Vec::is_empty")]
+    pub host_ips: Vec<HostIp>,
+    /// The Pod's IP (a new Pod gets a new one), `podIP` on the wire.
+    #[serde(rename = "podIP", default, skip_serializing_if = "String::is_empty")]
     pub pod_ip: String,
+    /// Every IP of the Pod (`podIPs[0].ip == podIP`).
+    #[serde(rename = "podIPs", default, skip_serializing_if = "Vec::is_empty")]
+    pub pod_ips: Vec<PodIp>,
     /// When the kubelet accepted the Pod.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_time: Option<String>,
@@ -404,9 +427,12 @@ pub struct NodeSpec {
     /// Taints.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub taints: Vec<Taint>,
-    /// The Pod address range.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// The Pod address range, `podCIDR` on the wire (camelCase would say `podCidr`).
+    #[serde(rename = "podCIDR", default, skip_serializing_if = "String::is_empty")]
     pub pod_cidr: String,
+    /// Every Pod address range (`podCIDRs[0] == podCIDR`).
+    #[serde(rename = "podCIDRs", default, skip_serializing_if = "Vec::is_empty")]
+    pub pod_cidrs: Vec<String>,
 }
 
 /// `v1.NodeAddress`.

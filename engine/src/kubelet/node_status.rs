@@ -111,6 +111,7 @@ impl Kubelet {
                 unschedulable: false,
                 taints: self.config.taints.clone(),
                 pod_cidr: format!("10.244.{}.0/24", self.index),
+                pod_cidrs: vec![format!("10.244.{}.0/24", self.index)],
             },
             status: NodeStatus {
                 capacity: resources.clone(),

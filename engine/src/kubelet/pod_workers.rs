@@ -169,10 +169,18 @@ impl Kubelet {
         let s = &mut p.status;
         s.phase = PodPhase::Pending.into();
         s.host_ip = self.host_ip();
+        s.host_ips = vec![HostIp {
+            ip: s.host_ip.clone(),
+        }];
         if s.pod_ip.is_empty() || restarted {
             s.pod_ip = format!("10.244.{}.{}", self.index, self.ip_seq % 250 + 2);
             self.ip_seq += 1;
         }
+        // The kubelet reports the sandbox's IPs as the list and the first as podIP
+        // (single-stack here: one of each).
+        s.pod_ips = vec![PodIp {
+            ip: s.pod_ip.clone(),
+        }];
         if s.start_time.is_none() {
             s.start_time = Some(rfc3339(now));
         }
