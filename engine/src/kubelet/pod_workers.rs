@@ -23,6 +23,8 @@ pub(super) struct Worker {
     pub(super) probes: Probers,
     /// Restart after a node reboot: restartCount + 1.
     pub(super) restarted: bool,
+    /// Passed the kubelet's admission (a Pod it already ran before a reboot has).
+    pub(super) admitted: bool,
 }
 
 impl Worker {
@@ -34,6 +36,8 @@ impl Worker {
             gens: Vec::new(),
             probes: Probers::default(),
             restarted,
+            // A restarted Pod was admitted before the reboot; a new one is checked first.
+            admitted: restarted,
         }
     }
 }
@@ -107,6 +111,17 @@ impl Kubelet {
             return (vec![], vec![]);
         };
         let restarted = self.workers.get(uid).is_some_and(|w| w.restarted);
+        if self.workers.get(uid).is_some_and(|w| !w.admitted) {
+            let node = store.get::<Node>(&ObjKey::new("", &self.node));
+            let others = self.admitted_pods(store, uid);
+            if let Some(r) = node.and_then(|n| admission::admit(pod, n, &others)) {
+                let pod = pod.clone();
+                return self.reject(&pod, r);
+            }
+            if let Some(w) = self.workers.get_mut(uid) {
+                w.admitted = true;
+            }
+        }
         let mut p = pod.clone();
         self.accept(&mut p, restarted, now);
         let has_init = !p.spec.init_containers.is_empty();
