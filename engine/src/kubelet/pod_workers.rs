@@ -241,11 +241,23 @@ impl Kubelet {
             self.workers.remove(uid);
             return (vec![], vec![]);
         };
+        // The app containers stop first; sidecars after them, in reverse order of
+        // their start (the kubelet keeps them serving until the app is gone).
+        let running_sidecars = pod
+            .status
+            .init_container_statuses
+            .iter()
+            .zip(&pod.spec.init_containers)
+            .filter(|(s, c)| c.is_sidecar() && s.state.running.is_some())
+            .map(|(s, _)| s)
+            .rev();
+        let sidecars = running_sidecars.clone().count();
         let requests: Vec<Request> = pod
             .status
             .container_statuses
             .iter()
             .filter(|c| c.state.running.is_some())
+            .chain(running_sidecars)
             .map(|c| {
                 self.event(
                     &pod.metadata,
@@ -263,6 +275,8 @@ impl Kubelet {
             * 1000;
         let stop = if requests.is_empty() {
             0
+        } else if sidecars > 0 && sidecars < requests.len() {
+            (2 * self.timing.container_stop).min(grace_ms)
         } else {
             self.timing.container_stop.min(grace_ms)
         };
@@ -280,7 +294,12 @@ impl Kubelet {
         };
         self.workers.remove(uid);
         let mut p = pod.clone();
-        for cs in p.status.container_statuses.iter_mut() {
+        let sidecars = p
+            .status
+            .init_container_statuses
+            .iter_mut()
+            .filter(|s| s.state.running.is_some());
+        for cs in p.status.container_statuses.iter_mut().chain(sidecars) {
             let started = cs
                 .state
                 .running

@@ -16,7 +16,20 @@ use crate::time::{human_duration, SimTime};
 
 /// READY and STATUS of `kubectl get pods` (`printPod`), and the restart count.
 pub fn pod_ready_status(pod: &Pod) -> (String, String, i64) {
-    let total = pod.spec.containers.len();
+    // Sidecars (init containers with restartPolicy: Always) count as containers.
+    let sidecar = |name: &str| {
+        pod.spec
+            .init_containers
+            .iter()
+            .any(|c| c.name == name && c.is_sidecar())
+    };
+    let total = pod.spec.containers.len()
+        + pod
+            .spec
+            .init_containers
+            .iter()
+            .filter(|c| c.is_sidecar())
+            .count();
     let mut ready = 0;
     let mut restarts = 0;
     let mut reason = if pod.status.reason.is_empty() {
@@ -30,6 +43,13 @@ pub fn pod_ready_status(pod: &Pod) -> (String, String, i64) {
     let n_init = pod.spec.init_containers.len();
     for (i, c) in pod.status.init_container_statuses.iter().enumerate() {
         restarts += c.restart_count;
+        // A started sidecar is not initializing the Pod: it only counts if ready.
+        if sidecar(&c.name) && c.started == Some(true) {
+            if c.ready {
+                ready += 1;
+            }
+            continue;
+        }
         match (&c.state.terminated, &c.state.waiting) {
             (Some(t), _) if t.exit_code == 0 => continue,
             (Some(t), _) => {
