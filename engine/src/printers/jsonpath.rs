@@ -24,6 +24,7 @@ enum Node {
 /// A parsed template.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Template {
+    raw: String,
     nodes: Vec<Node>,
 }
 
@@ -72,22 +73,95 @@ impl Template {
         if !stack.is_empty() {
             return Err(parse_err(t, "unclosed range"));
         }
-        Ok(Template { nodes: cur })
+        Ok(Template {
+            raw: t.to_string(),
+            nodes: cur,
+        })
     }
 
-    /// Execute against `data`.
-    pub fn execute(&self, data: &Value) -> String {
+    /// Execute against `data`. An execution error (an index out of bounds, indexing
+    /// what is not a list) is kubectl's whole message, template and object included;
+    /// nothing is printed then (missing keys are not errors: kubectl get allows them).
+    pub fn execute(&self, data: &Value) -> Result<String, String> {
         let mut out = String::new();
-        run(&self.nodes, data, &mut out);
-        out
+        run(&self.nodes, data, &mut out).map_err(|e| {
+            format!(
+                "error: error executing jsonpath {}: Error executing template: {e}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t{}\n\tobject given to jsonpath engine was:\n\t\t{}\n\n\n",
+                go_quote(&self.raw),
+                self.raw,
+                go_syntax(data)
+            )
+        })?;
+        Ok(out)
     }
+}
+
+/// Go's `%q` / `strconv.Quote`: double quotes, with `\"`, `\\` and control characters
+/// escaped.
+fn go_quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The Go type an unstructured value has, as `%v` of a `reflect.Type` prints it.
+fn go_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "interface {}",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "int64",
+        Value::Number(_) => "float64",
+        Value::String(_) => "string",
+        Value::Array(_) => "[]interface {}",
+        Value::Object(_) => "map[string]interface {}",
+    }
+}
+
+/// Go's `%#v` of an unstructured object (`map[string]interface {}{"k":v, ...}`, keys
+/// sorted as fmt sorts them), as kubectl prints the object in a jsonpath error.
+fn go_syntax(v: &Value) -> String {
+    match v {
+        Value::Null => "interface {}(nil)".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => go_quote(s),
+        Value::Array(a) => format!(
+            "[]interface {{}}{{{}}}",
+            a.iter().map(go_syntax).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Object(o) => format!(
+            "map[string]interface {{}}{{{}}}",
+            o.iter()
+                .map(|(k, v)| format!("{}:{}", go_quote(k), go_syntax(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Go's `%#U` of a character, as the jsonpath lexer reports it: `U+007E '~'`.
+fn go_char(c: char) -> String {
+    format!("U+{:04X} '{c}'", c as u32)
 }
 
 /// Evaluate one path expression (with or without braces) and return the matches.
 pub fn select<'a>(expr: &str, data: &'a Value) -> Result<Vec<&'a Value>, String> {
     let body = expr.trim().trim_start_matches('{').trim_end_matches('}');
     let path = parse_path(body).map_err(|e| parse_err(expr, &e))?;
-    Ok(eval(&path, data))
+    eval(&path, data)
 }
 
 /// Format a value as kubectl's JSONPath printer does (strings raw, the rest as JSON).
@@ -98,21 +172,22 @@ pub fn format_value(v: &Value) -> String {
     }
 }
 
-fn run(nodes: &[Node], data: &Value, out: &mut String) {
+fn run(nodes: &[Node], data: &Value, out: &mut String) -> Result<(), String> {
     for n in nodes {
         match n {
             Node::Text(t) => out.push_str(t),
             Node::Path(p) => {
-                let vals: Vec<String> = eval(p, data).into_iter().map(format_value).collect();
+                let vals: Vec<String> = eval(p, data)?.into_iter().map(format_value).collect();
                 out.push_str(&vals.join(" "));
             }
             Node::Range(p, inner) => {
-                for v in eval(p, data) {
-                    run(inner, v, out);
+                for v in eval(p, data)? {
+                    run(inner, v, out)?;
                 }
             }
         }
     }
+    Ok(())
 }
 
 fn find_close(s: &str) -> Option<usize> {
@@ -167,6 +242,13 @@ fn parse_path(p: &str) -> Result<Vec<Seg>, String> {
                 i += if recursive { 2 } else { 1 };
                 let start = i;
                 while i < s.len() && s[i] != '.' && s[i] != '[' {
+                    // The lexer's field names: letters, digits, `_`, `-`, `/`, `*`.
+                    if !(s[i].is_alphanumeric() || matches!(s[i], '_' | '-' | '/' | '*')) {
+                        return Err(format!(
+                            "unrecognized character in action: {}",
+                            go_char(s[i])
+                        ));
+                    }
                     i += 1;
                 }
                 let name: String = s[start..i].iter().collect();
@@ -216,7 +298,7 @@ fn parse_path(p: &str) -> Result<Vec<Seg>, String> {
                 }
                 segs.push(Seg::Field(s[start..i].iter().collect()));
             }
-            c => return Err(format!("unrecognized character in action: {c:?}")),
+            c => return Err(format!("unrecognized character in action: {}", go_char(c))),
         }
     }
     Ok(segs)
@@ -224,18 +306,28 @@ fn parse_path(p: &str) -> Result<Vec<Seg>, String> {
 
 fn parse_bracket(inner: &str) -> Result<Seg, String> {
     if inner == "*" {
-        return Ok(Seg::Wildcard);
+        // `[*]` is an array subscript (a map is an error), unlike `.*`.
+        return Ok(Seg::Slice(None, None));
     }
     if let Some(f) = inner.strip_prefix("?(").and_then(|x| x.strip_suffix(')')) {
-        let ops = ["==", "!=", "<=", ">=", "<", ">"];
-        for op in ops {
-            if let Some((l, r)) = f.split_once(op) {
+        // client-go splits a filter with `^([^!<>=]+)([!<>=]+)(.+?)$`: the left path,
+        // the run of operator characters, and the right operand.
+        let is_op = |c: char| matches!(c, '!' | '<' | '>' | '=');
+        if let Some(at) = f.find(is_op).filter(|&at| at > 0) {
+            let (l, rest) = f.split_at(at);
+            let end = rest.find(|c: char| !is_op(c)).unwrap_or(rest.len());
+            let (op, r) = rest.split_at(end);
+            if !r.is_empty() {
                 let path = parse_path(l.trim())?;
                 let r = r.trim();
                 let v = if r.starts_with('"') || r.starts_with('\'') {
                     Value::String(unquote(r)?)
+                } else if let Ok(n) = serde_json::from_str::<serde_json::Number>(r) {
+                    Value::Number(n)
                 } else {
-                    serde_json::from_str(r).unwrap_or(Value::String(r.to_string()))
+                    // Anything else must lex as a path (`@.x`); `~` and the like do not.
+                    parse_path(r)?;
+                    Value::String(r.to_string())
                 };
                 return Ok(Seg::Filter(path, Some((op.to_string(), v))));
             }
@@ -264,7 +356,45 @@ fn parse_bracket(inner: &str) -> Result<Seg, String> {
         .map_err(|_| format!("invalid array index {inner}"))
 }
 
-fn eval<'a>(path: &[Seg], data: &'a Value) -> Vec<&'a Value> {
+/// `evalArray`'s bounds: both ends resolved against the length, an empty range
+/// allowed, anything else outside the list an error.
+fn bounds(
+    start: Option<i64>,
+    end: Option<i64>,
+    derived: bool,
+    len: i64,
+) -> Result<(i64, i64), String> {
+    let mut s = start.unwrap_or(0);
+    if s < 0 {
+        s += len;
+    }
+    let mut e = end.unwrap_or(len);
+    if e < 0 || (e == 0 && derived) {
+        e += len;
+    }
+    if s == e {
+        return Ok((s, e));
+    }
+    if s >= len || s < 0 {
+        return Err(format!(
+            "array index out of bounds: index {s}, length {len}"
+        ));
+    }
+    if e > len || e < 0 {
+        return Err(format!(
+            "array index out of bounds: index {}, length {len}",
+            e - 1
+        ));
+    }
+    if s > e {
+        return Err(format!(
+            "starting index {s} is greater than ending index {e}"
+        ));
+    }
+    Ok((s, e))
+}
+
+fn eval<'a>(path: &[Seg], data: &'a Value) -> Result<Vec<&'a Value>, String> {
     let mut cur = vec![data];
     for seg in path {
         let mut next = Vec::new();
@@ -280,23 +410,22 @@ fn eval<'a>(path: &[Seg], data: &'a Value) -> Vec<&'a Value> {
                     Value::Object(o) => next.extend(o.values()),
                     _ => {}
                 },
-                Seg::Index(i) => {
-                    if let Value::Array(a) = v {
-                        let idx = if *i < 0 { a.len() as i64 + i } else { *i };
-                        if let Some(x) = usize::try_from(idx).ok().and_then(|k| a.get(k)) {
-                            next.push(x);
-                        }
-                    }
-                }
-                Seg::Slice(a, b) => {
-                    if let Value::Array(arr) = v {
-                        let len = arr.len() as i64;
-                        let norm = |x: i64| if x < 0 { (len + x).max(0) } else { x.min(len) };
-                        let s = norm(a.unwrap_or(0));
-                        let e = norm(b.unwrap_or(len));
-                        if s < e {
-                            next.extend(arr[s as usize..e as usize].iter());
-                        }
+                Seg::Index(_) | Seg::Slice(..) => {
+                    let arr = match v {
+                        Value::Array(a) => a,
+                        // A nil value is skipped, as template.Indirect reports it.
+                        Value::Null => continue,
+                        other => return Err(format!("{} is not array or slice", go_type(other))),
+                    };
+                    let len = arr.len() as i64;
+                    let (s, e) = match seg {
+                        // `[i]` is the range i..i+1 (the end derived from the start).
+                        Seg::Index(i) => bounds(Some(*i), Some(i + 1), true, len)?,
+                        Seg::Slice(a, b) => bounds(*a, *b, false, len)?,
+                        _ => (0, 0),
+                    };
+                    if s < e {
+                        next.extend(arr[s as usize..e as usize].iter());
                     }
                 }
                 Seg::Recursive(name) => collect_recursive(v, name, &mut next),
@@ -306,7 +435,7 @@ fn eval<'a>(path: &[Seg], data: &'a Value) -> Vec<&'a Value> {
                         other => vec![other],
                     };
                     for item in items {
-                        let found = eval(p, item);
+                        let found = eval(p, item)?;
                         let keep = match cond {
                             None => !found.is_empty(),
                             Some((op, want)) => {
@@ -322,7 +451,7 @@ fn eval<'a>(path: &[Seg], data: &'a Value) -> Vec<&'a Value> {
         }
         cur = next;
     }
-    cur
+    Ok(cur)
 }
 
 fn collect_recursive<'a>(v: &'a Value, name: &str, out: &mut Vec<&'a Value>) {
@@ -370,7 +499,7 @@ mod tests {
     use serde_json::json;
 
     fn run(t: &str, v: &Value) -> String {
-        Template::parse(t).unwrap().execute(v)
+        Template::parse(t).unwrap().execute(v).unwrap()
     }
 
     #[test]
@@ -427,6 +556,7 @@ mod tests {
             "{..}",
         ] {
             let _ = Template::parse(t).map(|tpl| tpl.execute(&json!({"a": [1, 2]})));
+            let _ = select(t, &json!({"a": [1, 2]}));
         }
         assert!(Template::parse("{.items[")
             .unwrap_err()

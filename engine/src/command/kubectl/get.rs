@@ -222,7 +222,7 @@ fn print(
         o if o.starts_with("jsonpath=") || o.starts_with("jsonpath-as-json=") => {
             let tmpl = o.split_once('=').map(|(_, t)| t).unwrap_or("");
             let t = Template::parse(tmpl)?;
-            out = t.execute(&document(groups, single));
+            out = t.execute(&document(groups, single))?;
         }
         other => {
             return Err(format!(
