@@ -15,6 +15,7 @@
 
 use super::plugins::{node_affinity_matches, FilterFailure, MAX_NODE_SCORE};
 use crate::api::*;
+use crate::apiserver::fxhash::FxHashMap;
 use crate::apiserver::Store;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -190,7 +191,7 @@ fn build_default_constraints<'a>(
 /// not the cluster's, as upstream's own later `PodsWithOwnerRef` count does. A Pod that
 /// matches the selector but is owned by nothing (the ReplicaSet would adopt it) or by
 /// another controller (same pod-template-hash) is therefore not counted.
-pub fn spread_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec<i64>> {
+pub fn spread_scores<'a>(store: &'a Store, pod: &Pod, feasible: &[&'a Node]) -> Option<Vec<i64>> {
     let system_defaulted = pod.spec.topology_spread_constraints.is_empty();
     let (constraints, owner) = if system_defaulted {
         let (c, rs) = build_default_constraints(store, pod)?;
@@ -218,26 +219,39 @@ pub fn spread_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec
             .iter()
             .all(|c| n.metadata.labels.contains_key(&c.key))
     };
-    let value_of = |n: &Node, key: &str| n.metadata.labels.get(key).cloned().unwrap_or_default();
-    // initPreScoreState: the domains seen among the feasible nodes.
+    // A missing key reads as "" (Go's map lookup), a domain of its own.
+    let value_of = |n: &'a Node, key: &str| n.metadata.labels.get(key).map_or("", String::as_str);
+    let is_host: Vec<bool> = constraints
+        .iter()
+        .map(|c| c.key == LABEL_HOSTNAME)
+        .collect();
+    // initPreScoreState: the domains seen among the feasible nodes (borrowed label
+    // values: this runs for every feasible node of every cycle).
     let mut ignored: BTreeSet<&str> = BTreeSet::new();
-    let mut domains: Vec<BTreeMap<String, i64>> = vec![BTreeMap::new(); constraints.len()];
+    let mut domains: Vec<BTreeMap<&'a str, i64>> = vec![BTreeMap::new(); constraints.len()];
+    // Per feasible node and constraint: the node's value for the key, if it has it
+    // (read once here and reused by Score).
+    let mut values: Vec<Option<&'a str>> = Vec::with_capacity(feasible.len() * constraints.len());
     for n in feasible {
-        if require_all && !has_keys(n) {
+        for c in &constraints {
+            values.push(n.metadata.labels.get(&c.key).map(String::as_str));
+        }
+        let row = &values[values.len() - constraints.len()..];
+        if require_all && row.iter().any(Option::is_none) {
             ignored.insert(&n.metadata.name);
             continue;
         }
-        for (i, c) in constraints.iter().enumerate() {
-            if c.key != LABEL_HOSTNAME {
-                domains[i].insert(value_of(n, &c.key), 0);
+        for (i, v) in row.iter().enumerate() {
+            if !is_host[i] {
+                domains[i].entry(v.unwrap_or("")).or_insert(0);
             }
         }
     }
     let weights: Vec<f64> = constraints
         .iter()
         .enumerate()
-        .map(|(i, c)| {
-            let size = if c.key == LABEL_HOSTNAME {
+        .map(|(i, _)| {
+            let size = if is_host[i] {
                 feasible.len() - ignored.len()
             } else {
                 domains[i].len()
@@ -247,10 +261,11 @@ pub fn spread_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec
         })
         .collect();
     // Per node name, the matching Pods bound there, for the hostname constraints.
-    let mut per_node: Vec<BTreeMap<&str, i64>> = vec![BTreeMap::new(); constraints.len()];
+    let mut per_node: Vec<FxHashMap<&'a str, i64>> = vec![FxHashMap::default(); constraints.len()];
     // PreScore: count over every node that passes the Pod's node affinity.
     let counts_for =
         |node: &Node| (!require_all || has_keys(node)) && node_affinity_matches(pod, node);
+    let zoned = is_host.iter().any(|h| !h);
     match owner {
         Some(rs) => {
             let ns = &pod.metadata.namespace;
@@ -265,19 +280,22 @@ pub fn spread_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec
                 {
                     continue;
                 }
-                let Some(node) =
-                    store.get::<Node>(&crate::apiserver::ObjKey::new("", &p.spec.node_name))
-                else {
+                // The defaults share one selector: match it once.
+                if !constraints[0].selector.matches(&p.metadata.labels) {
                     continue;
+                }
+                // The zone domains need the Pod's Node; hostname counts need only
+                // its name.
+                let node = if zoned {
+                    store.node_named(&p.spec.node_name)
+                } else {
+                    None
                 };
                 for (i, c) in constraints.iter().enumerate() {
-                    if !c.selector.matches(&p.metadata.labels) {
-                        continue;
-                    }
-                    if c.key == LABEL_HOSTNAME {
-                        *per_node[i].entry(node.metadata.name.as_str()).or_default() += 1;
-                    } else if counts_for(node) {
-                        if let Some(cnt) = domains[i].get_mut(&value_of(node, &c.key)) {
+                    if is_host[i] {
+                        *per_node[i].entry(p.spec.node_name.as_str()).or_default() += 1;
+                    } else if let Some(node) = node.filter(|n| counts_for(n)) {
+                        if let Some(cnt) = domains[i].get_mut(value_of(node, &c.key)) {
                             *cnt += 1;
                         }
                     }
@@ -285,23 +303,28 @@ pub fn spread_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec
             }
         }
         None => {
-            for node in store.list::<Node>() {
-                for (i, c) in constraints.iter().enumerate() {
-                    if c.key == LABEL_HOSTNAME || !counts_for(node) {
+            if zoned {
+                for node in store.list::<Node>() {
+                    if !counts_for(node) {
                         continue;
                     }
-                    if let Some(cnt) = domains[i].get_mut(&value_of(node, &c.key)) {
-                        *cnt += count_matching(
-                            store.pods_on_node(&node.metadata.name),
-                            &c.selector,
-                            &pod.metadata.namespace,
-                        );
+                    for (i, c) in constraints.iter().enumerate() {
+                        if is_host[i] {
+                            continue;
+                        }
+                        if let Some(cnt) = domains[i].get_mut(value_of(node, &c.key)) {
+                            *cnt += count_matching(
+                                store.pods_on_node(&node.metadata.name),
+                                &c.selector,
+                                &pod.metadata.namespace,
+                            );
+                        }
                     }
                 }
             }
             for n in feasible {
                 for (i, c) in constraints.iter().enumerate() {
-                    if c.key == LABEL_HOSTNAME {
+                    if is_host[i] {
                         per_node[i].insert(
                             n.metadata.name.as_str(),
                             count_matching(
@@ -317,17 +340,18 @@ pub fn spread_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec
     }
     let raw: Vec<Option<i64>> = feasible
         .iter()
-        .map(|n| {
-            if ignored.contains(n.metadata.name.as_str()) {
+        .zip(values.chunks(constraints.len()))
+        .map(|(n, row)| {
+            if !ignored.is_empty() && ignored.contains(n.metadata.name.as_str()) {
                 return None;
             }
             let mut score = 0f64;
             for (i, c) in constraints.iter().enumerate() {
                 // Score: only the constraints whose key the node carries.
-                let Some(value) = n.metadata.labels.get(&c.key) else {
+                let Some(value) = row[i] else {
                     continue;
                 };
-                let cnt = if c.key == LABEL_HOSTNAME {
+                let cnt = if is_host[i] {
                     per_node[i]
                         .get(n.metadata.name.as_str())
                         .copied()
