@@ -33,8 +33,15 @@ fn parse_err(t: &str, msg: &str) -> String {
 }
 
 impl Template {
-    /// Parse a template such as `{range .items[*]}{.metadata.name}{"\n"}{end}`.
+    /// Parse a template such as `{range .items[*]}{.metadata.name}{"\n"}{end}`; an
+    /// error is kubectl's `error parsing jsonpath` text.
     pub fn parse(t: &str) -> Result<Template, String> {
+        Self::parse_raw(t).map_err(|e| parse_err(t, &e))
+    }
+
+    /// Parse as [`Template::parse`] does, the error being the parser's own words
+    /// (`unterminated array`), as custom columns and `--sort-by` report it.
+    pub fn parse_raw(t: &str) -> Result<Template, String> {
         let mut stack: Vec<(Vec<Seg>, Vec<Node>)> = Vec::new();
         let mut cur: Vec<Node> = Vec::new();
         let mut rest = t;
@@ -49,29 +56,26 @@ impl Template {
                         cur.push(Node::Text(rest[..i].to_string()));
                     }
                     let body_start = i + 1;
-                    let close = find_close(&rest[body_start..])
-                        .ok_or_else(|| parse_err(t, "unclosed action"))?;
+                    let close = find_close(&rest[body_start..]).ok_or("unclosed action")?;
                     let body = rest[body_start..body_start + close].trim();
                     rest = &rest[body_start + close + 1..];
                     if body == "end" {
-                        let (path, outer) = stack
-                            .pop()
-                            .ok_or_else(|| parse_err(t, "not in range, nothing to end"))?;
+                        let (path, outer) = stack.pop().ok_or("not in range, nothing to end")?;
                         let inner = std::mem::replace(&mut cur, outer);
                         cur.push(Node::Range(path, inner));
                     } else if let Some(p) = body.strip_prefix("range ") {
-                        let path = parse_path(p.trim()).map_err(|e| parse_err(t, &e))?;
+                        let path = parse_path(p.trim())?;
                         stack.push((path, std::mem::take(&mut cur)));
                     } else if body.starts_with('"') || body.starts_with('\'') {
-                        cur.push(Node::Text(unquote(body).map_err(|e| parse_err(t, &e))?));
+                        cur.push(Node::Text(unquote(body)?));
                     } else {
-                        cur.push(Node::Path(parse_path(body).map_err(|e| parse_err(t, &e))?));
+                        cur.push(Node::Path(parse_path(body)?));
                     }
                 }
             }
         }
         if !stack.is_empty() {
-            return Err(parse_err(t, "unclosed range"));
+            return Err("unclosed range".into());
         }
         Ok(Template {
             raw: t.to_string(),
@@ -93,6 +97,69 @@ impl Template {
             )
         })?;
         Ok(out)
+    }
+
+    /// `FindResults`: per top-level node, what it yields (a text node its text), as
+    /// custom columns read a column; an error is the evaluator's own words.
+    pub fn find_results<'a>(&'a self, data: &'a Value) -> Result<Vec<Vec<Value>>, String> {
+        let mut out = Vec::new();
+        for n in &self.nodes {
+            match n {
+                Node::Text(t) => out.push(vec![Value::String(t.clone())]),
+                Node::Path(p) => out.push(eval(p, data)?.into_iter().cloned().collect()),
+                // A range cannot reach here: a relaxed column path holds no braces.
+                Node::Range(..) => out.push(Vec::new()),
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Go's `fmt.Sprint` of an unstructured value: strings bare, `[a b]` for lists,
+/// `map[k:v …]` with sorted keys for maps, `<nil>` for null.
+pub fn go_sprint(v: &Value) -> String {
+    match v {
+        Value::Null => "<nil>".into(),
+        Value::String(s) => s.clone(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => match n.as_f64() {
+            // A JSON number with a fraction decodes to float64, printed as %g does.
+            Some(f) if n.is_f64() => go_float(f),
+            _ => n.to_string(),
+        },
+        Value::Array(a) => format!(
+            "[{}]",
+            a.iter().map(go_sprint).collect::<Vec<_>>().join(" ")
+        ),
+        Value::Object(o) => format!(
+            "map[{}]",
+            o.iter()
+                .map(|(k, v)| format!("{k}:{}", go_sprint(v)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+    }
+}
+
+/// Go's `%v` of a float64 (`strconv.FormatFloat(f, 'g', -1, 64)`): the shortest digits,
+/// in exponent form when the exponent is below -4 or at least 6 (the precision
+/// `%g` assumes for the shortest form).
+fn go_float(f: f64) -> String {
+    if f == 0.0 || !f.is_finite() {
+        return format!("{f}");
+    }
+    let exp = f.abs().log10().floor() as i32;
+    if (-4..6).contains(&exp) {
+        format!("{f}")
+    } else {
+        // Rust prints `1e6`; Go prints `1e+06` and at least two exponent digits.
+        let s = format!("{f:e}");
+        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let (sign, digits) = match e.strip_prefix('-') {
+            Some(d) => ('-', d),
+            None => ('+', e),
+        };
+        format!("{m}e{sign}{digits:0>2}")
     }
 }
 
@@ -272,7 +339,17 @@ fn parse_path(p: &str) -> Result<Vec<Seg>, String> {
                 let mut j = i;
                 loop {
                     if j >= s.len() {
-                        return Err("unclosed array expect ]".into());
+                        // parseArray reads to the first `]`; only a filter whose `)`
+                        // closed is told a `]` is missing (parseFilter).
+                        let filter = s[start..].starts_with(&['?', '(']);
+                        return Err(if filter && s[start..].contains(&')') {
+                            "unclosed array expect ]"
+                        } else if filter {
+                            "unterminated filter"
+                        } else {
+                            "unterminated array"
+                        }
+                        .into());
                     }
                     match s[j] {
                         '[' => depth += 1,

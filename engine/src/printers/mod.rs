@@ -4,8 +4,10 @@
 //! `printDeployment`, `printReplicaSet`). The full table printers, `describe`, and
 //! `-o yaml|json|jsonpath` come with the command language.
 
+pub mod custom_columns;
 pub mod describe;
 pub mod get;
+pub mod gotemplate;
 pub mod jsonpath;
 pub mod table;
 pub mod tabwriter;
