@@ -692,4 +692,35 @@ mod tests {
         t.rewind(1_000);
         assert_eq!(t.reached, vec![Some(0), None]);
     }
+
+    /// A space YAML folding put where Chinese has none: after or before full-width
+    /// punctuation, or between two Han characters.
+    fn stray_space(zh: &str) -> Option<String> {
+        let han = |c: char| ('\u{4e00}'..='\u{9fff}').contains(&c);
+        let punct = |c: char| {
+            ('\u{3000}'..='\u{303f}').contains(&c) || ('\u{ff01}'..='\u{ff1f}').contains(&c)
+        };
+        let chars: Vec<char> = zh.chars().collect();
+        chars.windows(3).find_map(|w| {
+            let [a, sp, b] = [w[0], w[1], w[2]];
+            (sp == ' ' && (punct(a) || punct(b) || (han(a) && han(b))))
+                .then(|| w.iter().collect::<String>())
+        })
+    }
+
+    #[test]
+    fn the_chinese_texts_of_every_scenario_have_no_stray_spaces_from_line_folding() {
+        assert_eq!(stray_space("节点， kubelet").as_deref(), Some("， k"));
+        assert_eq!(stray_space("删除一个 Pod，看：就绪数"), None);
+        for (id, _) in BUILTIN {
+            let s = builtin(id).unwrap().unwrap();
+            let texts = [&s.title, &s.description]
+                .into_iter()
+                .chain(s.steps.iter().map(|st| &st.text))
+                .chain(s.goals.iter().map(|g| &g.label));
+            for t in texts {
+                assert_eq!(stray_space(&t.zh), None, "{id}: {}", t.zh);
+            }
+        }
+    }
 }

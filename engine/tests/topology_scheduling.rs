@@ -448,3 +448,67 @@ spec:
     );
     assert_eq!(common::pod(&c, "wide").unwrap().spec.node_name, "n2");
 }
+
+#[test]
+fn a_deployments_replicas_spread_over_hostnames_by_default_even_where_one_big_node_scores_higher() {
+    // LeastAllocated alone prefers the big node for every replica (99 against 97 per
+    // Pod, and the image it has pulled adds ImageLocality); the system default
+    // hostname constraint (maxSkew 3, weight 2) outweighs that as soon as it holds one.
+    let mut c = Cluster::new(7);
+    sh(&mut c, "sim node add big --cpu=32 --memory=64Gi");
+    sh(&mut c, "sim node add small-1 --cpu=4 --memory=8Gi");
+    sh(&mut c, "sim node add small-2 --cpu=4 --memory=8Gi");
+    c.advance(1_000);
+    apply(&mut c, &deployment("web", 3, ""));
+    c.settle(120_000);
+    let p = placement(&c, "web");
+    assert_eq!(
+        p.into_iter().collect::<Vec<_>>(),
+        [
+            ("big".into(), 1),
+            ("small-1".into(), 1),
+            ("small-2".into(), 1)
+        ],
+    );
+    // A bare Pod has no controller and so no default constraint: it goes to the big node.
+    apply(
+        &mut c,
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: solo\nspec:\n  containers:\n  - name: app\n    image: nginx:1.27\n",
+    );
+    c.settle(60_000);
+    assert_eq!(common::pod(&c, "solo").unwrap().spec.node_name, "big");
+}
+
+#[test]
+fn the_default_spread_counts_zones_only_on_nodes_that_carry_the_zone_label() {
+    // Zone a: two nodes; zone b: one; and x1 without a zone label. As upstream, the
+    // zone constraint scores only the nodes that carry the key (a node without it is
+    // still spread by hostname: `requireAllTopologies` is false for the defaults), so
+    // x1 misses the zone term's count and its maxSkew − 1 and is preferred; among the
+    // labelled nodes, zone b's single node takes as many as zone a's two together.
+    let mut c = Cluster::new(7);
+    for (name, labels) in [
+        ("a1", " --labels=topology.kubernetes.io/zone=a"),
+        ("a2", " --labels=topology.kubernetes.io/zone=a"),
+        ("b1", " --labels=topology.kubernetes.io/zone=b"),
+        ("x1", ""),
+    ] {
+        sh(
+            &mut c,
+            &format!("sim node add {name} --cpu=8 --memory=16Gi{labels}"),
+        );
+    }
+    c.advance(1_000);
+    apply(&mut c, &deployment("web", 8, ""));
+    c.settle(120_000);
+    // Without the defaults the four equal nodes would take 2 each.
+    assert_eq!(
+        placement(&c, "web").into_iter().collect::<Vec<_>>(),
+        [
+            ("a1".into(), 1),
+            ("a2".into(), 1),
+            ("b1".into(), 2),
+            ("x1".into(), 4)
+        ],
+    );
+}

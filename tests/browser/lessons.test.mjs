@@ -19,14 +19,17 @@ test('a lesson opens from ?scenario=, its step runs with a click and every goal 
   const { page, errors } = await openPage(browser, `${server.url}?scenario=gateway-delete-pod&speed=5`);
   const lesson = page.getByTestId('lesson');
   await lesson.getByRole('heading', { name: 'Three gateway replicas: one Pod is deleted' }).waitFor();
-  await page.getByTestId('goal-0').and(page.locator('[data-reached=true]')).waitFor({ timeout: 20_000 });
-  assert.equal(await page.getByTestId('goal-1').getAttribute('data-reached'), 'false');
+  // The first step is a look (t0): nothing is reached by it, only by the deletion.
   await page.getByTestId('step-0').click();
+  await page.getByTestId('last-command').filter({ hasText: 'kubectl get deployment gateway' }).waitFor();
+  await page.getByTestId('goals').getByText('Goals: 0 of 5 reached').waitFor();
+  assert.equal(await page.getByTestId('goal-0').getAttribute('data-reached'), 'false');
+  await page.getByTestId('step-1').click();
   await page.getByTestId('last-command').filter({ hasText: /kubectl delete pod gateway-\w+-\w+ --wait=false/ }).waitFor();
-  await page.getByTestId('goals').getByText('Goals: 6 of 6 reached').waitFor({ timeout: 30_000 });
+  await page.getByTestId('goals').getByText('Goals: 5 of 5 reached').waitFor({ timeout: 30_000 });
   await page.screenshot({ path: shot('lesson-en.png') });
   await page.getByTestId('lang-zh').click();
-  await page.getByTestId('goals').getByText('目标：已达成 6/6').waitFor();
+  await page.getByTestId('goals').getByText('目标：已达成 5/5').waitFor();
   await page.screenshot({ path: shot('lesson-zh.png') });
   assert.deepEqual(errors, []);
   await page.close();
@@ -35,8 +38,8 @@ test('a lesson opens from ?scenario=, its step runs with a click and every goal 
 test('a share link reopens the same world, and it is what lz-string decodes', async () => {
   const { page, errors } = await openPage(browser, `${server.url}?scenario=gateway-delete-pod`);
   await page.getByTestId('speed-30').click();
-  await page.getByTestId('step-0').click();
-  await page.getByTestId('goals').getByText('Goals: 6 of 6 reached').waitFor({ timeout: 30_000 });
+  await page.getByTestId('step-1').click();
+  await page.getByTestId('goals').getByText('Goals: 5 of 5 reached').waitFor({ timeout: 30_000 });
   await page.getByTestId('play').click();
   await page.getByTestId('share').click();
   const url = await page.getByTestId('share-url').inputValue();
@@ -151,9 +154,9 @@ test('dist/ served from a sub-path with the network blocked loads and runs', asy
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(`${sub.url}?scenario=replacement-pending&speed=60`);
-  await page.getByTestId('goals').getByText(/Goals: 1 of 4 reached/).waitFor({ timeout: 20_000 });
-  await page.getByTestId('step-0').click();
-  await page.getByTestId('goals').getByText(/Goals: 3 of 4 reached/).waitFor({ timeout: 30_000 });
+  await page.getByTestId('goals').getByText(/Goals: 0 of 3 reached/).waitFor({ timeout: 20_000 });
+  await page.getByTestId('step-1').click();
+  await page.getByTestId('goals').getByText(/Goals: 2 of 3 reached/).waitFor({ timeout: 30_000 });
   assert.deepEqual(outside, []);
   assert.deepEqual(errors, []);
   await ctx.close();

@@ -1,5 +1,6 @@
 //! `core/v1` (and `coordination.k8s.io/v1` Lease): Pod, Node, Event, Lease.
 
+use super::extra::{self, Extra};
 use super::{
     Affinity, Condition, ConditionStatus, NodeConditionType, ObjectMeta, PodConditionType,
     PodPhase, StringMap, Taint, Toleration, TopologySpreadConstraint,
@@ -24,6 +25,9 @@ pub struct ResourceRequirements {
     /// e.g. `{memory: 256Mi}`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub limits: StringMap,
+    /// Unmodelled fields (`claims`), kept as written.
+    #[serde(flatten, deserialize_with = "extra::resources")]
+    pub extra: Extra,
 }
 
 /// `v1.ContainerPort`.
@@ -41,17 +45,26 @@ pub struct ContainerPort {
     /// Optional port name.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
+    /// Unmodelled fields (`hostIP`), kept as written.
+    #[serde(flatten, deserialize_with = "extra::container_port")]
+    pub extra: Extra,
 }
 
 /// `v1.HTTPGetAction`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HttpGetAction {
-    /// Request path.
+    /// Request path (defaulted to `/`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub path: String,
     /// Port number or name.
     pub port: crate::api::IntOrString,
+    /// `HTTP` (the default) or `HTTPS`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub scheme: String,
+    /// Unmodelled fields (`host`, `httpHeaders`), kept as written.
+    #[serde(flatten, deserialize_with = "extra::http_get")]
+    pub extra: Extra,
 }
 
 /// `v1.TCPSocketAction`.
@@ -60,6 +73,9 @@ pub struct HttpGetAction {
 pub struct TcpSocketAction {
     /// Port number or name.
     pub port: crate::api::IntOrString,
+    /// Unmodelled fields (`host`), kept as written.
+    #[serde(flatten, deserialize_with = "extra::tcp_socket")]
+    pub extra: Extra,
 }
 
 /// `v1.ExecAction`.
@@ -109,6 +125,9 @@ pub struct Probe {
     /// Consecutive failures to count as failing.
     #[serde(default = "default_three")]
     pub failure_threshold: i64,
+    /// Unmodelled fields (`grpc`, `terminationGracePeriodSeconds`), kept as written.
+    #[serde(flatten, deserialize_with = "extra::probe")]
+    pub extra: Extra,
 }
 
 impl Probe {
@@ -134,11 +153,41 @@ pub struct Container {
     /// Image reference, e.g. `nginx:1.27`.
     #[serde(default)]
     pub image: String,
+    /// `Always`, `IfNotPresent` or `Never`; defaulted from the image tag on create
+    /// (`SetDefaults_Container`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub image_pull_policy: String,
+    /// Entrypoint (the image's ENTRYPOINT when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command: Vec<String>,
+    /// Arguments (the image's CMD when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// Working directory.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub working_dir: String,
+    /// Environment variables, kept as written (`value` or `valueFrom`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env: Vec<serde_json::Value>,
+    /// Where the Pod's volumes are mounted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub volume_mounts: Vec<VolumeMount>,
+    /// On an init container, `Always` makes it a sidecar (native sidecars, GA in 1.33):
+    /// started in order, then kept running beside the app containers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<String>,
+    /// Where the container writes its termination message (`/dev/termination-log`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub termination_message_path: String,
+    /// `File` (default) or `FallbackToLogsOnError`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub termination_message_policy: String,
     /// Ports.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<ContainerPort>,
-    /// Requests and limits.
-    #[serde(default, skip_serializing_if = "is_default_resources")]
+    /// Requests and limits (`resources: {}` when empty, as the API writes it: the Go
+    /// struct is not a pointer, so `omitempty` never drops it).
+    #[serde(default)]
     pub resources: ResourceRequirements,
     /// Readiness probe: only Ready changes with it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -150,10 +199,55 @@ pub struct Container {
     /// probes wait; failing it restarts the container.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub startup_probe: Option<Probe>,
+    /// Unmodelled fields (`securityContext`, `lifecycle`, `envFrom`, `stdin`…), kept as
+    /// written.
+    #[serde(flatten, deserialize_with = "extra::container")]
+    pub extra: Extra,
 }
 
-fn is_default_resources(r: &ResourceRequirements) -> bool {
-    r.requests.is_empty() && r.limits.is_empty()
+impl Container {
+    /// A sidecar: an init container with `restartPolicy: Always`.
+    pub fn is_sidecar(&self) -> bool {
+        self.restart_policy.as_deref() == Some("Always")
+    }
+}
+
+/// `v1.VolumeMount`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VolumeMount {
+    /// The volume's name in `spec.volumes`.
+    #[serde(default)]
+    pub name: String,
+    /// Path in the container.
+    #[serde(default)]
+    pub mount_path: String,
+    /// Mounted read-only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// Unmodelled fields (`subPath`, `mountPropagation`…), kept as written.
+    #[serde(flatten, deserialize_with = "extra::volume_mount")]
+    pub extra: Extra,
+}
+
+/// `v1.Volume`: a name and one volume source (`emptyDir`, `configMap`, `secret`,
+/// `hostPath`, `persistentVolumeClaim`, `projected`, `downwardAPI`…), the source kept
+/// as written.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Volume {
+    /// Name the containers' volumeMounts refer to.
+    #[serde(default)]
+    pub name: String,
+    /// The source, keyed by its type, e.g. `{"emptyDir": {}}`.
+    #[serde(flatten, deserialize_with = "extra::volume")]
+    pub source: Extra,
+}
+
+impl Volume {
+    /// The source's type, e.g. `emptyDir`, if one is set.
+    pub fn source_type(&self) -> Option<&str> {
+        self.source.keys().next().map(String::as_str)
+    }
 }
 
 /// `v1.PodSpec` (the fields the simulation uses).
@@ -163,6 +257,24 @@ pub struct PodSpec {
     /// Application containers.
     #[serde(default)]
     pub containers: Vec<Container>,
+    /// Volumes the containers may mount.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub volumes: Vec<Volume>,
+    /// `ClusterFirst` by default.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub dns_policy: String,
+    /// The ServiceAccount the Pod runs as.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub service_account_name: String,
+    /// Use the node's network namespace (container ports become host ports).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub host_network: bool,
+    /// Pod-level security settings, kept as written (`{}` by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub security_context: Option<serde_json::Value>,
+    /// Inject Service environment variables (true by default on Pods).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enable_service_links: Option<bool>,
     /// Set by the scheduler's Bind (or by the user to skip scheduling).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub node_name: String,
@@ -200,6 +312,10 @@ pub struct PodSpec {
     /// `PreemptLowerPriority` or `Never` (from the PriorityClass).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preemption_policy: Option<String>,
+    /// Unmodelled fields (`dnsConfig`, `hostname`, `imagePullSecrets`, `os`…), kept as
+    /// written.
+    #[serde(flatten, deserialize_with = "extra::pod_spec")]
+    pub extra: Extra,
 }
 
 impl PodSpec {
@@ -299,6 +415,22 @@ fn is_default_state(s: &ContainerState) -> bool {
     *s == ContainerState::default()
 }
 
+/// `v1.PodIP`: one address of a Pod.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PodIp {
+    /// The address.
+    #[serde(default)]
+    pub ip: String,
+}
+
+/// `v1.HostIP`: one address of the Pod's node.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HostIp {
+    /// The address.
+    #[serde(default)]
+    pub ip: String,
+}
+
 /// `v1.PodStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -315,12 +447,19 @@ pub struct PodStatus {
     /// Detail for `reason`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
-    /// The node's IP.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// The node's IP. Named `hostIP` on the wire: serde's camelCase would spell it
+    /// `hostIp`, which the API does not know.
+    #[serde(rename = "hostIP", default, skip_serializing_if = "String::is_empty")]
     pub host_ip: String,
-    /// The Pod's IP (a new Pod gets a new one).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// Every IP of the node (`hostIPs[0].ip == hostIP`).
+    #[serde(rename = "hostIPs", default, skip_serializing_if = "Vec::is_empty")]
+    pub host_ips: Vec<HostIp>,
+    /// The Pod's IP (a new Pod gets a new one), `podIP` on the wire.
+    #[serde(rename = "podIP", default, skip_serializing_if = "String::is_empty")]
     pub pod_ip: String,
+    /// Every IP of the Pod (`podIPs[0].ip == podIP`).
+    #[serde(rename = "podIPs", default, skip_serializing_if = "Vec::is_empty")]
+    pub pod_ips: Vec<PodIp>,
     /// When the kubelet accepted the Pod.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_time: Option<String>,
@@ -404,9 +543,15 @@ pub struct NodeSpec {
     /// Taints.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub taints: Vec<Taint>,
-    /// The Pod address range.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    /// The Pod address range, `podCIDR` on the wire (camelCase would say `podCidr`).
+    #[serde(rename = "podCIDR", default, skip_serializing_if = "String::is_empty")]
     pub pod_cidr: String,
+    /// Every Pod address range (`podCIDRs[0] == podCIDR`).
+    #[serde(rename = "podCIDRs", default, skip_serializing_if = "Vec::is_empty")]
+    pub pod_cidrs: Vec<String>,
+    /// Unmodelled fields (`providerID`…), kept as written.
+    #[serde(flatten, deserialize_with = "extra::node_spec")]
+    pub extra: Extra,
 }
 
 /// `v1.NodeAddress`.
@@ -431,6 +576,9 @@ pub struct NodeSystemInfo {
     pub operating_system: String,
     /// `amd64`.
     pub architecture: String,
+    /// Unmodelled fields (`machineID`, `kernelVersion`, `osImage`…), kept as written.
+    #[serde(flatten, deserialize_with = "extra::node_system_info")]
+    pub extra: Extra,
 }
 
 /// `v1.NodeStatus`.
@@ -455,6 +603,9 @@ pub struct NodeStatus {
     /// Images present on the node, largest first (at most 50).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<ContainerImage>,
+    /// Unmodelled fields (`daemonEndpoints`, `volumesInUse`…), kept as written.
+    #[serde(flatten, deserialize_with = "extra::node_status")]
+    pub extra: Extra,
 }
 
 /// `v1.ContainerImage`: the names the runtime knows an image by, and its size.
@@ -602,6 +753,9 @@ pub struct LeaseSpec {
     /// Simulated ms behind `renew_time` (not part of the API shape).
     #[serde(skip)]
     pub renew_ms: u64,
+    /// Unmodelled fields (`acquireTime`, `leaseTransitions`…), kept as written.
+    #[serde(flatten, deserialize_with = "extra::lease_spec")]
+    pub extra: Extra,
 }
 
 /// `coordination.k8s.io/v1.Lease`: node heartbeats live in namespace `kube-node-lease`.

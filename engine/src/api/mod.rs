@@ -3,6 +3,7 @@
 //! what a real cluster prints. Only the fields the simulation uses are modelled.
 
 mod core;
+pub mod extra;
 mod meta;
 mod object;
 pub mod quantity;

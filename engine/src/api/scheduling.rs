@@ -119,6 +119,9 @@ pub struct NodeSelectorTerm {
     /// Requirements on node labels.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub match_expressions: Vec<NodeSelectorRequirement>,
+    /// Unmodelled fields (`matchFields`), kept as written.
+    #[serde(flatten, deserialize_with = "super::extra::node_selector_term")]
+    pub extra: super::extra::Extra,
 }
 
 impl NodeSelectorTerm {
@@ -183,6 +186,9 @@ pub struct PodAffinityTerm {
     pub namespace_selector: Option<LabelSelector>,
     /// Node label whose value defines a domain (`kubernetes.io/hostname`, a zone...).
     pub topology_key: String,
+    /// Unmodelled fields (`matchLabelKeys`, `mismatchLabelKeys`), kept as written.
+    #[serde(flatten, deserialize_with = "super::extra::pod_affinity_term")]
+    pub extra: super::extra::Extra,
 }
 
 /// `v1.WeightedPodAffinityTerm`.
@@ -243,6 +249,9 @@ pub struct TopologySpreadConstraint {
     /// Which Pods count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label_selector: Option<LabelSelector>,
+    /// Unmodelled fields (`minDomains`, `nodeAffinityPolicy`, `matchLabelKeys`…), kept as written.
+    #[serde(flatten, deserialize_with = "super::extra::topology_spread")]
+    pub extra: super::extra::Extra,
 }
 
 impl TopologySpreadConstraint {

@@ -267,6 +267,9 @@ pub struct PodDisruptionBudgetSpec {
     /// The Pods it protects.
     #[serde(default)]
     pub selector: LabelSelector,
+    /// Unmodelled fields (`unhealthyPodEvictionPolicy`), kept as written.
+    #[serde(flatten, deserialize_with = "super::extra::pdb_spec")]
+    pub extra: super::extra::Extra,
 }
 
 /// `policy/v1.PodDisruptionBudgetStatus`.

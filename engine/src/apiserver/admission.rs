@@ -13,6 +13,7 @@ pub const DEFAULT_TOLERATION_SECONDS: i64 = 300;
 pub fn admit_create(obj: &mut Object) {
     match obj {
         Object::Pod(pod) => {
+            default_pod(&mut pod.spec);
             default_pod_spec(&mut pod.spec);
             add_default_tolerations(&mut pod.spec);
             if pod.status.phase.is_empty() {
@@ -39,15 +40,159 @@ pub fn admit_create(obj: &mut Object) {
     }
 }
 
+/// `SetDefaults_Pod`: what only a Pod gets (a Pod template keeps what was written).
+fn default_pod(spec: &mut PodSpec) {
+    // A container with limits and no request for a resource requests its limit: the
+    // scheduler and the kubelet reserve what the container may use. Done on Pods only,
+    // so templates round-trip unchanged.
+    for c in spec
+        .containers
+        .iter_mut()
+        .chain(spec.init_containers.iter_mut())
+    {
+        for (name, limit) in &c.resources.limits {
+            c.resources
+                .requests
+                .entry(name.clone())
+                .or_insert_with(|| limit.clone());
+        }
+    }
+    if spec.enable_service_links.is_none() {
+        spec.enable_service_links = Some(true);
+    }
+    if spec.host_network {
+        // With the node's network, every container port is a host port.
+        for c in spec
+            .containers
+            .iter_mut()
+            .chain(spec.init_containers.iter_mut())
+        {
+            for p in &mut c.ports {
+                if p.host_port == 0 {
+                    p.host_port = p.container_port;
+                }
+            }
+        }
+    }
+}
+
+/// `SetDefaults_PodSpec` and the defaults of what a Pod spec holds (containers, ports,
+/// probes, volumes), for Pods and Pod templates alike (`pkg/apis/core/v1/defaults.go`).
 fn default_pod_spec(spec: &mut PodSpec) {
+    if spec.dns_policy.is_empty() {
+        spec.dns_policy = "ClusterFirst".into();
+    }
     if spec.restart_policy.is_empty() {
         spec.restart_policy = "Always".into();
+    }
+    if spec.security_context.is_none() {
+        spec.security_context = Some(serde_json::Value::Object(Default::default()));
     }
     if spec.scheduler_name.is_empty() {
         spec.scheduler_name = DEFAULT_SCHEDULER_NAME.into();
     }
     if spec.termination_grace_period_seconds.is_none() {
         spec.termination_grace_period_seconds = Some(30);
+    }
+    for c in spec
+        .containers
+        .iter_mut()
+        .chain(spec.init_containers.iter_mut())
+    {
+        default_container(c);
+    }
+    for v in &mut spec.volumes {
+        default_volume(v);
+    }
+    // The v1 conversion keeps the deprecated `serviceAccount` equal to
+    // `serviceAccountName`, filling the new name from the old one when only it is given.
+    if spec.service_account_name.is_empty() {
+        if let Some(serde_json::Value::String(old)) = spec.extra.get("serviceAccount") {
+            spec.service_account_name = old.clone();
+        }
+    }
+    if !spec.service_account_name.is_empty() {
+        spec.extra.insert(
+            "serviceAccount".into(),
+            spec.service_account_name.clone().into(),
+        );
+    }
+}
+
+/// `SetDefaults_Container` with its ports' and probes' defaults.
+fn default_container(c: &mut Container) {
+    if c.image_pull_policy.is_empty() {
+        c.image_pull_policy = default_pull_policy(&c.image).into();
+    }
+    if c.termination_message_path.is_empty() {
+        c.termination_message_path = "/dev/termination-log".into();
+    }
+    if c.termination_message_policy.is_empty() {
+        c.termination_message_policy = "File".into();
+    }
+    for p in &mut c.ports {
+        if p.protocol.is_empty() {
+            p.protocol = "TCP".into();
+        }
+    }
+    for probe in [
+        &mut c.readiness_probe,
+        &mut c.liveness_probe,
+        &mut c.startup_probe,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        if let Some(h) = &mut probe.http_get {
+            if h.path.is_empty() {
+                h.path = "/".into();
+            }
+            if h.scheme.is_empty() {
+                h.scheme = "HTTP".into();
+            }
+        }
+    }
+}
+
+/// `Always` for an image tagged `latest` or not tagged at all (which means `latest`),
+/// else `IfNotPresent` (`parsers.ParseImageName`: a digest without a tag has no tag).
+pub fn default_pull_policy(image: &str) -> &'static str {
+    let (name, digest) = match image.split_once('@') {
+        Some((n, d)) => (n, Some(d)),
+        None => (image, None),
+    };
+    // The tag follows the last ':' after the last '/' (a ':' before it is a registry port).
+    let last = name.rsplit('/').next().unwrap_or(name);
+    let tag = last.split_once(':').map(|(_, t)| t);
+    match (tag, digest) {
+        (Some("latest"), _) | (None, None) => "Always",
+        _ => "IfNotPresent",
+    }
+}
+
+/// `SetDefaults_Volume` and its sources' defaults: no source means `emptyDir: {}`;
+/// configMap, secret, downwardAPI and projected files get mode 0644 (420); hostPath
+/// gets type `""`.
+fn default_volume(v: &mut Volume) {
+    if v.source.is_empty() {
+        v.source.insert(
+            "emptyDir".into(),
+            serde_json::Value::Object(Default::default()),
+        );
+    }
+    for (kind, src) in v.source.iter_mut() {
+        let Some(src) = src.as_object_mut() else {
+            continue;
+        };
+        match kind.as_str() {
+            "configMap" | "secret" | "downwardAPI" | "projected" => {
+                src.entry("defaultMode").or_insert(420.into());
+            }
+            "hostPath" => {
+                src.entry("type").or_insert("".into());
+            }
+            _ => {}
+        }
     }
 }
 

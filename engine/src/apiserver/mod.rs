@@ -13,7 +13,7 @@
 
 pub mod admission;
 pub mod diff;
-mod fxhash;
+pub(crate) mod fxhash;
 mod log;
 pub use log::WatchLog;
 mod errors;
@@ -303,6 +303,16 @@ impl Store {
     pub fn node_entry(&self, i: usize) -> Option<(&Arc<str>, &Node)> {
         let (name, o) = self.node_list.get(i)?;
         Node::from_object(o).map(|n| (name, n))
+    }
+
+    /// The Node named `name`, found without building a key (a binary search of the
+    /// name-ordered node list): for loops that look up a node per Pod.
+    pub fn node_named(&self, name: &str) -> Option<&Node> {
+        let i = self
+            .node_list
+            .binary_search_by(|(n, _)| (**n).cmp(name))
+            .ok()?;
+        self.node_at(i)
     }
 
     /// Number of objects of every kind.

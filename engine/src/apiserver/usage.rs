@@ -28,19 +28,44 @@ pub const DEFAULT_MILLI_CPU_REQUEST: i64 = 100;
 /// Scheduler non-zero default memory request (DefaultMemoryRequest, 200Mi).
 pub const DEFAULT_MEMORY_REQUEST: i64 = 200 * 1024 * 1024;
 
-/// `resourcehelper.PodRequests` for cpu and memory, plus the non-zero variant: the sum
-/// over app containers, raised to any single init container's request (they run one
-/// at a time, before the app containers).
+/// `resourcehelper.PodRequests` (`AggregateContainerRequests`) for cpu and memory, plus
+/// the non-zero variant: the app containers and every sidecar (an init container with
+/// `restartPolicy: Always`) run together, so they are summed; a regular init container
+/// runs alone beside the sidecars started before it, so the Pod needs at least the
+/// largest of those; the request is the larger of the two.
 pub fn pod_requests(pod: &Pod) -> PodRequests {
     let mut r = sum_requests(&pod.spec.containers);
+    let mut sidecars = PodRequests::default();
+    let mut init_max = PodRequests::default();
     for c in &pod.spec.init_containers {
-        let i = sum_requests(std::slice::from_ref(c));
-        r.cpu_milli = r.cpu_milli.max(i.cpu_milli);
-        r.memory = r.memory.max(i.memory);
-        r.nonzero_cpu_milli = r.nonzero_cpu_milli.max(i.nonzero_cpu_milli);
-        r.nonzero_memory = r.nonzero_memory.max(i.nonzero_memory);
+        let own = sum_requests(std::slice::from_ref(c));
+        let needs = if c.is_sidecar() {
+            add(&mut r, &own);
+            add(&mut sidecars, &own);
+            sidecars
+        } else {
+            let mut with_sidecars = own;
+            add(&mut with_sidecars, &sidecars);
+            with_sidecars
+        };
+        max(&mut init_max, &needs);
     }
+    max(&mut r, &init_max);
     r
+}
+
+fn add(to: &mut PodRequests, r: &PodRequests) {
+    to.cpu_milli += r.cpu_milli;
+    to.memory += r.memory;
+    to.nonzero_cpu_milli += r.nonzero_cpu_milli;
+    to.nonzero_memory += r.nonzero_memory;
+}
+
+fn max(to: &mut PodRequests, r: &PodRequests) {
+    to.cpu_milli = to.cpu_milli.max(r.cpu_milli);
+    to.memory = to.memory.max(r.memory);
+    to.nonzero_cpu_milli = to.nonzero_cpu_milli.max(r.nonzero_cpu_milli);
+    to.nonzero_memory = to.nonzero_memory.max(r.nonzero_memory);
 }
 
 fn sum_requests(containers: &[Container]) -> PodRequests {
@@ -81,10 +106,7 @@ impl NodeUsage {
     /// Count one more Pod with requests `r` on the node.
     pub fn add_pod(&mut self, r: &PodRequests) {
         self.pods += 1;
-        self.requested.cpu_milli += r.cpu_milli;
-        self.requested.memory += r.memory;
-        self.requested.nonzero_cpu_milli += r.nonzero_cpu_milli;
-        self.requested.nonzero_memory += r.nonzero_memory;
+        add(&mut self.requested, r);
     }
 
     /// Count one Pod with requests `r` fewer on the node.

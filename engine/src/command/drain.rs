@@ -57,14 +57,12 @@ pub struct PodDeleteList {
     pub warnings: String,
 }
 
-/// `hasLocalStorage`: a Pod with an emptyDir volume.
-///
-/// HOOK: kubeplay's `PodSpec` has no `volumes` yet (they are being added with the rest of
-/// the upstream Pod spec). Once it has them this is
-/// `pod.spec.volumes.iter().any(|v| v.source_type() == Some("emptyDir"))`; until then no
-/// Pod has local storage and `--delete-emptydir-data` changes nothing.
-fn has_local_storage(_pod: &Pod) -> bool {
-    false
+/// `hasLocalStorage`: the Pod has an `emptyDir` volume (its data dies with the Pod).
+fn has_local_storage(pod: &Pod) -> bool {
+    pod.spec
+        .volumes
+        .iter()
+        .any(|v| v.source_type() == Some("emptyDir"))
 }
 
 fn finished(p: &Pod) -> bool {

@@ -5,6 +5,9 @@
 
 use super::*;
 
+/// `workerBackOffPeriod`: a pod worker whose sync failed tries again after 10 s.
+const WORKER_BACKOFF: SimTime = 10 * SECOND;
+
 /// Simulated size of an image in bytes: deterministic from its name (20–120 MB).
 pub fn image_size(image: &str) -> u64 {
     let h = fnv1a32(image.as_bytes()) as u64;
@@ -134,7 +137,15 @@ impl Kubelet {
         let Some(c) = slot.container(pod) else {
             return (vec![], vec![]);
         };
-        if self.images.contains(&c.image) {
+        let present = self.images.contains(&c.image);
+        // `shouldPullImage`: Never never pulls, IfNotPresent pulls what is absent, Always
+        // (the default for `:latest`) pulls on every start, present or not.
+        let pull = match c.image_pull_policy.as_str() {
+            "Never" => false,
+            "Always" => true,
+            _ => !present,
+        };
+        if !pull && present {
             let ev = self.event(
                 &pod.metadata,
                 EventType::Normal,
@@ -145,6 +156,9 @@ impl Kubelet {
                 vec![ev],
                 vec![(now + self.timing.container_start, slot.start(uid))],
             );
+        }
+        if !pull {
+            return self.never_pull(pod, c, uid, slot, now);
         }
         let ev = self.event(
             &pod.metadata,
@@ -162,12 +176,59 @@ impl Kubelet {
                 )],
             );
         }
-        let ms = self.pull_ms(&c.image);
+        let ms = self.pull_ms_of(c);
         (vec![ev], vec![(now + ms, slot.pulled(uid))])
     }
 
+    /// How long pulling `image` takes when its layers have to come down.
     pub(super) fn pull_ms(&self, image: &str) -> SimTime {
         self.timing.pull_base + image_size(image) / 1_000_000 * self.timing.pull_ms_per_mb
+    }
+
+    /// How long `c`'s pull takes: with `Always` and the image present, only the
+    /// registry round trip (every layer is already there).
+    pub(super) fn pull_ms_of(&self, c: &Container) -> SimTime {
+        if c.image_pull_policy == "Always" && self.images.contains(&c.image) {
+            return self.timing.pull_base;
+        }
+        self.pull_ms(&c.image)
+    }
+
+    /// `imagePullPolicy: Never` and the image is absent: waiting `ErrImageNeverPull`
+    /// with `EnsureImageExists`' message, a Warning `ErrImageNeverPull` and the
+    /// `Failed` `Error: ErrImageNeverPull` of the failed start; the pod worker tries
+    /// again after its back-off period (10 s), when the image may have arrived.
+    fn never_pull(
+        &mut self,
+        pod: &Pod,
+        c: &Container,
+        uid: &str,
+        slot: Slot,
+        now: SimTime,
+    ) -> KubeletOutput {
+        let msg = format!(
+            "Container image \"{}\" is not present with pull policy of Never",
+            c.image
+        );
+        let mut p = pod.clone();
+        set_waiting(&mut p, &c.name, "ErrImageNeverPull", &msg);
+        let retry = match slot {
+            Slot::App(i) => KubeletTimer::RetryPull(uid.into(), i),
+            Slot::Init(j) => KubeletTimer::InitPull(uid.into(), j),
+        };
+        (
+            vec![
+                self.event(&p.metadata, EventType::Warning, "ErrImageNeverPull", msg),
+                self.event(
+                    &p.metadata,
+                    EventType::Warning,
+                    "Failed",
+                    "Error: ErrImageNeverPull".into(),
+                ),
+                Request::blind_update_status(p),
+            ],
+            vec![(now + WORKER_BACKOFF, retry)],
+        )
     }
 
     pub(super) fn pull_done(
@@ -205,7 +266,7 @@ impl Kubelet {
             format!(
                 "Successfully pulled image \"{image}\" in {secs} ({secs} including waiting). Image size: {} bytes.",
                 image_size(&image),
-                secs = format_go_duration(self.pull_ms(&image)),
+                secs = format_go_duration(self.pull_ms_of(c)),
             ),
         );
         self.images.insert(image);

@@ -65,6 +65,27 @@ impl Kubelet {
             cs.started = Some(true);
         }
         let mut requests = self.start_events(&p.metadata, &c, restart);
+        if c.is_sidecar() {
+            // A sidecar (restartPolicy: Always) is not waited for: once started the
+            // next init container (or the app containers) goes on, and it keeps
+            // running beside them. Without a readiness probe it is ready once started.
+            if let Some(cs) = p.status.init_container_statuses.get_mut(j) {
+                cs.ready = c.readiness_probe.is_none();
+            }
+            let mut timers = Vec::new();
+            if let Some(after) = faults.crashing_images.get(&c.image) {
+                timers.push((now + after, KubeletTimer::InitExit(uid.into(), j, 1)));
+            }
+            if restart {
+                // Restarted after it exited: the Pod had already moved on past it.
+                requests.push(Request::blind_update_status(p));
+                return (requests, timers);
+            }
+            let (r, t) = self.init_completed(faults, p, uid, j, now);
+            requests.extend(r);
+            timers.extend(t);
+            return (requests, timers);
+        }
         requests.push(Request::blind_update_status(p));
         let exit = match faults.crashing_images.get(&c.image) {
             Some(after) => (now + after, 1),
@@ -111,10 +132,11 @@ impl Kubelet {
             // A completed init container reports ready.
             cs.ready = code == 0;
         }
-        if code == 0 {
+        if code == 0 && !c.is_sidecar() {
             return self.init_completed(faults, p, uid, j, now);
         }
-        self.init_failed(p, &c.name, uid, j, now)
+        // A sidecar that exits is restarted whatever the Pod's restartPolicy.
+        self.init_failed(p, &c.name, uid, j, c.is_sidecar(), now)
     }
 
     /// Init container `j` completed: the next one is pulled, or — the last one — the Pod
@@ -175,9 +197,10 @@ impl Kubelet {
         name: &str,
         uid: &str,
         j: usize,
+        sidecar: bool,
         now: SimTime,
     ) -> KubeletOutput {
-        if p.spec.restart_policy == "Never" {
+        if p.spec.restart_policy == "Never" && !sidecar {
             p.status.phase = PodPhase::Failed.into();
             if let Some(w) = self.workers.get_mut(uid) {
                 w.stage = Stage::Running;

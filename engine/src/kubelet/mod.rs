@@ -20,6 +20,7 @@ use crate::hash::fnv1a32;
 use crate::time::{rfc3339, SimTime, SECOND};
 use std::collections::{BTreeMap, BTreeSet};
 
+pub mod admission;
 mod images;
 mod init_containers;
 mod node_status;

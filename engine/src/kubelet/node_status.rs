@@ -86,6 +86,7 @@ impl Kubelet {
                 lease_duration_seconds: LEASE_DURATION_SECONDS,
                 renew_time: Some(rfc3339(now)),
                 renew_ms: now,
+                ..Default::default()
             },
         }
     }
@@ -111,6 +112,8 @@ impl Kubelet {
                 unschedulable: false,
                 taints: self.config.taints.clone(),
                 pod_cidr: format!("10.244.{}.0/24", self.index),
+                pod_cidrs: vec![format!("10.244.{}.0/24", self.index)],
+                ..Default::default()
             },
             status: NodeStatus {
                 capacity: resources.clone(),
@@ -131,8 +134,10 @@ impl Kubelet {
                     container_runtime_version: "containerd://2.0.5".into(),
                     operating_system: "linux".into(),
                     architecture: "amd64".into(),
+                    ..Default::default()
                 },
                 images: node_images(&self.images),
+                ..Default::default()
             },
         };
         self.reported_images = Some(self.images.clone());

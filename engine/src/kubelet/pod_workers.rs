@@ -23,6 +23,8 @@ pub(super) struct Worker {
     pub(super) probes: Probers,
     /// Restart after a node reboot: restartCount + 1.
     pub(super) restarted: bool,
+    /// Passed the kubelet's admission (a Pod it already ran before a reboot has).
+    pub(super) admitted: bool,
 }
 
 impl Worker {
@@ -34,6 +36,8 @@ impl Worker {
             gens: Vec::new(),
             probes: Probers::default(),
             restarted,
+            // A restarted Pod was admitted before the reboot; a new one is checked first.
+            admitted: restarted,
         }
     }
 }
@@ -107,6 +111,17 @@ impl Kubelet {
             return (vec![], vec![]);
         };
         let restarted = self.workers.get(uid).is_some_and(|w| w.restarted);
+        if self.workers.get(uid).is_some_and(|w| !w.admitted) {
+            let node = store.get::<Node>(&ObjKey::new("", &self.node));
+            let others = self.admitted_pods(store, uid);
+            if let Some(r) = node.and_then(|n| admission::admit(pod, n, &others)) {
+                let pod = pod.clone();
+                return self.reject(&pod, r);
+            }
+            if let Some(w) = self.workers.get_mut(uid) {
+                w.admitted = true;
+            }
+        }
         let mut p = pod.clone();
         self.accept(&mut p, restarted, now);
         let has_init = !p.spec.init_containers.is_empty();
@@ -169,10 +184,18 @@ impl Kubelet {
         let s = &mut p.status;
         s.phase = PodPhase::Pending.into();
         s.host_ip = self.host_ip();
+        s.host_ips = vec![HostIp {
+            ip: s.host_ip.clone(),
+        }];
         if s.pod_ip.is_empty() || restarted {
             s.pod_ip = format!("10.244.{}.{}", self.index, self.ip_seq % 250 + 2);
             self.ip_seq += 1;
         }
+        // The kubelet reports the sandbox's IPs as the list and the first as podIP
+        // (single-stack here: one of each).
+        s.pod_ips = vec![PodIp {
+            ip: s.pod_ip.clone(),
+        }];
         if s.start_time.is_none() {
             s.start_time = Some(rfc3339(now));
         }
@@ -218,11 +241,23 @@ impl Kubelet {
             self.workers.remove(uid);
             return (vec![], vec![]);
         };
+        // The app containers stop first; sidecars after them, in reverse order of
+        // their start (the kubelet keeps them serving until the app is gone).
+        let running_sidecars = pod
+            .status
+            .init_container_statuses
+            .iter()
+            .zip(&pod.spec.init_containers)
+            .filter(|(s, c)| c.is_sidecar() && s.state.running.is_some())
+            .map(|(s, _)| s)
+            .rev();
+        let sidecars = running_sidecars.clone().count();
         let requests: Vec<Request> = pod
             .status
             .container_statuses
             .iter()
             .filter(|c| c.state.running.is_some())
+            .chain(running_sidecars)
             .map(|c| {
                 self.event(
                     &pod.metadata,
@@ -240,6 +275,8 @@ impl Kubelet {
             * 1000;
         let stop = if requests.is_empty() {
             0
+        } else if sidecars > 0 && sidecars < requests.len() {
+            (2 * self.timing.container_stop).min(grace_ms)
         } else {
             self.timing.container_stop.min(grace_ms)
         };
@@ -257,7 +294,12 @@ impl Kubelet {
         };
         self.workers.remove(uid);
         let mut p = pod.clone();
-        for cs in p.status.container_statuses.iter_mut() {
+        let sidecars = p
+            .status
+            .init_container_statuses
+            .iter_mut()
+            .filter(|s| s.state.running.is_some());
+        for cs in p.status.container_statuses.iter_mut().chain(sidecars) {
             let started = cs
                 .state
                 .running

@@ -364,7 +364,27 @@ impl Kubelet {
         restart: bool,
     ) -> Vec<Request> {
         let mut requests = Vec::new();
-        if restart {
+        // Every start ensures the image again: a restart finds it present, and with
+        // `Always` pulls it anyway (the registry round trip only: every layer is there).
+        if restart && c.image_pull_policy == "Always" {
+            requests.push(self.event(
+                pod,
+                EventType::Normal,
+                "Pulling",
+                format!("Pulling image \"{}\"", c.image),
+            ));
+            requests.push(self.event(
+                pod,
+                EventType::Normal,
+                "Pulled",
+                format!(
+                    "Successfully pulled image \"{}\" in {secs} ({secs} including waiting). Image size: {} bytes.",
+                    c.image,
+                    image_size(&c.image),
+                    secs = format_go_duration(self.pull_ms_of(c)),
+                ),
+            ));
+        } else if restart {
             requests.push(self.event(
                 pod,
                 EventType::Normal,

@@ -28,6 +28,8 @@ fn probe(period: i64, failures: i64) -> Probe {
         http_get: Some(HttpGetAction {
             path: "/".into(),
             port: IntOrString::Int(80),
+            scheme: String::new(),
+            extra: Default::default(),
         }),
         tcp_socket: None,
         exec: None,
@@ -36,6 +38,7 @@ fn probe(period: i64, failures: i64) -> Probe {
         failure_threshold: failures,
         success_threshold: 1,
         timeout_seconds: 1,
+        extra: Default::default(),
     }
 }
 

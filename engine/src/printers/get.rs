@@ -44,7 +44,7 @@ pub fn name_prefix(kind: Kind) -> String {
 }
 
 /// Options that change the columns.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct TableOptions {
     /// `-o wide`.
     pub wide: bool,
@@ -54,6 +54,9 @@ pub struct TableOptions {
     pub with_namespace: bool,
     /// Several kinds in one `get`: names carry their kind (`pod/web-…`).
     pub with_kind: bool,
+    /// `-L KEY`: a column per label key, headed by the key's last `/` part in
+    /// capitals, after the kind's columns and before LABELS.
+    pub label_columns: Vec<String>,
 }
 
 fn labels_col(m: &StringMap) -> String {
@@ -67,8 +70,8 @@ fn labels_col(m: &StringMap) -> String {
     }
 }
 
-fn headers(kind: Kind, o: TableOptions) -> Vec<&'static str> {
-    let mut h: Vec<&str> = match kind {
+fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
+    let mut h: Vec<String> = match kind {
         Kind::Pod => vec!["NAME", "READY", "STATUS", "RESTARTS", "AGE"],
         Kind::Deployment => vec!["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"],
         Kind::ReplicaSet => vec!["NAME", "DESIRED", "CURRENT", "READY", "AGE"],
@@ -84,26 +87,37 @@ fn headers(kind: Kind, o: TableOptions) -> Vec<&'static str> {
             "AGE",
         ],
         Kind::PriorityClass => vec!["NAME", "VALUE", "GLOBAL-DEFAULT", "AGE", "PREEMPTIONPOLICY"],
-    };
-    if o.wide {
-        h.extend(match kind {
-            Kind::Pod => vec!["IP", "NODE", "NOMINATED NODE", "READINESS GATES"],
-            Kind::Deployment | Kind::ReplicaSet => vec!["CONTAINERS", "IMAGES", "SELECTOR"],
-            Kind::Node => vec![
-                "INTERNAL-IP",
-                "EXTERNAL-IP",
-                "OS-IMAGE",
-                "KERNEL-VERSION",
-                "CONTAINER-RUNTIME",
-            ],
-            _ => vec![],
-        });
     }
+    .into_iter()
+    .map(String::from)
+    .collect();
+    if o.wide {
+        h.extend(
+            match kind {
+                Kind::Pod => vec!["IP", "NODE", "NOMINATED NODE", "READINESS GATES"],
+                Kind::Deployment | Kind::ReplicaSet => vec!["CONTAINERS", "IMAGES", "SELECTOR"],
+                Kind::Node => vec![
+                    "INTERNAL-IP",
+                    "EXTERNAL-IP",
+                    "OS-IMAGE",
+                    "KERNEL-VERSION",
+                    "CONTAINER-RUNTIME",
+                ],
+                _ => vec![],
+            }
+            .into_iter()
+            .map(String::from),
+        );
+    }
+    h.extend(o.label_columns.iter().map(|l| {
+        // formatLabelHeaders: the part after the last `/`, upper-cased.
+        l.rsplit('/').next().unwrap_or("").to_uppercase()
+    }));
     if o.show_labels {
-        h.push("LABELS");
+        h.push("LABELS".into());
     }
     if o.with_namespace && kind.namespaced() {
-        h.insert(0, "NAMESPACE");
+        h.insert(0, "NAMESPACE".into());
     }
     h
 }
@@ -139,7 +153,7 @@ fn or_none(s: &str) -> String {
 }
 
 /// One table row for `obj`.
-pub fn row(obj: &Object, o: TableOptions, now: SimTime) -> Vec<String> {
+pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
     let m = obj.meta();
     let name = if o.with_kind {
         format!("{}/{}", name_prefix(obj.kind()), m.name)
@@ -194,6 +208,12 @@ pub fn row(obj: &Object, o: TableOptions, now: SimTime) -> Vec<String> {
             },
         ],
     };
+    // A label the object lacks is an empty cell.
+    r.extend(
+        o.label_columns
+            .iter()
+            .map(|l| m.labels.get(l).cloned().unwrap_or_default()),
+    );
     if o.show_labels {
         r.push(labels_col(&m.labels));
     }
@@ -204,7 +224,7 @@ pub fn row(obj: &Object, o: TableOptions, now: SimTime) -> Vec<String> {
 }
 
 /// `printPod`.
-fn print_pod(name: String, p: &Pod, o: TableOptions, now: SimTime) -> Vec<String> {
+fn print_pod(name: String, p: &Pod, o: &TableOptions, now: SimTime) -> Vec<String> {
     let m = &p.metadata;
 
     let (ready, status, _) = pod_ready_status(p);
@@ -225,7 +245,7 @@ fn print_pod(name: String, p: &Pod, o: TableOptions, now: SimTime) -> Vec<String
 }
 
 /// `printDeployment`.
-fn print_deployment(name: String, d: &Deployment, o: TableOptions, now: SimTime) -> Vec<String> {
+fn print_deployment(name: String, d: &Deployment, o: &TableOptions, now: SimTime) -> Vec<String> {
     let m = &d.metadata;
 
     let mut r = vec![
@@ -243,7 +263,7 @@ fn print_deployment(name: String, d: &Deployment, o: TableOptions, now: SimTime)
 }
 
 /// `printReplicaSet`.
-fn print_replica_set(name: String, rs: &ReplicaSet, o: TableOptions, now: SimTime) -> Vec<String> {
+fn print_replica_set(name: String, rs: &ReplicaSet, o: &TableOptions, now: SimTime) -> Vec<String> {
     let m = &rs.metadata;
 
     let mut r = vec![
@@ -261,7 +281,7 @@ fn print_replica_set(name: String, rs: &ReplicaSet, o: TableOptions, now: SimTim
 }
 
 /// `printNode`.
-fn print_node(name: String, n: &Node, o: TableOptions, now: SimTime) -> Vec<String> {
+fn print_node(name: String, n: &Node, o: &TableOptions, now: SimTime) -> Vec<String> {
     let m = &n.metadata;
 
     let mut roles: Vec<&str> = m
@@ -301,11 +321,11 @@ fn print_node(name: String, n: &Node, o: TableOptions, now: SimTime) -> Vec<Stri
 }
 
 /// The table for objects of one kind (header included).
-pub fn table(kind: Kind, objs: &[&Object], o: TableOptions, now: SimTime) -> String {
-    let mut rows = vec![headers(kind, o)
-        .into_iter()
-        .map(String::from)
-        .collect::<Vec<_>>()];
+pub fn table(kind: Kind, objs: &[&Object], o: &TableOptions, now: SimTime) -> String {
+    let mut rows = vec![headers(kind, o)];
     rows.extend(objs.iter().map(|obj| row(obj, o, now)));
-    super::table::render(&rows)
+    // Through the tabwriter, which pads every cell but the last of a line: an empty
+    // last cell (a `-L` label the object lacks) leaves the padding before it.
+    let text: String = rows.iter().map(|r| r.join("\t") + "\n").collect();
+    super::tabwriter::format(&text, 6, 3)
 }

@@ -24,6 +24,7 @@ enum Node {
 /// A parsed template.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Template {
+    raw: String,
     nodes: Vec<Node>,
 }
 
@@ -32,8 +33,15 @@ fn parse_err(t: &str, msg: &str) -> String {
 }
 
 impl Template {
-    /// Parse a template such as `{range .items[*]}{.metadata.name}{"\n"}{end}`.
+    /// Parse a template such as `{range .items[*]}{.metadata.name}{"\n"}{end}`; an
+    /// error is kubectl's `error parsing jsonpath` text.
     pub fn parse(t: &str) -> Result<Template, String> {
+        Self::parse_raw(t).map_err(|e| parse_err(t, &e))
+    }
+
+    /// Parse as [`Template::parse`] does, the error being the parser's own words
+    /// (`unterminated array`), as custom columns and `--sort-by` report it.
+    pub fn parse_raw(t: &str) -> Result<Template, String> {
         let mut stack: Vec<(Vec<Seg>, Vec<Node>)> = Vec::new();
         let mut cur: Vec<Node> = Vec::new();
         let mut rest = t;
@@ -48,46 +56,179 @@ impl Template {
                         cur.push(Node::Text(rest[..i].to_string()));
                     }
                     let body_start = i + 1;
-                    let close = find_close(&rest[body_start..])
-                        .ok_or_else(|| parse_err(t, "unclosed action"))?;
+                    let close = find_close(&rest[body_start..]).ok_or("unclosed action")?;
                     let body = rest[body_start..body_start + close].trim();
                     rest = &rest[body_start + close + 1..];
                     if body == "end" {
-                        let (path, outer) = stack
-                            .pop()
-                            .ok_or_else(|| parse_err(t, "not in range, nothing to end"))?;
+                        let (path, outer) = stack.pop().ok_or("not in range, nothing to end")?;
                         let inner = std::mem::replace(&mut cur, outer);
                         cur.push(Node::Range(path, inner));
                     } else if let Some(p) = body.strip_prefix("range ") {
-                        let path = parse_path(p.trim()).map_err(|e| parse_err(t, &e))?;
+                        let path = parse_path(p.trim())?;
                         stack.push((path, std::mem::take(&mut cur)));
                     } else if body.starts_with('"') || body.starts_with('\'') {
-                        cur.push(Node::Text(unquote(body).map_err(|e| parse_err(t, &e))?));
+                        cur.push(Node::Text(unquote(body)?));
                     } else {
-                        cur.push(Node::Path(parse_path(body).map_err(|e| parse_err(t, &e))?));
+                        cur.push(Node::Path(parse_path(body)?));
                     }
                 }
             }
         }
         if !stack.is_empty() {
-            return Err(parse_err(t, "unclosed range"));
+            return Err("unclosed range".into());
         }
-        Ok(Template { nodes: cur })
+        Ok(Template {
+            raw: t.to_string(),
+            nodes: cur,
+        })
     }
 
-    /// Execute against `data`.
-    pub fn execute(&self, data: &Value) -> String {
+    /// Execute against `data`. An execution error (an index out of bounds, indexing
+    /// what is not a list) is kubectl's whole message, template and object included;
+    /// nothing is printed then (missing keys are not errors: kubectl get allows them).
+    pub fn execute(&self, data: &Value) -> Result<String, String> {
         let mut out = String::new();
-        run(&self.nodes, data, &mut out);
-        out
+        run(&self.nodes, data, &mut out).map_err(|e| {
+            format!(
+                "error: error executing jsonpath {}: Error executing template: {e}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t{}\n\tobject given to jsonpath engine was:\n\t\t{}\n\n\n",
+                go_quote(&self.raw),
+                self.raw,
+                go_syntax(data)
+            )
+        })?;
+        Ok(out)
     }
+
+    /// `FindResults`: per top-level node, what it yields (a text node its text), as
+    /// custom columns read a column; an error is the evaluator's own words.
+    pub fn find_results<'a>(&'a self, data: &'a Value) -> Result<Vec<Vec<Value>>, String> {
+        let mut out = Vec::new();
+        for n in &self.nodes {
+            match n {
+                Node::Text(t) => out.push(vec![Value::String(t.clone())]),
+                Node::Path(p) => out.push(eval(p, data)?.into_iter().cloned().collect()),
+                // A range cannot reach here: a relaxed column path holds no braces.
+                Node::Range(..) => out.push(Vec::new()),
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Go's `fmt.Sprint` of an unstructured value: strings bare, `[a b]` for lists,
+/// `map[k:v …]` with sorted keys for maps, `<nil>` for null.
+pub fn go_sprint(v: &Value) -> String {
+    match v {
+        Value::Null => "<nil>".into(),
+        Value::String(s) => s.clone(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => match n.as_f64() {
+            // A JSON number with a fraction decodes to float64, printed as %g does.
+            Some(f) if n.is_f64() => go_float(f),
+            _ => n.to_string(),
+        },
+        Value::Array(a) => format!(
+            "[{}]",
+            a.iter().map(go_sprint).collect::<Vec<_>>().join(" ")
+        ),
+        Value::Object(o) => format!(
+            "map[{}]",
+            o.iter()
+                .map(|(k, v)| format!("{k}:{}", go_sprint(v)))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+    }
+}
+
+/// Go's `%v` of a float64 (`strconv.FormatFloat(f, 'g', -1, 64)`): the shortest digits,
+/// in exponent form when the exponent is below -4 or at least 6 (the precision
+/// `%g` assumes for the shortest form).
+fn go_float(f: f64) -> String {
+    if f == 0.0 || !f.is_finite() {
+        return format!("{f}");
+    }
+    let exp = f.abs().log10().floor() as i32;
+    if (-4..6).contains(&exp) {
+        format!("{f}")
+    } else {
+        // Rust prints `1e6`; Go prints `1e+06` and at least two exponent digits.
+        let s = format!("{f:e}");
+        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let (sign, digits) = match e.strip_prefix('-') {
+            Some(d) => ('-', d),
+            None => ('+', e),
+        };
+        format!("{m}e{sign}{digits:0>2}")
+    }
+}
+
+/// Go's `%q` / `strconv.Quote`: double quotes, with `\"`, `\\` and control characters
+/// escaped.
+fn go_quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The Go type an unstructured value has, as `%v` of a `reflect.Type` prints it.
+fn go_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "interface {}",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "int64",
+        Value::Number(_) => "float64",
+        Value::String(_) => "string",
+        Value::Array(_) => "[]interface {}",
+        Value::Object(_) => "map[string]interface {}",
+    }
+}
+
+/// Go's `%#v` of an unstructured object (`map[string]interface {}{"k":v, ...}`, keys
+/// sorted as fmt sorts them), as kubectl prints the object in a jsonpath error.
+fn go_syntax(v: &Value) -> String {
+    match v {
+        Value::Null => "interface {}(nil)".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => go_quote(s),
+        Value::Array(a) => format!(
+            "[]interface {{}}{{{}}}",
+            a.iter().map(go_syntax).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Object(o) => format!(
+            "map[string]interface {{}}{{{}}}",
+            o.iter()
+                .map(|(k, v)| format!("{}:{}", go_quote(k), go_syntax(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// Go's `%#U` of a character, as the jsonpath lexer reports it: `U+007E '~'`.
+fn go_char(c: char) -> String {
+    format!("U+{:04X} '{c}'", c as u32)
 }
 
 /// Evaluate one path expression (with or without braces) and return the matches.
 pub fn select<'a>(expr: &str, data: &'a Value) -> Result<Vec<&'a Value>, String> {
     let body = expr.trim().trim_start_matches('{').trim_end_matches('}');
     let path = parse_path(body).map_err(|e| parse_err(expr, &e))?;
-    Ok(eval(&path, data))
+    eval(&path, data)
 }
 
 /// Format a value as kubectl's JSONPath printer does (strings raw, the rest as JSON).
@@ -98,21 +239,22 @@ pub fn format_value(v: &Value) -> String {
     }
 }
 
-fn run(nodes: &[Node], data: &Value, out: &mut String) {
+fn run(nodes: &[Node], data: &Value, out: &mut String) -> Result<(), String> {
     for n in nodes {
         match n {
             Node::Text(t) => out.push_str(t),
             Node::Path(p) => {
-                let vals: Vec<String> = eval(p, data).into_iter().map(format_value).collect();
+                let vals: Vec<String> = eval(p, data)?.into_iter().map(format_value).collect();
                 out.push_str(&vals.join(" "));
             }
             Node::Range(p, inner) => {
-                for v in eval(p, data) {
-                    run(inner, v, out);
+                for v in eval(p, data)? {
+                    run(inner, v, out)?;
                 }
             }
         }
     }
+    Ok(())
 }
 
 fn find_close(s: &str) -> Option<usize> {
@@ -167,6 +309,13 @@ fn parse_path(p: &str) -> Result<Vec<Seg>, String> {
                 i += if recursive { 2 } else { 1 };
                 let start = i;
                 while i < s.len() && s[i] != '.' && s[i] != '[' {
+                    // The lexer's field names: letters, digits, `_`, `-`, `/`, `*`.
+                    if !(s[i].is_alphanumeric() || matches!(s[i], '_' | '-' | '/' | '*')) {
+                        return Err(format!(
+                            "unrecognized character in action: {}",
+                            go_char(s[i])
+                        ));
+                    }
                     i += 1;
                 }
                 let name: String = s[start..i].iter().collect();
@@ -190,7 +339,17 @@ fn parse_path(p: &str) -> Result<Vec<Seg>, String> {
                 let mut j = i;
                 loop {
                     if j >= s.len() {
-                        return Err("unclosed array expect ]".into());
+                        // parseArray reads to the first `]`; only a filter whose `)`
+                        // closed is told a `]` is missing (parseFilter).
+                        let filter = s[start..].starts_with(&['?', '(']);
+                        return Err(if filter && s[start..].contains(&')') {
+                            "unclosed array expect ]"
+                        } else if filter {
+                            "unterminated filter"
+                        } else {
+                            "unterminated array"
+                        }
+                        .into());
                     }
                     match s[j] {
                         '[' => depth += 1,
@@ -216,7 +375,7 @@ fn parse_path(p: &str) -> Result<Vec<Seg>, String> {
                 }
                 segs.push(Seg::Field(s[start..i].iter().collect()));
             }
-            c => return Err(format!("unrecognized character in action: {c:?}")),
+            c => return Err(format!("unrecognized character in action: {}", go_char(c))),
         }
     }
     Ok(segs)
@@ -224,18 +383,28 @@ fn parse_path(p: &str) -> Result<Vec<Seg>, String> {
 
 fn parse_bracket(inner: &str) -> Result<Seg, String> {
     if inner == "*" {
-        return Ok(Seg::Wildcard);
+        // `[*]` is an array subscript (a map is an error), unlike `.*`.
+        return Ok(Seg::Slice(None, None));
     }
     if let Some(f) = inner.strip_prefix("?(").and_then(|x| x.strip_suffix(')')) {
-        let ops = ["==", "!=", "<=", ">=", "<", ">"];
-        for op in ops {
-            if let Some((l, r)) = f.split_once(op) {
+        // client-go splits a filter with `^([^!<>=]+)([!<>=]+)(.+?)$`: the left path,
+        // the run of operator characters, and the right operand.
+        let is_op = |c: char| matches!(c, '!' | '<' | '>' | '=');
+        if let Some(at) = f.find(is_op).filter(|&at| at > 0) {
+            let (l, rest) = f.split_at(at);
+            let end = rest.find(|c: char| !is_op(c)).unwrap_or(rest.len());
+            let (op, r) = rest.split_at(end);
+            if !r.is_empty() {
                 let path = parse_path(l.trim())?;
                 let r = r.trim();
                 let v = if r.starts_with('"') || r.starts_with('\'') {
                     Value::String(unquote(r)?)
+                } else if let Ok(n) = serde_json::from_str::<serde_json::Number>(r) {
+                    Value::Number(n)
                 } else {
-                    serde_json::from_str(r).unwrap_or(Value::String(r.to_string()))
+                    // Anything else must lex as a path (`@.x`); `~` and the like do not.
+                    parse_path(r)?;
+                    Value::String(r.to_string())
                 };
                 return Ok(Seg::Filter(path, Some((op.to_string(), v))));
             }
@@ -264,7 +433,45 @@ fn parse_bracket(inner: &str) -> Result<Seg, String> {
         .map_err(|_| format!("invalid array index {inner}"))
 }
 
-fn eval<'a>(path: &[Seg], data: &'a Value) -> Vec<&'a Value> {
+/// `evalArray`'s bounds: both ends resolved against the length, an empty range
+/// allowed, anything else outside the list an error.
+fn bounds(
+    start: Option<i64>,
+    end: Option<i64>,
+    derived: bool,
+    len: i64,
+) -> Result<(i64, i64), String> {
+    let mut s = start.unwrap_or(0);
+    if s < 0 {
+        s += len;
+    }
+    let mut e = end.unwrap_or(len);
+    if e < 0 || (e == 0 && derived) {
+        e += len;
+    }
+    if s == e {
+        return Ok((s, e));
+    }
+    if s >= len || s < 0 {
+        return Err(format!(
+            "array index out of bounds: index {s}, length {len}"
+        ));
+    }
+    if e > len || e < 0 {
+        return Err(format!(
+            "array index out of bounds: index {}, length {len}",
+            e - 1
+        ));
+    }
+    if s > e {
+        return Err(format!(
+            "starting index {s} is greater than ending index {e}"
+        ));
+    }
+    Ok((s, e))
+}
+
+fn eval<'a>(path: &[Seg], data: &'a Value) -> Result<Vec<&'a Value>, String> {
     let mut cur = vec![data];
     for seg in path {
         let mut next = Vec::new();
@@ -280,23 +487,22 @@ fn eval<'a>(path: &[Seg], data: &'a Value) -> Vec<&'a Value> {
                     Value::Object(o) => next.extend(o.values()),
                     _ => {}
                 },
-                Seg::Index(i) => {
-                    if let Value::Array(a) = v {
-                        let idx = if *i < 0 { a.len() as i64 + i } else { *i };
-                        if let Some(x) = usize::try_from(idx).ok().and_then(|k| a.get(k)) {
-                            next.push(x);
-                        }
-                    }
-                }
-                Seg::Slice(a, b) => {
-                    if let Value::Array(arr) = v {
-                        let len = arr.len() as i64;
-                        let norm = |x: i64| if x < 0 { (len + x).max(0) } else { x.min(len) };
-                        let s = norm(a.unwrap_or(0));
-                        let e = norm(b.unwrap_or(len));
-                        if s < e {
-                            next.extend(arr[s as usize..e as usize].iter());
-                        }
+                Seg::Index(_) | Seg::Slice(..) => {
+                    let arr = match v {
+                        Value::Array(a) => a,
+                        // A nil value is skipped, as template.Indirect reports it.
+                        Value::Null => continue,
+                        other => return Err(format!("{} is not array or slice", go_type(other))),
+                    };
+                    let len = arr.len() as i64;
+                    let (s, e) = match seg {
+                        // `[i]` is the range i..i+1 (the end derived from the start).
+                        Seg::Index(i) => bounds(Some(*i), Some(i + 1), true, len)?,
+                        Seg::Slice(a, b) => bounds(*a, *b, false, len)?,
+                        _ => (0, 0),
+                    };
+                    if s < e {
+                        next.extend(arr[s as usize..e as usize].iter());
                     }
                 }
                 Seg::Recursive(name) => collect_recursive(v, name, &mut next),
@@ -306,7 +512,7 @@ fn eval<'a>(path: &[Seg], data: &'a Value) -> Vec<&'a Value> {
                         other => vec![other],
                     };
                     for item in items {
-                        let found = eval(p, item);
+                        let found = eval(p, item)?;
                         let keep = match cond {
                             None => !found.is_empty(),
                             Some((op, want)) => {
@@ -322,7 +528,7 @@ fn eval<'a>(path: &[Seg], data: &'a Value) -> Vec<&'a Value> {
         }
         cur = next;
     }
-    cur
+    Ok(cur)
 }
 
 fn collect_recursive<'a>(v: &'a Value, name: &str, out: &mut Vec<&'a Value>) {
@@ -370,7 +576,7 @@ mod tests {
     use serde_json::json;
 
     fn run(t: &str, v: &Value) -> String {
-        Template::parse(t).unwrap().execute(v)
+        Template::parse(t).unwrap().execute(v).unwrap()
     }
 
     #[test]
@@ -427,6 +633,7 @@ mod tests {
             "{..}",
         ] {
             let _ = Template::parse(t).map(|tpl| tpl.execute(&json!({"a": [1, 2]})));
+            let _ = select(t, &json!({"a": [1, 2]}));
         }
         assert!(Template::parse("{.items[")
             .unwrap_err()

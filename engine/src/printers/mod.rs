@@ -4,8 +4,10 @@
 //! `printDeployment`, `printReplicaSet`). The full table printers, `describe`, and
 //! `-o yaml|json|jsonpath` come with the command language.
 
+pub mod custom_columns;
 pub mod describe;
 pub mod get;
+pub mod gotemplate;
 pub mod jsonpath;
 pub mod table;
 pub mod tabwriter;
@@ -16,7 +18,20 @@ use crate::time::{human_duration_since, SimTime};
 
 /// READY and STATUS of `kubectl get pods` (`printPod`), and the restart count.
 pub fn pod_ready_status(pod: &Pod) -> (String, String, i64) {
-    let total = pod.spec.containers.len();
+    // Sidecars (init containers with restartPolicy: Always) count as containers.
+    let sidecar = |name: &str| {
+        pod.spec
+            .init_containers
+            .iter()
+            .any(|c| c.name == name && c.is_sidecar())
+    };
+    let total = pod.spec.containers.len()
+        + pod
+            .spec
+            .init_containers
+            .iter()
+            .filter(|c| c.is_sidecar())
+            .count();
     let mut ready = 0;
     let mut restarts = 0;
     let mut reason = if pod.status.reason.is_empty() {
@@ -30,6 +45,13 @@ pub fn pod_ready_status(pod: &Pod) -> (String, String, i64) {
     let n_init = pod.spec.init_containers.len();
     for (i, c) in pod.status.init_container_statuses.iter().enumerate() {
         restarts += c.restart_count;
+        // A started sidecar is not initializing the Pod: it only counts if ready.
+        if sidecar(&c.name) && c.started == Some(true) {
+            if c.ready {
+                ready += 1;
+            }
+            continue;
+        }
         match (&c.state.terminated, &c.state.waiting) {
             (Some(t), _) if t.exit_code == 0 => continue,
             (Some(t), _) => {

@@ -245,6 +245,7 @@ fn required_node_affinity_ors_terms_and_ands_expressions_with_gt_and_lt() {
                 values: v.into_iter().map(String::from).collect(),
             })
             .collect(),
+        extra: Default::default(),
     };
     let pod_with = |terms: Vec<NodeSelectorTerm>| {
         let mut p = pod_requesting("100m", "");
@@ -302,6 +303,7 @@ fn preferred_node_affinity_sums_the_weights_of_matching_terms() {
                 operator: "In".into(),
                 values: vec![v.into()],
             }],
+            extra: Default::default(),
         },
     };
     p.spec.affinity = Some(Affinity {

@@ -9,13 +9,13 @@
 //! makes one pass over the Pods of the nodes its constraints can see; a Pod without
 //! (anti-)affinity terms only looks at the bound Pods that have terms (the store's
 //! `pods_with_affinity` index, upstream's `PodsWithAffinity`), so ordinary Pods pay
-//! nothing. System default spread constraints (hostname maxSkew 3, zone maxSkew 5 for
-//! Pods owned by a ReplicaSet/Service) are not applied: LeastAllocated already spreads
-//! Pods that request the same amounts, and applying them would make every cycle pay a
-//! count over the owner's Pods.
+//! nothing. A Pod without constraints of its own is scored with the system default
+//! ones (hostname maxSkew 3, zone maxSkew 5, `ScheduleAnyway`) over its ReplicaSet's
+//! Pods, counted from the owner index: the cost of a cycle is the ReplicaSet's size.
 
 use super::plugins::{node_affinity_matches, FilterFailure, MAX_NODE_SCORE};
 use crate::api::*;
+use crate::apiserver::fxhash::FxHashMap;
 use crate::apiserver::Store;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -133,44 +133,125 @@ impl SpreadFilterState {
     }
 }
 
-/// PodTopologySpread scores for the soft (`ScheduleAnyway`) constraints, normalized
-/// 0–100 (fewer matching Pods in the node's domain → higher). `None` entries: the
-/// plugin does not apply (no soft constraint).
-pub fn spread_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec<i64>> {
-    let constraints: Vec<(TopologySpreadConstraint, LabelSelector)> = pod
-        .spec
-        .topology_spread_constraints
+/// `systemDefaultConstraints` (`defaultingType: System`, v1's default): spread over
+/// hostnames with maxSkew 3 and over zones with maxSkew 5, both `ScheduleAnyway`, for
+/// a Pod that declares no constraint of its own.
+pub const SYSTEM_DEFAULT_CONSTRAINTS: [(&str, i64); 2] =
+    [(LABEL_HOSTNAME, 3), (LABEL_TOPOLOGY_ZONE, 5)];
+
+/// One soft constraint as scoring sees it.
+struct SoftConstraint {
+    key: String,
+    max_skew: i64,
+    selector: LabelSelector,
+}
+
+/// `buildDefaultConstraints`: the system defaults with the selector
+/// `helper.DefaultSelector` builds — the Services that select the Pod (none modelled
+/// yet) merged with its controller's selector when that controller is a ReplicaSet
+/// (the StatefulSet and ReplicationController cases have no kind here). A Pod with no
+/// such controller, or whose selector is empty, gets no default constraint.
+fn build_default_constraints<'a>(
+    store: &'a Store,
+    pod: &Pod,
+) -> Option<(Vec<SoftConstraint>, &'a ReplicaSet)> {
+    let owner = pod.metadata.controller_ref()?;
+    if owner.kind != "ReplicaSet" || !owner.api_version.starts_with("apps/") {
+        return None;
+    }
+    let rs = store.get::<ReplicaSet>(&crate::apiserver::ObjKey::new(
+        &pod.metadata.namespace,
+        &owner.name,
+    ))?;
+    let selector = rs.spec.selector.clone();
+    if selector.match_labels.is_empty() && selector.match_expressions.is_empty() {
+        return None;
+    }
+    let constraints = SYSTEM_DEFAULT_CONSTRAINTS
         .iter()
-        .filter(|c| !c.is_hard())
-        .map(|c| (c.clone(), selector_of(c)))
+        .map(|(key, max_skew)| SoftConstraint {
+            key: key.to_string(),
+            max_skew: *max_skew,
+            selector: selector.clone(),
+        })
         .collect();
+    Some((constraints, rs))
+}
+
+/// PodTopologySpread scores for the soft (`ScheduleAnyway`) constraints, normalized
+/// 0–100 (fewer matching Pods in the node's domain → higher). `None`: the plugin does
+/// not apply (no soft constraint, and no system default for this Pod).
+///
+/// A Pod that declares no constraint gets the system defaults (see
+/// [`SYSTEM_DEFAULT_CONSTRAINTS`]); then, as upstream, a node need not carry every
+/// topology key (`requireAllTopologies` is false: a node without a zone label is still
+/// spread by hostname). The defaults' selector is the owning ReplicaSet's, and the
+/// Pods it can match are counted from the ReplicaSet's dependents (the store's owner
+/// index) rather than from every Pod of every node: the cost is the ReplicaSet's size,
+/// not the cluster's, as upstream's own later `PodsWithOwnerRef` count does. A Pod that
+/// matches the selector but is owned by nothing (the ReplicaSet would adopt it) or by
+/// another controller (same pod-template-hash) is therefore not counted.
+pub fn spread_scores<'a>(store: &'a Store, pod: &Pod, feasible: &[&'a Node]) -> Option<Vec<i64>> {
+    let system_defaulted = pod.spec.topology_spread_constraints.is_empty();
+    let (constraints, owner) = if system_defaulted {
+        let (c, rs) = build_default_constraints(store, pod)?;
+        (c, Some(rs))
+    } else {
+        let c: Vec<SoftConstraint> = pod
+            .spec
+            .topology_spread_constraints
+            .iter()
+            .filter(|c| !c.is_hard())
+            .map(|c| SoftConstraint {
+                key: c.topology_key.clone(),
+                max_skew: c.max_skew,
+                selector: selector_of(c),
+            })
+            .collect();
+        (c, None)
+    };
     if constraints.is_empty() {
         return None;
     }
+    let require_all = !system_defaulted;
     let has_keys = |n: &Node| {
         constraints
             .iter()
-            .all(|(c, _)| n.metadata.labels.contains_key(&c.topology_key))
+            .all(|c| n.metadata.labels.contains_key(&c.key))
     };
-    // initPreScoreState: the domains seen among the feasible nodes.
+    // A missing key reads as "" (Go's map lookup), a domain of its own.
+    let value_of = |n: &'a Node, key: &str| n.metadata.labels.get(key).map_or("", String::as_str);
+    let is_host: Vec<bool> = constraints
+        .iter()
+        .map(|c| c.key == LABEL_HOSTNAME)
+        .collect();
+    // initPreScoreState: the domains seen among the feasible nodes (borrowed label
+    // values: this runs for every feasible node of every cycle).
     let mut ignored: BTreeSet<&str> = BTreeSet::new();
-    let mut domains: Vec<BTreeMap<String, i64>> = vec![BTreeMap::new(); constraints.len()];
+    let mut domains: Vec<BTreeMap<&'a str, i64>> = vec![BTreeMap::new(); constraints.len()];
+    // Per feasible node and constraint: the node's value for the key, if it has it
+    // (read once here and reused by Score).
+    let mut values: Vec<Option<&'a str>> = Vec::with_capacity(feasible.len() * constraints.len());
     for n in feasible {
-        if !has_keys(n) {
+        for c in &constraints {
+            values.push(n.metadata.labels.get(&c.key).map(String::as_str));
+        }
+        let row = &values[values.len() - constraints.len()..];
+        if require_all && row.iter().any(Option::is_none) {
             ignored.insert(&n.metadata.name);
             continue;
         }
-        for (i, (c, _)) in constraints.iter().enumerate() {
-            if c.topology_key != LABEL_HOSTNAME {
-                domains[i].insert(n.metadata.labels[&c.topology_key].clone(), 0);
+        for (i, v) in row.iter().enumerate() {
+            if !is_host[i] {
+                domains[i].entry(v.unwrap_or("")).or_insert(0);
             }
         }
     }
     let weights: Vec<f64> = constraints
         .iter()
         .enumerate()
-        .map(|(i, (c, _))| {
-            let size = if c.topology_key == LABEL_HOSTNAME {
+        .map(|(i, _)| {
+            let size = if is_host[i] {
                 feasible.len() - ignored.len()
             } else {
                 domains[i].len()
@@ -179,40 +260,104 @@ pub fn spread_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<Vec
             ((size + 2) as f64).ln()
         })
         .collect();
+    // Per node name, the matching Pods bound there, for the hostname constraints.
+    let mut per_node: Vec<FxHashMap<&'a str, i64>> = vec![FxHashMap::default(); constraints.len()];
     // PreScore: count over every node that passes the Pod's node affinity.
-    for node in store.list::<Node>() {
-        if !has_keys(node) || !node_affinity_matches(pod, node) {
-            continue;
-        }
-        for (i, (c, sel)) in constraints.iter().enumerate() {
-            if c.topology_key == LABEL_HOSTNAME {
-                continue;
+    let counts_for =
+        |node: &Node| (!require_all || has_keys(node)) && node_affinity_matches(pod, node);
+    let zoned = is_host.iter().any(|h| !h);
+    match owner {
+        Some(rs) => {
+            let ns = &pod.metadata.namespace;
+            for obj in store.dependent_objects(&rs.metadata.uid) {
+                let Some(p) = Pod::from_object(obj) else {
+                    continue;
+                };
+                if p.spec.node_name.is_empty()
+                    || p.metadata.namespace != *ns
+                    || p.metadata.is_deleting()
+                    || p.is_terminal()
+                {
+                    continue;
+                }
+                // The defaults share one selector: match it once.
+                if !constraints[0].selector.matches(&p.metadata.labels) {
+                    continue;
+                }
+                // The zone domains need the Pod's Node; hostname counts need only
+                // its name.
+                let node = if zoned {
+                    store.node_named(&p.spec.node_name)
+                } else {
+                    None
+                };
+                for (i, c) in constraints.iter().enumerate() {
+                    if is_host[i] {
+                        *per_node[i].entry(p.spec.node_name.as_str()).or_default() += 1;
+                    } else if let Some(node) = node.filter(|n| counts_for(n)) {
+                        if let Some(cnt) = domains[i].get_mut(value_of(node, &c.key)) {
+                            *cnt += 1;
+                        }
+                    }
+                }
             }
-            if let Some(cnt) = domains[i].get_mut(&node.metadata.labels[&c.topology_key]) {
-                *cnt += count_matching(
-                    store.pods_on_node(&node.metadata.name),
-                    sel,
-                    &pod.metadata.namespace,
-                );
+        }
+        None => {
+            if zoned {
+                for node in store.list::<Node>() {
+                    if !counts_for(node) {
+                        continue;
+                    }
+                    for (i, c) in constraints.iter().enumerate() {
+                        if is_host[i] {
+                            continue;
+                        }
+                        if let Some(cnt) = domains[i].get_mut(value_of(node, &c.key)) {
+                            *cnt += count_matching(
+                                store.pods_on_node(&node.metadata.name),
+                                &c.selector,
+                                &pod.metadata.namespace,
+                            );
+                        }
+                    }
+                }
+            }
+            for n in feasible {
+                for (i, c) in constraints.iter().enumerate() {
+                    if is_host[i] {
+                        per_node[i].insert(
+                            n.metadata.name.as_str(),
+                            count_matching(
+                                store.pods_on_node(&n.metadata.name),
+                                &c.selector,
+                                &pod.metadata.namespace,
+                            ),
+                        );
+                    }
+                }
             }
         }
     }
     let raw: Vec<Option<i64>> = feasible
         .iter()
-        .map(|n| {
-            if ignored.contains(n.metadata.name.as_str()) {
+        .zip(values.chunks(constraints.len()))
+        .map(|(n, row)| {
+            if !ignored.is_empty() && ignored.contains(n.metadata.name.as_str()) {
                 return None;
             }
             let mut score = 0f64;
-            for (i, (c, sel)) in constraints.iter().enumerate() {
-                let cnt = if c.topology_key == LABEL_HOSTNAME {
-                    count_matching(
-                        store.pods_on_node(&n.metadata.name),
-                        sel,
-                        &pod.metadata.namespace,
-                    )
+            for (i, c) in constraints.iter().enumerate() {
+                // Score: only the constraints whose key the node carries.
+                let Some(value) = row[i] else {
+                    continue;
+                };
+                let cnt = if is_host[i] {
+                    per_node[i]
+                        .get(n.metadata.name.as_str())
+                        .copied()
+                        .unwrap_or(0)
                 } else {
-                    domains[i][&n.metadata.labels[&c.topology_key]]
+                    domains[i].get(value).copied().unwrap_or(0)
                 };
                 // scoreForCount.
                 score += cnt as f64 * weights[i] + (c.max_skew - 1) as f64;

@@ -29,3 +29,26 @@ kubectl get pods -o wide --field-selector spec.nodeName=node-2
 kubectl drain node-2 --ignore-daemonsets --dry-run=client
 kubectl get pods --field-selector spec.nodeName=node-2
 kubectl get nodes node-2
+# A Pod with an emptyDir volume: its data dies with it, so drain wants --delete-emptydir-data.
+kubectl uncordon node-2
+kubectl delete pdb all
+kubectl apply -f - <<YAML
+apiVersion: v1
+kind: Pod
+metadata:
+  name: scratch
+spec:
+  nodeName: node-3
+  volumes:
+  - name: tmp
+    emptyDir: {}
+  containers:
+  - name: c
+    image: nginx:1.27
+    volumeMounts:
+    - name: tmp
+      mountPath: /tmp
+YAML
+sim advance 5s
+kubectl drain node-3 --ignore-daemonsets --force --pod-selector=app!=gateway # expect error
+kubectl drain node-3 --ignore-daemonsets --force --pod-selector=app!=gateway --delete-emptydir-data

@@ -35,8 +35,8 @@ spec:
 ZZ
 sim advance 30s
 kubectl get pods -o wide
-sim why pod/web-7948994978-kmcs7
-sim why pod/web-7948994978-lksmp
+sim why pod/web-78b886fc56-kmcs7
+sim why pod/web-78b886fc56-lksmp
 kubectl get events --field-selector reason=FailedScheduling
 sim node add b2 --cpu 4 --memory 8Gi --labels topology.kubernetes.io/zone=b
 sim advance 10s

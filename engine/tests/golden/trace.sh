@@ -2,18 +2,18 @@
 sim reset --nodes 3
 kubectl create deployment gateway --image=nginx:1.27 --replicas=3
 sim settle
-kubectl delete pod gateway-589b7474c7-kmcs7 --wait=false
+kubectl delete pod gateway-7948b44c66-kmcs7 --wait=false
 sim settle
 kubectl get pods -o name
-sim trace pod/gateway-589b7474c7-x4jzh
-sim trace pod/gateway-589b7474c7-kmcs7
-sim trace rs/gateway-589b7474c7
+sim trace pod/gateway-7948b44c66-x4jzh
+sim trace pod/gateway-7948b44c66-kmcs7
+sim trace rs/gateway-7948b44c66
 sim trace deployment/gateway
 sim node down node-1
 sim advance 6m
 kubectl get pods -o wide
-sim trace pod/gateway-589b7474c7-x4jzh
-sim trace pod/gateway-589b7474c7-4dsht
+sim trace pod/gateway-7948b44c66-v9qks
+sim trace pod/gateway-7948b44c66-pprmw
 sim trace node/node-1
 sim trace pod/nope # expect error
 sim trace frob/x # expect error
@@ -23,4 +23,4 @@ sim image-fail nginx:nope
 kubectl set image deployment/gateway nginx=nginx:nope
 sim advance 2m
 kubectl get pods
-sim trace pod/gateway-856484c46f-7tvsq
+sim trace pod/gateway-598c8fc7bb-mtkrf

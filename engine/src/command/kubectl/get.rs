@@ -10,6 +10,7 @@ use crate::apiserver::ApiError;
 use crate::cluster::Cluster;
 use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec, Parsed};
 use crate::command::select::{fields_match, parse_field_selector, parse_label_selector};
+use crate::command::Files;
 use crate::printers::get::{table, TableOptions};
 use crate::printers::jsonpath::Template;
 use crate::printers::qualified_name;
@@ -25,7 +26,70 @@ const GET_FLAGS: &[FlagSpec] = &[
     flag("sort-by", None),
     bool_flag("no-headers", None),
     bool_flag("watch", Some('w')),
+    flag("label-columns", Some('L')),
 ];
+
+/// Every `-o` that `kubectl get` knows, as `NoCompatiblePrinterError` lists them
+/// (sorted).
+const GET_FORMATS: &str = "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml";
+
+/// What `-o` asked for, its template read and parsed.
+enum Output {
+    Table { wide: bool },
+    Name,
+    Json,
+    Yaml,
+    JsonPath(Template),
+    CustomColumns(Vec<crate::printers::custom_columns::Column>),
+    GoTemplate(crate::printers::gotemplate::GoTemplate),
+}
+
+/// `PrintFlags.ToPrinter`: the format name, then its argument after `=` (inline, or a
+/// file to read), with kubectl's error for an unknown format or a missing argument.
+fn output_format(p: &Parsed, files: &dyn Files) -> Result<Output, String> {
+    use crate::printers::{custom_columns, gotemplate::GoTemplate};
+    let o = p.get("output").unwrap_or("");
+    let (name, arg) = o.split_once('=').unwrap_or((o, ""));
+    let no_template = || "error: template format specified but no template given".to_string();
+    // `-file` formats name a file; kubectl reports a failed read with the path.
+    let read = |what: &str| -> Result<String, String> {
+        files.read(arg).map_err(|_| {
+            format!("error: error reading {what} {arg}, open {arg}: no such file or directory")
+        })
+    };
+    Ok(match name {
+        "" | "wide" if !o.contains('=') => Output::Table { wide: o == "wide" },
+        "name" if !o.contains('=') => Output::Name,
+        "json" if !o.contains('=') => Output::Json,
+        "yaml" if !o.contains('=') => Output::Yaml,
+        "jsonpath" | "jsonpath-as-json" | "jsonpath-file" if arg.is_empty() => {
+            return Err(no_template())
+        }
+        "jsonpath" | "jsonpath-as-json" => Output::JsonPath(Template::parse(arg)?),
+        "jsonpath-file" => Output::JsonPath(Template::parse(&read("--template")?)?),
+        "go-template" | "template" | "go-template-file" | "templatefile" if arg.is_empty() => {
+            return Err(no_template())
+        }
+        "go-template" | "template" => Output::GoTemplate(GoTemplate::parse(arg)?),
+        "go-template-file" | "templatefile" => {
+            Output::GoTemplate(GoTemplate::parse(&read("--template")?)?)
+        }
+        "custom-columns" | "custom-columns-file" if arg.is_empty() => {
+            return Err("error: custom-columns format specified but no custom columns given".into())
+        }
+        "custom-columns" => {
+            Output::CustomColumns(custom_columns::parse_spec(arg).map_err(|e| format!("error: {e}"))?)
+        }
+        "custom-columns-file" => Output::CustomColumns(
+            custom_columns::parse_file(&read("template")?).map_err(|e| format!("error: {e}"))?,
+        ),
+        _ => {
+            return Err(format!(
+                "error: unable to match a printer suitable for the output format \"{o}\", allowed formats are: {GET_FORMATS}"
+            ))
+        }
+    })
+}
 
 /// Several objects as kubectl prints them: a `v1` `List`.
 fn list_json(items: Vec<serde_json::Value>) -> serde_json::Value {
@@ -42,23 +106,117 @@ pub fn pretty_json(v: &serde_json::Value) -> String {
     String::from_utf8(buf).unwrap_or_default()
 }
 
-/// `--sort-by`: the first value the JSONPath finds, numbers before text.
-fn sort_key(v: &serde_json::Value, expr: &str) -> Result<(f64, String), String> {
-    let found = crate::printers::jsonpath::select(expr, v)?;
-    Ok(match found.first() {
-        Some(x) => match x.as_f64() {
-            Some(n) => (n, String::new()),
-            None => (0.0, crate::printers::jsonpath::format_value(x)),
-        },
-        None => (0.0, String::new()),
-    })
+/// `--sort-by`'s key for one object: the first value the path finds (none when it
+/// finds nothing), or the evaluator's error.
+fn sort_key(v: &serde_json::Value, t: &Template) -> Result<Option<serde_json::Value>, String> {
+    let found = t.find_results(v)?;
+    Ok(found.first().and_then(|r| r.first()).cloned())
+}
+
+/// `isLess` on the unstructured values kubectl compares: numbers by value, strings
+/// in natural order (quantities by amount when both parse), an absent value first.
+fn sort_less(a: &Option<serde_json::Value>, b: &Option<serde_json::Value>) -> std::cmp::Ordering {
+    use serde_json::Value;
+    use std::cmp::Ordering;
+    match (a, b) {
+        (None, None) => Ordering::Equal,
+        (None, _) => Ordering::Less,
+        (_, None) => Ordering::Greater,
+        (Some(Value::Number(x)), Some(Value::Number(y))) => {
+            let (x, y) = (x.as_f64().unwrap_or(0.0), y.as_f64().unwrap_or(0.0));
+            x.total_cmp(&y)
+        }
+        (Some(Value::String(x)), Some(Value::String(y))) => {
+            // A quantity's amount in thousandths (`100m`, `2`, `1Gi`), as Quantity.Cmp
+            // compares them.
+            let amount = |s: &str| {
+                crate::api::quantity::parse_cpu_milli(s).or_else(|| {
+                    crate::api::quantity::parse_bytes(s).map(|b| b.saturating_mul(1000))
+                })
+            };
+            match (amount(x), amount(y)) {
+                (Some(qx), Some(qy)) => qx.cmp(&qy),
+                _ => natural_cmp(x, y),
+            }
+        }
+        (Some(Value::Bool(x)), Some(Value::Bool(y))) => x.cmp(y),
+        _ => Ordering::Equal,
+    }
+}
+
+/// `sortorder.NaturalLess`: runs of digits compare as numbers, the rest byte-wise.
+fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i].is_ascii_digit() && b[j].is_ascii_digit() {
+            let si = i;
+            while i < a.len() && a[i].is_ascii_digit() {
+                i += 1;
+            }
+            let sj = j;
+            while j < b.len() && b[j].is_ascii_digit() {
+                j += 1;
+            }
+            // Leading zeros do not count; a longer run is a larger number.
+            let na = std::str::from_utf8(&a[si..i])
+                .unwrap_or("")
+                .trim_start_matches('0');
+            let nb = std::str::from_utf8(&b[sj..j])
+                .unwrap_or("")
+                .trim_start_matches('0');
+            let o = na.len().cmp(&nb.len()).then_with(|| na.cmp(nb));
+            if o != Ordering::Equal {
+                return o;
+            }
+            let o = (i - si).cmp(&(j - sj));
+            if o != Ordering::Equal {
+                return o;
+            }
+        } else {
+            if a[i] != b[j] {
+                return a[i].cmp(&b[j]);
+            }
+            i += 1;
+            j += 1;
+        }
+    }
+    (a.len() - i).cmp(&(b.len() - j))
+}
+
+/// `SortObjects`: the relaxed path parsed, an error unless some object has the
+/// field, then a stable sort by [`sort_less`].
+fn sort_objects<'a>(objs: Vec<&'a Object>, expr: &str) -> Result<Vec<&'a Object>, String> {
+    if objs.is_empty() {
+        return Ok(objs);
+    }
+    let field = crate::printers::custom_columns::relaxed_jsonpath(expr)
+        .map_err(|e| format!("error: {e}"))?;
+    let t = Template::parse_raw(&field).map_err(|e| format!("error: {e}"))?;
+    let mut keyed = Vec::new();
+    for o in objs {
+        keyed.push((
+            sort_key(&o.to_json(), &t).map_err(|e| format!("error: {e}"))?,
+            o,
+        ));
+    }
+    if keyed.iter().all(|(k, _)| k.is_none()) {
+        return Err(format!(
+            "error: couldn't find any field with path \"{field}\" in the list of objects"
+        ));
+    }
+    // Go's sort.Sort is not stable; a stable sort keeps equal keys in list order,
+    // which is what it yields for the short lists printed here.
+    keyed.sort_by(|a, b| sort_less(&a.0, &b.0));
+    Ok(keyed.into_iter().map(|(_, o)| o).collect())
 }
 
 /// The objects of one kind, in the order they are printed.
 type Group<'a> = (Kind, Vec<&'a Object>);
 
 /// `kubectl get TYPE[,TYPE…] [NAME…]` or `kubectl get TYPE/NAME…`.
-pub(super) fn get(c: &mut Cluster, words: &[String]) -> R {
+pub(super) fn get(c: &mut Cluster, words: &[String], files: &dyn Files) -> R {
     let p = parse_flags(words, GET_FLAGS, "kubectl get")?;
     if p.bool("watch") {
         return Err("error: --watch is not supported here: the simulation plays in the page (use sim advance)".into());
@@ -75,7 +233,8 @@ pub(super) fn get(c: &mut Cluster, words: &[String]) -> R {
     let total: usize = groups.iter().map(|(_, v)| v.len()).sum();
     let single = !names.is_empty() && names.len() == 1 && total == 1;
     let none_found = total == 0 && errors.is_empty();
-    let out = print(c, &p, &groups, &kinds, single, none_found, &ns)?;
+    let output = output_format(&p, files)?;
+    let out = print(c, &p, &output, &groups, &kinds, single, none_found, &ns)?;
     if !errors.is_empty() {
         let mut text = out;
         if !text.is_empty() && !text.ends_with('\n') {
@@ -165,37 +324,30 @@ fn gather<'a>(
         if let Some(f) = &field_reqs {
             objs.retain(|o| fields_match(o, f));
         }
-        if let Some(expr) = p.get("sort-by") {
-            let mut keyed = Vec::new();
-            for o in objs {
-                keyed.push((sort_key(&o.to_json(), expr)?, o));
-            }
-            keyed.sort_by(|a, b| {
-                // total_cmp: a total order even for NaN, so the sort cannot panic.
-                a.0 .0.total_cmp(&b.0 .0).then_with(|| a.0 .1.cmp(&b.0 .1))
-            });
-            objs = keyed.into_iter().map(|(_, o)| o).collect();
+        if let Some(expr) = p.get("sort-by").filter(|e| !e.is_empty()) {
+            objs = sort_objects(objs, expr)?;
         }
         groups.push((*k, objs));
     }
     Ok(groups)
 }
 
-/// `-o`: tables (none, `wide`), `name`, `json`, `yaml`, `jsonpath=…`; one object
-/// (`single`) prints bare, several as a `List`.
+/// `-o`: tables (none, `wide`), `name`, `json`, `yaml`, `jsonpath`, `custom-columns`,
+/// `go-template`; one object (`single`) prints bare, several as a `List`.
+#[allow(clippy::too_many_arguments)]
 fn print(
     c: &Cluster,
     p: &Parsed,
+    output: &Output,
     groups: &[Group],
     kinds: &[Kind],
     single: bool,
     none_found: bool,
     ns: &str,
 ) -> R {
-    let output = p.get("output").unwrap_or("");
     let mut out = String::new();
     match output {
-        "" | "wide" => {
+        Output::Table { wide } => {
             if none_found {
                 let cluster_scoped = kinds.iter().all(|k| !k.namespaced());
                 out = if p.bool("all-namespaces") || cluster_scoped {
@@ -204,10 +356,10 @@ fn print(
                     format!("No resources found in {ns} namespace.")
                 };
             } else {
-                out = tables(c, p, groups, kinds, output == "wide");
+                out = tables(c, p, groups, kinds, *wide);
             }
         }
-        "name" => {
+        Output::Name => {
             for (k, v) in groups {
                 for o in v {
                     out.push_str(&qualified_name(*k, &o.meta().name));
@@ -215,19 +367,19 @@ fn print(
                 }
             }
         }
-        "json" | "yaml" => {
+        Output::Json => out = pretty_json(&document(groups, single)),
+        Output::Yaml => out = to_yaml(&document(groups, single)),
+        Output::JsonPath(t) => out = t.execute(&document(groups, single))?,
+        Output::GoTemplate(t) => out = t.execute(&document(groups, single))?,
+        Output::CustomColumns(cols) => {
+            // The printer walks a List's items, or the one object.
             let doc = document(groups, single);
-            out = if output == "json" { pretty_json(&doc) } else { to_yaml(&doc) };
-        }
-        o if o.starts_with("jsonpath=") || o.starts_with("jsonpath-as-json=") => {
-            let tmpl = o.split_once('=').map(|(_, t)| t).unwrap_or("");
-            let t = Template::parse(tmpl)?;
-            out = t.execute(&document(groups, single));
-        }
-        other => {
-            return Err(format!(
-                "error: unable to match a printer suitable for the output format \"{other}\", allowed formats are: json,jsonpath,jsonpath-as-json,name,wide,yaml"
-            ))
+            let items = match doc.get("items") {
+                Some(serde_json::Value::Array(a)) if !single => a.clone(),
+                _ => vec![doc],
+            };
+            out = crate::printers::custom_columns::print(cols, &items, p.bool("no-headers"))
+                .map_err(|(printed, e)| format!("{printed}error: {e}"))?;
         }
     }
     Ok(out)
@@ -241,13 +393,19 @@ fn tables(c: &Cluster, p: &Parsed, groups: &[Group], kinds: &[Kind], wide: bool)
         show_labels: p.bool("show-labels"),
         with_namespace: p.bool("all-namespaces"),
         with_kind: kinds.len() > 1 || p.args[0].split(',').any(|t| t == "all"),
+        label_columns: p
+            .all("label-columns")
+            .iter()
+            .flat_map(|l| l.split(','))
+            .map(String::from)
+            .collect(),
     };
     let now = c.now();
     let tables: Vec<String> = groups
         .iter()
         .filter(|(_, v)| !v.is_empty())
         .map(|(k, v)| {
-            let t = table(*k, v, o, now);
+            let t = table(*k, v, &o, now);
             if p.bool("no-headers") {
                 t.split_once('\n')
                     .map(|(_, rest)| rest.to_string())

@@ -368,7 +368,7 @@ fn run_verb(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn 
     };
     let rest = &words[1..];
     let r = match verb.as_str() {
-        "get" => get::get(c, rest),
+        "get" => get::get(c, rest, files),
         "describe" => get::describe(c, rest),
         "create" => create::create(c, rest, stdin, files),
         "apply" => create::apply(c, rest, stdin, files),

@@ -1,0 +1,187 @@
+//! Objects are written in Kubernetes' exact JSON shape: every key of every object the
+//! simulation writes (and of every manifest it reads back) is a key of the upstream
+//! OpenAPI definition at that place. serde's camelCase spells acronyms wrongly
+//! (`podIp`, `hostIp`, `podCidr`); these tests catch any such key.
+
+mod api_shape {
+    pub mod upstream_schema;
+}
+
+use api_shape::upstream_schema::SCHEMA;
+use kubeplay_engine::api::*;
+use kubeplay_engine::cluster::Cluster;
+use kubeplay_engine::command::{run, NoFiles};
+use serde_json::Value;
+
+/// The properties of an upstream definition.
+fn definition(name: &str) -> &'static [(&'static str, &'static str)] {
+    SCHEMA
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("definition {name} not transcribed"))
+        .1
+}
+
+/// The upstream definition of each kind's root.
+fn root(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Deployment => "V1Deployment",
+        Kind::ReplicaSet => "V1ReplicaSet",
+        Kind::Pod => "V1Pod",
+        Kind::Node => "V1Node",
+        Kind::Event => "CoreV1Event",
+        Kind::Lease => "V1Lease",
+        Kind::Namespace => "V1Namespace",
+        Kind::PodDisruptionBudget => "V1PodDisruptionBudget",
+        Kind::PriorityClass => "V1PriorityClass",
+    }
+}
+
+/// Every key path of `v` that its upstream definition `def` does not have.
+fn foreign_keys(v: &Value, def: &str, path: &str, out: &mut Vec<String>) {
+    match v {
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                foreign_keys(item, def, &format!("{path}[{i}]"), out);
+            }
+        }
+        Value::Object(map) if def != "map" && !def.is_empty() => {
+            let props = definition(def);
+            for (k, child) in map {
+                let p = format!("{path}.{k}");
+                match props.iter().find(|(name, _)| name == k) {
+                    Some((_, t)) => foreign_keys(child, t, &p, out),
+                    None => out.push(format!("{p} (not in {def})")),
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn assert_upstream_shape(c: &Cluster) -> usize {
+    let mut foreign = Vec::new();
+    let mut seen = 0;
+    for kind in Kind::ALL {
+        for obj in c.store.list_objects(kind) {
+            seen += 1;
+            let mut json = obj.to_json();
+            // apiVersion and kind are the TypeMeta every definition has.
+            for (k, v) in [("apiVersion", kind.api_version()), ("kind", kind.name())] {
+                json.as_object_mut().unwrap().insert(k.into(), v.into());
+            }
+            let at = format!("{}/{}", kind.name(), obj.meta().name);
+            foreign_keys(&json, root(kind), &at, &mut foreign);
+        }
+    }
+    foreign.sort();
+    foreign.dedup();
+    assert!(
+        foreign.is_empty(),
+        "keys upstream does not have:\n{}",
+        foreign.join("\n")
+    );
+    seen
+}
+
+fn sh(c: &mut Cluster, cmd: &str, stdin: Option<&str>) -> String {
+    let o = run(c, cmd, stdin, &NoFiles);
+    assert!(o.ok, "{cmd}: {}", o.output);
+    o.output
+}
+
+#[test]
+fn every_object_a_busy_cluster_writes_has_only_upstream_keys() {
+    let mut c = Cluster::with_default_nodes(7);
+    sh(
+        &mut c,
+        "kubectl apply -f -",
+        Some(
+            "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\ndescription: important\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: web-pdb}\nspec:\n  minAvailable: 1\n  selector: {matchLabels: {app: web}}\n",
+        ),
+    );
+    sh(
+        &mut c,
+        "kubectl create deployment web --image=nginx:1.27 --replicas=3",
+        None,
+    );
+    sh(
+        &mut c,
+        "kubectl apply -f -",
+        Some(
+            "apiVersion: v1\nkind: Pod\nmetadata: {name: probe, labels: {app: probe}}\nspec:\n  priorityClassName: high\n  initContainers: [{name: init, image: 'busybox:1.36'}]\n  containers:\n  - name: app\n    image: nginx:1.27\n    ports: [{containerPort: 80, hostPort: 8080, name: http, protocol: TCP}]\n    resources: {requests: {cpu: 100m}, limits: {cpu: 200m, memory: 64Mi}}\n    readinessProbe: {httpGet: {path: /, port: 80}}\n    livenessProbe: {tcpSocket: {port: 80}}\n    startupProbe: {exec: {command: ['true']}}\n  tolerations: [{key: k, operator: Equal, value: v, effect: NoSchedule}]\n  affinity:\n    nodeAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution:\n      - weight: 1\n        preference: {matchExpressions: [{key: kubernetes.io/os, operator: In, values: [linux]}]}\n",
+        ),
+    );
+    assert!(c.settle(300_000));
+    sh(
+        &mut c,
+        "kubectl set image deployment/web nginx=nginx:1.28",
+        None,
+    );
+    sh(&mut c, "kubectl cordon node-1", None);
+    sh(
+        &mut c,
+        "kubectl taint nodes node-2 dedicated=x:NoSchedule",
+        None,
+    );
+    sh(&mut c, "sim crash pod/probe", None);
+    c.advance(120_000);
+    let seen = assert_upstream_shape(&c);
+    assert!(seen > 20, "{seen} objects checked");
+}
+
+#[test]
+fn a_running_pod_reports_its_ips_and_a_node_its_cidrs_under_the_api_names() {
+    let mut c = Cluster::with_default_nodes(3);
+    sh(
+        &mut c,
+        "kubectl apply -f -",
+        Some("apiVersion: v1\nkind: Pod\nmetadata: {name: solo}\nspec:\n  containers: [{name: c, image: 'nginx:1.27'}]\n"),
+    );
+    assert!(c.settle(120_000));
+    let ip = sh(
+        &mut c,
+        "kubectl get pod solo -o jsonpath={.status.podIP}",
+        None,
+    );
+    assert!(ip.starts_with("10.244."), "{ip}");
+    let ips = sh(
+        &mut c,
+        "kubectl get pod solo -o jsonpath={.status.podIPs[0].ip}/{.status.hostIP}/{.status.hostIPs[0].ip}",
+        None,
+    );
+    let parts: Vec<&str> = ips.trim().split('/').collect();
+    assert_eq!(parts[0], ip.trim());
+    assert_eq!(parts[1], parts[2]);
+    let cidr = sh(
+        &mut c,
+        "kubectl get node node-1 -o jsonpath={.spec.podCIDR}={.spec.podCIDRs[0]}",
+        None,
+    );
+    let (a, b) = cidr.trim().split_once('=').unwrap();
+    assert!(a.starts_with("10.244.") && a == b, "{cidr}");
+    let yaml = sh(&mut c, "kubectl get pod solo -o yaml", None);
+    assert!(
+        yaml.contains("  podIP: 10.244.") && !yaml.contains("podIp"),
+        "{yaml}"
+    );
+}
+
+#[test]
+fn manifests_with_the_upstream_acronym_names_decode_into_the_fields() {
+    let docs = kubeplay_engine::manifest::parse(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: i}]}\nstatus:\n  podIP: 10.1.2.3\n  podIPs: [{ip: 10.1.2.3}]\n  hostIP: 10.0.0.9\n  hostIPs: [{ip: 10.0.0.9}]\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n}\nspec: {podCIDR: 10.9.0.0/24, podCIDRs: [10.9.0.0/24]}\n",
+        "f.yaml",
+    )
+    .unwrap();
+    assert!(docs.iter().all(|d| d.unknown_fields.is_empty()));
+    let (Object::Pod(p), Object::Node(n)) = (&docs[0].object, &docs[1].object) else {
+        panic!("a Pod and a Node");
+    };
+    assert_eq!(p.status.pod_ip, "10.1.2.3");
+    assert_eq!(p.status.pod_ips[0].ip, "10.1.2.3");
+    assert_eq!(p.status.host_ip, "10.0.0.9");
+    assert_eq!(p.status.host_ips[0].ip, "10.0.0.9");
+    assert_eq!(n.spec.pod_cidr, "10.9.0.0/24");
+    assert_eq!(n.spec.pod_cidrs, vec!["10.9.0.0/24".to_string()]);
+}
