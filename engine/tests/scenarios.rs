@@ -105,3 +105,33 @@ fn a_step_command_that_fails_unmarked_or_succeeds_marked_fails_the_scenario() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A lesson's goals are reachable only by doing its steps: with the cluster built and
+/// its setup run, the clock playing for the scenario's whole timeout and no step taken,
+/// no goal is ever met.
+#[test]
+fn no_goal_of_a_built_in_scenario_is_reached_without_doing_its_steps() {
+    use kubeplay_engine::scenario::{self, Tracker, BUILTIN, CHECK_EVERY};
+    let mut reached_anyway = Vec::new();
+    for (id, _) in BUILTIN {
+        let s = scenario::builtin(id).unwrap().unwrap();
+        let mut c = scenario::build(&s).unwrap();
+        let mut t = Tracker::new(&s);
+        t.check(&s, &mut c);
+        let end = c.now() + 15 * 60 * 1000;
+        while c.now() < end {
+            c.advance(CHECK_EVERY * 10);
+            t.check(&s, &mut c);
+        }
+        for (g, r) in s.goals.iter().zip(&t.reached) {
+            if let Some(at) = r {
+                reached_anyway.push(format!("{id}: {:?} at {at} ms", g.label.get("en")));
+            }
+        }
+    }
+    assert!(
+        reached_anyway.is_empty(),
+        "goals reached without the steps:\n{}",
+        reached_anyway.join("\n")
+    );
+}
