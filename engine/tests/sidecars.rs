@@ -84,3 +84,161 @@ fn a_crashing_sidecar_is_restarted_even_in_a_pod_that_never_restarts() {
     assert_ne!(p.status.phase, "Failed");
     assert!(p.status.init_container_statuses[0].restart_count >= 1);
 }
+
+/// The time of the first event about Pod `pod` with this reason and message.
+fn event_at(c: &Cluster, pod: &str, reason: &str, message: &str) -> Option<u64> {
+    c.events()
+        .into_iter()
+        .find(|e| e.involved_object.name == pod && e.reason == reason && e.message == message)
+        .map(|e| e.first_ms)
+}
+
+/// Every event about Pod `pod` with this reason: (time, message), oldest first.
+fn events_of(c: &Cluster, pod: &str, reason: &str) -> Vec<(u64, String)> {
+    let mut v: Vec<(u64, String)> = c
+        .events()
+        .into_iter()
+        .filter(|e| e.involved_object.name == pod && e.reason == reason)
+        .map(|e| (e.first_ms, e.message.clone()))
+        .collect();
+    v.sort_by_key(|(t, _)| *t);
+    v
+}
+
+fn condition(c: &Cluster, pod: &str, type_: &str) -> (String, String) {
+    let p = common::pod(c, pod).unwrap();
+    let cond = p
+        .status
+        .conditions
+        .iter()
+        .find(|x| x.type_ == type_)
+        .unwrap_or_else(|| panic!("no {type_} condition: {:?}", p.status.conditions));
+    (cond.status.clone(), cond.message.clone())
+}
+
+const PROBED: &str = "apiVersion: v1
+kind: Pod
+metadata: {name: meshed}
+spec:
+  initContainers:
+  - name: proxy
+    image: 'envoy:1.31'
+    restartPolicy: Always
+    startupProbe: {httpGet: {path: /healthz, port: 15021}, initialDelaySeconds: 6, periodSeconds: 2}
+  - {name: migrate, image: 'busybox:1.36'}
+  containers:
+  - {name: app, image: 'nginx:1.27'}
+";
+
+#[test]
+fn the_next_init_container_waits_for_a_sidecars_startup_probe_to_pass() {
+    let mut c = Cluster::with_default_nodes(2);
+    sh(&mut c, "kubectl apply -f -", Some(PROBED));
+    common::step_until(&mut c, 60_000, "proxy started", |c| {
+        event_at(c, "meshed", "Started", "Started container proxy").is_some()
+    });
+    let proxy_at = event_at(&c, "meshed", "Started", "Started container proxy").unwrap();
+    // Running but not yet started: the startup probe has not run.
+    common::step_until(&mut c, 60_000, "5 s later", |c| c.now() >= proxy_at + 5_000);
+    let p = common::pod(&c, "meshed").unwrap();
+    let proxy = &p.status.init_container_statuses[0];
+    assert!(proxy.state.running.is_some(), "{proxy:?}");
+    assert_eq!((proxy.started, proxy.ready), (Some(false), false));
+    assert!(
+        p.status.init_container_statuses[1].state.waiting.is_some(),
+        "migrate must wait for proxy's startup probe: {:?}",
+        p.status.init_container_statuses[1]
+    );
+    assert!(event_at(&c, "meshed", "Pulling", "Pulling image \"busybox:1.36\"").is_none());
+    assert!(c.settle(120_000));
+    let p = common::pod(&c, "meshed").unwrap();
+    assert_eq!(p.status.phase, "Running");
+    let proxy = &p.status.init_container_statuses[0];
+    assert_eq!((proxy.started, proxy.ready), (Some(true), true));
+    // The first probe (initialDelaySeconds 6) passes; migrate is pulled a relist later.
+    let pulling = event_at(&c, "meshed", "Pulling", "Pulling image \"busybox:1.36\"").unwrap();
+    assert_eq!(pulling, proxy_at + 7_000);
+    let migrate_at = event_at(&c, "meshed", "Started", "Started container migrate").unwrap();
+    let app_at = event_at(&c, "meshed", "Started", "Started container app").unwrap();
+    assert!(proxy_at + 7_000 < migrate_at && migrate_at < app_at);
+    assert_eq!(condition(&c, "meshed", "Ready").0, "True");
+}
+
+#[test]
+fn without_a_startup_probe_the_next_init_container_goes_on_once_the_sidecar_runs() {
+    let mut c = Cluster::with_default_nodes(2);
+    sh(&mut c, "kubectl apply -f -", Some(MESHED));
+    assert!(c.settle(120_000));
+    let proxy_at = event_at(&c, "meshed", "Started", "Started container proxy").unwrap();
+    let pulling = event_at(&c, "meshed", "Pulling", "Pulling image \"busybox:1.36\"").unwrap();
+    assert_eq!(pulling, proxy_at + 1_000);
+}
+
+const READY_PROBED: &str = "apiVersion: v1
+kind: Pod
+metadata: {name: meshed}
+spec:
+  initContainers:
+  - name: proxy
+    image: 'envoy:1.31'
+    restartPolicy: Always
+    readinessProbe: {httpGet: {path: /ready, port: 15021}, initialDelaySeconds: 30, periodSeconds: 5}
+  - {name: migrate, image: 'busybox:1.36'}
+  containers:
+  - {name: app, image: 'nginx:1.27'}
+";
+
+#[test]
+fn a_sidecars_readiness_probe_decides_its_ready_and_holds_the_pods_ready_condition() {
+    let mut c = Cluster::with_default_nodes(2);
+    sh(&mut c, "kubectl apply -f -", Some(READY_PROBED));
+    common::step_until(&mut c, 60_000, "app started", |c| {
+        event_at(c, "meshed", "Started", "Started container app").is_some()
+    });
+    let proxy_at = event_at(&c, "meshed", "Started", "Started container proxy").unwrap();
+    let app_at = event_at(&c, "meshed", "Started", "Started container app").unwrap();
+    // A readiness probe does not gate the init sequence; the app runs before it passes.
+    assert!(app_at < proxy_at + 30_000, "{app_at} vs {proxy_at}");
+    let p = common::pod(&c, "meshed").unwrap();
+    assert!(p.status.container_statuses[0].ready);
+    let proxy = &p.status.init_container_statuses[0];
+    assert_eq!((proxy.started, proxy.ready), (Some(true), false));
+    let unready = "containers with unready status: [proxy]".to_string();
+    assert_eq!(
+        condition(&c, "meshed", "ContainersReady"),
+        ("False".into(), unready.clone())
+    );
+    assert_eq!(
+        condition(&c, "meshed", "Ready"),
+        ("False".into(), unready.clone())
+    );
+    let table = sh(&mut c, "kubectl get pod meshed", None);
+    assert!(table.contains("meshed   1/2     Running"), "{table}");
+    // The first readiness probe (initialDelaySeconds 30) passes: Ready.
+    assert!(c.settle(120_000));
+    let p = common::pod(&c, "meshed").unwrap();
+    assert!(p.status.init_container_statuses[0].ready);
+    let ready = condition(&c, "meshed", "Ready");
+    assert_eq!(ready, ("True".into(), String::new()));
+    let p = common::pod(&c, "meshed").unwrap();
+    let cond = p
+        .status
+        .conditions
+        .iter()
+        .find(|x| x.type_ == "Ready")
+        .unwrap();
+    assert_eq!(cond.transition_ms, proxy_at + 30_000);
+    // The sidecar's application stops answering: the Pod is not Ready, for proxy only.
+    sh(&mut c, "sim unready pod/meshed", None);
+    // A failing readiness probe keeps probing: run a while rather than to quiescence.
+    c.advance(30_000);
+    let p = common::pod(&c, "meshed").unwrap();
+    assert!(!p.status.init_container_statuses[0].ready);
+    assert!(p.status.container_statuses[0].ready);
+    assert_eq!(condition(&c, "meshed", "Ready"), ("False".into(), unready));
+    let unhealthy = events_of(&c, "meshed", "Unhealthy");
+    assert_eq!(
+        unhealthy.last().map(|(_, m)| m.as_str()),
+        Some("Readiness probe failed: HTTP probe failed with statuscode: 503")
+    );
+}

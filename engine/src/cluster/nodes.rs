@@ -281,11 +281,20 @@ impl Cluster {
 /// kubectl's words for a name the Pod does not have.
 fn container_index(pod: &Pod, container: Option<&str>, key: &ObjKey) -> Result<usize, String> {
     match container {
+        // A sidecar is addressed past the app containers (the kubelet's index for it).
         Some(c) => pod
             .spec
             .containers
             .iter()
             .position(|x| x.name == c)
+            .or_else(|| {
+                let j = pod
+                    .spec
+                    .init_containers
+                    .iter()
+                    .position(|x| x.name == c && x.is_sidecar())?;
+                Some(pod.spec.containers.len() + j)
+            })
             .ok_or_else(|| format!("error: container {c} is not valid for pod {}", key.name)),
         None => Ok(0),
     }

@@ -52,6 +52,11 @@ impl Kubelet {
         let Some((pod, c)) = self.starting_container(store, uid, Slot::Init(j)) else {
             return (vec![], vec![]);
         };
+        if c.is_sidecar() {
+            // A sidecar restarted during bring-up (after a crash back-off) is a restart too.
+            let restart = p_restarted(&pod, &c.name);
+            return self.start_sidecar(faults, &pod, uid, j, now, restart);
+        }
         let mut p = pod.clone();
         let mut restart = false;
         if let Some(cs) = p.status.init_container_statuses.get_mut(j) {
@@ -65,27 +70,6 @@ impl Kubelet {
             cs.started = Some(true);
         }
         let mut requests = self.start_events(&p.metadata, &c, restart);
-        if c.is_sidecar() {
-            // A sidecar (restartPolicy: Always) is not waited for: once started the
-            // next init container (or the app containers) goes on, and it keeps
-            // running beside them. Without a readiness probe it is ready once started.
-            if let Some(cs) = p.status.init_container_statuses.get_mut(j) {
-                cs.ready = c.readiness_probe.is_none();
-            }
-            let mut timers = Vec::new();
-            if let Some(after) = faults.crashing_images.get(&c.image) {
-                timers.push((now + after, KubeletTimer::InitExit(uid.into(), j, 1)));
-            }
-            if restart {
-                // Restarted after it exited: the Pod had already moved on past it.
-                requests.push(Request::blind_update_status(p));
-                return (requests, timers);
-            }
-            let (r, t) = self.init_completed(faults, p, uid, j, now);
-            requests.extend(r);
-            timers.extend(t);
-            return (requests, timers);
-        }
         requests.push(Request::blind_update_status(p));
         let exit = match faults.crashing_images.get(&c.image) {
             Some(after) => (now + after, 1),
@@ -95,6 +79,85 @@ impl Kubelet {
             requests,
             vec![(exit.0, KubeletTimer::InitExit(uid.into(), j, exit.1))],
         )
+    }
+
+    /// Create and start sidecar `j` (an init container with `restartPolicy: Always`),
+    /// at bring-up or as a restart (also while the Pod runs). It is not waited for to
+    /// exit: once it is started — at once, or when its startup probe passes — the next
+    /// init container (or the app containers) goes on. Its probers run like an app
+    /// container's, under the kubelet-wide index `containers.len() + j`.
+    pub(super) fn start_sidecar(
+        &mut self,
+        faults: &mut Faults,
+        pod: &Pod,
+        uid: &str,
+        j: usize,
+        now: SimTime,
+        restart: bool,
+    ) -> KubeletOutput {
+        let idx = pod.spec.containers.len() + j;
+        let Some(c) = pod.spec.init_containers.get(j).cloned() else {
+            return (vec![], vec![]);
+        };
+        let mut p = pod.clone();
+        let mut requests = self.start_events(&p.metadata, &c, restart);
+        let gen = self.bump_gen(uid, idx, slot_count(pod));
+        let has_startup = c.startup_probe.is_some();
+        if let Some(cs) = p.status.init_container_statuses.get_mut(j) {
+            run_container(cs, uid, &c, now, restart);
+            // Started once running unless a startup probe decides when; ready then
+            // unless a readiness probe decides that.
+            cs.started = Some(!has_startup);
+            cs.ready = !has_startup && c.readiness_probe.is_none();
+        }
+        let mut timers = Vec::new();
+        match &c.startup_probe {
+            Some(probe) => {
+                timers.extend(self.start_prober(ProbeType::Startup, uid, idx, gen, probe, now))
+            }
+            None => timers.extend(self.arm_probes(faults, uid, idx, gen, &c, now)),
+        }
+        if let Some(after) = faults.crashing_images.get(&c.image) {
+            timers.push((now + after, KubeletTimer::Crash(uid.into(), idx, gen)));
+        }
+        let (r, t) = if has_startup {
+            refresh_ready(&mut p, now);
+            (vec![Request::blind_update_status(p)], vec![])
+        } else {
+            self.sidecar_started(faults, p, uid, j, now)
+        };
+        requests.extend(r);
+        timers.extend(t);
+        (requests, timers)
+    }
+
+    /// Sidecar `j` is started (running, its startup probe passed if it has one): the
+    /// first time, the Pod goes on to the next init container or the app containers;
+    /// after a restart it just reports.
+    pub(super) fn sidecar_started(
+        &mut self,
+        faults: &mut Faults,
+        mut p: Pod,
+        uid: &str,
+        j: usize,
+        now: SimTime,
+    ) -> KubeletOutput {
+        let all_ready = refresh_ready(&mut p, now);
+        let first = self
+            .workers
+            .get_mut(uid)
+            .is_some_and(|w| w.stage == Stage::Starting && w.sidecars_started.insert(j));
+        if first {
+            return self.init_completed(faults, p, uid, j, now);
+        }
+        if all_ready {
+            if let Some(w) = self.workers.get_mut(uid) {
+                if w.stage == Stage::Starting && initialized(&p) {
+                    w.stage = Stage::Running;
+                }
+            }
+        }
+        (vec![Request::blind_update_status(p)], vec![])
     }
 
     /// Init container `j` exited: on success the next one (or the app containers)
@@ -132,11 +195,10 @@ impl Kubelet {
             // A completed init container reports ready.
             cs.ready = code == 0;
         }
-        if code == 0 && !c.is_sidecar() {
+        if code == 0 {
             return self.init_completed(faults, p, uid, j, now);
         }
-        // A sidecar that exits is restarted whatever the Pod's restartPolicy.
-        self.init_failed(p, &c.name, uid, j, c.is_sidecar(), now)
+        self.init_failed(p, &c.name, uid, j, now)
     }
 
     /// Init container `j` completed: the next one is pulled, or — the last one — the Pod
@@ -197,10 +259,9 @@ impl Kubelet {
         name: &str,
         uid: &str,
         j: usize,
-        sidecar: bool,
         now: SimTime,
     ) -> KubeletOutput {
-        if p.spec.restart_policy == "Never" && !sidecar {
+        if p.spec.restart_policy == "Never" {
             p.status.phase = PodPhase::Failed.into();
             if let Some(w) = self.workers.get_mut(uid) {
                 w.stage = Stage::Running;
@@ -257,4 +318,24 @@ impl Kubelet {
         let ev = self.back_off_event(&p.metadata, &c.name);
         (vec![Request::blind_update_status(p), ev], vec![])
     }
+}
+
+/// Whether container `name` ran before (a start now is a restart).
+fn p_restarted(pod: &Pod, name: &str) -> bool {
+    status_of(pod, name).is_some_and(|cs| {
+        cs.state.terminated.is_some()
+            || cs
+                .state
+                .waiting
+                .as_ref()
+                .is_some_and(|w| w.reason == "CrashLoopBackOff")
+    })
+}
+
+/// Whether the Pod is Initialized (every init container done or started).
+fn initialized(p: &Pod) -> bool {
+    p.status
+        .conditions
+        .iter()
+        .any(|c| c.type_ == PodConditionType::Initialized.as_str() && c.status == "True")
 }

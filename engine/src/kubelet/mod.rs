@@ -70,8 +70,9 @@ pub enum KubeletTimer {
     /// Pull again after the image back-off.
     RetryPull(String, usize),
     /// A container exits with code 1: (pod uid, container index, container generation).
+    /// The index is `containers.len() + j` for the sidecar `initContainers[j]`.
     Crash(String, usize, u64),
-    /// The restart decision for an exited container.
+    /// The restart decision for an exited container (app or sidecar, as for `Crash`).
     Restart(String, usize, u64),
     /// A probe tick.
     Probe(ProbeTick),

@@ -25,6 +25,10 @@ pub(super) struct Worker {
     pub(super) restarted: bool,
     /// Passed the kubelet's admission (a Pod it already ran before a reboot has).
     pub(super) admitted: bool,
+    /// Sidecars (by init container index) whose start already let the Pod go on to
+    /// the next container: a restart of one of them does not start its successor
+    /// again (`isPreviouslyInitialized` in `computeInitContainerActions`).
+    pub(super) sidecars_started: BTreeSet<usize>,
 }
 
 impl Worker {
@@ -38,6 +42,7 @@ impl Worker {
             restarted,
             // A restarted Pod was admitted before the reboot; a new one is checked first.
             admitted: restarted,
+            sidecars_started: BTreeSet::new(),
         }
     }
 }
@@ -137,8 +142,8 @@ impl Kubelet {
                 now,
             )
         };
-        let names: Vec<&str> = p.spec.containers.iter().map(|c| c.name.as_str()).collect();
-        let unready = format!("containers with unready status: [{}]", names.join(" "));
+        // Nothing runs yet: every app container and sidecar is listed unready.
+        let unready = unready_message(&p);
         let s = &mut p.status;
         for c in [
             cond(

@@ -71,7 +71,8 @@ pub struct ProbeTick {
     pub probe: ProbeType,
     /// The Pod's uid.
     pub uid: String,
-    /// The container's index in `spec.containers`.
+    /// The container's index in `spec.containers`, or `containers.len() + j` for the
+    /// sidecar `spec.initContainers[j]`.
     pub container: usize,
     /// The container's generation when armed (a restart makes the tick stale).
     pub gen: u64,
@@ -202,7 +203,7 @@ impl Kubelet {
         let Some(pod) = self.pod(store, uid).cloned() else {
             return (vec![], vec![]);
         };
-        let Some(c) = pod.spec.containers.get(i).cloned() else {
+        let Some(c) = slot_container(&pod, i).cloned() else {
             return (vec![], vec![]);
         };
         let Some(probe) = t.of(&c).cloned() else {
@@ -326,21 +327,23 @@ impl Kubelet {
         now: SimTime,
     ) -> KubeletOutput {
         let mut p = pod.clone();
-        if let Some(cs) = p
-            .status
-            .container_statuses
-            .iter_mut()
-            .find(|x| x.name == c.name)
-        {
+        if let Some(cs) = status_of_mut(&mut p, &c.name) {
             cs.started = Some(true);
             cs.ready = c.readiness_probe.is_none();
+        }
+        let timers = self.arm_probes(faults, uid, i, gen, c, now);
+        let n = pod.spec.containers.len();
+        if i >= n {
+            // A sidecar's startup probe gates the init sequence: the next init
+            // container (or the app containers) starts only now.
+            let (r, t) = self.sidecar_started(faults, p, uid, i - n, now);
+            return (r, timers.into_iter().chain(t).collect());
         }
         if refresh_ready(&mut p, now) {
             if let Some(w) = self.workers.get_mut(uid) {
                 w.stage = Stage::Running;
             }
         }
-        let timers = self.arm_probes(faults, uid, i, gen, c, now);
         (vec![Request::blind_update_status(p)], timers)
     }
 
@@ -358,7 +361,11 @@ impl Kubelet {
         let Some(w) = self.workers.get_mut(uid) else {
             return timers;
         };
-        for (i, c) in pod.spec.containers.iter().enumerate() {
+        // App containers and sidecars alike (the kubelet-wide index).
+        for i in 0..slot_count(pod) {
+            let Some(c) = slot_container(pod, i) else {
+                continue;
+            };
             let gen = w.gens.get(i).copied().unwrap_or(0);
             for &t in types {
                 if t.of(c).is_none() {
@@ -394,10 +401,12 @@ impl Kubelet {
             .pod(store, uid)
             .cloned()
             .ok_or("the pod is not running on this node")?;
+        let sidecars = pod.spec.init_containers.iter().filter(|c| c.is_sidecar());
         if !pod
             .spec
             .containers
             .iter()
+            .chain(sidecars)
             .any(|c| c.readiness_probe.is_some())
         {
             return Err(format!(
@@ -435,24 +444,16 @@ impl Kubelet {
     }
 }
 
-/// Whether container `name` of the Pod is Ready in its status.
+/// Whether container `name` (app or sidecar) of the Pod is Ready in its status.
 fn container_ready(pod: &Pod, name: &str) -> bool {
-    pod.status
-        .container_statuses
-        .iter()
-        .find(|x| x.name == name)
-        .is_some_and(|x| x.ready)
+    status_of(pod, name).is_some_and(|x| x.ready)
 }
 
-/// The status update that marks container `name` Ready or not (and the Pod with it).
+/// The status update that marks container `name` (app or sidecar) Ready or not, and
+/// the Pod's ContainersReady / Ready with it.
 fn set_container_ready(pod: &Pod, name: &str, ready: bool, now: SimTime) -> Request {
     let mut p = pod.clone();
-    if let Some(cs) = p
-        .status
-        .container_statuses
-        .iter_mut()
-        .find(|x| x.name == name)
-    {
+    if let Some(cs) = status_of_mut(&mut p, name) {
         cs.ready = ready;
     }
     refresh_ready(&mut p, now);

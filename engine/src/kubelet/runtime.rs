@@ -53,7 +53,7 @@ impl Kubelet {
             return (vec![], vec![], p);
         };
         let mut requests = self.start_events(&p.metadata, &c, restart);
-        let gen = self.bump_gen(uid, i, p.spec.containers.len());
+        let gen = self.bump_gen(uid, i, slot_count(&p));
         let has_probe = c.readiness_probe.is_some();
         let has_startup = c.startup_probe.is_some();
         if let Some(cs) = p
@@ -143,16 +143,12 @@ impl Kubelet {
         let Some(pod) = self.pod(store, uid).cloned() else {
             return Err("the pod is not running on this node".into());
         };
-        let Some(name) = pod.spec.containers.get(i).map(|c| c.name.clone()) else {
+        let Some(c) = slot_container(&pod, i).cloned() else {
             return Err("no such container".into());
         };
+        let name = c.name.clone();
         let mut p = pod.clone();
-        let Some(cs) = p
-            .status
-            .container_statuses
-            .iter_mut()
-            .find(|x| x.name == name)
-        else {
+        let Some(cs) = status_of_mut(&mut p, &name) else {
             return Err(format!("container {name} has not started"));
         };
         let Some(running) = cs.state.running.take() else {
@@ -170,10 +166,14 @@ impl Kubelet {
         cs.ready = false;
         cs.started = Some(false);
         refresh_ready(&mut p, now);
-        let gen = self.bump_gen(uid, i, p.spec.containers.len());
-        if let Some(w) = self.workers.get_mut(uid) {
-            w.stage = Stage::Running;
+        let gen = self.bump_gen(uid, i, slot_count(&p));
+        if !c.is_sidecar() {
+            if let Some(w) = self.workers.get_mut(uid) {
+                w.stage = Stage::Running;
+            }
         }
+        // A sidecar that exits during bring-up leaves the worker bringing the Pod up:
+        // the init sequence may still wait for it to start again.
         Ok((
             vec![Request::blind_update_status(p)],
             vec![(now + PLEG_RELIST, KubeletTimer::Restart(uid.into(), i, gen))],
@@ -197,15 +197,10 @@ impl Kubelet {
         let Some(pod) = self.pod(store, uid).cloned() else {
             return (vec![], vec![]);
         };
-        let Some(c) = pod.spec.containers.get(i).cloned() else {
+        let Some(c) = slot_container(&pod, i).cloned() else {
             return (vec![], vec![]);
         };
-        let Some(cs) = pod
-            .status
-            .container_statuses
-            .iter()
-            .find(|x| x.name == c.name)
-        else {
+        let Some(cs) = status_of(&pod, &c.name) else {
             return (vec![], vec![]);
         };
         let term = cs
@@ -215,7 +210,8 @@ impl Kubelet {
             .or_else(|| cs.last_state.terminated.clone());
         let exit_code = term.as_ref().map(|t| t.exit_code).unwrap_or(1);
         let policy = pod.spec.restart_policy.as_str();
-        if policy == "Never" || (policy == "OnFailure" && exit_code == 0) {
+        // A sidecar is restarted whatever the Pod's restartPolicy (its own is Always).
+        if !c.is_sidecar() && (policy == "Never" || (policy == "OnFailure" && exit_code == 0)) {
             // No restart: once every container has exited the Pod is terminal.
             return (terminal_phase(&pod).into_iter().collect(), vec![]);
         }
@@ -235,12 +231,7 @@ impl Kubelet {
         if let Some(b) = self.crash_backoff.get(&key).copied() {
             if now.saturating_sub(finished) < b.delay {
                 let mut p = pod.clone();
-                if let Some(cs) = p
-                    .status
-                    .container_statuses
-                    .iter_mut()
-                    .find(|x| x.name == c.name)
-                {
+                if let Some(cs) = status_of_mut(&mut p, &c.name) {
                     crash_loop_back_off(cs, &pod.metadata, &c.name, b.delay);
                 }
                 let ev = self.back_off_event(&p.metadata, &c.name);
@@ -264,6 +255,10 @@ impl Kubelet {
                 last_update: now,
             },
         );
+        let n = pod.spec.containers.len();
+        if i >= n {
+            return self.start_sidecar(faults, &pod, uid, i - n, now, true);
+        }
         let (r, t, _) = self.start_one(faults, &pod, uid, i, now, true);
         (r, t)
     }

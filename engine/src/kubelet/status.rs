@@ -35,16 +35,78 @@ pub(super) fn set_waiting(p: &mut Pod, name: &str, reason: &str, message: &str) 
     }
 }
 
-/// ContainersReady / Ready from the containers' readiness; true when all are ready.
-pub(super) fn refresh_ready(p: &mut Pod, now: SimTime) -> bool {
-    let unready: Vec<String> = p
-        .status
+/// The container a kubelet-wide container index names: `spec.containers[i]` for
+/// `i < containers.len()`, else `spec.initContainers[i - containers.len()]`. The
+/// probers, generations and restart decisions of sidecars (restartable init
+/// containers) share the app containers' machinery through this one index space.
+pub(super) fn slot_container(pod: &Pod, i: usize) -> Option<&Container> {
+    let n = pod.spec.containers.len();
+    if i < n {
+        pod.spec.containers.get(i)
+    } else {
+        pod.spec.init_containers.get(i - n)
+    }
+}
+
+/// How many indices [`slot_container`] knows for the Pod.
+pub(super) fn slot_count(pod: &Pod) -> usize {
+    pod.spec.containers.len() + pod.spec.init_containers.len()
+}
+
+/// The status of container `name`, app or init (names are unique across both lists).
+pub(super) fn status_of<'a>(p: &'a Pod, name: &str) -> Option<&'a ContainerStatus> {
+    p.status
         .container_statuses
         .iter()
-        .filter(|x| !x.ready)
-        .map(|x| x.name.clone())
-        .collect();
-    if unready.is_empty() {
+        .chain(&p.status.init_container_statuses)
+        .find(|x| x.name == name)
+}
+
+/// The status of container `name`, app or init, to change.
+pub(super) fn status_of_mut<'a>(p: &'a mut Pod, name: &str) -> Option<&'a mut ContainerStatus> {
+    p.status
+        .container_statuses
+        .iter_mut()
+        .chain(p.status.init_container_statuses.iter_mut())
+        .find(|x| x.name == name)
+}
+
+/// The `ContainersReady` message for the Pod's current statuses (`""` when all are
+/// ready), as `GenerateContainersReadyCondition` builds it: sidecars (restartable init
+/// containers) count like app containers and come first, in declaration order; a
+/// container with no status yet is "unknown".
+pub(super) fn unready_message(p: &Pod) -> String {
+    let mut unknown = Vec::new();
+    let mut unready = Vec::new();
+    let sidecars = p.spec.init_containers.iter().filter(|c| c.is_sidecar());
+    for c in sidecars.chain(&p.spec.containers) {
+        match status_of(p, &c.name) {
+            None => unknown.push(c.name.as_str()),
+            Some(s) if !s.ready => unready.push(c.name.as_str()),
+            Some(_) => {}
+        }
+    }
+    let mut parts = Vec::new();
+    if !unknown.is_empty() {
+        parts.push(format!(
+            "containers with unknown status: [{}]",
+            unknown.join(" ")
+        ));
+    }
+    if !unready.is_empty() {
+        parts.push(format!(
+            "containers with unready status: [{}]",
+            unready.join(" ")
+        ));
+    }
+    parts.join(", ")
+}
+
+/// ContainersReady / Ready from the containers' readiness (sidecars included); true
+/// when all are ready.
+pub(super) fn refresh_ready(p: &mut Pod, now: SimTime) -> bool {
+    let msg = unready_message(p);
+    if msg.is_empty() {
         set_condition(
             &mut p.status.conditions,
             cond(
@@ -61,7 +123,6 @@ pub(super) fn refresh_ready(p: &mut Pod, now: SimTime) -> bool {
         );
         true
     } else {
-        let msg = format!("containers with unready status: [{}]", unready.join(" "));
         set_condition(
             &mut p.status.conditions,
             cond(
