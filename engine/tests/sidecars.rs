@@ -4,6 +4,7 @@
 
 mod common;
 
+use kubeplay_engine::api::Kind;
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::command::{run, NoFiles};
 
@@ -93,16 +94,23 @@ fn event_at(c: &Cluster, pod: &str, reason: &str, message: &str) -> Option<u64> 
         .map(|e| e.first_ms)
 }
 
-/// Every event about Pod `pod` with this reason: (time, message), oldest first.
+/// Every occurrence of an event about Pod `pod` with this reason: (time, message),
+/// oldest first — from the write log, since repeats of an Event are counted on it.
 fn events_of(c: &Cluster, pod: &str, reason: &str) -> Vec<(u64, String)> {
-    let mut v: Vec<(u64, String)> = c
+    let Some(uid) = c
         .events()
         .into_iter()
-        .filter(|e| e.involved_object.name == pod && e.reason == reason)
-        .map(|e| (e.first_ms, e.message.clone()))
-        .collect();
-    v.sort_by_key(|(t, _)| *t);
-    v
+        .find(|e| e.involved_object.name == pod)
+        .map(|e| e.involved_object.uid.clone())
+    else {
+        return vec![];
+    };
+    c.store
+        .log
+        .iter()
+        .filter(|w| w.kind == Kind::Event && w.owner_uid == uid && w.reason == reason)
+        .map(|w| (w.time, w.change.clone()))
+        .collect()
 }
 
 fn condition(c: &Cluster, pod: &str, type_: &str) -> (String, String) {
@@ -241,4 +249,86 @@ fn a_sidecars_readiness_probe_decides_its_ready_and_holds_the_pods_ready_conditi
         unhealthy.last().map(|(_, m)| m.as_str()),
         Some("Readiness probe failed: HTTP probe failed with statuscode: 503")
     );
+}
+
+#[test]
+fn a_sidecar_that_crashes_in_a_running_pod_restarts_in_place_with_the_crash_back_off() {
+    let mut c = Cluster::with_default_nodes(2);
+    sh(&mut c, "kubectl apply -f -", Some(MESHED));
+    assert!(c.settle(120_000));
+    let uid = common::pod(&c, "meshed").unwrap().metadata.uid.clone();
+    // From now on every run of the proxy's image exits 1 a second after it starts.
+    sh(&mut c, "sim image-crash envoy:1.31 --after 1s", None);
+    // Statuses carry whole seconds (RFC 3339) and the back-off counts from the exit's
+    // finishedAt: crash on a second boundary so the arithmetic below is exact.
+    c.advance((1_000 - c.now() % 1_000) % 1_000);
+    let t0 = c.now();
+    sh(&mut c, "sim crash pod/meshed --container proxy", None);
+    // One relist later: not Ready for the proxy's sake, restarted at once (no back-off yet).
+    c.advance(500);
+    let p = common::pod(&c, "meshed").unwrap();
+    let proxy = &p.status.init_container_statuses[0];
+    assert_eq!(
+        proxy.state.terminated.as_ref().map(|t| t.exit_code),
+        Some(1),
+        "{proxy:?}"
+    );
+    assert_eq!(
+        condition(&c, "meshed", "Ready"),
+        (
+            "False".into(),
+            "containers with unready status: [proxy]".into()
+        )
+    );
+    c.advance(40_000);
+    let p = common::pod(&c, "meshed").unwrap();
+    let proxy = &p.status.init_container_statuses[0];
+    // Restarted at +1 s, crashed at +2 s, back-off 10 s → +12 s, crashed at +13 s,
+    // back-off 20 s → +33 s, crashed at +34 s, waiting 40 s.
+    assert_eq!(proxy.restart_count, 3);
+    let waiting = proxy.state.waiting.as_ref().expect("waiting in back-off");
+    assert_eq!(waiting.reason, "CrashLoopBackOff");
+    assert_eq!(
+        waiting.message,
+        format!("back-off 40s restarting failed container=proxy pod=meshed_default({uid})")
+    );
+    assert_eq!(
+        proxy.last_state.terminated.as_ref().map(|t| t.exit_code),
+        Some(1)
+    );
+    let started: Vec<u64> = events_of(&c, "meshed", "Started")
+        .into_iter()
+        .filter(|(t, m)| m == "Started container proxy" && *t >= t0)
+        .map(|(t, _)| t - t0)
+        .collect();
+    assert_eq!(started, [1_000, 12_000, 33_000]);
+    let backoff = events_of(&c, "meshed", "BackOff");
+    assert!(!backoff.is_empty());
+    assert!(backoff.iter().all(|(_, m)| *m
+        == format!("Back-off restarting failed container proxy in pod meshed_default({uid})")));
+    assert_eq!(backoff[0].0 - t0, 3_000);
+    // In place: the Pod keeps running, its app and migrate are not run again.
+    assert_eq!(p.status.phase, "Running");
+    assert!(p.status.container_statuses[0].state.running.is_some());
+    assert_eq!(p.status.container_statuses[0].restart_count, 0);
+    let others = events_of(&c, "meshed", "Started")
+        .into_iter()
+        .filter(|(_, m)| m != "Started container proxy")
+        .count();
+    assert_eq!(others, 2);
+    // printPod: the sidecar waiting in back-off names the STATUS (Init:…, though the
+    // Pod is Initialized and Running) and its restarts count, with its last exit's age.
+    let table = sh(&mut c, "kubectl get pod meshed", None);
+    assert!(
+        table.contains("meshed   1/2     Init:CrashLoopBackOff   3 (6s ago)"),
+        "{table}"
+    );
+    // The image is fixed: the next restart (after the 40 s back-off) stays up and Ready.
+    sh(&mut c, "sim image-ok envoy:1.31", None);
+    assert!(c.settle(600_000));
+    let p = common::pod(&c, "meshed").unwrap();
+    let proxy = &p.status.init_container_statuses[0];
+    assert!(proxy.state.running.is_some(), "{proxy:?}");
+    assert_eq!((proxy.restart_count, proxy.ready), (4, true));
+    assert_eq!(condition(&c, "meshed", "Ready").0, "True");
 }

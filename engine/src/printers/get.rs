@@ -2,7 +2,7 @@
 
 use super::{age, node_status, pod_ready_status};
 use crate::api::*;
-use crate::time::{parse_rfc3339, SimTime};
+use crate::time::SimTime;
 
 /// Resolve a resource name as kubectl does (plural, singular, short name, with group).
 pub fn resolve_kind(s: &str) -> Option<Kind> {
@@ -130,14 +130,7 @@ fn containers_images(spec: &PodSpec) -> (String, String) {
 
 /// `RESTARTS`: the count, with `(<age> ago)` of the last restart when there was one.
 fn restarts_col(p: &Pod, now: SimTime) -> String {
-    let (_, _, restarts) = pod_ready_status(p);
-    let last = p
-        .status
-        .container_statuses
-        .iter()
-        .filter_map(|c| c.last_state.terminated.as_ref())
-        .filter_map(|t| parse_rfc3339(&t.finished_at))
-        .max();
+    let (restarts, last) = super::pod_restarts(p);
     match last {
         Some(t) if restarts > 0 => format!("{restarts} ({} ago)", age(t, now)),
         _ => restarts.to_string(),

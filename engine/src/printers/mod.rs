@@ -107,7 +107,67 @@ pub fn pod_ready_status(pod: &Pod) -> (String, String, i64) {
     } else if pod.metadata.is_deleting() && !pod.is_terminal() {
         reason = "Terminating".into();
     }
+    if !initializing || initialized {
+        // Initialized: completed init containers' restarts no longer count (printPod
+        // restarts from the sidecars' count), only the sidecars' and the app's.
+        restarts = pod
+            .status
+            .init_container_statuses
+            .iter()
+            .filter(|c| sidecar(&c.name))
+            .chain(&pod.status.container_statuses)
+            .map(|c| c.restart_count)
+            .sum();
+    }
     (format!("{ready}/{total}"), reason, restarts)
+}
+
+/// RESTARTS of `kubectl get pods` as `printPod` counts it: (count, when the last
+/// counted restart's container had finished). Init containers count while the Pod
+/// initializes; once it is Initialized only sidecars (restartable init containers)
+/// and the app containers do.
+pub fn pod_restarts(pod: &Pod) -> (i64, Option<SimTime>) {
+    let finished = |c: &ContainerStatus| {
+        c.last_state
+            .terminated
+            .as_ref()
+            .and_then(|t| crate::time::parse_rfc3339(&t.finished_at))
+    };
+    let sidecar = |name: &str| {
+        pod.spec
+            .init_containers
+            .iter()
+            .any(|c| c.name == name && c.is_sidecar())
+    };
+    let (_, _, restarts) = pod_ready_status(pod);
+    let initialized = pod
+        .status
+        .conditions
+        .iter()
+        .any(|c| c.type_ == PodConditionType::Initialized && c.status == ConditionStatus::True);
+    // printPod's init loop stops at the first init container neither completed nor a
+    // started sidecar: the Pod is initializing.
+    let stuck = pod.status.init_container_statuses.iter().any(|c| {
+        let done = c
+            .state
+            .terminated
+            .as_ref()
+            .is_some_and(|t| t.exit_code == 0);
+        !done && !(sidecar(&c.name) && c.started == Some(true))
+    });
+    let initializing = stuck && !initialized;
+    let inits = pod
+        .status
+        .init_container_statuses
+        .iter()
+        .filter(|c| initializing || sidecar(&c.name));
+    let apps = pod
+        .status
+        .container_statuses
+        .iter()
+        .filter(|_| !initializing);
+    let last = inits.chain(apps).filter_map(finished).max();
+    (restarts, last)
 }
 
 /// STATUS of `kubectl get nodes`: `Ready` / `NotReady` (Unknown prints NotReady too),
