@@ -332,3 +332,50 @@ fn a_sidecar_that_crashes_in_a_running_pod_restarts_in_place_with_the_crash_back
     assert_eq!((proxy.restart_count, proxy.ready), (4, true));
     assert_eq!(condition(&c, "meshed", "Ready").0, "True");
 }
+
+const TWO_SIDECARS: &str = "apiVersion: v1
+kind: Pod
+metadata: {name: meshed}
+spec:
+  initContainers:
+  - {name: proxy, image: 'envoy:1.31', restartPolicy: Always}
+  - {name: logger, image: 'fluent-bit:3.1', restartPolicy: Always}
+  containers:
+  - {name: app, image: 'nginx:1.27'}
+";
+
+#[test]
+fn on_deletion_the_app_stops_first_then_each_sidecar_in_reverse_order_after_the_later_one_exited() {
+    let mut c = Cluster::with_default_nodes(2);
+    sh(&mut c, "kubectl apply -f -", Some(TWO_SIDECARS));
+    assert!(c.settle(120_000));
+    assert_eq!(common::pod(&c, "meshed").unwrap().status.phase, "Running");
+    sh(&mut c, "kubectl delete pod meshed --wait=false", None);
+    let t0 = c.now();
+    // Every container is told to stop at once (one Killing each: the app, then the
+    // sidecars latest-declared first)…
+    common::step_until(&mut c, 10_000, "Killing", |c| {
+        !events_of(c, "meshed", "Killing").is_empty()
+    });
+    let killing = events_of(&c, "meshed", "Killing");
+    let kill_at = killing[0].0;
+    assert!(killing.iter().all(|(t, _)| *t == kill_at), "{killing:?}");
+    let order: Vec<&str> = killing.iter().map(|(_, m)| m.as_str()).collect();
+    assert_eq!(
+        order,
+        [
+            "Stopping container app",
+            "Stopping container logger",
+            "Stopping container proxy"
+        ]
+    );
+    // …but the sidecars wait their turn: the app exits after a second, logger a second
+    // later, proxy a second after that, and only then is the Pod gone (its final
+    // status, each container's finishedAt at its turn, is checked in the kubelet's
+    // unit tests: the status and the delete are written at the same instant).
+    c.advance(kill_at + 2_999 - c.now());
+    assert!(common::pod(&c, "meshed").is_some(), "proxy still stopping");
+    c.advance(1);
+    assert!(common::pod(&c, "meshed").is_none());
+    assert!(kill_at >= t0);
+}

@@ -29,6 +29,8 @@ pub(super) struct Worker {
     /// the next container: a restart of one of them does not start its successor
     /// again (`isPreviouslyInitialized` in `computeInitContainerActions`).
     pub(super) sidecars_started: BTreeSet<usize>,
+    /// When the kubelet began killing the Pod's containers.
+    pub(super) killed_at: Option<SimTime>,
 }
 
 impl Worker {
@@ -43,6 +45,7 @@ impl Worker {
             // A restarted Pod was admitted before the reboot; a new one is checked first.
             admitted: restarted,
             sidecars_started: BTreeSet::new(),
+            killed_at: None,
         }
     }
 }
@@ -246,29 +249,21 @@ impl Kubelet {
             self.workers.remove(uid);
             return (vec![], vec![]);
         };
-        // The app containers stop first; sidecars after them, in reverse order of
-        // their start (the kubelet keeps them serving until the app is gone).
-        let running_sidecars = pod
-            .status
-            .init_container_statuses
+        // Every container is told to stop at once (`killContainersWithSyncResult` runs
+        // one `killContainer` each, and each records its Killing event first), but the
+        // termination ordering holds the sidecars: each is stopped only after every app
+        // container and every later-declared sidecar has exited. So the app containers
+        // exit after one stop time, then the sidecars one after another in reverse
+        // declaration order, all within the grace period.
+        let stops = stop_order(pod);
+        let requests: Vec<Request> = stops
             .iter()
-            .zip(&pod.spec.init_containers)
-            .filter(|(s, c)| c.is_sidecar() && s.state.running.is_some())
-            .map(|(s, _)| s)
-            .rev();
-        let sidecars = running_sidecars.clone().count();
-        let requests: Vec<Request> = pod
-            .status
-            .container_statuses
-            .iter()
-            .filter(|c| c.state.running.is_some())
-            .chain(running_sidecars)
-            .map(|c| {
+            .map(|(name, _)| {
                 self.event(
                     &pod.metadata,
                     EventType::Normal,
                     "Killing",
-                    format!("Stopping container {}", c.name),
+                    format!("Stopping container {name}"),
                 )
             })
             .collect();
@@ -278,13 +273,11 @@ impl Kubelet {
             .unwrap_or(0)
             .max(0) as u64
             * 1000;
-        let stop = if requests.is_empty() {
-            0
-        } else if sidecars > 0 && sidecars < requests.len() {
-            (2 * self.timing.container_stop).min(grace_ms)
-        } else {
-            self.timing.container_stop.min(grace_ms)
-        };
+        let last = stops.last().map(|(_, k)| *k).unwrap_or(0);
+        let stop = (last * self.timing.container_stop).min(grace_ms);
+        if let Some(w) = self.workers.get_mut(uid) {
+            w.killed_at = Some(now);
+        }
         (
             requests,
             vec![(now + stop, KubeletTimer::Stopped(uid.into()))],
@@ -297,14 +290,25 @@ impl Kubelet {
             self.workers.remove(uid);
             return (vec![], vec![]);
         };
-        self.workers.remove(uid);
+        let killed_at = self
+            .workers
+            .remove(uid)
+            .and_then(|w| w.killed_at)
+            .unwrap_or(now);
         let mut p = pod.clone();
+        // Each container exited at its turn in the stop order (the last at `now`, the
+        // grace deadline cutting the wait short).
+        let finished: BTreeMap<String, SimTime> = stop_order(&p)
+            .into_iter()
+            .map(|(name, k)| (name, (killed_at + k * self.timing.container_stop).min(now)))
+            .collect();
         let sidecars = p
             .status
             .init_container_statuses
             .iter_mut()
             .filter(|s| s.state.running.is_some());
         for cs in p.status.container_statuses.iter_mut().chain(sidecars) {
+            let at = finished.get(&cs.name).copied().unwrap_or(now);
             let started = cs
                 .state
                 .running
@@ -316,7 +320,7 @@ impl Kubelet {
                     exit_code: 0,
                     reason: "Completed".into(),
                     started_at: started,
-                    finished_at: rfc3339(now),
+                    finished_at: rfc3339(at),
                 }),
                 ..Default::default()
             };
@@ -401,4 +405,32 @@ fn init_container_statuses(p: &mut Pod, now: SimTime) -> Condition {
         &format!("containers with incomplete status: [{}]", names.join(" ")),
         now,
     )
+}
+
+/// The running containers of a Pod being killed, in the order they are told to stop,
+/// each with its turn: app containers first (turn 1, together), then the running
+/// sidecars in reverse declaration order (turns 2, 3… — one after another, as
+/// `newTerminationOrdering` chains them; turn 1 onwards when no app container runs).
+fn stop_order(pod: &Pod) -> Vec<(String, u64)> {
+    let apps: Vec<(String, u64)> = pod
+        .status
+        .container_statuses
+        .iter()
+        .filter(|c| c.state.running.is_some())
+        .map(|c| (c.name.clone(), 1))
+        .collect();
+    let mut turn = u64::from(!apps.is_empty());
+    let mut out = apps;
+    let sidecars = pod
+        .status
+        .init_container_statuses
+        .iter()
+        .zip(&pod.spec.init_containers)
+        .filter(|(s, c)| c.is_sidecar() && s.state.running.is_some())
+        .rev();
+    for (s, _) in sidecars {
+        turn += 1;
+        out.push((s.name.clone(), turn));
+    }
+    out
 }

@@ -641,6 +641,66 @@ fn a_deleted_pod_is_stopped_within_its_grace_and_removed_with_a_final_delete() {
 }
 
 #[test]
+fn a_deleted_pods_sidecars_exit_one_after_another_after_the_app_in_reverse_order() {
+    let mut b = Bench::new();
+    let mut pod = web(vec![container("app", "nginx:1.27")]);
+    for name in ["proxy", "logger"] {
+        let mut c = container(name, "envoy:1.31");
+        c.restart_policy = Some("Always".into());
+        pod.spec.init_containers.push(c);
+    }
+    let uid = b.bind(pod);
+    b.until(|t| matches!(t, KubeletTimer::Start(..)));
+    let old = b.pod(&uid);
+    let key = ObjKey::of(&old.metadata);
+    let chs = b
+        .store
+        .delete(
+            b.now,
+            Kind::Pod,
+            &key,
+            &crate::apiserver::DeleteOptions::default(),
+            "kubectl",
+        )
+        .unwrap();
+    let deleting = chs[0]
+        .new
+        .as_deref()
+        .and_then(Pod::from_object)
+        .unwrap()
+        .clone();
+    let (_, timers) = b.k.on_pod_change(Some(&old), Some(&deleting), b.now);
+    b.timers.extend(timers);
+    let requests = b.until(|t| matches!(t, KubeletTimer::Kill(..)));
+    let stopping: Vec<String> = events(&requests).into_iter().map(|e| e.2).collect();
+    assert_eq!(
+        stopping,
+        [
+            "Stopping container app",
+            "Stopping container logger",
+            "Stopping container proxy"
+        ]
+    );
+    let killed = b.now;
+    let (_, requests) = b.next();
+    assert_eq!(b.now, killed + 3_000, "app, then logger, then proxy");
+    let p = pod_writes(&requests)[0];
+    let finished = |s: &ContainerStatus| s.state.terminated.as_ref().unwrap().finished_at.clone();
+    assert_eq!(
+        finished(&p.status.container_statuses[0]),
+        rfc3339(killed + 1_000)
+    );
+    assert_eq!(
+        finished(&p.status.init_container_statuses[1]),
+        rfc3339(killed + 2_000)
+    );
+    assert_eq!(
+        finished(&p.status.init_container_statuses[0]),
+        rfc3339(killed + 3_000)
+    );
+}
+
+#[test]
 fn a_rebooted_node_posts_ready_and_restarts_its_pods_in_place_with_a_new_sandbox() {
     let mut b = Bench::new();
     let uid = b.bind(web(vec![container("app", "nginx:1.27")]));
