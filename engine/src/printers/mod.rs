@@ -153,7 +153,8 @@ pub fn pod_restarts(pod: &Pod) -> (i64, Option<SimTime>) {
             .terminated
             .as_ref()
             .is_some_and(|t| t.exit_code == 0);
-        !done && !(sidecar(&c.name) && c.started == Some(true))
+        let started_sidecar = sidecar(&c.name) && c.started == Some(true);
+        !(done || started_sidecar)
     });
     let initializing = stuck && !initialized;
     let inits = pod
