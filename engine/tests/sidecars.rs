@@ -379,3 +379,47 @@ fn on_deletion_the_app_stops_first_then_each_sidecar_in_reverse_order_after_the_
     assert!(common::pod(&c, "meshed").is_none());
     assert!(kill_at >= t0);
 }
+
+#[test]
+fn a_sidecar_failing_its_startup_probe_is_restarted_and_the_next_init_container_keeps_waiting() {
+    let mut c = Cluster::with_default_nodes(2);
+    sh(&mut c, "kubectl apply -f -", Some(PROBED));
+    common::step_until(&mut c, 60_000, "proxy started", |c| {
+        event_at(c, "meshed", "Started", "Started container proxy").is_some()
+    });
+    let proxy_at = event_at(&c, "meshed", "Started", "Started container proxy").unwrap();
+    // The proxy does not answer: its startup probe fails at 6, 8 and 10 s (threshold 3).
+    sh(&mut c, "sim hang pod/meshed", None);
+    common::step_until(&mut c, 60_000, "killed", |c| {
+        event_at(
+            c,
+            "meshed",
+            "Killing",
+            "Container proxy failed startup probe, will be restarted",
+        )
+        .is_some()
+    });
+    let killed_at = c.now();
+    assert_eq!(killed_at, proxy_at + 10_000);
+    let unhealthy = events_of(&c, "meshed", "Unhealthy");
+    assert_eq!(unhealthy.len(), 3);
+    assert!(unhealthy
+        .iter()
+        .all(|(_, m)| m == "Startup probe failed: HTTP probe failed with statuscode: 503"));
+    let p = common::pod(&c, "meshed").unwrap();
+    let proxy = &p.status.init_container_statuses[0];
+    assert_eq!(
+        proxy.state.terminated.as_ref().map(|t| t.exit_code),
+        Some(137)
+    );
+    assert!(event_at(&c, "meshed", "Pulling", "Pulling image \"busybox:1.36\"").is_none());
+    // Restarted a relist later (the kill cured the hang): its startup probe passes 6 s
+    // on, and only then does migrate go on.
+    assert!(c.settle(120_000));
+    let p = common::pod(&c, "meshed").unwrap();
+    let proxy = &p.status.init_container_statuses[0];
+    assert_eq!((proxy.restart_count, proxy.started), (1, Some(true)));
+    assert_eq!(p.status.phase, "Running");
+    let pulling = event_at(&c, "meshed", "Pulling", "Pulling image \"busybox:1.36\"").unwrap();
+    assert_eq!(pulling, killed_at + 1_000 + 7_000);
+}
