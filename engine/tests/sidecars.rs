@@ -1,6 +1,8 @@
 //! Native sidecars (an init container with `restartPolicy: Always`, GA in v1.33): the
-//! kubelet starts one and goes on without waiting for it to exit, keeps it running
-//! beside the app containers, and stops it after them.
+//! kubelet starts one and goes on without waiting for it to exit — once it runs, or once
+//! its startup probe passes — keeps it running beside the app containers (its readiness
+//! counting for the Pod's, its crashes restarted in place with the crash back-off), and
+//! stops it after them, sidecars in reverse order of declaration.
 
 mod common;
 
