@@ -425,3 +425,22 @@ fn a_sidecar_failing_its_startup_probe_is_restarted_and_the_next_init_container_
     let pulling = event_at(&c, "meshed", "Pulling", "Pulling image \"busybox:1.36\"").unwrap();
     assert_eq!(pulling, killed_at + 1_000 + 7_000);
 }
+
+#[test]
+fn the_nodes_runtime_lists_a_running_sidecar_beside_the_app() {
+    let mut c = Cluster::with_default_nodes(2);
+    sh(&mut c, "kubectl apply -f -", Some(MESHED));
+    assert!(c.settle(120_000));
+    let node = common::pod(&c, "meshed").unwrap().spec.node_name.clone();
+    let ps = sh(&mut c, &format!("sim node ps {node}"), None);
+    let rows: Vec<&str> = ps.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{ps}");
+    assert!(
+        rows[0].starts_with("meshed") && rows[0].contains("proxy"),
+        "{ps}"
+    );
+    assert!(
+        rows[1].contains("app") && rows[1].contains("nginx:1.27"),
+        "{ps}"
+    );
+}

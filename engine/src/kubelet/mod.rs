@@ -249,7 +249,8 @@ impl Kubelet {
     }
 
     /// What this node's container runtime is running (`crictl ps`): (pod, container,
-    /// image) for every Pod whose containers have started and not been stopped.
+    /// image) for every running container — sidecars and app containers — of the Pods
+    /// not being stopped.
     pub fn running(&self, store: &Store) -> Vec<(String, String, String)> {
         if !self.up {
             return vec![];
@@ -262,7 +263,10 @@ impl Kubelet {
             let Some(p) = store.get::<Pod>(&w.key).filter(|p| p.metadata.uid == *uid) else {
                 continue;
             };
-            for cs in &p.status.container_statuses {
+            // Sidecars run beside the app containers (a running init container is one:
+            // the others run to completion before anything else starts).
+            let sidecars = p.status.init_container_statuses.iter();
+            for cs in sidecars.chain(&p.status.container_statuses) {
                 if cs.state.running.is_some() {
                     out.push((p.metadata.name.clone(), cs.name.clone(), cs.image.clone()));
                 }
