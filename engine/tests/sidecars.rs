@@ -444,3 +444,48 @@ fn the_nodes_runtime_lists_a_running_sidecar_beside_the_app() {
         "{ps}"
     );
 }
+
+#[test]
+fn once_the_app_of_a_pod_that_never_restarts_has_exited_its_sidecars_are_stopped_in_reverse_order()
+{
+    let mut c = Cluster::with_default_nodes(2);
+    let never = TWO_SIDECARS.replace("spec:\n", "spec:\n  restartPolicy: Never\n");
+    sh(&mut c, "kubectl apply -f -", Some(&never));
+    assert!(c.settle(120_000));
+    sh(&mut c, "sim crash pod/meshed --container app", None);
+    assert!(c.settle(120_000));
+    // The phase follows the app container alone: Failed. Its sidecars are then stopped
+    // (logger, then proxy) and the Pod stays, every container terminated.
+    let p = common::pod(&c, "meshed").expect("a completed Pod is not removed");
+    assert_eq!(p.status.phase, "Failed");
+    assert!(p
+        .status
+        .init_container_statuses
+        .iter()
+        .all(|s| s.state.terminated.is_some() && !s.ready));
+    let killing: Vec<String> = events_of(&c, "meshed", "Killing")
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect();
+    assert_eq!(
+        killing,
+        ["Stopping container logger", "Stopping container proxy"]
+    );
+    assert_eq!(
+        condition(&c, "meshed", "Ready"),
+        ("False".into(), String::new())
+    );
+    let ready = p
+        .status
+        .conditions
+        .iter()
+        .find(|x| x.type_ == "Ready")
+        .unwrap();
+    assert_eq!(ready.reason, "PodFailed");
+    let node = p.spec.node_name.clone();
+    let ps = sh(&mut c, &format!("sim node ps {node}"), None);
+    assert!(!ps.contains("meshed"), "{ps}");
+    sh(&mut c, "kubectl delete pod meshed --wait=false", None);
+    assert!(c.settle(60_000));
+    assert!(common::pod(&c, "meshed").is_none());
+}

@@ -267,12 +267,14 @@ impl Kubelet {
                 )
             })
             .collect();
-        let grace_ms = pod
-            .metadata
-            .deletion_grace_period_seconds
-            .unwrap_or(0)
-            .max(0) as u64
-            * 1000;
+        // A deleted Pod's grace is the deletion's; a Pod that completed (its sidecars
+        // left to stop) has its spec's terminationGracePeriodSeconds.
+        let grace = if pod.metadata.is_deleting() {
+            pod.metadata.deletion_grace_period_seconds.unwrap_or(0)
+        } else {
+            pod.spec.grace_seconds()
+        };
+        let grace_ms = grace.max(0) as u64 * 1000;
         let last = stops.last().map(|(_, k)| *k).unwrap_or(0);
         let stop = (last * self.timing.container_stop).min(grace_ms);
         if let Some(w) = self.workers.get_mut(uid) {
@@ -327,13 +329,21 @@ impl Kubelet {
             cs.ready = false;
             cs.started = Some(false);
         }
-        p.status.phase = PodPhase::Succeeded.into();
+        // A Pod that completed on its own keeps its phase (Failed stays Failed) and
+        // stays; a deleted one is Succeeded and removed.
+        let deleted = p.metadata.is_deleting();
+        let reason = if !deleted && p.status.phase == PodPhase::Failed {
+            "PodFailed"
+        } else {
+            p.status.phase = PodPhase::Succeeded.into();
+            "PodCompleted"
+        };
         set_condition(
             &mut p.status.conditions,
             cond(
                 PodConditionType::Ready,
                 ConditionStatus::False,
-                "PodCompleted",
+                reason,
                 "",
                 now,
             ),
@@ -343,11 +353,14 @@ impl Kubelet {
             cond(
                 PodConditionType::ContainersReady,
                 ConditionStatus::False,
-                "PodCompleted",
+                reason,
                 "",
                 now,
             ),
         );
+        if !deleted {
+            return (vec![Request::blind_update_status(p)], vec![]);
+        }
         (
             vec![
                 Request::blind_update_status(p.clone()),

@@ -213,7 +213,23 @@ impl Kubelet {
         // A sidecar is restarted whatever the Pod's restartPolicy (its own is Always).
         if !c.is_sidecar() && (policy == "Never" || (policy == "OnFailure" && exit_code == 0)) {
             // No restart: once every container has exited the Pod is terminal.
-            return (terminal_phase(&pod).into_iter().collect(), vec![]);
+            let Some(done) = terminal_phase(&pod) else {
+                return (vec![], vec![]);
+            };
+            // Sidecars do not hold the phase (getPhase counts the app containers only);
+            // the terminal Pod's worker then stops them, in their termination order.
+            let sidecar_runs = pod
+                .status
+                .init_container_statuses
+                .iter()
+                .any(|s| s.state.running.is_some());
+            if !sidecar_runs {
+                return (vec![done], vec![]);
+            }
+            if let Some(w) = self.workers.get_mut(uid) {
+                w.stage = Stage::Killing;
+            }
+            return (vec![done], vec![(now, KubeletTimer::Kill(uid.into()))]);
         }
         let finished = term
             .as_ref()
