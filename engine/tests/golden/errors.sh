@@ -142,3 +142,9 @@ spec: {containers: [{name: c, image: busybox, imagePullPolice: Always}]}
 EOF
 kubectl apply -f web.yaml --validate=foo # expect error
 kubectl create -f web.yaml --validate=foo # expect error
+kubectl version --client
+kubectl version --client=true
+kubectl version
+kubectl version extra # expect error
+kubectl version --client extra
+kubectl version -o wide # expect error

@@ -384,13 +384,45 @@ fn run_verb(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn 
         "annotate" => update::label(c, rest, true),
         "patch" => update::patch(c, rest),
         "wait" => return blocking(wait::wait(c, rest)),
-        "version" => Ok("Client Version: v1.33.0\nKustomize Version: v5.6.0\nServer Version: v1.33.0 (kubeplay)".into()),
-        other => Err(format!("error: unknown command \"{other}\" for \"kubectl\"\nRun 'kubectl --help' for usage.")),
+        "version" => version(rest),
+        other => Err(format!(
+            "error: unknown command \"{other}\" for \"kubectl\"\nRun 'kubectl --help' for usage."
+        )),
     };
     match r {
         Ok(s) => Outcome::ok(s),
         Err(e) => Outcome::err(e),
     }
+}
+
+/// `kubectl version [--client] [-o yaml|json]` (version.go): `--client` prints only the
+/// client and Kustomize lines, and skips the `extra arguments` check, which Complete
+/// never reaches then.
+fn version(words: &[String]) -> Result<String, String> {
+    use crate::command::args::{bool_flag, flag, parse_flags};
+    let p = parse_flags(
+        words,
+        &[bool_flag("client", None), flag("output", Some('o'))],
+        "kubectl version",
+    )?;
+    let client = p.bool("client");
+    if !client && !p.args.is_empty() {
+        return Err(format!("error: extra arguments: [{}]", p.args.join(" ")));
+    }
+    match p.get("output") {
+        None | Some("") => {}
+        Some("yaml" | "json") => {
+            return Err(
+                "error: kubeplay's version prints text only; --output is not supported".into(),
+            )
+        }
+        Some(_) => return Err("error: --output must be 'yaml' or 'json'".into()),
+    }
+    let mut out = String::from("Client Version: v1.33.0\nKustomize Version: v5.6.0");
+    if !client {
+        out.push_str("\nServer Version: v1.33.0 (kubeplay)");
+    }
+    Ok(out)
 }
 
 /// A verb that may block, as an [`Outcome`] that carries the waiting command.
