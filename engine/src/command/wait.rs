@@ -36,6 +36,14 @@ enum Step {
         items: VecDeque<(Kind, ObjKey)>,
         cond: String,
     },
+    /// `kubectl wait --for=create`: the named objects (or, with none named, any object of
+    /// `kind` in `ns` that `selector` matches) present, then `condition met` for each.
+    Created {
+        kind: Kind,
+        ns: String,
+        names: Vec<ObjKey>,
+        selector: Option<LabelSelector>,
+    },
     /// `kubectl rollout status`: the status viewer's messages as they change.
     Rollout {
         ns: String,
@@ -155,6 +163,26 @@ impl Blocking {
         )
     }
 
+    /// Wait for objects to exist: the `names` given, or (none given) any object of
+    /// `kind` in `ns` that `selector` matches (`--all` when it is `None`).
+    pub fn created(
+        deadline: SimTime,
+        kind: Kind,
+        ns: String,
+        names: Vec<ObjKey>,
+        selector: Option<LabelSelector>,
+    ) -> Self {
+        Self::new(
+            deadline,
+            Step::Created {
+                kind,
+                ns,
+                names,
+                selector,
+            },
+        )
+    }
+
     /// Follow a rollout.
     pub fn rollout(deadline: SimTime, ns: String, name: String) -> Self {
         Self::new(
@@ -225,6 +253,12 @@ impl Blocking {
             Step::Conditions { items, cond } => {
                 poll_conditions(c, items, cond, timed_out, &mut out)
             }
+            Step::Created {
+                kind,
+                ns,
+                names,
+                selector,
+            } => poll_created(c, *kind, ns, names, selector.as_ref(), timed_out, &mut out),
             Step::Rollout { ns, name, last } => {
                 poll_rollout(c, ns, name, last, timed_out, &mut out)
             }
@@ -434,6 +468,47 @@ fn poll_conditions(
             Progress::Failed
         }
         Some(_) => Progress::Waiting,
+    }
+}
+
+/// `kubectl wait --for=create` (wait.go's RunWait): poll until the resource finder
+/// visits something — every named object, or at least one the selector matches; a
+/// selector that matches nothing waits for the timeout (v1.33, `foundResource`) —
+/// then `IsCreated` prints `condition met` for each object visited.
+fn poll_created(
+    c: &Cluster,
+    kind: Kind,
+    ns: &str,
+    names: &[ObjKey],
+    selector: Option<&LabelSelector>,
+    timed_out: bool,
+    out: &mut String,
+) -> Progress {
+    let found: Vec<String> = if names.is_empty() {
+        c.store
+            .list_objects(kind)
+            .filter(|o| !kind.namespaced() || o.meta().namespace == ns)
+            .filter(|o| selector.is_none_or(|s| s.matches(&o.meta().labels)))
+            .map(|o| o.meta().name.clone())
+            .collect()
+    } else if names.iter().all(|k| c.store.get_object(kind, k).is_some()) {
+        names.iter().map(|k| k.name.clone()).collect()
+    } else {
+        Vec::new()
+    };
+    if !found.is_empty() {
+        for name in found {
+            line(
+                out,
+                &format!("{} condition met", qualified_name(kind, &name)),
+            );
+        }
+        Progress::Done
+    } else if timed_out {
+        line(out, "error: timed out waiting for the condition");
+        Progress::Failed
+    } else {
+        Progress::Waiting
     }
 }
 

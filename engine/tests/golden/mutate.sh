@@ -37,6 +37,11 @@ kubectl drain node-2 --ignore-daemonsets
 kubectl get pods -o wide
 kubectl uncordon node-2
 kubectl wait --for=condition=Available deployment/web --timeout=60s
+kubectl wait --for=create deployment/web
+kubectl wait --for=create deployment/api --timeout=5s # expect error
+kubectl wait --for=create pods -l app=web --timeout=5s
+kubectl wait --for=create pods -l app=none --timeout=5s # expect error
+kubectl wait --for=condition=Ready pods -l app=none --timeout=5s # expect error
 kubectl delete deployment web
 kubectl get rs,pods
 kubectl delete pod ghost # expect error

@@ -1,4 +1,4 @@
-//! `kubectl wait --for=delete|condition=…|jsonpath=…`: the command blocks until each
+//! `kubectl wait --for=create|delete|condition=…|jsonpath=…`: the command blocks until each
 //! object meets the condition (see `command::wait` for the waiting itself).
 //!
 //! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/wait/wait.go`.
@@ -7,7 +7,7 @@ use super::util::{key_for, kind_arg, namespace, objects_of, targets, timeout_fla
 use crate::api::*;
 use crate::apiserver::{ApiError, ObjKey};
 use crate::cluster::Cluster;
-use crate::command::args::{bool_flag, flag, parse_flags};
+use crate::command::args::{bool_flag, flag, parse_flags, Parsed};
 use crate::command::select::parse_label_selector;
 use crate::command::wait::Blocking;
 
@@ -29,6 +29,9 @@ pub(super) fn wait(c: &mut Cluster, words: &[String]) -> RB {
         .ok_or("error: unrecognized condition: \"\"")?
         .to_string();
     let ns = namespace(&p);
+    if cond.eq_ignore_ascii_case("create") {
+        return wait_created(c, &p, ns);
+    }
     let mut keys: Vec<(Kind, ObjKey)> = Vec::new();
     if p.get("selector").is_some() || p.bool("all") {
         let k = kind_arg(
@@ -61,5 +64,36 @@ pub(super) fn wait(c: &mut Cluster, words: &[String]) -> RB {
     Ok((
         String::new(),
         Some(Blocking::conditions(c.now() + timeout, keys, cond)),
+    ))
+}
+
+/// `kubectl wait --for=create`: nothing needs to exist yet; the command polls until it
+/// does (see `Blocking::created`).
+fn wait_created(c: &Cluster, p: &Parsed, ns: String) -> RB {
+    let timeout = timeout_flag(p, 30_000)?;
+    let deadline = c.now() + timeout;
+    if p.get("selector").is_some() || p.bool("all") {
+        let k = kind_arg(
+            p.args
+                .first()
+                .ok_or("error: resource(s) were provided, but no name was specified")?,
+        )?;
+        let sel = p.get("selector").map(parse_label_selector).transpose()?;
+        return Ok((
+            String::new(),
+            Some(Blocking::created(deadline, k, ns, Vec::new(), sel)),
+        ));
+    }
+    let t = targets(&p.args)?;
+    let Some(&(kind, _)) = t.first() else {
+        return Err("error: resource(s) were provided, but no name was specified".into());
+    };
+    if t.iter().any(|(k, _)| *k != kind) {
+        return Err("error: kubeplay's wait --for=create takes names of one kind".into());
+    }
+    let names = t.iter().map(|(k, n)| key_for(*k, &ns, n)).collect();
+    Ok((
+        String::new(),
+        Some(Blocking::created(deadline, kind, ns, names, None)),
     ))
 }
