@@ -135,6 +135,16 @@ fn default_container(c: &mut Container) {
             p.protocol = "TCP".into();
         }
     }
+    // `SetDefaults_ObjectFieldSelector`: an env var's fieldRef reads apiVersion v1.
+    for e in &mut c.env {
+        if let Some(f) = e
+            .get_mut("valueFrom")
+            .and_then(|v| v.get_mut("fieldRef"))
+            .and_then(|f| f.as_object_mut())
+        {
+            f.entry("apiVersion").or_insert_with(|| "v1".into());
+        }
+    }
     for probe in [
         &mut c.readiness_probe,
         &mut c.liveness_probe,

@@ -220,6 +220,312 @@ fn state(w: &mut String, title: &str, s: &ContainerState) {
     }
 }
 
+/// `describeContainerCommand`: Command and Args, one line each (a multi-line one split).
+fn container_command(w: &mut String, ct: &Container, indent: &str) {
+    for (title, items) in [("Command", &ct.command), ("Args", &ct.args)] {
+        if items.is_empty() {
+            continue;
+        }
+        let _ = writeln!(w, "{indent}{title}:");
+        for item in items.iter() {
+            for line in item.split('\n') {
+                let _ = writeln!(w, "{indent}  {line}");
+            }
+        }
+    }
+}
+
+/// What `EnvValueRetriever` resolves a `fieldRef` to on a Pod (nothing on a template).
+fn field_ref_value(pod: Option<&Pod>, path: &str) -> String {
+    let Some(p) = pod else {
+        return String::new();
+    };
+    let keyed = |prefix: &str, map: &StringMap| -> Option<String> {
+        let key = path.strip_prefix(prefix)?.strip_suffix("']")?;
+        Some(map.get(key).cloned().unwrap_or_default())
+    };
+    if let Some(v) = keyed("metadata.labels['", &p.metadata.labels) {
+        return v;
+    }
+    if let Some(v) = keyed("metadata.annotations['", &p.metadata.annotations) {
+        return v;
+    }
+    match path {
+        "metadata.name" => p.metadata.name.clone(),
+        "metadata.namespace" => p.metadata.namespace.clone(),
+        "metadata.uid" => p.metadata.uid.clone(),
+        "spec.nodeName" => p.spec.node_name.clone(),
+        "spec.serviceAccountName" => p.spec.service_account_name.clone(),
+        "status.podIP" => p.status.pod_ip.clone(),
+        "status.hostIP" => p.status.host_ip.clone(),
+        _ => String::new(),
+    }
+}
+
+/// `ExtractContainerResourceValue` for the four resources a `resourceFieldRef` names
+/// most: cpu in whole cores rounded up (the default divisor 1), memory in bytes; an
+/// unset limit reads 0, which describe shows as "node allocatable".
+fn resource_field_value(ct: &Container, resource: &str) -> String {
+    let (map, name) = match resource.split_once('.') {
+        Some(("limits", n)) => (&ct.resources.limits, n),
+        Some(("requests", n)) => (&ct.resources.requests, n),
+        _ => return String::new(),
+    };
+    let v = map.get(name).map(String::as_str);
+    match name {
+        "cpu" => {
+            let milli = v
+                .and_then(crate::api::quantity::parse_cpu_milli)
+                .unwrap_or(0);
+            ((milli + 999) / 1000).to_string()
+        }
+        "memory" => v
+            .and_then(crate::api::quantity::parse_bytes)
+            .unwrap_or(0)
+            .to_string(),
+        _ => String::new(),
+    }
+}
+
+/// `describeContainerEnvFrom` (when the container has `envFrom`) and
+/// `describeContainerEnvVars`.
+fn container_env(w: &mut String, ct: &Container, pod: Option<&Pod>, indent: &str) {
+    let s = |v: &serde_json::Value, k: &str| {
+        v.get(k).and_then(|x| x.as_str()).unwrap_or("").to_string()
+    };
+    let optional =
+        |v: &serde_json::Value| v.get("optional").and_then(|x| x.as_bool()).unwrap_or(false);
+    if let Some(from) = ct.extra.get("envFrom").and_then(|v| v.as_array()) {
+        if !from.is_empty() {
+            let _ = writeln!(w, "{indent}Environment Variables from:");
+            for e in from {
+                let (kind, r) = match (e.get("configMapRef"), e.get("secretRef")) {
+                    (Some(r), _) => ("ConfigMap", r),
+                    (None, Some(r)) => ("Secret", r),
+                    _ => ("", &serde_json::Value::Null),
+                };
+                let prefix = s(e, "prefix");
+                let name = s(r, "name");
+                let opt = optional(r);
+                if prefix.is_empty() {
+                    let _ = writeln!(w, "{indent}  {name}\t{kind}\tOptional: {opt}");
+                } else {
+                    let _ = writeln!(
+                        w,
+                        "{indent}  {name}\t{kind} with prefix '{prefix}'\tOptional: {opt}"
+                    );
+                }
+            }
+        }
+    }
+    if ct.env.is_empty() {
+        let _ = writeln!(w, "{indent}Environment:\t<none>");
+        return;
+    }
+    let _ = writeln!(w, "{indent}Environment:");
+    for e in &ct.env {
+        let name = s(e, "name");
+        let Some(from) = e.get("valueFrom") else {
+            for (i, line) in s(e, "value").split('\n').enumerate() {
+                if i == 0 {
+                    let _ = writeln!(w, "{indent}  {name}:\t{line}");
+                } else {
+                    let _ = writeln!(w, "{indent}  \t{line}");
+                }
+            }
+            continue;
+        };
+        if let Some(f) = from.get("fieldRef") {
+            let path = s(f, "fieldPath");
+            let api = s(f, "apiVersion");
+            let value = field_ref_value(pod, &path);
+            let _ = writeln!(w, "{indent}  {name}:\t{value} ({api}:{path})");
+        } else if let Some(r) = from.get("resourceFieldRef") {
+            let resource = s(r, "resource");
+            let mut value = resource_field_value(ct, &resource);
+            if value == "0" && (resource == "limits.cpu" || resource == "limits.memory") {
+                value = "node allocatable".into();
+            }
+            let _ = writeln!(w, "{indent}  {name}:\t{value} ({resource})");
+        } else if let Some(r) = from.get("secretKeyRef") {
+            let _ = writeln!(
+                w,
+                "{indent}  {name}:\t<set to the key '{}' in secret '{}'>\tOptional: {}",
+                s(r, "key"),
+                s(r, "name"),
+                optional(r)
+            );
+        } else if let Some(r) = from.get("configMapKeyRef") {
+            let _ = writeln!(
+                w,
+                "{indent}  {name}:\t<set to the key '{}' of config map '{}'>\tOptional: {}",
+                s(r, "key"),
+                s(r, "name"),
+                optional(r)
+            );
+        }
+    }
+}
+
+/// `describeContainerVolumes`: the mounts sorted by path, `ro`/`rw` and the subPath.
+fn container_mounts(w: &mut String, ct: &Container, indent: &str) {
+    if ct.volume_mounts.is_empty() {
+        let _ = writeln!(w, "{indent}Mounts:\t<none>");
+        return;
+    }
+    let _ = writeln!(w, "{indent}Mounts:");
+    let mut mounts: Vec<&VolumeMount> = ct.volume_mounts.iter().collect();
+    mounts.sort_by(|a, b| a.mount_path.cmp(&b.mount_path));
+    for m in mounts {
+        let mut flags = vec![if m.read_only == Some(true) {
+            "ro".to_string()
+        } else {
+            "rw".to_string()
+        }];
+        if let Some(sub) = m
+            .extra
+            .get("subPath")
+            .and_then(|v| v.as_str())
+            .filter(|s| !s.is_empty())
+        {
+            flags.push(format!("path={sub:?}"));
+        }
+        let _ = writeln!(
+            w,
+            "{indent}  {} from {} ({})",
+            m.mount_path,
+            m.name,
+            flags.join(",")
+        );
+    }
+}
+
+/// `describeVolumes`: each volume with its source as describe.go's print*VolumeSource
+/// functions print the sources kubeplay's users write; any other source is `<unknown>`.
+fn volumes_section(w: &mut String, volumes: &[Volume], space: &str) {
+    if volumes.is_empty() {
+        let _ = writeln!(w, "{space}Volumes:\t<none>");
+        return;
+    }
+    let _ = writeln!(w, "{space}Volumes:");
+    let name_indent = if space.is_empty() { "" } else { " " };
+    let s = |v: &serde_json::Value, k: &str| {
+        v.get(k).and_then(|x| x.as_str()).unwrap_or("").to_string()
+    };
+    let b = |v: &serde_json::Value, k: &str| v.get(k).and_then(|x| x.as_bool()).unwrap_or(false);
+    for vol in volumes {
+        // The name at LEVEL_1 (one more space inside a template); the source at LEVEL_2
+        // whatever `space` is, as describeVolumes writes through the same PrefixWriter.
+        let _ = writeln!(w, "  {name_indent}{}:", vol.name);
+        let (kind, src) = match vol.source.iter().next() {
+            Some((k, v)) => (k.as_str(), v),
+            None => ("", &serde_json::Value::Null),
+        };
+        let l2 = "    ";
+        match kind {
+            "hostPath" => {
+                let ty = s(src, "type");
+                let ty = if src.get("type").is_none() {
+                    "<none>".to_string()
+                } else {
+                    ty
+                };
+                let _ = writeln!(w, "{l2}Type:\tHostPath (bare host directory volume)");
+                let _ = writeln!(w, "    Path:\t{}", s(src, "path"));
+                let _ = writeln!(w, "    HostPathType:\t{ty}");
+            }
+            "emptyDir" => {
+                let limit = src
+                    .get("sizeLimit")
+                    .map(|v| match v {
+                        serde_json::Value::String(x) => x.clone(),
+                        other => other.to_string(),
+                    })
+                    .filter(|x| !x.is_empty() && x != "0")
+                    .unwrap_or_else(|| "<unset>".into());
+                let _ = writeln!(
+                    w,
+                    "{l2}Type:\tEmptyDir (a temporary directory that shares a pod's lifetime)"
+                );
+                let _ = writeln!(w, "    Medium:\t{}", s(src, "medium"));
+                let _ = writeln!(w, "    SizeLimit:\t{limit}");
+            }
+            "secret" => {
+                let _ = writeln!(w, "{l2}Type:\tSecret (a volume populated by a Secret)");
+                let _ = writeln!(w, "    SecretName:\t{}", s(src, "secretName"));
+                let _ = writeln!(w, "    Optional:\t{}", b(src, "optional"));
+            }
+            "configMap" => {
+                let _ = writeln!(
+                    w,
+                    "{l2}Type:\tConfigMap (a volume populated by a ConfigMap)"
+                );
+                let _ = writeln!(w, "    Name:\t{}", s(src, "name"));
+                let _ = writeln!(w, "    Optional:\t{}", b(src, "optional"));
+            }
+            "persistentVolumeClaim" => {
+                let _ = writeln!(
+                    w,
+                    "{l2}Type:\tPersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)"
+                );
+                let _ = writeln!(w, "    ClaimName:\t{}", s(src, "claimName"));
+                let _ = writeln!(w, "    ReadOnly:\t{}", b(src, "readOnly"));
+            }
+            "downwardAPI" => {
+                let _ = writeln!(
+                    w,
+                    "{l2}Type:\tDownwardAPI (a volume populated by information about the pod)"
+                );
+                let _ = writeln!(w, "    Items:");
+                for item in src
+                    .get("items")
+                    .and_then(|x| x.as_array())
+                    .into_iter()
+                    .flatten()
+                {
+                    if let Some(f) = item.get("fieldRef") {
+                        let _ = writeln!(w, "      {} -> {}", s(f, "fieldPath"), s(item, "path"));
+                    }
+                    if let Some(r) = item.get("resourceFieldRef") {
+                        let _ = writeln!(w, "      {} -> {}", s(r, "resource"), s(item, "path"));
+                    }
+                }
+            }
+            "projected" => {
+                let _ = writeln!(
+                    w,
+                    "{l2}Type:\tProjected (a volume that contains injected data from multiple sources)"
+                );
+                for source in src
+                    .get("sources")
+                    .and_then(|x| x.as_array())
+                    .into_iter()
+                    .flatten()
+                {
+                    if let Some(sec) = source.get("secret") {
+                        let _ = writeln!(w, "{l2}SecretName:\t{}", s(sec, "name"));
+                        let _ = writeln!(w, "    Optional:\t{}", b(sec, "optional"));
+                    } else if source.get("downwardAPI").is_some() {
+                        let _ = writeln!(w, "{l2}DownwardAPI:\ttrue");
+                    } else if let Some(cm) = source.get("configMap") {
+                        let _ = writeln!(w, "{l2}ConfigMapName:\t{}", s(cm, "name"));
+                        let _ = writeln!(w, "    Optional:\t{}", b(cm, "optional"));
+                    } else if let Some(t) = source.get("serviceAccountToken") {
+                        let secs = t
+                            .get("expirationSeconds")
+                            .and_then(|x| x.as_i64())
+                            .unwrap_or(3600);
+                        let _ = writeln!(w, "{l2}TokenExpirationSeconds:\t{secs}");
+                    }
+                }
+            }
+            _ => {
+                let _ = writeln!(w, "  <unknown>");
+            }
+        }
+    }
+}
+
 /// A Pod template as `describe deployment` and `rollout history --revision` show it.
 pub fn pod_template(t: &PodTemplateSpec, _level: usize) -> String {
     let mut w = String::new();
@@ -237,13 +543,14 @@ pub fn pod_template(t: &PodTemplateSpec, _level: usize) -> String {
         let _ = writeln!(w, "    Image:\t{}", c.image);
         let _ = writeln!(w, "    Port:\t{p}");
         let _ = writeln!(w, "    Host Port:\t{h}");
+        container_command(&mut w, c, "    ");
         resources(&mut w, "    ", "Limits", &c.resources.limits);
         resources(&mut w, "    ", "Requests", &c.resources.requests);
         probes(&mut w, c);
-        let _ = writeln!(w, "    Environment:\t<none>");
-        let _ = writeln!(w, "    Mounts:\t<none>");
+        container_env(&mut w, c, None, "    ");
+        container_mounts(&mut w, c, "    ");
     }
-    let _ = writeln!(w, "  Volumes:\t<none>");
+    volumes_section(&mut w, &t.spec.volumes, "  ");
     topology_spread(&mut w, &t.spec.topology_spread_constraints, "  ");
     if !t.spec.priority_class_name.is_empty() {
         let _ = writeln!(w, "  Priority Class Name:\t{}", t.spec.priority_class_name);
@@ -340,6 +647,7 @@ fn describe_pod(c: &Cluster, p: &Pod) -> String {
             "Init Containers",
             &p.spec.init_containers,
             &p.status.init_container_statuses,
+            Some(p),
         );
     }
     containers_section(
@@ -347,6 +655,7 @@ fn describe_pod(c: &Cluster, p: &Pod) -> String {
         "Containers",
         &p.spec.containers,
         &p.status.container_statuses,
+        Some(p),
     );
     if !p.status.conditions.is_empty() {
         let _ = writeln!(w, "Conditions:");
@@ -355,7 +664,7 @@ fn describe_pod(c: &Cluster, p: &Pod) -> String {
             let _ = writeln!(w, "  {} \t{} ", cd.type_, cd.status);
         }
     }
-    let _ = writeln!(w, "Volumes:\t<none>");
+    volumes_section(&mut w, &p.spec.volumes, "");
     let _ = writeln!(w, "QoS Class:\t{}", qos(p));
     multiline(&mut w, "Node-Selectors", &p.spec.node_selector);
     tolerations(&mut w, &p.spec.tolerations);
@@ -370,6 +679,7 @@ fn containers_section(
     title: &str,
     specs: &[Container],
     statuses: &[ContainerStatus],
+    pod: Option<&Pod>,
 ) {
     let _ = writeln!(w, "{title}:");
     for ct in specs {
@@ -390,6 +700,7 @@ fn containers_section(
         };
         let _ = writeln!(w, "    {}:\t{ps}", label.0);
         let _ = writeln!(w, "    {}:\t{hs}", label.1);
+        container_command(w, ct, "    ");
         if let Some(s) = st {
             state(w, "State", &s.state);
             if s.last_state.terminated.is_some() {
@@ -401,8 +712,8 @@ fn containers_section(
         resources(w, "    ", "Limits", &ct.resources.limits);
         resources(w, "    ", "Requests", &ct.resources.requests);
         probes(w, ct);
-        let _ = writeln!(w, "    Environment:\t<none>");
-        let _ = writeln!(w, "    Mounts:\t<none>");
+        container_env(w, ct, pod, "    ");
+        container_mounts(w, ct, "    ");
     }
 }
 

@@ -45,3 +45,49 @@ kubectl create priorityclass high --value=1000 --description='for the web tier'
 kubectl describe priorityclass high
 kubectl annotate pod probed note='a long note: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' short=x
 kubectl describe pod probed
+# Command, Args, Environment, Mounts and Volumes as describe.go prints them.
+kubectl apply -f - <<YAML
+apiVersion: v1
+kind: Pod
+metadata:
+  name: full
+  labels: {app: full}
+spec:
+  volumes:
+  - name: scratch
+    emptyDir: {sizeLimit: 1Gi}
+  - name: config
+    configMap: {name: app-config}
+  - name: creds
+    secret: {secretName: db-creds, optional: true}
+  - name: logs
+    hostPath: {path: /var/log/app, type: DirectoryOrCreate}
+  - name: data
+    persistentVolumeClaim: {claimName: data-0}
+  containers:
+  - name: app
+    image: nginx:1.27
+    command: ["/bin/app", "--serve"]
+    args: ["--port=8080"]
+    resources: {requests: {cpu: 250m, memory: 64Mi}}
+    env:
+    - {name: MODE, value: production}
+    - name: POD_NAME
+      valueFrom: {fieldRef: {fieldPath: metadata.name}}
+    - name: APP_LABEL
+      valueFrom: {fieldRef: {fieldPath: "metadata.labels['app']"}}
+    - name: CPU_LIMIT
+      valueFrom: {resourceFieldRef: {resource: limits.cpu}}
+    - name: CPU_REQUEST
+      valueFrom: {resourceFieldRef: {resource: requests.cpu}}
+    - name: PASSWORD
+      valueFrom: {secretKeyRef: {name: db-creds, key: password}}
+    - name: LEVEL
+      valueFrom: {configMapKeyRef: {name: app-config, key: level, optional: true}}
+    volumeMounts:
+    - {name: scratch, mountPath: /tmp}
+    - {name: config, mountPath: /etc/app, readOnly: true}
+    - {name: logs, mountPath: /var/log/app, subPath: full}
+YAML
+sim advance 5s
+kubectl describe pod full
