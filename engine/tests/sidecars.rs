@@ -16,21 +16,35 @@ fn sh(c: &mut Cluster, cmd: &str, stdin: Option<&str>) -> String {
     o.output
 }
 
-const MESHED: &str = "apiVersion: v1
+/// Pod `meshed`: sidecar `proxy` (with `proxy_probe`, a line of its fields, if any), then
+/// init container `migrate`, then app container `app`.
+fn meshed(proxy_probe: &str) -> String {
+    format!(
+        "apiVersion: v1
 kind: Pod
-metadata: {name: meshed}
+metadata: {{name: meshed}}
 spec:
   initContainers:
-  - {name: proxy, image: 'envoy:1.31', restartPolicy: Always}
-  - {name: migrate, image: 'busybox:1.36'}
+  - name: proxy
+    image: 'envoy:1.31'
+    restartPolicy: Always
+{proxy_probe}  - {{name: migrate, image: 'busybox:1.36'}}
   containers:
-  - {name: app, image: 'nginx:1.27'}
-";
+  - {{name: app, image: 'nginx:1.27'}}
+"
+    )
+}
+
+/// The proxy's startup probe: first run after 6 s.
+const STARTUP_PROBE: &str = "    startupProbe: {httpGet: {path: /healthz, port: 15021}, initialDelaySeconds: 6, periodSeconds: 2}\n";
+
+/// The proxy's readiness probe: first run after 30 s.
+const READINESS_PROBE: &str = "    readinessProbe: {httpGet: {path: /ready, port: 15021}, initialDelaySeconds: 30, periodSeconds: 5}\n";
 
 #[test]
 fn a_sidecar_starts_first_keeps_running_beside_the_app_and_stops_after_it() {
     let mut c = Cluster::with_default_nodes(2);
-    sh(&mut c, "kubectl apply -f -", Some(MESHED));
+    sh(&mut c, "kubectl apply -f -", Some(&meshed("")));
     assert!(c.settle(120_000));
     let p = common::pod(&c, "meshed").unwrap();
     assert_eq!(p.status.phase, "Running");
@@ -80,7 +94,7 @@ fn a_crashing_sidecar_is_restarted_even_in_a_pod_that_never_restarts() {
     sh(
         &mut c,
         "kubectl apply -f -",
-        Some(&MESHED.replace("spec:\n", "spec:\n  restartPolicy: Never\n")),
+        Some(&meshed("").replace("spec:\n", "spec:\n  restartPolicy: Never\n")),
     );
     c.advance(60_000);
     let p = common::pod(&c, "meshed").unwrap();
@@ -126,24 +140,10 @@ fn condition(c: &Cluster, pod: &str, type_: &str) -> (String, String) {
     (cond.status.clone(), cond.message.clone())
 }
 
-const PROBED: &str = "apiVersion: v1
-kind: Pod
-metadata: {name: meshed}
-spec:
-  initContainers:
-  - name: proxy
-    image: 'envoy:1.31'
-    restartPolicy: Always
-    startupProbe: {httpGet: {path: /healthz, port: 15021}, initialDelaySeconds: 6, periodSeconds: 2}
-  - {name: migrate, image: 'busybox:1.36'}
-  containers:
-  - {name: app, image: 'nginx:1.27'}
-";
-
 #[test]
 fn the_next_init_container_waits_for_a_sidecars_startup_probe_to_pass() {
     let mut c = Cluster::with_default_nodes(2);
-    sh(&mut c, "kubectl apply -f -", Some(PROBED));
+    sh(&mut c, "kubectl apply -f -", Some(&meshed(STARTUP_PROBE)));
     common::step_until(&mut c, 60_000, "proxy started", |c| {
         event_at(c, "meshed", "Started", "Started container proxy").is_some()
     });
@@ -177,31 +177,17 @@ fn the_next_init_container_waits_for_a_sidecars_startup_probe_to_pass() {
 #[test]
 fn without_a_startup_probe_the_next_init_container_goes_on_once_the_sidecar_runs() {
     let mut c = Cluster::with_default_nodes(2);
-    sh(&mut c, "kubectl apply -f -", Some(MESHED));
+    sh(&mut c, "kubectl apply -f -", Some(&meshed("")));
     assert!(c.settle(120_000));
     let proxy_at = event_at(&c, "meshed", "Started", "Started container proxy").unwrap();
     let pulling = event_at(&c, "meshed", "Pulling", "Pulling image \"busybox:1.36\"").unwrap();
     assert_eq!(pulling, proxy_at + 1_000);
 }
 
-const READY_PROBED: &str = "apiVersion: v1
-kind: Pod
-metadata: {name: meshed}
-spec:
-  initContainers:
-  - name: proxy
-    image: 'envoy:1.31'
-    restartPolicy: Always
-    readinessProbe: {httpGet: {path: /ready, port: 15021}, initialDelaySeconds: 30, periodSeconds: 5}
-  - {name: migrate, image: 'busybox:1.36'}
-  containers:
-  - {name: app, image: 'nginx:1.27'}
-";
-
 #[test]
 fn a_sidecars_readiness_probe_decides_its_ready_and_holds_the_pods_ready_condition() {
     let mut c = Cluster::with_default_nodes(2);
-    sh(&mut c, "kubectl apply -f -", Some(READY_PROBED));
+    sh(&mut c, "kubectl apply -f -", Some(&meshed(READINESS_PROBE)));
     common::step_until(&mut c, 60_000, "app started", |c| {
         event_at(c, "meshed", "Started", "Started container app").is_some()
     });
@@ -256,7 +242,7 @@ fn a_sidecars_readiness_probe_decides_its_ready_and_holds_the_pods_ready_conditi
 #[test]
 fn a_sidecar_that_crashes_in_a_running_pod_restarts_in_place_with_the_crash_back_off() {
     let mut c = Cluster::with_default_nodes(2);
-    sh(&mut c, "kubectl apply -f -", Some(MESHED));
+    sh(&mut c, "kubectl apply -f -", Some(&meshed("")));
     assert!(c.settle(120_000));
     let uid = common::pod(&c, "meshed").unwrap().metadata.uid.clone();
     // From now on every run of the proxy's image exits 1 a second after it starts.
@@ -385,7 +371,7 @@ fn on_deletion_the_app_stops_first_then_each_sidecar_in_reverse_order_after_the_
 #[test]
 fn a_sidecar_failing_its_startup_probe_is_restarted_and_the_next_init_container_keeps_waiting() {
     let mut c = Cluster::with_default_nodes(2);
-    sh(&mut c, "kubectl apply -f -", Some(PROBED));
+    sh(&mut c, "kubectl apply -f -", Some(&meshed(STARTUP_PROBE)));
     common::step_until(&mut c, 60_000, "proxy started", |c| {
         event_at(c, "meshed", "Started", "Started container proxy").is_some()
     });
@@ -429,7 +415,7 @@ fn a_sidecar_failing_its_startup_probe_is_restarted_and_the_next_init_container_
 #[test]
 fn the_nodes_runtime_lists_a_running_sidecar_beside_the_app() {
     let mut c = Cluster::with_default_nodes(2);
-    sh(&mut c, "kubectl apply -f -", Some(MESHED));
+    sh(&mut c, "kubectl apply -f -", Some(&meshed("")));
     assert!(c.settle(120_000));
     let node = common::pod(&c, "meshed").unwrap().spec.node_name.clone();
     let ps = sh(&mut c, &format!("sim node ps {node}"), None);
