@@ -86,6 +86,30 @@ impl Bench {
         bound.metadata.uid
     }
 
+    /// `kubectl delete pod` (graceful) and the kubelet told of it, as its watch would.
+    fn delete_pod(&mut self, uid: &str) {
+        let old = self.pod(uid);
+        let key = ObjKey::of(&old.metadata);
+        let chs = self
+            .store
+            .delete(
+                self.now,
+                Kind::Pod,
+                &key,
+                &crate::apiserver::DeleteOptions::default(),
+                "kubectl",
+            )
+            .unwrap();
+        let deleting = chs[0]
+            .new
+            .as_deref()
+            .and_then(Pod::from_object)
+            .unwrap()
+            .clone();
+        let (_, timers) = self.k.on_pod_change(Some(&old), Some(&deleting), self.now);
+        self.timers.extend(timers);
+    }
+
     fn pod(&self, uid: &str) -> Pod {
         self.store
             .list::<Pod>()
@@ -603,26 +627,7 @@ fn a_deleted_pod_is_stopped_within_its_grace_and_removed_with_a_final_delete() {
     let mut b = Bench::new();
     let uid = b.bind(web(vec![container("app", "nginx:1.27")]));
     b.until(|t| matches!(t, KubeletTimer::Start(..)));
-    let old = b.pod(&uid);
-    let key = ObjKey::of(&old.metadata);
-    let chs = b
-        .store
-        .delete(
-            b.now,
-            Kind::Pod,
-            &key,
-            &crate::apiserver::DeleteOptions::default(),
-            "kubectl",
-        )
-        .unwrap();
-    let deleting = chs[0]
-        .new
-        .as_deref()
-        .and_then(Pod::from_object)
-        .unwrap()
-        .clone();
-    let (_, timers) = b.k.on_pod_change(Some(&old), Some(&deleting), b.now);
-    b.timers.extend(timers);
+    b.delete_pod(&uid);
     let requests = b.until(|t| matches!(t, KubeletTimer::Kill(..)));
     assert_eq!(
         events(&requests),
@@ -651,26 +656,7 @@ fn a_deleted_pods_sidecars_exit_one_after_another_after_the_app_in_reverse_order
     }
     let uid = b.bind(pod);
     b.until(|t| matches!(t, KubeletTimer::Start(..)));
-    let old = b.pod(&uid);
-    let key = ObjKey::of(&old.metadata);
-    let chs = b
-        .store
-        .delete(
-            b.now,
-            Kind::Pod,
-            &key,
-            &crate::apiserver::DeleteOptions::default(),
-            "kubectl",
-        )
-        .unwrap();
-    let deleting = chs[0]
-        .new
-        .as_deref()
-        .and_then(Pod::from_object)
-        .unwrap()
-        .clone();
-    let (_, timers) = b.k.on_pod_change(Some(&old), Some(&deleting), b.now);
-    b.timers.extend(timers);
+    b.delete_pod(&uid);
     let requests = b.until(|t| matches!(t, KubeletTimer::Kill(..)));
     let stopping: Vec<String> = events(&requests).into_iter().map(|e| e.2).collect();
     assert_eq!(
