@@ -374,19 +374,14 @@ impl Kubelet {
         c: &Container,
         restart: bool,
     ) -> Vec<Request> {
+        let normal =
+            |reason: &str, message: String| self.event(pod, EventType::Normal, reason, message);
         let mut requests = Vec::new();
         // Every start ensures the image again: a restart finds it present, and with
         // `Always` pulls it anyway (the registry round trip only: every layer is there).
         if restart && c.image_pull_policy == "Always" {
-            requests.push(self.event(
-                pod,
-                EventType::Normal,
-                "Pulling",
-                format!("Pulling image \"{}\"", c.image),
-            ));
-            requests.push(self.event(
-                pod,
-                EventType::Normal,
+            requests.push(normal("Pulling", format!("Pulling image \"{}\"", c.image)));
+            requests.push(normal(
                 "Pulled",
                 format!(
                     "Successfully pulled image \"{}\" in {secs} ({secs} including waiting). Image size: {} bytes.",
@@ -396,25 +391,13 @@ impl Kubelet {
                 ),
             ));
         } else if restart {
-            requests.push(self.event(
-                pod,
-                EventType::Normal,
+            requests.push(normal(
                 "Pulled",
                 format!("Container image \"{}\" already present on machine", c.image),
             ));
         }
-        requests.push(self.event(
-            pod,
-            EventType::Normal,
-            "Created",
-            format!("Created container {}", c.name),
-        ));
-        requests.push(self.event(
-            pod,
-            EventType::Normal,
-            "Started",
-            format!("Started container {}", c.name),
-        ));
+        requests.push(normal("Created", format!("Created container {}", c.name)));
+        requests.push(normal("Started", format!("Started container {}", c.name)));
         requests
     }
 
