@@ -34,12 +34,7 @@ pub(super) fn wait(c: &mut Cluster, words: &[String]) -> RB {
     }
     let mut keys: Vec<(Kind, ObjKey)> = Vec::new();
     if p.get("selector").is_some() || p.bool("all") {
-        let k = kind_arg(
-            p.args
-                .first()
-                .ok_or("error: resource(s) were provided, but no name was specified")?,
-        )?;
-        let sel = p.get("selector").map(parse_label_selector).transpose()?;
+        let (k, sel) = kind_and_selector(&p)?;
         for o in objects_of(c, k, Some(&ns)) {
             if sel.as_ref().is_none_or(|s| s.matches(&o.meta().labels)) {
                 keys.push((k, ObjKey::of(o.meta())));
@@ -67,18 +62,24 @@ pub(super) fn wait(c: &mut Cluster, words: &[String]) -> RB {
     ))
 }
 
+/// With `-l` or `--all`: the one kind named and the selector (none for `--all`).
+fn kind_and_selector(p: &Parsed) -> Result<(Kind, Option<LabelSelector>), String> {
+    let k = kind_arg(
+        p.args
+            .first()
+            .ok_or("error: resource(s) were provided, but no name was specified")?,
+    )?;
+    let sel = p.get("selector").map(parse_label_selector).transpose()?;
+    Ok((k, sel))
+}
+
 /// `kubectl wait --for=create`: nothing needs to exist yet; the command polls until it
 /// does (see `Blocking::created`).
 fn wait_created(c: &Cluster, p: &Parsed, ns: String) -> RB {
     let timeout = timeout_flag(p, 30_000)?;
     let deadline = c.now() + timeout;
     if p.get("selector").is_some() || p.bool("all") {
-        let k = kind_arg(
-            p.args
-                .first()
-                .ok_or("error: resource(s) were provided, but no name was specified")?,
-        )?;
-        let sel = p.get("selector").map(parse_label_selector).transpose()?;
+        let (k, sel) = kind_and_selector(p)?;
         return Ok((
             String::new(),
             Some(Blocking::created(deadline, k, ns, Vec::new(), sel)),
