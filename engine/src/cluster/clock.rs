@@ -121,18 +121,15 @@ impl Cluster {
                 if k.epoch != epoch {
                     return;
                 }
-                let (requests, timers) = k.fire(&mut self.faults, &self.store, t, now);
-                for (at, t) in timers {
-                    self.push_timer(at, Timer::Kubelet(node.clone(), epoch, t));
-                }
-                let _ = self.apply(&kubelet_component(&node), requests);
+                let out = k.fire(&mut self.faults, &self.store, t, now);
+                self.kubelet_output(&node, out);
             }
         }
     }
 
     pub(super) fn is_background(&self, t: &Timer) -> bool {
         match t {
-            Timer::Kubelet(_, _, KubeletTimer::Heartbeat) => true,
+            Timer::Kubelet(_, _, KubeletTimer::Heartbeat | KubeletTimer::Housekeeping) => true,
             Timer::Kubelet(n, epoch, _) => self.kubelets.get(n).is_none_or(|k| k.epoch != *epoch),
             Timer::Own(t) => self.controllers.timer_is_background(t, &|n| {
                 self.kubelets.get(n).is_some_and(|k| k.up && !k.partitioned)

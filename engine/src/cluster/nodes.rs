@@ -14,12 +14,15 @@ impl Cluster {
         self.node_index += 1;
         let mut k = Kubelet::new(name, self.node_index, config, self.config.kubelet.clone());
         let (requests, timers) = k.register(self.now);
-        let epoch = k.epoch;
         self.kubelets.insert(name.to_string(), k);
         let comp = kubelet_component(name);
         self.apply(&comp, requests)?;
-        for (at, t) in timers {
-            self.push_timer(at, Timer::Kubelet(name.to_string(), epoch, t));
+        self.kubelet_timers(name, timers);
+        // Pods still bound to this name (a node removed and added again) are synced
+        // like any Pod a starting kubelet finds.
+        if let Some(k) = self.kubelets.get_mut(name) {
+            let out = k.adopt_bound_pods(&self.store, self.now);
+            self.kubelet_output(name, out);
         }
         Ok(())
     }
@@ -85,7 +88,7 @@ impl Cluster {
                 if k.up { "partitioned" } else { "down" }
             ));
         }
-        k.partition();
+        k.partition(&self.store);
         self.recount_foreground();
         Ok(())
     }
@@ -121,22 +124,41 @@ impl Cluster {
             return Err(format!("node \"{name}\" is already up"));
         }
         let (requests, timers) = k.power_on(&self.store, self.now);
-        let epoch = k.epoch;
         self.recount_foreground();
         let _ = self.apply(&kubelet_component(name), requests);
-        for (at, t) in timers {
-            self.push_timer(at, Timer::Kubelet(name.to_string(), epoch, t));
-        }
+        self.kubelet_timers(name, timers);
         Ok(())
     }
 
+    /// What a kubelet produced: its timers are armed and its requests sent — or held
+    /// by the kubelet while its node is cut off from the API server.
     pub(super) fn kubelet_output(&mut self, node: &str, out: crate::kubelet::KubeletOutput) {
         let (requests, timers) = out;
-        let epoch = self.kubelets.get(node).map(|k| k.epoch).unwrap_or(0);
+        self.kubelet_timers(node, timers);
+        let Some(k) = self.kubelets.get_mut(node) else {
+            return;
+        };
+        if k.partitioned {
+            k.hold(requests, self.now);
+        } else {
+            let _ = self.apply(&kubelet_component(node), requests);
+        }
+    }
+
+    /// Arm a kubelet's timers in its current epoch, counted per Pod by the kubelet.
+    pub(super) fn kubelet_timers(
+        &mut self,
+        node: &str,
+        timers: Vec<(SimTime, crate::kubelet::KubeletTimer)>,
+    ) {
+        let Some(k) = self.kubelets.get_mut(node) else {
+            return;
+        };
+        k.armed(&timers);
+        let epoch = k.epoch;
         for (at, t) in timers {
             self.push_timer(at, Timer::Kubelet(node.to_string(), epoch, t));
         }
-        let _ = self.apply(&kubelet_component(node), requests);
     }
 
     /// The running Pod `key` and its kubelet's node, or kubectl's kind of error.

@@ -191,12 +191,9 @@ impl Cluster {
             .collect();
         for n in nodes {
             if let Some(k) = self.kubelets.get_mut(&n).filter(|k| !k.partitioned) {
-                let epoch = k.epoch;
                 let (requests, timers) = k.on_pod_change(old_pod, new_pod, now);
                 debug_assert!(requests.is_empty(), "kubelets react on timers");
-                for (at, t) in timers {
-                    self.push_timer(at, Timer::Kubelet(n.clone(), epoch, t));
-                }
+                self.kubelet_timers(&n, timers);
             }
         }
     }

@@ -95,9 +95,8 @@ pub fn admit(pod: &Pod, node: &Node, others: &[&Pod]) -> Option<Rejection> {
 
 impl Kubelet {
     /// The Pods this kubelet has admitted and still runs (not `uid`, not terminal).
-    pub(super) fn admitted_pods<'a>(&self, store: &'a Store, uid: &str) -> Vec<&'a Pod> {
-        store
-            .pods_on_node(&self.node)
+    pub(super) fn admitted_pods<'a>(&'a self, store: &'a Store, uid: &str) -> Vec<&'a Pod> {
+        self.my_pods(store)
             .filter(|p| {
                 p.metadata.uid != uid
                     && !p.is_terminal()

@@ -10,6 +10,14 @@
 //!
 //! A powered-off node's kubelet writes nothing: its timers carry an epoch and are
 //! ignored once the epoch moves, exactly like a process that is gone.
+//!
+//! A partitioned node's kubelet keeps working (`Cut`): its containers run, pull,
+//! crash and restart, its probes tick, all against its own copy of its Pods — the
+//! informer cache that stopped receiving changes at the cut — and what it would have
+//! written waits. At the heal it reports the truth, as upstream's status manager does
+//! after a reconnect: the latest status of every Pod it ran, the final deletes of the
+//! Pods whose containers stopped, the Events its recorder was still retrying; then it
+//! reconciles with what the API server decided meanwhile.
 
 use crate::api::*;
 use crate::apiserver::{DeleteOptions, ObjKey, Store};
@@ -21,6 +29,7 @@ use crate::time::{rfc3339, SimTime, SECOND};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub mod admission;
+mod housekeeping;
 mod images;
 mod init_containers;
 mod node_status;
@@ -29,6 +38,7 @@ mod prober;
 mod runtime;
 mod status;
 
+use housekeeping::*;
 pub use images::*;
 pub use init_containers::INIT_RUN;
 pub use node_status::*;
@@ -63,6 +73,9 @@ pub enum KubeletTimer {
     Start(String, usize),
     /// Stop the containers of a deleted Pod.
     Kill(String),
+    /// Housekeeping (`HandlePodCleanups` and the pod workers' periodic resync): every
+    /// Pod bound here has a worker, every worker a Pod, and no worker is stalled.
+    Housekeeping,
     /// A pull the registry refused: (pod uid, container index).
     PullFailed(String, usize),
     /// The sync after a failed pull: ImagePullBackOff.
@@ -142,6 +155,37 @@ pub struct Kubelet {
     crash_backoff: BTreeMap<String, Backoff>,
     index: u32,
     ip_seq: u32,
+    /// While partitioned: what the kubelet sees and holds back.
+    cut: Option<Cut>,
+    /// Pending timers per Pod (by uid), counted as they are armed and fired: a worker
+    /// that is still bringing its Pod up or down with none pending is stalled.
+    pending: BTreeMap<String, u32>,
+    /// Workers housekeeping had to resume.
+    repairs: u64,
+}
+
+/// How long the Event recorder retries an Event it could not send: upstream's
+/// `maxTriesPerEvent` (12) tries, `defaultSleepDuration` (10 s) apart
+/// (`client-go/tools/record/event.go`). Older Events of a partition are lost.
+pub const EVENT_RETRY_WINDOW: SimTime = 110 * SECOND;
+
+/// How often the kubelet's housekeeping checks its Pods: upstream's pod workers
+/// resync every `--sync-frequency` (1 min) plus jitter, so about every 60–90 s.
+pub const HOUSEKEEPING_INTERVAL: SimTime = 60 * SECOND;
+
+/// What a partitioned kubelet holds: its view as of the cut, with its own status
+/// writes applied, and what it could not send.
+#[derive(Clone, Debug, Default)]
+struct Cut {
+    /// Its Pods (by uid), as last seen plus its own status writes.
+    pods: BTreeMap<String, Pod>,
+    /// Its Node, as last seen.
+    node: Option<Node>,
+    /// The Pods (by uid) whose containers stopped after a deletion: their final
+    /// delete (grace 0) is sent at the heal.
+    deletes: BTreeSet<String>,
+    /// Events with the time they were recorded.
+    events: Vec<(SimTime, Request)>,
 }
 
 /// Requests to send and timers to arm.
@@ -164,6 +208,9 @@ impl Kubelet {
             crash_backoff: BTreeMap::new(),
             index,
             ip_seq: 1,
+            cut: None,
+            pending: BTreeMap::new(),
+            repairs: 0,
         }
     }
 
@@ -187,28 +234,110 @@ impl Kubelet {
         self.up = false;
         self.epoch += 1;
         self.workers.clear();
+        self.pending.clear();
+        // A dead kubelet holds nothing back, and `sim node up` brings the whole node
+        // back: powered on and connected.
+        self.partitioned = false;
+        self.cut = None;
         // Back-off lives in the kubelet's memory: a reboot forgets it.
         self.image_backoff.clear();
         self.crash_backoff.clear();
     }
 
-    /// Cut the node off from the API server: its containers keep running exactly as
-    /// they are, but it can neither report nor see anything.
-    pub fn partition(&mut self) {
+    /// Cut the node off from the API server: its containers keep running and its
+    /// kubelet keeps working on what it last saw; nothing it writes arrives.
+    pub fn partition(&mut self, store: &Store) {
         self.partitioned = true;
-        // Its pending work (probes, restarts, reports) freezes with the connection.
-        self.epoch += 1;
+        let pods = self
+            .workers
+            .iter()
+            .filter_map(|(uid, w)| {
+                let p = store
+                    .get::<Pod>(&w.key)
+                    .filter(|p| p.metadata.uid == *uid)?;
+                Some((uid.clone(), p.clone()))
+            })
+            .collect();
+        self.cut = Some(Cut {
+            pods,
+            node: store.get::<Node>(&ObjKey::new("", &self.node)).cloned(),
+            ..Default::default()
+        });
     }
 
-    /// The network comes back: heartbeat, post Ready, and reconcile with what the API
-    /// server decided meanwhile — Pods deleted there are stopped now (for an evicted
-    /// Pod this is when the duplicate instance finally ends), the others report again.
+    /// While partitioned, what the kubelet sends goes nowhere: its status writes
+    /// change only its own view (and are reported at the heal), a final delete
+    /// waits, Events wait in the recorder, and the Lease renewal fails — which is
+    /// what the node lifecycle controller notices.
+    pub fn hold(&mut self, requests: Vec<Request>, now: SimTime) {
+        let Some(cut) = self.cut.as_mut() else {
+            return;
+        };
+        for r in requests {
+            match r {
+                Request::UpdateStatus(Object::Pod(p)) => {
+                    if let Some(mine) = cut.pods.get_mut(&p.metadata.uid) {
+                        mine.status = p.status;
+                    }
+                }
+                Request::UpdateStatus(Object::Node(n)) => {
+                    if let Some(mine) = cut.node.as_mut() {
+                        mine.status = n.status;
+                    }
+                }
+                Request::Delete {
+                    kind: Kind::Pod,
+                    options:
+                        DeleteOptions {
+                            precondition_uid: Some(uid),
+                            ..
+                        },
+                    ..
+                } => {
+                    cut.deletes.insert(uid);
+                }
+                r @ Request::Event { .. } => cut.events.push((now, r)),
+                _ => {}
+            }
+        }
+    }
+
+    /// The network comes back: renew the Lease, post Ready, report what happened
+    /// while cut off, and reconcile with what the API server decided meanwhile —
+    /// Pods deleted there are stopped now (for an evicted Pod this is when the
+    /// duplicate instance finally ends), Pods bound here meanwhile start.
     pub fn heal(&mut self, store: &Store, now: SimTime) -> KubeletOutput {
         self.partitioned = false;
+        let cut = self.cut.take().unwrap_or_default();
+        let mut requests = vec![Request::blind_update(self.lease(now))];
         let node = store.get::<Node>(&ObjKey::new("", &self.node));
         // Ready as it was for the kubelet: post it only if the controller changed it.
-        let stale = node.filter(|n| n.ready_status() != ConditionStatus::True);
-        let (mut requests, mut timers) = self.rejoin(stale, now);
+        if let Some(n) = node.filter(|n| n.ready_status() != ConditionStatus::True) {
+            requests.extend(self.node_ready(n, now));
+        }
+        // The image list is reported again by the next status sync.
+        self.reported_images = None;
+        requests.extend(
+            cut.events
+                .into_iter()
+                .filter(|(at, _)| now.saturating_sub(*at) <= EVENT_RETRY_WINDOW)
+                .map(|(_, r)| r),
+        );
+        let mut timers = vec![];
+        // The status manager syncs every status that differs from the API server's.
+        for (uid, mine) in &cut.pods {
+            let key = ObjKey::of(&mine.metadata);
+            let Some(p) = store.get::<Pod>(&key).filter(|p| p.metadata.uid == *uid) else {
+                continue;
+            };
+            let merged = merge_pod_status(p, mine);
+            if merged.status != p.status {
+                requests.push(Request::blind_update_status(merged));
+            }
+            if cut.deletes.contains(uid) && p.metadata.is_deleting() {
+                requests.push(final_delete(&key, uid));
+            }
+        }
         let uids: Vec<String> = self.workers.keys().cloned().collect();
         for uid in uids {
             let Some(w) = self.workers.get_mut(&uid) else {
@@ -218,31 +347,59 @@ impl Kubelet {
                 None => {
                     // Deleted (force) while we could not see it: the runtime cleans up.
                     self.workers.remove(&uid);
+                    self.pending.remove(&uid);
                 }
-                Some(p) if p.metadata.is_deleting() => {
+                Some(p) if p.metadata.is_deleting() && w.stage != Stage::Killing => {
                     w.stage = Stage::Killing;
                     timers.push((now, KubeletTimer::Kill(uid.clone())));
                 }
-                Some(p) => {
-                    // Report what actually runs (the node controller had marked it not Ready).
-                    let mut p = p.clone();
-                    refresh_ready(&mut p, now);
-                    requests.push(Request::blind_update_status(p));
-                }
+                Some(_) => {}
             }
         }
-        // Pods bound here while we were cut off.
+        // Pods bound here (or deleted) while we were cut off.
+        timers.extend(self.adopt_unknown_pods(store, now, false).1);
+        (requests, timers)
+    }
+
+    /// Start a worker for every Pod bound here that has none: a Pod that is being
+    /// deleted is finished off (nothing of it runs here), the others start —
+    /// `restarted` when they ran here before a reboot (SandboxChanged, restart count).
+    fn adopt_unknown_pods(
+        &mut self,
+        store: &Store,
+        now: SimTime,
+        restarted: bool,
+    ) -> KubeletOutput {
+        let mut requests = vec![];
+        let mut timers = vec![];
         for p in store.pods_on_node(&self.node) {
-            if !p.is_terminal()
-                && !p.metadata.is_deleting()
-                && !self.workers.contains_key(&p.metadata.uid)
-            {
-                let uid = p.metadata.uid.clone();
-                self.workers.insert(
-                    uid.clone(),
-                    Worker::new(ObjKey::of(&p.metadata), Stage::Starting, false),
-                );
-                timers.push((now + self.timing.sync_latency, KubeletTimer::Sync(uid)));
+            let uid = &p.metadata.uid;
+            if p.is_terminal() || self.workers.contains_key(uid) {
+                continue;
+            }
+            let key = ObjKey::of(&p.metadata);
+            if p.metadata.is_deleting() {
+                self.workers
+                    .insert(uid.clone(), Worker::new(key, Stage::Killing, false));
+                timers.push((
+                    now + self.timing.sync_latency,
+                    KubeletTimer::Stopped(uid.clone()),
+                ));
+            } else {
+                if restarted {
+                    requests.push(self.event(
+                        &p.metadata,
+                        EventType::Normal,
+                        "SandboxChanged",
+                        "Pod sandbox changed, it will be killed and re-created.".into(),
+                    ));
+                }
+                self.workers
+                    .insert(uid.clone(), Worker::new(key, Stage::Starting, restarted));
+                timers.push((
+                    now + self.timing.sync_latency,
+                    KubeletTimer::Sync(uid.clone()),
+                ));
             }
         }
         (requests, timers)
@@ -257,10 +414,10 @@ impl Kubelet {
         }
         let mut out = Vec::new();
         for (uid, w) in &self.workers {
-            if w.stage == Stage::Killing && !self.partitioned {
+            if w.stage == Stage::Killing {
                 continue;
             }
-            let Some(p) = store.get::<Pod>(&w.key).filter(|p| p.metadata.uid == *uid) else {
+            let Some(p) = self.pod(store, uid) else {
                 continue;
             };
             // Sidecars run beside the app containers (a running init container is one:
@@ -281,38 +438,47 @@ impl Kubelet {
         self.up = true;
         let node = store.get::<Node>(&ObjKey::new("", &self.node));
         let (mut requests, mut timers) = self.rejoin(node, now);
-        let pods: Vec<Pod> = store.pods_on_node(&self.node).cloned().collect();
-        for p in pods {
-            if p.is_terminal() {
-                continue;
-            }
-            let uid = p.metadata.uid.clone();
-            if p.metadata.is_deleting() {
-                self.workers.insert(
-                    uid.clone(),
-                    Worker::new(ObjKey::of(&p.metadata), Stage::Killing, false),
-                );
-                timers.push((now + self.timing.sync_latency, KubeletTimer::Stopped(uid)));
-            } else {
-                requests.push(self.event(
-                    &p.metadata,
-                    EventType::Normal,
-                    "SandboxChanged",
-                    "Pod sandbox changed, it will be killed and re-created.".into(),
-                ));
-                self.workers.insert(
-                    uid.clone(),
-                    Worker::new(ObjKey::of(&p.metadata), Stage::Starting, true),
-                );
-                timers.push((now + self.timing.sync_latency, KubeletTimer::Sync(uid)));
-            }
-        }
+        let (r, t) = self.adopt_unknown_pods(store, now, true);
+        requests.extend(r);
+        timers.extend(t);
         (requests, timers)
     }
 
-    pub(super) fn pod<'a>(&self, store: &'a Store, uid: &str) -> Option<&'a Pod> {
+    /// A kubelet that starts under the name of a node that was removed finds Pods
+    /// still bound to that name: like upstream's at start, it syncs each from the
+    /// API server — nothing of them runs in its runtime, so the deleted ones are
+    /// finished off and the others start again (a reported Running 1/1 was a ghost).
+    pub fn adopt_bound_pods(&mut self, store: &Store, now: SimTime) -> KubeletOutput {
+        self.adopt_unknown_pods(store, now, true)
+    }
+
+    /// The Pod `uid` as this kubelet sees it: from the API server, or from its own
+    /// view while partitioned.
+    pub(super) fn pod<'a>(&'a self, store: &'a Store, uid: &str) -> Option<&'a Pod> {
         let w = self.workers.get(uid)?;
-        store.get::<Pod>(&w.key).filter(|p| p.metadata.uid == uid)
+        match &self.cut {
+            Some(cut) => cut.pods.get(uid),
+            None => store.get::<Pod>(&w.key).filter(|p| p.metadata.uid == uid),
+        }
+    }
+
+    /// This kubelet's Node as it sees it (its own view while partitioned).
+    pub(super) fn node_object<'a>(&'a self, store: &'a Store) -> Option<&'a Node> {
+        match &self.cut {
+            Some(cut) => cut.node.as_ref(),
+            None => store.get::<Node>(&ObjKey::new("", &self.node)),
+        }
+    }
+
+    /// The Pods bound here as this kubelet sees them.
+    pub(super) fn my_pods<'a>(
+        &'a self,
+        store: &'a Store,
+    ) -> Box<dyn Iterator<Item = &'a Pod> + 'a> {
+        match &self.cut {
+            Some(cut) => Box::new(cut.pods.values()),
+            None => Box::new(store.pods_on_node(&self.node)),
+        }
     }
 
     /// Handle one of this kubelet's timers.
@@ -326,6 +492,7 @@ impl Kubelet {
         if !self.up {
             return (vec![], vec![]);
         }
+        self.count_fired(&timer);
         match timer {
             KubeletTimer::Heartbeat => self.heartbeat(store, now),
             KubeletTimer::Sync(uid) => self.sync_pod(faults, store, &uid, now),
@@ -339,6 +506,7 @@ impl Kubelet {
             KubeletTimer::InitBackOff(uid, j) => self.init_backoff(store, &uid, j, now),
             KubeletTimer::Start(uid, i) => self.start_container(faults, store, &uid, i, now),
             KubeletTimer::Kill(uid) => self.kill_pod(store, &uid, now),
+            KubeletTimer::Housekeeping => self.housekeeping(store, now),
             KubeletTimer::PullFailed(uid, i) => self.pull_failed(faults, store, &uid, i, now),
             KubeletTimer::ImageBackOff(uid, i) => self.image_backoff(store, &uid, i, now),
             KubeletTimer::RetryPull(uid, i) => self.retry_pull(faults, store, &uid, i, now),
@@ -363,21 +531,28 @@ impl Kubelet {
         self.epoch += 1;
         let mut requests = vec![Request::blind_update(self.lease(now))];
         if let Some(n) = node {
-            let ready = Request::Event {
-                involved: event_ref(Kind::Node, &n.metadata),
-                type_: EventType::Normal,
-                reason: "NodeReady".into(),
-                message: format!("Node {} status is now: NodeReady", self.node),
-            };
-            let mut n = n.clone();
-            n.status.conditions = self.ready_conditions(now);
-            requests.push(Request::blind_update_status(n));
-            requests.push(ready);
+            requests.extend(self.node_ready(n, now));
         }
         (
             requests,
-            vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)],
+            vec![
+                (now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat),
+                (now + HOUSEKEEPING_INTERVAL, KubeletTimer::Housekeeping),
+            ],
         )
+    }
+
+    /// Post the Node Ready, with the `NodeReady` event.
+    fn node_ready(&self, n: &Node, now: SimTime) -> [Request; 2] {
+        let ready = Request::Event {
+            involved: event_ref(Kind::Node, &n.metadata),
+            type_: EventType::Normal,
+            reason: "NodeReady".into(),
+            message: format!("Node {} status is now: NodeReady", self.node),
+        };
+        let mut n = n.clone();
+        n.status.conditions = self.ready_conditions(now);
+        [Request::blind_update_status(n), ready]
     }
 
     /// The Pod `uid` and its container `slot` while its worker is bringing it up.

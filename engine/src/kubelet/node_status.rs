@@ -152,7 +152,10 @@ impl Kubelet {
                     event: None,
                 },
             ],
-            vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)],
+            vec![
+                (now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat),
+                (now + HOUSEKEEPING_INTERVAL, KubeletTimer::Housekeeping),
+            ],
         )
     }
 
@@ -163,10 +166,7 @@ impl Kubelet {
         // The node status sync (every 10 s, like the Lease here): report the images
         // when they changed — what the scheduler's ImageLocality reads.
         let unchanged = self.reported_images.as_ref() == Some(&self.images);
-        if let Some(n) = store
-            .get::<Node>(&ObjKey::new("", &self.node))
-            .filter(|_| !unchanged)
-        {
+        if let Some(n) = self.node_object(store).filter(|_| !unchanged) {
             let images = node_images(&self.images);
             if n.status.images != images {
                 let mut n = n.clone();

@@ -114,13 +114,14 @@ impl Kubelet {
         if !self.starting(uid) {
             return (vec![], vec![]);
         }
-        let Some(pod) = self.pod(store, uid) else {
+        let Some(pod) = self.pod(store, uid).cloned() else {
             self.workers.remove(uid);
             return (vec![], vec![]);
         };
+        let pod = &pod;
         let restarted = self.workers.get(uid).is_some_and(|w| w.restarted);
         if self.workers.get(uid).is_some_and(|w| !w.admitted) {
-            let node = store.get::<Node>(&ObjKey::new("", &self.node));
+            let node = self.node_object(store);
             let others = self.admitted_pods(store, uid);
             if let Some(r) = node.and_then(|n| admission::admit(pod, n, &others)) {
                 let pod = pod.clone();
@@ -288,7 +289,7 @@ impl Kubelet {
 
     /// Containers gone: report them terminated and remove the Pod (delete, grace 0).
     pub(super) fn stopped(&mut self, store: &Store, uid: &str, now: SimTime) -> KubeletOutput {
-        let Some(pod) = self.pod(store, uid) else {
+        let Some(pod) = self.pod(store, uid).cloned() else {
             self.workers.remove(uid);
             return (vec![], vec![]);
         };
@@ -297,7 +298,7 @@ impl Kubelet {
             .remove(uid)
             .and_then(|w| w.killed_at)
             .unwrap_or(now);
-        let mut p = pod.clone();
+        let mut p = pod;
         // Each container exited at its turn in the stop order (the last at `now`, the
         // grace deadline cutting the wait short).
         let finished: BTreeMap<String, SimTime> = stop_order(&p)

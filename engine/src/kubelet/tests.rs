@@ -209,10 +209,17 @@ fn web(containers: Vec<Container>) -> Pod {
 }
 
 #[test]
-fn registration_creates_the_node_ready_with_its_capacity_and_the_lease_then_heartbeats_every_10s() {
+fn registration_creates_the_node_ready_with_its_capacity_and_the_lease_then_heartbeats_every_10s_and_keeps_house_every_minute(
+) {
     let mut k = Kubelet::new("node-7", 7, NodeConfig::default(), KubeletTiming::default());
     let (requests, timers) = k.register(1_000);
-    assert_eq!(timers, vec![(11_000, KubeletTimer::Heartbeat)]);
+    assert_eq!(
+        timers,
+        vec![
+            (11_000, KubeletTimer::Heartbeat),
+            (61_000, KubeletTimer::Housekeeping)
+        ]
+    );
     let [Request::Create {
         object: Object::Node(n),
         ..

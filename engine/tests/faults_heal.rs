@@ -1,0 +1,260 @@
+//! Every fault heals: whatever a node went through — cut off mid-pull, in back-off,
+//! with faults injected while nobody could see it, powered off while cut off, removed
+//! and added again — once the faults stop, its kubelet resumes everything it owns and
+//! the cluster converges. `sim settle` never says "settled" while work is stranded.
+
+mod common;
+use common::*;
+use kubeplay_engine::api::*;
+use kubeplay_engine::cluster::Cluster;
+use kubeplay_engine::command::{run, NoFiles};
+
+/// Run a command that must succeed; its output.
+fn sh(c: &mut Cluster, line: &str) -> String {
+    let o = run(c, line, None, &NoFiles);
+    assert!(o.ok, "{line}: {}", o.output);
+    o.output
+}
+
+/// Apply a manifest.
+fn apply(c: &mut Cluster, yaml: &str) {
+    let o = run(c, "kubectl apply -f -", Some(yaml), &NoFiles);
+    assert!(o.ok, "{}", o.output);
+}
+
+/// A one-replica Deployment `name` pinned to `node`, with a readiness probe.
+fn pinned(name: &str, image: &str, node: &str) -> String {
+    format!(
+        "apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: {name}}}
+spec:
+  replicas: 1
+  selector: {{matchLabels: {{app: {name}}}}}
+  template:
+    metadata: {{labels: {{app: {name}}}}}
+    spec:
+      nodeSelector: {{kubernetes.io/hostname: {node}}}
+      containers:
+      - name: app
+        image: {image}
+        readinessProbe: {{httpGet: {{path: /, port: 80}}, periodSeconds: 5}}
+"
+    )
+}
+
+fn deployment<'a>(c: &'a Cluster, name: &str) -> &'a Deployment {
+    c.store
+        .get::<Deployment>(&kubeplay_engine::apiserver::ObjKey::new("default", name))
+        .expect("deployment exists")
+}
+
+fn pods_of<'a>(c: &'a Cluster, app: &str) -> Vec<&'a Pod> {
+    c.store
+        .list::<Pod>()
+        .filter(|p| p.metadata.labels.get("app").map(String::as_str) == Some(app))
+        .collect()
+}
+
+/// Every kubelet: nothing stranded, nothing housekeeping had to repair.
+fn assert_no_stranded_work(c: &Cluster) {
+    for (n, k) in &c.kubelets {
+        assert_eq!(k.stalled_pods(&c.store), Vec::<String>::new(), "{n}");
+        assert_eq!(k.repairs(), 0, "{n}: housekeeping had to resume a worker");
+    }
+}
+
+/// Wait until the only Pod of `app` shows `reason` as its container's waiting reason.
+fn until_waiting(c: &mut Cluster, app: &str, reason: &str) {
+    let app = app.to_string();
+    let reason = reason.to_string();
+    step_until(c, 300_000, &format!("{app} {reason}"), move |c| {
+        pods_of(c, &app).iter().any(|p| {
+            p.status
+                .container_statuses
+                .iter()
+                .any(|s| s.state.waiting.as_ref().is_some_and(|w| w.reason == reason))
+        })
+    });
+}
+
+#[test]
+fn a_pod_cut_off_mid_image_pull_finishes_starting_and_reports_running_after_the_heal() {
+    let mut c = web_cluster(1);
+    apply(&mut c, &pinned("shop", "shop:2.0", "node-1"));
+    step_until(&mut c, 60_000, "pulling", |c| {
+        c.events()
+            .iter()
+            .any(|e| e.reason == "Pulling" && e.involved_object.name.starts_with("shop"))
+    });
+    sh(&mut c, "sim node partition node-1");
+    c.advance(120_000);
+    assert_eq!(
+        c.node_ps("node-1")
+            .unwrap()
+            .iter()
+            .filter(|r| r.0.starts_with("shop"))
+            .count(),
+        1,
+        "the pull finished and the container runs on the cut-off node"
+    );
+    sh(&mut c, "sim node up node-1");
+    assert!(c.settle(600_000), "settles");
+    assert_eq!(deployment(&c, "shop").status.ready_replicas, 1);
+    let p = pods_of(&c, "shop")[0];
+    assert_eq!(p.status.phase, "Running");
+    assert_no_stranded_work(&c);
+}
+
+#[test]
+fn a_pod_in_image_pull_back_off_starts_once_the_registry_serves_it_even_across_a_partition() {
+    let mut c = web_cluster(2);
+    sh(&mut c, "sim image-fail shop:2.0");
+    apply(&mut c, &pinned("shop", "shop:2.0", "node-2"));
+    until_waiting(&mut c, "shop", "ImagePullBackOff");
+    sh(&mut c, "sim node partition node-2");
+    c.advance(30_000);
+    sh(&mut c, "sim image-ok shop:2.0");
+    c.advance(30_000);
+    sh(&mut c, "sim node up node-2");
+    assert!(c.settle(900_000), "settles");
+    assert_eq!(deployment(&c, "shop").status.ready_replicas, 1);
+    assert_no_stranded_work(&c);
+}
+
+#[test]
+fn a_pod_made_unready_then_cut_off_becomes_ready_again_after_heal_and_sim_ready() {
+    let mut c = web_cluster(3);
+    apply(&mut c, &pinned("shop", "nginx:1.27", "node-3"));
+    assert!(c.settle(300_000));
+    let name = pods_of(&c, "shop")[0].metadata.name.clone();
+    sh(&mut c, &format!("sim unready pod/{name}"));
+    c.advance(30_000);
+    assert_eq!(deployment(&c, "shop").status.ready_replicas, 0);
+    sh(&mut c, "sim node partition node-3");
+    c.advance(30_000);
+    sh(&mut c, "sim node up node-3");
+    c.advance(5_000);
+    sh(&mut c, &format!("sim ready pod/{name}"));
+    assert!(c.settle(300_000), "settles");
+    assert_eq!(deployment(&c, "shop").status.ready_replicas, 1);
+    assert_no_stranded_work(&c);
+}
+
+#[test]
+fn a_pod_bound_and_deleted_while_its_node_is_cut_off_is_finished_off_at_the_heal() {
+    let mut c = web_cluster(4);
+    sh(&mut c, "sim node partition node-1");
+    // Bound before the node controller notices (40 s), deleted while cut off.
+    apply(&mut c, &pinned("shop", "nginx:1.27", "node-1"));
+    step_until(&mut c, 30_000, "bound", |c| {
+        pods_of(c, "shop")
+            .iter()
+            .any(|p| !p.spec.node_name.is_empty())
+    });
+    let name = pods_of(&c, "shop")[0].metadata.name.clone();
+    sh(&mut c, &format!("kubectl delete pod {name} --wait=false"));
+    sh(&mut c, "kubectl delete deployment shop");
+    c.advance(60_000);
+    assert!(pod(&c, &name).is_some_and(|p| p.metadata.is_deleting()));
+    sh(&mut c, "sim node up node-1");
+    assert!(c.settle(300_000), "settles");
+    assert!(
+        pod(&c, &name).is_none(),
+        "the kubelet confirmed the deletion"
+    );
+    assert_no_stranded_work(&c);
+}
+
+#[test]
+fn fault_verbs_on_a_cut_off_node_change_it_locally_and_are_reported_only_after_the_heal() {
+    let mut c = web_cluster(5);
+    let victim = c.store.pods_on_node("node-2").next().unwrap().clone();
+    let name = victim.metadata.name.clone();
+    sh(&mut c, "sim node partition node-2");
+    let before = c.store.revision();
+    sh(&mut c, &format!("sim crash pod/{name}"));
+    c.advance(20_000);
+    sh(&mut c, &format!("sim oom pod/{name}"));
+    c.advance(30_000);
+    let writes: Vec<String> = c
+        .store
+        .log
+        .iter()
+        .filter(|e| e.resource_version > before)
+        .map(|e| e.writer.to_string())
+        .filter(|w| w.contains("node-2"))
+        .collect();
+    assert_eq!(
+        writes,
+        Vec::<String>::new(),
+        "nothing from the cut-off kubelet"
+    );
+    assert_eq!(pod(&c, &name).unwrap().restarts(), 0, "not reported yet");
+    sh(&mut c, "sim node up node-2");
+    assert!(c.settle(300_000));
+    let p = pod(&c, &name).unwrap();
+    assert_eq!(p.restarts(), 2, "both restarts, reported at the heal");
+    assert!(p.is_ready());
+    assert!(
+        reasons_for(&c, "Pod", &name).contains(&"BackOff".to_string()),
+        "the recorder's Events of the cut arrive at the heal"
+    );
+    assert_no_stranded_work(&c);
+}
+
+#[test]
+fn node_up_on_a_node_both_cut_off_and_powered_off_powers_it_on_and_its_pods_run_again() {
+    let mut c = web_cluster(6);
+    sh(&mut c, "sim node partition node-3");
+    c.advance(10_000);
+    sh(&mut c, "sim node down node-3");
+    assert!(
+        !c.node_partitioned("node-3"),
+        "a dead node is down, not cut off"
+    );
+    assert_eq!(
+        sh(&mut c, "sim node up node-3").trim(),
+        "node/node-3 powered on"
+    );
+    assert!(c.settle(600_000));
+    assert_eq!(web(&c).status.ready_replicas, 3);
+    assert_eq!(
+        c.store.pods_on_node("node-3").count(),
+        c.node_ps("node-3").unwrap().len(),
+        "every Pod bound to node-3 runs there"
+    );
+    assert_no_stranded_work(&c);
+}
+
+#[test]
+fn a_node_added_again_under_a_removed_nodes_name_runs_or_finishes_every_pod_bound_to_that_name() {
+    let mut c = web_cluster(7);
+    let on2: Vec<String> = c
+        .store
+        .pods_on_node("node-2")
+        .map(|p| p.metadata.name.clone())
+        .collect();
+    assert!(!on2.is_empty());
+    sh(&mut c, "sim node remove node-2");
+    // A graceful delete nobody confirms: the kubelet is gone.
+    sh(
+        &mut c,
+        &format!("kubectl delete pod {} --wait=false", on2[0]),
+    );
+    sh(&mut c, "sim node add node-2");
+    assert!(c.settle(600_000));
+    assert!(
+        pod(&c, &on2[0]).is_none(),
+        "the deleted Pod was finished off"
+    );
+    let bound = c.store.pods_on_node("node-2").count();
+    assert_eq!(
+        bound,
+        c.node_ps("node-2").unwrap().len(),
+        "no ghost: every Pod bound to node-2 runs there"
+    );
+    assert_eq!(web(&c).status.ready_replicas, 3);
+    assert_eq!(web(&c).status.available_replicas, 3);
+    assert_no_stranded_work(&c);
+}
