@@ -55,6 +55,7 @@ pub mod command;
 pub mod config;
 pub mod controllers;
 pub mod explain;
+pub mod fault_runs;
 pub mod faults;
 pub mod hash;
 pub mod kubelet;

@@ -151,6 +151,36 @@ impl Cluster {
         self.foreground_dirty = true;
     }
 
+    /// What keeps the cluster from being quiescent: up to `max` pending foreground
+    /// timers (their Debug form, soonest first is not promised), and which
+    /// controllers still have live work.
+    pub fn busy_work(&self, max: usize) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .timers
+            .iter()
+            .filter(|t| !self.is_background(t))
+            .take(max)
+            .map(|t| format!("{t:?}"))
+            .collect();
+        if self.controllers.busy() {
+            out.push("a controller has live work".into());
+        }
+        out
+    }
+
+    /// Whether the running count of foreground timers agrees with a recount of the
+    /// queue: a change that re-classifies timers without saying so would make
+    /// `settle` wait for work that is not there, or stop before work that is.
+    pub fn foreground_count_is_exact(&self) -> bool {
+        self.foreground_dirty
+            || self.foreground_timers
+                == self
+                    .timers
+                    .iter()
+                    .filter(|t| !self.is_background(t))
+                    .count()
+    }
+
     /// Pending timers that are not background work.
     pub(super) fn foreground_count(&self) -> usize {
         if self.foreground_dirty {

@@ -79,6 +79,10 @@ pub struct Cluster {
     /// What the learner broke in the world outside Kubernetes (images, applications).
     pub faults: Faults,
     node_index: u32,
+    /// The last epoch of each removed node's kubelet: a kubelet added again under the
+    /// name starts past it, so the old kubelet's timers still queued never fire into
+    /// the new one.
+    retired_epochs: BTreeMap<String, u64>,
     /// Refused requests from components (conflicts and the like).
     pub failed: Vec<FailedRequest>,
 }
@@ -137,6 +141,7 @@ impl Cluster {
             kubelets: BTreeMap::new(),
             faults: Faults::default(),
             node_index: 0,
+            retired_epochs: BTreeMap::new(),
             failed: Vec::new(),
         }
     }

@@ -13,8 +13,13 @@ impl Cluster {
         }
         self.node_index += 1;
         let mut k = Kubelet::new(name, self.node_index, config, self.config.kubelet.clone());
+        if let Some(last) = self.retired_epochs.get(name) {
+            k.epoch = last + 1;
+        }
         let (requests, timers) = k.register(self.now);
         self.kubelets.insert(name.to_string(), k);
+        // Timers about this node name (a removed node's evictions) change class.
+        self.recount_foreground();
         let comp = kubelet_component(name);
         self.apply(&comp, requests)?;
         self.kubelet_timers(name, timers);
@@ -50,6 +55,7 @@ impl Cluster {
         }
         if let Some(mut k) = self.kubelets.remove(name) {
             k.power_off();
+            self.retired_epochs.insert(name.to_string(), k.epoch);
         }
         self.recount_foreground();
         self.submit(

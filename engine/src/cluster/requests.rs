@@ -171,6 +171,10 @@ impl Cluster {
             return;
         }
         self.controllers_on_change(ch);
+        if self.controllers.gitops.take_drift_changed() {
+            // Its pending sync changed class (a drift to put back is foreground work).
+            self.recount_foreground();
+        }
         if ch.kind == Kind::Pod {
             self.kubelets_on_pod_change(ch);
         }

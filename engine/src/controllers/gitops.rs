@@ -7,7 +7,7 @@ use crate::api::*;
 use crate::apiserver::{Change, ObjKey};
 use crate::client::{writer, Component, Request};
 use crate::time::SimTime;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What Git declares for one Deployment, and how often it is synced.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,6 +27,11 @@ pub struct SyncDue(pub ObjKey);
 pub struct GitOpsController {
     /// Syncs by Deployment.
     pub syncs: BTreeMap<ObjKey, GitOpsSync>,
+    /// The synced Deployments whose live spec differs from Git's: their next sync
+    /// will write, so it is foreground work (`sim settle` waits for it).
+    drifted: BTreeSet<ObjKey>,
+    /// The drifted set changed since the cluster last asked.
+    drift_changed: bool,
 }
 
 impl GitOpsController {
@@ -45,6 +50,22 @@ impl GitOpsController {
     /// Stop syncing `key` (its pending timer then finds nothing to do).
     pub fn stop(&mut self, key: &ObjKey) {
         self.syncs.remove(key);
+        self.set_drifted(key, false);
+    }
+
+    fn set_drifted(&mut self, key: &ObjKey, drifted: bool) {
+        let changed = if drifted {
+            self.drifted.insert(key.clone())
+        } else {
+            self.drifted.remove(key)
+        };
+        self.drift_changed |= changed;
+    }
+
+    /// Whether a synced Deployment drifted or came back since the last call: its
+    /// pending sync changed from background to foreground work or back.
+    pub fn take_drift_changed(&mut self) -> bool {
+        std::mem::take(&mut self.drift_changed)
     }
 }
 
@@ -56,8 +77,21 @@ impl Controller for GitOpsController {
         Component::named(writer::GITOPS_SYNC)
     }
 
-    /// It watches nothing: it syncs on its clock.
-    fn on_change(&mut self, _: &Change, _: &mut Ctx<'_, ObjKey, SyncDue>) {}
+    /// It syncs on its clock; it only notes which of its Deployments drifted.
+    fn on_change(&mut self, ch: &Change, _: &mut Ctx<'_, ObjKey, SyncDue>) {
+        if ch.kind != Kind::Deployment {
+            return;
+        }
+        let Some(g) = self.syncs.get(&ch.key) else {
+            return;
+        };
+        let drifted = ch
+            .new
+            .as_deref()
+            .and_then(Deployment::from_object)
+            .is_some_and(|d| d.spec != g.declared);
+        self.set_drifted(&ch.key, drifted);
+    }
 
     /// Re-apply the declared spec if the live one drifted, and sync again `every` later.
     fn on_timer(
@@ -80,8 +114,9 @@ impl Controller for GitOpsController {
         requests
     }
 
-    /// A periodic sync never ends by itself: it is background work.
-    fn is_background(&self, _: &SyncDue, _: &dyn Fn(&str) -> bool) -> bool {
-        true
+    /// A periodic sync never ends by itself: it is background work — unless the
+    /// Deployment drifted, and this sync will put it back.
+    fn is_background(&self, SyncDue(key): &SyncDue, _: &dyn Fn(&str) -> bool) -> bool {
+        !self.drifted.contains(key)
     }
 }
