@@ -521,7 +521,7 @@ impl Report {
 pub const CHECK_EVERY: SimTime = 100;
 
 fn play_for(s: &Scenario, c: &mut Cluster, t: &mut Tracker, ms: SimTime, stop_when_done: bool) {
-    let end = c.now() + ms;
+    let end = c.now().saturating_add(ms);
     while c.now() < end {
         if stop_when_done && t.all() {
             return;

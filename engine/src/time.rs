@@ -12,6 +12,22 @@ pub const SECOND: SimTime = 1_000;
 /// One minute of simulated time.
 pub const MINUTE: SimTime = 60 * SECOND;
 
+/// A duration in seconds written by a user (`terminationGracePeriodSeconds`,
+/// `minReadySeconds`, `tolerationSeconds`, a probe's `periodSeconds`…) as simulated
+/// milliseconds. Negative values count as 0 and the product saturates: an int64 field
+/// may hold `9223372036854775807`, and `u64::MAX` milliseconds then stands for "never"
+/// (584 million years) rather than wrapping to a moment in the past.
+pub fn seconds_to_ms(seconds: i64) -> SimTime {
+    u64::try_from(seconds).unwrap_or(0).saturating_mul(SECOND)
+}
+
+/// `now + seconds`, saturating (see [`seconds_to_ms`]): every deadline computed from a
+/// spec field goes through here, so a huge value means "later than any run", never an
+/// overflow.
+pub fn after_seconds(now: SimTime, seconds: i64) -> SimTime {
+    now.saturating_add(seconds_to_ms(seconds))
+}
+
 /// Unix time (seconds) of simulated time zero: 2025-01-01T00:00:00Z. Timestamps printed
 /// in objects (`creationTimestamp`, `lastTransitionTime`) are this plus the simulated time.
 pub const EPOCH_UNIX_SECONDS: i64 = 1_735_689_600;

@@ -517,7 +517,8 @@ impl Pod {
     pub fn is_available(&self, min_ready_seconds: i64, now: u64) -> bool {
         match self.ready_since() {
             Some(since) => {
-                min_ready_seconds <= 0 || since + (min_ready_seconds as u64) * 1000 <= now
+                min_ready_seconds <= 0
+                    || crate::time::after_seconds(since, min_ready_seconds) <= now
             }
             None => false,
         }

@@ -35,17 +35,22 @@ pub enum IntOrString {
 impl IntOrString {
     /// `intstr.GetScaledValueFromIntOrPercent`: resolve against `total`, rounding up or
     /// down as asked. `None` for a malformed string.
+    ///
+    /// Why i128: a percentage is a string, so validation does not bound it to int32
+    /// (`maxSurge: "9223372036854775807%"` is valid upstream); the product is computed
+    /// wide and the result saturates at the i64 range instead of overflowing.
     pub fn scaled_value(&self, total: i64, round_up: bool) -> Option<i64> {
         match self {
             IntOrString::Int(v) => Some(*v),
             IntOrString::String(s) => {
                 let p: i64 = s.strip_suffix('%')?.parse().ok()?;
-                let prod = p * total;
-                Some(if round_up {
+                let prod = i128::from(p) * i128::from(total);
+                let v = if round_up {
                     (prod + 99).div_euclid(100)
                 } else {
                     prod.div_euclid(100)
-                })
+                };
+                Some(i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX }))
             }
         }
     }

@@ -92,7 +92,11 @@ impl Store {
     /// Name, uid and timestamps of a new Event, counted once.
     fn new_event(&mut self, e: &mut Event, ns: String, now: SimTime, rng: &mut Rng) -> ObjKey {
         self.event_seq += 1;
-        let nanos = (EPOCH_UNIX_SECONDS as u64) * 1_000_000_000 + now * 1_000_000 + self.event_seq;
+        // Wrapping: the name only has to be unique and stable, and simulated time may run
+        // past the nanosecond range of a u64 after enough `sim advance`.
+        let nanos = (EPOCH_UNIX_SECONDS as u64 * 1_000_000_000)
+            .wrapping_add(now.wrapping_mul(1_000_000))
+            .wrapping_add(self.event_seq);
         e.metadata = ObjectMeta {
             name: format!("{}.{nanos:x}", e.involved_object.name),
             namespace: ns,

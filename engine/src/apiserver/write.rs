@@ -442,7 +442,7 @@ impl Store {
         if meta.finalizers.is_empty() && grace == 0 {
             return Ok(self.remove(now, kind, key, writer).into_iter().collect());
         }
-        let deadline = now + (grace as u64) * 1000;
+        let deadline = crate::time::after_seconds(now, grace);
         match meta.deletion_ms {
             // A second delete may only shorten the grace period.
             Some(existing) if existing <= deadline && finalizer.is_none() => return Ok(vec![]),

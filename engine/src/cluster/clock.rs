@@ -48,7 +48,7 @@ impl Cluster {
 
     /// Advance the clock by `ms`.
     pub fn advance(&mut self, ms: SimTime) {
-        self.run_until(self.now + ms);
+        self.run_until(self.now.saturating_add(ms));
     }
 
     /// Run the next timer (whenever it is due); returns its time.

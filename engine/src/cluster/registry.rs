@@ -286,7 +286,7 @@ impl Cluster {
                 }
             };
             if let Some(after) = after {
-                self.push_timer(now + after, Timer::Requeue(C::tag_key(key)));
+                self.push_timer(now.saturating_add(after), Timer::Requeue(C::tag_key(key)));
             }
         }
     }

@@ -111,7 +111,7 @@ fn expected_scale(store: &Store, pods: &[&Pod]) -> i64 {
         };
         scales.insert(uid, scale);
     }
-    scales.values().sum()
+    scales.values().fold(0, |a: i64, b| a.saturating_add(*b))
 }
 
 /// The status a budget should have now.
@@ -125,25 +125,30 @@ pub fn compute_status(
         .iter()
         .filter(|p| !p.metadata.is_deleting() && p.is_ready())
         .count() as i64;
-    let (expected, desired) = if let Some(mu) = &pdb.spec.max_unavailable {
+    // `resolved` is false when a percentage does not resolve (a number too long for
+    // Atoi passes validation upstream too): the controller's failSafe then allows no
+    // disruption rather than guessing.
+    let (expected, desired, resolved) = if let Some(mu) = &pdb.spec.max_unavailable {
         let expected = expected_scale(store, &pods);
-        let max = mu.scaled_value(expected, true).unwrap_or(0);
-        (expected, (expected - max).max(0))
+        let max = mu.scaled_value(expected, true);
+        let desired = expected.saturating_sub(max.unwrap_or(0)).max(0);
+        (expected, desired, max.is_some())
     } else if let Some(ma) = &pdb.spec.min_available {
         match ma {
-            IntOrString::Int(n) => (pods.len() as i64, *n),
+            IntOrString::Int(n) => (pods.len() as i64, *n, true),
             IntOrString::String(_) => {
                 let expected = expected_scale(store, &pods);
-                (expected, ma.scaled_value(expected, true).unwrap_or(0))
+                let min = ma.scaled_value(expected, true);
+                (expected, min.unwrap_or(0), min.is_some())
             }
         }
     } else {
-        (pods.len() as i64, 0)
+        (pods.len() as i64, 0, true)
     };
-    let allowed = if expected <= 0 {
+    let allowed = if expected <= 0 || !resolved {
         0
     } else {
-        (current_healthy - desired).max(0)
+        current_healthy.saturating_sub(desired).max(0)
     };
     let mut conditions = pdb.status.conditions.clone();
     let (status, reason) = if allowed > 0 {

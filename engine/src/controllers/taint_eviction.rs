@@ -168,7 +168,7 @@ impl TaintEvictionController {
             self.scheduled.remove(&uid);
             return Decision::default();
         };
-        let want = now + secs as u64 * 1000;
+        let want = crate::time::after_seconds(now, secs);
         if let Some(existing) = self.scheduled.get(&uid) {
             if existing.fire_at <= want {
                 return Decision::default();

@@ -275,7 +275,7 @@ impl Kubelet {
         } else {
             pod.spec.grace_seconds()
         };
-        let grace_ms = grace.max(0) as u64 * 1000;
+        let grace_ms = crate::time::seconds_to_ms(grace);
         let last = stops.last().map(|(_, k)| *k).unwrap_or(0);
         let stop = (last * self.timing.container_stop).min(grace_ms);
         if let Some(w) = self.workers.get_mut(uid) {
@@ -283,7 +283,7 @@ impl Kubelet {
         }
         (
             requests,
-            vec![(now + stop, KubeletTimer::Stopped(uid.into()))],
+            vec![(now.saturating_add(stop), KubeletTimer::Stopped(uid.into()))],
         )
     }
 

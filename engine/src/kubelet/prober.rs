@@ -144,7 +144,7 @@ impl Kubelet {
         probe: &Probe,
         now: SimTime,
     ) -> Option<(SimTime, KubeletTimer)> {
-        let first = now + probe.initial_delay_seconds.max(0) as u64 * 1000;
+        let first = crate::time::after_seconds(now, probe.initial_delay_seconds);
         let tick = t != ProbeType::Liveness;
         if let Some(st) = self
             .workers
@@ -153,7 +153,7 @@ impl Kubelet {
         {
             *st = ProbeState {
                 t0: first,
-                period: probe.period_seconds.max(1) as u64 * 1000,
+                period: crate::time::seconds_to_ms(probe.period_seconds.max(1)),
                 successes: 0,
                 failures: 0,
                 armed: tick,
@@ -218,7 +218,10 @@ impl Kubelet {
             return (vec![], vec![]);
         };
         st.armed = false;
-        let again = (now + st.period, ProbeTick::timer(t, uid, i, gen));
+        let again = (
+            now.saturating_add(st.period),
+            ProbeTick::timer(t, uid, i, gen),
+        );
         if passes {
             if t != ProbeType::Startup {
                 st.failures = 0;

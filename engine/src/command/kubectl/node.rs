@@ -169,7 +169,7 @@ pub(super) fn drain_with(c: &mut Cluster, words: &[String], client_dry_run: bool
     Ok((
         text,
         Some(Blocking::drain(
-            c.now() + timeout,
+            c.now().saturating_add(timeout),
             name,
             refused,
             next_try,

@@ -101,7 +101,11 @@ pub(super) fn rollout_with(c: &mut Cluster, words: &[String], client_dry_run: bo
 fn rollout_status(c: &mut Cluster, p: &Parsed, ns: &str, name: &str) -> RB {
     let timeout = timeout_flag(p, DEFAULT_WAIT)?;
     deployment(c, ns, name)?;
-    let mut b = Blocking::rollout(c.now() + timeout, ns.to_string(), name.to_string());
+    let mut b = Blocking::rollout(
+        c.now().saturating_add(timeout),
+        ns.to_string(),
+        name.to_string(),
+    );
     if p.get("watch") == Some("false") {
         // One look, no waiting.
         b.poll(c);

@@ -58,7 +58,11 @@ pub(super) fn wait(c: &mut Cluster, words: &[String]) -> RB {
     }
     Ok((
         String::new(),
-        Some(Blocking::conditions(c.now() + timeout, keys, cond)),
+        Some(Blocking::conditions(
+            c.now().saturating_add(timeout),
+            keys,
+            cond,
+        )),
     ))
 }
 
@@ -77,7 +81,7 @@ fn kind_and_selector(p: &Parsed) -> Result<(Kind, Option<LabelSelector>), String
 /// does (see `Blocking::created`).
 fn wait_created(c: &Cluster, p: &Parsed, ns: String) -> RB {
     let timeout = timeout_flag(p, 30_000)?;
-    let deadline = c.now() + timeout;
+    let deadline = c.now().saturating_add(timeout);
     if p.get("selector").is_some() || p.bool("all") {
         let (k, sel) = kind_and_selector(p)?;
         return Ok((

@@ -180,10 +180,10 @@ fn requeue_stuck_deployment(
     {
         return None;
     }
-    let deadline = cur.update_ms + d.spec.progress_deadline_seconds as u64 * 1000;
-    Some(if deadline < now + 1000 {
+    let deadline = crate::time::after_seconds(cur.update_ms, d.spec.progress_deadline_seconds);
+    Some(if deadline < now.saturating_add(1000) {
         1000
     } else {
-        deadline - now + 1000
+        (deadline - now).saturating_add(1000)
     })
 }

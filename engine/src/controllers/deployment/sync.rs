@@ -171,7 +171,7 @@ pub fn get_new_replica_set(
 /// `scaleReplicaSetAndRecordEvent`: set replicas and the desired/max annotations.
 pub fn scale_replica_set(ctx: &mut SyncCtx, rs: &mut ReplicaSet, new_size: i64) {
     let desired = ctx.d.spec.replicas.to_string();
-    let max = (ctx.d.spec.replicas + max_surge(&ctx.d)).to_string();
+    let max = max_total_replicas(&ctx.d).to_string();
     let annotations_ok = rs.metadata.annotations.get(DESIRED_REPLICAS_ANNOTATION) == Some(&desired)
         && rs.metadata.annotations.get(MAX_REPLICAS_ANNOTATION) == Some(&max);
     if rs.spec.replicas == new_size && annotations_ok {
@@ -225,7 +225,7 @@ fn replica_set_fraction(rs: &ReplicaSet, d: &Deployment) -> i64 {
     if d.spec.replicas == 0 {
         return -rs.spec.replicas;
     }
-    let deployment_max = d.spec.replicas + max_surge(d);
+    let deployment_max = max_total_replicas(d);
     let annotated = rs
         .metadata
         .annotations
@@ -235,8 +235,10 @@ fn replica_set_fraction(rs: &ReplicaSet, d: &Deployment) -> i64 {
     if annotated == 0 {
         return 0;
     }
-    let new_size = (rs.spec.replicas * deployment_max) as f64 / annotated as f64;
-    round_half_away(new_size) - rs.spec.replicas
+    // In floating point, as upstream computes it: the product of two saturated
+    // counts would overflow an i64.
+    let new_size = rs.spec.replicas as f64 * deployment_max as f64 / annotated as f64;
+    round_half_away(new_size).saturating_sub(rs.spec.replicas)
 }
 
 /// `GetProportion`.
@@ -245,7 +247,7 @@ fn proportion(rs: &ReplicaSet, d: &Deployment, to_add: i64, added: i64) -> i64 {
         return 0;
     }
     let fraction = replica_set_fraction(rs, d);
-    let allowed = to_add - added;
+    let allowed = to_add.saturating_sub(added);
     if to_add > 0 {
         fraction.min(allowed)
     } else {
@@ -288,7 +290,7 @@ pub fn scale(ctx: &mut SyncCtx, new: Option<usize>, rss: &mut [ReplicaSet]) {
         .collect();
     let all_active: i64 = active.iter().map(|i| rss[*i].spec.replicas).sum();
     let allowed = if d.spec.replicas > 0 {
-        d.spec.replicas + max_surge(&d)
+        max_total_replicas(&d)
     } else {
         0
     };
@@ -312,8 +314,8 @@ pub fn scale(ctx: &mut SyncCtx, new: Option<usize>, rss: &mut [ReplicaSet]) {
         let rs = &rss[*i];
         if to_add != 0 {
             let p = proportion(rs, &d, to_add, added);
-            sizes.push(rs.spec.replicas + p);
-            added += p;
+            sizes.push(rs.spec.replicas.saturating_add(p));
+            added = added.saturating_add(p);
         } else {
             sizes.push(rs.spec.replicas);
         }
@@ -321,7 +323,7 @@ pub fn scale(ctx: &mut SyncCtx, new: Option<usize>, rss: &mut [ReplicaSet]) {
     for (pos, i) in active.iter().enumerate() {
         let mut size = sizes[pos];
         if pos == 0 && to_add != 0 {
-            size = (size + to_add - added).max(0);
+            size = size.saturating_add(to_add.saturating_sub(added)).max(0);
         }
         let mut rs = rss[*i].clone();
         scale_replica_set(ctx, &mut rs, size);

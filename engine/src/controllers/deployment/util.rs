@@ -128,7 +128,7 @@ pub fn set_new_replica_set_annotations(
     }
     if !exists {
         let desired = d.spec.replicas.to_string();
-        let max = (d.spec.replicas + max_surge(d)).to_string();
+        let max = max_total_replicas(d).to_string();
         for (k, v) in [
             (DESIRED_REPLICAS_ANNOTATION, desired),
             (MAX_REPLICAS_ANNOTATION, max),
@@ -168,6 +168,12 @@ pub fn resolve_fenceposts(d: &Deployment) -> (i64, i64) {
         unavailable = 1;
     }
     (surge, unavailable)
+}
+
+/// `replicas + MaxSurge`: the most Pods a rollout may run. Saturating, because a
+/// percentage `maxSurge` has no upper bound in validation (`999999999%` is valid).
+pub fn max_total_replicas(d: &Deployment) -> i64 {
+    d.spec.replicas.saturating_add(max_surge(d))
 }
 
 /// True for the RollingUpdate strategy.
@@ -217,12 +223,14 @@ pub fn new_rs_new_replicas(d: &Deployment, all: &[ReplicaSet], new_rs_replicas: 
         return d.spec.replicas;
     }
     let current = replica_count(all);
-    let max_total = d.spec.replicas + max_surge(d);
+    let max_total = max_total_replicas(d);
     if current >= max_total {
         return new_rs_replicas;
     }
-    let scale_up = (max_total - current).min(d.spec.replicas - new_rs_replicas);
-    new_rs_replicas + scale_up
+    let scale_up = max_total
+        .saturating_sub(current)
+        .min(d.spec.replicas.saturating_sub(new_rs_replicas));
+    new_rs_replicas.saturating_add(scale_up)
 }
 
 /// `NewDeploymentCondition`: update and transition times at `now`. The Deployment's
@@ -265,7 +273,7 @@ pub fn deployment_timed_out(d: &Deployment, s: &DeploymentStatus, now: u64) -> b
     match c.reason.as_str() {
         "NewReplicaSetAvailable" => false,
         "ProgressDeadlineExceeded" => true,
-        _ => c.update_ms + d.spec.progress_deadline_seconds as u64 * 1000 < now,
+        _ => crate::time::after_seconds(c.update_ms, d.spec.progress_deadline_seconds) < now,
     }
 }
 

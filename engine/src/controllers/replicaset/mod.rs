@@ -121,10 +121,10 @@ impl ReplicaSetController {
             let wait = active
                 .iter()
                 .filter_map(|p| p.ready_since())
-                .map(|since| since + rs.spec.min_ready_seconds as u64 * 1000)
+                .map(|since| crate::time::after_seconds(since, rs.spec.min_ready_seconds))
                 .filter(|t| *t > now)
                 .min();
-            out.requeue_after = wait.map(|t| t - now + 1);
+            out.requeue_after = wait.map(|t| (t - now).saturating_add(1));
         }
         out
     }
