@@ -156,6 +156,301 @@ fn check_quantities(obj: &Object) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// An integer field of the request and the Go struct that declares it upstream,
+/// for the decoder's `json: cannot unmarshal number …` error.
+struct IntField {
+    /// The Go struct type the field belongs to (`DeploymentSpec`, `Probe`…).
+    go_struct: &'static str,
+    /// The JSON path without list indexes, as encoding/json's error context joins it
+    /// (`spec.template.spec.containers.ports.containerPort`).
+    path: String,
+    /// The value written.
+    value: i64,
+}
+
+/// The int32 fields of `obj` a user can write, in document order. kubeplay stores
+/// every integer as an i64; upstream declares these as int32 (or an `IntOrString`'s
+/// int32), so a larger number never reaches validation there.
+fn int32_fields(obj: &Object) -> Vec<IntField> {
+    let mut out = Vec::new();
+    let mut push = |go_struct: &'static str, path: String, value: i64| {
+        out.push(IntField {
+            go_struct,
+            path,
+            value,
+        })
+    };
+    let int = |v: &IntOrString| match v {
+        IntOrString::Int(n) => Some(*n),
+        IntOrString::String(_) => None,
+    };
+    let pod_spec = |at: &str, spec: &PodSpec, push: &mut dyn FnMut(&'static str, String, i64)| {
+        for (list, containers) in [
+            ("containers", &spec.containers),
+            ("initContainers", &spec.init_containers),
+        ] {
+            for c in containers {
+                for p in &c.ports {
+                    push(
+                        "ContainerPort",
+                        format!("{at}.{list}.ports.containerPort"),
+                        p.container_port,
+                    );
+                    push(
+                        "ContainerPort",
+                        format!("{at}.{list}.ports.hostPort"),
+                        p.host_port,
+                    );
+                }
+                for (name, probe) in [
+                    ("livenessProbe", &c.liveness_probe),
+                    ("readinessProbe", &c.readiness_probe),
+                    ("startupProbe", &c.startup_probe),
+                ] {
+                    let Some(probe) = probe else { continue };
+                    let p = format!("{at}.{list}.{name}");
+                    for (action, port) in [
+                        ("httpGet", probe.http_get.as_ref().map(|h| &h.port)),
+                        ("tcpSocket", probe.tcp_socket.as_ref().map(|t| &t.port)),
+                    ] {
+                        if let Some(n) = port.and_then(int) {
+                            let go = if action == "httpGet" {
+                                "HTTPGetAction"
+                            } else {
+                                "TCPSocketAction"
+                            };
+                            push(go, format!("{p}.{action}.port"), n);
+                        }
+                    }
+                    for (field, value) in [
+                        ("initialDelaySeconds", probe.initial_delay_seconds),
+                        ("timeoutSeconds", probe.timeout_seconds),
+                        ("periodSeconds", probe.period_seconds),
+                        ("successThreshold", probe.success_threshold),
+                        ("failureThreshold", probe.failure_threshold),
+                    ] {
+                        push("Probe", format!("{p}.{field}"), value);
+                    }
+                }
+            }
+        }
+        if let Some(a) = &spec.affinity {
+            if let Some(n) = &a.node_affinity {
+                for t in &n.preferred {
+                    push("PreferredSchedulingTerm", format!("{at}.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.weight"), t.weight);
+                }
+            }
+            for (field, aff) in [
+                ("podAffinity", &a.pod_affinity),
+                ("podAntiAffinity", &a.pod_anti_affinity),
+            ] {
+                for t in aff.iter().flat_map(|a| &a.preferred) {
+                    push("WeightedPodAffinityTerm", format!("{at}.affinity.{field}.preferredDuringSchedulingIgnoredDuringExecution.weight"), t.weight);
+                }
+            }
+        }
+        for c in &spec.topology_spread_constraints {
+            push(
+                "TopologySpreadConstraint",
+                format!("{at}.topologySpreadConstraints.maxSkew"),
+                c.max_skew,
+            );
+        }
+        if let Some(p) = spec.priority {
+            push("PodSpec", format!("{at}.priority"), p);
+        }
+    };
+    match obj {
+        Object::Deployment(d) => {
+            let s = &d.spec;
+            push("DeploymentSpec", "spec.replicas".into(), s.replicas);
+            push(
+                "DeploymentSpec",
+                "spec.minReadySeconds".into(),
+                s.min_ready_seconds,
+            );
+            push(
+                "DeploymentSpec",
+                "spec.revisionHistoryLimit".into(),
+                s.revision_history_limit,
+            );
+            push(
+                "DeploymentSpec",
+                "spec.progressDeadlineSeconds".into(),
+                s.progress_deadline_seconds,
+            );
+            if let Some(ru) = &s.strategy.rolling_update {
+                for (field, v) in [
+                    ("maxUnavailable", &ru.max_unavailable),
+                    ("maxSurge", &ru.max_surge),
+                ] {
+                    if let Some(n) = int(v) {
+                        push(
+                            "RollingUpdateDeployment",
+                            format!("spec.strategy.rollingUpdate.{field}"),
+                            n,
+                        );
+                    }
+                }
+            }
+            pod_spec("spec.template.spec", &s.template.spec, &mut push);
+        }
+        Object::ReplicaSet(rs) => {
+            push("ReplicaSetSpec", "spec.replicas".into(), rs.spec.replicas);
+            push(
+                "ReplicaSetSpec",
+                "spec.minReadySeconds".into(),
+                rs.spec.min_ready_seconds,
+            );
+            pod_spec("spec.template.spec", &rs.spec.template.spec, &mut push);
+        }
+        Object::Pod(p) => pod_spec("spec", &p.spec, &mut push),
+        Object::PodDisruptionBudget(pdb) => {
+            for (field, v) in [
+                ("minAvailable", &pdb.spec.min_available),
+                ("maxUnavailable", &pdb.spec.max_unavailable),
+            ] {
+                if let Some(n) = v.as_ref().and_then(int) {
+                    push("PodDisruptionBudgetSpec", format!("spec.{field}"), n);
+                }
+            }
+        }
+        Object::PriorityClass(pc) => push("PriorityClass", "value".into(), pc.value),
+        _ => {}
+    }
+    out
+}
+
+/// A number too big for an int32 field fails when the request is decoded (400), before
+/// admission and validation: encoding/json's `UnmarshalTypeError` inside the API
+/// server's "cannot be handled as" wrapper, e.g. `Deployment in version "v1" cannot be
+/// handled as a Deployment: json: cannot unmarshal number 9223372036854775807 into Go
+/// struct field DeploymentSpec.spec.replicas of type int32`. The decoder reports the
+/// first such field; so does this.
+fn check_int32(obj: &Object) -> Result<(), ApiError> {
+    let Some(f) = int32_fields(obj)
+        .into_iter()
+        .find(|f| i32::try_from(f.value).is_err())
+    else {
+        return Ok(());
+    };
+    let kind = obj.kind();
+    Err(ApiError::bad_request(format!(
+        "{} in version \"{}\" cannot be handled as a {}: json: cannot unmarshal number {} into Go struct field {}.{} of type int32",
+        kind.name(),
+        kind.api_version().rsplit('/').next().unwrap_or("v1"),
+        kind.name(),
+        f.value,
+        f.go_struct,
+        f.path
+    )))
+}
+
+/// `ValidateNonnegativeField`.
+fn nonnegative(causes: &mut Vec<String>, path: &str, value: i64) {
+    if value < 0 {
+        causes.push(format!(
+            "{path}: Invalid value: {value}: must be greater than or equal to 0"
+        ));
+    }
+}
+
+/// The integer rules of a pod spec (`pkg/apis/core/validation`): `validateProbe`'s
+/// non-negative fields, `validateContainerPorts`' port range, `activeDeadlineSeconds`
+/// in 1..MaxInt32. `at` is `spec` or `spec.template.spec`.
+fn validate_pod_spec_numbers(causes: &mut Vec<String>, at: &str, spec: &PodSpec) {
+    for (list, containers) in [
+        ("containers", &spec.containers),
+        ("initContainers", &spec.init_containers),
+    ] {
+        for (i, c) in containers.iter().enumerate() {
+            let p = format!("{at}.{list}[{i}]");
+            for (j, port) in c.ports.iter().enumerate() {
+                if !(1..=65535).contains(&port.container_port) {
+                    causes.push(format!(
+                        "{p}.ports[{j}].containerPort: Invalid value: {}: must be between 1 and 65535, inclusive",
+                        port.container_port
+                    ));
+                }
+                // 0 means "no host port".
+                if port.host_port != 0 && !(1..=65535).contains(&port.host_port) {
+                    causes.push(format!(
+                        "{p}.ports[{j}].hostPort: Invalid value: {}: must be between 1 and 65535, inclusive",
+                        port.host_port
+                    ));
+                }
+            }
+            for (name, probe) in [
+                ("livenessProbe", &c.liveness_probe),
+                ("readinessProbe", &c.readiness_probe),
+                ("startupProbe", &c.startup_probe),
+            ] {
+                let Some(probe) = probe else { continue };
+                for (field, value) in [
+                    ("initialDelaySeconds", probe.initial_delay_seconds),
+                    ("timeoutSeconds", probe.timeout_seconds),
+                    ("periodSeconds", probe.period_seconds),
+                    ("successThreshold", probe.success_threshold),
+                    ("failureThreshold", probe.failure_threshold),
+                ] {
+                    nonnegative(causes, &format!("{p}.{name}.{field}"), value);
+                }
+            }
+        }
+    }
+    if let Some(v) = spec.extra.get("activeDeadlineSeconds") {
+        // Kept as written (the simulation does not act on it), so any JSON value.
+        let ok = v
+            .as_i64()
+            .is_some_and(|n| (1..=i64::from(i32::MAX)).contains(&n));
+        if !ok {
+            causes.push(format!(
+                "{at}.activeDeadlineSeconds: Invalid value: {v}: must be between 1 and 2147483647, inclusive"
+            ));
+        }
+    }
+}
+
+/// `ValidatePodDisruptionBudgetSpec` (pkg/apis/policy/validation): each of
+/// minAvailable / maxUnavailable a non-negative int or a valid percentage
+/// (`ValidatePositiveIntOrPercent`), and a percentage at most 100%
+/// (`IsNotMoreThan100Percent`).
+fn validate_pdb(causes: &mut Vec<String>, pdb: &PodDisruptionBudget) {
+    for (field, v) in [
+        ("minAvailable", &pdb.spec.min_available),
+        ("maxUnavailable", &pdb.spec.max_unavailable),
+    ] {
+        let Some(v) = v else { continue };
+        positive_int_or_percent(causes, &format!("spec.{field}"), v);
+        not_more_than_100_percent(causes, &format!("spec.{field}"), v);
+    }
+}
+
+/// `ValidatePositiveIntOrPercent`: an int ≥ 0, or a string matching `[0-9]+%`.
+fn positive_int_or_percent(causes: &mut Vec<String>, path: &str, v: &IntOrString) {
+    match v {
+        IntOrString::Int(n) => nonnegative(causes, path, *n),
+        IntOrString::String(s) if valid_percent(s).is_none() => causes.push(format!(
+            "{path}: Invalid value: {}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+            go_int_or_string(v)
+        )),
+        IntOrString::String(_) => {}
+    }
+}
+
+/// `IsNotMoreThan100Percent`: a valid percentage whose number (Atoi: an over-long one
+/// reads as 0, as upstream) is over 100 is refused.
+fn not_more_than_100_percent(causes: &mut Vec<String>, path: &str, v: &IntOrString) {
+    if let IntOrString::String(s) = v {
+        if valid_percent(s).is_some_and(|p| p > 100) {
+            causes.push(format!(
+                "{path}: Invalid value: {}: must not be greater than 100%",
+                go_int_or_string(v)
+            ));
+        }
+    }
+}
+
 fn validate_selector_operators(causes: &mut Vec<String>, sel: &LabelSelector) {
     for (i, r) in sel.match_expressions.iter().enumerate() {
         if !matches!(
@@ -235,34 +530,16 @@ fn validate_strategy(causes: &mut Vec<String>, d: &Deployment) {
             return;
         }
     };
-    let positive = |causes: &mut Vec<String>, name: &str, v: &IntOrString| {
-        match v {
-        IntOrString::Int(n) if *n < 0 => causes.push(format!(
-            "spec.strategy.rollingUpdate.{name}: Invalid value: {n}: must be greater than or equal to 0"
-        )),
-        IntOrString::String(s) if valid_percent(s).is_none() => causes.push(format!(
-            "spec.strategy.rollingUpdate.{name}: Invalid value: {}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
-            go_int_or_string(v)
-        )),
-        _ => {}
-    }
-    };
-    positive(causes, "maxUnavailable", &ru.max_unavailable);
-    positive(causes, "maxSurge", &ru.max_surge);
+    let at = "spec.strategy.rollingUpdate";
+    positive_int_or_percent(causes, &format!("{at}.maxUnavailable"), &ru.max_unavailable);
+    positive_int_or_percent(causes, &format!("{at}.maxSurge"), &ru.max_surge);
     if int_or_percent_value(&ru.max_unavailable) == 0 && int_or_percent_value(&ru.max_surge) == 0 {
         causes.push(format!(
             "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: {}: may not be 0 when `maxSurge` is 0",
             go_int_or_string(&ru.max_unavailable)
         ));
     }
-    if let IntOrString::String(s) = &ru.max_unavailable {
-        if valid_percent(s).is_some_and(|p| p > 100) {
-            causes.push(format!(
-                "spec.strategy.rollingUpdate.maxUnavailable: Invalid value: {}: must not be greater than 100%",
-                go_int_or_string(&ru.max_unavailable)
-            ));
-        }
-    }
+    not_more_than_100_percent(causes, &format!("{at}.maxUnavailable"), &ru.max_unavailable);
 }
 
 /// `IsValidLabelValue` (apimachinery `util/validation`): its messages, joined by `;`
@@ -363,6 +640,7 @@ fn validate_meta_maps(causes: &mut Vec<String>, m: &ObjectMeta) {
 /// Validate `obj` (against `old` on update). Returns a 422 listing every cause.
 pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
     check_quantities(obj)?;
+    check_int32(obj)?;
     let mut causes = Vec::new();
     let name = &obj.meta().name;
     if !matches!(obj, Object::Event(_)) {
@@ -381,7 +659,27 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
             );
             validate_selector_operators(&mut causes, &d.spec.selector);
             validate_scheduling(&mut causes, "spec.template.spec", &d.spec.template.spec);
+            validate_pod_spec_numbers(&mut causes, "spec.template.spec", &d.spec.template.spec);
             validate_strategy(&mut causes, d);
+            // ValidateDeploymentSpec: after replicas (in validate_template) come these.
+            let s = &d.spec;
+            nonnegative(&mut causes, "spec.minReadySeconds", s.min_ready_seconds);
+            nonnegative(
+                &mut causes,
+                "spec.revisionHistoryLimit",
+                s.revision_history_limit,
+            );
+            nonnegative(
+                &mut causes,
+                "spec.progressDeadlineSeconds",
+                s.progress_deadline_seconds,
+            );
+            if s.progress_deadline_seconds <= s.min_ready_seconds {
+                causes.push(format!(
+                    "spec.progressDeadlineSeconds: Invalid value: {}: must be greater than minReadySeconds",
+                    s.progress_deadline_seconds
+                ));
+            }
             if let Some(Object::Deployment(o)) = old {
                 if o.spec.selector != d.spec.selector {
                     causes.push(format!(
@@ -400,6 +698,12 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
             );
             validate_selector_operators(&mut causes, &rs.spec.selector);
             validate_scheduling(&mut causes, "spec.template.spec", &rs.spec.template.spec);
+            validate_pod_spec_numbers(&mut causes, "spec.template.spec", &rs.spec.template.spec);
+            nonnegative(
+                &mut causes,
+                "spec.minReadySeconds",
+                rs.spec.min_ready_seconds,
+            );
         }
         Object::PriorityClass(pc) => {
             // System classes are created by the API server itself, with their values.
@@ -446,7 +750,9 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
                 }
             }
             validate_scheduling(&mut causes, "spec", &p.spec);
+            validate_pod_spec_numbers(&mut causes, "spec", &p.spec);
         }
+        Object::PodDisruptionBudget(pdb) => validate_pdb(&mut causes, pdb),
         _ => {}
     }
     if causes.is_empty() {

@@ -5,7 +5,7 @@
 //! `create_deployment.go`, `create_pdb.go`, `create_priorityclass.go`,
 //! `create_namespace.go`; `staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go`.
 
-use super::util::{api, key_for, namespace, NS, R};
+use super::util::{api, int_flag, key_for, namespace, NS, R};
 use crate::api::*;
 use crate::apiserver::ObjKey;
 use crate::client::Request;
@@ -290,11 +290,13 @@ fn create_deployment(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
         .get("image")
         .ok_or_else(|| super::required_flag(c, "image"))?;
     let name = name_from_args(p)?;
-    let replicas: i64 = p
-        .get("replicas")
-        .unwrap_or("1")
-        .parse()
-        .map_err(|_| "error: invalid argument for --replicas".to_string())?;
+    // An int32 flag: kubectl refuses 3000000000 before any request.
+    let replicas = int_flag(
+        p.get("replicas").unwrap_or("1"),
+        "-r, --replicas",
+        32,
+        "kubectl create deployment",
+    )?;
     let d = new_deployment(name, ns, image, replicas, p.get("port"))?;
     // create_deployment.go's object before the server sees it.
     let ct = &d.spec.template.spec.containers[0];
@@ -334,9 +336,11 @@ fn create_pdb(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
         selector: parse_label_selector(sel)?,
         ..Default::default()
     };
+    // intstr.Parse: a number that fits an int32 is an int, anything else a string
+    // (which the API server then refuses as not a percentage).
     let parse = |v: &str| {
-        v.parse::<i64>()
-            .map(IntOrString::Int)
+        v.parse::<i32>()
+            .map(|n| IntOrString::Int(i64::from(n)))
             .unwrap_or_else(|_| IntOrString::String(v.to_string()))
     };
     match (p.get("min-available"), p.get("max-unavailable")) {
@@ -378,11 +382,12 @@ fn create_pdb(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
 /// [--preemption-policy=POLICY] [--description=TEXT]` (`create_priorityclass.go`).
 fn create_priority_class(c: &mut Cluster, p: &Parsed, out: &Output) -> R {
     let name = name_from_args(p)?;
-    let value: i64 = p
-        .get("value")
-        .unwrap_or("0")
-        .parse()
-        .map_err(|_| "error: invalid argument for --value".to_string())?;
+    let value = int_flag(
+        p.get("value").unwrap_or("0"),
+        "--value",
+        32,
+        "kubectl create priorityclass",
+    )?;
     let policy = p.get("preemption-policy").unwrap_or("PreemptLowerPriority");
     if policy != "PreemptLowerPriority" && policy != "Never" {
         return Err(format!(

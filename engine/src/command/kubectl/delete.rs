@@ -5,7 +5,8 @@
 //! (`DeleteOptions.RunDelete`, `deleteResult`).
 
 use super::util::{
-    api, key_for, kind_arg, namespace, objects_of, targets, timeout_flag, DEFAULT_WAIT, NS, RB,
+    api, int_flag, key_for, kind_arg, namespace, objects_of, targets, timeout_flag, DEFAULT_WAIT,
+    NS, RB,
 };
 use crate::api::*;
 use crate::apiserver::{ApiError, DeleteOptions, ObjKey};
@@ -88,7 +89,10 @@ pub(super) fn delete(
     let wait = p.get("wait").unwrap_or("true") != "false";
     if wait && !deleted.is_empty() {
         let timeout = timeout_flag(&p, DEFAULT_WAIT)?;
-        return Ok((out, Some(Blocking::gone(c.now() + timeout, deleted))));
+        return Ok((
+            out,
+            Some(Blocking::gone(c.now().saturating_add(timeout), deleted)),
+        ));
     }
     Ok((out, None))
 }
@@ -108,9 +112,7 @@ fn propagation(p: &Parsed) -> Result<&'static str, String> {
 fn grace_period(p: &Parsed, force: bool) -> Result<Option<i64>, String> {
     // delete.go's Complete and Validate, in their order.
     let mut grace: i64 = match p.get("grace-period") {
-        Some(g) => g.parse().map_err(|_| {
-            format!("error: invalid argument \"{g}\" for \"--grace-period\" flag: strconv.ParseInt: parsing \"{g}\": invalid syntax\nSee 'kubectl delete --help' for usage.")
-        })?,
+        Some(g) => int_flag(g, "--grace-period", 64, "kubectl delete")?,
         None => -1,
     };
     if p.bool("now") {

@@ -7,7 +7,7 @@
 //! `staging/src/k8s.io/kubectl/pkg/cmd/annotate/annotate.go`,
 //! `staging/src/k8s.io/kubectl/pkg/cmd/patch/patch.go`.
 
-use super::util::{api, key_for, namespace, one_target, targets, NS, R};
+use super::util::{api, int_flag, key_for, namespace, one_target, targets, NS, R};
 use crate::api::*;
 use crate::apiserver::validation::label_value_errors;
 use crate::apiserver::{ApiError, ObjKey};
@@ -40,11 +40,13 @@ pub(super) fn scale(c: &mut Cluster, words: &[String]) -> R {
         ],
         "kubectl scale",
     )?;
-    let replicas: i64 = p
-        .get("replicas")
-        .ok_or_else(|| super::required_flag(c, "replicas"))?
-        .parse()
-        .map_err(|_| "error: invalid argument for \"--replicas\" flag".to_string())?;
+    let replicas = int_flag(
+        p.get("replicas")
+            .ok_or_else(|| super::required_flag(c, "replicas"))?,
+        "--replicas",
+        64,
+        "kubectl scale",
+    )?;
     if replicas < 0 {
         return Err("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0".into());
     }

@@ -33,6 +33,32 @@ pub(super) fn api(e: ApiError) -> String {
     e.kubectl_text()
 }
 
+/// An integer flag as pflag parses it: `strconv.ParseInt(v, 10, bits)` (an `int` flag
+/// is 64 bits, an `int32` one 32), and cobra's error when it fails, e.g. `invalid
+/// argument "3000000000" for "-r, --replicas" flag: strconv.ParseInt: parsing
+/// "3000000000": value out of range`. `flag` is the name as cobra shows it
+/// (`-r, --replicas` when there is a shorthand), `verb` the command for `See '…'`.
+pub(super) fn int_flag(v: &str, flag: &str, bits: u32, verb: &str) -> Result<i64, String> {
+    use std::num::IntErrorKind;
+    let parsed = v.parse::<i64>();
+    let reason = match &parsed {
+        Ok(n) if bits == 32 && i32::try_from(*n).is_err() => "value out of range",
+        Ok(n) => return Ok(*n),
+        Err(e)
+            if matches!(
+                e.kind(),
+                IntErrorKind::PosOverflow | IntErrorKind::NegOverflow
+            ) =>
+        {
+            "value out of range"
+        }
+        Err(_) => "invalid syntax",
+    };
+    Err(format!(
+        "error: invalid argument \"{v}\" for \"{flag}\" flag: strconv.ParseInt: parsing \"{v}\": {reason}\nSee '{verb} --help' for usage."
+    ))
+}
+
 /// `-n`, or `default`.
 pub(super) fn namespace(p: &Parsed) -> String {
     p.get("namespace").unwrap_or("default").to_string()
