@@ -210,6 +210,23 @@ impl Store {
                 Some(_) => {}
             }
         }
+        // The cluster-wide Pod limit, as validating admission (after validation, like
+        // the ResourceQuota admission whose refusal it copies).
+        if kind == Kind::Pod {
+            let used = self.count(Kind::Pod);
+            let limit = self.pod_limit();
+            if used >= limit {
+                return Err(ApiError {
+                    code: 403,
+                    reason: "Forbidden",
+                    message: format!(
+                        "pods \"{}\" is forbidden: exceeded quota: {POD_LIMIT_NAME}, requested: pods=1, used: pods={used}, limited: pods={limit}",
+                        obj.meta().name
+                    ),
+                    kubectl_message: None,
+                });
+            }
+        }
         let key = ObjKey::of(obj.meta());
         if self.objects[kind_index(kind)].contains_key(&key) {
             return Err(ApiError::already_exists(kind, &key.name));
