@@ -57,6 +57,8 @@ pub mod controllers;
 pub mod explain;
 pub mod fault_runs;
 pub mod faults;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod fuzz;
 pub mod hash;
 pub mod kubelet;
 pub mod lz;

@@ -1,0 +1,308 @@
+//! The engine's fuzz targets, each a function of one input that must not panic:
+//! manifests, scripts in the command language on a small cluster, scenario files, and
+//! the lz-string half of a page link (the app crate fuzzes the rest of the link path
+//! with its own `SimState`).
+//!
+//! Simulated time is bounded here, in the harness: a command may ask for up to 10¹⁵ ms
+//! (`sim advance 999999h`), which is not a bug of the parser but would make one input
+//! run for hours. [`bound_script`] lowers every duration that makes the clock play
+//! (`sim advance`, `--timeout`, `--max`, `--every`, `--after`) to [`MAX_SPAN`] before
+//! the engine sees it; what the engine caps itself stays below the bound and passes
+//! unchanged.
+//!
+//! Replica counts are bounded the same way ([`bound_replicas`]): the engine has no cap
+//! on `replicas` yet, and a Deployment of millions of Pods is not a parser's bug but
+//! makes the input run without end (the first finding of these runs; README,
+//! "Fuzzing").
+
+use crate::cluster::Cluster;
+use crate::command::{self, args, script, NoFiles};
+use crate::time::{SimTime, MINUTE};
+use std::borrow::Cow;
+
+/// The most simulated time one command of a fuzz input may ask the clock to play.
+pub const MAX_SPAN: SimTime = 60 * MINUTE;
+
+/// Flags whose value is a span the clock plays (or waits) through.
+const SPAN_FLAGS: &[&str] = &["--timeout", "--max", "--every", "--after"];
+
+/// Whether `word` is a duration longer than [`MAX_SPAN`].
+fn too_long(word: &str) -> bool {
+    args::parse_duration(word).is_ok_and(|ms| ms > MAX_SPAN)
+}
+
+/// `line` with every span longer than [`MAX_SPAN`] replaced by `1h`. A line whose long
+/// span cannot be found as written (quoting) is dropped.
+pub fn bound_line(line: &str) -> Cow<'_, str> {
+    let Ok(words) = args::split_words(line) else {
+        return Cow::Borrowed(line); // it is an error anyway; nothing runs
+    };
+    let mut long: Vec<&str> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let next = words.get(i + 1).map(String::as_str);
+        if w == "advance" && i > 0 && words[i - 1] == "sim" || SPAN_FLAGS.contains(&w.as_str()) {
+            long.extend(next.filter(|n| too_long(n)));
+        }
+        if let Some((f, v)) = w.split_once('=') {
+            if SPAN_FLAGS.contains(&f) && too_long(v) {
+                long.push(v);
+            }
+        }
+    }
+    if long.is_empty() {
+        return Cow::Borrowed(line);
+    }
+    let mut out = line.to_string();
+    for span in long {
+        // Replace from the right: a span is written after its flag or verb.
+        match out.rfind(span) {
+            Some(at) if !span.is_empty() => out.replace_range(at..at + span.len(), "1h"),
+            _ => return Cow::Owned(String::new()),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// [`bound_line`] on every line of a script (or of any text holding command lines,
+/// such as a scenario's YAML).
+pub fn bound_script(text: &str) -> Cow<'_, str> {
+    if !text.contains("advance") && !SPAN_FLAGS.iter().any(|f| text.contains(f)) {
+        return Cow::Borrowed(text);
+    }
+    let mut changed = false;
+    let mut out = String::with_capacity(text.len());
+    for l in text.split_inclusive('\n') {
+        let (body, end) = match l.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (l, ""),
+        };
+        let b = bound_line(body);
+        changed |= matches!(b, Cow::Owned(_));
+        out.push_str(&b);
+        out.push_str(end);
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// The most replicas a fuzz input may ask for (see the module docs).
+pub const MAX_REPLICAS: u64 = 1_000;
+
+/// `text` with every replica count above [`MAX_REPLICAS`] lowered to it, wherever it
+/// is written: `--replicas=N`, `--replicas N`, `replicas: N`, `"replicas":N`.
+pub fn bound_replicas(text: &str) -> Cow<'_, str> {
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut from = 0;
+    while let Some(i) = text[from..].find("replicas").map(|i| from + i) {
+        from = i + "replicas".len();
+        let rest = &text[from..];
+        let skip = rest.len() - rest.trim_start_matches([' ', '"', '\'', ':', '=']).len();
+        let after = &rest[skip..];
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let big = digits > 0
+            && after[..digits]
+                .parse::<u64>()
+                .map_or(true, |n| n > MAX_REPLICAS);
+        if big {
+            out.push_str(&text[copied..from + skip]);
+            out.push_str(&MAX_REPLICAS.to_string());
+            copied = from + skip + digits;
+            from = copied;
+        }
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
+/// Both bounds: [`bound_replicas`], then [`bound_script`].
+pub fn bound(text: &str) -> Cow<'_, str> {
+    match bound_replicas(text) {
+        Cow::Borrowed(t) => bound_script(t),
+        Cow::Owned(o) => Cow::Owned(bound_script(&o).into_owned()),
+    }
+}
+
+/// Manifests: parse every document; what parses is applied to a small cluster, as
+/// `kubectl apply -f` would (validation and defaulting).
+pub struct ManifestTarget {
+    template: Cluster,
+}
+
+/// A one-node cluster with a settled three-replica Deployment `web`: the page's
+/// playground, the world most commands are typed into.
+pub fn small_cluster() -> Cluster {
+    let mut c = Cluster::with_default_nodes(1);
+    // A fixed, valid Deployment on an empty cluster: creation cannot fail.
+    let _ = c.create_deployment("web", "nginx:1.27", 3, "100m", "128Mi");
+    c.settle(120_000);
+    c
+}
+
+impl Default for ManifestTarget {
+    fn default() -> Self {
+        ManifestTarget {
+            template: small_cluster(),
+        }
+    }
+}
+
+impl ManifestTarget {
+    /// Run one input.
+    pub fn exec(&self, input: &str) {
+        if let Ok(docs) = crate::manifest::parse(input, "fuzz.yaml") {
+            for d in &docs {
+                let _ = d.object.to_json();
+            }
+            let mut c = self.template.clone();
+            let _ = command::run(&mut c, "kubectl apply -f -", Some(input), &NoFiles);
+            // Applying does not play the clock: a huge replica count costs nothing here.
+        }
+    }
+}
+
+/// Scripts in the command language, on a copy of [`small_cluster`] each.
+pub struct CommandTarget {
+    template: Cluster,
+}
+
+impl Default for CommandTarget {
+    fn default() -> Self {
+        CommandTarget {
+            template: small_cluster(),
+        }
+    }
+}
+
+impl CommandTarget {
+    /// Names in the template worth aiming at (its Pods, nodes, ReplicaSets).
+    pub fn names(&self) -> Vec<String> {
+        let c = &self.template;
+        let pods = c
+            .store
+            .list::<crate::api::Pod>()
+            .map(|p| p.metadata.name.clone());
+        let rs = c
+            .store
+            .list::<crate::api::ReplicaSet>()
+            .map(|r| r.metadata.name.clone());
+        let nodes = c
+            .store
+            .list::<crate::api::Node>()
+            .map(|n| n.metadata.name.clone());
+        pods.chain(rs).chain(nodes).collect()
+    }
+
+    /// Run one input: as a script when it parses as one (heredocs feed stdin), else
+    /// line by line, every span bounded.
+    pub fn exec(&self, input: &str) {
+        let mut c = self.template.clone();
+        let text = bound(input);
+        match script::parse(&text, "fuzz.sh") {
+            Ok(lines) => {
+                for l in lines {
+                    let cmd = bound_line(&l.command);
+                    let _ = command::run(&mut c, &cmd, l.stdin.as_deref(), &NoFiles);
+                }
+            }
+            Err(_) => {
+                for l in text.lines() {
+                    let _ = command::run(&mut c, l, None, &NoFiles);
+                }
+            }
+        }
+    }
+}
+
+/// Scenario files: parse, then what parses is built (its nodes and setup script,
+/// spans bounded), its goals checked once, and its steps' selectors expanded — what
+/// the page does when a lesson is opened.
+pub fn scenario(input: &str) {
+    let Ok(mut s) = crate::scenario::parse(input, "fuzz.yaml") else {
+        return;
+    };
+    s.setup = bound(&s.setup).into_owned();
+    let Ok(mut c) = crate::scenario::build(&s) else {
+        return;
+    };
+    let mut t = crate::scenario::Tracker::new(&s);
+    t.check(&s, &mut c);
+    for st in &s.steps {
+        if let Some(cmd) = &st.command {
+            let _ = crate::scenario::expand(&c, cmd);
+        }
+    }
+}
+
+/// The engine's half of a page link (`?query#s=…` or `#scenario=…`): lz-string
+/// decoding, and that whatever decodes also survives a compress/decompress round trip
+/// unchanged (lz-string's own promise); a `#scenario=` link's YAML is parsed too.
+pub fn link(input: &str) {
+    let hash = input.split_once('#').map_or("", |(_, h)| h);
+    let payload = hash
+        .strip_prefix("s=")
+        .or_else(|| hash.strip_prefix("scenario="))
+        .unwrap_or(hash);
+    for text in [payload, input] {
+        if let Some(plain) = crate::lz::decompress_from_uri(text) {
+            let again = crate::lz::decompress_from_uri(&crate::lz::compress_to_uri(&plain));
+            assert_eq!(
+                again.as_deref(),
+                Some(plain.as_str()),
+                "lz-string round trip"
+            );
+            if hash.starts_with("scenario=") {
+                let _ = crate::scenario::parse(&plain, "link.yaml");
+            } else {
+                let _ = serde_json::from_str::<serde_json::Value>(&plain);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_past_the_bound_are_lowered_and_others_left_as_written() {
+        assert_eq!(bound_line("sim advance 999999h"), "sim advance 1h");
+        assert_eq!(bound_line("sim advance 90s"), "sim advance 90s");
+        assert_eq!(
+            bound_line("kubectl wait pods --all --for=delete --timeout=100d"),
+            "kubectl wait pods --all --for=delete --timeout=1h"
+        );
+        assert_eq!(
+            bound_line("sim settle --max '30000h'"),
+            "sim settle --max '1h'"
+        );
+        assert_eq!(bound_line("sim advance 9999999"), "sim advance 1h");
+        assert_eq!(
+            bound_line("kubectl scale deploy web --replicas=999999"),
+            "kubectl scale deploy web --replicas=999999"
+        );
+    }
+
+    #[test]
+    fn replica_counts_past_the_bound_are_lowered_wherever_they_are_written() {
+        assert_eq!(
+            bound_replicas("k scale deploy/web --replicas=3316348\n  replicas: 99999999999999999999\n{\"replicas\":5000}"),
+            "k scale deploy/web --replicas=1000\n  replicas: 1000\n{\"replicas\":1000}"
+        );
+        assert_eq!(
+            bound_replicas("--replicas 3 replicas: 1000"),
+            "--replicas 3 replicas: 1000"
+        );
+        assert!(matches!(bound_replicas("replicas: 7"), Cow::Borrowed(_)));
+        assert_eq!(
+            bound_script("sim time\n  sim advance 2h\n"),
+            "sim time\n  sim advance 1h\n"
+        );
+    }
+}
