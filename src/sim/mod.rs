@@ -225,4 +225,6 @@ pub fn use_sim() -> SimHandle {
 }
 
 #[cfg(test)]
+mod fuzz;
+#[cfg(test)]
 mod tests;
