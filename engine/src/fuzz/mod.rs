@@ -412,6 +412,7 @@ fn watchdog(target: String, current: Current, stop: Arc<AtomicBool>, hang: Durat
                     hang.as_secs_f64(),
                     show(input)
                 );
+                dump(&target, "hang", *index, input);
                 std::process::exit(3);
             }
         }
