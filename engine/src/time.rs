@@ -12,6 +12,14 @@ pub const SECOND: SimTime = 1_000;
 /// One minute of simulated time.
 pub const MINUTE: SimTime = 60 * SECOND;
 
+/// The longest stretch of simulated time one command may play (`sim advance`,
+/// `sim settle --max`, a `--timeout`): 24 hours. Quiet time still costs its periodic
+/// work — every node heartbeats every 10 s, and each renewal is a write the timeline
+/// keeps — so a day is about 26,000 writes on the default three nodes and a fraction
+/// of a second, while a year in one command would be millions of writes and
+/// gigabytes. Longer stretches are played one command at a time.
+pub const MAX_SPAN: SimTime = 24 * 60 * MINUTE;
+
 /// A duration in seconds written by a user (`terminationGracePeriodSeconds`,
 /// `minReadySeconds`, `tolerationSeconds`, a probe's `periodSeconds`…) as simulated
 /// milliseconds. Negative values count as 0 and the product saturates: an int64 field

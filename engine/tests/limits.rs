@@ -371,3 +371,56 @@ fn scaling_to_a_million_stops_at_the_pod_limit_with_failed_create_and_backs_off(
         .is_some());
     assert_eq!(c.store.count(Kind::Pod), 10);
 }
+
+#[test]
+fn one_command_plays_at_most_a_day_of_simulated_time_and_says_so_past_it() {
+    let mut c = Cluster::with_default_nodes(1);
+    for line in [
+        "sim advance 999999h",
+        "sim advance 25h",
+        "sim settle --max 1000h",
+        "kubectl wait --for=delete pod/x --timeout=1000h",
+        "kubectl rollout status deployment/web --timeout=48h",
+    ] {
+        let rv = c.store.revision();
+        let now = c.now();
+        let o = run(&mut c, line, None, &NoFiles);
+        assert!(!o.ok, "{line}: {}", o.output);
+        assert!(
+            o.output.contains("one command may play"),
+            "{line}: {}",
+            o.output
+        );
+        assert_eq!(
+            (c.now(), c.store.revision()),
+            (now, rv),
+            "{line}: nothing played"
+        );
+    }
+    // A day is allowed, and costs its periodic work only.
+    let o = run(&mut c, "sim advance 24h", None, &NoFiles);
+    assert!(o.ok, "{}", o.output);
+    assert_eq!(c.now(), 24 * 3600 * SECOND);
+    let o = run(&mut c, "sim settle --max 24h", None, &NoFiles);
+    assert!(o.ok, "{}", o.output);
+}
+
+#[test]
+fn a_scenario_step_waiting_longer_than_a_day_is_refused_when_loaded() {
+    let good = include_str!("../scenarios/01-gateway-delete-pod.yaml");
+    assert!(kubeplay_engine::scenario::parse(good, "s.yaml").is_ok());
+    let yaml = good.replacen(
+        "    output: deleted\n",
+        "    output: deleted\n    wait: 25h\n",
+        1,
+    );
+    assert_ne!(yaml, good, "the step is there");
+    let yaml = yaml.as_str();
+    let err = kubeplay_engine::scenario::parse(yaml, "s.yaml")
+        .err()
+        .unwrap_or_default();
+    assert!(
+        err.contains("steps[1].wait: 25h is longer than the 24h"),
+        "{err}"
+    );
+}

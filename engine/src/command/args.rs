@@ -214,6 +214,24 @@ pub fn parse_flags(words: &[String], specs: &[FlagSpec], cmd_path: &str) -> Resu
     Ok(out)
 }
 
+/// A duration of simulated time one command plays (`what` names it, as typed, or is
+/// empty where the context already names it):
+/// at most [`MAX_SPAN`](crate::time::MAX_SPAN).
+pub fn parse_span(what: &str, s: &str) -> Result<u64, String> {
+    let ms = parse_duration(s)?;
+    if ms > crate::time::MAX_SPAN {
+        let what = if what.is_empty() {
+            s.to_string()
+        } else {
+            format!("{what} {s}")
+        };
+        return Err(format!(
+            "{what} is longer than the 24h of simulated time one command may play; play it in steps of at most 24h"
+        ));
+    }
+    Ok(ms)
+}
+
 /// Parse a duration like `90s`, `5m`, `1h30m`, `250ms`, `2` (seconds) into ms.
 pub fn parse_duration(s: &str) -> Result<u64, String> {
     let bad = || format!("invalid duration \"{s}\"");

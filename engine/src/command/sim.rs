@@ -1,6 +1,6 @@
 //! `sim` verbs: what a real cluster does not let you type — time, faults, checks.
 
-use super::args::{bool_flag, flag, parse_duration, parse_flags, FlagSpec};
+use super::args::{bool_flag, flag, parse_duration, parse_flags, parse_span, FlagSpec};
 use super::select::{fields_match, parse_field_selector, parse_label_selector};
 use super::Outcome;
 use crate::api::*;
@@ -53,7 +53,7 @@ fn advance(c: &mut Cluster, words: &[String]) -> R {
     let d = words
         .first()
         .ok_or("error: usage: sim advance DURATION (e.g. 90s, 5m)")?;
-    let ms = parse_duration(d).map_err(|e| format!("error: {e}"))?;
+    let ms = parse_span("sim advance", d).map_err(|e| format!("error: {e}"))?;
     let from = c.now();
     c.advance(ms);
     Ok(format!(
@@ -67,7 +67,7 @@ fn settle(c: &mut Cluster, words: &[String]) -> R {
     let p = parse_flags(words, &[flag("max", None)], "sim settle")?;
     let max = p
         .get("max")
-        .map(parse_duration)
+        .map(|m| parse_span("sim settle --max", m))
         .transpose()
         .map_err(|e| format!("error: {e}"))?
         .unwrap_or(10 * MINUTE);

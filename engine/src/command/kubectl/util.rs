@@ -11,7 +11,7 @@
 use crate::api::*;
 use crate::apiserver::{ApiError, ObjKey};
 use crate::cluster::Cluster;
-use crate::command::args::{flag, parse_duration, FlagSpec, Parsed};
+use crate::command::args::{flag, parse_span, FlagSpec, Parsed};
 use crate::command::wait::Blocking;
 use crate::printers::get::resolve_kind;
 use crate::time::{SimTime, MINUTE};
@@ -100,7 +100,7 @@ pub(super) fn targets(args: &[String]) -> Result<Vec<(Kind, String)>, String> {
 pub(super) fn timeout_flag(p: &Parsed, default: SimTime) -> Result<SimTime, String> {
     match p.get("timeout") {
         None => Ok(default),
-        Some(t) => match parse_duration(t) {
+        Some(t) => match parse_span("--timeout", t) {
             Ok(0) => Ok(DEFAULT_WAIT),
             Ok(ms) => Ok(ms),
             Err(e) => Err(format!("error: {e}")),
