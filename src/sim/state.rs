@@ -105,6 +105,8 @@ pub struct SimState {
     pub goals_reached: Vec<usize>,
     /// How the page was opened (embed mode, panels, read-only…).
     pub options: PageOptions,
+    /// How many times the goals were checked (what the checks cost is followed by it).
+    pub goal_checks: u64,
 }
 
 /// A loaded scenario.
@@ -187,6 +189,7 @@ impl SimState {
             journal: Vec::new(),
             goals_reached: Vec::new(),
             options: PageOptions::default(),
+            goal_checks: 0,
         }
     }
 
@@ -260,9 +263,9 @@ impl SimState {
         }
     }
 
-    /// Play the clock `ms` forward. With goals still to reach, the clock moves in
-    /// [`scn::CHECK_EVERY`] slices aligned to absolute time, checking after each, so a
-    /// story's short-lived states are seen at any speed, and a replay checks at the same
+    /// Play the clock `ms` forward. With goals still to reach, goals are checked at
+    /// the ends of [`scn::CHECK_EVERY`] slices aligned to absolute time, so a story's
+    /// short-lived states are seen at any speed, and a replay checks at the same
     /// moments.
     pub fn advance(&mut self, ms: SimTime) {
         self.advance_within(ms, &mut || false);
@@ -297,13 +300,37 @@ impl SimState {
         if !watching {
             return self.cluster.run_until_within(end, out_of_time);
         }
+        // The store revision at the last check here. Goals read only the store
+        // (`sim expect`), so while it has not moved a check would find what the last
+        // one found: the slices in which no timer fires are skipped, and goal checking
+        // costs in proportion to what happens, not to simulated time (a week of idle
+        // clock was six million checks). The first slice end is always checked: a
+        // command or poll may have changed the world since the last check.
+        let mut checked: Option<u64> = None;
         while self.cluster.now() < end {
-            let next = (self.cluster.now() / scn::CHECK_EVERY + 1) * scn::CHECK_EVERY;
+            let now = self.cluster.now();
+            let mut next = (now / scn::CHECK_EVERY + 1) * scn::CHECK_EVERY;
+            if checked == Some(self.cluster.store.revision()) {
+                // Nothing changed since the check: the next one that can differ is
+                // at the end of the slice holding the next timer (none: nothing will).
+                next = match self.cluster.next_event_time() {
+                    Some(t) => next.max(t.div_ceil(scn::CHECK_EVERY) * scn::CHECK_EVERY),
+                    None => end,
+                };
+            }
             if !self.cluster.run_until_within(next.min(end), out_of_time) {
                 return false;
             }
             if self.cluster.now() % scn::CHECK_EVERY == 0 {
-                self.check_goals();
+                let rev = self.cluster.store.revision();
+                if checked != Some(rev) {
+                    self.check_goals();
+                    checked = Some(self.cluster.store.revision());
+                }
+            }
+            if self.scenario.as_ref().is_some_and(|a| a.tracker.all()) {
+                // Every goal reached: nothing left to watch for.
+                return self.cluster.run_until_within(end, out_of_time);
             }
         }
         true
@@ -312,6 +339,7 @@ impl SimState {
     /// Check the scenario's goals now.
     pub fn check_goals(&mut self) {
         if let Some(a) = self.scenario.as_mut() {
+            self.goal_checks += 1;
             let newly = a.tracker.check(&a.scenario, &mut self.cluster);
             self.goals_reached.extend(newly);
         }

@@ -337,3 +337,48 @@ fn interrupting_drops_the_queue_and_marks_the_command_failed() {
     assert!(!s.console[0].ok);
     assert_eq!(s.console[0].output, "^C\n");
 }
+
+#[test]
+fn goals_are_checked_at_the_same_moments_as_every_slice_but_only_after_changes() {
+    // The reference: the engine's own cadence (a check at the end of every slice).
+    let source = ScenarioSource::Id("gateway-delete-pod".into());
+    let scenario = source.parse().unwrap();
+    let mut reference = kubeplay_engine::scenario::build(&scenario).unwrap();
+    let mut tracker = kubeplay_engine::scenario::Tracker::new(&scenario);
+    tracker.check(&scenario, &mut reference);
+    let mut s = SimState::with_scenario(source).unwrap();
+    let pod = kubeplay_engine::scenario::expand(&s.cluster, "{pod:app=gateway}").unwrap();
+    let delete = format!("kubectl delete pod {pod} --wait=false");
+    // Play 1.25 s, delete, then 40 s in uneven ticks.
+    let ticks: Vec<u64> = std::iter::once(1_250)
+        .chain((0..40).map(|i| 700 + (i % 5) * 130))
+        .collect();
+    for (i, ms) in ticks.iter().enumerate() {
+        if i == 1 {
+            s.run_text(&delete);
+            kubeplay_engine::command::run(&mut reference, &delete, None, &NoFiles);
+            tracker.check(&scenario, &mut reference);
+        }
+        s.advance(*ms);
+        let end = reference.now() + ms;
+        while reference.now() < end {
+            let next = (reference.now() / scn::CHECK_EVERY + 1) * scn::CHECK_EVERY;
+            reference.run_until(next.min(end));
+            if reference.now() % scn::CHECK_EVERY == 0 {
+                tracker.check(&scenario, &mut reference);
+            }
+        }
+    }
+    let reached = &s.scenario.as_ref().unwrap().tracker.reached;
+    assert!(reached.iter().all(Option::is_some), "{reached:?}");
+    assert_eq!(*reached, tracker.reached, "reached at the same moments");
+    assert_eq!(s.cluster.transcript(), reference.transcript());
+    // An idle hour with a goal left: checks follow the cluster's changes (heartbeats
+    // and the like), not the 36,000 slices of the hour.
+    let mut idle =
+        SimState::with_scenario(ScenarioSource::Id("gateway-delete-pod".into())).unwrap();
+    let before = idle.goal_checks;
+    idle.advance(3_600_000);
+    let checks = idle.goal_checks - before;
+    assert!(checks < 3_600, "{checks} goal checks in an idle hour");
+}
