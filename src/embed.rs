@@ -2,7 +2,8 @@
 //! iframe. Every message is an object `{kubeplay: 1, type: …}`.
 //!
 //! In (from the parent, obeyed only from the page's own origin or one listed in
-//! `allowOrigins`): `run` {command, id?} → `output` {command, output, ok, id?};
+//! `allowOrigins`): `run` {command, id?} → `output` {command, output, ok, id?} (a command past the page's
+//! bounds — see [`crate::sim::check_command`] — is refused there, with the reason);
 //! `load` {scenario: id} or {yaml}; `play`; `pause`; `seek` {time: ms}; `hello`
 //! (answered with `ready`).
 //!

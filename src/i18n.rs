@@ -281,6 +281,25 @@ const ZH: &[(&str, &str)] = &[
     ("readiness passed: Ready ({})", "就绪探测通过：Ready（{}）"),
     ("deleted it (graceful: {})", "删除了它（优雅终止：{}）"),
     ("ReplicaSet {} counts it: ready {}/{}", "ReplicaSet {} 把它计入：就绪 {}/{}"),
+    // Opening links: bounds, refusals and the replay of a shared session.
+    ("error: the scenario link is damaged", "错误：课程链接已损坏"),
+    ("error: the share link is damaged (it does not decompress)", "错误：分享链接已损坏（无法解压）"),
+    ("error: the share link is damaged: {}", "错误：分享链接已损坏：{}"),
+    ("error: the share link's time (now = {}) is not a whole number of milliseconds from 0 to {} (a week)", "错误：分享链接的时间（now = {}）不是 0 到 {}（一周）之间的整数毫秒"),
+    ("error: the share link holds {} recorded actions (at most {})", "错误：分享链接包含 {} 个记录的操作（最多 {} 个）"),
+    ("error: the share link is version {}; this page reads version 1", "错误：分享链接的版本是 {}；本页面只能读取版本 1"),
+    ("error: the share link is damaged (its times do not add up)", "错误：分享链接已损坏（其中的时间对不上）"),
+    ("error: the share link's commands ask for {} of simulated time in all (at most {})", "错误：分享链接中的命令一共要求 {} 的模拟时间（最多 {}）"),
+    ("error: the link is too long to open: {} characters (at most {})", "错误：链接太长，无法打开：{} 个字符（最多 {} 个）"),
+    ("error: a command is too long: {} characters (at most {})", "错误：命令太长：{} 个字符（最多 {} 个）"),
+    ("error: a command asks for {} of simulated time in one piece (at most {}): {}", "错误：一条命令一次要求 {} 的模拟时间（最多 {}）：{}"),
+    ("error: the scenario is too long: {} characters (at most {})", "错误：场景太长：{} 个字符（最多 {} 个）"),
+    ("error: the scenario's setup asks for {} of simulated time (at most {})", "错误：场景的 setup 要求 {} 的模拟时间（最多 {}）"),
+    ("Replay stopped at {} of {}: {} of {} recorded actions replayed, the rest dropped.", "回放停在 {}（目标 {}）：已回放 {} 个记录的操作（共 {} 个），其余的已丢弃。"),
+    ("Replaying the shared session: {} of {}", "正在回放分享的会话：{} / {}"),
+    ("Replay progress", "回放进度"),
+    ("{} of {} recorded actions", "已回放 {} / {} 个记录的操作"),
+    ("Stop replay", "停止回放"),
 ];
 
 /// The text for `en` in `lang` (English when no translation exists).
@@ -337,6 +356,8 @@ mod tests {
     fn keys_in_source() -> Vec<String> {
         let sources = [
             include_str!("components/app.rs"),
+            include_str!("sim/share.rs"),
+            include_str!("sim/replay.rs"),
             include_str!("components/chain.rs"),
             include_str!("components/console.rs"),
             include_str!("components/deployments.rs"),

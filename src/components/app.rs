@@ -6,9 +6,10 @@ use super::{
     toolbar::Toolbar,
 };
 use crate::embed::{self, Bridge};
-use crate::i18n::t;
-use crate::sim::{set_document_lang, url_request, SimHandle, SimState};
+use crate::i18n::{t, trf, InLang, Said};
+use crate::sim::{set_document_lang, url_request, SimHandle, SimState, REPLAY_SLICE_MS};
 use gloo_timers::callback::Interval;
+use kubeplay_engine::time::clock_label;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -21,10 +22,46 @@ const TICK_MS: u32 = 100;
 /// chosen speed, and the page still paints and answers clicks between ticks.
 const TICK_BUDGET_MS: f64 = 40.0;
 
+/// Replay a share link in slices of [`REPLAY_SLICE_MS`], one per animation frame, so
+/// the page paints its progress and answers clicks (the Stop button) in between; the
+/// loop ends with the replay (finished or stopped).
+fn replay_frames(state: Rc<RefCell<SimState>>, bump: Callback<()>) {
+    use wasm_bindgen::{closure::Closure, JsCast};
+    let Some(w) = web_sys::window() else {
+        // No window (not a browser): replay at once.
+        state.borrow_mut().replay_slice(&mut || false);
+        return;
+    };
+    type Frame = Rc<RefCell<Option<Closure<dyn FnMut()>>>>;
+    let frame: Frame = Rc::new(RefCell::new(None));
+    let again = Rc::clone(&frame);
+    let win = w.clone();
+    *frame.borrow_mut() = Some(Closure::new(move || {
+        let more = {
+            let mut s = state.borrow_mut();
+            let perf = win.performance();
+            let deadline = perf.as_ref().map_or(0.0, |p| p.now()) + REPLAY_SLICE_MS;
+            let mut out_of_time = || perf.as_ref().is_some_and(|p| p.now() > deadline);
+            !s.replay_slice(&mut out_of_time)
+        };
+        bump.emit(());
+        if more {
+            if let Some(f) = again.borrow().as_ref() {
+                let _ = win.request_animation_frame(f.as_ref().unchecked_ref());
+            }
+        }
+    }));
+    if let Some(f) = frame.borrow().as_ref() {
+        let _ = w.request_animation_frame(f.as_ref().unchecked_ref());
+    };
+    // The closure keeps itself alive through `again` for as long as frames come (one
+    // small closure per page load: the cycle is not worth breaking).
+}
+
 /// The root component.
 #[function_component(App)]
 pub fn app() -> Html {
-    let url_error = use_mut_ref(|| None::<String>);
+    let url_error = use_mut_ref(|| None::<Said>);
     let state: Rc<RefCell<SimState>> = {
         let url_error = url_error.clone();
         use_mut_ref(move || {
@@ -66,10 +103,15 @@ pub fn app() -> Html {
         use_effect_with((), move |_| {
             embed::listen(api, bridge.clone());
             bridge.borrow().ready(&state.borrow());
+            // A share link replays across animation frames, then the ticker plays on.
+            if state.borrow().replay.is_some() {
+                replay_frames(Rc::clone(&state), bump.clone());
+            }
             let interval = Interval::new(TICK_MS, move || {
                 let speed_x10 = {
                     let s = state.borrow();
-                    s.playing.then_some(u64::from(s.speed_x10))
+                    // The clock is the replay's until it ends.
+                    (s.playing && s.replay.is_none()).then_some(u64::from(s.speed_x10))
                 };
                 if let Some(speed_x10) = speed_x10 {
                     let mut s = state.borrow_mut();
@@ -92,7 +134,24 @@ pub fn app() -> Html {
         });
     }
     let shows = |p: &str| options.shows(p);
-    let error = url_error.borrow().clone();
+    let error = url_error.borrow().as_ref().map(|e| e.in_lang(lang));
+    let (replay, replay_note) = {
+        let s = state.borrow();
+        let replay = s.replay.clone().map(|r| {
+            (
+                r.permille(s.cluster.now()),
+                clock_label(s.cluster.now()),
+                clock_label(r.target),
+                s.replayed(),
+                s.journal.len(),
+            )
+        });
+        (replay, s.replay_note.as_ref().map(|n| n.in_lang(lang)))
+    };
+    let cancel = {
+        let h = handle.clone();
+        Callback::from(move |_: MouseEvent| h.cancel_replay())
+    };
     let style = options
         .height
         .filter(|_| options.embed)
@@ -109,6 +168,17 @@ pub fn app() -> Html {
                 <Toolbar />
                 if let Some(e) = error {
                     <p class="url-error" role="alert" data-testid="url-error">{ e }</p>
+                }
+                if let Some((permille, at, target, replayed, recorded)) = replay {
+                    <div class="replay" role="status" data-testid="replay">
+                        <span class="replay-what">{ trf(lang, "Replaying the shared session: {} of {}", &[&at, &target]) }</span>
+                        <progress max="1000" value={permille.to_string()} aria-label={t(lang, "Replay progress")} data-testid="replay-progress"></progress>
+                        <span class="replay-acts">{ trf(lang, "{} of {} recorded actions", &[&replayed, &recorded]) }</span>
+                        <button class="replay-cancel" data-testid="replay-cancel" onclick={cancel}>{ t(lang, "Stop replay") }</button>
+                    </div>
+                }
+                if let Some(n) = replay_note {
+                    <p class="replay-note" role="status" data-testid="replay-note">{ n }</p>
                 }
                 <main class="main">
                     if shows("goals") {

@@ -3,6 +3,7 @@
 //! - [`state`]: the UI state (cluster, pace, console, selection, lesson, journal);
 //! - [`share`]: URL options and the share link;
 //! - [`rewind`]: snapshots and going back in time;
+//! - [`replay`]: bounds on what links bring, and replaying a shared session in slices;
 //! - here: [`SimHandle`], whose domain verbs the components call.
 
 use kubeplay_engine::cluster::Cluster;
@@ -15,11 +16,13 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use yew::prelude::*;
 
+mod replay;
 mod rewind;
 mod share;
 mod state;
 mod verbs;
 
+pub use replay::*;
 pub use rewind::*;
 pub use share::*;
 pub use state::*;
@@ -142,6 +145,23 @@ impl SimHandle {
     /// returns what it printed and whether it succeeded.
     pub fn api_run(&self, text: &str) -> (String, bool) {
         self.with(|s| {
+            // An embedding page's command runs in one piece: bounded before it runs,
+            // and a refusal is in the console too, so the learner sees why.
+            if let Err(e) = check_command(text) {
+                let output = format!("{}\n", e.text());
+                s.push(ConsoleEntry {
+                    command: text
+                        .lines()
+                        .next()
+                        .unwrap_or_default()
+                        .chars()
+                        .take(200)
+                        .collect(),
+                    output: output.clone(),
+                    ok: false,
+                });
+                return (output, false);
+            }
             // `{pod:app=web}` and friends name objects whose names are random.
             let text = match scn::expand(&s.cluster, text) {
                 Ok(t) => t,
@@ -153,6 +173,12 @@ impl SimHandle {
             let out: String = new.iter().map(|e| e.output.as_str()).collect();
             (out, new.iter().all(|e| e.ok))
         })
+    }
+
+    /// Stop the replay of a shared session where it is (see
+    /// [`SimState::cancel_replay`]).
+    pub fn cancel_replay(&self) {
+        self.with(|s| s.cancel_replay());
     }
 
     /// Play or pause explicitly.

@@ -47,6 +47,8 @@ impl SimState {
     /// replayed at their times. The console is not rewound (it is the learner's
     /// transcript), so replayed commands print nowhere.
     pub fn seek(&mut self, t: SimTime) {
+        // A replay still running stops first: seeking reaches only recorded history.
+        self.cancel_replay();
         let t = t.min(self.timeline.horizon.max(self.cluster.now()));
         let Some(snap) = self.timeline.before(t).cloned() else {
             return;

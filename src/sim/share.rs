@@ -2,6 +2,8 @@
 //! `lang`, `speed`…), and the share link (`#s=`) that carries a whole session.
 
 use super::*;
+use crate::i18n::Said;
+use kubeplay_engine::time::human_duration;
 
 /// Page options from the URL's query.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -46,8 +48,9 @@ impl UrlRequest {
     }
 
     /// The state the URL describes, and an error to show if part of it was bad (the
-    /// page then opens on the default playground rather than not at all).
-    pub fn initial_state(&self) -> (SimState, Option<String>) {
+    /// page then opens on the default playground rather than not at all). A share link
+    /// comes back still to replay ([`SimState::replay`]): the page replays it in slices.
+    pub fn initial_state(&self) -> (SimState, Option<Said>) {
         let flag = |k: &str| matches!(self.get(k), Some("1" | "true" | "yes"));
         let options = PageOptions {
             embed: flag("embed"),
@@ -71,12 +74,19 @@ impl UrlRequest {
         };
         let mut error = None;
         let from_hash = if let Some(link) = self.hash.strip_prefix("s=") {
-            Some(Session::decode(link).and_then(|s| SimState::from_session(&s)))
+            Some(Session::decode(link).and_then(|s| SimState::start_session(&s)))
         } else {
             self.hash.strip_prefix("scenario=").map(|yaml| {
-                kubeplay_engine::lz::decompress_from_uri(yaml)
-                    .ok_or_else(|| "error: the scenario link is damaged".to_string())
-                    .and_then(|y| SimState::with_scenario(ScenarioSource::Yaml(y)))
+                check_link_length(yaml)?;
+                let y = kubeplay_engine::lz::decompress_from_uri(yaml)
+                    .ok_or_else(|| said("error: the scenario link is damaged", &[]))?;
+                // Checked here too (not only in `with_scenario`) for the reason in the
+                // learner's language.
+                check_scenario_text(&y)?;
+                if let Ok(scn) = ScenarioSource::Yaml(y.clone()).parse() {
+                    check_setup(&scn.setup)?;
+                }
+                SimState::with_scenario(ScenarioSource::Yaml(y)).map_err(Said::raw)
             })
         };
         let state = match from_hash {
@@ -92,7 +102,7 @@ impl UrlRequest {
             match SimState::with_scenario(ScenarioSource::Id(id.to_string())) {
                 Ok(s) => Some(s),
                 Err(e) => {
-                    error = Some(e);
+                    error = Some(Said::raw(e));
                     None
                 }
             }
@@ -146,16 +156,46 @@ impl Session {
         kubeplay_engine::lz::compress_to_uri(&serde_json::to_string(self).unwrap_or_default())
     }
 
-    /// Read a `#s=` value; a damaged link says so instead of loading half a session.
-    pub fn decode(s: &str) -> Result<Session, String> {
-        let json = kubeplay_engine::lz::decompress_from_uri(s)
-            .ok_or("error: the share link is damaged (it does not decompress)")?;
-        let session: Session = serde_json::from_str(&json)
-            .map_err(|e| format!("error: the share link is damaged: {e}"))?;
+    /// Read a `#s=` value; a damaged link says so instead of loading half a session,
+    /// and a link past the page's bounds says which one (see [`MAX_LINK_CHARS`],
+    /// [`MAX_JOURNAL_ACTS`], [`MAX_SHARED_TIME`], [`check_command`]).
+    pub fn decode(s: &str) -> Result<Session, Said> {
+        check_link_length(s)?;
+        let json = kubeplay_engine::lz::decompress_from_uri(s).ok_or_else(|| {
+            said(
+                "error: the share link is damaged (it does not decompress)",
+                &[],
+            )
+        })?;
+        let value: serde_json::Value = serde_json::from_str(&json)
+            .map_err(|e| said("error: the share link is damaged: {}", &[&e]))?;
+        // The time shown is checked on its own, so a forged or mistyped one is named.
+        match value.get("now") {
+            Some(n) if n.as_u64().is_some_and(|n| n <= MAX_SHARED_TIME) => {}
+            Some(n) => {
+                return Err(said(
+                    "error: the share link's time (now = {}) is not a whole number of milliseconds from 0 to {} (a week)",
+                    &[&n.to_string().chars().take(40).collect::<String>(), &MAX_SHARED_TIME],
+                ))
+            }
+            None => {}
+        }
+        let acts = value
+            .get("journal")
+            .and_then(serde_json::Value::as_array)
+            .map_or(0, Vec::len);
+        if acts > MAX_JOURNAL_ACTS {
+            return Err(said(
+                "error: the share link holds {} recorded actions (at most {})",
+                &[&acts, &MAX_JOURNAL_ACTS],
+            ));
+        }
+        let session: Session = serde_json::from_value(value)
+            .map_err(|e| said("error: the share link is damaged: {}", &[&e]))?;
         if session.v != 1 {
-            return Err(format!(
+            return Err(said(
                 "error: the share link is version {}; this page reads version 1",
-                session.v
+                &[&session.v],
             ));
         }
         // A forged link must not make the page simulate for ever: acts in time order,
@@ -163,10 +203,43 @@ impl Session {
         let ordered = session.journal.windows(2).all(|w| w[0].0 <= w[1].0);
         let in_time = session.journal.iter().all(|(t, _)| *t <= session.now);
         if !ordered || !in_time || session.now > MAX_SHARED_TIME {
-            return Err("error: the share link is damaged (its times do not add up)".into());
+            return Err(said(
+                "error: the share link is damaged (its times do not add up)",
+                &[],
+            ));
+        }
+        // Each command runs in one piece (it cannot yield): its own bounds. Together
+        // they may ask for no more simulated time than a link may show.
+        let mut asked: SimTime = 0;
+        for (_, act) in &session.journal {
+            if let Act::Run(text) = act {
+                check_command(text)?;
+                asked = asked.saturating_add(asked_span(text));
+            }
+        }
+        if asked > MAX_SHARED_TIME {
+            return Err(said(
+                "error: the share link's commands ask for {} of simulated time in all (at most {})",
+                &[&human_duration(asked), &human_duration(MAX_SHARED_TIME)],
+            ));
+        }
+        if let Some(ScenarioSource::Yaml(y)) = &session.scenario {
+            check_scenario_text(y)?;
         }
         Ok(session)
     }
+}
+
+/// A `#s=` or `#scenario=` value no longer than [`MAX_LINK_CHARS`].
+pub fn check_link_length(value: &str) -> Result<(), Said> {
+    let n = value.len();
+    if n > MAX_LINK_CHARS {
+        return Err(said(
+            "error: the link is too long to open: {} characters (at most {})",
+            &[&n, &MAX_LINK_CHARS],
+        ));
+    }
+    Ok(())
 }
 
 /// The page's URL as a [`UrlRequest`].
@@ -229,21 +302,31 @@ pub fn set_document_lang(lang: crate::i18n::Lang) {
 
 impl SimState {
     /// The state a share link describes: its starting world, then every act at its
-    /// time, then the clock to the time it showed.
-    pub fn from_session(session: &Session) -> Result<Self, String> {
+    /// time, then the clock to the time it showed — all at once (see
+    /// [`SimState::start_session`] for the page's way, in slices).
+    #[cfg(test)]
+    pub fn from_session(session: &Session) -> Result<Self, Said> {
+        let mut s = SimState::start_session(session)?;
+        s.replay_slice(&mut || false);
+        Ok(s)
+    }
+
+    /// A share link's starting world with its journal still to replay: each
+    /// [`SimState::replay_slice`] plays some more (the recorded acts at their times,
+    /// then the clock to the time the link showed), so the page stays responsive
+    /// through up to a week of simulated time.
+    pub fn start_session(session: &Session) -> Result<Self, Said> {
         let mut s = match &session.scenario {
-            Some(src) => SimState::with_scenario(src.clone())?,
+            Some(src) => SimState::with_scenario(src.clone()).map_err(Said::raw)?,
             None => SimState::new(crate::view::default_cluster()),
         };
-        for (t, act) in &session.journal {
-            let t = (*t).max(s.cluster.now());
-            s.advance(t - s.cluster.now());
-            s.observe();
-            s.act(act.clone());
-        }
-        let end = session.now.max(s.cluster.now());
-        s.advance(end - s.cluster.now());
-        s.observe();
+        s.journal = session.journal.clone();
+        s.applied = 0;
+        let from = s.cluster.now();
+        s.replay = Some(Replay {
+            from,
+            target: session.now.max(from),
+        });
         Ok(s)
     }
 

@@ -105,6 +105,10 @@ pub struct SimState {
     pub goals_reached: Vec<usize>,
     /// How the page was opened (embed mode, panels, read-only…).
     pub options: PageOptions,
+    /// A shared session still being replayed (the page shows its progress).
+    pub replay: Option<Replay>,
+    /// What became of a replay the learner stopped (shown until the next one).
+    pub replay_note: Option<crate::i18n::Said>,
     /// How many times the goals were checked (what the checks cost is followed by it).
     pub goal_checks: u64,
 }
@@ -189,13 +193,22 @@ impl SimState {
             journal: Vec::new(),
             goals_reached: Vec::new(),
             options: PageOptions::default(),
+            replay: None,
+            replay_note: None,
             goal_checks: 0,
         }
     }
 
     /// A fresh state on scenario `source`'s starting world (its setup run), playing.
     pub fn with_scenario(source: ScenarioSource) -> Result<Self, String> {
+        // An author's text is checked before it runs: its setup runs in one piece.
+        if let ScenarioSource::Yaml(y) = &source {
+            check_scenario_text(y).map_err(|e| e.text())?;
+        }
         let scenario = source.parse()?;
+        if let ScenarioSource::Yaml(_) = &source {
+            check_setup(&scenario.setup).map_err(|e| e.text())?;
+        }
         let cluster = scn::build(&scenario)?;
         let tracker = Tracker::new(&scenario);
         let mut s = SimState::new(cluster);
@@ -213,6 +226,8 @@ impl SimState {
     /// that came after this moment are dropped. A command that changed nothing and
     /// left nothing waiting (a `kubectl get`) is not history, so it forks nothing.
     pub fn act(&mut self, act: Act) {
+        // Acting during a replay stops it first, where it is (and the page says so).
+        self.cancel_replay();
         // A tick may have stopped inside an instant: acts happen between instants.
         self.cluster.finish_instant();
         let before = (self.cluster.store.revision(), self.cluster.now());
@@ -290,6 +305,10 @@ impl SimState {
             }
             self.apply(&act);
             self.applied += 1;
+            // A replayed command can take a while: the budget is asked after each.
+            if out_of_time() {
+                return false;
+            }
         }
         self.advance_clock(end.saturating_sub(self.cluster.now()), out_of_time)
     }
@@ -446,7 +465,7 @@ impl SimState {
         self.queued.clear();
     }
 
-    fn push(&mut self, e: ConsoleEntry) {
+    pub(super) fn push(&mut self, e: ConsoleEntry) {
         self.console.push(e);
         let extra = self.console.len().saturating_sub(CONSOLE_KEEP);
         // Keep the pending entry's index right when old entries fall off.

@@ -237,18 +237,19 @@ fn a_link_with_three_thousand_commands_still_round_trips() {
 
 #[test]
 fn a_damaged_or_foreign_share_link_is_refused_with_a_reason() {
-    assert!(Session::decode("!!!").unwrap_err().contains("damaged"));
+    let refusal = |link: &str| Session::decode(link).unwrap_err().text();
+    assert!(refusal("!!!").contains("damaged"));
     let not_json = kubeplay_engine::lz::compress_to_uri("hello");
-    assert!(Session::decode(&not_json).unwrap_err().contains("damaged"));
+    assert!(refusal(&not_json).contains("damaged"));
     let forever = kubeplay_engine::lz::compress_to_uri(r#"{"v":1,"now":99999999999999}"#);
-    assert!(Session::decode(&forever)
-        .unwrap_err()
-        .contains("times do not add up"));
+    assert!(refusal(&forever).contains("is not a whole number of milliseconds"));
+    let late = kubeplay_engine::lz::compress_to_uri(r#"{"v":1,"now":10,"journal":[[11,"s"]]}"#);
+    assert!(refusal(&late).contains("times do not add up"));
     let unordered =
         kubeplay_engine::lz::compress_to_uri(r#"{"v":1,"now":10,"journal":[[9,"s"],[3,"s"]]}"#);
     assert!(Session::decode(&unordered).is_err());
     let v2 = kubeplay_engine::lz::compress_to_uri(r#"{"v":2,"now":0}"#);
-    assert!(Session::decode(&v2).unwrap_err().contains("version 2"));
+    assert!(refusal(&v2).contains("version 2"));
     let bad_scn = Session {
         v: 1,
         scenario: Some(ScenarioSource::Id("nope".into())),
@@ -301,16 +302,16 @@ fn a_bad_url_opens_the_playground_and_says_what_was_wrong() {
     let (s, err) = req(&[("scenario", "no-such")], "").initial_state();
     assert!(s.scenario.is_none());
     assert_eq!(
-        err.as_deref(),
+        err.map(|e| e.text()).as_deref(),
         Some("error: no built-in scenario \"no-such\"")
     );
     let (_, err) = req(&[], "s=garbage!").initial_state();
-    assert!(err.unwrap().contains("damaged"));
+    assert!(err.unwrap().text().contains("damaged"));
     let yaml = kubeplay_engine::lz::compress_to_uri("id: x\n");
     let (s, err) = req(&[], &format!("scenario={yaml}")).initial_state();
     assert!(s.scenario.is_none());
     assert!(
-        err.unwrap().starts_with("error: scenario.yaml"),
+        err.unwrap().text().starts_with("error: scenario.yaml"),
         "a bad own scenario says where"
     );
     assert_eq!(parse_speed("60x"), Some(600));
@@ -336,6 +337,11 @@ fn interrupting_drops_the_queue_and_marks_the_command_failed() {
     assert_eq!(s.console.len(), 1);
     assert!(!s.console[0].ok);
     assert_eq!(s.console[0].output, "^C\n");
+}
+
+/// A link's `#s=` value for `json`.
+fn link(json: &str) -> String {
+    kubeplay_engine::lz::compress_to_uri(json)
 }
 
 #[test]
@@ -381,4 +387,174 @@ fn goals_are_checked_at_the_same_moments_as_every_slice_but_only_after_changes()
     idle.advance(3_600_000);
     let checks = idle.goal_checks - before;
     assert!(checks < 3_600, "{checks} goal checks in an idle hour");
+}
+
+#[test]
+fn a_one_week_link_replays_in_slices_to_the_same_world_as_at_once() {
+    let mut s = SimState::new(default_cluster());
+    s.run_text("kubectl scale deployment web --replicas=4");
+    play(&mut s, 10, 1000);
+    s.run_text("kubectl drain node-2 --ignore-daemonsets");
+    play(&mut s, 30, 1000);
+    let mut session = s.session();
+    session.now = MAX_SHARED_TIME;
+    let all_at_once = SimState::from_session(&session).unwrap();
+    assert_eq!(all_at_once.cluster.now(), MAX_SHARED_TIME);
+    let mut sliced = SimState::start_session(&session).unwrap();
+    let r = sliced.replay.clone().unwrap();
+    assert_eq!(r.permille(sliced.cluster.now()), 0);
+    let (mut slices, mut asked) = (0, 0u32);
+    while !sliced.replay_slice(&mut || {
+        asked += 1;
+        asked % 500 == 0
+    }) {
+        slices += 1;
+        assert!(r.permille(sliced.cluster.now()) <= 1000);
+    }
+    assert!(slices > 10, "{slices} slices");
+    assert!(sliced.replay.is_none());
+    assert_eq!(r.permille(sliced.cluster.now()), 1000);
+    assert_eq!(
+        sliced.cluster.transcript(),
+        all_at_once.cluster.transcript()
+    );
+    assert_eq!(sliced.console, all_at_once.console);
+}
+
+#[test]
+fn stopping_a_replay_keeps_the_actions_replayed_so_far_and_says_so() {
+    let mut s = SimState::new(default_cluster());
+    for i in 0..6 {
+        s.run_text(&format!(
+            "kubectl scale deployment web --replicas={}",
+            2 + i
+        ));
+        play(&mut s, 20, 1000);
+    }
+    let session = s.session();
+    let mut r = SimState::start_session(&session).unwrap();
+    // Stop inside an instant after the third act.
+    let mut asked = 0;
+    while r.applied < 3 {
+        r.replay_slice(&mut || {
+            asked += 1;
+            asked % 3 == 0
+        });
+    }
+    r.cancel_replay();
+    assert!(r.replay.is_none() && !r.playing);
+    assert!(!r.cluster.is_mid_instant(), "the instant was completed");
+    assert_eq!(r.journal.len(), r.applied, "the rest is dropped");
+    let note = r.replay_note.clone().unwrap().text();
+    assert!(
+        note.contains(&format!("{} of 6 recorded actions replayed", r.applied)),
+        "{note}"
+    );
+    // What is left is a consistent session: its own link reopens the same world.
+    let again = SimState::from_session(&r.session()).unwrap();
+    assert_eq!(again.cluster.transcript(), r.cluster.transcript());
+    // Acting during a replay stops it too.
+    let mut r = SimState::start_session(&session).unwrap();
+    r.replay_slice(&mut || true);
+    r.run_text("kubectl get pods");
+    assert!(r.replay.is_none() && r.replay_note.is_some());
+}
+
+#[test]
+fn a_link_past_the_bounds_is_refused_with_the_bound_it_broke() {
+    let refusal = |link: &str| Session::decode(link).unwrap_err().text();
+    // A malformed time shown.
+    for now in ["1.5", "-1", "\"soon\"", "604800001", "1e300"] {
+        let r = refusal(&link(&format!(r#"{{"v":1,"now":{now}}}"#)));
+        assert!(
+            r.contains("is not a whole number of milliseconds from 0 to 604800000"),
+            "{now}: {r}"
+        );
+    }
+    assert!(
+        Session::decode(&link(r#"{"v":1,"now":604800000}"#)).is_ok(),
+        "a week is fine"
+    );
+    // Too long.
+    let long = "A".repeat(MAX_LINK_CHARS + 1);
+    assert!(refusal(&long).contains("too long to open"));
+    let r = UrlRequest {
+        query: vec![],
+        hash: format!("scenario={long}"),
+    }
+    .initial_state();
+    assert!(r.1.unwrap().text().contains("too long to open"));
+    // Too many recorded actions.
+    let many = format!(
+        r#"{{"v":1,"now":10,"journal":[{}]}}"#,
+        vec![r#"[1,"s"]"#; MAX_JOURNAL_ACTS + 1].join(",")
+    );
+    assert!(refusal(&link(&many)).contains("10001 recorded actions (at most 10000)"));
+    // One command asking for too much simulated time in one piece (it cannot yield).
+    let settle = link(r#"{"v":1,"now":1000,"journal":[[0,{"r":"sim settle --max 1000h"}]]}"#);
+    let r = refusal(&settle);
+    assert!(
+        r.contains(
+            "asks for 41d of simulated time in one piece (at most 6h): sim settle --max 1000h"
+        ),
+        "{r}"
+    );
+    let (s, err) = UrlRequest {
+        query: vec![],
+        hash: format!("s={settle}"),
+    }
+    .initial_state();
+    assert!(err.unwrap().text().contains("in one piece"));
+    assert!(
+        s.journal.is_empty() && s.replay.is_none(),
+        "nothing of it ran"
+    );
+    // Together, at most a week.
+    let week = format!(
+        r#"{{"v":1,"now":1000,"journal":[{}]}}"#,
+        vec![r#"[0,{"r":"sim advance 6h"}]"#; 29].join(",")
+    );
+    let r = refusal(&link(&week));
+    assert!(r.contains("of simulated time in all (at most 7d)"), "{r}");
+    let just = week.replacen(r#"[0,{"r":"sim advance 6h"}],"#, "", 1);
+    assert!(Session::decode(&link(&just)).is_ok(), "28 × 6h is a week");
+    // A long command.
+    let cmd = format!(
+        r#"{{"v":1,"now":1,"journal":[[0,{{"r":"kubectl get pods {}"}}]]}}"#,
+        "x".repeat(MAX_COMMAND_CHARS)
+    );
+    assert!(refusal(&link(&cmd)).contains("a command is too long"));
+}
+
+#[test]
+fn commands_from_links_and_embedding_pages_are_bounded_by_what_they_ask() {
+    assert_eq!(asked_span("sim advance 90s\nsim settle"), 90_000 + 600_000);
+    assert_eq!(asked_span("sim settle --max 2h"), 7_200_000);
+    assert_eq!(asked_span("sim settle --max=2h"), 7_200_000);
+    assert_eq!(asked_span("kubectl get pods\nsim advance nonsense"), 0);
+    assert_eq!(
+        asked_span("kubectl apply -f - <<EOF\nsim advance 9h\nEOF"),
+        0
+    );
+    assert!(check_command("sim advance 6h").is_ok());
+    assert!(check_command("sim advance 6h\nsim advance 1m").is_err());
+    assert!(check_command("sim advance 999999h").is_err());
+    // A duration the engine refuses asks for nothing: it is refused when it runs.
+    assert!(check_command("sim advance 99999999999h").is_ok());
+    // An author's scenario whose setup asks for too much is refused before it runs.
+    let yaml = "id: slow\ntitle: {en: x, zh: x}\ndescription: {en: x, zh: x}\ncluster: {nodes: [{name: n1}]}\nsetup: |\n  sim settle --max 1000h\ngoals: [{label: {en: x, zh: x}, expect: count pods == 0}]\n";
+    ScenarioSource::Yaml(yaml.into()).parse().unwrap();
+    {
+        let e = SimState::with_scenario(ScenarioSource::Yaml(yaml.into()))
+            .err()
+            .unwrap();
+        assert!(e.contains("setup asks for"), "{e}");
+        let hash = format!("scenario={}", link(yaml));
+        let (_, err) = UrlRequest {
+            query: vec![],
+            hash,
+        }
+        .initial_state();
+        assert!(err.unwrap().text().contains("setup asks for"));
+    }
 }
