@@ -2,7 +2,8 @@
 //! iframe. Every message is an object `{kubeplay: 1, type: …}`.
 //!
 //! In (from the parent, obeyed only from the page's own origin or one listed in
-//! `allowOrigins`): `run` {command, id?} → `output` {command, output, ok, id?} (a command past the page's
+//! `allowOrigins`; any origin only with `allowOrigins=*&unsafeAnyOrigin=1`): `run`
+//! {command, id?} → `output` {command, output, ok, id?} (a command past the page's
 //! bounds — see [`crate::sim::check_command`] — is refused there, with the reason);
 //! `load` {scenario: id} or {yaml}; `play`; `pause`; `seek` {time: ms}; `hello`
 //! (answered with `ready`).
@@ -199,11 +200,7 @@ pub fn allowed(s: &SimState, origin: &str) -> bool {
     let own = window()
         .and_then(|w| w.location().origin().ok())
         .unwrap_or_default();
-    origin == own
-        || s.options
-            .allow_origins
-            .iter()
-            .any(|o| o == "*" || o == origin)
+    origin == own || s.options.any_origin || s.options.allow_origins.iter().any(|o| o == origin)
 }
 
 /// Obey one message (already origin-checked); returns the reply, if any.

@@ -282,6 +282,7 @@ const ZH: &[(&str, &str)] = &[
     ("deleted it (graceful: {})", "删除了它（优雅终止：{}）"),
     ("ReplicaSet {} counts it: ready {}/{}", "ReplicaSet {} 把它计入：就绪 {}/{}"),
     // Opening links: bounds, refusals and the replay of a shared session.
+    ("allowOrigins=* is ignored: add unsafeAnyOrigin=1 to obey commands from any page (unsafe for graded lessons)", "已忽略 allowOrigins=*：如需执行任意页面发来的命令，请再加上 unsafeAnyOrigin=1（对计分的课程不安全）"),
     ("error: the scenario link is damaged", "错误：课程链接已损坏"),
     ("error: the share link is damaged (it does not decompress)", "错误：分享链接已损坏（无法解压）"),
     ("error: the share link is damaged: {}", "错误：分享链接已损坏：{}"),

@@ -17,8 +17,12 @@ pub struct PageOptions {
     /// `height=` in px (the iframe's initial height hint).
     pub height: Option<u32>,
     /// `allowOrigins=`: origins whose postMessage commands are obeyed (besides the
-    /// page's own).
+    /// page's own). Never `*`: see [`PageOptions::any_origin`].
     pub allow_origins: Vec<String>,
+    /// `allowOrigins=*&unsafeAnyOrigin=1`: commands from any page that frames this one
+    /// are obeyed. Both are needed: `*` alone is refused, since any site could then
+    /// drive a lesson (and reach its goals for the learner).
+    pub any_origin: bool,
 }
 
 impl PageOptions {
@@ -52,6 +56,26 @@ impl UrlRequest {
     /// comes back still to replay ([`SimState::replay`]): the page replays it in slices.
     pub fn initial_state(&self) -> (SimState, Option<Said>) {
         let flag = |k: &str| matches!(self.get(k), Some("1" | "true" | "yes"));
+        let mut allow_origins: Vec<String> = self
+            .get("allowOrigins")
+            .map(|o| {
+                o.split(',')
+                    .map(|x| x.trim().trim_end_matches('/').to_string())
+                    .filter(|x| !x.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let wants_any = allow_origins.iter().any(|o| o == "*");
+        allow_origins.retain(|o| o != "*");
+        // `*` is obeyed only when the author also says `unsafeAnyOrigin=1`: a typo or a
+        // copied example must not open a graded lesson to every site.
+        let any_origin = wants_any && flag("unsafeAnyOrigin");
+        let mut error = (wants_any && !any_origin).then(|| {
+            said(
+                "allowOrigins=* is ignored: add unsafeAnyOrigin=1 to obey commands from any page (unsafe for graded lessons)",
+                &[],
+            )
+        });
         let options = PageOptions {
             embed: flag("embed"),
             panels: self.get("panels").map(|p| {
@@ -62,17 +86,9 @@ impl UrlRequest {
             }),
             readonly: flag("readonly"),
             height: self.get("height").and_then(|h| h.parse().ok()),
-            allow_origins: self
-                .get("allowOrigins")
-                .map(|o| {
-                    o.split(',')
-                        .map(|x| x.trim().trim_end_matches('/').to_string())
-                        .filter(|x| !x.is_empty())
-                        .collect()
-                })
-                .unwrap_or_default(),
+            allow_origins,
+            any_origin,
         };
-        let mut error = None;
         let from_hash = if let Some(link) = self.hash.strip_prefix("s=") {
             Some(Session::decode(link).and_then(|s| SimState::start_session(&s)))
         } else {
@@ -260,6 +276,7 @@ pub fn url_request() -> UrlRequest {
             "readonly",
             "height",
             "allowOrigins",
+            "unsafeAnyOrigin",
         ] {
             if let Some(v) = p.get(k) {
                 query.push((k.to_string(), v));

@@ -295,6 +295,7 @@ fn the_url_opens_a_scenario_in_embed_mode_with_its_options() {
         s.options.allow_origins,
         ["https://course.example", "https://b.example"]
     );
+    assert!(!s.options.any_origin);
 }
 
 #[test]
@@ -557,4 +558,19 @@ fn commands_from_links_and_embedding_pages_are_bounded_by_what_they_ask() {
         .initial_state();
         assert!(err.unwrap().text().contains("setup asks for"));
     }
+}
+
+#[test]
+fn any_origin_needs_its_own_opt_in_and_alone_is_refused_with_a_warning() {
+    let (s, err) = req(&[("allowOrigins", "*")], "").initial_state();
+    assert!(!s.options.any_origin && s.options.allow_origins.is_empty());
+    assert!(err.unwrap().text().contains("unsafeAnyOrigin=1"));
+    let (s, err) = req(&[("allowOrigins", "https://a.example,*")], "").initial_state();
+    assert!(!s.options.any_origin);
+    assert_eq!(s.options.allow_origins, ["https://a.example"]);
+    assert!(err.is_some());
+    let (s, err) = req(&[("allowOrigins", "*"), ("unsafeAnyOrigin", "1")], "").initial_state();
+    assert!(s.options.any_origin && err.is_none());
+    let (s, _) = req(&[("unsafeAnyOrigin", "1")], "").initial_state();
+    assert!(!s.options.any_origin, "the opt-in alone opens nothing");
 }
