@@ -574,3 +574,26 @@ fn any_origin_needs_its_own_opt_in_and_alone_is_refused_with_a_warning() {
     let (s, _) = req(&[("unsafeAnyOrigin", "1")], "").initial_state();
     assert!(!s.options.any_origin, "the opt-in alone opens nothing");
 }
+
+#[test]
+fn an_embedding_pages_command_past_the_bounds_is_refused_in_its_reply_and_the_console() {
+    let state = std::rc::Rc::new(std::cell::RefCell::new(SimState::new(default_cluster())));
+    let sim = SimHandle::new(state.clone(), 0, Callback::from(|_| ()));
+    let start = state.borrow().cluster.now();
+    let (out, ok) = sim.api_run("sim settle --max 1000h");
+    assert!(!ok);
+    assert_eq!(
+        out,
+        "error: a command asks for 41d of simulated time in one piece (at most 6h): sim settle --max 1000h\n"
+    );
+    let s = state.borrow();
+    assert_eq!(s.cluster.now(), start, "nothing ran");
+    assert_eq!(
+        s.console.last().map(|e| e.output.as_str()),
+        Some(out.as_str())
+    );
+    drop(s);
+    let (out, ok) = sim.api_run("sim advance 90s");
+    assert!(ok, "{out}");
+    assert_eq!(state.borrow().cluster.now(), start + 90_000);
+}
