@@ -20,6 +20,9 @@ if (!meta.test(html)) {
 }
 const hashes = [];
 for (const m of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)) {
+  // `trunk serve`'s live-reload script gets its address filled in when served, so no
+  // hash taken here could match it (scripts/serve.sh turns it off).
+  if (m[1].includes('{{__TRUNK_')) continue;
   hashes.push(`'sha256-${crypto.createHash('sha256').update(m[1], 'utf8').digest('base64')}'`);
 }
 if (hashes.length === 0) {

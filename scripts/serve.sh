@@ -3,4 +3,7 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/install-tools.sh"
 cd "$kp_root"
-exec trunk serve --release --offline --address 127.0.0.1 --port "${PORT:-8080}"
+# --no-autoreload: Trunk fills its live-reload script in when serving, after the build,
+# so the Content-Security-Policy's hash of it (scripts/csp-hash.mjs) would not match and
+# the script would be blocked. Reload by hand after a rebuild.
+exec trunk serve --release --offline --no-autoreload --address 127.0.0.1 --port "${PORT:-8080}"
