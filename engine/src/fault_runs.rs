@@ -36,6 +36,7 @@ use crate::api::*;
 use crate::apiserver::{allocatable, ObjKey};
 use crate::cluster::Cluster;
 use crate::command::{self, script::EXPECT_ERROR, NoFiles};
+use crate::controllers::deployment::sync::is_scaling_event;
 use crate::controllers::deployment::util::resolve_fenceposts;
 use crate::rng::Rng;
 use crate::time::{SimTime, SECOND};
@@ -226,7 +227,7 @@ pub fn run(seed: u64, steps: usize) -> Outcome {
                 continue;
             }
             33 => format!(
-                "kubectl patch deployment {d} -p {{\"spec\":{{\"strategy\":{{\"type\":\"{}\",\"rollingUpdate\":null}},\"replicas\":{}}}}}",
+                "kubectl patch deployment {d} -p '{{\"spec\":{{\"strategy\":{{\"type\":\"{}\",\"rollingUpdate\":null}},\"replicas\":{}}}}}'",
                 ["Recreate", "RollingUpdate"][rng.below(2) as usize],
                 rng.below(5)
             ),
@@ -434,6 +435,11 @@ impl Runner {
             else {
                 continue;
             };
+            if d.status.observed_generation < d.metadata.generation {
+                // The controller has not seen this spec yet: the bounds are the last
+                // spec's, which the store no longer has.
+                continue;
+            }
             let (surge, unavailable) = resolve_fenceposts(d);
             let sets = owned_sets(&self.c, d);
             let rs_sum: i64 = sets.iter().map(|rs| rs.spec.replicas).sum();
@@ -615,13 +621,6 @@ impl Runner {
                 out.push(format!("sim node up {name}"));
             }
         }
-        // After the nodes: `sim ready` needs the Pod's node up.
-        let unready: Vec<String> = self.c.faults.unready.iter().cloned().collect();
-        for uid in unready {
-            if let Some((Kind::Pod, key)) = self.c.store.by_uid(&uid).cloned() {
-                out.push(format!("sim ready pod/{} -n {}", key.name, key.namespace));
-            }
-        }
         // Removed nodes come back under their names.
         let mut gone: BTreeSet<String> = self
             .c
@@ -637,6 +636,13 @@ impl Runner {
         }
         for n in gone {
             out.push(format!("sim node add {n}"));
+        }
+        // After the nodes: `sim ready` needs the Pod's node up (and back).
+        let unready: Vec<String> = self.c.faults.unready.iter().cloned().collect();
+        for uid in unready {
+            if let Some((Kind::Pod, key)) = self.c.store.by_uid(&uid).cloned() {
+                out.push(format!("sim ready pod/{} -n {}", key.name, key.namespace));
+            }
         }
         for n in self.names("nodes") {
             out.push(format!("kubectl uncordon {n}"));
@@ -673,7 +679,7 @@ impl Runner {
         for d in c.store.list::<Deployment>() {
             // Paused mid-rollout is a resting state (a GitOps sync may declare it).
             let paused_ok = d.spec.paused && d.status.observed_generation >= d.metadata.generation;
-            if !paused_ok && !complete(c, d) {
+            if !paused_ok && !complete(c, d) && !recreate_stall(c, d) {
                 found.push(format!(
                     "deployment {}/{} did not converge: generation {} observed {}, replicas {} status {}/{}/{}/{} (replicas/updated/ready/available), {} active ReplicaSets",
                     d.metadata.namespace,
@@ -767,6 +773,16 @@ fn complete(c: &Cluster, d: &Deployment) -> bool {
         && s.ready_replicas == r
         && s.available_replicas == r
         && active <= 1
+}
+
+/// Upstream's own stall: a Recreate Deployment scaled (or switched to Recreate with a
+/// new count) mid-rollout keeps two active ReplicaSets for ever, because `scale`
+/// spreads a new count only for RollingUpdate (see `deployment::sync::scale`).
+fn recreate_stall(c: &Cluster, d: &Deployment) -> bool {
+    let sets: Vec<ReplicaSet> = owned_sets(c, d).into_iter().cloned().collect();
+    d.spec.strategy.type_ == "Recreate"
+        && sets.iter().filter(|rs| rs.spec.replicas > 0).count() >= 2
+        && is_scaling_event(d, &sets)
 }
 
 fn owned_sets<'a>(c: &'a Cluster, d: &Deployment) -> Vec<&'a ReplicaSet> {

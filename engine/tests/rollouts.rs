@@ -665,3 +665,43 @@ fn a_replica_set_name_taken_by_another_template_bumps_the_collision_count() {
         "{names:?}"
     );
 }
+
+#[test]
+fn switching_to_recreate_mid_rollout_with_a_new_replica_count_stalls_as_upstreams_controller_does()
+{
+    let mut c = Cluster::with_default_nodes(3);
+    sh(
+        &mut c,
+        "kubectl create deployment web --image=nginx:1.27 --replicas=4",
+    );
+    assert!(c.settle(120_000));
+    sh(&mut c, "sim image-fail nginx:1.28");
+    sh(&mut c, "kubectl set image deployment/web nginx=nginx:1.28");
+    c.advance(20_000);
+    sh(
+        &mut c,
+        r#"kubectl patch deployment web -p '{"spec":{"strategy":{"type":"Recreate","rollingUpdate":null},"replicas":6}}'"#,
+    );
+    sh(&mut c, "sim image-ok nginx:1.28");
+    // It settles — nothing is left to do, no controller loops — with two active
+    // ReplicaSets: upstream's `scale` spreads a new count only for RollingUpdate.
+    assert!(c.settle(1_200_000), "settles, without a hot loop");
+    let active = |c: &Cluster| {
+        rss(c, "web")
+            .iter()
+            .filter(|rs| rs.spec.replicas > 0)
+            .count()
+    };
+    assert_eq!(active(&c), 2);
+    assert_eq!(
+        dep(&c, "web").status.replicas,
+        5,
+        "3 old + 2 new, of 6 wanted"
+    );
+    // Back to the count the ReplicaSets were last scaled for, and Recreate goes on.
+    sh(&mut c, "kubectl scale deployment web --replicas=4");
+    assert!(c.settle(1_200_000));
+    assert_eq!(active(&c), 1);
+    let d = dep(&c, "web");
+    assert_eq!((d.status.updated_replicas, d.status.ready_replicas), (4, 4));
+}

@@ -53,11 +53,24 @@ pub fn calculate_status(
     status
 }
 
+/// `syncDeploymentStatus` (sync.go): the status alone ([`calculate_status`]), written
+/// if it changed — what a scaling event, a paused Deployment and a deleting one
+/// report. No Progressing update and no deadline requeue: a paused rollout cannot
+/// time out, so a requeue there would come back every second for ever.
+pub fn sync_deployment_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<usize>) {
+    let status = calculate_status(&ctx.d, rss, new, ctx.now);
+    if status != ctx.d.status {
+        ctx.d.status = status;
+        ctx.requests
+            .push(Request::UpdateStatus(Object::Deployment(Box::new(
+                ctx.d.clone(),
+            ))));
+    }
+}
+
 /// `syncRolloutStatus`: the status ([`calculate_status`]), the Progressing condition
 /// (complete, progressing, or timed out), the ReplicaFailure condition, and a requeue
-/// for the moment a stuck rollout would pass its deadline. The engine's `sync` path
-/// (scaling, paused) uses it too where upstream's `syncDeploymentStatus` writes the
-/// status alone.
+/// for the moment a stuck rollout would pass its deadline.
 pub fn sync_rollout_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<usize>) {
     let now = ctx.now;
     let mut status = calculate_status(&ctx.d, rss, new, now);

@@ -1,7 +1,7 @@
 //! `sync.go`: the new ReplicaSet, scaling (with proportional scaling mid-rollout),
 //! status, conditions and history cleanup.
 
-use super::progress::sync_rollout_status;
+use super::progress::sync_deployment_status;
 use super::util::*;
 use super::SyncCtx;
 use crate::api::*;
@@ -257,6 +257,15 @@ fn proportion(rs: &ReplicaSet, d: &Deployment, to_add: i64, added: i64) -> i64 {
 
 /// `scale`: bring the ReplicaSets to the Deployment's size; during a rollout the
 /// change is spread proportionally over the active ReplicaSets.
+///
+/// As upstream's, it does nothing for a Recreate Deployment with two or more active
+/// ReplicaSets and a new one not yet at full size: proportional scaling is for
+/// RollingUpdate only. Such a Deployment — scaled, or switched to Recreate with a new
+/// replica count, in the middle of a rollout — stays a scaling event (its
+/// ReplicaSets' desired-replicas annotations keep the old count) and never reaches
+/// `rolloutRecreate`: upstream v1.33 stalls there, and so does kubeplay, with two
+/// active ReplicaSets. Scaling back to the annotated count, or switching back to
+/// RollingUpdate, lets it go on.
 pub fn scale(ctx: &mut SyncCtx, new: Option<usize>, rss: &mut [ReplicaSet]) {
     if let Some(i) = find_active_or_latest(new, rss) {
         let want = ctx.d.spec.replicas;
@@ -339,13 +348,13 @@ pub fn sync(ctx: &mut SyncCtx, mut rss: Vec<ReplicaSet>) {
         let new_name = new.map(|i| rss[i].metadata.name.clone());
         cleanup_deployment(ctx, &rss, new_name.as_deref());
     }
-    sync_rollout_status(ctx, &rss, new);
+    sync_deployment_status(ctx, &rss, new);
 }
 
 /// Deleting Deployments only report status.
 pub fn sync_status_only(ctx: &mut SyncCtx, rss: Vec<ReplicaSet>) {
     let new = find_new(&ctx.d, &rss);
-    sync_rollout_status(ctx, &rss, new);
+    sync_deployment_status(ctx, &rss, new);
 }
 
 /// `checkPausedConditions`: Progressing=Unknown `DeploymentPaused` / `DeploymentResumed`
