@@ -137,7 +137,15 @@ pub fn sync_rollout_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<us
         }
     }
     set_replica_failure_condition(&mut status, rss, new, now);
-    ctx.requeue_after = requeue_stuck_deployment(&ctx.d, &status, now);
+    // A rollout that completed and then lost a replica cannot time out (the check
+    // above skips it): upstream still requeues it, rate-limited, on every sync with
+    // an unchanged status, and each such sync finds nothing to do. Here it waits for
+    // the next change instead, so a degraded Deployment is not busy work for ever.
+    ctx.requeue_after = if complete_before {
+        None
+    } else {
+        requeue_stuck_deployment(&ctx.d, &status, now)
+    };
     if status != ctx.d.status {
         ctx.d.status = status;
         ctx.requests
