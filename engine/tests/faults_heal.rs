@@ -258,3 +258,77 @@ fn a_node_added_again_under_a_removed_nodes_name_runs_or_finishes_every_pod_boun
     assert_eq!(web(&c).status.available_replicas, 3);
     assert_no_stranded_work(&c);
 }
+
+#[test]
+fn a_node_removed_and_added_again_leaves_settle_an_exact_count_of_pending_work() {
+    let mut c = Cluster::with_default_nodes(80);
+    for s in [86, 88, 86, 68, 13, 68, 79] {
+        sh(&mut c, &format!("sim advance {s}s"));
+    }
+    sh(&mut c, "sim node remove node-1");
+    sh(&mut c, "sim advance 9s");
+    sh(&mut c, "sim node add node-1");
+    assert!(c.foreground_count_is_exact());
+    assert!(c.settle(1_200_000), "{:?}", c.busy_work(5));
+}
+
+#[test]
+fn re_creating_a_deployment_after_an_orphaning_delete_adopts_its_replicaset_and_settles() {
+    let mut c = web_cluster(8);
+    sh(&mut c, "kubectl delete deployment web --cascade=orphan");
+    c.advance(5_000);
+    sh(
+        &mut c,
+        "kubectl create deployment web --image=nginx:1.27 --replicas=3",
+    );
+    assert!(
+        c.settle(120_000),
+        "no controller loops: {:?}",
+        c.busy_work(5)
+    );
+    let uid = web(&c).metadata.uid.clone();
+    let rs = c.store.list::<ReplicaSet>().collect::<Vec<_>>();
+    assert!(
+        rs.iter()
+            .all(|r| r.metadata.controller_ref().is_some_and(|o| o.uid == uid)),
+        "the orphan was adopted"
+    );
+    assert_eq!(rs.iter().filter(|r| r.spec.replicas > 0).count(), 1);
+    assert_eq!(web(&c).status.ready_replicas, 3);
+    let start = c.store.log.len();
+    c.advance(600_000);
+    assert!(
+        c.store
+            .log
+            .since(start)
+            .all(|e| e.kind == Kind::Lease || e.kind == Kind::Node),
+        "quiet once settled"
+    );
+}
+
+#[test]
+fn a_deployment_paused_mid_rollout_settles_instead_of_checking_its_deadline_every_second() {
+    let mut c = web_cluster(9);
+    sh(&mut c, "sim image-fail nginx:1.28");
+    sh(&mut c, "kubectl set image deployment/web nginx=nginx:1.28");
+    c.advance(20_000);
+    sh(&mut c, "kubectl rollout pause deployment/web");
+    sh(&mut c, "sim image-ok nginx:1.28");
+    assert!(c.settle(1_800_000), "{:?}", c.busy_work(5));
+    assert!(c.controllers.deployment.awaiting_deadline.is_empty());
+}
+
+#[test]
+fn settle_waits_for_the_gitops_sync_that_will_undo_a_drift() {
+    let mut c = web_cluster(10);
+    sh(&mut c, "sim gitops on deployment/web --every 30s");
+    assert!(c.settle(60_000));
+    sh(&mut c, "kubectl scale deployment web --replicas=5");
+    assert!(c.settle(600_000));
+    assert_eq!(
+        web(&c).spec.replicas,
+        3,
+        "settled only after the sync put it back"
+    );
+    assert_eq!(web(&c).status.ready_replicas, 3);
+}
