@@ -416,7 +416,19 @@ impl Runner {
             return vec![];
         }
         let ds: Vec<&Deployment> = self.c.store.list::<Deployment>().collect();
-        if !ds.iter().all(|d| complete(&self.c, d)) {
+        // Complete by its status and by its Pods (a status can lag a deletion by a
+        // controller's latency).
+        let ready_pods = |d: &Deployment| {
+            owned_sets(&self.c, d)
+                .iter()
+                .flat_map(|rs| owned_pods(&self.c, &rs.metadata.uid))
+                .filter(|p| !p.metadata.is_deleting() && p.is_ready())
+                .count() as i64
+        };
+        if !ds
+            .iter()
+            .all(|d| complete(&self.c, d) && ready_pods(d) == d.spec.replicas)
+        {
             return vec![];
         }
         ds.iter()
