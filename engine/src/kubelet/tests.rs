@@ -726,3 +726,44 @@ fn a_rebooted_node_posts_ready_and_restarts_its_pods_in_place_with_a_new_sandbox
     b.until(|t| matches!(t, KubeletTimer::Start(..)));
     assert!(b.pod(&uid).is_ready());
 }
+
+#[test]
+fn a_partitioned_kubelet_starts_its_pod_on_its_own_and_at_the_heal_sends_the_lease_its_events_and_one_status(
+) {
+    let mut b = Bench::new();
+    let uid = b.bind(web(vec![container("app", "nginx:1.27")]));
+    b.k.partition(&b.store);
+    // Cut off, the kubelet pulls and starts the container; nothing reaches the store.
+    let rv = b.store.revision();
+    while let Some(i) = (0..b.timers.len())
+        .filter(|&i| b.timers[i].1.pod_uid().is_some())
+        .min_by_key(|&i| (b.timers[i].0, i))
+    {
+        let (at, t) = b.timers.remove(i);
+        b.now = b.now.max(at);
+        let (requests, timers) = b.k.fire(&mut b.faults, &b.store, t, b.now);
+        b.k.hold(requests, b.now);
+        b.timers.extend(timers);
+    }
+    assert_eq!(b.store.revision(), rv, "nothing written while cut off");
+    assert!(b.pod(&uid).status.container_statuses.is_empty());
+    assert_eq!(b.k.running(&b.store).len(), 1, "but the container runs");
+    let (requests, timers) = b.k.heal(&b.store, b.now);
+    assert!(timers.is_empty(), "nothing new to start");
+    assert!(
+        matches!(&requests[0], Request::Update(Object::Lease(_))),
+        "the Lease first: {:?}",
+        requests[0]
+    );
+    let reasons: Vec<String> = events(&requests).into_iter().map(|e| e.1).collect();
+    assert_eq!(reasons, ["Pulling", "Pulled", "Created", "Started"]);
+    let pods = pod_writes(&requests);
+    assert_eq!(pods.len(), 1, "one status: the latest");
+    assert_eq!(pods[0].status.phase, "Running");
+    assert!(pods[0].is_ready());
+    assert_eq!(
+        requests.len(),
+        1 + 4 + 1,
+        "no Node write: it was still Ready"
+    );
+}
