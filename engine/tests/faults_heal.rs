@@ -332,3 +332,35 @@ fn settle_waits_for_the_gitops_sync_that_will_undo_a_drift() {
     );
     assert_eq!(web(&c).status.ready_replicas, 3);
 }
+
+#[test]
+fn declaring_a_drifted_deployment_again_with_gitops_on_settles_with_one_chain_of_syncs() {
+    let mut c = web_cluster(11);
+    sh(&mut c, "sim gitops on deployment/web --every 30s");
+    c.advance(40_000);
+    sh(&mut c, "kubectl scale deployment web --replicas=4");
+    // Declared again before the sync undid the drift: the live spec is now Git's.
+    sh(&mut c, "sim gitops on deployment/web --every 1s");
+    assert!(c.settle(600_000), "{:?}", c.busy_work(5));
+    assert_eq!(web(&c).spec.replicas, 4);
+    let start = c.store.log.len();
+    let syncs_before = c.controllers.gitops.syncs.len();
+    c.advance(60_000);
+    assert_eq!(syncs_before, 1);
+    assert!(c.store.log.since(start).all(|e| e.writer != "gitops-sync"));
+    sh(&mut c, "sim gitops off deployment/web");
+    sh(&mut c, "sim gitops on deployment/web --every 5s");
+    sh(&mut c, "kubectl scale deployment web --replicas=2");
+    assert!(c.settle(600_000), "{:?}", c.busy_work(5));
+    assert_eq!(web(&c).spec.replicas, 4, "the sync put it back");
+    let gitops_writes = c
+        .store
+        .log
+        .iter()
+        .filter(|e| e.writer == "gitops-sync")
+        .count();
+    assert_eq!(
+        gitops_writes, 1,
+        "one sync undid the drift, not two chains of them"
+    );
+}

@@ -16,7 +16,6 @@ use crate::api::*;
 use crate::apiserver::{ApiError, Change, DeleteOptions, ObjKey, Store};
 use crate::client::{writer, Component, Request};
 pub use crate::config::Config;
-use crate::controllers::gitops::SyncDue;
 use crate::faults::Faults;
 use crate::kubelet::{Kubelet, KubeletTimer, NodeConfig};
 use crate::rng::Rng;

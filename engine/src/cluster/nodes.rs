@@ -273,11 +273,16 @@ impl Cluster {
             Some(every) => {
                 let declared = d.spec.clone();
                 let gitops = &mut self.controllers.gitops;
-                let first = gitops.start(key.clone(), declared, every, self.now);
-                let t = CtlTimer::GitOps(SyncDue(key.clone()));
-                self.push_timer(first, Timer::Own(t));
+                if let Some((first, due)) = gitops.start(key.clone(), declared, every, self.now) {
+                    self.push_timer(first, Timer::Own(CtlTimer::GitOps(due)));
+                }
+                // The sync's class may have changed (a drift just declared away).
+                self.recount_foreground();
             }
-            None => self.controllers.gitops.stop(key),
+            None => {
+                self.controllers.gitops.stop(key);
+                self.recount_foreground();
+            }
         }
         Ok(())
     }

@@ -16,11 +16,14 @@ pub struct GitOpsSync {
     pub declared: DeploymentSpec,
     /// Sync interval.
     pub every: SimTime,
+    /// Which chain of sync timers is this sync's: a timer of an earlier `on` (before
+    /// an `off`) finds another round and ends.
+    pub round: u64,
 }
 
 /// The agent's timer: sync this Deployment.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SyncDue(pub ObjKey);
+pub struct SyncDue(pub ObjKey, pub u64);
 
 /// The agent: its syncs by Deployment.
 #[derive(Clone, Debug, Default)]
@@ -32,19 +35,41 @@ pub struct GitOpsController {
     drifted: BTreeSet<ObjKey>,
     /// The drifted set changed since the cluster last asked.
     drift_changed: bool,
+    /// Rounds handed out so far.
+    rounds: u64,
 }
 
 impl GitOpsController {
-    /// Start syncing `key` to `declared` every `every` ms; returns when the first sync is due.
+    /// Start syncing `key` to `declared` every `every` ms; returns when the first sync
+    /// is due — None when it was already synced: its pending sync then goes on, with
+    /// the new declaration and interval from its next round (two chains of syncs would
+    /// double every sync).
     pub fn start(
         &mut self,
         key: ObjKey,
         declared: DeploymentSpec,
         every: SimTime,
         now: SimTime,
-    ) -> SimTime {
-        self.syncs.insert(key, GitOpsSync { declared, every });
-        now + every
+    ) -> Option<(SimTime, SyncDue)> {
+        // What Git declares is the live spec: no drift.
+        self.set_drifted(&key, false);
+        let (round, first) = match self.syncs.get(&key) {
+            Some(g) => (g.round, None),
+            None => {
+                self.rounds += 1;
+                let due = SyncDue(key.clone(), self.rounds);
+                (self.rounds, Some((now.saturating_add(every), due)))
+            }
+        };
+        self.syncs.insert(
+            key,
+            GitOpsSync {
+                declared,
+                every,
+                round,
+            },
+        );
+        first
     }
 
     /// Stop syncing `key` (its pending timer then finds nothing to do).
@@ -96,10 +121,10 @@ impl Controller for GitOpsController {
     /// Re-apply the declared spec if the live one drifted, and sync again `every` later.
     fn on_timer(
         &mut self,
-        SyncDue(key): SyncDue,
+        SyncDue(key, round): SyncDue,
         ctx: &mut Ctx<'_, ObjKey, SyncDue>,
     ) -> Vec<Request> {
-        let Some(g) = self.syncs.get(&key) else {
+        let Some(g) = self.syncs.get(&key).filter(|g| g.round == round) else {
             return Vec::new();
         };
         let mut requests = Vec::new();
@@ -110,13 +135,14 @@ impl Controller for GitOpsController {
                 requests.push(Request::blind_update(d));
             }
         }
-        ctx.after(ctx.now + g.every, SyncDue(key));
+        ctx.after(ctx.now.saturating_add(g.every), SyncDue(key, round));
         requests
     }
 
     /// A periodic sync never ends by itself: it is background work — unless the
     /// Deployment drifted, and this sync will put it back.
-    fn is_background(&self, SyncDue(key): &SyncDue, _: &dyn Fn(&str) -> bool) -> bool {
-        !self.drifted.contains(key)
+    fn is_background(&self, SyncDue(key, round): &SyncDue, _: &dyn Fn(&str) -> bool) -> bool {
+        let live = self.syncs.get(key).is_some_and(|g| g.round == *round);
+        !(live && self.drifted.contains(key))
     }
 }
