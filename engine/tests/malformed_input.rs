@@ -2,6 +2,8 @@
 //! and manifests, plus a few thousand seeded random command lines, all come back as
 //! text, and a failed command leaves the cluster as it was.
 
+mod common;
+
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::command::{run, NoFiles};
 use kubeplay_engine::rng::Rng;
@@ -245,4 +247,72 @@ fn thousands_of_random_command_lines_never_panic() {
     }
     // Still a working cluster afterwards.
     assert!(run(&mut c, "kubectl get nodes", None, &NoFiles).ok);
+}
+
+#[test]
+fn a_jsonpath_index_at_the_int64_limit_is_out_of_bounds_and_a_negative_step_is_refused() {
+    let mut c = common::web_cluster(1);
+    let pod = c
+        .store
+        .list::<kubeplay_engine::api::Pod>()
+        .next()
+        .map(|p| p.metadata.name.clone())
+        .expect("web has Pods");
+    // The fuzzer's finding: `[i]` derives its end as i + 1, which overflowed.
+    let o = run(
+        &mut c,
+        &format!("sim expect po/{pod} 'spec.containers[9223372036854775807]' \"\" ''"),
+        None,
+        &NoFiles,
+    );
+    assert!(!o.ok, "{}", o.output);
+    for (template, want) in [
+        (
+            "{.items[9223372036854775807]}",
+            "array index out of bounds: index 9223372036854775807, length 3",
+        ),
+        (
+            "{.items[-9223372036854775808]}",
+            "array index out of bounds: index -9223372036854775805, length 3",
+        ),
+        (
+            "{.items[9223372036854775807:]}",
+            "array index out of bounds: index 9223372036854775807, length 3",
+        ),
+        ("{.items[0:3:-1]}", "step must be > 0"),
+        ("{.items[::0]}", "step must be > 0"),
+        (
+            "{.items[99999999999999999999]}",
+            "array index 99999999999999999999 is not a number",
+        ),
+        ("{.items[1:2:3:4]}", "invalid array index 1:2:3:4"),
+    ] {
+        let o = run(
+            &mut c,
+            &format!("kubectl get pods -o jsonpath='{template}'"),
+            None,
+            &NoFiles,
+        );
+        assert!(!o.ok, "{template}: {}", o.output);
+        assert!(o.output.contains(want), "{template}: {}", o.output);
+    }
+    // A step past the length takes the first element; a huge end is out of bounds.
+    let o = run(
+        &mut c,
+        "kubectl get pods -o jsonpath={.items[0:3:9223372036854775807].kind}",
+        None,
+        &NoFiles,
+    );
+    assert_eq!((o.ok, o.output.trim_end()), (true, "Pod"), "{}", o.output);
+    let o = run(
+        &mut c,
+        "kubectl get pods -o jsonpath={.items[0:9223372036854775807]}",
+        None,
+        &NoFiles,
+    );
+    assert!(
+        o.output.contains("index 9223372036854775806, length 3"),
+        "{}",
+        o.output
+    );
 }

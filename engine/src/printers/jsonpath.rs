@@ -9,7 +9,8 @@ enum Seg {
     Field(String),
     Wildcard,
     Index(i64),
-    Slice(Option<i64>, Option<i64>),
+    /// `[start:end:step]`, each part optional.
+    Slice(Option<i64>, Option<i64>, Option<i64>),
     Recursive(String),
     Filter(Vec<Seg>, Option<(String, Value)>),
 }
@@ -384,7 +385,7 @@ fn parse_path(p: &str) -> Result<Vec<Seg>, String> {
 fn parse_bracket(inner: &str) -> Result<Seg, String> {
     if inner == "*" {
         // `[*]` is an array subscript (a map is an error), unlike `.*`.
-        return Ok(Seg::Slice(None, None));
+        return Ok(Seg::Slice(None, None, None));
     }
     if let Some(f) = inner.strip_prefix("?(").and_then(|x| x.strip_suffix(')')) {
         // client-go splits a filter with `^([^!<>=]+)([!<>=]+)(.+?)$`: the left path,
@@ -414,27 +415,47 @@ fn parse_bracket(inner: &str) -> Result<Seg, String> {
     if inner.starts_with('\'') || inner.starts_with('"') {
         return Ok(Seg::Field(unquote(inner)?));
     }
-    if let Some((a, b)) = inner.split_once(':') {
+    if inner.contains(':') {
+        // client-go's `sliceOperatorRex`, `^(-?[\d]*)(:-?[\d]*)?(:-?[\d]*)?$`: at most
+        // three parts; a part that fits the pattern but not an int is its own error
+        // (`strconv.Atoi`'s range).
+        let parts: Vec<&str> = inner.split(':').collect();
+        let shape = |x: &str| {
+            let d = x.strip_prefix('-').unwrap_or(x);
+            d.bytes().all(|b| b.is_ascii_digit())
+        };
+        if parts.len() > 3 || !parts.iter().all(|x| shape(x)) {
+            return Err(format!("invalid array index {inner}"));
+        }
         let n = |x: &str| -> Result<Option<i64>, String> {
-            let x = x.trim();
             if x.is_empty() {
                 Ok(None)
             } else {
                 x.parse()
                     .map(Some)
-                    .map_err(|_| format!("invalid array index {x}"))
+                    .map_err(|_| format!("array index {x} is not a number"))
             }
         };
-        return Ok(Seg::Slice(n(a)?, n(b.split(':').next().unwrap_or(""))?));
+        let part = |i: usize| parts.get(i).copied().unwrap_or("");
+        return Ok(Seg::Slice(n(part(0))?, n(part(1))?, n(part(2))?));
+    }
+    let d = inner.strip_prefix('-').unwrap_or(inner);
+    if d.is_empty() || !d.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("invalid array index {inner}"));
     }
     inner
         .parse::<i64>()
         .map(Seg::Index)
-        .map_err(|_| format!("invalid array index {inner}"))
+        .map_err(|_| format!("array index {inner} is not a number"))
 }
 
 /// `evalArray`'s bounds: both ends resolved against the length, an empty range
 /// allowed, anything else outside the list an error.
+///
+/// The arithmetic is Go's `int`, which wraps: `[9223372036854775807]` derives its end
+/// as `MaxInt64 + 1`, i.e. `MinInt64`, and client-go then reports the start out of
+/// bounds. Wrapping ops give exactly that answer, where Rust's `+` would panic; no
+/// other value reaches an overflow (a negative end plus a length never does).
 fn bounds(
     start: Option<i64>,
     end: Option<i64>,
@@ -443,11 +464,11 @@ fn bounds(
 ) -> Result<(i64, i64), String> {
     let mut s = start.unwrap_or(0);
     if s < 0 {
-        s += len;
+        s = s.wrapping_add(len);
     }
     let mut e = end.unwrap_or(len);
     if e < 0 || (e == 0 && derived) {
-        e += len;
+        e = e.wrapping_add(len);
     }
     if s == e {
         return Ok((s, e));
@@ -460,7 +481,7 @@ fn bounds(
     if e > len || e < 0 {
         return Err(format!(
             "array index out of bounds: index {}, length {len}",
-            e - 1
+            e.wrapping_sub(1)
         ));
     }
     if s > e {
@@ -495,14 +516,37 @@ fn eval<'a>(path: &[Seg], data: &'a Value) -> Result<Vec<&'a Value>, String> {
                         other => return Err(format!("{} is not array or slice", go_type(other))),
                     };
                     let len = arr.len() as i64;
-                    let (s, e) = match seg {
-                        // `[i]` is the range i..i+1 (the end derived from the start).
-                        Seg::Index(i) => bounds(Some(*i), Some(i + 1), true, len)?,
-                        Seg::Slice(a, b) => bounds(*a, *b, false, len)?,
-                        _ => (0, 0),
+                    let (s, e, step) = match seg {
+                        // `[i]` is the range i..i+1 (the end derived from the start,
+                        // with Go's wrapping `+`: see `bounds`).
+                        Seg::Index(i) => {
+                            let (s, e) = bounds(Some(*i), Some(i.wrapping_add(1)), true, len)?;
+                            (s, e, None)
+                        }
+                        Seg::Slice(a, b, step) => {
+                            let (s, e) = bounds(*a, *b, false, len)?;
+                            (s, e, *step)
+                        }
+                        _ => (0, 0, None),
                     };
-                    if s < e {
-                        next.extend(arr[s as usize..e as usize].iter());
+                    if s == e {
+                        // An empty range ends the evaluation here (before the step
+                        // is looked at), as evalArray returns early.
+                        continue;
+                    }
+                    let step = match step {
+                        None => 1,
+                        Some(st) if st <= 0 => return Err("step must be > 0".into()),
+                        // A step past the length takes the first element only.
+                        Some(st) => usize::try_from(st).unwrap_or(usize::MAX),
+                    };
+                    // `bounds` guarantees 0 <= s < e <= len here.
+                    if let Some(items) = usize::try_from(s)
+                        .ok()
+                        .zip(usize::try_from(e).ok())
+                        .and_then(|(s, e)| arr.get(s..e))
+                    {
+                        next.extend(items.iter().step_by(step));
                     }
                 }
                 Seg::Recursive(name) => collect_recursive(v, name, &mut next),
