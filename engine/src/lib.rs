@@ -68,3 +68,4 @@ pub mod rng;
 pub mod scenario;
 pub mod scheduler;
 pub mod time;
+pub mod yaml_depth;

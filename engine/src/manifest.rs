@@ -374,6 +374,8 @@ fn yaml_error(source: &str, e: &serde_yaml_ng::Error) -> String {
 
 /// Parse every document of `text` (read from `source`, e.g. `web.yaml` or `STDIN`).
 pub fn parse(text: &str, source: &str) -> Result<Vec<Document>, String> {
+    // Before the parser: its time grows with the square of the flow nesting.
+    crate::yaml_depth::check(text).map_err(|e| format!("error: error parsing {source}: {e}"))?;
     let mut docs = Vec::new();
     let starts = document_starts(text);
     for (i, de) in serde_yaml_ng::Deserializer::from_str(text).enumerate() {

@@ -251,6 +251,15 @@ pub fn builtin(id: &str) -> Option<Result<Scenario, String>> {
 /// Parse and validate a scenario file. Errors name the file and, for YAML, the line
 /// and column.
 pub fn parse(text: &str, source: &str) -> Result<Scenario, String> {
+    // Before the parser, as for manifests (`yaml_depth`).
+    crate::yaml_depth::check(text).map_err(|e| {
+        format!(
+            "error: {source} at line {} column {}: exceeded max depth of {}",
+            e.line,
+            e.column,
+            crate::yaml_depth::MAX_FLOW_DEPTH
+        )
+    })?;
     let s: Scenario = serde_yaml_ng::from_str(text).map_err(|e| {
         let at = e
             .location()

@@ -316,3 +316,51 @@ fn a_jsonpath_index_at_the_int64_limit_is_out_of_bounds_and_a_negative_step_is_r
         o.output
     );
 }
+
+#[test]
+fn deeply_nested_flow_yaml_is_refused_at_once_with_its_line_and_column() {
+    // 64 KiB of `{a: ` took the YAML parser 9–10 s (its time is quadratic in the
+    // nesting); the depth is now checked first.
+    let deep = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {}",
+        "{a: ".repeat(16_384)
+    );
+    let mut c = Cluster::with_default_nodes(1);
+    let started = std::time::Instant::now();
+    let o = run(&mut c, "kubectl apply -f -", Some(&deep), &NoFiles);
+    assert!(!o.ok);
+    assert_eq!(
+        o.output.trim_end(),
+        "error: error parsing STDIN: exceeded max depth of 1000 at line 3 column 4011"
+    );
+    let err = kubeplay_engine::scenario::parse(&deep, "deep.yaml").unwrap_err();
+    assert_eq!(
+        err,
+        "error: deep.yaml at line 3 column 4011: exceeded max depth of 1000"
+    );
+    let o = run(
+        &mut c,
+        &format!("kubectl patch node node-1 -p '{}'", "[".repeat(5_000)),
+        None,
+        &NoFiles,
+    );
+    assert!(
+        o.output
+            .contains("exceeded max depth of 1000 at line 1 column 1001"),
+        "{}",
+        o.output
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    // At the bound it is the parser's answer, as before (its own limit is 128).
+    let at = format!(
+        "apiVersion: v1\nkind: Pod\nmetadata: {}{}",
+        "[".repeat(1_000),
+        "]".repeat(1_000)
+    );
+    let o = run(&mut c, "kubectl apply -f -", Some(&at), &NoFiles);
+    assert!(
+        o.output.contains("recursion limit exceeded"),
+        "{}",
+        o.output
+    );
+}

@@ -444,6 +444,9 @@ pub(super) fn patch(c: &mut Cluster, words: &[String]) -> R {
     let body = p.get("patch").ok_or(
         "error: must specify --patch or --patch-file containing the contents of the patch",
     )?;
+    // The patch is YAML too: bound its nesting before the parser (`yaml_depth`).
+    crate::yaml_depth::check(body)
+        .map_err(|e| format!("error: unable to parse \"{body}\": {e}"))?;
     let patch: serde_json::Value = serde_yaml_ng::from_str(body)
         .map_err(|e| format!("error: unable to parse \"{body}\": {e}"))?;
     match p.get("type").unwrap_or("strategic") {

@@ -1,0 +1,243 @@
+//! A bound on flow nesting (`{a: {a: …` and `[[[…`), checked before YAML text reaches
+//! the parser.
+//!
+//! libyaml (under `serde_yaml_ng`) keeps a "simple key" per flow level and looks at all
+//! of them for every token, so its time grows with the square of the nesting: 64 KiB of
+//! `{a: ` (some 10,900 levels) took 9–10 s to refuse, though the deserializer gives up
+//! past 128 levels anyway. Upstream bounds the same thing: go-yaml's scanner refuses a
+//! flow level above 10,000 (`exceeded max depth of 10000`), and Go's `encoding/json`
+//! nesting above 10,000. Here the bound is [`MAX_FLOW_DEPTH`], 1,000 levels: no real
+//! manifest comes near it (the deserializer already refuses more than 128), and a
+//! document at the bound parses in milliseconds.
+//!
+//! The scan is one pass, O(n), and reads just enough YAML to tell a real bracket from
+//! one in text: quoted scalars (`'…'`, `"…"`, multi-line, with their escapes), comments
+//! (`#` at a line's start or after a space), block scalars (`|`, `>`: their more
+//! indented lines are text), and plain scalars (a bracket inside `a: x[0]` is text in
+//! block context; in flow context `[ ] { }` always delimit, as libyaml reads them).
+//! Quotes open a scalar only where a node may start (a line's start, after `- `,
+//! `? `, `: `, `[`, `{`, `,`); elsewhere (`it's`) they are text. What it cannot read
+//! exactly it reads conservatively for ordinary documents; a document built to hide
+//! brackets from it (an unbalanced bracket inside a quoted string *and* a quote this
+//! scan takes for text) could pass it and cost the parser its quadratic time, up to
+//! the size limit of the input.
+
+/// The deepest flow nesting a YAML (or JSON) text may have.
+pub const MAX_FLOW_DEPTH: usize = 1_000;
+
+/// Where the text went past [`MAX_FLOW_DEPTH`]: 1-based line and column (in
+/// characters) of the bracket that did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooDeep {
+    /// Line, from 1.
+    pub line: usize,
+    /// Column, from 1.
+    pub column: usize,
+}
+
+impl std::fmt::Display for TooDeep {
+    /// go-yaml's words, with the position as `serde_yaml_ng` writes it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "exceeded max depth of {MAX_FLOW_DEPTH} at line {} column {}",
+            self.line, self.column
+        )
+    }
+}
+
+/// Whether `text` nests flow collections deeper than [`MAX_FLOW_DEPTH`] (see the
+/// module docs for how it reads the text).
+pub fn check(text: &str) -> Result<(), TooDeep> {
+    check_with(text, MAX_FLOW_DEPTH)
+}
+
+/// What the scan is inside of, carried from one line to the next.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Carry {
+    /// Nothing: the next line starts fresh.
+    Nothing,
+    /// A quoted scalar with this quote, not yet closed.
+    Quoted(u8),
+    /// A block scalar whose header was on a line indented this much: more indented
+    /// (and blank) lines are its text.
+    Block(usize),
+    /// A plain scalar begun on a line indented this much (block context): a more
+    /// indented line continues it.
+    Plain(usize),
+}
+
+/// [`check`] with another bound (tests).
+fn check_with(text: &str, max: usize) -> Result<(), TooDeep> {
+    // Fast path: no flow indicator at all (most manifests are block YAML).
+    if !text.bytes().any(|b| b == b'[' || b == b'{') {
+        return Ok(());
+    }
+    let mut depth = 0usize;
+    let mut carry = Carry::Nothing;
+    for (n, line) in text.split('\n').enumerate() {
+        let b = line.as_bytes();
+        let indent = b.iter().take_while(|&&c| c == b' ').count();
+        let blank = b[indent..].iter().all(|c| c.is_ascii_whitespace());
+        let mut i = 0;
+        // Where a node may start (quotes open, `[`/`{` open in block context).
+        let mut node_start = true;
+        match carry {
+            Carry::Block(at) => {
+                if blank || indent > at {
+                    continue;
+                }
+                carry = Carry::Nothing;
+            }
+            Carry::Plain(at) if depth == 0 => {
+                if blank {
+                    continue;
+                }
+                if indent > at {
+                    node_start = false; // the plain scalar goes on
+                } else {
+                    carry = Carry::Nothing;
+                }
+            }
+            Carry::Plain(_) => node_start = false, // flow context: indentation is free
+            _ => {}
+        }
+        let mut prev_space = true;
+        while i < b.len() {
+            if let Carry::Quoted(q) = carry {
+                // Inside a quoted scalar: find its end on this line.
+                match b[i] {
+                    b'\\' if q == b'"' => i += 1,
+                    c if c == q => {
+                        if q == b'\'' && b.get(i + 1) == Some(&b'\'') {
+                            i += 1; // '' is a quote inside '…'
+                        } else {
+                            carry = Carry::Nothing;
+                            node_start = false;
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+                prev_space = false;
+                continue;
+            }
+            let c = b[i];
+            let next_blank = b.get(i + 1).is_none_or(|c| c.is_ascii_whitespace());
+            match c {
+                b' ' | b'\t' | b'\r' => {
+                    prev_space = true;
+                    i += 1;
+                    continue;
+                }
+                b'#' if prev_space => break, // a comment, to the line's end
+                b'\'' | b'"' if node_start => carry = Carry::Quoted(c),
+                b'[' | b'{' if node_start || depth > 0 => {
+                    depth += 1;
+                    if depth > max {
+                        return Err(TooDeep {
+                            line: n + 1,
+                            column: line[..i].chars().count() + 1,
+                        });
+                    }
+                    node_start = true;
+                    carry = Carry::Nothing;
+                }
+                b']' | b'}' if depth > 0 => {
+                    depth -= 1;
+                    node_start = false;
+                    carry = Carry::Nothing;
+                }
+                b',' if depth > 0 => {
+                    node_start = true;
+                    carry = Carry::Nothing;
+                }
+                // `- `, `? `, `: `: a node may follow. In flow context a `:` after a
+                // quoted key or a collection may touch its value (`{"a":"b"}`).
+                b'-' | b'?' | b':' if next_blank && (node_start || c == b':') => {
+                    node_start = true;
+                    carry = Carry::Nothing;
+                }
+                b':' if depth > 0 && !matches!(carry, Carry::Plain(_)) => {
+                    node_start = true;
+                }
+                // A block scalar's header: `|` or `>`, indicators, then nothing.
+                b'|' | b'>' if node_start && depth == 0 => {
+                    let rest = &line[i + 1..];
+                    let head = rest
+                        .trim_start_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-');
+                    let tail = head.trim_start();
+                    if tail.is_empty() || (head.len() > tail.len() && tail.starts_with('#')) {
+                        carry = Carry::Block(indent);
+                        break;
+                    }
+                    node_start = false;
+                    carry = Carry::Plain(indent);
+                }
+                // Anchors, tags and aliases precede a node: skip the word.
+                b'&' | b'!' | b'*' if node_start => {
+                    while i < b.len() && !b[i].is_ascii_whitespace() {
+                        i += 1;
+                    }
+                    prev_space = false;
+                    continue;
+                }
+                _ => {
+                    if node_start || !matches!(carry, Carry::Plain(_)) {
+                        carry = Carry::Plain(indent);
+                    }
+                    node_start = false;
+                }
+            }
+            prev_space = false;
+            i += 1;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn depth_ok(text: &str, max: usize) -> bool {
+        check_with(text, max).is_ok()
+    }
+
+    #[test]
+    fn flow_nesting_is_counted_and_the_first_bracket_past_the_bound_is_named() {
+        assert!(depth_ok("{a: {b: [1, [2]]}}", 4));
+        assert_eq!(
+            check_with("a:\n  b: {c: [[1]]}", 2),
+            Err(TooDeep {
+                line: 2,
+                column: 11
+            })
+        );
+        assert!(depth_ok("{a: 1}\n{b: {c: 2}}", 2));
+        let deep = "{a: ".repeat(2_000);
+        assert_eq!(
+            check(&deep),
+            Err(TooDeep {
+                line: 1,
+                column: 4_001
+            })
+        );
+    }
+
+    #[test]
+    fn brackets_in_text_do_not_count() {
+        // Quoted, commented, in a block scalar, inside a plain scalar (block context).
+        assert!(depth_ok("a: '[[[{'\nb: \"{{\\\"[\"\nc: x # [[[[\n", 0));
+        assert!(depth_ok("a: |\n  {{{{\n  [[[\nb: 1\n", 0));
+        assert!(depth_ok("a: >-\n    {{{{\n\n    [[[\n", 0));
+        assert!(depth_ok("a: x[0]{1}\n- it's [ok\n", 0));
+        assert!(depth_ok("a: 'it''s [\n  still {quoted'\n", 0));
+        // A quote inside a plain scalar is text; a bracket after it in flow context
+        // still counts.
+        assert!(!depth_ok("[it's, [x]]", 1));
+        assert!(!depth_ok("a: word\n  'not a quote\nb: [[1]]", 1));
+        // After the block scalar, brackets count again.
+        assert!(!depth_ok("a: |\n  text\nb: [[1]]", 1));
+    }
+}
