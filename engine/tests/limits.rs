@@ -424,3 +424,26 @@ fn a_scenario_step_waiting_longer_than_a_day_is_refused_when_loaded() {
         "{err}"
     );
 }
+
+#[test]
+fn a_cpu_request_at_the_int64_limit_is_accepted_as_a_quantity_and_fits_no_node() {
+    // Upstream's resource.Quantity parses 9223372036854775807 (its milli-value is
+    // past int64: saturated here); kubeplay refused it as a malformed quantity.
+    let mut c = Cluster::with_default_nodes(1);
+    let manifest = deployment(
+        "",
+        "",
+        &format!("        resources: {{requests: {{cpu: \"{MAX}\", memory: \"{MAX}\"}}, limits: {{cpu: \"{MAX}\", memory: \"8Ei\"}}}}\n"),
+    );
+    let (ok, out) = apply(&mut c, &manifest);
+    assert!(ok, "{out}");
+    c.settle(60 * SECOND);
+    let o = run(&mut c, "kubectl get pods --no-headers", None, &NoFiles);
+    assert_eq!(o.output.matches("Pending").count(), 2, "{}", o.output);
+    let o = run(&mut c, "kubectl describe pods", None, &NoFiles);
+    assert!(o.output.contains("Insufficient cpu"), "{}", o.output);
+    // Still refused: what is not a quantity at all.
+    let bad = deployment("", "", "        resources: {requests: {cpu: 1x}}\n");
+    let (ok, out) = apply(&mut c, &bad);
+    assert!(!ok && out.contains("quantities must match"), "{out}");
+}

@@ -48,15 +48,17 @@ pub fn admit(pod: &Pod, node: &Node, others: &[&Pod]) -> Option<Rejection> {
     let (mut used_cpu, mut used_mem) = (0, 0);
     for o in others {
         let r = pod_requests(o);
-        used_cpu += r.cpu_milli;
-        used_mem += r.memory;
+        // Saturating, as the scheduler's sums (`apiserver::usage`): a quantity may be
+        // i64::MAX.
+        used_cpu = i64::saturating_add(used_cpu, r.cpu_milli);
+        used_mem = i64::saturating_add(used_mem, r.memory);
     }
     // noderesources.Fits: the pod count first, then cpu, then memory.
     let count = others.len() as i64;
-    if count + 1 > alloc.pods {
+    if count.saturating_add(1) > alloc.pods {
         return Some(insufficient("pods", 1, count, alloc.pods));
     }
-    if req.cpu_milli > 0 && req.cpu_milli > alloc.cpu_milli - used_cpu {
+    if req.cpu_milli > 0 && req.cpu_milli > alloc.cpu_milli.saturating_sub(used_cpu) {
         return Some(insufficient(
             "cpu",
             req.cpu_milli,
@@ -64,7 +66,7 @@ pub fn admit(pod: &Pod, node: &Node, others: &[&Pod]) -> Option<Rejection> {
             alloc.cpu_milli,
         ));
     }
-    if req.memory > 0 && req.memory > alloc.memory - used_mem {
+    if req.memory > 0 && req.memory > alloc.memory.saturating_sub(used_mem) {
         return Some(insufficient("memory", req.memory, used_mem, alloc.memory));
     }
     if !node_affinity_matches(pod, node) {

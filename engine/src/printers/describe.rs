@@ -277,7 +277,8 @@ fn resource_field_value(ct: &Container, resource: &str) -> String {
             let milli = v
                 .and_then(crate::api::quantity::parse_cpu_milli)
                 .unwrap_or(0);
-            ((milli + 999) / 1000).to_string()
+            // Whole cores rounded up, without overflowing at i64::MAX.
+            (milli / 1000 + i64::from(milli % 1000 != 0)).to_string()
         }
         "memory" => v
             .and_then(crate::api::quantity::parse_bytes)
@@ -1071,7 +1072,14 @@ fn node_resources(w: &mut String, c: &Cluster, n: &Node) {
         "  ---------\t----\t------------\t----------\t---------------\t-------------\t---"
     );
     let alloc = crate::apiserver::allocatable(n);
-    let pct = |v: i64, total: i64| if total > 0 { v * 100 / total } else { 0 };
+    // i128: a quantity may be as large as i64::MAX (the parser saturates there).
+    let pct = |v: i64, total: i64| {
+        if total > 0 {
+            i64::try_from(i128::from(v) * 100 / i128::from(total)).unwrap_or(i64::MAX)
+        } else {
+            0
+        }
+    };
     let (mut lim_cpu, mut lim_mem) = (0i64, 0i64);
     for p in &pods {
         let r = pod_requests(p);
@@ -1085,7 +1093,7 @@ fn node_resources(w: &mut String, c: &Cluster, n: &Node) {
                     .get("cpu")
                     .and_then(|q| parse_cpu_milli(q))
             })
-            .sum();
+            .fold(0, i64::saturating_add);
         let lm: i64 = p
             .spec
             .containers
@@ -1096,9 +1104,9 @@ fn node_resources(w: &mut String, c: &Cluster, n: &Node) {
                     .get("memory")
                     .and_then(|q| parse_bytes(q))
             })
-            .sum();
-        lim_cpu += lc;
-        lim_mem += lm;
+            .fold(0, i64::saturating_add);
+        lim_cpu = lim_cpu.saturating_add(lc);
+        lim_mem = lim_mem.saturating_add(lm);
         let _ = writeln!(
             w,
             "  {}\t{}\t{} ({}%)\t{} ({}%)\t{} ({}%)\t{} ({}%)\t{}",
