@@ -426,6 +426,26 @@ fn a_scenario_step_waiting_longer_than_a_day_is_refused_when_loaded() {
 }
 
 #[test]
+fn a_node_with_exabytes_of_memory_takes_a_deployment_without_an_overflow() {
+    // The fuzzer's finding: LeastAllocated's (allocatable − requested) × 100
+    // overflowed i64 for a node declaring ~10¹⁷ bytes.
+    let mut c = Cluster::with_default_nodes(1);
+    for cmd in [
+        "sim reset --nodes 1 --memory 103106883778897823",
+        "kubectl create deployment d --image=nginx --replicas=2",
+        "sim settle",
+    ] {
+        let o = run(&mut c, cmd, None, &NoFiles);
+        assert!(o.ok, "{cmd}: {}", o.output);
+    }
+    let o = run(&mut c, "kubectl get pods --no-headers", None, &NoFiles);
+    assert_eq!(o.output.matches("Running").count(), 2, "{}", o.output);
+    // describe's percentages of such a node do not overflow either.
+    let o = run(&mut c, "kubectl describe nodes", None, &NoFiles);
+    assert!(o.ok, "{}", o.output);
+}
+
+#[test]
 fn a_cpu_request_at_the_int64_limit_is_accepted_as_a_quantity_and_fits_no_node() {
     // Upstream's resource.Quantity parses 9223372036854775807 (its milli-value is
     // past int64: saturated here); kubeplay refused it as a malformed quantity.

@@ -54,11 +54,17 @@ pub fn pod_requests(pod: &Pod) -> PodRequests {
     r
 }
 
+/// Saturating sums: a quantity may be as large as i64::MAX (the parser saturates
+/// there), and two of them must not overflow. Upstream's int64 sums would wrap; a
+/// saturated sum reads as "more than any node has", which is what it means. The
+/// price: a node's sums, once saturated, are not restored exactly by
+/// [`NodeUsage::remove_pod`] (they stay large until the node's Pods are gone) — only
+/// for requests of exabytes, which no real Pod makes.
 fn add(to: &mut PodRequests, r: &PodRequests) {
-    to.cpu_milli += r.cpu_milli;
-    to.memory += r.memory;
-    to.nonzero_cpu_milli += r.nonzero_cpu_milli;
-    to.nonzero_memory += r.nonzero_memory;
+    to.cpu_milli = to.cpu_milli.saturating_add(r.cpu_milli);
+    to.memory = to.memory.saturating_add(r.memory);
+    to.nonzero_cpu_milli = to.nonzero_cpu_milli.saturating_add(r.nonzero_cpu_milli);
+    to.nonzero_memory = to.nonzero_memory.saturating_add(r.nonzero_memory);
 }
 
 fn max(to: &mut PodRequests, r: &PodRequests) {
@@ -81,10 +87,15 @@ fn sum_requests(containers: &[Container]) -> PodRequests {
             .requests
             .get("memory")
             .and_then(|q| parse_bytes(q));
-        r.cpu_milli += cpu.unwrap_or(0);
-        r.memory += mem.unwrap_or(0);
-        r.nonzero_cpu_milli += cpu.unwrap_or(DEFAULT_MILLI_CPU_REQUEST);
-        r.nonzero_memory += mem.unwrap_or(DEFAULT_MEMORY_REQUEST);
+        // Saturating, as `add`.
+        r.cpu_milli = r.cpu_milli.saturating_add(cpu.unwrap_or(0));
+        r.memory = r.memory.saturating_add(mem.unwrap_or(0));
+        r.nonzero_cpu_milli = r
+            .nonzero_cpu_milli
+            .saturating_add(cpu.unwrap_or(DEFAULT_MILLI_CPU_REQUEST));
+        r.nonzero_memory = r
+            .nonzero_memory
+            .saturating_add(mem.unwrap_or(DEFAULT_MEMORY_REQUEST));
     }
     r
 }
@@ -105,17 +116,20 @@ pub struct NodeUsage {
 impl NodeUsage {
     /// Count one more Pod with requests `r` on the node.
     pub fn add_pod(&mut self, r: &PodRequests) {
-        self.pods += 1;
+        self.pods = self.pods.saturating_add(1);
         add(&mut self.requested, r);
     }
 
     /// Count one Pod with requests `r` fewer on the node.
     pub fn remove_pod(&mut self, r: &PodRequests) {
-        self.pods -= 1;
-        self.requested.cpu_milli -= r.cpu_milli;
-        self.requested.memory -= r.memory;
-        self.requested.nonzero_cpu_milli -= r.nonzero_cpu_milli;
-        self.requested.nonzero_memory -= r.nonzero_memory;
+        // Saturating, as `add` (see there); never below zero either.
+        let sub = |a: i64, b: i64| a.saturating_sub(b).max(0);
+        self.pods = sub(self.pods, 1);
+        self.requested.cpu_milli = sub(self.requested.cpu_milli, r.cpu_milli);
+        self.requested.memory = sub(self.requested.memory, r.memory);
+        self.requested.nonzero_cpu_milli =
+            sub(self.requested.nonzero_cpu_milli, r.nonzero_cpu_milli);
+        self.requested.nonzero_memory = sub(self.requested.nonzero_memory, r.nonzero_memory);
     }
 }
 

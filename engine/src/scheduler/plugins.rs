@@ -74,7 +74,7 @@ pub fn node_affinity_raw(pod: &Pod, node: &Node) -> i64 {
                 .iter()
                 .filter(|t| t.preference.matches(&node.metadata.labels))
                 .map(|t| t.weight)
-                .sum()
+                .fold(0i64, i64::saturating_add)
         })
         .unwrap_or(0)
 }
@@ -148,13 +148,18 @@ pub fn run_filters(
     // NodeResourcesFit: requests against allocatable minus what is already requested.
     let alloc = usage.alloc.unwrap_or_else(|| allocatable(node));
     let mut reasons = Vec::new();
-    if usage.pods + 1 > alloc.pods {
+    // Saturating throughout: a node may declare any quantity (the parser saturates at
+    // i64::MAX) and the sums of requests saturate too; upstream's int64 would wrap
+    // here and call a huge node full. Normal values give upstream's answers.
+    if usage.pods.saturating_add(1) > alloc.pods {
         reasons.push("Too many pods".to_string());
     }
-    if req.cpu_milli > 0 && req.cpu_milli > alloc.cpu_milli - usage.requested.cpu_milli {
+    if req.cpu_milli > 0
+        && req.cpu_milli > alloc.cpu_milli.saturating_sub(usage.requested.cpu_milli)
+    {
         reasons.push("Insufficient cpu".to_string());
     }
-    if req.memory > 0 && req.memory > alloc.memory - usage.requested.memory {
+    if req.memory > 0 && req.memory > alloc.memory.saturating_sub(usage.requested.memory) {
         reasons.push("Insufficient memory".to_string());
     }
     if !reasons.is_empty() {
@@ -172,22 +177,37 @@ pub const MAX_NODE_SCORE: i64 = 100;
 
 /// NodeResourcesFit, LeastAllocated strategy: mean over cpu and memory of
 /// `(allocatable − requested) × 100 / allocatable`, with non-zero default requests.
+///
+/// The product is taken in i128: upstream's int64 `(cap − requested) × 100` overflows
+/// for an allocatable above ~9.2 × 10¹⁶ (a node declaring `memory: 100P`) and scores
+/// garbage; here such a node scores what the exact arithmetic gives, and every
+/// normal value scores exactly as upstream.
 pub fn least_allocated(node: &Node, usage: &NodeUsage, req: &PodRequests) -> i64 {
     let alloc = usage.alloc.unwrap_or_else(|| allocatable(node));
     let one = |cap: i64, requested: i64| -> i64 {
-        if cap == 0 || requested > cap {
+        if cap <= 0 || requested > cap {
             0
         } else {
-            (cap - requested) * MAX_NODE_SCORE / cap
+            let score = (i128::from(cap) - i128::from(requested)) * i128::from(MAX_NODE_SCORE)
+                / i128::from(cap);
+            // 0..=100 whenever 0 < cap and requested <= cap (a negative request sum
+            // cannot be stored, but clamp rather than trust that).
+            i64::try_from(score.clamp(0, i128::from(MAX_NODE_SCORE))).unwrap_or(0)
         }
     };
     let cpu = one(
         alloc.cpu_milli,
-        usage.requested.nonzero_cpu_milli + req.nonzero_cpu_milli,
+        usage
+            .requested
+            .nonzero_cpu_milli
+            .saturating_add(req.nonzero_cpu_milli),
     );
     let mem = one(
         alloc.memory,
-        usage.requested.nonzero_memory + req.nonzero_memory,
+        usage
+            .requested
+            .nonzero_memory
+            .saturating_add(req.nonzero_memory),
     );
     (cpu + mem) / 2
 }
@@ -205,8 +225,14 @@ pub fn balanced_allocation(node: &Node, usage: &NodeUsage, req: &PodRequests) ->
         }
         (requested as f64 / cap as f64).min(1.0)
     };
-    let fc = frac(usage.requested.cpu_milli + req.cpu_milli, alloc.cpu_milli);
-    let fm = frac(usage.requested.memory + req.memory, alloc.memory);
+    let fc = frac(
+        usage.requested.cpu_milli.saturating_add(req.cpu_milli),
+        alloc.cpu_milli,
+    );
+    let fm = frac(
+        usage.requested.memory.saturating_add(req.memory),
+        alloc.memory,
+    );
     let std = (fc - fm).abs() / 2.0;
     Some(((1.0 - std) * MAX_NODE_SCORE as f64) as i64)
 }
@@ -237,7 +263,10 @@ pub fn default_normalize(scores: &mut [i64], reverse: bool) {
         return;
     }
     for s in scores.iter_mut() {
-        let v = MAX_NODE_SCORE * *s / max;
+        // i128: raw scores are small counts or weight sums, but a sum of many weights
+        // must not overflow the product.
+        let v = i64::try_from(i128::from(MAX_NODE_SCORE) * i128::from(*s) / i128::from(max))
+            .unwrap_or(MAX_NODE_SCORE);
         *s = if reverse { MAX_NODE_SCORE - v } else { v };
     }
 }
@@ -301,13 +330,18 @@ pub fn image_locality_of(
         }
         if let Some((size, n)) = state(name) {
             let spread = n as f64 / total_nodes.max(1) as f64;
-            sum += (size as f64 * spread) as i64;
+            // `as` saturates a float; the sum saturates too (image sizes come from
+            // node status, which a manifest may set to anything).
+            sum = sum.saturating_add((size as f64 * spread) as i64);
         }
     }
-    let max = IMAGE_MAX_CONTAINER_THRESHOLD * names.len() as i64;
+    let max = IMAGE_MAX_CONTAINER_THRESHOLD.saturating_mul(names.len() as i64);
     let sum = sum.clamp(IMAGE_MIN_THRESHOLD, max.max(IMAGE_MIN_THRESHOLD));
     if max <= IMAGE_MIN_THRESHOLD {
         return 0;
     }
-    MAX_NODE_SCORE * (sum - IMAGE_MIN_THRESHOLD) / (max - IMAGE_MIN_THRESHOLD)
+    // (sum − min) ≤ (max − min): the product fits in i128 and the result in 0..=100.
+    let score = i128::from(MAX_NODE_SCORE) * i128::from(sum - IMAGE_MIN_THRESHOLD)
+        / i128::from(max - IMAGE_MIN_THRESHOLD);
+    i64::try_from(score).unwrap_or(MAX_NODE_SCORE)
 }

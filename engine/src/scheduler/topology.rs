@@ -121,7 +121,7 @@ impl SpreadFilterState {
             let min = self.counts[i].values().copied().min().unwrap_or(0);
             let self_match = i64::from(sel.matches(&pod.metadata.labels));
             let match_num = self.counts[i].get(value).copied().unwrap_or(0);
-            if match_num + self_match - min > c.max_skew {
+            if match_num.saturating_add(self_match).saturating_sub(min) > c.max_skew {
                 return Err(FilterFailure {
                     plugin: "PodTopologySpread",
                     reasons: vec![SPREAD_NOT_MATCH.into()],
@@ -360,7 +360,7 @@ pub fn spread_scores<'a>(store: &'a Store, pod: &Pod, feasible: &[&'a Node]) -> 
                     domains[i].get(value).copied().unwrap_or(0)
                 };
                 // scoreForCount.
-                score += cnt as f64 * weights[i] + (c.max_skew - 1) as f64;
+                score += cnt as f64 * weights[i] + c.max_skew.saturating_sub(1) as f64;
             }
             Some(score.round() as i64)
         })
@@ -374,7 +374,15 @@ pub fn spread_scores<'a>(store: &'a Store, pod: &Pod, feasible: &[&'a Node]) -> 
             .map(|s| match s {
                 None => 0,
                 Some(_) if max == 0 => MAX_NODE_SCORE,
-                Some(s) => MAX_NODE_SCORE * (max + min - s) / max,
+                // i128: the raw scores are counts and maxSkews (int32 upstream,
+                // refused above that by the API server), so this cannot overflow
+                // with what validation lets through; it must not panic on anything.
+                Some(s) => i64::try_from(
+                    i128::from(MAX_NODE_SCORE)
+                        * (i128::from(max) + i128::from(min) - i128::from(*s))
+                        / i128::from(max),
+                )
+                .unwrap_or(0),
             })
             .collect(),
     )
@@ -560,7 +568,10 @@ pub fn affinity_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<V
     let ns = &pod.metadata.namespace;
     let mut add = |node: &Node, key: &str, w: i64| {
         if let Some(v) = node.metadata.labels.get(key) {
-            *topo.entry((key.to_string(), v.clone())).or_default() += w;
+            let e = topo.entry((key.to_string(), v.clone())).or_default();
+            // Saturating: weights are validated (1–100), but a sum over many Pods must
+            // not overflow whatever the store holds.
+            *e = e.saturating_add(w);
         }
     };
     let mut visit = |node: &Node, existing: &Pod| {
@@ -620,17 +631,17 @@ pub fn affinity_scores(store: &Store, pod: &Pod, feasible: &[&Node]) -> Option<V
                 .labels
                 .iter()
                 .map(|(k, v)| topo.get(&(k.clone(), v.clone())).copied().unwrap_or(0))
-                .sum()
+                .fold(0i64, i64::saturating_add)
         })
         .collect();
     let min = raw.iter().copied().min().unwrap_or(0);
     let max = raw.iter().copied().max().unwrap_or(0);
-    let diff = max - min;
+    let diff = max.saturating_sub(min);
     Some(
         raw.iter()
             .map(|s| {
                 if diff > 0 {
-                    (MAX_NODE_SCORE as f64 * ((s - min) as f64 / diff as f64)) as i64
+                    (MAX_NODE_SCORE as f64 * ((*s as f64 - min as f64) / diff as f64)) as i64
                 } else {
                     0
                 }
