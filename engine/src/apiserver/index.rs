@@ -26,7 +26,7 @@ impl Store {
             ..NodeUsage::default()
         };
         for p in self.pods_on_node(node).filter(|p| !p.is_terminal()) {
-            u.add_pod(&pod_requests(p));
+            u.add_bound(p);
         }
         u
     }
@@ -76,7 +76,7 @@ impl Store {
                     self.node_usage
                         .entry(p.spec.node_name.clone())
                         .or_default()
-                        .remove_pod(&pod_requests(p));
+                        .remove_bound(p);
                 }
             }
         }
@@ -162,7 +162,7 @@ impl Store {
                     self.node_usage
                         .entry(p.spec.node_name.clone())
                         .or_default()
-                        .add_pod(&pod_requests(p));
+                        .add_bound(p);
                 }
             }
         }

@@ -111,6 +111,11 @@ pub struct NodeUsage {
     /// scores read it for every node of every attempt; parsing quantities there was a
     /// sixth of the scheduler's time at 1,000 nodes). None: not known, parse it.
     pub alloc: Option<Allocatable>,
+    /// Of those Pods, how many have a negative priority. With none, a Pod of priority
+    /// 0 or less has no preemption victim on the node, which the scheduler then
+    /// knows without looking at each Pod: a cluster full of Pending Pods (all of
+    /// priority 0) tries preemption on every failed attempt.
+    pub below_zero_priority: i64,
 }
 
 impl NodeUsage {
@@ -118,6 +123,22 @@ impl NodeUsage {
     pub fn add_pod(&mut self, r: &PodRequests) {
         self.pods = self.pods.saturating_add(1);
         add(&mut self.requested, r);
+    }
+
+    /// Count one more bound Pod: its requests and its priority.
+    pub fn add_bound(&mut self, p: &Pod) {
+        self.add_pod(&pod_requests(p));
+        if p.spec.priority.is_some_and(|v| v < 0) {
+            self.below_zero_priority = self.below_zero_priority.saturating_add(1);
+        }
+    }
+
+    /// Count one bound Pod fewer (the inverse of [`NodeUsage::add_bound`]).
+    pub fn remove_bound(&mut self, p: &Pod) {
+        self.remove_pod(&pod_requests(p));
+        if p.spec.priority.is_some_and(|v| v < 0) {
+            self.below_zero_priority = (self.below_zero_priority - 1).max(0);
+        }
     }
 
     /// Count one Pod with requests `r` fewer on the node.

@@ -155,6 +155,11 @@ fn select_victims_on_node<'a>(
 ) -> Result<(Vec<&'a Pod>, usize), Vec<String>> {
     let name = &node.metadata.name;
     let mut usage = store.node_usage(name);
+    // No Pod of the node is below a priority of 0 or less: no victim, known from the
+    // node's counts without reading each Pod (the answer the scan below would give).
+    if priority(pod) <= 0 && usage.below_zero_priority == 0 {
+        return Err(vec![NO_VICTIMS.into()]);
+    }
     let mut lower: Vec<&Pod> = store
         .pods_on_node(name)
         .filter(|p| !p.is_terminal() && priority(p) < priority(pod))

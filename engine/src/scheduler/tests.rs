@@ -25,6 +25,7 @@ fn usage(cpu_milli: i64, memory: i64, pods: i64) -> NodeUsage {
         },
         pods,
         alloc: None,
+        below_zero_priority: 0,
     }
 }
 
