@@ -127,7 +127,11 @@ fn reset(c: &mut Cluster, words: &[String]) -> R {
             .filter(|z| (1..=26).contains(z))
             .ok_or_else(|| format!("error: --zones takes a number from 1 to 26, not \"{z}\""))?,
     };
+    // A new cluster, with the same seed and the same configured Pod limit (a test or
+    // the fuzz harness may have lowered it; a reset is not a way around it).
+    let floor = c.store.pod_limit_floor;
     *c = Cluster::new(c.seed());
+    c.store.pod_limit_floor = floor;
     for i in 1..=n {
         let mut node = cfg.clone();
         if zones > 0 {

@@ -3,32 +3,48 @@
 //! the lz-string half of a page link (the app crate fuzzes the rest of the link path
 //! with its own `SimState`).
 //!
-//! Simulated time is bounded here, in the harness: a command may ask for up to 10¹⁵ ms
-//! (`sim advance 999999h`), which is not a bug of the parser but would make one input
-//! run for hours. [`bound_script`] lowers every duration that makes the clock play
-//! (`sim advance`, `--timeout`, `--max`, `--every`, `--after`) to [`MAX_SPAN`] before
-//! the engine sees it; what the engine caps itself stays below the bound and passes
-//! unchanged.
+//! The engine bounds itself: one command plays at most a day of simulated time
+//! ([`crate::time::MAX_SPAN`], refused past it by `command::args::parse_span`), and a
+//! cluster holds at most [`crate::apiserver::Store::pod_limit`] Pods. Inputs past those
+//! bounds reach the engine as written, and it must refuse or handle them.
 //!
-//! Replica counts are bounded the same way ([`bound_replicas`]): the engine has no cap
-//! on `replicas` yet, and a Deployment of millions of Pods is not a parser's bug but
-//! makes the input run without end (the first finding of these runs; README,
-//! "Fuzzing").
+//! What the harness still lowers is for its per-input *time budget* (2 s), not for
+//! safety: a day is legal, but a day with a thousand Pending Pods is ~25 s of
+//! scheduling retries (measured, fuzz profile), and a Deployment filling the default
+//! Pod limit (10,000 on a small cluster) ~3 s. So:
+//!
+//! - spans longer than [`MAX_SPAN`] (an hour) and within the engine's bound are
+//!   lowered to an hour ([`bound_script`]); longer ones pass, and the engine refuses
+//!   them;
+//! - replica counts above [`MAX_REPLICAS`] and within int32's range are lowered to it
+//!   ([`bound_replicas`]) in the command, scenario and link targets; larger ones pass,
+//!   and the API server refuses them. The engine's Pod limit grows with the nodes
+//!   (110 per node), so `sim reset --nodes 5000` allows 550,000 Pods: legal, and far
+//!   past the budget;
+//! - the command and manifest targets' cluster has a Pod limit of [`POD_LIMIT`]
+//!   (`Store::pod_limit_floor`, which `sim reset` keeps): the engine's own limit,
+//!   reached with fewer Pods (several Deployments of a thousand each).
 
 use crate::cluster::Cluster;
 use crate::command::{self, args, script, NoFiles};
 use crate::time::{SimTime, MINUTE};
+
+/// The Pod limit of the command and manifest targets' cluster (see the module docs:
+/// the time budget's, not a safety bound).
+pub const POD_LIMIT: usize = 1_000;
 use std::borrow::Cow;
 
-/// The most simulated time one command of a fuzz input may ask the clock to play.
+/// The most simulated time one command of a fuzz input plays: spans up to the engine's
+/// own bound are lowered to it, for the per-input time budget (module docs).
 pub const MAX_SPAN: SimTime = 60 * MINUTE;
 
 /// Flags whose value is a span the clock plays (or waits) through.
 const SPAN_FLAGS: &[&str] = &["--timeout", "--max", "--every", "--after"];
 
-/// Whether `word` is a duration longer than [`MAX_SPAN`].
+/// Whether `word` is a duration longer than [`MAX_SPAN`] that the engine would play
+/// (past [`crate::time::MAX_SPAN`] it refuses the command: left as written).
 fn too_long(word: &str) -> bool {
-    args::parse_duration(word).is_ok_and(|ms| ms > MAX_SPAN)
+    args::parse_duration(word).is_ok_and(|ms| ms > MAX_SPAN && ms <= crate::time::MAX_SPAN)
 }
 
 /// `line` with every span longer than [`MAX_SPAN`] replaced by `1h`. A line whose long
@@ -88,11 +104,13 @@ pub fn bound_script(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// The most replicas a fuzz input may ask for (see the module docs).
+/// The most replicas a scenario's setup or a link's journal may ask for (module docs:
+/// the time budget's, not a safety bound).
 pub const MAX_REPLICAS: u64 = 1_000;
 
-/// `text` with every replica count above [`MAX_REPLICAS`] lowered to it, wherever it
-/// is written: `--replicas=N`, `--replicas N`, `replicas: N`, `"replicas":N`.
+/// `text` with every replica count above [`MAX_REPLICAS`] and within int32's range
+/// lowered to it, wherever it is written: `--replicas=N`, `--replicas N`,
+/// `replicas: N`, `"replicas":N`. A larger count is left for the API server to refuse.
 pub fn bound_replicas(text: &str) -> Cow<'_, str> {
     let mut out = String::new();
     let mut copied = 0;
@@ -106,7 +124,7 @@ pub fn bound_replicas(text: &str) -> Cow<'_, str> {
         let big = digits > 0
             && after[..digits]
                 .parse::<u64>()
-                .map_or(true, |n| n > MAX_REPLICAS);
+                .is_ok_and(|n| n > MAX_REPLICAS && n <= i32::MAX as u64);
         if big {
             out.push_str(&text[copied..from + skip]);
             out.push_str(&MAX_REPLICAS.to_string());
@@ -136,9 +154,10 @@ pub struct ManifestTarget {
 }
 
 /// A one-node cluster with a settled three-replica Deployment `web`: the page's
-/// playground, the world most commands are typed into.
+/// playground, the world most commands are typed into; its Pod limit is [`POD_LIMIT`].
 pub fn small_cluster() -> Cluster {
     let mut c = Cluster::with_default_nodes(1);
+    c.store.pod_limit_floor = Some(POD_LIMIT);
     // A fixed, valid Deployment on an empty cluster: creation cannot fail.
     let _ = c.create_deployment("web", "nginx:1.27", 3, "100m", "128Mi");
     c.settle(120_000);
@@ -200,7 +219,7 @@ impl CommandTarget {
     }
 
     /// Run one input: as a script when it parses as one (heredocs feed stdin), else
-    /// line by line, every span bounded.
+    /// line by line, spans and replica counts bounded (module docs).
     pub fn exec(&self, input: &str) {
         let mut c = self.template.clone();
         let text = bound(input);
@@ -271,18 +290,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn spans_past_the_bound_are_lowered_and_others_left_as_written() {
-        assert_eq!(bound_line("sim advance 999999h"), "sim advance 1h");
+    fn spans_past_the_budget_are_lowered_and_past_the_engines_bound_left_as_written() {
+        // Past a day: the engine refuses it, as written.
+        assert_eq!(bound_line("sim advance 999999h"), "sim advance 999999h");
+        assert_eq!(bound_line("sim advance 24h"), "sim advance 1h");
         assert_eq!(bound_line("sim advance 90s"), "sim advance 90s");
         assert_eq!(
-            bound_line("kubectl wait pods --all --for=delete --timeout=100d"),
+            bound_line("kubectl wait pods --all --for=delete --timeout=100m"),
             "kubectl wait pods --all --for=delete --timeout=1h"
         );
-        assert_eq!(
-            bound_line("sim settle --max '30000h'"),
-            "sim settle --max '1h'"
-        );
-        assert_eq!(bound_line("sim advance 9999999"), "sim advance 1h");
+        assert_eq!(bound_line("sim settle --max '3h'"), "sim settle --max '1h'");
+        assert_eq!(bound_line("sim advance 7200"), "sim advance 1h");
+        assert_eq!(bound_line("sim advance 9999999"), "sim advance 9999999");
         assert_eq!(
             bound_line("kubectl scale deploy web --replicas=999999"),
             "kubectl scale deploy web --replicas=999999"
@@ -290,19 +309,28 @@ mod tests {
     }
 
     #[test]
-    fn replica_counts_past_the_bound_are_lowered_wherever_they_are_written() {
+    fn replica_counts_past_the_budget_are_lowered_and_past_int32_left_as_written() {
         assert_eq!(
             bound_replicas("k scale deploy/web --replicas=3316348\n  replicas: 99999999999999999999\n{\"replicas\":5000}"),
-            "k scale deploy/web --replicas=1000\n  replicas: 1000\n{\"replicas\":1000}"
+            "k scale deploy/web --replicas=1000\n  replicas: 99999999999999999999\n{\"replicas\":1000}"
         );
         assert_eq!(
-            bound_replicas("--replicas 3 replicas: 1000"),
-            "--replicas 3 replicas: 1000"
+            bound_replicas("--replicas 3 replicas: 1000 replicas: 2147483648"),
+            "--replicas 3 replicas: 1000 replicas: 2147483648"
         );
         assert!(matches!(bound_replicas("replicas: 7"), Cow::Borrowed(_)));
         assert_eq!(
             bound_script("sim time\n  sim advance 2h\n"),
             "sim time\n  sim advance 1h\n"
         );
+    }
+
+    #[test]
+    fn the_command_targets_cluster_keeps_its_pod_limit_across_a_reset() {
+        let t = CommandTarget::default();
+        let mut c = t.template.clone();
+        let o = command::run(&mut c, "sim reset --nodes 1", None, &NoFiles);
+        assert!(o.ok, "{}", o.output);
+        assert_eq!(c.store.pod_limit(), POD_LIMIT);
     }
 }
