@@ -38,12 +38,49 @@ impl Bits {
     }
 }
 
+/// A small multiplicative hasher for the dictionary's integer keys: std's SipHash
+/// guards against chosen keys, which a compressor of its own page's text does not
+/// need, and it was most of the compression time.
+#[derive(Clone, Copy, Default)]
+struct IntHasher(u64);
+
+impl std::hash::Hasher for IntHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u16(&mut self, n: u16) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        // FxHash's step: rotate, mix in, multiply by an odd constant.
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type IntMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<IntHasher>>;
+
 /// `LZString.compressToEncodedURIComponent(text)`.
+///
+/// The dictionary is lz-string's, kept as a trie: a phrase is its code, and a phrase
+/// one character longer is looked up by (code, character). Same codes in the same
+/// order, so the same output, in time linear in the text (lz-string's own map of
+/// whole phrases costs the phrase's length at every character).
 pub fn compress_to_uri(text: &str) -> String {
-    let input: Vec<u16> = text.encode_utf16().collect();
-    let mut dict: HashMap<Vec<u16>, u32> = HashMap::new();
-    let mut to_create: HashMap<Vec<u16>, bool> = HashMap::new();
-    let mut w: Vec<u16> = Vec::new();
+    // Single characters and their codes; phrases extended by one character.
+    let mut chars: IntMap<u16, u32> = IntMap::default();
+    let mut phrases: IntMap<(u32, u16), u32> = IntMap::default();
+    // Characters seen but not yet written out as literals.
+    let mut to_create: IntMap<u16, ()> = IntMap::default();
+    // The current phrase: its code, and its character when it is one long.
+    let mut w: Option<(u32, Option<u16>)> = None;
     let mut enlarge_in: u32 = 2;
     let mut dict_size: u32 = 3;
     let mut num_bits: u32 = 2;
@@ -54,28 +91,28 @@ pub fn compress_to_uri(text: &str) -> String {
     };
     // Emit the code for `w`: a new single character (its char code, after a 0/1 marker)
     // or a dictionary entry.
-    let emit = |w: &Vec<u16>,
+    let emit = |(code, single): (u32, Option<u16>),
                 b: &mut Bits,
-                dict: &HashMap<Vec<u16>, u32>,
-                to_create: &mut HashMap<Vec<u16>, bool>,
+                to_create: &mut IntMap<u16, ()>,
                 enlarge_in: &mut u32,
                 num_bits: &mut u32| {
-        if to_create.remove(w).is_some() {
-            let c = u32::from(w[0]);
-            if c < 256 {
-                b.value(0, *num_bits);
-                b.value(c, 8);
-            } else {
-                b.value(1, *num_bits);
-                b.value(c, 16);
+        match single.filter(|c| to_create.remove(c).is_some()) {
+            Some(ch) => {
+                let c = u32::from(ch);
+                if c < 256 {
+                    b.value(0, *num_bits);
+                    b.value(c, 8);
+                } else {
+                    b.value(1, *num_bits);
+                    b.value(c, 16);
+                }
+                *enlarge_in -= 1;
+                if *enlarge_in == 0 {
+                    *enlarge_in = 1 << *num_bits;
+                    *num_bits += 1;
+                }
             }
-            *enlarge_in -= 1;
-            if *enlarge_in == 0 {
-                *enlarge_in = 1 << *num_bits;
-                *num_bits += 1;
-            }
-        } else {
-            b.value(dict.get(w).copied().unwrap_or(0), *num_bits);
+            None => b.value(code, *num_bits),
         }
         *enlarge_in -= 1;
         if *enlarge_in == 0 {
@@ -83,40 +120,33 @@ pub fn compress_to_uri(text: &str) -> String {
             *num_bits += 1;
         }
     };
-    for &ch in &input {
-        let c = vec![ch];
-        if !dict.contains_key(&c) {
-            dict.insert(c.clone(), dict_size);
+    for ch in text.encode_utf16() {
+        let c_code = *chars.entry(ch).or_insert_with(|| {
+            to_create.insert(ch, ());
             dict_size += 1;
-            to_create.insert(c.clone(), true);
-        }
-        let mut wc = w.clone();
-        wc.push(ch);
-        if dict.contains_key(&wc) {
-            w = wc;
-        } else {
-            emit(
-                &w,
-                &mut b,
-                &dict,
-                &mut to_create,
-                &mut enlarge_in,
-                &mut num_bits,
-            );
-            dict.insert(wc, dict_size);
-            dict_size += 1;
-            w = c;
-        }
+            dict_size - 1
+        });
+        w = Some(match w {
+            None => (c_code, Some(ch)),
+            Some((code, single)) => match phrases.get(&(code, ch)) {
+                Some(&longer) => (longer, None),
+                None => {
+                    emit(
+                        (code, single),
+                        &mut b,
+                        &mut to_create,
+                        &mut enlarge_in,
+                        &mut num_bits,
+                    );
+                    phrases.insert((code, ch), dict_size);
+                    dict_size += 1;
+                    (c_code, Some(ch))
+                }
+            },
+        });
     }
-    if !w.is_empty() {
-        emit(
-            &w,
-            &mut b,
-            &dict,
-            &mut to_create,
-            &mut enlarge_in,
-            &mut num_bits,
-        );
+    if let Some(w) = w {
+        emit(w, &mut b, &mut to_create, &mut enlarge_in, &mut num_bits);
     }
     // End of stream, then flush the last character.
     b.value(2, num_bits);
@@ -222,6 +252,119 @@ pub fn decompress_from_uri(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first implementation (lz-string's map of whole phrases), as the oracle.
+    fn compress_reference(text: &str) -> String {
+        let input: Vec<u16> = text.encode_utf16().collect();
+        let mut dict: HashMap<Vec<u16>, u32> = HashMap::new();
+        let mut to_create: HashMap<Vec<u16>, bool> = HashMap::new();
+        let mut w: Vec<u16> = Vec::new();
+        let mut enlarge_in: u32 = 2;
+        let mut dict_size: u32 = 3;
+        let mut num_bits: u32 = 2;
+        let mut b = Bits {
+            out: Vec::new(),
+            val: 0,
+            pos: 0,
+        };
+        // Emit the code for `w`: a new single character (its char code, after a 0/1 marker)
+        // or a dictionary entry.
+        let emit = |w: &Vec<u16>,
+                    b: &mut Bits,
+                    dict: &HashMap<Vec<u16>, u32>,
+                    to_create: &mut HashMap<Vec<u16>, bool>,
+                    enlarge_in: &mut u32,
+                    num_bits: &mut u32| {
+            if to_create.remove(w).is_some() {
+                let c = u32::from(w[0]);
+                if c < 256 {
+                    b.value(0, *num_bits);
+                    b.value(c, 8);
+                } else {
+                    b.value(1, *num_bits);
+                    b.value(c, 16);
+                }
+                *enlarge_in -= 1;
+                if *enlarge_in == 0 {
+                    *enlarge_in = 1 << *num_bits;
+                    *num_bits += 1;
+                }
+            } else {
+                b.value(dict.get(w).copied().unwrap_or(0), *num_bits);
+            }
+            *enlarge_in -= 1;
+            if *enlarge_in == 0 {
+                *enlarge_in = 1 << *num_bits;
+                *num_bits += 1;
+            }
+        };
+        for &ch in &input {
+            let c = vec![ch];
+            if !dict.contains_key(&c) {
+                dict.insert(c.clone(), dict_size);
+                dict_size += 1;
+                to_create.insert(c.clone(), true);
+            }
+            let mut wc = w.clone();
+            wc.push(ch);
+            if dict.contains_key(&wc) {
+                w = wc;
+            } else {
+                emit(
+                    &w,
+                    &mut b,
+                    &dict,
+                    &mut to_create,
+                    &mut enlarge_in,
+                    &mut num_bits,
+                );
+                dict.insert(wc, dict_size);
+                dict_size += 1;
+                w = c;
+            }
+        }
+        if !w.is_empty() {
+            emit(
+                &w,
+                &mut b,
+                &dict,
+                &mut to_create,
+                &mut enlarge_in,
+                &mut num_bits,
+            );
+        }
+        // End of stream, then flush the last character.
+        b.value(2, num_bits);
+        loop {
+            b.val <<= 1;
+            if b.pos == Bits::PER_CHAR - 1 {
+                b.out.push(URI_SAFE[b.val as usize]);
+                break;
+            }
+            b.pos += 1;
+        }
+        String::from_utf8(b.out).unwrap_or_default()
+    }
+
+    #[test]
+    fn the_trie_compressor_writes_what_the_whole_phrase_one_wrote() {
+        let mut rng = crate::rng::Rng::new(7);
+        let alphabet: Vec<char> = "ab c\n{}:\"é中😀".chars().collect();
+        for len in [0usize, 1, 2, 3, 10, 100, 1_000, 5_000] {
+            for _ in 0..20 {
+                let text: String = (0..len)
+                    .map(|_| alphabet[rng.below(alphabet.len() as u64) as usize])
+                    .collect();
+                assert_eq!(
+                    compress_to_uri(&text),
+                    compress_reference(&text),
+                    "{text:?}"
+                );
+            }
+        }
+        let long = "kubectl get pods\n".repeat(500) + &"a".repeat(5_000);
+        assert_eq!(compress_to_uri(&long), compress_reference(&long));
+    }
 
     /// Outputs of lz-string 1.5.0's `compressToEncodedURIComponent` (Node).
     const VECTORS: &[(&str, &str)] = &[
