@@ -37,11 +37,17 @@ pub fn compute_hash(template: &PodTemplateSpec, collision_count: Option<i64>) ->
 
 /// Templates equal once the `pod-template-hash` label is ignored (`EqualIgnoreHash`).
 pub fn equal_ignore_hash(a: &PodTemplateSpec, b: &PodTemplateSpec) -> bool {
-    let mut a = a.clone();
-    let mut b = b.clone();
-    a.metadata.labels.remove(POD_TEMPLATE_HASH_LABEL);
-    b.metadata.labels.remove(POD_TEMPLATE_HASH_LABEL);
-    a == b
+    // The Pod specs in place, and only the metadata copied to drop the label: copying
+    // whole templates for every ReplicaSet at every sync was a fifth of the time of a
+    // long crash-looping rollout (a fuzz input over its 2 s budget).
+    if a.spec != b.spec {
+        return false;
+    }
+    let mut am = a.metadata.clone();
+    let mut bm = b.metadata.clone();
+    am.labels.remove(POD_TEMPLATE_HASH_LABEL);
+    bm.labels.remove(POD_TEMPLATE_HASH_LABEL);
+    am == bm
 }
 
 /// `maxRevHistoryLengthInChars` (deployment_controller.go): the revision-history
