@@ -8,6 +8,9 @@
 //! cargo run -p kubeplay-engine --profile fuzz --example fuzz -- --target all --inputs 1000000 --seed 1
 //! ```
 //!
+//! `--seconds S` stops a target's run after S seconds of wall time (each target's box
+//! starts when its run does) and reports the inputs it ran.
+//!
 //! The app's own link path (`#s=` share links replayed into its `SimState`) is fuzzed
 //! by the app crate's test `sim::fuzz` (README, "Fuzzing").
 
@@ -18,13 +21,15 @@ use std::time::Duration;
 
 kubeplay_engine::counting_allocator!();
 
-const USAGE: &str = "usage: fuzz [--target manifest|command|link|scenario|all] [--inputs N] [--seed S] [--wall-ms MS] [--heap-mib MIB] [--replay FILE]";
+const USAGE: &str = "usage: fuzz [--target manifest|command|link|scenario|all] [--inputs N] [--seed S] [--wall-ms MS] [--heap-mib MIB] [--seconds S] [--replay FILE]";
 
 fn main() {
     let mut target = "all".to_string();
     let mut inputs: u64 = 10_000;
     let mut seed: u64 = 1;
     let mut budget = Budget::default();
+    // A time box per target (`--seconds`), started as each target's run starts.
+    let mut seconds: Option<u64> = None;
     // One input from a file instead of generated ones: a finding, replayed.
     let mut replay: Option<String> = None;
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -43,6 +48,8 @@ fn main() {
             "--seed" => seed = num(),
             "--wall-ms" => budget.wall = Duration::from_millis(num()),
             "--heap-mib" => budget.heap = (num() as usize) << 20,
+            // A time box per target: stop there and report what ran.
+            "--seconds" => seconds = Some(num()),
             "--replay" => {
                 replay = Some(std::fs::read_to_string(&value).unwrap_or_else(|e| {
                     eprintln!("{value}: {e}");
@@ -81,6 +88,7 @@ fn main() {
     );
     let mut clean = true;
     for kind in kinds {
+        budget.until = seconds.map(|s| std::time::Instant::now() + Duration::from_secs(s));
         let mut g = Generator::new(kind, &corpus, seed);
         let exec: &dyn Fn(&str) = match kind {
             Kind::Manifest => &|s| manifests.exec(s),

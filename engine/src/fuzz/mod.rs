@@ -31,6 +31,10 @@ pub struct Budget {
     /// An input still running after this long is a hang: the watchdog prints it and
     /// ends the process, since a thread cannot be stopped from outside.
     pub hang: Duration,
+    /// Stop the run once this instant has passed (the inputs run so far are
+    /// reported): a long campaign given a time box rather than a count. None: run
+    /// every input.
+    pub until: Option<Instant>,
 }
 
 impl Default for Budget {
@@ -39,6 +43,7 @@ impl Default for Budget {
             wall: Duration::from_secs(2),
             heap: 256 << 20,
             hang: Duration::from_secs(120),
+            until: None,
         }
     }
 }
@@ -460,6 +465,9 @@ pub fn run(
         ..Report::default()
     };
     for index in 0..inputs {
+        if budget.until.is_some_and(|t| Instant::now() >= t) {
+            break;
+        }
         let input = next(index);
         if let Ok(mut slot) = current.lock() {
             *slot = Some((Instant::now(), index, input.clone()));
