@@ -431,7 +431,8 @@ fn a_node_with_exabytes_of_memory_takes_a_deployment_without_an_overflow() {
     // overflowed i64 for a node declaring ~10¹⁷ bytes.
     let mut c = Cluster::with_default_nodes(1);
     for cmd in [
-        "sim reset --nodes 1 --memory 103106883778897823",
+        // Two nodes: with one, the scheduler binds without scoring.
+        "sim reset --nodes 2 --memory 103106883778897823",
         "kubectl create deployment d --image=nginx --replicas=2",
         "sim settle",
     ] {
