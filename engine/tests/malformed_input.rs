@@ -364,3 +364,18 @@ fn deeply_nested_flow_yaml_is_refused_at_once_with_its_line_and_column() {
         o.output
     );
 }
+
+#[test]
+fn a_namespace_flag_without_its_value_and_without_a_verb_is_an_error_not_a_panic() {
+    // The fuzzer's finding: `kubectl -n` sliced past the end of its words.
+    let mut c = Cluster::with_default_nodes(1);
+    for line in [
+        "kubectl -n",
+        "kubectl --namespace",
+        "kubectl -n x --namespace",
+    ] {
+        let o = run(&mut c, line, None, &NoFiles);
+        assert!(!o.ok, "{line}: {}", o.output);
+        assert!(o.output.starts_with("error: "), "{line}: {}", o.output);
+    }
+}

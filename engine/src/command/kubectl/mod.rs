@@ -266,7 +266,11 @@ fn verb_first(words: &[String]) -> Vec<String> {
     while i < words.len() {
         let w = &words[i];
         if w == "-n" || w == "--namespace" {
-            globals.extend(words[i..(i + 2).min(words.len())].iter().cloned());
+            if i + 1 >= words.len() {
+                // No value (and no verb): cobra's own error, as kubectl prints it.
+                break;
+            }
+            globals.extend(words[i..i + 2].iter().cloned());
             i += 2;
         } else if w.starts_with("--namespace=") || (w.starts_with("-n") && w.len() > 2) {
             globals.push(w.clone());
