@@ -163,7 +163,23 @@ pub fn compress_to_uri(text: &str) -> String {
 
 /// `LZString.decompressFromEncodedURIComponent(text)`; None for input that is not a
 /// valid stream (a truncated or edited link).
+///
+/// The decoded text may be at most [`MAX_DECODED`] UTF-16 units; a longer one is
+/// `None` too. lz-string's output grows with the *square* of its input at worst (each
+/// code may stand for a phrase one longer than the last), so without a bound a 64 KiB
+/// link decoded to gigabytes: the fuzzer's link target was killed at 24 GB resident.
 pub fn decompress_from_uri(text: &str) -> Option<String> {
+    decompress_bounded(text, MAX_DECODED)
+}
+
+/// The most UTF-16 units [`decompress_from_uri`] decodes: 16 Mi (32 MiB, and the
+/// dictionary at most as much again). A page link is at most 200,000 characters and
+/// its session JSON a journal of at most 10,000 acts; a real one decodes to well under
+/// a megabyte, so this refuses only decompression bombs.
+pub const MAX_DECODED: usize = 16 << 20;
+
+/// [`decompress_from_uri`] with the output bound `max` (tests use a small one).
+fn decompress_bounded(text: &str, max: usize) -> Option<String> {
     // A `+` that became a space in a URL is still a `+`.
     let values: Vec<u32> = text
         .bytes()
@@ -232,6 +248,11 @@ pub fn decompress_from_uri(text: &str) -> Option<String> {
         } else {
             return None;
         };
+        // The bound, before the text (and the dictionary, whose entries sum to about
+        // the text's length) grows past it.
+        if result.len().saturating_add(entry.len()) > max {
+            return None;
+        }
         result.extend_from_slice(&entry);
         let mut next = w.clone();
         next.push(entry[0]);
@@ -386,6 +407,18 @@ mod tests {
         }
         let long = "ab".repeat(10_000) + &"kubectl get pods\n".repeat(3_000);
         assert_eq!(decompress_from_uri(&compress_to_uri(&long)), Some(long));
+    }
+
+    #[test]
+    fn a_link_decoding_past_the_bound_is_refused() {
+        // Repetition compresses quadratically: 4,000 characters of `a` are 120 here.
+        let bomb = compress_to_uri(&"a".repeat(4_000));
+        assert!(bomb.len() < 200, "{}", bomb.len());
+        assert_eq!(
+            decompress_bounded(&bomb, 4_000).map(|s| s.len()),
+            Some(4_000)
+        );
+        assert_eq!(decompress_bounded(&bomb, 3_999), None);
     }
 
     #[test]
