@@ -835,7 +835,19 @@ fn final_state(c: &mut Cluster) -> String {
         let o = command::run(c, line, None, &NoFiles);
         out.push_str(&format!("$ {line}\n{}", o.output));
     }
-    out.push_str(&c.transcript());
+    out.push_str(&visible(c));
+    for f in &c.failed {
+        out.push_str(&format!("{} {} {}\n", f.time, f.writer, f.error));
+    }
+    out.push_str(&format!("now {} quiescent {}\n", c.now(), c.is_quiescent()));
+    out
+}
+
+/// Everything a learner or the why-views can see of a run: the console transcript,
+/// every write in the watch log with its writer and change, and the scheduler's last
+/// attempts — what two builds (or two runs) must agree on byte for byte.
+pub fn visible(c: &Cluster) -> String {
+    let mut out = c.transcript();
     for e in &c.store.log {
         out.push_str(&format!(
             "{} {} {} {:?} {} {} {}\n",
@@ -845,9 +857,5 @@ fn final_state(c: &mut Cluster) -> String {
     for (key, a) in &c.scheduler().last_attempt {
         out.push_str(&format!("{key:?} {a:?}\n"));
     }
-    for f in &c.failed {
-        out.push_str(&format!("{} {} {}\n", f.time, f.writer, f.error));
-    }
-    out.push_str(&format!("now {} quiescent {}\n", c.now(), c.is_quiescent()));
     out
 }

@@ -9,20 +9,7 @@ use kubeplay_engine::kubelet::NodeConfig;
 use kubeplay_engine::scenario::{self, BUILTIN};
 use kubeplay_engine::time::SECOND;
 
-/// Everything a learner or the why-views can see of a run.
-fn visible(c: &Cluster) -> String {
-    let mut out = c.transcript();
-    for e in &c.store.log {
-        out.push_str(&format!(
-            "{} {} {} {:?} {} {} {}\n",
-            e.resource_version, e.verb, e.writer, e.key, e.reason, e.change, e.owner_uid
-        ));
-    }
-    for (key, a) in &c.scheduler().last_attempt {
-        out.push_str(&format!("{key:?} {a:?}\n"));
-    }
-    out
-}
+use kubeplay_engine::fault_runs::visible;
 
 #[test]
 fn every_built_in_scenario_plays_the_same_with_the_shortcuts_off() {

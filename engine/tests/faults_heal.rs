@@ -7,20 +7,6 @@ mod common;
 use common::*;
 use kubeplay_engine::api::*;
 use kubeplay_engine::cluster::Cluster;
-use kubeplay_engine::command::{run, NoFiles};
-
-/// Run a command that must succeed; its output.
-fn sh(c: &mut Cluster, line: &str) -> String {
-    let o = run(c, line, None, &NoFiles);
-    assert!(o.ok, "{line}: {}", o.output);
-    o.output
-}
-
-/// Apply a manifest.
-fn apply(c: &mut Cluster, yaml: &str) {
-    let o = run(c, "kubectl apply -f -", Some(yaml), &NoFiles);
-    assert!(o.ok, "{}", o.output);
-}
 
 /// A one-replica Deployment `name` pinned to `node`, with a readiness probe.
 fn pinned(name: &str, image: &str, node: &str) -> String {

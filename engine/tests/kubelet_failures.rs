@@ -10,12 +10,6 @@ use kubeplay_engine::command::{run, NoFiles};
 use kubeplay_engine::printers::pod_ready_status;
 use kubeplay_engine::time::{parse_rfc3339, SECOND};
 
-fn sh(c: &mut Cluster, line: &str) -> String {
-    let o = run(c, line, None, &NoFiles);
-    assert!(o.ok, "{line}: {}", o.output);
-    o.output
-}
-
 fn only_pod(c: &Cluster) -> Pod {
     c.store.list::<Pod>().next().expect("a pod").clone()
 }

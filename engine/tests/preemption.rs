@@ -2,18 +2,13 @@
 //! displaces, the exact requests the scheduler sends, and what stays untouched.
 
 mod common;
+use common::*;
 use kubeplay_engine::api::*;
 use kubeplay_engine::apiserver::ObjKey;
 use kubeplay_engine::client::Request;
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::command::{run, NoFiles};
 use kubeplay_engine::rng::Rng;
-
-fn sh(c: &mut Cluster, line: &str) -> String {
-    let o = run(c, line, None, &NoFiles);
-    assert!(o.ok, "{line}: {}", o.output);
-    o.output
-}
 
 fn apply(c: &mut Cluster, yaml: &str) -> Result<String, String> {
     let o = run(c, "kubectl apply -f -", Some(yaml), &NoFiles);

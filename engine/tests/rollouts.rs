@@ -2,22 +2,12 @@
 //! them, observed from outside through the command language.
 
 mod common;
+use common::*;
 use kubeplay_engine::api::*;
 use kubeplay_engine::apiserver::ObjKey;
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::command::{run, NoFiles};
 use kubeplay_engine::controllers::deployment::util::{max_surge, max_unavailable, revision};
-
-fn sh(c: &mut Cluster, line: &str) -> String {
-    let o = run(c, line, None, &NoFiles);
-    assert!(o.ok, "{line}: {}", o.output);
-    o.output
-}
-
-fn apply(c: &mut Cluster, yaml: &str) {
-    let o = run(c, "kubectl apply -f -", Some(yaml), &NoFiles);
-    assert!(o.ok, "{}", o.output);
-}
 
 fn deployment_yaml(name: &str, replicas: i64, image: &str, strategy: &str) -> String {
     format!(

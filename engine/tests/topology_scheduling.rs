@@ -2,21 +2,10 @@
 //! required and preferred (anti-)affinity, and the FailedScheduling text they produce.
 
 mod common;
+use common::*;
 use kubeplay_engine::api::*;
 use kubeplay_engine::cluster::Cluster;
-use kubeplay_engine::command::{run, NoFiles};
 use std::collections::BTreeMap;
-
-fn sh(c: &mut Cluster, line: &str) -> String {
-    let o = run(c, line, None, &NoFiles);
-    assert!(o.ok, "{line}: {}", o.output);
-    o.output
-}
-
-fn apply(c: &mut Cluster, yaml: &str) {
-    let o = run(c, "kubectl apply -f -", Some(yaml), &NoFiles);
-    assert!(o.ok, "apply: {}", o.output);
-}
 
 /// A cluster of the given nodes (name, zone, max pods) and nothing else.
 fn cluster(nodes: &[(&str, &str, u32)]) -> Cluster {

@@ -4,6 +4,7 @@
 use kubeplay_engine::api::*;
 use kubeplay_engine::apiserver::ObjKey;
 use kubeplay_engine::cluster::Cluster;
+use kubeplay_engine::command::{run, NoFiles};
 use kubeplay_engine::time::SimTime;
 
 /// The default cluster with Deployment `web` (3 × nginx, 100m/128Mi), settled.
@@ -54,4 +55,17 @@ pub fn reasons_for(c: &Cluster, kind: &str, name: &str) -> Vec<String> {
         .filter(|e| e.involved_object.kind == kind && e.involved_object.name == name)
         .map(|e| e.reason.clone())
         .collect()
+}
+
+/// Run a command that must succeed; its output.
+pub fn sh(c: &mut Cluster, line: &str) -> String {
+    let o = run(c, line, None, &NoFiles);
+    assert!(o.ok, "{line}: {}", o.output);
+    o.output
+}
+
+/// `kubectl apply -f -` of a manifest that must succeed.
+pub fn apply(c: &mut Cluster, yaml: &str) {
+    let o = run(c, "kubectl apply -f -", Some(yaml), &NoFiles);
+    assert!(o.ok, "apply: {}", o.output);
 }
