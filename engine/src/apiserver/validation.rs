@@ -222,13 +222,7 @@ fn int32_fields(obj: &Object) -> Vec<IntField> {
                             push(go, format!("{p}.{action}.port"), n);
                         }
                     }
-                    for (field, value) in [
-                        ("initialDelaySeconds", probe.initial_delay_seconds),
-                        ("timeoutSeconds", probe.timeout_seconds),
-                        ("periodSeconds", probe.period_seconds),
-                        ("successThreshold", probe.success_threshold),
-                        ("failureThreshold", probe.failure_threshold),
-                    ] {
+                    for (field, value) in probe_counts(probe) {
                         push("Probe", format!("{p}.{field}"), value);
                     }
                 }
@@ -386,13 +380,7 @@ fn validate_pod_spec_numbers(causes: &mut Vec<String>, at: &str, spec: &PodSpec)
                 ("startupProbe", &c.startup_probe),
             ] {
                 let Some(probe) = probe else { continue };
-                for (field, value) in [
-                    ("initialDelaySeconds", probe.initial_delay_seconds),
-                    ("timeoutSeconds", probe.timeout_seconds),
-                    ("periodSeconds", probe.period_seconds),
-                    ("successThreshold", probe.success_threshold),
-                    ("failureThreshold", probe.failure_threshold),
-                ] {
+                for (field, value) in probe_counts(probe) {
                     nonnegative(causes, &format!("{p}.{name}.{field}"), value);
                 }
             }
@@ -772,4 +760,16 @@ fn go_selector(s: &LabelSelector) -> String {
         "v1.LabelSelector{{MatchLabels:map[string]string{{{}}}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}}",
         labels.join(", ")
     )
+}
+
+/// A probe's counts and durations by their JSON names: both the int32 decode check
+/// and validation's `must be greater than or equal to 0` read them.
+fn probe_counts(probe: &Probe) -> [(&'static str, i64); 5] {
+    [
+        ("initialDelaySeconds", probe.initial_delay_seconds),
+        ("timeoutSeconds", probe.timeout_seconds),
+        ("periodSeconds", probe.period_seconds),
+        ("successThreshold", probe.success_threshold),
+        ("failureThreshold", probe.failure_threshold),
+    ]
 }
