@@ -182,11 +182,34 @@ fn a_pod_that_fits_nowhere_stays_pending_with_the_failed_scheduling_message() {
     };
     // No cluster event could help, so no retry until the 5-minute flush of unschedulable Pods.
     assert_eq!(failed(&c), 1);
+    let (pending_rv, from) = (
+        pending[0].metadata.resource_version.clone(),
+        c.store.log.len(),
+    );
+    let pending_key = kubeplay_engine::apiserver::ObjKey::of(&pending[0].metadata);
     c.advance(5 * 60_000);
     assert_eq!(
         failed(&c),
         2,
         "the flush retried it, counted on the same Event"
+    );
+    // Same verdict, same condition: upstream's updatePod sends no patch, so the retry
+    // wrote the Event and not the Pod.
+    let retry: Vec<(Kind, &str)> = c
+        .store
+        .log
+        .since(from)
+        .filter(|e| e.kind != Kind::Lease && e.kind != Kind::Node)
+        .map(|e| (e.kind, e.verb))
+        .collect();
+    assert_eq!(retry, [(Kind::Event, "update")]);
+    assert_eq!(
+        c.store
+            .get::<Pod>(&pending_key)
+            .unwrap()
+            .metadata
+            .resource_version,
+        pending_rv
     );
     // A new node makes room: the scheduler retries on the node-added event.
     c.add_node("node-4", Default::default()).unwrap();

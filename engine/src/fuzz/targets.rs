@@ -21,6 +21,11 @@
 //!   and the API server refuses them. The engine's Pod limit grows with the nodes
 //!   (110 per node), so `sim reset --nodes 5000` allows 550,000 Pods: legal, and far
 //!   past the budget;
+//! - a command-target input stops once it has played [`MAX_INPUT_SPAN`] (two hours)
+//!   in all: work grows with simulated time times what runs in it, and forty one-hour
+//!   commands over a thousand Pending Pods are forty hours of real scheduling retries
+//!   (about 0.35 s per hour in the fuzz profile: the engine's cost is per event, and
+//!   an unschedulable Pod is legitimately retried every five minutes);
 //! - the command and manifest targets' cluster has a Pod limit of [`POD_LIMIT`]
 //!   (`Store::pod_limit_floor`, which `sim reset` keeps): the engine's own limit,
 //!   reached with fewer Pods (several Deployments of a thousand each).
@@ -37,6 +42,10 @@ use std::borrow::Cow;
 /// The most simulated time one command of a fuzz input plays: spans up to the engine's
 /// own bound are lowered to it, for the per-input time budget (module docs).
 pub const MAX_SPAN: SimTime = 60 * MINUTE;
+
+/// The most simulated time one command-target input plays in all: its commands run
+/// until the clock has moved this far, and the rest are not run (module docs).
+pub const MAX_INPUT_SPAN: SimTime = 2 * MAX_SPAN;
 
 /// Flags whose value is a span the clock plays (or waits) through.
 const SPAN_FLAGS: &[&str] = &["--timeout", "--max", "--every", "--after"];
@@ -221,21 +230,36 @@ impl CommandTarget {
     /// Run one input: as a script when it parses as one (heredocs feed stdin), else
     /// line by line, spans and replica counts bounded (module docs).
     pub fn exec(&self, input: &str) {
+        self.play(input);
+    }
+
+    /// [`CommandTarget::exec`], giving back the cluster it played on.
+    fn play(&self, input: &str) -> Cluster {
         let mut c = self.template.clone();
+        let start = c.now();
+        // Commands after the input has played MAX_INPUT_SPAN are not run (module docs).
+        let spent = |c: &Cluster| c.now().saturating_sub(start) >= MAX_INPUT_SPAN;
         let text = bound(input);
         match script::parse(&text, "fuzz.sh") {
             Ok(lines) => {
                 for l in lines {
+                    if spent(&c) {
+                        break;
+                    }
                     let cmd = bound_line(&l.command);
                     let _ = command::run(&mut c, &cmd, l.stdin.as_deref(), &NoFiles);
                 }
             }
             Err(_) => {
                 for l in text.lines() {
+                    if spent(&c) {
+                        break;
+                    }
                     let _ = command::run(&mut c, l, None, &NoFiles);
                 }
             }
         }
+        c
     }
 }
 
@@ -322,6 +346,26 @@ mod tests {
         assert_eq!(
             bound_script("sim time\n  sim advance 2h\n"),
             "sim time\n  sim advance 1h\n"
+        );
+    }
+
+    #[test]
+    fn a_command_input_stops_once_it_has_played_two_hours() {
+        let t = CommandTarget::default();
+        let start = t.template.now();
+        let c = t.play("sim advance 50m\nsim advance 50m\nsim advance 50m\n");
+        assert_eq!(c.now() - start, 3 * 50 * MINUTE);
+        let c = t.play("sim advance 50m\nsim advance 50m\nsim advance 50m\nsim advance 50m\n");
+        assert_eq!(
+            c.now() - start,
+            3 * 50 * MINUTE,
+            "the fourth command started past two hours and did not run"
+        );
+        let c = t.play("sim advance 3h\nsim advance 3h\nsim advance 3h\n");
+        assert_eq!(
+            c.now() - start,
+            2 * 60 * MINUTE,
+            "one command's span is lowered to an hour, and the third is not run"
         );
     }
 

@@ -209,26 +209,44 @@ impl Scheduler {
     ) -> (SchedulingAttempt, Vec<Request>) {
         let n = filtered.num_all_nodes;
         let verdicts = filtered.verdicts;
-        let (post, candidate) = if n == 0 {
-            (None, None)
+        // The third value is PostFilter's nominating info: `Some(node)` overrides
+        // status.nominatedNodeName (with "" when preemption found no candidate, as
+        // `NewPostFilterResultWithNominatedNode("")` does), None leaves it (a Pod not
+        // eligible to preempt gets no PostFilter result).
+        let (post, candidate, nominate) = if n == 0 {
+            (None, None, None)
         } else {
             match preemption::eligible(store, pod) {
-                Err(m) => (Some(m), None),
+                Err(m) => (Some(m), None, None),
                 Ok(()) => match preemption::find_candidate(store, pod, &verdicts) {
-                    Ok(c) => (None, Some(c)),
-                    Err(statuses) => (Some(preemption::post_filter_message(n, &statuses)), None),
+                    Ok(c) => {
+                        let node = c.node.clone();
+                        (None, Some(c), Some(node))
+                    }
+                    Err(statuses) => (
+                        Some(preemption::post_filter_message(n, &statuses)),
+                        None,
+                        Some(String::new()),
+                    ),
                 },
             }
         };
         let message = fit_error(n, &verdicts, post.as_deref());
         let mut requests = Vec::new();
-        let mut p = pod.clone();
         if let Some(c) = &candidate {
             requests.extend(prepare_candidate(store, pod, c, now));
-            p.status.nominated_node_name = c.node.clone();
         }
-        set_condition(
-            &mut p.status.conditions,
+        // The status alone is copied: most retries change nothing, and the Pod is
+        // cloned only for a write.
+        let mut status = pod.status.clone();
+        let nominated_changed = nominate
+            .as_ref()
+            .is_some_and(|n| *n != pod.status.nominated_node_name);
+        if let Some(n) = nominate {
+            status.nominated_node_name = n;
+        }
+        let condition_changed = set_condition(
+            &mut status.conditions,
             Condition {
                 type_: PodConditionType::PodScheduled.into(),
                 status: ConditionStatus::False.into(),
@@ -245,7 +263,14 @@ impl Scheduler {
             reason: "FailedScheduling".into(),
             message: message.clone(),
         });
-        requests.push(Request::blind_update_status(p));
+        // `updatePod`: the status is patched only when the condition or the nominated
+        // node changed. A Pod retried every five minutes with the same verdict costs
+        // an Event (counted by the recorder), not a Pod write.
+        if condition_changed || nominated_changed {
+            let mut p = pod.clone();
+            p.status = status;
+            requests.push(Request::blind_update_status(p));
+        }
         let attempt = SchedulingAttempt {
             time: now,
             uid: pod.metadata.uid.clone(),
