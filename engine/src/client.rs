@@ -143,6 +143,10 @@ pub mod writer {
     pub const NAMESPACE_CONTROLLER: &str = "namespace-controller";
     /// disruption-controller.
     pub const DISRUPTION_CONTROLLER: &str = "disruption-controller";
+    /// The EndpointSlice controller.
+    pub const ENDPOINTSLICE_CONTROLLER: &str = "endpointslice-controller";
+    /// The (v1) Endpoints controller.
+    pub const ENDPOINT_CONTROLLER: &str = "endpoint-controller";
     /// The pod garbage collector.
     pub const POD_GARBAGE_COLLECTOR: &str = "pod-garbage-collector";
     /// The GitOps agent of the drift lessons.

@@ -40,6 +40,9 @@ fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
         "Namespace" => Kind::Namespace,
         "PodDisruptionBudget" => Kind::PodDisruptionBudget,
         "PriorityClass" => Kind::PriorityClass,
+        "Service" => Kind::Service,
+        "EndpointSlice" => Kind::EndpointSlice,
+        "Endpoints" => Kind::Endpoints,
         _ => {
             return Err(format!(
                 "resource mapping not found for name: \"\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{api_version}\"\nensure CRDs are installed first"
@@ -228,6 +231,9 @@ fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String,
         Kind::Namespace => Object::Namespace(typed(value)?),
         Kind::PodDisruptionBudget => Object::PodDisruptionBudget(typed(value)?),
         Kind::PriorityClass => Object::PriorityClass(typed(value)?),
+        Kind::Service => Object::Service(typed(value)?),
+        Kind::EndpointSlice => Object::EndpointSlice(typed(value)?),
+        Kind::Endpoints => Object::Endpoints(typed(value)?),
     })
 }
 

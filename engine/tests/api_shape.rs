@@ -34,6 +34,9 @@ fn root(kind: Kind) -> &'static str {
         Kind::Namespace => "V1Namespace",
         Kind::PodDisruptionBudget => "V1PodDisruptionBudget",
         Kind::PriorityClass => "V1PriorityClass",
+        Kind::Service => "V1Service",
+        Kind::EndpointSlice => "V1EndpointSlice",
+        Kind::Endpoints => "V1Endpoints",
     }
 }
 

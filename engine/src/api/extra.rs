@@ -55,6 +55,10 @@ keep! {
     pod_affinity_term => ["labelSelector", "matchLabelKeys", "mismatchLabelKeys", "namespaceSelector", "namespaces", "topologyKey"];
     /// `v1.TopologySpreadConstraint`.
     topology_spread => ["labelSelector", "matchLabelKeys", "maxSkew", "minDomains", "nodeAffinityPolicy", "nodeTaintsPolicy", "topologyKey", "whenUnsatisfiable"];
+    /// `v1.ServicePort`.
+    service_port => ["appProtocol", "name", "nodePort", "port", "protocol", "targetPort"];
+    /// `v1.ServiceSpec`.
+    service_spec => ["allocateLoadBalancerNodePorts", "clusterIP", "clusterIPs", "externalIPs", "externalName", "externalTrafficPolicy", "healthCheckNodePort", "internalTrafficPolicy", "ipFamilies", "ipFamilyPolicy", "loadBalancerClass", "loadBalancerIP", "loadBalancerSourceRanges", "ports", "publishNotReadyAddresses", "selector", "sessionAffinity", "sessionAffinityConfig", "trafficDistribution", "type"];
     /// `v1.PodDisruptionBudgetSpec`.
     pdb_spec => ["maxUnavailable", "minAvailable", "selector", "unhealthyPodEvictionPolicy"];
     /// `v1.LeaseSpec`.

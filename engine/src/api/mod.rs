@@ -5,6 +5,7 @@
 mod core;
 pub mod extra;
 mod meta;
+mod network;
 mod object;
 pub mod quantity;
 mod scheduling;
@@ -13,6 +14,7 @@ mod workloads;
 
 pub use self::core::*;
 pub use meta::*;
+pub use network::*;
 pub use object::*;
 pub use scheduling::*;
 pub use vocab::*;

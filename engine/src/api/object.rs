@@ -24,11 +24,17 @@ pub enum Kind {
     PodDisruptionBudget,
     /// `scheduling.k8s.io/v1` PriorityClass (cluster-scoped).
     PriorityClass,
+    /// `v1` Service.
+    Service,
+    /// `discovery.k8s.io/v1` EndpointSlice.
+    EndpointSlice,
+    /// `v1` Endpoints (deprecated in v1.33, still served and kept).
+    Endpoints,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 12] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -38,6 +44,9 @@ impl Kind {
         Kind::Namespace,
         Kind::PodDisruptionBudget,
         Kind::PriorityClass,
+        Kind::Service,
+        Kind::EndpointSlice,
+        Kind::Endpoints,
     ];
 
     /// The Kind name, e.g. `ReplicaSet`.
@@ -52,6 +61,9 @@ impl Kind {
             Kind::Namespace => "Namespace",
             Kind::PodDisruptionBudget => "PodDisruptionBudget",
             Kind::PriorityClass => "PriorityClass",
+            Kind::Service => "Service",
+            Kind::EndpointSlice => "EndpointSlice",
+            Kind::Endpoints => "Endpoints",
         }
     }
 
@@ -62,6 +74,7 @@ impl Kind {
             Kind::Lease => "coordination.k8s.io/v1",
             Kind::PodDisruptionBudget => "policy/v1",
             Kind::PriorityClass => "scheduling.k8s.io/v1",
+            Kind::EndpointSlice => "discovery.k8s.io/v1",
             _ => "v1",
         }
     }
@@ -78,6 +91,9 @@ impl Kind {
             Kind::Namespace => "namespaces",
             Kind::PodDisruptionBudget => "poddisruptionbudgets",
             Kind::PriorityClass => "priorityclasses",
+            Kind::Service => "services",
+            Kind::EndpointSlice => "endpointslices",
+            Kind::Endpoints => "endpoints",
         }
     }
 
@@ -118,6 +134,12 @@ pub enum Object {
     PodDisruptionBudget(PodDisruptionBudget),
     /// A PriorityClass.
     PriorityClass(PriorityClass),
+    /// A Service.
+    Service(Box<Service>),
+    /// An EndpointSlice.
+    EndpointSlice(Box<EndpointSlice>),
+    /// An Endpoints.
+    Endpoints(Box<Endpoints>),
 }
 
 impl Object {
@@ -133,6 +155,9 @@ impl Object {
             Object::Namespace(_) => Kind::Namespace,
             Object::PodDisruptionBudget(_) => Kind::PodDisruptionBudget,
             Object::PriorityClass(_) => Kind::PriorityClass,
+            Object::Service(_) => Kind::Service,
+            Object::EndpointSlice(_) => Kind::EndpointSlice,
+            Object::Endpoints(_) => Kind::Endpoints,
         }
     }
 
@@ -148,6 +173,9 @@ impl Object {
             Object::Namespace(o) => &o.metadata,
             Object::PodDisruptionBudget(o) => &o.metadata,
             Object::PriorityClass(o) => &o.metadata,
+            Object::Service(o) => &o.metadata,
+            Object::EndpointSlice(o) => &o.metadata,
+            Object::Endpoints(o) => &o.metadata,
         }
     }
 
@@ -163,6 +191,9 @@ impl Object {
             Object::Namespace(o) => &mut o.metadata,
             Object::PodDisruptionBudget(o) => &mut o.metadata,
             Object::PriorityClass(o) => &mut o.metadata,
+            Object::Service(o) => &mut o.metadata,
+            Object::EndpointSlice(o) => &mut o.metadata,
+            Object::Endpoints(o) => &mut o.metadata,
         }
     }
 
@@ -178,6 +209,9 @@ impl Object {
             Object::Namespace(o) => serde_json::to_value(o),
             Object::PodDisruptionBudget(o) => serde_json::to_value(o),
             Object::PriorityClass(o) => serde_json::to_value(o),
+            Object::Service(o) => serde_json::to_value(o),
+            Object::EndpointSlice(o) => serde_json::to_value(o),
+            Object::Endpoints(o) => serde_json::to_value(o),
         }
         .unwrap_or(serde_json::Value::Null);
         let mut map = serde_json::Map::new();
@@ -256,3 +290,6 @@ resource!(Lease);
 resource!(Namespace);
 resource!(PodDisruptionBudget);
 resource!(PriorityClass);
+resource!(Service, boxed);
+resource!(EndpointSlice, boxed);
+resource!(Endpoints, boxed);

@@ -36,7 +36,71 @@ pub fn admit_create(obj: &mut Object) {
         }
         Object::Deployment(d) => default_pod_spec(&mut d.spec.template.spec),
         Object::ReplicaSet(rs) => default_pod_spec(&mut rs.spec.template.spec),
+        Object::Service(svc) => default_service(svc),
         _ => {}
+    }
+}
+
+/// `SetDefaults_Service` (`pkg/apis/core/v1/defaults.go`), and the IP-family fields the
+/// Service storage fills in (`initIPFamilyFields`) for a single-stack IPv4 cluster.
+fn default_service(svc: &mut Service) {
+    let spec = &mut svc.spec;
+    if spec.session_affinity.is_empty() {
+        spec.session_affinity = "None".into();
+    }
+    if spec.session_affinity == "None" {
+        spec.extra.remove("sessionAffinityConfig");
+    }
+    if spec.type_.is_empty() {
+        spec.type_ = "ClusterIP".into();
+    }
+    for p in &mut spec.ports {
+        if p.protocol.is_empty() {
+            p.protocol = "TCP".into();
+        }
+        let unset = match &p.target_port {
+            None => true,
+            Some(IntOrString::Int(0)) => true,
+            Some(IntOrString::String(s)) => s.is_empty(),
+            Some(_) => false,
+        };
+        if unset {
+            p.target_port = Some(IntOrString::Int(p.port));
+        }
+    }
+    let externally_accessible = spec.type_ == "LoadBalancer"
+        || spec.type_ == "NodePort"
+        || (spec.type_ == "ClusterIP" && !spec.external_ips.is_empty());
+    if externally_accessible && spec.external_traffic_policy.is_empty() {
+        spec.external_traffic_policy = "Cluster".into();
+    }
+    if spec.internal_traffic_policy.is_empty()
+        && matches!(
+            spec.type_.as_str(),
+            "NodePort" | "LoadBalancer" | "ClusterIP"
+        )
+    {
+        spec.internal_traffic_policy = "Cluster".into();
+    }
+    if spec.type_ == "LoadBalancer" && !spec.extra.contains_key("allocateLoadBalancerNodePorts") {
+        spec.extra
+            .insert("allocateLoadBalancerNodePorts".into(), true.into());
+    }
+    if spec.type_ != "ExternalName" {
+        if spec.ip_family_policy.is_empty() {
+            // A headless Service without a selector defaults to RequireDualStack.
+            let headless = spec.cluster_ip == "None"
+                || spec.cluster_ips.first().is_some_and(|ip| ip == "None");
+            spec.ip_family_policy = if headless && spec.selector.is_none() {
+                "RequireDualStack"
+            } else {
+                "SingleStack"
+            }
+            .into();
+        }
+        if spec.ip_families.is_empty() {
+            spec.ip_families = vec!["IPv4".into()];
+        }
     }
 }
 

@@ -95,6 +95,16 @@ impl ApiError {
         }
     }
 
+    /// 500 internal error (`Internal error occurred: …`).
+    pub fn internal(detail: &str) -> Self {
+        ApiError {
+            code: 500,
+            reason: "InternalError",
+            message: format!("Internal error occurred: {detail}"),
+            kubectl_message: None,
+        }
+    }
+
     /// The line kubectl prints for this error.
     pub fn kubectl_text(&self) -> String {
         match &self.kubectl_message {

@@ -22,6 +22,7 @@ pub mod validation;
 pub use errors::ApiError;
 mod events;
 mod index;
+pub mod services;
 mod usage;
 mod write;
 pub use usage::{
@@ -233,6 +234,10 @@ pub struct Store {
     pub pod_limit_floor: Option<usize>,
     /// Every write, in order.
     pub log: WatchLog,
+    /// Allocated cluster IPs → their Service.
+    service_ips: BTreeMap<u32, ObjKey>,
+    /// Allocated node ports → their Service.
+    node_ports: BTreeMap<i64, ObjKey>,
 }
 
 /// The floor of the cluster-wide Pod limit (see [`Store::pod_limit`]).

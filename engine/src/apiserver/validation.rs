@@ -23,6 +23,205 @@ fn dns1123_subdomain_error(name: &str) -> Option<String> {
     })
 }
 
+/// `IsDNS1035Label`.
+fn dns1035_label_errors(v: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if v.len() > 63 {
+        errs.push("must be no more than 63 characters".to_string());
+    }
+    let ok = !v.is_empty()
+        && v.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && v.starts_with(|c: char| c.is_ascii_lowercase())
+        && v.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit());
+    if !ok {
+        errs.push("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')".to_string());
+    }
+    errs
+}
+
+/// `IsDNS1123Label`.
+fn dns1123_label_errors(v: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if v.len() > 63 {
+        errs.push("must be no more than 63 characters".to_string());
+    }
+    let ok = !v.is_empty()
+        && v.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && v.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && v.ends_with(|c: char| c.is_ascii_alphanumeric());
+    if !ok {
+        errs.push("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')".to_string());
+    }
+    errs
+}
+
+/// `IsValidPortName`: an IANA service name.
+pub fn port_name_errors(v: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if v.len() > 15 {
+        errs.push("must be no more than 15 characters".to_string());
+    }
+    if !v
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    {
+        errs.push(
+            "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)".to_string(),
+        );
+    }
+    if !v.bytes().any(|b| b.is_ascii_lowercase()) {
+        errs.push("must contain at least one letter (a-z)".to_string());
+    }
+    if v.contains("--") {
+        errs.push("must not contain consecutive hyphens".to_string());
+    }
+    if v.starts_with('-') || v.ends_with('-') {
+        errs.push("must not begin or end with a hyphen".to_string());
+    }
+    errs
+}
+
+/// Go's `%#v` of a `core.ServicePort` holding only a protocol and a port (the key of
+/// the duplicate-port check).
+fn go_service_port_key(protocol: &str, port: i64) -> String {
+    format!(
+        "core.ServicePort{{Name:\"\", Protocol:\"{protocol}\", AppProtocol:(*string)(nil), Port:{port}, TargetPort:intstr.IntOrString{{Type:0, IntVal:0, StrVal:\"\"}}, NodePort:0}}"
+    )
+}
+
+/// `ValidateService` and the clusterIP half of `ValidateServiceUpdate`
+/// (`pkg/apis/core/validation/validation.go`), for the fields the simulation models.
+fn validate_service(causes: &mut Vec<String>, svc: &Service, old: Option<&Service>) {
+    let spec = &svc.spec;
+    let quote = |s: &str| serde_json::Value::String(s.to_string()).to_string();
+    let headless = svc.is_headless();
+    if spec.ports.is_empty() && !headless && spec.type_ != "ExternalName" {
+        causes.push("spec.ports: Required value".into());
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for (i, p) in spec.ports.iter().enumerate() {
+        let at = format!("spec.ports[{i}]");
+        if spec.ports.len() > 1 && p.name.is_empty() {
+            causes.push(format!("{at}.name: Required value"));
+        } else if !p.name.is_empty() {
+            for m in dns1123_label_errors(&p.name) {
+                causes.push(format!("{at}.name: Invalid value: {}: {m}", quote(&p.name)));
+            }
+            if !names.insert(p.name.as_str()) {
+                causes.push(format!("{at}.name: Duplicate value: {}", quote(&p.name)));
+            }
+        }
+        if !(1..=65535).contains(&p.port) {
+            causes.push(format!(
+                "{at}.port: Invalid value: {}: must be between 1 and 65535, inclusive",
+                p.port
+            ));
+        }
+        if !["SCTP", "TCP", "UDP"].contains(&p.protocol.as_str()) {
+            causes.push(format!(
+                "{at}.protocol: Unsupported value: {}: supported values: \"SCTP\", \"TCP\", \"UDP\"",
+                quote(&p.protocol)
+            ));
+        }
+        match &p.target_port {
+            Some(IntOrString::Int(n)) if !(1..=65535).contains(n) => causes.push(format!(
+                "{at}.targetPort: Invalid value: {n}: must be between 1 and 65535, inclusive"
+            )),
+            Some(IntOrString::String(name)) => {
+                for m in port_name_errors(name) {
+                    causes.push(format!(
+                        "{at}.targetPort: Invalid value: {}: {m}",
+                        quote(name)
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(sel) = &spec.selector {
+        for (k, v) in sel {
+            for msg in qualified_name_errors(k) {
+                causes.push(format!("spec.selector: Invalid value: {}: {msg}", quote(k)));
+            }
+            for msg in label_value_errors(v) {
+                causes.push(format!("spec.selector: Invalid value: {}: {msg}", quote(v)));
+            }
+        }
+    }
+    if !["ClientIP", "None"].contains(&spec.session_affinity.as_str()) {
+        causes.push(format!(
+            "spec.sessionAffinity: Unsupported value: {}: supported values: \"ClientIP\", \"None\"",
+            quote(&spec.session_affinity)
+        ));
+    }
+    const TYPES: [&str; 4] = ["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"];
+    if !TYPES.contains(&spec.type_.as_str()) {
+        causes.push(format!(
+            "spec.type: Unsupported value: {}: supported values: \"ClusterIP\", \"ExternalName\", \"LoadBalancer\", \"NodePort\"",
+            quote(&spec.type_)
+        ));
+    }
+    if spec.type_ == "ClusterIP" {
+        for (i, p) in spec.ports.iter().enumerate() {
+            if p.node_port != 0 {
+                causes.push(format!(
+                    "spec.ports[{i}].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'"
+                ));
+            }
+        }
+    }
+    if matches!(spec.type_.as_str(), "NodePort" | "LoadBalancer") && headless {
+        causes.push(format!(
+            "spec.clusterIPs[0]: Invalid value: \"None\": may not be set to 'None' for {} services",
+            spec.type_
+        ));
+    }
+    let mut node_ports = std::collections::BTreeSet::new();
+    for (i, p) in spec.ports.iter().enumerate() {
+        if p.node_port != 0 && !node_ports.insert((p.protocol.as_str(), p.node_port)) {
+            causes.push(format!(
+                "spec.ports[{i}].nodePort: Duplicate value: {}",
+                p.node_port
+            ));
+        }
+    }
+    let mut ports = std::collections::BTreeSet::new();
+    for (i, p) in spec.ports.iter().enumerate() {
+        if !ports.insert((p.protocol.as_str(), p.port)) {
+            causes.push(format!(
+                "spec.ports[{i}]: Duplicate value: {}",
+                go_service_port_key(&p.protocol, p.port)
+            ));
+        }
+    }
+    if !spec.cluster_ip.is_empty()
+        && spec.cluster_ip != "None"
+        && crate::apiserver::services::parse_ipv4(&spec.cluster_ip).is_none()
+    {
+        causes.push(format!(
+            "spec.clusterIPs[0]: Invalid value: {}: must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
+            quote(&spec.cluster_ip)
+        ));
+    }
+    if let Some(o) = old {
+        // ValidateImmutableField on clusterIPs[0], when both need one.
+        let needs = |s: &Service| s.spec.type_ != "ExternalName";
+        if needs(o)
+            && needs(svc)
+            && !o.spec.cluster_ip.is_empty()
+            && !spec.cluster_ip.is_empty()
+            && spec.cluster_ip != o.spec.cluster_ip
+        {
+            causes.push(format!(
+                "spec.clusterIPs[0]: Invalid value: {}: field is immutable",
+                quote(&spec.cluster_ip)
+            ));
+        }
+    }
+}
+
 fn go_map(m: &StringMap) -> String {
     let inner: Vec<String> = m.iter().map(|(k, v)| format!("\"{k}\":\"{v}\"")).collect();
     format!("map[string]string{{{}}}", inner.join(", "))
@@ -631,9 +830,19 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
     check_int32(obj)?;
     let mut causes = Vec::new();
     let name = &obj.meta().name;
-    if !matches!(obj, Object::Event(_)) {
-        if let Some(e) = dns1123_subdomain_error(name) {
-            causes.push(e);
+    match obj {
+        Object::Event(_) => {}
+        // ValidateServiceName: a DNS-1035 label (it becomes a DNS name).
+        Object::Service(_) => causes.extend(dns1035_label_errors(name).into_iter().map(|m| {
+            format!(
+                "metadata.name: Invalid value: {}: {m}",
+                serde_json::Value::String(name.clone())
+            )
+        })),
+        _ => {
+            if let Some(e) = dns1123_subdomain_error(name) {
+                causes.push(e);
+            }
         }
     }
     validate_meta_maps(&mut causes, obj.meta());
@@ -741,6 +950,13 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
             validate_pod_spec_numbers(&mut causes, "spec", &p.spec);
         }
         Object::PodDisruptionBudget(pdb) => validate_pdb(&mut causes, pdb),
+        Object::Service(svc) => {
+            let old = match old {
+                Some(Object::Service(o)) => Some(&**o),
+                _ => None,
+            };
+            validate_service(&mut causes, svc, old);
+        }
         _ => {}
     }
     if causes.is_empty() {

@@ -111,6 +111,9 @@ impl Store {
     ) -> Option<Change> {
         let old = self.objects[kind_index(kind)].remove(key)?;
         self.index_remove(&old);
+        if let Object::Service(svc) = &*old {
+            self.release_service(svc);
+        }
         if kind == Kind::Node {
             self.node_list_set(&key.name, None);
         }
@@ -231,6 +234,9 @@ impl Store {
         if self.objects[kind_index(kind)].contains_key(&key) {
             return Err(ApiError::already_exists(kind, &key.name));
         }
+        if let Object::Service(svc) = &mut obj {
+            self.allocate_service(rng, svc)?;
+        }
         let meta = obj.meta_mut();
         meta.uid = rng.uuid_v4();
         meta.creation_timestamp = rfc3339(now);
@@ -275,6 +281,15 @@ impl Store {
         // Defaulting runs on every write, as the API server decodes every request.
         admission::admit_create(&mut obj);
         validation::validate(&obj, Some(current))?;
+        if let (Object::Service(svc), Object::Service(old)) = (&mut obj, current) {
+            // The allocators' rare random pick on an update (a type that now needs node
+            // ports) is seeded by the store's revision: deterministic, and independent of
+            // the cluster's RNG, which an update never used.
+            let old = old.clone();
+            let mut rng = Rng::new(self.revision ^ 0x5e41_71ce);
+            self.reallocate_service(&mut rng, svc, &old)?;
+        }
+        let current = self.current(kind, &key)?;
         let spec_changed = obj.spec_differs(current);
         let cur_meta = current.meta().clone();
         // Status is owned by the status subresource; a spec update cannot change it.

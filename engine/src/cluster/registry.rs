@@ -14,6 +14,8 @@ use crate::apiserver::{ApiError, Change};
 use crate::client::{Component, Request};
 use crate::controllers::deployment::DeploymentController;
 use crate::controllers::disruption::DisruptionController;
+use crate::controllers::endpointslice::endpoints::EndpointsController;
+use crate::controllers::endpointslice::EndpointSliceController;
 use crate::controllers::garbage_collector::GarbageCollector;
 use crate::controllers::gitops::GitOpsController;
 use crate::controllers::namespace::NamespaceController;
@@ -212,6 +214,10 @@ registry! {
     Namespace => namespace: NamespaceController,
     /// disruption-controller: PodDisruptionBudget status.
     Disruption => disruption: DisruptionController,
+    /// endpointslice-controller: the EndpointSlices of Services.
+    EndpointSlice => endpointslice: EndpointSliceController,
+    /// endpoint-controller: the (deprecated) Endpoints of Services.
+    Endpoints => endpoints: EndpointsController,
     /// pod-garbage-collector: Pods of deleted nodes.
     PodGc => pod_gc: PodGcController,
     /// A GitOps agent re-applying declared Deployment specs (not part of Kubernetes).

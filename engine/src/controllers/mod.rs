@@ -17,6 +17,7 @@
 
 pub mod deployment;
 pub mod disruption;
+pub mod endpointslice;
 pub mod garbage_collector;
 pub mod gitops;
 pub mod namespace;

@@ -19,6 +19,9 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "namespaces" | "namespace" | "ns" => Kind::Namespace,
         "poddisruptionbudgets" | "poddisruptionbudget" | "pdb" => Kind::PodDisruptionBudget,
         "priorityclasses" | "priorityclass" | "pc" => Kind::PriorityClass,
+        "services" | "service" | "svc" => Kind::Service,
+        "endpointslices" | "endpointslice" => Kind::EndpointSlice,
+        "endpoints" | "ep" => Kind::Endpoints,
         _ => return None,
     };
     match group {
@@ -87,6 +90,16 @@ fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
             "AGE",
         ],
         Kind::PriorityClass => vec!["NAME", "VALUE", "GLOBAL-DEFAULT", "AGE", "PREEMPTIONPOLICY"],
+        Kind::Service => vec![
+            "NAME",
+            "TYPE",
+            "CLUSTER-IP",
+            "EXTERNAL-IP",
+            "PORT(S)",
+            "AGE",
+        ],
+        Kind::EndpointSlice => vec!["NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"],
+        Kind::Endpoints => vec!["NAME", "ENDPOINTS", "AGE"],
     }
     .into_iter()
     .map(String::from)
@@ -96,6 +109,7 @@ fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
             match kind {
                 Kind::Pod => vec!["IP", "NODE", "NOMINATED NODE", "READINESS GATES"],
                 Kind::Deployment | Kind::ReplicaSet => vec!["CONTAINERS", "IMAGES", "SELECTOR"],
+                Kind::Service => vec!["SELECTOR"],
                 Kind::Node => vec![
                     "INTERNAL-IP",
                     "EXTERNAL-IP",
@@ -200,6 +214,15 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
                 pc.preemption_policy.clone()
             },
         ],
+        Object::Service(svc) => print_service(name, svc, o, now),
+        Object::EndpointSlice(s) => vec![
+            name,
+            s.address_type.clone(),
+            format_discovery_ports(s.ports.as_deref().unwrap_or_default()),
+            format_discovery_endpoints(s.endpoints.as_deref().unwrap_or_default()),
+            age(m.created_ms, now),
+        ],
+        Object::Endpoints(e) => vec![name, format_endpoints(e), age(m.created_ms, now)],
     };
     // A label the object lacks is an empty cell.
     r.extend(
@@ -214,6 +237,155 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
         r.insert(0, m.namespace.clone());
     }
     r
+}
+
+/// `printService`.
+fn print_service(name: String, svc: &Service, o: &TableOptions, now: SimTime) -> Vec<String> {
+    let internal_ip = svc
+        .spec
+        .cluster_ips
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "<none>".into());
+    let ports = make_port_string(&svc.spec.ports);
+    let mut r = vec![
+        name,
+        svc.spec.type_.clone(),
+        internal_ip,
+        service_external_ip(svc),
+        if ports.is_empty() {
+            "<none>".into()
+        } else {
+            ports
+        },
+        age(svc.metadata.created_ms, now),
+    ];
+    if o.wide {
+        r.push(labels_col(
+            svc.spec.selector.as_ref().unwrap_or(&StringMap::new()),
+        ));
+    }
+    r
+}
+
+/// `makePortString`: `port/protocol`, or `port:nodePort/protocol`, comma-joined.
+pub fn make_port_string(ports: &[ServicePort]) -> String {
+    ports
+        .iter()
+        .map(|p| {
+            if p.node_port > 0 {
+                format!("{}:{}/{}", p.port, p.node_port, p.protocol)
+            } else {
+                format!("{}/{}", p.port, p.protocol)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// `getServiceExternalIP` (no cloud: a LoadBalancer stays `<pending>`).
+fn service_external_ip(svc: &Service) -> String {
+    let external = svc.spec.external_ips.join(",");
+    match svc.spec.type_.as_str() {
+        "ClusterIP" | "NodePort" | "LoadBalancer" if !external.is_empty() => external,
+        "ClusterIP" | "NodePort" => "<none>".into(),
+        "LoadBalancer" => "<pending>".into(),
+        "ExternalName" => svc
+            .spec
+            .extra
+            .get("externalName")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string(),
+        _ => "<unknown>".into(),
+    }
+}
+
+/// `listWithMoreString`: up to three items, then ` + N more...`; `<unset>` for none.
+fn list_with_more(list: &[String], count: usize) -> String {
+    const MAX: usize = 3;
+    let shown = list.iter().take(MAX).cloned().collect::<Vec<_>>().join(",");
+    if count > MAX {
+        format!("{shown} + {} more...", count - MAX)
+    } else if shown.is_empty() {
+        "<unset>".into()
+    } else {
+        shown
+    }
+}
+
+/// `formatDiscoveryPorts`: each port's number, else its name, else `*`.
+pub fn format_discovery_ports(ports: &[EndpointPort]) -> String {
+    let list: Vec<String> = ports
+        .iter()
+        .map(|p| match (&p.port, &p.name) {
+            (Some(n), _) => n.to_string(),
+            (None, Some(name)) => name.clone(),
+            (None, None) => "*".into(),
+        })
+        .collect();
+    list_with_more(&list, list.len())
+}
+
+/// `formatDiscoveryEndpoints`: every address, ready or not.
+pub fn format_discovery_endpoints(endpoints: &[Endpoint]) -> String {
+    let list: Vec<String> = endpoints
+        .iter()
+        .flat_map(|e| e.addresses.iter().cloned())
+        .collect();
+    list_with_more(&list, list.len())
+}
+
+/// `formatEndpoints`: ready addresses as `ip:port` per port (bare IPs for a subset
+/// without ports), three at most then ` + N more...`; `<none>` without subsets. The
+/// count past three follows upstream's loops exactly: a subset without ports stops the
+/// count, one with ports stops only its own port loop.
+pub fn format_endpoints(e: &Endpoints) -> String {
+    if e.subsets.is_empty() {
+        return "<none>".into();
+    }
+    const MAX: usize = 3;
+    let (mut list, mut count, mut more) = (Vec::<String>::new(), 0, false);
+    for ss in &e.subsets {
+        if ss.ports.is_empty() {
+            count += ss.addresses.len();
+            for a in &ss.addresses {
+                if list.len() == MAX {
+                    more = true;
+                    break;
+                }
+                list.push(a.ip.clone());
+            }
+            if more {
+                break;
+            }
+        } else {
+            for port in &ss.ports {
+                count += ss.addresses.len();
+                for a in &ss.addresses {
+                    if list.len() == MAX {
+                        more = true;
+                        break;
+                    }
+                    // net.JoinHostPort: an IPv6 address in brackets.
+                    list.push(if a.ip.contains(':') {
+                        format!("[{}]:{}", a.ip, port.port)
+                    } else {
+                        format!("{}:{}", a.ip, port.port)
+                    });
+                }
+                if more {
+                    break;
+                }
+            }
+        }
+    }
+    let ret = list.join(",");
+    if more {
+        format!("{ret} + {} more...", count - MAX)
+    } else {
+        ret
+    }
 }
 
 /// `printPod`.

@@ -7,7 +7,8 @@
 //
 // Each entry: (definition, [(json key, type of the value)]), the type being "" for a
 // scalar, quantity or int-or-string, "map" for a map of strings, or a definition name
-// (lists are transparent: a list of X is X).
+// (lists are transparent: a list of X is X). The Service, EndpointSlice and Endpoints
+// definitions were added later from the same v1.33 definitions (core/v1, discovery/v1).
 
 /// Definition name → its properties and their types.
 pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
@@ -1291,6 +1292,159 @@ pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
             ("metadata", "V1ObjectMeta"),
             ("preemptionPolicy", ""),
             ("value", ""),
+        ],
+    ),
+    (
+        "V1Service",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("spec", "V1ServiceSpec"),
+            ("status", "V1ServiceStatus"),
+        ],
+    ),
+    (
+        "V1ServiceSpec",
+        &[
+            ("allocateLoadBalancerNodePorts", ""),
+            ("clusterIP", ""),
+            ("clusterIPs", ""),
+            ("externalIPs", ""),
+            ("externalName", ""),
+            ("externalTrafficPolicy", ""),
+            ("healthCheckNodePort", ""),
+            ("internalTrafficPolicy", ""),
+            ("ipFamilies", ""),
+            ("ipFamilyPolicy", ""),
+            ("loadBalancerClass", ""),
+            ("loadBalancerIP", ""),
+            ("loadBalancerSourceRanges", ""),
+            ("ports", "V1ServicePort"),
+            ("publishNotReadyAddresses", ""),
+            ("selector", "map"),
+            ("sessionAffinity", ""),
+            ("sessionAffinityConfig", "V1SessionAffinityConfig"),
+            ("trafficDistribution", ""),
+            ("type", ""),
+        ],
+    ),
+    (
+        "V1SessionAffinityConfig",
+        &[("clientIP", "V1ClientIPConfig")],
+    ),
+    ("V1ClientIPConfig", &[("timeoutSeconds", "")]),
+    (
+        "V1ServicePort",
+        &[
+            ("appProtocol", ""),
+            ("name", ""),
+            ("nodePort", ""),
+            ("port", ""),
+            ("protocol", ""),
+            ("targetPort", ""),
+        ],
+    ),
+    (
+        "V1ServiceStatus",
+        &[
+            ("conditions", "V1Condition"),
+            ("loadBalancer", "V1LoadBalancerStatus"),
+        ],
+    ),
+    (
+        "V1LoadBalancerStatus",
+        &[("ingress", "V1LoadBalancerIngress")],
+    ),
+    (
+        "V1LoadBalancerIngress",
+        &[
+            ("hostname", ""),
+            ("ip", ""),
+            ("ipMode", ""),
+            ("ports", "V1PortStatus"),
+        ],
+    ),
+    (
+        "V1PortStatus",
+        &[("error", ""), ("port", ""), ("protocol", "")],
+    ),
+    (
+        "V1EndpointSlice",
+        &[
+            ("addressType", ""),
+            ("apiVersion", ""),
+            ("endpoints", "V1Endpoint"),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("ports", "DiscoveryV1EndpointPort"),
+        ],
+    ),
+    (
+        "V1Endpoint",
+        &[
+            ("addresses", ""),
+            ("conditions", "V1EndpointConditions"),
+            ("deprecatedTopology", "map"),
+            ("hints", "V1EndpointHints"),
+            ("hostname", ""),
+            ("nodeName", ""),
+            ("targetRef", "V1ObjectReference"),
+            ("zone", ""),
+        ],
+    ),
+    (
+        "V1EndpointHints",
+        &[("forNodes", "V1ForNode"), ("forZones", "V1ForZone")],
+    ),
+    ("V1ForNode", &[("name", "")]),
+    ("V1ForZone", &[("name", "")]),
+    (
+        "V1EndpointConditions",
+        &[("ready", ""), ("serving", ""), ("terminating", "")],
+    ),
+    (
+        "DiscoveryV1EndpointPort",
+        &[
+            ("appProtocol", ""),
+            ("name", ""),
+            ("port", ""),
+            ("protocol", ""),
+        ],
+    ),
+    (
+        "V1Endpoints",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("subsets", "V1EndpointSubset"),
+        ],
+    ),
+    (
+        "V1EndpointSubset",
+        &[
+            ("addresses", "V1EndpointAddress"),
+            ("notReadyAddresses", "V1EndpointAddress"),
+            ("ports", "CoreV1EndpointPort"),
+        ],
+    ),
+    (
+        "V1EndpointAddress",
+        &[
+            ("hostname", ""),
+            ("ip", ""),
+            ("nodeName", ""),
+            ("targetRef", "V1ObjectReference"),
+        ],
+    ),
+    (
+        "CoreV1EndpointPort",
+        &[
+            ("appProtocol", ""),
+            ("name", ""),
+            ("port", ""),
+            ("protocol", ""),
         ],
     ),
 ];
