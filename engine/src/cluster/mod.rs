@@ -91,6 +91,10 @@ pub fn kubectl() -> Component {
     Component::named(writer::KUBECTL)
 }
 
+/// The control plane's address: the API server's endpoint behind the `kubernetes`
+/// Service (the nodes are `10.0.0.3` onwards).
+pub const API_SERVER_ADDRESS: &str = "10.0.0.2";
+
 impl Cluster {
     /// An empty cluster (no nodes) with this seed: just the namespaces every cluster
     /// starts with.
@@ -122,7 +126,99 @@ impl Cluster {
                 },
             );
         }
+        c.create_kubernetes_service();
         c
+    }
+
+    /// The `kubernetes` Service in `default` and its endpoints, as the API server keeps
+    /// them (`pkg/controlplane/controller/kubernetesservice`, the endpoint reconciler):
+    /// the first IP of the service range, port 443 to the API server's 6443 at the
+    /// control plane's address, [`API_SERVER_ADDRESS`].
+    ///
+    /// Their uids come from an RNG of their own: the cluster's seeded stream (Pod
+    /// names, uids) stays what it was before the API server served Services.
+    fn create_kubernetes_service(&mut self) {
+        let https = |port: i64| ServicePort {
+            name: "https".into(),
+            protocol: "TCP".into(),
+            port,
+            target_port: Some(IntOrString::Int(6443)),
+            ..Default::default()
+        };
+        let meta = |name: &str, labels: &[(&str, &str)]| ObjectMeta {
+            name: name.into(),
+            namespace: "default".into(),
+            labels: labels
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            ..Default::default()
+        };
+        let svc = Service {
+            metadata: meta(
+                "kubernetes",
+                &[("component", "apiserver"), ("provider", "kubernetes")],
+            ),
+            spec: ServiceSpec {
+                ports: vec![https(443)],
+                cluster_ip: crate::apiserver::services::format_ipv4(
+                    crate::apiserver::services::SERVICE_CIDR_BASE + 1,
+                ),
+                ..Default::default()
+            },
+            status: Default::default(),
+        };
+        let endpoints = Endpoints {
+            metadata: meta(
+                "kubernetes",
+                &[("endpointslice.kubernetes.io/skip-mirror", "true")],
+            ),
+            subsets: vec![EndpointSubset {
+                addresses: vec![EndpointAddress {
+                    ip: API_SERVER_ADDRESS.into(),
+                    ..Default::default()
+                }],
+                not_ready_addresses: vec![],
+                ports: vec![V1EndpointPort {
+                    name: "https".into(),
+                    port: 6443,
+                    protocol: "TCP".into(),
+                }],
+            }],
+        };
+        let slice = EndpointSlice {
+            metadata: meta(
+                "kubernetes",
+                &[("kubernetes.io/service-name", "kubernetes")],
+            ),
+            address_type: "IPv4".into(),
+            endpoints: Some(vec![Endpoint {
+                addresses: vec![API_SERVER_ADDRESS.into()],
+                conditions: EndpointConditions {
+                    ready: Some(true),
+                    ..Default::default()
+                },
+                ..Default::default()
+            }]),
+            ports: Some(vec![EndpointPort {
+                name: Some("https".into()),
+                protocol: Some("TCP".into()),
+                port: Some(6443),
+                app_protocol: None,
+            }]),
+        };
+        let main = std::mem::replace(&mut self.rng, Rng::new(self.seed ^ 0x6b75_6265));
+        for object in [svc.into(), endpoints.into(), slice.into()] {
+            // Fixed, valid objects on a fresh store: creation cannot fail.
+            let _ = self.submit(
+                &Component::named(writer::KUBE_APISERVER),
+                Request::Create {
+                    object,
+                    event: None,
+                },
+            );
+        }
+        self.rng = main;
     }
 
     fn bare(seed: u64) -> Self {

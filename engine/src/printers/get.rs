@@ -62,14 +62,15 @@ pub struct TableOptions {
     pub label_columns: Vec<String>,
 }
 
+/// `labels.FormatLabels`: `k=v` pairs sorted as whole strings (so `a-b=1` comes
+/// before `a=1`), or `<none>`.
 fn labels_col(m: &StringMap) -> String {
     if m.is_empty() {
         "<none>".into()
     } else {
-        m.iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(",")
+        let mut pairs: Vec<String> = m.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        pairs.sort();
+        pairs.join(",")
     }
 }
 
@@ -336,10 +337,10 @@ pub fn format_discovery_endpoints(endpoints: &[Endpoint]) -> String {
     list_with_more(&list, list.len())
 }
 
-/// `formatEndpoints`: ready addresses as `ip:port` per port (bare IPs for a subset
-/// without ports), three at most then ` + N more...`; `<none>` without subsets. The
-/// count past three follows upstream's loops exactly: a subset without ports stops the
-/// count, one with ports stops only its own port loop.
+/// `formatEndpoints`: the ready addresses (not-ready ones are neither shown nor
+/// counted) as `ip:port` per port, port-major, bare IPs for a subset without ports;
+/// three at most, then ` + N more...`; `<none>` without subsets, an empty cell when
+/// only not-ready addresses exist.
 pub fn format_endpoints(e: &Endpoints) -> String {
     if e.subsets.is_empty() {
         return "<none>".into();
@@ -356,27 +357,21 @@ pub fn format_endpoints(e: &Endpoints) -> String {
                 }
                 list.push(a.ip.clone());
             }
-            if more {
-                break;
-            }
-        } else {
-            for port in &ss.ports {
-                count += ss.addresses.len();
-                for a in &ss.addresses {
-                    if list.len() == MAX {
-                        more = true;
-                        break;
-                    }
-                    // net.JoinHostPort: an IPv6 address in brackets.
-                    list.push(if a.ip.contains(':') {
-                        format!("[{}]:{}", a.ip, port.port)
-                    } else {
-                        format!("{}:{}", a.ip, port.port)
-                    });
-                }
-                if more {
+            continue;
+        }
+        for port in &ss.ports {
+            count += ss.addresses.len();
+            for a in &ss.addresses {
+                if list.len() == MAX {
+                    more = true;
                     break;
                 }
+                // net.JoinHostPort: an IPv6 address in brackets.
+                list.push(if a.ip.contains(':') {
+                    format!("[{}]:{}", a.ip, port.port)
+                } else {
+                    format!("{}:{}", a.ip, port.port)
+                });
             }
         }
     }

@@ -267,7 +267,7 @@ fn kinds_and_names(args: &[String]) -> Result<Wanted, String> {
     for t in args[0].split(',') {
         // The `all` category: the workload kinds this cluster serves, in kubectl's order.
         let kinds = if t == "all" {
-            vec![Kind::Pod, Kind::Deployment, Kind::ReplicaSet]
+            vec![Kind::Pod, Kind::Service, Kind::Deployment, Kind::ReplicaSet]
         } else {
             vec![kind_arg(t)?]
         };
@@ -473,7 +473,9 @@ pub(super) fn describe(c: &mut Cluster, words: &[String]) -> R {
         .iter()
         .map(|o| crate::printers::describe::describe(c, o))
         .collect();
-    let out = text.join("\n\n");
+    // kubectl prints each description (which ends in a newline) after "\n\n": two
+    // blank lines between objects.
+    let out = text.join("\n\n\n");
     if errors.is_empty() {
         Ok(out)
     } else {

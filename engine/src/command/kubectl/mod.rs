@@ -366,7 +366,41 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
 }
 
 /// Run one verb (no `--dry-run` left in `words`).
+/// The API server's warning on every request for the deprecated v1 Endpoints
+/// (`deprecation.WarningMessage`); kubectl prints it once, before the answer.
+pub const ENDPOINTS_DEPRECATED: &str =
+    "Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n";
+
+/// Whether the words name the Endpoints resource (`endpoints`, `ep`, in a list such
+/// as `svc,ep`, or as `endpoints/NAME`).
+fn names_endpoints(words: &[String]) -> bool {
+    words
+        .iter()
+        .skip(1)
+        .filter(|w| !w.starts_with('-'))
+        .any(|w| {
+            w.split(',')
+                .map(|t| t.split('/').next().unwrap_or(""))
+                .any(|t| crate::printers::get::resolve_kind(t) == Some(crate::api::Kind::Endpoints))
+        })
+}
+
 fn run_verb(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) -> Outcome {
+    let mut o = run_verb_inner(c, words, stdin, files);
+    // The warning comes with the server's answer: not when kubectl refused the
+    // command itself.
+    if names_endpoints(words) && (o.ok || o.output.contains("Error from server")) {
+        o.output.insert_str(0, ENDPOINTS_DEPRECATED);
+    }
+    o
+}
+
+fn run_verb_inner(
+    c: &mut Cluster,
+    words: &[String],
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> Outcome {
     let Some(verb) = words.first() else {
         return Outcome::err("error: kubectl needs a command, e.g. kubectl get pods".into());
     };
