@@ -74,14 +74,23 @@ impl ApiError {
         } else {
             format!("[{}]", causes.join(", "))
         };
+        // kubectl's checkErr: one cause on the line, several as a list under it
+        // (`MultilineError`, whose first line keeps the space after the colon).
+        let kubectl = if causes.len() == 1 {
+            format!("The {} \"{name}\" is invalid: {detail}", kind.name())
+        } else {
+            let mut s = format!("The {} \"{name}\" is invalid: ", kind.name());
+            for c in causes {
+                s.push_str("\n* ");
+                s.push_str(c);
+            }
+            s
+        };
         ApiError {
             code: 422,
             reason: "Invalid",
             message: format!("{group} \"{name}\" is invalid: {detail}"),
-            kubectl_message: Some(format!(
-                "The {} \"{name}\" is invalid: {detail}",
-                kind.name()
-            )),
+            kubectl_message: Some(kubectl),
         }
     }
 

@@ -8,7 +8,7 @@ use super::ApiError;
 use crate::api::*;
 
 /// `IsDNS1123Subdomain`-style check used for object names.
-fn dns1123_subdomain_error(name: &str) -> Option<String> {
+pub fn dns1123_subdomain_error(name: &str) -> Option<String> {
     let ok = !name.is_empty()
         && name.len() <= 253
         && name

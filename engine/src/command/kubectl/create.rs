@@ -175,6 +175,10 @@ const CREATE_FLAGS: &[FlagSpec] = &[
     bool_flag("global-default", None),
     flag("preemption-policy", None),
     flag("description", None),
+    flag("tcp", None),
+    flag("clusterip", None),
+    flag("node-port", None),
+    flag("external-name", None),
 ];
 
 /// `kubectl create -f FILE` or `kubectl create SUBCOMMAND NAME …`.
@@ -219,6 +223,14 @@ pub(super) fn create_with(
         Some("poddisruptionbudget" | "pdb") => create_pdb(c, &p, &ns, &out),
         Some("priorityclass" | "pc") => create_priority_class(c, &p, &out),
         Some("namespace" | "ns") => create_namespace(c, &p, &out),
+        Some("service" | "svc") => super::expose::create_service(
+            c,
+            &p,
+            &ns,
+            out.format.as_deref(),
+            out.client_dry_run,
+            out.explicit_ns,
+        ),
         Some(other) => Err(format!(
             "error: unknown command \"{other}\" for \"kubectl create\""
         )),

@@ -9,6 +9,7 @@
 
 mod create;
 mod delete;
+mod expose;
 mod get;
 mod node;
 mod rollout;
@@ -45,7 +46,7 @@ fn takes_dry_run(words: &[String]) -> bool {
     match words.first().map(String::as_str) {
         Some(
             "create" | "apply" | "delete" | "scale" | "set" | "label" | "annotate" | "patch"
-            | "cordon" | "uncordon" | "drain" | "taint",
+            | "cordon" | "uncordon" | "drain" | "taint" | "expose",
         ) => true,
         Some("rollout") => matches!(
             words.get(1).map(String::as_str),
@@ -117,6 +118,7 @@ fn take_dry_run(c: &Cluster, words: &[String]) -> Result<(Vec<String>, DryRun, S
 /// (`PrintFlagsWithDryRunStrategy`): `deployment.apps/web created (dry run)`.
 const OPERATIONS: &[&str] = &[
     "created",
+    "exposed",
     "configured",
     "unchanged",
     "deleted",
@@ -180,6 +182,16 @@ const HELP: &[(&str, &str)] = &[
     ("apply", include_str!("help/apply.txt")),
     ("cordon", include_str!("help/cordon.txt")),
     ("create", include_str!("help/create.txt")),
+    ("create service", include_str!("help/create-service.txt")),
+    (
+        "create service clusterip",
+        include_str!("help/create-service-clusterip.txt"),
+    ),
+    (
+        "create service nodeport",
+        include_str!("help/create-service-nodeport.txt"),
+    ),
+    ("expose", include_str!("help/expose.txt")),
     (
         "create deployment",
         include_str!("help/create-deployment.txt"),
@@ -235,12 +247,13 @@ fn help_for(words: &[String]) -> Option<Outcome> {
         .iter()
         .map(String::as_str)
         .filter(|w| !w.starts_with('-') && *w != "help")
-        .take(2)
+        .take(3)
         .map(|w| match w {
             "deploy" => "deployment",
             "ns" => "namespace",
             "pdb" => "poddisruptionbudget",
             "pc" => "priorityclass",
+            "svc" => "service",
             other => other,
         })
         .collect();
@@ -339,6 +352,10 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
         }
         // These decide differently without the server: no evictions, the template.
         Some("drain") if client => blocking(node::drain_with(&mut scratch, &words[1..], true)),
+        Some("expose") if client => match expose::expose(&mut scratch, &words[1..], true) {
+            Ok(s) => Outcome::ok(s),
+            Err(e) => Outcome::err(e),
+        },
         Some("rollout") if client => {
             blocking(rollout::rollout_with(&mut scratch, &words[1..], true))
         }
@@ -365,7 +382,6 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
     o
 }
 
-/// Run one verb (no `--dry-run` left in `words`).
 /// The API server's warning on every request for the deprecated v1 Endpoints
 /// (`deprecation.WarningMessage`); kubectl prints it once, before the answer.
 pub const ENDPOINTS_DEPRECATED: &str =
@@ -385,6 +401,7 @@ fn names_endpoints(words: &[String]) -> bool {
         })
 }
 
+/// Run one verb (no `--dry-run` left in `words`).
 fn run_verb(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) -> Outcome {
     let mut o = run_verb_inner(c, words, stdin, files);
     // The warning comes with the server's answer: not when kubectl refused the
@@ -409,6 +426,7 @@ fn run_verb_inner(
         "get" => get::get(c, rest, files),
         "describe" => get::describe(c, rest),
         "create" => create::create(c, rest, stdin, files),
+        "expose" => expose::expose(c, rest, false),
         "apply" => create::apply(c, rest, stdin, files),
         "delete" => return blocking(delete::delete(c, rest, stdin, files)),
         "scale" => update::scale(c, rest),
