@@ -520,3 +520,6 @@ fn finalize(svc: &Service, mut plan: Plan, trigger: Option<crate::time::SimTime>
     }
     requests
 }
+
+#[cfg(test)]
+mod tests;
