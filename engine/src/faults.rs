@@ -21,12 +21,24 @@ pub struct Faults {
     /// Pods (by uid) whose application hangs (`sim hang`): it fails its liveness and
     /// readiness probes until its container is restarted, which cures it.
     pub hung: BTreeSet<String>,
+    /// Images whose application starts listening this long after its container
+    /// starts (`sim image-warmup`): until then it refuses connections and fails its
+    /// probes. Without an entry an application listens as soon as it starts.
+    pub warmup: BTreeMap<String, SimTime>,
 }
 
 impl Faults {
     /// Whether the application of Pod `uid` answers its readiness probe.
     pub fn ready(&self, uid: &str) -> bool {
         !self.unready.contains(uid) && !self.hung.contains(uid)
+    }
+
+    /// Whether an application of `image` whose container started at `started`
+    /// listens at `now`.
+    pub fn listening(&self, image: &str, started: SimTime, now: SimTime) -> bool {
+        self.warmup
+            .get(image)
+            .is_none_or(|w| now >= started.saturating_add(*w))
     }
 
     /// Whether the application of Pod `uid` answers its liveness and startup probes.

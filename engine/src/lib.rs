@@ -64,6 +64,7 @@ pub mod kubelet;
 pub mod lz;
 pub mod manifest;
 pub mod printers;
+pub mod proxy;
 pub mod rng;
 pub mod scenario;
 pub mod scheduler;

@@ -124,6 +124,41 @@ impl Cluster {
                 let out = k.fire(&mut self.faults, &self.store, t, now);
                 self.kubelet_output(&node, out);
             }
+            Timer::Proxy(t) => self.proxy_timer(t),
+        }
+    }
+
+    /// Start a request flow (`sim traffic`).
+    pub fn start_traffic(&mut self, flow: crate::proxy::Flow) {
+        if let Some((at, t)) = self.proxies.start(flow, self.now) {
+            self.push_timer(at, Timer::Proxy(t));
+        }
+    }
+
+    /// The kube-proxies program what they saw, or the traffic generator sends a batch.
+    fn proxy_timer(&mut self, t: crate::proxy::ProxyTimer) {
+        let nodes: Vec<String> = self.kubelets.keys().cloned().collect();
+        let kubelets = &self.kubelets;
+        let next = match t {
+            crate::proxy::ProxyTimer::Sync => {
+                let connected = |n: &str| kubelets.get(n).is_some_and(|k| k.up && !k.partitioned);
+                self.proxies.sync(&self.store, connected, &nodes);
+                None
+            }
+            crate::proxy::ProxyTimer::Traffic => {
+                let (store, faults, now) = (&self.store, &self.faults, self.now);
+                let node_up = |n: &str| kubelets.get(n).is_some_and(|k| k.up);
+                let answer = |e: &crate::proxy::RuleEndpoint| match kubelets.get(&e.node) {
+                    Some(k) => k.answer(store, faults, &e.uid, now),
+                    // A node that is gone: nothing answers at that address.
+                    None => crate::proxy::Answer::Silent,
+                };
+                self.proxies
+                    .tick(now, &mut self.rng, &nodes, node_up, answer)
+            }
+        };
+        if let Some((at, t)) = next {
+            self.push_timer(at, Timer::Proxy(t));
         }
     }
 
@@ -136,6 +171,10 @@ impl Cluster {
             }),
             Timer::Requeue(k) => Controllers::requeue_is_background(k),
             Timer::Process(_) => false,
+            // Requests are the world's doing, not the cluster's work: a running flow
+            // never keeps `sim settle` from settling.
+            Timer::Proxy(crate::proxy::ProxyTimer::Traffic) => true,
+            Timer::Proxy(crate::proxy::ProxyTimer::Sync) => false,
         }
     }
 

@@ -40,6 +40,8 @@ enum Timer {
     Own(CtlTimer),
     /// A kubelet's timer: (node, the kubelet's epoch when armed, what).
     Kubelet(String, u64, KubeletTimer),
+    /// The kube-proxies' sync, or the traffic generator's tick.
+    Proxy(crate::proxy::ProxyTimer),
 }
 
 /// A request the API server refused (kept for the log and the learner).
@@ -84,6 +86,8 @@ pub struct Cluster {
     retired_epochs: BTreeMap<String, u64>,
     /// Refused requests from components (conflicts and the like).
     pub failed: Vec<FailedRequest>,
+    /// Every node's kube-proxy, and the traffic sent through them.
+    pub proxies: crate::proxy::Proxies,
 }
 
 /// The user's identity for clicks and commands.
@@ -238,6 +242,7 @@ impl Cluster {
             node_index: 0,
             retired_epochs: BTreeMap::new(),
             failed: Vec::new(),
+            proxies: Default::default(),
         }
     }
 

@@ -18,6 +18,8 @@ impl Cluster {
         }
         let (requests, timers) = k.register(self.now);
         self.kubelets.insert(name.to_string(), k);
+        // A new kube-proxy starts with the current rules.
+        self.proxies.node_restarted(name);
         // Timers about this node name (a removed node's evictions) change class.
         self.recount_foreground();
         let comp = kubelet_component(name);
@@ -124,12 +126,15 @@ impl Cluster {
             let out = k.heal(&self.store, self.now);
             self.recount_foreground();
             self.kubelet_output(name, out);
+            // Its kube-proxy's watch reconnects: it relists and programs the rules.
+            self.proxies.node_restarted(name);
             return Ok(());
         }
         if k.up {
             return Err(format!("node \"{name}\" is already up"));
         }
         let (requests, timers) = k.power_on(&self.store, self.now);
+        self.proxies.node_restarted(name);
         self.recount_foreground();
         let _ = self.apply(&kubelet_component(name), requests);
         self.kubelet_timers(name, timers);

@@ -178,6 +178,12 @@ impl Cluster {
         if ch.kind == Kind::Pod {
             self.kubelets_on_pod_change(ch);
         }
+        if matches!(ch.kind, Kind::Service | Kind::EndpointSlice) {
+            let obj = ch.new.as_deref().or(ch.old.as_deref());
+            if let Some((at, t)) = self.proxies.on_change(ch.kind, obj, &ch.key, self.now) {
+                self.push_timer(at, Timer::Proxy(t));
+            }
+        }
         self.arm_controllers();
     }
 

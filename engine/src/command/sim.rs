@@ -10,9 +10,9 @@ use crate::explain::scores::{filter_text, score_terms, ScoreTerm};
 use crate::kubelet::NodeConfig;
 use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
-use crate::time::{clock_label, human_duration, rfc3339, MINUTE};
+use crate::time::{clock_label, human_duration, rfc3339, SimTime, MINUTE, SECOND};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N]";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME]";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -36,9 +36,11 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
         "image-fail" => image(c, rest, "fail"),
         "image-ok" => image(c, rest, "ok"),
         "image-crash" => image(c, rest, "crash"),
+        "image-warmup" => image_warmup(c, rest),
         "gitops" => gitops(c, rest),
         "why" => why(c, rest),
         "trace" => trace(c, rest),
+        "traffic" => traffic(c, rest),
         other => Err(format!("error: unknown sim verb \"{other}\"\n{USAGE}")),
     };
     match r {
@@ -696,5 +698,129 @@ fn oom(c: &mut Cluster, words: &[String]) -> R {
     Ok(format!(
         "pod/{}: container exceeded its memory limit: OOMKilled (exit code 137)",
         key.name
+    ))
+}
+
+/// `sim traffic`: start, stop or report a Service's request flow (`crate::proxy`).
+fn traffic(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(
+        words,
+        &[
+            flag("rps", None),
+            flag("from", None),
+            flag("for", None),
+            flag("timeout", None),
+            flag("retries", None),
+            flag("namespace", Some('n')),
+            bool_flag("stop", None),
+            bool_flag("report", None),
+        ],
+        "sim traffic",
+    )?;
+    let usage = "error: usage: sim traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | sim traffic service/NAME --stop | sim traffic --report [service/NAME]";
+    let ns = p.get("namespace").unwrap_or("default");
+    let key = match p.args.first() {
+        Some(a) => {
+            let name = a
+                .strip_prefix("service/")
+                .or_else(|| a.strip_prefix("svc/"))
+                .or_else(|| a.strip_prefix("services/"))
+                .ok_or(usage)?;
+            if name.is_empty() {
+                return Err(usage.into());
+            }
+            Some(ObjKey::new(ns, name))
+        }
+        None => None,
+    };
+    if p.bool("report") {
+        return Ok(c.proxies.report(key.as_ref()));
+    }
+    let key = key.ok_or(usage)?;
+    if p.bool("stop") {
+        return if c.proxies.stop(&key) {
+            Ok(format!("service/{}: traffic stopped", key.name))
+        } else {
+            Err(format!(
+                "error: no traffic is being sent to service/{}",
+                key.name
+            ))
+        };
+    }
+    if c.store.get::<Service>(&key).is_none() {
+        return Err(format!(
+            "Error from server (NotFound): services \"{}\" not found",
+            key.name
+        ));
+    }
+    let rps: u32 = p
+        .get("rps")
+        .ok_or(usage)?
+        .parse()
+        .ok()
+        .filter(|n| (1..=MAX_RPS).contains(n))
+        .ok_or_else(|| format!("error: --rps must be a whole number from 1 to {MAX_RPS}"))?;
+    let span = |flag: &str, default: SimTime| match p.get(flag) {
+        Some(v) => {
+            parse_span(&format!("sim traffic --{flag}"), v).map_err(|e| format!("error: {e}"))
+        }
+        None => Ok(default),
+    };
+    let duration = span("for", 2 * 60 * SECOND)?;
+    let timeout = span("timeout", SECOND)?;
+    let retries: u32 = match p.get("retries") {
+        Some(v) => v
+            .parse()
+            .ok()
+            .filter(|n| *n <= 10)
+            .ok_or("error: --retries must be a whole number from 0 to 10")?,
+        // A plain client (curl) does not retry.
+        None => 0,
+    };
+    let from = p.get("from").map(str::to_string);
+    if let Some(n) = &from {
+        if !c.kubelets.contains_key(n) {
+            return Err(format!(
+                "Error from server (NotFound): nodes \"{n}\" not found"
+            ));
+        }
+    }
+    let through = match &from {
+        Some(n) => format!("{n}'s kube-proxy"),
+        None => "every node's kube-proxy in turn".into(),
+    };
+    let msg = format!(
+        "service/{}: {rps} requests per second through {through} for {} (timeout {}, {retries} retries)",
+        key.name,
+        crate::kubelet::format_go_duration(duration),
+        crate::kubelet::format_go_duration(timeout),
+    );
+    c.start_traffic(crate::proxy::Flow::new(
+        key, rps, from, duration, timeout, retries,
+    ));
+    Ok(msg)
+}
+
+/// The most requests per second one flow sends (its cost is per request).
+pub const MAX_RPS: u32 = 1000;
+
+/// `sim image-warmup IMAGE DURATION`: the application in IMAGE listens only this long
+/// after its container starts (0s: at once again).
+fn image_warmup(c: &mut Cluster, words: &[String]) -> R {
+    let usage = "error: usage: sim image-warmup IMAGE DURATION (e.g. 8s; 0s to listen at once)";
+    let (Some(image), Some(d)) = (words.first(), words.get(1)) else {
+        return Err(usage.into());
+    };
+    let ms = parse_span("sim image-warmup", d).map_err(|e| format!("error: {e}"))?;
+    if ms == 0 {
+        c.faults.warmup.remove(image);
+        return Ok(format!(
+            "{image}: the application listens as soon as its container starts"
+        ));
+    }
+    c.faults.warmup.insert(image.clone(), ms);
+    Ok(format!(
+        "{image}: the application listens {} after its container starts; until then it refuses connections and fails its probes",
+        crate::kubelet::format_go_duration(ms)
     ))
 }

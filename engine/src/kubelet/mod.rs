@@ -432,6 +432,46 @@ impl Kubelet {
         out
     }
 
+    /// How Pod `uid`'s application answers a connection now (the traffic model, see
+    /// `crate::proxy`): a powered-off or cut-off node does not answer; a Pod this
+    /// kubelet does not run, or whose app container is not running, refuses; one told
+    /// to stop (TERM sent, after its preStop hooks) resets; a hung one is silent.
+    pub fn answer(
+        &self,
+        store: &Store,
+        faults: &Faults,
+        uid: &str,
+        now: SimTime,
+    ) -> crate::proxy::Answer {
+        use crate::proxy::Answer;
+        if !self.up || self.partitioned {
+            return Answer::Silent;
+        }
+        let Some(w) = self.workers.get(uid) else {
+            return Answer::Refuse;
+        };
+        if w.killed_at.is_some_and(|t| now >= t) {
+            return Answer::Reset;
+        }
+        if faults.hung.contains(uid) {
+            return Answer::Silent;
+        }
+        // An app container running and past its warm-up listens.
+        let listening = self.pod(store, uid).is_some_and(|p| {
+            p.status.container_statuses.iter().any(|c| {
+                c.state.running.as_ref().is_some_and(|r| {
+                    crate::time::parse_rfc3339(&r.started_at)
+                        .is_none_or(|at| faults.listening(&c.image, at, now))
+                })
+            })
+        });
+        if listening {
+            Answer::Accept
+        } else {
+            Answer::Refuse
+        }
+    }
+
     /// Power on: post Ready, renew the Lease, and bring back every Pod bound here
     /// (containers restart in the same Pods; deleted Pods are finished off).
     pub fn power_on(&mut self, store: &Store, now: SimTime) -> KubeletOutput {

@@ -243,8 +243,8 @@ impl Kubelet {
             .collect();
     }
 
-    /// TERM every running container; they exit after `container_stop` (or at the
-    /// grace deadline, whichever is first).
+    /// Run the preStop hooks, then TERM every running container; they exit after
+    /// `container_stop` (or at the grace deadline, whichever is first).
     pub(super) fn kill_pod(&mut self, store: &Store, uid: &str, now: SimTime) -> KubeletOutput {
         let Some(pod) = self.pod(store, uid) else {
             self.workers.remove(uid);
@@ -277,9 +277,13 @@ impl Kubelet {
         };
         let grace_ms = crate::time::seconds_to_ms(grace);
         let last = stops.last().map(|(_, k)| *k).unwrap_or(0);
-        let stop = (last * self.timing.container_stop).min(grace_ms);
+        // The preStop hooks run first, within the grace period; TERM follows them.
+        let pre_stop = pre_stop_ms(pod).min(grace_ms);
+        let stop = pre_stop
+            .saturating_add(last * self.timing.container_stop)
+            .min(grace_ms);
         if let Some(w) = self.workers.get_mut(uid) {
-            w.killed_at = Some(now);
+            w.killed_at = Some(now.saturating_add(pre_stop));
         }
         (
             requests,
@@ -447,4 +451,43 @@ fn stop_order(pod: &Pod) -> Vec<(String, u64)> {
         out.push((s.name.clone(), turn));
     }
     out
+}
+
+/// How long the app containers' preStop hooks take: a `sleep` action's seconds, or an
+/// `exec` of `sleep N` (directly or through `sh -c`), the longest of them; 0 without
+/// one. (`kuberuntime_container.go` `executePreStopHook`: the hooks run before TERM,
+/// and the time they take counts against the grace period.)
+pub fn pre_stop_ms(pod: &Pod) -> SimTime {
+    let seconds = |c: &Container| -> u64 {
+        let Some(pre) = c.extra.get("lifecycle").and_then(|l| l.get("preStop")) else {
+            return 0;
+        };
+        if let Some(n) = pre.pointer("/sleep/seconds").and_then(|v| v.as_u64()) {
+            return n;
+        }
+        let words: Vec<&str> = pre
+            .pointer("/exec/command")
+            .and_then(|v| v.as_array())
+            .map(|a| a.iter().filter_map(|w| w.as_str()).collect())
+            .unwrap_or_default();
+        // `sleep N`, or `sh -c "sleep N"`.
+        let line = match words.as_slice() {
+            [_, "-c", script] => script.to_string(),
+            _ => words.join(" "),
+        };
+        let mut it = line.split_whitespace();
+        while let Some(w) = it.next() {
+            if w == "sleep" || w.ends_with("/sleep") {
+                return it.next().and_then(|n| n.parse().ok()).unwrap_or(0);
+            }
+        }
+        0
+    };
+    pod.spec
+        .containers
+        .iter()
+        .map(seconds)
+        .max()
+        .unwrap_or(0)
+        .saturating_mul(1000)
 }

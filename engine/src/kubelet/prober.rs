@@ -209,7 +209,17 @@ impl Kubelet {
         let Some(probe) = t.of(&c).cloned() else {
             return (vec![], vec![]);
         };
-        let passes = t.passes(faults, uid);
+        // An application still warming up answers no probe (`sim image-warmup`).
+        let started = pod
+            .status
+            .container_statuses
+            .iter()
+            .chain(&pod.status.init_container_statuses)
+            .find(|s| s.name == c.name)
+            .and_then(|s| s.state.running.as_ref())
+            .and_then(|r| crate::time::parse_rfc3339(&r.started_at));
+        let listening = started.is_none_or(|at| faults.listening(&c.image, at, now));
+        let passes = t.passes(faults, uid) && listening;
         let Some(st) = self
             .workers
             .get_mut(uid)

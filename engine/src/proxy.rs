@@ -1,0 +1,581 @@
+//! kube-proxy, one per node, and the traffic a learner sends through it.
+//!
+//! **The rules.** Each node's kube-proxy programs what it last saw of the Services and
+//! their EndpointSlices. It sees a change about a second later: upstream's proxier
+//! syncs at most once per `minSyncPeriod` (1 s) after a change reaches its informers
+//! (`pkg/proxy/iptables/proxier.go`, `pkg/proxy/endpointslicecache.go`). A node that
+//! is powered off or cut off from the API server keeps the rules it had.
+//!
+//! Rules are not copied per node (that would be nodes × endpoints work per change).
+//! Every sync appends a version of the changed Services' rules to one shared history;
+//! a node that syncs follows the newest version, a cut-off node stays at the version
+//! it had when it was cut off, and reads each Service's rules as of that version.
+//!
+//! **Choosing an endpoint** (`pkg/proxy/topology.go` `CategorizeEndpoints`): the ready
+//! endpoints; when there are none, the serving and terminating ones; when there are
+//! none of those either, the Service has no endpoints and the connection is rejected
+//! at once (`REJECT`: connection refused). An endpoint is picked at random, as the
+//! iptables rules' probabilities do.
+//!
+//! **What happens to a request** depends on the world, not the rules: a Pod whose node
+//! is off or cut off does not answer (timeout); a Pod whose container is not running
+//! refuses the connection; a Pod that was told to stop (TERM sent, after its preStop
+//! hook) resets it; a hung application times out. Clients retry a failed request on
+//! another pick (`--retries`, default 2). Simplification: a retry is decided against
+//! the world as it is at the first attempt's time, its delay (the timeout or the
+//! refusal) only counted in the latency.
+//!
+//! Not part of Kubernetes' objects: nothing here writes the API server.
+
+use crate::api::*;
+use crate::apiserver::{ObjKey, Store};
+use crate::rng::Rng;
+use crate::time::{SimTime, SECOND};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// How long after a change a kube-proxy has programmed it (`minSyncPeriod`).
+pub const PROPAGATION: SimTime = SECOND;
+
+/// How often the traffic generator sends a batch of requests.
+pub const TRAFFIC_TICK: SimTime = 100;
+
+/// One endpoint as a proxy's rules hold it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleEndpoint {
+    /// The Pod's IP.
+    pub ip: String,
+    /// The Pod.
+    pub pod: ObjKey,
+    /// The Pod's uid.
+    pub uid: String,
+    /// The Pod's node.
+    pub node: String,
+    /// The port per Service port name.
+    pub ports: Vec<(String, i64)>,
+    /// Conditions as the slice said.
+    pub ready: bool,
+    /// Serving.
+    pub serving: bool,
+    /// Terminating.
+    pub terminating: bool,
+}
+
+/// A Service as a proxy's rules hold it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServiceRules {
+    /// The cluster IP (`None` for headless: no rules).
+    pub cluster_ip: String,
+    /// (name, port, nodePort) per Service port.
+    pub ports: Vec<(String, i64, i64)>,
+    /// Every endpoint of every slice.
+    pub endpoints: Vec<RuleEndpoint>,
+}
+
+/// The outcome of one request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    /// Answered.
+    Ok,
+    /// The Service had no endpoints in the entry node's rules: rejected.
+    NoEndpoints,
+    /// The Pod's container was not running: connection refused.
+    Refused,
+    /// No answer within the client's timeout (node off or cut off, application hung).
+    Timeout,
+    /// The application was stopping (TERM sent) and reset the connection.
+    Reset,
+}
+
+impl Outcome {
+    /// Every outcome, in report order.
+    pub const ALL: [Outcome; 5] = [
+        Outcome::Ok,
+        Outcome::NoEndpoints,
+        Outcome::Refused,
+        Outcome::Timeout,
+        Outcome::Reset,
+    ];
+
+    /// The report's column name.
+    pub fn label(self) -> &'static str {
+        match self {
+            Outcome::Ok => "OK",
+            Outcome::NoEndpoints => "NO-ENDPOINTS",
+            Outcome::Refused => "REFUSED",
+            Outcome::Timeout => "TIMEOUT",
+            Outcome::Reset => "RESET",
+        }
+    }
+}
+
+/// How a Pod answers a connection, as its node's runtime sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Accepted.
+    Accept,
+    /// Nothing listens: refused.
+    Refuse,
+    /// Stopping: reset.
+    Reset,
+    /// No answer.
+    Silent,
+}
+
+/// One running request generator (`sim traffic service/NAME --rps N`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Flow {
+    /// The Service.
+    pub service: ObjKey,
+    /// Requests per second.
+    pub rps: u32,
+    /// The node whose kube-proxy the requests enter through; None: every node in turn.
+    pub from: Option<String>,
+    /// When it stops.
+    pub until: SimTime,
+    /// The client's timeout per attempt.
+    pub timeout: SimTime,
+    /// Retries after a failed attempt.
+    pub retries: u32,
+    /// Requests owed from earlier ticks (thousandths).
+    carry: u64,
+    /// The next entry node in turn.
+    turn: usize,
+}
+
+impl Flow {
+    /// A flow of `rps` requests per second to `service` for `duration` (from now,
+    /// set when started).
+    pub fn new(
+        service: ObjKey,
+        rps: u32,
+        from: Option<String>,
+        duration: SimTime,
+        timeout: SimTime,
+        retries: u32,
+    ) -> Self {
+        Flow {
+            service,
+            rps,
+            from,
+            until: duration,
+            timeout,
+            retries,
+            carry: 0,
+            turn: 0,
+        }
+    }
+}
+
+/// Counts of one second of one Service's traffic.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bucket {
+    /// Final outcomes, indexed as [`Outcome::ALL`].
+    pub outcomes: [u64; 5],
+    /// Retries made.
+    pub retries: u64,
+}
+
+impl Bucket {
+    /// Requests that ended.
+    pub fn total(&self) -> u64 {
+        self.outcomes.iter().sum()
+    }
+
+    /// Requests that failed.
+    pub fn errors(&self) -> u64 {
+        self.total() - self.outcomes[0]
+    }
+}
+
+/// A Service's rules as of one sync (None: the Service was gone).
+type RulesVersion = (u64, Option<Arc<ServiceRules>>);
+
+/// Every node's kube-proxy, the traffic flows, and what the traffic met.
+#[derive(Clone, Debug, Default)]
+pub struct Proxies {
+    history: BTreeMap<ObjKey, Vec<RulesVersion>>,
+    version: u64,
+    dirty: BTreeSet<ObjKey>,
+    sync_armed: bool,
+    /// Nodes holding on to an older version (powered off or cut off at a sync).
+    frozen: BTreeMap<String, u64>,
+    /// Running flows by Service.
+    pub flows: BTreeMap<ObjKey, Flow>,
+    /// Per Service, per simulated second: what its requests met.
+    pub series: BTreeMap<ObjKey, BTreeMap<u64, Bucket>>,
+    tick_armed: bool,
+}
+
+/// What the proxies ask of the clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProxyTimer {
+    /// Every connected kube-proxy programs the changes it has seen.
+    Sync,
+    /// Send the next batch of requests.
+    Traffic,
+}
+
+impl Proxies {
+    /// A Service or EndpointSlice changed: the proxies will see it after
+    /// [`PROPAGATION`]. Returns the timer to arm, if one is not already.
+    pub fn on_change(
+        &mut self,
+        kind: Kind,
+        obj: Option<&Object>,
+        key: &ObjKey,
+        now: SimTime,
+    ) -> Option<(SimTime, ProxyTimer)> {
+        let svc = match (kind, obj) {
+            (Kind::Service, _) => key.clone(),
+            (Kind::EndpointSlice, Some(o)) => {
+                let name = o.meta().labels.get("kubernetes.io/service-name")?;
+                ObjKey::new(&key.namespace, name)
+            }
+            _ => return None,
+        };
+        self.dirty.insert(svc);
+        if self.sync_armed {
+            return None;
+        }
+        self.sync_armed = true;
+        Some((now + PROPAGATION, ProxyTimer::Sync))
+    }
+
+    /// Program the changes seen: a new version of each changed Service's rules, which
+    /// every node that can hear the API server follows; the others keep theirs.
+    pub fn sync(&mut self, store: &Store, connected: impl Fn(&str) -> bool, nodes: &[String]) {
+        self.sync_armed = false;
+        let previous = self.version;
+        self.version += 1;
+        for key in std::mem::take(&mut self.dirty) {
+            let rules = rules_for(store, &key).map(Arc::new);
+            let h = self.history.entry(key).or_default();
+            if h.last().map(|(_, r)| r) != Some(&rules) {
+                h.push((self.version, rules));
+            }
+        }
+        for n in nodes {
+            if connected(n) {
+                self.frozen.remove(n);
+            } else {
+                self.frozen.entry(n.clone()).or_insert(previous);
+            }
+        }
+        self.prune();
+    }
+
+    /// Drop rule versions no node can read any more.
+    fn prune(&mut self) {
+        let oldest = self.frozen.values().min().copied().unwrap_or(self.version);
+        for h in self.history.values_mut() {
+            // Keep the newest version at or below `oldest`, and everything after it.
+            let keep_from = h.iter().rposition(|(v, _)| *v <= oldest).unwrap_or(0);
+            h.drain(..keep_from);
+        }
+        self.history
+            .retain(|_, h| !(h.len() == 1 && h[0].1.is_none() && h[0].0 <= oldest));
+    }
+
+    /// A node forgets its rules (a new kube-proxy starts on a re-added node): it reads
+    /// the newest.
+    pub fn node_restarted(&mut self, node: &str) {
+        self.frozen.remove(node);
+    }
+
+    /// The rules node `node`'s kube-proxy has for Service `key`.
+    pub fn rules(&self, node: &str, key: &ObjKey) -> Option<&ServiceRules> {
+        let v = self.frozen.get(node).copied().unwrap_or(self.version);
+        let h = self.history.get(key)?;
+        h.iter()
+            .rev()
+            .find(|(at, _)| *at <= v)
+            .and_then(|(_, r)| r.as_deref())
+    }
+
+    /// Start (or replace) a flow; returns the tick timer to arm, if one is not already.
+    pub fn start(&mut self, mut flow: Flow, now: SimTime) -> Option<(SimTime, ProxyTimer)> {
+        // `until` arrives as the flow's duration.
+        flow.until = now.saturating_add(flow.until);
+        self.flows.insert(flow.service.clone(), flow);
+        self.arm_tick(now)
+    }
+
+    /// Stop a Service's flow.
+    pub fn stop(&mut self, key: &ObjKey) -> bool {
+        self.flows.remove(key).is_some()
+    }
+
+    fn arm_tick(&mut self, now: SimTime) -> Option<(SimTime, ProxyTimer)> {
+        if self.tick_armed || self.flows.is_empty() {
+            return None;
+        }
+        self.tick_armed = true;
+        Some((now + TRAFFIC_TICK, ProxyTimer::Traffic))
+    }
+
+    /// Whether a traffic tick is due: a flow runs.
+    pub fn busy(&self) -> bool {
+        !self.flows.is_empty()
+    }
+
+    /// One tick of every flow: this tick's requests, each through its entry node's
+    /// rules to an endpoint, answered as `answer` says. Returns the next tick.
+    pub fn tick(
+        &mut self,
+        now: SimTime,
+        rng: &mut Rng,
+        nodes: &[String],
+        node_up: impl Fn(&str) -> bool,
+        answer: impl Fn(&RuleEndpoint) -> Answer,
+    ) -> Option<(SimTime, ProxyTimer)> {
+        self.tick_armed = false;
+        // A tick covers the 100 ms before it: the one at `until` is the last.
+        self.flows.retain(|_, f| f.until >= now);
+        let keys: Vec<ObjKey> = self.flows.keys().cloned().collect();
+        for key in keys {
+            let Some(mut flow) = self.flows.get(&key).cloned() else {
+                continue;
+            };
+            // rps × 100 ms, in thousandths so that 1 request per second is one in ten ticks.
+            flow.carry += u64::from(flow.rps) * TRAFFIC_TICK;
+            let n = flow.carry / 1000;
+            flow.carry %= 1000;
+            let second = now / SECOND;
+            for _ in 0..n {
+                let entry = match &flow.from {
+                    Some(n) => n.clone(),
+                    None => {
+                        let up: Vec<&String> = nodes.iter().filter(|n| node_up(n)).collect();
+                        if up.is_empty() {
+                            String::new()
+                        } else {
+                            flow.turn = (flow.turn + 1) % up.len();
+                            up[flow.turn].clone()
+                        }
+                    }
+                };
+                let mut retries = 0;
+                let outcome = loop {
+                    let o = self.attempt(&entry, &key, rng, &node_up, &answer);
+                    if o == Outcome::Ok || retries >= flow.retries {
+                        break o;
+                    }
+                    retries += 1;
+                };
+                let b = self
+                    .series
+                    .entry(key.clone())
+                    .or_default()
+                    .entry(second)
+                    .or_default();
+                b.outcomes[Outcome::ALL.iter().position(|o| *o == outcome).unwrap_or(0)] += 1;
+                b.retries += u64::from(retries);
+            }
+            self.flows.insert(key, flow);
+        }
+        self.arm_tick(now)
+    }
+
+    /// One attempt of one request entering at `entry`.
+    fn attempt(
+        &self,
+        entry: &str,
+        key: &ObjKey,
+        rng: &mut Rng,
+        node_up: &impl Fn(&str) -> bool,
+        answer: &impl Fn(&RuleEndpoint) -> Answer,
+    ) -> Outcome {
+        if entry.is_empty() || !node_up(entry) {
+            return Outcome::Timeout;
+        }
+        let Some(rules) = self.rules(entry, key) else {
+            return Outcome::NoEndpoints;
+        };
+        let candidates = categorize_endpoints(&rules.endpoints);
+        if candidates.is_empty() {
+            return Outcome::NoEndpoints;
+        }
+        let pick = candidates[rng.below(candidates.len() as u64) as usize];
+        match answer(pick) {
+            Answer::Accept => Outcome::Ok,
+            Answer::Refuse => Outcome::Refused,
+            Answer::Reset => Outcome::Reset,
+            Answer::Silent => Outcome::Timeout,
+        }
+    }
+
+    /// `sim traffic --report`: totals per Service, then its errors per ten seconds.
+    pub fn report(&self, only: Option<&ObjKey>) -> String {
+        let mut out = String::new();
+        let mut rows = vec![vec![
+            "SERVICE".to_string(),
+            "REQUESTS".into(),
+            "OK".into(),
+            "NO-ENDPOINTS".into(),
+            "REFUSED".into(),
+            "TIMEOUT".into(),
+            "RESET".into(),
+            "RETRIES".into(),
+        ]];
+        for (key, series) in &self.series {
+            if only.is_some_and(|o| o != key) {
+                continue;
+            }
+            let mut total = Bucket::default();
+            for b in series.values() {
+                for (i, n) in b.outcomes.iter().enumerate() {
+                    total.outcomes[i] += n;
+                }
+                total.retries += b.retries;
+            }
+            let mut r = vec![key.name.clone(), total.total().to_string()];
+            r.extend(total.outcomes.iter().map(|n| n.to_string()));
+            r.push(total.retries.to_string());
+            rows.push(r);
+        }
+        if rows.len() == 1 {
+            return "No traffic has been sent.".into();
+        }
+        out.push_str(&table(&rows));
+        for (key, series) in &self.series {
+            if only.is_some_and(|o| o != key) {
+                continue;
+            }
+            let mut windows: BTreeMap<u64, Bucket> = BTreeMap::new();
+            for (s, b) in series {
+                let w = windows.entry(s / 10 * 10).or_default();
+                for (i, n) in b.outcomes.iter().enumerate() {
+                    w.outcomes[i] += n;
+                }
+                w.retries += b.retries;
+            }
+            out.push_str(&format!("\nservice/{} every 10s:\n", key.name));
+            let mut rows = vec![vec![
+                "FROM".to_string(),
+                "REQUESTS".into(),
+                "OK".into(),
+                "ERRORS".into(),
+                "".into(),
+            ]];
+            for (start, b) in windows {
+                let bar = "#".repeat(((b.errors() * 20).div_ceil(b.total().max(1))) as usize);
+                rows.push(vec![
+                    crate::time::clock_label(start * SECOND),
+                    b.total().to_string(),
+                    b.outcomes[0].to_string(),
+                    b.errors().to_string(),
+                    bar,
+                ]);
+            }
+            out.push_str(&table(&rows));
+        }
+        out.trim_end().to_string()
+    }
+}
+
+/// Rows as a kubectl-style table (three spaces between columns).
+fn table(rows: &[Vec<String>]) -> String {
+    let text: String = rows.iter().map(|r| r.join("\t") + "\n").collect();
+    crate::printers::tabwriter::format(&text, 0, 3)
+}
+
+/// `CategorizeEndpoints` for cluster traffic: the ready endpoints, else the serving
+/// and terminating ones.
+pub fn categorize_endpoints(eps: &[RuleEndpoint]) -> Vec<&RuleEndpoint> {
+    let ready: Vec<&RuleEndpoint> = eps.iter().filter(|e| e.ready).collect();
+    if !ready.is_empty() {
+        return ready;
+    }
+    eps.iter().filter(|e| e.serving && e.terminating).collect()
+}
+
+/// What a kube-proxy programs for Service `key`: its ports and every endpoint of its
+/// slices (any manager's: the `kubernetes` Service's slice is the API server's). None:
+/// no Service, or a headless one (no cluster IP, no rules).
+pub fn rules_for(store: &Store, key: &ObjKey) -> Option<ServiceRules> {
+    let svc = store.get::<Service>(key)?;
+    if svc.is_headless() || svc.spec.cluster_ip.is_empty() {
+        return None;
+    }
+    let mut endpoints = Vec::new();
+    for s in store.list_ns::<EndpointSlice>(&key.namespace) {
+        if s.metadata.labels.get("kubernetes.io/service-name") != Some(&key.name) {
+            continue;
+        }
+        let ports: Vec<(String, i64)> = s
+            .ports
+            .iter()
+            .flatten()
+            .map(|p| {
+                (
+                    p.name.clone().unwrap_or_default(),
+                    p.port.unwrap_or_default(),
+                )
+            })
+            .collect();
+        for e in s.endpoints.iter().flatten() {
+            let Some(ip) = e.addresses.first() else {
+                continue;
+            };
+            let (pod, uid) = e
+                .target_ref
+                .as_ref()
+                .map(|r| (ObjKey::new(&r.namespace, &r.name), r.uid.clone()))
+                .unwrap_or_default();
+            endpoints.push(RuleEndpoint {
+                ip: ip.clone(),
+                pod,
+                uid,
+                node: e.node_name.clone(),
+                ports: ports.clone(),
+                // A nil condition counts as true for ready and serving.
+                ready: e.conditions.ready.unwrap_or(true),
+                serving: e.conditions.serving.unwrap_or(true),
+                terminating: e.conditions.terminating.unwrap_or(false),
+            });
+        }
+    }
+    endpoints.sort_by(|a, b| a.ip.cmp(&b.ip).then_with(|| a.pod.cmp(&b.pod)));
+    Some(ServiceRules {
+        cluster_ip: svc.spec.cluster_ip.clone(),
+        ports: svc
+            .spec
+            .ports
+            .iter()
+            .map(|p| (p.name.clone(), p.port, p.node_port))
+            .collect(),
+        endpoints,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ep(ip: &str, ready: bool, serving: bool, terminating: bool) -> RuleEndpoint {
+        RuleEndpoint {
+            ip: ip.into(),
+            pod: ObjKey::new("default", ip),
+            uid: ip.into(),
+            node: "node-1".into(),
+            ports: vec![],
+            ready,
+            serving,
+            terminating,
+        }
+    }
+
+    #[test]
+    fn ready_endpoints_win_then_serving_terminating_ones_then_none() {
+        let eps = [
+            ep("a", true, true, false),
+            ep("b", false, true, true),
+            ep("c", false, false, false),
+        ];
+        let ips = |v: Vec<&RuleEndpoint>| v.iter().map(|e| e.ip.clone()).collect::<Vec<_>>();
+        assert_eq!(ips(categorize_endpoints(&eps)), ["a"]);
+        assert_eq!(ips(categorize_endpoints(&eps[1..])), ["b"]);
+        assert!(categorize_endpoints(&eps[2..]).is_empty());
+    }
+}

@@ -1,0 +1,242 @@
+//! Traffic through the kube-proxies: one test per way a request fails in a real
+//! cluster, and the same change made safely next to it.
+
+mod common;
+
+use common::*;
+use kubeplay_engine::apiserver::ObjKey;
+use kubeplay_engine::cluster::Cluster;
+use kubeplay_engine::proxy::Outcome;
+
+/// Totals of Service `svc`'s traffic so far, by outcome.
+fn totals(c: &Cluster, svc: &str) -> [u64; 5] {
+    let mut t = [0; 5];
+    for b in c
+        .proxies
+        .series
+        .get(&ObjKey::new("default", svc))
+        .into_iter()
+        .flat_map(|s| s.values())
+    {
+        for (i, n) in b.outcomes.iter().enumerate() {
+            t[i] += n;
+        }
+    }
+    t
+}
+
+fn count(t: &[u64; 5], o: Outcome) -> u64 {
+    t[Outcome::ALL.iter().position(|x| *x == o).unwrap()]
+}
+
+fn errors(t: &[u64; 5]) -> u64 {
+    t.iter().sum::<u64>() - count(t, Outcome::Ok)
+}
+
+/// Deployment `web` (3 replicas of `image`, port 80, optionally a readiness probe and a
+/// preStop sleep) behind Service `web`, settled, with 20 requests a second flowing.
+fn serving(seed: u64, image: &str, probe: bool, pre_stop: bool) -> Cluster {
+    let mut c = Cluster::with_default_nodes(seed);
+    let probe = if probe {
+        "\n        readinessProbe: {tcpSocket: {port: 80}, periodSeconds: 2}"
+    } else {
+        ""
+    };
+    let pre_stop = if pre_stop {
+        "\n        lifecycle: {preStop: {sleep: {seconds: 5}}}"
+    } else {
+        ""
+    };
+    apply(
+        &mut c,
+        &format!(
+            "apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: web}}
+spec:
+  replicas: 3
+  selector: {{matchLabels: {{app: web}}}}
+  template:
+    metadata: {{labels: {{app: web}}}}
+    spec:
+      containers:
+      - name: web
+        image: {image}
+        ports: [{{containerPort: 80}}]{probe}{pre_stop}
+"
+        ),
+    );
+    sh(&mut c, "kubectl expose deployment web --port=80");
+    assert!(c.settle(120_000));
+    sh(&mut c, "sim traffic service/web --rps 20 --for 30m");
+    c.advance(10_000);
+    assert_eq!(errors(&totals(&c, "web")), 0, "a settled Service answers");
+    c
+}
+
+#[test]
+fn a_rolling_update_without_a_readiness_probe_refuses_requests_and_with_one_does_not() {
+    for (probe, expect_errors) in [(false, true), (true, false)] {
+        let mut c = serving(11, "web:1", probe, false);
+        // The new version needs 5 s after its container starts before it listens.
+        sh(&mut c, "sim image-warmup web:2 5s");
+        sh(&mut c, "kubectl set image deployment/web web=web:2");
+        c.advance(90_000);
+        let t = totals(&c, "web");
+        if expect_errors {
+            assert!(
+                count(&t, Outcome::Refused) > 0,
+                "Ready before listening: the proxies send it requests it refuses ({t:?})"
+            );
+        } else {
+            assert_eq!(
+                count(&t, Outcome::Refused),
+                0,
+                "the probe holds it out of the endpoints until it listens ({t:?})"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_dead_nodes_pods_time_out_for_about_fifty_seconds_until_their_endpoints_turn_not_ready() {
+    let mut c = serving(3, "web:1", false, false);
+    sh(&mut c, "sim node down node-1");
+    let start = c.now() / 1000;
+    c.advance(120_000);
+    let series = &c.proxies.series[&ObjKey::new("default", "web")];
+    let timeout_seconds: Vec<u64> = series
+        .iter()
+        .filter(|(_, b)| {
+            b.outcomes[Outcome::ALL
+                .iter()
+                .position(|o| *o == Outcome::Timeout)
+                .unwrap()]
+                > 0
+        })
+        .map(|(s, _)| *s - start)
+        .collect();
+    let last = *timeout_seconds.last().expect("some requests timed out");
+    assert!(
+        (40..=65).contains(&last),
+        "timeouts stopped {last} s after the node died"
+    );
+    // Afterwards every request is answered by the Pods left.
+    let after: u64 = series
+        .iter()
+        .filter(|(s, _)| **s > start + 70)
+        .map(|(_, b)| b.errors())
+        .sum();
+    assert_eq!(after, 0);
+}
+
+#[test]
+fn deleting_pods_without_a_pre_stop_delay_resets_connections_and_with_one_does_not() {
+    for (pre_stop, expect_resets) in [(false, true), (true, false)] {
+        let mut c = serving(5, "web:1", true, pre_stop);
+        sh(&mut c, "kubectl rollout restart deployment/web");
+        c.advance(120_000);
+        let t = totals(&c, "web");
+        if expect_resets {
+            assert!(
+                count(&t, Outcome::Reset) > 0,
+                "TERM arrives while the endpoint is still in the rules ({t:?})"
+            );
+        } else {
+            assert_eq!(
+                errors(&t),
+                0,
+                "the preStop sleep outlasts the rules' update ({t:?})"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_service_without_endpoints_rejects_every_request() {
+    let mut c = serving(7, "web:1", true, false);
+    sh(&mut c, "kubectl scale deployment web --replicas=0");
+    c.advance(60_000);
+    let before = totals(&c, "web");
+    c.advance(10_000);
+    let after = totals(&c, "web");
+    assert_eq!(
+        count(&after, Outcome::NoEndpoints) - count(&before, Outcome::NoEndpoints),
+        200,
+        "every request of the last 10 s was rejected"
+    );
+}
+
+#[test]
+fn a_drain_under_a_disruption_budget_keeps_serving() {
+    let mut c = serving(13, "web:1", true, true);
+    sh(
+        &mut c,
+        "kubectl create pdb web --selector=app=web --min-available=2",
+    );
+    c.advance(5_000);
+    let node = c
+        .store
+        .list_ns::<kubeplay_engine::api::Pod>("default")
+        .next()
+        .map(|p| p.spec.node_name.clone())
+        .unwrap();
+    sh(
+        &mut c,
+        &format!("kubectl drain {node} --ignore-daemonsets --timeout=2m"),
+    );
+    c.advance(120_000);
+    assert_eq!(errors(&totals(&c, "web")), 0);
+}
+
+#[test]
+fn a_partitioned_nodes_proxy_keeps_routing_by_its_old_rules() {
+    let mut c = serving(17, "web:1", true, false);
+    sh(&mut c, "sim traffic service/web --stop");
+    sh(&mut c, "sim node partition node-2");
+    // New Pods replace the old ones; node-2's proxy never hears of it.
+    sh(&mut c, "kubectl rollout restart deployment/web");
+    c.advance(120_000);
+    let fresh =
+        kubeplay_engine::proxy::rules_for(&c.store, &ObjKey::new("default", "web")).unwrap();
+    let stale = c
+        .proxies
+        .rules("node-2", &ObjKey::new("default", "web"))
+        .unwrap()
+        .clone();
+    let stale_ips: Vec<&String> = stale.endpoints.iter().map(|e| &e.ip).collect();
+    assert!(fresh
+        .endpoints
+        .iter()
+        .filter(|e| e.ready)
+        .all(|e| !stale_ips.contains(&&e.ip)));
+    assert_eq!(
+        c.proxies.rules("node-1", &ObjKey::new("default", "web")),
+        Some(&fresh)
+    );
+    // Requests entering at node-2 go to Pods that are gone.
+    sh(
+        &mut c,
+        "sim traffic service/web --rps 10 --from node-2 --for 5s",
+    );
+    c.advance(10_000);
+    let t = totals(&c, "web");
+    assert_eq!(errors(&t), 50, "every request from node-2 failed: {t:?}");
+    // The heal brings the new rules.
+    sh(&mut c, "sim node up node-2");
+    assert_eq!(
+        c.proxies.rules("node-2", &ObjKey::new("default", "web")),
+        Some(&fresh)
+    );
+}
+
+#[test]
+fn the_same_seed_sends_the_same_requests_to_the_same_pods() {
+    let run = || {
+        let mut c = serving(19, "web:1", false, false);
+        sh(&mut c, "sim node down node-3");
+        c.advance(60_000);
+        c.proxies.report(None)
+    };
+    assert_eq!(run(), run());
+}
