@@ -48,6 +48,7 @@
 
 pub mod api;
 pub mod apiserver;
+pub mod app;
 pub mod bench;
 pub mod client;
 pub mod cluster;

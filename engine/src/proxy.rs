@@ -37,6 +37,9 @@ use std::sync::Arc;
 /// How long after a change a kube-proxy has programmed it (`minSyncPeriod`).
 pub const PROPAGATION: SimTime = SECOND;
 
+/// Request lines kept per Pod.
+pub const LOG_LINES: usize = 200;
+
 /// How often the traffic generator sends a batch of requests.
 pub const TRAFFIC_TICK: SimTime = 100;
 
@@ -204,6 +207,11 @@ pub struct Proxies {
     pub flows: BTreeMap<ObjKey, Flow>,
     /// Per Service, per simulated second: what its requests met.
     pub series: BTreeMap<ObjKey, BTreeMap<u64, Bucket>>,
+    /// The application behind a Service, when one is modelled (`sim app`).
+    pub apps: BTreeMap<ObjKey, crate::app::App>,
+    /// Request lines each Pod's application logged (by Pod uid; the last
+    /// [`LOG_LINES`] of each), read by `kubectl logs`.
+    pub logs: BTreeMap<String, std::collections::VecDeque<(SimTime, String)>>,
     tick_armed: bool,
 }
 
@@ -320,7 +328,10 @@ impl Proxies {
     }
 
     /// One tick of every flow: this tick's requests, each through its entry node's
-    /// rules to an endpoint, answered as `answer` says. Returns the next tick.
+    /// rules to an endpoint, answered as `answer` says. `instance` names a Pod's
+    /// running application (its start time; None: the Pod is gone). Returns the next
+    /// tick.
+    #[allow(clippy::too_many_arguments)]
     pub fn tick(
         &mut self,
         now: SimTime,
@@ -328,8 +339,17 @@ impl Proxies {
         nodes: &[String],
         node_up: impl Fn(&str) -> bool,
         answer: impl Fn(&RuleEndpoint) -> Answer,
+        instance: impl Fn(&str) -> Option<String>,
     ) -> Option<(SimTime, ProxyTimer)> {
         self.tick_armed = false;
+        // Pods gone take their logs with them; Pods gone or whose application
+        // restarted, their memory.
+        self.logs.retain(|uid, _| instance(uid).is_some());
+        for app in self.apps.values_mut() {
+            for uid in app.pods() {
+                app.observe_instance(&uid, instance(&uid));
+            }
+        }
         // A tick covers the 100 ms before it: the one at `until` is the last.
         self.flows.retain(|_, f| f.until >= now);
         let keys: Vec<ObjKey> = self.flows.keys().cloned().collect();
@@ -355,9 +375,63 @@ impl Proxies {
                         }
                     }
                 };
+                // With an application, a new message or (three times in ten, once
+                // there are some) an earlier one read back.
+                let op = match self.apps.get(&key) {
+                    Some(app) if !app.sent.is_empty() && rng.below(10) < 3 => {
+                        let ids: Vec<u64> = app.sent.iter().copied().collect();
+                        Some((false, ids[rng.below(ids.len() as u64) as usize]))
+                    }
+                    Some(app) => Some((true, app.next_id)),
+                    None => None,
+                };
+                if let (Some((true, _)), Some(app)) = (op, self.apps.get_mut(&key)) {
+                    app.next_id += 1;
+                }
                 let mut retries = 0;
                 let outcome = loop {
-                    let o = self.attempt(&entry, &key, rng, &node_up, &answer);
+                    let (o, pick) = self.attempt(&entry, &key, rng, &node_up, &answer);
+                    let pick_seen = pick.clone();
+                    let mut reply = None;
+                    if let (Some((post, id)), Some(pick)) = (op, pick) {
+                        // The application processed it if it answered, and a POST also
+                        // if it was stopping: then only the answer was lost.
+                        if o == Outcome::Ok || (post && o == Outcome::Reset) {
+                            let db = match self.apps.get(&key).map(|a| a.store.clone()) {
+                                Some(crate::app::Store::Database(db)) => {
+                                    self.db_up(&db, &pick.node, rng, &answer)
+                                }
+                                _ => true,
+                            };
+                            if let Some(app) = self.apps.get_mut(&key) {
+                                reply = Some(if post {
+                                    app.post(id, &pick.uid, db)
+                                } else {
+                                    app.get(id, &pick.uid, db)
+                                });
+                                if o == Outcome::Reset {
+                                    app.business.lost_answers += 1;
+                                }
+                            }
+                        }
+                    }
+                    if o == Outcome::Ok {
+                        if let Some(pick) = &pick_seen {
+                            let line = match (op, &reply) {
+                                (Some((post, id)), Some(r)) => format!(
+                                    "{} /messages/{id} {}",
+                                    if post { "POST" } else { "GET" },
+                                    r.status()
+                                ),
+                                _ => "GET / 200".to_string(),
+                            };
+                            let log = self.logs.entry(pick.uid.clone()).or_default();
+                            log.push_back((now, line));
+                            if log.len() > LOG_LINES {
+                                log.pop_front();
+                            }
+                        }
+                    }
                     if o == Outcome::Ok || retries >= flow.retries {
                         break o;
                     }
@@ -377,7 +451,8 @@ impl Proxies {
         self.arm_tick(now)
     }
 
-    /// One attempt of one request entering at `entry`.
+    /// One attempt of one request entering at `entry`: its outcome and the endpoint
+    /// the rules chose (if any).
     fn attempt(
         &self,
         entry: &str,
@@ -385,24 +460,45 @@ impl Proxies {
         rng: &mut Rng,
         node_up: &impl Fn(&str) -> bool,
         answer: &impl Fn(&RuleEndpoint) -> Answer,
-    ) -> Outcome {
+    ) -> (Outcome, Option<RuleEndpoint>) {
         if entry.is_empty() || !node_up(entry) {
-            return Outcome::Timeout;
+            return (Outcome::Timeout, None);
         }
         let Some(rules) = self.rules(entry, key) else {
-            return Outcome::NoEndpoints;
+            return (Outcome::NoEndpoints, None);
         };
         let candidates = categorize_endpoints(&rules.endpoints);
         if candidates.is_empty() {
-            return Outcome::NoEndpoints;
+            return (Outcome::NoEndpoints, None);
         }
         let pick = candidates[rng.below(candidates.len() as u64) as usize];
-        match answer(pick) {
+        let o = match answer(pick) {
             Answer::Accept => Outcome::Ok,
             Answer::Refuse => Outcome::Refused,
             Answer::Reset => Outcome::Reset,
             Answer::Silent => Outcome::Timeout,
+        };
+        (o, Some(pick.clone()))
+    }
+
+    /// Whether the application's database answers from `node` (its Service's rules on
+    /// that node's kube-proxy lead to a Pod that accepts).
+    fn db_up(
+        &self,
+        db: &ObjKey,
+        node: &str,
+        rng: &mut Rng,
+        answer: &impl Fn(&RuleEndpoint) -> Answer,
+    ) -> bool {
+        let Some(rules) = self.rules(node, db) else {
+            return false;
+        };
+        let candidates = categorize_endpoints(&rules.endpoints);
+        if candidates.is_empty() {
+            return false;
         }
+        let pick = candidates[rng.below(candidates.len() as u64) as usize];
+        answer(pick) == Answer::Accept
     }
 
     /// `sim traffic --report`: totals per Service, then its errors per ten seconds.
@@ -438,6 +534,43 @@ impl Proxies {
             return "No traffic has been sent.".into();
         }
         out.push_str(&table(&rows));
+        let mut biz = vec![vec![
+            "APPLICATION".to_string(),
+            "STORE".into(),
+            "ACCEPTED".into(),
+            "DUPLICATES".into(),
+            "LOST".into(),
+            "409".into(),
+            "200".into(),
+            "404".into(),
+            "503".into(),
+            "LOST ANSWERS".into(),
+        ]];
+        for (key, app) in &self.apps {
+            if only.is_some_and(|o| o != key) {
+                continue;
+            }
+            let b = &app.business;
+            biz.push(vec![
+                key.name.clone(),
+                match &app.store {
+                    crate::app::Store::Memory => "memory".to_string(),
+                    crate::app::Store::Database(db) => format!("service/{}", db.name),
+                },
+                b.accepted.to_string(),
+                b.duplicates.to_string(),
+                app.lost().to_string(),
+                b.conflicts.to_string(),
+                b.found.to_string(),
+                b.not_found.to_string(),
+                b.unavailable.to_string(),
+                b.lost_answers.to_string(),
+            ]);
+        }
+        if biz.len() > 1 {
+            out.push('\n');
+            out.push_str(&table(&biz));
+        }
         for (key, series) in &self.series {
             if only.is_some_and(|o| o != key) {
                 continue;

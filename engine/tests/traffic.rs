@@ -240,3 +240,65 @@ fn the_same_seed_sends_the_same_requests_to_the_same_pods() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn with_memory_state_a_retried_message_is_accepted_twice_while_ready_stays_three_of_three() {
+    let mut c = serving(23, "notes-api:1.0", true, false);
+    sh(&mut c, "sim traffic service/web --stop");
+    sh(&mut c, "sim app service/web");
+    // A client that retries once after a lost answer.
+    sh(
+        &mut c,
+        "sim traffic service/web --rps 20 --retries 1 --for 10m",
+    );
+    sh(&mut c, "kubectl rollout restart deployment/web");
+    c.advance(120_000);
+    let app = &c.proxies.apps[&ObjKey::new("default", "web")];
+    assert!(app.business.lost_answers > 0, "{:?}", app.business);
+    assert!(app.business.duplicates > 0, "{:?}", app.business);
+    assert!(app.lost() > 0, "the old Pods' messages went with them");
+    assert!(
+        app.business.not_found > 0,
+        "a read lands on a Pod that never had it"
+    );
+    let d = web(&c);
+    assert_eq!((d.status.ready_replicas, d.status.replicas), (3, 3));
+}
+
+#[test]
+fn with_a_database_duplicates_are_refused_across_pods_and_its_outage_fails_writes() {
+    let mut c = serving(29, "notes-api:1.0", true, false);
+    sh(&mut c, "sim traffic service/web --stop");
+    sh(
+        &mut c,
+        "kubectl create deployment db --image=postgres:16 --port=5432",
+    );
+    sh(&mut c, "kubectl expose deployment db --port=5432");
+    assert!(c.settle(120_000));
+    sh(&mut c, "sim app service/web --store service/db");
+    sh(
+        &mut c,
+        "sim traffic service/web --rps 20 --retries 1 --for 10m",
+    );
+    sh(&mut c, "kubectl rollout restart deployment/web");
+    c.advance(120_000);
+    let app = &c.proxies.apps[&ObjKey::new("default", "web")];
+    assert_eq!(
+        (app.business.duplicates, app.lost(), app.business.not_found),
+        (0, 0, 0),
+        "{:?}",
+        app.business
+    );
+    // The database goes away: every write fails, Ready stays 3/3 for the API.
+    sh(&mut c, "kubectl scale deployment db --replicas=0");
+    c.advance(30_000);
+    let before = c.proxies.apps[&ObjKey::new("default", "web")]
+        .business
+        .unavailable;
+    c.advance(10_000);
+    let after = c.proxies.apps[&ObjKey::new("default", "web")]
+        .business
+        .unavailable;
+    assert_eq!(after - before, 200);
+    assert_eq!(web(&c).status.ready_replicas, 3);
+}

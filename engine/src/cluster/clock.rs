@@ -153,8 +153,20 @@ impl Cluster {
                     // A node that is gone: nothing answers at that address.
                     None => crate::proxy::Answer::Silent,
                 };
+                let instance = |uid: &str| {
+                    let (_, key) = store.by_uid(uid)?;
+                    let pod = store.get::<Pod>(key)?;
+                    let run = pod
+                        .status
+                        .container_statuses
+                        .first()
+                        .and_then(|s| s.state.running.as_ref())
+                        .map(|r| r.started_at.clone())
+                        .unwrap_or_default();
+                    Some(run)
+                };
                 self.proxies
-                    .tick(now, &mut self.rng, &nodes, node_up, answer)
+                    .tick(now, &mut self.rng, &nodes, node_up, answer, instance)
             }
         };
         if let Some((at, t)) = next {

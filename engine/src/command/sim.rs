@@ -12,7 +12,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, SimTime, MINUTE, SECOND};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME]";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB]";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -41,6 +41,7 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
         "why" => why(c, rest),
         "trace" => trace(c, rest),
         "traffic" => traffic(c, rest),
+        "app" => app(c, rest),
         other => Err(format!("error: unknown sim verb \"{other}\"\n{USAGE}")),
     };
     match r {
@@ -822,5 +823,60 @@ fn image_warmup(c: &mut Cluster, words: &[String]) -> R {
     Ok(format!(
         "{image}: the application listens {} after its container starts; until then it refuses connections and fails its probes",
         crate::kubelet::format_go_duration(ms)
+    ))
+}
+
+/// `sim app service/NAME [--store memory|service/DB]`: the Service's Pods run the
+/// message API (`crate::app`), keeping messages in memory or in a database behind
+/// Service DB; its traffic then posts and reads messages.
+fn app(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(
+        words,
+        &[flag("store", None), flag("namespace", Some('n'))],
+        "sim app",
+    )?;
+    let usage = "error: usage: sim app service/NAME [--store memory|service/DB]";
+    let ns = p.get("namespace").unwrap_or("default");
+    let name = p
+        .args
+        .first()
+        .and_then(|a| {
+            a.strip_prefix("service/")
+                .or_else(|| a.strip_prefix("svc/"))
+        })
+        .filter(|n| !n.is_empty())
+        .ok_or(usage)?;
+    let key = ObjKey::new(ns, name);
+    if c.store.get::<Service>(&key).is_none() {
+        return Err(format!(
+            "Error from server (NotFound): services \"{name}\" not found"
+        ));
+    }
+    let (store, said) = match p.get("store").unwrap_or("memory") {
+        "memory" => (
+            crate::app::Store::Memory,
+            "in each Pod's memory".to_string(),
+        ),
+        db => {
+            let db_name = db
+                .strip_prefix("service/")
+                .or_else(|| db.strip_prefix("svc/"))
+                .filter(|n| !n.is_empty())
+                .ok_or(usage)?;
+            let db_key = ObjKey::new(ns, db_name);
+            if c.store.get::<Service>(&db_key).is_none() {
+                return Err(format!(
+                    "Error from server (NotFound): services \"{db_name}\" not found"
+                ));
+            }
+            (
+                crate::app::Store::Database(db_key),
+                format!("in the database behind service/{db_name}"),
+            )
+        }
+    };
+    c.proxies.apps.insert(key, crate::app::App::new(store));
+    Ok(format!(
+        "service/{name}: its Pods run the message API, keeping messages {said}"
     ))
 }

@@ -11,6 +11,7 @@ mod create;
 mod delete;
 mod expose;
 mod get;
+mod logs;
 mod node;
 mod rollout;
 mod update;
@@ -192,6 +193,7 @@ const HELP: &[(&str, &str)] = &[
         include_str!("help/create-service-nodeport.txt"),
     ),
     ("expose", include_str!("help/expose.txt")),
+    ("logs", include_str!("help/logs.txt")),
     (
         "create deployment",
         include_str!("help/create-deployment.txt"),
@@ -427,6 +429,7 @@ fn run_verb_inner(
         "describe" => get::describe(c, rest),
         "create" => create::create(c, rest, stdin, files),
         "expose" => expose::expose(c, rest, false),
+        "logs" => logs::logs(c, rest),
         "apply" => create::apply(c, rest, stdin, files),
         "delete" => return blocking(delete::delete(c, rest, stdin, files)),
         "scale" => update::scale(c, rest),

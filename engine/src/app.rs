@@ -1,0 +1,237 @@
+//! The application behind a Service, for the business lens: a message API (the course's
+//! notes-api). A client POSTs message ids, each new, and GETs earlier ones back; the
+//! application refuses a duplicate id with 409 and answers a GET with 200 or 404.
+//!
+//! **Where the state lives** is the lesson:
+//! - `memory` (the default): each Pod keeps the ids it accepted in its own memory. A
+//!   duplicate is caught only when it lands on the Pod that has it; a GET finds only
+//!   what that Pod accepted; a replaced Pod's ids are gone.
+//! - `database`: the ids live in one store behind another Service (a database with its
+//!   own Pod). Duplicates are refused across Pods and survive replacement — and when
+//!   the database has no endpoint, every write fails with 503.
+//!
+//! **Lost responses.** A request that reaches a Pod being stopped (TERM sent) was
+//! processed but its connection is reset before the answer: the client sees an error
+//! and, retrying, sends the same id again — to another Pod, which with in-memory state
+//! accepts it a second time. Ready stays 3/3 throughout.
+//!
+//! Not part of Kubernetes: a model of the workload, as `crate::faults` is of the world.
+
+use crate::apiserver::ObjKey;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Where an application keeps its messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Store {
+    /// Each Pod in its own memory.
+    Memory,
+    /// One database behind this Service.
+    Database(ObjKey),
+}
+
+/// What the business saw of one application.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Business {
+    /// Distinct message ids accepted (201) at least once.
+    pub accepted: u64,
+    /// Accepts of an id already accepted elsewhere: the same message stored twice.
+    pub duplicates: u64,
+    /// 409 answers: a duplicate caught.
+    pub conflicts: u64,
+    /// 200 answers to GETs.
+    pub found: u64,
+    /// 404 answers to GETs of ids that were accepted.
+    pub not_found: u64,
+    /// 503 answers: the database could not be reached.
+    pub unavailable: u64,
+    /// Requests processed whose answer was lost (reset by a stopping Pod).
+    pub lost_answers: u64,
+}
+
+/// One application's state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct App {
+    /// Where it keeps messages.
+    pub store: Store,
+    /// Ids accepted, per Pod uid (memory) — or under "" for the database.
+    held: BTreeMap<String, BTreeSet<u64>>,
+    /// Every id ever accepted (what the client believes is stored).
+    pub sent: BTreeSet<u64>,
+    /// The run of each Pod's application its memory belongs to.
+    instances: BTreeMap<String, String>,
+    /// The next new id.
+    pub next_id: u64,
+    /// Counters.
+    pub business: Business,
+}
+
+/// What the application answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// 201 Created.
+    Created,
+    /// 409 Conflict.
+    Conflict,
+    /// 200 OK.
+    Found,
+    /// 404 Not Found.
+    NotFound,
+    /// 503 Service Unavailable (no database).
+    Unavailable,
+}
+
+impl Reply {
+    /// The HTTP status.
+    pub fn status(self) -> u16 {
+        match self {
+            Reply::Created => 201,
+            Reply::Conflict => 409,
+            Reply::Found => 200,
+            Reply::NotFound => 404,
+            Reply::Unavailable => 503,
+        }
+    }
+}
+
+impl App {
+    /// A message API keeping its state in `store`.
+    pub fn new(store: Store) -> Self {
+        App {
+            store,
+            held: BTreeMap::new(),
+            sent: BTreeSet::new(),
+            instances: BTreeMap::new(),
+            next_id: 1,
+            business: Business::default(),
+        }
+    }
+
+    fn shelf(&self, pod_uid: &str) -> String {
+        match self.store {
+            Store::Memory => pod_uid.to_string(),
+            Store::Database(_) => String::new(),
+        }
+    }
+
+    /// `POST /messages/{id}` served by Pod `pod_uid`; `db_up` says whether the
+    /// database answered (ignored with memory).
+    pub fn post(&mut self, id: u64, pod_uid: &str, db_up: bool) -> Reply {
+        if matches!(self.store, Store::Database(_)) && !db_up {
+            self.business.unavailable += 1;
+            return Reply::Unavailable;
+        }
+        let shelf = self.shelf(pod_uid);
+        if self.held.get(&shelf).is_some_and(|s| s.contains(&id)) {
+            self.business.conflicts += 1;
+            return Reply::Conflict;
+        }
+        let elsewhere = self.held.values().any(|s| s.contains(&id));
+        self.held.entry(shelf).or_default().insert(id);
+        if elsewhere {
+            self.business.duplicates += 1;
+        } else if self.sent.insert(id) {
+            self.business.accepted += 1;
+        }
+        Reply::Created
+    }
+
+    /// `GET /messages/{id}` served by Pod `pod_uid`.
+    pub fn get(&mut self, id: u64, pod_uid: &str, db_up: bool) -> Reply {
+        if matches!(self.store, Store::Database(_)) && !db_up {
+            self.business.unavailable += 1;
+            return Reply::Unavailable;
+        }
+        if self
+            .held
+            .get(&self.shelf(pod_uid))
+            .is_some_and(|s| s.contains(&id))
+        {
+            self.business.found += 1;
+            Reply::Found
+        } else {
+            self.business.not_found += 1;
+            Reply::NotFound
+        }
+    }
+
+    /// A Pod's memory is gone (its Pod was deleted): with memory state, the ids only
+    /// it held are lost.
+    pub fn forget_pod(&mut self, pod_uid: &str) {
+        if self.store == Store::Memory {
+            self.held.remove(pod_uid);
+        }
+    }
+
+    /// What runs in Pod `uid` now (its application's start; None: the Pod is gone):
+    /// a different run than the one that accepted its messages lost them.
+    pub fn observe_instance(&mut self, uid: &str, instance: Option<String>) {
+        match instance {
+            None => {
+                self.forget_pod(uid);
+                self.instances.remove(uid);
+            }
+            Some(run) => {
+                let prev = self.instances.insert(uid.to_string(), run.clone());
+                if prev.is_some_and(|p| p != run) {
+                    self.forget_pod(uid);
+                }
+            }
+        }
+    }
+
+    /// Ids the client had accepted that no Pod (or the database) holds any more.
+    pub fn lost(&self) -> u64 {
+        let held: BTreeSet<u64> = self.held.values().flatten().copied().collect();
+        self.sent.iter().filter(|id| !held.contains(id)).count() as u64
+    }
+
+    /// The uids whose memory the application keeps (to drop those of Pods gone).
+    pub fn pods(&self) -> Vec<String> {
+        self.held
+            .keys()
+            .filter(|k| !k.is_empty())
+            .cloned()
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn in_memory_a_duplicate_is_caught_only_on_the_pod_that_has_it() {
+        let mut a = App::new(Store::Memory);
+        assert_eq!(a.post(1, "pod-a", true), Reply::Created);
+        assert_eq!(a.post(1, "pod-a", true), Reply::Conflict);
+        assert_eq!(
+            a.post(1, "pod-b", true),
+            Reply::Created,
+            "pod-b never saw it"
+        );
+        assert_eq!(
+            (
+                a.business.accepted,
+                a.business.duplicates,
+                a.business.conflicts
+            ),
+            (1, 1, 1)
+        );
+        assert_eq!(a.get(1, "pod-c", true), Reply::NotFound);
+        a.forget_pod("pod-a");
+        assert_eq!(a.lost(), 0, "pod-b still has it");
+        a.forget_pod("pod-b");
+        assert_eq!(a.lost(), 1, "both Pods replaced: the message is gone");
+    }
+
+    #[test]
+    fn with_a_database_duplicates_are_refused_everywhere_and_survive_replacement() {
+        let mut a = App::new(Store::Database(ObjKey::new("default", "db")));
+        assert_eq!(a.post(1, "pod-a", true), Reply::Created);
+        assert_eq!(a.post(1, "pod-b", true), Reply::Conflict);
+        a.forget_pod("pod-a");
+        assert_eq!(a.get(1, "pod-c", true), Reply::Found);
+        assert_eq!(a.lost(), 0);
+        assert_eq!(a.post(2, "pod-c", false), Reply::Unavailable);
+    }
+}
