@@ -2,8 +2,8 @@
 
 use super::{
     chain::ChainView, console::Console, deployments::DeploymentPanel, events::EventList,
-    inspector::Inspector, lesson::Lesson, nodeboard::NodeBoard, timeline::TimelineView,
-    toolbar::Toolbar,
+    inspector::Inspector, lesson::Lesson, nodeboard::NodeBoard, services::ServicePanel,
+    timeline::TimelineView, toolbar::Toolbar,
 };
 use crate::embed::{self, Bridge};
 use crate::i18n::{t, trf, InLang, Said};
@@ -196,6 +196,7 @@ pub fn app() -> Html {
                         <Lesson />
                     }
                     if shows("chain") { <ChainView /> }
+                    if shows("services") { <ServicePanel /> }
                     if shows("timeline") { <TimelineView /> }
                     <Inspector />
                     if shows("board") { <NodeBoard /> }

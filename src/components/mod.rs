@@ -8,5 +8,6 @@ pub mod events;
 pub mod inspector;
 pub mod lesson;
 pub mod nodeboard;
+pub mod services;
 pub mod timeline;
 pub mod toolbar;

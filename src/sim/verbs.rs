@@ -54,6 +54,15 @@ pub enum Verb {
     Partition(String),
     /// Register a new node.
     AddNode(String),
+    /// Put a Service in front of a Deployment's Pods.
+    Expose(String),
+    /// Send a Service requests (per second) for ten minutes.
+    Traffic(String, u32),
+    /// Stop a Service's requests.
+    StopTraffic(String),
+    /// Run the message API behind a Service, its state in memory (None) or in the
+    /// database behind another Service.
+    App(String, Option<String>),
 }
 
 impl Verb {
@@ -93,6 +102,13 @@ impl Verb {
             Verb::Power(n, false) => format!("sim node down {n}"),
             Verb::Partition(n) => format!("sim node partition {n}"),
             Verb::AddNode(n) => format!("sim node add {n}"),
+            Verb::Expose(d) => format!("kubectl expose deployment {d} --port=80"),
+            Verb::Traffic(svc, rps) => {
+                format!("sim traffic service/{svc} --rps {rps} --retries 1 --for 10m")
+            }
+            Verb::StopTraffic(svc) => format!("sim traffic service/{svc} --stop"),
+            Verb::App(svc, None) => format!("sim app service/{svc}"),
+            Verb::App(svc, Some(db)) => format!("sim app service/{svc} --store service/{db}"),
         }
     }
 }
@@ -142,6 +158,12 @@ mod tests {
             (Verb::SetPaused("web".into(), false), "kubectl rollout resume deployment/web"),
             (Verb::Cordon("node-2".into(), false), "kubectl uncordon node-2"),
             (Verb::Power("node-2".into(), false), "sim node down node-2"),
+            (Verb::Expose("web".into()), "kubectl expose deployment web --port=80"),
+            (
+                Verb::Traffic("web".into(), 20),
+                "sim traffic service/web --rps 20 --retries 1 --for 10m",
+            ),
+            (Verb::App("web".into(), None), "sim app service/web"),
         ];
         for (verb, command) in cases {
             assert_eq!(verb.command(), command);

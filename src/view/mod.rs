@@ -15,6 +15,7 @@ mod chain;
 mod deployments;
 mod events;
 mod node;
+mod services;
 mod timeline;
 
 pub use aggregate::*;
@@ -22,6 +23,7 @@ pub use chain::*;
 pub use deployments::*;
 pub use events::*;
 pub use node::*;
+pub use services::*;
 pub use timeline::*;
 
 /// Which of `len` items a capped list draws: up to `max` of those where `busy(i)` (in

@@ -31,6 +31,9 @@ pub struct Budget {
     /// An input still running after this long is a hang: the watchdog prints it and
     /// ends the process, since a thread cannot be stopped from outside.
     pub hang: Duration,
+    /// An input whose process holds more than this is a runaway: the watchdog prints
+    /// and dumps it and ends the run before the kernel kills the process unnamed.
+    pub runaway: usize,
     /// Stop the run once this instant has passed (the inputs run so far are
     /// reported): a long campaign given a time box rather than a count. None: run
     /// every input.
@@ -43,6 +46,7 @@ impl Default for Budget {
             wall: Duration::from_secs(2),
             heap: 256 << 20,
             hang: Duration::from_secs(120),
+            runaway: 4 << 30,
             until: None,
         }
     }
@@ -57,6 +61,8 @@ pub struct HeapMeter {
     pub reset: fn(),
     /// Peak bytes allocated and still live, on this thread, since the last reset.
     pub peak: fn() -> usize,
+    /// Bytes live in the whole process now (read by the watchdog).
+    pub total: fn() -> usize,
 }
 
 /// Defines the binary's `#[global_allocator]`: `System`, counting live bytes per
@@ -74,6 +80,9 @@ macro_rules! counting_allocator {
             use std::alloc::{GlobalAlloc, Layout, System};
             use std::cell::Cell;
 
+            /// Live bytes of every thread: the watchdog's view of a runaway input.
+            static TOTAL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
             std::thread_local! {
                 static LIVE: Cell<usize> = const { Cell::new(0) };
                 static PEAK: Cell<usize> = const { Cell::new(0) };
@@ -81,6 +90,7 @@ macro_rules! counting_allocator {
             }
 
             fn grow(n: usize) {
+                TOTAL.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
                 // try_with: an allocation during thread teardown is simply not counted.
                 let _ = LIVE.try_with(|live| {
                     let v = live.get().saturating_add(n);
@@ -90,6 +100,7 @@ macro_rules! counting_allocator {
             }
 
             fn shrink(n: usize) {
+                TOTAL.fetch_sub(n, std::sync::atomic::Ordering::Relaxed);
                 let _ = LIVE.try_with(|live| live.set(live.get().saturating_sub(n)));
             }
 
@@ -142,6 +153,11 @@ macro_rules! counting_allocator {
             pub fn peak() -> usize {
                 PEAK.with(Cell::get).saturating_sub(BASE.with(Cell::get))
             }
+
+            /// Live bytes of the whole process.
+            pub fn total() -> usize {
+                TOTAL.load(std::sync::atomic::Ordering::Relaxed)
+            }
         }
 
         /// The counting allocator's hooks for the fuzz runner.
@@ -149,6 +165,7 @@ macro_rules! counting_allocator {
             $crate::fuzz::HeapMeter {
                 reset: counting_allocator::reset,
                 peak: counting_allocator::peak,
+                total: counting_allocator::total,
             }
         }
     };
@@ -404,13 +421,31 @@ type Current = Arc<Mutex<Option<(Instant, u64, String)>>>;
 
 /// Watch `current`: an input running longer than `hang` is printed and the process
 /// ends with code 3 (a hang must fail loudly, not stall CI).
-fn watchdog(target: String, current: Current, stop: Arc<AtomicBool>, hang: Duration) {
+fn watchdog(
+    target: String,
+    current: Current,
+    stop: Arc<AtomicBool>,
+    hang: Duration,
+    memory: Option<(fn() -> usize, usize)>,
+) {
     while !stop.load(Ordering::Relaxed) {
-        std::thread::sleep(Duration::from_millis(200));
+        std::thread::sleep(Duration::from_millis(50));
         let Ok(slot) = current.lock() else {
             return;
         };
         if let Some((since, index, input)) = slot.as_ref() {
+            if let Some((total, cap)) = memory {
+                let live = total();
+                if live > cap {
+                    eprintln!(
+                        "RUNAWAY MEMORY: {target} input #{index} holds {} MiB: {}",
+                        live >> 20,
+                        show(input)
+                    );
+                    dump(&target, "memory", *index, input);
+                    std::process::exit(3);
+                }
+            }
             if since.elapsed() > hang {
                 eprintln!(
                     "HANG: {target} input #{index} still running after {:.0} s: {}",
@@ -456,7 +491,8 @@ pub fn run(
             stop.clone(),
             budget.hang,
         );
-        std::thread::spawn(move || watchdog(t, c, s, h))
+        let memory = meter.map(|m| (m.total, budget.runaway));
+        std::thread::spawn(move || watchdog(t, c, s, h, memory))
     };
     let started = Instant::now();
     let mut r = Report {

@@ -1,0 +1,155 @@
+//! The Services panel: for each Service, platform health (its endpoints and the
+//! Deployment behind it) beside what its users met (the traffic's outcomes) and, when
+//! the application is modelled, the business outcome — the course's two cards.
+
+use super::*;
+use kubeplay_engine::api::{Deployment, EndpointSlice, Service};
+use kubeplay_engine::apiserver::ObjKey;
+use kubeplay_engine::proxy::{Bucket, Outcome};
+
+/// Seconds of traffic the sparkline shows.
+pub const SPARK_SECONDS: u64 = 30;
+
+/// One Service, as the panel draws it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServiceView {
+    /// Name.
+    pub name: String,
+    /// `ClusterIP`, `NodePort`…
+    pub type_: String,
+    /// `10.96.x.y:80` (or `None` for headless).
+    pub address: String,
+    /// Endpoints: ready, not ready (and not terminating), terminating.
+    pub endpoints: (usize, usize, usize),
+    /// The Deployment whose Pods it selects, with its Ready count and spec.replicas.
+    pub deployment: Option<(String, i64, i64)>,
+    /// A flow runs: its requests per second.
+    pub rps: Option<u32>,
+    /// The last 10 s: requests, then each outcome in [`Outcome::ALL`] order.
+    pub recent: (u64, [u64; 5]),
+    /// Error share of each of the last [`SPARK_SECONDS`] seconds, in thousandths
+    /// (None: no request that second).
+    pub spark: Vec<Option<u64>>,
+    /// The business card, when the application is modelled: store, accepted,
+    /// duplicates, lost, 409, 200, 404, 503.
+    pub business: Option<(String, [u64; 7])>,
+}
+
+/// Every Service in `default` but the API server's own.
+pub fn service_views(c: &Cluster) -> Vec<ServiceView> {
+    let now_s = c.now() / 1000;
+    c.store
+        .list_ns::<Service>("default")
+        .filter(|s| s.metadata.name != "kubernetes")
+        .map(|s| {
+            let key = ObjKey::new("default", &s.metadata.name);
+            let mut eps = (0, 0, 0);
+            for slice in c.store.list_ns::<EndpointSlice>("default") {
+                if slice.metadata.labels.get("kubernetes.io/service-name") != Some(&s.metadata.name)
+                {
+                    continue;
+                }
+                for e in slice.endpoints.iter().flatten() {
+                    if e.conditions.terminating == Some(true) {
+                        eps.2 += 1;
+                    } else if e.conditions.ready.unwrap_or(true) {
+                        eps.0 += 1;
+                    } else {
+                        eps.1 += 1;
+                    }
+                }
+            }
+            let deployment = s.spec.selector.as_ref().and_then(|sel| {
+                c.store.list_ns::<Deployment>("default").find(|d| {
+                    let l = &d.spec.template.metadata.labels;
+                    !sel.is_empty() && sel.iter().all(|(k, v)| l.get(k) == Some(v))
+                })
+            });
+            let series = c.proxies.series.get(&key);
+            let second = |s: u64| series.and_then(|m| m.get(&s));
+            let mut recent = (0, [0u64; 5]);
+            for s in now_s.saturating_sub(9)..=now_s {
+                if let Some(b) = second(s) {
+                    recent.0 += b.total();
+                    for (i, n) in b.outcomes.iter().enumerate() {
+                        recent.1[i] += n;
+                    }
+                }
+            }
+            let spark = (now_s.saturating_sub(SPARK_SECONDS - 1)..=now_s)
+                .map(|s| {
+                    second(s)
+                        .filter(|b: &&Bucket| b.total() > 0)
+                        .map(|b| b.errors() * 1000 / b.total())
+                })
+                .collect();
+            let business = c.proxies.apps.get(&key).map(|a| {
+                let b = &a.business;
+                let store = match &a.store {
+                    kubeplay_engine::app::Store::Memory => "memory".to_string(),
+                    kubeplay_engine::app::Store::Database(db) => format!("service/{}", db.name),
+                };
+                (
+                    store,
+                    [
+                        b.accepted,
+                        b.duplicates,
+                        a.lost(),
+                        b.conflicts,
+                        b.found,
+                        b.not_found,
+                        b.unavailable,
+                    ],
+                )
+            });
+            ServiceView {
+                name: s.metadata.name.clone(),
+                type_: s.spec.type_.clone(),
+                address: match s.spec.ports.first() {
+                    Some(p) if !s.is_headless() => format!("{}:{}", s.spec.cluster_ip, p.port),
+                    _ => s.spec.cluster_ip.clone(),
+                },
+                endpoints: eps,
+                deployment: deployment.map(|d| {
+                    (
+                        d.metadata.name.clone(),
+                        d.status.ready_replicas,
+                        d.spec.replicas,
+                    )
+                }),
+                rps: c.proxies.flows.get(&key).map(|f| f.rps),
+                recent,
+                spark,
+                business,
+            }
+        })
+        .collect()
+}
+
+/// Deployments in `default` no Service selects (the panel offers to expose them).
+pub fn unexposed_deployments(c: &Cluster) -> Vec<String> {
+    let services: Vec<&Service> = c.store.list_ns::<Service>("default").collect();
+    c.store
+        .list_ns::<Deployment>("default")
+        .filter(|d| {
+            let l = &d.spec.template.metadata.labels;
+            !services.iter().any(|s| {
+                s.spec.selector.as_ref().is_some_and(|sel| {
+                    !sel.is_empty() && sel.iter().all(|(k, v)| l.get(k) == Some(v))
+                })
+            })
+        })
+        .map(|d| d.metadata.name.clone())
+        .collect()
+}
+
+/// The label of outcome `i` of [`Outcome::ALL`] in the panel.
+pub fn outcome_label(i: usize) -> &'static str {
+    match Outcome::ALL[i] {
+        Outcome::Ok => "answered",
+        Outcome::NoEndpoints => "no endpoints",
+        Outcome::Refused => "refused",
+        Outcome::Timeout => "timed out",
+        Outcome::Reset => "reset",
+    }
+}

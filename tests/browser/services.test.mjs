@@ -1,0 +1,55 @@
+// The Services panel: expose the Deployment, send traffic, watch a rollout's errors
+// and the business card's duplicates while Ready stays 3/3 — in English and Chinese.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, openPage, shot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+async function type(page, text) {
+  const input = page.getByTestId('console-input');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+test('exposing web and sending traffic shows answered requests beside Ready 3/3', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  const panel = page.getByTestId('services');
+  await panel.getByTestId('expose-web').click();
+  const card = page.getByTestId('svc-web');
+  await card.waitFor();
+  await assert.doesNotReject(card.getByTestId('svc-endpoints').filter({ hasText: 'Endpoints: 3 ready, 0 not ready, 0 terminating' }).waitFor({ timeout: 20000 }));
+  await card.getByTestId('svc-traffic-start').click();
+  await card.getByTestId('svc-app').click();
+  // Requests flow and are answered while the clock plays.
+  await card.getByTestId('svc-traffic').filter({ hasText: /\d+ requests, \d+ answered, 0 failed/ }).waitFor({ timeout: 20000 });
+  await assert.doesNotReject(card.getByText('deployment/web: Ready 3/3').waitFor());
+  // A rollout restart: answers lost on stopping Pods, retried elsewhere, accepted twice.
+  await page.getByTestId('speed-30').click();
+  await type(page, 'kubectl rollout restart deployment/web');
+  const twice = card.getByTestId('svc-business').locator('tr', { hasText: 'accepted twice' }).locator('td');
+  await page.waitForFunction(
+    (el) => Number(el.textContent) > 0,
+    await twice.elementHandle(),
+    { timeout: 60000 },
+  );
+  await page.getByTestId('play').click();
+  await page.screenshot({ path: shot('services-en.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Services panel speaks Chinese', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?lang=zh`);
+  await page.getByTestId('expose-web').click();
+  const card = page.getByTestId('svc-web');
+  await card.getByText('平台健康').waitFor();
+  await card.getByTestId('svc-traffic-start').click();
+  await card.getByText(/个请求，\d+ 个得到应答/).waitFor({ timeout: 20000 });
+  await page.getByTestId('play').click();
+  await page.screenshot({ path: shot('services-zh.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
