@@ -501,6 +501,41 @@ impl Proxies {
         answer(pick) == Answer::Accept
     }
 
+    /// A Service's traffic and business numbers so far, as `sim expect traffic/NAME`
+    /// reads them (None: no request was ever sent to it).
+    pub fn summary(&self, key: &ObjKey) -> Option<serde_json::Value> {
+        let series = self.series.get(key)?;
+        let mut t = Bucket::default();
+        for b in series.values() {
+            for (i, n) in b.outcomes.iter().enumerate() {
+                t.outcomes[i] += n;
+            }
+            t.retries += b.retries;
+        }
+        let mut v = serde_json::json!({
+            "requests": t.total(),
+            "ok": t.outcomes[0],
+            "errors": t.errors(),
+            "noEndpoints": t.outcomes[1],
+            "refused": t.outcomes[2],
+            "timeout": t.outcomes[3],
+            "reset": t.outcomes[4],
+            "retries": t.retries,
+        });
+        if let Some(app) = self.apps.get(key) {
+            let b = &app.business;
+            v["accepted"] = b.accepted.into();
+            v["duplicates"] = b.duplicates.into();
+            v["lost"] = app.lost().into();
+            v["conflicts"] = b.conflicts.into();
+            v["found"] = b.found.into();
+            v["notFound"] = b.not_found.into();
+            v["unavailable"] = b.unavailable.into();
+            v["lostAnswers"] = b.lost_answers.into();
+        }
+        Some(v)
+    }
+
     /// `sim traffic --report`: totals per Service, then its errors per ten seconds.
     pub fn report(&self, only: Option<&ObjKey>) -> String {
         let mut out = String::new();

@@ -238,6 +238,14 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "crashloop-backoff",
         include_str!("../scenarios/14-crashloop-backoff.yaml"),
     ),
+    (
+        "ready-is-not-stored",
+        include_str!("../scenarios/15-ready-is-not-stored.yaml"),
+    ),
+    (
+        "rollout-readiness-traffic",
+        include_str!("../scenarios/16-rollout-readiness-traffic.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

@@ -53,3 +53,23 @@ test('the Services panel speaks Chinese', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the ready-is-not-stored lesson: clicking its steps ticks every goal while Ready stays 3/3', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=ready-is-not-stored&speed=30`);
+  const lesson = page.getByTestId('lesson');
+  await lesson.getByRole('heading', { name: "Ready 3/3 is not 'the message is stored'" }).waitFor();
+  await page.getByTestId('step-1').click();
+  await page.getByTestId('goals').getByText('Goals: 1 of 6 reached').waitFor({ timeout: 30_000 });
+  await page.getByTestId('step-2').click();
+  await page.getByTestId('goals').getByText('Goals: 6 of 6 reached').waitFor({ timeout: 60_000 });
+  const card = page.getByTestId('svc-notes-api');
+  await card.getByText('deployment/notes-api: Ready 3/3').waitFor();
+  const twice = await card.getByTestId('svc-business').locator('tr', { hasText: 'accepted twice' }).locator('td').innerText();
+  assert.ok(Number(twice) > 0, twice);
+  await page.getByTestId('play').click();
+  await page.getByTestId('lang-zh').click();
+  await page.getByTestId('goals').getByText('目标：已达成 6/6').waitFor();
+  await page.screenshot({ path: shot('lesson-ready-is-not-stored-zh.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -333,7 +333,7 @@ fn compare(got: &str, op: &str, want: &str) -> Result<bool, String> {
 /// [--field F=V] OP VALUE`.
 fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
     let r = (|| -> Result<(bool, String), String> {
-        let usage = "error: usage: sim expect <kind>/<name> <jsonpath> OP VALUE | sim expect count <kind> [-l SEL] [--field F=V] OP VALUE";
+        let usage = "error: usage: sim expect <kind>/<name> <jsonpath> OP VALUE | sim expect count <kind> [-l SEL] [--field F=V] OP VALUE | sim expect traffic/<service> <jsonpath> OP VALUE";
         if words.len() < 4 {
             return Err(usage.into());
         }
@@ -376,6 +376,22 @@ fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
             n.to_string()
         } else {
             let (t, name) = subject[0].split_once('/').ok_or(usage)?;
+            if t == "traffic" {
+                // A Service's traffic and business numbers (`Proxies::summary`).
+                let path = subject.get(1).ok_or(usage)?;
+                let v = c
+                    .proxies
+                    .summary(&ObjKey::new("default", name))
+                    .unwrap_or_else(|| serde_json::json!({}));
+                let found = select(path, &v)?;
+                let got = found
+                    .iter()
+                    .map(|x| format_value(x))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let ok = compare(if got.is_empty() { "0" } else { &got }, op, want)?;
+                return Ok((ok, got));
+            }
             let k = resolve_kind(t)
                 .ok_or_else(|| format!("error: the server doesn't have a resource type \"{t}\""))?;
             let path = subject.get(1).ok_or(usage)?;
