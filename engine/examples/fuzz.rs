@@ -21,7 +21,7 @@ use std::time::Duration;
 
 kubeplay_engine::counting_allocator!();
 
-const USAGE: &str = "usage: fuzz [--target manifest|command|link|scenario|all] [--inputs N] [--seed S] [--wall-ms MS] [--heap-mib MIB] [--seconds S] [--replay FILE]";
+const USAGE: &str = "usage: fuzz [--target manifest|command|link|scenario|all] [--inputs N] [--seed S] [--wall-ms MS] [--heap-mib MIB] [--seconds S] [--replay FILE] [--from N] [--trace]";
 
 fn main() {
     let mut target = "all".to_string();
@@ -32,6 +32,8 @@ fn main() {
     let mut seconds: Option<u64> = None;
     // One input from a file instead of generated ones: a finding, replayed.
     let mut replay: Option<String> = None;
+    let mut from: u64 = 0;
+    let mut trace = false;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
@@ -50,6 +52,15 @@ fn main() {
             "--heap-mib" => budget.heap = (num() as usize) << 20,
             // A time box per target: stop there and report what ran.
             "--seconds" => seconds = Some(num()),
+            // Skip the first N generated inputs (generated, not run): reach a finding
+            // deep in a run quickly.
+            "--from" => from = num(),
+            // Print each input's index before it runs (a process the kernel kills
+            // leaves its last line).
+            "--trace" => {
+                trace = true;
+                i -= 1;
+            }
             "--replay" => {
                 replay = Some(std::fs::read_to_string(&value).unwrap_or_else(|e| {
                     eprintln!("{value}: {e}");
@@ -90,6 +101,9 @@ fn main() {
     for kind in kinds {
         budget.until = seconds.map(|s| std::time::Instant::now() + Duration::from_secs(s));
         let mut g = Generator::new(kind, &corpus, seed);
+        for _ in 0..from {
+            let _ = g.next_input();
+        }
         let exec: &dyn Fn(&str) = match kind {
             Kind::Manifest => &|s| manifests.exec(s),
             Kind::Command => &|s| commands.exec(s),
@@ -101,7 +115,12 @@ fn main() {
             inputs,
             &budget,
             Some(heap_meter()),
-            &mut |_| replay.clone().unwrap_or_else(|| g.next_input()),
+            &mut |i| {
+                if trace {
+                    eprintln!("input #{}", from + i);
+                }
+                replay.clone().unwrap_or_else(|| g.next_input())
+            },
             exec,
             &mut |r: &Report| {
                 eprintln!(

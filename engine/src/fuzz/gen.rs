@@ -1521,16 +1521,23 @@ pub fn mutate(rng: &mut Rng, corpus: &Corpus, mut s: String) -> String {
                 }
             }
         }
-    }
-    if s.len() > MAX_INPUT {
-        let cut = boundaries(&s)
-            .into_iter()
-            .take_while(|&i| i <= MAX_INPUT)
-            .last()
-            .unwrap_or(0);
-        s.truncate(cut);
+        // Bounded after every mutation, not once at the end: four line repeats of a
+        // hundred each would make a 64 KiB input 6 TB (a run of the link target was
+        // killed for it, in this generator, before any input ran).
+        truncate_to_max(&mut s);
     }
     s
+}
+
+/// Cut `s` at the last character boundary within [`MAX_INPUT`] bytes.
+fn truncate_to_max(s: &mut String) {
+    if s.len() > MAX_INPUT {
+        let mut cut = MAX_INPUT;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        s.truncate(cut);
+    }
 }
 
 /// The seeded source of one target's inputs.
@@ -1609,6 +1616,18 @@ mod tests {
             if s.is_empty() {
                 s = "é🦀x\n".into();
             }
+        }
+    }
+
+    #[test]
+    fn repeated_line_repeats_of_a_full_size_input_stay_within_the_bound_at_every_step() {
+        // One 64 KiB line: before the bound applied per mutation, repeats of it could
+        // ask for terabytes within a single call.
+        let corpus = Corpus::builtin();
+        for seed in 0..64 {
+            let mut rng = Rng::new(seed);
+            let s = mutate(&mut rng, &corpus, "x".repeat(MAX_INPUT));
+            assert!(s.len() <= MAX_INPUT);
         }
     }
 }
