@@ -33,6 +33,7 @@ fn bench_request() -> Option<kubeplay_engine::bench::Size> {
         nodes: n("nodes", 100),
         deployments: n("deployments", 30),
         replicas: n("replicas", 100),
+        services: p.get("services").as_deref() == Some("1"),
     })
 }
 

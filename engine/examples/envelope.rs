@@ -4,7 +4,7 @@
 //! Deployment is available again.
 //!
 //! ```text
-//! cargo run --release -p kubeplay-engine --example envelope -- [--nodes 5000 --deployments 1500 --replicas 100]
+//! cargo run --release -p kubeplay-engine --example envelope -- [--nodes 5000 --deployments 1500 --replicas 100] [--services]
 //! ```
 //! Prints one figure a line as `name: value unit`.
 
@@ -39,6 +39,7 @@ fn main() {
         nodes: arg(&args, "--nodes", 100),
         deployments: arg(&args, "--deployments", 30),
         replicas: arg(&args, "--replicas", 100),
+        services: args.iter().any(|a| a == "--services"),
     };
     let start = Instant::now();
     envelope(size, &|| start.elapsed().as_secs_f64(), &rss, &mut |f| {

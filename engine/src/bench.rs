@@ -20,6 +20,8 @@ pub struct Size {
     pub deployments: usize,
     /// Replicas each.
     pub replicas: usize,
+    /// A Service in front of each Deployment (EndpointSlices, Endpoints, kube-proxy).
+    pub services: bool,
 }
 
 /// One printed figure: `name: value unit`.
@@ -80,6 +82,15 @@ pub fn envelope(
     let pods = size.deployments * size.replicas;
     say("nodes", size.nodes as f64, "");
     say("pods", pods as f64, "");
+    say(
+        "services",
+        if size.services {
+            size.deployments as f64
+        } else {
+            0.0
+        },
+        "",
+    );
     let (mem0, _) = memory();
     let t0 = now();
     let mut c = Cluster::new(1);
@@ -107,6 +118,14 @@ pub fn envelope(
             "100m",
             "128Mi",
         );
+        if size.services {
+            let _ = crate::command::run(
+                &mut c,
+                &format!("kubectl expose deployment app-{d:04} --port=80"),
+                None,
+                &crate::command::NoFiles,
+            );
+        }
     }
     let mut scheduled_at = None;
     let mut slices = 0;
@@ -179,6 +198,7 @@ mod tests {
                 nodes: 10,
                 deployments: 3,
                 replicas: 10,
+                services: true,
             },
             &|| 0.0,
             &|| (0, 0),

@@ -198,6 +198,8 @@ type RulesVersion = (u64, Option<Arc<ServiceRules>>);
 #[derive(Clone, Debug, Default)]
 pub struct Proxies {
     history: BTreeMap<ObjKey, Vec<RulesVersion>>,
+    /// EndpointSlice names by their Service.
+    slices: BTreeMap<ObjKey, BTreeSet<String>>,
     version: u64,
     dirty: BTreeSet<ObjKey>,
     sync_armed: bool,
@@ -230,15 +232,37 @@ impl Proxies {
     pub fn on_change(
         &mut self,
         kind: Kind,
-        obj: Option<&Object>,
+        old: Option<&Object>,
+        new: Option<&Object>,
         key: &ObjKey,
         now: SimTime,
     ) -> Option<(SimTime, ProxyTimer)> {
-        let svc = match (kind, obj) {
-            (Kind::Service, _) => key.clone(),
-            (Kind::EndpointSlice, Some(o)) => {
-                let name = o.meta().labels.get("kubernetes.io/service-name")?;
-                ObjKey::new(&key.namespace, name)
+        let service_of = |o: &Object| {
+            o.meta()
+                .labels
+                .get("kubernetes.io/service-name")
+                .map(|n| ObjKey::new(&key.namespace, n))
+        };
+        let svc = match kind {
+            Kind::Service => key.clone(),
+            Kind::EndpointSlice => {
+                // The informer's index of slices by Service (their label).
+                let (before, after) = (old.and_then(service_of), new.and_then(service_of));
+                if let Some(b) = &before {
+                    if let Some(set) = self.slices.get_mut(b) {
+                        set.remove(&key.name);
+                    }
+                }
+                if let Some(a) = &after {
+                    self.slices
+                        .entry(a.clone())
+                        .or_default()
+                        .insert(key.name.clone());
+                }
+                if let Some(b) = before.clone().filter(|b| Some(b) != after.as_ref()) {
+                    self.dirty.insert(b);
+                }
+                after.or(before)?
             }
             _ => return None,
         };
@@ -257,7 +281,7 @@ impl Proxies {
         let previous = self.version;
         self.version += 1;
         for key in std::mem::take(&mut self.dirty) {
-            let rules = rules_for(store, &key).map(Arc::new);
+            let rules = rules_from(store, &key, self.slices.get(&key)).map(Arc::new);
             let h = self.history.entry(key).or_default();
             if h.last().map(|(_, r)| r) != Some(&rules) {
                 h.push((self.version, rules));
@@ -662,12 +686,30 @@ pub fn categorize_endpoints(eps: &[RuleEndpoint]) -> Vec<&RuleEndpoint> {
 /// slices (any manager's: the `kubernetes` Service's slice is the API server's). None:
 /// no Service, or a headless one (no cluster IP, no rules).
 pub fn rules_for(store: &Store, key: &ObjKey) -> Option<ServiceRules> {
+    let names: BTreeSet<String> = store
+        .list_ns::<EndpointSlice>(&key.namespace)
+        .filter(|s| s.metadata.labels.get("kubernetes.io/service-name") == Some(&key.name))
+        .map(|s| s.metadata.name.clone())
+        .collect();
+    rules_from(store, key, Some(&names))
+}
+
+/// [`rules_for`] from the slices named (the proxies' index of slices by Service).
+fn rules_from(
+    store: &Store,
+    key: &ObjKey,
+    slices: Option<&BTreeSet<String>>,
+) -> Option<ServiceRules> {
     let svc = store.get::<Service>(key)?;
     if svc.is_headless() || svc.spec.cluster_ip.is_empty() {
         return None;
     }
     let mut endpoints = Vec::new();
-    for s in store.list_ns::<EndpointSlice>(&key.namespace) {
+    let slices = slices
+        .into_iter()
+        .flatten()
+        .filter_map(|n| store.get::<EndpointSlice>(&ObjKey::new(&key.namespace, n)));
+    for s in slices {
         if s.metadata.labels.get("kubernetes.io/service-name") != Some(&key.name) {
             continue;
         }

@@ -37,6 +37,7 @@ test('exposing web and sending traffic shows answered requests beside Ready 3/3'
   );
   await page.getByTestId('play').click();
   await page.screenshot({ path: shot('services-en.png'), fullPage: true });
+  await panel.screenshot({ path: shot('services-panel-en.png') });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -179,8 +179,8 @@ impl Cluster {
             self.kubelets_on_pod_change(ch);
         }
         if matches!(ch.kind, Kind::Service | Kind::EndpointSlice) {
-            let obj = ch.new.as_deref().or(ch.old.as_deref());
-            if let Some((at, t)) = self.proxies.on_change(ch.kind, obj, &ch.key, self.now) {
+            let (old, new) = (ch.old.as_deref(), ch.new.as_deref());
+            if let Some((at, t)) = self.proxies.on_change(ch.kind, old, new, &ch.key, self.now) {
                 self.push_timer(at, Timer::Proxy(t));
             }
         }

@@ -45,7 +45,7 @@ impl Controller for EndpointsController {
         match ch.kind {
             Kind::Service => {
                 let svc = new.and_then(Service::from_object);
-                self.services.service_changed(&ch.key, svc);
+                self.services.service_written(ctx.store, &ch.key, svc);
                 if svc.is_none() {
                     self.trigger.delete_service(&ch.key);
                 }
@@ -54,6 +54,7 @@ impl Controller for EndpointsController {
             Kind::Pod => {
                 let old = old.and_then(Pod::from_object);
                 let new = new.and_then(Pod::from_object);
+                self.services.pod_written(ctx.store, old, new);
                 for key in self.services.services_for_change(ctx.store, old, new) {
                     ctx.enqueue(key);
                 }
@@ -92,7 +93,7 @@ impl EndpointsController {
         if svc.spec.type_ == "ExternalName" || svc.spec.selector.is_none() {
             return Vec::new();
         }
-        let pods = selected_pods(store, svc);
+        let pods = self.services.selected(store, svc);
         let trigger = self.trigger.compute(svc, &pods);
         let tolerate = svc.spec.publish_not_ready_addresses;
         let mut subsets: Vec<EndpointSubset> = Vec::new();

@@ -66,7 +66,7 @@ impl Controller for EndpointSliceController {
         match ch.kind {
             Kind::Service => {
                 let svc = new.and_then(Service::from_object);
-                self.services.service_changed(&ch.key, svc);
+                self.services.service_written(ctx.store, &ch.key, svc);
                 if svc.is_none() {
                     self.trigger.delete_service(&ch.key);
                 }
@@ -75,6 +75,7 @@ impl Controller for EndpointSliceController {
             Kind::Pod => {
                 let old = old.and_then(Pod::from_object);
                 let new = new.and_then(Pod::from_object);
+                self.services.pod_written(ctx.store, old, new);
                 for key in self.services.services_for_change(ctx.store, old, new) {
                     ctx.enqueue(key);
                 }
@@ -115,7 +116,7 @@ impl EndpointSliceController {
         if svc.spec.type_ == "ExternalName" || svc.spec.selector.is_none() {
             return Vec::new();
         }
-        let pods = selected_pods(store, svc);
+        let pods = self.services.selected(store, svc);
         let existing: Vec<&EndpointSlice> = store
             .list_ns::<EndpointSlice>(&key.namespace)
             .filter(|s| {

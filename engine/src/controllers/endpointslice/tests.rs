@@ -394,7 +394,7 @@ fn the_slice_controller_finds_a_pods_services_through_its_index_only_when_endpoi
     let (mut store, mut rng) = world();
     pod(&mut store, &mut rng, "web-1", "10.244.1.2", false);
     let mut idx = utils::ServiceIndex::default();
-    idx.service_changed(&web(), store.get::<Service>(&web()));
+    idx.service_written(&store, &web(), store.get::<Service>(&web()));
     let old = store
         .get::<Pod>(&ObjKey::new("default", "web-1"))
         .unwrap()

@@ -104,16 +104,84 @@ pub fn pod_change(old: &Pod, new: &Pod) -> (bool, bool) {
 ///
 /// Each Service with a selector is filed under its selector's first pair (a Pod it
 /// selects must carry that pair), or under "every Pod" for an empty selector.
+///
+/// It also keeps each Service's members — the Pods its selector matches — so that a
+/// sync reads its Pods without listing the namespace's (upstream's lister filters the
+/// namespace's Pods on every sync: at the envelope, 150,000 Pods per Service sync).
 #[derive(Clone, Debug, Default)]
 pub struct ServiceIndex {
     by_pair: BTreeMap<(String, String, String), BTreeSet<String>>,
     every_pod: BTreeMap<String, BTreeSet<String>>,
     filed: BTreeMap<ObjKey, Option<(String, String)>>,
+    members: BTreeMap<ObjKey, BTreeSet<String>>,
+    selectors: BTreeMap<ObjKey, StringMap>,
 }
 
 impl ServiceIndex {
+    /// A Service was written (`Some`) or deleted (`None`): file it again, and work out
+    /// its members afresh when its selector changed.
+    pub fn service_written(&mut self, store: &Store, key: &ObjKey, svc: Option<&Service>) {
+        self.service_changed(key, svc);
+        let selector = svc.and_then(|s| s.spec.selector.clone());
+        if selector.as_ref() == self.selectors.get(key) && self.members.contains_key(key) {
+            return;
+        }
+        match selector {
+            None => {
+                self.members.remove(key);
+                self.selectors.remove(key);
+            }
+            Some(sel) => {
+                let names = store
+                    .list_ns::<Pod>(&key.namespace)
+                    .filter(|p| sel.iter().all(|(k, v)| p.metadata.labels.get(k) == Some(v)))
+                    .map(|p| p.metadata.name.clone())
+                    .collect();
+                self.members.insert(key.clone(), names);
+                self.selectors.insert(key.clone(), sel);
+            }
+        }
+    }
+
+    /// A Pod was written or deleted: it joins and leaves the Services whose selectors
+    /// its labels match.
+    pub fn pod_written(&mut self, store: &Store, old: Option<&Pod>, new: Option<&Pod>) {
+        if let Some(o) = old {
+            if new.is_none_or(|n| n.metadata.labels != o.metadata.labels) {
+                for key in self.services_for(store, &o.metadata.namespace, &o.metadata.labels) {
+                    if let Some(m) = self.members.get_mut(&key) {
+                        m.remove(&o.metadata.name);
+                    }
+                }
+            }
+        }
+        if let Some(n) = new {
+            if old.is_none_or(|o| o.metadata.labels != n.metadata.labels) {
+                for key in self.services_for(store, &n.metadata.namespace, &n.metadata.labels) {
+                    self.members
+                        .entry(key)
+                        .or_default()
+                        .insert(n.metadata.name.clone());
+                }
+            }
+        }
+    }
+
+    /// The Pods Service `svc` selects, by name (from the members kept; a Service the
+    /// index never saw written, as in a controller test, is looked up the long way).
+    pub fn selected<'a>(&self, store: &'a Store, svc: &'a Service) -> Vec<&'a Pod> {
+        let key = ObjKey::of(&svc.metadata);
+        match self.members.get(&key) {
+            Some(names) if self.selectors.get(&key) == svc.spec.selector.as_ref() => names
+                .iter()
+                .filter_map(|name| store.get::<Pod>(&ObjKey::new(&key.namespace, name)))
+                .collect(),
+            _ => selected_pods(store, svc),
+        }
+    }
+
     /// A Service was written (`Some`) or deleted (`None`).
-    pub fn service_changed(&mut self, key: &ObjKey, svc: Option<&Service>) {
+    fn service_changed(&mut self, key: &ObjKey, svc: Option<&Service>) {
         if let Some(old) = self.filed.remove(key) {
             match old {
                 Some((k, v)) => {
