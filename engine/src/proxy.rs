@@ -3,8 +3,11 @@
 //! **The rules.** Each node's kube-proxy programs what it last saw of the Services and
 //! their EndpointSlices. It sees a change about a second later: upstream's proxier
 //! syncs at most once per `minSyncPeriod` (1 s) after a change reaches its informers
-//! (`pkg/proxy/iptables/proxier.go`, `pkg/proxy/endpointslicecache.go`). A node that
-//! is powered off or cut off from the API server keeps the rules it had.
+//! (`pkg/proxy/iptables/proxier.go`, `pkg/proxy/endpointslicecache.go`). A node cut off
+//! from the API server keeps the rules it had and routes by them. A powered-off node's
+//! rules cannot be used (traffic through it times out) and its kube-proxy programs the
+//! current ones when it starts again, so none are kept for it: a tenth of the envelope's
+//! nodes off for ten minutes would otherwise hold every version of every Service's rules.
 //!
 //! Rules are not copied per node (that would be nodes × endpoints work per change).
 //! Every sync appends a version of the changed Services' rules to one shared history;
@@ -276,7 +279,14 @@ impl Proxies {
 
     /// Program the changes seen: a new version of each changed Service's rules, which
     /// every node that can hear the API server follows; the others keep theirs.
-    pub fn sync(&mut self, store: &Store, connected: impl Fn(&str) -> bool, nodes: &[String]) {
+    /// `connected(node)`: Some(true) when its kube-proxy hears the API server, Some(false)
+    /// when it runs cut off (partitioned), None when it does not run (powered off).
+    pub fn sync(
+        &mut self,
+        store: &Store,
+        connected: impl Fn(&str) -> Option<bool>,
+        nodes: &[String],
+    ) {
         self.sync_armed = false;
         let previous = self.version;
         self.version += 1;
@@ -288,10 +298,16 @@ impl Proxies {
             }
         }
         for n in nodes {
-            if connected(n) {
-                self.frozen.remove(n);
-            } else {
-                self.frozen.entry(n.clone()).or_insert(previous);
+            match connected(n) {
+                // Live, or powered off (no kube-proxy runs; it starts afresh at power
+                // on), it follows the newest.
+                Some(true) | None => {
+                    self.frozen.remove(n);
+                }
+                // Alive but cut off: it keeps what it had.
+                Some(false) => {
+                    self.frozen.entry(n.clone()).or_insert(previous);
+                }
             }
         }
         self.prune();

@@ -141,7 +141,7 @@ impl Cluster {
         let kubelets = &self.kubelets;
         let next = match t {
             crate::proxy::ProxyTimer::Sync => {
-                let connected = |n: &str| kubelets.get(n).is_some_and(|k| k.up && !k.partitioned);
+                let connected = |n: &str| kubelets.get(n).filter(|k| k.up).map(|k| !k.partitioned);
                 self.proxies.sync(&self.store, connected, &nodes);
                 None
             }

@@ -21,6 +21,9 @@
 //!   and the API server refuses them. The engine's Pod limit grows with the nodes
 //!   (110 per node), so `sim reset --nodes 5000` allows 550,000 Pods: legal, and far
 //!   past the budget;
+//! - node counts of `sim reset --nodes N` above [`MAX_NODES`] are lowered to it: every
+//!   node renews its Lease every 10 s, so a large cluster costs in proportion to its
+//!   size even idle (the envelope benchmark measures the engine at 5,000 nodes);
 //! - a command-target input stops once it has played [`MAX_INPUT_SPAN`] (two hours)
 //!   in all: work grows with simulated time times what runs in it, and forty one-hour
 //!   commands over a thousand Pending Pods are forty hours of real scheduling retries
@@ -117,15 +120,31 @@ pub fn bound_script(text: &str) -> Cow<'_, str> {
 /// the time budget's, not a safety bound).
 pub const MAX_REPLICAS: u64 = 1_000;
 
+/// The most nodes a `sim reset --nodes N` of a fuzz input makes (module docs: the time
+/// budget's; an idle node renews its Lease every 10 s, so 5,000 nodes for six simulated
+/// minutes are 180,000 writes — the engine's cost per event, measured by the envelope
+/// benchmark instead).
+pub const MAX_NODES: u64 = 100;
+
 /// `text` with every replica count above [`MAX_REPLICAS`] and within int32's range
 /// lowered to it, wherever it is written: `--replicas=N`, `--replicas N`,
 /// `replicas: N`, `"replicas":N`. A larger count is left for the API server to refuse.
+/// Node counts (`--nodes N`) above [`MAX_NODES`] are lowered the same way.
 pub fn bound_replicas(text: &str) -> Cow<'_, str> {
+    match bound_count(text, "replicas", MAX_REPLICAS) {
+        Cow::Borrowed(t) => bound_count(t, "--nodes", MAX_NODES),
+        Cow::Owned(o) => Cow::Owned(bound_count(&o, "--nodes", MAX_NODES).into_owned()),
+    }
+}
+
+/// Every number written after `word` (past spaces, quotes, `:` and `=`) above `max`
+/// and within int32's range, lowered to `max`.
+fn bound_count<'a>(text: &'a str, word: &str, max: u64) -> Cow<'a, str> {
     let mut out = String::new();
     let mut copied = 0;
     let mut from = 0;
-    while let Some(i) = text[from..].find("replicas").map(|i| from + i) {
-        from = i + "replicas".len();
+    while let Some(i) = text[from..].find(word).map(|i| from + i) {
+        from = i + word.len();
         let rest = &text[from..];
         let skip = rest.len() - rest.trim_start_matches([' ', '"', '\'', ':', '=']).len();
         let after = &rest[skip..];
@@ -133,10 +152,10 @@ pub fn bound_replicas(text: &str) -> Cow<'_, str> {
         let big = digits > 0
             && after[..digits]
                 .parse::<u64>()
-                .is_ok_and(|n| n > MAX_REPLICAS && n <= i32::MAX as u64);
+                .is_ok_and(|n| n > max && n <= i32::MAX as u64);
         if big {
             out.push_str(&text[copied..from + skip]);
-            out.push_str(&MAX_REPLICAS.to_string());
+            out.push_str(&max.to_string());
             copied = from + skip + digits;
             from = copied;
         }
@@ -330,6 +349,12 @@ mod tests {
             bound_line("kubectl scale deploy web --replicas=999999"),
             "kubectl scale deploy web --replicas=999999"
         );
+    }
+
+    #[test]
+    fn node_counts_past_the_budget_are_lowered() {
+        assert_eq!(bound("sim reset --nodes 5000\n"), "sim reset --nodes 100\n");
+        assert_eq!(bound("sim reset --nodes=40"), "sim reset --nodes=40");
     }
 
     #[test]
