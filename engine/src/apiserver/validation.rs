@@ -196,7 +196,13 @@ fn validate_service(causes: &mut Vec<String>, svc: &Service, old: Option<&Servic
             ));
         }
     }
-    if !spec.cluster_ip.is_empty()
+    if spec.cluster_ip.parse::<std::net::Ipv6Addr>().is_ok() {
+        // A valid address of the family this single-stack cluster does not serve.
+        causes.push(format!(
+            "spec.clusterIPs[0]: Invalid value: {}: IPv6 is not configured on this cluster",
+            quote(&spec.cluster_ip)
+        ));
+    } else if !spec.cluster_ip.is_empty()
         && spec.cluster_ip != "None"
         && crate::apiserver::services::parse_ipv4(&spec.cluster_ip).is_none()
     {
@@ -509,6 +515,12 @@ fn int32_fields(obj: &Object) -> Vec<IntField> {
             }
         }
         Object::PriorityClass(pc) => push("PriorityClass", "value".into(), pc.value),
+        Object::Service(svc) => {
+            for p in &svc.spec.ports {
+                push("ServicePort", "spec.ports.port".into(), p.port);
+                push("ServicePort", "spec.ports.nodePort".into(), p.node_port);
+            }
+        }
         _ => {}
     }
     out

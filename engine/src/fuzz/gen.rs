@@ -276,6 +276,8 @@ const KINDS: &[(&str, &str)] = &[
     ("policy/v1", "PodDisruptionBudget"),
     ("scheduling.k8s.io/v1", "PriorityClass"),
     ("v1", "Service"),
+    ("discovery.k8s.io/v1", "EndpointSlice"),
+    ("v1", "Endpoints"),
     ("apps/v1", "StatefulSet"),
     ("v1", "Deployment"),
 ];
@@ -1028,6 +1030,29 @@ fn manifest_doc(rng: &mut Rng, corpus: &Corpus) -> String {
             number(rng),
             scalar(rng, corpus),
             scalar(rng, corpus)
+        )),
+        "Service" => d.push_str(&format!(
+            "spec:\n  type: {}\n  clusterIP: {}\n  selector:\n    app: {}\n  ports:\n  - name: {}\n    port: {}\n    targetPort: {}\n    nodePort: {}\n    protocol: {}\n",
+            pick(rng, &["ClusterIP", "NodePort", "LoadBalancer", "ExternalName", "Headless", ""]),
+            pick(rng, &["None", "10.96.0.1", "10.96.0.10", "10.111.255.255", "1.2.3.4", "10.96.0.0", "::1", ""]),
+            scalar(rng, corpus),
+            scalar(rng, corpus),
+            number(rng),
+            scalar(rng, corpus),
+            number(rng),
+            pick(rng, &["TCP", "UDP", "SCTP", "HTTP", ""])
+        )),
+        "EndpointSlice" => d.push_str(&format!(
+            "addressType: {}\nendpoints:\n- addresses: [{}]\n  conditions: {{ready: {}}}\nports:\n- port: {}\n",
+            pick(rng, &["IPv4", "IPv6", "FQDN", ""]),
+            scalar(rng, corpus),
+            scalar(rng, corpus),
+            number(rng)
+        )),
+        "Endpoints" => d.push_str(&format!(
+            "subsets:\n- addresses:\n  - ip: {}\n  ports:\n  - port: {}\n",
+            scalar(rng, corpus),
+            number(rng)
         )),
         _ => {}
     }
