@@ -25,34 +25,34 @@ pub fn dns1123_subdomain_error(name: &str) -> Option<String> {
 
 /// `IsDNS1035Label`.
 fn dns1035_label_errors(v: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if v.len() > 63 {
-        errs.push("must be no more than 63 characters".to_string());
-    }
-    let ok = !v.is_empty()
-        && v.bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && v.starts_with(|c: char| c.is_ascii_lowercase())
-        && v.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit());
-    if !ok {
-        errs.push("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')".to_string());
-    }
-    errs
+    label_errors(v, true)
 }
 
 /// `IsDNS1123Label`.
 fn dns1123_label_errors(v: &str) -> Vec<String> {
+    label_errors(v, false)
+}
+
+/// A DNS label (RFC 1035 when `alpha_first`: it must start with a letter), with the
+/// message of upstream's check.
+fn label_errors(v: &str, alpha_first: bool) -> Vec<String> {
     let mut errs = Vec::new();
     if v.len() > 63 {
         errs.push("must be no more than 63 characters".to_string());
     }
+    let first_ok = |c: char| c.is_ascii_lowercase() || (!alpha_first && c.is_ascii_digit());
     let ok = !v.is_empty()
         && v.bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && v.starts_with(|c: char| c.is_ascii_alphanumeric())
-        && v.ends_with(|c: char| c.is_ascii_alphanumeric());
+        && v.starts_with(first_ok)
+        && v.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit());
     if !ok {
-        errs.push("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')".to_string());
+        errs.push(if alpha_first {
+            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
+        } else {
+            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+        }
+        .to_string());
     }
     errs
 }

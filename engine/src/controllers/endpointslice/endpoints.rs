@@ -41,23 +41,10 @@ impl Controller for EndpointsController {
     /// A Service changed, a Pod changed in a way its endpoints show, or an Endpoints
     /// object was deleted or edited under it.
     fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, NoTimer>) {
-        let (old, new) = (ch.old.as_deref(), ch.new.as_deref());
+        let new = ch.new.as_deref();
         match ch.kind {
-            Kind::Service => {
-                let svc = new.and_then(Service::from_object);
-                self.services.service_written(ctx.store, &ch.key, svc);
-                if svc.is_none() {
-                    self.trigger.delete_service(&ch.key);
-                }
-                ctx.enqueue(ch.key.clone());
-            }
-            Kind::Pod => {
-                let old = old.and_then(Pod::from_object);
-                let new = new.and_then(Pod::from_object);
-                self.services.pod_written(ctx.store, old, new);
-                for key in self.services.services_for_change(ctx.store, old, new) {
-                    ctx.enqueue(key);
-                }
+            Kind::Service | Kind::Pod => {
+                watch_services_and_pods(&mut self.services, &mut self.trigger, ch, ctx)
             }
             // onEndpointsDelete: an Endpoints object deleted while its Service lives
             // is made again.

@@ -8,7 +8,8 @@
 //! `pkg/controller/util/endpoint/trigger_time_tracker.go`.
 
 use crate::api::*;
-use crate::apiserver::{ObjKey, Store};
+use crate::apiserver::{Change, ObjKey, Store};
+use crate::controllers::{Ctx, NoTimer};
 use crate::time::SimTime;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -337,6 +338,32 @@ impl TriggerTimeTracker {
     /// `DeleteService`: forget a deleted Service.
     pub fn delete_service(&mut self, key: &ObjKey) {
         self.states.remove(key);
+    }
+}
+
+/// What both endpoint controllers do with a Service or Pod write: keep the index and
+/// the trigger times, and queue the Services whose endpoints it concerns.
+pub fn watch_services_and_pods(
+    services: &mut ServiceIndex,
+    trigger: &mut TriggerTimeTracker,
+    ch: &Change,
+    ctx: &mut Ctx<'_, ObjKey, NoTimer>,
+) {
+    let (old, new) = (ch.old.as_deref(), ch.new.as_deref());
+    if ch.kind == Kind::Service {
+        let svc = new.and_then(Service::from_object);
+        services.service_written(ctx.store, &ch.key, svc);
+        if svc.is_none() {
+            trigger.delete_service(&ch.key);
+        }
+        ctx.enqueue(ch.key.clone());
+    } else {
+        let old = old.and_then(Pod::from_object);
+        let new = new.and_then(Pod::from_object);
+        services.pod_written(ctx.store, old, new);
+        for key in services.services_for_change(ctx.store, old, new) {
+            ctx.enqueue(key);
+        }
     }
 }
 
