@@ -12,7 +12,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, SimTime, MINUTE, SECOND};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB]";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS]";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -42,6 +42,7 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
         "trace" => trace(c, rest),
         "traffic" => traffic(c, rest),
         "app" => app(c, rest),
+        "nslookup" => nslookup(c, rest),
         other => Err(format!("error: unknown sim verb \"{other}\"\n{USAGE}")),
     };
     match r {
@@ -895,4 +896,81 @@ fn app(c: &mut Cluster, words: &[String]) -> R {
     Ok(format!(
         "service/{name}: its Pods run the message API, keeping messages {said}"
     ))
+}
+
+/// `sim nslookup NAME [-n NS]`: what cluster DNS answers a Pod in NS (CoreDNS at
+/// 10.96.0.10, search path `NS.svc.cluster.local svc.cluster.local cluster.local`): a
+/// Service's cluster IP, a headless Service's ready endpoints, an ExternalName's
+/// CNAME — printed as busybox's `nslookup` prints it.
+fn nslookup(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(words, &[flag("namespace", Some('n'))], "sim nslookup")?;
+    let usage = "error: usage: sim nslookup NAME [-n NAMESPACE] (e.g. web, web.default, web.default.svc.cluster.local)";
+    let name = p
+        .args
+        .first()
+        .ok_or(usage)?
+        .trim_end_matches('.')
+        .to_ascii_lowercase();
+    let ns = p.get("namespace").unwrap_or("default");
+    let head = "Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\n";
+    // The search path: NAME.NS.svc.cluster.local, NAME.svc.cluster.local, …, NAME.
+    let candidates = [
+        format!("{name}.{ns}.svc.cluster.local"),
+        format!("{name}.svc.cluster.local"),
+        format!("{name}.cluster.local"),
+        name.clone(),
+    ];
+    for fqdn in &candidates {
+        let Some(rest) = fqdn.strip_suffix(".svc.cluster.local") else {
+            continue;
+        };
+        let Some((svc, svc_ns)) = rest.split_once('.') else {
+            continue;
+        };
+        if svc_ns.contains('.') {
+            continue;
+        }
+        let Some(s) = c.store.get::<Service>(&ObjKey::new(svc_ns, svc)) else {
+            continue;
+        };
+        if s.spec.type_ == "ExternalName" {
+            let target = s
+                .spec
+                .extra
+                .get("externalName")
+                .and_then(|v| v.as_str())
+                .unwrap_or_default();
+            return Ok(format!("{head}{fqdn}\tcanonical name = {target}"));
+        }
+        let addresses: Vec<String> = if s.is_headless() {
+            let mut ips: Vec<String> = c
+                .store
+                .list_ns::<EndpointSlice>(svc_ns)
+                .filter(|e| {
+                    e.metadata
+                        .labels
+                        .get("kubernetes.io/service-name")
+                        .map(String::as_str)
+                        == Some(svc)
+                })
+                .flat_map(|e| e.endpoints.clone().unwrap_or_default())
+                .filter(|e| e.conditions.ready.unwrap_or(true))
+                .filter_map(|e| e.addresses.first().cloned())
+                .collect();
+            ips.sort();
+            ips.dedup();
+            ips
+        } else {
+            vec![s.spec.cluster_ip.clone()]
+        };
+        if addresses.is_empty() {
+            break;
+        }
+        let mut out = head.to_string();
+        for a in addresses {
+            out.push_str(&format!("Name:\t{fqdn}\nAddress: {a}\n"));
+        }
+        return Ok(out.trim_end().to_string());
+    }
+    Err(format!("{head}** server can't find {name}: NXDOMAIN"))
 }
