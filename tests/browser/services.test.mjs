@@ -58,7 +58,7 @@ test('the Services panel speaks Chinese', async () => {
 test('the ready-is-not-stored lesson: clicking its steps ticks every goal while Ready stays 3/3', async () => {
   const { page, errors } = await openPage(browser, `${server.url}?scenario=ready-is-not-stored&speed=30`);
   const lesson = page.getByTestId('lesson');
-  await lesson.getByRole('heading', { name: "Ready 3/3 is not 'the message is stored'" }).waitFor();
+  await lesson.getByRole('heading', { name: 'All Pods Ready, yet the message is not safely stored' }).waitFor();
   await page.getByTestId('step-1').click();
   await page.getByTestId('goals').getByText('Goals: 1 of 6 reached').waitFor({ timeout: 30_000 });
   await page.getByTestId('step-2').click();
