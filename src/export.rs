@@ -59,6 +59,7 @@ pub fn chain_svg(m: &ChainModel, lang: Lang) -> String {
     );
     svg_links(&mut out, m);
     svg_owners(&mut out, m, lang);
+    svg_services(&mut out, m, lang);
     svg_pods(&mut out, m, lang);
     svg_nodes(&mut out, m, lang);
     out.push_str("</svg>\n");
@@ -68,6 +69,23 @@ pub fn chain_svg(m: &ChainModel, lang: Lang) -> String {
 /// The ownership and binding lines (the replacement arrows are the page's alone).
 fn svg_links(out: &mut String, m: &ChainModel) {
     for l in m.links.iter().filter(|l| l.kind != "replaced") {
+        if l.kind.starts_with("route") {
+            // A Service's route: down its lane, coloured by the endpoint's state.
+            let (color, dash) = if l.kind.contains("notready") {
+                (MUTED, r#" stroke-dasharray="3 3""#)
+            } else if l.kind.contains("terminating") {
+                (WARN, r#" stroke-dasharray="6 3""#)
+            } else {
+                (OK, "")
+            };
+            let color = if l.kind.contains("fail") { BAD } else { color };
+            let _ = write!(
+                out,
+                r#"<path d="M{} {} H{} V{} H{}" fill="none" stroke="{color}" stroke-width="1.5"{dash}/>"#,
+                l.x1, l.y1, l.x2, l.y2, l.x1
+            );
+            continue;
+        }
         let mid = (l.x1 + l.x2) / 2.0;
         let dash = if l.kind == "binding" {
             r#" stroke-dasharray="4 3""#
@@ -83,6 +101,43 @@ fn svg_links(out: &mut String, m: &ChainModel) {
             out,
             r#"<path d="M{} {} C{mid} {} {mid} {} {} {}" fill="none" stroke="{color}" stroke-width="1.5"{dash}/>"#,
             l.x1, l.y1, l.y1, l.y2, l.x2, l.y2
+        );
+    }
+}
+
+/// The Service cards at the top of the Pod column.
+fn svg_services(out: &mut String, m: &ChainModel, lang: Lang) {
+    for s in &m.services {
+        let (ready, not_ready, terminating) = s.endpoints;
+        let stripe = if s.failed > 0 {
+            BAD
+        } else if ready == 0 {
+            WARN
+        } else {
+            OK
+        };
+        card(
+            out,
+            col_x(2),
+            s.y,
+            OWNER_H,
+            stripe,
+            "#ffffff",
+            &[
+                (
+                    "muted",
+                    format!("{} · {} · {}", t(lang, "Service"), s.type_, s.address),
+                ),
+                ("title", s.name.clone()),
+                (
+                    "text",
+                    trf(
+                        lang,
+                        "endpoints {} ready · {} not ready · {} terminating",
+                        &[&ready, &not_ready, &terminating],
+                    ),
+                ),
+            ],
         );
     }
 }

@@ -327,6 +327,11 @@ const ZH: &[(&str, &str)] = &[
     ("lost", "已丢失"),
     ("The application is not modelled.", "没有模拟这个应用。"),
     ("Run the message API (state in memory)", "运行消息 API（状态在内存中）"),
+    ("Service", "Service"),
+    ("no traffic", "没有流量"),
+    ("{} req/s", "每秒 {} 个请求"),
+    ("last {} s: {} answered, {} failed", "最近 {} 秒：{} 个得到应答，{} 个失败"),
+    ("endpoints {} ready · {} not ready · {} terminating", "端点 {} 就绪 · {} 未就绪 · {} 终止中"),
 ];
 
 /// The text for `en` in `lang` (English when no translation exists).

@@ -194,6 +194,50 @@ impl Bucket {
     }
 }
 
+/// What one Pod met as an endpoint of one Service: each attempt's outcome, indexed as
+/// [`Outcome::ALL`], in the current second and the one before (the chain draws traffic
+/// flowing to a Pod, or failing at it, from these).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PodHits {
+    /// The second `now` counts.
+    pub second: u64,
+    /// Attempts in `second`.
+    pub now: [u64; 5],
+    /// Attempts in the second before.
+    pub prev: [u64; 5],
+}
+
+impl PodHits {
+    fn add(&mut self, second: u64, outcome: usize) {
+        if second != self.second {
+            self.prev = if second == self.second + 1 {
+                self.now
+            } else {
+                [0; 5]
+            };
+            self.now = [0; 5];
+            self.second = second;
+        }
+        self.now[outcome] += 1;
+    }
+
+    /// Attempts in the last two whole seconds before `now_s` and in `now_s` so far.
+    pub fn recent(&self, now_s: u64) -> [u64; 5] {
+        let mut out = [0; 5];
+        if self.second + 2 >= now_s {
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = self.now[i]
+                    + if self.second + 1 >= now_s {
+                        self.prev[i]
+                    } else {
+                        0
+                    };
+            }
+        }
+        out
+    }
+}
+
 /// A Service's rules as of one sync (None: the Service was gone).
 type RulesVersion = (u64, Option<Arc<ServiceRules>>);
 
@@ -217,6 +261,10 @@ pub struct Proxies {
     /// Request lines each Pod's application logged (by Pod uid; the last
     /// [`LOG_LINES`] of each), read by `kubectl logs`.
     pub logs: BTreeMap<String, std::collections::VecDeque<(SimTime, String)>>,
+    /// Per Service and Pod name: what its attempts met lately (entries older than
+    /// three seconds are dropped once a second).
+    pub hits: BTreeMap<(ObjKey, String), PodHits>,
+    hits_pruned: u64,
     tick_armed: bool,
 }
 
@@ -392,6 +440,11 @@ impl Proxies {
         }
         // A tick covers the 100 ms before it: the one at `until` is the last.
         self.flows.retain(|_, f| f.until >= now);
+        let this_second = now / SECOND;
+        if this_second != self.hits_pruned {
+            self.hits_pruned = this_second;
+            self.hits.retain(|_, h| h.second + 3 >= this_second);
+        }
         let keys: Vec<ObjKey> = self.flows.keys().cloned().collect();
         for key in keys {
             let Some(mut flow) = self.flows.get(&key).cloned() else {
@@ -431,6 +484,13 @@ impl Proxies {
                 let mut retries = 0;
                 let outcome = loop {
                     let (o, pick) = self.attempt(&entry, &key, rng, &node_up, &answer);
+                    if let Some(p) = &pick {
+                        let i = Outcome::ALL.iter().position(|x| *x == o).unwrap_or(0);
+                        self.hits
+                            .entry((key.clone(), p.pod.name.clone()))
+                            .or_default()
+                            .add(second, i);
+                    }
                     let pick_seen = pick.clone();
                     let mut reply = None;
                     if let (Some((post, id)), Some(pick)) = (op, pick) {

@@ -88,6 +88,7 @@ pub fn chain_view() -> Html {
                 </svg>
                 { for model.deployments.iter().map(|d| deployment_card(&sim, d, freshness(d.rv, d.created_ms, prev))) }
                 { for model.replicasets.iter().map(|r| replicaset_card(lang, r, freshness(r.rv, r.created_ms, prev))) }
+                { for model.services.iter().map(|s| service_card(lang, s)) }
                 { for model.pods.iter().map(|p| pod_card(&sim, p, freshness(p.rv, p.created_ms, prev))) }
                 { for model.nodes.iter().map(|n| node_card(&sim, n)) }
                 { for model.pods.iter().map(|p| inspect_button(&sim, Selection::Pod(p.name.clone()), col_x(2), p.y + POD_H - 24.0, &trf(lang, "Inspect Pod {}", &[&p.name]))) }
@@ -152,7 +153,10 @@ fn new_frame(sim: &SimHandle, f: &mut Frames) -> Option<(u64, SimTime)> {
 /// A link's curve; a replacement bows out to the left of the Pod cards (same column).
 fn link_path(l: &Link) -> String {
     let mid = (l.x1 + l.x2) / 2.0;
-    if l.kind == "replaced" {
+    if l.kind.starts_with("route") {
+        // Out of the Service card's left edge, down its lane, into the Pod.
+        format!("M{} {} H{} V{} H{}", l.x1, l.y1, l.x2, l.y2, l.x1)
+    } else if l.kind == "replaced" {
         let bow = l.x1 - 22.0;
         format!(
             "M{} {} C{bow} {} {bow} {} {} {}",
@@ -526,6 +530,40 @@ fn deployment_card(sim: &SimHandle, d: &DeploymentView, fresh: Option<&'static s
                     <button class="mini" onclick={scale(1)} aria-label={trf(lang, "Scale up Deployment {}", &[&d.name])}>{"+"}</button>
                 </div>
             }
+        </div>
+    }
+}
+
+/// A Service in front of its Pods: address, endpoints by state, and what its
+/// requests met in the last seconds (red when some failed).
+fn service_card(lang: crate::i18n::Lang, s: &ServiceCard) -> Html {
+    let (ready, not_ready, terminating) = s.endpoints;
+    let traffic = match (s.rps, s.answered + s.failed) {
+        (None, 0) => t(lang, "no traffic").to_string(),
+        (rps, _) => {
+            let mut line = trf(
+                lang,
+                "last {} s: {} answered, {} failed",
+                &[&(ROUTE_SECONDS + 1), &s.answered, &s.failed],
+            );
+            if let Some(rps) = rps {
+                line = format!("{} · {}", trf(lang, "{} req/s", &[&rps]), line);
+            }
+            line
+        }
+    };
+    html! {
+        <div key={format!("svc/{}/{}", s.namespace, s.name)}
+             class={classes!("card", "svc", (s.failed > 0).then_some("failing"), (ready == 0).then_some("noready"))}
+             style={style(col_x(2), s.y, OWNER_H)} data-testid={format!("service-card-{}", s.name)}>
+            <div class="kind">{ format!("{} · {} · {}", t(lang, "Service"), s.type_, s.address) }</div>
+            <div class="name">{ &s.name }</div>
+            <div class="specstatus">
+                <span class="status" title="EndpointSlice endpoints: conditions.ready / not ready / conditions.terminating">
+                    { trf(lang, "endpoints {} ready · {} not ready · {} terminating", &[&ready, &not_ready, &terminating]) }
+                </span>
+            </div>
+            <div class="traffic" data-testid={format!("service-traffic-{}", s.name)}>{ traffic }</div>
         </div>
     }
 }

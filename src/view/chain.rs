@@ -124,6 +124,31 @@ pub struct NodeView {
     pub y: f64,
 }
 
+/// A Service, drawn at the top of the Pod column, in front of the Pods it routes to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServiceCard {
+    /// Namespace.
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// spec.type.
+    pub type_: String,
+    /// `10.96.x.y:80` (`None` for a headless Service).
+    pub address: String,
+    /// Its EndpointSlices' endpoints: ready, not ready (and not terminating), terminating.
+    pub endpoints: (usize, usize, usize),
+    /// A flow runs: its requests per second.
+    pub rps: Option<u32>,
+    /// Requests answered in the last two seconds (and this one so far).
+    pub answered: u64,
+    /// Requests that failed in the same window.
+    pub failed: u64,
+    /// Its lane (0: nearest the Pods) in the gap left of the Pod column.
+    pub lane: usize,
+    /// Card top (px).
+    pub y: f64,
+}
+
 /// A line between two cards (ownerReference or binding).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Link {
@@ -150,6 +175,8 @@ pub struct ChainModel {
     pub pods: Vec<PodView>,
     /// Nodes.
     pub nodes: Vec<NodeView>,
+    /// Services (every one but the API server's own `default/kubernetes`).
+    pub services: Vec<ServiceCard>,
     /// Lines.
     pub links: Vec<Link>,
     /// Total height (px).
@@ -235,12 +262,15 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
     let mut m = ChainModel::default();
     let rss = replica_sets_oldest_first(c);
     let pods = pods_by_owner(c, &rss);
-    let pods_h = pod_views(&mut m, &pods);
+    m.services = service_cards(c);
+    let band = m.services.len() as f64 * (OWNER_H + V_GAP);
+    let pods_h = pod_views(&mut m, &pods, band);
     pair_replacements(&mut m, &pods);
     replica_set_views(&mut m, &rss);
     deployment_views(&mut m, c);
     m.nodes = node_views(c);
     links(&mut m);
+    routes(&mut m, c);
     let owners_h = |ys: Vec<f64>| ys.into_iter().map(|y| y + OWNER_H).fold(0.0, f64::max);
     let nodes_h = m.nodes.len() as f64 * (NODE_H + V_GAP);
     m.height = pods_h
@@ -282,9 +312,9 @@ fn pods_by_owner<'a>(c: &'a Cluster, rss: &[&ReplicaSet]) -> Vec<&'a Pod> {
     pods
 }
 
-/// A card per Pod, one under the other; returns the column's height.
-fn pod_views(m: &mut ChainModel, pods: &[&Pod]) -> f64 {
-    let mut y = 0.0;
+/// A card per Pod, one under the other from `top`; returns the column's height.
+fn pod_views(m: &mut ChainModel, pods: &[&Pod], top: f64) -> f64 {
+    let mut y = top;
     for p in pods {
         let (ready_col, status, restarts) = pod_ready_status(p);
         m.pods.push(PodView {
@@ -467,3 +497,128 @@ fn links(m: &mut ChainModel) {
         }
     }
 }
+
+/// The seconds a Service card and its routes count traffic over: the two before this
+/// one and this one so far.
+pub const ROUTE_SECONDS: u64 = 2;
+
+/// Service cards, stacked at the top of the Pod column in namespace and name order.
+fn service_cards(c: &Cluster) -> Vec<ServiceCard> {
+    let now_s = c.now() / 1000;
+    let mut out = Vec::new();
+    for s in c.store.list::<Service>() {
+        if s.metadata.namespace == "default" && s.metadata.name == "kubernetes" {
+            continue;
+        }
+        let key = kubeplay_engine::apiserver::ObjKey::new(&s.metadata.namespace, &s.metadata.name);
+        let mut endpoints = (0, 0, 0);
+        for (_, state) in service_endpoints(c, s) {
+            match state {
+                "terminating" => endpoints.2 += 1,
+                "ready" => endpoints.0 += 1,
+                _ => endpoints.1 += 1,
+            }
+        }
+        let (mut answered, mut failed) = (0, 0);
+        if let Some(series) = c.proxies.series.get(&key) {
+            for (_, b) in series.range(now_s.saturating_sub(ROUTE_SECONDS)..=now_s) {
+                answered += b.outcomes[0];
+                failed += b.errors();
+            }
+        }
+        let i = out.len();
+        out.push(ServiceCard {
+            namespace: s.metadata.namespace.clone(),
+            name: s.metadata.name.clone(),
+            type_: s.spec.type_.clone(),
+            address: match s.spec.ports.first() {
+                Some(p) if !s.is_headless() => format!("{}:{}", s.spec.cluster_ip, p.port),
+                _ => s.spec.cluster_ip.clone(),
+            },
+            endpoints,
+            rps: c.proxies.flows.get(&key).map(|f| f.rps),
+            answered,
+            failed,
+            lane: i,
+            y: i as f64 * (OWNER_H + V_GAP),
+        });
+    }
+    out
+}
+
+/// A Service's endpoints from its EndpointSlices (the `kubernetes.io/service-name`
+/// label): the Pod each names, and its state — `ready`, `notready` or `terminating`
+/// (terminating wins, as the slice's conditions say it).
+fn service_endpoints<'a>(c: &'a Cluster, s: &'a Service) -> Vec<(&'a str, &'static str)> {
+    let mut out = Vec::new();
+    for slice in c.store.list_ns::<EndpointSlice>(&s.metadata.namespace) {
+        if slice.metadata.labels.get("kubernetes.io/service-name") != Some(&s.metadata.name) {
+            continue;
+        }
+        for e in slice.endpoints.iter().flatten() {
+            let Some(r) = e.target_ref.as_ref().filter(|r| r.kind == "Pod") else {
+                continue;
+            };
+            let state = if e.conditions.terminating == Some(true) {
+                "terminating"
+            } else if e.conditions.ready.unwrap_or(true) {
+                "ready"
+            } else {
+                "notready"
+            };
+            out.push((r.name.as_str(), state));
+        }
+    }
+    out
+}
+
+/// Routes: a line from each Service card, down its lane in the gap left of the Pod
+/// column, into each Pod its EndpointSlices list — styled by the endpoint's state, and
+/// by what requests met there in the last seconds (`flow`: answered, `fail`: refused,
+/// reset or timed out).
+fn routes(m: &mut ChainModel, c: &Cluster) {
+    let now_s = c.now() / 1000;
+    for card in &m.services {
+        let key = kubeplay_engine::apiserver::ObjKey::new(&card.namespace, &card.name);
+        let Some(s) = c.store.get::<Service>(&key) else {
+            continue;
+        };
+        for (pod, state) in service_endpoints(c, s) {
+            let Some(p) = m.pods.iter().find(|p| p.name == pod) else {
+                continue;
+            };
+            let hits = c
+                .proxies
+                .hits
+                .get(&(key.clone(), pod.to_string()))
+                .map(|h| h.recent(now_s))
+                .unwrap_or_default();
+            let failed: u64 = hits[1..].iter().sum();
+            let kind = match (state, failed > 0, hits[0] > 0) {
+                ("ready", true, _) => "route ready fail",
+                ("ready", false, true) => "route ready flow",
+                ("ready", false, false) => "route ready",
+                ("terminating", true, _) => "route terminating fail",
+                ("terminating", false, true) => "route terminating flow",
+                ("terminating", false, false) => "route terminating",
+                (_, true, _) => "route notready fail",
+                (_, false, true) => "route notready flow",
+                (_, false, false) => "route notready",
+            };
+            m.links.push(Link {
+                x1: col_x(2),
+                y1: card.y + OWNER_H / 2.0,
+                x2: col_x(2) - ROUTE_LANE * (card.lane as f64 + 1.0),
+                y2: p.y + ROUTE_INTO,
+                kind,
+            });
+        }
+    }
+}
+
+/// Spacing of the Service lanes in the gap left of the Pod column (px).
+pub const ROUTE_LANE: f64 = 7.0;
+
+/// Where a route enters a Pod card, below its top (px): above the ownerReference line,
+/// which enters at the middle.
+pub const ROUTE_INTO: f64 = 16.0;

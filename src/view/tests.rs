@@ -226,3 +226,75 @@ fn the_page_says_a_pods_evidence_in_the_learners_language() {
         created.in_lang(Lang::Zh)
     );
 }
+
+fn sh(c: &mut kubeplay_engine::cluster::Cluster, line: &str) {
+    let out = kubeplay_engine::command::run(c, line, None, &kubeplay_engine::command::NoFiles);
+    assert!(out.ok, "{line}: {}", out.output);
+}
+
+#[test]
+fn a_service_stands_in_front_of_its_pods_with_a_route_into_each_ready_endpoint() {
+    let mut c = default_cluster();
+    sh(&mut c, "kubectl expose deployment web --port 80");
+    sh(&mut c, "sim traffic service/web --rps 20 --for 1m");
+    sh(&mut c, "sim advance 5s");
+    let m = chain_model(&c);
+    assert_eq!(
+        m.services.len(),
+        1,
+        "the API server's own Service is left out"
+    );
+    let s = &m.services[0];
+    assert_eq!((s.name.as_str(), s.type_.as_str()), ("web", "ClusterIP"));
+    assert_eq!(s.endpoints, (3, 0, 0));
+    assert_eq!(s.rps, Some(20));
+    assert!(s.answered > 0 && s.failed == 0, "{s:?}");
+    // The Pods start below the Service band, and each gets a route with traffic on it.
+    assert!(m.pods.iter().all(|p| p.y >= OWNER_H + V_GAP));
+    let routes: Vec<&Link> = m
+        .links
+        .iter()
+        .filter(|l| l.kind.starts_with("route"))
+        .collect();
+    assert_eq!(routes.len(), 3);
+    assert!(
+        routes.iter().all(|l| l.kind == "route ready flow"),
+        "{routes:?}"
+    );
+    for p in &m.pods {
+        assert!(routes.iter().any(|l| l.y2 == p.y + ROUTE_INTO));
+    }
+}
+
+#[test]
+fn a_powered_off_nodes_pod_shows_a_failing_route_until_its_endpoint_turns_not_ready() {
+    let mut c = default_cluster();
+    sh(&mut c, "kubectl expose deployment web --port 80");
+    sh(&mut c, "sim traffic service/web --rps 20 --for 5m");
+    sh(&mut c, "sim advance 3s");
+    sh(&mut c, "sim node down node-1");
+    sh(&mut c, "sim advance 10s");
+    let m = chain_model(&c);
+    let on_node1: Vec<&PodView> = m.pods.iter().filter(|p| p.node == "node-1").collect();
+    assert_eq!(on_node1.len(), 1);
+    let route_of = |m: &ChainModel, p: &PodView| {
+        m.links
+            .iter()
+            .find(|l| l.kind.starts_with("route") && l.y2 == p.y + ROUTE_INTO)
+            .map(|l| l.kind)
+    };
+    assert_eq!(route_of(&m, on_node1[0]), Some("route ready fail"));
+    assert!(m.services[0].failed > 0);
+    // After the node lifecycle controller marks it NotReady (40 s grace) the Pod's
+    // endpoint is not ready: no request goes there, so the route no longer fails.
+    sh(&mut c, "sim advance 60s");
+    let m = chain_model(&c);
+    let p = m
+        .pods
+        .iter()
+        .find(|p| p.node == "node-1")
+        .expect("still bound");
+    assert_eq!(route_of(&m, p), Some("route notready"));
+    assert_eq!(m.services[0].failed, 0);
+    assert_eq!(m.services[0].endpoints, (2, 1, 0));
+}
