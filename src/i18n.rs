@@ -329,6 +329,7 @@ const ZH: &[(&str, &str)] = &[
     ("Run the message API (state in memory)", "运行消息 API（状态在内存中）"),
     ("Service", "Service"),
     ("no traffic", "没有流量"),
+    ("{} not ready", "{} 未就绪"),
     ("{} req/s", "每秒 {} 个请求"),
     ("last {} s: {} answered, {} failed", "最近 {} 秒：{} 个得到应答，{} 个失败"),
     ("endpoints {} ready · {} not ready · {} terminating", "端点 {} 就绪 · {} 未就绪 · {} 终止中"),

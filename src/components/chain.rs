@@ -386,6 +386,11 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
         r.starting + r.pending + r.terminating > 0 || r.ready as i64 != r.desired
     };
     let rss = agg_rows(live.len(), rs_busy);
+    let svc_busy = |i: usize| {
+        let s = &m.services[i];
+        s.failed > 0 || s.not_ready + s.terminating > 0 || s.ready == 0
+    };
+    let svcs = agg_rows(m.services.len(), svc_busy);
     // "… and N more": whether those not drawn have all converged.
     let more = |rows: &[usize], all: usize, busy: &dyn Fn(usize) -> bool| {
         let hidden = all - rows.len();
@@ -465,6 +470,25 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
                     }) }
                     { more(&rss, live.len(), &rs_busy).unwrap_or_default() }
                 </div>
+                if !m.services.is_empty() {
+                    <div class="aggcol">
+                        <h3>{ t(lang, "Service") }{" → "}{ t(lang, "Pods") }</h3>
+                        { for svcs.iter().map(|&i| &m.services[i]).map(|s| html! {
+                            <div class={classes!("aggrow", (s.failed > 0).then_some("failing"))} data-testid={format!("agg-service-{}", s.name)}>
+                                <b>{ &s.name }</b>
+                                <span class="counts">
+                                    <span class="c-ready">{ trf(lang, "{} ready", &[&s.ready]) }</span>
+                                    <span class="c-starting">{ trf(lang, "{} not ready", &[&s.not_ready]) }</span>
+                                    <span class="c-terminating">{ trf(lang, "{} terminating", &[&s.terminating]) }</span>
+                                </span>
+                                if s.answered + s.failed > 0 {
+                                    <span class="aggtraffic">{ trf(lang, "last {} s: {} answered, {} failed", &[&SERVICE_WINDOW_S, &s.answered, &s.failed]) }</span>
+                                }
+                            </div>
+                        }) }
+                        { more(&svcs, m.services.len(), &svc_busy).unwrap_or_default() }
+                    </div>
+                }
             </div>
         </section>
     }

@@ -63,6 +63,75 @@ pub struct AggregateModel {
     pub replicasets: Vec<RsSummary>,
     /// Nodes as cells (shared with the heat map, which redraws only when they change).
     pub nodes: std::rc::Rc<Vec<NodeCell>>,
+    /// Services with their endpoints and traffic counted.
+    pub services: Vec<ServiceSummary>,
+}
+
+/// A Service as counts: its endpoints by state and what its requests met lately.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct ServiceSummary {
+    /// `name`, or `namespace/name` outside `default`.
+    pub name: String,
+    /// Endpoints ready.
+    pub ready: usize,
+    /// Endpoints not ready (and not terminating).
+    pub not_ready: usize,
+    /// Endpoints terminating.
+    pub terminating: usize,
+    /// Requests answered in the last [`SERVICE_WINDOW_S`] seconds.
+    pub answered: u64,
+    /// Requests that failed in the same window.
+    pub failed: u64,
+}
+
+/// Seconds of traffic the aggregated Service rows count.
+pub const SERVICE_WINDOW_S: u64 = 10;
+
+/// Every Service but the API server's own, counted: one pass over the EndpointSlices.
+pub fn service_summaries(c: &Cluster) -> Vec<ServiceSummary> {
+    use kubeplay_engine::apiserver::ObjKey;
+    let now_s = c.now() / 1000;
+    let mut by_key: std::collections::BTreeMap<ObjKey, ServiceSummary> = c
+        .store
+        .list::<Service>()
+        .filter(|s| !(s.metadata.namespace == "default" && s.metadata.name == "kubernetes"))
+        .map(|s| {
+            let key = ObjKey::new(&s.metadata.namespace, &s.metadata.name);
+            let mut sum = ServiceSummary {
+                name: if key.namespace == "default" {
+                    key.name.clone()
+                } else {
+                    format!("{}/{}", key.namespace, key.name)
+                },
+                ..Default::default()
+            };
+            if let Some(series) = c.proxies.series.get(&key) {
+                for (_, b) in series.range(now_s.saturating_sub(SERVICE_WINDOW_S - 1)..=now_s) {
+                    sum.answered += b.outcomes[0];
+                    sum.failed += b.errors();
+                }
+            }
+            (key, sum)
+        })
+        .collect();
+    for slice in c.store.list::<EndpointSlice>() {
+        let Some(svc) = slice.metadata.labels.get("kubernetes.io/service-name") else {
+            continue;
+        };
+        let Some(sum) = by_key.get_mut(&ObjKey::new(&slice.metadata.namespace, svc)) else {
+            continue;
+        };
+        for e in slice.endpoints.iter().flatten() {
+            if e.conditions.terminating == Some(true) {
+                sum.terminating += 1;
+            } else if e.conditions.ready.unwrap_or(true) {
+                sum.ready += 1;
+            } else {
+                sum.not_ready += 1;
+            }
+        }
+    }
+    by_key.into_values().collect()
 }
 
 /// Pods in the cluster (decides the aggregated mode).
@@ -142,5 +211,6 @@ pub fn aggregate_model(c: &Cluster) -> AggregateModel {
             .collect(),
         replicasets,
         nodes: std::rc::Rc::new(nodes),
+        services: service_summaries(c),
     }
 }

@@ -298,3 +298,68 @@ fn a_powered_off_nodes_pod_shows_a_failing_route_until_its_endpoint_turns_not_re
     assert_eq!(m.services[0].failed, 0);
     assert_eq!(m.services[0].endpoints, (2, 1, 0));
 }
+
+#[test]
+fn the_timeline_has_a_traffic_lane_whose_marks_turn_red_in_the_seconds_requests_failed() {
+    let mut c = default_cluster();
+    sh(&mut c, "kubectl expose deployment web --port 80");
+    // The proxies program the new Service about a second later; until then requests
+    // find no endpoints.
+    sh(&mut c, "sim advance 2s");
+    sh(&mut c, "sim traffic service/web --rps 20 --for 5m");
+    sh(&mut c, "sim advance 3s");
+    sh(&mut c, "sim node down node-1");
+    sh(&mut c, "sim advance 10s");
+    let m = timeline_model(&c, 60_000, 600);
+    let lane = m
+        .lanes
+        .last()
+        .expect("a lane per Service with traffic, after the components");
+    assert_eq!(lane.writer, "traffic service/web");
+    let kinds: Vec<&str> = lane.marks.iter().map(|k| k.kind).collect();
+    assert_eq!(
+        kinds.first(),
+        Some(&"traffic-ok"),
+        "before the node went down"
+    );
+    assert_eq!(kinds.last(), Some(&"traffic-fail"), "its Pod times out");
+    let fail = lane
+        .marks
+        .last()
+        .map(|k| k.label.clone())
+        .unwrap_or_default();
+    assert!(
+        fail.contains("service/web · 20 requests, ") && fail.contains(" TIMEOUT"),
+        "{fail}"
+    );
+}
+
+#[test]
+fn the_aggregated_view_counts_each_services_endpoints_and_failed_requests() {
+    let mut c = default_cluster();
+    sh(&mut c, "kubectl scale deployment web --replicas 6");
+    sh(
+        &mut c,
+        "kubectl create deployment db --image postgres:16 --replicas 2",
+    );
+    sh(&mut c, "kubectl expose deployment web --port 80");
+    sh(&mut c, "kubectl create service clusterip empty --tcp 80:80");
+    sh(&mut c, "sim advance 30s");
+    sh(&mut c, "sim traffic service/empty --rps 10 --for 1m");
+    sh(&mut c, "sim advance 3s");
+    let m = aggregate_model(&c);
+    let names: Vec<&str> = m.services.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["empty", "web"],
+        "name order, the API server's own left out"
+    );
+    let web = &m.services[1];
+    assert_eq!((web.ready, web.not_ready, web.terminating), (6, 0, 0));
+    let empty = &m.services[0];
+    assert_eq!((empty.ready, empty.answered), (0, 0));
+    assert!(
+        empty.failed >= 20,
+        "no endpoints: every request fails ({empty:?})"
+    );
+}

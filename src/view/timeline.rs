@@ -120,5 +120,60 @@ pub fn timeline_model(c: &Cluster, window: SimTime, max_marks: usize) -> Timelin
         }
     }
     lanes.sort_by_key(|l| kubeplay_engine::explain::lanes::lane_rank(&l.writer));
+    lanes.extend(traffic_lanes(c, start, end));
     TimelineModel { start, end, lanes }
+}
+
+/// Below the components, a lane per Service that had requests in the window: a mark per
+/// second, `traffic-ok` when every request was answered, `traffic-fail` when some
+/// failed — what the users met beside what the control plane wrote.
+fn traffic_lanes(c: &Cluster, start: SimTime, end: SimTime) -> Vec<Lane> {
+    use kubeplay_engine::proxy::Outcome;
+    let mut out = Vec::new();
+    for (key, series) in &c.proxies.series {
+        let marks: Vec<Mark> = series
+            .range(start / 1000..=end / 1000)
+            .filter(|(_, b)| b.total() > 0)
+            .map(|(second, b)| {
+                let time = second * 1000;
+                let failed: Vec<String> = Outcome::ALL
+                    .iter()
+                    .zip(b.outcomes)
+                    .skip(1)
+                    .filter(|(_, n)| *n > 0)
+                    .map(|(o, n)| format!("{n} {}", o.label()))
+                    .collect();
+                let mut label = format!(
+                    "{} service/{} · {} requests, {} OK",
+                    clock_label(time),
+                    key.name,
+                    b.total(),
+                    b.outcomes[0]
+                );
+                if !failed.is_empty() {
+                    label = format!("{label}, {}", failed.join(", "));
+                }
+                Mark {
+                    time,
+                    kind: if b.errors() > 0 {
+                        "traffic-fail"
+                    } else {
+                        "traffic-ok"
+                    },
+                    label,
+                }
+            })
+            .collect();
+        if !marks.is_empty() {
+            out.push(Lane {
+                writer: if key.namespace == "default" {
+                    format!("traffic service/{}", key.name)
+                } else {
+                    format!("traffic service/{}/{}", key.namespace, key.name)
+                },
+                marks,
+            });
+        }
+    }
+    out
 }
