@@ -43,6 +43,9 @@ pub const PROPAGATION: SimTime = SECOND;
 /// Request lines kept per Pod.
 pub const LOG_LINES: usize = 200;
 
+/// Seconds `sim expect traffic/NAME {.recent…}` looks back over.
+pub const RECENT_SECONDS: u64 = 10;
+
 /// How often the traffic generator sends a batch of requests.
 pub const TRAFFIC_TICK: SimTime = 100;
 
@@ -622,6 +625,21 @@ impl Proxies {
             "reset": t.outcomes[4],
             "retries": t.retries,
         });
+        // The last RECENT_SECONDS of the series (ending at its last second with
+        // requests): whether users still meet errors, not whether they ever did.
+        if let Some(last) = series.keys().next_back().copied() {
+            let mut r = Bucket::default();
+            for (_, b) in series.range(last.saturating_sub(RECENT_SECONDS - 1)..=last) {
+                for (i, n) in b.outcomes.iter().enumerate() {
+                    r.outcomes[i] += n;
+                }
+            }
+            v["recent"] = serde_json::json!({
+                "requests": r.total(),
+                "ok": r.outcomes[0],
+                "errors": r.errors(),
+            });
+        }
         if let Some(app) = self.apps.get(key) {
             let b = &app.business;
             v["accepted"] = b.accepted.into();

@@ -246,6 +246,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "rollout-readiness-traffic",
         include_str!("../scenarios/16-rollout-readiness-traffic.yaml"),
     ),
+    (
+        "node-down-users-side",
+        include_str!("../scenarios/17-node-down-users-side.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

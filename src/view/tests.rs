@@ -285,7 +285,7 @@ fn a_powered_off_nodes_pod_shows_a_failing_route_until_its_endpoint_turns_not_re
     };
     assert_eq!(route_of(&m, on_node1[0]), Some("route ready fail"));
     assert!(m.services[0].failed > 0);
-    // After the node lifecycle controller marks it NotReady (40 s grace) the Pod's
+    // After the node lifecycle controller marks it NotReady (50 s grace) the Pod's
     // endpoint is not ready: no request goes there, so the route no longer fails.
     sh(&mut c, "sim advance 60s");
     let m = chain_model(&c);
