@@ -120,7 +120,7 @@ fn svg_services(out: &mut String, m: &ChainModel, lang: Lang) {
             out,
             col_x(2),
             s.y,
-            OWNER_H,
+            SERVICE_H,
             stripe,
             "#ffffff",
             &[

@@ -562,24 +562,23 @@ fn deployment_card(sim: &SimHandle, d: &DeploymentView, fresh: Option<&'static s
 /// requests met in the last seconds (red when some failed).
 fn service_card(lang: crate::i18n::Lang, s: &ServiceCard) -> Html {
     let (ready, not_ready, terminating) = s.endpoints;
+    // Failures first: the line is cut at the card's edge, and they are the news.
     let traffic = match (s.rps, s.answered + s.failed) {
         (None, 0) => t(lang, "no traffic").to_string(),
-        (rps, _) => {
-            let mut line = trf(
-                lang,
-                "last {} s: {} answered, {} failed",
-                &[&(ROUTE_SECONDS + 1), &s.answered, &s.failed],
-            );
-            if let Some(rps) = rps {
-                line = format!("{} · {}", trf(lang, "{} req/s", &[&rps]), line);
-            }
-            line
-        }
+        _ => trf(
+            lang,
+            "{} failed · {} answered in the last {} s",
+            &[&s.failed, &s.answered, &(ROUTE_SECONDS + 1)],
+        ),
     };
+    let title = s
+        .rps
+        .map(|rps| trf(lang, "{} req/s", &[&rps]))
+        .unwrap_or_default();
     html! {
         <div key={format!("svc/{}/{}", s.namespace, s.name)}
-             class={classes!("card", "svc", (s.failed > 0).then_some("failing"), (ready == 0).then_some("noready"))}
-             style={style(col_x(2), s.y, OWNER_H)} data-testid={format!("service-card-{}", s.name)}>
+             class={classes!("card", "service", (s.failed > 0).then_some("failing"), (ready == 0).then_some("noready"))}
+             style={style(col_x(2), s.y, SERVICE_H)} data-testid={format!("service-card-{}", s.name)}>
             <div class="kind">{ format!("{} · {} · {}", t(lang, "Service"), s.type_, s.address) }</div>
             <div class="name">{ &s.name }</div>
             <div class="specstatus">
@@ -587,7 +586,7 @@ fn service_card(lang: crate::i18n::Lang, s: &ServiceCard) -> Html {
                     { trf(lang, "endpoints {} ready · {} not ready · {} terminating", &[&ready, &not_ready, &terminating]) }
                 </span>
             </div>
-            <div class="traffic" data-testid={format!("service-traffic-{}", s.name)}>{ traffic }</div>
+            <div class="traffic" data-testid={format!("service-traffic-{}", s.name)} title={title}>{ traffic }</div>
         </div>
     }
 }
@@ -651,6 +650,13 @@ fn pod_card(sim: &SimHandle, p: &PodView, fresh: Option<&'static str>) -> Html {
             <span class="row1">
                 <span class="icon" aria-hidden="true">{ pod_icon(p) }</span>
                 <span class="name">{ &p.name }</span>
+                if let Some((ok, failed, worst)) = p.traffic {
+                    if failed > 0 {
+                        <span class="hits fail" data-testid="pod-hits" title={trf(lang, "last {} s: {} answered, {} failed", &[&(ROUTE_SECONDS + 1), &ok, &failed])}>{ format!("✕ {failed} {}", t(lang, worst)) }</span>
+                    } else {
+                        <span class="hits ok" data-testid="pod-hits" title={trf(lang, "last {} s: {} answered, {} failed", &[&(ROUTE_SECONDS + 1), &ok, &failed])}>{ format!("⇢ {ok}") }</span>
+                    }
+                }
             </span>
             <span class="row2">
                 <span class="podstatus">

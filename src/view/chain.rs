@@ -93,6 +93,9 @@ pub struct PodView {
     pub rv: u64,
     /// metadata.creationTimestamp in ms (what appeared since the last frame fades in).
     pub created_ms: SimTime,
+    /// As a Service's endpoint: requests answered here and attempts that failed here in
+    /// the last seconds, with the commonest failure (None: no request came).
+    pub traffic: Option<(u64, u64, &'static str)>,
     /// Card top (px).
     pub y: f64,
 }
@@ -263,7 +266,7 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
     let rss = replica_sets_oldest_first(c);
     let pods = pods_by_owner(c, &rss);
     m.services = service_cards(c);
-    let band = m.services.len() as f64 * (OWNER_H + V_GAP);
+    let band = m.services.len() as f64 * (SERVICE_H + V_GAP);
     let pods_h = pod_views(&mut m, &pods, band);
     pair_replacements(&mut m, &pods);
     replica_set_views(&mut m, &rss);
@@ -328,6 +331,7 @@ fn pod_views(m: &mut ChainModel, pods: &[&Pod], top: f64) -> f64 {
             owner: p.metadata.controller_ref().map(|r| r.name.clone()),
             terminating: p.metadata.is_deleting(),
             replaced_by: None,
+            traffic: None,
             rv: rv_of(&p.metadata),
             created_ms: p.metadata.created_ms,
             y,
@@ -540,7 +544,7 @@ fn service_cards(c: &Cluster) -> Vec<ServiceCard> {
             answered,
             failed,
             lane: i,
-            y: i as f64 * (OWNER_H + V_GAP),
+            y: i as f64 * (SERVICE_H + V_GAP),
         });
     }
     out
@@ -578,13 +582,14 @@ fn service_endpoints<'a>(c: &'a Cluster, s: &'a Service) -> Vec<(&'a str, &'stat
 /// reset or timed out).
 fn routes(m: &mut ChainModel, c: &Cluster) {
     let now_s = c.now() / 1000;
+    let mut routes = Vec::new();
     for card in &m.services {
         let key = kubeplay_engine::apiserver::ObjKey::new(&card.namespace, &card.name);
         let Some(s) = c.store.get::<Service>(&key) else {
             continue;
         };
         for (pod, state) in service_endpoints(c, s) {
-            let Some(p) = m.pods.iter().find(|p| p.name == pod) else {
+            let Some(p) = m.pods.iter_mut().find(|p| p.name == pod) else {
                 continue;
             };
             let hits = c
@@ -594,6 +599,14 @@ fn routes(m: &mut ChainModel, c: &Cluster) {
                 .map(|h| h.recent(now_s))
                 .unwrap_or_default();
             let failed: u64 = hits[1..].iter().sum();
+            if hits.iter().sum::<u64>() > 0 {
+                let (ok0, failed0, _) = p.traffic.unwrap_or((0, 0, ""));
+                let worst = (1..5)
+                    .max_by_key(|&i| (hits[i], std::cmp::Reverse(i)))
+                    .filter(|&i| hits[i] > 0)
+                    .map_or("", outcome_label);
+                p.traffic = Some((ok0 + hits[0], failed0 + failed, worst));
+            }
             let kind = match (state, failed > 0, hits[0] > 0) {
                 ("ready", true, _) => "route ready fail",
                 ("ready", false, true) => "route ready flow",
@@ -605,19 +618,28 @@ fn routes(m: &mut ChainModel, c: &Cluster) {
                 (_, false, true) => "route notready flow",
                 (_, false, false) => "route notready",
             };
-            m.links.push(Link {
+            routes.push(Link {
                 x1: col_x(2),
-                y1: card.y + OWNER_H / 2.0,
-                x2: col_x(2) - ROUTE_LANE * (card.lane as f64 + 1.0),
+                y1: card.y + SERVICE_H / 2.0,
+                x2: col_x(2) - ROUTE_STUB - ROUTE_LANE * card.lane as f64,
                 y2: p.y + ROUTE_INTO,
                 kind,
             });
         }
     }
+    // Lanes share their vertical run: the failing routes are drawn last, on top.
+    routes.sort_by_key(|l| l.kind.ends_with("fail"));
+    m.links.extend(routes);
 }
 
-/// Spacing of the Service lanes in the gap left of the Pod column (px).
-pub const ROUTE_LANE: f64 = 7.0;
+/// Height of a Service card (px).
+pub const SERVICE_H: f64 = 92.0;
+
+/// How far left of the Pod column the first Service's lane runs (px).
+pub const ROUTE_STUB: f64 = 16.0;
+
+/// Spacing of the further Services' lanes in the gap left of the Pod column (px).
+pub const ROUTE_LANE: f64 = 6.0;
 
 /// Where a route enters a Pod card, below its top (px): above the ownerReference line,
 /// which enters at the middle.

@@ -284,6 +284,14 @@ fn a_powered_off_nodes_pod_shows_a_failing_route_until_its_endpoint_turns_not_re
             .map(|l| l.kind)
     };
     assert_eq!(route_of(&m, on_node1[0]), Some("route ready fail"));
+    let (ok, failed, worst) = on_node1[0].traffic.expect("requests reached it");
+    assert_eq!((ok, worst), (0, "timed out"));
+    assert!(failed > 0);
+    assert!(m
+        .pods
+        .iter()
+        .filter(|p| p.node != "node-1")
+        .all(|p| matches!(p.traffic, Some((ok, 0, "")) if ok > 0)));
     assert!(m.services[0].failed > 0);
     // After the node lifecycle controller marks it NotReady (50 s grace) the Pod's
     // endpoint is not ready: no request goes there, so the route no longer fails.

@@ -74,3 +74,45 @@ test('the ready-is-not-stored lesson: clicking its steps ticks every goal while 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the chain puts the Service in front of its Pods: routes flow, then one fails when its node goes down', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await type(page, 'kubectl expose deployment web --port 80');
+  await type(page, 'sim traffic service/web --rps 20 --for 10m');
+  const card = page.getByTestId('service-card-web');
+  await card.getByText('endpoints 3 ready · 0 not ready · 0 terminating').waitFor({ timeout: 20000 });
+  await card.getByTestId('service-traffic-web').filter({ hasText: /^0 failed · \d+ answered in the last 3 s$/ }).waitFor({ timeout: 20000 });
+  await page.waitForFunction(() => document.querySelectorAll('path.link.route.ready.flow').length === 3, null, { timeout: 20000 });
+  // The timeline has the users' lane beside the components'.
+  await page.getByTestId('lane-traffic service/web').waitFor();
+  await type(page, 'sim node down node-2');
+  await page.waitForFunction(() => document.querySelectorAll('path.link.route.fail').length === 1, null, { timeout: 30000 });
+  await card.getByTestId('service-traffic-web').filter({ hasText: /^[1-9]\d* failed · / }).waitFor();
+  await page.getByTestId('play').click();
+  await page.locator('section.chain').screenshot({ path: shot('chain-service-failing-en.png') });
+  await page.getByTestId('play').click();
+  // The node lifecycle controller marks node-2 NotReady: the route turns grey, the errors stop.
+  await page.getByTestId('speed-30').click();
+  await card.getByText('endpoints 2 ready · 1 not ready · 0 terminating').waitFor({ timeout: 60000 });
+  await page.waitForFunction(() => document.querySelectorAll('path.link.route.notready').length === 1
+    && document.querySelectorAll('path.link.route.fail').length === 0, null, { timeout: 30000 });
+  await page.getByTestId('play').click();
+  await page.getByTestId('lang-zh').click();
+  await page.getByTestId('service-card-web').getByText('端点 2 就绪 · 1 未就绪 · 0 终止中').waitFor();
+  await page.locator('section.chain').screenshot({ path: shot('chain-service-notready-zh.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the node-down-users-side lesson: clicking its steps ticks every goal', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=node-down-users-side&speed=30`);
+  await page.getByTestId('lesson').getByRole('heading', { name: 'A node dies: what the users meet while the Deployment looks healthy' }).waitFor();
+  await page.getByTestId('step-0').click();
+  await page.getByTestId('step-1').click();
+  await page.getByTestId('goals').getByText(/Goals: [2-6] of 6 reached/).waitFor({ timeout: 60_000 });
+  await page.getByTestId('goals').getByText('Goals: 6 of 6 reached').waitFor({ timeout: 120_000 });
+  await page.getByTestId('play').click();
+  await page.screenshot({ path: shot('lesson-node-down-users-side-en.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
