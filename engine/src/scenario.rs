@@ -250,6 +250,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "node-down-users-side",
         include_str!("../scenarios/17-node-down-users-side.yaml"),
     ),
+    (
+        "drain-keeps-serving",
+        include_str!("../scenarios/18-drain-keeps-serving.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.
