@@ -32,7 +32,7 @@ pub enum Store {
 /// What the business saw of one application.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Business {
-    /// Distinct message ids accepted (201) at least once.
+    /// Distinct message ids accepted (200) at least once.
     pub accepted: u64,
     /// Accepts of an id already accepted elsewhere: the same message stored twice.
     pub duplicates: u64,
@@ -68,7 +68,9 @@ pub struct App {
 /// What the application answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reply {
-    /// 201 Created.
+    /// 200 OK: accepted. The course's notes-api contract answers an accepted message
+    /// with 200 (`accepted_in_memory`: taken by this process's memory, nothing more),
+    /// not 201.
     Created,
     /// 409 Conflict.
     Conflict,
@@ -84,7 +86,7 @@ impl Reply {
     /// The HTTP status.
     pub fn status(self) -> u16 {
         match self {
-            Reply::Created => 201,
+            Reply::Created => 200,
             Reply::Conflict => 409,
             Reply::Found => 200,
             Reply::NotFound => 404,

@@ -116,3 +116,18 @@ test('the node-down-users-side lesson: clicking its steps ticks every goal', asy
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the drain-keeps-serving lesson: clicking its steps ticks every goal, in Chinese too', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=drain-keeps-serving&speed=30`);
+  await page.getByTestId('lesson').getByRole('heading', { name: 'Draining a node while users keep being served' }).waitFor();
+  await page.getByTestId('step-0').click();
+  await page.getByTestId('service-card-careful').getByTestId('service-traffic-careful').filter({ hasText: /^0 failed · [1-9]/ }).waitFor({ timeout: 30_000 });
+  await page.getByTestId('step-1').click();
+  await page.getByTestId('goals').getByText('Goals: 5 of 5 reached').waitFor({ timeout: 120_000 });
+  await page.getByTestId('play').click();
+  await page.getByTestId('lang-zh').click();
+  await page.getByTestId('goals').getByText('目标：已达成 5/5').waitFor();
+  await page.screenshot({ path: shot('lesson-drain-keeps-serving-zh.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
