@@ -124,6 +124,20 @@ fn service_row(props: &RowProps) -> Html {
                         <tr class={classes!((b[2] > 0).then_some("bad"))}><th>{ t(lang, "lost") }</th><td>{ b[2] }</td></tr>
                         <tr><th>{ "409 / 200 / 404 / 503" }</th><td>{ format!("{} / {} / {} / {}", b[3], b[4], b[5], b[6]) }</td></tr>
                     </table>
+                    // The course's switch: an authoritative store behind another Service,
+                    // or back to each Pod's memory.
+                    <p class="svc-buttons">
+                        if store == "memory" {
+                            { for v.others.iter().take(3).map(|o| html! {
+                                <button data-testid={format!("svc-store-{o}")} onclick={act(Verb::App(v.name.clone(), Some(o.clone())))}>{ trf(lang, "Keep messages in the database behind service/{}", &[o]) }</button>
+                            }) }
+                            if v.others.is_empty() {
+                                <span class="svc-hint">{ t(lang, "For a database: create and expose a Deployment for it, then choose it here.") }</span>
+                            }
+                        } else {
+                            <button data-testid="svc-store-memory" onclick={act(Verb::App(v.name.clone(), None))}>{ t(lang, "Keep messages in each Pod's memory") }</button>
+                        }
+                    </p>
                 } else {
                     <p class="svc-none">{ t(lang, "The application is not modelled.") }</p>
                     <p class="svc-buttons">

@@ -33,11 +33,20 @@ pub struct ServiceView {
     /// The business card, when the application is modelled: store, accepted,
     /// duplicates, lost, 409, 200, 404, 503.
     pub business: Option<(String, [u64; 7])>,
+    /// The other Services in the namespace: where the application could keep its
+    /// messages instead (a database behind one of them).
+    pub others: Vec<String>,
 }
 
 /// Every Service in `default` but the API server's own.
 pub fn service_views(c: &Cluster) -> Vec<ServiceView> {
     let now_s = c.now() / 1000;
+    let names: Vec<String> = c
+        .store
+        .list_ns::<Service>("default")
+        .filter(|s| s.metadata.name != "kubernetes")
+        .map(|s| s.metadata.name.clone())
+        .collect();
     c.store
         .list_ns::<Service>("default")
         .filter(|s| s.metadata.name != "kubernetes")
@@ -121,6 +130,11 @@ pub fn service_views(c: &Cluster) -> Vec<ServiceView> {
                 recent,
                 spark,
                 business,
+                others: names
+                    .iter()
+                    .filter(|n| **n != s.metadata.name)
+                    .cloned()
+                    .collect(),
             }
         })
         .collect()

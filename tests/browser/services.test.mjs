@@ -131,3 +131,21 @@ test('the drain-keeps-serving lesson: clicking its steps ticks every goal, in Ch
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the business card switches the message API to a database behind another Service and back', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await type(page, 'kubectl expose deployment web --port 80');
+  await type(page, 'kubectl create deployment db --image=postgres:16');
+  await type(page, 'kubectl expose deployment db --port 5432');
+  const card = page.getByTestId('svc-web');
+  await card.getByTestId('svc-traffic-start').click();
+  await card.getByTestId('svc-app').click();
+  await card.getByText('Messages kept in: memory').waitFor();
+  await card.getByTestId('svc-store-db').click();
+  await card.getByText('Messages kept in: service/db').waitFor();
+  await assert.doesNotReject(page.getByTestId('console-output').getByText('sim app service/web --store service/db').first().waitFor());
+  await card.getByTestId('svc-store-memory').click();
+  await card.getByText('Messages kept in: memory').waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
