@@ -1,7 +1,8 @@
 //! Seeded random fault runs: a long random session — workloads created, scaled, rolled
 //! out and back, paused, deleted and orphaned; Pods deleted, crashed, OOM-killed, hung
 //! and made unready; nodes powered off and on, cut off, removed and added again,
-//! cordoned, drained and tainted; images refused and crashing; disruption budgets;
+//! cordoned, drained and tainted; the API server stopped and started; images refused
+//! and crashing; disruption budgets;
 //! random advances of the clock — checked after every step, then healed and checked
 //! for convergence.
 //!
@@ -166,7 +167,7 @@ pub fn run(seed: u64, steps: usize) -> Outcome {
         let p = pick(&mut rng, &pods);
         let d = pick(&mut rng, &deployments);
         let image = IMAGES[rng.below(IMAGES.len() as u64) as usize];
-        let line = match rng.below(36) {
+        let line = match rng.below(38) {
             0 => format!("kubectl delete pod {p} --wait=false"),
             1 => format!("kubectl scale deployment {d} --replicas={}", rng.below(6)),
             2 => format!("kubectl set image deployment/{d} app={image} {d}={image} nginx={image}"),
@@ -233,6 +234,8 @@ pub fn run(seed: u64, steps: usize) -> Outcome {
             ),
             34 => "kubectl create deployment s --image=nginx:1.27 --replicas=2 -n scratch".to_string(),
             35 => "kubectl delete namespace scratch --wait=false".to_string(),
+            36 => "sim apiserver down".to_string(),
+            37 => "sim apiserver up".to_string(),
             _ => format!("kubectl label pods {p} tier=x --overwrite"),
         };
         r.exec(Step::new(line));
@@ -321,6 +324,10 @@ impl Runner {
             None,
             &NoFiles,
         );
+        if !o.ok {
+            // The API server is down: kubectl lists nothing.
+            return Vec::new();
+        }
         o.output
             .lines()
             .filter_map(|l| l.split('/').nth(1))
@@ -509,6 +516,12 @@ impl Runner {
                 ));
             }
         }
+        // While the API server is down PodGC and the garbage collector cannot act: their
+        // reach is counted again from when it is back.
+        if self.c.apiserver_down() {
+            self.missing_since.clear();
+            self.dangling_since.clear();
+        }
         // No Pod on a missing node past PodGC.
         let nodes: BTreeSet<String> = self
             .c
@@ -579,6 +592,13 @@ impl Runner {
     fn finish(mut self) -> Outcome {
         let chaos_steps = self.steps.clone();
         let chaos_ok = self.ok.clone();
+        // First the API server: the kubelets it cut off reconnect with it, and the
+        // rest of the healing reads the cluster through it.
+        if self.c.apiserver_down() {
+            let line = "sim apiserver up";
+            let o = command::run(&mut self.c, line, None, &NoFiles);
+            self.transcript.push_str(&format!("$ {line}\n{}", o.output));
+        }
         for line in self.healing() {
             let o = command::run(&mut self.c, &line, None, &NoFiles);
             self.transcript.push_str(&format!("$ {line}\n{}", o.output));
@@ -625,11 +645,12 @@ impl Runner {
     /// The commands that stop every fault.
     fn healing(&mut self) -> Vec<String> {
         let mut out = vec![];
+
         for image in IMAGES {
             out.push(format!("sim image-ok {image}"));
         }
         for (name, k) in &self.c.kubelets {
-            if !k.up || k.partitioned {
+            if !k.up || (k.partitioned && !k.apiserver_only) {
                 out.push(format!("sim node up {name}"));
             }
         }

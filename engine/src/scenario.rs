@@ -254,6 +254,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "drain-keeps-serving",
         include_str!("../scenarios/18-drain-keeps-serving.yaml"),
     ),
+    (
+        "control-plane-down",
+        include_str!("../scenarios/19-control-plane-down.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

@@ -65,10 +65,12 @@ pub fn chain_view() -> Html {
         return aggregated_view(&sim, &m);
     }
     let model = chain_model(&sim.state.borrow().cluster);
+    let down_since = sim.state.borrow().cluster.apiserver_down_since();
     let prev = new_frame(&sim, &mut frames.borrow_mut());
     let width = col_x(3) + COL_W;
     html! {
         <section class="chain" aria-label={t(lang, "Deployment → ReplicaSet → Pod → Node")}>
+            { control_plane_bar(&sim, down_since) }
             <div class="colheads" style={format!("width:{width}px")}>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(0))}>{ t(lang, "Deployment") }</span>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(1))}>{ t(lang, "ReplicaSet") }</span>
@@ -408,6 +410,7 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
     };
     html! {
         <section class="chain aggregated" aria-label={t(lang, "Deployment → ReplicaSet → Pod → Node")} data-testid="aggregated">
+            { control_plane_bar(sim, sim.state.borrow().cluster.apiserver_down_since()) }
             <p class="aggnote">{ trf(lang, "{} Pods: the chain shows counts; click a node cell to inspect it", &[&m.total_pods]) }</p>
             <h3>{ t(lang, "Nodes") }</h3>
             if m.nodes.len() > CELL_BUTTONS_MAX {
@@ -491,6 +494,33 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
                 }
             </div>
         </section>
+    }
+}
+
+/// The API server's state above the chain: a button to stop it, or — while it is down —
+/// what that means and a button to start it again.
+fn control_plane_bar(sim: &SimHandle, down_since: Option<SimTime>) -> Html {
+    let lang = sim.lang();
+    let act = |up: bool| {
+        let sim = sim.clone();
+        Callback::from(move |_| sim.act(Verb::ApiServer(up)))
+    };
+    match down_since {
+        Some(since) => html! {
+            <div class="cpbar down" role="status" data-testid="apiserver-down">
+                <b>{ trf(lang, "The API server is down (since {})", &[&kubeplay_engine::time::clock_label(since)]) }</b>
+                <span>{ t(lang, "Nothing is written: kubectl is refused, the controllers and the scheduler wait, the kubelets cannot report. Running containers and every kube-proxy's last rules keep serving.") }</span>
+                if !sim.readonly() {
+                    <button class="addnode" onclick={act(true)} data-testid="apiserver-up">{ t(lang, "Start the API server") }</button>
+                }
+            </div>
+        },
+        None if !sim.readonly() => html! {
+            <div class="cpbar">
+                <button class="addnode" onclick={act(false)} data-testid="apiserver-down-button" title={t(lang, "sim apiserver down: the control plane stops answering; the data plane keeps serving")}>{ t(lang, "Stop the API server") }</button>
+            </div>
+        },
+        None => html! {},
     }
 }
 

@@ -63,6 +63,8 @@ pub enum Verb {
     /// Run the message API behind a Service, its state in memory (None) or in the
     /// database behind another Service.
     App(String, Option<String>),
+    /// Start (true) or stop (false) the API server.
+    ApiServer(bool),
 }
 
 impl Verb {
@@ -109,6 +111,8 @@ impl Verb {
             Verb::StopTraffic(svc) => format!("sim traffic service/{svc} --stop"),
             Verb::App(svc, None) => format!("sim app service/{svc}"),
             Verb::App(svc, Some(db)) => format!("sim app service/{svc} --store service/{db}"),
+            Verb::ApiServer(true) => "sim apiserver up".to_string(),
+            Verb::ApiServer(false) => "sim apiserver down".to_string(),
         }
     }
 }
@@ -164,6 +168,8 @@ mod tests {
                 "sim traffic service/web --rps 20 --retries 1 --for 10m",
             ),
             (Verb::App("web".into(), None), "sim app service/web"),
+            (Verb::ApiServer(false), "sim apiserver down"),
+            (Verb::ApiServer(true), "sim apiserver up"),
         ];
         for (verb, command) in cases {
             assert_eq!(verb.command(), command);

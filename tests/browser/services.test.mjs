@@ -149,3 +149,47 @@ test('the business card switches the message API to a database behind another Se
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('stopping the API server refuses kubectl while the Service keeps answering; starting it again catches up', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await type(page, 'kubectl expose deployment web --port 80');
+  await type(page, 'sim traffic service/web --rps 20 --for 10m');
+  const traffic = page.getByTestId('service-traffic-web');
+  await traffic.filter({ hasText: /^0 failed · [1-9]\d* answered/ }).waitFor({ timeout: 20000 });
+  await page.getByTestId('apiserver-down-button').click();
+  const banner = page.getByTestId('apiserver-down');
+  await banner.getByText(/The API server is down \(since /).waitFor();
+  // A click that needs the API server is refused as kubectl would be.
+  await page.getByRole('button', { name: 'Scale up Deployment web' }).click();
+  await page.getByTestId('console-output').getByText('The connection to the server 10.0.0.2:6443 was refused - did you specify the right host or port?').first().waitFor();
+  assert.equal(await page.getByTestId('ready-web').innerText(), 'ready 3/3');
+  // Users are still answered ten simulated seconds later.
+  await page.getByTestId('speed-5').click();
+  await page.waitForTimeout(2500);
+  await traffic.filter({ hasText: /^0 failed · [1-9]\d* answered/ }).waitFor();
+  await page.getByTestId('play').click();
+  await page.locator('section.chain').screenshot({ path: shot('chain-apiserver-down-en.png') });
+  await page.getByTestId('lang-zh').click();
+  await page.getByTestId('apiserver-down').getByText(/API Server 已停止/).waitFor();
+  await page.locator('section.chain').screenshot({ path: shot('chain-apiserver-down-zh.png') });
+  await page.getByTestId('lang-en').click();
+  await page.getByTestId('play').click();
+  await page.getByTestId('apiserver-up').click();
+  await banner.waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: 'Scale up Deployment web' }).click();
+  await page.getByTestId('ready-web').filter({ hasText: 'ready 4/4' }).waitFor({ timeout: 20000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the control-plane-down lesson: clicking its steps ticks every goal', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=control-plane-down&speed=30`);
+  await page.getByTestId('lesson').getByRole('heading', { name: 'notes-api: the control plane is down, the data plane keeps serving' }).waitFor();
+  for (const i of [0, 1, 2, 3, 4]) {
+    await page.getByTestId(`step-${i}`).click();
+    await page.waitForTimeout(1500);
+  }
+  await page.getByTestId('goals').getByText('Goals: 6 of 6 reached').waitFor({ timeout: 60_000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

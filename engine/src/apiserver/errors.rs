@@ -17,6 +17,17 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// Nothing listens at the API server's address (`sim apiserver down`): no status
+    /// comes back, and kubectl prints its connection error.
+    pub fn connection_refused() -> Self {
+        ApiError {
+            code: 503,
+            reason: "ServiceUnavailable",
+            message: "connection refused".into(),
+            kubectl_message: Some(crate::cluster::connection_refused_line()),
+        }
+    }
+
     /// 404 `<resource> "<name>" not found`.
     pub fn not_found(kind: Kind, name: &str) -> Self {
         ApiError {

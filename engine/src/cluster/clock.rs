@@ -109,6 +109,9 @@ impl Cluster {
     }
 
     pub(super) fn fire(&mut self, timer: Timer) {
+        let Some(timer) = self.hold_if_down(timer) else {
+            return;
+        };
         let now = self.now;
         match timer {
             Timer::Process(c) => self.controller_process(c),

@@ -24,9 +24,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod clock;
 mod nodes;
+mod outage;
 mod registry;
 mod requests;
 
+pub use outage::{connection_refused_line, Outage, API_SERVER_HOST_PORT};
 pub use registry::{Controllers, Ctl, CtlKey, CtlTimer, Loop};
 
 /// Something scheduled on the clock.
@@ -88,6 +90,8 @@ pub struct Cluster {
     pub failed: Vec<FailedRequest>,
     /// Every node's kube-proxy, and the traffic sent through them.
     pub proxies: crate::proxy::Proxies,
+    /// The API server is down (`sim apiserver down`): what the outage holds.
+    outage: Option<outage::Outage>,
 }
 
 /// The user's identity for clicks and commands.
@@ -243,6 +247,7 @@ impl Cluster {
             retired_epochs: BTreeMap::new(),
             failed: Vec::new(),
             proxies: Default::default(),
+            outage: None,
         }
     }
 

@@ -6,6 +6,9 @@ use super::*;
 impl Cluster {
     /// Add a node: its kubelet registers the Node and its Lease now.
     pub fn add_node(&mut self, name: &str, config: NodeConfig) -> Result<(), ApiError> {
+        if self.outage.is_some() {
+            return Err(ApiError::connection_refused());
+        }
         if self.kubelets.contains_key(name)
             || self.store.get::<Node>(&ObjKey::new("", name)).is_some()
         {
@@ -52,6 +55,9 @@ impl Cluster {
     /// Remove a node: its kubelet stops for good and the Node object is deleted (the
     /// Pods bound to it stay until something deletes them).
     pub fn remove_node(&mut self, name: &str) -> Result<(), ApiError> {
+        if self.outage.is_some() {
+            return Err(ApiError::connection_refused());
+        }
         if self.store.get::<Node>(&ObjKey::new("", name)).is_none() {
             return Err(ApiError::not_found(Kind::Node, name));
         }
@@ -86,6 +92,15 @@ impl Cluster {
 
     /// Cut a node off from the API server (its kubelet and containers keep running).
     pub fn partition_node(&mut self, name: &str) -> Result<(), String> {
+        // Cut off by an API server outage already: now it stays cut off after it.
+        if let Some(o) = self.outage.as_mut() {
+            if o.cut.remove(name) {
+                if let Some(k) = self.kubelets.get_mut(name) {
+                    k.apiserver_only = false;
+                }
+                return Ok(());
+            }
+        }
         let k = self
             .kubelets
             .get_mut(name)
@@ -122,6 +137,15 @@ impl Cluster {
             .kubelets
             .get_mut(name)
             .ok_or_else(|| format!("node \"{name}\" not found"))?;
+        if k.partitioned && self.outage.is_some() {
+            // Its network is back, but nothing answers at the API server: it stays cut
+            // off, now by the outage, and reconnects when the API server is up.
+            if let Some(o) = self.outage.as_mut() {
+                o.cut.insert(name.to_string());
+            }
+            k.apiserver_only = true;
+            return Ok(());
+        }
         if k.partitioned {
             let out = k.heal(&self.store, self.now);
             self.recount_foreground();
@@ -132,6 +156,11 @@ impl Cluster {
         }
         if k.up {
             return Err(format!("node \"{name}\" is already up"));
+        }
+        if self.outage.is_some() {
+            return Err(format!(
+                "the API server is down: node \"{name}\"'s kubelet could not register (sim apiserver up first)"
+            ));
         }
         let (requests, timers) = k.power_on(&self.store, self.now);
         self.proxies.node_restarted(name);

@@ -7,6 +7,9 @@ use crate::client::EventOnSuccess;
 impl Cluster {
     /// Send one request as `who` (e.g. [`kubectl()`]); returns the API server's changes.
     pub fn submit(&mut self, who: &Component, req: Request) -> Result<Vec<Change>, ApiError> {
+        if self.apiserver_down() {
+            return Err(ApiError::connection_refused());
+        }
         let changes = self.execute(who, req)?;
         for ch in &changes {
             self.dispatch(ch);
@@ -101,6 +104,16 @@ impl Cluster {
     }
 
     pub(super) fn apply_one(&mut self, who: &Component, r: Request) -> Result<(), ApiError> {
+        if self.apiserver_down() {
+            // Refused before any stage: nothing is written, no Event recorded.
+            let e = ApiError::connection_refused();
+            self.failed.push(FailedRequest {
+                time: self.now,
+                writer: who.writer.clone(),
+                error: e.kubectl_text(),
+            });
+            return Err(e);
+        }
         if let Request::SlowStart(requests) = r {
             return self.slow_start_batch(who, requests);
         }

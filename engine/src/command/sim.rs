@@ -12,7 +12,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, SimTime, MINUTE, SECOND};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS]";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up|status";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -43,6 +43,7 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
         "traffic" => traffic(c, rest),
         "app" => app(c, rest),
         "nslookup" => nslookup(c, rest),
+        "apiserver" => apiserver(c, rest),
         other => Err(format!("error: unknown sim verb \"{other}\"\n{USAGE}")),
     };
     match r {
@@ -52,6 +53,34 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
 }
 
 type R = Result<String, String>;
+
+/// `sim apiserver down|up|status`: stop or start the API server (see
+/// `cluster::outage`), or say whether it answers.
+fn apiserver(c: &mut Cluster, words: &[String]) -> R {
+    let usage = "error: usage: sim apiserver down|up|status";
+    if words.len() != 1 {
+        return Err(usage.into());
+    }
+    match words[0].as_str() {
+        "down" => c
+            .stop_apiserver()
+            .map(|_| "apiserver stopped: kubectl, the controllers, the scheduler and the kubelets cannot reach it; running containers and every kube-proxy's last rules keep serving".to_string())
+            .map_err(|e| format!("error: {e}")),
+        "up" => {
+            let since = c.apiserver_down_since();
+            c.start_apiserver().map_err(|e| format!("error: {e}"))?;
+            Ok(format!(
+                "apiserver started after {} down: the kubelets reconnect and report, the controllers relist and resume",
+                crate::time::human_duration(c.now().saturating_sub(since.unwrap_or(0)))
+            ))
+        }
+        "status" => Ok(match c.apiserver_down_since() {
+            Some(t) => format!("apiserver: down since {}", clock_label(t)),
+            None => "apiserver: up".into(),
+        }),
+        _ => Err(usage.into()),
+    }
+}
 
 fn advance(c: &mut Cluster, words: &[String]) -> R {
     let d = words
@@ -78,9 +107,14 @@ fn settle(c: &mut Cluster, words: &[String]) -> R {
     let from = c.now();
     if c.settle(max) {
         Ok(format!(
-            "settled at {} (after {})",
+            "settled at {} (after {}){}",
             clock_label(c.now()),
-            human_duration(c.now() - from)
+            human_duration(c.now() - from),
+            if c.apiserver_down() {
+                ": the API server is down, so nothing more can change until it is back (sim apiserver up)"
+            } else {
+                ""
+            }
         ))
     } else {
         Err(format!(
@@ -262,11 +296,14 @@ fn node(c: &mut Cluster, words: &[String]) -> R {
             .map_err(|e| format!("error: {e}")),
         "up" => {
             let healing = c.node_partitioned(&name);
+            let outage = c.apiserver_down();
             c.power_on(&name)
                 .map(|_| {
                     format!(
                         "node/{name} {}",
-                        if healing {
+                        if healing && outage {
+                            "is on the network again; the API server is down: its kubelet reconnects when it is back"
+                        } else if healing {
                             "reconnected to the API server"
                         } else {
                             "powered on"
@@ -334,7 +371,7 @@ fn compare(got: &str, op: &str, want: &str) -> Result<bool, String> {
 /// [--field F=V] OP VALUE`.
 fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
     let r = (|| -> Result<(bool, String), String> {
-        let usage = "error: usage: sim expect <kind>/<name> <jsonpath> OP VALUE | sim expect count <kind> [-l SEL] [--field F=V] OP VALUE | sim expect traffic/<service> <jsonpath> OP VALUE";
+        let usage = "error: usage: sim expect <kind>/<name> <jsonpath> OP VALUE | sim expect count <kind> [-l SEL] [--field F=V] OP VALUE | sim expect traffic/<service> <jsonpath> OP VALUE | sim expect apiserver <jsonpath> OP VALUE";
         if words.len() < 4 {
             return Err(usage.into());
         }
@@ -375,6 +412,23 @@ fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
                 .filter(|o| fields.as_ref().is_none_or(|f| fields_match(o, f)))
                 .count();
             n.to_string()
+        } else if subject[0] == "apiserver" {
+            // The API server's state: `{.up}`, and while it is down `{.downSince}` (ms)
+            // and `{.downForSeconds}`.
+            let path = subject.get(1).ok_or(usage)?;
+            let mut v = serde_json::json!({ "up": !c.apiserver_down() });
+            if let Some(t) = c.apiserver_down_since() {
+                v["downSince"] = t.into();
+                v["downForSeconds"] = (c.now().saturating_sub(t) / 1000).into();
+            }
+            let found = select(path, &v)?;
+            let got = found
+                .iter()
+                .map(|x| format_value(x))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let ok = compare(&got, op, want)?;
+            return Ok((ok, got));
         } else {
             let (t, name) = subject[0].split_once('/').ok_or(usage)?;
             if t == "traffic" {

@@ -437,6 +437,13 @@ const SIM: &[&str] = &[
     "expect",
     "expect count",
     "log",
+    "image-warmup",
+    "traffic",
+    "app",
+    "nslookup",
+    "apiserver down",
+    "apiserver up",
+    "apiserver status",
 ];
 
 /// Resource words (kinds, short names, plural, `kind/name` prefixes).
@@ -886,7 +893,13 @@ pub fn command_line(rng: &mut Rng, corpus: &Corpus) -> String {
                 words.push(value_of(rng, corpus, Val::Image))
             }
             "gitops on" | "gitops off" => words.push(format!("deployment/{}", name(rng, corpus))),
-            "time" | "settle" | "reset" | "log" => {}
+            "image-warmup" => {
+                words.push(value_of(rng, corpus, Val::Image));
+                words.push(duration(rng));
+            }
+            "traffic" | "app" => words.push(format!("service/{}", name(rng, corpus))),
+            "time" | "settle" | "reset" | "log" | "apiserver down" | "apiserver up"
+            | "apiserver status" => {}
             _ => words.push(target(rng, corpus)),
         }
     }

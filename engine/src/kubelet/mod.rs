@@ -137,6 +137,9 @@ pub struct Kubelet {
     /// Alive but cut off from the API server (`sim node partition`): containers keep
     /// running, nothing is reported, no change is seen.
     pub partitioned: bool,
+    /// Cut off because the API server is down, not the node's network: its Pods still
+    /// answer requests (`sim apiserver down`).
+    pub apiserver_only: bool,
     /// Bumped at every power change; stale timers are ignored.
     pub epoch: u64,
     /// Images present on the node.
@@ -198,6 +201,7 @@ impl Kubelet {
             node: node.into(),
             up: true,
             partitioned: false,
+            apiserver_only: false,
             epoch: 0,
             images: BTreeSet::new(),
             reported_images: None,
@@ -238,6 +242,7 @@ impl Kubelet {
         // A dead kubelet holds nothing back, and `sim node up` brings the whole node
         // back: powered on and connected.
         self.partitioned = false;
+        self.apiserver_only = false;
         self.cut = None;
         // Back-off lives in the kubelet's memory: a reboot forgets it.
         self.image_backoff.clear();
@@ -308,6 +313,7 @@ impl Kubelet {
     /// duplicate instance finally ends), Pods bound here meanwhile start.
     pub fn heal(&mut self, store: &Store, now: SimTime) -> KubeletOutput {
         self.partitioned = false;
+        self.apiserver_only = false;
         let cut = self.cut.take().unwrap_or_default();
         let mut requests = vec![Request::blind_update(self.lease(now))];
         let node = store.get::<Node>(&ObjKey::new("", &self.node));
@@ -444,7 +450,7 @@ impl Kubelet {
         now: SimTime,
     ) -> crate::proxy::Answer {
         use crate::proxy::Answer;
-        if !self.up || self.partitioned {
+        if !self.up || (self.partitioned && !self.apiserver_only) {
             return Answer::Silent;
         }
         let Some(w) = self.workers.get(uid) else {

@@ -13,6 +13,7 @@ mod expose;
 mod get;
 mod logs;
 mod node;
+mod refused;
 mod rollout;
 mod update;
 mod util;
@@ -325,6 +326,11 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
     let words = &verb_first(words);
     if let Some(help) = help_for(words) {
         return help;
+    }
+    if c.apiserver_down() {
+        if let Some(o) = refused::refused(c, words) {
+            return o;
+        }
     }
     if !takes_dry_run(words) {
         return run_verb(c, words, stdin, files);
