@@ -193,3 +193,18 @@ test('the control-plane-down lesson: clicking its steps ticks every goal', async
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the rollout-readiness-traffic lesson: clicking its steps ticks every goal', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=rollout-readiness-traffic&speed=30`);
+  await page.getByTestId('lesson').getByRole('heading', { name: 'A rollout seen by users: with and without a readiness probe' }).waitFor();
+  await page.getByTestId('step-0').click();
+  await page.getByTestId('service-traffic-probed').filter({ hasText: /^0 failed · [1-9]/ }).waitFor({ timeout: 30_000 });
+  await page.getByTestId('step-1').click();
+  await page.getByTestId('goals').getByText('Goals: 5 of 5 reached').waitFor({ timeout: 120_000 });
+  // Both Services in front of their Pods; plain's users met errors, probed's none.
+  await page.getByTestId('service-card-plain').waitFor();
+  await page.getByTestId('play').click();
+  await page.screenshot({ path: shot('lesson-rollout-readiness-traffic-en.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
