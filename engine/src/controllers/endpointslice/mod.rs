@@ -43,6 +43,10 @@ pub const CONTROLLER_NAME: &str = "endpointslice-controller.k8s.io";
 pub struct EndpointSliceController {
     services: ServiceIndex,
     trigger: TriggerTimeTracker,
+    /// The informer's index of EndpointSlices by their Service (the
+    /// `kubernetes.io/service-name` label): a sync reads its Service's slices, not the
+    /// namespace's (upstream lists them with that label selector from the indexer).
+    slices: BTreeMap<ObjKey, BTreeSet<String>>,
 }
 
 impl Controller for EndpointSliceController {
@@ -68,6 +72,7 @@ impl Controller for EndpointSliceController {
                 watch_services_and_pods(&mut self.services, &mut self.trigger, ch, ctx)
             }
             Kind::EndpointSlice => {
+                self.slice_changed(ch);
                 // A managed slice deleted by someone else is made again (upstream also
                 // reverts edits; its own writes, the usual case, need no look).
                 if let (Some(o), None) = (old.and_then(EndpointSlice::from_object), new) {
@@ -92,6 +97,30 @@ impl Controller for EndpointSliceController {
 }
 
 impl EndpointSliceController {
+    /// Keep the index of slices by Service current with a change to a slice.
+    pub fn slice_changed(&mut self, ch: &Change) {
+        if ch.kind != Kind::EndpointSlice {
+            return;
+        }
+        let service_of = |o: &Object| {
+            o.meta()
+                .labels
+                .get(LABEL_SERVICE_NAME)
+                .map(|n| (ObjKey::new(&o.meta().namespace, n), o.meta().name.clone()))
+        };
+        if let Some((svc, name)) = ch.old.as_deref().and_then(service_of) {
+            if let Some(set) = self.slices.get_mut(&svc) {
+                set.remove(&name);
+                if set.is_empty() {
+                    self.slices.remove(&svc);
+                }
+            }
+        }
+        if let Some((svc, name)) = ch.new.as_deref().and_then(service_of) {
+            self.slices.entry(svc).or_default().insert(name);
+        }
+    }
+
     /// `syncService`: the slices one Service should have, as the requests that get it
     /// there (creates, then updates, then deletes).
     pub fn sync_service(&mut self, store: &Store, key: &ObjKey) -> Vec<Request> {
@@ -104,8 +133,12 @@ impl EndpointSliceController {
             return Vec::new();
         }
         let pods = self.services.selected(store, svc);
-        let existing: Vec<&EndpointSlice> = store
-            .list_ns::<EndpointSlice>(&key.namespace)
+        let existing: Vec<&EndpointSlice> = self
+            .slices
+            .get(key)
+            .into_iter()
+            .flatten()
+            .filter_map(|name| store.get::<EndpointSlice>(&ObjKey::new(&key.namespace, name)))
             .filter(|s| {
                 s.metadata.labels.get(LABEL_SERVICE_NAME) == Some(&key.name)
                     && s.metadata.labels.get(LABEL_MANAGED_BY).map(String::as_str)

@@ -82,22 +82,25 @@ fn web() -> ObjKey {
     ObjKey::new("default", "web")
 }
 
-/// Apply what a sync asked for, as the API server would (a create gets its name).
-fn apply(store: &mut Store, rng: &mut Rng, requests: Vec<Request>) {
+/// Apply what a sync asked for, as the API server would (a create gets its name), and
+/// let the controller's informer see its slices change.
+fn apply(
+    ctl: &mut EndpointSliceController,
+    store: &mut Store,
+    rng: &mut Rng,
+    requests: Vec<Request>,
+) {
     for r in requests {
-        match r {
-            Request::Create { object, .. } => {
-                store.create(1, rng, object, "test").unwrap();
-            }
-            Request::Update(o) => {
-                store.update(1, o, "test").unwrap();
-            }
-            Request::Delete { kind, key, .. } => {
-                store
-                    .delete(1, kind, &key, &Default::default(), "test")
-                    .unwrap();
-            }
+        let changes = match r {
+            Request::Create { object, .. } => vec![store.create(1, rng, object, "test").unwrap()],
+            Request::Update(o) => vec![store.update(1, o, "test").unwrap()],
+            Request::Delete { kind, key, .. } => store
+                .delete(1, kind, &key, &Default::default(), "test")
+                .unwrap(),
             other => panic!("unexpected request {other:?}"),
+        };
+        for ch in &changes {
+            ctl.slice_changed(ch);
         }
     }
 }
@@ -160,7 +163,7 @@ fn a_second_sync_with_nothing_changed_sends_nothing() {
     pod(&mut store, &mut rng, "web-1", "10.244.1.2", true);
     let mut ctl = EndpointSliceController::default();
     let reqs = ctl.sync_service(&store, &web());
-    apply(&mut store, &mut rng, reqs);
+    apply(&mut ctl, &mut store, &mut rng, reqs);
     assert_eq!(ctl.sync_service(&store, &web()), vec![]);
 }
 
@@ -170,7 +173,7 @@ fn the_first_pod_with_an_ip_turns_the_placeholder_into_its_slice_by_one_update()
     pod(&mut store, &mut rng, "web-0", "", false);
     let mut ctl = EndpointSliceController::default();
     let reqs = ctl.sync_service(&store, &web());
-    apply(&mut store, &mut rng, reqs);
+    apply(&mut ctl, &mut store, &mut rng, reqs);
     let placeholder = store
         .list::<EndpointSlice>()
         .next()
@@ -222,7 +225,7 @@ fn a_terminating_ready_pod_stays_serving_but_not_ready() {
     pod(&mut store, &mut rng, "web-1", "10.244.1.2", true);
     let mut ctl = EndpointSliceController::default();
     let reqs = ctl.sync_service(&store, &web());
-    apply(&mut store, &mut rng, reqs);
+    apply(&mut ctl, &mut store, &mut rng, reqs);
     store
         .delete(
             2,
@@ -354,7 +357,12 @@ fn endpoints_lists_ready_pods_as_addresses_and_the_rest_as_not_ready_leaving_out
             protocol: "TCP".into(),
         }]
     );
-    apply(&mut store, &mut rng, reqs);
+    apply(
+        &mut EndpointSliceController::default(),
+        &mut store,
+        &mut rng,
+        reqs,
+    );
     assert_eq!(ctl.sync_service(&store, &web()), vec![], "nothing changed");
     // The Service goes: its Endpoints (not owned) is deleted by the controller.
     store
