@@ -329,6 +329,7 @@ const ZH: &[(&str, &str)] = &[
     ("Run the message API (state in memory)", "运行消息 API（状态在内存中）"),
     ("Service", "Service"),
     ("no traffic", "没有流量"),
+    ("… and {} more Services (kubectl get svc lists every one)", "……还有 {} 个 Service（kubectl get svc 会全部列出）"),
     ("The API server is down (since {})", "API Server 已停止（从 {} 起）"),
     ("Nothing is written: kubectl is refused, the controllers and the scheduler wait, the kubelets cannot report. Running containers and every kube-proxy's last rules keep serving.", "什么都写不进去：kubectl 被拒绝连接，控制器和调度器在等待，kubelet 无法上报。正在运行的容器和每个 kube-proxy 最后的规则仍在提供服务。"),
     ("Start the API server", "启动 API Server"),

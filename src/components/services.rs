@@ -13,13 +13,14 @@ use yew::prelude::*;
 pub fn service_panel() -> Html {
     let sim = use_sim();
     let lang = sim.lang();
-    let (views, unexposed) = {
+    let ((views, total), unexposed) = {
         let st = sim.state.borrow();
         (
             service_views(&st.cluster),
             unexposed_deployments(&st.cluster),
         )
     };
+    let hidden = total - views.len();
     if views.is_empty() && unexposed.is_empty() {
         return html! {};
     }
@@ -31,6 +32,9 @@ pub fn service_panel() -> Html {
         <section class="services" aria-label={t(lang, "Services: platform health and user outcome")} data-testid="services">
             <h2>{ t(lang, "Services: platform health and user outcome") }</h2>
             { for views.into_iter().map(|v| html! { <ServiceRow view={v} /> }) }
+            if hidden > 0 {
+                <p class="aggmore">{ trf(lang, "… and {} more Services (kubectl get svc lists every one)", &[&hidden]) }</p>
+            }
             if !unexposed.is_empty() {
                 <p class="svc-unexposed">
                     { t(lang, "No Service in front of:") }

@@ -38,36 +38,66 @@ pub struct ServiceView {
     pub others: Vec<String>,
 }
 
-/// Every Service in `default` but the API server's own.
-pub fn service_views(c: &Cluster) -> Vec<ServiceView> {
+/// Most Services the panel draws: those whose users meet errors or whose endpoints are
+/// not all ready first, then the others (`kubectl get svc` lists every one).
+pub const SERVICE_ROWS_MAX: usize = 8;
+
+/// The Services in `default` but the API server's own, at most [`SERVICE_ROWS_MAX`]
+/// (troubled ones first), and how many there are in all. One pass over the
+/// EndpointSlices counts every Service's endpoints; the rest is worked out for the
+/// drawn ones only.
+pub fn service_views(c: &Cluster) -> (Vec<ServiceView>, usize) {
     let now_s = c.now() / 1000;
-    let names: Vec<String> = c
+    let services: Vec<&Service> = c
         .store
         .list_ns::<Service>("default")
         .filter(|s| s.metadata.name != "kubernetes")
-        .map(|s| s.metadata.name.clone())
         .collect();
-    c.store
-        .list_ns::<Service>("default")
-        .filter(|s| s.metadata.name != "kubernetes")
+    let names: Vec<String> = services.iter().map(|s| s.metadata.name.clone()).collect();
+    let mut endpoints: std::collections::BTreeMap<&str, (usize, usize, usize)> = Default::default();
+    for slice in c.store.list_ns::<EndpointSlice>("default") {
+        let Some(svc) = slice.metadata.labels.get("kubernetes.io/service-name") else {
+            continue;
+        };
+        let eps = endpoints.entry(svc.as_str()).or_default();
+        for e in slice.endpoints.iter().flatten() {
+            if e.conditions.terminating == Some(true) {
+                eps.2 += 1;
+            } else if e.conditions.ready.unwrap_or(true) {
+                eps.0 += 1;
+            } else {
+                eps.1 += 1;
+            }
+        }
+    }
+    let failing = |s: &Service| {
+        c.proxies
+            .series
+            .get(&ObjKey::new("default", &s.metadata.name))
+            .is_some_and(|m| {
+                m.range(now_s.saturating_sub(9)..=now_s)
+                    .any(|(_, b)| b.errors() > 0)
+            })
+    };
+    let troubled = |i: usize| {
+        let s = services[i];
+        let (r, nr, t) = endpoints
+            .get(s.metadata.name.as_str())
+            .copied()
+            .unwrap_or_default();
+        failing(s) || nr + t > 0 || (r == 0 && s.spec.selector.is_some())
+    };
+    let mut rows = super::busy_first(services.len(), SERVICE_ROWS_MAX, troubled);
+    rows.sort_unstable();
+    let views = rows
+        .into_iter()
+        .map(|i| services[i])
         .map(|s| {
             let key = ObjKey::new("default", &s.metadata.name);
-            let mut eps = (0, 0, 0);
-            for slice in c.store.list_ns::<EndpointSlice>("default") {
-                if slice.metadata.labels.get("kubernetes.io/service-name") != Some(&s.metadata.name)
-                {
-                    continue;
-                }
-                for e in slice.endpoints.iter().flatten() {
-                    if e.conditions.terminating == Some(true) {
-                        eps.2 += 1;
-                    } else if e.conditions.ready.unwrap_or(true) {
-                        eps.0 += 1;
-                    } else {
-                        eps.1 += 1;
-                    }
-                }
-            }
+            let eps = endpoints
+                .get(s.metadata.name.as_str())
+                .copied()
+                .unwrap_or_default();
             let deployment = s.spec.selector.as_ref().and_then(|sel| {
                 c.store.list_ns::<Deployment>("default").find(|d| {
                     let l = &d.spec.template.metadata.labels;
@@ -133,26 +163,47 @@ pub fn service_views(c: &Cluster) -> Vec<ServiceView> {
                 others: names
                     .iter()
                     .filter(|n| **n != s.metadata.name)
+                    .take(3)
                     .cloned()
                     .collect(),
             }
         })
-        .collect()
+        .collect();
+    (views, services.len())
 }
 
-/// Deployments in `default` no Service selects (the panel offers to expose them).
+/// Most unexposed Deployments the panel names.
+pub const UNEXPOSED_MAX: usize = 8;
+
+/// Deployments in `default` no Service selects (the panel offers to expose them), at
+/// most [`UNEXPOSED_MAX`]. Services are indexed by each label pair of their selector,
+/// so a Deployment is checked only against Services that could select it.
 pub fn unexposed_deployments(c: &Cluster) -> Vec<String> {
-    let services: Vec<&Service> = c.store.list_ns::<Service>("default").collect();
+    let services: Vec<&StringMap> = c
+        .store
+        .list_ns::<Service>("default")
+        .filter_map(|s| s.spec.selector.as_ref())
+        .filter(|sel| !sel.is_empty())
+        .collect();
+    let mut by_pair: std::collections::BTreeMap<(&str, &str), Vec<usize>> = Default::default();
+    for (i, sel) in services.iter().enumerate() {
+        for (k, v) in sel.iter() {
+            by_pair.entry((k.as_str(), v.as_str())).or_default().push(i);
+        }
+    }
     c.store
         .list_ns::<Deployment>("default")
         .filter(|d| {
             let l = &d.spec.template.metadata.labels;
-            !services.iter().any(|s| {
-                s.spec.selector.as_ref().is_some_and(|sel| {
-                    !sel.is_empty() && sel.iter().all(|(k, v)| l.get(k) == Some(v))
-                })
+            !l.iter().any(|(k, v)| {
+                by_pair
+                    .get(&(k.as_str(), v.as_str()))
+                    .into_iter()
+                    .flatten()
+                    .any(|&i| services[i].iter().all(|(k, v)| l.get(k) == Some(v)))
             })
         })
+        .take(UNEXPOSED_MAX)
         .map(|d| d.metadata.name.clone())
         .collect()
 }

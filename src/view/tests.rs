@@ -371,3 +371,53 @@ fn the_aggregated_view_counts_each_services_endpoints_and_failed_requests() {
         "no endpoints: every request fails ({empty:?})"
     );
 }
+
+#[test]
+fn the_services_panel_draws_at_most_eight_services_those_in_trouble_first() {
+    let mut c = default_cluster();
+    for i in 0..11 {
+        sh(
+            &mut c,
+            &format!("kubectl create deployment s{i:02} --image=nginx"),
+        );
+        sh(
+            &mut c,
+            &format!("kubectl expose deployment s{i:02} --port 80"),
+        );
+    }
+    sh(&mut c, "kubectl expose deployment web --port 80");
+    for i in 0..12 {
+        sh(
+            &mut c,
+            &format!("kubectl create deployment d{i:02} --image=nginx"),
+        );
+    }
+    sh(&mut c, "sim settle");
+    // s09's Pods go: its users' requests fail.
+    sh(&mut c, "kubectl delete deployment s09");
+    sh(&mut c, "sim advance 5s");
+    sh(&mut c, "sim traffic service/s09 --rps 5 --for 1m");
+    sh(&mut c, "sim advance 3s");
+    let (views, total) = service_views(&c);
+    assert_eq!(total, 12);
+    assert_eq!(views.len(), SERVICE_ROWS_MAX);
+    let names: Vec<&str> = views.iter().map(|v| v.name.as_str()).collect();
+    assert!(
+        names.contains(&"s09"),
+        "the failing one is drawn: {names:?}"
+    );
+    assert_eq!(
+        names[..7],
+        ["s00", "s01", "s02", "s03", "s04", "s05", "s06"]
+    );
+    assert!(
+        names.windows(2).all(|w| w[0] < w[1]),
+        "in name order: {names:?}"
+    );
+    assert!(views
+        .iter()
+        .filter(|v| v.name != "s09")
+        .all(|v| v.endpoints == (1, 0, 0)));
+    assert_eq!(unexposed_deployments(&c).len(), UNEXPOSED_MAX);
+    assert!(unexposed_deployments(&c).iter().all(|d| d.starts_with('d')));
+}
