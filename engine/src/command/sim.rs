@@ -54,6 +54,31 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
 
 type R = Result<String, String>;
 
+/// Compare what `path` selects in `v` (values joined by spaces; `empty` stands in when
+/// it selects nothing) with `want` under `op`: whether it holds, and what was found.
+fn expect_json(
+    v: &serde_json::Value,
+    path: &str,
+    op: &str,
+    want: &str,
+    empty: Option<&str>,
+) -> Result<(bool, String), String> {
+    let got = select(path, v)?
+        .iter()
+        .map(|x| format_value(x))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let ok = compare(
+        match empty {
+            Some(e) if got.is_empty() => e,
+            _ => &got,
+        },
+        op,
+        want,
+    )?;
+    Ok((ok, got))
+}
+
 /// `sim apiserver down|up|status`: stop or start the API server (see
 /// `cluster::outage`), or say whether it answers.
 fn apiserver(c: &mut Cluster, words: &[String]) -> R {
@@ -421,14 +446,7 @@ fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
                 v["downSince"] = t.into();
                 v["downForSeconds"] = (c.now().saturating_sub(t) / 1000).into();
             }
-            let found = select(path, &v)?;
-            let got = found
-                .iter()
-                .map(|x| format_value(x))
-                .collect::<Vec<_>>()
-                .join(" ");
-            let ok = compare(&got, op, want)?;
-            return Ok((ok, got));
+            return expect_json(&v, path, op, want, None);
         } else {
             let (t, name) = subject[0].split_once('/').ok_or(usage)?;
             if t == "traffic" {
@@ -438,14 +456,8 @@ fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
                     .proxies
                     .summary(&ObjKey::new("default", name))
                     .unwrap_or_else(|| serde_json::json!({}));
-                let found = select(path, &v)?;
-                let got = found
-                    .iter()
-                    .map(|x| format_value(x))
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                let ok = compare(if got.is_empty() { "0" } else { &got }, op, want)?;
-                return Ok((ok, got));
+                // No request yet counts as zero of everything.
+                return expect_json(&v, path, op, want, Some("0"));
             }
             let k = resolve_kind(t)
                 .ok_or_else(|| format!("error: the server doesn't have a resource type \"{t}\""))?;
