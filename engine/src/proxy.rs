@@ -79,7 +79,18 @@ pub struct ServiceRules {
     pub ports: Vec<(String, i64, i64)>,
     /// Every endpoint of every slice.
     pub endpoints: Vec<RuleEndpoint>,
+    /// `sessionAffinity: ClientIP`: how long (s) a client stays with the endpoint it
+    /// was sent to (`sessionAffinityConfig.clientIP.timeoutSeconds`, 10800 by default).
+    pub affinity_seconds: Option<u64>,
 }
+
+/// The simulated clients a flow's requests come from, in turn (their source IPs are
+/// what `sessionAffinity: ClientIP` keys on).
+pub const CLIENTS: u64 = 16;
+
+/// Where `sessionAffinity: ClientIP` keeps a client: per Service, client and node (each
+/// node's rules keep their own affinity table, as iptables' `recent` lists do).
+type AffinityKey = (ObjKey, u64, String);
 
 /// The outcome of one request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -150,6 +161,8 @@ pub struct Flow {
     carry: u64,
     /// The next entry node in turn.
     turn: usize,
+    /// Requests sent so far (the client of the next one is `sent % CLIENTS`).
+    sent: u64,
 }
 
 impl Flow {
@@ -172,6 +185,7 @@ impl Flow {
             retries,
             carry: 0,
             turn: 0,
+            sent: 0,
         }
     }
 }
@@ -268,6 +282,8 @@ pub struct Proxies {
     /// three seconds are dropped once a second).
     pub hits: BTreeMap<(ObjKey, String), PodHits>,
     hits_pruned: u64,
+    /// `sessionAffinity: ClientIP`: each client's endpoint (uid) and when it last went.
+    affinity: BTreeMap<AffinityKey, (String, SimTime)>,
     tick_armed: bool,
 }
 
@@ -392,6 +408,14 @@ impl Proxies {
             .and_then(|(_, r)| r.as_deref())
     }
 
+    /// The endpoint (Pod uid) `sessionAffinity: ClientIP` keeps `client` on when it
+    /// enters Service `svc` through `node` (None: no affinity, or none yet).
+    pub fn affinity_of(&self, svc: &ObjKey, client: u64, node: &str) -> Option<&str> {
+        self.affinity
+            .get(&(svc.clone(), client, node.to_string()))
+            .map(|(uid, _)| uid.as_str())
+    }
+
     /// Start (or replace) a flow; returns the tick timer to arm, if one is not already.
     pub fn start(&mut self, mut flow: Flow, now: SimTime) -> Option<(SimTime, ProxyTimer)> {
         // `until` arrives as the flow's duration.
@@ -484,9 +508,11 @@ impl Proxies {
                 if let (Some((true, _)), Some(app)) = (op, self.apps.get_mut(&key)) {
                     app.next_id += 1;
                 }
+                let client = flow.sent % CLIENTS;
+                flow.sent += 1;
                 let mut retries = 0;
                 let outcome = loop {
-                    let (o, pick) = self.attempt(&entry, &key, rng, &node_up, &answer);
+                    let (o, pick) = self.attempt(&entry, &key, client, now, rng, &node_up, &answer);
                     if let Some(p) = &pick {
                         let i = Outcome::ALL.iter().position(|x| *x == o).unwrap_or(0);
                         self.hits
@@ -556,10 +582,13 @@ impl Proxies {
 
     /// One attempt of one request entering at `entry`: its outcome and the endpoint
     /// the rules chose (if any).
+    #[allow(clippy::too_many_arguments)]
     fn attempt(
-        &self,
+        &mut self,
         entry: &str,
         key: &ObjKey,
+        client: u64,
+        now: SimTime,
         rng: &mut Rng,
         node_up: &impl Fn(&str) -> bool,
         answer: &impl Fn(&RuleEndpoint) -> Answer,
@@ -574,7 +603,26 @@ impl Proxies {
         if candidates.is_empty() {
             return (Outcome::NoEndpoints, None);
         }
-        let pick = candidates[rng.below(candidates.len() as u64) as usize];
+        // ClientIP affinity: the endpoint this client went to last, while it is still
+        // among the candidates and the affinity has not timed out; else a random pick
+        // that the client then sticks to.
+        let sticky = rules
+            .affinity_seconds
+            .map(|t| ((key.clone(), client, entry.to_string()), t));
+        let remembered = sticky.as_ref().and_then(|(k, t)| {
+            self.affinity
+                .get(k)
+                .filter(|(_, last)| now.saturating_sub(*last) <= t * SECOND)
+                .and_then(|(uid, _)| candidates.iter().find(|e| e.uid == *uid))
+        });
+        let pick: RuleEndpoint = match remembered {
+            Some(e) => (*e).clone(),
+            None => candidates[rng.below(candidates.len() as u64) as usize].clone(),
+        };
+        if let Some((k, _)) = sticky {
+            self.affinity.insert(k, (pick.uid.clone(), now));
+        }
+        let pick = &pick;
         let o = match answer(pick) {
             Answer::Accept => Outcome::Ok,
             Answer::Refuse => Outcome::Refused,
@@ -850,6 +898,8 @@ fn rules_from(
             .map(|p| (p.name.clone(), p.port, p.node_port))
             .collect(),
         endpoints,
+        // The API server's default `sessionAffinityConfig.clientIP.timeoutSeconds`.
+        affinity_seconds: (svc.spec.session_affinity == "ClientIP").then_some(10_800),
     })
 }
 

@@ -302,3 +302,51 @@ fn with_a_database_duplicates_are_refused_across_pods_and_its_outage_fails_write
     assert_eq!(after - before, 200);
     assert_eq!(web(&c).status.ready_replicas, 3);
 }
+
+#[test]
+fn client_ip_affinity_keeps_each_client_on_one_pod_until_that_pod_is_gone() {
+    let mut c = serving(31, "web:1", true, false);
+    let svc = ObjKey::new("default", "web");
+    sh(&mut c, "sim traffic service/web --stop");
+    // Without affinity no client is kept anywhere.
+    sh(
+        &mut c,
+        "sim traffic service/web --rps 20 --from node-1 --for 10m",
+    );
+    c.advance(5_000);
+    assert_eq!(c.proxies.affinity_of(&svc, 0, "node-1"), None);
+    sh(
+        &mut c,
+        r#"kubectl patch service web -p '{"spec":{"sessionAffinity":"ClientIP"}}'"#,
+    );
+    c.advance(5_000);
+    let kept: Vec<String> = (0..kubeplay_engine::proxy::CLIENTS)
+        .map(|i| {
+            c.proxies
+                .affinity_of(&svc, i, "node-1")
+                .expect("every client kept")
+                .to_string()
+        })
+        .collect();
+    c.advance(20_000);
+    for (i, uid) in kept.iter().enumerate() {
+        assert_eq!(
+            c.proxies.affinity_of(&svc, i as u64, "node-1"),
+            Some(uid.as_str()),
+            "client {i} stays on its Pod"
+        );
+    }
+    // Client 0's Pod is deleted: once its endpoint leaves the rules the client is
+    // sent elsewhere — stickiness does not outlive the Pod.
+    let (_, key) = c.store.by_uid(&kept[0]).cloned().expect("its Pod");
+    sh(
+        &mut c,
+        &format!("kubectl delete pod {} --wait=false", key.name),
+    );
+    c.advance(40_000);
+    let now = c
+        .proxies
+        .affinity_of(&svc, 0, "node-1")
+        .expect("kept again");
+    assert_ne!(now, kept[0]);
+}
