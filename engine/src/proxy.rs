@@ -898,8 +898,14 @@ fn rules_from(
             .map(|p| (p.name.clone(), p.port, p.node_port))
             .collect(),
         endpoints,
-        // The API server's default `sessionAffinityConfig.clientIP.timeoutSeconds`.
-        affinity_seconds: (svc.spec.session_affinity == "ClientIP").then_some(10_800),
+        affinity_seconds: (svc.spec.session_affinity == "ClientIP").then(|| {
+            svc.spec
+                .extra
+                .get("sessionAffinityConfig")
+                .and_then(|c| c.pointer("/clientIP/timeoutSeconds"))
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(crate::apiserver::admission::DEFAULT_CLIENT_IP_AFFINITY_SECONDS)
+        }),
     })
 }
 

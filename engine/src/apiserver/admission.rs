@@ -41,6 +41,9 @@ pub fn admit_create(obj: &mut Object) {
     }
 }
 
+/// `v1.DefaultClientIPServiceAffinitySeconds`: three hours.
+pub const DEFAULT_CLIENT_IP_AFFINITY_SECONDS: u64 = 10_800;
+
 /// `SetDefaults_Service` (`pkg/apis/core/v1/defaults.go`), and the IP-family fields the
 /// Service storage fills in (`initIPFamilyFields`) for a single-stack IPv4 cluster.
 fn default_service(svc: &mut Service) {
@@ -50,6 +53,19 @@ fn default_service(svc: &mut Service) {
     }
     if spec.session_affinity == "None" {
         spec.extra.remove("sessionAffinityConfig");
+    }
+    // ClientIP without a timeout gets `DefaultClientIPServiceAffinitySeconds` (10800).
+    if spec.session_affinity == "ClientIP"
+        && spec
+            .extra
+            .get("sessionAffinityConfig")
+            .and_then(|c| c.pointer("/clientIP/timeoutSeconds"))
+            .is_none()
+    {
+        spec.extra.insert(
+            "sessionAffinityConfig".into(),
+            serde_json::json!({ "clientIP": { "timeoutSeconds": DEFAULT_CLIENT_IP_AFFINITY_SECONDS } }),
+        );
     }
     if spec.type_.is_empty() {
         spec.type_ = "ClusterIP".into();

@@ -100,6 +100,20 @@ fn validate_service(causes: &mut Vec<String>, svc: &Service, old: Option<&Servic
     if spec.ports.is_empty() && !headless && spec.type_ != "ExternalName" {
         causes.push("spec.ports: Required value".into());
     }
+    // `validateClientIPAffinityConfig`: 0 < timeoutSeconds <= MaxClientIPServiceAffinitySeconds.
+    if spec.session_affinity == "ClientIP" {
+        if let Some(t) = spec
+            .extra
+            .get("sessionAffinityConfig")
+            .and_then(|c| c.pointer("/clientIP/timeoutSeconds"))
+        {
+            if t.as_i64().is_none_or(|t| !(1..=86_400).contains(&t)) {
+                causes.push(format!(
+                    "spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: {t}: must be greater than 0 and less than 86400"
+                ));
+            }
+        }
+    }
     let mut names = std::collections::BTreeSet::new();
     for (i, p) in spec.ports.iter().enumerate() {
         let at = format!("spec.ports[{i}]");

@@ -91,3 +91,8 @@ sim nslookup missing # expect error
 kubectl delete svc api nothing peers
 sim settle
 kubectl get svc,endpointslices,endpoints
+# sessionAffinity ClientIP: the API server's default timeout, and its bounds.
+kubectl create service clusterip sticky --tcp=80:8080
+kubectl patch service sticky -p '{"spec":{"sessionAffinity":"ClientIP"}}'
+kubectl get service sticky -o jsonpath='{.spec.sessionAffinity} {.spec.sessionAffinityConfig.clientIP.timeoutSeconds}'
+kubectl patch service sticky -p '{"spec":{"sessionAffinityConfig":{"clientIP":{"timeoutSeconds":0}}}}'   # expect error
