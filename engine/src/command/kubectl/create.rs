@@ -629,6 +629,55 @@ pub(super) fn apply(
     finish(out, errors)
 }
 
+const REPLACE_FLAGS: &[FlagSpec] = &[flag("filename", Some('f')), flag("validate", None), NS];
+
+/// `kubectl replace -f FILE|-` (replace.go): a PUT of each object as written. The
+/// manifest's `metadata.resourceVersion`, when it has one, is the precondition: a
+/// manifest taken with `kubectl get -o yaml` before someone else wrote the object gets
+/// the API server's 409 Conflict — optimistic concurrency as every client meets it.
+/// Without one the update is unconditional. Status is the status subresource's.
+pub(super) fn replace(
+    c: &mut Cluster,
+    words: &[String],
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> R {
+    let p = parse_flags(&bare_validate(words), REPLACE_FLAGS, "kubectl replace")?;
+    let ns = namespace(&p);
+    let v = validation(&p, "Error: ")?;
+    let docs = read_manifest(&p, stdin, files)?;
+    let source = source_name(&p);
+    let with = |text: String| match text.split_once("): ") {
+        Some((head, rest)) if head.starts_with("Error from server (") => {
+            format!("{head}): error when replacing \"{source}\": {rest}")
+        }
+        _ => text,
+    };
+    let mut out = String::new();
+    let mut errors = Vec::new();
+    for doc in docs {
+        match field_validation(&doc, v, "replacing", &source) {
+            Ok(warnings) => out.push_str(&warnings),
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        }
+        let mut obj = doc.object;
+        if obj.kind().namespaced() && obj.meta().namespace.is_empty() {
+            obj.meta_mut().namespace = ns.clone();
+        }
+        let kind = obj.kind();
+        let key = ObjKey::of(obj.meta());
+        let name = qualified_name(kind, &key.name);
+        match c.submit(&user(), Request::Update(obj)) {
+            Ok(_) => out.push_str(&format!("{name} replaced\n")),
+            Err(e) => errors.push(with(api(e))),
+        }
+    }
+    finish(out, errors)
+}
+
 /// The `last-applied-configuration` annotation's value: the manifest as written,
 /// without what the server owns (identity, timestamps, status) or an earlier
 /// annotation of its own.

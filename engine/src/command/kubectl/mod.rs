@@ -47,8 +47,8 @@ enum DryRun {
 fn takes_dry_run(words: &[String]) -> bool {
     match words.first().map(String::as_str) {
         Some(
-            "create" | "apply" | "delete" | "scale" | "set" | "label" | "annotate" | "patch"
-            | "cordon" | "uncordon" | "drain" | "taint" | "expose",
+            "create" | "apply" | "replace" | "delete" | "scale" | "set" | "label" | "annotate"
+            | "patch" | "cordon" | "uncordon" | "drain" | "taint" | "expose",
         ) => true,
         Some("rollout") => matches!(
             words.get(1).map(String::as_str),
@@ -224,6 +224,7 @@ const HELP: &[(&str, &str)] = &[
     ("rollout resume", include_str!("help/rollout-resume.txt")),
     ("rollout status", include_str!("help/rollout-status.txt")),
     ("rollout undo", include_str!("help/rollout-undo.txt")),
+    ("replace", include_str!("help/replace.txt")),
     ("scale", include_str!("help/scale.txt")),
     ("set", HELP_SET),
     ("set image", include_str!("help/set-image.txt")),
@@ -437,6 +438,7 @@ fn run_verb_inner(
         "expose" => expose::expose(c, rest, false),
         "logs" => logs::logs(c, rest),
         "apply" => create::apply(c, rest, stdin, files),
+        "replace" => create::replace(c, rest, stdin, files),
         "delete" => return blocking(delete::delete(c, rest, stdin, files)),
         "scale" => update::scale(c, rest),
         "set" => update::set(c, rest),

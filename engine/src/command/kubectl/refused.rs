@@ -50,7 +50,7 @@ pub(super) fn refused(c: &Cluster, words: &[String]) -> Option<Outcome> {
         "version" => Outcome::err(format!(
             "Client Version: v1.33.0\nKustomize Version: v5.6.0\n{last}"
         )),
-        "create" | "apply" if file.is_some() => {
+        "create" | "apply" | "replace" if file.is_some() => {
             let f = file.unwrap_or_default();
             if words
                 .iter()
