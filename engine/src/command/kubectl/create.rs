@@ -496,7 +496,7 @@ fn create_from_files(
         ) {
             Ok(_) => out.push_str(&format!("{} created\n", qualified_name(kind, &name))),
             // cmdutil.AddSourceToErr("creating", …).
-            Err(e) => errors.push(with_source(api(e), p)),
+            Err(e) => errors.push(with_source(api(e), &source_name(p), "creating")),
         }
     }
     finish(out, errors)
@@ -612,7 +612,7 @@ pub(super) fn apply(
                 },
             ) {
                 Ok(_) => out.push_str(&format!("{name} {}\n", applied(&p, "created"))),
-                Err(e) => errors.push(with_source(api(e), &p)),
+                Err(e) => errors.push(with_source(api(e), &source_name(&p), "creating")),
             }
             continue;
         };
@@ -647,12 +647,6 @@ pub(super) fn replace(
     let v = validation(&p, "Error: ")?;
     let docs = read_manifest(&p, stdin, files)?;
     let source = source_name(&p);
-    let with = |text: String| match text.split_once("): ") {
-        Some((head, rest)) if head.starts_with("Error from server (") => {
-            format!("{head}): error when replacing \"{source}\": {rest}")
-        }
-        _ => text,
-    };
     let mut out = String::new();
     let mut errors = Vec::new();
     for doc in docs {
@@ -672,7 +666,7 @@ pub(super) fn replace(
         let name = qualified_name(kind, &key.name);
         match c.submit(&user(), Request::Update(obj)) {
             Ok(_) => out.push_str(&format!("{name} replaced\n")),
-            Err(e) => errors.push(with(api(e))),
+            Err(e) => errors.push(with_source(api(e), &source, "replacing")),
         }
     }
     finish(out, errors)
@@ -704,11 +698,10 @@ fn last_applied(source: &serde_json::Value) -> String {
 }
 
 /// cmdutil.AddSourceToErr: the server's words after the file they came from.
-fn with_source(text: String, p: &Parsed) -> String {
-    let source = source_name(p);
+fn with_source(text: String, source: &str, verb: &str) -> String {
     match text.split_once("): ") {
         Some((head, rest)) if head.starts_with("Error from server (") => {
-            format!("{head}): error when creating \"{source}\": {rest}")
+            format!("{head}): error when {verb} \"{source}\": {rest}")
         }
         _ => text,
     }
