@@ -41,11 +41,19 @@ pub fn complete(c: &Cluster, line: &str) -> Vec<String> {
         [] => vec!["kubectl".into(), "sim".into()],
         ["kubectl"] => KUBECTL_VERBS.iter().map(|s| s.to_string()).collect(),
         ["sim"] => SIM_VERBS.iter().map(|s| s.to_string()).collect(),
-        ["sim", "node"] => ["add", "down", "up", "remove"]
+        ["sim", "node"] => ["add", "down", "up", "partition", "ps", "remove"]
             .iter()
             .map(|s| s.to_string())
             .collect(),
         ["sim", "node", _] => names(c, Kind::Node),
+        ["sim", "apiserver"] => ["down", "status", "up"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        ["sim", "traffic" | "app"] => names(c, Kind::Service)
+            .into_iter()
+            .map(|n| format!("service/{n}"))
+            .collect(),
         ["kubectl", "rollout"] => ["history", "pause", "restart", "resume", "status", "undo"]
             .iter()
             .map(|s| s.to_string())
@@ -172,5 +180,55 @@ mod tests {
             ("kubectl rollout status deployment/web ".into(), None)
         );
         assert_eq!(complete_line(&c, "frob"), ("frob".into(), None));
+    }
+
+    #[test]
+    fn every_verb_and_resource_offered_is_one_the_command_language_runs() {
+        let mut c = Cluster::with_default_nodes(1);
+        for v in KUBECTL_VERBS {
+            let o = crate::command::run(
+                &mut c,
+                &format!("kubectl {v} --help"),
+                None,
+                &crate::command::NoFiles,
+            );
+            assert!(
+                !o.output.contains("unknown command"),
+                "kubectl {v}: {}",
+                o.output
+            );
+        }
+        for v in SIM_VERBS {
+            let o =
+                crate::command::run(&mut c, &format!("sim {v}"), None, &crate::command::NoFiles);
+            assert!(
+                !o.output.contains("unknown sim verb"),
+                "sim {v}: {}",
+                o.output
+            );
+        }
+        for r in RESOURCE_NAMES {
+            let o = crate::command::run(
+                &mut c,
+                &format!("kubectl get {r}"),
+                None,
+                &crate::command::NoFiles,
+            );
+            assert!(
+                !o.output.contains("doesn't have a resource type"),
+                "get {r}: {}",
+                o.output
+            );
+        }
+        c.create_deployment("web", "nginx", 1, "", "").unwrap();
+        crate::command::run(
+            &mut c,
+            "kubectl expose deployment web --port 80",
+            None,
+            &crate::command::NoFiles,
+        );
+        assert_eq!(complete(&c, "sim apiserver "), ["down", "status", "up"]);
+        assert_eq!(complete(&c, "sim traffic service/w"), ["service/web"]);
+        assert_eq!(complete(&c, "kubectl rep"), ["replace"]);
     }
 }

@@ -101,8 +101,9 @@ pub fn start(cluster: &mut Cluster, line: &str, stdin: Option<&str>, files: &dyn
 
 /// Verbs and resource names for completion in the console.
 pub const KUBECTL_VERBS: &[&str] = &[
-    "annotate", "apply", "cordon", "create", "delete", "describe", "drain", "get", "label",
-    "patch", "rollout", "scale", "set", "taint", "uncordon", "wait",
+    "annotate", "apply", "cordon", "create", "delete", "describe", "drain", "expose", "get",
+    "label", "logs", "patch", "replace", "rollout", "scale", "set", "taint", "uncordon", "version",
+    "wait",
 ];
 /// `sim` verbs.
 pub const SIM_VERBS: &[&str] = &[
@@ -120,10 +121,16 @@ pub const SIM_VERBS: &[&str] = &[
     "image-fail",
     "image-ok",
     "image-crash",
+    "image-warmup",
     "gitops",
     "why",
+    "trace",
     "expect",
     "log",
+    "traffic",
+    "app",
+    "nslookup",
+    "apiserver",
 ];
 /// Resource names kubectl accepts here.
 pub const RESOURCE_NAMES: &[&str] = &[
@@ -134,10 +141,19 @@ pub const RESOURCE_NAMES: &[&str] = &[
     "events",
     "leases",
     "namespaces",
+    "services",
+    "endpointslices",
+    "endpoints",
+    "poddisruptionbudgets",
+    "priorityclasses",
     "po",
     "deploy",
     "rs",
     "no",
     "ev",
     "ns",
+    "svc",
+    "ep",
+    "pdb",
+    "pc",
 ];
