@@ -167,7 +167,7 @@ pub fn run(seed: u64, steps: usize) -> Outcome {
         let p = pick(&mut rng, &pods);
         let d = pick(&mut rng, &deployments);
         let image = IMAGES[rng.below(IMAGES.len() as u64) as usize];
-        let line = match rng.below(38) {
+        let line = match rng.below(41) {
             0 => format!("kubectl delete pod {p} --wait=false"),
             1 => format!("kubectl scale deployment {d} --replicas={}", rng.below(6)),
             2 => format!("kubectl set image deployment/{d} app={image} {d}={image} nginx={image}"),
@@ -236,6 +236,9 @@ pub fn run(seed: u64, steps: usize) -> Outcome {
             35 => "kubectl delete namespace scratch --wait=false".to_string(),
             36 => "sim apiserver down".to_string(),
             37 => "sim apiserver up".to_string(),
+            38 => "sim etcd members 3".to_string(),
+            39 => format!("sim etcd down etcd-{}", 1 + rng.below(3)),
+            40 => format!("sim etcd up etcd-{}", 1 + rng.below(3)),
             _ => format!("kubectl label pods {p} tier=x --overwrite"),
         };
         r.exec(Step::new(line));
@@ -518,7 +521,7 @@ impl Runner {
         }
         // While the API server is down PodGC and the garbage collector cannot act: their
         // reach is counted again from when it is back.
-        if self.c.apiserver_down() {
+        if self.c.unavailable().is_some() {
             self.missing_since.clear();
             self.dangling_since.clear();
         }
@@ -592,11 +595,20 @@ impl Runner {
     fn finish(mut self) -> Outcome {
         let chaos_steps = self.steps.clone();
         let chaos_ok = self.ok.clone();
-        // First the API server: the kubelets it cut off reconnect with it, and the
-        // rest of the healing reads the cluster through it.
+        // First the API server and etcd's members: the kubelets the stall cut off
+        // reconnect with them, and the rest of the healing reads the cluster through
+        // them.
+        let mut first = Vec::new();
         if self.c.apiserver_down() {
-            let line = "sim apiserver up";
-            let o = command::run(&mut self.c, line, None, &NoFiles);
+            first.push("sim apiserver up".to_string());
+        }
+        for m in &self.c.etcd().members {
+            if !m.up {
+                first.push(format!("sim etcd up {}", m.name));
+            }
+        }
+        for line in first {
+            let o = command::run(&mut self.c, &line, None, &NoFiles);
             self.transcript.push_str(&format!("$ {line}\n{}", o.output));
         }
         for line in self.healing() {

@@ -30,6 +30,28 @@ fn errors(c: &Cluster) -> u64 {
         .sum()
 }
 
+/// The node's NoExecute taints (the ones that evict).
+fn node_no_execute_taints(c: &Cluster, name: &str) -> Vec<String> {
+    c.store
+        .get::<Node>(&ObjKey::new("", name))
+        .map(|n| {
+            n.spec
+                .taints
+                .iter()
+                .filter(|t| t.effect == "NoExecute")
+                .map(|t| t.key.clone())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn pod_names(c: &Cluster) -> Vec<String> {
+    c.store
+        .list_ns::<Pod>("default")
+        .map(|p| p.metadata.name.clone())
+        .collect()
+}
+
 fn node_ready(c: &Cluster, name: &str) -> String {
     c.store
         .get::<Node>(&ObjKey::new("", name))
@@ -58,15 +80,25 @@ fn while_the_api_server_is_down_nothing_is_written_and_users_are_still_served() 
         "The connection to the server 10.0.0.2:6443 was refused - did you specify the right host or port?\n"
     ));
     assert_eq!(c.store.revision(), rev, "a refused request writes nothing");
-    // Back: the kubelets renew their Leases first, so no node is marked NotReady for
-    // the outage alone.
+    let pods_before = pod_names(&c);
+    // Back: the controllers resume at once, the kubelets at their next heartbeat. The
+    // node lifecycle controller looks first and finds every Lease three minutes old:
+    // every node NotReady, and with every zone unhealthy, nothing tainted or evicted.
     sh(&mut c, "sim apiserver up");
+    c.advance(1_000);
+    for n in ["node-1", "node-2", "node-3"] {
+        assert_eq!(node_ready(&c, n), "Unknown", "{n}");
+        assert!(
+            node_no_execute_taints(&c, n).is_empty(),
+            "{n}: in FullDisruption nothing is tainted NoExecute"
+        );
+    }
     c.advance(60_000);
     for n in ["node-1", "node-2", "node-3"] {
         assert_eq!(node_ready(&c, n), "True", "{n}");
     }
     assert_eq!(web(&c).status.ready_replicas, 3);
-    assert_eq!(errors(&c), 0);
+    assert_eq!(pod_names(&c), pods_before, "no Pod was evicted or replaced");
 }
 
 #[test]
@@ -92,7 +124,9 @@ fn a_container_that_crashes_during_the_outage_is_restarted_locally_and_reported_
         "nothing reported while the API server is down"
     );
     sh(&mut c, "sim apiserver up");
-    c.advance(5_000);
+    c.advance(1_000);
+    assert_eq!(restarts(&c), 0, "its kubelet reports at its next heartbeat");
+    c.advance(10_000);
     assert_eq!(
         restarts(&c),
         1,
@@ -108,9 +142,14 @@ fn a_node_that_dies_during_the_outage_is_noticed_only_once_the_api_server_is_bac
     c.advance(120_000);
     assert_eq!(node_ready(&c, "node-1"), "True", "no controller can write");
     sh(&mut c, "sim apiserver up");
-    // The node lifecycle controller's next look finds node-1's Lease far older than
-    // the 50 s grace: NotReady (Unknown) within a monitor period, the others fine.
-    c.advance(6_000);
+    // The node lifecycle controller looks before any kubelet has reported: every
+    // Lease is far older than the 50 s grace, so every node is NotReady (Unknown) at
+    // first; the live kubelets report at their next heartbeat, node-1's never does.
+    c.advance(1_000);
+    for n in ["node-1", "node-2", "node-3"] {
+        assert_eq!(node_ready(&c, n), "Unknown", "{n}");
+    }
+    c.advance(15_000);
     assert_eq!(node_ready(&c, "node-1"), "Unknown");
     assert_eq!(node_ready(&c, "node-2"), "True");
     assert_eq!(node_ready(&c, "node-3"), "True");

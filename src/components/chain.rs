@@ -65,12 +65,11 @@ pub fn chain_view() -> Html {
         return aggregated_view(&sim, &m);
     }
     let model = chain_model(&sim.state.borrow().cluster);
-    let down_since = sim.state.borrow().cluster.apiserver_down_since();
     let prev = new_frame(&sim, &mut frames.borrow_mut());
     let width = col_x(3) + COL_W;
     html! {
         <section class="chain" aria-label={t(lang, "Deployment → ReplicaSet → Pod → Node")}>
-            { control_plane_bar(&sim, down_since) }
+            { control_plane_bar(&sim) }
             <div class="colheads" style={format!("width:{width}px")}>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(0))}>{ t(lang, "Deployment") }</span>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(1))}>{ t(lang, "ReplicaSet") }</span>
@@ -410,7 +409,7 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
     };
     html! {
         <section class="chain aggregated" aria-label={t(lang, "Deployment → ReplicaSet → Pod → Node")} data-testid="aggregated">
-            { control_plane_bar(sim, sim.state.borrow().cluster.apiserver_down_since()) }
+            { control_plane_bar(sim) }
             <p class="aggnote">{ trf(lang, "{} Pods: the chain shows counts; click a node cell to inspect it", &[&m.total_pods]) }</p>
             <h3>{ t(lang, "Nodes") }</h3>
             if m.nodes.len() > CELL_BUTTONS_MAX {
@@ -499,28 +498,90 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
 
 /// The API server's state above the chain: a button to stop it, or — while it is down —
 /// what that means and a button to start it again.
-fn control_plane_bar(sim: &SimHandle, down_since: Option<SimTime>) -> Html {
+fn control_plane_bar(sim: &SimHandle) -> Html {
     let lang = sim.lang();
-    let act = |up: bool| {
-        let sim = sim.clone();
-        Callback::from(move |_| sim.act(Verb::ApiServer(up)))
+    let readonly = sim.readonly();
+    let (down_since, etcd, now) = {
+        let st = sim.state.borrow();
+        (
+            st.cluster.apiserver_down_since(),
+            st.cluster.etcd().clone(),
+            st.cluster.now(),
+        )
     };
-    match down_since {
+    let act = |verb: Verb| {
+        let sim = sim.clone();
+        Callback::from(move |_| sim.act(verb.clone()))
+    };
+    let apiserver = match down_since {
         Some(since) => html! {
             <div class="cpbar down" role="status" data-testid="apiserver-down">
                 <b>{ trf(lang, "The API server is down (since {})", &[&kubeplay_engine::time::clock_label(since)]) }</b>
                 <span>{ t(lang, "Nothing is written: kubectl is refused, the controllers and the scheduler wait, the kubelets cannot report. Running containers and every kube-proxy's last rules keep serving.") }</span>
-                if !sim.readonly() {
-                    <button class="addnode" onclick={act(true)} data-testid="apiserver-up">{ t(lang, "Start the API server") }</button>
+                if !readonly {
+                    <button class="addnode" onclick={act(Verb::ApiServer(true))} data-testid="apiserver-up">{ t(lang, "Start the API server") }</button>
                 }
             </div>
         },
-        None if !sim.readonly() => html! {
-            <div class="cpbar">
-                <button class="addnode" onclick={act(false)} data-testid="apiserver-down-button" title={t(lang, "sim apiserver down: the control plane stops answering; the data plane keeps serving")}>{ t(lang, "Stop the API server") }</button>
-            </div>
+        None if !readonly => html! {
+            <button class="addnode" onclick={act(Verb::ApiServer(false))} data-testid="apiserver-down-button" title={t(lang, "sim apiserver down: the control plane stops answering; the data plane keeps serving")}>{ t(lang, "Stop the API server") }</button>
         },
         None => html! {},
+    };
+    let (up, n, quorum) = (etcd.up_count(), etcd.members.len(), etcd.quorum());
+    let lost = etcd.lost_since;
+    // One chip per member: green up, red down, the leader starred; a click stops or
+    // starts it (`sim etcd down|up etcd-N`).
+    let members = etcd.members.iter().enumerate().map(|(i, m)| {
+        let leader = etcd.leader == Some(i);
+        let title = match (m.up, leader) {
+            (true, true) => trf(
+                lang,
+                "{}: up, the Raft leader. Click to stop it.",
+                &[&m.name],
+            ),
+            (true, false) => trf(lang, "{}: up. Click to stop it.", &[&m.name]),
+            (false, _) => trf(lang, "{}: down. Click to start it.", &[&m.name]),
+        };
+        html! {
+            <button class={classes!("etcdm", if m.up { "up" } else { "down" })} disabled={readonly}
+                    onclick={act(Verb::Etcd(m.name.clone(), !m.up))} title={title}
+                    data-testid={format!("etcd-{}", m.name)} aria-pressed={(!m.up).to_string()}>
+                { if leader { format!("★ {}", m.name) } else { m.name.clone() } }
+            </button>
+        }
+    });
+    let sizes = [1usize, 3, 5].into_iter().map(|k| {
+        html! {
+            <button class={classes!("etcdsize", (k == n).then_some("on"))} disabled={readonly || k == n || lost.is_some()}
+                    onclick={act(Verb::EtcdMembers(k))} data-testid={format!("etcd-members-{k}")}
+                    title={trf(lang, "sim etcd members {}: quorum {}, tolerates {} failed", &[&k, &kubeplay_engine::cluster::etcd::quorum_of(k), &kubeplay_engine::cluster::etcd::tolerated_failures(k)])}>
+                { k }
+            </button>
+        }
+    });
+    html! {
+        <>
+        <div class="cpbar">
+            { apiserver }
+            <span class="etcd" data-testid="etcd-bar">
+                <span class="etcdlabel">{ "etcd" }</span>
+                { for members }
+                <span class={classes!("quorum", lost.is_some().then_some("lost"))} data-testid="etcd-quorum">
+                    { trf(lang, "{} of {} up · quorum {}", &[&up, &n, &quorum]) }
+                </span>
+                if !readonly {
+                    <span class="etcdsizes" title={t(lang, "How many etcd members")}>{ t(lang, "members") }{ for sizes }</span>
+                }
+            </span>
+        </div>
+        if let Some(since) = lost {
+            <div class="cpbar down" role="status" data-testid="etcd-no-quorum">
+                <b>{ trf(lang, "etcd has lost its quorum for {}: {} of {} members up, {} needed", &[&kubeplay_engine::time::human_duration(now.saturating_sub(since)), &up, &n, &quorum]) }</b>
+                <span>{ t(lang, "The API server answers, but every write and every consistent read times out (etcdserver: request timed out): nothing changes, the kubelets cannot report, their Leases go stale. Running containers keep serving. Start a member to regain the quorum.") }</span>
+            </div>
+        }
+        </>
     }
 }
 

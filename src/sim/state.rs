@@ -319,17 +319,18 @@ impl SimState {
         if !watching {
             return self.cluster.run_until_within(end, out_of_time);
         }
-        // The store revision at the last check here. Goals read only the store
-        // (`sim expect`), so while it has not moved a check would find what the last
-        // one found: the slices in which no timer fires are skipped, and goal checking
+        // The store revision at the last check here (and while the control plane is
+        // stalled, the second: `Cluster::goal_epoch`). Goals read the store (`sim
+        // expect`), so while it has not moved a check would find what the last one
+        // found: the slices in which no timer fires are skipped, and goal checking
         // costs in proportion to what happens, not to simulated time (a week of idle
         // clock was six million checks). The first slice end is always checked: a
         // command or poll may have changed the world since the last check.
-        let mut checked: Option<u64> = None;
+        let mut checked: Option<(u64, u64)> = None;
         while self.cluster.now() < end {
             let now = self.cluster.now();
             let mut next = (now / scn::CHECK_EVERY + 1) * scn::CHECK_EVERY;
-            if checked == Some(self.cluster.store.revision()) {
+            if checked == Some(self.cluster.goal_epoch()) {
                 // Nothing changed since the check: the next one that can differ is
                 // at the end of the slice holding the next timer (none: nothing will).
                 next = match self.cluster.next_event_time() {
@@ -341,10 +342,10 @@ impl SimState {
                 return false;
             }
             if self.cluster.now() % scn::CHECK_EVERY == 0 {
-                let rev = self.cluster.store.revision();
-                if checked != Some(rev) {
+                let epoch = self.cluster.goal_epoch();
+                if checked != Some(epoch) {
                     self.check_goals();
-                    checked = Some(self.cluster.store.revision());
+                    checked = Some(self.cluster.goal_epoch());
                 }
             }
             if self.scenario.as_ref().is_some_and(|a| a.tracker.all()) {

@@ -65,6 +65,10 @@ pub enum Verb {
     App(String, Option<String>),
     /// Start (true) or stop (false) the API server.
     ApiServer(bool),
+    /// Start (true) or stop (false) an etcd member.
+    Etcd(String, bool),
+    /// Replace etcd by this many members.
+    EtcdMembers(usize),
 }
 
 impl Verb {
@@ -113,6 +117,9 @@ impl Verb {
             Verb::App(svc, Some(db)) => format!("sim app service/{svc} --store service/{db}"),
             Verb::ApiServer(true) => "sim apiserver up".to_string(),
             Verb::ApiServer(false) => "sim apiserver down".to_string(),
+            Verb::Etcd(m, true) => format!("sim etcd up {m}"),
+            Verb::Etcd(m, false) => format!("sim etcd down {m}"),
+            Verb::EtcdMembers(n) => format!("sim etcd members {n}"),
         }
     }
 }
@@ -170,6 +177,9 @@ mod tests {
             (Verb::App("web".into(), None), "sim app service/web"),
             (Verb::ApiServer(false), "sim apiserver down"),
             (Verb::ApiServer(true), "sim apiserver up"),
+            (Verb::Etcd("etcd-2".into(), false), "sim etcd down etcd-2"),
+            (Verb::Etcd("etcd-2".into(), true), "sim etcd up etcd-2"),
+            (Verb::EtcdMembers(3), "sim etcd members 3"),
         ];
         for (verb, command) in cases {
             assert_eq!(verb.command(), command);

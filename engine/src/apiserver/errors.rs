@@ -28,6 +28,18 @@ impl ApiError {
         }
     }
 
+    /// etcd could not reach a quorum in time (`sim etcd down` past the quorum): the
+    /// API server passes etcd's error on as a 500 without a reason, which kubectl
+    /// prints as `Error from server: etcdserver: request timed out`.
+    pub fn etcd_timed_out() -> Self {
+        ApiError {
+            code: 500,
+            reason: "",
+            message: crate::cluster::etcd::REQUEST_TIMED_OUT.into(),
+            kubectl_message: None,
+        }
+    }
+
     /// 404 `<resource> "<name>" not found`.
     pub fn not_found(kind: Kind, name: &str) -> Self {
         ApiError {
@@ -129,6 +141,8 @@ impl ApiError {
     pub fn kubectl_text(&self) -> String {
         match &self.kubectl_message {
             Some(m) => m.clone(),
+            // kubectl's StandardErrorMessage: a status without a reason.
+            None if self.reason.is_empty() => format!("Error from server: {}", self.message),
             None => format!("Error from server ({}): {}", self.reason, self.message),
         }
     }

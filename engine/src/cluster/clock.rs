@@ -124,6 +124,13 @@ impl Cluster {
                 if k.epoch != epoch {
                     return;
                 }
+                if matches!(t, KubeletTimer::Heartbeat) && self.reconnecting.contains(&node) {
+                    // Its retries reach the API server again: it reports first.
+                    self.reconnect_kubelet(&node);
+                }
+                let Some(k) = self.kubelets.get_mut(&node) else {
+                    return;
+                };
                 let out = k.fire(&mut self.faults, &self.store, t, now);
                 self.kubelet_output(&node, out);
             }
@@ -179,7 +186,10 @@ impl Cluster {
 
     pub(super) fn is_background(&self, t: &Timer) -> bool {
         match t {
-            Timer::Kubelet(_, _, KubeletTimer::Heartbeat | KubeletTimer::Housekeeping) => true,
+            // A heartbeat that will reconnect its kubelet after a stall is work still
+            // to do: the node is reported again only then.
+            Timer::Kubelet(n, _, KubeletTimer::Heartbeat) => !self.reconnecting.contains(n),
+            Timer::Kubelet(_, _, KubeletTimer::Housekeeping) => true,
             Timer::Kubelet(n, epoch, _) => self.kubelets.get(n).is_none_or(|k| k.epoch != *epoch),
             Timer::Own(t) => self.controllers.timer_is_background(t, &|n| {
                 self.kubelets.get(n).is_some_and(|k| k.up && !k.partitioned)

@@ -23,12 +23,13 @@ use crate::time::{SimTime, TimerQueue};
 use std::collections::{BTreeMap, BTreeSet};
 
 mod clock;
+pub mod etcd;
 mod nodes;
 mod outage;
 mod registry;
 mod requests;
 
-pub use outage::{connection_refused_line, Outage, API_SERVER_HOST_PORT};
+pub use outage::{connection_refused_line, Outage, Unavailable, API_SERVER_HOST_PORT};
 pub use registry::{Controllers, Ctl, CtlKey, CtlTimer, Loop};
 
 /// Something scheduled on the clock.
@@ -90,8 +91,15 @@ pub struct Cluster {
     pub failed: Vec<FailedRequest>,
     /// Every node's kube-proxy, and the traffic sent through them.
     pub proxies: crate::proxy::Proxies,
-    /// The API server is down (`sim apiserver down`): what the outage holds.
+    /// The control plane is stalled (the API server down or etcd without quorum):
+    /// what the stall holds.
     outage: Option<outage::Outage>,
+    /// When the API server was stopped (`sim apiserver down`), while it is down.
+    apiserver_stopped: Option<SimTime>,
+    /// The etcd members behind the API server.
+    etcd: etcd::Etcd,
+    /// Kubelets a stall cut off that reconnect at their next heartbeat.
+    reconnecting: BTreeSet<String>,
 }
 
 /// The user's identity for clicks and commands.
@@ -248,6 +256,9 @@ impl Cluster {
             failed: Vec::new(),
             proxies: Default::default(),
             outage: None,
+            apiserver_stopped: None,
+            etcd: etcd::Etcd::default(),
+            reconnecting: BTreeSet::new(),
         }
     }
 

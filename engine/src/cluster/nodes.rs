@@ -6,8 +6,8 @@ use super::*;
 impl Cluster {
     /// Add a node: its kubelet registers the Node and its Lease now.
     pub fn add_node(&mut self, name: &str, config: NodeConfig) -> Result<(), ApiError> {
-        if self.outage.is_some() {
-            return Err(ApiError::connection_refused());
+        if let Some(u) = self.unavailable() {
+            return Err(u.error());
         }
         if self.kubelets.contains_key(name)
             || self.store.get::<Node>(&ObjKey::new("", name)).is_some()
@@ -46,6 +46,8 @@ impl Cluster {
         if !k.up {
             return Err(format!("node \"{name}\" is already down"));
         }
+        // Off, it has nothing to reconnect (powered on, it registers afresh).
+        self.reconnecting.remove(name);
         k.power_off();
         // Timers of the old epoch just became background work.
         self.recount_foreground();
@@ -55,12 +57,13 @@ impl Cluster {
     /// Remove a node: its kubelet stops for good and the Node object is deleted (the
     /// Pods bound to it stay until something deletes them).
     pub fn remove_node(&mut self, name: &str) -> Result<(), ApiError> {
-        if self.outage.is_some() {
-            return Err(ApiError::connection_refused());
+        if let Some(u) = self.unavailable() {
+            return Err(u.error());
         }
         if self.store.get::<Node>(&ObjKey::new("", name)).is_none() {
             return Err(ApiError::not_found(Kind::Node, name));
         }
+        self.reconnecting.remove(name);
         if let Some(mut k) = self.kubelets.remove(name) {
             k.power_off();
             self.retired_epochs.insert(name.to_string(), k.epoch);
@@ -92,6 +95,14 @@ impl Cluster {
 
     /// Cut a node off from the API server (its kubelet and containers keep running).
     pub fn partition_node(&mut self, name: &str) -> Result<(), String> {
+        // Still waiting to reconnect after a stall: now it stays cut off.
+        if self.reconnecting.remove(name) {
+            if let Some(k) = self.kubelets.get_mut(name) {
+                k.apiserver_only = false;
+            }
+            self.recount_foreground();
+            return Ok(());
+        }
         // Cut off by an API server outage already: now it stays cut off after it.
         if let Some(o) = self.outage.as_mut() {
             if o.cut.remove(name) {
@@ -133,6 +144,7 @@ impl Cluster {
     /// Power a node back on (or reconnect a partitioned one): the kubelet reports Ready
     /// and reconciles its Pods.
     pub fn power_on(&mut self, name: &str) -> Result<(), String> {
+        let unavailable = self.unavailable();
         let k = self
             .kubelets
             .get_mut(name)
@@ -148,6 +160,7 @@ impl Cluster {
         }
         if k.partitioned {
             let out = k.heal(&self.store, self.now);
+            self.reconnecting.remove(name);
             self.recount_foreground();
             self.kubelet_output(name, out);
             // Its kube-proxy's watch reconnects: it relists and programs the rules.
@@ -157,10 +170,18 @@ impl Cluster {
         if k.up {
             return Err(format!("node \"{name}\" is already up"));
         }
-        if self.outage.is_some() {
-            return Err(format!(
-                "the API server is down: node \"{name}\"'s kubelet could not register (sim apiserver up first)"
-            ));
+        match unavailable {
+            Some(Unavailable::ApiServerDown) => {
+                return Err(format!(
+                    "the API server is down: node \"{name}\"'s kubelet could not register (sim apiserver up first)"
+                ))
+            }
+            Some(Unavailable::EtcdNoQuorum) => {
+                return Err(format!(
+                    "etcd has no quorum: node \"{name}\"'s kubelet could not register (sim etcd up first)"
+                ))
+            }
+            None => {}
         }
         let (requests, timers) = k.power_on(&self.store, self.now);
         self.proxies.node_restarted(name);

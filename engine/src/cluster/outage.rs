@@ -10,20 +10,27 @@
 //! serving, which is the point the course makes (notes-api: control plane down, data
 //! plane still serving).
 //!
-//! **When it comes back** the kubelets reconnect (they renew their Leases and report
-//! what changed, `Kubelet::heal`), the kube-proxies resync, and the held controller
-//! timers run, as controllers whose informers relist and whose queues resume. The
-//! kubelets report before any controller looks, so the node lifecycle controller sees
-//! fresh Leases and marks no node NotReady for the outage alone.
+//! **When it comes back** the held controller timers run at once, as controllers whose
+//! informers relist and whose queues resume. Each kubelet reconnects on its own
+//! schedule: its Lease and status loops retry every 10 s, so it reports at its next
+//! heartbeat (`Kubelet::heal`: renew the Lease, post what changed), and its node's
+//! kube-proxy resyncs then. The node lifecycle controller therefore looks first: after
+//! an outage longer than the 40 s grace period it finds every Lease stale and marks the
+//! nodes `Unknown` (NodeNotReady, their Pods not ready); with every zone looking
+//! unhealthy it is in FullDisruption and taints and evicts nothing; seconds later the
+//! kubelets report and the nodes are Ready again. This is the facts sheet's failure
+//! chain ("after recovery, nodes with stale Leases go through the Unknown/taint path;
+//! if every zone looks unhealthy, evictions pause"), the same for an API server outage
+//! and for etcd's lost quorum (`cluster::etcd`), which stall the components alike.
 //!
-//! Simplifications: one API server (no HA replicas), and etcd is not modelled
-//! separately; a node cannot be powered on or added while the API server is down (its
-//! kubelet could not register).
+//! Simplifications: one API server (no HA replicas); a node cannot be powered on or
+//! added while the control plane is stalled (its kubelet could not register).
 
 use super::*;
 
-/// What an API server outage holds: the controller timers that came due, in order,
-/// and the kubelets it cut off (a node the learner partitioned stays partitioned).
+/// What a stalled control plane (the API server down, or etcd without quorum) holds:
+/// the controller timers that came due, in order, and the kubelets it cut off (a node
+/// the learner partitioned stays partitioned).
 #[derive(Clone, Debug, Default)]
 pub struct Outage {
     /// Controller and scheduler timers that fired while the API server was down.
@@ -32,6 +39,25 @@ pub struct Outage {
     pub(super) cut: BTreeSet<String>,
     /// When it began.
     pub since: SimTime,
+}
+
+/// Why requests fail while the control plane is stalled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unavailable {
+    /// Nothing listens at the API server's address.
+    ApiServerDown,
+    /// The API server answers, but etcd cannot commit or serve a consistent read.
+    EtcdNoQuorum,
+}
+
+impl Unavailable {
+    /// The error a request gets.
+    pub fn error(self) -> ApiError {
+        match self {
+            Unavailable::ApiServerDown => ApiError::connection_refused(),
+            Unavailable::EtcdNoQuorum => ApiError::etcd_timed_out(),
+        }
+    }
 }
 
 /// The address kubectl and the kubelets reach the API server at.
@@ -47,18 +73,69 @@ pub fn connection_refused_line() -> String {
 impl Cluster {
     /// Whether the API server is down (`sim apiserver down`).
     pub fn apiserver_down(&self) -> bool {
-        self.outage.is_some()
+        self.apiserver_stopped.is_some()
     }
 
     /// When the API server went down, if it is down.
     pub fn apiserver_down_since(&self) -> Option<SimTime> {
+        self.apiserver_stopped
+    }
+
+    /// Whether requests fail, and why: the API server down comes first (nothing
+    /// answers at all), then etcd without quorum.
+    pub fn unavailable(&self) -> Option<Unavailable> {
+        if self.apiserver_down() {
+            Some(Unavailable::ApiServerDown)
+        } else if !self.etcd.has_quorum() {
+            Some(Unavailable::EtcdNoQuorum)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the control plane is stalled (the API server down or etcd without
+    /// quorum), and since when.
+    pub fn stalled_since(&self) -> Option<SimTime> {
         self.outage.as_ref().map(|o| o.since)
+    }
+
+    /// What goal checks compare to skip a check that would find what the last one
+    /// found: the store revision, and while the control plane is stalled (nothing is
+    /// written, yet "down for N seconds" moves) the simulated second too.
+    pub fn goal_epoch(&self) -> (u64, u64) {
+        let second = if self.outage.is_some() {
+            self.now / 1000
+        } else {
+            0
+        };
+        (self.store.revision(), second)
     }
 
     /// Stop the API server: every kubelet is cut off, every controller stalls.
     pub fn stop_apiserver(&mut self) -> Result<(), String> {
-        if self.outage.is_some() {
+        if self.apiserver_stopped.is_some() {
             return Err("the API server is already down".into());
+        }
+        self.apiserver_stopped = Some(self.now);
+        self.stall();
+        Ok(())
+    }
+
+    /// Start the API server again: the controllers resume, the kubelets reconnect at
+    /// their next heartbeat (unless etcd is still without quorum).
+    pub fn start_apiserver(&mut self) -> Result<(), String> {
+        if self.apiserver_stopped.take().is_none() {
+            return Err("the API server is already up".into());
+        }
+        self.resume_if_healthy();
+        Ok(())
+    }
+
+    /// The control plane stops answering (if it was not stalled already): every
+    /// connected kubelet is cut off, and controller timers are held from now on.
+    pub(super) fn stall(&mut self) {
+        if self.outage.is_some() {
+            return;
         }
         let mut cut = BTreeSet::new();
         for (name, k) in self.kubelets.iter_mut() {
@@ -68,33 +145,26 @@ impl Cluster {
                 cut.insert(name.clone());
             }
         }
+        // A kubelet still waiting to reconnect from the last stall stays cut off.
+        cut.append(&mut self.reconnecting);
         self.outage = Some(Outage {
             held: Vec::new(),
             cut,
             since: self.now,
         });
         self.recount_foreground();
-        Ok(())
     }
 
-    /// Start the API server again: the kubelets reconnect and report, the proxies
-    /// resync, then the controllers resume.
-    pub fn start_apiserver(&mut self) -> Result<(), String> {
-        let Some(outage) = self.outage.take() else {
-            return Err("the API server is already up".into());
-        };
-        for name in &outage.cut {
-            let now = self.now;
-            let Some(k) = self.kubelets.get_mut(name) else {
-                continue;
-            };
-            if !k.up || !k.partitioned {
-                continue;
-            }
-            let out = k.heal(&self.store, now);
-            self.kubelet_output(name, out);
-            self.proxies.node_restarted(name);
+    /// Once both the API server and etcd's quorum are back: the held timers run now,
+    /// and each kubelet the stall cut off reconnects at its next heartbeat.
+    pub(super) fn resume_if_healthy(&mut self) {
+        if self.unavailable().is_some() {
+            return;
         }
+        let Some(outage) = self.outage.take() else {
+            return;
+        };
+        self.reconnecting = outage.cut;
         self.recount_foreground();
         // The held timers run now, in the order they came due. Each is foreground or
         // background as it was: push them back through the queue.
@@ -102,11 +172,29 @@ impl Cluster {
         for t in outage.held {
             self.push_timer(now, t);
         }
-        Ok(())
     }
 
-    /// While the API server is down, a controller's or the scheduler's timer is held
-    /// (returns None); otherwise it is given back to run.
+    /// A kubelet waiting to reconnect after a stall renews its Lease and reports what
+    /// changed (its heartbeat came: its loops retry on their period).
+    pub(super) fn reconnect_kubelet(&mut self, name: &str) {
+        if !self.reconnecting.remove(name) {
+            return;
+        }
+        let now = self.now;
+        let Some(k) = self.kubelets.get_mut(name) else {
+            return;
+        };
+        if !k.up || !k.partitioned || !k.apiserver_only {
+            return;
+        }
+        let out = k.heal(&self.store, now);
+        self.kubelet_output(name, out);
+        self.proxies.node_restarted(name);
+        self.recount_foreground();
+    }
+
+    /// While the control plane is stalled, a controller's or the scheduler's timer is
+    /// held (returns None); otherwise it is given back to run.
     pub(super) fn hold_if_down(&mut self, timer: Timer) -> Option<Timer> {
         match (&mut self.outage, &timer) {
             (Some(o), Timer::Process(_) | Timer::Requeue(_) | Timer::Own(_)) => {

@@ -7,8 +7,8 @@ use crate::client::EventOnSuccess;
 impl Cluster {
     /// Send one request as `who` (e.g. [`kubectl()`]); returns the API server's changes.
     pub fn submit(&mut self, who: &Component, req: Request) -> Result<Vec<Change>, ApiError> {
-        if self.apiserver_down() {
-            return Err(ApiError::connection_refused());
+        if let Some(u) = self.unavailable() {
+            return Err(u.error());
         }
         let changes = self.execute(who, req)?;
         for ch in &changes {
@@ -104,9 +104,10 @@ impl Cluster {
     }
 
     pub(super) fn apply_one(&mut self, who: &Component, r: Request) -> Result<(), ApiError> {
-        if self.apiserver_down() {
-            // Refused before any stage: nothing is written, no Event recorded.
-            let e = ApiError::connection_refused();
+        if let Some(u) = self.unavailable() {
+            // Refused before any stage (or timed out at the store): nothing is
+            // written, no Event recorded (recording one is a write too).
+            let e = u.error();
             self.failed.push(FailedRequest {
                 time: self.now,
                 writer: who.writer.clone(),

@@ -131,6 +131,7 @@ pub const SIM_VERBS: &[&str] = &[
     "app",
     "nslookup",
     "apiserver",
+    "etcd",
 ];
 /// Resource names kubectl accepts here.
 pub const RESOURCE_NAMES: &[&str] = &[

@@ -12,7 +12,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, SimTime, MINUTE, SECOND};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up|status";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up|status | etcd members N|down MEMBER|up MEMBER|status";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -44,6 +44,7 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
         "app" => app(c, rest),
         "nslookup" => nslookup(c, rest),
         "apiserver" => apiserver(c, rest),
+        "etcd" => etcd(c, rest),
         other => Err(format!("error: unknown sim verb \"{other}\"\n{USAGE}")),
     };
     match r {
@@ -94,15 +95,104 @@ fn apiserver(c: &mut Cluster, words: &[String]) -> R {
         "up" => {
             let since = c.apiserver_down_since();
             c.start_apiserver().map_err(|e| format!("error: {e}"))?;
-            Ok(format!(
-                "apiserver started after {} down: the kubelets reconnect and report, the controllers relist and resume",
-                crate::time::human_duration(c.now().saturating_sub(since.unwrap_or(0)))
-            ))
+            let after = crate::time::human_duration(c.now().saturating_sub(since.unwrap_or(0)));
+            Ok(if c.etcd_lost_quorum() {
+                format!("apiserver started after {after} down, but etcd has no quorum: requests still time out (sim etcd status)")
+            } else {
+                format!("apiserver started after {after} down: the controllers relist and resume; each kubelet reconnects at its next heartbeat (within 10s) and reports")
+            })
         }
         "status" => Ok(match c.apiserver_down_since() {
             Some(t) => format!("apiserver: down since {}", clock_label(t)),
             None => "apiserver: up".into(),
         }),
+        _ => Err(usage.into()),
+    }
+}
+
+/// `sim etcd members N | down MEMBER | up MEMBER | status` (see `cluster::etcd`).
+fn etcd(c: &mut Cluster, words: &[String]) -> R {
+    use crate::cluster::etcd::tolerated_failures;
+    let usage = "error: usage: sim etcd members N | down MEMBER | up MEMBER | status";
+    let e = |m: String| format!("error: {m}");
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    // "2 of 3 members up, quorum 2": the line every answer ends with.
+    let state = |c: &Cluster| {
+        let etcd = c.etcd();
+        let (up, n, q) = (etcd.up_count(), etcd.members.len(), etcd.quorum());
+        let verdict = match etcd.leader_name() {
+            Some(l) => format!("writes commit (leader {l})"),
+            None => "no quorum: every write and consistent read times out (etcdserver: request timed out); the controllers, the scheduler and the kubelets stall, running containers keep running".into(),
+        };
+        format!("{up} of {n} member{} up, quorum {q}: {verdict}", plural(n))
+    };
+    match words {
+        [v, n] if v == "members" => {
+            let n: usize = n
+                .parse()
+                .map_err(|_| e(format!("etcd members must be a number, got \"{n}\"")))?;
+            c.set_etcd_members(n).map_err(e)?;
+            let f = tolerated_failures(n);
+            Ok(format!(
+                "etcd: {n} member{} ({}), quorum {}, tolerates {f} failure{}",
+                plural(n),
+                c.etcd()
+                    .members
+                    .iter()
+                    .map(|m| m.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                c.etcd().quorum(),
+                plural(f)
+            ))
+        }
+        [v, m] if v == "down" => {
+            let had = !c.etcd_lost_quorum();
+            c.etcd_member_down(m).map_err(e)?;
+            let lost = if had && c.etcd_lost_quorum() {
+                "quorum lost — "
+            } else {
+                ""
+            };
+            Ok(format!("{m} stopped: {lost}{}", state(c)))
+        }
+        [v, m] if v == "up" => {
+            let since = c.etcd().lost_since;
+            c.etcd_member_up(m).map_err(e)?;
+            let back = match since {
+                Some(t) if !c.etcd_lost_quorum() => format!(
+                    "quorum regained after {}{} — ",
+                    crate::time::human_duration(c.now().saturating_sub(t)),
+                    if c.apiserver_down() {
+                        " (the API server is still down)"
+                    } else {
+                        ": the controllers resume, each kubelet reports at its next heartbeat"
+                    }
+                ),
+                _ => String::new(),
+            };
+            Ok(format!("{m} started: {back}{}", state(c)))
+        }
+        [v] if v == "status" => {
+            let etcd = c.etcd();
+            let mut rows = vec![vec!["MEMBER".to_string(), "STATUS".into(), "LEADER".into()]];
+            for (i, m) in etcd.members.iter().enumerate() {
+                rows.push(vec![
+                    m.name.clone(),
+                    if m.up { "up" } else { "down" }.into(),
+                    if etcd.leader == Some(i) { "*" } else { "" }.into(),
+                ]);
+            }
+            let since = match etcd.lost_since {
+                Some(t) => format!(" (since {})", clock_label(t)),
+                None => String::new(),
+            };
+            Ok(format!(
+                "{}{}{since}",
+                crate::printers::table::render(&rows),
+                state(c)
+            ))
+        }
         _ => Err(usage.into()),
     }
 }
@@ -135,10 +225,12 @@ fn settle(c: &mut Cluster, words: &[String]) -> R {
             "settled at {} (after {}){}",
             clock_label(c.now()),
             human_duration(c.now() - from),
-            if c.apiserver_down() {
-                ": the API server is down, so nothing more can change until it is back (sim apiserver up)"
-            } else {
-                ""
+            match c.unavailable() {
+                Some(crate::cluster::Unavailable::ApiServerDown) =>
+                    ": the API server is down, so nothing more can change until it is back (sim apiserver up)",
+                Some(crate::cluster::Unavailable::EtcdNoQuorum) =>
+                    ": etcd has no quorum, so nothing more can change until it has one (sim etcd up)",
+                None => "",
             }
         ))
     } else {
@@ -437,6 +529,22 @@ fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
                 .filter(|o| fields.as_ref().is_none_or(|f| fields_match(o, f)))
                 .count();
             n.to_string()
+        } else if subject[0] == "etcd" {
+            // etcd: `{.members}`, `{.up}`, `{.quorum}`, `{.hasQuorum}`, `{.leader}`,
+            // and while the quorum is lost `{.lostForSeconds}`.
+            let path = subject.get(1).ok_or(usage)?;
+            let etcd = c.etcd();
+            let mut v = serde_json::json!({
+                "members": etcd.members.len(),
+                "up": etcd.up_count(),
+                "quorum": etcd.quorum(),
+                "hasQuorum": etcd.has_quorum(),
+                "leader": etcd.leader_name().unwrap_or(""),
+            });
+            if let Some(t) = etcd.lost_since {
+                v["lostForSeconds"] = (c.now().saturating_sub(t) / 1000).into();
+            }
+            return expect_json(&v, path, op, want, None);
         } else if subject[0] == "apiserver" {
             // The API server's state: `{.up}`, and while it is down `{.downSince}` (ms)
             // and `{.downForSeconds}`.

@@ -568,6 +568,29 @@ pub(super) fn apply(
     // apply.go collects each object's error and reports them after the others.
     let mut errors = Vec::new();
     for doc in docs {
+        if let Some(u) = c.unavailable() {
+            // apply's first request is the GET of the live object: it meets the
+            // timeout (the API server answers; etcd cannot serve the read).
+            let kind = doc.object.kind();
+            let meta = doc.object.meta();
+            let ns = if !kind.namespaced() {
+                ""
+            } else if meta.namespace.is_empty() {
+                &ns
+            } else {
+                &meta.namespace
+            };
+            let key = ObjKey::new(ns, &meta.name);
+            errors.push(with_source(
+                api(u.error()),
+                &source_name(&p),
+                &format!(
+                    "retrieving current configuration of:\n{}\nfrom server for:",
+                    info_string(kind, &key)
+                ),
+            ));
+            continue;
+        }
         let exists = c
             .store
             .get_object(
@@ -703,8 +726,28 @@ fn with_source(text: String, source: &str, verb: &str) -> String {
         Some((head, rest)) if head.starts_with("Error from server (") => {
             format!("{head}): error when {verb} \"{source}\": {rest}")
         }
-        _ => text,
+        // A status without a reason (etcd's timeout): `Error from server: …`.
+        _ => match text.strip_prefix("Error from server: ") {
+            Some(rest) => format!("Error from server: error when {verb} \"{source}\": {rest}"),
+            None => text,
+        },
     }
+}
+
+/// cli-runtime's `Info.String()`: the REST mapping and the name, as apply's errors
+/// quote them (`Resource: "apps/v1, Resource=deployments", …`).
+fn info_string(kind: Kind, key: &ObjKey) -> String {
+    let (group, version) = kind
+        .api_version()
+        .split_once('/')
+        .unwrap_or(("", kind.api_version()));
+    format!(
+        "Resource: \"{group}/{version}, Resource={}\", GroupVersionKind: \"{group}/{version}, Kind={}\"\nName: \"{}\", Namespace: \"{}\"",
+        kind.resource(),
+        kind.name(),
+        key.name,
+        key.namespace
+    )
 }
 
 /// Client-side apply, simplified: the manifest's spec, labels and annotations replace

@@ -332,6 +332,10 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
         if let Some(o) = refused::refused(c, words) {
             return o;
         }
+    } else if c.etcd_lost_quorum() {
+        if let Some(o) = refused::timed_out(c, words, stdin, files) {
+            return o;
+        }
     }
     if !takes_dry_run(words) {
         return run_verb(c, words, stdin, files);

@@ -1,0 +1,180 @@
+//! etcd as a Raft cluster that can lose its quorum (`sim etcd members|down|up`): the
+//! course's table (1 member → quorum 1, 3 → 2, 5 → 3), what a learner meets without
+//! a quorum, and the way back.
+
+mod common;
+
+use common::*;
+use kubeplay_engine::api::{Deployment, Node};
+use kubeplay_engine::apiserver::ObjKey;
+use kubeplay_engine::cluster::etcd::{quorum_of, tolerated_failures};
+use kubeplay_engine::cluster::Cluster;
+use kubeplay_engine::command::{run, NoFiles};
+
+const TIMED_OUT: &str = "Error from server: etcdserver: request timed out\n";
+
+fn replicas(c: &Cluster) -> i64 {
+    c.store
+        .get::<Deployment>(&ObjKey::new("default", "web"))
+        .map(|d| d.spec.replicas)
+        .unwrap_or(-1)
+}
+
+fn node_ready(c: &Cluster, name: &str) -> String {
+    c.store
+        .get::<Node>(&ObjKey::new("", name))
+        .map(|n| n.ready_status().to_string())
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_quorum_is_a_majority_and_tolerates_the_minority_failing() {
+    let table: Vec<(usize, usize, usize)> = (1..=7)
+        .map(|n| (n, quorum_of(n), tolerated_failures(n)))
+        .collect();
+    assert_eq!(
+        table,
+        [
+            (1, 1, 0),
+            (2, 2, 0),
+            (3, 2, 1),
+            (4, 3, 1),
+            (5, 3, 2),
+            (6, 4, 2),
+            (7, 4, 3)
+        ]
+    );
+}
+
+#[test]
+fn a_write_commits_with_up_to_the_tolerated_failures_and_times_out_past_them() {
+    for n in [1usize, 3, 5] {
+        let mut c = web_cluster(3);
+        sh(&mut c, &format!("sim etcd members {n}"));
+        let mut want = 3;
+        for down in 1..=n {
+            sh(&mut c, &format!("sim etcd down etcd-{down}"));
+            want += 1;
+            let o = run(
+                &mut c,
+                &format!("kubectl scale deployment web --replicas={want}"),
+                None,
+                &NoFiles,
+            );
+            if down <= tolerated_failures(n) {
+                assert!(o.ok, "{n} members, {down} down: {}", o.output);
+                assert_eq!(replicas(&c), want);
+            } else {
+                assert!(!o.ok, "{n} members, {down} down");
+                assert_eq!(o.output, TIMED_OUT, "{n} members, {down} down");
+                assert_eq!(replicas(&c), want - 1, "the write did not commit");
+                break;
+            }
+        }
+    }
+}
+
+#[test]
+fn without_a_quorum_reads_time_out_too_but_client_side_work_and_version_answer() {
+    let mut c = web_cluster(3);
+    sh(&mut c, "sim etcd members 3");
+    sh(&mut c, "sim etcd down etcd-1");
+    sh(&mut c, "sim etcd down etcd-3");
+    let rev = c.store.revision();
+    for line in [
+        "kubectl get pods",
+        "kubectl describe deployment web",
+        "kubectl delete pod -l app=web",
+        "kubectl logs deploy/web",
+    ] {
+        let o = run(&mut c, line, None, &NoFiles);
+        assert_eq!((o.ok, o.output.as_str()), (false, TIMED_OUT), "{line}");
+    }
+    // kubectl's own checks come first, as they do before any request is sent.
+    let o = run(&mut c, "kubectl get pods --no-such-flag", None, &NoFiles);
+    assert!(
+        o.output.starts_with("error: unknown flag: --no-such-flag"),
+        "{}",
+        o.output
+    );
+    // The API server answers from memory.
+    let o = run(&mut c, "kubectl version", None, &NoFiles);
+    assert!(
+        o.ok && o.output.contains("Server Version: v1.33.0"),
+        "{}",
+        o.output
+    );
+    let o = run(
+        &mut c,
+        "kubectl create deployment api --image=api:1 --dry-run=client -o name",
+        None,
+        &NoFiles,
+    );
+    assert_eq!(o.output, "deployment.apps/api\n");
+    assert_eq!(c.store.revision(), rev, "nothing was written");
+}
+
+#[test]
+fn the_leader_fails_over_to_a_member_that_is_up() {
+    let mut c = Cluster::with_default_nodes(1);
+    sh(&mut c, "sim etcd members 3");
+    assert_eq!(c.etcd().leader_name(), Some("etcd-1"));
+    sh(&mut c, "sim etcd down etcd-1");
+    assert_eq!(c.etcd().leader_name(), Some("etcd-2"));
+    sh(&mut c, "sim etcd down etcd-2");
+    assert_eq!(c.etcd().leader_name(), None, "no quorum, no leader");
+    sh(&mut c, "sim etcd up etcd-1");
+    assert_eq!(c.etcd().leader_name(), Some("etcd-1"));
+}
+
+#[test]
+fn after_a_long_loss_the_stale_leases_make_every_node_not_ready_and_nothing_is_evicted() {
+    let mut c = web_cluster(5);
+    let pods: Vec<String> = pod_names(&c);
+    sh(&mut c, "sim etcd members 3");
+    sh(&mut c, "sim etcd down etcd-2");
+    sh(&mut c, "sim etcd down etcd-3");
+    c.advance(90_000);
+    // Nothing could be written: the nodes look as they did.
+    for n in ["node-1", "node-2", "node-3"] {
+        assert_eq!(node_ready(&c, n), "True", "{n}");
+    }
+    sh(&mut c, "sim etcd up etcd-3");
+    c.advance(500);
+    for n in ["node-1", "node-2", "node-3"] {
+        assert_eq!(
+            node_ready(&c, n),
+            "Unknown",
+            "{n}: the controller looked first"
+        );
+    }
+    c.advance(15_000);
+    for n in ["node-1", "node-2", "node-3"] {
+        assert_eq!(node_ready(&c, n), "True", "{n}: its kubelet reported");
+    }
+    c.advance(5 * 60_000);
+    assert_eq!(pod_names(&c), pods, "no Pod was evicted or replaced");
+}
+
+#[test]
+fn a_node_cannot_join_without_a_quorum() {
+    let mut c = Cluster::with_default_nodes(1);
+    sh(&mut c, "sim etcd down etcd-1");
+    let o = run(&mut c, "sim node add node-4", None, &NoFiles);
+    assert!(!o.ok);
+    assert!(
+        o.output.contains("etcdserver: request timed out"),
+        "{}",
+        o.output
+    );
+    sh(&mut c, "sim node down node-3");
+    let o = run(&mut c, "sim node up node-3", None, &NoFiles);
+    assert!(o.output.contains("etcd has no quorum"), "{}", o.output);
+}
+
+fn pod_names(c: &Cluster) -> Vec<String> {
+    c.store
+        .list_ns::<kubeplay_engine::api::Pod>("default")
+        .map(|p| p.metadata.name.clone())
+        .collect()
+}
