@@ -1,0 +1,70 @@
+// The control plane's own parts in the page: etcd's members as chips above the chain,
+// its quorum lost and regained by clicks, kubectl's timeout in the console, and the
+// etcd lessons played by clicking their steps — in English and Chinese.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, openPage, shot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+async function type(page, text) {
+  const input = page.getByTestId('console-input');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+test('clicking etcd members down loses the quorum, kubectl times out, and a click brings it back', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByTestId('ready-web').filter({ hasText: 'ready 3/3' }).waitFor({ timeout: 20000 });
+  await page.getByTestId('etcd-members-3').click();
+  const quorum = page.getByTestId('etcd-quorum');
+  await quorum.filter({ hasText: '3 of 3 up · quorum 2' }).waitFor();
+  // One member down: still a quorum, a scale lands.
+  await page.getByTestId('etcd-etcd-1').click();
+  await quorum.filter({ hasText: '2 of 3 up · quorum 2' }).waitFor();
+  assert.equal(await page.getByTestId('etcd-no-quorum').count(), 0);
+  await page.getByRole('button', { name: 'Scale up Deployment web' }).click();
+  await page.getByTestId('ready-web').filter({ hasText: 'ready 4/4' }).waitFor({ timeout: 20000 });
+  // A second one: no quorum; the banner says so and kubectl times out.
+  await page.getByTestId('etcd-etcd-2').click();
+  const banner = page.getByTestId('etcd-no-quorum');
+  await banner.getByText(/etcd has lost its quorum for .*: 1 of 3 members up, 2 needed/).waitFor();
+  await type(page, 'kubectl get pods');
+  await page.getByTestId('console-output').getByText('Error from server: etcdserver: request timed out').first().waitFor();
+  await page.getByRole('button', { name: 'Scale up Deployment web' }).click();
+  await page.getByTestId('console-output').getByText('Error from server: etcdserver: request timed out').nth(1).waitFor();
+  assert.equal(await page.getByTestId('ready-web').innerText(), 'ready 4/4');
+  await page.getByTestId('play').click();
+  await page.locator('section.chain').screenshot({ path: shot('chain-etcd-no-quorum-en.png') });
+  await page.getByTestId('lang-zh').click();
+  await banner.getByText(/etcd 已失去多数派/).waitFor();
+  await page.locator('section.chain').screenshot({ path: shot('chain-etcd-no-quorum-zh.png') });
+  await page.getByTestId('lang-en').click();
+  await page.getByTestId('play').click();
+  // Back: a member starts, the banner goes, and writes land again.
+  await page.getByTestId('etcd-etcd-2').click();
+  await banner.waitFor({ state: 'detached' });
+  await page.getByRole('button', { name: 'Scale up Deployment web' }).click();
+  await page.getByTestId('ready-web').filter({ hasText: 'ready 5/5' }).waitFor({ timeout: 30000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+for (const [id, title, steps, goals] of [
+  ['etcd-quorum-table', "etcd's quorum: how many members may fail", 9, 8],
+  ['etcd-lost-quorum', 'notes-api: etcd loses its quorum, then gets it back', 6, 7],
+]) {
+  test(`the ${id} lesson: clicking its steps ticks every goal`, async () => {
+    const { page, errors } = await openPage(browser, `${server.url}?scenario=${id}&speed=30`);
+    await page.getByTestId('lesson').getByRole('heading', { name: title }).waitFor();
+    for (let i = 0; i < steps; i++) {
+      await page.getByTestId(`step-${i}`).click();
+      await page.waitForTimeout(1500);
+    }
+    await page.getByTestId('goals').getByText(`Goals: ${goals} of ${goals} reached`).waitFor({ timeout: 90_000 });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
