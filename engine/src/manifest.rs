@@ -43,6 +43,10 @@ fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
         "Service" => Kind::Service,
         "EndpointSlice" => Kind::EndpointSlice,
         "Endpoints" => Kind::Endpoints,
+        "Role" => Kind::Role,
+        "ClusterRole" => Kind::ClusterRole,
+        "RoleBinding" => Kind::RoleBinding,
+        "ClusterRoleBinding" => Kind::ClusterRoleBinding,
         _ => {
             return Err(format!(
                 "resource mapping not found for name: \"\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{api_version}\"\nensure CRDs are installed first"
@@ -234,6 +238,10 @@ fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String,
         Kind::Service => Object::Service(typed(value)?),
         Kind::EndpointSlice => Object::EndpointSlice(typed(value)?),
         Kind::Endpoints => Object::Endpoints(typed(value)?),
+        Kind::Role => Object::Role(typed(value)?),
+        Kind::ClusterRole => Object::ClusterRole(typed(value)?),
+        Kind::RoleBinding => Object::RoleBinding(typed(value)?),
+        Kind::ClusterRoleBinding => Object::ClusterRoleBinding(typed(value)?),
     })
 }
 

@@ -37,6 +37,10 @@ fn root(kind: Kind) -> &'static str {
         Kind::Service => "V1Service",
         Kind::EndpointSlice => "V1EndpointSlice",
         Kind::Endpoints => "V1Endpoints",
+        Kind::Role => "V1Role",
+        Kind::ClusterRole => "V1ClusterRole",
+        Kind::RoleBinding => "V1RoleBinding",
+        Kind::ClusterRoleBinding => "V1ClusterRoleBinding",
     }
 }
 

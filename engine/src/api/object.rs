@@ -30,11 +30,19 @@ pub enum Kind {
     EndpointSlice,
     /// `v1` Endpoints (deprecated in v1.33, still served and kept).
     Endpoints,
+    /// `rbac.authorization.k8s.io/v1` Role.
+    Role,
+    /// `rbac.authorization.k8s.io/v1` ClusterRole (cluster-scoped).
+    ClusterRole,
+    /// `rbac.authorization.k8s.io/v1` RoleBinding.
+    RoleBinding,
+    /// `rbac.authorization.k8s.io/v1` ClusterRoleBinding (cluster-scoped).
+    ClusterRoleBinding,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 12] = [
+    pub const ALL: [Kind; 16] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -47,6 +55,10 @@ impl Kind {
         Kind::Service,
         Kind::EndpointSlice,
         Kind::Endpoints,
+        Kind::Role,
+        Kind::ClusterRole,
+        Kind::RoleBinding,
+        Kind::ClusterRoleBinding,
     ];
 
     /// The Kind name, e.g. `ReplicaSet`.
@@ -64,6 +76,10 @@ impl Kind {
             Kind::Service => "Service",
             Kind::EndpointSlice => "EndpointSlice",
             Kind::Endpoints => "Endpoints",
+            Kind::Role => "Role",
+            Kind::ClusterRole => "ClusterRole",
+            Kind::RoleBinding => "RoleBinding",
+            Kind::ClusterRoleBinding => "ClusterRoleBinding",
         }
     }
 
@@ -75,6 +91,9 @@ impl Kind {
             Kind::PodDisruptionBudget => "policy/v1",
             Kind::PriorityClass => "scheduling.k8s.io/v1",
             Kind::EndpointSlice => "discovery.k8s.io/v1",
+            Kind::Role | Kind::ClusterRole | Kind::RoleBinding | Kind::ClusterRoleBinding => {
+                "rbac.authorization.k8s.io/v1"
+            }
             _ => "v1",
         }
     }
@@ -94,6 +113,10 @@ impl Kind {
             Kind::Service => "services",
             Kind::EndpointSlice => "endpointslices",
             Kind::Endpoints => "endpoints",
+            Kind::Role => "roles",
+            Kind::ClusterRole => "clusterroles",
+            Kind::RoleBinding => "rolebindings",
+            Kind::ClusterRoleBinding => "clusterrolebindings",
         }
     }
 
@@ -107,7 +130,14 @@ impl Kind {
 
     /// True for namespaced kinds.
     pub fn namespaced(self) -> bool {
-        !matches!(self, Kind::Node | Kind::Namespace | Kind::PriorityClass)
+        !matches!(
+            self,
+            Kind::Node
+                | Kind::Namespace
+                | Kind::PriorityClass
+                | Kind::ClusterRole
+                | Kind::ClusterRoleBinding
+        )
     }
 }
 
@@ -140,6 +170,14 @@ pub enum Object {
     EndpointSlice(Box<EndpointSlice>),
     /// An Endpoints.
     Endpoints(Box<Endpoints>),
+    /// A Role.
+    Role(Role),
+    /// A ClusterRole.
+    ClusterRole(ClusterRole),
+    /// A RoleBinding.
+    RoleBinding(RoleBinding),
+    /// A ClusterRoleBinding.
+    ClusterRoleBinding(ClusterRoleBinding),
 }
 
 impl Object {
@@ -158,6 +196,10 @@ impl Object {
             Object::Service(_) => Kind::Service,
             Object::EndpointSlice(_) => Kind::EndpointSlice,
             Object::Endpoints(_) => Kind::Endpoints,
+            Object::Role(_) => Kind::Role,
+            Object::ClusterRole(_) => Kind::ClusterRole,
+            Object::RoleBinding(_) => Kind::RoleBinding,
+            Object::ClusterRoleBinding(_) => Kind::ClusterRoleBinding,
         }
     }
 
@@ -176,6 +218,10 @@ impl Object {
             Object::Service(o) => &o.metadata,
             Object::EndpointSlice(o) => &o.metadata,
             Object::Endpoints(o) => &o.metadata,
+            Object::Role(o) => &o.metadata,
+            Object::ClusterRole(o) => &o.metadata,
+            Object::RoleBinding(o) => &o.metadata,
+            Object::ClusterRoleBinding(o) => &o.metadata,
         }
     }
 
@@ -194,6 +240,10 @@ impl Object {
             Object::Service(o) => &mut o.metadata,
             Object::EndpointSlice(o) => &mut o.metadata,
             Object::Endpoints(o) => &mut o.metadata,
+            Object::Role(o) => &mut o.metadata,
+            Object::ClusterRole(o) => &mut o.metadata,
+            Object::RoleBinding(o) => &mut o.metadata,
+            Object::ClusterRoleBinding(o) => &mut o.metadata,
         }
     }
 
@@ -212,6 +262,10 @@ impl Object {
             Object::Service(o) => serde_json::to_value(o),
             Object::EndpointSlice(o) => serde_json::to_value(o),
             Object::Endpoints(o) => serde_json::to_value(o),
+            Object::Role(o) => serde_json::to_value(o),
+            Object::ClusterRole(o) => serde_json::to_value(o),
+            Object::RoleBinding(o) => serde_json::to_value(o),
+            Object::ClusterRoleBinding(o) => serde_json::to_value(o),
         }
         .unwrap_or(serde_json::Value::Null);
         let mut map = serde_json::Map::new();
@@ -293,3 +347,7 @@ resource!(PriorityClass);
 resource!(Service, boxed);
 resource!(EndpointSlice, boxed);
 resource!(Endpoints, boxed);
+resource!(Role);
+resource!(ClusterRole);
+resource!(RoleBinding);
+resource!(ClusterRoleBinding);

@@ -858,6 +858,11 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
     let name = &obj.meta().name;
     match obj {
         Object::Event(_) => {}
+        // ValidateRBACName: any path segment name (`system:discovery` is fine).
+        Object::Role(_)
+        | Object::ClusterRole(_)
+        | Object::RoleBinding(_)
+        | Object::ClusterRoleBinding(_) => causes.extend(path_segment_errors(name)),
         // ValidateServiceName: a DNS-1035 label (it becomes a DNS name).
         Object::Service(_) => causes.extend(dns1035_label_errors(name).into_iter().map(|m| {
             format!(
@@ -976,6 +981,26 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
             validate_pod_spec_numbers(&mut causes, "spec", &p.spec);
         }
         Object::PodDisruptionBudget(pdb) => validate_pdb(&mut causes, pdb),
+        Object::Role(r) => {
+            validate_rules(&mut causes, r.rules.as_deref().unwrap_or_default(), true)
+        }
+        Object::ClusterRole(r) => {
+            validate_rules(&mut causes, r.rules.as_deref().unwrap_or_default(), false)
+        }
+        Object::RoleBinding(b) => {
+            let old = match old {
+                Some(Object::RoleBinding(o)) => Some(&o.role_ref),
+                _ => None,
+            };
+            validate_binding(&mut causes, &b.role_ref, &b.subjects, old, true);
+        }
+        Object::ClusterRoleBinding(b) => {
+            let old = match old {
+                Some(Object::ClusterRoleBinding(o)) => Some(&o.role_ref),
+                _ => None,
+            };
+            validate_binding(&mut causes, &b.role_ref, &b.subjects, old, false);
+        }
         Object::Service(svc) => {
             let old = match old {
                 Some(Object::Service(o)) => Some(&**o),
@@ -989,6 +1014,136 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
         Ok(())
     } else {
         Err(ApiError::invalid(obj.kind(), name, &causes))
+    }
+}
+
+/// `path.IsValidPathSegmentName` (ValidateRBACName).
+fn path_segment_errors(name: &str) -> Vec<String> {
+    let bad = |m: &str| format!("metadata.name: Invalid value: \"{name}\": {m}");
+    if name.is_empty() {
+        return vec!["metadata.name: Required value: name or generateName is required".into()];
+    }
+    if name == "." || name == ".." {
+        return vec![bad(&format!("may not be '{name}'"))];
+    }
+    let mut out = Vec::new();
+    for c in ['/', '%'] {
+        if name.contains(c) {
+            out.push(bad(&format!("may not contain '{c}'")));
+        }
+    }
+    out
+}
+
+/// `ValidatePolicyRule` for each rule (`pkg/apis/rbac/validation/validation.go`).
+fn validate_rules(causes: &mut Vec<String>, rules: &[PolicyRule], namespaced: bool) {
+    for (i, r) in rules.iter().enumerate() {
+        let path = format!("rules[{i}]");
+        if r.verbs.is_empty() {
+            causes.push(format!(
+                "{path}.verbs: Required value: verbs must contain at least one value"
+            ));
+        }
+        if !r.non_resource_urls.is_empty() {
+            if namespaced {
+                causes.push(format!(
+                    "{path}.nonResourceURLs: Invalid value: []string{{{}}}: namespaced rules cannot apply to non-resource URLs",
+                    r.non_resource_urls
+                        .iter()
+                        .map(|u| format!("\"{u}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            if !r.api_groups.is_empty() || !r.resources.is_empty() {
+                causes.push(format!(
+                    "{path}.nonResourceURLs: Invalid value: []string{{{}}}: rules cannot apply to both regular resources and non-resource URLs",
+                    r.non_resource_urls
+                        .iter()
+                        .map(|u| format!("\"{u}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            continue;
+        }
+        if r.api_groups.is_empty() {
+            causes.push(format!(
+                "{path}.apiGroups: Required value: resource rules must supply at least one api group"
+            ));
+        }
+        if r.resources.is_empty() {
+            causes.push(format!(
+                "{path}.resources: Required value: resource rules must supply at least one resource"
+            ));
+        }
+    }
+}
+
+/// `ValidateRoleBinding` / `ValidateClusterRoleBinding`: the role reference and the
+/// subjects; an update may not change the role reference.
+fn validate_binding(
+    causes: &mut Vec<String>,
+    role_ref: &RoleRef,
+    subjects: &[Subject],
+    old: Option<&RoleRef>,
+    namespaced: bool,
+) {
+    if role_ref.api_group != RBAC_GROUP {
+        causes.push(format!(
+            "roleRef.apiGroup: Unsupported value: \"{}\": supported values: \"{RBAC_GROUP}\"",
+            role_ref.api_group
+        ));
+    }
+    match (role_ref.kind.as_str(), namespaced) {
+        ("Role" | "ClusterRole", true) | ("ClusterRole", false) => {}
+        (k, true) => causes.push(format!(
+            "roleRef.kind: Unsupported value: \"{k}\": supported values: \"Role\", \"ClusterRole\""
+        )),
+        (k, false) => causes.push(format!(
+            "roleRef.kind: Unsupported value: \"{k}\": supported values: \"ClusterRole\""
+        )),
+    }
+    if role_ref.name.is_empty() {
+        causes.push("roleRef.name: Required value".into());
+    }
+    for (i, s) in subjects.iter().enumerate() {
+        let path = format!("subjects[{i}]");
+        if s.name.is_empty() {
+            causes.push(format!("{path}.name: Required value"));
+        }
+        match s.kind.as_str() {
+            "ServiceAccount" => {
+                if !s.api_group.is_empty() {
+                    causes.push(format!(
+                        "{path}.apiGroup: Unsupported value: \"{}\": supported values: \"\"",
+                        s.api_group
+                    ));
+                }
+                if !namespaced && s.namespace.is_empty() {
+                    causes.push(format!("{path}.namespace: Required value"));
+                }
+            }
+            "User" | "Group" => {
+                if s.api_group != RBAC_GROUP {
+                    causes.push(format!(
+                        "{path}.apiGroup: Unsupported value: \"{}\": supported values: \"{RBAC_GROUP}\"",
+                        s.api_group
+                    ));
+                }
+            }
+            k => causes.push(format!(
+                "{path}.kind: Unsupported value: \"{k}\": supported values: \"ServiceAccount\", \"User\", \"Group\""
+            )),
+        }
+    }
+    if let Some(o) = old {
+        if o != role_ref {
+            causes.push(format!(
+                "roleRef: Invalid value: rbac.RoleRef{{APIGroup:\"{}\", Kind:\"{}\", Name:\"{}\"}}: cannot change roleRef",
+                role_ref.api_group, role_ref.kind, role_ref.name
+            ));
+        }
     }
 }
 

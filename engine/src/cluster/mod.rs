@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod clock;
 pub mod etcd;
+pub mod kubeconfig;
 mod nodes;
 mod outage;
 mod registry;
@@ -100,6 +101,8 @@ pub struct Cluster {
     etcd: etcd::Etcd,
     /// Kubelets a stall cut off that reconnect at their next heartbeat.
     reconnecting: BTreeSet<String>,
+    /// kubectl's kubeconfig: contexts and the current one.
+    kubeconfig: kubeconfig::Kubeconfig,
 }
 
 /// The user's identity for clicks and commands.
@@ -143,7 +146,34 @@ impl Cluster {
             );
         }
         c.create_kubernetes_service();
+        c.create_bootstrap_policy();
         c
+    }
+
+    /// The RBAC bootstrap policy (`apiserver::rbac`): its uids from an RNG of their
+    /// own, so the cluster's seeded stream stays what it was before RBAC was served.
+    fn create_bootstrap_policy(&mut self) {
+        use crate::apiserver::rbac::{bootstrap_cluster_role_bindings, bootstrap_cluster_roles};
+        let main = std::mem::replace(&mut self.rng, Rng::new(self.seed ^ 0x7262_6163));
+        let objects = bootstrap_cluster_roles()
+            .into_iter()
+            .map(Object::from)
+            .chain(
+                bootstrap_cluster_role_bindings()
+                    .into_iter()
+                    .map(Object::from),
+            );
+        for object in objects {
+            // Fixed, valid objects on a fresh store: creation cannot fail.
+            let _ = self.submit(
+                &Component::named(writer::KUBE_APISERVER),
+                Request::Create {
+                    object,
+                    event: None,
+                },
+            );
+        }
+        self.rng = main;
     }
 
     /// The `kubernetes` Service in `default` and its endpoints, as the API server keeps
@@ -259,6 +289,7 @@ impl Cluster {
             apiserver_stopped: None,
             etcd: etcd::Etcd::default(),
             reconnecting: BTreeSet::new(),
+            kubeconfig: kubeconfig::Kubeconfig::default(),
         }
     }
 

@@ -407,6 +407,15 @@ const KUBECTL: &[&str] = &[
     "explain",
     "logs",
     "edit",
+    "create role",
+    "create clusterrole",
+    "create rolebinding",
+    "create clusterrolebinding",
+    "auth can-i",
+    "auth whoami",
+    "config use-context",
+    "config get-contexts",
+    "config current-context",
 ];
 
 /// `sim` verbs with what may follow them.
@@ -444,6 +453,10 @@ const SIM: &[&str] = &[
     "apiserver down",
     "apiserver up",
     "apiserver status",
+    "etcd members",
+    "etcd down",
+    "etcd up",
+    "etcd status",
 ];
 
 /// Resource words (kinds, short names, plural, `kind/name` prefixes).
@@ -476,6 +489,32 @@ const RESOURCES: &[&str] = &[
 /// Flags (long names) the commands read, with how their values look.
 const FLAGS: &[(&str, Val)] = &[
     ("all", Val::Bool),
+    (
+        "as",
+        Val::Word(&["alice", "bob", "kubernetes-admin", "system:anonymous", ""]),
+    ),
+    ("as-group", Val::Word(&["system:masters", "devs", ""])),
+    (
+        "verb",
+        Val::Word(&["get,list", "*", "fly", "use", "create", ""]),
+    ),
+    (
+        "resource",
+        Val::Word(&["pods", "deployments.apps", "pods/log", "foos", "*", ""]),
+    ),
+    ("role", Val::Name),
+    (
+        "clusterrole",
+        Val::Word(&["view", "edit", "admin", "cluster-admin", "nope"]),
+    ),
+    ("user", Val::Word(&["alice", "bob", ""])),
+    ("group", Val::Word(&["devs", "system:authenticated"])),
+    ("serviceaccount", Val::Word(&["default:sa", "bad", ":x"])),
+    (
+        "non-resource-url",
+        Val::Word(&["/healthz", "logs", "/a*b", "/logs/*"]),
+    ),
+    ("list", Val::Bool),
     ("all-namespaces", Val::Bool),
     ("after", Val::Duration),
     (
@@ -852,6 +891,25 @@ pub fn command_line(rng: &mut Rng, corpus: &Corpus) -> String {
                 words.push(format!("nodes {}", name(rng, corpus)));
                 words.push(value_of(rng, corpus, Val::Taint));
             }
+            "config use-context" => words.push(
+                pick(
+                    rng,
+                    &[
+                        "alice@kubeplay",
+                        "bob@kubeplay",
+                        "expired@kubeplay",
+                        "kubernetes-admin@kubeplay",
+                        "nope",
+                    ],
+                )
+                .to_string(),
+            ),
+            "auth can-i" => {
+                words.push(
+                    pick(rng, &["get", "list", "create", "fly", "*", "impersonate"]).to_string(),
+                );
+                words.push(target(rng, corpus));
+            }
             "patch" => {
                 words.push(target(rng, corpus));
                 words.push(format!("-p {}", {
@@ -899,7 +957,9 @@ pub fn command_line(rng: &mut Rng, corpus: &Corpus) -> String {
             }
             "traffic" | "app" => words.push(format!("service/{}", name(rng, corpus))),
             "time" | "settle" | "reset" | "log" | "apiserver down" | "apiserver up"
-            | "apiserver status" => {}
+            | "apiserver status" | "etcd status" => {}
+            "etcd members" => words.push(number(rng)),
+            "etcd down" | "etcd up" => words.push(format!("etcd-{}", rng.below(7))),
             _ => words.push(target(rng, corpus)),
         }
     }

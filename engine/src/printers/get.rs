@@ -22,6 +22,10 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "services" | "service" | "svc" => Kind::Service,
         "endpointslices" | "endpointslice" => Kind::EndpointSlice,
         "endpoints" | "ep" => Kind::Endpoints,
+        "roles" | "role" => Kind::Role,
+        "clusterroles" | "clusterrole" => Kind::ClusterRole,
+        "rolebindings" | "rolebinding" => Kind::RoleBinding,
+        "clusterrolebindings" | "clusterrolebinding" => Kind::ClusterRoleBinding,
         _ => return None,
     };
     match group {
@@ -101,6 +105,10 @@ fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
         ],
         Kind::EndpointSlice => vec!["NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"],
         Kind::Endpoints => vec!["NAME", "ENDPOINTS", "AGE"],
+        // The API server's default table (`rest.NewDefaultTableConvertor`): the
+        // creation time as RFC 3339, not an age.
+        Kind::Role | Kind::ClusterRole => vec!["NAME", "CREATED AT"],
+        Kind::RoleBinding | Kind::ClusterRoleBinding => vec!["NAME", "ROLE", "AGE"],
     }
     .into_iter()
     .map(String::from)
@@ -111,6 +119,9 @@ fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
                 Kind::Pod => vec!["IP", "NODE", "NOMINATED NODE", "READINESS GATES"],
                 Kind::Deployment | Kind::ReplicaSet => vec!["CONTAINERS", "IMAGES", "SELECTOR"],
                 Kind::Service => vec!["SELECTOR"],
+                Kind::RoleBinding | Kind::ClusterRoleBinding => {
+                    vec!["USERS", "GROUPS", "SERVICEACCOUNTS"]
+                }
                 Kind::Node => vec![
                     "INTERNAL-IP",
                     "EXTERNAL-IP",
@@ -158,6 +169,42 @@ fn or_none(s: &str) -> String {
     } else {
         s.to_string()
     }
+}
+
+/// `printRoleBinding` / `printClusterRoleBinding`: `Kind/name` of the role, and with
+/// `-o wide` the subjects by kind (`rbac.SubjectsStrings`), service accounts as
+/// `namespace/name`.
+fn print_binding(
+    name: String,
+    role: &RoleRef,
+    subjects: &[Subject],
+    o: &TableOptions,
+    m: &ObjectMeta,
+    now: SimTime,
+) -> Vec<String> {
+    let mut r = vec![
+        name,
+        format!("{}/{}", role.kind, role.name),
+        age(m.created_ms, now),
+    ];
+    if o.wide {
+        let of = |kind: &str| {
+            subjects
+                .iter()
+                .filter(|s| s.kind == kind)
+                .map(|s| {
+                    if kind == "ServiceAccount" {
+                        format!("{}/{}", s.namespace, s.name)
+                    } else {
+                        s.name.clone()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        r.extend([of("User"), of("Group"), of("ServiceAccount")]);
+    }
+    r
 }
 
 /// One table row for `obj`.
@@ -224,6 +271,9 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
             age(m.created_ms, now),
         ],
         Object::Endpoints(e) => vec![name, format_endpoints(e), age(m.created_ms, now)],
+        Object::Role(_) | Object::ClusterRole(_) => vec![name, m.creation_timestamp.clone()],
+        Object::RoleBinding(b) => print_binding(name, &b.role_ref, &b.subjects, o, m, now),
+        Object::ClusterRoleBinding(b) => print_binding(name, &b.role_ref, &b.subjects, o, m, now),
     };
     // A label the object lacks is an empty cell.
     r.extend(

@@ -8,7 +8,8 @@
 // Each entry: (definition, [(json key, type of the value)]), the type being "" for a
 // scalar, quantity or int-or-string, "map" for a map of strings, or a definition name
 // (lists are transparent: a list of X is X). The Service, EndpointSlice and Endpoints
-// definitions were added later from the same v1.33 definitions (core/v1, discovery/v1).
+// definitions were added later from the same v1.33 definitions (core/v1, discovery/v1), and
+// the RBAC ones from rbac.authorization.k8s.io/v1 (k8s.io/api rbac/v1 types.go).
 
 /// Definition name → its properties and their types.
 pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
@@ -1280,6 +1281,69 @@ pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
             ("reason", ""),
             ("status", ""),
             ("type", ""),
+        ],
+    ),
+    (
+        "V1Role",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("rules", "V1PolicyRule"),
+        ],
+    ),
+    (
+        "V1ClusterRole",
+        &[
+            ("aggregationRule", "V1AggregationRule"),
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("rules", "V1PolicyRule"),
+        ],
+    ),
+    (
+        "V1AggregationRule",
+        &[("clusterRoleSelectors", "V1LabelSelector")],
+    ),
+    (
+        "V1PolicyRule",
+        &[
+            ("apiGroups", ""),
+            ("nonResourceURLs", ""),
+            ("resourceNames", ""),
+            ("resources", ""),
+            ("verbs", ""),
+        ],
+    ),
+    (
+        "V1RoleBinding",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("roleRef", "V1RoleRef"),
+            ("subjects", "RbacV1Subject"),
+        ],
+    ),
+    (
+        "V1ClusterRoleBinding",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("roleRef", "V1RoleRef"),
+            ("subjects", "RbacV1Subject"),
+        ],
+    ),
+    ("V1RoleRef", &[("apiGroup", ""), ("kind", ""), ("name", "")]),
+    (
+        "RbacV1Subject",
+        &[
+            ("apiGroup", ""),
+            ("kind", ""),
+            ("name", ""),
+            ("namespace", ""),
         ],
     ),
     (

@@ -179,6 +179,15 @@ const CREATE_FLAGS: &[FlagSpec] = &[
     flag("clusterip", None),
     flag("node-port", None),
     flag("external-name", None),
+    flag("verb", None),
+    flag("resource", None),
+    flag("resource-name", None),
+    flag("non-resource-url", None),
+    flag("role", None),
+    flag("clusterrole", None),
+    flag("user", None),
+    flag("group", None),
+    flag("serviceaccount", None),
 ];
 
 /// `kubectl create -f FILE` or `kubectl create SUBCOMMAND NAME …`.
@@ -223,6 +232,10 @@ pub(super) fn create_with(
         Some("poddisruptionbudget" | "pdb") => create_pdb(c, &p, &ns, &out),
         Some("priorityclass" | "pc") => create_priority_class(c, &p, &out),
         Some("namespace" | "ns") => create_namespace(c, &p, &out),
+        Some("role") => super::create_rbac::create_role(c, &p, &ns, &out, true),
+        Some("clusterrole") => super::create_rbac::create_role(c, &p, &ns, &out, false),
+        Some("rolebinding") => super::create_rbac::create_binding(c, &p, &ns, &out, true),
+        Some("clusterrolebinding") => super::create_rbac::create_binding(c, &p, &ns, &out, false),
         Some("service" | "svc") => super::expose::create_service(
             c,
             &p,
@@ -239,26 +252,31 @@ pub(super) fn create_with(
 }
 
 /// The NAME after a `kubectl create` subcommand (`NameFromCommandArgs`).
-fn name_from_args(p: &Parsed) -> Result<&String, String> {
+pub(super) fn name_from_args(p: &Parsed) -> Result<&String, String> {
     p.args
         .get(1)
         .ok_or_else(|| "error: exactly one NAME is required, got 0".to_string())
 }
 
 /// How `kubectl create SUBCOMMAND` reports what it made.
-struct Output {
+pub(super) struct Output {
     /// `-o yaml` or `-o name`.
-    format: Option<String>,
+    pub(super) format: Option<String>,
     /// `--dry-run=client`: nothing is sent.
-    client_dry_run: bool,
+    pub(super) client_dry_run: bool,
     /// `-n` was given.
-    explicit_ns: bool,
+    pub(super) explicit_ns: bool,
 }
 
 /// Create one object as kubectl's user (unless a client dry run), then print it as
 /// `-o` says: `client` is the object as kubectl's generator builds it (no defaults,
 /// `creationTimestamp: null`), which a client dry run prints; otherwise the server's.
-fn create_object(c: &mut Cluster, object: Object, client: serde_json::Value, out: &Output) -> R {
+pub(super) fn create_object(
+    c: &mut Cluster,
+    object: Object,
+    client: serde_json::Value,
+    out: &Output,
+) -> R {
     let kind = object.kind();
     let key = key_for(kind, &object.meta().namespace, &object.meta().name);
     let qn = qualified_name(kind, &key.name);
@@ -286,7 +304,7 @@ fn create_object(c: &mut Cluster, object: Object, client: serde_json::Value, out
 
 /// `metadata` of a generated object: `creationTimestamp: null`, the name, and the
 /// namespace when -n gave it.
-fn client_meta(name: &str, ns: Option<&str>) -> serde_json::Value {
+pub(super) fn client_meta(name: &str, ns: Option<&str>) -> serde_json::Value {
     let mut m = serde_json::json!({"creationTimestamp": null, "name": name});
     if let Some(ns) = ns {
         m["namespace"] = ns.into();

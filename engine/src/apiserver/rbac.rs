@@ -1,0 +1,676 @@
+//! Authorization by RBAC: who may do what, from the Role, ClusterRole, RoleBinding and
+//! ClusterRoleBinding objects in the store, and the bootstrap policy every cluster
+//! starts with.
+//!
+//! A request's attributes (user and groups, verb, API group, resource and
+//! subresource, namespace, name — or a non-resource path) are allowed when a rule of a
+//! role bound to the user or one of its groups covers them: first the
+//! ClusterRoleBindings, then the RoleBindings of the request's namespace. A binding
+//! whose role is missing adds `RBAC: role.rbac.authorization.k8s.io "x" not found` to
+//! the refusal's reason. Nothing allows by default: a user with no binding may only
+//! discover the API and review its own access.
+//!
+//! Upstream: `plugin/pkg/auth/authorizer/rbac/rbac.go` (`Authorize`, `RuleAllows`,
+//! the authorizing visitor), `pkg/registry/rbac/validation/rule.go` (`VisitRulesFor`),
+//! `plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go` (the bootstrap roles),
+//! `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/responsewriters/errors.go`
+//! (`forbiddenMessage`).
+//!
+//! Simplifications: the bootstrap policy keeps the roles a learner meets (cluster-admin,
+//! admin, edit, view and the discovery roles) with the rules for the kinds kubeplay
+//! serves; `admin`, `edit` and `view` are stored already aggregated. The control plane's
+//! own components are not authorized yet (they act as their identities in the request
+//! trace only).
+
+use super::{ApiError, Store};
+use crate::api::*;
+
+/// A user as the authenticator found it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UserInfo {
+    /// `alice`, `kubernetes-admin`, `system:serviceaccount:ns:name`…
+    pub name: String,
+    /// Its groups, `system:authenticated` included.
+    pub groups: Vec<String>,
+}
+
+impl UserInfo {
+    /// A user with these groups, plus `system:authenticated` (as the authenticator
+    /// adds it).
+    pub fn new(name: &str, groups: &[&str]) -> Self {
+        let mut groups: Vec<String> = groups.iter().map(|g| g.to_string()).collect();
+        if !groups.iter().any(|g| g == "system:authenticated") {
+            groups.push("system:authenticated".into());
+        }
+        UserInfo {
+            name: name.to_string(),
+            groups,
+        }
+    }
+}
+
+/// What a request asks to do (`authorizer.Attributes`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Attributes {
+    /// `get`, `list`, `watch`, `create`, `update`, `patch`, `delete`, `impersonate`…
+    pub verb: String,
+    /// API group (`""` core, `apps`, `policy`…).
+    pub api_group: String,
+    /// Plural resource.
+    pub resource: String,
+    /// Subresource (`scale`, `log`, `status`, `eviction`), or empty.
+    pub subresource: String,
+    /// Namespace, empty for cluster-scoped or all-namespaces requests.
+    pub namespace: String,
+    /// Object name, empty for collections.
+    pub name: String,
+    /// For a non-resource request: its path (`/healthz`, `/version`); empty otherwise.
+    pub path: String,
+}
+
+impl Attributes {
+    /// A resource request on a kind.
+    pub fn on(verb: &str, kind: Kind, namespace: &str, name: &str) -> Self {
+        let group = kind
+            .api_version()
+            .split_once('/')
+            .map(|(g, _)| g)
+            .unwrap_or("");
+        Attributes {
+            verb: verb.into(),
+            api_group: group.into(),
+            resource: kind.resource().into(),
+            namespace: if kind.namespaced() {
+                namespace.into()
+            } else {
+                String::new()
+            },
+            name: name.into(),
+            ..Default::default()
+        }
+    }
+
+    /// The same request on a subresource.
+    pub fn subresource(mut self, subresource: &str) -> Self {
+        self.subresource = subresource.into();
+        self
+    }
+
+    /// A non-resource request.
+    pub fn path(verb: &str, path: &str) -> Self {
+        Attributes {
+            verb: verb.into(),
+            path: path.into(),
+            ..Default::default()
+        }
+    }
+
+    /// `resource/subresource` as rules and messages name it.
+    pub fn full_resource(&self) -> String {
+        if self.subresource.is_empty() {
+            self.resource.clone()
+        } else {
+            format!("{}/{}", self.resource, self.subresource)
+        }
+    }
+}
+
+/// The authorizer's answer: allowed (with upstream's "allowed by" reason) or not (with
+/// the reason to append to the refusal, often empty).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Allowed: `RBAC: allowed by ClusterRoleBinding "x" of ClusterRole "y" to User "z"`.
+    Allow(String),
+    /// Denied; the reason (empty unless a binding names a missing role).
+    Deny(String),
+}
+
+/// `RuleAllows`: the verb, API group, resource and name (or non-resource path) match.
+pub fn rule_allows(a: &Attributes, r: &PolicyRule) -> bool {
+    let has = |list: &[String], v: &str| list.iter().any(|x| x == "*" || x == v);
+    if !has(&r.verbs, &a.verb) {
+        return false;
+    }
+    if !a.path.is_empty() {
+        return r.non_resource_urls.iter().any(|u| {
+            u == "*" || *u == a.path || u.strip_suffix('*').is_some_and(|p| a.path.starts_with(p))
+        });
+    }
+    let resource = a.full_resource();
+    let resource_ok = r.resources.iter().any(|x| {
+        x == "*"
+            || *x == resource
+            || (!a.subresource.is_empty() && *x == format!("*/{}", a.subresource))
+    });
+    has(&r.api_groups, &a.api_group)
+        && resource_ok
+        && (r.resource_names.is_empty() || r.resource_names.contains(&a.name))
+}
+
+fn subject_matches(s: &Subject, user: &UserInfo, binding_ns: &str) -> bool {
+    match s.kind.as_str() {
+        "User" => s.name == user.name,
+        "Group" => user.groups.contains(&s.name),
+        "ServiceAccount" => {
+            let ns = if s.namespace.is_empty() {
+                binding_ns
+            } else {
+                &s.namespace
+            };
+            user.name == format!("system:serviceaccount:{ns}:{}", s.name)
+        }
+        _ => false,
+    }
+}
+
+fn describe_subject(s: &Subject, binding_ns: &str) -> String {
+    match s.kind.as_str() {
+        "ServiceAccount" => {
+            let ns = if s.namespace.is_empty() {
+                binding_ns
+            } else {
+                &s.namespace
+            };
+            format!("ServiceAccount \"{}/{ns}\"", s.name)
+        }
+        k => format!("{k} \"{}\"", s.name),
+    }
+}
+
+/// The rules a binding's roleRef names, or the error a missing role gives.
+fn role_rules<'a>(
+    store: &'a Store,
+    role_ref: &RoleRef,
+    binding_ns: &str,
+) -> Result<&'a [PolicyRule], String> {
+    match role_ref.kind.as_str() {
+        "ClusterRole" => store
+            .get::<ClusterRole>(&super::ObjKey::new("", &role_ref.name))
+            .map(|r| r.rules.as_deref().unwrap_or_default())
+            .ok_or_else(|| {
+                format!(
+                    "clusterrole.rbac.authorization.k8s.io \"{}\" not found",
+                    role_ref.name
+                )
+            }),
+        "Role" => store
+            .get::<Role>(&super::ObjKey::new(binding_ns, &role_ref.name))
+            .map(|r| r.rules.as_deref().unwrap_or_default())
+            .ok_or_else(|| {
+                format!(
+                    "role.rbac.authorization.k8s.io \"{}\" not found",
+                    role_ref.name
+                )
+            }),
+        k => Err(format!("unsupported role reference kind: \"{k}\"")),
+    }
+}
+
+/// Every rule that applies to `user` in `namespace` (cluster-wide ones first), with
+/// the binding that grants it, and the errors of bindings whose role is missing
+/// (`VisitRulesFor`).
+pub fn rules_for<'a>(
+    store: &'a Store,
+    user: &UserInfo,
+    namespace: &str,
+) -> (Vec<(String, &'a PolicyRule)>, Vec<String>) {
+    let mut rules = Vec::new();
+    let mut errors = Vec::new();
+    for b in store.list::<ClusterRoleBinding>() {
+        let Some(s) = b.subjects.iter().find(|s| subject_matches(s, user, "")) else {
+            continue;
+        };
+        match role_rules(store, &b.role_ref, "") {
+            Ok(rs) => {
+                let by = format!(
+                    "ClusterRoleBinding \"{}\" of {} \"{}\" to {}",
+                    b.metadata.name,
+                    b.role_ref.kind,
+                    b.role_ref.name,
+                    describe_subject(s, "")
+                );
+                rules.extend(rs.iter().map(|r| (by.clone(), r)));
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if !namespace.is_empty() {
+        for b in store.list_ns::<RoleBinding>(namespace) {
+            let Some(s) = b
+                .subjects
+                .iter()
+                .find(|s| subject_matches(s, user, namespace))
+            else {
+                continue;
+            };
+            match role_rules(store, &b.role_ref, namespace) {
+                Ok(rs) => {
+                    let by = format!(
+                        "RoleBinding \"{}/{namespace}\" of {} \"{}\" to {}",
+                        b.metadata.name,
+                        b.role_ref.kind,
+                        b.role_ref.name,
+                        describe_subject(s, namespace)
+                    );
+                    rules.extend(rs.iter().map(|r| (by.clone(), r)));
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+    }
+    (rules, errors)
+}
+
+/// `RBACAuthorizer.Authorize`.
+pub fn authorize(store: &Store, user: &UserInfo, a: &Attributes) -> Decision {
+    let (rules, errors) = rules_for(store, user, &a.namespace);
+    if let Some((by, _)) = rules.iter().find(|(_, r)| rule_allows(a, r)) {
+        return Decision::Allow(format!("RBAC: allowed by {by}"));
+    }
+    let mut unique: Vec<String> = Vec::new();
+    for e in errors {
+        if !unique.contains(&e) {
+            unique.push(e);
+        }
+    }
+    Decision::Deny(match unique.len() {
+        0 => String::new(),
+        1 => format!("RBAC: {}", unique[0]),
+        _ => format!("RBAC: [{}]", unique.join(", ")),
+    })
+}
+
+/// `forbiddenMessage` + `NewForbidden`: the 403 a refused request gets.
+pub fn forbidden(user: &UserInfo, a: &Attributes, reason: &str) -> ApiError {
+    let msg = if !a.path.is_empty() {
+        format!(
+            "User \"{}\" cannot {} path \"{}\"",
+            user.name, a.verb, a.path
+        )
+    } else if !a.namespace.is_empty() {
+        format!(
+            "User \"{}\" cannot {} resource \"{}\" in API group \"{}\" in the namespace \"{}\"",
+            user.name,
+            a.verb,
+            a.full_resource(),
+            a.api_group,
+            a.namespace
+        )
+    } else {
+        format!(
+            "User \"{}\" cannot {} resource \"{}\" in API group \"{}\" at the cluster scope",
+            user.name,
+            a.verb,
+            a.full_resource(),
+            a.api_group
+        )
+    };
+    let msg = if reason.is_empty() {
+        msg
+    } else {
+        format!("{msg}: {reason}")
+    };
+    let prefix = if !a.path.is_empty() {
+        "forbidden".to_string()
+    } else {
+        let gr = if a.api_group.is_empty() {
+            a.resource.clone()
+        } else {
+            format!("{}.{}", a.resource, a.api_group)
+        };
+        if a.name.is_empty() {
+            format!("{gr} is forbidden")
+        } else {
+            format!("{gr} \"{}\" is forbidden", a.name)
+        }
+    };
+    ApiError {
+        code: 403,
+        reason: "Forbidden",
+        message: format!("{prefix}: {msg}"),
+        kubectl_message: None,
+    }
+}
+
+const READ: &[&str] = &["get", "list", "watch"];
+const WRITE: &[&str] = &["create", "delete", "deletecollection", "patch", "update"];
+
+fn rule(verbs: &[&str], groups: &[&str], resources: &[&str]) -> PolicyRule {
+    let v = |x: &[&str]| x.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    PolicyRule {
+        verbs: v(verbs),
+        api_groups: v(groups),
+        resources: v(resources),
+        ..Default::default()
+    }
+}
+
+fn urls(verbs: &[&str], paths: &[&str]) -> PolicyRule {
+    let v = |x: &[&str]| x.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    PolicyRule {
+        verbs: v(verbs),
+        non_resource_urls: v(paths),
+        ..Default::default()
+    }
+}
+
+fn read_write() -> Vec<&'static str> {
+    READ.iter().chain(WRITE).copied().collect()
+}
+
+/// The rules of `view` (aggregated from `system:aggregate-to-view`), for the API
+/// groups kubeplay serves.
+fn view_rules() -> Vec<PolicyRule> {
+    vec![
+        rule(
+            READ,
+            &[""],
+            &[
+                "configmaps",
+                "endpoints",
+                "persistentvolumeclaims",
+                "persistentvolumeclaims/status",
+                "pods",
+                "replicationcontrollers",
+                "replicationcontrollers/scale",
+                "serviceaccounts",
+                "services",
+                "services/status",
+            ],
+        ),
+        rule(
+            READ,
+            &[""],
+            &[
+                "bindings",
+                "events",
+                "limitranges",
+                "namespaces/status",
+                "pods/log",
+                "pods/status",
+                "replicationcontrollers/status",
+                "resourcequotas",
+                "resourcequotas/status",
+            ],
+        ),
+        rule(READ, &[""], &["namespaces"]),
+        rule(READ, &["discovery.k8s.io"], &["endpointslices"]),
+        rule(
+            READ,
+            &["apps"],
+            &[
+                "controllerrevisions",
+                "daemonsets",
+                "daemonsets/status",
+                "deployments",
+                "deployments/scale",
+                "deployments/status",
+                "replicasets",
+                "replicasets/scale",
+                "replicasets/status",
+                "statefulsets",
+                "statefulsets/scale",
+                "statefulsets/status",
+            ],
+        ),
+        rule(
+            READ,
+            &["autoscaling"],
+            &[
+                "horizontalpodautoscalers",
+                "horizontalpodautoscalers/status",
+            ],
+        ),
+        rule(
+            READ,
+            &["batch"],
+            &["cronjobs", "cronjobs/status", "jobs", "jobs/status"],
+        ),
+        rule(
+            READ,
+            &["policy"],
+            &["poddisruptionbudgets", "poddisruptionbudgets/status"],
+        ),
+    ]
+}
+
+/// `edit`: `view` plus writing what a namespace's user runs (`system:aggregate-to-edit`).
+fn edit_rules() -> Vec<PolicyRule> {
+    let mut rules = vec![
+        rule(
+            READ,
+            &[""],
+            &[
+                "pods/attach",
+                "pods/exec",
+                "pods/portforward",
+                "pods/proxy",
+                "secrets",
+                "services/proxy",
+            ],
+        ),
+        rule(&["impersonate"], &[""], &["serviceaccounts"]),
+        rule(
+            WRITE,
+            &[""],
+            &[
+                "pods",
+                "pods/attach",
+                "pods/exec",
+                "pods/portforward",
+                "pods/proxy",
+            ],
+        ),
+        rule(&["create"], &[""], &["pods/eviction"]),
+        rule(
+            WRITE,
+            &[""],
+            &[
+                "configmaps",
+                "endpoints",
+                "persistentvolumeclaims",
+                "replicationcontrollers",
+                "replicationcontrollers/scale",
+                "secrets",
+                "serviceaccounts",
+                "services",
+                "services/proxy",
+            ],
+        ),
+        rule(&["create"], &[""], &["serviceaccounts/token"]),
+        rule(
+            WRITE,
+            &["apps"],
+            &[
+                "daemonsets",
+                "deployments",
+                "deployments/rollback",
+                "deployments/scale",
+                "replicasets",
+                "replicasets/scale",
+                "statefulsets",
+                "statefulsets/scale",
+            ],
+        ),
+        rule(WRITE, &["autoscaling"], &["horizontalpodautoscalers"]),
+        rule(WRITE, &["batch"], &["cronjobs", "jobs"]),
+        rule(WRITE, &["policy"], &["poddisruptionbudgets"]),
+    ];
+    rules.extend(view_rules());
+    rules
+}
+
+/// `admin`: `edit` plus granting access within the namespace (`system:aggregate-to-admin`).
+fn admin_rules() -> Vec<PolicyRule> {
+    let mut rules = vec![
+        rule(
+            &["create"],
+            &["authorization.k8s.io"],
+            &["localsubjectaccessreviews"],
+        ),
+        rule(
+            &read_write(),
+            &["rbac.authorization.k8s.io"],
+            &["rolebindings", "roles"],
+        ),
+    ];
+    rules.extend(edit_rules());
+    rules
+}
+
+/// The ClusterRoles an API server creates at start (a subset of the bootstrap policy).
+pub fn bootstrap_cluster_roles() -> Vec<ClusterRole> {
+    let role = |name: &str, labels: &[(&str, &str)], rules: Vec<PolicyRule>| ClusterRole {
+        metadata: ObjectMeta {
+            name: name.into(),
+            labels: labels
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .chain([(
+                    "kubernetes.io/bootstrapping".to_string(),
+                    "rbac-defaults".to_string(),
+                )])
+                .collect(),
+            annotations: [(
+                "rbac.authorization.kubernetes.io/autoupdate".to_string(),
+                "true".to_string(),
+            )]
+            .into_iter()
+            .collect(),
+            ..Default::default()
+        },
+        rules: Some(rules),
+    };
+    vec![
+        role("admin", &[], admin_rules()),
+        role(
+            "cluster-admin",
+            &[],
+            vec![rule(&["*"], &["*"], &["*"]), urls(&["*"], &["*"])],
+        ),
+        role(
+            "edit",
+            &[("rbac.authorization.k8s.io/aggregate-to-admin", "true")],
+            edit_rules(),
+        ),
+        role(
+            "system:basic-user",
+            &[],
+            vec![
+                rule(
+                    &["create"],
+                    &["authorization.k8s.io"],
+                    &["selfsubjectaccessreviews", "selfsubjectrulesreviews"],
+                ),
+                rule(
+                    &["create"],
+                    &["authentication.k8s.io"],
+                    &["selfsubjectreviews"],
+                ),
+            ],
+        ),
+        role(
+            "system:discovery",
+            &[],
+            vec![urls(
+                &["get"],
+                &[
+                    "/api",
+                    "/api/*",
+                    "/apis",
+                    "/apis/*",
+                    "/healthz",
+                    "/livez",
+                    "/openapi",
+                    "/openapi/*",
+                    "/readyz",
+                    "/version",
+                    "/version/",
+                ],
+            )],
+        ),
+        role(
+            "system:public-info-viewer",
+            &[],
+            vec![urls(
+                &["get"],
+                &["/healthz", "/livez", "/readyz", "/version", "/version/"],
+            )],
+        ),
+        role(
+            "view",
+            &[("rbac.authorization.k8s.io/aggregate-to-edit", "true")],
+            view_rules(),
+        ),
+    ]
+}
+
+/// The ClusterRoleBindings an API server creates at start, and kubeadm's binding of
+/// its admin group (`kubeadm:cluster-admins`) to cluster-admin.
+pub fn bootstrap_cluster_role_bindings() -> Vec<ClusterRoleBinding> {
+    let group = |g: &str| Subject {
+        api_group: RBAC_GROUP.into(),
+        kind: "Group".into(),
+        name: g.into(),
+        namespace: String::new(),
+    };
+    let binding = |name: &str, role: &str, subjects: Vec<Subject>, bootstrap: bool| {
+        let mut metadata = ObjectMeta {
+            name: name.into(),
+            ..Default::default()
+        };
+        if bootstrap {
+            metadata
+                .labels
+                .insert("kubernetes.io/bootstrapping".into(), "rbac-defaults".into());
+            metadata.annotations.insert(
+                "rbac.authorization.kubernetes.io/autoupdate".into(),
+                "true".into(),
+            );
+        }
+        ClusterRoleBinding {
+            metadata,
+            role_ref: RoleRef {
+                api_group: RBAC_GROUP.into(),
+                kind: "ClusterRole".into(),
+                name: role.into(),
+            },
+            subjects,
+        }
+    };
+    vec![
+        binding(
+            "cluster-admin",
+            "cluster-admin",
+            vec![group("system:masters")],
+            true,
+        ),
+        binding(
+            "kubeadm:cluster-admins",
+            "cluster-admin",
+            vec![group("kubeadm:cluster-admins")],
+            false,
+        ),
+        binding(
+            "system:basic-user",
+            "system:basic-user",
+            vec![group("system:authenticated")],
+            true,
+        ),
+        binding(
+            "system:discovery",
+            "system:discovery",
+            vec![group("system:authenticated")],
+            true,
+        ),
+        binding(
+            "system:public-info-viewer",
+            "system:public-info-viewer",
+            vec![
+                group("system:authenticated"),
+                group("system:unauthenticated"),
+            ],
+            true,
+        ),
+    ]
+}
