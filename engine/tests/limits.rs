@@ -45,7 +45,8 @@ fn a_pdb_percentage_over_100_is_refused_with_the_api_servers_words() {
         assert!(!o.ok);
         assert_eq!(
             o.output.trim_end(),
-            format!("The PodDisruptionBudget \"p\" is invalid: spec.{field}: Invalid value: intstr.IntOrString{{Type:1, IntVal:0, StrVal:\"{MAX}%\"}}: must not be greater than 100%")
+            // create_pdb.go wraps the server's 422: `failed to create poddisruptionbudgets: …`.
+            format!("error: failed to create poddisruptionbudgets: PodDisruptionBudget.policy \"p\" is invalid: spec.{field}: Invalid value: intstr.IntOrString{{Type:1, IntVal:0, StrVal:\"{MAX}%\"}}: must not be greater than 100%")
         );
     }
     let o = run(
@@ -92,7 +93,7 @@ fn a_pdb_number_beyond_int32_or_below_zero_is_refused_as_upstream_refuses_it() {
     );
     assert_eq!(
         o.output.trim_end(),
-        "The PodDisruptionBudget \"p\" is invalid: spec.maxUnavailable: Invalid value: -1: must be greater than or equal to 0"
+        "error: failed to create poddisruptionbudgets: PodDisruptionBudget.policy \"p\" is invalid: spec.maxUnavailable: Invalid value: -1: must be greater than or equal to 0"
     );
     // Written in a manifest, an int beyond int32 fails to decode.
     let (ok, out) = apply(

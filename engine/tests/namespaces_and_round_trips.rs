@@ -39,7 +39,7 @@ fn objects_in_a_missing_namespace_are_refused_and_a_deleted_namespace_takes_its_
     assert!(!ok);
     assert_eq!(
         out.trim(),
-        "Error from server (NotFound): namespaces \"shop\" not found"
+        "error: failed to create deployment: namespaces \"shop\" not found"
     );
     assert_eq!(
         sh(&mut c, "kubectl create namespace shop", None).1.trim(),

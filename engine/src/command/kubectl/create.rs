@@ -271,11 +271,16 @@ pub(super) struct Output {
 /// Create one object as kubectl's user (unless a client dry run), then print it as
 /// `-o` says: `client` is the object as kubectl's generator builds it (no defaults,
 /// `creationTimestamp: null`), which a client dry run prints; otherwise the server's.
+///
+/// `what` names the generators that wrap the server's refusal as `error: failed to
+/// create WHAT: …` (deployment, poddisruptionbudgets, priorityclass); the others
+/// return it as it came.
 pub(super) fn create_object(
     c: &mut Cluster,
     object: Object,
     client: serde_json::Value,
     out: &Output,
+    what: Option<&str>,
 ) -> R {
     let kind = object.kind();
     let key = key_for(kind, &object.meta().namespace, &object.meta().name);
@@ -288,7 +293,10 @@ pub(super) fn create_object(
                 event: None,
             },
         )
-        .map_err(api)?;
+        .map_err(|e| match what {
+            Some(w) => format!("error: failed to create {w}: {}", e.message),
+            None => api(e),
+        })?;
     }
     Ok(match out.format.as_deref() {
         Some("name") => qn,
@@ -352,7 +360,13 @@ fn create_deployment(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
         },
         "status": {}
     });
-    create_object(c, Object::Deployment(Box::new(d)), client, out)
+    create_object(
+        c,
+        Object::Deployment(Box::new(d)),
+        client,
+        out,
+        Some("deployment"),
+    )
 }
 
 /// `kubectl create poddisruptionbudget NAME --selector=SELECTOR
@@ -405,7 +419,13 @@ fn create_pdb(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
         spec,
         ..Default::default()
     };
-    create_object(c, Object::PodDisruptionBudget(pdb), client, out)
+    create_object(
+        c,
+        Object::PodDisruptionBudget(pdb),
+        client,
+        out,
+        Some("poddisruptionbudgets"),
+    )
 }
 
 /// `kubectl create priorityclass NAME [--value=N] [--global-default]
@@ -448,7 +468,13 @@ fn create_priority_class(c: &mut Cluster, p: &Parsed, out: &Output) -> R {
     if pc.global_default {
         client["globalDefault"] = true.into();
     }
-    create_object(c, Object::PriorityClass(pc), client, out)
+    create_object(
+        c,
+        Object::PriorityClass(pc),
+        client,
+        out,
+        Some("priorityclass"),
+    )
 }
 
 /// `kubectl create namespace NAME` (`create_namespace.go`).
@@ -468,7 +494,7 @@ fn create_namespace(c: &mut Cluster, p: &Parsed, out: &Output) -> R {
         "spec": {},
         "status": {}
     });
-    create_object(c, Object::Namespace(ns), client, out)
+    create_object(c, Object::Namespace(ns), client, out, None)
 }
 
 /// `kubectl create -f FILE…` (`create.go`, `RunCreate`): each document in turn; the

@@ -213,7 +213,7 @@ pub(super) fn create_role(
             rules: Some(rules),
         })
     };
-    create_object(c, object, client, out).map(|s| format!("{warnings}{s}"))
+    create_object(c, object, client, out, None).map(|s| format!("{warnings}{s}"))
 }
 
 /// `kubectl create rolebinding|clusterrolebinding NAME --role=…|--clusterrole=…
@@ -304,5 +304,5 @@ pub(super) fn create_binding(
             subjects,
         })
     };
-    create_object(c, object, client, out)
+    create_object(c, object, client, out, None)
 }
