@@ -28,6 +28,7 @@ pub mod kubeconfig;
 mod nodes;
 mod outage;
 mod registry;
+pub mod request_path;
 mod requests;
 
 pub use outage::{connection_refused_line, Outage, Unavailable, API_SERVER_HOST_PORT};
@@ -103,6 +104,10 @@ pub struct Cluster {
     reconnecting: BTreeSet<String>,
     /// kubectl's kubeconfig: contexts and the current one.
     kubeconfig: kubeconfig::Kubeconfig,
+    /// The requests kubectl sent, with their way through the API server's stages.
+    requests: request_path::RequestLog,
+    /// While a kubectl command runs: who it acts as and what authorization allowed.
+    acting: Option<request_path::Acting>,
 }
 
 /// The user's identity for clicks and commands.
@@ -290,6 +295,8 @@ impl Cluster {
             etcd: etcd::Etcd::default(),
             reconnecting: BTreeSet::new(),
             kubeconfig: kubeconfig::Kubeconfig::default(),
+            requests: request_path::RequestLog::default(),
+            acting: None,
         }
     }
 

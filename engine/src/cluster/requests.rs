@@ -8,9 +8,20 @@ impl Cluster {
     /// Send one request as `who` (e.g. [`kubectl()`]); returns the API server's changes.
     pub fn submit(&mut self, who: &Component, req: Request) -> Result<Vec<Change>, ApiError> {
         if let Some(u) = self.unavailable() {
+            if u == Unavailable::EtcdNoQuorum
+                && self.acting.is_some()
+                && who.writer == writer::KUBECTL
+            {
+                self.record_write(&req, &Err(u.error()));
+            }
             return Err(u.error());
         }
-        let changes = self.execute(who, req)?;
+        let traced = (self.acting.is_some() && who.writer == writer::KUBECTL).then(|| req.clone());
+        let result = self.execute(who, req);
+        if let Some(req) = traced {
+            self.record_write(&req, &result);
+        }
+        let changes = result?;
         for ch in &changes {
             self.dispatch(ch);
         }

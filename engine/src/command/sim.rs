@@ -12,7 +12,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, SimTime, MINUTE, SECOND};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up|status | etcd members N|down MEMBER|up MEMBER|status";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up|status | etcd members N|down MEMBER|up MEMBER|status";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -529,6 +529,22 @@ fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
                 .filter(|o| fields.as_ref().is_none_or(|f| fields_match(o, f)))
                 .count();
             n.to_string()
+        } else if let Some(n) = subject[0].strip_prefix("request/") {
+            // A request's way through the API server: `{.code}`, `{.refusedAt}` (the
+            // refusing stage, empty when none), `{.user}`, `{.verb}`, `{.resource}`…
+            let path = subject.get(1).ok_or(usage)?;
+            let log = c.request_log();
+            let r = match n {
+                "last" => log.recent.back(),
+                n => n.parse().ok().and_then(|n| log.get(n)),
+            };
+            let mut v = r
+                .and_then(|r| serde_json::to_value(r).ok())
+                .unwrap_or_else(|| serde_json::json!({}));
+            if let Some(r) = r {
+                v["refusedAt"] = r.refused_at().map(|s| s.label()).unwrap_or_default().into();
+            }
+            return expect_json(&v, path, op, want, None);
         } else if subject[0] == "etcd" {
             // etcd: `{.members}`, `{.up}`, `{.quorum}`, `{.hasQuorum}`, `{.leader}`,
             // and while the quorum is lost `{.lostForSeconds}`.
@@ -781,6 +797,28 @@ fn trace(c: &mut Cluster, words: &[String]) -> R {
     let Some(arg) = p.args.first() else {
         return Err("error: sim trace needs KIND/NAME, e.g. sim trace pod/web-7d4b9c-x2x4q".into());
     };
+    // The request path: `sim trace requests`, `sim trace request/N`.
+    if arg == "requests" {
+        return Ok(crate::cluster::request_path::render_list(c.request_log()));
+    }
+    if let Some(n) = arg.strip_prefix("request/") {
+        let log = c.request_log();
+        let n: u64 = match n {
+            "last" => log.recent.back().map(|r| r.n).unwrap_or(0),
+            n => n
+                .parse()
+                .map_err(|_| format!("error: request/{n}: not a request number"))?,
+        };
+        return log
+            .get(n)
+            .map(crate::cluster::request_path::render)
+            .ok_or_else(|| {
+                format!(
+                    "error: no request/{n}: kubeplay keeps the last {} requests kubectl sent (sim trace requests lists them)",
+                    crate::cluster::request_path::KEEP
+                )
+            });
+    }
     let Some((k, name)) = arg.split_once('/') else {
         return Err(format!("error: sim trace needs KIND/NAME, got \"{arg}\""));
     };

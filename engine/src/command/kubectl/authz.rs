@@ -526,20 +526,47 @@ fn info_string(kind: Kind, key: &crate::apiserver::ObjKey) -> String {
     )
 }
 
-/// The first request of the command that RBAC refuses, worded as kubectl prints it
-/// (None: every request is allowed). `get` of several types reports each refused type.
-pub(super) fn refused(
+/// The first request the command would send (what a 401 refused).
+pub(super) fn first_call(
+    c: &Cluster,
+    words: &[String],
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> Option<Attributes> {
+    calls(c, words, stdin, files)
+        .into_iter()
+        .next()
+        .map(|c| c.attrs)
+}
+
+/// What authorization made of a command's requests.
+pub(super) struct Verdicts {
+    /// The requests allowed, each with the reason RBAC gave, in order.
+    pub(super) allowed: Vec<(Attributes, String)>,
+    /// The first refused request, its 403, and kubectl's output for the command.
+    pub(super) refusal: Option<(Attributes, crate::apiserver::ApiError, Outcome)>,
+}
+
+/// Authorize each request of the command, in order: the first refused one ends it,
+/// worded as kubectl prints it (`get` of several types reports each refused type).
+pub(super) fn decide(
     c: &Cluster,
     user: &UserInfo,
     words: &[String],
     stdin: Option<&str>,
     files: &dyn Files,
-) -> Option<Outcome> {
+) -> Verdicts {
     let verb = words.first().map(String::as_str).unwrap_or("");
     let mut lines = Vec::new();
+    let mut allowed = Vec::new();
+    let mut first: Option<(Attributes, crate::apiserver::ApiError)> = None;
     for call in calls(c, words, stdin, files) {
-        let Decision::Deny(reason) = authorize(&c.store, user, &call.attrs) else {
-            continue;
+        let reason = match authorize(&c.store, user, &call.attrs) {
+            Decision::Allow(why) => {
+                allowed.push((call.attrs, why));
+                continue;
+            }
+            Decision::Deny(reason) => reason,
         };
         let e = forbidden(user, &call.attrs, &reason);
         lines.push(match &call.wrap {
@@ -550,12 +577,13 @@ pub(super) fn refused(
                 e.message
             ),
         });
+        first.get_or_insert((call.attrs, e));
         if verb != "get" {
             break;
         }
     }
-    if lines.is_empty() {
-        return None;
+    Verdicts {
+        allowed,
+        refusal: first.map(|(a, e)| (a, e, Outcome::err(format!("{}\n", lines.join("\n"))))),
     }
-    Some(Outcome::err(format!("{}\n", lines.join("\n"))))
 }

@@ -370,24 +370,95 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
     }
     // Authentication, then authorization: the API server's first two stages (they
     // need no etcd: the authorizer reads the RBAC objects from its informers' cache).
-    if needs_server(words) {
-        let user = match authz::requester(c, as_user.as_deref(), &as_groups) {
-            Ok(u) => u,
-            Err(e) => return Outcome::err(e),
-        };
-        if words.first().is_some_and(|w| w == "auth") {
-            return auth::auth(c, &user, &words[1..]);
+    if !needs_server(words) {
+        return run_sent(c, words, stdin, files);
+    }
+    let command = format!("kubectl {}", words.join(" "));
+    let user = match authz::requester(c, as_user.as_deref(), &as_groups) {
+        Ok(u) => u,
+        Err(e) => {
+            let first = authz::first_call(c, words, stdin, files).unwrap_or_default();
+            record_refused_identity(c, &command, as_user.as_deref(), &e, first);
+            return Outcome::err(e);
         }
-        if let Some(o) = authz::refused(c, &user, words, stdin, files) {
-            // kubectl's own checks (flags, files) come before any request.
-            let mut scratch = c.clone();
-            let own = run_verb(&mut scratch, words, stdin, files);
-            if !own.ok && !own.output.contains("Error from server") {
-                return own;
-            }
-            return o;
+    };
+    if words.first().is_some_and(|w| w == "auth") {
+        return auth::auth(c, &user, &words[1..]);
+    }
+    let verdicts = authz::decide(c, &user, words, stdin, files);
+    if let Some((attrs, error, out)) = verdicts.refusal {
+        // kubectl's own checks (flags, files) come before any request.
+        let mut scratch = c.clone();
+        let own = run_verb(&mut scratch, words, stdin, files);
+        if !own.ok && !sent_anything(&own) {
+            return own;
+        }
+        c.record_refused(&command, &user.name, Some(&user), &attrs, &error);
+        return out;
+    }
+    c.start_acting(user, command, verdicts.allowed);
+    let o = run_sent(c, words, stdin, files);
+    c.finish_acting(o.ok || sent_anything(&o));
+    o
+}
+
+/// Whether a failed command's output shows the server answered (else kubectl's own
+/// checks stopped it before any request).
+fn sent_anything(o: &Outcome) -> bool {
+    o.output.contains("Error from server")
+        || o.output.contains("error: failed to create")
+        || o.output.contains("etcdserver:")
+        || o.output.contains("error when ")
+}
+
+/// Record the request refused before authorization of the command: the context's
+/// token refused (401), or an impersonation the user may not do (403).
+fn record_refused_identity(
+    c: &mut Cluster,
+    command: &str,
+    as_user: Option<&str>,
+    e: &str,
+    first: crate::apiserver::rbac::Attributes,
+) {
+    use crate::apiserver::rbac::Attributes;
+    let context_user = c
+        .kubeconfig()
+        .current_context()
+        .map(|x| x.user.clone())
+        .unwrap_or_default();
+    match c.current_user() {
+        None => {
+            let err = crate::apiserver::ApiError {
+                code: 401,
+                reason: "Unauthorized",
+                message: "Unauthorized".into(),
+                kubectl_message: None,
+            };
+            c.record_refused(command, &context_user, None, &first, &err);
+        }
+        Some(me) => {
+            let a = Attributes {
+                verb: "impersonate".into(),
+                resource: "users".into(),
+                name: as_user.unwrap_or_default().into(),
+                ..Default::default()
+            };
+            let err = crate::apiserver::ApiError {
+                code: 403,
+                reason: "Forbidden",
+                message: e
+                    .trim_end()
+                    .trim_start_matches("Error from server (Forbidden): ")
+                    .to_string(),
+                kubectl_message: None,
+            };
+            c.record_refused(command, &me.name, Some(&me), &a, &err);
         }
     }
+}
+
+/// The command after authorization: etcd's quorum, then kubectl's dry runs and verbs.
+fn run_sent(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) -> Outcome {
     if c.etcd_lost_quorum() && !c.apiserver_down() {
         if let Some(o) = refused::timed_out(c, words, stdin, files) {
             return o;
@@ -441,6 +512,9 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
         if let Some(node) = node {
             o.output = format!("{}{node} drained\n", o.output);
         }
+    }
+    if strategy == DryRun::Server {
+        c.adopt_dry_run_writes(&mut scratch);
     }
     let suffix = if strategy == DryRun::Server {
         "(server dry run)"
