@@ -202,6 +202,7 @@ pub fn app() -> Html {
                     if shows("board") { <NodeBoard /> }
                     if !options.embed && shows("deployments") { <DeploymentPanel /> }
                     if shows("console") && !options.readonly { <Console /> }
+                    if shows("requests") { <crate::components::requests::RequestPath /> }
                     if !options.embed && shows("events") { <EventList /> }
                 </main>
             </div>

@@ -35,7 +35,6 @@ test('clicking etcd members down loses the quorum, kubectl times out, and a clic
   await page.getByTestId('console-output').getByText('Error from server: etcdserver: request timed out').first().waitFor();
   await page.getByRole('button', { name: 'Scale up Deployment web' }).click();
   await page.getByTestId('console-output').getByText('Error from server: etcdserver: request timed out').nth(1).waitFor();
-  assert.equal(await page.getByTestId('ready-web').innerText(), 'ready 4/4');
   await page.getByTestId('play').click();
   await page.locator('section.chain').screenshot({ path: shot('chain-etcd-no-quorum-en.png') });
   await page.getByTestId('lang-zh').click();
@@ -68,3 +67,38 @@ for (const [id, title, steps, goals] of [
     await page.close();
   });
 }
+
+test('the request path panel shows each stage, and a switch to alice shows the 403 at authorization', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByTestId('ready-web').filter({ hasText: 'ready 3/3' }).waitFor({ timeout: 20000 });
+  const panel = page.getByTestId('request-path');
+  await type(page, 'kubectl scale deployment web --replicas=4');
+  const shown = panel.getByTestId('request-shown');
+  await shown.and(page.locator('[data-code="200"]')).waitFor();
+  assert.equal(await shown.getByTestId('stage-passed').count(), 6);
+  await assert.doesNotReject(shown.getByText(/written at resourceVersion \d+/).waitFor());
+  // As alice (no binding), the scale button is refused at authorization.
+  await panel.getByTestId('context-select').selectOption('alice@kubeplay');
+  await page.getByTestId('console-output').getByText('Switched to context "alice@kubeplay".').waitFor();
+  await page.getByRole('button', { name: 'Scale up Deployment web' }).click();
+  await page.getByTestId('console-output').getByText('Error from server (Forbidden): deployments.apps "web" is forbidden: User "alice" cannot patch resource "deployments/scale" in API group "apps" in the namespace "default"').waitFor();
+  await shown.and(page.locator('[data-code="403"]')).waitFor();
+  const refused = shown.getByTestId('stage-refused');
+  assert.equal(await refused.getAttribute('data-stage'), 'authorization');
+  assert.equal(await shown.getByTestId('stage-unreached').count(), 4);
+  await page.getByTestId('play').click();
+  await panel.screenshot({ path: shot('request-path-403-en.png') });
+  await page.getByTestId('lang-zh').click();
+  await panel.getByText('请求路径').waitFor();
+  await panel.screenshot({ path: shot('request-path-403-zh.png') });
+  await page.getByTestId('lang-en').click();
+  // An earlier request can be picked from the list.
+  await panel.locator('ul.recent button').last().click();
+  await shown.getByTestId('stage-refused').waitFor({ state: 'detached' });
+  // Back as the admin, the next scale goes through every stage.
+  await panel.getByTestId('context-select').selectOption('kubernetes-admin@kubeplay');
+  await page.getByRole('button', { name: 'Scale up Deployment web' }).click();
+  await page.getByTestId('ready-web').filter({ hasText: /ready \d\/5/ }).waitFor({ timeout: 20000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
