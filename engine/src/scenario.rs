@@ -266,6 +266,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "etcd-lost-quorum",
         include_str!("../scenarios/21-etcd-lost-quorum.yaml"),
     ),
+    (
+        "write-path-refusals",
+        include_str!("../scenarios/22-write-path-refusals.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

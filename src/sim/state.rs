@@ -326,7 +326,7 @@ impl SimState {
         // costs in proportion to what happens, not to simulated time (a week of idle
         // clock was six million checks). The first slice end is always checked: a
         // command or poll may have changed the world since the last check.
-        let mut checked: Option<(u64, u64)> = None;
+        let mut checked: Option<(u64, u64, u64)> = None;
         while self.cluster.now() < end {
             let now = self.cluster.now();
             let mut next = (now / scn::CHECK_EVERY + 1) * scn::CHECK_EVERY;

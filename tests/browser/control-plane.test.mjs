@@ -54,6 +54,7 @@ test('clicking etcd members down loses the quorum, kubectl times out, and a clic
 for (const [id, title, steps, goals] of [
   ['etcd-quorum-table', "etcd's quorum: how many members may fail", 9, 8],
   ['etcd-lost-quorum', 'notes-api: etcd loses its quorum, then gets it back', 6, 7],
+  ['write-path-refusals', "The API server's write path: who refuses what", 6, 6],
 ]) {
   test(`the ${id} lesson: clicking its steps ticks every goal`, async () => {
     const { page, errors } = await openPage(browser, `${server.url}?scenario=${id}&speed=30`);

@@ -100,15 +100,20 @@ impl Cluster {
     }
 
     /// What goal checks compare to skip a check that would find what the last one
-    /// found: the store revision, and while the control plane is stalled (nothing is
-    /// written, yet "down for N seconds" moves) the simulated second too.
-    pub fn goal_epoch(&self) -> (u64, u64) {
+    /// found: the store revision, the requests kubectl sent (a refused one writes
+    /// nothing), and while the control plane is stalled (nothing is written, yet "down
+    /// for N seconds" moves) the simulated second too.
+    pub fn goal_epoch(&self) -> (u64, u64, u64) {
         let second = if self.outage.is_some() {
             self.now / 1000
         } else {
             0
         };
-        (self.store.revision(), second)
+        (
+            self.store.revision(),
+            self.requests.recent.back().map_or(0, |r| r.n),
+            second,
+        )
     }
 
     /// Stop the API server: every kubelet is cut off, every controller stalls.
