@@ -141,6 +141,8 @@ pub mod writer {
     pub const TAINT_EVICTION_CONTROLLER: &str = "taint-eviction-controller";
     /// namespace-controller.
     pub const NAMESPACE_CONTROLLER: &str = "namespace-controller";
+    /// resourcequota-controller.
+    pub const RESOURCE_QUOTA_CONTROLLER: &str = "resourcequota-controller";
     /// disruption-controller.
     pub const DISRUPTION_CONTROLLER: &str = "disruption-controller";
     /// The EndpointSlice controller.

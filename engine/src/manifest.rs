@@ -47,6 +47,7 @@ fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
         "ClusterRole" => Kind::ClusterRole,
         "RoleBinding" => Kind::RoleBinding,
         "ClusterRoleBinding" => Kind::ClusterRoleBinding,
+        "ResourceQuota" => Kind::ResourceQuota,
         _ => {
             return Err(format!(
                 "resource mapping not found for name: \"\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{api_version}\"\nensure CRDs are installed first"
@@ -242,6 +243,7 @@ fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String,
         Kind::ClusterRole => Object::ClusterRole(typed(value)?),
         Kind::RoleBinding => Object::RoleBinding(typed(value)?),
         Kind::ClusterRoleBinding => Object::ClusterRoleBinding(typed(value)?),
+        Kind::ResourceQuota => Object::ResourceQuota(typed(value)?),
     })
 }
 

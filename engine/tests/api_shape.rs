@@ -41,6 +41,7 @@ fn root(kind: Kind) -> &'static str {
         Kind::ClusterRole => "V1ClusterRole",
         Kind::RoleBinding => "V1RoleBinding",
         Kind::ClusterRoleBinding => "V1ClusterRoleBinding",
+        Kind::ResourceQuota => "V1ResourceQuota",
     }
 }
 

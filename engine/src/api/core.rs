@@ -770,3 +770,42 @@ pub struct Lease {
     #[serde(default)]
     pub spec: LeaseSpec,
 }
+
+/// `v1.ResourceQuotaSpec`: the hard limits of a namespace's consumption.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceQuotaSpec {
+    /// Resource name → quantity: `pods`, `requests.cpu`, `limits.memory`,
+    /// `count/deployments.apps`…
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hard: StringMap,
+    /// Scopes (`BestEffort`, `NotTerminating`…): kept, not evaluated.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
+}
+
+/// `v1.ResourceQuotaStatus`: what the quota controller counted.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceQuotaStatus {
+    /// The enforced limits (a copy of `spec.hard`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hard: StringMap,
+    /// What the namespace uses of each.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub used: StringMap,
+}
+
+/// `v1.ResourceQuota`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ResourceQuota {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// The limits.
+    #[serde(default)]
+    pub spec: ResourceQuotaSpec,
+    /// The counts.
+    #[serde(default)]
+    pub status: ResourceQuotaStatus,
+}

@@ -38,11 +38,13 @@ pub enum Kind {
     RoleBinding,
     /// `rbac.authorization.k8s.io/v1` ClusterRoleBinding (cluster-scoped).
     ClusterRoleBinding,
+    /// `v1` ResourceQuota.
+    ResourceQuota,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 16] = [
+    pub const ALL: [Kind; 17] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -59,6 +61,7 @@ impl Kind {
         Kind::ClusterRole,
         Kind::RoleBinding,
         Kind::ClusterRoleBinding,
+        Kind::ResourceQuota,
     ];
 
     /// The Kind name, e.g. `ReplicaSet`.
@@ -80,6 +83,7 @@ impl Kind {
             Kind::ClusterRole => "ClusterRole",
             Kind::RoleBinding => "RoleBinding",
             Kind::ClusterRoleBinding => "ClusterRoleBinding",
+            Kind::ResourceQuota => "ResourceQuota",
         }
     }
 
@@ -117,6 +121,7 @@ impl Kind {
             Kind::ClusterRole => "clusterroles",
             Kind::RoleBinding => "rolebindings",
             Kind::ClusterRoleBinding => "clusterrolebindings",
+            Kind::ResourceQuota => "resourcequotas",
         }
     }
 
@@ -178,6 +183,8 @@ pub enum Object {
     RoleBinding(RoleBinding),
     /// A ClusterRoleBinding.
     ClusterRoleBinding(ClusterRoleBinding),
+    /// A ResourceQuota.
+    ResourceQuota(ResourceQuota),
 }
 
 impl Object {
@@ -200,6 +207,7 @@ impl Object {
             Object::ClusterRole(_) => Kind::ClusterRole,
             Object::RoleBinding(_) => Kind::RoleBinding,
             Object::ClusterRoleBinding(_) => Kind::ClusterRoleBinding,
+            Object::ResourceQuota(_) => Kind::ResourceQuota,
         }
     }
 
@@ -222,6 +230,7 @@ impl Object {
             Object::ClusterRole(o) => &o.metadata,
             Object::RoleBinding(o) => &o.metadata,
             Object::ClusterRoleBinding(o) => &o.metadata,
+            Object::ResourceQuota(o) => &o.metadata,
         }
     }
 
@@ -244,6 +253,7 @@ impl Object {
             Object::ClusterRole(o) => &mut o.metadata,
             Object::RoleBinding(o) => &mut o.metadata,
             Object::ClusterRoleBinding(o) => &mut o.metadata,
+            Object::ResourceQuota(o) => &mut o.metadata,
         }
     }
 
@@ -266,6 +276,7 @@ impl Object {
             Object::ClusterRole(o) => serde_json::to_value(o),
             Object::RoleBinding(o) => serde_json::to_value(o),
             Object::ClusterRoleBinding(o) => serde_json::to_value(o),
+            Object::ResourceQuota(o) => serde_json::to_value(o),
         }
         .unwrap_or(serde_json::Value::Null);
         let mut map = serde_json::Map::new();
@@ -287,6 +298,7 @@ impl Object {
             (Object::Node(a), Object::Node(b)) => a.spec != b.spec,
             (Object::Namespace(a), Object::Namespace(b)) => a.spec != b.spec,
             (Object::PodDisruptionBudget(a), Object::PodDisruptionBudget(b)) => a.spec != b.spec,
+            (Object::ResourceQuota(a), Object::ResourceQuota(b)) => a.spec != b.spec,
             _ => false,
         }
     }
@@ -351,3 +363,4 @@ resource!(Role);
 resource!(ClusterRole);
 resource!(RoleBinding);
 resource!(ClusterRoleBinding);
+resource!(ResourceQuota);

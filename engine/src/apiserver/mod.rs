@@ -22,6 +22,7 @@ pub mod validation;
 pub use errors::ApiError;
 mod events;
 mod index;
+pub mod quota;
 pub mod rbac;
 pub mod services;
 mod usage;

@@ -230,12 +230,22 @@ impl Store {
                 });
             }
         }
+        // ResourceQuota, a validating admission plugin: the quotas' new usage is
+        // stored with the Pod (as the plugin updates `status.used` when it admits).
+        let quotas = match &obj {
+            Object::Pod(p) if self.count(Kind::ResourceQuota) > 0 => quota::admit_pod(self, p)?,
+            _ => Vec::new(),
+        };
         let key = ObjKey::of(obj.meta());
         if self.objects[kind_index(kind)].contains_key(&key) {
             return Err(ApiError::already_exists(kind, &key.name));
         }
         if let Object::Service(svc) = &mut obj {
             self.allocate_service(rng, svc)?;
+        }
+        if let Object::ResourceQuota(q) = &mut obj {
+            // The strategy's PrepareForCreate: status is the controller's to fill.
+            q.status = ResourceQuotaStatus::default();
         }
         let meta = obj.meta_mut();
         meta.uid = rng.uuid_v4();
@@ -247,7 +257,16 @@ impl Store {
         // Workload kinds track spec changes in generation; in v1.33 Pods, Nodes, Events
         // and Leases leave it unset (Pod generation is an alpha feature, off).
         meta.generation = i64::from(matches!(kind, Kind::Deployment | Kind::ReplicaSet));
-        Ok(self.put(now, "create", obj, writer))
+        let change = self.put(now, "create", obj, writer);
+        for q in quotas {
+            self.put(
+                now,
+                "update-status",
+                Object::ResourceQuota(q),
+                crate::client::writer::KUBE_APISERVER,
+            );
+        }
+        Ok(change)
     }
 
     pub(super) fn current(&self, kind: Kind, key: &ObjKey) -> Result<&Object, ApiError> {
@@ -302,6 +321,7 @@ impl Store {
             (Object::PodDisruptionBudget(n), Object::PodDisruptionBudget(c)) => {
                 n.status = c.status.clone()
             }
+            (Object::ResourceQuota(n), Object::ResourceQuota(c)) => n.status = c.status.clone(),
             _ => {}
         }
         let meta = obj.meta_mut();
@@ -344,6 +364,7 @@ impl Store {
             (Object::Pod(m), Object::Pod(n)) => m.status = n.status,
             (Object::Node(m), Object::Node(n)) => m.status = n.status,
             (Object::PodDisruptionBudget(m), Object::PodDisruptionBudget(n)) => m.status = n.status,
+            (Object::ResourceQuota(m), Object::ResourceQuota(n)) => m.status = n.status,
             (m, n) => *m = n,
         }
         Ok(self.put(now, "update-status", merged, writer))

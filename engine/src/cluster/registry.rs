@@ -22,6 +22,7 @@ use crate::controllers::namespace::NamespaceController;
 use crate::controllers::node_lifecycle::NodeLifecycleController;
 use crate::controllers::pod_gc::PodGcController;
 use crate::controllers::replicaset::ReplicaSetController;
+use crate::controllers::resource_quota::ResourceQuotaController;
 use crate::controllers::taint_eviction::TaintEvictionController;
 use crate::controllers::{Controller, Ctx, RateLimiter, WorkQueue};
 use crate::scheduler::Scheduler;
@@ -212,6 +213,8 @@ registry! {
     TaintEviction => taint_eviction: TaintEvictionController,
     /// namespace-controller: empties terminating namespaces.
     Namespace => namespace: NamespaceController,
+    /// resourcequota-controller: ResourceQuota status.
+    ResourceQuota => resource_quota: ResourceQuotaController,
     /// disruption-controller: PodDisruptionBudget status.
     Disruption => disruption: DisruptionController,
     /// endpointslice-controller: the EndpointSlices of Services.

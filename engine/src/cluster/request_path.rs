@@ -196,7 +196,13 @@ fn http_status(code: u16) -> &'static str {
 fn refusing_stage(e: &ApiError, verb: &str) -> Stage {
     match (e.code, e.reason) {
         (422, _) | (400, _) => Stage::Validation,
-        (403, _) if e.message.contains("exceeded quota") => Stage::ValidatingAdmission,
+        (403, _)
+            if e.message.contains("exceeded quota")
+                || e.message.contains("failed quota")
+                || e.message.contains("status unknown for quota") =>
+        {
+            Stage::ValidatingAdmission
+        }
         (403, _) if e.message.contains("because it is being terminated") => {
             Stage::ValidatingAdmission
         }

@@ -24,6 +24,7 @@ pub mod namespace;
 pub mod node_lifecycle;
 pub mod pod_gc;
 pub mod replicaset;
+pub mod resource_quota;
 pub mod taint_eviction;
 pub mod workqueue;
 

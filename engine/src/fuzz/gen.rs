@@ -407,6 +407,7 @@ const KUBECTL: &[&str] = &[
     "explain",
     "logs",
     "edit",
+    "create quota",
     "create role",
     "create clusterrole",
     "create rolebinding",
@@ -461,6 +462,11 @@ const SIM: &[&str] = &[
 
 /// Resource words (kinds, short names, plural, `kind/name` prefixes).
 const RESOURCES: &[&str] = &[
+    "quota",
+    "resourcequotas",
+    "roles",
+    "rolebindings",
+    "clusterroles",
     "pods",
     "pod",
     "po",
@@ -515,6 +521,19 @@ const FLAGS: &[(&str, Val)] = &[
         Val::Word(&["/healthz", "logs", "/a*b", "/logs/*"]),
     ),
     ("list", Val::Bool),
+    (
+        "hard",
+        Val::Word(&[
+            "pods=3",
+            "pods=1,requests.cpu=500m",
+            "limits.memory=1Gi",
+            "pods",
+            "pods=abc",
+            "=",
+            "",
+        ]),
+    ),
+    ("scopes", Val::Word(&["BestEffort", "x"])),
     ("all-namespaces", Val::Bool),
     ("after", Val::Duration),
     (

@@ -1195,6 +1195,24 @@ fn describe_namespace(n: &Namespace) -> String {
     tabwriter::format(&w, 0, 2)
 }
 
+/// `describeQuota`: name, namespace, scopes, and each resource of `status.hard` with
+/// its used and hard quantities (nothing before the controller has counted).
+fn describe_quota(q: &ResourceQuota) -> String {
+    let mut w = String::new();
+    let _ = writeln!(w, "Name:\t{}", q.metadata.name);
+    let _ = writeln!(w, "Namespace:\t{}", q.metadata.namespace);
+    if !q.spec.scopes.is_empty() {
+        let _ = writeln!(w, "Scopes:\t{}", q.spec.scopes.join(", "));
+    }
+    let _ = writeln!(w, "Resource\tUsed\tHard");
+    let _ = writeln!(w, "--------\t----\t----");
+    for (r, h) in &q.status.hard {
+        let used = q.status.used.get(r).cloned().unwrap_or_else(|| "0".into());
+        let _ = writeln!(w, "{r}\t{used}\t{h}");
+    }
+    tabwriter::format(&w, 0, 2)
+}
+
 /// `describePriorityClass`.
 fn describe_priority_class(c: &Cluster, pc: &PriorityClass) -> String {
     let mut w = String::new();
@@ -1526,6 +1544,7 @@ pub fn describe(c: &Cluster, obj: &Object) -> String {
         Object::Service(svc) => describe_service(c, svc),
         Object::EndpointSlice(s) => describe_endpoint_slice(c, s),
         Object::Endpoints(e) => describe_endpoints(c, e),
+        Object::ResourceQuota(q) => describe_quota(q),
         other => {
             let mut w = String::new();
             let _ = writeln!(w, "Name:\t{}", other.meta().name);

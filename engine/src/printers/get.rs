@@ -26,6 +26,7 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "clusterroles" | "clusterrole" => Kind::ClusterRole,
         "rolebindings" | "rolebinding" => Kind::RoleBinding,
         "clusterrolebindings" | "clusterrolebinding" => Kind::ClusterRoleBinding,
+        "resourcequotas" | "resourcequota" | "quota" => Kind::ResourceQuota,
         _ => return None,
     };
     match group {
@@ -109,6 +110,8 @@ fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
         // creation time as RFC 3339, not an age.
         Kind::Role | Kind::ClusterRole => vec!["NAME", "CREATED AT"],
         Kind::RoleBinding | Kind::ClusterRoleBinding => vec!["NAME", "ROLE", "AGE"],
+        // v1.33 order (REQUEST and LIMIT before AGE).
+        Kind::ResourceQuota => vec!["NAME", "REQUEST", "LIMIT", "AGE"],
     }
     .into_iter()
     .map(String::from)
@@ -274,6 +277,10 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
         Object::Role(_) | Object::ClusterRole(_) => vec![name, m.creation_timestamp.clone()],
         Object::RoleBinding(b) => print_binding(name, &b.role_ref, &b.subjects, o, m, now),
         Object::ClusterRoleBinding(b) => print_binding(name, &b.role_ref, &b.subjects, o, m, now),
+        Object::ResourceQuota(q) => {
+            let (req, lim) = crate::apiserver::quota::quota_cells(q);
+            vec![name, req, lim, age(m.created_ms, now)]
+        }
     };
     // A label the object lacks is an empty cell.
     r.extend(

@@ -1284,6 +1284,25 @@ pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "V1ResourceQuota",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("spec", "V1ResourceQuotaSpec"),
+            ("status", "V1ResourceQuotaStatus"),
+        ],
+    ),
+    (
+        "V1ResourceQuotaSpec",
+        &[
+            ("hard", "map"),
+            ("scopeSelector", "V1ScopeSelector"),
+            ("scopes", ""),
+        ],
+    ),
+    ("V1ResourceQuotaStatus", &[("hard", "map"), ("used", "map")]),
+    (
         "V1Role",
         &[
             ("apiVersion", ""),

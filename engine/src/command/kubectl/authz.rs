@@ -390,6 +390,9 @@ fn calls(c: &Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) 
                     out.push(generated(Kind::Service, Some(&format!("{t} service"))))
                 }
                 Some("namespace" | "ns") => out.push(generated(Kind::Namespace, None)),
+                Some("quota" | "resourcequota") => {
+                    out.push(generated(Kind::ResourceQuota, Some("quota")))
+                }
                 Some("role") => out.push(generated(Kind::Role, None)),
                 Some("clusterrole") => out.push(generated(Kind::ClusterRole, None)),
                 Some("rolebinding") => out.push(generated(Kind::RoleBinding, None)),

@@ -188,6 +188,8 @@ const CREATE_FLAGS: &[FlagSpec] = &[
     flag("user", None),
     flag("group", None),
     flag("serviceaccount", None),
+    flag("hard", None),
+    flag("scopes", None),
 ];
 
 /// `kubectl create -f FILE` or `kubectl create SUBCOMMAND NAME …`.
@@ -232,6 +234,7 @@ pub(super) fn create_with(
         Some("poddisruptionbudget" | "pdb") => create_pdb(c, &p, &ns, &out),
         Some("priorityclass" | "pc") => create_priority_class(c, &p, &out),
         Some("namespace" | "ns") => create_namespace(c, &p, &out),
+        Some("quota" | "resourcequota") => create_quota(c, &p, &ns, &out),
         Some("role") => super::create_rbac::create_role(c, &p, &ns, &out, true),
         Some("clusterrole") => super::create_rbac::create_role(c, &p, &ns, &out, false),
         Some("rolebinding") => super::create_rbac::create_binding(c, &p, &ns, &out, true),
@@ -495,6 +498,65 @@ fn create_namespace(c: &mut Cluster, p: &Parsed, out: &Output) -> R {
         "status": {}
     });
     create_object(c, Object::Namespace(ns), client, out, None)
+}
+
+/// `kubectl create quota NAME [--hard=RES=QTY,…] [--scopes=SCOPE,…]`
+/// (`create_quota.go`): the quantities are checked as quantities, nothing more.
+fn create_quota(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
+    let name = name_from_args(p)?.clone();
+    let mut hard = StringMap::new();
+    if let Some(h) = p.get("hard") {
+        for pair in h.split(',').filter(|x| !x.is_empty()) {
+            let Some((r, q)) = pair.split_once('=') else {
+                return Err(format!(
+                    "error: Invalid argument syntax {pair}, expected <resource>=<value>"
+                ));
+            };
+            if crate::api::quantity::parse_bytes(q).is_none() && !q.starts_with('-') {
+                return Err("error: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'".into());
+            }
+            hard.insert(r.to_string(), q.to_string());
+        }
+    }
+    let scopes: Vec<String> = p
+        .get("scopes")
+        .map(|s| {
+            s.split(',')
+                .filter(|x| !x.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut spec = serde_json::Map::new();
+    if !hard.is_empty() {
+        spec.insert(
+            "hard".into(),
+            serde_json::to_value(&hard).unwrap_or_default(),
+        );
+    }
+    if !scopes.is_empty() {
+        spec.insert(
+            "scopes".into(),
+            serde_json::to_value(&scopes).unwrap_or_default(),
+        );
+    }
+    let client = serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "ResourceQuota",
+        "metadata": client_meta(&name, out.explicit_ns.then_some(ns)),
+        "spec": spec,
+        "status": {}
+    });
+    let q = ResourceQuota {
+        metadata: ObjectMeta {
+            name,
+            namespace: ns.to_string(),
+            ..Default::default()
+        },
+        spec: ResourceQuotaSpec { hard, scopes },
+        status: Default::default(),
+    };
+    create_object(c, Object::ResourceQuota(q), client, out, Some("quota"))
 }
 
 /// `kubectl create -f FILE…` (`create.go`, `RunCreate`): each document in turn; the
