@@ -1,5 +1,6 @@
 # kubectl replace: a PUT of the manifest as written. Its resourceVersion is the
 # precondition: a manifest read before someone else wrote the object gets 409 Conflict.
+# A patch naming metadata.resourceVersion makes it a precondition too.
 kubectl create deployment web --image=nginx:1.27 --replicas=2
 sim settle
 kubectl replace   # expect error
@@ -56,3 +57,7 @@ spec:
       - name: app
         image: nginx:1.27
 EOF
+kubectl patch deployment web -p '{"metadata":{"resourceVersion":"1"},"spec":{"replicas":4}}'   # expect error
+kubectl get deployment web -o jsonpath={.spec.replicas}
+kubectl patch deployment web -p '{"spec":{"replicas":4}}'
+sim trace request/last

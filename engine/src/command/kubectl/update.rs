@@ -475,10 +475,18 @@ pub(super) fn patch(c: &mut Cluster, words: &[String]) -> R {
         .map_err(|(path, msg)| format!("error: unable to decode patched object: {path}: {msg}"))?;
     restore_hidden(&live, &mut obj);
     let status_changed = before.get("status") != obj.to_json().get("status");
-    let req = if status_changed && !matches!((&obj, &live), (a, b) if a.spec_differs(b)) {
-        Request::blind_update_status(obj)
-    } else {
-        Request::blind_update(obj)
+    // A patch that names metadata.resourceVersion makes it a precondition: the API
+    // server refuses it with 409 Conflict when the object has moved on since.
+    let precondition = patch
+        .pointer("/metadata/resourceVersion")
+        .and_then(|v| v.as_str())
+        .is_some();
+    let status_only = status_changed && !matches!((&obj, &live), (a, b) if a.spec_differs(b));
+    let req = match (status_only, precondition) {
+        (true, true) => Request::UpdateStatus(obj),
+        (true, false) => Request::blind_update_status(obj),
+        (false, true) => Request::Update(obj),
+        (false, false) => Request::blind_update(obj),
     };
     c.submit(&user(), req).map_err(api)?;
     Ok(format!("{} patched", qualified_name(kind, &name)))
