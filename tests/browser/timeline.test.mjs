@@ -111,7 +111,8 @@ test('six hundred nodes are one heat map: a click on a cell inspects that node',
   await page.keyboard.press('ArrowDown');
   // Cell 101 (second row, second column) in name order.
   const names = Array.from({ length: 600 }, (_, i) => `node-${i + 1}`).sort();
-  assert.match(await page.getByTestId('heatmap-focus').innerText(), new RegExp(`^${names[101]}: Ready, 0 of 110 Pods`));
+  // Each key press re-renders the focus line: wait for the second one's.
+  await page.getByTestId('heatmap-focus').filter({ hasText: new RegExp(`^${names[101]}: Ready, 0 of 110 Pods`) }).waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
   await page.waitForFunction((n) => document.querySelector('[data-testid="inspector"] h2')?.innerText.startsWith(`Node ${n} `), names[101], { timeout: 20_000 });
   await page.screenshot({ path: shot('heatmap-600.png'), fullPage: false });

@@ -40,12 +40,13 @@ impl Controller for ResourceQuotaController {
                 }
             }
             Kind::Pod => {
-                // Most namespaces have no quota: nothing to count for them.
-                if ctx
-                    .store
-                    .list_ns::<ResourceQuota>(&ch.key.namespace)
-                    .next()
-                    .is_none()
+                // Most clusters and namespaces have no quota: nothing to count for them.
+                if ctx.store.count(Kind::ResourceQuota) == 0
+                    || ctx
+                        .store
+                        .list_ns::<ResourceQuota>(&ch.key.namespace)
+                        .next()
+                        .is_none()
                 {
                     return;
                 }
