@@ -12,17 +12,7 @@ use yew::prelude::*;
 const LISTED: usize = 8;
 
 fn stage_label(lang: Lang, s: Stage) -> &'static str {
-    t(
-        lang,
-        match s {
-            Stage::Authentication => "authentication",
-            Stage::Authorization => "authorization",
-            Stage::MutatingAdmission => "mutating admission",
-            Stage::Validation => "validation",
-            Stage::ValidatingAdmission => "validating admission",
-            Stage::Storage => "storage (etcd)",
-        },
-    )
+    t(lang, s.label())
 }
 
 fn verdict_class(v: Verdict) -> &'static str {
@@ -119,7 +109,7 @@ pub fn request_path() -> Html {
                         { for r.stages.iter().map(|s| html! {
                             <li class={classes!("stage", verdict_class(s.verdict))}
                                 data-testid={format!("stage-{}", verdict_class(s.verdict))}
-                                data-stage={stage_label(Lang::En, s.stage)}
+                                data-stage={s.stage.label()}
                                 title={s.detail.clone()}>
                                 <b>{ stage_label(lang, s.stage) }</b>
                                 <span class="verdict">{ verdict_label(lang, s.verdict) }</span>

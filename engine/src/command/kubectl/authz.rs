@@ -13,6 +13,7 @@
 //! the Service. Discovery, `version` and `auth can-i` are open to every authenticated
 //! user (the bootstrap `system:discovery` and `system:basic-user` roles).
 
+use super::create::info_string;
 use super::*;
 use crate::api::{Kind, Object};
 use crate::apiserver::rbac::{authorize, forbidden, Attributes, Decision, UserInfo};
@@ -512,21 +513,6 @@ fn calls(c: &Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) 
         _ => {}
     }
     out
-}
-
-/// cli-runtime's `Info.String()` (as `apply` quotes it).
-fn info_string(kind: Kind, key: &crate::apiserver::ObjKey) -> String {
-    let (group, version) = kind
-        .api_version()
-        .split_once('/')
-        .unwrap_or(("", kind.api_version()));
-    format!(
-        "Resource: \"{group}/{version}, Resource={}\", GroupVersionKind: \"{group}/{version}, Kind={}\"\nName: \"{}\", Namespace: \"{}\"",
-        kind.resource(),
-        kind.name(),
-        key.name,
-        key.namespace
-    )
 }
 
 /// The first request the command would send (what a 401 refused).

@@ -842,7 +842,7 @@ fn with_source(text: String, source: &str, verb: &str) -> String {
 
 /// cli-runtime's `Info.String()`: the REST mapping and the name, as apply's errors
 /// quote them (`Resource: "apps/v1, Resource=deployments", …`).
-fn info_string(kind: Kind, key: &ObjKey) -> String {
+pub(super) fn info_string(kind: Kind, key: &ObjKey) -> String {
     let (group, version) = kind
         .api_version()
         .split_once('/')
