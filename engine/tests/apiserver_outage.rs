@@ -52,13 +52,6 @@ fn pod_names(c: &Cluster) -> Vec<String> {
         .collect()
 }
 
-fn node_ready(c: &Cluster, name: &str) -> String {
-    c.store
-        .get::<Node>(&ObjKey::new("", name))
-        .map(|n| n.ready_status().to_string())
-        .unwrap_or_default()
-}
-
 #[test]
 fn while_the_api_server_is_down_nothing_is_written_and_users_are_still_served() {
     let mut c = serving();

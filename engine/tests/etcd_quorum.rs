@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use kubeplay_engine::api::{Deployment, Node};
+use kubeplay_engine::api::Deployment;
 use kubeplay_engine::apiserver::ObjKey;
 use kubeplay_engine::cluster::etcd::{quorum_of, tolerated_failures};
 use kubeplay_engine::cluster::Cluster;
@@ -18,13 +18,6 @@ fn replicas(c: &Cluster) -> i64 {
         .get::<Deployment>(&ObjKey::new("default", "web"))
         .map(|d| d.spec.replicas)
         .unwrap_or(-1)
-}
-
-fn node_ready(c: &Cluster, name: &str) -> String {
-    c.store
-        .get::<Node>(&ObjKey::new("", name))
-        .map(|n| n.ready_status().to_string())
-        .unwrap_or_default()
 }
 
 #[test]

@@ -159,7 +159,6 @@ impl Cluster {
     /// own, so the cluster's seeded stream stays what it was before RBAC was served.
     fn create_bootstrap_policy(&mut self) {
         use crate::apiserver::rbac::{bootstrap_cluster_role_bindings, bootstrap_cluster_roles};
-        let main = std::mem::replace(&mut self.rng, Rng::new(self.seed ^ 0x7262_6163));
         let objects = bootstrap_cluster_roles()
             .into_iter()
             .map(Object::from)
@@ -168,17 +167,7 @@ impl Cluster {
                     .into_iter()
                     .map(Object::from),
             );
-        for object in objects {
-            // Fixed, valid objects on a fresh store: creation cannot fail.
-            let _ = self.submit(
-                &Component::named(writer::KUBE_APISERVER),
-                Request::Create {
-                    object,
-                    event: None,
-                },
-            );
-        }
-        self.rng = main;
+        self.create_as_apiserver(0x7262_6163, objects);
     }
 
     /// The `kubernetes` Service in `default` and its endpoints, as the API server keeps
@@ -258,8 +247,15 @@ impl Cluster {
                 app_protocol: None,
             }]),
         };
-        let main = std::mem::replace(&mut self.rng, Rng::new(self.seed ^ 0x6b75_6265));
-        for object in [svc.into(), endpoints.into(), slice.into()] {
+        self.create_as_apiserver(0x6b75_6265, [svc.into(), endpoints.into(), slice.into()]);
+    }
+
+    /// Objects the API server creates itself at start, their uids from an RNG of their
+    /// own (seeded by the cluster's seed and `salt`), so the cluster's seeded stream
+    /// (Pod names, uids) stays what it was before the API server served them.
+    fn create_as_apiserver(&mut self, salt: u64, objects: impl IntoIterator<Item = Object>) {
+        let main = std::mem::replace(&mut self.rng, Rng::new(self.seed ^ salt));
+        for object in objects {
             // Fixed, valid objects on a fresh store: creation cannot fail.
             let _ = self.submit(
                 &Component::named(writer::KUBE_APISERVER),

@@ -69,3 +69,11 @@ pub fn apply(c: &mut Cluster, yaml: &str) {
     let o = run(c, "kubectl apply -f -", Some(yaml), &NoFiles);
     assert!(o.ok, "apply: {}", o.output);
 }
+
+/// A Node's Ready condition status (`True`, `False`, `Unknown`), empty when it is gone.
+pub fn node_ready(c: &Cluster, name: &str) -> String {
+    c.store
+        .get::<Node>(&ObjKey::new("", name))
+        .map(|n| n.ready_status().to_string())
+        .unwrap_or_default()
+}

@@ -98,6 +98,19 @@ fn resolve(resource: &str) -> Result<(String, String), String> {
     Ok((group, res))
 }
 
+/// The metadata of a generated RBAC object: the namespace only for the namespaced kinds.
+fn rbac_meta(name: String, ns: &str, namespaced: bool) -> ObjectMeta {
+    ObjectMeta {
+        name,
+        namespace: if namespaced {
+            ns.to_string()
+        } else {
+            String::new()
+        },
+        ..Default::default()
+    }
+}
+
 /// `kubectl create role|clusterrole NAME --verb=… (--resource=… | --non-resource-url=…)`.
 pub(super) fn create_role(
     c: &mut Cluster,
@@ -193,15 +206,7 @@ pub(super) fn create_role(
         "metadata": client_meta(&name, if namespaced { explicit } else { None }),
         "rules": rules,
     });
-    let metadata = ObjectMeta {
-        name,
-        namespace: if namespaced {
-            ns.to_string()
-        } else {
-            String::new()
-        },
-        ..Default::default()
-    };
+    let metadata = rbac_meta(name, ns, namespaced);
     let object = if namespaced {
         Object::Role(Role {
             metadata,
@@ -282,15 +287,7 @@ pub(super) fn create_binding(
     if !subjects.is_empty() {
         client["subjects"] = serde_json::to_value(&subjects).unwrap_or_default();
     }
-    let metadata = ObjectMeta {
-        name,
-        namespace: if namespaced {
-            ns.to_string()
-        } else {
-            String::new()
-        },
-        ..Default::default()
-    };
+    let metadata = rbac_meta(name, ns, namespaced);
     let object = if namespaced {
         Object::RoleBinding(RoleBinding {
             metadata,
