@@ -167,7 +167,7 @@ pub fn run(seed: u64, steps: usize) -> Outcome {
         let p = pick(&mut rng, &pods);
         let d = pick(&mut rng, &deployments);
         let image = IMAGES[rng.below(IMAGES.len() as u64) as usize];
-        let line = match rng.below(41) {
+        let line = match rng.below(43) {
             0 => format!("kubectl delete pod {p} --wait=false"),
             1 => format!("kubectl scale deployment {d} --replicas={}", rng.below(6)),
             2 => format!("kubectl set image deployment/{d} app={image} {d}={image} nginx={image}"),
@@ -239,6 +239,11 @@ pub fn run(seed: u64, steps: usize) -> Outcome {
             38 => "sim etcd members 3".to_string(),
             39 => format!("sim etcd down etcd-{}", 1 + rng.below(3)),
             40 => format!("sim etcd up etcd-{}", 1 + rng.below(3)),
+            41 => format!("sim leader replicas {}", 1 + rng.below(3)),
+            42 => format!(
+                "sim leader kill {}",
+                ["kube-controller-manager", "kube-scheduler"][rng.below(2) as usize]
+            ),
             _ => format!("kubectl label pods {p} tier=x --overwrite"),
         };
         r.exec(Step::new(line));

@@ -270,6 +270,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "write-path-refusals",
         include_str!("../scenarios/22-write-path-refusals.yaml"),
     ),
+    (
+        "leader-killed",
+        include_str!("../scenarios/23-leader-killed.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

@@ -501,12 +501,13 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
 fn control_plane_bar(sim: &SimHandle) -> Html {
     let lang = sim.lang();
     let readonly = sim.readonly();
-    let (down_since, etcd, now) = {
+    let (down_since, etcd, now, elections) = {
         let st = sim.state.borrow();
         (
             st.cluster.apiserver_down_since(),
             st.cluster.etcd().clone(),
             st.cluster.now(),
+            st.cluster.elections().clone(),
         )
     };
     let act = |verb: Verb| {
@@ -560,6 +561,43 @@ fn control_plane_bar(sim: &SimHandle) -> Html {
             </button>
         }
     });
+    // One chip per leader-elected component: who holds its Lease, or for how long none
+    // has; a click kills the leader (`sim leader kill`).
+    use kubeplay_engine::cluster::leader_election::Elected;
+    let replicas = elections.get(Elected::ControllerManager).candidates.len();
+    let leaders = Elected::ALL.into_iter().map(|e| {
+        let el = elections.get(e);
+        let (label, title) = match (el.leader(), el.leaderless_since) {
+            (Some(l), _) => (
+                format!("★ {}", l.host),
+                trf(lang, "{} leads: it holds the Lease kube-system/{}. Click to kill it.", &[&l.identity, &e.name()]),
+            ),
+            (None, since) => (
+                trf(lang, "no leader for {}", &[&kubeplay_engine::time::human_duration(now.saturating_sub(since.unwrap_or(now)))]),
+                t(lang, "No replica holds the Lease: its controllers are idle until a standby sees it unrenewed for 15 s and acquires it.").to_string(),
+            ),
+        };
+        let short = match e {
+            Elected::ControllerManager => "controller-manager",
+            Elected::Scheduler => "scheduler",
+        };
+        html! {
+            <button class={classes!("leader", el.leader.is_none().then_some("none"))} disabled={readonly || el.leader.is_none()}
+                    onclick={act(Verb::KillLeader(e.name().to_string()))} title={title}
+                    data-testid={format!("leader-{}", e.name())}>
+                <span class="leaderlabel">{ short }</span>{ " " }{ label }
+            </button>
+        }
+    });
+    let leader_sizes = [1usize, 3].into_iter().map(|k| {
+        html! {
+            <button class={classes!("etcdsize", (k == replicas).then_some("on"))} disabled={readonly || k == replicas || down_since.is_some() || lost.is_some()}
+                    onclick={act(Verb::LeaderReplicas(k))} data-testid={format!("leader-replicas-{k}")}
+                    title={trf(lang, "sim leader replicas {}", &[&k])}>
+                { k }
+            </button>
+        }
+    });
     html! {
         <>
         <div class="cpbar">
@@ -572,6 +610,12 @@ fn control_plane_bar(sim: &SimHandle) -> Html {
                 </span>
                 if !readonly {
                     <span class="etcdsizes" title={t(lang, "How many etcd members")}>{ t(lang, "members") }{ for sizes }</span>
+                }
+            </span>
+            <span class="etcd" data-testid="leader-bar">
+                { for leaders }
+                if !readonly {
+                    <span class="etcdsizes" title={t(lang, "How many replicas of kube-controller-manager and kube-scheduler")}>{ t(lang, "replicas") }{ for leader_sizes }</span>
                 }
             </span>
         </div>

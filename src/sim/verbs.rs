@@ -69,6 +69,10 @@ pub enum Verb {
     Etcd(String, bool),
     /// Replace etcd by this many members.
     EtcdMembers(usize),
+    /// Kill the leading replica of kube-controller-manager or kube-scheduler.
+    KillLeader(String),
+    /// Run this many replicas of kube-controller-manager and kube-scheduler.
+    LeaderReplicas(usize),
 }
 
 impl Verb {
@@ -120,6 +124,8 @@ impl Verb {
             Verb::Etcd(m, true) => format!("sim etcd up {m}"),
             Verb::Etcd(m, false) => format!("sim etcd down {m}"),
             Verb::EtcdMembers(n) => format!("sim etcd members {n}"),
+            Verb::KillLeader(c) => format!("sim leader kill {c}"),
+            Verb::LeaderReplicas(n) => format!("sim leader replicas {n}"),
         }
     }
 }
@@ -180,6 +186,11 @@ mod tests {
             (Verb::Etcd("etcd-2".into(), false), "sim etcd down etcd-2"),
             (Verb::Etcd("etcd-2".into(), true), "sim etcd up etcd-2"),
             (Verb::EtcdMembers(3), "sim etcd members 3"),
+            (
+                Verb::KillLeader("kube-scheduler".into()),
+                "sim leader kill kube-scheduler",
+            ),
+            (Verb::LeaderReplicas(3), "sim leader replicas 3"),
         ];
         for (verb, command) in cases {
             assert_eq!(verb.command(), command);

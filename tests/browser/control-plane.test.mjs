@@ -51,10 +51,37 @@ test('clicking etcd members down loses the quorum, kubectl times out, and a clic
   await page.close();
 });
 
+test('clicking the controller manager\'s leader kills it: no leader, nothing scales, then a standby leads', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByTestId('ready-web').filter({ hasText: 'ready 3/3' }).waitFor({ timeout: 20000 });
+  await page.getByTestId('leader-replicas-3').click();
+  const kcm = page.getByTestId('leader-kube-controller-manager');
+  await kcm.filter({ hasText: '★ control-plane-1' }).waitFor();
+  await kcm.click();
+  await kcm.filter({ hasText: /no leader for/ }).waitFor();
+  await page.getByRole('button', { name: 'Scale up Deployment web' }).click();
+  await page.locator('section.chain').screenshot({ path: shot('chain-leaderless-en.png') });
+  // While nobody leads, the stored scale is not acted on.
+  await page.waitForTimeout(1500);
+  await page.getByTestId('ready-web').filter({ hasText: 'ready 3/4' }).waitFor();
+  await kcm.filter({ hasText: /★ control-plane-\d/ }).waitFor({ timeout: 40000 });
+  await page.getByTestId('ready-web').filter({ hasText: 'ready 4/4' }).waitFor({ timeout: 30000 });
+  await type(page, 'kubectl get events -n kube-system');
+  await page.getByTestId('console-output').getByText(/became leader/).first().waitFor();
+  const events = await page.getByTestId('console-output').innerText();
+  assert.equal((events.match(/became leader/g) || []).length, 3, events);
+  await page.getByTestId('lang-zh').click();
+  await page.getByTestId('leader-kube-scheduler').filter({ hasText: '★ control-plane-1' }).waitFor();
+  await page.locator('section.chain').screenshot({ path: shot('chain-leader-zh.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 for (const [id, title, steps, goals] of [
   ['etcd-quorum-table', "etcd's quorum: how many members may fail", 9, 8],
   ['etcd-lost-quorum', 'notes-api: etcd loses its quorum, then gets it back', 6, 7],
   ['write-path-refusals', "The API server's write path: who refuses what", 6, 6],
+  ['leader-killed', "The controller manager's leader is killed", 5, 6],
 ]) {
   test(`the ${id} lesson: clicking its steps ticks every goal`, async () => {
     const { page, errors } = await openPage(browser, `${server.url}?scenario=${id}&speed=30`);

@@ -112,6 +112,9 @@ impl Cluster {
         let Some(timer) = self.hold_if_down(timer) else {
             return;
         };
+        let Some(timer) = self.hold_if_leaderless(timer) else {
+            return;
+        };
         let now = self.now;
         match timer {
             Timer::Process(c) => self.controller_process(c),
@@ -135,6 +138,7 @@ impl Cluster {
                 self.kubelet_output(&node, out);
             }
             Timer::Proxy(t) => self.proxy_timer(t),
+            Timer::Elect(e, i, epoch) => self.election_timer(e, i, epoch),
         }
     }
 
@@ -200,6 +204,7 @@ impl Cluster {
             // never keeps `sim settle` from settling.
             Timer::Proxy(crate::proxy::ProxyTimer::Traffic) => true,
             Timer::Proxy(crate::proxy::ProxyTimer::Sync) => false,
+            Timer::Elect(e, i, epoch) => self.election_timer_is_background(*e, *i, *epoch),
         }
     }
 

@@ -25,6 +25,7 @@ use std::collections::{BTreeMap, BTreeSet};
 mod clock;
 pub mod etcd;
 pub mod kubeconfig;
+pub mod leader_election;
 mod nodes;
 mod outage;
 mod registry;
@@ -47,6 +48,8 @@ enum Timer {
     Kubelet(String, u64, KubeletTimer),
     /// The kube-proxies' sync, or the traffic generator's tick.
     Proxy(crate::proxy::ProxyTimer),
+    /// A leader-elected replica's next try: (component, replica, its process epoch).
+    Elect(leader_election::Elected, usize, u64),
 }
 
 /// A request the API server refused (kept for the log and the learner).
@@ -108,6 +111,8 @@ pub struct Cluster {
     requests: request_path::RequestLog,
     /// While a kubectl command runs: who it acts as and what authorization allowed.
     acting: Option<request_path::Acting>,
+    /// The leader elections of kube-controller-manager and kube-scheduler.
+    elections: leader_election::Elections,
 }
 
 /// The user's identity for clicks and commands.
@@ -152,6 +157,7 @@ impl Cluster {
         }
         c.create_kubernetes_service();
         c.create_bootstrap_policy();
+        c.start_leader_election();
         c
     }
 
@@ -293,6 +299,7 @@ impl Cluster {
             kubeconfig: kubeconfig::Kubeconfig::default(),
             requests: request_path::RequestLog::default(),
             acting: None,
+            elections: leader_election::initial(seed),
         }
     }
 

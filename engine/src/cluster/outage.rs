@@ -169,6 +169,7 @@ impl Cluster {
         let Some(outage) = self.outage.take() else {
             return;
         };
+        self.elections_resume(self.now.saturating_sub(outage.since));
         self.reconnecting = outage.cut;
         self.recount_foreground();
         // The held timers run now, in the order they came due. Each is foreground or
@@ -202,7 +203,7 @@ impl Cluster {
     /// held (returns None); otherwise it is given back to run.
     pub(super) fn hold_if_down(&mut self, timer: Timer) -> Option<Timer> {
         match (&mut self.outage, &timer) {
-            (Some(o), Timer::Process(_) | Timer::Requeue(_) | Timer::Own(_)) => {
+            (Some(o), Timer::Process(_) | Timer::Requeue(_) | Timer::Own(_) | Timer::Elect(..)) => {
                 o.held.push(timer);
                 None
             }

@@ -113,6 +113,24 @@ macro_rules! registry {
             $( $(#[$doc])* $variant(<$ty as Controller>::Timer) ),+
         }
 
+        impl CtlKey {
+            /// The control loop it belongs to.
+            pub fn ctl(&self) -> Ctl {
+                match self {
+                    $( CtlKey::$variant(_) => Ctl::$variant ),+
+                }
+            }
+        }
+
+        impl CtlTimer {
+            /// The control loop it belongs to.
+            pub fn ctl(&self) -> Ctl {
+                match self {
+                    $( CtlTimer::$variant(_) => Ctl::$variant ),+
+                }
+            }
+        }
+
         /// Every control loop with its queue.
         #[derive(Clone, Debug, Default)]
         pub struct Controllers {

@@ -54,6 +54,14 @@ pub fn complete(c: &Cluster, line: &str) -> Vec<String> {
             .iter()
             .map(|s| s.to_string())
             .collect(),
+        ["sim", "leader"] => ["kill", "replicas", "status"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        ["sim", "leader", "kill"] => ["kube-controller-manager", "kube-scheduler"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
         ["sim", "etcd", "down" | "up"] => c.etcd().members.iter().map(|m| m.name.clone()).collect(),
         ["sim", "traffic" | "app"] => names(c, Kind::Service)
             .into_iter()

@@ -132,6 +132,7 @@ pub const SIM_VERBS: &[&str] = &[
     "nslookup",
     "apiserver",
     "etcd",
+    "leader",
 ];
 /// Resource names kubectl accepts here.
 pub const RESOURCE_NAMES: &[&str] = &[

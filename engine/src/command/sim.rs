@@ -12,7 +12,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, SimTime, MINUTE, SECOND};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up|status | etcd members N|down MEMBER|up MEMBER|status";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up|status | etcd members N|down MEMBER|up MEMBER|status | leader status|replicas N|kill COMPONENT";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -45,6 +45,7 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
         "nslookup" => nslookup(c, rest),
         "apiserver" => apiserver(c, rest),
         "etcd" => etcd(c, rest),
+        "leader" => leader(c, rest),
         other => Err(format!("error: unknown sim verb \"{other}\"\n{USAGE}")),
     };
     match r {
@@ -191,6 +192,77 @@ fn etcd(c: &mut Cluster, words: &[String]) -> R {
                 "{}{}{since}",
                 crate::printers::table::render(&rows),
                 state(c)
+            ))
+        }
+        _ => Err(usage.into()),
+    }
+}
+
+/// `sim leader status | replicas N | kill COMPONENT` (see `cluster::leader_election`).
+fn leader(c: &mut Cluster, words: &[String]) -> R {
+    use crate::cluster::leader_election::{Elected, LEASE_DURATION};
+    let usage = "error: usage: sim leader status | replicas N | kill kube-controller-manager|kube-scheduler";
+    let e = |m: String| format!("error: {m}");
+    match words {
+        [v] if v == "status" => {
+            let mut rows = vec![vec![
+                "COMPONENT".to_string(),
+                "HOST".into(),
+                "ROLE".into(),
+                "IDENTITY".into(),
+            ]];
+            let mut notes = String::new();
+            for el in Elected::ALL {
+                let election = c.elections().get(el);
+                for (i, cand) in election.candidates.iter().enumerate() {
+                    rows.push(vec![
+                        el.name().into(),
+                        cand.host.clone(),
+                        if election.leader == Some(i) {
+                            "leader"
+                        } else {
+                            "standby"
+                        }
+                        .into(),
+                        cand.identity.clone(),
+                    ]);
+                }
+                if let Some(t) = election.leaderless_since {
+                    notes.push_str(&format!(
+                        "\n{}: no leader since {}: its controllers are idle until a replica acquires the Lease",
+                        el.name(),
+                        clock_label(t)
+                    ));
+                }
+            }
+            Ok(format!(
+                "{}{notes}",
+                crate::printers::table::render(&rows).trim_end()
+            ))
+        }
+        [v, n] if v == "replicas" => {
+            let n: usize = n
+                .parse()
+                .map_err(|_| e(format!("replicas must be a number, got \"{n}\"")))?;
+            c.set_leader_replicas(n).map_err(e)?;
+            Ok(format!(
+                "kube-controller-manager and kube-scheduler: {n} replica{} each (control-plane-1{}); one leads, {}",
+                if n == 1 { "" } else { "s" },
+                if n > 1 { format!("..{n}") } else { String::new() },
+                if n == 1 { "none stands by".to_string() } else { format!("{} stand by", n - 1) }
+            ))
+        }
+        [v, comp] if v == "kill" => {
+            let el = Elected::parse(comp).ok_or_else(|| {
+                e(format!(
+                    "unknown component \"{comp}\": kube-controller-manager or kube-scheduler"
+                ))
+            })?;
+            let killed = c.kill_leader(el).map_err(e)?;
+            Ok(format!(
+                "killed the leader {killed} of {}: its Lease is not released, so its controllers are idle until a replica sees it unrenewed for {}s and acquires it (kubectl get lease -n kube-system); the killed replica restarts as a standby",
+                el.name(),
+                LEASE_DURATION / 1000
             ))
         }
         _ => Err(usage.into()),
@@ -559,6 +631,37 @@ fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
             });
             if let Some(t) = etcd.lost_since {
                 v["lostForSeconds"] = (c.now().saturating_sub(t) / 1000).into();
+            }
+            return expect_json(&v, path, op, want, None);
+        } else if let Some(name) = subject[0].strip_prefix("leader/") {
+            // A component's election: `{.host}` and `{.identity}` of its leader (empty
+            // when none leads), `{.replicas}`, `{.transitions}` (the Lease's),
+            // `{.lastGapSeconds}` (the last leaderless gap) and while none leads
+            // `{.leaderlessForSeconds}`.
+            let path = subject.get(1).ok_or(usage)?;
+            let el = crate::cluster::leader_election::Elected::parse(name)
+                .ok_or_else(|| format!("error: unknown component \"{name}\""))?;
+            let election = c.elections().get(el);
+            let leader = election.leader();
+            let transitions = c
+                .store
+                .get::<crate::api::Lease>(&el.lease_key())
+                .and_then(|l| {
+                    l.spec
+                        .extra
+                        .get("leaseTransitions")
+                        .and_then(|v| v.as_i64())
+                })
+                .unwrap_or(0);
+            let mut v = serde_json::json!({
+                "host": leader.map(|l| l.host.as_str()).unwrap_or(""),
+                "identity": leader.map(|l| l.identity.as_str()).unwrap_or(""),
+                "replicas": election.candidates.len(),
+                "transitions": transitions,
+                "lastGapSeconds": election.last_gap.map(|g| g / 1000).unwrap_or(0),
+            });
+            if let Some(t) = election.leaderless_since {
+                v["leaderlessForSeconds"] = (c.now().saturating_sub(t) / 1000).into();
             }
             return expect_json(&v, path, op, want, None);
         } else if subject[0] == "apiserver" {

@@ -458,6 +458,9 @@ const SIM: &[&str] = &[
     "etcd down",
     "etcd up",
     "etcd status",
+    "leader status",
+    "leader replicas",
+    "leader kill",
 ];
 
 /// Resource words (kinds, short names, plural, `kind/name` prefixes).
@@ -979,6 +982,17 @@ pub fn command_line(rng: &mut Rng, corpus: &Corpus) -> String {
             | "apiserver status" | "etcd status" => {}
             "etcd members" => words.push(number(rng)),
             "etcd down" | "etcd up" => words.push(format!("etcd-{}", rng.below(7))),
+            "leader status" => {}
+            "leader replicas" => words.push(number(rng)),
+            "leader kill" => words.push(
+                [
+                    "kube-controller-manager",
+                    "kube-scheduler",
+                    "scheduler",
+                    "etcd",
+                ][rng.below(4) as usize]
+                    .to_string(),
+            ),
             _ => words.push(target(rng, corpus)),
         }
     }
