@@ -167,7 +167,7 @@ pub fn run(seed: u64, steps: usize) -> Outcome {
         let p = pick(&mut rng, &pods);
         let d = pick(&mut rng, &deployments);
         let image = IMAGES[rng.below(IMAGES.len() as u64) as usize];
-        let line = match rng.below(43) {
+        let line = match rng.below(44) {
             0 => format!("kubectl delete pod {p} --wait=false"),
             1 => format!("kubectl scale deployment {d} --replicas={}", rng.below(6)),
             2 => format!("kubectl set image deployment/{d} app={image} {d}={image} nginx={image}"),
@@ -243,6 +243,18 @@ pub fn run(seed: u64, steps: usize) -> Outcome {
             42 => format!(
                 "sim leader kill {}",
                 ["kube-controller-manager", "kube-scheduler"][rng.below(2) as usize]
+            ),
+            43 => format!(
+                "sim watch break {} --for {}s{}",
+                [
+                    "replicaset-controller",
+                    "deployment-controller",
+                    "node-lifecycle-controller",
+                    "default-scheduler",
+                    "garbage-collector",
+                ][rng.below(5) as usize],
+                1 + rng.below(60),
+                if rng.below(2) == 0 { " --gone" } else { "" }
             ),
             _ => format!("kubectl label pods {p} tier=x --overwrite"),
         };

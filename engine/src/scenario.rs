@@ -274,6 +274,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "leader-killed",
         include_str!("../scenarios/23-leader-killed.yaml"),
     ),
+    (
+        "watch-broke",
+        include_str!("../scenarios/24-watch-broke.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

@@ -203,6 +203,7 @@ pub fn app() -> Html {
                     if !options.embed && shows("deployments") { <DeploymentPanel /> }
                     if shows("console") && !options.readonly { <Console /> }
                     if shows("requests") { <crate::components::requests::RequestPath /> }
+                    if shows("queues") { <crate::components::queues::QueueView /> }
                     if !options.embed && shows("events") { <EventList /> }
                 </main>
             </div>

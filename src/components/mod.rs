@@ -8,6 +8,7 @@ pub mod events;
 pub mod inspector;
 pub mod lesson;
 pub mod nodeboard;
+pub mod queues;
 pub mod requests;
 pub mod services;
 pub mod timeline;

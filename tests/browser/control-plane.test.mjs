@@ -77,11 +77,33 @@ test('clicking the controller manager\'s leader kills it: no leader, nothing sca
   await page.close();
 });
 
+test('the queue view: a broken watch misses a scale, 410 Gone relists it, and the Pods converge', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByTestId('ready-web').filter({ hasText: 'ready 3/3' }).waitFor({ timeout: 20000 });
+  const row = page.getByTestId('queue-replicaset-controller');
+  await row.and(page.locator('[data-broken="false"]')).waitFor();
+  await page.getByTestId('break-gone-replicaset-controller').click();
+  await row.and(page.locator('[data-broken="true"]')).waitFor();
+  await page.getByRole('button', { name: 'Scale up Deployment web' }).click();
+  await row.getByText(/broken since .* · [1-9]\d* missed/).waitFor({ timeout: 20000 });
+  await page.getByTestId('queue-view').screenshot({ path: shot('queue-view-broken-en.png') });
+  assert.equal(await page.getByTestId('ready-web').textContent(), 'ready 3/4');
+  await row.and(page.locator('[data-relists="1"]')).waitFor({ timeout: 60000 });
+  await row.getByTestId('rewatch').getByText(/410 Gone: too old resource version/).waitFor();
+  await page.getByTestId('ready-web').filter({ hasText: 'ready 4/4' }).waitFor({ timeout: 30000 });
+  await page.getByTestId('lang-zh').click();
+  await page.getByTestId('queue-view').getByRole('heading', { name: /Informer 与工作队列/ }).waitFor();
+  await page.getByTestId('queue-view').screenshot({ path: shot('queue-view-zh.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 for (const [id, title, steps, goals] of [
   ['etcd-quorum-table', "etcd's quorum: how many members may fail", 9, 8],
   ['etcd-lost-quorum', 'notes-api: etcd loses its quorum, then gets it back', 6, 7],
   ['write-path-refusals', "The API server's write path: who refuses what", 6, 6],
   ['leader-killed', "The controller manager's leader is killed", 5, 6],
+  ['watch-broke', 'A watch broke and the controller relisted', 4, 4],
 ]) {
   test(`the ${id} lesson: clicking its steps ticks every goal`, async () => {
     const { page, errors } = await openPage(browser, `${server.url}?scenario=${id}&speed=30`);

@@ -139,6 +139,7 @@ impl Cluster {
             }
             Timer::Proxy(t) => self.proxy_timer(t),
             Timer::Elect(e, i, epoch) => self.election_timer(e, i, epoch),
+            Timer::Rewatch(c) => self.rewatch(c),
         }
     }
 
@@ -205,6 +206,8 @@ impl Cluster {
             Timer::Proxy(crate::proxy::ProxyTimer::Traffic) => true,
             Timer::Proxy(crate::proxy::ProxyTimer::Sync) => false,
             Timer::Elect(e, i, epoch) => self.election_timer_is_background(*e, *i, *epoch),
+            // A loop that is told nothing has work to catch up on.
+            Timer::Rewatch(_) => false,
         }
     }
 

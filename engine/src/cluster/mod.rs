@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod clock;
 pub mod etcd;
+pub mod informers;
 pub mod kubeconfig;
 pub mod leader_election;
 mod nodes;
@@ -50,6 +51,8 @@ enum Timer {
     Proxy(crate::proxy::ProxyTimer),
     /// A leader-elected replica's next try: (component, replica, its process epoch).
     Elect(leader_election::Elected, usize, u64),
+    /// A loop's reflector watches again after its watch broke.
+    Rewatch(Ctl),
 }
 
 /// A request the API server refused (kept for the log and the learner).

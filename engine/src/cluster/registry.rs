@@ -9,6 +9,7 @@
 //! Order matters for determinism: every change is shown to the controllers in this
 //! order, and controllers woken at the same instant run in this order.
 
+use super::informers::{LoopStats, LoopView, Watch};
 use super::{Cluster, Timer};
 use crate::apiserver::{ApiError, Change};
 use crate::client::{Component, Request};
@@ -24,12 +25,12 @@ use crate::controllers::pod_gc::PodGcController;
 use crate::controllers::replicaset::ReplicaSetController;
 use crate::controllers::resource_quota::ResourceQuotaController;
 use crate::controllers::taint_eviction::TaintEvictionController;
-use crate::controllers::{Controller, Ctx, RateLimiter, WorkQueue};
+use crate::controllers::{Controller, Ctx, KeyLabel, RateLimiter, WorkQueue};
 use crate::scheduler::Scheduler;
 use crate::time::SimTime;
 
-/// One controller with the machinery the cluster runs it with: its work queue, whether
-/// its wake-up is armed, and its rate limiter.
+/// One controller with the machinery the cluster runs it with: its informers' watch,
+/// its work queue, whether its wake-up is armed, its rate limiter, and what it did.
 #[derive(Clone, Debug)]
 pub struct Loop<C: Controller> {
     /// The controller and its own state.
@@ -37,6 +38,10 @@ pub struct Loop<C: Controller> {
     queue: WorkQueue<C::Key>,
     armed: bool,
     limiter: RateLimiter<C::Key>,
+    /// Its informers' watch (`cluster::informers`).
+    pub(super) watch: Watch,
+    /// Reconciles run, and the last one.
+    pub(super) stats: LoopStats,
 }
 
 impl<C: Controller> Default for Loop<C> {
@@ -47,6 +52,8 @@ impl<C: Controller> Default for Loop<C> {
             queue: WorkQueue::default(),
             armed: false,
             limiter: RateLimiter::new(base, max),
+            watch: Watch::default(),
+            stats: LoopStats::default(),
         }
     }
 }
@@ -68,6 +75,18 @@ impl<C: Controller> Loop<C> {
     /// Keys waiting in its queue.
     pub fn queued(&self) -> usize {
         self.queue.len()
+    }
+
+    /// Its queue and watch as the queue view shows them.
+    pub fn view(&self, c: Ctl) -> LoopView {
+        LoopView {
+            name: c.component().writer,
+            depth: self.queue.len(),
+            next: self.queue.peek(3).map(|k| k.label()).collect(),
+            failing: self.limiter.failing(),
+            stats: self.stats.clone(),
+            watch: self.watch.view(),
+        }
     }
 }
 
@@ -180,6 +199,23 @@ macro_rules! registry {
                 }
             }
 
+            /// What every loop's queue and watch look like now, in registry order.
+            pub fn views(&self) -> Vec<LoopView> {
+                vec![$( self.$field.view(Ctl::$variant) ),+]
+            }
+
+            pub(super) fn watch_mut(&mut self, c: Ctl) -> &mut Watch {
+                match c {
+                    $( Ctl::$variant => &mut self.$field.watch ),+
+                }
+            }
+
+            pub(super) fn watch(&self, c: Ctl) -> &Watch {
+                match c {
+                    $( Ctl::$variant => &self.$field.watch ),+
+                }
+            }
+
             pub(super) fn requeue_is_background(k: &CtlKey) -> bool {
                 match k {
                     $( CtlKey::$variant(_) => <$ty as Controller>::RETRY.requeue_is_background ),+
@@ -191,6 +227,14 @@ macro_rules! registry {
             /// Show a write to every controller, in registry order.
             pub(super) fn controllers_on_change(&mut self, ch: &Change) {
                 $( self.loop_on_change::<$ty>(ch); )+
+            }
+
+            /// Hand one controller the changes its watch delivers now (a resumed
+            /// watch's missed events, or a relist's).
+            pub(super) fn controller_deliver(&mut self, c: Ctl, changes: &[Change]) {
+                match c {
+                    $( Ctl::$variant => for ch in changes { self.deliver::<$ty>(ch) } ),+
+                }
             }
 
             /// A controller's wake-up: sync every key in its queue.
@@ -259,8 +303,22 @@ impl Cluster {
     }
 
     fn loop_on_change<C: Registered>(&mut self, ch: &Change) {
+        let slot = C::slot(&mut self.controllers);
+        if slot.watch.broken.is_some() {
+            // Its watch is broken: the change waits in the API server's watch cache.
+            slot.watch.miss(ch);
+            return;
+        }
+        self.deliver::<C>(ch);
+    }
+
+    /// The informer's event handlers see `ch`.
+    fn deliver<C: Registered>(&mut self, ch: &Change) {
+        let revision = self.store.revision();
         let (keys, timers) = {
             let slot = C::slot(&mut self.controllers);
+            slot.watch.resource_version = revision;
+            slot.watch.delivered += 1;
             let mut ctx = Ctx::new(&self.store, self.now, &mut self.rng, &self.config);
             slot.ctl.on_change(ch, &mut ctx);
             ctx.take()
@@ -290,6 +348,12 @@ impl Cluster {
         let who = C::identity();
         let keys = C::slot(&mut self.controllers).queue.drain();
         for key in keys {
+            {
+                let slot = C::slot(&mut self.controllers);
+                slot.stats.syncs += 1;
+                slot.stats.last_key = key.label();
+                slot.stats.last_at = Some(now);
+            }
             let (r, more, timers) = {
                 let slot = C::slot(&mut self.controllers);
                 let mut ctx = Ctx::new(&self.store, now, &mut self.rng, &self.config);
@@ -304,9 +368,11 @@ impl Cluster {
                 let _ = self.apply(&who, requests);
             }
             let after = match result {
-                Err(_) => C::RETRY
-                    .on_error
-                    .map(|_| C::slot(&mut self.controllers).limiter.when(key.clone())),
+                Err(_) => C::RETRY.on_error.map(|_| {
+                    let slot = C::slot(&mut self.controllers);
+                    slot.stats.retries += 1;
+                    slot.limiter.when(key.clone(), now)
+                }),
                 Ok(()) => {
                     C::slot(&mut self.controllers).limiter.forget(&key);
                     r.requeue_after

@@ -58,6 +58,11 @@ pub fn complete(c: &Cluster, line: &str) -> Vec<String> {
             .iter()
             .map(|s| s.to_string())
             .collect(),
+        ["sim", "watch"] => vec!["break".to_string()],
+        ["sim", "watch", "break"] => crate::cluster::Ctl::ALL
+            .iter()
+            .map(|c| c.component().writer)
+            .collect(),
         ["sim", "leader", "kill"] => ["kube-controller-manager", "kube-scheduler"]
             .iter()
             .map(|s| s.to_string())

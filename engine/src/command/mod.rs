@@ -133,6 +133,8 @@ pub const SIM_VERBS: &[&str] = &[
     "apiserver",
     "etcd",
     "leader",
+    "watch",
+    "queues",
 ];
 /// Resource names kubectl accepts here.
 pub const RESOURCE_NAMES: &[&str] = &[

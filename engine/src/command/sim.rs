@@ -12,7 +12,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, SimTime, MINUTE, SECOND};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up|status | etcd members N|down MEMBER|up MEMBER|status | leader status|replicas N|kill COMPONENT";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up|status | etcd members N|down MEMBER|up MEMBER|status | leader status|replicas N|kill COMPONENT | watch break CONTROLLER [--for DURATION] [--gone] | queues";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -46,6 +46,8 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
         "apiserver" => apiserver(c, rest),
         "etcd" => etcd(c, rest),
         "leader" => leader(c, rest),
+        "watch" => watch(c, rest),
+        "queues" => queues(c, rest),
         other => Err(format!("error: unknown sim verb \"{other}\"\n{USAGE}")),
     };
     match r {
@@ -267,6 +269,107 @@ fn leader(c: &mut Cluster, words: &[String]) -> R {
         }
         _ => Err(usage.into()),
     }
+}
+
+/// `sim watch break CONTROLLER [--for DURATION] [--gone]` (see `cluster::informers`).
+fn watch(c: &mut Cluster, words: &[String]) -> R {
+    use crate::cluster::informers::{loop_named, DEFAULT_BREAK};
+    let usage = "error: usage: sim watch break CONTROLLER [--for DURATION] [--gone] (e.g. sim watch break replicaset-controller --for 30s)";
+    let p = parse_flags(
+        words,
+        &[flag("for", None), bool_flag("gone", None)],
+        "sim watch",
+    )?;
+    let [verb, name] = p.args.as_slice() else {
+        return Err(usage.into());
+    };
+    if verb != "break" {
+        return Err(usage.into());
+    }
+    let ctl = loop_named(name).ok_or_else(|| {
+        format!(
+            "error: unknown controller \"{name}\": one of {}",
+            crate::cluster::Ctl::ALL
+                .iter()
+                .map(|c| c.component().writer)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })?;
+    let for_ms = p
+        .get("for")
+        .map(|d| parse_span("sim watch --for", d))
+        .transpose()
+        .map_err(|e| format!("error: {e}"))?
+        .unwrap_or(DEFAULT_BREAK);
+    let gone = p.bool("gone");
+    let from = c
+        .break_watch(ctl, for_ms, gone)
+        .map_err(|e| format!("error: {e}"))?;
+    Ok(format!(
+        "the watch of {name} broke at resourceVersion {from}: it is told nothing for {}, then watches again from {from}{}",
+        human_duration(for_ms),
+        if gone || for_ms > crate::cluster::informers::COMPACTION_INTERVAL {
+            ", which will be gone (410): it relists"
+        } else {
+            " and is sent what it missed"
+        }
+    ))
+}
+
+/// `sim queues`: every control loop's work queue and watch.
+fn queues(c: &mut Cluster, words: &[String]) -> R {
+    if !words.is_empty() {
+        return Err("error: usage: sim queues".into());
+    }
+    let mut rows = vec![vec![
+        "CONTROLLER".to_string(),
+        "QUEUE".into(),
+        "NEXT".into(),
+        "SYNCS".into(),
+        "RETRIES".into(),
+        "BACKING OFF".into(),
+        "LAST KEY".into(),
+        "WATCH".into(),
+    ]];
+    let mut notes = Vec::new();
+    for v in c.loop_views() {
+        let watch = match v.watch.broken_since {
+            Some(t) => format!(
+                "broken since {} ({} missed)",
+                clock_label(t),
+                v.watch.missed
+            ),
+            None => format!("rv {}", v.watch.resource_version),
+        };
+        rows.push(vec![
+            v.name.clone(),
+            v.depth.to_string(),
+            if v.next.is_empty() {
+                "-".into()
+            } else {
+                v.next.join(",")
+            },
+            v.stats.syncs.to_string(),
+            v.stats.retries.to_string(),
+            v.failing.to_string(),
+            if v.stats.last_key.is_empty() {
+                "-".into()
+            } else {
+                v.stats.last_key.clone()
+            },
+            watch,
+        ]);
+        if let Some(last) = &v.watch.last {
+            notes.push(format!("{}: {last}", v.name));
+        }
+    }
+    let mut out = crate::printers::table::render(&rows).trim_end().to_string();
+    for n in notes {
+        out.push('\n');
+        out.push_str(&n);
+    }
+    Ok(out)
 }
 
 fn advance(c: &mut Cluster, words: &[String]) -> R {
@@ -632,6 +735,20 @@ fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
             if let Some(t) = etcd.lost_since {
                 v["lostForSeconds"] = (c.now().saturating_sub(t) / 1000).into();
             }
+            return expect_json(&v, path, op, want, None);
+        } else if let Some(name) = subject[0].strip_prefix("queue/") {
+            // A control loop's queue and watch: `{.depth}`, `{.failing}`,
+            // `{.stats.syncs}`, `{.stats.retries}`, `{.watch.relists}`,
+            // `{.watch.missed}`, `{.watch.brokenSince}`…
+            let path = subject.get(1).ok_or(usage)?;
+            let ctl = crate::cluster::informers::loop_named(name)
+                .ok_or_else(|| format!("error: unknown controller \"{name}\""))?;
+            let v = c
+                .loop_views()
+                .into_iter()
+                .find(|v| v.name == ctl.component().writer)
+                .and_then(|v| serde_json::to_value(v).ok())
+                .unwrap_or_else(|| serde_json::json!({}));
             return expect_json(&v, path, op, want, None);
         } else if let Some(name) = subject[0].strip_prefix("leader/") {
             // A component's election: `{.host}` and `{.identity}` of its leader (empty

@@ -28,7 +28,7 @@ pub mod resource_quota;
 pub mod taint_eviction;
 pub mod workqueue;
 
-pub use workqueue::{RateLimiter, WorkQueue};
+pub use workqueue::{KeyLabel, RateLimiter, WorkQueue};
 
 use crate::apiserver::{ApiError, Change, Store};
 use crate::client::{Component, Request};
@@ -110,10 +110,9 @@ pub struct Retry {
 }
 
 impl Retry {
-    /// client-go's `DefaultControllerRateLimiter`'s per-item back-off: 5 ms after the
-    /// first failure, doubling to 1,000 s, until the key syncs cleanly. (Its overall
-    /// token bucket, 10 per second with a burst of 100, is not modelled: one simulated
-    /// controller never comes near it.)
+    /// client-go's `DefaultControllerRateLimiter`: per key 5 ms after the first
+    /// failure, doubling to 1,000 s, until the key syncs cleanly; and across keys a
+    /// token bucket of 10 per second with a burst of 100 (see [`RateLimiter`]).
     pub const DEFAULT: Retry = Retry {
         on_error: Some((5, 1_000 * SECOND)),
         requeue_is_background: false,
@@ -133,7 +132,7 @@ impl Retry {
 /// [`sync_failed`]: Controller::sync_failed
 pub trait Controller: Clone + std::fmt::Debug + Default {
     /// A work-queue key (namespace/name for most; the garbage collector keys by kind too).
-    type Key: Clone + Ord + std::fmt::Debug;
+    type Key: Clone + Ord + std::fmt::Debug + KeyLabel;
     /// Its own timers ([`NoTimer`] for none).
     type Timer: Clone + std::fmt::Debug;
     /// How its failed reconciles are retried.

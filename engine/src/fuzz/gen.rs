@@ -461,6 +461,8 @@ const SIM: &[&str] = &[
     "leader status",
     "leader replicas",
     "leader kill",
+    "watch break",
+    "queues",
 ];
 
 /// Resource words (kinds, short names, plural, `kind/name` prefixes).
@@ -982,7 +984,20 @@ pub fn command_line(rng: &mut Rng, corpus: &Corpus) -> String {
             | "apiserver status" | "etcd status" => {}
             "etcd members" => words.push(number(rng)),
             "etcd down" | "etcd up" => words.push(format!("etcd-{}", rng.below(7))),
-            "leader status" => {}
+            "leader status" | "queues" => {}
+            "watch break" => {
+                words.push(
+                    [
+                        "replicaset-controller",
+                        "scheduler",
+                        "gitops-sync",
+                        "nobody",
+                    ][rng.below(4) as usize]
+                        .to_string(),
+                );
+                words.push("--for".into());
+                words.push(duration(rng));
+            }
             "leader replicas" => words.push(number(rng)),
             "leader kill" => words.push(
                 [

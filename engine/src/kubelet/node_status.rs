@@ -175,6 +175,30 @@ impl Kubelet {
             }
             self.reported_images = Some(self.images.clone());
         }
+        // The API server's Node says not Ready while this kubelet posts Ready: the node
+        // lifecycle controller judged by Leases it did not see (a watch that broke).
+        // The status sync finds the stored status differs from its own and posts it
+        // (`tryUpdateNodeStatus`: `nodeStatusHasChanged`), and the status manager puts
+        // back the Ready conditions `MarkPodsNotReady` flipped (`needsReconcile`).
+        if self.cut.is_none() {
+            if let Some(n) = self
+                .node_object(store)
+                .filter(|n| n.ready_status() != ConditionStatus::True)
+            {
+                requests.extend(self.node_ready(n, now));
+                for (uid, w) in &self.workers {
+                    let Some(p) = store.get::<Pod>(&w.key).filter(|p| p.metadata.uid == *uid)
+                    else {
+                        continue;
+                    };
+                    let mut mine = p.clone();
+                    super::status::refresh_ready(&mut mine, now);
+                    if mine.status.conditions != p.status.conditions {
+                        requests.push(Request::blind_update_status(mine));
+                    }
+                }
+            }
+        }
         (
             requests,
             vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)],
