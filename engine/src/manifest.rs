@@ -225,6 +225,11 @@ fn unknown_fields(
     }
 }
 
+/// An object of `kind` from its JSON (a server-side apply's merged result).
+pub fn object_from_json(kind: Kind, value: serde_json::Value) -> Result<Object, String> {
+    decode_typed(kind, value).map_err(|(_, e)| e)
+}
+
 fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String, String)> {
     Ok(match kind {
         Kind::Deployment => Object::Deployment(typed(value)?),

@@ -278,6 +278,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "watch-broke",
         include_str!("../scenarios/24-watch-broke.yaml"),
     ),
+    (
+        "two-writers-one-field",
+        include_str!("../scenarios/25-two-writers-one-field.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

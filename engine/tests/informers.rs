@@ -188,9 +188,13 @@ fn watch_and_queue_commands_refuse_what_they_cannot_do() {
 }
 
 #[test]
-fn a_node_lifecycle_controller_blind_to_leases_marks_nodes_unknown_and_the_kubelets_put_ready_back() {
+fn a_node_lifecycle_controller_blind_to_leases_marks_nodes_unknown_and_the_kubelets_put_ready_back()
+{
     let mut c = web_cluster(7);
-    sh(&mut c, "sim watch break node-lifecycle-controller --for 70s --gone");
+    sh(
+        &mut c,
+        "sim watch break node-lifecycle-controller --for 70s --gone",
+    );
     // Past the 50 s grace by its clock, with no renewal seen: Unknown, Pods not ready.
     let at = step_until(&mut c, 70_000, "node-1 marked Unknown", |c| {
         node_ready(c, "node-1") == "Unknown"

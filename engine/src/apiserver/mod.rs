@@ -15,6 +15,7 @@ pub mod admission;
 pub mod diff;
 pub(crate) mod fxhash;
 mod log;
+pub mod managed_fields;
 pub use log::WatchLog;
 mod errors;
 pub mod validation;

@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod clock;
 pub mod etcd;
+mod field_managers;
 pub mod informers;
 pub mod kubeconfig;
 pub mod leader_election;
@@ -116,6 +117,10 @@ pub struct Cluster {
     acting: Option<request_path::Acting>,
     /// The leader elections of kube-controller-manager and kube-scheduler.
     elections: leader_election::Elections,
+    /// Who owns which fields of each object (`metadata.managedFields`).
+    managed: crate::apiserver::managed_fields::ManagedFields,
+    /// A server-side apply is writing: it records its own ownership.
+    applying: bool,
 }
 
 /// The user's identity for clicks and commands.
@@ -303,6 +308,8 @@ impl Cluster {
             requests: request_path::RequestLog::default(),
             acting: None,
             elections: leader_election::initial(seed),
+            managed: Default::default(),
+            applying: false,
         }
     }
 

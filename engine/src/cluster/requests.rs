@@ -17,11 +17,16 @@ impl Cluster {
             return Err(u.error());
         }
         let traced = (self.acting.is_some() && who.writer == writer::KUBECTL).then(|| req.clone());
+        let spec_write = matches!(req, Request::Create { .. } | Request::Update(_));
+        let deletes = matches!(req, Request::Delete { .. });
         let result = self.execute(who, req);
         if let Some(req) = traced {
             self.record_write(&req, &result);
         }
         let changes = result?;
+        if spec_write || deletes {
+            self.record_field_managers(who, &changes);
+        }
         for ch in &changes {
             self.dispatch(ch);
         }

@@ -810,7 +810,11 @@ fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
             match c.store.get_object(k, &key) {
                 None => "<not found>".to_string(),
                 Some(o) => {
-                    let v = o.to_json();
+                    let mut v = o.to_json();
+                    // Goals may read field ownership, as `--show-managed-fields` shows it.
+                    if c.managed_fields().has(k, &key) {
+                        v["metadata"]["managedFields"] = c.managed_fields().to_json(k, &key);
+                    }
                     let found = select(path, &v)?;
                     found
                         .iter()

@@ -593,6 +593,8 @@ const FLAGS: &[(&str, Val)] = &[
     ("revision", Val::Number),
     ("selector", Val::Selector),
     ("server-side", Val::Bool),
+    ("force-conflicts", Val::Bool),
+    ("show-managed-fields", Val::Bool),
     ("show-labels", Val::Bool),
     ("sort-by", Val::JsonPath),
     ("tail", Val::Number),

@@ -642,12 +642,29 @@ const APPLY_FLAGS: &[FlagSpec] = &[
     flag("validate", None),
     NS,
     bool_flag("server-side", None),
+    bool_flag("force-conflicts", None),
+    flag("field-manager", None),
 ];
 
+/// apply.go's words after a server-side apply's 409 (the API server's message first).
+const SSA_CONFLICT_HELP: &str =
+    "Please review the fields above--they currently have other managers. Here
+are the ways you can resolve this warning:
+* If you intend to manage all of these fields, please re-run the apply
+  command with the `--force-conflicts` flag.
+* If you do not intend to manage all of the fields, please edit your
+  manifest to remove references to the fields that should keep their
+  current managers.
+* You may co-own fields by updating your manifest to match the existing
+  value; in this case, you'll become the manager if the other manager(s)
+  stop managing the field (remove it from their configuration).
+See https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts";
+
 /// The word apply prints: with `--server-side` every outcome is `serverside-applied`
-/// (apply.go prints that operation for each object it patched); kubeplay keeps its
-/// client-side merge and the last-applied annotation either way, so only the word and
-/// not the field ownership follows server-side apply.
+/// (apply.go prints that operation for each object it patched). A server-side apply
+/// merges on the server with field ownership (`apiserver::managed_fields`): it owns
+/// the fields its manifest names, conflicts with other managers' fields unless
+/// `--force-conflicts`, and writes no last-applied annotation.
 fn applied(p: &Parsed, client_side: &'static str) -> &'static str {
     if p.bool("server-side") {
         "serverside-applied"
@@ -667,6 +684,10 @@ pub(super) fn apply(
     files: &dyn Files,
 ) -> R {
     let p = parse_flags(&bare_validate(words), APPLY_FLAGS, "kubectl apply")?;
+    let server_side = p.bool("server-side");
+    if p.bool("force-conflicts") && !server_side {
+        return Err("error: --force-conflicts only works with --server-side".into());
+    }
     let ns = namespace(&p);
     let v = validation(&p, "Error: ")?;
     let docs = read_manifest(&p, stdin, files)?;
@@ -728,6 +749,15 @@ pub(super) fn apply(
         }
         let kind = obj.kind();
         let key = ObjKey::of(obj.meta());
+        if server_side {
+            let manager = p.get("field-manager").unwrap_or("kubectl");
+            let name = qualified_name(kind, &key.name);
+            match server_side_apply(c, obj, &doc.source, manager, p.bool("force-conflicts")) {
+                Ok(()) => out.push_str(&format!("{name} serverside-applied\n")),
+                Err(e) => errors.push(e),
+            }
+            continue;
+        }
         obj.meta_mut()
             .annotations
             .insert(LAST_APPLIED.into(), last_applied(&doc.source));
@@ -799,6 +829,49 @@ pub(super) fn replace(
         }
     }
     finish(out, errors)
+}
+
+/// One object's server-side apply: create it, or merge the manifest into the live
+/// object on the server's field ownership; a 409 in apply.go's words.
+fn server_side_apply(
+    c: &mut Cluster,
+    obj: Object,
+    applied: &serde_json::Value,
+    manager: &str,
+    force: bool,
+) -> Result<(), String> {
+    let kind = obj.kind();
+    let key = ObjKey::of(obj.meta());
+    let Some(live) = c.store.get_object(kind, &key).cloned() else {
+        let create = Request::Create {
+            object: obj,
+            event: None,
+        };
+        return c
+            .submit_server_side_apply(create, Vec::new(), manager, applied)
+            .map(|_| ())
+            .map_err(api);
+    };
+    let (merged, entries) = c
+        .plan_server_side_apply(&live, applied, manager, force)
+        .map_err(|conflicts| {
+            format!(
+                "error: {}\n{SSA_CONFLICT_HELP}",
+                crate::apiserver::managed_fields::conflict_message(&conflicts)
+            )
+        })?;
+    let decoded =
+        crate::manifest::object_from_json(kind, merged).map_err(|e| format!("error: {e}"))?;
+    let mut updated = merge_into_live(&live, &decoded);
+    updated.meta_mut().resource_version = live.meta().resource_version.clone();
+    if updated == live {
+        // Nothing changes but who owns what.
+        c.record_server_side_apply(kind, &key, entries, manager, applied);
+        return Ok(());
+    }
+    c.submit_server_side_apply(Request::Update(updated), entries, manager, applied)
+        .map(|_| ())
+        .map_err(api)
 }
 
 /// The `last-applied-configuration` annotation's value: the manifest as written,

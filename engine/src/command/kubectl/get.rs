@@ -27,6 +27,7 @@ const GET_FLAGS: &[FlagSpec] = &[
     bool_flag("no-headers", None),
     bool_flag("watch", Some('w')),
     flag("label-columns", Some('L')),
+    bool_flag("show-managed-fields", None),
 ];
 
 /// Every `-o` that `kubectl get` knows, as `NoCompatiblePrinterError` lists them
@@ -367,8 +368,8 @@ fn print(
                 }
             }
         }
-        Output::Json => out = pretty_json(&document(groups, single)),
-        Output::Yaml => out = to_yaml(&document(groups, single)),
+        Output::Json => out = pretty_json(&with_managed_fields(c, p, document(groups, single))),
+        Output::Yaml => out = to_yaml(&with_managed_fields(c, p, document(groups, single))),
         Output::JsonPath(t) => out = t.execute(&document(groups, single))?,
         Output::GoTemplate(t) => out = t.execute(&document(groups, single))?,
         Output::CustomColumns(cols) => {
@@ -416,6 +417,36 @@ fn tables(c: &Cluster, p: &Parsed, groups: &[Group], kinds: &[Kind], wide: bool)
         })
         .collect();
     tables.join("\n")
+}
+
+/// `--show-managed-fields`: JSON and YAML keep `metadata.managedFields` (which they
+/// omit by default since v1.21).
+fn with_managed_fields(c: &Cluster, p: &Parsed, mut doc: serde_json::Value) -> serde_json::Value {
+    if !p.bool("show-managed-fields") {
+        return doc;
+    }
+    let add = |o: &mut serde_json::Value| {
+        let Some(kind) = o
+            .get("kind")
+            .and_then(|k| k.as_str())
+            .and_then(|k| Kind::ALL.iter().copied().find(|x| x.name() == k))
+        else {
+            return;
+        };
+        let meta = &o["metadata"];
+        let key = crate::apiserver::ObjKey::new(
+            meta["namespace"].as_str().unwrap_or(""),
+            meta["name"].as_str().unwrap_or(""),
+        );
+        if c.managed_fields().has(kind, &key) {
+            o["metadata"]["managedFields"] = c.managed_fields().to_json(kind, &key);
+        }
+    };
+    match doc.get_mut("items").and_then(|i| i.as_array_mut()) {
+        Some(items) => items.iter_mut().for_each(add),
+        None => add(&mut doc),
+    }
+    doc
 }
 
 /// What `-o json|yaml|jsonpath` prints: the object itself, or a `List`.
