@@ -282,6 +282,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "two-writers-one-field",
         include_str!("../scenarios/25-two-writers-one-field.yaml"),
     ),
+    (
+        "three-replicas-one-node",
+        include_str!("../scenarios/26-three-replicas-one-node.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

@@ -501,3 +501,48 @@ fn the_default_spread_counts_zones_only_on_nodes_that_carry_the_zone_label() {
         ],
     );
 }
+
+/// Pods of `app=gateway` per node after a rollout that adds a hostname spread
+/// constraint to replicas that all started on node-1.
+fn spread_after_rollout(match_label_keys: bool) -> Vec<usize> {
+    use kubeplay_engine::command::{run, NoFiles};
+    let mut c = Cluster::with_default_nodes(3);
+    for line in [
+        "kubectl cordon node-2",
+        "kubectl cordon node-3",
+        "kubectl create deployment gateway --image=nginx:1.27 --replicas=3",
+    ] {
+        assert!(run(&mut c, line, None, &NoFiles).ok, "{line}");
+    }
+    assert!(c.settle(120_000));
+    for line in ["kubectl uncordon node-2", "kubectl uncordon node-3"] {
+        assert!(run(&mut c, line, None, &NoFiles).ok, "{line}");
+    }
+    let keys = if match_label_keys {
+        r#","matchLabelKeys":["pod-template-hash"]"#
+    } else {
+        ""
+    };
+    let patch = format!(
+        r#"kubectl patch deployment gateway -p '{{"spec":{{"template":{{"spec":{{"topologySpreadConstraints":[{{"maxSkew":1,"topologyKey":"kubernetes.io/hostname","whenUnsatisfiable":"DoNotSchedule","labelSelector":{{"matchLabels":{{"app":"gateway"}}}}{keys}}}]}}}}}}}}'"#
+    );
+    let o = run(&mut c, &patch, None, &NoFiles);
+    assert!(o.ok, "{}", o.output);
+    assert!(c.settle(300_000));
+    ["node-1", "node-2", "node-3"]
+        .iter()
+        .map(|n| {
+            c.store
+                .list::<Pod>()
+                .filter(|p| p.spec.node_name == *n && p.metadata.deletion_timestamp.is_none())
+                .count()
+        })
+        .collect()
+}
+
+#[test]
+fn match_label_keys_lets_a_rollout_spread_its_new_pods_one_per_node() {
+    assert_eq!(spread_after_rollout(true), [1, 1, 1]);
+    // Without it the old Pods on node-1 count while the new ones are placed.
+    assert_ne!(spread_after_rollout(false), [1, 1, 1]);
+}

@@ -105,6 +105,7 @@ for (const [id, title, steps, goals] of [
   ['leader-killed', "The controller manager's leader is killed", 5, 6],
   ['watch-broke', 'A watch broke and the controller relisted', 4, 4],
   ['two-writers-one-field', 'Two writers, one field: server-side apply and its conflicts', 6, 4],
+  ['three-replicas-one-node', 'Three replicas, one node: no N−1 margin', 6, 6],
 ]) {
   test(`the ${id} lesson: clicking its steps ticks every goal`, async () => {
     const { page, errors } = await openPage(browser, `${server.url}?scenario=${id}&speed=30`);

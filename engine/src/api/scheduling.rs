@@ -249,7 +249,8 @@ pub struct TopologySpreadConstraint {
     /// Which Pods count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label_selector: Option<LabelSelector>,
-    /// Unmodelled fields (`minDomains`, `nodeAffinityPolicy`, `matchLabelKeys`…), kept as written.
+    /// Further fields kept as written: `matchLabelKeys` (read by the scheduler's
+    /// spread), `minDomains`, `nodeAffinityPolicy`…
     #[serde(flatten, deserialize_with = "super::extra::topology_spread")]
     pub extra: super::extra::Extra,
 }

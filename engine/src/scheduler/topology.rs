@@ -45,17 +45,33 @@ fn count_matching<'a>(pods: impl Iterator<Item = &'a Pod>, sel: &LabelSelector, 
     .count() as i64
 }
 
-fn selector_of(c: &TopologySpreadConstraint) -> LabelSelector {
+fn selector_of(c: &TopologySpreadConstraint, pod: &Pod) -> LabelSelector {
     // A constraint without a selector matches no Pod (labels.Nothing()); an empty
     // selector that cannot match anything is modelled by an impossible requirement.
-    c.label_selector.clone().unwrap_or(LabelSelector {
+    let mut sel = c.label_selector.clone().unwrap_or(LabelSelector {
         match_labels: Default::default(),
         match_expressions: vec![LabelSelectorRequirement {
             key: "kubeplay.dev/nothing".into(),
             operator: "Exists".into(),
             values: vec![],
         }],
-    })
+    });
+    // `matchLabelKeys` (`filterTopologySpreadConstraints`): the incoming Pod's value of
+    // each key it carries joins the selector, so with `pod-template-hash` a rollout's
+    // new Pods spread among themselves and the old ones do not count.
+    let keys = c
+        .extra
+        .get("matchLabelKeys")
+        .and_then(|k| k.as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|k| k.as_str());
+    for k in keys {
+        if let Some(v) = pod.metadata.labels.get(k) {
+            sel.match_labels.insert(k.to_string(), v.clone());
+        }
+    }
+    sel
 }
 
 /// PodTopologySpread PreFilter state for the hard (`DoNotSchedule`) constraints.
@@ -76,7 +92,7 @@ impl SpreadFilterState {
             .topology_spread_constraints
             .iter()
             .filter(|c| c.is_hard())
-            .map(|c| (c.clone(), selector_of(c)))
+            .map(|c| (c.clone(), selector_of(c, pod)))
             .collect();
         if constraints.is_empty() {
             return None;
@@ -205,7 +221,7 @@ pub fn spread_scores<'a>(store: &'a Store, pod: &Pod, feasible: &[&'a Node]) -> 
             .map(|c| SoftConstraint {
                 key: c.topology_key.clone(),
                 max_skew: c.max_skew,
-                selector: selector_of(c),
+                selector: selector_of(c, pod),
             })
             .collect();
         (c, None)
