@@ -209,3 +209,25 @@ fn a_node_lifecycle_controller_blind_to_leases_marks_nodes_unknown_and_the_kubel
     assert_eq!(web(&c).status.ready_replicas, 3);
     assert!(reasons_for(&c, "Node", "node-1").contains(&"NodeReady".to_string()));
 }
+
+#[test]
+fn the_scheduler_row_shows_its_scheduling_queue_and_its_cycles() {
+    let mut c = web_cluster(8);
+    let v = view(&c, "default-scheduler");
+    assert_eq!(v.stats.syncs, 3, "one cycle per Pod of web");
+    assert!(
+        v.stats.last_key.starts_with("default/web-"),
+        "{:?}",
+        v.stats
+    );
+    // No leader: new Pods wait in the activeQ.
+    sh(&mut c, "sim leader kill kube-scheduler");
+    sh(&mut c, "kubectl scale deployment web --replicas=5");
+    c.advance(5_000);
+    let v = view(&c, "default-scheduler");
+    assert_eq!(v.depth, 2);
+    assert_eq!(v.next.len(), 2);
+    assert!(c.settle(120_000));
+    let v = view(&c, "default-scheduler");
+    assert_eq!((v.depth, v.stats.syncs), (0, 5));
+}

@@ -58,6 +58,8 @@ test('a share link reopens the same world, and it is what lz-string decodes', as
   assert.match(url, /\?scenario=gateway-delete-pod#s=/);
   const { page: again, errors: errors2 } = await openPage(browser, url.replace('#s=', '&autoplay=0#s='));
   await again.getByTestId('goals').waitFor();
+  // The page replays the session in slices a frame can afford: look once it is done.
+  await again.getByTestId('replay').waitFor({ state: 'detached', timeout: 20_000 });
   assert.equal(await again.getByTestId('play').getAttribute('aria-pressed'), 'false');
   assert.deepEqual(await look(again), mine);
   assert.deepEqual([...errors, ...errors2], []);

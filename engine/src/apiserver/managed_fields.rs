@@ -624,6 +624,15 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// `web` applied by `kubectl` with 3 replicas: its key, the managers, the object.
+    fn applied_by_kubectl() -> (ObjKey, ManagedFields, Value) {
+        let key = ObjKey::new("default", "web");
+        let mut m = ManagedFields::default();
+        let live = deploy(3, "nginx:1.27");
+        m.finish_apply(Kind::Deployment, &key, vec![], "kubectl", &live, stamp(0));
+        (key, m, live)
+    }
+
     fn stamp(time: SimTime) -> Stamp<'static> {
         Stamp {
             api_version: "apps/v1",
@@ -658,10 +667,7 @@ mod tests {
 
     #[test]
     fn an_apply_changing_a_field_another_manager_updated_conflicts_unless_forced() {
-        let key = ObjKey::new("default", "web");
-        let mut m = ManagedFields::default();
-        let live = deploy(3, "nginx:1.27");
-        m.finish_apply(Kind::Deployment, &key, vec![], "kubectl", &live, stamp(0));
+        let (key, mut m, live) = applied_by_kubectl();
         let scaled = deploy(5, "nginx:1.27");
         let scale = Writer {
             manager: "kubectl".into(),
@@ -720,10 +726,7 @@ mod tests {
 
     #[test]
     fn a_field_the_applier_no_longer_names_is_removed_when_no_one_else_owns_it() {
-        let key = ObjKey::new("default", "web");
-        let mut m = ManagedFields::default();
-        let live = deploy(3, "nginx:1.27");
-        m.finish_apply(Kind::Deployment, &key, vec![], "kubectl", &live, stamp(0));
+        let (key, m, live) = applied_by_kubectl();
         let mut without = deploy(3, "nginx:1.27");
         without["spec"].as_object_mut().unwrap().remove("replicas");
         let (obj, _) = m

@@ -79,14 +79,25 @@ impl<C: Controller> Loop<C> {
 
     /// Its queue and watch as the queue view shows them.
     pub fn view(&self, c: Ctl) -> LoopView {
-        LoopView {
+        let mut v = LoopView {
             name: c.component().writer,
             depth: self.queue.len(),
             next: self.queue.peek(3).map(|k| k.label()).collect(),
             failing: self.limiter.failing(),
             stats: self.stats.clone(),
             watch: self.watch.view(),
+        };
+        if let Some(q) = self.ctl.own_queue() {
+            v.depth = q.depth;
+            v.next = q.next;
+            v.failing = q.waiting;
+            v.stats.syncs = q.syncs;
+            if let Some((key, at)) = q.last {
+                v.stats.last_key = key;
+                v.stats.last_at = Some(at);
+            }
         }
+        v
     }
 }
 

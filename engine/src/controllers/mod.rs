@@ -93,6 +93,22 @@ impl<'a, K, T> Ctx<'a, K, T> {
     }
 }
 
+/// A control loop's own queue, for one that keeps its keys elsewhere than the work
+/// queue (the scheduler's scheduling queue), as the queue view shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OwnQueue {
+    /// Keys ready to be processed.
+    pub depth: usize,
+    /// The next of them.
+    pub next: Vec<String>,
+    /// Keys waiting to be retried.
+    pub waiting: usize,
+    /// Keys processed so far.
+    pub syncs: u64,
+    /// The last key processed, and when.
+    pub last: Option<(String, SimTime)>,
+}
+
 /// A timer type for controllers that arm none.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NoTimer {}
@@ -185,5 +201,10 @@ pub trait Controller: Clone + std::fmt::Debug + Default {
     /// progress deadline): the cluster is not quiescent while this is true.
     fn is_busy(&self) -> bool {
         false
+    }
+
+    /// Its own queue, if it keeps one instead of the work queue.
+    fn own_queue(&self) -> Option<OwnQueue> {
+        None
     }
 }

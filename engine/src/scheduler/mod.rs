@@ -146,6 +146,9 @@ pub struct Scheduler {
     /// requests are held on the node for Pods of lower or equal priority, so the room
     /// a preemption made is not taken by someone else.
     nominated: BTreeMap<String, BTreeSet<ObjKey>>,
+    /// Scheduling cycles run, and the Pod and time of the last (the queue view).
+    cycles: u64,
+    last_cycled: Option<(ObjKey, SimTime)>,
 }
 
 fn pod_priority(p: &Pod) -> i64 {
@@ -169,6 +172,19 @@ impl Controller for Scheduler {
 
     fn identity() -> Component {
         Component::named(writer::DEFAULT_SCHEDULER)
+    }
+
+    /// The activeQ stands for its work queue; Pods in backoffQ or the unschedulable
+    /// pool are the ones waiting to be retried.
+    fn own_queue(&self) -> Option<crate::controllers::OwnQueue> {
+        use crate::controllers::KeyLabel;
+        Some(crate::controllers::OwnQueue {
+            depth: self.active.len(),
+            next: self.active.iter().take(3).map(|k| k.3.label()).collect(),
+            waiting: self.backoff.len() + self.unschedulable.len(),
+            syncs: self.cycles,
+            last: self.last_cycled.as_ref().map(|(k, t)| (k.label(), *t)),
+        })
     }
 
     /// Unscheduled Pods join the queue (their cycle `scheduler_latency` later); bound or

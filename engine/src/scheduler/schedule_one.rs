@@ -61,6 +61,8 @@ impl Scheduler {
         };
         let key = head.3;
         self.in_active.remove(&key);
+        self.cycles += 1;
+        self.last_cycled = Some((key.clone(), now));
         let mut timers = Vec::new();
         let requests = match store.get::<Pod>(&key) {
             Some(pod) if wants_scheduling(pod) => {
