@@ -48,6 +48,7 @@ fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
         "RoleBinding" => Kind::RoleBinding,
         "ClusterRoleBinding" => Kind::ClusterRoleBinding,
         "ResourceQuota" => Kind::ResourceQuota,
+        "LimitRange" => Kind::LimitRange,
         _ => {
             return Err(format!(
                 "resource mapping not found for name: \"\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{api_version}\"\nensure CRDs are installed first"
@@ -249,6 +250,7 @@ fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String,
         Kind::RoleBinding => Object::RoleBinding(typed(value)?),
         Kind::ClusterRoleBinding => Object::ClusterRoleBinding(typed(value)?),
         Kind::ResourceQuota => Object::ResourceQuota(typed(value)?),
+        Kind::LimitRange => Object::LimitRange(typed(value)?),
     })
 }
 

@@ -42,6 +42,7 @@ fn root(kind: Kind) -> &'static str {
         Kind::RoleBinding => "V1RoleBinding",
         Kind::ClusterRoleBinding => "V1ClusterRoleBinding",
         Kind::ResourceQuota => "V1ResourceQuota",
+        Kind::LimitRange => "V1LimitRange",
     }
 }
 

@@ -771,6 +771,52 @@ pub struct Lease {
     pub spec: LeaseSpec,
 }
 
+/// `v1.LimitRangeItem`: the bounds and defaults of one type of thing (`Container`,
+/// `Pod`, `PersistentVolumeClaim`) in a namespace.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LimitRangeItem {
+    /// `Container`, `Pod` or `PersistentVolumeClaim`.
+    #[serde(rename = "type", default)]
+    pub type_: String,
+    /// The most each may use (a limit, and a request).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub max: StringMap,
+    /// The least each must ask for (a request, and a limit).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub min: StringMap,
+    /// The limit a container without one gets.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub default: StringMap,
+    /// The request a container without one gets.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub default_request: StringMap,
+    /// The largest limit ÷ request.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub max_limit_request_ratio: StringMap,
+}
+
+/// `v1.LimitRangeSpec`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LimitRangeSpec {
+    /// The items, each for one type.
+    #[serde(default)]
+    pub limits: Vec<LimitRangeItem>,
+}
+
+/// `v1.LimitRange`: per-container (or per-Pod) bounds and defaults in a namespace,
+/// enforced by the LimitRanger admission plugin.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LimitRange {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// The items.
+    #[serde(default)]
+    pub spec: LimitRangeSpec,
+}
+
 /// `v1.ResourceQuotaSpec`: the hard limits of a namespace's consumption.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

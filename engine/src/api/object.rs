@@ -40,11 +40,13 @@ pub enum Kind {
     ClusterRoleBinding,
     /// `v1` ResourceQuota.
     ResourceQuota,
+    /// `v1` LimitRange.
+    LimitRange,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 17] = [
+    pub const ALL: [Kind; 18] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -62,6 +64,7 @@ impl Kind {
         Kind::RoleBinding,
         Kind::ClusterRoleBinding,
         Kind::ResourceQuota,
+        Kind::LimitRange,
     ];
 
     /// The Kind name, e.g. `ReplicaSet`.
@@ -84,6 +87,7 @@ impl Kind {
             Kind::RoleBinding => "RoleBinding",
             Kind::ClusterRoleBinding => "ClusterRoleBinding",
             Kind::ResourceQuota => "ResourceQuota",
+            Kind::LimitRange => "LimitRange",
         }
     }
 
@@ -122,6 +126,7 @@ impl Kind {
             Kind::RoleBinding => "rolebindings",
             Kind::ClusterRoleBinding => "clusterrolebindings",
             Kind::ResourceQuota => "resourcequotas",
+            Kind::LimitRange => "limitranges",
         }
     }
 
@@ -185,6 +190,8 @@ pub enum Object {
     ClusterRoleBinding(ClusterRoleBinding),
     /// A ResourceQuota.
     ResourceQuota(ResourceQuota),
+    /// A LimitRange.
+    LimitRange(LimitRange),
 }
 
 impl Object {
@@ -208,6 +215,7 @@ impl Object {
             Object::RoleBinding(_) => Kind::RoleBinding,
             Object::ClusterRoleBinding(_) => Kind::ClusterRoleBinding,
             Object::ResourceQuota(_) => Kind::ResourceQuota,
+            Object::LimitRange(_) => Kind::LimitRange,
         }
     }
 
@@ -231,6 +239,7 @@ impl Object {
             Object::RoleBinding(o) => &o.metadata,
             Object::ClusterRoleBinding(o) => &o.metadata,
             Object::ResourceQuota(o) => &o.metadata,
+            Object::LimitRange(o) => &o.metadata,
         }
     }
 
@@ -254,6 +263,7 @@ impl Object {
             Object::RoleBinding(o) => &mut o.metadata,
             Object::ClusterRoleBinding(o) => &mut o.metadata,
             Object::ResourceQuota(o) => &mut o.metadata,
+            Object::LimitRange(o) => &mut o.metadata,
         }
     }
 
@@ -277,6 +287,7 @@ impl Object {
             Object::RoleBinding(o) => serde_json::to_value(o),
             Object::ClusterRoleBinding(o) => serde_json::to_value(o),
             Object::ResourceQuota(o) => serde_json::to_value(o),
+            Object::LimitRange(o) => serde_json::to_value(o),
         }
         .unwrap_or(serde_json::Value::Null);
         let mut map = serde_json::Map::new();
@@ -299,6 +310,7 @@ impl Object {
             (Object::Namespace(a), Object::Namespace(b)) => a.spec != b.spec,
             (Object::PodDisruptionBudget(a), Object::PodDisruptionBudget(b)) => a.spec != b.spec,
             (Object::ResourceQuota(a), Object::ResourceQuota(b)) => a.spec != b.spec,
+            (Object::LimitRange(a), Object::LimitRange(b)) => a.spec != b.spec,
             _ => false,
         }
     }
@@ -364,3 +376,4 @@ resource!(ClusterRole);
 resource!(RoleBinding);
 resource!(ClusterRoleBinding);
 resource!(ResourceQuota);
+resource!(LimitRange);

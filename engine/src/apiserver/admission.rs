@@ -37,6 +37,7 @@ pub fn admit_create(obj: &mut Object) {
         Object::Deployment(d) => default_pod_spec(&mut d.spec.template.spec),
         Object::ReplicaSet(rs) => default_pod_spec(&mut rs.spec.template.spec),
         Object::Service(svc) => default_service(svc),
+        Object::LimitRange(lr) => super::limit_ranger::default_limit_range(lr),
         _ => {}
     }
 }

@@ -23,6 +23,8 @@ pub mod validation;
 pub use errors::ApiError;
 mod events;
 mod index;
+pub mod limit_ranger;
+pub mod pod_security;
 pub mod quota;
 pub mod rbac;
 pub mod services;
@@ -241,6 +243,9 @@ pub struct Store {
     service_ips: BTreeMap<u32, ObjKey>,
     /// Allocated node ports → their Service.
     node_ports: BTreeMap<i64, ObjKey>,
+    /// The warnings admission gave kubectl's requests (`Warning: …`), taken by the
+    /// command that sent them.
+    pub warnings: Vec<String>,
 }
 
 /// The floor of the cluster-wide Pod limit (see [`Store::pod_limit`]).

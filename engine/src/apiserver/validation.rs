@@ -981,6 +981,7 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
             validate_pod_spec_numbers(&mut causes, "spec", &p.spec);
         }
         Object::PodDisruptionBudget(pdb) => validate_pdb(&mut causes, pdb),
+        Object::LimitRange(lr) => causes.extend(super::limit_ranger::validate_limit_range(lr)),
         Object::Role(r) => {
             validate_rules(&mut causes, r.rules.as_deref().unwrap_or_default(), true)
         }

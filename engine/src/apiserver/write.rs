@@ -191,6 +191,13 @@ impl Store {
                 });
             }
         }
+        // LimitRanger (mutating): the namespace's default requests and limits.
+        if let Object::Pod(pod) = &mut obj {
+            let ranges = self.limit_ranges(&pod.metadata.namespace);
+            if !ranges.is_empty() {
+                super::limit_ranger::mutate_pod(pod, &ranges);
+            }
+        }
         validation::validate(&obj, None)?;
         // A store that tracks namespaces (every Cluster's does) refuses content in a
         // missing or terminating one; the bare stores of unit tests track none.
@@ -213,6 +220,16 @@ impl Store {
                 Some(_) => {}
             }
         }
+        // LimitRanger (validating): each range's min, max and ratio.
+        if let Object::Pod(pod) = &obj {
+            let ranges = self.limit_ranges(&pod.metadata.namespace);
+            if !ranges.is_empty() {
+                super::limit_ranger::validate_pod(pod, &ranges)?;
+            }
+        }
+        // PodSecurity (validating): refuses Pods under `enforce`, warns otherwise.
+        let warnings =
+            self.admit_pod_security(&obj, None, writer == crate::client::writer::KUBECTL)?;
         // The cluster-wide Pod limit, as validating admission (after validation, like
         // the ResourceQuota admission whose refusal it copies).
         if kind == Kind::Pod {
@@ -258,6 +275,7 @@ impl Store {
         // and Leases leave it unset (Pod generation is an alpha feature, off).
         meta.generation = i64::from(matches!(kind, Kind::Deployment | Kind::ReplicaSet));
         let change = self.put(now, "create", obj, writer);
+        self.warnings.extend(warnings);
         for q in quotas {
             self.put(
                 now,
@@ -300,6 +318,11 @@ impl Store {
         // Defaulting runs on every write, as the API server decodes every request.
         admission::admit_create(&mut obj);
         validation::validate(&obj, Some(current))?;
+        let warnings = self.admit_pod_security(
+            &obj,
+            Some(current),
+            writer == crate::client::writer::KUBECTL,
+        )?;
         if let (Object::Service(svc), Object::Service(old)) = (&mut obj, current) {
             // The allocators' rare random pick on an update (a type that now needs node
             // ports) is seeded by the store's revision: deterministic, and independent of
@@ -308,6 +331,7 @@ impl Store {
             let mut rng = Rng::new(self.revision ^ 0x5e41_71ce);
             self.reallocate_service(&mut rng, svc, &old)?;
         }
+        self.warnings.extend(warnings);
         let current = self.current(kind, &key)?;
         let spec_changed = obj.spec_differs(current);
         let cur_meta = current.meta().clone();

@@ -7,7 +7,7 @@
 //! Each request gets a number in order. Reads (get, list, watch) skip admission, which
 //! only writes pass. What the mutating stage shows is what defaulting and admission
 //! added to the object (`apiserver::admission`: defaults, DefaultTolerationSeconds,
-//! Priority, the Service allocators), as the paths of the fields they set.
+//! Priority, the Service allocators; `apiserver::limit_ranger`: LimitRanger's defaults), as the paths of the fields they set.
 //!
 //! Upstream: `staging/src/k8s.io/apiserver/pkg/server/config.go`
 //! (`DefaultBuildHandlerChain`: authentication, then authorization filters),
@@ -35,7 +35,8 @@ pub enum Stage {
     MutatingAdmission,
     /// Schema and field validation (400, 422).
     Validation,
-    /// Validating admission plugins (ResourceQuota, NamespaceLifecycle).
+    /// Validating admission plugins (LimitRanger, PodSecurity, ResourceQuota,
+    /// NamespaceLifecycle).
     ValidatingAdmission,
     /// etcd: the write or consistent read.
     Storage,
@@ -200,6 +201,14 @@ fn refusing_stage(e: &ApiError, verb: &str) -> Stage {
             if e.message.contains("exceeded quota")
                 || e.message.contains("failed quota")
                 || e.message.contains("status unknown for quota") =>
+        {
+            Stage::ValidatingAdmission
+        }
+        // LimitRanger and PodSecurity.
+        (403, _)
+            if e.message.contains(" usage per ")
+                || e.message.contains(" max limit to request ratio per ")
+                || e.message.contains("violates PodSecurity") =>
         {
             Stage::ValidatingAdmission
         }
@@ -431,7 +440,9 @@ impl Cluster {
         let Some(acting) = self.acting.take() else {
             return;
         };
-        if !sent {
+        // A write that reached the API server was sent, whatever kubectl printed of
+        // its answer (`The LimitRange "x" is invalid: …` names no server).
+        if !sent && acting.pending.is_empty() {
             return;
         }
         if self.etcd_lost_quorum() && acting.pending.is_empty() {
@@ -535,6 +546,15 @@ impl Cluster {
                 let before = object.to_json();
                 let mut after = object.clone();
                 crate::apiserver::admission::admit_create(&mut after);
+                if let (Request::Create { .. }, Object::Pod(pod)) = (req, &mut after) {
+                    let ns = if pod.metadata.namespace.is_empty() {
+                        "default".to_string()
+                    } else {
+                        pod.metadata.namespace.clone()
+                    };
+                    let ranges = self.store.limit_ranges(&ns);
+                    crate::apiserver::limit_ranger::mutate_pod(pod, &ranges);
+                }
                 let paths = changed_paths(&before, &after.to_json(), 6);
                 if paths.is_empty() {
                     "nothing to default or add".to_string()

@@ -468,6 +468,8 @@ const SIM: &[&str] = &[
 /// Resource words (kinds, short names, plural, `kind/name` prefixes).
 const RESOURCES: &[&str] = &[
     "quota",
+    "limits",
+    "limitranges",
     "resourcequotas",
     "roles",
     "rolebindings",

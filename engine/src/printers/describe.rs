@@ -1180,18 +1180,105 @@ fn describe_pdb(c: &Cluster, b: &PodDisruptionBudget) -> String {
     tabwriter::format(&w, 0, 2)
 }
 
-/// `describeNamespace`, with the quota and limit-range sections an empty namespace
-/// shows (kubeplay models neither).
-fn describe_namespace(n: &Namespace) -> String {
+/// `describeNamespace`: name, labels, annotations, status, then the namespace's
+/// quotas (`DescribeResourceQuotas`) and limit ranges (`DescribeLimitRanges`).
+fn describe_namespace(c: &Cluster, n: &Namespace) -> String {
     let mut w = String::new();
-    let _ = writeln!(w, "Name:\t{}", n.metadata.name);
+    let ns = &n.metadata.name;
+    let _ = writeln!(w, "Name:\t{ns}");
     multiline(&mut w, "Labels", &n.metadata.labels);
     annotations(&mut w, &n.metadata.annotations);
     let _ = writeln!(w, "Status:\t{}", n.status.phase);
     let _ = writeln!(w);
-    let _ = writeln!(w, "No resource quota.");
+    // SortableResourceQuotas: by name, as the store lists them.
+    let quotas: Vec<&ResourceQuota> = c
+        .store
+        .list::<ResourceQuota>()
+        .filter(|q| q.metadata.namespace == *ns)
+        .collect();
+    if quotas.is_empty() {
+        let _ = writeln!(w, "No resource quota.");
+    } else {
+        let _ = writeln!(w, "Resource Quotas");
+        for q in quotas {
+            let _ = writeln!(w, "  Name:\t{}", q.metadata.name);
+            if !q.spec.scopes.is_empty() {
+                let mut scopes = q.spec.scopes.clone();
+                scopes.sort();
+                let _ = writeln!(w, "  Scopes:\t{}", scopes.join(", "));
+            }
+            let _ = writeln!(w, "  Resource\tUsed\tHard");
+            let _ = writeln!(w, "  --------\t---\t---");
+            for (r, h) in &q.status.hard {
+                let used = q.status.used.get(r).cloned().unwrap_or_else(|| "0".into());
+                let _ = writeln!(w, "  {r}\t{used}\t{h}");
+            }
+        }
+    }
     let _ = writeln!(w);
-    let _ = writeln!(w, "No LimitRange resource.");
+    let ranges = c.store.limit_ranges(ns);
+    if ranges.is_empty() {
+        let _ = writeln!(w, "No LimitRange resource.");
+    } else {
+        let _ = writeln!(w, "Resource Limits");
+        let _ = writeln!(w, "{}", limit_range_header(" "));
+        for lr in ranges {
+            limit_range_rows(&mut w, lr, " ");
+        }
+    }
+    tabwriter::format(&w, 0, 2)
+}
+
+/// The limit-range table's header and rule, each line after `prefix`.
+fn limit_range_header(prefix: &str) -> String {
+    format!(
+        "{prefix}Type\tResource\tMin\tMax\tDefault Request\tDefault Limit\tMax Limit/Request Ratio\n{prefix}----\t--------\t---\t---\t---------------\t-------------\t-----------------------"
+    )
+}
+
+/// `describeLimitRangeSpec`: a row per item and resource, `-` where unset. Upstream
+/// walks each item's resources in Go map order (it varies); kubeplay sorts them.
+fn limit_range_rows(w: &mut String, lr: &LimitRange, prefix: &str) {
+    use crate::apiserver::limit_ranger::canonical;
+    for item in &lr.spec.limits {
+        let mut keys: Vec<&String> = item
+            .max
+            .keys()
+            .chain(item.min.keys())
+            .chain(item.default.keys())
+            .chain(item.default_request.keys())
+            .chain(item.max_limit_request_ratio.keys())
+            .collect();
+        keys.sort();
+        keys.dedup();
+        for k in keys {
+            let cell = |m: &StringMap, ratio: bool| {
+                m.get(k).map_or_else(
+                    || "-".to_string(),
+                    |q| canonical(if ratio { "" } else { k }, q),
+                )
+            };
+            let _ = writeln!(
+                w,
+                "{prefix}{}\t{k}\t{}\t{}\t{}\t{}\t{}",
+                item.type_,
+                cell(&item.min, false),
+                cell(&item.max, false),
+                cell(&item.default_request, false),
+                cell(&item.default, false),
+                cell(&item.max_limit_request_ratio, true)
+            );
+        }
+    }
+}
+
+/// `describeLimitRange`: name, namespace and the table (no labels or annotations).
+fn describe_limit_range(lr: &LimitRange) -> String {
+    let mut w = String::new();
+    let _ = writeln!(w, "Name:\t{}", lr.metadata.name);
+    let _ = writeln!(w, "Namespace:\t{}", lr.metadata.namespace);
+    let _ = writeln!(w, "{}", limit_range_header(""));
+    limit_range_rows(&mut w, lr, "");
     tabwriter::format(&w, 0, 2)
 }
 
@@ -1539,12 +1626,13 @@ pub fn describe(c: &Cluster, obj: &Object) -> String {
         Object::ReplicaSet(r) => describe_replicaset(c, r),
         Object::Node(n) => describe_node(c, n),
         Object::PodDisruptionBudget(b) => describe_pdb(c, b),
-        Object::Namespace(n) => describe_namespace(n),
+        Object::Namespace(n) => describe_namespace(c, n),
         Object::PriorityClass(pc) => describe_priority_class(c, pc),
         Object::Service(svc) => describe_service(c, svc),
         Object::EndpointSlice(s) => describe_endpoint_slice(c, s),
         Object::Endpoints(e) => describe_endpoints(c, e),
         Object::ResourceQuota(q) => describe_quota(q),
+        Object::LimitRange(lr) => describe_limit_range(lr),
         other => {
             let mut w = String::new();
             let _ = writeln!(w, "Name:\t{}", other.meta().name);

@@ -27,6 +27,7 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "rolebindings" | "rolebinding" => Kind::RoleBinding,
         "clusterrolebindings" | "clusterrolebinding" => Kind::ClusterRoleBinding,
         "resourcequotas" | "resourcequota" | "quota" => Kind::ResourceQuota,
+        "limitranges" | "limitrange" | "limits" => Kind::LimitRange,
         _ => return None,
     };
     match group {
@@ -109,6 +110,8 @@ fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
         // The API server's default table (`rest.NewDefaultTableConvertor`): the
         // creation time as RFC 3339, not an age.
         Kind::Role | Kind::ClusterRole => vec!["NAME", "CREATED AT"],
+        // `printLimitRange`: the creation time as RFC 3339 too.
+        Kind::LimitRange => vec!["NAME", "CREATED AT"],
         Kind::RoleBinding | Kind::ClusterRoleBinding => vec!["NAME", "ROLE", "AGE"],
         // v1.33 order (REQUEST and LIMIT before AGE).
         Kind::ResourceQuota => vec!["NAME", "REQUEST", "LIMIT", "AGE"],
@@ -274,7 +277,9 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
             age(m.created_ms, now),
         ],
         Object::Endpoints(e) => vec![name, format_endpoints(e), age(m.created_ms, now)],
-        Object::Role(_) | Object::ClusterRole(_) => vec![name, m.creation_timestamp.clone()],
+        Object::Role(_) | Object::ClusterRole(_) | Object::LimitRange(_) => {
+            vec![name, m.creation_timestamp.clone()]
+        }
         Object::RoleBinding(b) => print_binding(name, &b.role_ref, &b.subjects, o, m, now),
         Object::ClusterRoleBinding(b) => print_binding(name, &b.role_ref, &b.subjects, o, m, now),
         Object::ResourceQuota(q) => {

@@ -1303,6 +1303,27 @@ pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
     ),
     ("V1ResourceQuotaStatus", &[("hard", "map"), ("used", "map")]),
     (
+        "V1LimitRange",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("spec", "V1LimitRangeSpec"),
+        ],
+    ),
+    ("V1LimitRangeSpec", &[("limits", "V1LimitRangeItem")]),
+    (
+        "V1LimitRangeItem",
+        &[
+            ("default", "map"),
+            ("defaultRequest", "map"),
+            ("max", "map"),
+            ("maxLimitRequestRatio", "map"),
+            ("min", "map"),
+            ("type", ""),
+        ],
+    ),
+    (
         "V1Role",
         &[
             ("apiVersion", ""),

@@ -546,7 +546,18 @@ fn names_endpoints(words: &[String]) -> bool {
 
 /// Run one verb (no `--dry-run` left in `words`).
 fn run_verb(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) -> Outcome {
+    c.store.warnings.clear();
     let mut o = run_verb_inner(c, words, stdin, files);
+    // Admission's warnings (PodSecurity's `would violate …`), once each, before the
+    // answer: kubectl's warning handler deduplicates them for the whole command.
+    let warnings = std::mem::take(&mut c.store.warnings);
+    let mut seen = std::collections::BTreeSet::new();
+    let lines: String = warnings
+        .into_iter()
+        .filter(|w| seen.insert(w.clone()))
+        .map(|w| format!("Warning: {w}\n"))
+        .collect();
+    o.output.insert_str(0, &lines);
     // The warning comes with the server's answer: not when kubectl refused the
     // command itself.
     if names_endpoints(words) && (o.ok || o.output.contains("Error from server")) {
