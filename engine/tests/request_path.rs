@@ -197,3 +197,80 @@ fn web_rs_name(c: &Cluster) -> String {
         .map(|r| r.metadata.name.clone())
         .unwrap_or_default()
 }
+
+#[test]
+fn a_quota_status_gone_wrong_is_recounted_by_the_five_minute_resync() {
+    let mut c = web_cluster(3);
+    sh(&mut c, "kubectl create quota q --hard=pods=10");
+    c.advance(1_000);
+    let key = ObjKey::new("default", "q");
+    let mut q = c.store.get::<ResourceQuota>(&key).cloned().expect("quota");
+    assert_eq!(q.status.used.get("pods").map(String::as_str), Some("3"));
+    // A status written behind the controller's back (no informer sees a store write).
+    q.status.used.insert("pods".into(), "9".into());
+    q.metadata.resource_version.clear();
+    let now = c.now();
+    c.store
+        .update_status(
+            now,
+            kubeplay_engine::api::Object::ResourceQuota(q),
+            "someone",
+        )
+        .expect("written");
+    let used = |c: &Cluster| {
+        c.store
+            .get::<ResourceQuota>(&key)
+            .and_then(|q| q.status.used.get("pods").cloned())
+    };
+    c.advance(60_000);
+    assert_eq!(used(&c).as_deref(), Some("9"), "nothing recounts it yet");
+    // The resync was armed when the quota was created (at about 0:00.1 after web).
+    c.advance(5 * 60_000);
+    assert_eq!(used(&c).as_deref(), Some("3"));
+    // It keeps running, and stays background work: the cluster still settles.
+    assert!(c.settle(10_000));
+}
+
+#[test]
+fn apply_of_a_manifest_carrying_the_live_resource_version_succeeds_and_a_stale_one_gets_409() {
+    let mut c = web_cluster(3);
+    let live = web(&c);
+    let manifest = |rv: &str, replicas: i64| {
+        format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web, resourceVersion: \"{rv}\"}}\nspec:\n  replicas: {replicas}\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}}}\n    spec:\n      containers:\n      - {{name: nginx, image: 'nginx:1.27'}}\n"
+        )
+    };
+    let rv = live.metadata.resource_version.clone();
+    let o = kubeplay_engine::command::run(
+        &mut c,
+        "kubectl apply -f -",
+        Some(&manifest(&rv, 4)),
+        &NoFiles,
+    );
+    assert!(o.ok, "{}", o.output);
+    assert_eq!(web(&c).spec.replicas, 4);
+    // The same manifest again: its resourceVersion is now stale.
+    let o = kubeplay_engine::command::run(
+        &mut c,
+        "kubectl apply -f -",
+        Some(&manifest(&rv, 2)),
+        &NoFiles,
+    );
+    assert!(!o.ok);
+    assert!(
+        o.output
+            .starts_with("Error from server (Conflict): error when applying patch:\n{"),
+        "{}",
+        o.output
+    );
+    assert!(
+        o.output.contains(&format!(
+            "\"resourceVersion\":\"{rv}\"}},\"spec\":{{\"replicas\":2}}}}\nto:\n"
+        )),
+        "{}",
+        o.output
+    );
+    assert!(o.output.trim_end().ends_with("for: \"STDIN\": error when patching \"STDIN\": Operation cannot be fulfilled on deployments.apps \"web\": the object has been modified; please apply your changes to the latest version and try again"), "{}", o.output);
+    assert_eq!(web(&c).spec.replicas, 4);
+    assert_eq!(last_refused_at(&c), Some(Stage::Storage));
+}

@@ -7,7 +7,8 @@
 //! Each request gets a number in order. Reads (get, list, watch) skip admission, which
 //! only writes pass. What the mutating stage shows is what defaulting and admission
 //! added to the object (`apiserver::admission`: defaults, DefaultTolerationSeconds,
-//! Priority, the Service allocators; `apiserver::limit_ranger`: LimitRanger's defaults), as the paths of the fields they set.
+//! Priority, the Service allocators; `apiserver::limit_ranger`: LimitRanger's defaults),
+//! as the paths of the fields they set.
 //!
 //! Upstream: `staging/src/k8s.io/apiserver/pkg/server/config.go`
 //! (`DefaultBuildHandlerChain`: authentication, then authorization filters),

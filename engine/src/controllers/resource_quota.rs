@@ -4,30 +4,44 @@
 //! A quota is synced when it is created or its spec changes, and when a Pod in its
 //! namespace stops counting (deleted, or terminal): the replenishment that frees room
 //! for the next Pod. The admission adds each admitted Pod itself (`apiserver::quota`),
-//! so the controller need not look on creates.
+//! so the controller need not look on creates. And every quota is recounted every
+//! five minutes (`--resource-quota-sync-period`), the full resync that corrects a
+//! `status.used` anything else left wrong.
 //!
 //! Upstream: `pkg/controller/resourcequota/resource_quota_controller.go` (`syncResourceQuota`:
 //! recalculate usage, update status when it differs) and `resource_quota_monitor.go`
 //! (the replenishment of pods that are deleted or become terminal).
 
-use super::{Controller, Ctx, NoTimer, Reconcile};
+use super::{Controller, Ctx, Reconcile};
 use crate::api::*;
 use crate::apiserver::{quota, Change, ObjKey};
 use crate::client::{writer, Component, Request};
+use crate::time::{SimTime, SECOND};
 
-/// The resourcequota controller (stateless: its work queue is the cluster's).
+/// `--resource-quota-sync-period`'s default: every quota is recounted this often.
+pub const RESYNC_PERIOD: SimTime = 5 * 60 * SECOND;
+
+/// Its timer: the periodic full resync.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResyncDue;
+
+/// The resourcequota controller (its work queue is the cluster's).
 #[derive(Clone, Debug, Default)]
-pub struct ResourceQuotaController;
+pub struct ResourceQuotaController {
+    /// A resync is pending (armed by the first quota; none while there is none, so
+    /// a cluster without quotas has no timer).
+    resync_armed: bool,
+}
 
 impl Controller for ResourceQuotaController {
     type Key = ObjKey;
-    type Timer = NoTimer;
+    type Timer = ResyncDue;
 
     fn identity() -> Component {
         Component::named(writer::RESOURCE_QUOTA_CONTROLLER)
     }
 
-    fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, NoTimer>) {
+    fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, ResyncDue>) {
         match ch.kind {
             Kind::ResourceQuota => {
                 let spec_changed = match (ch.old.as_deref(), ch.new.as_deref()) {
@@ -37,6 +51,10 @@ impl Controller for ResourceQuotaController {
                 };
                 if spec_changed {
                     ctx.enqueue(ch.key.clone());
+                }
+                if ch.new.is_some() && !self.resync_armed {
+                    self.resync_armed = true;
+                    ctx.after(ctx.now + RESYNC_PERIOD, ResyncDue);
                 }
             }
             Kind::Pod => {
@@ -72,7 +90,7 @@ impl Controller for ResourceQuotaController {
     }
 
     /// `syncResourceQuota`: count the namespace's usage; write the status if it differs.
-    fn sync(&mut self, key: &ObjKey, ctx: &mut Ctx<'_, ObjKey, NoTimer>) -> Reconcile {
+    fn sync(&mut self, key: &ObjKey, ctx: &mut Ctx<'_, ObjKey, ResyncDue>) -> Reconcile {
         let Some(q) = ctx.store.get::<ResourceQuota>(key) else {
             return Reconcile::default();
         };
@@ -89,5 +107,23 @@ impl Controller for ResourceQuotaController {
             requests: vec![Request::blind_update_status(q)],
             requeue_after: None,
         }
+    }
+
+    /// `Run`'s `wait.Until(rq.enqueueAll, resyncPeriod)`: every quota back in the queue.
+    fn on_timer(&mut self, _: ResyncDue, ctx: &mut Ctx<'_, ObjKey, ResyncDue>) -> Vec<Request> {
+        let all: Vec<ObjKey> = ctx.store.list::<ResourceQuota>().map(quota::key).collect();
+        self.resync_armed = !all.is_empty();
+        if self.resync_armed {
+            ctx.after(ctx.now + RESYNC_PERIOD, ResyncDue);
+        }
+        for q in all {
+            ctx.enqueue(q);
+        }
+        Vec::new()
+    }
+
+    /// A resync finds nothing to do most of the time: it does not keep the cluster busy.
+    fn is_background(&self, _: &ResyncDue, _: &dyn Fn(&str) -> bool) -> bool {
+        true
     }
 }

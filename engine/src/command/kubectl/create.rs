@@ -743,6 +743,9 @@ pub(super) fn apply(
             }
         }
         let mut obj = doc.object;
+        // The manifest's resourceVersion, if it names one, goes into the patch: the
+        // API server takes it as a precondition.
+        let manifest_rv = obj.meta().resource_version.clone();
         strip_server_fields(&mut obj);
         if obj.kind().namespaced() && obj.meta().namespace.is_empty() {
             obj.meta_mut().namespace = ns.clone();
@@ -775,14 +778,56 @@ pub(super) fn apply(
             }
             continue;
         };
-        let merged = merge_into_live(&live, &obj);
-        if merged == live {
+        let mut merged = merge_into_live(&live, &obj);
+        // modified: the manifest as sent, with its new annotation.
+        let mut modified = doc.source.clone();
+        if let Some(m) = modified.as_object_mut() {
+            let meta = m.entry("metadata").or_insert_with(|| serde_json::json!({}));
+            if let Some(meta) = meta.as_object_mut() {
+                let ann = meta
+                    .entry("annotations")
+                    .or_insert_with(|| serde_json::json!({}));
+                if let Some(ann) = ann.as_object_mut() {
+                    ann.insert(LAST_APPLIED.into(), last_applied(&doc.source).into());
+                }
+            }
+        }
+        let stale = !manifest_rv.is_empty() && manifest_rv != live.meta().resource_version;
+        if merged == live && !stale {
             out.push_str(&format!("{name} {}\n", applied(&p, "unchanged")));
             continue;
         }
+        if stale {
+            // The patch carries the manifest's resourceVersion: a precondition that
+            // no longer holds (kubectl's five retries each get the same answer).
+            merged.meta_mut().resource_version = manifest_rv;
+        }
         match c.submit(&user(), Request::Update(merged)) {
             Ok(_) => out.push_str(&format!("{name} {}\n", applied(&p, "configured"))),
-            Err(e) => errors.push(api(e)),
+            Err(e) => {
+                // apply.go: `applying patch:\n%s\nto:\n%v\nfor:` around the patcher's
+                // own `error when patching`.
+                let original = live
+                    .meta()
+                    .annotations
+                    .get(LAST_APPLIED)
+                    .and_then(|a| serde_json::from_str::<serde_json::Value>(a).ok());
+                let patch = super::three_way::three_way_patch(
+                    original.as_ref(),
+                    &modified,
+                    &live.to_json(),
+                );
+                let source = source_name(&p);
+                let inner = with_source(api(e), &source, "patching");
+                errors.push(with_source(
+                    inner,
+                    &source,
+                    &format!(
+                        "applying patch:\n{patch}\nto:\n{}\nfor:",
+                        info_string(kind, &key)
+                    ),
+                ));
+            }
         }
     }
     finish(out, errors)

@@ -18,6 +18,7 @@ mod logs;
 mod node;
 mod refused;
 mod rollout;
+mod three_way;
 mod update;
 mod util;
 mod wait;
