@@ -18,9 +18,12 @@
 //!
 //! Simplifications: the bootstrap policy keeps the roles a learner meets (cluster-admin,
 //! admin, edit, view and the discovery roles) with the rules for the kinds kubeplay
-//! serves; `admin`, `edit` and `view` are stored already aggregated. The control plane's
-//! own components are not authorized yet (they act as their identities in the request
-//! trace only).
+//! serves; `admin`, `edit` and `view` are stored already aggregated. The control
+//! plane's components have their roles and bindings (`system:controller:*`,
+//! `system:kube-scheduler`, `system:kube-controller-manager`, `system:node` bound to
+//! nobody) and are authorized by `cluster::component_authz`; a node's identity
+//! (`system:node:<name>` in `system:nodes`) goes through the Node authorizer first
+//! ([`node_authorize`]), as kubeadm's `--authorization-mode=Node,RBAC` does.
 
 use super::{ApiError, Store};
 use crate::api::*;
@@ -261,8 +264,18 @@ pub fn rules_for<'a>(
     (rules, errors)
 }
 
-/// `RBACAuthorizer.Authorize`.
+/// kubeadm's `--authorization-mode=Node,RBAC`: the Node authorizer for a node's
+/// identity, then RBAC (`RBACAuthorizer.Authorize`). A refusal carries the reasons
+/// of both that gave one, one per line (the union authorizer's join).
 pub fn authorize(store: &Store, user: &UserInfo, a: &Attributes) -> Decision {
+    let mut reasons: Vec<String> = Vec::new();
+    if let Some(node) = node_identity(user) {
+        match node_authorize(store, node, a) {
+            Ok(()) => return Decision::Allow("Node authorizer: allowed".into()),
+            Err(r) if !r.is_empty() => reasons.push(r),
+            Err(_) => {}
+        }
+    }
     let (rules, errors) = rules_for(store, user, &a.namespace);
     if let Some((by, _)) = rules.iter().find(|(_, r)| rule_allows(a, r)) {
         return Decision::Allow(format!("RBAC: allowed by {by}"));
@@ -273,11 +286,12 @@ pub fn authorize(store: &Store, user: &UserInfo, a: &Attributes) -> Decision {
             unique.push(e);
         }
     }
-    Decision::Deny(match unique.len() {
-        0 => String::new(),
-        1 => format!("RBAC: {}", unique[0]),
-        _ => format!("RBAC: [{}]", unique.join(", ")),
-    })
+    match unique.len() {
+        0 => {}
+        1 => reasons.push(format!("RBAC: {}", unique[0])),
+        _ => reasons.push(format!("RBAC: [{}]", unique.join(", "))),
+    }
+    Decision::Deny(reasons.join("\n"))
 }
 
 /// `forbiddenMessage` + `NewForbidden`: the 403 a refused request gets.
@@ -603,6 +617,350 @@ pub fn bootstrap_cluster_roles() -> Vec<ClusterRole> {
             view_rules(),
         ),
     ]
+    .into_iter()
+    .chain(
+        component_roles()
+            .into_iter()
+            .map(|(name, rules)| role(&name, &[], rules)),
+    )
+    .collect()
+}
+
+/// `eventsRule()`: create, update and patch Events (core and events.k8s.io).
+fn events_rule() -> PolicyRule {
+    rule(
+        &["create", "update", "patch"],
+        &["", "events.k8s.io"],
+        &["events"],
+    )
+}
+
+/// The controllers kubeplay runs that have a role of their own
+/// (`system:controller:<name>`, bound to the ServiceAccount `kube-system/<name>`
+/// each controller uses with `--use-service-account-credentials`), with their rules.
+pub const CONTROLLER_ACCOUNTS: &[&str] = &[
+    "deployment-controller",
+    "disruption-controller",
+    "endpoint-controller",
+    "endpointslice-controller",
+    "generic-garbage-collector",
+    "namespace-controller",
+    "node-controller",
+    "replicaset-controller",
+    "resourcequota-controller",
+];
+
+/// `controller_policy.go`'s roles for [`CONTROLLER_ACCOUNTS`], and `policy.go`'s
+/// `system:kube-controller-manager`, `system:kube-scheduler`, `system:volume-scheduler`
+/// and `system:node` (v1.33, default feature gates).
+fn component_roles() -> Vec<(String, Vec<PolicyRule>)> {
+    let ro = &["get", "list", "watch"][..];
+    let with_names = |mut r: PolicyRule, names: &[&str]| {
+        r.resource_names = names.iter().map(|n| n.to_string()).collect();
+        r
+    };
+    let controllers: Vec<(&str, Vec<PolicyRule>)> = vec![
+        (
+            "deployment-controller",
+            vec![
+                rule(
+                    &["get", "list", "watch", "update"],
+                    &["extensions", "apps"],
+                    &["deployments"],
+                ),
+                rule(
+                    &["update"],
+                    &["extensions", "apps"],
+                    &["deployments/status"],
+                ),
+                rule(
+                    &["update"],
+                    &["extensions", "apps"],
+                    &["deployments/finalizers"],
+                ),
+                rule(
+                    &[
+                        "get", "list", "watch", "create", "update", "patch", "delete",
+                    ],
+                    &["apps", "extensions"],
+                    &["replicasets"],
+                ),
+                rule(&["get", "list", "watch", "update"], &[""], &["pods"]),
+                events_rule(),
+            ],
+        ),
+        (
+            "disruption-controller",
+            vec![
+                rule(ro, &["extensions", "apps"], &["deployments"]),
+                rule(ro, &["apps", "extensions"], &["replicasets"]),
+                rule(ro, &[""], &["replicationcontrollers"]),
+                rule(ro, &["policy"], &["poddisruptionbudgets"]),
+                rule(ro, &["apps"], &["statefulsets"]),
+                rule(&["update"], &["policy"], &["poddisruptionbudgets/status"]),
+                rule(&["patch", "update"], &[""], &["pods/status"]),
+                rule(&["get"], &["*"], &["*/scale"]),
+                events_rule(),
+            ],
+        ),
+        (
+            "endpoint-controller",
+            vec![
+                rule(ro, &[""], &["services", "pods"]),
+                rule(
+                    &["get", "list", "watch", "create", "update", "delete"],
+                    &[""],
+                    &["endpoints"],
+                ),
+                rule(&["create"], &[""], &["endpoints/restricted"]),
+                events_rule(),
+            ],
+        ),
+        (
+            "endpointslice-controller",
+            vec![
+                rule(ro, &[""], &["services", "pods", "nodes"]),
+                rule(&["update"], &[""], &["services/finalizers"]),
+                rule(
+                    &["get", "list", "watch", "create", "update", "delete"],
+                    &["discovery.k8s.io"],
+                    &["endpointslices"],
+                ),
+                events_rule(),
+            ],
+        ),
+        (
+            "generic-garbage-collector",
+            vec![
+                rule(
+                    &["get", "list", "watch", "patch", "update", "delete"],
+                    &["*"],
+                    &["*"],
+                ),
+                events_rule(),
+            ],
+        ),
+        (
+            "namespace-controller",
+            vec![
+                rule(&["get", "list", "watch", "delete"], &[""], &["namespaces"]),
+                rule(
+                    &["update"],
+                    &[""],
+                    &["namespaces/finalize", "namespaces/status"],
+                ),
+                rule(
+                    &["get", "list", "watch", "delete", "deletecollection"],
+                    &["*"],
+                    &["*"],
+                ),
+            ],
+        ),
+        (
+            "node-controller",
+            vec![
+                rule(
+                    &["get", "list", "watch", "update", "delete", "patch"],
+                    &[""],
+                    &["nodes"],
+                ),
+                rule(&["patch", "update"], &[""], &["nodes/status"]),
+                rule(&["patch", "update"], &[""], &["pods/status"]),
+                rule(&["list", "watch", "get", "delete"], &[""], &["pods"]),
+                events_rule(),
+            ],
+        ),
+        (
+            "replicaset-controller",
+            vec![
+                rule(
+                    &["get", "list", "watch", "update"],
+                    &["apps", "extensions"],
+                    &["replicasets"],
+                ),
+                rule(
+                    &["update"],
+                    &["apps", "extensions"],
+                    &["replicasets/status"],
+                ),
+                rule(
+                    &["update"],
+                    &["apps", "extensions"],
+                    &["replicasets/finalizers"],
+                ),
+                rule(
+                    &["list", "watch", "patch", "create", "delete"],
+                    &[""],
+                    &["pods"],
+                ),
+                events_rule(),
+            ],
+        ),
+        (
+            "resourcequota-controller",
+            vec![
+                rule(&["list", "watch"], &["*"], &["*"]),
+                rule(&["update"], &[""], &["resourcequotas/status"]),
+                events_rule(),
+            ],
+        ),
+    ];
+    let mut out: Vec<(String, Vec<PolicyRule>)> = controllers
+        .into_iter()
+        .map(|(n, r)| (format!("system:controller:{n}"), r))
+        .collect();
+    out.push((
+        "system:kube-controller-manager".into(),
+        vec![
+            events_rule(),
+            rule(&["create"], &["coordination.k8s.io"], &["leases"]),
+            with_names(
+                rule(&["get", "update"], &["coordination.k8s.io"], &["leases"]),
+                &["kube-controller-manager"],
+            ),
+            rule(&["create"], &[""], &["secrets", "serviceaccounts"]),
+            rule(&["delete"], &[""], &["secrets"]),
+            rule(
+                &["get"],
+                &[""],
+                &["namespaces", "secrets", "serviceaccounts", "configmaps"],
+            ),
+            rule(&["update"], &[""], &["secrets", "serviceaccounts"]),
+            rule(&["create"], &["authentication.k8s.io"], &["tokenreviews"]),
+            rule(
+                &["create"],
+                &["authorization.k8s.io"],
+                &["subjectaccessreviews"],
+            ),
+            rule(&["list", "watch"], &["*"], &["*"]),
+            rule(&["create"], &[""], &["serviceaccounts/token"]),
+        ],
+    ));
+    out.push((
+        "system:kube-scheduler".into(),
+        vec![
+            events_rule(),
+            rule(&["create"], &["coordination.k8s.io"], &["leases"]),
+            with_names(
+                rule(
+                    &["get", "update", "list", "watch"],
+                    &["coordination.k8s.io"],
+                    &["leases"],
+                ),
+                &["kube-scheduler"],
+            ),
+            rule(
+                &[
+                    "get",
+                    "list",
+                    "watch",
+                    "create",
+                    "update",
+                    "patch",
+                    "delete",
+                    "deletecollection",
+                ],
+                &["coordination.k8s.io"],
+                &["leasecandidates"],
+            ),
+            rule(ro, &[""], &["nodes"]),
+            rule(&["get", "list", "watch", "delete"], &[""], &["pods"]),
+            rule(&["create"], &[""], &["pods/binding", "bindings"]),
+            rule(&["patch", "update"], &[""], &["pods/status"]),
+            rule(ro, &[""], &["services", "replicationcontrollers"]),
+            rule(ro, &["apps", "extensions"], &["replicasets"]),
+            rule(ro, &["apps"], &["statefulsets"]),
+            rule(ro, &["policy"], &["poddisruptionbudgets"]),
+            rule(ro, &[""], &["persistentvolumeclaims", "persistentvolumes"]),
+            rule(&["create"], &["authentication.k8s.io"], &["tokenreviews"]),
+            rule(
+                &["create"],
+                &["authorization.k8s.io"],
+                &["subjectaccessreviews"],
+            ),
+            rule(ro, &["storage.k8s.io"], &["csinodes"]),
+            rule(ro, &["storage.k8s.io"], &["volumeattachments"]),
+            rule(ro, &[""], &["namespaces"]),
+            rule(ro, &["storage.k8s.io"], &["csidrivers"]),
+            rule(ro, &["storage.k8s.io"], &["csistoragecapacities"]),
+        ],
+    ));
+    out.push((
+        "system:volume-scheduler".into(),
+        vec![
+            rule(
+                &["get", "list", "watch", "update", "patch"],
+                &[""],
+                &["persistentvolumes"],
+            ),
+            rule(ro, &["storage.k8s.io"], &["storageclasses"]),
+            rule(
+                &["get", "list", "watch", "update", "patch"],
+                &[""],
+                &["persistentvolumeclaims"],
+            ),
+        ],
+    ));
+    out.push(("system:node".into(), node_rules()));
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// `NodeRules()`: the `system:node` role, and the Node authorizer's static rules.
+pub fn node_rules() -> Vec<PolicyRule> {
+    let ro = &["get", "list", "watch"][..];
+    vec![
+        rule(&["create"], &["authentication.k8s.io"], &["tokenreviews"]),
+        rule(
+            &["create"],
+            &["authorization.k8s.io"],
+            &["subjectaccessreviews", "localsubjectaccessreviews"],
+        ),
+        rule(ro, &[""], &["services"]),
+        rule(&["create", "get", "list", "watch"], &[""], &["nodes"]),
+        rule(&["update", "patch"], &[""], &["nodes/status"]),
+        rule(&["update", "patch"], &[""], &["nodes"]),
+        rule(&["create", "update", "patch"], &[""], &["events"]),
+        rule(ro, &[""], &["pods"]),
+        rule(&["create", "delete"], &[""], &["pods"]),
+        rule(&["update", "patch"], &[""], &["pods/status"]),
+        rule(&["create"], &[""], &["pods/eviction"]),
+        rule(ro, &[""], &["secrets", "configmaps"]),
+        rule(
+            &["get"],
+            &[""],
+            &["persistentvolumeclaims", "persistentvolumes"],
+        ),
+        rule(&["get"], &[""], &["endpoints"]),
+        rule(
+            &["create", "get", "list", "watch"],
+            &["certificates.k8s.io"],
+            &["certificatesigningrequests"],
+        ),
+        rule(
+            &["get", "create", "update", "patch", "delete"],
+            &["coordination.k8s.io"],
+            &["leases"],
+        ),
+        rule(&["get"], &["storage.k8s.io"], &["volumeattachments"]),
+        rule(&["create"], &[""], &["serviceaccounts/token"]),
+        rule(
+            &["get", "update", "patch"],
+            &[""],
+            &["persistentvolumeclaims/status"],
+        ),
+        rule(
+            &["get", "watch", "list"],
+            &["storage.k8s.io"],
+            &["csidrivers"],
+        ),
+        rule(
+            &["get", "create", "update", "patch", "delete"],
+            &["storage.k8s.io"],
+            &["csinodes"],
+        ),
+        rule(ro, &["node.k8s.io"], &["runtimeclasses"]),
+    ]
 }
 
 /// The ClusterRoleBindings an API server creates at start, and kubeadm's binding of
@@ -638,7 +996,7 @@ pub fn bootstrap_cluster_role_bindings() -> Vec<ClusterRoleBinding> {
             subjects,
         }
     };
-    vec![
+    let mut bindings = vec![
         binding(
             "cluster-admin",
             "cluster-admin",
@@ -672,5 +1030,226 @@ pub fn bootstrap_cluster_role_bindings() -> Vec<ClusterRoleBinding> {
             ],
             true,
         ),
-    ]
+    ];
+    let user = |u: &str| Subject {
+        api_group: RBAC_GROUP.into(),
+        kind: "User".into(),
+        name: u.into(),
+        namespace: String::new(),
+    };
+    for (name, subjects) in [
+        (
+            "system:kube-controller-manager",
+            vec![user("system:kube-controller-manager")],
+        ),
+        ("system:kube-scheduler", vec![user("system:kube-scheduler")]),
+        (
+            "system:volume-scheduler",
+            vec![user("system:kube-scheduler")],
+        ),
+        // Bound to nobody since the Node authorizer (1.8): the binding is kept with
+        // no subjects.
+        ("system:node", vec![]),
+    ] {
+        bindings.push(binding(name, name, subjects, true));
+    }
+    for sa in CONTROLLER_ACCOUNTS {
+        let name = format!("system:controller:{sa}");
+        bindings.push(binding(
+            &name,
+            &name,
+            vec![Subject {
+                api_group: String::new(),
+                kind: "ServiceAccount".into(),
+                name: sa.to_string(),
+                namespace: "kube-system".into(),
+            }],
+            true,
+        ));
+    }
+    bindings
+}
+
+/// `NodeIdentity`: the node a user is, when its name is `system:node:<name>` and it is
+/// in the group `system:nodes`.
+pub fn node_identity(user: &UserInfo) -> Option<&str> {
+    let name = user.name.strip_prefix("system:node:")?;
+    user.groups
+        .iter()
+        .any(|g| g == "system:nodes")
+        .then_some(name)
+}
+
+/// Whether a Pod bound to `node` names `what` (a Secret or ConfigMap, by `field` of a
+/// volume source or an env reference) — the Node authorizer graph's edge.
+fn pod_on_node_references(store: &Store, node: &str, ns: &str, kind: &str, name: &str) -> bool {
+    let (volume, key, env_ref, env_from) = match kind {
+        "secrets" => ("secret", "secretName", "secretKeyRef", "secretRef"),
+        _ => ("configMap", "name", "configMapKeyRef", "configMapRef"),
+    };
+    store
+        .pods_on_node(node)
+        .filter(|p| p.metadata.namespace == ns)
+        .any(|p| {
+            let spec = serde_json::to_value(&p.spec).unwrap_or_default();
+            let volumes = spec["volumes"].as_array().cloned().unwrap_or_default();
+            let by_volume = volumes.iter().any(|v| {
+                v[volume][key].as_str() == Some(name)
+                    || v["projected"]["sources"]
+                        .as_array()
+                        .is_some_and(|s| s.iter().any(|x| x[volume]["name"].as_str() == Some(name)))
+            });
+            let containers = spec["containers"]
+                .as_array()
+                .into_iter()
+                .chain(spec["initContainers"].as_array())
+                .flatten()
+                .cloned()
+                .collect::<Vec<_>>();
+            let by_env = containers.iter().any(|c| {
+                c["env"].as_array().is_some_and(|e| {
+                    e.iter()
+                        .any(|x| x["valueFrom"][env_ref]["name"].as_str() == Some(name))
+                }) || c["envFrom"]
+                    .as_array()
+                    .is_some_and(|e| e.iter().any(|x| x[env_from]["name"].as_str() == Some(name)))
+            });
+            by_volume || by_env
+        })
+}
+
+/// The Node authorizer (`node_authorizer.go`, `AuthorizeNodeWithSelectors` on, as in
+/// v1.33): Ok for what `node` may do, else the reason it has no opinion (often empty).
+/// kubeplay's attributes carry no field selector, so a node's list or watch of Pods
+/// is refused as one without `spec.nodeName`.
+pub fn node_authorize(store: &Store, node: &str, a: &Attributes) -> Result<(), String> {
+    let no_relationship = || format!("no relationship found between node '{node}' and this object");
+    if !a.path.is_empty() {
+        return if node_rules().iter().any(|r| rule_allows(a, r)) {
+            Ok(())
+        } else {
+            Err(String::new())
+        };
+    }
+    let read = matches!(a.verb.as_str(), "get" | "list" | "watch");
+    match (a.api_group.as_str(), a.resource.as_str()) {
+        ("", "secrets" | "configmaps") => {
+            if !read {
+                return Err("can only read resources of this type".into());
+            }
+            if !a.subresource.is_empty() {
+                return Err("cannot read subresource".into());
+            }
+            if a.namespace.is_empty() {
+                return Err("can only read namespaced object of this type".into());
+            }
+            if a.name.is_empty() {
+                return Err("No Object name found".into());
+            }
+            if pod_on_node_references(store, node, &a.namespace, &a.resource, &a.name) {
+                Ok(())
+            } else {
+                Err(no_relationship())
+            }
+        }
+        ("", "persistentvolumeclaims") if a.subresource == "status" => {
+            if !matches!(a.verb.as_str(), "update" | "patch") {
+                return Err("can only get/update/patch this type".into());
+            }
+            Err(no_relationship())
+        }
+        ("", "persistentvolumeclaims" | "persistentvolumes")
+        | ("resource.k8s.io", "resourceclaims")
+        | ("storage.k8s.io", "volumeattachments") => {
+            if a.verb != "get" {
+                return Err("can only get individual resources of this type".into());
+            }
+            if !a.subresource.is_empty() {
+                return Err("cannot get subresource".into());
+            }
+            if a.name.is_empty() {
+                return Err("No Object name found".into());
+            }
+            Err(no_relationship())
+        }
+        ("", "serviceaccounts") => {
+            if a.verb == "get" && a.subresource.is_empty() {
+                return Err("not allowed to get service accounts".into());
+            }
+            if a.verb != "create" || a.name.is_empty() {
+                return Err("can only create tokens for individual service accounts".into());
+            }
+            if a.subresource != "token" {
+                return Err("can only create token subresource of serviceaccount".into());
+            }
+            Err(no_relationship())
+        }
+        ("coordination.k8s.io", "leases") => {
+            if !matches!(
+                a.verb.as_str(),
+                "get" | "create" | "update" | "patch" | "delete"
+            ) {
+                return Err("can only get, create, update, patch, or delete a node lease".into());
+            }
+            if a.namespace != "kube-node-lease" {
+                return Err(
+                    "can only access leases in the \"kube-node-lease\" system namespace".into(),
+                );
+            }
+            if a.verb != "create" && a.name != node {
+                return Err(
+                    "can only access node lease with the same name as the requesting node".into(),
+                );
+            }
+            Ok(())
+        }
+        ("", "nodes") => match (a.subresource.as_str(), a.verb.as_str()) {
+            ("", "create" | "update" | "patch") => Ok(()),
+            ("", "get" | "list" | "watch") => {
+                if a.name.is_empty() {
+                    Err(format!(
+                        "node '{node}' cannot read all nodes, only its own Node object"
+                    ))
+                } else if a.name != node {
+                    Err(format!(
+                        "node '{node}' cannot read '{}', only its own Node object",
+                        a.name
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            ("status", "update" | "patch") => Ok(()),
+            _ => Err(String::new()),
+        },
+        ("", "pods") => match (a.subresource.as_str(), a.verb.as_str()) {
+            ("", "get") => {
+                if a.name.is_empty() {
+                    return Err("No Object name found".into());
+                }
+                let bound = store
+                    .get::<Pod>(&super::ObjKey::new(&a.namespace, &a.name))
+                    .is_some_and(|p| p.spec.node_name == node);
+                if bound {
+                    Ok(())
+                } else {
+                    Err(no_relationship())
+                }
+            }
+            ("", "list" | "watch") => {
+                Err("can only list/watch pods with spec.nodeName field selector".into())
+            }
+            ("", "create" | "delete") => Ok(()),
+            ("status", "update" | "patch") => Ok(()),
+            ("eviction", "create") => Ok(()),
+            _ => Err(String::new()),
+        },
+        _ => {
+            if node_rules().iter().any(|r| rule_allows(a, r)) {
+                Ok(())
+            } else {
+                Err(String::new())
+            }
+        }
+    }
 }

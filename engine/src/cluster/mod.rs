@@ -23,6 +23,7 @@ use crate::time::{SimTime, TimerQueue};
 use std::collections::{BTreeMap, BTreeSet};
 
 mod clock;
+pub mod component_authz;
 pub mod etcd;
 mod field_managers;
 pub mod informers;
@@ -121,6 +122,8 @@ pub struct Cluster {
     managed: crate::apiserver::managed_fields::ManagedFields,
     /// A server-side apply is writing: it records its own ownership.
     applying: bool,
+    /// The components' authorization decisions (`component_authz`).
+    authz_cache: component_authz::AuthzCache,
 }
 
 /// The user's identity for clicks and commands.
@@ -310,6 +313,7 @@ impl Cluster {
             elections: leader_election::initial(seed),
             managed: Default::default(),
             applying: false,
+            authz_cache: Default::default(),
         }
     }
 

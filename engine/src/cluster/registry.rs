@@ -338,7 +338,7 @@ impl Cluster {
     }
 
     fn loop_timer<C: Registered>(&mut self, t: C::Timer) {
-        let (requests, keys, timers) = {
+        let (mut requests, keys, timers) = {
             let slot = C::slot(&mut self.controllers);
             let mut ctx = Ctx::new(&self.store, self.now, &mut self.rng, &self.config);
             let requests = slot.ctl.on_timer(t, &mut ctx);
@@ -346,7 +346,37 @@ impl Cluster {
             (requests, keys, timers)
         };
         self.absorb::<C>(keys, timers);
-        let _ = self.apply(&C::identity(), requests);
+        // A Bind's Scheduled event follows only its success (`bind`, then the event):
+        // a refused Bind goes back to the controller, and what followed it is dropped.
+        if let Some(pos) = requests
+            .iter()
+            .position(|r| matches!(r, Request::Bind { .. }))
+        {
+            let rest = requests.split_off(pos + 1);
+            let bind = requests.pop();
+            let _ = self.apply(&C::identity(), requests);
+            if let Some(bind) = bind {
+                match self.apply(&C::identity(), vec![bind.clone()]) {
+                    Ok(()) => {
+                        let _ = self.apply(&C::identity(), rest);
+                    }
+                    Err(e) => {
+                        let (requests, keys, timers) = {
+                            let slot = C::slot(&mut self.controllers);
+                            let mut ctx =
+                                Ctx::new(&self.store, self.now, &mut self.rng, &self.config);
+                            let requests = slot.ctl.request_refused(&bind, &e, &mut ctx);
+                            let (keys, timers) = ctx.take();
+                            (requests, keys, timers)
+                        };
+                        self.absorb::<C>(keys, timers);
+                        let _ = self.apply(&C::identity(), requests);
+                    }
+                }
+            }
+        } else {
+            let _ = self.apply(&C::identity(), requests);
+        }
         self.arm_controllers();
     }
 

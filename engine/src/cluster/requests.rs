@@ -38,6 +38,16 @@ impl Cluster {
         who: &Component,
         req: Request,
     ) -> Result<Vec<Change>, ApiError> {
+        if !matches!(req, Request::SlowStart(_)) {
+            self.authorize_request(who, &req)?;
+        }
+        // The Event recorded after the write is a request of its own.
+        let event_ok = match &req {
+            Request::Create { event: Some(e), .. } | Request::Delete { event: Some(e), .. } => {
+                self.may_record_event(who, &e.involved.namespace)
+            }
+            _ => true,
+        };
         let now = self.now;
         let writer = who.writer.as_str();
         let store = &mut self.store;
@@ -47,7 +57,11 @@ impl Cluster {
                 let ch = store.create(now, rng, object, writer)?;
                 let name = ch.key.name.clone();
                 let mut out = vec![ch];
-                out.extend(event.and_then(|e| record_after(store, rng, now, who, &e, &name)));
+                out.extend(
+                    event
+                        .filter(|_| event_ok)
+                        .and_then(|e| record_after(store, rng, now, who, &e, &name)),
+                );
                 out
             }
             Request::Update(obj) => vec![store.update(now, obj, writer)?],
@@ -59,7 +73,11 @@ impl Cluster {
                 event,
             } => {
                 let mut out = store.delete(now, kind, &key, &options, writer)?;
-                out.extend(event.and_then(|e| record_after(store, rng, now, who, &e, &key.name)));
+                out.extend(
+                    event
+                        .filter(|_| event_ok)
+                        .and_then(|e| record_after(store, rng, now, who, &e, &key.name)),
+                );
                 out
             }
             Request::Bind { key, node } => vec![store.bind(now, &key, &node, writer)?],
@@ -147,7 +165,9 @@ impl Cluster {
                 writer: who.writer.clone(),
                 error: e.kubectl_text(),
             });
-            if let Some((involved, (reason, prefix))) = on_failure {
+            if let Some((involved, (reason, prefix))) =
+                on_failure.filter(|(involved, _)| self.may_record_event(who, &involved.namespace))
+            {
                 let msg = format!("{prefix}{}", e.message);
                 let ch = self.store.record_event(
                     self.now,
@@ -200,6 +220,7 @@ impl Cluster {
         if ch.kind == Kind::Event {
             return;
         }
+        self.rbac_changed(ch.kind);
         self.controllers_on_change(ch);
         if self.controllers.gitops.take_drift_changed() {
             // Its pending sync changed class (a drift to put back is foreground work).

@@ -179,6 +179,18 @@ pub trait Controller: Clone + std::fmt::Debug + Default {
         Vec::new()
     }
 
+    /// A request one of its timers sent was refused (only a Bind is reported, and the
+    /// requests after it in that batch are not sent): requests that record it.
+    fn request_refused(
+        &mut self,
+        req: &Request,
+        err: &ApiError,
+        ctx: &mut Ctx<'_, Self::Key, Self::Timer>,
+    ) -> Vec<Request> {
+        let _ = (req, err, ctx);
+        Vec::new()
+    }
+
     /// One of its timers fired: the requests to send.
     fn on_timer(
         &mut self,

@@ -225,6 +225,64 @@ impl Controller for Scheduler {
         requests
     }
 
+    /// `handleBindingCycleError`: the Bind was refused (Forbidden when the scheduler
+    /// lost its binding, a conflict when someone bound the Pod first). The Pod goes
+    /// back through the back-off queue and the failure is recorded as upstream's
+    /// FailureHandler records it: a FailedScheduling event and `PodScheduled=False`
+    /// with reason `SchedulerError` (both refused too if the scheduler may not write).
+    fn request_refused(
+        &mut self,
+        req: &Request,
+        err: &crate::apiserver::ApiError,
+        ctx: &mut Ctx<'_, ObjKey, SchedulerTimer>,
+    ) -> Vec<Request> {
+        let Request::Bind { key, .. } = req else {
+            return Vec::new();
+        };
+        let now = ctx.now;
+        let Some(pod) = ctx.store.get::<Pod>(key) else {
+            return Vec::new();
+        };
+        if !pod.spec.node_name.is_empty() {
+            return Vec::new();
+        }
+        let e = self
+            .attempts
+            .entry(pod.metadata.uid.clone())
+            .or_insert((0, now));
+        e.0 += 1;
+        e.1 = now;
+        let until = self.backoff_until(&pod.metadata.uid);
+        self.backoff.insert(key.clone(), until);
+        ctx.after(until, SchedulerTimer::Backoff(key.clone()));
+        let message = format!(
+            "Binding rejected: running Bind plugin \"DefaultBinder\": {}",
+            err.message
+        );
+        let mut p = pod.clone();
+        set_condition(
+            &mut p.status.conditions,
+            Condition {
+                type_: PodConditionType::PodScheduled.into(),
+                status: ConditionStatus::False.into(),
+                reason: "SchedulerError".into(),
+                message: message.clone(),
+                last_transition_time: Some(crate::time::rfc3339(now)),
+                transition_ms: now,
+                ..Default::default()
+            },
+        );
+        vec![
+            Request::Event {
+                involved: crate::client::event_ref(Kind::Pod, &pod.metadata),
+                type_: EventType::Warning,
+                reason: "FailedScheduling".into(),
+                message,
+            },
+            Request::blind_update_status(p),
+        ]
+    }
+
     /// The flush runs every 30 s whether or not a Pod waits.
     fn is_background(&self, timer: &SchedulerTimer, _: &dyn Fn(&str) -> bool) -> bool {
         *timer == SchedulerTimer::Flush

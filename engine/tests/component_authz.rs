@@ -1,0 +1,189 @@
+//! The control plane's own components are authorized as upstream authorizes them:
+//! each controller as its ServiceAccount, the scheduler as `system:kube-scheduler`,
+//! each kubelet as `system:node:<node>` through the Node authorizer and
+//! NodeRestriction. Take a component's binding away and it stops, Forbidden.
+
+mod common;
+
+use common::*;
+use kubeplay_engine::api::*;
+use kubeplay_engine::apiserver::rbac::{authorize, Attributes, Decision, UserInfo};
+use kubeplay_engine::cluster::component_authz::component_user;
+use kubeplay_engine::cluster::Cluster;
+use kubeplay_engine::command::{run, NoFiles};
+
+fn pending(c: &Cluster) -> usize {
+    c.store
+        .list::<Pod>()
+        .filter(|p| p.spec.node_name.is_empty())
+        .count()
+}
+
+#[test]
+fn every_component_is_allowed_what_it_does_by_its_bootstrap_role() {
+    let c = web_cluster(5);
+    let sa = |name: &str| {
+        component_user(&kubeplay_engine::client::Component::named(name)).expect("checked")
+    };
+    let cases: [(UserInfo, Attributes); 6] = [
+        (
+            sa("replicaset-controller"),
+            Attributes::on("create", Kind::Pod, "default", ""),
+        ),
+        (
+            sa("replicaset-controller"),
+            Attributes::on("update", Kind::ReplicaSet, "default", "x").subresource("status"),
+        ),
+        (
+            sa("default-scheduler"),
+            Attributes::on("create", Kind::Pod, "default", "p").subresource("binding"),
+        ),
+        (
+            sa("node-lifecycle-controller"),
+            Attributes::on("update", Kind::Node, "", "node-1"),
+        ),
+        (
+            sa("kube-controller-manager"),
+            Attributes::on(
+                "update",
+                Kind::Lease,
+                "kube-system",
+                "kube-controller-manager",
+            ),
+        ),
+        (
+            UserInfo::new("system:node:node-1", &["system:nodes"]),
+            Attributes::on("update", Kind::Lease, "kube-node-lease", "node-1"),
+        ),
+    ];
+    for (user, a) in cases {
+        assert!(
+            matches!(authorize(&c.store, &user, &a), Decision::Allow(_)),
+            "{} {a:?}",
+            user.name
+        );
+    }
+    // …and not more: the ReplicaSet controller may not delete Nodes, the scheduler
+    // may not renew the controller manager's Lease.
+    for (user, a) in [
+        (
+            sa("replicaset-controller"),
+            Attributes::on("delete", Kind::Node, "", "node-1"),
+        ),
+        (
+            sa("default-scheduler"),
+            Attributes::on(
+                "update",
+                Kind::Lease,
+                "kube-system",
+                "kube-controller-manager",
+            ),
+        ),
+    ] {
+        assert!(matches!(authorize(&c.store, &user, &a), Decision::Deny(_)));
+    }
+}
+
+#[test]
+fn a_scheduler_without_its_binding_cannot_bind_and_resumes_when_it_is_back() {
+    let mut c = web_cluster(5);
+    sh(
+        &mut c,
+        "kubectl delete clusterrolebinding system:kube-scheduler",
+    );
+    sh(&mut c, "kubectl scale deployment web --replicas=4");
+    c.advance(8_000);
+    assert_eq!(pending(&c), 1, "the new Pod waits");
+    // Its Bind was refused as upstream refuses it (and its FailedScheduling event
+    // too: it may not create Events either).
+    assert!(!c.events().iter().any(|e| e.reason == "FailedScheduling"));
+    sh(
+        &mut c,
+        "kubectl create clusterrolebinding system:kube-scheduler --clusterrole=system:kube-scheduler --user=system:kube-scheduler",
+    );
+    c.advance(11_000);
+    assert_eq!(pending(&c), 0);
+    assert_eq!(web(&c).status.ready_replicas, 4);
+}
+
+#[test]
+fn a_replica_set_controller_without_its_binding_creates_nothing() {
+    let mut c = web_cluster(5);
+    sh(
+        &mut c,
+        "kubectl delete clusterrolebinding system:controller:replicaset-controller",
+    );
+    sh(&mut c, "kubectl scale deployment web --replicas=5");
+    c.advance(10_000);
+    assert_eq!(c.store.list::<Pod>().count(), 3);
+    // Its FailedCreate event is refused with the rest.
+    assert!(!c.events().iter().any(|e| e.reason == "FailedCreate"));
+    sh(
+        &mut c,
+        "kubectl create clusterrolebinding system:controller:replicaset-controller --clusterrole=system:controller:replicaset-controller --serviceaccount=kube-system:replicaset-controller",
+    );
+    c.advance(20_000);
+    assert_eq!(c.store.list::<Pod>().count(), 5);
+}
+
+#[test]
+fn a_node_reads_only_its_own_node_in_the_node_authorizers_words() {
+    let mut c = web_cluster(5);
+    let as_node = "--as=system:node:node-1 --as-group=system:nodes";
+    sh(&mut c, &format!("kubectl get node node-1 {as_node}"));
+    let o = run(
+        &mut c,
+        &format!("kubectl get nodes {as_node}"),
+        None,
+        &NoFiles,
+    );
+    assert_eq!(
+        o.output.trim_end(),
+        "Error from server (Forbidden): nodes is forbidden: User \"system:node:node-1\" cannot list resource \"nodes\" in API group \"\" at the cluster scope: node 'node-1' cannot read all nodes, only its own Node object"
+    );
+    let o = run(
+        &mut c,
+        &format!("kubectl get node node-2 {as_node}"),
+        None,
+        &NoFiles,
+    );
+    assert!(
+        o.output
+            .ends_with("node 'node-1' cannot read 'node-2', only its own Node object\n"),
+        "{}",
+        o.output
+    );
+    // Without the group, the name alone is nobody in particular.
+    let o = run(
+        &mut c,
+        "kubectl get node node-1 --as=system:node:node-1",
+        None,
+        &NoFiles,
+    );
+    assert_eq!(
+        o.output.trim_end(),
+        "Error from server (Forbidden): nodes \"node-1\" is forbidden: User \"system:node:node-1\" cannot get resource \"nodes\" in API group \"\" at the cluster scope"
+    );
+}
+
+#[test]
+fn node_restriction_keeps_a_node_to_the_pods_bound_to_it() {
+    let mut c = web_cluster(5);
+    let elsewhere = c
+        .store
+        .list::<Pod>()
+        .find(|p| p.spec.node_name != "node-1")
+        .map(|p| p.metadata.name.clone())
+        .expect("a pod on another node");
+    let o = run(
+        &mut c,
+        &format!("kubectl delete pod {elsewhere} --as=system:node:node-1 --as-group=system:nodes"),
+        None,
+        &NoFiles,
+    );
+    assert_eq!(
+        o.output.trim_end(),
+        format!("Error from server (Forbidden): pods \"{elsewhere}\" is forbidden: node \"node-1\" can only delete pods with spec.nodeName set to itself")
+    );
+    assert!(pod(&c, &elsewhere).is_some_and(|p| !p.metadata.is_deleting()));
+}
