@@ -372,6 +372,8 @@ const ZH: &[(&str, &str)] = &[
     ("Break its watch for 30 s, its resourceVersion compacted meanwhile: 410 Gone, it relists", "断开它的 Watch 30 秒，期间它的 resourceVersion 被压缩：410 Gone，它重新 List"),
     ("break watch", "断开 Watch"),
     ("sim leader replicas {}", "sim leader replicas {}"),
+    ("{}: up, behind the load balancer. Click to stop it: its host's controller manager and scheduler lose the API.", "{}：运行中，位于负载均衡器之后。点击停止它：同一主机上的 controller manager 和 scheduler 将无法访问 API。"),
+    ("sim apiserver replicas {}", "sim apiserver replicas {}"),
     ("{} of {} up · quorum {}", "{}/{} 运行 · 多数派 {}"),
     ("How many etcd members", "etcd 成员数"),
     ("members", "成员"),

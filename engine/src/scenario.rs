@@ -286,6 +286,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "three-replicas-one-node",
         include_str!("../scenarios/26-three-replicas-one-node.yaml"),
     ),
+    (
+        "admission-mutates-and-refuses",
+        include_str!("../scenarios/27-admission-mutates-and-refuses.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

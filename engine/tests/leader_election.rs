@@ -234,3 +234,56 @@ fn leader_commands_refuse_what_they_cannot_do() {
         o.output
     );
 }
+
+#[test]
+fn with_three_api_servers_losing_the_leaders_own_fails_it_over_and_kubectl_never_notices() {
+    let mut c = web_cluster(9);
+    sh(&mut c, "sim leader replicas 3");
+    sh(&mut c, "sim apiserver replicas 3");
+    c.advance(5_000);
+    let host = c
+        .elections()
+        .get(Elected::ControllerManager)
+        .leader()
+        .expect("a leader")
+        .host
+        .clone();
+    let out = sh(&mut c, &format!("sim apiserver down kube-apiserver-{host}"));
+    assert!(out.contains("2 of 3 API servers up"), "{out}");
+    // kubectl goes through the load balancer: the scale is stored at once…
+    sh(&mut c, "kubectl scale deployment web --replicas=5");
+    assert_eq!(web(&c).spec.replicas, 5);
+    // …and acted on only once another host's replica leads (renew deadline, then the
+    // Lease's expiry as the standbys saw it).
+    c.advance(9_000);
+    assert_eq!(
+        c.store
+            .list::<Pod>()
+            .filter(|p| p.metadata.namespace == "default")
+            .count(),
+        3
+    );
+    step_until(&mut c, 30_000, "another host leads", |c| {
+        c.elections()
+            .get(Elected::ControllerManager)
+            .leader()
+            .is_some_and(|l| l.host != host)
+    });
+    c.advance(15_000);
+    assert_eq!(ready_pods(&c), 5);
+    assert!(election_messages(&c, "kube-controller-manager").len() >= 2);
+    assert!(!c.apiserver_down());
+    // All three down is the API server down.
+    for i in 1..=3 {
+        let name = format!("kube-apiserver-control-plane-{i}");
+        if format!("kube-apiserver-{host}") != name {
+            sh(&mut c, &format!("sim apiserver down {name}"));
+        }
+    }
+    assert!(c.apiserver_down());
+    let status = sh(&mut c, "sim apiserver status");
+    assert!(status.contains("(0 of 3 replicas)"), "{status}");
+    sh(&mut c, "sim apiserver up kube-apiserver-control-plane-2");
+    assert!(!c.apiserver_down());
+    assert_eq!(c.apiservers().up(), 1);
+}

@@ -501,13 +501,14 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
 fn control_plane_bar(sim: &SimHandle) -> Html {
     let lang = sim.lang();
     let readonly = sim.readonly();
-    let (down_since, etcd, now, elections) = {
+    let (down_since, etcd, now, elections, apiservers) = {
         let st = sim.state.borrow();
         (
             st.cluster.apiserver_down_since(),
             st.cluster.etcd().clone(),
             st.cluster.now(),
             st.cluster.elections().clone(),
+            st.cluster.apiservers().clone(),
         )
     };
     let act = |verb: Verb| {
@@ -529,6 +530,37 @@ fn control_plane_bar(sim: &SimHandle) -> Html {
         },
         None => html! {},
     };
+    // With several API server replicas, one chip each (a click stops or starts it) and
+    // the 1/3 replica buttons.
+    use kubeplay_engine::cluster::apiservers::replica_name;
+    let replica_chips = (0..apiservers.replicas)
+        .filter(|_| apiservers.replicas > 1)
+        .map(|i| {
+            let name = replica_name(i);
+            let up = !apiservers.down.contains(&i);
+            let title = if up {
+                trf(lang, "{}: up, behind the load balancer. Click to stop it: its host's controller manager and scheduler lose the API.", &[&name])
+            } else {
+                trf(lang, "{}: down. Click to start it.", &[&name])
+            };
+            html! {
+                <button class={classes!("etcdm", if up { "up" } else { "down" })} disabled={readonly}
+                        onclick={act(Verb::ApiServerReplica(name.clone(), !up))} title={title}
+                        data-testid={name.clone()} aria-pressed={(!up).to_string()}>
+                    { format!("control-plane-{}", i + 1) }
+                </button>
+            }
+        });
+    let apiserver_sizes = [1usize, 3].into_iter().map(|k| {
+        html! {
+            <button class={classes!("etcdsize", (k == apiservers.replicas).then_some("on"))}
+                    disabled={readonly || k == apiservers.replicas || down_since.is_some()}
+                    onclick={act(Verb::ApiServerReplicas(k))} data-testid={format!("apiserver-replicas-{k}")}
+                    title={trf(lang, "sim apiserver replicas {}", &[&k])}>
+                { k }
+            </button>
+        }
+    });
     let (up, n, quorum) = (etcd.up_count(), etcd.members.len(), etcd.quorum());
     let lost = etcd.lost_since;
     // One chip per member: green up, red down, the leader starred; a click stops or
@@ -602,6 +634,11 @@ fn control_plane_bar(sim: &SimHandle) -> Html {
         <>
         <div class="cpbar">
             { apiserver }
+            <span class="etcd" data-testid="apiserver-bar">
+                <span class="etcdlabel">{ "kube-apiserver" }</span>
+                { for replica_chips }
+                { for apiserver_sizes }
+            </span>
             <span class="etcd" data-testid="etcd-bar">
                 <span class="etcdlabel">{ "etcd" }</span>
                 { for members }

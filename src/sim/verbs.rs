@@ -73,6 +73,10 @@ pub enum Verb {
     KillLeader(String),
     /// Run this many replicas of kube-controller-manager and kube-scheduler.
     LeaderReplicas(usize),
+    /// Start (true) or stop (false) one API server replica.
+    ApiServerReplica(String, bool),
+    /// Run this many API server replicas behind the load balancer.
+    ApiServerReplicas(usize),
 }
 
 impl Verb {
@@ -126,6 +130,9 @@ impl Verb {
             Verb::EtcdMembers(n) => format!("sim etcd members {n}"),
             Verb::KillLeader(c) => format!("sim leader kill {c}"),
             Verb::LeaderReplicas(n) => format!("sim leader replicas {n}"),
+            Verb::ApiServerReplica(r, true) => format!("sim apiserver up {r}"),
+            Verb::ApiServerReplica(r, false) => format!("sim apiserver down {r}"),
+            Verb::ApiServerReplicas(n) => format!("sim apiserver replicas {n}"),
         }
     }
 }
@@ -191,6 +198,11 @@ mod tests {
                 "sim leader kill kube-scheduler",
             ),
             (Verb::LeaderReplicas(3), "sim leader replicas 3"),
+            (
+                Verb::ApiServerReplica("kube-apiserver-control-plane-2".into(), false),
+                "sim apiserver down kube-apiserver-control-plane-2",
+            ),
+            (Verb::ApiServerReplicas(3), "sim apiserver replicas 3"),
         ];
         for (verb, command) in cases {
             assert_eq!(verb.command(), command);

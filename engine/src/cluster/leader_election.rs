@@ -263,6 +263,19 @@ impl Cluster {
     /// client-go's `tryAcquireOrRenew` for replica `i`, then its next try armed.
     fn try_acquire_or_renew(&mut self, e: Elected, i: usize) {
         let now = self.now;
+        if !self.host_reaches_apiserver(i) {
+            // Its host's API server is down: the Lease can be neither read nor
+            // written. A leader gives up once its renew deadline has passed.
+            let leading = self.elections.get(e).leader == Some(i);
+            let renewed_at = self.elections.get(e).candidates[i].renewed_at;
+            if leading && now >= renewed_at + RENEW_DEADLINE {
+                self.stop_leading(e);
+                self.restart_replica(e, i);
+                return;
+            }
+            self.arm_election(e, i);
+            return;
+        }
         let key = e.lease_key();
         let lease = self.store.get::<Lease>(&key).cloned();
         let identity = self.elections.get(e).candidates[i].identity.clone();
@@ -465,12 +478,40 @@ impl Cluster {
             _ => return Some(timer),
         };
         match Elected::of(ctl) {
-            Some(e) if self.elections.get(e).leader.is_none() => {
+            // No leader, or one whose host's API server is down (its loops cannot
+            // reach the API until it gives up and another leads, or its server is
+            // back).
+            Some(e)
+                if self
+                    .elections
+                    .get(e)
+                    .leader
+                    .is_none_or(|i| !self.host_reaches_apiserver(i)) =>
+            {
                 self.elections.get_mut(e).held.push(timer);
                 None
             }
             _ => Some(timer),
         }
+    }
+
+    /// An API server replica came back: a leader on its host runs what its loops held.
+    pub(super) fn release_reachable_leaders(&mut self) {
+        let now = self.now;
+        for e in Elected::ALL {
+            let reachable = self
+                .elections
+                .get(e)
+                .leader
+                .is_some_and(|i| self.host_reaches_apiserver(i));
+            if reachable {
+                let held = std::mem::take(&mut self.elections.get_mut(e).held);
+                for t in held {
+                    self.push_timer(now, t);
+                }
+            }
+        }
+        self.recount_foreground();
     }
 
     /// Whether a replica's timer is background work: a renewal or a standby's retry

@@ -22,6 +22,7 @@ use crate::rng::Rng;
 use crate::time::{SimTime, TimerQueue};
 use std::collections::{BTreeMap, BTreeSet};
 
+pub mod apiservers;
 mod clock;
 pub mod component_authz;
 pub mod etcd;
@@ -124,6 +125,8 @@ pub struct Cluster {
     applying: bool,
     /// The components' authorization decisions (`component_authz`).
     authz_cache: component_authz::AuthzCache,
+    /// The API server replicas behind the load balancer.
+    apiservers: apiservers::ApiServers,
 }
 
 /// The user's identity for clicks and commands.
@@ -314,6 +317,7 @@ impl Cluster {
             managed: Default::default(),
             applying: false,
             authz_cache: Default::default(),
+            apiservers: Default::default(),
         }
     }
 

@@ -12,7 +12,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, SimTime, MINUTE, SECOND};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up|status | etcd members N|down MEMBER|up MEMBER|status | leader status|replicas N|kill COMPONENT | watch break CONTROLLER [--for DURATION] [--gone] | queues";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up [NAME]|replicas N|status | etcd members N|down MEMBER|up MEMBER|status | leader status|replicas N|kill COMPONENT | watch break CONTROLLER [--for DURATION] [--gone] | queues";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -83,32 +83,113 @@ fn expect_json(
     Ok((ok, got))
 }
 
-/// `sim apiserver down|up|status`: stop or start the API server (see
-/// `cluster::outage`), or say whether it answers.
+/// `sim apiserver down|up [NAME]|replicas N|status`: stop or start the API server (or
+/// one of its replicas: see `cluster::outage` and `cluster::apiservers`), run N
+/// replicas, or say which answer.
 fn apiserver(c: &mut Cluster, words: &[String]) -> R {
-    let usage = "error: usage: sim apiserver down|up|status";
-    if words.len() != 1 {
-        return Err(usage.into());
-    }
-    match words[0].as_str() {
-        "down" => c
-            .stop_apiserver()
-            .map(|_| "apiserver stopped: kubectl, the controllers, the scheduler and the kubelets cannot reach it; running containers and every kube-proxy's last rules keep serving".to_string())
-            .map_err(|e| format!("error: {e}")),
-        "up" => {
+    let usage =
+        "error: usage: sim apiserver down|up [kube-apiserver-control-plane-N]|replicas N|status";
+    let replica = |c: &Cluster, w: Option<&String>| -> Result<Option<usize>, String> {
+        match w {
+            None => Ok(None),
+            Some(name) => c.apiservers().parse(name).map(Some).ok_or_else(|| {
+                format!(
+                    "error: no API server replica \"{name}\" (there are {}: kube-apiserver-control-plane-1..{})",
+                    c.apiservers().replicas,
+                    c.apiservers().replicas
+                )
+            }),
+        }
+    };
+    const DOWN: &str = "apiserver stopped: kubectl, the controllers, the scheduler and the kubelets cannot reach it; running containers and every kube-proxy's last rules keep serving";
+    match (words.first().map(String::as_str), words.len()) {
+        (Some("down"), 1 | 2) => match replica(c, words.get(1))? {
+            None => {
+                c.stop_apiserver().map_err(|e| format!("error: {e}"))?;
+                c.mark_all_apiservers_down();
+                Ok(DOWN.to_string())
+            }
+            Some(i) => {
+                c.stop_apiserver_replica(i)
+                    .map_err(|e| format!("error: {e}"))?;
+                let a = c.apiservers();
+                Ok(if a.up() == 0 {
+                    DOWN.to_string()
+                } else {
+                    format!(
+                        "{} stopped: {} of {} API servers up; kubectl and the kubelets reach the others through the load balancer; the controller manager and the scheduler on control-plane-{} cannot reach the API (a leader there gives up after its 10s renew deadline)",
+                        crate::cluster::apiservers::replica_name(i),
+                        a.up(),
+                        a.replicas,
+                        i + 1
+                    )
+                })
+            }
+        },
+        (Some("up"), 1 | 2) => {
             let since = c.apiserver_down_since();
-            c.start_apiserver().map_err(|e| format!("error: {e}"))?;
-            let after = crate::time::human_duration(c.now().saturating_sub(since.unwrap_or(0)));
+            let one = replica(c, words.get(1))?;
+            match one {
+                None => {
+                    if since.is_none() && c.apiservers().down.is_empty() {
+                        return Err("error: the API server is already up".into());
+                    }
+                    if since.is_some() {
+                        c.start_apiserver().map_err(|e| format!("error: {e}"))?;
+                    }
+                    c.mark_all_apiservers_up();
+                }
+                Some(i) => c
+                    .start_apiserver_replica(i)
+                    .map_err(|e| format!("error: {e}"))?,
+            }
+            let Some(since) = since else {
+                return Ok(format!(
+                    "{}: {} of {} API servers up",
+                    one.map_or("apiservers started".to_string(), |i| format!(
+                        "{} started",
+                        crate::cluster::apiservers::replica_name(i)
+                    )),
+                    c.apiservers().up(),
+                    c.apiservers().replicas
+                ));
+            };
+            let after = crate::time::human_duration(c.now().saturating_sub(since));
             Ok(if c.etcd_lost_quorum() {
                 format!("apiserver started after {after} down, but etcd has no quorum: requests still time out (sim etcd status)")
             } else {
                 format!("apiserver started after {after} down: the controllers relist and resume; each kubelet reconnects at its next heartbeat (within 10s) and reports")
             })
         }
-        "status" => Ok(match c.apiserver_down_since() {
-            Some(t) => format!("apiserver: down since {}", clock_label(t)),
-            None => "apiserver: up".into(),
-        }),
+        (Some("replicas"), 2) => {
+            let n: usize = words[1]
+                .parse()
+                .map_err(|_| format!("error: replicas must be a number, not \"{}\"", words[1]))?;
+            c.set_apiserver_replicas(n)
+                .map_err(|e| format!("error: {e}"))?;
+            Ok(format!(
+                "{n} API server replica{} behind the load balancer (kube-apiserver-control-plane-1..{n})",
+                if n == 1 { "" } else { "s" }
+            ))
+        }
+        (Some("status"), 1) => {
+            let mut out = match c.apiserver_down_since() {
+                Some(t) => format!("apiserver: down since {}", clock_label(t)),
+                None => "apiserver: up".into(),
+            };
+            let a = c.apiservers();
+            if a.replicas > 1 {
+                out.push_str(&format!(" ({} of {} replicas)", a.up(), a.replicas));
+                for i in 0..a.replicas {
+                    out.push_str(&format!(
+                        "\n{}  {}",
+                        crate::cluster::apiservers::replica_name(i),
+                        if a.down.contains(&i) { "down" } else { "up" }
+                    ));
+                }
+            }
+            Ok(out)
+        }
         _ => Err(usage.into()),
     }
 }
@@ -783,9 +864,13 @@ fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
             return expect_json(&v, path, op, want, None);
         } else if subject[0] == "apiserver" {
             // The API server's state: `{.up}`, and while it is down `{.downSince}` (ms)
-            // and `{.downForSeconds}`.
+            // and `{.downForSeconds}`; `{.replicas}` and `{.replicasUp}`.
             let path = subject.get(1).ok_or(usage)?;
-            let mut v = serde_json::json!({ "up": !c.apiserver_down() });
+            let mut v = serde_json::json!({
+                "up": !c.apiserver_down(),
+                "replicas": c.apiservers().replicas,
+                "replicasUp": c.apiservers().up(),
+            });
             if let Some(t) = c.apiserver_down_since() {
                 v["downSince"] = t.into();
                 v["downForSeconds"] = (c.now().saturating_sub(t) / 1000).into();

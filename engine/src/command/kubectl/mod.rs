@@ -596,6 +596,7 @@ fn run_verb_inner(
         "label" => update::label(c, rest, false),
         "annotate" => update::label(c, rest, true),
         "patch" => update::patch(c, rest),
+        "edit" => update::edit(c, rest, stdin),
         "wait" => return blocking(wait::wait(c, rest)),
         "version" => version(rest),
         other => Err(format!(

@@ -491,3 +491,76 @@ pub(super) fn patch(c: &mut Cluster, words: &[String]) -> R {
     c.submit(&user(), req).map_err(api)?;
     Ok(format!("{} patched", qualified_name(kind, &name)))
 }
+
+/// `kubectl edit TYPE NAME`: kubeplay has no editor, so the edited object comes as a
+/// heredoc (`kubectl edit deployment web <<EOF … EOF`), as if saved in the editor
+/// `kubectl edit` opened on the object now. As upstream (`editoptions.go`): an
+/// unchanged buffer cancels; a changed apiVersion, kind or name is refused; otherwise
+/// the difference is sent as a patch — and the buffer's `metadata.resourceVersion`,
+/// when it is not the live one (the text was taken before someone else wrote the
+/// object), is part of that patch, so the API server refuses it with 409 and kubectl
+/// says how to retry.
+pub(super) fn edit(c: &mut Cluster, words: &[String], stdin: Option<&str>) -> R {
+    let p = parse_flags(
+        words,
+        &[NS, flag("output", Some('o')), flag("validate", None)],
+        "kubectl edit",
+    )?;
+    let (kind, name) = one_target(&p, "edit")?;
+    let key = key_for(kind, &namespace(&p), &name);
+    let live = get_cloned(c, kind, &key)?;
+    let Some(text) = stdin else {
+        return Err(format!(
+            "error: kubeplay has no editor: give the edited object as a heredoc, e.g.\n  kubectl edit {} {name} <<EOF\n  …the object as `kubectl get {} {name} -o yaml` prints it, changed…\n  EOF",
+            kind.resource(),
+            kind.resource()
+        ));
+    };
+    let docs = crate::manifest::parse(text, "edit").map_err(|e| format!("error: {e}"))?;
+    let [doc] = docs.as_slice() else {
+        return Err("error: the edited file must hold exactly one object".into());
+    };
+    let edited = &doc.source;
+    let original = live.to_json();
+    // `editFn`'s preconditions: RequireKeyUnchanged(apiVersion, kind, metadata.name).
+    let same = |ptr: &str| edited.pointer(ptr) == original.pointer(ptr);
+    if !same("/apiVersion") || !same("/kind") || !same("/metadata/name") {
+        return Err("error: At least one of apiVersion, kind and name was changed".into());
+    }
+    let mut mine = doc.object.clone();
+    if mine.kind().namespaced() && mine.meta().namespace.is_empty() {
+        mine.meta_mut().namespace = key.namespace.clone();
+    }
+    let patch = super::three_way::three_way_patch(None, edited, &original);
+    let empty = patch.as_object().is_none_or(|m| m.is_empty());
+    if empty {
+        return Ok("Edit cancelled, no changes made.".into());
+    }
+    // The status is its subresource's; the server keeps the live one.
+    let rv_in_patch = patch.pointer("/metadata/resourceVersion").is_some();
+    restore_hidden(&live, &mut mine);
+    {
+        let m = mine.meta_mut();
+        let l = live.meta();
+        m.uid = l.uid.clone();
+        m.creation_timestamp = l.creation_timestamp.clone();
+        if !rv_in_patch {
+            m.resource_version.clear();
+        }
+    }
+    let req = if rv_in_patch {
+        Request::Update(mine)
+    } else {
+        Request::blind_update(mine)
+    };
+    match c.submit(&user(), req) {
+        Ok(_) => Ok(format!("{} edited", qualified_name(kind, &name))),
+        Err(e) if e.code == 409 => Err(format!(
+            "error: {} \"{name}\" could not be patched: {}\nYou can run `kubectl replace -f /tmp/kubectl-edit-{}.yaml` to try this update again.",
+            kind.qualified_resource(),
+            e.message,
+            c.store.revision()
+        )),
+        Err(e) => Err(api(e)),
+    }
+}
