@@ -77,6 +77,28 @@ test('clicking the controller manager\'s leader kills it: no leader, nothing sca
   await page.close();
 });
 
+test('three API servers: clicking the leader\'s own one down fails the controller manager over, kubectl keeps answering', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByTestId('ready-web').filter({ hasText: 'ready 3/3' }).waitFor({ timeout: 20000 });
+  await page.getByTestId('leader-replicas-3').click();
+  await page.getByTestId('apiserver-replicas-3').click();
+  const kcm = page.getByTestId('leader-kube-controller-manager');
+  await kcm.filter({ hasText: '★ control-plane-1' }).waitFor();
+  const first = page.getByTestId('kube-apiserver-control-plane-1');
+  await first.click();
+  await page.locator('[data-testid="kube-apiserver-control-plane-1"][aria-pressed="true"]').waitFor();
+  // kubectl goes through the load balancer: no outage banner, the scale is stored.
+  assert.equal(await page.getByTestId('apiserver-down').count(), 0);
+  await page.getByRole('button', { name: 'Scale up Deployment web' }).click();
+  await kcm.filter({ hasText: /★ control-plane-[23]/ }).waitFor({ timeout: 60000 });
+  await page.getByTestId('ready-web').filter({ hasText: 'ready 4/4' }).waitFor({ timeout: 30000 });
+  await page.locator('section.chain').screenshot({ path: shot('chain-apiserver-ha-en.png') });
+  await page.getByTestId('lang-zh').click();
+  await page.locator('section.chain').screenshot({ path: shot('chain-apiserver-ha-zh.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the queue view: a broken watch misses a scale, 410 Gone relists it, and the Pods converge', async () => {
   const { page, errors } = await openPage(browser, server.url);
   await page.getByTestId('ready-web').filter({ hasText: 'ready 3/3' }).waitFor({ timeout: 20000 });
@@ -106,6 +128,7 @@ for (const [id, title, steps, goals] of [
   ['watch-broke', 'A watch broke and the controller relisted', 4, 4],
   ['two-writers-one-field', 'Two writers, one field: server-side apply and its conflicts', 6, 4],
   ['three-replicas-one-node', 'Three replicas, one node: no N−1 margin', 6, 6],
+  ['admission-mutates-and-refuses', 'Admission changes what you sent, or refuses it', 5, 4],
 ]) {
   test(`the ${id} lesson: clicking its steps ticks every goal`, async () => {
     const { page, errors } = await openPage(browser, `${server.url}?scenario=${id}&speed=30`);

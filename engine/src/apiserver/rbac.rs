@@ -906,6 +906,13 @@ fn component_roles() -> Vec<(String, Vec<PolicyRule>)> {
     out
 }
 
+/// [`node_rules`], built once: the Node authorizer reads them for every request of a
+/// kubelet that no special case answers (its Events).
+fn static_node_rules() -> &'static [PolicyRule] {
+    static RULES: std::sync::OnceLock<Vec<PolicyRule>> = std::sync::OnceLock::new();
+    RULES.get_or_init(node_rules)
+}
+
 /// `NodeRules()`: the `system:node` role, and the Node authorizer's static rules.
 pub fn node_rules() -> Vec<PolicyRule> {
     let ro = &["get", "list", "watch"][..];
@@ -1125,7 +1132,7 @@ fn pod_on_node_references(store: &Store, node: &str, ns: &str, kind: &str, name:
 pub fn node_authorize(store: &Store, node: &str, a: &Attributes) -> Result<(), String> {
     let no_relationship = || format!("no relationship found between node '{node}' and this object");
     if !a.path.is_empty() {
-        return if node_rules().iter().any(|r| rule_allows(a, r)) {
+        return if static_node_rules().iter().any(|r| rule_allows(a, r)) {
             Ok(())
         } else {
             Err(String::new())
@@ -1245,7 +1252,7 @@ pub fn node_authorize(store: &Store, node: &str, a: &Attributes) -> Result<(), S
             _ => Err(String::new()),
         },
         _ => {
-            if node_rules().iter().any(|r| rule_allows(a, r)) {
+            if static_node_rules().iter().any(|r| rule_allows(a, r)) {
                 Ok(())
             } else {
                 Err(String::new())

@@ -206,82 +206,96 @@ impl Cluster {
         who: &Component,
         req: &Request,
     ) -> Result<(), ApiError> {
-        let user = if who.writer == writer::KUBECTL {
-            match self.acting.as_ref().map(|a| a.user.clone()) {
-                Some(u) if rbac::node_identity(&u).is_some() => {
-                    return self.admit_node_restriction(&u, req);
-                }
-                _ => return Ok(()),
-            }
-        } else {
-            match component_user(who) {
-                Some(u) => u,
-                None => return Ok(()),
-            }
-        };
+        if who.writer == writer::KUBECTL {
+            let node = self
+                .acting
+                .as_ref()
+                .and_then(|a| rbac::node_identity(&a.user).map(str::to_string));
+            return match node {
+                Some(n) => self.admit_node_restriction(&n, req),
+                None => Ok(()),
+            };
+        }
         let Some(a) = request_attributes(who, req) else {
             return Ok(());
         };
-        if let Err(reason) = self.decide(&user, &a) {
-            return Err(rbac::forbidden(&user, &a, &reason));
-        }
-        self.admit_node_restriction(&user, req)
-    }
-
-    /// Whether `who` may record an Event in `namespace` (an Event recorded after a
-    /// write, or about a refused one, is a request of its own).
-    pub(super) fn may_record_event(&mut self, who: &Component, namespace: &str) -> bool {
-        let Some(user) = component_user(who) else {
-            return true;
-        };
-        let ns = if namespace.is_empty() {
-            "default"
-        } else {
-            namespace
-        };
-        self.decide(&user, &Attributes::on("create", Kind::Event, ns, ""))
-            .is_ok()
-    }
-
-    /// The cached decision for a component's identity and attributes.
-    fn decide(&mut self, user: &UserInfo, a: &Attributes) -> Result<(), String> {
+        let node = who.writer.strip_prefix(writer::KUBELET_PREFIX);
+        // The cache key is the writer and the request's shape: what the decision
+        // depends on (a name only where a rule or the Node authorizer looks at it).
+        let name_matters = a.resource == "leases" || (node.is_some() && a.resource == "nodes");
         let key = format!(
             "{}|{}|{}|{}|{}|{}|{}",
-            user.name,
+            who.writer,
             a.verb,
             a.api_group,
             a.resource,
             a.subresource,
             a.namespace,
-            // Names matter to the rules with resourceNames (the election Leases) and to
-            // the Node authorizer's per-object answers.
-            if a.resource == "leases" || rbac::node_identity(user).is_some() {
-                a.name.as_str()
-            } else {
-                ""
-            }
+            if name_matters { a.name.as_str() } else { "" }
         );
-        match self.authz_cache.get(&key) {
-            Some(d) => d.clone(),
+        // A node's reads of Pods follow the Pods' bindings, which change without an
+        // RBAC write: decided each time.
+        let cacheable = !(node.is_some()
+            && a.resource == "pods"
+            && a.subresource.is_empty()
+            && a.verb == "get");
+        let cached = if cacheable {
+            self.authz_cache.get(&key).cloned()
+        } else {
+            None
+        };
+        let decision = match cached {
+            Some(d) => d,
             None => {
-                let d = match rbac::authorize(&self.store, user, a) {
+                let Some(user) = component_user(who) else {
+                    return Ok(());
+                };
+                let d = match rbac::authorize(&self.store, &user, &a) {
                     Decision::Allow(_) => Ok(()),
                     Decision::Deny(reason) => Err(reason),
                 };
-                // The Node authorizer's answers about Pods and Secrets follow the Pods'
-                // bindings, which change without an RBAC write: not cached.
-                if rbac::node_identity(user).is_none() {
+                if cacheable {
                     self.authz_cache.insert(key, d.clone());
                 }
                 d
             }
+        };
+        if let Err(reason) = decision {
+            let user = component_user(who).unwrap_or_default();
+            return Err(rbac::forbidden(&user, &a, &reason));
+        }
+        match node {
+            Some(n) => self.admit_node_restriction(n, req),
+            None => Ok(()),
         }
     }
 
-    fn admit_node_restriction(&self, user: &UserInfo, req: &Request) -> Result<(), ApiError> {
-        let Some(node) = rbac::node_identity(user) else {
-            return Ok(());
+    /// Whether `who` may record an Event in `namespace` (an Event recorded after a
+    /// write, or about a refused one, is a request of its own).
+    pub(super) fn may_record_event(&mut self, who: &Component, namespace: &str) -> bool {
+        let ns = if namespace.is_empty() {
+            "default"
+        } else {
+            namespace
         };
+        let key = format!("{}|create||events||{ns}|", who.writer);
+        if let Some(d) = self.authz_cache.get(&key) {
+            return d.is_ok();
+        }
+        let Some(user) = component_user(who) else {
+            return true;
+        };
+        let a = Attributes::on("create", Kind::Event, ns, "");
+        let d = match rbac::authorize(&self.store, &user, &a) {
+            Decision::Allow(_) => Ok(()),
+            Decision::Deny(reason) => Err(reason),
+        };
+        let ok = d.is_ok();
+        self.authz_cache.insert(key, d);
+        ok
+    }
+
+    fn admit_node_restriction(&self, node: &str, req: &Request) -> Result<(), ApiError> {
         node_restriction(&self.store, node, req).map_err(|why| {
             let (kind, name) = match req {
                 Request::Create { object, .. }
