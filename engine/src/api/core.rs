@@ -796,6 +796,23 @@ pub struct LimitRangeItem {
     pub max_limit_request_ratio: StringMap,
 }
 
+impl LimitRangeItem {
+    /// Every resource the item names, sorted, once each.
+    pub fn resources(&self) -> Vec<&String> {
+        let mut keys: Vec<&String> = self
+            .max
+            .keys()
+            .chain(self.min.keys())
+            .chain(self.default.keys())
+            .chain(self.default_request.keys())
+            .chain(self.max_limit_request_ratio.keys())
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+}
+
 /// `v1.LimitRangeSpec`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

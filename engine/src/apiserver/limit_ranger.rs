@@ -502,107 +502,61 @@ pub fn validate_limit_range(lr: &LimitRange) -> Vec<String> {
             ));
         }
         let get = |m: &StringMap, k: &str| m.get(k).and_then(|q| milli(q));
-        let mut resources: Vec<&String> = item
-            .max
-            .keys()
-            .chain(item.min.keys())
-            .chain(item.default.keys())
-            .chain(item.default_request.keys())
-            .chain(item.max_limit_request_ratio.keys())
-            .collect();
-        resources.sort();
-        resources.dedup();
-        for k in resources {
+        for k in item.resources() {
             let raw = |m: &StringMap| m.get(k).cloned().unwrap_or_default();
             let show = |m: &StringMap| canonical(k, &raw(m));
             let (min, max) = (get(&item.min, k), get(&item.max, k));
-            let (def, def_req) = (get(&item.default, k), get(&item.default_request, k));
+            // Each bound pair in upstream's order: (lower, upper, the field the error
+            // is on, the map whose value it reports, the message's two names). Upstream
+            // reports the min, then the max, as the bad value of a default's errors.
+            let (mn, mx, def, req) = (&item.min, &item.max, &item.default, &item.default_request);
+            let pairs: [(&StringMap, &StringMap, &str, &StringMap, &str, &str); 6] = [
+                (mn, mx, "min", mn, "min value", "max value"),
+                (
+                    mn,
+                    req,
+                    "defaultRequest",
+                    req,
+                    "min value",
+                    "default request value",
+                ),
+                (
+                    req,
+                    mx,
+                    "defaultRequest",
+                    req,
+                    "default request value",
+                    "max value",
+                ),
+                (
+                    req,
+                    def,
+                    "defaultRequest",
+                    req,
+                    "default request value",
+                    "default limit value",
+                ),
+                (mn, def, "default", mn, "min value", "default value"),
+                (def, mx, "default", mx, "default value", "max value"),
+            ];
+            for (lower, upper, field, bad, lower_name, upper_name) in pairs {
+                if let (Some(a), Some(b)) = (get(lower, k), get(upper, k)) {
+                    if a > b {
+                        errs.push(format!(
+                            "{path}.{field}[{k}]: Invalid value: {}: {lower_name} {} is greater than {upper_name} {}",
+                            go_quantity(&raw(bad)),
+                            show(lower),
+                            show(upper)
+                        ));
+                    }
+                }
+            }
             let mut invalid = |field: &str, bad: &StringMap, why: String| {
                 errs.push(format!(
                     "{path}.{field}[{k}]: Invalid value: {}: {why}",
                     go_quantity(&raw(bad))
                 ))
             };
-            if let (Some(a), Some(b)) = (min, max) {
-                if a > b {
-                    invalid(
-                        "min",
-                        &item.min,
-                        format!(
-                            "min value {} is greater than max value {}",
-                            show(&item.min),
-                            show(&item.max)
-                        ),
-                    );
-                }
-            }
-            if let (Some(a), Some(r)) = (min, def_req) {
-                if a > r {
-                    invalid(
-                        "defaultRequest",
-                        &item.default_request,
-                        format!(
-                            "min value {} is greater than default request value {}",
-                            show(&item.min),
-                            show(&item.default_request)
-                        ),
-                    );
-                }
-            }
-            if let (Some(r), Some(b)) = (def_req, max) {
-                if r > b {
-                    invalid(
-                        "defaultRequest",
-                        &item.default_request,
-                        format!(
-                            "default request value {} is greater than max value {}",
-                            show(&item.default_request),
-                            show(&item.max)
-                        ),
-                    );
-                }
-            }
-            if let (Some(r), Some(l)) = (def_req, def) {
-                if r > l {
-                    invalid(
-                        "defaultRequest",
-                        &item.default_request,
-                        format!(
-                            "default request value {} is greater than default limit value {}",
-                            show(&item.default_request),
-                            show(&item.default)
-                        ),
-                    );
-                }
-            }
-            if let (Some(a), Some(l)) = (min, def) {
-                if a > l {
-                    // Upstream reports the min as the bad value here.
-                    invalid(
-                        "default",
-                        &item.min,
-                        format!(
-                            "min value {} is greater than default value {}",
-                            show(&item.min),
-                            show(&item.default)
-                        ),
-                    );
-                }
-            }
-            if let (Some(l), Some(b)) = (def, max) {
-                if l > b {
-                    // …and the max here.
-                    invalid(
-                        "default",
-                        &item.max,
-                        format!(
-                            "default value {} is greater than max value {}",
-                            show(&item.default),
-                            show(&item.max)
-                        ),
-                    );
-                }
-            }
             if let Some(r) = get(&item.max_limit_request_ratio, k) {
                 let ratio = canonical("", &raw(&item.max_limit_request_ratio));
                 if r < 1000 {

@@ -208,6 +208,39 @@ fn containers_phrase(names: &[String]) -> String {
     )
 }
 
+/// The setters of a value the Pod level and its containers may set: `pod`,
+/// `container "a"` / `containers "a", "b"`, as the checks join them with " and ".
+fn setters(pod: bool, names: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    if pod {
+        out.push("pod".to_string());
+    }
+    if !names.is_empty() {
+        out.push(containers_phrase(names));
+    }
+    out
+}
+
+/// Where `securityContext.<field>.type` (an AppArmor or seccomp profile) is set to
+/// neither `RuntimeDefault` nor `Localhost`: the setters and the values set.
+fn bad_profile_type(v: &View, field: &str) -> (Vec<String>, BTreeSet<String>) {
+    let mut bad = BTreeSet::new();
+    let mut check = |sc: &Value| match sc[field]["type"].as_str() {
+        Some(t) if !seccomp_ok(t) => {
+            bad.insert(t.to_string());
+            true
+        }
+        _ => false,
+    };
+    let pod = check(v.pod_sc());
+    let names: Vec<String> = v
+        .containers()
+        .filter(|(_, sc)| check(sc))
+        .map(|(n, _)| n.to_string())
+        .collect();
+    (setters(pod, &names), bad)
+}
+
 /// A Pod spec as the checks read it: the JSON of the spec, containers in upstream's
 /// visiting order (init containers, then containers).
 struct View {
@@ -246,27 +279,7 @@ fn fail(reason: impl Into<String>, detail: impl Into<String>) -> Option<Failure>
 
 /// `appArmorProfile`.
 fn app_armor(v: &View) -> Option<Failure> {
-    let ok = |t: &str| matches!(t, "RuntimeDefault" | "Localhost");
-    let mut bad_types = BTreeSet::new();
-    let mut setters = Vec::new();
-    if let Some(t) = v.pod_sc()["appArmorProfile"]["type"].as_str() {
-        if !ok(t) {
-            bad_types.insert(t.to_string());
-            setters.push("pod".to_string());
-        }
-    }
-    let mut bad_containers = Vec::new();
-    for (name, sc) in v.containers() {
-        if let Some(t) = sc["appArmorProfile"]["type"].as_str() {
-            if !ok(t) {
-                bad_types.insert(t.to_string());
-                bad_containers.push(name.to_string());
-            }
-        }
-    }
-    if !bad_containers.is_empty() {
-        setters.push(containers_phrase(&bad_containers));
-    }
+    let (mut setters, bad_types) = bad_profile_type(v, "appArmorProfile");
     let mut bad_annotations = Vec::new();
     for (k, val) in &v.annotations {
         if k.starts_with("container.apparmor.security.beta.kubernetes.io/")
@@ -508,18 +521,13 @@ fn se_linux_options(v: &View, minor: u32) -> Option<Failure> {
         }
         bad
     };
-    let mut setters = Vec::new();
-    if check(&v.pod_sc()["seLinuxOptions"]) {
-        setters.push("pod".to_string());
-    }
+    let pod = check(&v.pod_sc()["seLinuxOptions"]);
     let names: Vec<String> = v
         .containers()
         .filter(|(_, sc)| check(&sc["seLinuxOptions"]))
         .map(|(n, _)| n.to_string())
         .collect();
-    if !names.is_empty() {
-        setters.push(containers_phrase(&names));
-    }
+    let setters = setters(pod, &names);
     if setters.is_empty() {
         return None;
     }
@@ -554,26 +562,7 @@ fn seccomp_ok(t: &str) -> bool {
 
 /// `seccompProfile_baseline`.
 fn seccomp_baseline(v: &View) -> Option<Failure> {
-    let mut bad = BTreeSet::new();
-    let mut setters = Vec::new();
-    if let Some(t) = v.pod_sc()["seccompProfile"]["type"].as_str() {
-        if !seccomp_ok(t) {
-            bad.insert(t.to_string());
-            setters.push("pod".to_string());
-        }
-    }
-    let mut names = Vec::new();
-    for (name, sc) in v.containers() {
-        if let Some(t) = sc["seccompProfile"]["type"].as_str() {
-            if !seccomp_ok(t) {
-                bad.insert(t.to_string());
-                names.push(name.to_string());
-            }
-        }
-    }
-    if !names.is_empty() {
-        setters.push(containers_phrase(&names));
-    }
+    let (setters, bad) = bad_profile_type(v, "seccompProfile");
     if setters.is_empty() {
         return None;
     }
@@ -626,18 +615,12 @@ fn sysctls(v: &View, minor: u32) -> Option<Failure> {
 /// `windowsHostProcess`.
 fn windows_host_process(v: &View) -> Option<Failure> {
     let hp = |sc: &Value| sc["windowsOptions"]["hostProcess"].as_bool() == Some(true);
-    let mut setters = Vec::new();
-    if hp(v.pod_sc()) {
-        setters.push("pod".to_string());
-    }
     let names: Vec<String> = v
         .containers()
         .filter(|(_, sc)| hp(sc))
         .map(|(n, _)| n.to_string())
         .collect();
-    if !names.is_empty() {
-        setters.push(containers_phrase(&names));
-    }
+    let setters = setters(hp(v.pod_sc()), &names);
     if setters.is_empty() {
         return None;
     }
@@ -831,18 +814,12 @@ fn run_as_non_root(v: &View) -> Option<Failure> {
 /// `runAsUser`.
 fn run_as_user(v: &View) -> Option<Failure> {
     let zero = |sc: &Value| sc["runAsUser"].as_i64() == Some(0);
-    let mut setters = Vec::new();
-    if zero(v.pod_sc()) {
-        setters.push("pod".to_string());
-    }
     let names: Vec<String> = v
         .containers()
         .filter(|(_, sc)| zero(sc))
         .map(|(n, _)| n.to_string())
         .collect();
-    if !names.is_empty() {
-        setters.push(containers_phrase(&names));
-    }
+    let setters = setters(zero(v.pod_sc()), &names);
     if setters.is_empty() {
         return None;
     }

@@ -1241,17 +1241,7 @@ fn limit_range_header(prefix: &str) -> String {
 fn limit_range_rows(w: &mut String, lr: &LimitRange, prefix: &str) {
     use crate::apiserver::limit_ranger::canonical;
     for item in &lr.spec.limits {
-        let mut keys: Vec<&String> = item
-            .max
-            .keys()
-            .chain(item.min.keys())
-            .chain(item.default.keys())
-            .chain(item.default_request.keys())
-            .chain(item.max_limit_request_ratio.keys())
-            .collect();
-        keys.sort();
-        keys.dedup();
-        for k in keys {
+        for k in item.resources() {
             let cell = |m: &StringMap, ratio: bool| {
                 m.get(k).map_or_else(
                     || "-".to_string(),

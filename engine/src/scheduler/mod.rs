@@ -246,12 +246,7 @@ impl Controller for Scheduler {
         if !pod.spec.node_name.is_empty() {
             return Vec::new();
         }
-        let e = self
-            .attempts
-            .entry(pod.metadata.uid.clone())
-            .or_insert((0, now));
-        e.0 += 1;
-        e.1 = now;
+        self.note_failed_attempt(&pod.metadata.uid, now);
         let until = self.backoff_until(&pod.metadata.uid);
         self.backoff.insert(key.clone(), until);
         ctx.after(until, SchedulerTimer::Backoff(key.clone()));

@@ -68,12 +68,7 @@ impl Scheduler {
             Some(pod) if wants_scheduling(pod) => {
                 let (attempt, requests) = self.schedule_pod(store, rng, pod, now);
                 if attempt.chosen.is_none() {
-                    let e = self
-                        .attempts
-                        .entry(pod.metadata.uid.clone())
-                        .or_insert((0, now));
-                    e.0 += 1;
-                    e.1 = now;
+                    self.note_failed_attempt(&pod.metadata.uid, now);
                     self.unschedulable.insert(key.clone(), now);
                     timers.extend(self.arm_flush(now));
                 } else {
@@ -108,6 +103,13 @@ impl Scheduler {
         };
         timers.extend(self.arm_cycle(now));
         (requests, timers)
+    }
+
+    /// One more failed attempt for the Pod `uid` at `now`: its back-off grows.
+    pub(super) fn note_failed_attempt(&mut self, uid: &str, now: SimTime) {
+        let e = self.attempts.entry(uid.to_string()).or_insert((0, now));
+        e.0 += 1;
+        e.1 = now;
     }
 
     /// `schedulePod`: filter, then score and select (or preempt), then bind.
