@@ -49,6 +49,8 @@ fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
         "ClusterRoleBinding" => Kind::ClusterRoleBinding,
         "ResourceQuota" => Kind::ResourceQuota,
         "LimitRange" => Kind::LimitRange,
+        "Job" => Kind::Job,
+        "CronJob" => Kind::CronJob,
         _ => {
             return Err(format!(
                 "resource mapping not found for name: \"\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{api_version}\"\nensure CRDs are installed first"
@@ -251,6 +253,8 @@ fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String,
         Kind::ClusterRoleBinding => Object::ClusterRoleBinding(typed(value)?),
         Kind::ResourceQuota => Object::ResourceQuota(typed(value)?),
         Kind::LimitRange => Object::LimitRange(typed(value)?),
+        Kind::Job => Object::Job(typed(value)?),
+        Kind::CronJob => Object::CronJob(typed(value)?),
     })
 }
 

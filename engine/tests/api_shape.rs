@@ -43,6 +43,8 @@ fn root(kind: Kind) -> &'static str {
         Kind::ClusterRoleBinding => "V1ClusterRoleBinding",
         Kind::ResourceQuota => "V1ResourceQuota",
         Kind::LimitRange => "V1LimitRange",
+        Kind::Job => "V1Job",
+        Kind::CronJob => "V1CronJob",
     }
 }
 
@@ -134,6 +136,18 @@ fn every_object_a_busy_cluster_writes_has_only_upstream_keys() {
         None,
     );
     sh(&mut c, "sim crash pod/probe", None);
+    sh(
+        &mut c,
+        "kubectl create cronjob tick --image=busybox --schedule='*/1 * * * *' -- sh -c 'sleep 2'",
+        None,
+    );
+    sh(
+        &mut c,
+        "kubectl apply -f -",
+        Some(
+            "apiVersion: batch/v1\nkind: Job\nmetadata: {name: idx}\nspec:\n  completions: 3\n  parallelism: 2\n  completionMode: Indexed\n  backoffLimit: 1\n  podFailurePolicy:\n    rules: [{action: Ignore, onPodConditions: [{type: DisruptionTarget}]}]\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: w, image: busybox, command: [sh, -c, 'sleep 3; exit 1']}]\n",
+        ),
+    );
     c.advance(120_000);
     let seen = assert_upstream_shape(&c);
     assert!(seen > 20, "{seen} objects checked");

@@ -185,6 +185,9 @@ pub struct Condition {
     /// Last time this condition was probed or heartbeated (Node conditions only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_heartbeat_time: Option<String>,
+    /// Last time the condition was probed (Job conditions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_probe_time: Option<String>,
     /// Last time the status changed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<String>,

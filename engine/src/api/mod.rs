@@ -2,6 +2,7 @@
 //! as `k8s.io/api` (camelCase, empty fields omitted), so `-o json` and manifests match
 //! what a real cluster prints. Only the fields the simulation uses are modelled.
 
+mod batch;
 mod core;
 pub mod extra;
 mod meta;
@@ -14,6 +15,7 @@ pub mod vocab;
 mod workloads;
 
 pub use self::core::*;
+pub use batch::*;
 pub use meta::*;
 pub use network::*;
 pub use object::*;

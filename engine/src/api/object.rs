@@ -42,11 +42,15 @@ pub enum Kind {
     ResourceQuota,
     /// `v1` LimitRange.
     LimitRange,
+    /// `batch/v1` Job.
+    Job,
+    /// `batch/v1` CronJob.
+    CronJob,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 18] = [
+    pub const ALL: [Kind; 20] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -65,6 +69,8 @@ impl Kind {
         Kind::ClusterRoleBinding,
         Kind::ResourceQuota,
         Kind::LimitRange,
+        Kind::Job,
+        Kind::CronJob,
     ];
 
     /// The Kind name, e.g. `ReplicaSet`.
@@ -88,6 +94,8 @@ impl Kind {
             Kind::ClusterRoleBinding => "ClusterRoleBinding",
             Kind::ResourceQuota => "ResourceQuota",
             Kind::LimitRange => "LimitRange",
+            Kind::Job => "Job",
+            Kind::CronJob => "CronJob",
         }
     }
 
@@ -96,6 +104,7 @@ impl Kind {
         match self {
             Kind::Deployment | Kind::ReplicaSet => "apps/v1",
             Kind::Lease => "coordination.k8s.io/v1",
+            Kind::Job | Kind::CronJob => "batch/v1",
             Kind::PodDisruptionBudget => "policy/v1",
             Kind::PriorityClass => "scheduling.k8s.io/v1",
             Kind::EndpointSlice => "discovery.k8s.io/v1",
@@ -127,6 +136,8 @@ impl Kind {
             Kind::ClusterRoleBinding => "clusterrolebindings",
             Kind::ResourceQuota => "resourcequotas",
             Kind::LimitRange => "limitranges",
+            Kind::Job => "jobs",
+            Kind::CronJob => "cronjobs",
         }
     }
 
@@ -192,6 +203,10 @@ pub enum Object {
     ResourceQuota(ResourceQuota),
     /// A LimitRange.
     LimitRange(LimitRange),
+    /// A Job.
+    Job(Box<Job>),
+    /// A CronJob.
+    CronJob(Box<CronJob>),
 }
 
 impl Object {
@@ -216,6 +231,8 @@ impl Object {
             Object::ClusterRoleBinding(_) => Kind::ClusterRoleBinding,
             Object::ResourceQuota(_) => Kind::ResourceQuota,
             Object::LimitRange(_) => Kind::LimitRange,
+            Object::Job(_) => Kind::Job,
+            Object::CronJob(_) => Kind::CronJob,
         }
     }
 
@@ -240,6 +257,8 @@ impl Object {
             Object::ClusterRoleBinding(o) => &o.metadata,
             Object::ResourceQuota(o) => &o.metadata,
             Object::LimitRange(o) => &o.metadata,
+            Object::Job(o) => &o.metadata,
+            Object::CronJob(o) => &o.metadata,
         }
     }
 
@@ -264,6 +283,8 @@ impl Object {
             Object::ClusterRoleBinding(o) => &mut o.metadata,
             Object::ResourceQuota(o) => &mut o.metadata,
             Object::LimitRange(o) => &mut o.metadata,
+            Object::Job(o) => &mut o.metadata,
+            Object::CronJob(o) => &mut o.metadata,
         }
     }
 
@@ -288,6 +309,8 @@ impl Object {
             Object::ClusterRoleBinding(o) => serde_json::to_value(o),
             Object::ResourceQuota(o) => serde_json::to_value(o),
             Object::LimitRange(o) => serde_json::to_value(o),
+            Object::Job(o) => serde_json::to_value(o),
+            Object::CronJob(o) => serde_json::to_value(o),
         }
         .unwrap_or(serde_json::Value::Null);
         let mut map = serde_json::Map::new();
@@ -311,6 +334,8 @@ impl Object {
             (Object::PodDisruptionBudget(a), Object::PodDisruptionBudget(b)) => a.spec != b.spec,
             (Object::ResourceQuota(a), Object::ResourceQuota(b)) => a.spec != b.spec,
             (Object::LimitRange(a), Object::LimitRange(b)) => a.spec != b.spec,
+            (Object::Job(a), Object::Job(b)) => a.spec != b.spec,
+            (Object::CronJob(a), Object::CronJob(b)) => a.spec != b.spec,
             _ => false,
         }
     }
@@ -377,3 +402,5 @@ resource!(RoleBinding);
 resource!(ClusterRoleBinding);
 resource!(ResourceQuota);
 resource!(LimitRange);
+resource!(Job, boxed);
+resource!(CronJob, boxed);

@@ -38,7 +38,88 @@ pub fn admit_create(obj: &mut Object) {
         Object::ReplicaSet(rs) => default_pod_spec(&mut rs.spec.template.spec),
         Object::Service(svc) => default_service(svc),
         Object::LimitRange(lr) => super::limit_ranger::default_limit_range(lr),
+        Object::Job(j) => {
+            default_job_spec(&mut j.spec);
+            // `SetDefaults_Job`: a Job without labels takes its template's.
+            if j.metadata.labels.is_empty() {
+                j.metadata.labels = j.spec.template.metadata.labels.clone();
+            }
+        }
+        Object::CronJob(cj) => default_cron_job(cj),
         _ => {}
+    }
+}
+
+/// `SetDefaults_Job`'s spec part (`pkg/apis/batch/v1/defaults.go`): a Job that sets
+/// neither completions nor parallelism runs one Pod to one success; backoffLimit 6
+/// (MaxInt32 with a per-index limit); NonIndexed; not suspended; a pod-condition
+/// pattern's status True; podReplacementPolicy Failed with a podFailurePolicy, else
+/// TerminatingOrFailed. The template gets the Pod defaults.
+pub fn default_job_spec(spec: &mut JobSpec) {
+    if spec.completions.is_none() && spec.parallelism.is_none() {
+        spec.completions = Some(1);
+    }
+    spec.parallelism.get_or_insert(1);
+    if spec.backoff_limit.is_none() {
+        spec.backoff_limit = Some(if spec.backoff_limit_per_index.is_some() {
+            i64::from(i32::MAX)
+        } else {
+            6
+        });
+    }
+    spec.completion_mode
+        .get_or_insert_with(|| "NonIndexed".into());
+    spec.suspend.get_or_insert(false);
+    if spec.pod_replacement_policy.is_none() {
+        spec.pod_replacement_policy = Some(if spec.pod_failure_policy.is_some() {
+            "Failed".into()
+        } else {
+            "TerminatingOrFailed".into()
+        });
+    }
+    default_pod_spec(&mut spec.template.spec);
+}
+
+/// `SetDefaults_CronJob`: Allow, not suspended, keep 3 successful and 1 failed Job.
+/// The Job template's own fields stay as written (the Job defaults apply to each Job
+/// when it is created); its Pod template gets the Pod defaults.
+fn default_cron_job(cj: &mut CronJob) {
+    let spec = &mut cj.spec;
+    if spec.concurrency_policy.is_empty() {
+        spec.concurrency_policy = "Allow".into();
+    }
+    spec.suspend.get_or_insert(false);
+    spec.successful_jobs_history_limit.get_or_insert(3);
+    spec.failed_jobs_history_limit.get_or_insert(1);
+    default_pod_spec(&mut spec.job_template.spec.template.spec);
+}
+
+/// The Job strategy's `generateSelector` (`pkg/registry/batch/job/strategy.go`), run
+/// once the uid is known: unless `manualSelector`, the template is labelled with the
+/// Job's uid and name (the `batch.kubernetes.io/` labels and their legacy twins) and
+/// the selector is the uid label.
+pub fn generate_job_selector(job: &mut Job) {
+    if job.spec.manual_selector == Some(true) {
+        return;
+    }
+    let (uid, name) = (job.metadata.uid.clone(), job.metadata.name.clone());
+    let labels = &mut job.spec.template.metadata.labels;
+    for (k, v) in [
+        ("batch.kubernetes.io/controller-uid", &uid),
+        ("batch.kubernetes.io/job-name", &name),
+        ("controller-uid", &uid),
+        ("job-name", &name),
+    ] {
+        labels.entry(k.into()).or_insert_with(|| v.clone());
+    }
+    let sel = job.spec.selector.get_or_insert_with(LabelSelector::default);
+    sel.match_labels
+        .entry("batch.kubernetes.io/controller-uid".into())
+        .or_insert(uid);
+    // Defaulting runs again when the stored object is read back, so a Job created
+    // without labels shows its template's, generated ones included.
+    if job.metadata.labels.is_empty() {
+        job.metadata.labels = job.spec.template.metadata.labels.clone();
     }
 }
 

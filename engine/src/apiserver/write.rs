@@ -180,6 +180,22 @@ impl Store {
             }
         }
         admission::admit_create(&mut obj);
+        // A Job's selector is generated from its uid, which the API server assigns
+        // before the strategy's Validate runs (`BeforeCreate`); other kinds draw their
+        // uid at the end, as before.
+        let early_uid = match &mut obj {
+            Object::Job(j) => {
+                j.metadata.uid = rng.uuid_v4();
+                j.status = JobStatus::default();
+                admission::generate_job_selector(j);
+                Some(j.metadata.uid.clone())
+            }
+            Object::CronJob(cj) => {
+                cj.status = CronJobStatus::default();
+                None
+            }
+            _ => None,
+        };
         if let Object::Pod(pod) = &mut obj {
             let classes: Vec<&PriorityClass> = self.list::<PriorityClass>().collect();
             if let Err(m) = admission::admit_priority(pod, &classes) {
@@ -265,7 +281,7 @@ impl Store {
             q.status = ResourceQuotaStatus::default();
         }
         let meta = obj.meta_mut();
-        meta.uid = rng.uuid_v4();
+        meta.uid = early_uid.unwrap_or_else(|| rng.uuid_v4());
         meta.creation_timestamp = rfc3339(now);
         meta.created_ms = now;
         meta.deletion_timestamp = None;
@@ -273,7 +289,10 @@ impl Store {
         meta.deletion_grace_period_seconds = None;
         // Workload kinds track spec changes in generation; in v1.33 Pods, Nodes, Events
         // and Leases leave it unset (Pod generation is an alpha feature, off).
-        meta.generation = i64::from(matches!(kind, Kind::Deployment | Kind::ReplicaSet));
+        meta.generation = i64::from(matches!(
+            kind,
+            Kind::Deployment | Kind::ReplicaSet | Kind::Job | Kind::CronJob
+        ));
         let change = self.put(now, "create", obj, writer);
         self.warnings.extend(warnings);
         for q in quotas {
@@ -346,6 +365,8 @@ impl Store {
                 n.status = c.status.clone()
             }
             (Object::ResourceQuota(n), Object::ResourceQuota(c)) => n.status = c.status.clone(),
+            (Object::Job(n), Object::Job(c)) => n.status = c.status.clone(),
+            (Object::CronJob(n), Object::CronJob(c)) => n.status = c.status.clone(),
             _ => {}
         }
         let meta = obj.meta_mut();
@@ -389,6 +410,8 @@ impl Store {
             (Object::Node(m), Object::Node(n)) => m.status = n.status,
             (Object::PodDisruptionBudget(m), Object::PodDisruptionBudget(n)) => m.status = n.status,
             (Object::ResourceQuota(m), Object::ResourceQuota(n)) => m.status = n.status,
+            (Object::Job(m), Object::Job(n)) => m.status = n.status,
+            (Object::CronJob(m), Object::CronJob(n)) => m.status = n.status,
             (m, n) => *m = n,
         }
         Ok(self.put(now, "update-status", merged, writer))

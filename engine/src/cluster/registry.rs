@@ -13,18 +13,21 @@ use super::informers::{LoopStats, LoopView, Watch};
 use super::{Cluster, Timer};
 use crate::apiserver::{ApiError, Change};
 use crate::client::{Component, Request};
+use crate::controllers::cronjob::CronJobController;
 use crate::controllers::deployment::DeploymentController;
 use crate::controllers::disruption::DisruptionController;
 use crate::controllers::endpointslice::endpoints::EndpointsController;
 use crate::controllers::endpointslice::EndpointSliceController;
 use crate::controllers::garbage_collector::GarbageCollector;
 use crate::controllers::gitops::GitOpsController;
+use crate::controllers::job::JobController;
 use crate::controllers::namespace::NamespaceController;
 use crate::controllers::node_lifecycle::NodeLifecycleController;
 use crate::controllers::pod_gc::PodGcController;
 use crate::controllers::replicaset::ReplicaSetController;
 use crate::controllers::resource_quota::ResourceQuotaController;
 use crate::controllers::taint_eviction::TaintEvictionController;
+use crate::controllers::ttl_after_finished::TtlAfterFinishedController;
 use crate::controllers::{Controller, Ctx, KeyLabel, RateLimiter, WorkQueue};
 use crate::scheduler::Scheduler;
 use crate::time::SimTime;
@@ -298,6 +301,12 @@ registry! {
     PodGc => pod_gc: PodGcController,
     /// A GitOps agent re-applying declared Deployment specs (not part of Kubernetes).
     GitOps => gitops: GitOpsController,
+    /// job-controller: runs a Job's Pods to completion.
+    Job => job: JobController,
+    /// cronjob-controller: creates Jobs on a schedule.
+    CronJob => cronjob: CronJobController,
+    /// ttl-after-finished-controller: deletes finished Jobs after their TTL.
+    TtlAfterFinished => ttl_after_finished: TtlAfterFinishedController,
     /// default-scheduler: binds Pods to nodes.
     Scheduler => scheduler: Scheduler,
 }

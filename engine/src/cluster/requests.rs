@@ -118,8 +118,25 @@ impl Cluster {
         let mut written = Written::default();
         for mut r in requests {
             let target = written.rebase(&mut r);
+            let created = match &r {
+                Request::Create { object, .. } if !object.meta().name.is_empty() => {
+                    Some((object.kind(), ObjKey::of(object.meta())))
+                }
+                _ => None,
+            };
             match self.apply_one(who, r) {
                 Ok(()) => {
+                    if let Some((kind, key)) = created {
+                        if let Some(o) = self.store.get_object(kind, &key) {
+                            let m = o.meta();
+                            written.created.push((
+                                kind,
+                                key,
+                                m.uid.clone(),
+                                m.resource_version.clone(),
+                            ));
+                        }
+                    }
                     if let Some((kind, key, sent)) = target {
                         let now = self.store.get_object(kind, &key);
                         let rv = now.map(|o| o.meta().resource_version.clone());
@@ -297,6 +314,9 @@ fn record_after(
 #[derive(Default)]
 struct Written {
     objects: Vec<(Kind, ObjKey, Vec<String>, String)>,
+    /// Objects this batch created: kind, key, uid, resourceVersion (the create's
+    /// response, which a later request of the batch may refer to).
+    created: Vec<(Kind, ObjKey, String, String)>,
 }
 
 impl Written {
@@ -307,6 +327,22 @@ impl Written {
             Request::Update(o) | Request::UpdateStatus(o) => o,
             _ => return None,
         };
+        // A CronJob lists the Job it just created by the create's response
+        // (`getRef(jobResp)`): its uid and resourceVersion.
+        if let Object::CronJob(cj) = obj {
+            for r in cj.status.active.iter_mut().filter(|r| r.uid.is_empty()) {
+                let key = ObjKey::new(&r.namespace, &r.name);
+                if let Some((_, _, uid, rv)) = self
+                    .created
+                    .iter()
+                    .find(|(k, o, _, _)| *k == Kind::Job && *o == key)
+                {
+                    r.uid = uid.clone();
+                    r.resource_version = rv.clone();
+                }
+            }
+            cj.status.active.retain(|r| !r.uid.is_empty());
+        }
         let (kind, key) = (obj.kind(), ObjKey::of(obj.meta()));
         let rv = &mut obj.meta_mut().resource_version;
         if rv.is_empty() {

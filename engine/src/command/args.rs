@@ -100,6 +100,8 @@ pub struct Parsed {
     pub args: Vec<String>,
     /// Flag values by long name (booleans as `true`/`false`); repeated flags keep all.
     pub flags: Vec<(String, String)>,
+    /// Positional arguments before `--`, when there was one (`ArgsLenAtDash`).
+    pub dash: Option<usize>,
 }
 
 impl Parsed {
@@ -136,6 +138,7 @@ pub fn parse_flags(words: &[String], specs: &[FlagSpec], cmd_path: &str) -> Resu
     while i < words.len() {
         let w = &words[i];
         if w == "--" {
+            out.dash = Some(out.args.len());
             out.args.extend(words[i + 1..].iter().cloned());
             break;
         }

@@ -15,17 +15,20 @@
 //! `processNextWorkItem → syncHandler → handleErr`), and each controller's own .go file,
 //! named in its module docs.
 
+pub mod cronjob;
 pub mod deployment;
 pub mod disruption;
 pub mod endpointslice;
 pub mod garbage_collector;
 pub mod gitops;
+pub mod job;
 pub mod namespace;
 pub mod node_lifecycle;
 pub mod pod_gc;
 pub mod replicaset;
 pub mod resource_quota;
 pub mod taint_eviction;
+pub mod ttl_after_finished;
 pub mod workqueue;
 
 pub use workqueue::{KeyLabel, RateLimiter, WorkQueue};

@@ -161,6 +161,7 @@ impl KubeletTimer {
             PullDone(u, _) | InitPull(u, _) | InitPullDone(u, _) | InitStart(u, _) => Some(u),
             InitExit(u, _, _) | InitBackOff(u, _) | Start(u, _) | PullFailed(u, _) => Some(u),
             ImageBackOff(u, _) | RetryPull(u, _) | Crash(u, _, _) | Restart(u, _, _) => Some(u),
+            Exit(u, _, _, _) => Some(u),
             Probe(t) => Some(&t.uid),
         }
     }

@@ -37,6 +37,7 @@ mod pod_workers;
 mod prober;
 mod runtime;
 mod status;
+pub mod workload;
 
 use housekeeping::*;
 pub use images::*;
@@ -85,6 +86,9 @@ pub enum KubeletTimer {
     /// A container exits with code 1: (pod uid, container index, container generation).
     /// The index is `containers.len() + j` for the sidecar `initContainers[j]`.
     Crash(String, usize, u64),
+    /// A container's process ends by itself (`kubelet::workload`): (pod uid, container
+    /// index, container generation, exit code).
+    Exit(String, usize, u64, i64),
     /// The restart decision for an exited container (app or sidecar, as for `Crash`).
     Restart(String, usize, u64),
     /// A probe tick.
@@ -558,6 +562,11 @@ impl Kubelet {
             KubeletTimer::RetryPull(uid, i) => self.retry_pull(faults, store, &uid, i, now),
             KubeletTimer::Crash(uid, i, g) => {
                 self.crash(store, &uid, i, Some(g), now).unwrap_or_default()
+            }
+            KubeletTimer::Exit(uid, i, g, code) => {
+                let reason = if code == 0 { "Completed" } else { "Error" };
+                self.exit(store, &uid, i, Some(g), now, code, reason)
+                    .unwrap_or_default()
             }
             KubeletTimer::Restart(uid, i, g) => self.restart(faults, store, &uid, i, g, now),
             KubeletTimer::Probe(tick) => self.probe(faults, store, &tick, now),

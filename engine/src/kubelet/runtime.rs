@@ -85,6 +85,12 @@ impl Kubelet {
         }
         if let Some(after) = faults.crashing_images.get(&c.image) {
             timers.push((now + after, KubeletTimer::Crash(uid.into(), i, gen)));
+        } else if let workload::Run::Exits { after, code } =
+            workload::run_of(&c, &pod.spec.restart_policy)
+        {
+            // The process ends by itself; the exit is seen at the next PLEG relist.
+            let at = now + after.max(1);
+            timers.push((at, KubeletTimer::Exit(uid.into(), i, gen, code)));
         }
         requests.push(Request::blind_update_status(p.clone()));
         (requests, timers, p)

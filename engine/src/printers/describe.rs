@@ -909,6 +909,180 @@ fn describe_replicaset(c: &Cluster, r: &ReplicaSet) -> String {
     tabwriter::format(&w, 0, 2)
 }
 
+/// `describeJob` (kubectl `pkg/describe/describe.go`): no Conditions section;
+/// `Suspend` as Go prints a bool; `Pods Statuses` with the Ready count once the
+/// controller has written one.
+fn describe_job(c: &Cluster, j: &Job) -> String {
+    let mut w = String::new();
+    let m = &j.metadata;
+    let (spec, st) = (&j.spec, &j.status);
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    let _ = writeln!(w, "Namespace:\t{}", m.namespace);
+    let _ = writeln!(
+        w,
+        "Selector:\t{}",
+        spec.selector
+            .as_ref()
+            .map(|s| s.to_selector_string())
+            .unwrap_or_default()
+    );
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    if let Some(o) = m.controller_ref() {
+        let _ = writeln!(w, "Controlled By:\t{}/{}", o.kind, o.name);
+    }
+    if let Some(p) = spec.parallelism {
+        let _ = writeln!(w, "Parallelism:\t{p}");
+    }
+    match spec.completions {
+        Some(n) => {
+            let _ = writeln!(w, "Completions:\t{n}");
+        }
+        None => {
+            let _ = writeln!(w, "Completions:\t<unset>");
+        }
+    }
+    if let Some(mode) = &spec.completion_mode {
+        let _ = writeln!(w, "Completion Mode:\t{mode}");
+    }
+    if let Some(s) = spec.suspend {
+        let _ = writeln!(w, "Suspend:\t{s}");
+    }
+    if let Some(b) = spec.backoff_limit {
+        let _ = writeln!(w, "Backoff Limit:\t{b}");
+    }
+    if let Some(t) = spec.ttl_seconds_after_finished {
+        let _ = writeln!(w, "TTL Seconds After Finished:\t{t}");
+    }
+    if let Some(t) = st.start_ms {
+        let _ = writeln!(w, "Start Time:\t{}", rfc1123z(t));
+    }
+    if let Some(t) = st.completion_ms {
+        let _ = writeln!(w, "Completed At:\t{}", rfc1123z(t));
+    }
+    if let (Some(a), Some(b)) = (st.start_ms, st.completion_ms) {
+        let _ = writeln!(w, "Duration:\t{}", super::age(a, b));
+    }
+    if let Some(ads) = spec.active_deadline_seconds {
+        let _ = writeln!(w, "Active Deadline Seconds:\t{ads}s");
+    }
+    match st.ready {
+        None => {
+            let _ = writeln!(
+                w,
+                "Pods Statuses:\t{} Active / {} Succeeded / {} Failed",
+                st.active, st.succeeded, st.failed
+            );
+        }
+        Some(r) => {
+            let _ = writeln!(
+                w,
+                "Pods Statuses:\t{} Active ({r} Ready) / {} Succeeded / {} Failed",
+                st.active, st.succeeded, st.failed
+            );
+        }
+    }
+    if spec.is_indexed() {
+        let _ = writeln!(
+            w,
+            "Completed Indexes:\t{}",
+            cap_indexes(&st.completed_indexes, 50)
+        );
+    }
+    let tmpl = pod_template(&spec.template, 0);
+    w.push_str(&tmpl.replace('\t', " "));
+    events(&mut w, c, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
+/// `capIndexesListOrNone`: the list cut after the first comma past `soft` characters.
+fn cap_indexes(indexes: &str, soft: usize) -> String {
+    if indexes.is_empty() {
+        return "<none>".into();
+    }
+    match indexes.char_indices().skip(soft).find(|(_, ch)| *ch == ',') {
+        Some((i, _)) => format!("{}...", &indexes[..=i]),
+        None => indexes.to_string(),
+    }
+}
+
+/// `describeCronJob`, `describeJobTemplate` and `printActiveJobs`: the Job template's
+/// selector, parallelism and completions as written (`<unset>` unless given), no time
+/// zone line (v0.33).
+fn describe_cron_job(c: &Cluster, cj: &CronJob) -> String {
+    let mut w = String::new();
+    let m = &cj.metadata;
+    let spec = &cj.spec;
+    let unset = |v: Option<i64>, unit: &str| {
+        v.map(|n| format!("{n}{unit}"))
+            .unwrap_or_else(|| "<unset>".into())
+    };
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    let _ = writeln!(w, "Namespace:\t{}", m.namespace);
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    let _ = writeln!(w, "Schedule:\t{}", spec.schedule);
+    let _ = writeln!(w, "Concurrency Policy:\t{}", spec.concurrency_policy);
+    let suspend = match spec.suspend {
+        None => "<unset>",
+        Some(true) => "True",
+        Some(false) => "False",
+    };
+    let _ = writeln!(w, "Suspend:\t{suspend}");
+    let _ = writeln!(
+        w,
+        "Successful Job History Limit:\t{}",
+        unset(spec.successful_jobs_history_limit, "")
+    );
+    let _ = writeln!(
+        w,
+        "Failed Job History Limit:\t{}",
+        unset(spec.failed_jobs_history_limit, "")
+    );
+    let _ = writeln!(
+        w,
+        "Starting Deadline Seconds:\t{}",
+        unset(spec.starting_deadline_seconds, "s")
+    );
+    let jt = &spec.job_template.spec;
+    let _ = writeln!(
+        w,
+        "Selector:\t{}",
+        jt.selector
+            .as_ref()
+            .map(|s| s.to_selector_string())
+            .unwrap_or_else(|| "<unset>".into())
+    );
+    let _ = writeln!(w, "Parallelism:\t{}", unset(jt.parallelism, ""));
+    let _ = writeln!(w, "Completions:\t{}", unset(jt.completions, ""));
+    if let Some(ads) = jt.active_deadline_seconds {
+        let _ = writeln!(w, "Active Deadline Seconds:\t{ads}s");
+    }
+    let tmpl = pod_template(&jt.template, 0);
+    w.push_str(&tmpl.replace('\t', " "));
+    let _ = writeln!(
+        w,
+        "Last Schedule Time:\t{}",
+        cj.status
+            .last_schedule_time
+            .as_deref()
+            .map(ts)
+            .unwrap_or_else(|| "<unset>".into())
+    );
+    let active: Vec<&str> = cj.status.active.iter().map(|r| r.name.as_str()).collect();
+    let _ = writeln!(
+        w,
+        "Active Jobs:\t{}",
+        if active.is_empty() {
+            "<none>".to_string()
+        } else {
+            active.join(", ")
+        }
+    );
+    events(&mut w, c, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
 fn describe_node(c: &Cluster, n: &Node) -> String {
     let mut w = String::new();
     let m = &n.metadata;
@@ -1623,6 +1797,8 @@ pub fn describe(c: &Cluster, obj: &Object) -> String {
         Object::Endpoints(e) => describe_endpoints(c, e),
         Object::ResourceQuota(q) => describe_quota(q),
         Object::LimitRange(lr) => describe_limit_range(lr),
+        Object::Job(j) => describe_job(c, j),
+        Object::CronJob(cj) => describe_cron_job(c, cj),
         other => {
             let mut w = String::new();
             let _ = writeln!(w, "Name:\t{}", other.meta().name);

@@ -28,6 +28,8 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "clusterrolebindings" | "clusterrolebinding" => Kind::ClusterRoleBinding,
         "resourcequotas" | "resourcequota" | "quota" => Kind::ResourceQuota,
         "limitranges" | "limitrange" | "limits" => Kind::LimitRange,
+        "jobs" | "job" => Kind::Job,
+        "cronjobs" | "cronjob" | "cj" => Kind::CronJob,
         _ => return None,
     };
     match group {
@@ -115,6 +117,16 @@ fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
         Kind::RoleBinding | Kind::ClusterRoleBinding => vec!["NAME", "ROLE", "AGE"],
         // v1.33 order (REQUEST and LIMIT before AGE).
         Kind::ResourceQuota => vec!["NAME", "REQUEST", "LIMIT", "AGE"],
+        Kind::Job => vec!["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"],
+        Kind::CronJob => vec![
+            "NAME",
+            "SCHEDULE",
+            "TIMEZONE",
+            "SUSPEND",
+            "ACTIVE",
+            "LAST SCHEDULE",
+            "AGE",
+        ],
     }
     .into_iter()
     .map(String::from)
@@ -123,7 +135,9 @@ fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
         h.extend(
             match kind {
                 Kind::Pod => vec!["IP", "NODE", "NOMINATED NODE", "READINESS GATES"],
-                Kind::Deployment | Kind::ReplicaSet => vec!["CONTAINERS", "IMAGES", "SELECTOR"],
+                Kind::Deployment | Kind::ReplicaSet | Kind::Job | Kind::CronJob => {
+                    vec!["CONTAINERS", "IMAGES", "SELECTOR"]
+                }
                 Kind::Service => vec!["SELECTOR"],
                 Kind::RoleBinding | Kind::ClusterRoleBinding => {
                     vec!["USERS", "GROUPS", "SERVICEACCOUNTS"]
@@ -286,6 +300,8 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
             let (req, lim) = crate::apiserver::quota::quota_cells(q);
             vec![name, req, lim, age(m.created_ms, now)]
         }
+        Object::Job(j) => print_job(name, j, o, now),
+        Object::CronJob(cj) => print_cron_job(name, cj, o, now),
     };
     // A label the object lacks is an empty cell.
     r.extend(
@@ -498,6 +514,93 @@ fn print_replica_set(name: String, rs: &ReplicaSet, o: &TableOptions, now: SimTi
     if o.wide {
         let (c, i) = containers_images(&rs.spec.template.spec);
         r.extend([c, i, rs.spec.selector.to_selector_string()]);
+    }
+    r
+}
+
+/// `metav1.FormatLabelSelector`: `<none>` for no selector.
+fn format_label_selector(sel: Option<&LabelSelector>) -> String {
+    or_none(&sel.map(|s| s.to_selector_string()).unwrap_or_default())
+}
+
+/// `printJob`: STATUS from the conditions (a finished condition first, then
+/// Terminating, Suspended and the interim FailureTarget; v1.33 has no
+/// SuccessCriteriaMet status, so a succeeding Job reads Running until Complete),
+/// COMPLETIONS as `succeeded/completions` (`n/1 of p` for a work queue with
+/// parallelism above 1), DURATION from `startTime` to `completionTime` or now.
+fn print_job(name: String, j: &Job, o: &TableOptions, now: SimTime) -> Vec<String> {
+    let s = &j.status;
+    let completions = match j.spec.completions {
+        Some(c) => format!("{}/{c}", s.succeeded),
+        None => match j.spec.parallelism.unwrap_or(0) {
+            p if p > 1 => format!("{}/1 of {p}", s.succeeded),
+            _ => format!("{}/1", s.succeeded),
+        },
+    };
+    let duration = match (s.start_ms, s.completion_ms) {
+        (None, _) => String::new(),
+        (Some(start), None) => age(start, now),
+        (Some(start), Some(end)) => age(start, end),
+    };
+    let has = |t: &str| j.condition_true(t).is_some();
+    let status = if has("Complete") {
+        "Complete"
+    } else if has("Failed") {
+        "Failed"
+    } else if j.metadata.is_deleting() {
+        "Terminating"
+    } else if has("Suspended") {
+        "Suspended"
+    } else if has("FailureTarget") {
+        "FailureTarget"
+    } else {
+        "Running"
+    };
+    let mut r = vec![
+        name,
+        status.into(),
+        completions,
+        duration,
+        age(j.metadata.created_ms, now),
+    ];
+    if o.wide {
+        let (c, i) = containers_images(&j.spec.template.spec);
+        r.extend([c, i, format_label_selector(j.spec.selector.as_ref())]);
+    }
+    r
+}
+
+/// `printCronJob`: `printBoolPtr` for SUSPEND (`<unset>` when nil).
+fn print_cron_job(name: String, cj: &CronJob, o: &TableOptions, now: SimTime) -> Vec<String> {
+    let spec = &cj.spec;
+    let last = cj
+        .status
+        .last_schedule_time
+        .as_deref()
+        .and_then(crate::time::parse_rfc3339)
+        .map(|t| age(t, now))
+        .unwrap_or_else(|| "<none>".into());
+    let suspend = match spec.suspend {
+        None => "<unset>".to_string(),
+        Some(true) => "True".into(),
+        Some(false) => "False".into(),
+    };
+    let mut r = vec![
+        name,
+        spec.schedule.clone(),
+        spec.time_zone.clone().unwrap_or_else(|| "<none>".into()),
+        suspend,
+        cj.status.active.len().to_string(),
+        last,
+        age(cj.metadata.created_ms, now),
+    ];
+    if o.wide {
+        let (c, i) = containers_images(&spec.job_template.spec.template.spec);
+        r.extend([
+            c,
+            i,
+            format_label_selector(spec.job_template.spec.selector.as_ref()),
+        ]);
     }
     r
 }

@@ -100,11 +100,21 @@ fn write_seq(a: &[Value], ind: usize, out: &mut String) {
 }
 
 fn key(k: &str) -> String {
-    if needs_quotes(k) {
-        quote(k)
-    } else {
-        k.to_string()
+    quoted(k)
+}
+
+/// go-yaml v2's choice for a string: plain when it reads back as the same string; a
+/// string that would read as another type (`"true"`, `"1"`, a timestamp, empty)
+/// double-quoted; one that is not plain-safe (`*/5 * * * *`, `a: b`) single-quoted,
+/// unless it holds characters only the double-quoted style can escape.
+fn quoted(s: &str) -> String {
+    if !needs_quotes(s) {
+        return s.to_string();
     }
+    if reads_as_other_type(s) || s.chars().any(|c| c.is_control()) {
+        return quote(s);
+    }
+    format!("'{}'", s.replace('\'', "''"))
 }
 
 fn scalar(v: &Value) -> String {
@@ -112,13 +122,7 @@ fn scalar(v: &Value) -> String {
         Value::Null => "null".into(),
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => n.to_string(),
-        Value::String(s) => {
-            if needs_quotes(s) {
-                quote(s)
-            } else {
-                s.clone()
-            }
-        }
+        Value::String(s) => quoted(s),
         Value::Object(_) => "{}".into(),
         Value::Array(_) => "[]".into(),
     }
@@ -147,15 +151,19 @@ fn looks_like_timestamp(s: &str) -> bool {
         && b[7] == b'-'
 }
 
-fn needs_quotes(s: &str) -> bool {
-    if s.is_empty() {
-        return true;
-    }
+fn reads_as_other_type(s: &str) -> bool {
     let lower = s.to_ascii_lowercase();
     let reserved = [
         "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~", ".inf", "-.inf", ".nan",
     ];
-    if reserved.contains(&lower.as_str()) || looks_like_number(s) || looks_like_timestamp(s) {
+    s.is_empty()
+        || reserved.contains(&lower.as_str())
+        || looks_like_number(s)
+        || looks_like_timestamp(s)
+}
+
+fn needs_quotes(s: &str) -> bool {
+    if reads_as_other_type(s) {
         return true;
     }
     let first = s.chars().next().unwrap_or(' ');

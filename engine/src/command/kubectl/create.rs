@@ -190,6 +190,9 @@ const CREATE_FLAGS: &[FlagSpec] = &[
     flag("serviceaccount", None),
     flag("hard", None),
     flag("scopes", None),
+    flag("from", None),
+    flag("schedule", None),
+    flag("restart", None),
 ];
 
 /// `kubectl create -f FILE` or `kubectl create SUBCOMMAND NAME …`.
@@ -235,6 +238,8 @@ pub(super) fn create_with(
         Some("priorityclass" | "pc") => create_priority_class(c, &p, &out),
         Some("namespace" | "ns") => create_namespace(c, &p, &out),
         Some("quota" | "resourcequota") => create_quota(c, &p, &ns, &out),
+        Some("job") => create_job(c, &p, &ns, &out),
+        Some("cronjob" | "cj") => create_cron_job(c, &p, &ns, &out),
         Some("role") => super::create_rbac::create_role(c, &p, &ns, &out, true),
         Some("clusterrole") => super::create_rbac::create_role(c, &p, &ns, &out, false),
         Some("rolebinding") => super::create_rbac::create_binding(c, &p, &ns, &out, true),
@@ -369,6 +374,189 @@ fn create_deployment(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
         client,
         out,
         Some("deployment"),
+    )
+}
+
+/// `NameFromCommandArgs` with the command after `--`: the one NAME and the command.
+fn name_and_command<'a>(p: &'a Parsed, sub: &str) -> Result<(&'a String, Vec<String>), String> {
+    let before = p.dash.unwrap_or(p.args.len());
+    let names = before.saturating_sub(1);
+    if names != 1 {
+        return Err(format!(
+            "error: exactly one NAME is required, got {names}\nSee 'kubectl create {sub} -h' for help and examples"
+        ));
+    }
+    Ok((&p.args[1], p.args[before..].to_vec()))
+}
+
+/// The typed object of a generated client-side object (its `null`s dropped).
+fn typed_from_client<T: serde::de::DeserializeOwned>(
+    client: &serde_json::Value,
+) -> Result<T, String> {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                m.retain(|_, x| !x.is_null());
+                m.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut v = client.clone();
+    strip(&mut v);
+    serde_json::from_value(v).map_err(|e| format!("error: {e}"))
+}
+
+/// The client-side object of a generated Job or CronJob's Pod template.
+fn batch_pod_template(
+    name: &str,
+    image: &str,
+    command: &[String],
+    restart: &str,
+) -> serde_json::Value {
+    let mut container = serde_json::json!({"image": image, "name": name, "resources": {}});
+    if !command.is_empty() {
+        container["command"] = serde_json::json!(command);
+    }
+    serde_json::json!({
+        "metadata": {"creationTimestamp": null},
+        "spec": {"containers": [container], "restartPolicy": restart}
+    })
+}
+
+/// `kubectl create job NAME --image=IMAGE [-- COMMAND…]` or `--from=cronjob/NAME`
+/// (`create_job.go`): the container is named after the Job, restartPolicy Never, the
+/// command after `--`; from a CronJob, its Job template with the `instantiate: manual`
+/// annotation and the CronJob as controller (without blockOwnerDeletion).
+fn create_job(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
+    if p.get("restart").is_some() || p.get("schedule").is_some() {
+        let f = if p.get("restart").is_some() {
+            "restart"
+        } else {
+            "schedule"
+        };
+        return Err(format!(
+            "error: unknown flag: --{f}\nSee 'kubectl create job --help' for usage."
+        ));
+    }
+    let (name, command) = name_and_command(p, "job")?;
+    let (image, from) = (p.get("image"), p.get("from"));
+    if image.is_some() == from.is_some() {
+        return Err("error: either --image or --from must be specified".into());
+    }
+    if !command.is_empty() && from.is_some() {
+        return Err("error: cannot specify --from and command".into());
+    }
+    let ns_out = out.explicit_ns.then_some(ns);
+    let (job, client) = match (image, from) {
+        (Some(image), _) => {
+            let template = batch_pod_template(name, image, &command, "Never");
+            let client = serde_json::json!({
+                "apiVersion": "batch/v1",
+                "kind": "Job",
+                "metadata": client_meta(name, ns_out),
+                "spec": {"template": template},
+                "status": {}
+            });
+            let mut job: Job = typed_from_client(&client)?;
+            job.metadata.namespace = ns.to_string();
+            (job, client)
+        }
+        (None, Some(from)) => {
+            let (kind, cj_name) = from.split_once('/').unwrap_or((from, ""));
+            let kind = crate::printers::get::resolve_kind(kind).ok_or_else(|| {
+                format!("error: the server doesn't have a resource type \"{from}\"")
+            })?;
+            if kind != Kind::CronJob {
+                return Err(format!("error: unknown object type *v1.{}", kind.name()));
+            }
+            let cj = c
+                .store
+                .get::<CronJob>(&ObjKey::new(ns, cj_name))
+                .cloned()
+                .ok_or_else(|| {
+                    format!("Error from server (NotFound): cronjobs.batch \"{cj_name}\" not found")
+                })?;
+            let t = &cj.spec.job_template;
+            let mut annotations = StringMap::new();
+            annotations.insert("cronjob.kubernetes.io/instantiate".into(), "manual".into());
+            annotations.extend(t.metadata.annotations.clone());
+            let mut owner =
+                crate::client::controller_ref(Kind::CronJob, &cj.metadata.name, &cj.metadata.uid);
+            owner.block_owner_deletion = None;
+            let job = Job {
+                metadata: ObjectMeta {
+                    name: name.clone(),
+                    namespace: ns.to_string(),
+                    annotations,
+                    labels: t.metadata.labels.clone(),
+                    owner_references: vec![owner],
+                    ..Default::default()
+                },
+                spec: t.spec.clone(),
+                status: JobStatus::default(),
+            };
+            let mut client = Object::Job(Box::new(job.clone())).to_json();
+            client["metadata"]["creationTimestamp"] = serde_json::Value::Null;
+            if !out.explicit_ns {
+                if let Some(m) = client["metadata"].as_object_mut() {
+                    m.remove("namespace");
+                }
+            }
+            client["status"] = serde_json::json!({});
+            (job, client)
+        }
+        (None, None) => unreachable!("checked above"),
+    };
+    create_object(c, Object::Job(Box::new(job)), client, out, Some("job"))
+}
+
+/// `kubectl create cronjob NAME --image=IMAGE --schedule=SCHEDULE [--restart=POLICY]
+/// [-- COMMAND…]` (`create_cronjob.go`): `--image` and `--schedule` are required
+/// flags (checked before the NAME); the restart policy defaults to OnFailure; neither
+/// it nor the schedule is checked before the API server.
+fn create_cron_job(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
+    let missing: Vec<&str> = ["image", "schedule"]
+        .into_iter()
+        .filter(|f| p.get(f).is_none())
+        .collect();
+    if !missing.is_empty() {
+        let list: Vec<String> = missing.iter().map(|f| format!("\"{f}\"")).collect();
+        return Err(format!(
+            "error: required flag(s) {} not set",
+            list.join(", ")
+        ));
+    }
+    let (name, command) = name_and_command(p, "cronjob")?;
+    let image = p.get("image").unwrap_or_default();
+    let schedule = p.get("schedule").unwrap_or_default();
+    let restart = p
+        .get("restart")
+        .filter(|r| !r.is_empty())
+        .unwrap_or("OnFailure");
+    let template = batch_pod_template(name, image, &command, restart);
+    let client = serde_json::json!({
+        "apiVersion": "batch/v1",
+        "kind": "CronJob",
+        "metadata": client_meta(name, out.explicit_ns.then_some(ns)),
+        "spec": {
+            "jobTemplate": {
+                "metadata": {"creationTimestamp": null, "name": name},
+                "spec": {"template": template}
+            },
+            "schedule": schedule
+        },
+        "status": {}
+    });
+    let mut cj: CronJob = typed_from_client(&client)?;
+    cj.metadata.namespace = ns.to_string();
+    create_object(
+        c,
+        Object::CronJob(Box::new(cj)),
+        client,
+        out,
+        Some("cronjob"),
     )
 }
 

@@ -113,7 +113,7 @@ pub(super) fn set(c: &mut Cluster, words: &[String]) -> R {
     let (kind, name) = one_target(
         &Parsed {
             args: res,
-            flags: vec![],
+            ..Default::default()
         },
         "set image",
     )?;
