@@ -290,6 +290,18 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "admission-mutates-and-refuses",
         include_str!("../scenarios/27-admission-mutates-and-refuses.yaml"),
     ),
+    (
+        "job-two-retry-layers",
+        include_str!("../scenarios/28-job-two-retry-layers.yaml"),
+    ),
+    (
+        "cronjob-forbid-skips",
+        include_str!("../scenarios/29-cronjob-forbid-skips.yaml"),
+    ),
+    (
+        "what-success-means",
+        include_str!("../scenarios/30-what-success-means.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

@@ -71,8 +71,8 @@ pub fn chain_view() -> Html {
         <section class="chain" aria-label={t(lang, "Deployment → ReplicaSet → Pod → Node")}>
             { control_plane_bar(&sim) }
             <div class="colheads" style={format!("width:{width}px")}>
-                <span style={format!("left:{}px;width:{COL_W}px", col_x(0))}>{ t(lang, "Deployment") }</span>
-                <span style={format!("left:{}px;width:{COL_W}px", col_x(1))}>{ t(lang, "ReplicaSet") }</span>
+                <span style={format!("left:{}px;width:{COL_W}px", col_x(0))}>{ if model.cronjobs.is_empty() { t(lang, "Deployment") } else { t(lang, "Deployment · CronJob") } }</span>
+                <span style={format!("left:{}px;width:{COL_W}px", col_x(1))}>{ if model.jobs.is_empty() { t(lang, "ReplicaSet") } else { t(lang, "ReplicaSet · Job") } }</span>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(2))}>{ t(lang, "Pods") }</span>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(3))}>
                     { t(lang, "Nodes") }
@@ -89,6 +89,8 @@ pub fn chain_view() -> Html {
                 </svg>
                 { for model.deployments.iter().map(|d| deployment_card(&sim, d, freshness(d.rv, d.created_ms, prev))) }
                 { for model.replicasets.iter().map(|r| replicaset_card(lang, r, freshness(r.rv, r.created_ms, prev))) }
+                { for model.cronjobs.iter().map(|j| cronjob_card(lang, j, freshness(j.rv, j.created_ms, prev))) }
+                { for model.jobs.iter().map(|j| job_card(lang, j, freshness(j.rv, j.created_ms, prev))) }
                 { for model.services.iter().map(|s| service_card(lang, s)) }
                 { for model.pods.iter().map(|p| pod_card(&sim, p, freshness(p.rv, p.created_ms, prev))) }
                 { for model.nodes.iter().map(|n| node_card(&sim, n)) }
@@ -96,6 +98,8 @@ pub fn chain_view() -> Html {
                 { for model.nodes.iter().map(|n| inspect_button(&sim, Selection::Node(n.name.clone()), col_x(3), n.y + NODE_H - 24.0, &trf(lang, "Inspect Node {}", &[&n.name]))) }
                 { for model.deployments.iter().map(|d| inspect_button(&sim, Selection::Deployment(d.name.clone()), col_x(0), d.y + OWNER_H - 24.0, &trf(lang, "Inspect Deployment {}", &[&d.name]))) }
                 { for model.replicasets.iter().map(|r| inspect_button(&sim, Selection::ReplicaSet(r.name.clone()), col_x(1), r.y, &trf(lang, "Inspect ReplicaSet {}", &[&r.name]))) }
+                { for model.jobs.iter().map(|j| inspect_button(&sim, Selection::Job(j.name.clone()), col_x(1), j.y, &trf(lang, "Inspect Job {}", &[&j.name]))) }
+                { for model.cronjobs.iter().map(|j| inspect_button(&sim, Selection::CronJob(j.name.clone()), col_x(0), j.y + OWNER_H - 24.0, &trf(lang, "Inspect CronJob {}", &[&j.name]))) }
             </div>
         </section>
     }
@@ -782,9 +786,53 @@ fn replicaset_card(
     }
 }
 
+/// A Job: completions (succeeded of wanted), what runs and what failed against the
+/// back-off limit, and its STATUS as `kubectl get jobs` prints it.
+fn job_card(lang: crate::i18n::Lang, j: &JobView, fresh: Option<&'static str>) -> Html {
+    let state = match j.status.as_str() {
+        "Complete" => Some("done"),
+        "Failed" => Some("failed"),
+        _ => None,
+    };
+    html! {
+        <div key={format!("job/{}", j.name)} class={classes!("card", "rs", "job", state, fresh)} style={style(col_x(1), j.y, OWNER_H)}
+             data-testid={format!("job-{}", j.name)}>
+            <div class="kind">{ format!("{} · {}", t(lang, "Job"), j.status) }</div>
+            <div class="name">{ &j.name }</div>
+            <div class="specstatus">
+                <span class="spec" title="status.succeeded / spec.completions">{ trf(lang, "completions {}", &[&j.completions]) }</span>
+                <span class="status" title="status.active">{ trf(lang, "active {}", &[&j.active]) }</span>
+                <span class="status" title="status.failed / spec.backoffLimit" data-testid={format!("job-failed-{}", j.name)}>
+                    { trf(lang, "failed {} (limit {})", &[&j.failed, &j.backoff_limit]) }
+                </span>
+            </div>
+        </div>
+    }
+}
+
+/// A CronJob: its schedule and policy, active Jobs and the last scheduled run.
+fn cronjob_card(lang: crate::i18n::Lang, j: &CronJobView, fresh: Option<&'static str>) -> Html {
+    html! {
+        <div key={format!("cj/{}", j.name)} class={classes!("card", "deploy", "cronjob", j.suspended.then_some("idle"), fresh)} style={style(col_x(0), j.y, OWNER_H)}
+             data-testid={format!("cronjob-{}", j.name)}>
+            <div class="kind">{ format!("{} · {}", t(lang, "CronJob"), j.policy) }</div>
+            <div class="name">{ &j.name }</div>
+            <div class="specstatus">
+                <span class="spec" title="spec.schedule">{ &j.schedule }</span>
+                <span class="status" title="status.active">{ trf(lang, "active {}", &[&j.active]) }</span>
+                <span class="status" title="status.lastScheduleTime">{ trf(lang, "last {}", &[&j.last]) }</span>
+            </div>
+        </div>
+    }
+}
+
 fn pod_icon(p: &PodView) -> &'static str {
     if p.terminating {
         "✕"
+    } else if p.phase == "Succeeded" {
+        "✔"
+    } else if p.phase == "Failed" {
+        "✗"
     } else if p.ready {
         "✓"
     } else if p.node.is_empty() {
@@ -803,6 +851,10 @@ fn pod_card(sim: &SimHandle, p: &PodView, fresh: Option<&'static str>) -> Html {
     };
     let state = if p.terminating {
         "terminating"
+    } else if p.phase == "Succeeded" {
+        "succeeded"
+    } else if p.phase == "Failed" {
+        "failed"
     } else if p.ready {
         "ready"
     } else if p.node.is_empty() {

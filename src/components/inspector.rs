@@ -53,7 +53,10 @@ pub fn inspector() -> Html {
     };
     let owner_kind = matches!(
         selected,
-        Selection::Deployment(_) | Selection::ReplicaSet(_)
+        Selection::Deployment(_)
+            | Selection::ReplicaSet(_)
+            | Selection::Job(_)
+            | Selection::CronJob(_)
     );
     // A Deployment or ReplicaSet has no overview: it opens on its why-trace (the chain
     // already shows its counts).
@@ -77,7 +80,13 @@ pub fn inspector() -> Html {
                 }
             }
         }
-        (Tab::Overview, Selection::Deployment(_) | Selection::ReplicaSet(_)) => html! {},
+        (
+            Tab::Overview,
+            Selection::Deployment(_)
+            | Selection::ReplicaSet(_)
+            | Selection::Job(_)
+            | Selection::CronJob(_),
+        ) => html! {},
         (Tab::Overview, Selection::Node(name)) => {
             match node_detail(&sim.state.borrow().cluster, name) {
                 Some(n) => node_view(&sim, &n),

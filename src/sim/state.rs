@@ -42,6 +42,10 @@ pub enum Selection {
     Deployment(String),
     /// A ReplicaSet by name.
     ReplicaSet(String),
+    /// A Job by name.
+    Job(String),
+    /// A CronJob by name.
+    CronJob(String),
 }
 
 impl Selection {
@@ -59,6 +63,8 @@ impl Selection {
             Selection::Node(n) => (Kind::Node, ObjKey::new("", n)),
             Selection::Deployment(n) => (Kind::Deployment, ObjKey::new("default", n)),
             Selection::ReplicaSet(n) => (Kind::ReplicaSet, ObjKey::new("default", n)),
+            Selection::Job(n) => (Kind::Job, ObjKey::new("default", n)),
+            Selection::CronJob(n) => (Kind::CronJob, ObjKey::new("default", n)),
         }
     }
 }

@@ -65,6 +65,55 @@ pub struct ReplicaSetView {
     pub y: f64,
 }
 
+/// A Job, in the ReplicaSet column: completions wanted beside succeeded, failed and
+/// active, and its `kubectl get jobs` STATUS.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobView {
+    /// Name.
+    pub name: String,
+    /// `kubectl get jobs` STATUS (Running, Complete, Failed, Suspended…).
+    pub status: String,
+    /// COMPLETIONS as `kubectl get jobs` prints it.
+    pub completions: String,
+    /// status.active.
+    pub active: i64,
+    /// status.failed.
+    pub failed: i64,
+    /// spec.backoffLimit.
+    pub backoff_limit: i64,
+    /// Owner CronJob name.
+    pub owner: Option<String>,
+    /// metadata.resourceVersion.
+    pub rv: u64,
+    /// metadata.creationTimestamp in ms.
+    pub created_ms: SimTime,
+    /// Card top (px).
+    pub y: f64,
+}
+
+/// A CronJob, in the Deployment column: its schedule, active Jobs and last run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CronJobView {
+    /// Name.
+    pub name: String,
+    /// spec.schedule.
+    pub schedule: String,
+    /// spec.concurrencyPolicy.
+    pub policy: String,
+    /// spec.suspend.
+    pub suspended: bool,
+    /// status.active count.
+    pub active: usize,
+    /// LAST SCHEDULE as `kubectl get cronjobs` prints it.
+    pub last: String,
+    /// metadata.resourceVersion.
+    pub rv: u64,
+    /// metadata.creationTimestamp in ms.
+    pub created_ms: SimTime,
+    /// Card top (px).
+    pub y: f64,
+}
+
 /// A Pod, as `kubectl get pods -o wide` would describe it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PodView {
@@ -78,6 +127,8 @@ pub struct PodView {
     pub status: String,
     /// Ready condition.
     pub ready: bool,
+    /// status.phase.
+    pub phase: String,
     /// RESTARTS.
     pub restarts: i64,
     /// NODE (empty while unscheduled).
@@ -174,6 +225,10 @@ pub struct ChainModel {
     pub deployments: Vec<DeploymentView>,
     /// ReplicaSets.
     pub replicasets: Vec<ReplicaSetView>,
+    /// CronJobs (below the Deployments).
+    pub cronjobs: Vec<CronJobView>,
+    /// Jobs (below the ReplicaSets).
+    pub jobs: Vec<JobView>,
     /// Pods.
     pub pods: Vec<PodView>,
     /// Nodes.
@@ -269,8 +324,10 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
     let band = m.services.len() as f64 * (SERVICE_H + V_GAP);
     let pods_h = pod_views(&mut m, &pods, band);
     pair_replacements(&mut m, &pods);
-    replica_set_views(&mut m, &rss);
-    deployment_views(&mut m, c);
+    let rs_free = replica_set_views(&mut m, &rss);
+    job_views(&mut m, c, rs_free);
+    let d_free = deployment_views(&mut m, c);
+    cron_job_views(&mut m, c, d_free);
     m.nodes = node_views(c);
     links(&mut m);
     routes(&mut m, c);
@@ -279,7 +336,9 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
     m.height = pods_h
         .max(nodes_h)
         .max(owners_h(m.replicasets.iter().map(|r| r.y).collect()))
-        .max(owners_h(m.deployments.iter().map(|d| d.y).collect()));
+        .max(owners_h(m.deployments.iter().map(|d| d.y).collect()))
+        .max(owners_h(m.jobs.iter().map(|j| j.y).collect()))
+        .max(owners_h(m.cronjobs.iter().map(|j| j.y).collect()));
     m
 }
 
@@ -299,10 +358,23 @@ fn pods_by_owner<'a>(c: &'a Cluster, rss: &[&ReplicaSet]) -> Vec<&'a Pod> {
         .enumerate()
         .map(|(i, rs)| (rs.metadata.name.as_str(), i))
         .collect();
+    let mut jobs: Vec<&Job> = c.store.list::<Job>().collect();
+    jobs.sort_by(|a, b| {
+        (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
+    });
+    let job_rank: std::collections::BTreeMap<&str, usize> = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| (j.metadata.name.as_str(), rss.len() + i))
+        .collect();
+    // A ReplicaSet's Pods first, in ReplicaSet order, then a Job's, in Job order.
     let rs_rank = |p: &Pod| {
         p.metadata
             .controller_ref()
-            .and_then(|r| rank.get(r.name.as_str()).copied())
+            .and_then(|r| match r.kind.as_str() {
+                "Job" => job_rank.get(r.name.as_str()).copied(),
+                _ => rank.get(r.name.as_str()).copied(),
+            })
             .unwrap_or(usize::MAX)
     };
     pods.sort_by(|a, b| {
@@ -326,6 +398,7 @@ fn pod_views(m: &mut ChainModel, pods: &[&Pod], top: f64) -> f64 {
             ready_col,
             status,
             ready: p.is_ready(),
+            phase: p.status.phase.clone(),
             restarts,
             node: p.spec.node_name.clone(),
             owner: p.metadata.controller_ref().map(|r| r.name.clone()),
@@ -399,8 +472,9 @@ fn pair_replacements(m: &mut ChainModel, pods: &[&Pod]) {
     }
 }
 
-/// ReplicaSets: centred on their Pods when they have some, else stacked below.
-fn replica_set_views(m: &mut ChainModel, rss: &[&ReplicaSet]) {
+/// ReplicaSets: centred on their Pods when they have some, else stacked below;
+/// returns the next free slot of the column.
+fn replica_set_views(m: &mut ChainModel, rss: &[&ReplicaSet]) -> f64 {
     let mut next_free = 0.0f64;
     for rs in rss {
         let mine: Vec<&PodView> = m
@@ -421,10 +495,81 @@ fn replica_set_views(m: &mut ChainModel, rss: &[&ReplicaSet]) {
             y,
         });
     }
+    next_free
 }
 
-/// Deployments in the order of their ReplicaSets, so lines never cross.
-fn deployment_views(m: &mut ChainModel, c: &Cluster) {
+/// Jobs below the ReplicaSets, each centred on its Pods.
+fn job_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) {
+    let mut jobs: Vec<&Job> = c.store.list::<Job>().collect();
+    jobs.sort_by(|a, b| {
+        (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
+    });
+    let now = c.now();
+    for j in jobs {
+        let row = kubeplay_engine::printers::get::row(
+            &Object::Job(Box::new(j.clone())),
+            &Default::default(),
+            now,
+        );
+        let mine: Vec<f64> = m
+            .pods
+            .iter()
+            .filter(|p| p.owner.as_deref() == Some(&j.metadata.name))
+            .map(|p| p.y)
+            .collect();
+        let y = owner_y(mine.into_iter(), POD_H, &mut next_free);
+        m.jobs.push(JobView {
+            name: j.metadata.name.clone(),
+            status: row.get(1).cloned().unwrap_or_default(),
+            completions: row.get(2).cloned().unwrap_or_default(),
+            active: j.status.active,
+            failed: j.status.failed,
+            backoff_limit: j.spec.backoff_limit(),
+            owner: j
+                .metadata
+                .controller_ref()
+                .filter(|r| r.kind == "CronJob")
+                .map(|r| r.name.clone()),
+            rv: rv_of(&j.metadata),
+            created_ms: j.metadata.created_ms,
+            y,
+        });
+    }
+}
+
+/// CronJobs below the Deployments, each centred on its Jobs.
+fn cron_job_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) {
+    let now = c.now();
+    for cj in c.store.list::<CronJob>() {
+        let mine: Vec<f64> = m
+            .jobs
+            .iter()
+            .filter(|j| j.owner.as_deref() == Some(&cj.metadata.name))
+            .map(|j| j.y)
+            .collect();
+        let y = owner_y(mine.into_iter(), OWNER_H, &mut next_free);
+        let row = kubeplay_engine::printers::get::row(
+            &Object::CronJob(Box::new(cj.clone())),
+            &Default::default(),
+            now,
+        );
+        m.cronjobs.push(CronJobView {
+            name: cj.metadata.name.clone(),
+            schedule: cj.spec.schedule.clone(),
+            policy: cj.spec.concurrency_policy.clone(),
+            suspended: cj.spec.suspend == Some(true),
+            active: cj.status.active.len(),
+            last: row.get(5).cloned().unwrap_or_default(),
+            rv: rv_of(&cj.metadata),
+            created_ms: cj.metadata.created_ms,
+            y,
+        });
+    }
+}
+
+/// Deployments in the order of their ReplicaSets, so lines never cross; returns the
+/// next free slot of the column.
+fn deployment_views(m: &mut ChainModel, c: &Cluster) -> f64 {
     let mut next_free = 0.0f64;
     let mut deps: Vec<&Deployment> = c.store.list::<Deployment>().collect();
     let first_rs_y = |d: &Deployment| {
@@ -457,10 +602,27 @@ fn deployment_views(m: &mut ChainModel, c: &Cluster) {
             y,
         });
     }
+    next_free
 }
 
-/// Lines: Deployment → ReplicaSet → Pod (ownerReferences), Pod → Node (binding).
+/// Lines: Deployment → ReplicaSet → Pod and CronJob → Job → Pod (ownerReferences),
+/// Pod → Node (binding).
 fn links(m: &mut ChainModel) {
+    for j in &m.jobs {
+        if let Some(cj) = m
+            .cronjobs
+            .iter()
+            .find(|c| Some(&c.name) == j.owner.as_ref())
+        {
+            m.links.push(Link {
+                x1: col_x(0) + COL_W,
+                y1: cj.y + OWNER_H / 2.0,
+                x2: col_x(1),
+                y2: j.y + OWNER_H / 2.0,
+                kind: "owner",
+            });
+        }
+    }
     for rs in &m.replicasets {
         if let Some(d) = m
             .deployments
@@ -477,14 +639,21 @@ fn links(m: &mut ChainModel) {
         }
     }
     for p in &m.pods {
-        if let Some(rs) = m
+        let owner_y = m
             .replicasets
             .iter()
             .find(|r| Some(&r.name) == p.owner.as_ref())
-        {
+            .map(|r| r.y)
+            .or_else(|| {
+                m.jobs
+                    .iter()
+                    .find(|j| Some(&j.name) == p.owner.as_ref())
+                    .map(|j| j.y)
+            });
+        if let Some(oy) = owner_y {
             m.links.push(Link {
                 x1: col_x(1) + COL_W,
-                y1: rs.y + OWNER_H / 2.0,
+                y1: oy + OWNER_H / 2.0,
                 x2: col_x(2),
                 y2: p.y + POD_H / 2.0,
                 kind: "owner",

@@ -1,0 +1,73 @@
+// Jobs and CronJobs in the page: the chain draws CronJob → Job → Pod → Node, a Job's card
+// counts completions and failures against its back-off limit, and the batch lessons are
+// played by clicking their steps — in English and Chinese.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, openPage, shot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+async function type(page, text) {
+  const input = page.getByTestId('console-input');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+test('a CronJob draws its Jobs and their Pods in the chain, and a Job card reads Complete', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?speed=60`);
+  await page.getByTestId('ready-web').filter({ hasText: 'ready 3/3' }).waitFor({ timeout: 20000 });
+  await type(page, "kubectl create cronjob tick --image=busybox:1.36 --schedule='*/1 * * * *' -- sh -c 'sleep 5'");
+  await page.getByTestId('console-output').getByText('cronjob.batch/tick created').waitFor();
+  await page.getByTestId('cronjob-tick').waitFor();
+  // The first run at the next minute: a Job named after the minute, its Pod, then Complete.
+  const job = page.locator('[data-testid^="job-tick-"]').first();
+  await job.waitFor({ timeout: 60000 });
+  await job.filter({ hasText: 'Job · Complete' }).waitFor({ timeout: 60000 });
+  await job.getByText('completions 1/1').waitFor();
+  assert.ok(await page.locator('[data-testid="pod"][data-status="Completed"]').count() >= 1);
+  // Owner lines: CronJob → Job and Job → Pod are drawn.
+  assert.ok(await page.locator('path.link.owner').count() >= 5);
+  await page.getByTestId('play').click();
+  await page.locator('section.chain').screenshot({ path: shot('chain-cronjob-en.png') });
+  await page.getByTestId('lang-zh').click();
+  await page.locator('[data-testid^="job-tick-"]').first().getByText('完成 1/1').waitFor();
+  await page.locator('section.chain').screenshot({ path: shot('chain-cronjob-zh.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('inspecting a Job shows kubectl describe job', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?speed=30`);
+  await page.getByTestId('ready-web').filter({ hasText: 'ready 3/3' }).waitFor({ timeout: 20000 });
+  await type(page, "kubectl create job pi --image=perl:5.34 -- sh -c 'sleep 3'");
+  await page.getByTestId('job-pi').filter({ hasText: 'Complete' }).waitFor({ timeout: 60000 });
+  await page.getByRole('button', { name: 'Inspect Job pi' }).click();
+  await page.getByTestId('tab-describe').click();
+  await page.getByTestId('inspector-text').getByText(/Pods Statuses:\s+0 Active \(0 Ready\) \/ 1 Succeeded \/ 0 Failed/).waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+for (const [id, title, steps, goals] of [
+  ['job-two-retry-layers', "A Job's two retry layers: OnFailure restarts, Never replaces", 2, 5],
+  ['cronjob-forbid-skips', 'A CronJob with Forbid skips a run while the last one still runs', 2, 6],
+  ['what-success-means', 'What each controller counts as success: replicas kept vs completions reached', 2, 5],
+]) {
+  test(`the ${id} lesson: clicking its steps ticks every goal`, async () => {
+    const { page, errors } = await openPage(browser, `${server.url}?scenario=${id}&speed=30`);
+    await page.getByTestId('lesson').getByRole('heading', { name: title }).waitFor();
+    for (let i = 0; i < steps; i++) {
+      await page.getByTestId(`step-${i}`).click();
+      await page.waitForTimeout(3000);
+    }
+    await page.getByTestId('goals').getByText(`Goals: ${goals} of ${goals} reached`).waitFor({ timeout: 120_000 });
+    if (id === 'job-two-retry-layers') {
+      await page.getByTestId('job-reindex-never').filter({ hasText: 'Job · Failed' }).waitFor();
+      await page.locator('section.chain').screenshot({ path: shot('chain-job-retry-layers-en.png') });
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
