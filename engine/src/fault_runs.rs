@@ -26,15 +26,16 @@
 //! uncordoned, untainted; images served; Pods ready; rollouts resumed), `sim settle`
 //! must return settled, and the cluster must have converged: every Deployment and
 //! ReplicaSet has all its replicas updated, ready and available, every Pod is bound,
-//! Running and Ready, no Pod is Terminating, every Pod the API server shows on a node
-//! runs there, no owner dangles, and ten more minutes write nothing but Leases.
+//! Running and Ready (or finished), no Pod is Terminating, every Job has finished (its
+//! CronJob suspended), every Pod the API server shows on a node runs there, no owner
+//! dangles, and ten more minutes write nothing but Leases.
 //!
 //! A failing run is replayed without each of its steps in turn, keeping every removal
 //! that still fails: [`Outcome::script`] prints what remains as a script for
 //! `kubeplay-cli run`.
 
 use crate::api::*;
-use crate::apiserver::{allocatable, ObjKey};
+use crate::apiserver::{allocatable, ObjKey, WatchType};
 use crate::cluster::Cluster;
 use crate::command::{self, script::EXPECT_ERROR, NoFiles};
 use crate::controllers::deployment::sync::is_scaling_event;
@@ -167,7 +168,7 @@ pub fn run(seed: u64, steps: usize) -> Outcome {
         let p = pick(&mut rng, &pods);
         let d = pick(&mut rng, &deployments);
         let image = IMAGES[rng.below(IMAGES.len() as u64) as usize];
-        let line = match rng.below(44) {
+        let line = match rng.below(46) {
             0 => format!("kubectl delete pod {p} --wait=false"),
             1 => format!("kubectl scale deployment {d} --replicas={}", rng.below(6)),
             2 => format!("kubectl set image deployment/{d} app={image} {d}={image} nginx={image}"),
@@ -256,6 +257,20 @@ pub fn run(seed: u64, steps: usize) -> Outcome {
                 1 + rng.below(60),
                 if rng.below(2) == 0 { " --gone" } else { "" }
             ),
+            44 => {
+                let m = job_manifest(step, rng.below(3), rng.below(2) == 0);
+                r.exec(Step {
+                    line: "kubectl apply -f -".into(),
+                    stdin: Some(m),
+                });
+                r.advance(&mut rng);
+                continue;
+            }
+            45 => format!(
+                "kubectl create cronjob tick-{step} --image=busybox:1.36 --schedule='*/{} * * * *' -- sh -c 'sleep {}'",
+                1 + rng.below(3),
+                rng.below(120)
+            ),
             _ => format!("kubectl label pods {p} tier=x --overwrite"),
         };
         r.exec(Step::new(line));
@@ -303,6 +318,15 @@ const GC_REACH: SimTime = 30 * SECOND;
 /// quarantine, and the force delete.
 const PODGC_REACH: SimTime = 62 * SECOND;
 
+/// A Job for the fault runs: three completions two at a time, Pods that exit with
+/// `code` after 3 s, OnFailure or Never.
+fn job_manifest(step: usize, code: u64, on_failure: bool) -> String {
+    format!(
+        "apiVersion: batch/v1\nkind: Job\nmetadata: {{name: batch-{step}}}\nspec:\n  completions: 3\n  parallelism: 2\n  backoffLimit: 3\n  template:\n    spec:\n      restartPolicy: {}\n      containers: [{{name: work, image: busybox, command: [sh, -c, 'sleep 3; exit {code}']}}]\n",
+        if on_failure { "OnFailure" } else { "Never" }
+    )
+}
+
 struct Runner {
     c: Cluster,
     steps: Vec<Step>,
@@ -319,6 +343,8 @@ struct Runner {
     /// Deployments to hold to their rollout bounds during the next advance, with
     /// whether unavailability is checked too (not for a scale-up).
     watch: Vec<(String, bool)>,
+    /// Pods ever created for each Job (by uid), from the watch log.
+    job_pods: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Runner {
@@ -334,6 +360,7 @@ impl Runner {
             missing_since: BTreeMap::new(),
             dangling_since: BTreeMap::new(),
             watch: vec![],
+            job_pods: BTreeMap::new(),
         }
     }
 
@@ -520,6 +547,22 @@ impl Runner {
                 ));
             }
             self.last_rv = e.resource_version;
+            if e.kind == Kind::Pod && e.type_ == WatchType::Added && !e.owner_uid.is_empty() {
+                self.job_pods
+                    .entry(e.owner_uid.clone())
+                    .or_default()
+                    .insert(e.uid.clone());
+            }
+        }
+        // A Job counts each of its Pods once: never more finished Pods than it made.
+        for j in self.c.store.list::<Job>() {
+            let made = self.job_pods.get(&j.metadata.uid).map_or(0, |s| s.len()) as i64;
+            if j.status.succeeded + j.status.failed > made {
+                found.push(format!(
+                    "job {}: {} succeeded + {} failed of {made} Pods created",
+                    j.metadata.name, j.status.succeeded, j.status.failed
+                ));
+            }
         }
         self.log_checked = self.c.store.log.len();
         // No node over its allocatable.
@@ -565,7 +608,7 @@ impl Runner {
         }
         // No owner dangling past the garbage collector's reach.
         let mut dangling = BTreeSet::new();
-        for kind in [Kind::Pod, Kind::ReplicaSet] {
+        for kind in [Kind::Pod, Kind::ReplicaSet, Kind::Job] {
             for o in self.c.store.list_objects(kind) {
                 let m = o.meta();
                 if m.is_deleting() {
@@ -710,6 +753,15 @@ impl Runner {
             out.push(format!("kubectl uncordon {n}"));
             out.push(format!("kubectl taint nodes {n} dedicated- # if tainted"));
         }
+        // A schedule never stops writing: the CronJobs are suspended.
+        for cj in self.c.store.list::<CronJob>() {
+            if cj.spec.suspend != Some(true) {
+                out.push(format!(
+                    "kubectl patch cronjob {} -n {} -p '{{\"spec\":{{\"suspend\":true}}}}'",
+                    cj.metadata.name, cj.metadata.namespace
+                ));
+            }
+        }
         for d in self.c.store.list::<Deployment>() {
             if d.spec.paused {
                 out.push(format!(
@@ -806,6 +858,18 @@ impl Runner {
             if shown > running {
                 found.push(format!(
                     "node {n}: the API server shows {shown} running containers, its runtime runs {running}"
+                ));
+            }
+        }
+        for j in c.store.list::<Job>() {
+            if j.is_finished().is_none() && !j.spec.is_suspended() {
+                found.push(format!(
+                    "job {}/{} did not finish: {} active, {} succeeded, {} failed",
+                    j.metadata.namespace,
+                    j.metadata.name,
+                    j.status.active,
+                    j.status.succeeded,
+                    j.status.failed
                 ));
             }
         }

@@ -528,12 +528,7 @@ impl JobController {
             first.uncounted_terminated_pods = Some(uncounted.clone());
             requests.push(update_status(job, first, false));
             for p in &to_release {
-                let mut released = (*p).clone();
-                released
-                    .metadata
-                    .finalizers
-                    .retain(|f| f != JOB_TRACKING_FINALIZER);
-                requests.push(Request::Update(Object::Pod(Box::new(released))));
+                requests.push(release(p));
             }
             status.succeeded += uncounted.succeeded.len() as i64;
             status.failed += uncounted.failed.len() as i64;
@@ -898,15 +893,24 @@ fn delete_pod(job: &Job, p: &Pod) -> Request {
 fn delete_job_pod(job: &Job, p: &Pod) -> Vec<Request> {
     let mut out = Vec::new();
     if has_tracking_finalizer(p) {
-        let mut released = p.clone();
-        released
-            .metadata
-            .finalizers
-            .retain(|f| f != JOB_TRACKING_FINALIZER);
-        out.push(Request::Update(Object::Pod(Box::new(released))));
+        out.push(release(p));
     }
     out.push(delete_pod(job, p));
     out
+}
+
+/// The finalizer's removal. Upstream sends a patch
+/// (`$deleteFromPrimitiveList/finalizers`), which has no resourceVersion precondition:
+/// it lands even on a Pod this sync has just deleted (whose deletionTimestamp the API
+/// server keeps). A conditional update would conflict with that deletion, and a
+/// retried sync would count the Pod twice.
+fn release(p: &Pod) -> Request {
+    let mut released = p.clone();
+    released
+        .metadata
+        .finalizers
+        .retain(|f| f != JOB_TRACKING_FINALIZER);
+    Request::blind_update(Object::Pod(Box::new(released)))
 }
 
 /// The Pod a Job creates (`CreatePodsWithGenerateName`): the template with the
