@@ -51,6 +51,7 @@ fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
         "LimitRange" => Kind::LimitRange,
         "Job" => Kind::Job,
         "CronJob" => Kind::CronJob,
+        "DaemonSet" => Kind::DaemonSet,
         _ => {
             return Err(format!(
                 "resource mapping not found for name: \"\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{api_version}\"\nensure CRDs are installed first"
@@ -255,6 +256,7 @@ fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String,
         Kind::LimitRange => Object::LimitRange(typed(value)?),
         Kind::Job => Object::Job(typed(value)?),
         Kind::CronJob => Object::CronJob(typed(value)?),
+        Kind::DaemonSet => Object::DaemonSet(typed(value)?),
     })
 }
 

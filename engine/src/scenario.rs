@@ -302,6 +302,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "what-success-means",
         include_str!("../scenarios/30-what-success-means.yaml"),
     ),
+    (
+        "daemonset-on-every-node",
+        include_str!("../scenarios/31-daemonset-on-every-node.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

@@ -45,6 +45,7 @@ fn root(kind: Kind) -> &'static str {
         Kind::LimitRange => "V1LimitRange",
         Kind::Job => "V1Job",
         Kind::CronJob => "V1CronJob",
+        Kind::DaemonSet => "V1DaemonSet",
     }
 }
 
@@ -146,6 +147,13 @@ fn every_object_a_busy_cluster_writes_has_only_upstream_keys() {
         "kubectl apply -f -",
         Some(
             "apiVersion: batch/v1\nkind: Job\nmetadata: {name: idx}\nspec:\n  completions: 3\n  parallelism: 2\n  completionMode: Indexed\n  backoffLimit: 1\n  podFailurePolicy:\n    rules: [{action: Ignore, onPodConditions: [{type: DisruptionTarget}]}]\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: w, image: busybox, command: [sh, -c, 'sleep 3; exit 1']}]\n",
+        ),
+    );
+    sh(
+        &mut c,
+        "kubectl apply -f -",
+        Some(
+            "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: logs}\nspec:\n  selector: {matchLabels: {app: logs}}\n  template:\n    metadata: {labels: {app: logs}}\n    spec:\n      containers: [{name: agent, image: 'fluentd:1.16'}]\n",
         ),
     );
     c.advance(120_000);

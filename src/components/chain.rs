@@ -72,7 +72,7 @@ pub fn chain_view() -> Html {
             { control_plane_bar(&sim) }
             <div class="colheads" style={format!("width:{width}px")}>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(0))}>{ if model.cronjobs.is_empty() { t(lang, "Deployment") } else { t(lang, "Deployment · CronJob") } }</span>
-                <span style={format!("left:{}px;width:{COL_W}px", col_x(1))}>{ if model.jobs.is_empty() { t(lang, "ReplicaSet") } else { t(lang, "ReplicaSet · Job") } }</span>
+                <span style={format!("left:{}px;width:{COL_W}px", col_x(1))}>{ match (model.jobs.is_empty(), model.daemonsets.is_empty()) { (true, true) => t(lang, "ReplicaSet"), (false, true) => t(lang, "ReplicaSet · Job"), (true, false) => t(lang, "ReplicaSet · DaemonSet"), (false, false) => t(lang, "ReplicaSet · Job · DaemonSet") } }</span>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(2))}>{ t(lang, "Pods") }</span>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(3))}>
                     { t(lang, "Nodes") }
@@ -91,6 +91,7 @@ pub fn chain_view() -> Html {
                 { for model.replicasets.iter().map(|r| replicaset_card(lang, r, freshness(r.rv, r.created_ms, prev))) }
                 { for model.cronjobs.iter().map(|j| cronjob_card(lang, j, freshness(j.rv, j.created_ms, prev))) }
                 { for model.jobs.iter().map(|j| job_card(lang, j, freshness(j.rv, j.created_ms, prev))) }
+                { for model.daemonsets.iter().map(|d| daemonset_card(lang, d, freshness(d.rv, d.created_ms, prev))) }
                 { for model.services.iter().map(|s| service_card(lang, s)) }
                 { for model.pods.iter().map(|p| pod_card(&sim, p, freshness(p.rv, p.created_ms, prev))) }
                 { for model.nodes.iter().map(|n| node_card(&sim, n)) }
@@ -99,6 +100,7 @@ pub fn chain_view() -> Html {
                 { for model.deployments.iter().map(|d| inspect_button(&sim, Selection::Deployment(d.name.clone()), col_x(0), d.y + OWNER_H - 24.0, &trf(lang, "Inspect Deployment {}", &[&d.name]))) }
                 { for model.replicasets.iter().map(|r| inspect_button(&sim, Selection::ReplicaSet(r.name.clone()), col_x(1), r.y, &trf(lang, "Inspect ReplicaSet {}", &[&r.name]))) }
                 { for model.jobs.iter().map(|j| inspect_button(&sim, Selection::Job(j.name.clone()), col_x(1), j.y, &trf(lang, "Inspect Job {}", &[&j.name]))) }
+                { for model.daemonsets.iter().map(|d| inspect_button(&sim, Selection::DaemonSet(d.name.clone()), col_x(1), d.y, &trf(lang, "Inspect DaemonSet {}", &[&d.name]))) }
                 { for model.cronjobs.iter().map(|j| inspect_button(&sim, Selection::CronJob(j.name.clone()), col_x(0), j.y + OWNER_H - 24.0, &trf(lang, "Inspect CronJob {}", &[&j.name]))) }
             </div>
         </section>
@@ -805,6 +807,28 @@ fn job_card(lang: crate::i18n::Lang, j: &JobView, fresh: Option<&'static str>) -
                 <span class="status" title="status.failed / spec.backoffLimit" data-testid={format!("job-failed-{}", j.name)}>
                     { trf(lang, "failed {} (limit {})", &[&j.failed, &j.backoff_limit]) }
                 </span>
+            </div>
+        </div>
+    }
+}
+
+/// A DaemonSet: nodes that should run its Pod (desired) beside those that do, Ready
+/// and up to date.
+fn daemonset_card(lang: crate::i18n::Lang, d: &DaemonSetView, fresh: Option<&'static str>) -> Html {
+    let gap = d.ready != d.desired;
+    html! {
+        <div key={format!("ds/{}", d.name)} class={classes!("card", "rs", "daemonset", gap.then_some("gap"), fresh)} style={style(col_x(1), d.y, OWNER_H)}
+             data-testid={format!("daemonset-{}", d.name)}>
+            <div class="kind">{ t(lang, "DaemonSet · one Pod per eligible node") }</div>
+            <div class="name">{ &d.name }</div>
+            <div class="specstatus">
+                <span class="spec" title="status.desiredNumberScheduled">{ trf(lang, "nodes {}", &[&d.desired]) }</span>
+                <span class="status" title="status.currentNumberScheduled">{ trf(lang, "current {}", &[&d.current]) }</span>
+                <span class="status" title="status.numberReady" data-testid={format!("ds-ready-{}", d.name)}>{ trf(lang, "ready {}", &[&d.ready]) }</span>
+                <span class="status" title="status.updatedNumberScheduled">{ trf(lang, "up-to-date {}", &[&d.updated]) }</span>
+                if d.misscheduled > 0 {
+                    <span class="status" title="status.numberMisscheduled">{ trf(lang, "misscheduled {}", &[&d.misscheduled]) }</span>
+                }
             </div>
         </div>
     }

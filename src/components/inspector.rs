@@ -57,6 +57,7 @@ pub fn inspector() -> Html {
             | Selection::ReplicaSet(_)
             | Selection::Job(_)
             | Selection::CronJob(_)
+            | Selection::DaemonSet(_)
     );
     // A Deployment or ReplicaSet has no overview: it opens on its why-trace (the chain
     // already shows its counts).
@@ -85,7 +86,8 @@ pub fn inspector() -> Html {
             Selection::Deployment(_)
             | Selection::ReplicaSet(_)
             | Selection::Job(_)
-            | Selection::CronJob(_),
+            | Selection::CronJob(_)
+            | Selection::DaemonSet(_),
         ) => html! {},
         (Tab::Overview, Selection::Node(name)) => {
             match node_detail(&sim.state.borrow().cluster, name) {

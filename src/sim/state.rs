@@ -46,6 +46,8 @@ pub enum Selection {
     Job(String),
     /// A CronJob by name.
     CronJob(String),
+    /// A DaemonSet by name.
+    DaemonSet(String),
 }
 
 impl Selection {
@@ -65,6 +67,7 @@ impl Selection {
             Selection::ReplicaSet(n) => (Kind::ReplicaSet, ObjKey::new("default", n)),
             Selection::Job(n) => (Kind::Job, ObjKey::new("default", n)),
             Selection::CronJob(n) => (Kind::CronJob, ObjKey::new("default", n)),
+            Selection::DaemonSet(n) => (Kind::DaemonSet, ObjKey::new("default", n)),
         }
     }
 }

@@ -91,6 +91,30 @@ pub struct JobView {
     pub y: f64,
 }
 
+/// A DaemonSet, in the ReplicaSet column: nodes that should run its Pod beside those
+/// that do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DaemonSetView {
+    /// Name.
+    pub name: String,
+    /// status.desiredNumberScheduled.
+    pub desired: i64,
+    /// status.currentNumberScheduled.
+    pub current: i64,
+    /// status.numberReady.
+    pub ready: i64,
+    /// status.updatedNumberScheduled.
+    pub updated: i64,
+    /// status.numberMisscheduled.
+    pub misscheduled: i64,
+    /// metadata.resourceVersion.
+    pub rv: u64,
+    /// metadata.creationTimestamp in ms.
+    pub created_ms: SimTime,
+    /// Card top (px).
+    pub y: f64,
+}
+
 /// A CronJob, in the Deployment column: its schedule, active Jobs and last run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CronJobView {
@@ -229,6 +253,8 @@ pub struct ChainModel {
     pub cronjobs: Vec<CronJobView>,
     /// Jobs (below the ReplicaSets).
     pub jobs: Vec<JobView>,
+    /// DaemonSets (below the Jobs).
+    pub daemonsets: Vec<DaemonSetView>,
     /// Pods.
     pub pods: Vec<PodView>,
     /// Nodes.
@@ -325,7 +351,8 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
     let pods_h = pod_views(&mut m, &pods, band);
     pair_replacements(&mut m, &pods);
     let rs_free = replica_set_views(&mut m, &rss);
-    job_views(&mut m, c, rs_free);
+    let job_free = job_views(&mut m, c, rs_free);
+    daemon_set_views(&mut m, c, job_free);
     let d_free = deployment_views(&mut m, c);
     cron_job_views(&mut m, c, d_free);
     m.nodes = node_views(c);
@@ -338,6 +365,7 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
         .max(owners_h(m.replicasets.iter().map(|r| r.y).collect()))
         .max(owners_h(m.deployments.iter().map(|d| d.y).collect()))
         .max(owners_h(m.jobs.iter().map(|j| j.y).collect()))
+        .max(owners_h(m.daemonsets.iter().map(|d| d.y).collect()))
         .max(owners_h(m.cronjobs.iter().map(|j| j.y).collect()));
     m
 }
@@ -367,12 +395,20 @@ fn pods_by_owner<'a>(c: &'a Cluster, rss: &[&ReplicaSet]) -> Vec<&'a Pod> {
         .enumerate()
         .map(|(i, j)| (j.metadata.name.as_str(), rss.len() + i))
         .collect();
-    // A ReplicaSet's Pods first, in ReplicaSet order, then a Job's, in Job order.
+    let ds_rank: std::collections::BTreeMap<&str, usize> = c
+        .store
+        .list::<DaemonSet>()
+        .enumerate()
+        .map(|(i, d)| (d.metadata.name.as_str(), rss.len() + jobs.len() + i))
+        .collect();
+    // A ReplicaSet's Pods first, in ReplicaSet order, then a Job's, in Job order, then
+    // a DaemonSet's.
     let rs_rank = |p: &Pod| {
         p.metadata
             .controller_ref()
             .and_then(|r| match r.kind.as_str() {
                 "Job" => job_rank.get(r.name.as_str()).copied(),
+                "DaemonSet" => ds_rank.get(r.name.as_str()).copied(),
                 _ => rank.get(r.name.as_str()).copied(),
             })
             .unwrap_or(usize::MAX)
@@ -498,8 +534,8 @@ fn replica_set_views(m: &mut ChainModel, rss: &[&ReplicaSet]) -> f64 {
     next_free
 }
 
-/// Jobs below the ReplicaSets, each centred on its Pods.
-fn job_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) {
+/// Jobs below the ReplicaSets, each centred on its Pods; returns the next free slot.
+fn job_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) -> f64 {
     let mut jobs: Vec<&Job> = c.store.list::<Job>().collect();
     jobs.sort_by(|a, b| {
         (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
@@ -532,6 +568,32 @@ fn job_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) {
                 .map(|r| r.name.clone()),
             rv: rv_of(&j.metadata),
             created_ms: j.metadata.created_ms,
+            y,
+        });
+    }
+    next_free
+}
+
+/// DaemonSets below the Jobs, each centred on its Pods.
+fn daemon_set_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) {
+    for d in c.store.list::<DaemonSet>() {
+        let mine: Vec<f64> = m
+            .pods
+            .iter()
+            .filter(|p| p.owner.as_deref() == Some(&d.metadata.name))
+            .map(|p| p.y)
+            .collect();
+        let y = owner_y(mine.into_iter(), POD_H, &mut next_free);
+        let s = &d.status;
+        m.daemonsets.push(DaemonSetView {
+            name: d.metadata.name.clone(),
+            desired: s.desired_number_scheduled,
+            current: s.current_number_scheduled,
+            ready: s.number_ready,
+            updated: s.updated_number_scheduled,
+            misscheduled: s.number_misscheduled,
+            rv: rv_of(&d.metadata),
+            created_ms: d.metadata.created_ms,
             y,
         });
     }
@@ -649,6 +711,12 @@ fn links(m: &mut ChainModel) {
                     .iter()
                     .find(|j| Some(&j.name) == p.owner.as_ref())
                     .map(|j| j.y)
+            })
+            .or_else(|| {
+                m.daemonsets
+                    .iter()
+                    .find(|d| Some(&d.name) == p.owner.as_ref())
+                    .map(|d| d.y)
             });
         if let Some(oy) = owner_y {
             m.links.push(Link {

@@ -1,6 +1,7 @@
-// Jobs and CronJobs in the page: the chain draws CronJob → Job → Pod → Node, a Job's card
-// counts completions and failures against its back-off limit, and the batch lessons are
-// played by clicking their steps — in English and Chinese.
+// Jobs, CronJobs and DaemonSets in the page: the chain draws CronJob → Job → Pod → Node
+// and DaemonSet → a Pod per node, a Job's card counts completions and failures against
+// its back-off limit, and the workload lessons are played by clicking their steps — in
+// English and Chinese.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve, launch, openPage, shot } from './harness.mjs';
@@ -54,6 +55,7 @@ for (const [id, title, steps, goals] of [
   ['job-two-retry-layers', "A Job's two retry layers: OnFailure restarts, Never replaces", 2, 5],
   ['cronjob-forbid-skips', 'A CronJob with Forbid skips a run while the last one still runs', 2, 6],
   ['what-success-means', 'What each controller counts as success: replicas kept vs completions reached', 2, 5],
+  ['daemonset-on-every-node', 'A DaemonSet covers every node: a new node gets its Pod, a drain and a dead node leave it', 4, 6],
 ]) {
   test(`the ${id} lesson: clicking its steps ticks every goal`, async () => {
     const { page, errors } = await openPage(browser, `${server.url}?scenario=${id}&speed=30`);
@@ -63,6 +65,13 @@ for (const [id, title, steps, goals] of [
       await page.waitForTimeout(3000);
     }
     await page.getByTestId('goals').getByText(`Goals: ${goals} of ${goals} reached`).waitFor({ timeout: 120_000 });
+    if (id === 'daemonset-on-every-node') {
+      await page.getByTestId('daemonset-log-agent').waitFor();
+      await page.locator('section.chain').screenshot({ path: shot('chain-daemonset-en.png') });
+      await page.getByTestId('lang-zh').click();
+      await page.getByTestId('daemonset-log-agent').getByText('每个符合条件的节点一个 Pod').waitFor();
+      await page.locator('section.chain').screenshot({ path: shot('chain-daemonset-zh.png') });
+    }
     if (id === 'job-two-retry-layers') {
       await page.getByTestId('job-reindex-never').filter({ hasText: 'Job · Failed' }).waitFor();
       await page.locator('section.chain').screenshot({ path: shot('chain-job-retry-layers-en.png') });

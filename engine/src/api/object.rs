@@ -46,11 +46,13 @@ pub enum Kind {
     Job,
     /// `batch/v1` CronJob.
     CronJob,
+    /// `apps/v1` DaemonSet.
+    DaemonSet,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 20] = [
+    pub const ALL: [Kind; 21] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -71,6 +73,7 @@ impl Kind {
         Kind::LimitRange,
         Kind::Job,
         Kind::CronJob,
+        Kind::DaemonSet,
     ];
 
     /// The Kind name, e.g. `ReplicaSet`.
@@ -96,13 +99,14 @@ impl Kind {
             Kind::LimitRange => "LimitRange",
             Kind::Job => "Job",
             Kind::CronJob => "CronJob",
+            Kind::DaemonSet => "DaemonSet",
         }
     }
 
     /// `apiVersion`.
     pub fn api_version(self) -> &'static str {
         match self {
-            Kind::Deployment | Kind::ReplicaSet => "apps/v1",
+            Kind::Deployment | Kind::ReplicaSet | Kind::DaemonSet => "apps/v1",
             Kind::Lease => "coordination.k8s.io/v1",
             Kind::Job | Kind::CronJob => "batch/v1",
             Kind::PodDisruptionBudget => "policy/v1",
@@ -138,6 +142,7 @@ impl Kind {
             Kind::LimitRange => "limitranges",
             Kind::Job => "jobs",
             Kind::CronJob => "cronjobs",
+            Kind::DaemonSet => "daemonsets",
         }
     }
 
@@ -207,6 +212,8 @@ pub enum Object {
     Job(Box<Job>),
     /// A CronJob.
     CronJob(Box<CronJob>),
+    /// A DaemonSet.
+    DaemonSet(Box<DaemonSet>),
 }
 
 impl Object {
@@ -233,6 +240,7 @@ impl Object {
             Object::LimitRange(_) => Kind::LimitRange,
             Object::Job(_) => Kind::Job,
             Object::CronJob(_) => Kind::CronJob,
+            Object::DaemonSet(_) => Kind::DaemonSet,
         }
     }
 
@@ -259,6 +267,7 @@ impl Object {
             Object::LimitRange(o) => &o.metadata,
             Object::Job(o) => &o.metadata,
             Object::CronJob(o) => &o.metadata,
+            Object::DaemonSet(o) => &o.metadata,
         }
     }
 
@@ -285,6 +294,7 @@ impl Object {
             Object::LimitRange(o) => &mut o.metadata,
             Object::Job(o) => &mut o.metadata,
             Object::CronJob(o) => &mut o.metadata,
+            Object::DaemonSet(o) => &mut o.metadata,
         }
     }
 
@@ -311,6 +321,7 @@ impl Object {
             Object::LimitRange(o) => serde_json::to_value(o),
             Object::Job(o) => serde_json::to_value(o),
             Object::CronJob(o) => serde_json::to_value(o),
+            Object::DaemonSet(o) => serde_json::to_value(o),
         }
         .unwrap_or(serde_json::Value::Null);
         let mut map = serde_json::Map::new();
@@ -336,6 +347,7 @@ impl Object {
             (Object::LimitRange(a), Object::LimitRange(b)) => a.spec != b.spec,
             (Object::Job(a), Object::Job(b)) => a.spec != b.spec,
             (Object::CronJob(a), Object::CronJob(b)) => a.spec != b.spec,
+            (Object::DaemonSet(a), Object::DaemonSet(b)) => a.spec != b.spec,
             _ => false,
         }
     }
@@ -404,3 +416,4 @@ resource!(ResourceQuota);
 resource!(LimitRange);
 resource!(Job, boxed);
 resource!(CronJob, boxed);
+resource!(DaemonSet, boxed);

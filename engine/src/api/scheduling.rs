@@ -119,16 +119,37 @@ pub struct NodeSelectorTerm {
     /// Requirements on node labels.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub match_expressions: Vec<NodeSelectorRequirement>,
-    /// Unmodelled fields (`matchFields`), kept as written.
+    /// Requirements on node fields: `metadata.name` is the one upstream supports (the
+    /// DaemonSet controller pins its Pods with it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub match_fields: Vec<NodeSelectorRequirement>,
+    /// Unmodelled fields, kept as written.
     #[serde(flatten, deserialize_with = "super::extra::node_selector_term")]
     pub extra: super::extra::Extra,
 }
 
 impl NodeSelectorTerm {
-    /// All requirements hold (an empty term matches nothing, as upstream).
+    /// All label requirements hold, for a term without field requirements (an empty
+    /// term matches nothing, as upstream).
     pub fn matches(&self, labels: &StringMap) -> bool {
-        !self.match_expressions.is_empty()
+        self.match_fields.is_empty()
+            && !self.match_expressions.is_empty()
             && self.match_expressions.iter().all(|r| r.matches(labels))
+    }
+
+    /// All requirements hold for the node `name` with `labels` (`nodeaffinity`'s
+    /// `nodeSelectorTerm.match`: expressions on labels, fields on `metadata.name`).
+    pub fn matches_node(&self, name: &str, labels: &StringMap) -> bool {
+        if self.match_expressions.is_empty() && self.match_fields.is_empty() {
+            return false;
+        }
+        let mut fields = StringMap::new();
+        fields.insert("metadata.name".into(), name.to_string());
+        self.match_expressions.iter().all(|r| r.matches(labels))
+            && self
+                .match_fields
+                .iter()
+                .all(|r| r.key == "metadata.name" && r.matches(&fields))
     }
 }
 

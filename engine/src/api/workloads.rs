@@ -399,3 +399,126 @@ pub struct ReplicaSet {
     #[serde(default)]
     pub status: ReplicaSetStatus,
 }
+
+/// `apps/v1.RollingUpdateDaemonSet`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RollingUpdateDaemonSet {
+    /// Nodes whose Pod may be unavailable during the update (default 1).
+    #[serde(default = "default_one_int")]
+    pub max_unavailable: IntOrString,
+    /// Nodes that may run an old and a new Pod at once (default 0).
+    #[serde(default = "default_zero_int")]
+    pub max_surge: IntOrString,
+}
+
+fn default_one_int() -> IntOrString {
+    IntOrString::Int(1)
+}
+fn default_zero_int() -> IntOrString {
+    IntOrString::Int(0)
+}
+
+impl Default for RollingUpdateDaemonSet {
+    fn default() -> Self {
+        RollingUpdateDaemonSet {
+            max_unavailable: default_one_int(),
+            max_surge: default_zero_int(),
+        }
+    }
+}
+
+/// `apps/v1.DaemonSetUpdateStrategy`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DaemonSetUpdateStrategy {
+    /// `RollingUpdate` (default) or `OnDelete`.
+    #[serde(rename = "type", default = "default_strategy_type")]
+    pub type_: String,
+    /// Parameters for RollingUpdate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolling_update: Option<RollingUpdateDaemonSet>,
+}
+
+impl Default for DaemonSetUpdateStrategy {
+    fn default() -> Self {
+        DaemonSetUpdateStrategy {
+            type_: default_strategy_type(),
+            rolling_update: Some(RollingUpdateDaemonSet::default()),
+        }
+    }
+}
+
+/// `apps/v1.DaemonSetSpec`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DaemonSetSpec {
+    /// Which Pods belong to it; must match the template labels.
+    #[serde(default)]
+    pub selector: LabelSelector,
+    /// The Pod each eligible node runs.
+    #[serde(default)]
+    pub template: PodTemplateSpec,
+    /// How a template change reaches the nodes.
+    #[serde(default)]
+    pub update_strategy: DaemonSetUpdateStrategy,
+    /// Seconds a new Pod must be Ready to count as available.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub min_ready_seconds: i64,
+    /// Old ControllerRevisions kept (default 10).
+    #[serde(default = "default_history")]
+    pub revision_history_limit: i64,
+}
+
+impl Default for DaemonSetSpec {
+    fn default() -> Self {
+        DaemonSetSpec {
+            selector: LabelSelector::default(),
+            template: PodTemplateSpec::default(),
+            update_strategy: DaemonSetUpdateStrategy::default(),
+            min_ready_seconds: 0,
+            revision_history_limit: default_history(),
+        }
+    }
+}
+
+/// `apps/v1.DaemonSetStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DaemonSetStatus {
+    /// Nodes running at least one daemon Pod that should.
+    pub current_number_scheduled: i64,
+    /// Nodes running a daemon Pod that should not.
+    pub number_misscheduled: i64,
+    /// Nodes that should run the daemon Pod.
+    pub desired_number_scheduled: i64,
+    /// Nodes whose daemon Pod is Ready.
+    pub number_ready: i64,
+    /// The generation this status describes.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub observed_generation: i64,
+    /// Nodes running the updated daemon Pod.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub updated_number_scheduled: i64,
+    /// Nodes whose daemon Pod is available.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub number_available: i64,
+    /// Nodes whose daemon Pod is missing or unavailable.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub number_unavailable: i64,
+}
+
+/// `apps/v1.DaemonSet`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DaemonSet {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// What is wanted.
+    #[serde(default)]
+    pub spec: DaemonSetSpec,
+    /// What is seen.
+    #[serde(default)]
+    pub status: DaemonSetStatus,
+}

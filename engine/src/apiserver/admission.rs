@@ -46,6 +46,7 @@ pub fn admit_create(obj: &mut Object) {
             }
         }
         Object::CronJob(cj) => default_cron_job(cj),
+        Object::DaemonSet(ds) => default_pod_spec(&mut ds.spec.template.spec),
         _ => {}
     }
 }

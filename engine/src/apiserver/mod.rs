@@ -353,6 +353,14 @@ impl Store {
         Node::from_object(o).map(|n| (name, n))
     }
 
+    /// The position of the Node named `name` in the name-ordered node list (for
+    /// [`Store::node_entry`]).
+    pub fn node_position(&self, name: &str) -> Option<usize> {
+        self.node_list
+            .binary_search_by(|(n, _)| (**n).cmp(name))
+            .ok()
+    }
+
     /// The Node named `name`, found without building a key (a binary search of the
     /// name-ordered node list): for loops that look up a node per Pod.
     pub fn node_named(&self, name: &str) -> Option<&Node> {

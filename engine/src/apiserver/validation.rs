@@ -540,6 +540,7 @@ fn check_quantities(obj: &Object) -> Result<(), ApiError> {
         Object::ReplicaSet(r) => &r.spec.template.spec,
         Object::Job(j) => &j.spec.template.spec,
         Object::CronJob(c) => &c.spec.job_template.spec.template.spec,
+        Object::DaemonSet(d) => &d.spec.template.spec,
         _ => return Ok(()),
     };
     let bad = spec
@@ -1168,6 +1169,27 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
             validate_pod_spec_numbers(&mut causes, "spec", &p.spec);
         }
         Object::PodDisruptionBudget(pdb) => validate_pdb(&mut causes, pdb),
+        Object::DaemonSet(ds) => {
+            validate_template(&mut causes, 0, &ds.spec.selector, &ds.spec.template);
+            validate_selector_operators(&mut causes, &ds.spec.selector);
+            validate_scheduling(&mut causes, "spec.template.spec", &ds.spec.template.spec);
+            validate_pod_spec_numbers(&mut causes, "spec.template.spec", &ds.spec.template.spec);
+            let st = &ds.spec.update_strategy;
+            if st.type_ != "RollingUpdate" && st.type_ != "OnDelete" {
+                causes.push(format!(
+                    "spec.updateStrategy.type: Unsupported value: \"{}\": supported values: \"OnDelete\", \"RollingUpdate\"",
+                    st.type_
+                ));
+            }
+            if let Some(Object::DaemonSet(o)) = old {
+                if o.spec.selector != ds.spec.selector {
+                    causes.push(format!(
+                        "spec.selector: Invalid value: {}: field is immutable",
+                        go_selector(&ds.spec.selector)
+                    ));
+                }
+            }
+        }
         Object::Job(j) => {
             validate_job_spec(&mut causes, "spec", &j.spec);
             if let Some(Object::Job(o)) = old {

@@ -291,8 +291,15 @@ impl Store {
         // and Leases leave it unset (Pod generation is an alpha feature, off).
         meta.generation = i64::from(matches!(
             kind,
-            Kind::Deployment | Kind::ReplicaSet | Kind::Job | Kind::CronJob
+            Kind::Deployment | Kind::ReplicaSet | Kind::Job | Kind::CronJob | Kind::DaemonSet
         ));
+        if let Object::DaemonSet(ds) = &mut obj {
+            // The DaemonSet strategy keeps the template's generation in an annotation.
+            ds.metadata.annotations.insert(
+                crate::controllers::daemonset::TEMPLATE_GENERATION_ANNOTATION.into(),
+                "1".into(),
+            );
+        }
         let change = self.put(now, "create", obj, writer);
         self.warnings.extend(warnings);
         for q in quotas {
@@ -367,6 +374,7 @@ impl Store {
             (Object::ResourceQuota(n), Object::ResourceQuota(c)) => n.status = c.status.clone(),
             (Object::Job(n), Object::Job(c)) => n.status = c.status.clone(),
             (Object::CronJob(n), Object::CronJob(c)) => n.status = c.status.clone(),
+            (Object::DaemonSet(n), Object::DaemonSet(c)) => n.status = c.status.clone(),
             _ => {}
         }
         let meta = obj.meta_mut();
@@ -378,6 +386,16 @@ impl Store {
         meta.deletion_grace_period_seconds = cur_meta.deletion_grace_period_seconds;
         meta.generate_name = cur_meta.generate_name;
         meta.generation = cur_meta.generation + i64::from(spec_changed && cur_meta.generation > 0);
+        if let (Object::DaemonSet(n), Object::DaemonSet(c)) = (&mut obj, current) {
+            // `PrepareForUpdate`: a template change moves the template generation.
+            let key = crate::controllers::daemonset::TEMPLATE_GENERATION_ANNOTATION;
+            let value = if n.spec.template != c.spec.template {
+                n.metadata.generation.to_string()
+            } else {
+                c.metadata.annotations.get(key).cloned().unwrap_or_default()
+            };
+            n.metadata.annotations.insert(key.into(), value);
+        }
         let spec_finalizers = matches!(&obj, Object::Namespace(n) if !n.spec.finalizers.is_empty());
         if obj.meta().is_deleting()
             && obj.meta().finalizers.is_empty()
@@ -412,6 +430,7 @@ impl Store {
             (Object::ResourceQuota(m), Object::ResourceQuota(n)) => m.status = n.status,
             (Object::Job(m), Object::Job(n)) => m.status = n.status,
             (Object::CronJob(m), Object::CronJob(n)) => m.status = n.status,
+            (Object::DaemonSet(m), Object::DaemonSet(n)) => m.status = n.status,
             (m, n) => *m = n,
         }
         Ok(self.put(now, "update-status", merged, writer))

@@ -14,6 +14,7 @@ use super::{Cluster, Timer};
 use crate::apiserver::{ApiError, Change};
 use crate::client::{Component, Request};
 use crate::controllers::cronjob::CronJobController;
+use crate::controllers::daemonset::DaemonSetController;
 use crate::controllers::deployment::DeploymentController;
 use crate::controllers::disruption::DisruptionController;
 use crate::controllers::endpointslice::endpoints::EndpointsController;
@@ -301,6 +302,8 @@ registry! {
     PodGc => pod_gc: PodGcController,
     /// A GitOps agent re-applying declared Deployment specs (not part of Kubernetes).
     GitOps => gitops: GitOpsController,
+    /// daemonset-controller: a Pod on every eligible node.
+    DaemonSet => daemonset: DaemonSetController,
     /// job-controller: runs a Job's Pods to completion.
     Job => job: JobController,
     /// cronjob-controller: creates Jobs on a schedule.

@@ -6,10 +6,9 @@ use crate::api::*;
 use crate::cluster::Cluster;
 use crate::command::select::parse_label_selector;
 
-// filters.go's messages. Its DaemonSet ones ("DaemonSet-managed Pods (use
-// --ignore-daemonsets to ignore)", "ignoring DaemonSet-managed Pods") need a DaemonSet
-// that exists, and kubeplay models none: a DaemonSet-owned Pod always takes the
-// NotFound branch.
+// filters.go's messages.
+const DAEMONSET_FATAL: &str = "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)";
+const DAEMONSET_WARNING: &str = "ignoring DaemonSet-managed Pods";
 const LOCAL_STORAGE_FATAL: &str =
     "Pods with local storage (use --delete-emptydir-data to override)";
 const LOCAL_STORAGE_WARNING: &str = "deleting Pods with local storage";
@@ -28,6 +27,9 @@ pub struct DrainOptions {
     pub delete_emptydir_data: bool,
     /// `--pod-selector`.
     pub pod_selector: Option<String>,
+    /// `--ignore-daemonsets`: a DaemonSet's Pods are left where they are (with a
+    /// warning) instead of stopping the drain.
+    pub ignore_daemonsets: bool,
 }
 
 /// What a filter says about one Pod (`PodDeleteStatus`).
@@ -36,6 +38,8 @@ enum Status {
     Okay,
     Skip,
     Warning(String),
+    /// `MakePodDeleteStatusWithWarning(false, …)`: a warning, and the Pod stays.
+    Keep(String),
     Error(String),
 }
 
@@ -73,7 +77,7 @@ fn finished(p: &Pod) -> bool {
 /// every Pod, so it never skips), daemonSet, mirrorPod, localStorage, unreplicated. A
 /// filter that says "do not delete" ends the run; the last status is the Pod's (so a
 /// warning is overwritten by a later filter's Okay, as upstream's TODO says).
-fn status_of(pod: &Pod, o: &DrainOptions) -> Status {
+fn status_of(c: &Cluster, pod: &Pod, o: &DrainOptions) -> Status {
     let filters: [&dyn Fn(&Pod) -> Status; 4] = [
         &|p| {
             let Some(r) = p.metadata.controller_ref() else {
@@ -82,12 +86,19 @@ fn status_of(pod: &Pod, o: &DrainOptions) -> Status {
             if r.kind != "DaemonSet" || finished(p) {
                 return Status::Okay;
             }
-            // kubeplay has no DaemonSets: the Get of the owner is always NotFound.
-            let err = format!("daemonsets.apps \"{}\" not found", r.name);
-            if o.force {
-                return Status::Warning(err);
+            let key = crate::apiserver::ObjKey::new(&p.metadata.namespace, &r.name);
+            if c.store.get::<DaemonSet>(&key).is_none() {
+                // An orphan: removed with a warning under --force.
+                let err = format!("daemonsets.apps \"{}\" not found", r.name);
+                if o.force {
+                    return Status::Warning(err);
+                }
+                return Status::Error(err);
             }
-            Status::Error(err)
+            if !o.ignore_daemonsets {
+                return Status::Error(DAEMONSET_FATAL.into());
+            }
+            Status::Keep(DAEMONSET_WARNING.into())
         },
         &|p| {
             if p.metadata.annotations.contains_key(MIRROR_POD_ANNOTATION) {
@@ -150,10 +161,10 @@ pub fn pods_for_deletion(
     let mut warnings: Vec<(String, Vec<String>)> = Vec::new();
     for p in pods {
         let who = format!("{}/{}", p.metadata.namespace, p.metadata.name);
-        let status = status_of(p, o);
+        let status = status_of(c, p, o);
         let bucket = match &status {
             Status::Error(m) => Some((&mut errors, m.clone())),
-            Status::Warning(m) => Some((&mut warnings, m.clone())),
+            Status::Warning(m) | Status::Keep(m) => Some((&mut warnings, m.clone())),
             _ => None,
         };
         if let Some((b, m)) = bucket {

@@ -16,6 +16,7 @@
 //! named in its module docs.
 
 pub mod cronjob;
+pub mod daemonset;
 pub mod deployment;
 pub mod disruption;
 pub mod endpointslice;

@@ -995,6 +995,84 @@ fn describe_job(c: &Cluster, j: &Job) -> String {
     tabwriter::format(&w, 0, 2)
 }
 
+/// `describeDaemonSet`: the five "Number of Nodes" lines carry no tab (they break
+/// the alignment, as upstream's do); the Pods are counted by phase among those it
+/// controls.
+fn describe_daemon_set(c: &Cluster, ds: &DaemonSet) -> String {
+    let mut w = String::new();
+    let m = &ds.metadata;
+    let st = &ds.status;
+    let node_selector: Vec<String> = ds
+        .spec
+        .template
+        .spec
+        .node_selector
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    let _ = writeln!(w, "Namespace:\t{}", m.namespace);
+    let _ = writeln!(w, "Selector:\t{}", ds.spec.selector.to_selector_string());
+    let _ = writeln!(
+        w,
+        "Node-Selector:\t{}",
+        if node_selector.is_empty() {
+            "<none>".to_string()
+        } else {
+            node_selector.join(",")
+        }
+    );
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    let _ = writeln!(
+        w,
+        "Desired Number of Nodes Scheduled: {}",
+        st.desired_number_scheduled
+    );
+    let _ = writeln!(
+        w,
+        "Current Number of Nodes Scheduled: {}",
+        st.current_number_scheduled
+    );
+    let _ = writeln!(
+        w,
+        "Number of Nodes Scheduled with Up-to-date Pods: {}",
+        st.updated_number_scheduled
+    );
+    let _ = writeln!(
+        w,
+        "Number of Nodes Scheduled with Available Pods: {}",
+        st.number_available
+    );
+    let _ = writeln!(
+        w,
+        "Number of Nodes Misscheduled: {}",
+        st.number_misscheduled
+    );
+    let pods: Vec<&Pod> = c
+        .store
+        .dependent_objects(&m.uid)
+        .filter_map(|o| match o {
+            Object::Pod(p) => Some(&**p),
+            _ => None,
+        })
+        .filter(|p| p.metadata.controller_ref().map(|r| r.uid.as_str()) == Some(m.uid.as_str()))
+        .collect();
+    let count = |ph: PodPhase| pods.iter().filter(|p| p.status.phase == ph).count();
+    let _ = writeln!(
+        w,
+        "Pods Status:\t{} Running / {} Waiting / {} Succeeded / {} Failed",
+        count(PodPhase::Running),
+        count(PodPhase::Pending),
+        count(PodPhase::Succeeded),
+        count(PodPhase::Failed)
+    );
+    let tmpl = pod_template(&ds.spec.template, 0);
+    w.push_str(&tmpl.replace('\t', " "));
+    events(&mut w, c, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
 /// `capIndexesListOrNone`: the list cut after the first comma past `soft` characters.
 fn cap_indexes(indexes: &str, soft: usize) -> String {
     if indexes.is_empty() {
@@ -1799,6 +1877,7 @@ pub fn describe(c: &Cluster, obj: &Object) -> String {
         Object::LimitRange(lr) => describe_limit_range(lr),
         Object::Job(j) => describe_job(c, j),
         Object::CronJob(cj) => describe_cron_job(c, cj),
+        Object::DaemonSet(ds) => describe_daemon_set(c, ds),
         other => {
             let mut w = String::new();
             let _ = writeln!(w, "Name:\t{}", other.meta().name);

@@ -30,6 +30,7 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "limitranges" | "limitrange" | "limits" => Kind::LimitRange,
         "jobs" | "job" => Kind::Job,
         "cronjobs" | "cronjob" | "cj" => Kind::CronJob,
+        "daemonsets" | "daemonset" | "ds" => Kind::DaemonSet,
         _ => return None,
     };
     match group {
@@ -118,6 +119,16 @@ fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
         // v1.33 order (REQUEST and LIMIT before AGE).
         Kind::ResourceQuota => vec!["NAME", "REQUEST", "LIMIT", "AGE"],
         Kind::Job => vec!["NAME", "STATUS", "COMPLETIONS", "DURATION", "AGE"],
+        Kind::DaemonSet => vec![
+            "NAME",
+            "DESIRED",
+            "CURRENT",
+            "READY",
+            "UP-TO-DATE",
+            "AVAILABLE",
+            "NODE SELECTOR",
+            "AGE",
+        ],
         Kind::CronJob => vec![
             "NAME",
             "SCHEDULE",
@@ -135,7 +146,11 @@ fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
         h.extend(
             match kind {
                 Kind::Pod => vec!["IP", "NODE", "NOMINATED NODE", "READINESS GATES"],
-                Kind::Deployment | Kind::ReplicaSet | Kind::Job | Kind::CronJob => {
+                Kind::Deployment
+                | Kind::ReplicaSet
+                | Kind::Job
+                | Kind::CronJob
+                | Kind::DaemonSet => {
                     vec!["CONTAINERS", "IMAGES", "SELECTOR"]
                 }
                 Kind::Service => vec!["SELECTOR"],
@@ -302,6 +317,25 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
         }
         Object::Job(j) => print_job(name, j, o, now),
         Object::CronJob(cj) => print_cron_job(name, cj, o, now),
+        Object::DaemonSet(ds) => {
+            let st = &ds.status;
+            let sel = labels_col_or_none(&ds.spec.template.spec.node_selector);
+            let mut r = vec![
+                name,
+                st.desired_number_scheduled.to_string(),
+                st.current_number_scheduled.to_string(),
+                st.number_ready.to_string(),
+                st.updated_number_scheduled.to_string(),
+                st.number_available.to_string(),
+                sel,
+                age(ds.metadata.created_ms, now),
+            ];
+            if o.wide {
+                let (c, i) = containers_images(&ds.spec.template.spec);
+                r.extend([c, i, format_label_selector(Some(&ds.spec.selector))]);
+            }
+            r
+        }
     };
     // A label the object lacks is an empty cell.
     r.extend(
@@ -516,6 +550,12 @@ fn print_replica_set(name: String, rs: &ReplicaSet, o: &TableOptions, now: SimTi
         r.extend([c, i, rs.spec.selector.to_selector_string()]);
     }
     r
+}
+
+/// `labels.FormatLabels` of a node selector: `k=v,…` in key order, `<none>` if empty.
+fn labels_col_or_none(m: &StringMap) -> String {
+    let parts: Vec<String> = m.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    or_none(&parts.join(","))
 }
 
 /// `metav1.FormatLabelSelector`: `<none>` for no selector.

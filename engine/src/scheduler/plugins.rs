@@ -57,7 +57,10 @@ pub fn node_affinity_matches(pod: &Pod, node: &Node) -> bool {
         .and_then(|a| a.node_affinity.as_ref())
         .and_then(|n| n.required.as_ref())
     {
-        Some(sel) => sel.node_selector_terms.iter().any(|t| t.matches(labels)),
+        Some(sel) => sel
+            .node_selector_terms
+            .iter()
+            .any(|t| t.matches_node(&node.metadata.name, labels)),
         None => true,
     };
     selector_ok && required_ok
@@ -72,7 +75,10 @@ pub fn node_affinity_raw(pod: &Pod, node: &Node) -> i64 {
         .map(|n| {
             n.preferred
                 .iter()
-                .filter(|t| t.preference.matches(&node.metadata.labels))
+                .filter(|t| {
+                    t.preference
+                        .matches_node(&node.metadata.name, &node.metadata.labels)
+                })
                 .map(|t| t.weight)
                 .fold(0i64, i64::saturating_add)
         })

@@ -160,8 +160,21 @@ impl Scheduler {
         let to_find = num_feasible_nodes_to_find(n);
         let start = self.next_start_node_index % n;
         let mut processed = 0;
-        for i in 0..n {
-            let idx = (start + i) % n;
+        // NodeAffinity's PreFilter: a Pod pinned by `matchFields` on `metadata.name` (a
+        // DaemonSet's) is filtered on those nodes only; the others fail it unresolvably.
+        let pinned = node_name_prefilter(pod);
+        let pinned_at: Option<Vec<usize>> = pinned.as_ref().map(|names| {
+            names
+                .iter()
+                .filter_map(|name| store.node_position(name))
+                .collect()
+        });
+        let count = pinned_at.as_ref().map_or(n, Vec::len);
+        for i in 0..count {
+            let idx = match &pinned_at {
+                Some(at) => at[i],
+                None => (start + i) % n,
+            };
             processed += 1;
             let Some((name, node)) = store.node_entry(idx) else {
                 continue;
@@ -195,6 +208,30 @@ impl Scheduler {
             });
             if out.feasible.len() >= to_find {
                 break;
+            }
+        }
+        if let Some(names) = &pinned {
+            // `SetAbsentNodesStatus`: what FailedScheduling counts for the rest (only
+            // needed when nothing fits; skipped otherwise, a DaemonSet's Pods are many).
+            if out.feasible.is_empty() {
+                for i in 0..n {
+                    let Some((name, node)) = store.node_entry(i) else {
+                        continue;
+                    };
+                    if names.contains(&**name) {
+                        continue;
+                    }
+                    out.nodes.push(node);
+                    out.verdicts.push(NodeVerdict {
+                        node: name.clone(),
+                        failure: Some(FilterFailure {
+                            plugin: "NodeAffinity",
+                            reasons: vec!["node(s) didn't satisfy plugin(s) [NodeAffinity]".into()],
+                            unresolvable: true,
+                        }),
+                        scores: None,
+                    });
+                }
             }
         }
         self.next_start_node_index = (start + processed) % n;
@@ -477,4 +514,34 @@ pub fn fit_error(num_nodes: usize, verdicts: &[NodeVerdict], post: Option<&str>)
         Some(p) => format!("{main} preemption: {p}"),
         None => main,
     }
+}
+
+/// NodeAffinity's `PreFilter`: the node names every required term pins with
+/// `matchFields` `metadata.name In [...]` (ANDed within a term, ORed across terms), or
+/// None when some term does not pin (every node is a candidate).
+pub fn node_name_prefilter(pod: &Pod) -> Option<std::collections::BTreeSet<String>> {
+    let terms = &pod
+        .spec
+        .affinity
+        .as_ref()?
+        .node_affinity
+        .as_ref()?
+        .required
+        .as_ref()?
+        .node_selector_terms;
+    let mut names = std::collections::BTreeSet::new();
+    for t in terms {
+        let mut term: Option<std::collections::BTreeSet<String>> = None;
+        for r in &t.match_fields {
+            if r.key == "metadata.name" && r.operator == "In" {
+                let s: std::collections::BTreeSet<String> = r.values.iter().cloned().collect();
+                term = Some(match term {
+                    None => s,
+                    Some(prev) => prev.intersection(&s).cloned().collect(),
+                });
+            }
+        }
+        names.extend(term?);
+    }
+    (!terms.is_empty()).then_some(names)
 }

@@ -246,7 +246,7 @@ fn required_node_affinity_ors_terms_and_ands_expressions_with_gt_and_lt() {
                 values: v.into_iter().map(String::from).collect(),
             })
             .collect(),
-        extra: Default::default(),
+        ..Default::default()
     };
     let pod_with = |terms: Vec<NodeSelectorTerm>| {
         let mut p = pod_requesting("100m", "");
@@ -304,7 +304,7 @@ fn preferred_node_affinity_sums_the_weights_of_matching_terms() {
                 operator: "In".into(),
                 values: vec![v.into()],
             }],
-            extra: Default::default(),
+            ..Default::default()
         },
     };
     p.spec.affinity = Some(Affinity {
@@ -397,4 +397,22 @@ fn image_locality_scales_size_by_spread_and_only_matches_the_reported_name() {
         normalized_image_name("localhost:5000/x:2"),
         "localhost:5000/x:2"
     );
+}
+
+#[test]
+fn a_pod_pinned_by_match_fields_is_filtered_on_its_node_only_and_the_rest_fail_node_affinity() {
+    let mut pod = Pod::default();
+    pod.spec.affinity = Some(crate::controllers::daemonset::replace_node_name_affinity(
+        None, "node-2",
+    ));
+    let names = crate::scheduler::schedule_one::node_name_prefilter(&pod).unwrap();
+    assert_eq!(
+        names.into_iter().collect::<Vec<_>>(),
+        vec!["node-2".to_string()]
+    );
+    let mut n = Node::default();
+    n.metadata.name = "node-1".into();
+    assert!(!super::plugins::node_affinity_matches(&pod, &n));
+    n.metadata.name = "node-2".into();
+    assert!(super::plugins::node_affinity_matches(&pod, &n));
 }

@@ -1673,4 +1673,47 @@ pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
             ("lastSuccessfulTime", ""),
         ],
     ),
+    (
+        "V1DaemonSet",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("spec", "V1DaemonSetSpec"),
+            ("status", "V1DaemonSetStatus"),
+        ],
+    ),
+    (
+        "V1DaemonSetSpec",
+        &[
+            ("minReadySeconds", ""),
+            ("revisionHistoryLimit", ""),
+            ("selector", "V1LabelSelector"),
+            ("template", "V1PodTemplateSpec"),
+            ("updateStrategy", "V1DaemonSetUpdateStrategy"),
+        ],
+    ),
+    (
+        "V1DaemonSetUpdateStrategy",
+        &[("rollingUpdate", "V1RollingUpdateDaemonSet"), ("type", "")],
+    ),
+    (
+        "V1RollingUpdateDaemonSet",
+        &[("maxSurge", ""), ("maxUnavailable", "")],
+    ),
+    (
+        "V1DaemonSetStatus",
+        &[
+            ("collisionCount", ""),
+            ("conditions", ""),
+            ("currentNumberScheduled", ""),
+            ("desiredNumberScheduled", ""),
+            ("numberAvailable", ""),
+            ("numberMisscheduled", ""),
+            ("numberReady", ""),
+            ("numberUnavailable", ""),
+            ("observedGeneration", ""),
+            ("updatedNumberScheduled", ""),
+        ],
+    ),
 ];

@@ -126,6 +126,7 @@ pub(super) fn drain_with(c: &mut Cluster, words: &[String], client_dry_run: bool
         force: p.bool("force"),
         delete_emptydir_data: p.bool("delete-emptydir-data"),
         pod_selector: p.get("pod-selector").map(str::to_string),
+        ignore_daemonsets: p.bool("ignore-daemonsets"),
     };
     let timeout = timeout_flag(&p, DEFAULT_WAIT)?;
     let mut text = set_unschedulable(c, &name, true)?;

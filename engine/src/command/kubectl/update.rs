@@ -123,6 +123,9 @@ pub(super) fn set(c: &mut Cluster, words: &[String]) -> R {
         Object::Deployment(d) => &mut d.spec.template.spec,
         Object::ReplicaSet(r) => &mut r.spec.template.spec,
         Object::Pod(p) => &mut p.spec,
+        Object::DaemonSet(d) => &mut d.spec.template.spec,
+        Object::Job(j) => &mut j.spec.template.spec,
+        Object::CronJob(j) => &mut j.spec.job_template.spec.template.spec,
         _ => {
             return Err(format!(
                 "error: {} does not have containers",
