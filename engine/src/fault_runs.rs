@@ -160,6 +160,11 @@ pub fn run(seed: u64, steps: usize) -> Outcome {
         line: "kubectl apply -f -".into(),
         stdin: Some(manifest("api", "api:1.0", 2, with_init)),
     });
+    // A log agent on every node: its Pods tolerate what a sick node gets, and stay.
+    r.exec(Step {
+        line: "kubectl apply -f -".into(),
+        stdin: Some("apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec:\n      containers: [{name: agent, image: 'busybox:1.36', resources: {requests: {cpu: 10m}}}]\n".into()),
+    });
     let mut deployments = vec!["web".to_string(), "api".to_string()];
     for step in 0..steps {
         let nodes = r.names("nodes");
@@ -858,6 +863,23 @@ impl Runner {
             if shown > running {
                 found.push(format!(
                     "node {n}: the API server shows {shown} running containers, its runtime runs {running}"
+                ));
+            }
+        }
+        for ds in c.store.list::<DaemonSet>() {
+            let s = &ds.status;
+            if s.observed_generation < ds.metadata.generation
+                || s.current_number_scheduled != s.desired_number_scheduled
+                || s.number_ready != s.desired_number_scheduled
+                || s.updated_number_scheduled != s.desired_number_scheduled
+            {
+                found.push(format!(
+                    "daemonset {} did not converge: desired {} current {} ready {} updated {}",
+                    ds.metadata.name,
+                    s.desired_number_scheduled,
+                    s.current_number_scheduled,
+                    s.number_ready,
+                    s.updated_number_scheduled
                 ));
             }
         }

@@ -303,10 +303,14 @@ fn validate_job_spec(causes: &mut Vec<String>, at: &str, spec: &JobSpec) {
             ));
         }
         if mode == "Indexed" {
-            if spec.completions.is_none() {
-                causes.push(format!(
+            match spec.completions {
+                None => causes.push(format!(
                     "{at}.completions: Required value: when completion mode is Indexed"
-                ));
+                )),
+                Some(c) if c > 100_000 => causes.push(format!(
+                    "{at}.completions: Invalid value: {c}: must be less than or equal to 100000 when completion mode is Indexed"
+                )),
+                _ => {}
             }
             if let Some(p) = spec.parallelism.filter(|p| *p > 100_000) {
                 causes.push(format!(
@@ -706,6 +710,43 @@ fn int32_fields(obj: &Object) -> Vec<IntField> {
             pod_spec("spec.template.spec", &rs.spec.template.spec, &mut push);
         }
         Object::Pod(p) => pod_spec("spec", &p.spec, &mut push),
+        Object::Job(j) => {
+            for (f, v) in [
+                ("parallelism", j.spec.parallelism),
+                ("completions", j.spec.completions),
+                ("backoffLimit", j.spec.backoff_limit),
+                ("ttlSecondsAfterFinished", j.spec.ttl_seconds_after_finished),
+            ] {
+                if let Some(v) = v {
+                    push("JobSpec", format!("spec.{f}"), v);
+                }
+            }
+            pod_spec("spec.template.spec", &j.spec.template.spec, &mut push);
+        }
+        Object::CronJob(cj) => {
+            let t = &cj.spec.job_template.spec;
+            for (f, v) in [
+                ("parallelism", t.parallelism),
+                ("completions", t.completions),
+            ] {
+                if let Some(v) = v {
+                    push("JobSpec", format!("spec.jobTemplate.spec.{f}"), v);
+                }
+            }
+            pod_spec(
+                "spec.jobTemplate.spec.template.spec",
+                &t.template.spec,
+                &mut push,
+            );
+        }
+        Object::DaemonSet(d) => {
+            push(
+                "DaemonSetSpec",
+                "spec.minReadySeconds".into(),
+                d.spec.min_ready_seconds,
+            );
+            pod_spec("spec.template.spec", &d.spec.template.spec, &mut push);
+        }
         Object::PodDisruptionBudget(pdb) => {
             for (field, v) in [
                 ("minAvailable", &pdb.spec.min_available),

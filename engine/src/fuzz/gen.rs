@@ -280,6 +280,9 @@ const KINDS: &[(&str, &str)] = &[
     ("v1", "Endpoints"),
     ("apps/v1", "StatefulSet"),
     ("v1", "Deployment"),
+    ("batch/v1", "Job"),
+    ("batch/v1", "CronJob"),
+    ("apps/v1", "DaemonSet"),
 ];
 
 /// Field names of the API types (snake case in the source; camel case in manifests).
@@ -382,6 +385,8 @@ const KUBECTL: &[&str] = &[
     "apply",
     "create",
     "create deployment",
+    "create job",
+    "create cronjob",
     "create namespace",
     "create pdb",
     "create priorityclass",
@@ -910,6 +915,38 @@ pub fn command_line(rng: &mut Rng, corpus: &Corpus) -> String {
                     quote(rng, &v)
                 });
                 words.push(format!("--image={}", value_of(rng, corpus, Val::Image)));
+            }
+            "create job" | "create cronjob" => {
+                words.push({
+                    let v = name(rng, corpus);
+                    quote(rng, &v)
+                });
+                if chance(rng, 80) {
+                    words.push(format!("--image={}", value_of(rng, corpus, Val::Image)));
+                }
+                if chance(rng, 30) {
+                    words.push("--from=cronjob/".to_string() + &name(rng, corpus));
+                }
+                // Schedules: the cron parser meets fields, ranges, steps and junk.
+                let field = [
+                    "*", "*/5", "1-3", "0", "61", "mon-fri", "x", "*/0", "7", "1,2-4/2",
+                ];
+                let sched: Vec<&str> = (0..rng.below(7)).map(|_| *pick(rng, &field)).collect();
+                words.push(format!("--schedule='{}'", sched.join(" ")));
+                if chance(rng, 50) {
+                    words.push("--".into());
+                    words.push("sh".into());
+                    words.push("-c".into());
+                    let script = [
+                        "sleep 1; exit 3",
+                        "false",
+                        "sleep 1e400",
+                        "exit -5",
+                        "sleep infinity",
+                        "while true; do :; done",
+                    ];
+                    words.push(format!("'{}'", pick(rng, &script)));
+                }
             }
             "label" | "annotate" => {
                 words.push(target(rng, corpus));
