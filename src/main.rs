@@ -20,7 +20,8 @@ fn main() {
     yew::Renderer::<components::app::App>::new().render();
 }
 
-/// `?bench=envelope&nodes=N&deployments=D&replicas=R`: the envelope benchmark instead of
+/// `?bench=envelope&nodes=N&deployments=D&replicas=R[&services=1][&daemonset=1]`: the
+/// envelope benchmark instead of
 /// the page (the same run as `cargo run --release --example envelope`).
 fn bench_request() -> Option<kubeplay_engine::bench::Size> {
     let search = web_sys::window()?.location().search().ok()?;
@@ -34,6 +35,7 @@ fn bench_request() -> Option<kubeplay_engine::bench::Size> {
         deployments: n("deployments", 30),
         replicas: n("replicas", 100),
         services: p.get("services").as_deref() == Some("1"),
+        daemonset: p.get("daemonset").as_deref() == Some("1"),
     })
 }
 

@@ -1,10 +1,11 @@
 //! The Kubernetes envelope, measured natively (the page runs the same with
-//! `?bench=envelope`): N nodes in 3 zones and D Deployments × R replicas, from empty to
-//! every Deployment available; then 10% of the nodes powered off, until every
-//! Deployment is available again.
+//! `?bench=envelope`): N nodes in 3 zones and D Deployments × R replicas (and, with
+//! `--daemonset`, a DaemonSet with a Pod on every node), from empty to every Deployment
+//! available; then 10% of the nodes powered off, until every Deployment is available
+//! again.
 //!
 //! ```text
-//! cargo run --release -p kubeplay-engine --example envelope -- [--nodes 5000 --deployments 1500 --replicas 100] [--services]
+//! cargo run --release -p kubeplay-engine --example envelope -- [--nodes 5000 --deployments 1500 --replicas 100] [--services] [--daemonset]
 //! ```
 //! Prints one figure a line as `name: value unit`.
 
@@ -40,6 +41,7 @@ fn main() {
         deployments: arg(&args, "--deployments", 30),
         replicas: arg(&args, "--replicas", 100),
         services: args.iter().any(|a| a == "--services"),
+        daemonset: args.iter().any(|a| a == "--daemonset"),
     };
     let start = Instant::now();
     envelope(size, &|| start.elapsed().as_secs_f64(), &rss, &mut |f| {

@@ -6,7 +6,7 @@
 //! available; then a tenth of the nodes powered off, until every Deployment is
 //! available again (eviction after the 300 s toleration, rescheduling elsewhere).
 
-use crate::api::{Deployment, Pod, LABEL_TOPOLOGY_ZONE};
+use crate::api::{DaemonSet, Deployment, Pod, LABEL_TOPOLOGY_ZONE};
 use crate::cluster::Cluster;
 use crate::kubelet::NodeConfig;
 use crate::time::SECOND;
@@ -22,6 +22,8 @@ pub struct Size {
     pub replicas: usize,
     /// A Service in front of each Deployment (EndpointSlices, Endpoints, kube-proxy).
     pub services: bool,
+    /// A DaemonSet too: one Pod on every node.
+    pub daemonset: bool,
 }
 
 /// One printed figure: `name: value unit`.
@@ -54,6 +56,9 @@ fn all_available(c: &Cluster) -> bool {
     c.store.list::<Deployment>().all(|d| {
         d.status.available_replicas == d.spec.replicas
             && d.status.updated_replicas == d.spec.replicas
+    }) && c.store.list::<DaemonSet>().all(|d| {
+        d.status.desired_number_scheduled > 0
+            && d.status.number_available == d.status.desired_number_scheduled
     })
 }
 
@@ -79,7 +84,7 @@ pub fn envelope(
         progress(&f);
         out.push(f);
     };
-    let pods = size.deployments * size.replicas;
+    let pods = size.deployments * size.replicas + if size.daemonset { size.nodes } else { 0 };
     say("nodes", size.nodes as f64, "");
     say("pods", pods as f64, "");
     say(
@@ -126,6 +131,14 @@ pub fn envelope(
                 &crate::command::NoFiles,
             );
         }
+    }
+    if size.daemonset {
+        let _ = crate::command::run(
+            &mut c,
+            "kubectl apply -f -",
+            Some("apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: node-agent}\nspec:\n  selector: {matchLabels: {app: node-agent}}\n  template:\n    metadata: {labels: {app: node-agent}}\n    spec:\n      containers: [{name: agent, image: 'registry.local/agent:1.0', resources: {requests: {cpu: 10m, memory: 16Mi}}}]\n"),
+            &crate::command::NoFiles,
+        );
     }
     let mut scheduled_at = None;
     let mut slices = 0;
@@ -199,6 +212,7 @@ mod tests {
                 deployments: 3,
                 replicas: 10,
                 services: true,
+                daemonset: true,
             },
             &|| 0.0,
             &|| (0, 0),
@@ -206,7 +220,11 @@ mod tests {
         );
         let get = |n: &str| figs.iter().find(|f| f.name == n).map(|f| f.value);
         assert_eq!(get("converged"), Some(1.0));
-        assert_eq!(get("pods"), Some(30.0));
+        assert_eq!(
+            get("pods"),
+            Some(40.0),
+            "30 of the Deployments, one per node"
+        );
         assert_eq!(get("nodes_powered_off"), Some(1.0));
         assert!(get("failover_sim").unwrap() >= 360.0);
         assert_eq!(seen.len(), figs.len());

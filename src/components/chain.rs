@@ -844,7 +844,9 @@ fn cronjob_card(lang: crate::i18n::Lang, j: &CronJobView, fresh: Option<&'static
             <div class="specstatus">
                 <span class="spec" title="spec.schedule">{ &j.schedule }</span>
                 <span class="status" title="status.active">{ trf(lang, "active {}", &[&j.active]) }</span>
-                <span class="status" title="status.lastScheduleTime">{ trf(lang, "last {}", &[&j.last]) }</span>
+                <span class="status" title="status.lastScheduleTime">
+                    { if j.last == "<none>" { t(lang, "not run yet").to_string() } else { trf(lang, "last run {} ago", &[&j.last]) } }
+                </span>
             </div>
         </div>
     }
