@@ -83,8 +83,9 @@ impl Controller for DaemonSetController {
                     }
                 }
                 for ds in ctx.store.list::<DaemonSet>() {
-                    let before = o.map(|o| node_should_run_daemon_pod(o, ds));
-                    let after = n.map(|n| node_should_run_daemon_pod(n, ds));
+                    let probe = daemon_probe(ds);
+                    let before = o.map(|o| should_run_with(&probe, o, ds));
+                    let after = n.map(|n| should_run_with(&probe, n, ds));
                     let changed = match (before, after) {
                         (None, Some(a)) => a.0,
                         (Some(b), Some(a)) => b != a,
@@ -119,12 +120,33 @@ fn should_ignore_node_update(old: &Node, new: &Node) -> bool {
 
 /// `NodeShouldRunDaemonPod`: (should run, should continue running).
 pub fn node_should_run_daemon_pod(node: &Node, ds: &DaemonSet) -> (bool, bool) {
-    let pod = new_pod(ds, &node.metadata.name);
+    should_run_with(&daemon_probe(ds), node, ds)
+}
+
+/// `NewPod` without its node: the template with the daemon tolerations, built once per
+/// sync and asked of every node (upstream builds it per node; it differs only in
+/// `nodeName`, which the check below compares itself).
+fn daemon_probe(ds: &DaemonSet) -> Pod {
+    let mut spec = ds.spec.template.spec.clone();
+    add_or_update_daemon_pod_tolerations(&mut spec);
+    Pod {
+        metadata: ObjectMeta {
+            namespace: ds.metadata.namespace.clone(),
+            labels: ds.spec.template.metadata.labels.clone(),
+            ..Default::default()
+        },
+        spec,
+        status: PodStatus::default(),
+    }
+}
+
+/// [`node_should_run_daemon_pod`] with the probe Pod of [`daemon_probe`].
+fn should_run_with(pod: &Pod, node: &Node, ds: &DaemonSet) -> (bool, bool) {
     let spec_node = &ds.spec.template.spec.node_name;
     if !(spec_node.is_empty() || *spec_node == node.metadata.name) {
         return (false, false);
     }
-    if !crate::scheduler::plugins::node_affinity_matches(&pod, node) {
+    if !crate::scheduler::plugins::node_affinity_matches(pod, node) {
         return (false, false);
     }
     let untolerated = |effects: &[&str]| {
@@ -242,7 +264,12 @@ impl DaemonSetController {
             return out;
         };
         let hash = compute_hash(&ds.spec.template, None);
-        let nodes: Vec<&Node> = store.list::<Node>().collect();
+        let probe = daemon_probe(ds);
+        // Each node's (should run, should continue running), asked once per sync.
+        let nodes: Vec<(&Node, (bool, bool))> = store
+            .list::<Node>()
+            .map(|n| (n, should_run_with(&probe, n, ds)))
+            .collect();
         let node_pods = nodes_to_daemon_pods(store, ds);
         if !ds.metadata.is_deleting() {
             let (deletes, creates, requeue) = self.manage(ds, key, &nodes, &node_pods, &hash, now);
@@ -290,7 +317,7 @@ impl DaemonSetController {
         &mut self,
         ds: &DaemonSet,
         key: &ObjKey,
-        nodes: &[&Node],
+        nodes: &[(&Node, (bool, bool))],
         node_pods: &BTreeMap<String, Vec<&Pod>>,
         _hash: &str,
         now: SimTime,
@@ -298,9 +325,9 @@ impl DaemonSetController {
         let mut creates = Vec::new();
         let mut deletes = Vec::new();
         let mut requeue: Option<SimTime> = None;
-        for node in nodes {
+        for (node, (should_run, should_continue)) in nodes {
+            let (should_run, should_continue) = (*should_run, *should_continue);
             let name = &node.metadata.name;
-            let (should_run, should_continue) = node_should_run_daemon_pod(node, ds);
             let pods = node_pods.get(name);
             match pods {
                 None if should_run => creates.push(name.clone()),
@@ -389,11 +416,8 @@ fn nodes_to_daemon_pods<'a>(store: &'a Store, ds: &DaemonSet) -> BTreeMap<String
 
 /// `updatedDesiredNodeCounts`: (maxSurge, maxUnavailable, desired), a percentage of
 /// the desired count rounded up; both zero means one unavailable.
-fn updated_desired_node_counts(ds: &DaemonSet, nodes: &[&Node]) -> (i64, i64, i64) {
-    let desired = nodes
-        .iter()
-        .filter(|n| node_should_run_daemon_pod(n, ds).0)
-        .count() as i64;
+fn updated_desired_node_counts(ds: &DaemonSet, nodes: &[(&Node, (bool, bool))]) -> (i64, i64, i64) {
+    let desired = nodes.iter().filter(|(_, (run, _))| *run).count() as i64;
     let ru = ds
         .spec
         .update_strategy
@@ -438,7 +462,7 @@ fn find_updated_pods_on_node<'a>(
 /// maxUnavailable (or, with maxSurge, creating new Pods beside the old first).
 fn rolling_update(
     ds: &DaemonSet,
-    nodes: &[&Node],
+    nodes: &[(&Node, (bool, bool))],
     node_pods: &BTreeMap<String, Vec<&Pod>>,
     hash: &str,
     now: SimTime,
@@ -446,7 +470,12 @@ fn rolling_update(
     let (max_surge, max_unavailable, desired) = updated_desired_node_counts(ds, nodes);
     let min_ready = ds.spec.min_ready_seconds;
     let available = |p: &Pod| p.is_available(min_ready, now);
-    let node_named = |name: &str| nodes.iter().find(|n| n.metadata.name == name);
+    let should_run_on = |name: &str| {
+        nodes
+            .binary_search_by(|(n, _)| n.metadata.name.as_str().cmp(name))
+            .ok()
+            .is_some_and(|i| nodes[i].1 .0)
+    };
     if max_surge == 0 {
         let mut num_unavailable = 0;
         let mut allowed = Vec::new();
@@ -494,7 +523,7 @@ fn rolling_update(
             (None, Some(n)) if available(n) => num_available += 1,
             _ => {}
         }
-        let should_run = node_named(node_name).is_some_and(|n| node_should_run_daemon_pod(n, ds).0);
+        let should_run = should_run_on(node_name);
         match (old, new) {
             (None, _) => {}
             (Some(o), None) => {
@@ -541,11 +570,15 @@ fn sync_nodes(
 ) -> Vec<Request> {
     let mut out = Vec::new();
     let ds_ref = event_ref(Kind::DaemonSet, &ds.metadata);
-    let by_name: BTreeMap<&str, &Pod> = node_pods
-        .values()
-        .flatten()
-        .map(|p| (p.metadata.name.as_str(), *p))
-        .collect();
+    let by_name: BTreeMap<&str, &Pod> = if deletes.is_empty() {
+        BTreeMap::new()
+    } else {
+        node_pods
+            .values()
+            .flatten()
+            .map(|p| (p.metadata.name.as_str(), *p))
+            .collect()
+    };
     let mut seen = BTreeSet::new();
     for name in deletes.iter().take(BURST_REPLICAS) {
         if !seen.insert(name) {
@@ -623,7 +656,7 @@ pub fn pod_for_node(ds: &DaemonSet, node: &str, hash: &str) -> Pod {
 /// `updateDaemonSetStatus`.
 fn calculate_status(
     ds: &DaemonSet,
-    nodes: &[&Node],
+    nodes: &[(&Node, (bool, bool))],
     node_pods: &BTreeMap<String, Vec<&Pod>>,
     hash: &str,
     now: SimTime,
@@ -633,8 +666,8 @@ fn calculate_status(
         ..Default::default()
     };
     let generation = ds.metadata.annotations.get(TEMPLATE_GENERATION_ANNOTATION);
-    for node in nodes {
-        let (should_run, _) = node_should_run_daemon_pod(node, ds);
+    for (node, (should_run, _)) in nodes {
+        let should_run = *should_run;
         let pods = node_pods.get(&node.metadata.name);
         let scheduled = pods.is_some_and(|p| !p.is_empty());
         if should_run {
