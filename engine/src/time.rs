@@ -180,7 +180,8 @@ pub fn parse_rfc3339(s: &str) -> Option<SimTime> {
 }
 
 /// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian calendar).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
+/// The civil date (year, month, day) of a day count since 1970-01-01.
+pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);

@@ -2,17 +2,11 @@
 // ↑ recalls, a heredoc applies a manifest, and clicks show up as their commands.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, shot } from './harness.mjs';
+import { serve, launch, openPage, shot, type } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-async function type(page, text) {
-  const input = page.getByTestId('console-input');
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 const lastOutput = (page) => page.locator('[data-testid=console-output] .entry').last().locator('.res').innerText();
 

@@ -3,17 +3,11 @@
 // etcd lessons played by clicking their steps — in English and Chinese.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, shot } from './harness.mjs';
+import { serve, launch, openPage, shot, type } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-async function type(page, text) {
-  const input = page.getByTestId('console-input');
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 test('clicking etcd members down loses the quorum, kubectl times out, and a click brings it back', async () => {
   const { page, errors } = await openPage(browser, server.url);

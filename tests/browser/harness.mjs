@@ -62,3 +62,10 @@ export function shot(name) {
   fs.mkdirSync(screenshots, { recursive: true });
   return path.join(screenshots, name);
 }
+
+// Type `text` into the page's console and press Enter.
+export async function type(page, text) {
+  const input = page.getByTestId('console-input');
+  await input.fill(text);
+  await input.press('Enter');
+}

@@ -2,17 +2,11 @@
 // its panel (keyboard only), and its Pods are replaced elsewhere.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, shot } from './harness.mjs';
+import { serve, launch, openPage, shot, type } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-async function type(page, text) {
-  const input = page.getByTestId('console-input');
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 test('a Pod whose image cannot be pulled is shown stuck at the image stage with the evidence', async () => {
   const { page, errors } = await openPage(browser, server.url);

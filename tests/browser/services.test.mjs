@@ -2,17 +2,11 @@
 // and the business card's duplicates while Ready stays 3/3 — in English and Chinese.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, shot } from './harness.mjs';
+import { serve, launch, openPage, shot, type } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-async function type(page, text) {
-  const input = page.getByTestId('console-input');
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 test('exposing web and sending traffic shows answered requests beside Ready 3/3', async () => {
   const { page, errors } = await openPage(browser, server.url);

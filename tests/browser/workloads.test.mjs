@@ -4,17 +4,11 @@
 // English and Chinese.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, shot } from './harness.mjs';
+import { serve, launch, openPage, shot, type } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
-
-async function type(page, text) {
-  const input = page.getByTestId('console-input');
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 test('a CronJob draws its Jobs and their Pods in the chain, and a Job card reads Complete', async () => {
   const { page, errors } = await openPage(browser, `${server.url}?speed=60`);

@@ -11,7 +11,7 @@
 //! the table is refused as `unknown time zone`, as the API server refuses a name its
 //! tz database lacks.
 
-use crate::time::{SimTime, EPOCH_UNIX_SECONDS};
+use crate::time::{civil_from_days, SimTime, EPOCH_UNIX_SECONDS};
 
 const STAR: u64 = 1 << 63;
 
@@ -358,19 +358,6 @@ fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
     let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     era * 146_097 + doe - 719_468
-}
-
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 fn nth_sunday(y: i64, m: u32, n: u32) -> i64 {
