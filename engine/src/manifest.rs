@@ -30,33 +30,12 @@ struct TypeMeta {
 
 /// The kind a manifest names, or kubectl's error for one it cannot map.
 fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
-    let k = match kind {
-        "Deployment" => Kind::Deployment,
-        "ReplicaSet" => Kind::ReplicaSet,
-        "Pod" => Kind::Pod,
-        "Node" => Kind::Node,
-        "Event" => Kind::Event,
-        "Lease" => Kind::Lease,
-        "Namespace" => Kind::Namespace,
-        "PodDisruptionBudget" => Kind::PodDisruptionBudget,
-        "PriorityClass" => Kind::PriorityClass,
-        "Service" => Kind::Service,
-        "EndpointSlice" => Kind::EndpointSlice,
-        "Endpoints" => Kind::Endpoints,
-        "Role" => Kind::Role,
-        "ClusterRole" => Kind::ClusterRole,
-        "RoleBinding" => Kind::RoleBinding,
-        "ClusterRoleBinding" => Kind::ClusterRoleBinding,
-        "ResourceQuota" => Kind::ResourceQuota,
-        "LimitRange" => Kind::LimitRange,
-        "Job" => Kind::Job,
-        "CronJob" => Kind::CronJob,
-        "DaemonSet" => Kind::DaemonSet,
-        _ => {
-            return Err(format!(
-                "resource mapping not found for name: \"\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{api_version}\"\nensure CRDs are installed first"
-            ))
-        }
+    // Why a lookup in Kind::ALL: one table names every kind, so a kind added there
+    // is read from manifests without a second list to keep in step.
+    let Some(k) = Kind::ALL.iter().copied().find(|k| k.name() == kind) else {
+        return Err(format!(
+            "resource mapping not found for name: \"\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{api_version}\"\nensure CRDs are installed first"
+        ));
     };
     if k.api_version() != api_version {
         return Err(format!(
@@ -257,6 +236,13 @@ fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String,
         Kind::Job => Object::Job(typed(value)?),
         Kind::CronJob => Object::CronJob(typed(value)?),
         Kind::DaemonSet => Object::DaemonSet(typed(value)?),
+        Kind::StatefulSet => Object::StatefulSet(typed(value)?),
+        Kind::ControllerRevision => Object::ControllerRevision(typed(value)?),
+        Kind::PersistentVolumeClaim => Object::PersistentVolumeClaim(typed(value)?),
+        Kind::PersistentVolume => Object::PersistentVolume(typed(value)?),
+        Kind::StorageClass => Object::StorageClass(typed(value)?),
+        Kind::ConfigMap => Object::ConfigMap(typed(value)?),
+        Kind::Secret => Object::Secret(typed(value)?),
     })
 }
 

@@ -46,6 +46,13 @@ fn root(kind: Kind) -> &'static str {
         Kind::Job => "V1Job",
         Kind::CronJob => "V1CronJob",
         Kind::DaemonSet => "V1DaemonSet",
+        Kind::StatefulSet => "V1StatefulSet",
+        Kind::ControllerRevision => "V1ControllerRevision",
+        Kind::PersistentVolumeClaim => "V1PersistentVolumeClaim",
+        Kind::PersistentVolume => "V1PersistentVolume",
+        Kind::StorageClass => "V1StorageClass",
+        Kind::ConfigMap => "V1ConfigMap",
+        Kind::Secret => "V1Secret",
     }
 }
 
@@ -156,9 +163,33 @@ fn every_object_a_busy_cluster_writes_has_only_upstream_keys() {
             "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: logs}\nspec:\n  selector: {matchLabels: {app: logs}}\n  template:\n    metadata: {labels: {app: logs}}\n    spec:\n      containers: [{name: agent, image: 'fluentd:1.16'}]\n",
         ),
     );
+    sh(
+        &mut c,
+        "kubectl apply -f -",
+        Some(
+            "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n  replicas: 2\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers: [{name: pg, image: 'postgres:16', volumeMounts: [{name: data, mountPath: /var/lib/postgresql}]}]\n  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {mode: fast}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {password: hunter2}\n",
+        ),
+    );
     c.advance(120_000);
+    sh(
+        &mut c,
+        "kubectl set image statefulset/db pg=postgres:17",
+        None,
+    );
+    c.advance(60_000);
     let seen = assert_upstream_shape(&c);
     assert!(seen > 20, "{seen} objects checked");
+    for kind in [
+        Kind::StatefulSet,
+        Kind::ControllerRevision,
+        Kind::PersistentVolumeClaim,
+        Kind::PersistentVolume,
+        Kind::StorageClass,
+        Kind::ConfigMap,
+        Kind::Secret,
+    ] {
+        assert!(c.store.count(kind) > 0, "no {kind:?} was checked");
+    }
 }
 
 #[test]

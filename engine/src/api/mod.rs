@@ -11,6 +11,7 @@ mod object;
 pub mod quantity;
 mod rbac;
 mod scheduling;
+mod storage;
 pub mod vocab;
 mod workloads;
 
@@ -21,5 +22,6 @@ pub use network::*;
 pub use object::*;
 pub use rbac::*;
 pub use scheduling::*;
+pub use storage::*;
 pub use vocab::*;
 pub use workloads::*;

@@ -48,11 +48,25 @@ pub enum Kind {
     CronJob,
     /// `apps/v1` DaemonSet.
     DaemonSet,
+    /// `apps/v1` StatefulSet.
+    StatefulSet,
+    /// `apps/v1` ControllerRevision.
+    ControllerRevision,
+    /// `v1` PersistentVolumeClaim.
+    PersistentVolumeClaim,
+    /// `v1` PersistentVolume (cluster-scoped).
+    PersistentVolume,
+    /// `storage.k8s.io/v1` StorageClass (cluster-scoped).
+    StorageClass,
+    /// `v1` ConfigMap.
+    ConfigMap,
+    /// `v1` Secret.
+    Secret,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 21] = [
+    pub const ALL: [Kind; 28] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -74,6 +88,13 @@ impl Kind {
         Kind::Job,
         Kind::CronJob,
         Kind::DaemonSet,
+        Kind::StatefulSet,
+        Kind::ControllerRevision,
+        Kind::PersistentVolumeClaim,
+        Kind::PersistentVolume,
+        Kind::StorageClass,
+        Kind::ConfigMap,
+        Kind::Secret,
     ];
 
     /// The Kind name, e.g. `ReplicaSet`.
@@ -100,13 +121,25 @@ impl Kind {
             Kind::Job => "Job",
             Kind::CronJob => "CronJob",
             Kind::DaemonSet => "DaemonSet",
+            Kind::StatefulSet => "StatefulSet",
+            Kind::ControllerRevision => "ControllerRevision",
+            Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
+            Kind::PersistentVolume => "PersistentVolume",
+            Kind::StorageClass => "StorageClass",
+            Kind::ConfigMap => "ConfigMap",
+            Kind::Secret => "Secret",
         }
     }
 
     /// `apiVersion`.
     pub fn api_version(self) -> &'static str {
         match self {
-            Kind::Deployment | Kind::ReplicaSet | Kind::DaemonSet => "apps/v1",
+            Kind::Deployment
+            | Kind::ReplicaSet
+            | Kind::DaemonSet
+            | Kind::StatefulSet
+            | Kind::ControllerRevision => "apps/v1",
+            Kind::StorageClass => "storage.k8s.io/v1",
             Kind::Lease => "coordination.k8s.io/v1",
             Kind::Job | Kind::CronJob => "batch/v1",
             Kind::PodDisruptionBudget => "policy/v1",
@@ -143,6 +176,13 @@ impl Kind {
             Kind::Job => "jobs",
             Kind::CronJob => "cronjobs",
             Kind::DaemonSet => "daemonsets",
+            Kind::StatefulSet => "statefulsets",
+            Kind::ControllerRevision => "controllerrevisions",
+            Kind::PersistentVolumeClaim => "persistentvolumeclaims",
+            Kind::PersistentVolume => "persistentvolumes",
+            Kind::StorageClass => "storageclasses",
+            Kind::ConfigMap => "configmaps",
+            Kind::Secret => "secrets",
         }
     }
 
@@ -163,6 +203,8 @@ impl Kind {
                 | Kind::PriorityClass
                 | Kind::ClusterRole
                 | Kind::ClusterRoleBinding
+                | Kind::PersistentVolume
+                | Kind::StorageClass
         )
     }
 }
@@ -214,6 +256,20 @@ pub enum Object {
     CronJob(Box<CronJob>),
     /// A DaemonSet.
     DaemonSet(Box<DaemonSet>),
+    /// A StatefulSet.
+    StatefulSet(Box<StatefulSet>),
+    /// A ControllerRevision.
+    ControllerRevision(ControllerRevision),
+    /// A PersistentVolumeClaim.
+    PersistentVolumeClaim(Box<PersistentVolumeClaim>),
+    /// A PersistentVolume.
+    PersistentVolume(Box<PersistentVolume>),
+    /// A StorageClass.
+    StorageClass(StorageClass),
+    /// A ConfigMap.
+    ConfigMap(ConfigMap),
+    /// A Secret.
+    Secret(Secret),
 }
 
 impl Object {
@@ -241,6 +297,13 @@ impl Object {
             Object::Job(_) => Kind::Job,
             Object::CronJob(_) => Kind::CronJob,
             Object::DaemonSet(_) => Kind::DaemonSet,
+            Object::StatefulSet(_) => Kind::StatefulSet,
+            Object::ControllerRevision(_) => Kind::ControllerRevision,
+            Object::PersistentVolumeClaim(_) => Kind::PersistentVolumeClaim,
+            Object::PersistentVolume(_) => Kind::PersistentVolume,
+            Object::StorageClass(_) => Kind::StorageClass,
+            Object::ConfigMap(_) => Kind::ConfigMap,
+            Object::Secret(_) => Kind::Secret,
         }
     }
 
@@ -268,6 +331,13 @@ impl Object {
             Object::Job(o) => &o.metadata,
             Object::CronJob(o) => &o.metadata,
             Object::DaemonSet(o) => &o.metadata,
+            Object::StatefulSet(o) => &o.metadata,
+            Object::ControllerRevision(o) => &o.metadata,
+            Object::PersistentVolumeClaim(o) => &o.metadata,
+            Object::PersistentVolume(o) => &o.metadata,
+            Object::StorageClass(o) => &o.metadata,
+            Object::ConfigMap(o) => &o.metadata,
+            Object::Secret(o) => &o.metadata,
         }
     }
 
@@ -295,6 +365,13 @@ impl Object {
             Object::Job(o) => &mut o.metadata,
             Object::CronJob(o) => &mut o.metadata,
             Object::DaemonSet(o) => &mut o.metadata,
+            Object::StatefulSet(o) => &mut o.metadata,
+            Object::ControllerRevision(o) => &mut o.metadata,
+            Object::PersistentVolumeClaim(o) => &mut o.metadata,
+            Object::PersistentVolume(o) => &mut o.metadata,
+            Object::StorageClass(o) => &mut o.metadata,
+            Object::ConfigMap(o) => &mut o.metadata,
+            Object::Secret(o) => &mut o.metadata,
         }
     }
 
@@ -322,6 +399,13 @@ impl Object {
             Object::Job(o) => serde_json::to_value(o),
             Object::CronJob(o) => serde_json::to_value(o),
             Object::DaemonSet(o) => serde_json::to_value(o),
+            Object::StatefulSet(o) => serde_json::to_value(o),
+            Object::ControllerRevision(o) => serde_json::to_value(o),
+            Object::PersistentVolumeClaim(o) => serde_json::to_value(o),
+            Object::PersistentVolume(o) => serde_json::to_value(o),
+            Object::StorageClass(o) => serde_json::to_value(o),
+            Object::ConfigMap(o) => serde_json::to_value(o),
+            Object::Secret(o) => serde_json::to_value(o),
         }
         .unwrap_or(serde_json::Value::Null);
         let mut map = serde_json::Map::new();
@@ -348,6 +432,11 @@ impl Object {
             (Object::Job(a), Object::Job(b)) => a.spec != b.spec,
             (Object::CronJob(a), Object::CronJob(b)) => a.spec != b.spec,
             (Object::DaemonSet(a), Object::DaemonSet(b)) => a.spec != b.spec,
+            (Object::StatefulSet(a), Object::StatefulSet(b)) => a.spec != b.spec,
+            (Object::PersistentVolumeClaim(a), Object::PersistentVolumeClaim(b)) => {
+                a.spec != b.spec
+            }
+            (Object::PersistentVolume(a), Object::PersistentVolume(b)) => a.spec != b.spec,
             _ => false,
         }
     }
@@ -417,3 +506,10 @@ resource!(LimitRange);
 resource!(Job, boxed);
 resource!(CronJob, boxed);
 resource!(DaemonSet, boxed);
+resource!(StatefulSet, boxed);
+resource!(ControllerRevision);
+resource!(PersistentVolumeClaim, boxed);
+resource!(PersistentVolume, boxed);
+resource!(StorageClass);
+resource!(ConfigMap);
+resource!(Secret);

@@ -47,6 +47,52 @@ pub fn admit_create(obj: &mut Object) {
         }
         Object::CronJob(cj) => default_cron_job(cj),
         Object::DaemonSet(ds) => default_pod_spec(&mut ds.spec.template.spec),
+        Object::StatefulSet(ss) => {
+            // `SetDefaults_StatefulSet`: RollingUpdate gets partition 0; the claim
+            // templates get the claim defaults.
+            default_pod_spec(&mut ss.spec.template.spec);
+            if ss.spec.update_strategy.type_ == "RollingUpdate" {
+                ss.spec
+                    .update_strategy
+                    .rolling_update
+                    .get_or_insert_with(Default::default);
+            }
+            for t in &mut ss.spec.volume_claim_templates {
+                default_claim(t);
+            }
+        }
+        Object::PersistentVolumeClaim(c) => default_claim(c),
+        Object::PersistentVolume(v) => {
+            // `SetDefaults_PersistentVolume`.
+            if v.spec.persistent_volume_reclaim_policy.is_empty() {
+                v.spec.persistent_volume_reclaim_policy = "Retain".into();
+            }
+            v.spec
+                .volume_mode
+                .get_or_insert_with(|| "Filesystem".into());
+            if v.status.phase.is_empty() {
+                v.status.phase = "Pending".into();
+            }
+        }
+        Object::StorageClass(sc) => {
+            // `SetDefaults_StorageClass`.
+            if sc.reclaim_policy.is_empty() {
+                sc.reclaim_policy = "Delete".into();
+            }
+            if sc.volume_binding_mode.is_empty() {
+                sc.volume_binding_mode = "Immediate".into();
+            }
+        }
+        Object::Secret(sec) => {
+            // `SetDefaults_Secret` and the v1 conversion: stringData is written into
+            // data (base64) and never stored.
+            if sec.type_.is_empty() {
+                sec.type_ = "Opaque".into();
+            }
+            for (k, v) in std::mem::take(&mut sec.string_data) {
+                sec.data.insert(k, base64_encode(v.as_bytes()));
+            }
+        }
         _ => {}
     }
 }

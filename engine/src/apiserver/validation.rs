@@ -280,6 +280,129 @@ fn validate_template(
     }
 }
 
+/// `ValidateStatefulSetSpec` and `ValidateStatefulSetUpdate`
+/// (`pkg/apis/apps/validation/validation.go`).
+fn validate_stateful_set(causes: &mut Vec<String>, ss: &StatefulSet, old: Option<&Object>) {
+    let s = &ss.spec;
+    if s.pod_management_policy != "OrderedReady" && s.pod_management_policy != "Parallel" {
+        causes.push(format!(
+            "spec.podManagementPolicy: Invalid value: \"{}\": must be 'OrderedReady' or 'Parallel'",
+            s.pod_management_policy
+        ));
+    }
+    match s.update_strategy.type_.as_str() {
+        "RollingUpdate" => {
+            if let Some(ru) = &s.update_strategy.rolling_update {
+                nonnegative(
+                    causes,
+                    "spec.updateStrategy.rollingUpdate.partition",
+                    ru.partition,
+                );
+            }
+        }
+        "OnDelete" => {
+            if s.update_strategy.rolling_update.is_some() {
+                causes.push("spec.updateStrategy.rollingUpdate: Invalid value: \"null\": only allowed for updateStrategy 'RollingUpdate'".into());
+            }
+        }
+        t => causes.push(format!(
+            "spec.updateStrategy: Invalid value: \"{t}\": must be 'RollingUpdate' or 'OnDelete'"
+        )),
+    }
+    let policy = &s.persistent_volume_claim_retention_policy;
+    for (f, v) in [
+        ("whenDeleted", &policy.when_deleted),
+        ("whenScaled", &policy.when_scaled),
+    ] {
+        if v != "Retain" && v != "Delete" {
+            causes.push(format!(
+                "spec.persistentVolumeClaimRetentionPolicy.{f}: Unsupported value: \"{v}\": supported values: \"Retain\", \"Delete\""
+            ));
+        }
+    }
+    if let Some(o) = &s.ordinals {
+        nonnegative(causes, "spec.ordinals.start", o.start);
+    }
+    nonnegative(causes, "spec.minReadySeconds", s.min_ready_seconds);
+    if s.replicas < 0 {
+        causes.push(format!(
+            "spec.replicas: Invalid value: {}: must be greater than or equal to 0",
+            s.replicas
+        ));
+    }
+    if s.selector.is_empty() {
+        causes.push(
+            "spec.selector: Invalid value: \"null\": empty selector is invalid for statefulset"
+                .into(),
+        );
+    } else if !s.selector.matches(&s.template.metadata.labels) {
+        causes.push(format!(
+            "spec.template.metadata.labels: Invalid value: {}: `selector` does not match template `labels`",
+            go_map(&s.template.metadata.labels)
+        ));
+    }
+    validate_selector_operators(causes, &s.selector);
+    if s.template.spec.containers.is_empty() {
+        causes.push("spec.template.spec.containers: Required value".into());
+    }
+    if !s.template.spec.restart_policy.is_empty() && s.template.spec.restart_policy != "Always" {
+        causes.push(format!(
+            "spec.template.spec.restartPolicy: Unsupported value: \"{}\": supported values: \"Always\"",
+            s.template.spec.restart_policy
+        ));
+    }
+    validate_scheduling(causes, "spec.template.spec", &s.template.spec);
+    validate_pod_spec_numbers(causes, "spec.template.spec", &s.template.spec);
+    for (i, t) in s.volume_claim_templates.iter().enumerate() {
+        validate_claim_spec(
+            causes,
+            &format!("spec.volumeClaimTemplates[{i}].spec"),
+            &t.spec,
+        );
+    }
+    if let Some(Object::StatefulSet(o)) = old {
+        // Everything but these fields is fixed at creation.
+        let mut a = s.clone();
+        let b = &o.spec;
+        a.replicas = b.replicas;
+        a.ordinals = b.ordinals.clone();
+        a.template = b.template.clone();
+        a.update_strategy = b.update_strategy.clone();
+        a.revision_history_limit = b.revision_history_limit;
+        a.persistent_volume_claim_retention_policy =
+            b.persistent_volume_claim_retention_policy.clone();
+        a.min_ready_seconds = b.min_ready_seconds;
+        if a != *b {
+            causes.push("spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden".into());
+        }
+    }
+}
+
+/// `ValidatePersistentVolumeClaimSpec`: at least one access mode, a storage request.
+fn validate_claim_spec(causes: &mut Vec<String>, at: &str, spec: &PersistentVolumeClaimSpec) {
+    if spec.access_modes.is_empty() {
+        causes.push(format!(
+            "{at}.accessModes: Required value: at least 1 access mode is required"
+        ));
+    }
+    const MODES: [&str; 4] = [
+        "ReadOnlyMany",
+        "ReadWriteMany",
+        "ReadWriteOnce",
+        "ReadWriteOncePod",
+    ];
+    for m in &spec.access_modes {
+        if !MODES.contains(&m.as_str()) {
+            causes.push(format!(
+                "{at}.accessModes: Unsupported value: \"{m}\": supported values: \"ReadOnlyMany\", \"ReadWriteMany\", \"ReadWriteOnce\", \"ReadWriteOncePod\""
+            ));
+        }
+    }
+    if !spec.resources.requests.contains_key("storage") {
+        causes.push(format!("{at}.resources[storage]: Required value"));
+    }
+}
+
 /// `validateJobSpec` (`pkg/apis/batch/validation/validation.go`): the counts are
 /// non-negative, Indexed needs completions, the template needs containers, and the
 /// restart policy is OnFailure or Never (Never with a podFailurePolicy). `at` is
@@ -1228,6 +1351,43 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
                         "spec.selector: Invalid value: {}: field is immutable",
                         go_selector(&ds.spec.selector)
                     ));
+                }
+            }
+        }
+        Object::StatefulSet(ss) => validate_stateful_set(&mut causes, ss, old),
+        Object::PersistentVolumeClaim(c) => {
+            validate_claim_spec(&mut causes, "spec", &c.spec);
+            if let Some(Object::PersistentVolumeClaim(o)) = old {
+                // ValidatePersistentVolumeClaimUpdate: only the requests may change
+                // (and the binder's volumeName, once).
+                let mut a = c.spec.clone();
+                let mut b = o.spec.clone();
+                a.resources.requests.clear();
+                b.resources.requests.clear();
+                if b.volume_name.is_empty() {
+                    b.volume_name = a.volume_name.clone();
+                }
+                if a != b {
+                    causes.push("spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims".into());
+                }
+            }
+        }
+        Object::PersistentVolume(v) => {
+            if v.spec.access_modes.is_empty() {
+                causes.push("spec.accessModes: Required value".into());
+            }
+            if !v.spec.capacity.contains_key("storage") {
+                causes.push("spec.capacity: Required value".into());
+            }
+        }
+        Object::StorageClass(sc) => {
+            if sc.provisioner.is_empty() {
+                causes.push("provisioner: Required value".into());
+            }
+            if let Some(Object::StorageClass(o)) = old {
+                if o.provisioner != sc.provisioner || o.parameters != sc.parameters {
+                    causes
+                        .push("parameters: Forbidden: updates to parameters are forbidden.".into());
                 }
             }
         }

@@ -207,6 +207,41 @@ impl Store {
                 });
             }
         }
+        // DefaultStorageClass (mutating): a claim that names no class gets the default
+        // one (the newest, when several are marked); StorageObjectInUseProtection
+        // adds the protection finalizers that keep a claim or volume in use.
+        match &mut obj {
+            Object::PersistentVolumeClaim(c) => {
+                if c.spec.storage_class_name.is_none() {
+                    let default = self
+                        .list::<StorageClass>()
+                        .filter(|sc| sc.is_default())
+                        .max_by(|a, b| {
+                            a.metadata
+                                .created_ms
+                                .cmp(&b.metadata.created_ms)
+                                .then(b.metadata.name.cmp(&a.metadata.name))
+                        })
+                        .map(|sc| sc.metadata.name.clone());
+                    c.spec.storage_class_name = default;
+                }
+                add_finalizer(&mut c.metadata, "kubernetes.io/pvc-protection");
+                // `PrepareForCreate`: status is the binder's to fill.
+                c.status = PersistentVolumeClaimStatus {
+                    phase: "Pending".into(),
+                    ..Default::default()
+                };
+            }
+            Object::PersistentVolume(v) => {
+                add_finalizer(&mut v.metadata, "kubernetes.io/pv-protection");
+                v.status = PersistentVolumeStatus {
+                    phase: "Pending".into(),
+                    message: String::new(),
+                    last_phase_transition_time: Some(rfc3339(now)),
+                };
+            }
+            _ => {}
+        }
         // LimitRanger (mutating): the namespace's default requests and limits.
         if let Object::Pod(pod) = &mut obj {
             let ranges = self.limit_ranges(&pod.metadata.namespace);
@@ -291,7 +326,12 @@ impl Store {
         // and Leases leave it unset (Pod generation is an alpha feature, off).
         meta.generation = i64::from(matches!(
             kind,
-            Kind::Deployment | Kind::ReplicaSet | Kind::Job | Kind::CronJob | Kind::DaemonSet
+            Kind::Deployment
+                | Kind::ReplicaSet
+                | Kind::Job
+                | Kind::CronJob
+                | Kind::DaemonSet
+                | Kind::StatefulSet
         ));
         if let Object::DaemonSet(ds) = &mut obj {
             // The DaemonSet strategy keeps the template's generation in an annotation.
@@ -375,6 +415,13 @@ impl Store {
             (Object::Job(n), Object::Job(c)) => n.status = c.status.clone(),
             (Object::CronJob(n), Object::CronJob(c)) => n.status = c.status.clone(),
             (Object::DaemonSet(n), Object::DaemonSet(c)) => n.status = c.status.clone(),
+            (Object::StatefulSet(n), Object::StatefulSet(c)) => n.status = c.status.clone(),
+            (Object::PersistentVolumeClaim(n), Object::PersistentVolumeClaim(c)) => {
+                n.status = c.status.clone()
+            }
+            (Object::PersistentVolume(n), Object::PersistentVolume(c)) => {
+                n.status = c.status.clone()
+            }
             _ => {}
         }
         let meta = obj.meta_mut();
@@ -431,6 +478,11 @@ impl Store {
             (Object::Job(m), Object::Job(n)) => m.status = n.status,
             (Object::CronJob(m), Object::CronJob(n)) => m.status = n.status,
             (Object::DaemonSet(m), Object::DaemonSet(n)) => m.status = n.status,
+            (Object::StatefulSet(m), Object::StatefulSet(n)) => m.status = n.status,
+            (Object::PersistentVolumeClaim(m), Object::PersistentVolumeClaim(n)) => {
+                m.status = n.status
+            }
+            (Object::PersistentVolume(m), Object::PersistentVolume(n)) => m.status = n.status,
             (m, n) => *m = n,
         }
         Ok(self.put(now, "update-status", merged, writer))
@@ -645,5 +697,11 @@ impl Store {
         };
         changes.extend(self.delete(now, Kind::Pod, key, &opts, writer)?);
         Ok(changes)
+    }
+}
+
+fn add_finalizer(meta: &mut ObjectMeta, f: &str) {
+    if !meta.finalizers.iter().any(|x| x == f) {
+        meta.finalizers.push(f.into());
     }
 }

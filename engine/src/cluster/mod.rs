@@ -171,6 +171,13 @@ impl Cluster {
         }
         c.create_kubernetes_service();
         c.create_bootstrap_policy();
+        // The default StorageClass a cluster installer adds (its own RNG, as above).
+        c.create_as_apiserver(
+            0x7374_6f72,
+            [Object::StorageClass(
+                crate::controllers::volume::default_storage_class(),
+            )],
+        );
         c.start_leader_election();
         c
     }

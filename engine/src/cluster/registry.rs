@@ -27,8 +27,13 @@ use crate::controllers::node_lifecycle::NodeLifecycleController;
 use crate::controllers::pod_gc::PodGcController;
 use crate::controllers::replicaset::ReplicaSetController;
 use crate::controllers::resource_quota::ResourceQuotaController;
+use crate::controllers::statefulset::StatefulSetController;
 use crate::controllers::taint_eviction::TaintEvictionController;
 use crate::controllers::ttl_after_finished::TtlAfterFinishedController;
+use crate::controllers::volume::{
+    ExternalProvisioner, PersistentVolumeController, PvProtectionController,
+    PvcProtectionController,
+};
 use crate::controllers::{Controller, Ctx, KeyLabel, RateLimiter, WorkQueue};
 use crate::scheduler::Scheduler;
 use crate::time::SimTime;
@@ -310,6 +315,16 @@ registry! {
     CronJob => cronjob: CronJobController,
     /// ttl-after-finished-controller: deletes finished Jobs after their TTL.
     TtlAfterFinished => ttl_after_finished: TtlAfterFinishedController,
+    /// statefulset-controller: Pods with stable names and storage, in order.
+    StatefulSet => statefulset: StatefulSetController,
+    /// persistentvolume-controller: binds claims to volumes.
+    PersistentVolume => persistent_volume: PersistentVolumeController,
+    /// The default StorageClass's external provisioner.
+    Provisioner => provisioner: ExternalProvisioner,
+    /// pvc-protection-controller: a claim in use is not removed.
+    PvcProtection => pvc_protection: PvcProtectionController,
+    /// pv-protection-controller: a bound volume is not removed.
+    PvProtection => pv_protection: PvProtectionController,
     /// default-scheduler: binds Pods to nodes.
     Scheduler => scheduler: Scheduler,
 }

@@ -28,8 +28,10 @@ pub mod node_lifecycle;
 pub mod pod_gc;
 pub mod replicaset;
 pub mod resource_quota;
+pub mod statefulset;
 pub mod taint_eviction;
 pub mod ttl_after_finished;
+pub mod volume;
 pub mod workqueue;
 
 pub use workqueue::{KeyLabel, RateLimiter, WorkQueue};

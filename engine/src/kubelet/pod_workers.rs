@@ -31,6 +31,8 @@ pub(super) struct Worker {
     pub(super) sidecars_started: BTreeSet<usize>,
     /// When the kubelet began killing the Pod's containers.
     pub(super) killed_at: Option<SimTime>,
+    /// Failed attempts to set up the Pod's volumes (the mount back-off's exponent).
+    pub(super) mount_attempts: u32,
 }
 
 impl Worker {
@@ -46,6 +48,7 @@ impl Worker {
             admitted: restarted,
             sidecars_started: BTreeSet::new(),
             killed_at: None,
+            mount_attempts: 0,
         }
     }
 }
@@ -130,6 +133,47 @@ impl Kubelet {
             if let Some(w) = self.workers.get_mut(uid) {
                 w.admitted = true;
             }
+        }
+        // `WaitForAttachAndMount`: a ConfigMap or Secret volume whose object is
+        // missing cannot be set up; the Pod waits in ContainerCreating with no
+        // sandbox, and the volume manager retries with its exponential back-off.
+        if let Some((volume, reason)) = unmountable_volume(store, pod) {
+            let attempts = self.workers.get(uid).map_or(0, |w| w.mount_attempts);
+            if let Some(w) = self.workers.get_mut(uid) {
+                w.mount_attempts = attempts + 1;
+            }
+            let mut p = pod.clone();
+            self.accept(&mut p, restarted, now);
+            // No sandbox yet, so no Pod IP.
+            p.status.pod_ip.clear();
+            p.status.pod_ips.clear();
+            set_condition(
+                &mut p.status.conditions,
+                cond(
+                    PodConditionType::PodReadyToStartContainers,
+                    ConditionStatus::False,
+                    "",
+                    "",
+                    now,
+                ),
+            );
+            order_conditions(&mut p.status.conditions);
+            let mut requests = Vec::new();
+            if p.status != pod.status {
+                requests.push(Request::blind_update_status(p));
+            }
+            requests.push(self.event(
+                &pod.metadata,
+                EventType::Warning,
+                "FailedMount",
+                format!("MountVolume.SetUp failed for volume \"{volume}\" : {reason}"),
+            ));
+            // 500 ms doubling to 2 min 2 s (`exponentialbackoff`'s limits).
+            let delay = (500u64 << attempts.min(10)).min(122_000);
+            return (
+                requests,
+                vec![(now + delay, KubeletTimer::Sync(uid.into()))],
+            );
         }
         let mut p = pod.clone();
         self.accept(&mut p, restarted, now);
@@ -387,6 +431,30 @@ impl Kubelet {
 
 /// Init containers first: each `PodInitializing` (keeping its restart count), the app
 /// containers waiting `PodInitializing` too; the `Initialized=False` condition.
+/// The first volume whose ConfigMap or Secret does not exist (and is not optional):
+/// (volume name, the error the volume plugin reports).
+fn unmountable_volume(store: &Store, pod: &Pod) -> Option<(String, String)> {
+    if pod.spec.volumes.is_empty() {
+        return None;
+    }
+    let ns = &pod.metadata.namespace;
+    pod_volumes(&pod.spec)
+        .into_iter()
+        .find_map(|(name, source)| match source {
+            VolumeSource::ConfigMap(cm, false)
+                if store.get::<ConfigMap>(&ObjKey::new(ns, &cm)).is_none() =>
+            {
+                Some((name, format!("configmap \"{cm}\" not found")))
+            }
+            VolumeSource::Secret(sec, false)
+                if store.get::<Secret>(&ObjKey::new(ns, &sec)).is_none() =>
+            {
+                Some((name, format!("secret \"{sec}\" not found")))
+            }
+            _ => None,
+        })
+}
+
 fn init_container_statuses(p: &mut Pod, now: SimTime) -> Condition {
     let s = &mut p.status;
     let old = std::mem::take(&mut s.init_container_statuses);

@@ -1073,6 +1073,320 @@ fn describe_daemon_set(c: &Cluster, ds: &DaemonSet) -> String {
     tabwriter::format(&w, 0, 2)
 }
 
+/// `describeStatefulSet` with `describeVolumeClaimTemplates`.
+fn describe_stateful_set(c: &Cluster, ss: &StatefulSet) -> String {
+    let mut w = String::new();
+    let m = &ss.metadata;
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    let _ = writeln!(w, "Namespace:\t{}", m.namespace);
+    let _ = writeln!(w, "CreationTimestamp:\t{}", rfc1123z(m.created_ms));
+    let _ = writeln!(w, "Selector:\t{}", ss.spec.selector.to_selector_string());
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    let _ = writeln!(
+        w,
+        "Replicas:\t{} desired | {} total",
+        ss.spec.replicas, ss.status.replicas
+    );
+    let _ = writeln!(w, "Update Strategy:\t{}", ss.spec.update_strategy.type_);
+    if let Some(ru) = &ss.spec.update_strategy.rolling_update {
+        let _ = writeln!(w, "  Partition:\t{}", ru.partition);
+    }
+    let pods: Vec<&Pod> = c
+        .store
+        .dependent_objects(&m.uid)
+        .filter_map(|o| match o {
+            Object::Pod(p) => Some(&**p),
+            _ => None,
+        })
+        .filter(|p| p.metadata.controller_ref().map(|r| r.uid.as_str()) == Some(m.uid.as_str()))
+        .collect();
+    let count = |ph: PodPhase| pods.iter().filter(|p| p.status.phase == ph).count();
+    let _ = writeln!(
+        w,
+        "Pods Status:\t{} Running / {} Waiting / {} Succeeded / {} Failed",
+        count(PodPhase::Running),
+        count(PodPhase::Pending),
+        count(PodPhase::Succeeded),
+        count(PodPhase::Failed)
+    );
+    let tmpl = pod_template(&ss.spec.template, 0);
+    w.push_str(&tmpl.replace('\t', " "));
+    if ss.spec.volume_claim_templates.is_empty() {
+        let _ = writeln!(w, "Volume Claims:\t<none>");
+    } else {
+        let _ = writeln!(w, "Volume Claims:");
+        for t in &ss.spec.volume_claim_templates {
+            let _ = writeln!(w, "  Name:\t{}", t.metadata.name);
+            let _ = writeln!(
+                w,
+                "  StorageClass:\t{}",
+                t.spec.storage_class_name.clone().unwrap_or_default()
+            );
+            let mut sub = String::new();
+            multiline(&mut sub, "Labels", &t.metadata.labels);
+            annotations(&mut sub, &t.metadata.annotations);
+            for line in sub.lines() {
+                let _ = writeln!(w, "  {line}");
+            }
+            let cap = t.requested_storage();
+            let _ = writeln!(
+                w,
+                "  Capacity:\t{}",
+                if cap.is_empty() { "<default>" } else { cap }
+            );
+            let _ = writeln!(w, "  Access Modes:\t[{}]", t.spec.access_modes.join(" "));
+        }
+    }
+    events(&mut w, c, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
+/// `printPodsMultiline`: the names of the Pods that mount the claim.
+fn claim_users(c: &Cluster, pvc: &PersistentVolumeClaim) -> Vec<String> {
+    c.store
+        .list::<Pod>()
+        .filter(|p| p.metadata.namespace == pvc.metadata.namespace)
+        .filter(|p| {
+            pod_volumes(&p.spec)
+                .iter()
+                .any(|(_, s)| matches!(s, VolumeSource::Claim(n) if *n == pvc.metadata.name))
+        })
+        .map(|p| p.metadata.name.clone())
+        .collect()
+}
+
+fn go_list(v: &[String]) -> String {
+    format!("[{}]", v.join(" "))
+}
+
+/// `describePersistentVolumeClaim`.
+fn describe_claim(c: &Cluster, pvc: &PersistentVolumeClaim) -> String {
+    let mut w = String::new();
+    let m = &pvc.metadata;
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    let _ = writeln!(w, "Namespace:\t{}", m.namespace);
+    let _ = writeln!(
+        w,
+        "StorageClass:\t{}",
+        pvc.spec.storage_class_name.clone().unwrap_or_default()
+    );
+    match m.deletion_ms {
+        Some(del) => {
+            let _ = writeln!(
+                w,
+                "Status:\tTerminating (lasts {})",
+                crate::time::human_duration_since(del, c.now())
+            );
+        }
+        None => {
+            let _ = writeln!(w, "Status:\t{}", pvc.status.phase);
+        }
+    }
+    let _ = writeln!(w, "Volume:\t{}", pvc.spec.volume_name);
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    let _ = writeln!(w, "Finalizers:\t{}", go_list(&m.finalizers));
+    let (capacity, modes) = if pvc.spec.volume_name.is_empty() {
+        (String::new(), String::new())
+    } else {
+        (
+            pvc.status
+                .capacity
+                .get("storage")
+                .cloned()
+                .unwrap_or_default(),
+            super::get::access_modes_string(&pvc.status.access_modes),
+        )
+    };
+    let _ = writeln!(w, "Capacity:\t{capacity}");
+    let _ = writeln!(w, "Access Modes:\t{modes}");
+    if let Some(mode) = &pvc.spec.volume_mode {
+        let _ = writeln!(w, "VolumeMode:\t{mode}");
+    }
+    let users = claim_users(c, pvc);
+    if users.is_empty() {
+        let _ = writeln!(w, "Used By:\t<none>");
+    } else {
+        for (i, u) in users.iter().enumerate() {
+            let _ = writeln!(w, "{}\t{u}", if i == 0 { "Used By:" } else { "" });
+        }
+    }
+    events(&mut w, c, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
+/// `describePersistentVolume` (a CSI source, as the provisioner writes it).
+fn describe_volume(c: &Cluster, pv: &PersistentVolume) -> String {
+    let mut w = String::new();
+    let m = &pv.metadata;
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    let _ = writeln!(w, "Finalizers:\t{}", go_list(&m.finalizers));
+    let _ = writeln!(w, "StorageClass:\t{}", pv.spec.storage_class_name);
+    match m.deletion_ms {
+        Some(del) => {
+            let _ = writeln!(
+                w,
+                "Status:\tTerminating (lasts {})",
+                crate::time::human_duration_since(del, c.now())
+            );
+        }
+        None => {
+            let _ = writeln!(w, "Status:\t{}", pv.status.phase);
+        }
+    }
+    let claim = pv
+        .spec
+        .claim_ref
+        .as_ref()
+        .map(|r| format!("{}/{}", r.namespace, r.name))
+        .unwrap_or_default();
+    let _ = writeln!(w, "Claim:\t{claim}");
+    let _ = writeln!(
+        w,
+        "Reclaim Policy:\t{}",
+        pv.spec.persistent_volume_reclaim_policy
+    );
+    let _ = writeln!(
+        w,
+        "Access Modes:\t{}",
+        super::get::access_modes_string(&pv.spec.access_modes)
+    );
+    if let Some(mode) = &pv.spec.volume_mode {
+        let _ = writeln!(w, "VolumeMode:\t{mode}");
+    }
+    let _ = writeln!(
+        w,
+        "Capacity:\t{}",
+        pv.spec.capacity.get("storage").cloned().unwrap_or_default()
+    );
+    let _ = writeln!(w, "Node Affinity:\t<none>");
+    let _ = writeln!(w, "Message:\t{}", pv.status.message);
+    let _ = writeln!(w, "Source:");
+    let text = |v: &serde_json::Value, k: &str| {
+        v.get(k)
+            .map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_string))
+            .unwrap_or_default()
+    };
+    if let Some(csi) = pv.spec.source.get("csi") {
+        let _ = writeln!(
+            w,
+            "    Type:\tCSI (a Container Storage Interface (CSI) volume source)"
+        );
+        let _ = writeln!(w, "    Driver:\t{}", text(csi, "driver"));
+        let _ = writeln!(w, "    FSType:\t{}", text(csi, "fsType"));
+        let _ = writeln!(w, "    VolumeHandle:\t{}", text(csi, "volumeHandle"));
+        let ro = csi
+            .get("readOnly")
+            .and_then(|b| b.as_bool())
+            .unwrap_or(false);
+        let _ = writeln!(w, "    ReadOnly:\t{ro}");
+        let _ = writeln!(w, "    VolumeAttributes:\t<none>");
+    } else if let Some(hp) = pv.spec.source.get("hostPath") {
+        let _ = writeln!(w, "    Type:\tHostPath (bare host directory volume)");
+        let _ = writeln!(w, "    Path:\t{}", text(hp, "path"));
+        let ty = text(hp, "type");
+        let _ = writeln!(
+            w,
+            "    HostPathType:\t{}",
+            if hp.get("type").is_none() {
+                "<none>".to_string()
+            } else {
+                ty
+            }
+        );
+    }
+    events(&mut w, c, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
+/// `describeStorageClass`.
+fn describe_storage_class(c: &Cluster, sc: &StorageClass) -> String {
+    let mut w = String::new();
+    let m = &sc.metadata;
+    let fmt = |map: &StringMap| {
+        if map.is_empty() {
+            "<none>".to_string()
+        } else {
+            map.iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        }
+    };
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    let _ = writeln!(
+        w,
+        "IsDefaultClass:\t{}",
+        if sc.is_default() { "Yes" } else { "No" }
+    );
+    let _ = writeln!(w, "Annotations:\t{}", fmt(&m.annotations));
+    let _ = writeln!(w, "Provisioner:\t{}", sc.provisioner);
+    let _ = writeln!(w, "Parameters:\t{}", fmt(&sc.parameters));
+    let _ = writeln!(
+        w,
+        "AllowVolumeExpansion:\t{}",
+        match sc.allow_volume_expansion {
+            Some(true) => "True",
+            Some(false) => "False",
+            None => "<unset>",
+        }
+    );
+    if sc.mount_options.is_empty() {
+        let _ = writeln!(w, "MountOptions:\t<none>");
+    } else {
+        let _ = writeln!(w, "MountOptions:");
+        for o in &sc.mount_options {
+            let _ = writeln!(w, "  {o}");
+        }
+    }
+    let _ = writeln!(w, "ReclaimPolicy:\t{}", sc.reclaim_policy);
+    let _ = writeln!(w, "VolumeBindingMode:\t{}", sc.volume_binding_mode);
+    events(&mut w, c, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
+/// `describeConfigMap`.
+fn describe_config_map(c: &Cluster, cm: &ConfigMap) -> String {
+    let mut w = String::new();
+    let m = &cm.metadata;
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    let _ = writeln!(w, "Namespace:\t{}", m.namespace);
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    let _ = writeln!(w, "\nData\n====");
+    for (k, v) in &cm.data {
+        let _ = writeln!(w, "{k}:\n----\n{v}");
+    }
+    let _ = writeln!(w, "\nBinaryData\n====");
+    for (k, v) in &cm.binary_data {
+        let n = base64_decode(v).map_or(0, |b| b.len());
+        let _ = writeln!(w, "{k}: {n} bytes");
+    }
+    let _ = writeln!(w);
+    events(&mut w, c, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
+/// `describeSecret`: sizes, never values.
+fn describe_secret(sec: &Secret) -> String {
+    let mut w = String::new();
+    let m = &sec.metadata;
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    let _ = writeln!(w, "Namespace:\t{}", m.namespace);
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    let _ = writeln!(w, "\nType:\t{}", sec.type_);
+    let _ = writeln!(w, "\nData\n====");
+    for (k, v) in &sec.data {
+        let n = base64_decode(v).map_or(0, |b| b.len());
+        let _ = writeln!(w, "{k}:\t{n} bytes");
+    }
+    tabwriter::format(&w, 0, 2)
+}
+
 /// `capIndexesListOrNone`: the list cut after the first comma past `soft` characters.
 fn cap_indexes(indexes: &str, soft: usize) -> String {
     if indexes.is_empty() {
@@ -1878,6 +2192,12 @@ pub fn describe(c: &Cluster, obj: &Object) -> String {
         Object::Job(j) => describe_job(c, j),
         Object::CronJob(cj) => describe_cron_job(c, cj),
         Object::DaemonSet(ds) => describe_daemon_set(c, ds),
+        Object::StatefulSet(ss) => describe_stateful_set(c, ss),
+        Object::PersistentVolumeClaim(pvc) => describe_claim(c, pvc),
+        Object::PersistentVolume(pv) => describe_volume(c, pv),
+        Object::StorageClass(sc) => describe_storage_class(c, sc),
+        Object::ConfigMap(cm) => describe_config_map(c, cm),
+        Object::Secret(sec) => describe_secret(sec),
         other => {
             let mut w = String::new();
             let _ = writeln!(w, "Name:\t{}", other.meta().name);

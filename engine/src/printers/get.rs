@@ -31,6 +31,13 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "jobs" | "job" => Kind::Job,
         "cronjobs" | "cronjob" | "cj" => Kind::CronJob,
         "daemonsets" | "daemonset" | "ds" => Kind::DaemonSet,
+        "statefulsets" | "statefulset" | "sts" => Kind::StatefulSet,
+        "controllerrevisions" | "controllerrevision" => Kind::ControllerRevision,
+        "persistentvolumeclaims" | "persistentvolumeclaim" | "pvc" => Kind::PersistentVolumeClaim,
+        "persistentvolumes" | "persistentvolume" | "pv" => Kind::PersistentVolume,
+        "storageclasses" | "storageclass" | "sc" => Kind::StorageClass,
+        "configmaps" | "configmap" | "cm" => Kind::ConfigMap,
+        "secrets" | "secret" => Kind::Secret,
         _ => return None,
     };
     match group {
@@ -129,6 +136,40 @@ fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
             "NODE SELECTOR",
             "AGE",
         ],
+        Kind::StatefulSet => vec!["NAME", "READY", "AGE"],
+        Kind::ControllerRevision => vec!["NAME", "CONTROLLER", "REVISION", "AGE"],
+        Kind::PersistentVolumeClaim => vec![
+            "NAME",
+            "STATUS",
+            "VOLUME",
+            "CAPACITY",
+            "ACCESS MODES",
+            "STORAGECLASS",
+            "VOLUMEATTRIBUTESCLASS",
+            "AGE",
+        ],
+        Kind::PersistentVolume => vec![
+            "NAME",
+            "CAPACITY",
+            "ACCESS MODES",
+            "RECLAIM POLICY",
+            "STATUS",
+            "CLAIM",
+            "STORAGECLASS",
+            "VOLUMEATTRIBUTESCLASS",
+            "REASON",
+            "AGE",
+        ],
+        Kind::StorageClass => vec![
+            "NAME",
+            "PROVISIONER",
+            "RECLAIMPOLICY",
+            "VOLUMEBINDINGMODE",
+            "ALLOWVOLUMEEXPANSION",
+            "AGE",
+        ],
+        Kind::ConfigMap => vec!["NAME", "DATA", "AGE"],
+        Kind::Secret => vec!["NAME", "TYPE", "DATA", "AGE"],
         Kind::CronJob => vec![
             "NAME",
             "SCHEDULE",
@@ -146,6 +187,8 @@ fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
         h.extend(
             match kind {
                 Kind::Pod => vec!["IP", "NODE", "NOMINATED NODE", "READINESS GATES"],
+                Kind::StatefulSet => vec!["CONTAINERS", "IMAGES"],
+                Kind::PersistentVolumeClaim | Kind::PersistentVolume => vec!["VOLUMEMODE"],
                 Kind::Deployment
                 | Kind::ReplicaSet
                 | Kind::Job
@@ -336,6 +379,135 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
             }
             r
         }
+        Object::StatefulSet(ss) => {
+            let mut r = vec![
+                name,
+                format!("{}/{}", ss.status.ready_replicas, ss.spec.replicas),
+                age(m.created_ms, now),
+            ];
+            if o.wide {
+                let (c, i) = containers_images(&ss.spec.template.spec);
+                r.extend([c, i]);
+            }
+            r
+        }
+        Object::ControllerRevision(cr) => {
+            // `formatResourceName` of the controller's GroupKind: `statefulset.apps/web`.
+            let controller = m.controller_ref().map_or_else(
+                || "<none>".to_string(),
+                |r| {
+                    let group = r.api_version.split_once('/').map(|(g, _)| g);
+                    match group {
+                        Some(g) => format!("{}.{g}/{}", r.kind.to_ascii_lowercase(), r.name),
+                        None => format!("{}/{}", r.kind.to_ascii_lowercase(), r.name),
+                    }
+                },
+            );
+            vec![
+                name,
+                controller,
+                cr.revision.to_string(),
+                age(m.created_ms, now),
+            ]
+        }
+        Object::PersistentVolumeClaim(c) => {
+            let phase = if m.is_deleting() {
+                "Terminating".to_string()
+            } else {
+                c.status.phase.clone()
+            };
+            let (capacity, modes) = if c.spec.volume_name.is_empty() {
+                (String::new(), String::new())
+            } else {
+                (
+                    c.status
+                        .capacity
+                        .get("storage")
+                        .cloned()
+                        .unwrap_or_default(),
+                    access_modes_string(&c.status.access_modes),
+                )
+            };
+            let mut r = vec![
+                name,
+                phase,
+                c.spec.volume_name.clone(),
+                capacity,
+                modes,
+                c.spec.storage_class_name.clone().unwrap_or_default(),
+                "<unset>".into(),
+                age(m.created_ms, now),
+            ];
+            if o.wide {
+                r.push(
+                    c.spec
+                        .volume_mode
+                        .clone()
+                        .unwrap_or_else(|| "<unset>".into()),
+                );
+            }
+            r
+        }
+        Object::PersistentVolume(v) => {
+            let phase = if m.is_deleting() {
+                "Terminating".to_string()
+            } else {
+                v.status.phase.clone()
+            };
+            let claim = v
+                .spec
+                .claim_ref
+                .as_ref()
+                .map(|c| format!("{}/{}", c.namespace, c.name))
+                .unwrap_or_default();
+            let mut r = vec![
+                name,
+                v.spec.capacity.get("storage").cloned().unwrap_or_default(),
+                access_modes_string(&v.spec.access_modes),
+                v.spec.persistent_volume_reclaim_policy.clone(),
+                phase,
+                claim,
+                v.spec.storage_class_name.clone(),
+                "<unset>".into(),
+                String::new(),
+                age(m.created_ms, now),
+            ];
+            if o.wide {
+                r.push(
+                    v.spec
+                        .volume_mode
+                        .clone()
+                        .unwrap_or_else(|| "<unset>".into()),
+                );
+            }
+            r
+        }
+        Object::StorageClass(sc) => {
+            let shown = if sc.is_default() {
+                format!("{name} (default)")
+            } else {
+                name
+            };
+            vec![
+                shown,
+                sc.provisioner.clone(),
+                or_default(&sc.reclaim_policy, "Delete"),
+                or_default(&sc.volume_binding_mode, "Immediate"),
+                sc.allow_volume_expansion.unwrap_or(false).to_string(),
+                age(m.created_ms, now),
+            ]
+        }
+        Object::ConfigMap(cm) => vec![
+            name,
+            (cm.data.len() + cm.binary_data.len()).to_string(),
+            age(m.created_ms, now),
+        ],
+        Object::Secret(sec) => vec![
+            name,
+            sec.type_.clone(),
+            sec.data.len().to_string(),
+            age(m.created_ms, now),
+        ],
     };
     // A label the object lacks is an empty cell.
     r.extend(
@@ -350,6 +522,29 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
         r.insert(0, m.namespace.clone());
     }
     r
+}
+
+/// `GetAccessModesAsString`: RWO, ROX, RWX, RWOP in that order, comma-joined.
+pub fn access_modes_string(modes: &[String]) -> String {
+    [
+        ("ReadWriteOnce", "RWO"),
+        ("ReadOnlyMany", "ROX"),
+        ("ReadWriteMany", "RWX"),
+        ("ReadWriteOncePod", "RWOP"),
+    ]
+    .iter()
+    .filter(|(m, _)| modes.iter().any(|x| x == m))
+    .map(|(_, short)| *short)
+    .collect::<Vec<_>>()
+    .join(",")
+}
+
+fn or_default(v: &str, d: &str) -> String {
+    if v.is_empty() {
+        d.into()
+    } else {
+        v.into()
+    }
 }
 
 /// `printService`.

@@ -203,6 +203,26 @@ impl Scheduler {
                 }
                 vec![]
             }
+            // VolumeBinding's events: a claim added or bound, a volume added or
+            // changed, a class added.
+            (Kind::PersistentVolumeClaim, Some(Object::PersistentVolumeClaim(c))) => {
+                let relevant = match old {
+                    Some(Object::PersistentVolumeClaim(o)) => {
+                        o.spec.volume_name != c.spec.volume_name || o.status.phase != c.status.phase
+                    }
+                    _ => true,
+                };
+                if relevant && !self.unschedulable.is_empty() {
+                    self.move_all_to_active_or_backoff(store, now)
+                } else {
+                    vec![]
+                }
+            }
+            (Kind::PersistentVolume | Kind::StorageClass, Some(_))
+                if !self.unschedulable.is_empty() =>
+            {
+                self.move_all_to_active_or_backoff(store, now)
+            }
             (Kind::Node, Some(Object::Node(n))) => {
                 let relevant = match old {
                     Some(Object::Node(o)) => {

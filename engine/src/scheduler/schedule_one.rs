@@ -45,6 +45,8 @@ pub struct Filtered<'a> {
     pub feasible: Vec<usize>,
     /// The Node behind each verdict.
     pub nodes: Vec<&'a Node>,
+    /// A PreFilter's rejection of the Pod itself (every node fails with it).
+    pub pre_filter_msg: Option<String>,
 }
 
 impl Scheduler {
@@ -150,8 +152,30 @@ impl Scheduler {
             verdicts: Vec::new(),
             feasible: Vec::new(),
             nodes: Vec::new(),
+            pre_filter_msg: None,
         };
         if n == 0 {
+            return out;
+        }
+        // VolumeBinding's PreFilter: a claim missing, being deleted or waiting for an
+        // immediate binding rejects the Pod before any node is looked at.
+        if let Err(msg) = volume_binding_pre_filter(store, pod) {
+            for i in 0..n {
+                let Some((name, node)) = store.node_entry(i) else {
+                    continue;
+                };
+                out.nodes.push(node);
+                out.verdicts.push(NodeVerdict {
+                    node: name.clone(),
+                    failure: Some(FilterFailure {
+                        plugin: "VolumeBinding",
+                        reasons: vec![msg.clone()],
+                        unresolvable: true,
+                    }),
+                    scores: None,
+                });
+            }
+            out.pre_filter_msg = Some(msg);
             return out;
         }
         // PreFilter of the plugins that count other Pods (None: nothing to check).
@@ -272,7 +296,18 @@ impl Scheduler {
                 },
             }
         };
-        let message = fit_error(n, &verdicts, post.as_deref());
+        let message = match &filtered.pre_filter_msg {
+            // `FitError.Error()` with a PreFilter message: that message, not the
+            // per-node histogram.
+            Some(m) if n > 0 => {
+                let main = format!("0/{n} nodes are available: {m}.");
+                match &post {
+                    Some(p) => format!("{main} preemption: {p}"),
+                    None => main,
+                }
+            }
+            _ => fit_error(n, &verdicts, post.as_deref()),
+        };
         let mut requests = Vec::new();
         if let Some(c) = &candidate {
             requests.extend(prepare_candidate(store, pod, c, now));
@@ -514,6 +549,43 @@ pub fn fit_error(num_nodes: usize, verdicts: &[NodeVerdict], post: Option<&str>)
         Some(p) => format!("{main} preemption: {p}"),
         None => main,
     }
+}
+
+/// VolumeBinding's `PreFilter` (`pkg/scheduler/framework/plugins/volumebinding`): each
+/// claim the Pod mounts must exist and not be deleting; a claim not yet bound whose
+/// class binds immediately (or is missing) makes the Pod wait for the binder.
+/// Volumes are network-attached here (no node affinity), so the Filter passes every
+/// node once the claims are bound.
+pub fn volume_binding_pre_filter(store: &Store, pod: &Pod) -> Result<(), String> {
+    if pod.spec.volumes.is_empty() {
+        return Ok(());
+    }
+    let mut unbound_immediate = false;
+    for (_, source) in pod_volumes(&pod.spec) {
+        let VolumeSource::Claim(name) = source else {
+            continue;
+        };
+        let key = ObjKey::new(&pod.metadata.namespace, &name);
+        let Some(claim) = store.get::<PersistentVolumeClaim>(&key) else {
+            return Err(format!("persistentvolumeclaim \"{name}\" not found"));
+        };
+        if claim.metadata.is_deleting() {
+            return Err(format!("persistentvolumeclaim \"{name}\" is being deleted"));
+        }
+        if claim.spec.volume_name.is_empty() {
+            let class = claim.spec.storage_class_name.as_deref().unwrap_or("");
+            let delayed = store
+                .get::<StorageClass>(&ObjKey::new("", class))
+                .is_some_and(|sc| sc.volume_binding_mode == "WaitForFirstConsumer");
+            if !delayed {
+                unbound_immediate = true;
+            }
+        }
+    }
+    if unbound_immediate {
+        return Err("pod has unbound immediate PersistentVolumeClaims".into());
+    }
+    Ok(())
 }
 
 /// NodeAffinity's `PreFilter`: the node names every required term pins with

@@ -45,7 +45,19 @@ kubectl create priorityclass high --value=1000 --description='for the web tier'
 kubectl describe priorityclass high
 kubectl annotate pod probed note='a long note: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa' short=x
 kubectl describe pod probed
-# Command, Args, Environment, Mounts and Volumes as describe.go prints them.
+# Command, Args, Environment, Mounts and Volumes as describe.go prints them (the
+# ConfigMap, Secret and claim they name exist, so the Pod starts).
+kubectl create configmap app-config --from-literal=level=debug
+kubectl create secret generic db-creds --from-literal=password=hunter2
+kubectl apply -f - <<YAML
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data-0}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+YAML
+sim advance 3s
 kubectl apply -f - <<YAML
 apiVersion: v1
 kind: Pod

@@ -193,6 +193,10 @@ const CREATE_FLAGS: &[FlagSpec] = &[
     flag("from", None),
     flag("schedule", None),
     flag("restart", None),
+    flag("from-literal", None),
+    flag("from-file", None),
+    flag("from-env-file", None),
+    flag("type", None),
 ];
 
 /// `kubectl create -f FILE` or `kubectl create SUBCOMMAND NAME …`.
@@ -240,6 +244,8 @@ pub(super) fn create_with(
         Some("quota" | "resourcequota") => create_quota(c, &p, &ns, &out),
         Some("job") => create_job(c, &p, &ns, &out),
         Some("cronjob" | "cj") => create_cron_job(c, &p, &ns, &out),
+        Some("configmap" | "cm") => create_config_map(c, &p, &ns, &out),
+        Some("secret") => create_secret(c, &p, &ns, &out),
         Some("role") => super::create_rbac::create_role(c, &p, &ns, &out, true),
         Some("clusterrole") => super::create_rbac::create_role(c, &p, &ns, &out, false),
         Some("rolebinding") => super::create_rbac::create_binding(c, &p, &ns, &out, true),
@@ -666,6 +672,107 @@ fn create_priority_class(c: &mut Cluster, p: &Parsed, out: &Output) -> R {
         out,
         Some("priorityclass"),
     )
+}
+
+/// `--from-literal=key=value` pairs in order, checked as `create_configmap.go` and
+/// `create_secret.go` check them (`kind` names the object in the errors).
+fn literal_pairs(p: &Parsed, kind: &str, name: &str) -> Result<Vec<(String, String)>, String> {
+    if p.get("from-file").is_some() || p.get("from-env-file").is_some() {
+        return Err(
+            "error: kubeplay has no local files to read; use --from-literal=KEY=VALUE".into(),
+        );
+    }
+    let mut out: Vec<(String, String)> = Vec::new();
+    for lit in p.all("from-literal") {
+        let Some((k, v)) = lit.split_once('=').filter(|(k, _)| !k.is_empty()) else {
+            return Err(format!(
+                "error: invalid literal source {lit}, expected key=value"
+            ));
+        };
+        if !k
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
+        {
+            return Err(format!(
+                "error: \"{k}\" is not a valid key name for a {kind}: a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"
+            ));
+        }
+        if out.iter().any(|(x, _)| x == k) {
+            return Err(format!(
+                "error: cannot add key \"{k}\", another key by that name already exists in Data for {kind} \"{name}\""
+            ));
+        }
+        out.push((k.to_string(), v.to_string()));
+    }
+    Ok(out)
+}
+
+/// `kubectl create configmap NAME [--from-literal=KEY=VALUE …]` (`create_configmap.go`).
+fn create_config_map(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
+    let name = name_from_args(p)?.clone();
+    let pairs = literal_pairs(p, "ConfigMap", &name)?;
+    let data: StringMap = pairs.into_iter().collect();
+    let mut client = serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": client_meta(&name, out.explicit_ns.then_some(ns)),
+    });
+    if !data.is_empty() {
+        client["data"] = serde_json::to_value(&data).unwrap_or_default();
+    }
+    let cm = ConfigMap {
+        metadata: ObjectMeta {
+            name,
+            namespace: ns.to_string(),
+            ..Default::default()
+        },
+        data,
+        ..Default::default()
+    };
+    create_object(c, Object::ConfigMap(cm), client, out, None)
+}
+
+/// `kubectl create secret generic NAME [--type=TYPE] [--from-literal=KEY=VALUE …]`
+/// (`create_secret.go`; the values are base64-encoded into `data`).
+fn create_secret(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
+    match p.args.get(1).map(String::as_str) {
+        Some("generic") => {}
+        Some("tls" | "docker-registry") => {
+            return Err("error: kubeplay creates generic Secrets only (kubectl create secret generic NAME --from-literal=KEY=VALUE)".into())
+        }
+        _ => return Err(super::HELP_CREATE_SECRET.trim_end().to_string()),
+    }
+    let Some(name) = p.args.get(2).cloned() else {
+        return Err("error: exactly one NAME is required, got 0\nSee 'kubectl create secret generic -h' for help and examples".into());
+    };
+    let pairs = literal_pairs(p, "Secret", &name)?;
+    let data: StringMap = pairs
+        .into_iter()
+        .map(|(k, v)| (k, base64_encode(v.as_bytes())))
+        .collect();
+    let type_ = p.get("type").unwrap_or("").to_string();
+    let mut client = serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "Secret",
+        "metadata": client_meta(&name, out.explicit_ns.then_some(ns)),
+    });
+    if !data.is_empty() {
+        client["data"] = serde_json::to_value(&data).unwrap_or_default();
+    }
+    if !type_.is_empty() {
+        client["type"] = type_.clone().into();
+    }
+    let secret = Secret {
+        metadata: ObjectMeta {
+            name,
+            namespace: ns.to_string(),
+            ..Default::default()
+        },
+        data,
+        type_,
+        ..Default::default()
+    };
+    create_object(c, Object::Secret(secret), client, out, None)
 }
 
 /// `kubectl create namespace NAME` (`create_namespace.go`).

@@ -177,6 +177,8 @@ fn mark_dry_run(text: &str, suffix: &str) -> String {
 
 /// `kubectl set --help` (also what `kubectl set` alone prints).
 const HELP_SET: &str = include_str!("help/set.txt");
+/// `kubectl create secret --help` (also what `kubectl create secret` alone prints).
+const HELP_CREATE_SECRET: &str = include_str!("help/create-secret.txt");
 /// `kubectl rollout --help` (also what `kubectl rollout` alone prints).
 const HELP_ROLLOUT: &str = include_str!("help/rollout.txt");
 
@@ -231,6 +233,7 @@ const HELP: &[(&str, &str)] = &[
     ("replace", include_str!("help/replace.txt")),
     ("scale", include_str!("help/scale.txt")),
     ("set", HELP_SET),
+    ("create secret", HELP_CREATE_SECRET),
     ("set image", include_str!("help/set-image.txt")),
     ("taint", include_str!("help/taint.txt")),
     ("uncordon", include_str!("help/uncordon.txt")),

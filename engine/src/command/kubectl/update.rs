@@ -68,6 +68,7 @@ pub(super) fn scale(c: &mut Cluster, words: &[String]) -> R {
     let now = match &obj {
         Object::Deployment(d) => Some(d.spec.replicas),
         Object::ReplicaSet(r) => Some(r.spec.replicas),
+        Object::StatefulSet(s) => Some(s.spec.replicas),
         _ => None,
     };
     if let (Some(want), Some(was)) = (current, now) {
@@ -79,6 +80,7 @@ pub(super) fn scale(c: &mut Cluster, words: &[String]) -> R {
     match &mut obj {
         Object::Deployment(d) => d.spec.replicas = replicas,
         Object::ReplicaSet(r) => r.spec.replicas = replicas,
+        Object::StatefulSet(s) => s.spec.replicas = replicas,
         _ => {
             return Err(format!(
                 "error: no scaler has been implemented for {{\"\" \"{}\"}}",
@@ -124,6 +126,7 @@ pub(super) fn set(c: &mut Cluster, words: &[String]) -> R {
         Object::ReplicaSet(r) => &mut r.spec.template.spec,
         Object::Pod(p) => &mut p.spec,
         Object::DaemonSet(d) => &mut d.spec.template.spec,
+        Object::StatefulSet(s) => &mut s.spec.template.spec,
         Object::Job(j) => &mut j.spec.template.spec,
         Object::CronJob(j) => &mut j.spec.job_template.spec.template.spec,
         _ => {
