@@ -306,6 +306,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "daemonset-on-every-node",
         include_str!("../scenarios/31-daemonset-on-every-node.yaml"),
     ),
+    (
+        "statefulset-at-most-one",
+        include_str!("../scenarios/32-statefulset-at-most-one.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.
