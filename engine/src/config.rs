@@ -1,4 +1,5 @@
-//! How fast the simulated components react: the latencies a scenario may tune.
+//! How fast the simulated components react (the latencies a scenario may tune) and
+//! what the simulated workloads demand (`sim load`, read by the metrics pipeline).
 //!
 //! Kept apart from the components so that each of them (and the cluster that wires
 //! them) can read its own latency without importing the others.
@@ -14,6 +15,8 @@ pub struct Config {
     pub scheduler_latency: SimTime,
     /// Kubelet timings.
     pub kubelet: KubeletTiming,
+    /// What each workload demands of CPU and memory (`sim load`).
+    pub load: crate::metrics::Load,
 }
 
 impl Default for Config {
@@ -22,6 +25,7 @@ impl Default for Config {
             controller_latency: 200,
             scheduler_latency: 300,
             kubelet: KubeletTiming::default(),
+            load: Default::default(),
         }
     }
 }

@@ -64,6 +64,7 @@ pub mod hash;
 pub mod kubelet;
 pub mod lz;
 pub mod manifest;
+pub mod metrics;
 pub mod printers;
 pub mod proxy;
 pub mod rng;

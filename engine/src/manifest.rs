@@ -243,6 +243,7 @@ fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String,
         Kind::StorageClass => Object::StorageClass(typed(value)?),
         Kind::ConfigMap => Object::ConfigMap(typed(value)?),
         Kind::Secret => Object::Secret(typed(value)?),
+        Kind::HorizontalPodAutoscaler => Object::HorizontalPodAutoscaler(typed(value)?),
     })
 }
 

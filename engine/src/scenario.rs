@@ -310,6 +310,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "statefulset-at-most-one",
         include_str!("../scenarios/32-statefulset-at-most-one.yaml"),
     ),
+    (
+        "hpa-up-and-back-down",
+        include_str!("../scenarios/33-hpa-up-and-back-down.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

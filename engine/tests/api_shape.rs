@@ -53,6 +53,7 @@ fn root(kind: Kind) -> &'static str {
         Kind::StorageClass => "V1StorageClass",
         Kind::ConfigMap => "V1ConfigMap",
         Kind::Secret => "V1Secret",
+        Kind::HorizontalPodAutoscaler => "V2HorizontalPodAutoscaler",
     }
 }
 
@@ -170,6 +171,14 @@ fn every_object_a_busy_cluster_writes_has_only_upstream_keys() {
             "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n  replicas: 2\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers: [{name: pg, image: 'postgres:16', volumeMounts: [{name: data, mountPath: /var/lib/postgresql}]}]\n  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {mode: fast}\n---\napiVersion: v1\nkind: Secret\nmetadata: {name: creds}\nstringData: {password: hunter2}\n",
         ),
     );
+    sh(
+        &mut c,
+        "kubectl apply -f -",
+        Some(
+            "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 5\n  behavior: {scaleDown: {stabilizationWindowSeconds: 60}}\n",
+        ),
+    );
+    sh(&mut c, "sim load deployment/web --cpu 500m", None);
     c.advance(120_000);
     sh(
         &mut c,
@@ -187,6 +196,7 @@ fn every_object_a_busy_cluster_writes_has_only_upstream_keys() {
         Kind::StorageClass,
         Kind::ConfigMap,
         Kind::Secret,
+        Kind::HorizontalPodAutoscaler,
     ] {
         assert!(c.store.count(kind) > 0, "no {kind:?} was checked");
     }

@@ -72,7 +72,7 @@ pub fn chain_view() -> Html {
             { control_plane_bar(&sim) }
             <div class="colheads" style={format!("width:{width}px")}>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(0))}>{ if model.cronjobs.is_empty() { t(lang, "Deployment") } else { t(lang, "Deployment · CronJob") } }</span>
-                <span style={format!("left:{}px;width:{COL_W}px", col_x(1))}>{ match (model.jobs.is_empty(), model.daemonsets.is_empty()) { (true, true) => t(lang, "ReplicaSet"), (false, true) => t(lang, "ReplicaSet · Job"), (true, false) => t(lang, "ReplicaSet · DaemonSet"), (false, false) => t(lang, "ReplicaSet · Job · DaemonSet") } }</span>
+                <span style={format!("left:{}px;width:{COL_W}px", col_x(1))}>{ owner_column_title(&model) }</span>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(2))}>{ t(lang, "Pods") }</span>
                 <span style={format!("left:{}px;width:{COL_W}px", col_x(3))}>
                     { t(lang, "Nodes") }
@@ -92,6 +92,7 @@ pub fn chain_view() -> Html {
                 { for model.cronjobs.iter().map(|j| cronjob_card(lang, j, freshness(j.rv, j.created_ms, prev))) }
                 { for model.jobs.iter().map(|j| job_card(lang, j, freshness(j.rv, j.created_ms, prev))) }
                 { for model.daemonsets.iter().map(|d| daemonset_card(lang, d, freshness(d.rv, d.created_ms, prev))) }
+                { for model.statefulsets.iter().map(|d| statefulset_card(lang, d, freshness(d.rv, d.created_ms, prev))) }
                 { for model.services.iter().map(|s| service_card(lang, s)) }
                 { for model.pods.iter().map(|p| pod_card(&sim, p, freshness(p.rv, p.created_ms, prev))) }
                 { for model.nodes.iter().map(|n| node_card(&sim, n)) }
@@ -101,6 +102,7 @@ pub fn chain_view() -> Html {
                 { for model.replicasets.iter().map(|r| inspect_button(&sim, Selection::ReplicaSet(r.name.clone()), col_x(1), r.y, &trf(lang, "Inspect ReplicaSet {}", &[&r.name]))) }
                 { for model.jobs.iter().map(|j| inspect_button(&sim, Selection::Job(j.name.clone()), col_x(1), j.y, &trf(lang, "Inspect Job {}", &[&j.name]))) }
                 { for model.daemonsets.iter().map(|d| inspect_button(&sim, Selection::DaemonSet(d.name.clone()), col_x(1), d.y, &trf(lang, "Inspect DaemonSet {}", &[&d.name]))) }
+                { for model.statefulsets.iter().map(|d| inspect_button(&sim, Selection::StatefulSet(d.name.clone()), col_x(1), d.y, &trf(lang, "Inspect StatefulSet {}", &[&d.name]))) }
                 { for model.cronjobs.iter().map(|j| inspect_button(&sim, Selection::CronJob(j.name.clone()), col_x(0), j.y + OWNER_H - 24.0, &trf(lang, "Inspect CronJob {}", &[&j.name]))) }
             </div>
         </section>
@@ -807,6 +809,45 @@ fn job_card(lang: crate::i18n::Lang, j: &JobView, fresh: Option<&'static str>) -
                 <span class="status" title="status.failed / spec.backoffLimit" data-testid={format!("job-failed-{}", j.name)}>
                     { trf(lang, "failed {} (limit {})", &[&j.failed, &j.backoff_limit]) }
                 </span>
+            </div>
+        </div>
+    }
+}
+
+/// The second column's title: the owner kinds it shows (kind names, the same in
+/// every language).
+fn owner_column_title(model: &ChainModel) -> String {
+    let mut kinds = vec!["ReplicaSet"];
+    if !model.jobs.is_empty() {
+        kinds.push("Job");
+    }
+    if !model.daemonsets.is_empty() {
+        kinds.push("DaemonSet");
+    }
+    if !model.statefulsets.is_empty() {
+        kinds.push("StatefulSet");
+    }
+    kinds.join(" · ")
+}
+
+/// A StatefulSet: replicas wanted beside those that exist, Ready and up to date, and
+/// the claims its Pods keep.
+fn statefulset_card(
+    lang: crate::i18n::Lang,
+    d: &StatefulSetView,
+    fresh: Option<&'static str>,
+) -> Html {
+    let gap = d.ready != d.replicas;
+    html! {
+        <div key={format!("sts/{}", d.name)} class={classes!("card", "rs", "statefulset", gap.then_some("gap"), fresh)} style={style(col_x(1), d.y, OWNER_H)}
+             data-testid={format!("statefulset-{}", d.name)}>
+            <div class="kind">{ format!("{} · {}", t(lang, "StatefulSet"), d.policy) }</div>
+            <div class="name">{ &d.name }</div>
+            <div class="specstatus">
+                <span class="spec" title="spec.replicas">{ trf(lang, "want {}", &[&d.replicas]) }</span>
+                <span class="status" title="status.readyReplicas" data-testid={format!("sts-ready-{}", d.name)}>{ trf(lang, "ready {}", &[&d.ready]) }</span>
+                <span class="status" title="status.updatedReplicas">{ trf(lang, "up-to-date {}", &[&d.updated]) }</span>
+                <span class="status" title="PersistentVolumeClaims">{ trf(lang, "claims {}", &[&d.claims]) }</span>
             </div>
         </div>
     }

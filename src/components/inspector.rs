@@ -58,6 +58,7 @@ pub fn inspector() -> Html {
             | Selection::Job(_)
             | Selection::CronJob(_)
             | Selection::DaemonSet(_)
+            | Selection::StatefulSet(_)
     );
     // A Deployment or ReplicaSet has no overview: it opens on its why-trace (the chain
     // already shows its counts).
@@ -87,7 +88,8 @@ pub fn inspector() -> Html {
             | Selection::ReplicaSet(_)
             | Selection::Job(_)
             | Selection::CronJob(_)
-            | Selection::DaemonSet(_),
+            | Selection::DaemonSet(_)
+            | Selection::StatefulSet(_),
         ) => html! {},
         (Tab::Overview, Selection::Node(name)) => {
             match node_detail(&sim.state.borrow().cluster, name) {

@@ -48,6 +48,8 @@ pub enum Selection {
     CronJob(String),
     /// A DaemonSet by name.
     DaemonSet(String),
+    /// A StatefulSet by name.
+    StatefulSet(String),
 }
 
 impl Selection {
@@ -68,6 +70,7 @@ impl Selection {
             Selection::Job(n) => (Kind::Job, ObjKey::new("default", n)),
             Selection::CronJob(n) => (Kind::CronJob, ObjKey::new("default", n)),
             Selection::DaemonSet(n) => (Kind::DaemonSet, ObjKey::new("default", n)),
+            Selection::StatefulSet(n) => (Kind::StatefulSet, ObjKey::new("default", n)),
         }
     }
 }

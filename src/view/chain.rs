@@ -115,6 +115,32 @@ pub struct DaemonSetView {
     pub y: f64,
 }
 
+/// A StatefulSet, in the ReplicaSet column: replicas wanted beside those that exist,
+/// Ready and at the update revision, and its claims.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatefulSetView {
+    /// Name.
+    pub name: String,
+    /// spec.replicas.
+    pub replicas: i64,
+    /// status.replicas.
+    pub current: i64,
+    /// status.readyReplicas.
+    pub ready: i64,
+    /// status.updatedReplicas.
+    pub updated: i64,
+    /// spec.podManagementPolicy.
+    pub policy: String,
+    /// Claims labelled for it (its volumeClaimTemplates' claims).
+    pub claims: usize,
+    /// metadata.resourceVersion.
+    pub rv: u64,
+    /// metadata.creationTimestamp in ms.
+    pub created_ms: SimTime,
+    /// Card top (px).
+    pub y: f64,
+}
+
 /// A CronJob, in the Deployment column: its schedule, active Jobs and last run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CronJobView {
@@ -255,6 +281,8 @@ pub struct ChainModel {
     pub jobs: Vec<JobView>,
     /// DaemonSets (below the Jobs).
     pub daemonsets: Vec<DaemonSetView>,
+    /// StatefulSets (below the DaemonSets).
+    pub statefulsets: Vec<StatefulSetView>,
     /// Pods.
     pub pods: Vec<PodView>,
     /// Nodes.
@@ -352,7 +380,8 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
     pair_replacements(&mut m, &pods);
     let rs_free = replica_set_views(&mut m, &rss);
     let job_free = job_views(&mut m, c, rs_free);
-    daemon_set_views(&mut m, c, job_free);
+    let ds_free = daemon_set_views(&mut m, c, job_free);
+    stateful_set_views(&mut m, c, ds_free);
     let d_free = deployment_views(&mut m, c);
     cron_job_views(&mut m, c, d_free);
     m.nodes = node_views(c);
@@ -366,6 +395,7 @@ pub fn chain_model(c: &Cluster) -> ChainModel {
         .max(owners_h(m.deployments.iter().map(|d| d.y).collect()))
         .max(owners_h(m.jobs.iter().map(|j| j.y).collect()))
         .max(owners_h(m.daemonsets.iter().map(|d| d.y).collect()))
+        .max(owners_h(m.statefulsets.iter().map(|d| d.y).collect()))
         .max(owners_h(m.cronjobs.iter().map(|j| j.y).collect()));
     m
 }
@@ -401,6 +431,18 @@ fn pods_by_owner<'a>(c: &'a Cluster, rss: &[&ReplicaSet]) -> Vec<&'a Pod> {
         .enumerate()
         .map(|(i, d)| (d.metadata.name.as_str(), rss.len() + jobs.len() + i))
         .collect();
+    let ds_count = ds_rank.len();
+    let sts_rank: std::collections::BTreeMap<&str, usize> = c
+        .store
+        .list::<StatefulSet>()
+        .enumerate()
+        .map(|(i, d)| {
+            (
+                d.metadata.name.as_str(),
+                rss.len() + jobs.len() + ds_count + i,
+            )
+        })
+        .collect();
     // A ReplicaSet's Pods first, in ReplicaSet order, then a Job's, in Job order, then
     // a DaemonSet's.
     let rs_rank = |p: &Pod| {
@@ -409,16 +451,31 @@ fn pods_by_owner<'a>(c: &'a Cluster, rss: &[&ReplicaSet]) -> Vec<&'a Pod> {
             .and_then(|r| match r.kind.as_str() {
                 "Job" => job_rank.get(r.name.as_str()).copied(),
                 "DaemonSet" => ds_rank.get(r.name.as_str()).copied(),
+                "StatefulSet" => sts_rank.get(r.name.as_str()).copied(),
                 _ => rank.get(r.name.as_str()).copied(),
             })
             .unwrap_or(usize::MAX)
     };
+    // A StatefulSet's Pods in ordinal order (a recreated db-0 stays on top).
+    let ordinal = |p: &Pod| match p.metadata.controller_ref() {
+        Some(r) if r.kind == "StatefulSet" => {
+            kubeplay_engine::controllers::statefulset::get_ordinal(&r.name, &p.metadata.name)
+        }
+        _ => 0,
+    };
     pods.sort_by(|a, b| {
-        (rs_rank(a), a.metadata.created_ms, &a.metadata.name).cmp(&(
-            rs_rank(b),
-            b.metadata.created_ms,
-            &b.metadata.name,
-        ))
+        (
+            rs_rank(a),
+            ordinal(a),
+            a.metadata.created_ms,
+            &a.metadata.name,
+        )
+            .cmp(&(
+                rs_rank(b),
+                ordinal(b),
+                b.metadata.created_ms,
+                &b.metadata.name,
+            ))
     });
     pods
 }
@@ -574,8 +631,46 @@ fn job_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) -> f64 {
     next_free
 }
 
-/// DaemonSets below the Jobs, each centred on its Pods.
-fn daemon_set_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) {
+/// StatefulSets below the DaemonSets, each centred on its Pods.
+fn stateful_set_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) {
+    for d in c.store.list::<StatefulSet>() {
+        let mine: Vec<f64> = m
+            .pods
+            .iter()
+            .filter(|p| p.owner.as_deref() == Some(&d.metadata.name))
+            .map(|p| p.y)
+            .collect();
+        let y = owner_y(mine.into_iter(), POD_H, &mut next_free);
+        let s = &d.status;
+        let claims = c
+            .store
+            .list::<PersistentVolumeClaim>()
+            .filter(|pvc| {
+                pvc.metadata.namespace == d.metadata.namespace
+                    && d.spec.volume_claim_templates.iter().any(|t| {
+                        pvc.metadata
+                            .name
+                            .starts_with(&format!("{}-{}-", t.metadata.name, d.metadata.name))
+                    })
+            })
+            .count();
+        m.statefulsets.push(StatefulSetView {
+            name: d.metadata.name.clone(),
+            replicas: d.spec.replicas,
+            current: s.replicas,
+            ready: s.ready_replicas,
+            updated: s.updated_replicas,
+            policy: d.spec.pod_management_policy.clone(),
+            claims,
+            rv: rv_of(&d.metadata),
+            created_ms: d.metadata.created_ms,
+            y,
+        });
+    }
+}
+
+/// DaemonSets below the Jobs, each centred on its Pods; returns the next free top.
+fn daemon_set_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) -> f64 {
     for d in c.store.list::<DaemonSet>() {
         let mine: Vec<f64> = m
             .pods
@@ -597,6 +692,7 @@ fn daemon_set_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) {
             y,
         });
     }
+    next_free
 }
 
 /// CronJobs below the Deployments, each centred on its Jobs.
@@ -714,6 +810,12 @@ fn links(m: &mut ChainModel) {
             })
             .or_else(|| {
                 m.daemonsets
+                    .iter()
+                    .find(|d| Some(&d.name) == p.owner.as_ref())
+                    .map(|d| d.y)
+            })
+            .or_else(|| {
+                m.statefulsets
                     .iter()
                     .find(|d| Some(&d.name) == p.owner.as_ref())
                     .map(|d| d.y)

@@ -1,5 +1,5 @@
-// Jobs, CronJobs and DaemonSets in the page: the chain draws CronJob → Job → Pod → Node
-// and DaemonSet → a Pod per node, a Job's card counts completions and failures against
+// Jobs, CronJobs, DaemonSets and StatefulSets in the page: the chain draws CronJob → Job →
+// Pod → Node, DaemonSet → a Pod per node and StatefulSet → its ordinal Pods, a Job's card counts completions and failures against
 // its back-off limit, and the workload lessons are played by clicking their steps — in
 // English and Chinese.
 import { test, before, after } from 'node:test';
@@ -50,6 +50,7 @@ for (const [id, title, steps, goals] of [
   ['cronjob-forbid-skips', 'A CronJob with Forbid skips a run while the last one still runs', 2, 6],
   ['what-success-means', 'What each controller counts as success: replicas kept vs completions reached', 2, 5],
   ['daemonset-on-every-node', 'A DaemonSet covers every node: a new node gets its Pod, a drain and a dead node leave it', 4, 6],
+  ['statefulset-at-most-one', 'A StatefulSet starts in order and never runs two of a Pod: a dead node\'s Pod waits for a force delete', 5, 5],
 ]) {
   test(`the ${id} lesson: clicking its steps ticks every goal`, async () => {
     const { page, errors } = await openPage(browser, `${server.url}?scenario=${id}&speed=30`);
@@ -57,6 +58,12 @@ for (const [id, title, steps, goals] of [
     for (let i = 0; i < steps; i++) {
       await page.getByTestId(`step-${i}`).click();
       await page.waitForTimeout(3000);
+      if (id === 'statefulset-at-most-one' && i === 2) {
+        // Past the eviction timeout: the dead node's two Pods are Terminating.
+        await page.waitForFunction(() => document.querySelectorAll('[data-testid="pod"][data-status="Terminating"]').length >= 2, null, { timeout: 60_000 });
+        await page.getByTestId('statefulset-db').waitFor();
+        await page.locator('section.chain').screenshot({ path: shot('chain-statefulset-stuck-en.png') });
+      }
     }
     await page.getByTestId('goals').getByText(`Goals: ${goals} of ${goals} reached`).waitFor({ timeout: 120_000 });
     if (id === 'daemonset-on-every-node') {
@@ -65,6 +72,14 @@ for (const [id, title, steps, goals] of [
       await page.getByTestId('lang-zh').click();
       await page.getByTestId('daemonset-log-agent').getByText('每个符合条件的节点一个 Pod').waitFor();
       await page.locator('section.chain').screenshot({ path: shot('chain-daemonset-zh.png') });
+    }
+    if (id === 'statefulset-at-most-one') {
+      await page.getByTestId('sts-ready-db').filter({ hasText: 'ready 3' }).waitFor();
+      await page.getByTestId('statefulset-db').getByText('claims 3').waitFor();
+      await page.locator('section.chain').screenshot({ path: shot('chain-statefulset-en.png') });
+      await page.getByTestId('lang-zh').click();
+      await page.getByTestId('statefulset-db').getByText('声明 3').waitFor();
+      await page.locator('section.chain').screenshot({ path: shot('chain-statefulset-zh.png') });
     }
     if (id === 'job-two-retry-layers') {
       await page.getByTestId('job-reindex-never').filter({ hasText: 'Job · Failed' }).waitFor();

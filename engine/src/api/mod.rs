@@ -2,6 +2,7 @@
 //! as `k8s.io/api` (camelCase, empty fields omitted), so `-o json` and manifests match
 //! what a real cluster prints. Only the fields the simulation uses are modelled.
 
+mod autoscaling;
 mod batch;
 mod core;
 pub mod extra;
@@ -16,6 +17,7 @@ pub mod vocab;
 mod workloads;
 
 pub use self::core::*;
+pub use autoscaling::*;
 pub use batch::*;
 pub use meta::*;
 pub use network::*;

@@ -62,11 +62,13 @@ pub enum Kind {
     ConfigMap,
     /// `v1` Secret.
     Secret,
+    /// `autoscaling/v2` HorizontalPodAutoscaler.
+    HorizontalPodAutoscaler,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 28] = [
+    pub const ALL: [Kind; 29] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -95,6 +97,7 @@ impl Kind {
         Kind::StorageClass,
         Kind::ConfigMap,
         Kind::Secret,
+        Kind::HorizontalPodAutoscaler,
     ];
 
     /// The Kind name, e.g. `ReplicaSet`.
@@ -128,6 +131,7 @@ impl Kind {
             Kind::StorageClass => "StorageClass",
             Kind::ConfigMap => "ConfigMap",
             Kind::Secret => "Secret",
+            Kind::HorizontalPodAutoscaler => "HorizontalPodAutoscaler",
         }
     }
 
@@ -140,6 +144,7 @@ impl Kind {
             | Kind::StatefulSet
             | Kind::ControllerRevision => "apps/v1",
             Kind::StorageClass => "storage.k8s.io/v1",
+            Kind::HorizontalPodAutoscaler => "autoscaling/v2",
             Kind::Lease => "coordination.k8s.io/v1",
             Kind::Job | Kind::CronJob => "batch/v1",
             Kind::PodDisruptionBudget => "policy/v1",
@@ -183,6 +188,7 @@ impl Kind {
             Kind::StorageClass => "storageclasses",
             Kind::ConfigMap => "configmaps",
             Kind::Secret => "secrets",
+            Kind::HorizontalPodAutoscaler => "horizontalpodautoscalers",
         }
     }
 
@@ -270,6 +276,8 @@ pub enum Object {
     ConfigMap(ConfigMap),
     /// A Secret.
     Secret(Secret),
+    /// A HorizontalPodAutoscaler.
+    HorizontalPodAutoscaler(Box<HorizontalPodAutoscaler>),
 }
 
 impl Object {
@@ -304,6 +312,7 @@ impl Object {
             Object::StorageClass(_) => Kind::StorageClass,
             Object::ConfigMap(_) => Kind::ConfigMap,
             Object::Secret(_) => Kind::Secret,
+            Object::HorizontalPodAutoscaler(_) => Kind::HorizontalPodAutoscaler,
         }
     }
 
@@ -338,6 +347,7 @@ impl Object {
             Object::StorageClass(o) => &o.metadata,
             Object::ConfigMap(o) => &o.metadata,
             Object::Secret(o) => &o.metadata,
+            Object::HorizontalPodAutoscaler(o) => &o.metadata,
         }
     }
 
@@ -372,6 +382,7 @@ impl Object {
             Object::StorageClass(o) => &mut o.metadata,
             Object::ConfigMap(o) => &mut o.metadata,
             Object::Secret(o) => &mut o.metadata,
+            Object::HorizontalPodAutoscaler(o) => &mut o.metadata,
         }
     }
 
@@ -406,6 +417,7 @@ impl Object {
             Object::StorageClass(o) => serde_json::to_value(o),
             Object::ConfigMap(o) => serde_json::to_value(o),
             Object::Secret(o) => serde_json::to_value(o),
+            Object::HorizontalPodAutoscaler(o) => serde_json::to_value(o),
         }
         .unwrap_or(serde_json::Value::Null);
         let mut map = serde_json::Map::new();
@@ -437,6 +449,9 @@ impl Object {
                 a.spec != b.spec
             }
             (Object::PersistentVolume(a), Object::PersistentVolume(b)) => a.spec != b.spec,
+            (Object::HorizontalPodAutoscaler(a), Object::HorizontalPodAutoscaler(b)) => {
+                a.spec != b.spec
+            }
             _ => false,
         }
     }
@@ -513,3 +528,4 @@ resource!(PersistentVolume, boxed);
 resource!(StorageClass);
 resource!(ConfigMap);
 resource!(Secret);
+resource!(HorizontalPodAutoscaler, boxed);

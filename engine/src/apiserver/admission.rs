@@ -62,6 +62,7 @@ pub fn admit_create(obj: &mut Object) {
             }
         }
         Object::PersistentVolumeClaim(c) => default_claim(c),
+        Object::HorizontalPodAutoscaler(h) => default_hpa(h),
         Object::PersistentVolume(v) => {
             // `SetDefaults_PersistentVolume`.
             if v.spec.persistent_volume_reclaim_policy.is_empty() {

@@ -332,6 +332,7 @@ impl Store {
                 | Kind::CronJob
                 | Kind::DaemonSet
                 | Kind::StatefulSet
+                | Kind::HorizontalPodAutoscaler
         ));
         if let Object::DaemonSet(ds) = &mut obj {
             // The DaemonSet strategy keeps the template's generation in an annotation.
@@ -416,6 +417,9 @@ impl Store {
             (Object::CronJob(n), Object::CronJob(c)) => n.status = c.status.clone(),
             (Object::DaemonSet(n), Object::DaemonSet(c)) => n.status = c.status.clone(),
             (Object::StatefulSet(n), Object::StatefulSet(c)) => n.status = c.status.clone(),
+            (Object::HorizontalPodAutoscaler(n), Object::HorizontalPodAutoscaler(c)) => {
+                n.status = c.status.clone()
+            }
             (Object::PersistentVolumeClaim(n), Object::PersistentVolumeClaim(c)) => {
                 n.status = c.status.clone()
             }
@@ -479,6 +483,9 @@ impl Store {
             (Object::CronJob(m), Object::CronJob(n)) => m.status = n.status,
             (Object::DaemonSet(m), Object::DaemonSet(n)) => m.status = n.status,
             (Object::StatefulSet(m), Object::StatefulSet(n)) => m.status = n.status,
+            (Object::HorizontalPodAutoscaler(m), Object::HorizontalPodAutoscaler(n)) => {
+                m.status = n.status
+            }
             (Object::PersistentVolumeClaim(m), Object::PersistentVolumeClaim(n)) => {
                 m.status = n.status
             }

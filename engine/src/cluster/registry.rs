@@ -21,6 +21,7 @@ use crate::controllers::endpointslice::endpoints::EndpointsController;
 use crate::controllers::endpointslice::EndpointSliceController;
 use crate::controllers::garbage_collector::GarbageCollector;
 use crate::controllers::gitops::GitOpsController;
+use crate::controllers::hpa::HorizontalController;
 use crate::controllers::job::JobController;
 use crate::controllers::namespace::NamespaceController;
 use crate::controllers::node_lifecycle::NodeLifecycleController;
@@ -317,6 +318,8 @@ registry! {
     TtlAfterFinished => ttl_after_finished: TtlAfterFinishedController,
     /// statefulset-controller: Pods with stable names and storage, in order.
     StatefulSet => statefulset: StatefulSetController,
+    /// horizontal-pod-autoscaler: resizes workloads to their metrics.
+    Hpa => hpa: HorizontalController,
     /// persistentvolume-controller: binds claims to volumes.
     PersistentVolume => persistent_volume: PersistentVolumeController,
     /// The default StorageClass's external provisioner.

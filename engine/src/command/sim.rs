@@ -12,7 +12,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, SimTime, MINUTE, SECOND};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up [NAME]|replicas N|status | etcd members N|down MEMBER|up MEMBER|status | leader status|replicas N|kill COMPONENT | watch break CONTROLLER [--for DURATION] [--gone] | queues";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | load deployment|statefulset/NAME --cpu N%|Nm [--memory Q] | load KIND/NAME --stop | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up [NAME]|replicas N|status | etcd members N|down MEMBER|up MEMBER|status | leader status|replicas N|kill COMPONENT | watch break CONTROLLER [--for DURATION] [--gone] | queues";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -38,6 +38,7 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
         "image-crash" => image(c, rest, "crash"),
         "image-warmup" => image_warmup(c, rest),
         "gitops" => gitops(c, rest),
+        "load" => load(c, rest),
         "why" => why(c, rest),
         "trace" => trace(c, rest),
         "traffic" => traffic(c, rest),
@@ -1082,6 +1083,98 @@ fn gitops(c: &mut Cluster, words: &[String]) -> R {
         }
         _ => Err(usage.into()),
     }
+}
+
+/// `sim load KIND/NAME --cpu 80%|1200m [--memory 200Mi] | --stop`: what a workload's
+/// users demand of it. A CPU percentage is of the Pods' requests at the current
+/// replica count, turned into a total the Ready Pods share (add Pods and each one
+/// works less); millicores are that total directly. Memory is per Pod.
+fn load(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(
+        words,
+        &[
+            flag("cpu", None),
+            flag("memory", None),
+            bool_flag("stop", None),
+            flag("namespace", Some('n')),
+        ],
+        "sim load",
+    )?;
+    let usage = "error: usage: sim load deployment|statefulset|replicaset/NAME --cpu 80%|1200m [--memory 200Mi] | sim load KIND/NAME --stop";
+    let target = p.args.first().ok_or(usage)?;
+    let (kind_s, name) = target.split_once('/').ok_or(usage)?;
+    let kind = resolve_kind(kind_s).ok_or(usage)?;
+    let ns = p.get("namespace").unwrap_or("default").to_string();
+    let key = ObjKey::new(&ns, name);
+    let (replicas, template) = match c.store.get_object(kind, &key) {
+        Some(Object::Deployment(d)) => (d.spec.replicas, d.spec.template.spec.clone()),
+        Some(Object::StatefulSet(s)) => (s.spec.replicas, s.spec.template.spec.clone()),
+        Some(Object::ReplicaSet(r)) => (r.spec.replicas, r.spec.template.spec.clone()),
+        Some(_) => {
+            return Err(format!(
+                "error: sim load drives a Deployment, StatefulSet or ReplicaSet, not a {}",
+                kind.name()
+            ))
+        }
+        None => {
+            return Err(format!(
+                "Error from server (NotFound): {} \"{name}\" not found",
+                kind.qualified_resource()
+            ))
+        }
+    };
+    let wkey = (ns.clone(), kind.name().to_string(), name.to_string());
+    if p.bool("stop") {
+        c.config.load.remove(&wkey);
+        return Ok(format!(
+            "{}/{name}: no load (its Pods idle)",
+            kind.name().to_ascii_lowercase()
+        ));
+    }
+    if p.get("cpu").is_none() && p.get("memory").is_none() {
+        return Err(usage.into());
+    }
+    let request: i64 = template
+        .containers
+        .iter()
+        .filter_map(|c| c.resources.requests.get("cpu"))
+        .filter_map(|q| crate::api::quantity::parse_cpu_milli(q))
+        .sum();
+    let mut d = crate::metrics::Demand::default();
+    let mut said = Vec::new();
+    if let Some(cpu) = p.get("cpu") {
+        let total = if let Some(pct) = cpu.strip_suffix('%') {
+            let pct: i64 = pct.parse().map_err(|_| {
+                format!(
+                    "error: --cpu {cpu}: a percentage of the request (80%) or millicores (1200m)"
+                )
+            })?;
+            if request == 0 {
+                return Err(format!("error: --cpu {cpu}: the Pods of {} {name} request no CPU, so a percentage of it means nothing; give millicores (--cpu 500m)", kind.name()));
+            }
+            request * replicas.max(1) * pct / 100
+        } else {
+            crate::api::quantity::parse_cpu_milli(cpu).ok_or_else(|| {
+                format!(
+                    "error: --cpu {cpu}: a percentage of the request (80%) or millicores (1200m)"
+                )
+            })?
+        };
+        d.cpu_milli = Some(total.max(0));
+        said.push(format!("{total}m of CPU shared by its Ready Pods"));
+    }
+    if let Some(mem) = p.get("memory") {
+        let b = crate::api::quantity::parse_bytes(mem)
+            .ok_or_else(|| format!("error: --memory {mem}: a quantity such as 200Mi"))?;
+        d.memory_bytes = Some(b.max(0));
+        said.push(format!("{mem} of memory per Pod"));
+    }
+    c.config.load.insert(wkey, d);
+    Ok(format!(
+        "{}/{name}: load {}",
+        kind.name().to_ascii_lowercase(),
+        said.join(", ")
+    ))
 }
 
 fn hang(c: &mut Cluster, words: &[String]) -> R {

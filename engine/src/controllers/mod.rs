@@ -22,6 +22,7 @@ pub mod disruption;
 pub mod endpointslice;
 pub mod garbage_collector;
 pub mod gitops;
+pub mod hpa;
 pub mod job;
 pub mod namespace;
 pub mod node_lifecycle;

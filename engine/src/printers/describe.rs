@@ -1370,6 +1370,115 @@ fn describe_config_map(c: &Cluster, cm: &ConfigMap) -> String {
     tabwriter::format(&w, 0, 2)
 }
 
+/// `describeHorizontalPodAutoscalerV2`.
+fn describe_hpa(c: &Cluster, h: &HorizontalPodAutoscaler) -> String {
+    let mut w = String::new();
+    let m = &h.metadata;
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    let _ = writeln!(w, "Namespace:\t{}", m.namespace);
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    let _ = writeln!(w, "CreationTimestamp:\t{}", rfc1123z(m.created_ms));
+    let r = &h.spec.scale_target_ref;
+    let _ = writeln!(w, "Reference:\t{}/{}", r.kind, r.name);
+    let _ = writeln!(w, "Metrics:\t( current / target )");
+    for (i, metric) in h.spec.metrics.iter().enumerate() {
+        let status = h
+            .status
+            .current_metrics
+            .get(i)
+            .and_then(|s| s.resource.as_ref());
+        match (&metric.type_[..], &metric.resource) {
+            ("Resource", Some(res)) => match &res.target.average_value {
+                Some(target) => {
+                    let current = status
+                        .and_then(|s| s.current.average_value.clone())
+                        .unwrap_or_else(|| "<unknown>".into());
+                    let _ = writeln!(w, "  resource {} on pods:\t{current} / {target}", res.name);
+                }
+                None => {
+                    let current = status
+                        .and_then(|s| {
+                            s.current.average_utilization.map(|u| {
+                                format!(
+                                    "{u}% ({})",
+                                    s.current.average_value.clone().unwrap_or_default()
+                                )
+                            })
+                        })
+                        .unwrap_or_else(|| "<unknown>".into());
+                    let target = res
+                        .target
+                        .average_utilization
+                        .map_or_else(|| "<auto>".to_string(), |u| format!("{u}%"));
+                    let _ = writeln!(
+                        w,
+                        "  resource {} on pods  (as a percentage of request):\t{current} / {target}",
+                        res.name
+                    );
+                }
+            },
+            (t, _) => {
+                let _ = writeln!(w, "  <unknown metric type \"{t}\">");
+            }
+        }
+    }
+    let _ = writeln!(
+        w,
+        "Min replicas:\t{}",
+        h.spec
+            .min_replicas
+            .map_or_else(|| "<unset>".to_string(), |v| v.to_string())
+    );
+    let _ = writeln!(w, "Max replicas:\t{}", h.spec.max_replicas);
+    if let Some(b) = &h.spec.behavior {
+        let _ = writeln!(w, "Behavior:");
+        for (dir, rules) in [("Scale Up", &b.scale_up), ("Scale Down", &b.scale_down)] {
+            let Some(rules) = rules else {
+                continue;
+            };
+            let _ = writeln!(w, "  {dir}:");
+            if let Some(s) = rules.stabilization_window_seconds {
+                let _ = writeln!(w, "    Stabilization Window: {s} seconds");
+            }
+            if !rules.policies.is_empty() {
+                let _ = writeln!(
+                    w,
+                    "    Select Policy: {}",
+                    rules.select_policy.as_deref().unwrap_or("Max")
+                );
+                let _ = writeln!(w, "    Policies:");
+                for p in &rules.policies {
+                    let _ = writeln!(
+                        w,
+                        "      - Type: {}\tValue: {}\tPeriod: {} seconds",
+                        p.type_, p.value, p.period_seconds
+                    );
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        w,
+        "{} pods:\t{} current / {} desired",
+        r.kind, h.status.current_replicas, h.status.desired_replicas
+    );
+    if !h.status.conditions.is_empty() {
+        let _ = writeln!(w, "Conditions:");
+        let _ = writeln!(w, "  Type\tStatus\tReason\tMessage");
+        let _ = writeln!(w, "  ----\t------\t------\t-------");
+        for cond in &h.status.conditions {
+            let _ = writeln!(
+                w,
+                "  {}\t{}\t{}\t{}",
+                cond.type_, cond.status, cond.reason, cond.message
+            );
+        }
+    }
+    events(&mut w, c, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
 /// `describeSecret`: sizes, never values.
 fn describe_secret(sec: &Secret) -> String {
     let mut w = String::new();
@@ -2198,6 +2307,7 @@ pub fn describe(c: &Cluster, obj: &Object) -> String {
         Object::StorageClass(sc) => describe_storage_class(c, sc),
         Object::ConfigMap(cm) => describe_config_map(c, cm),
         Object::Secret(sec) => describe_secret(sec),
+        Object::HorizontalPodAutoscaler(h) => describe_hpa(c, h),
         other => {
             let mut w = String::new();
             let _ = writeln!(w, "Name:\t{}", other.meta().name);

@@ -38,6 +38,9 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "storageclasses" | "storageclass" | "sc" => Kind::StorageClass,
         "configmaps" | "configmap" | "cm" => Kind::ConfigMap,
         "secrets" | "secret" => Kind::Secret,
+        "horizontalpodautoscalers" | "horizontalpodautoscaler" | "hpa" => {
+            Kind::HorizontalPodAutoscaler
+        }
         _ => return None,
     };
     match group {
@@ -170,6 +173,15 @@ fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
         ],
         Kind::ConfigMap => vec!["NAME", "DATA", "AGE"],
         Kind::Secret => vec!["NAME", "TYPE", "DATA", "AGE"],
+        Kind::HorizontalPodAutoscaler => vec![
+            "NAME",
+            "REFERENCE",
+            "TARGETS",
+            "MINPODS",
+            "MAXPODS",
+            "REPLICAS",
+            "AGE",
+        ],
         Kind::CronJob => vec![
             "NAME",
             "SCHEDULE",
@@ -508,6 +520,20 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
             sec.data.len().to_string(),
             age(m.created_ms, now),
         ],
+        Object::HorizontalPodAutoscaler(h) => vec![
+            name,
+            format!(
+                "{}/{}",
+                h.spec.scale_target_ref.kind, h.spec.scale_target_ref.name
+            ),
+            format_hpa_metrics(h),
+            h.spec
+                .min_replicas
+                .map_or_else(|| "<unset>".to_string(), |m| m.to_string()),
+            h.spec.max_replicas.to_string(),
+            h.status.current_replicas.to_string(),
+            age(m.created_ms, now),
+        ],
     };
     // A label the object lacks is an empty cell.
     r.extend(
@@ -522,6 +548,50 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
         r.insert(0, m.namespace.clone());
     }
     r
+}
+
+/// `formatHPAMetrics`: `cpu: 80%/50%` per Resource metric (`<unknown>` before the
+/// first reading), two at most, then ` + N more...`.
+pub fn format_hpa_metrics(h: &HorizontalPodAutoscaler) -> String {
+    let specs = &h.spec.metrics;
+    if specs.is_empty() {
+        return "<none>".into();
+    }
+    let statuses = &h.status.current_metrics;
+    let list: Vec<String> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| {
+            let status = statuses.get(i).and_then(|s| s.resource.as_ref());
+            match (&spec.type_[..], &spec.resource) {
+                ("Resource", Some(r)) => match &r.target.average_value {
+                    Some(target) => format!(
+                        "{}: {}/{target}",
+                        r.name,
+                        status
+                            .and_then(|s| s.current.average_value.clone())
+                            .unwrap_or_else(|| "<unknown>".into())
+                    ),
+                    None => format!(
+                        "{}: {}/{}",
+                        r.name,
+                        status
+                            .and_then(|s| s.current.average_utilization)
+                            .map_or_else(|| "<unknown>".to_string(), |u| format!("{u}%")),
+                        r.target
+                            .average_utilization
+                            .map_or_else(|| "<auto>".to_string(), |u| format!("{u}%"))
+                    ),
+                },
+                _ => "<unknown type>".into(),
+            }
+        })
+        .collect();
+    if list.len() > 2 {
+        format!("{} + {} more...", list[..2].join(", "), list.len() - 2)
+    } else {
+        list.join(", ")
+    }
 }
 
 /// `GetAccessModesAsString`: RWO, ROX, RWX, RWOP in that order, comma-joined.

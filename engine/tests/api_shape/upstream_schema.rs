@@ -1917,4 +1917,116 @@ pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
             ("type", ""),
         ],
     ),
+    (
+        "V2HorizontalPodAutoscaler",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("spec", "V2HorizontalPodAutoscalerSpec"),
+            ("status", "V2HorizontalPodAutoscalerStatus"),
+        ],
+    ),
+    (
+        "V2HorizontalPodAutoscalerSpec",
+        &[
+            ("behavior", "V2HorizontalPodAutoscalerBehavior"),
+            ("maxReplicas", ""),
+            ("metrics", "V2MetricSpec"),
+            ("minReplicas", ""),
+            ("scaleTargetRef", "V2CrossVersionObjectReference"),
+        ],
+    ),
+    (
+        "V2CrossVersionObjectReference",
+        &[("apiVersion", ""), ("kind", ""), ("name", "")],
+    ),
+    (
+        "V2MetricSpec",
+        &[
+            ("containerResource", "map"),
+            ("external", "map"),
+            ("object", "map"),
+            ("pods", "map"),
+            ("resource", "V2ResourceMetricSource"),
+            ("type", ""),
+        ],
+    ),
+    (
+        "V2ResourceMetricSource",
+        &[("name", ""), ("target", "V2MetricTarget")],
+    ),
+    (
+        "V2MetricTarget",
+        &[
+            ("averageUtilization", ""),
+            ("averageValue", ""),
+            ("type", ""),
+            ("value", ""),
+        ],
+    ),
+    (
+        "V2HorizontalPodAutoscalerBehavior",
+        &[
+            ("scaleDown", "V2HPAScalingRules"),
+            ("scaleUp", "V2HPAScalingRules"),
+        ],
+    ),
+    (
+        "V2HPAScalingRules",
+        &[
+            ("policies", "V2HPAScalingPolicy"),
+            ("selectPolicy", ""),
+            ("stabilizationWindowSeconds", ""),
+            ("tolerance", ""),
+        ],
+    ),
+    (
+        "V2HPAScalingPolicy",
+        &[("periodSeconds", ""), ("type", ""), ("value", "")],
+    ),
+    (
+        "V2HorizontalPodAutoscalerStatus",
+        &[
+            ("conditions", "V2HorizontalPodAutoscalerCondition"),
+            ("currentMetrics", "V2MetricStatus"),
+            ("currentReplicas", ""),
+            ("desiredReplicas", ""),
+            ("lastScaleTime", ""),
+            ("observedGeneration", ""),
+        ],
+    ),
+    (
+        "V2HorizontalPodAutoscalerCondition",
+        &[
+            ("lastTransitionTime", ""),
+            ("message", ""),
+            ("reason", ""),
+            ("status", ""),
+            ("type", ""),
+        ],
+    ),
+    (
+        "V2MetricStatus",
+        &[
+            ("containerResource", "map"),
+            ("external", "map"),
+            ("object", "map"),
+            ("pods", "map"),
+            ("resource", "V2ResourceMetricStatus"),
+            ("type", ""),
+        ],
+    ),
+    (
+        "V2ResourceMetricStatus",
+        &[("current", "V2MetricValueStatus"), ("name", "")],
+    ),
+    (
+        "V2MetricValueStatus",
+        &[
+            ("averageUtilization", ""),
+            ("averageValue", ""),
+            ("value", ""),
+        ],
+    ),
 ];

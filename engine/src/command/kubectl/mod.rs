@@ -9,6 +9,7 @@
 
 mod auth;
 mod authz;
+mod autoscale;
 mod create;
 mod create_rbac;
 mod delete;
@@ -590,6 +591,8 @@ fn run_verb_inner(
         "replace" => create::replace(c, rest, stdin, files),
         "delete" => return blocking(delete::delete(c, rest, stdin, files)),
         "scale" => update::scale(c, rest),
+        "autoscale" => autoscale::autoscale(c, rest),
+        "top" => autoscale::top(c, rest),
         "set" => update::set(c, rest),
         "rollout" => return blocking(rollout::rollout(c, rest)),
         "cordon" => node::cordon(c, rest, true),

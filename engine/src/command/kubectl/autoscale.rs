@@ -1,0 +1,302 @@
+//! `kubectl autoscale` and `kubectl top pod|node`.
+//!
+//! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/autoscale/autoscale.go` (an
+//! `autoscaling/v2` HPA named after its target, a CPU metric only with
+//! `--cpu-percent`) and `pkg/cmd/top/top_pod.go`, `top_node.go`,
+//! `pkg/metricsutil/metrics_printer.go` (CPU in millicores, memory in whole Mi, node
+//! percentages of allocatable, sorted by name or, with `--sort-by`, descending).
+
+use super::util::{api, int_flag, namespace, one_target, NS, R};
+use crate::api::*;
+use crate::apiserver::ObjKey;
+use crate::client::Request;
+use crate::cluster::{kubectl as user, Cluster};
+use crate::command::args::{bool_flag, flag, parse_flags};
+use crate::command::select::parse_label_selector;
+
+/// `kubectl autoscale (TYPE NAME | TYPE/NAME) [--min=MINPODS] --max=MAXPODS
+/// [--cpu-percent=CPU] [--name=NAME]`.
+pub(super) fn autoscale(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(
+        words,
+        &[
+            NS,
+            flag("min", None),
+            flag("max", None),
+            flag("cpu-percent", None),
+            flag("name", None),
+        ],
+        "kubectl autoscale",
+    )?;
+    let Some(max) = p.get("max") else {
+        return Err("error: required flag(s) \"max\" not set".into());
+    };
+    let max = int_flag(max, "--max", 32, "kubectl autoscale")?;
+    let min = int_flag(
+        p.get("min").unwrap_or("-1"),
+        "--min",
+        32,
+        "kubectl autoscale",
+    )?;
+    let cpu = int_flag(
+        p.get("cpu-percent").unwrap_or("-1"),
+        "--cpu-percent",
+        32,
+        "kubectl autoscale",
+    )?;
+    if max < 1 {
+        return Err(format!(
+            "error: --max=MAXPODS is required and must be at least 1, max: {max}"
+        ));
+    }
+    if max < min {
+        return Err(format!(
+            "error: --max=MAXPODS must be larger or equal to --min=MINPODS, max: {max}, min: {min}"
+        ));
+    }
+    let (kind, target) = one_target(&p, "autoscale")?;
+    if !matches!(
+        kind,
+        Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
+    ) {
+        // The scale subresource is looked up in discovery, where only the scalable
+        // workloads have one.
+        let (group, version) = kind.api_version().split_once('/').unwrap_or(("", "v1"));
+        return Err(format!(
+            "error: cannot autoscale a {}: could not find scale subresource for {group}/{version}, Resource={} in discovery information",
+            kind.name(),
+            kind.resource()
+        ));
+    }
+    let ns = namespace(&p);
+    if c.store
+        .get_object(kind, &ObjKey::new(&ns, &target))
+        .is_none()
+    {
+        return Err(crate::apiserver::ApiError::not_found(kind, &target).kubectl_text());
+    }
+    let name = p.get("name").unwrap_or(&target).to_string();
+    let mut hpa = HorizontalPodAutoscaler {
+        metadata: ObjectMeta {
+            name: name.clone(),
+            namespace: ns,
+            ..Default::default()
+        },
+        spec: HorizontalPodAutoscalerSpec {
+            scale_target_ref: CrossVersionObjectReference {
+                api_version: kind.api_version().into(),
+                kind: kind.name().into(),
+                name: target,
+            },
+            min_replicas: (min > 0).then_some(min),
+            max_replicas: max,
+            ..Default::default()
+        },
+        status: Default::default(),
+    };
+    if cpu >= 0 {
+        hpa.spec.metrics.push(MetricSpec {
+            type_: "Resource".into(),
+            resource: Some(ResourceMetricSource {
+                name: "cpu".into(),
+                target: MetricTarget {
+                    type_: "Utilization".into(),
+                    average_utilization: Some(cpu),
+                    ..Default::default()
+                },
+            }),
+            ..Default::default()
+        });
+    }
+    c.submit(
+        &user(),
+        Request::Create {
+            object: Object::HorizontalPodAutoscaler(Box::new(hpa)),
+            event: None,
+        },
+    )
+    .map_err(api)?;
+    Ok(format!(
+        "horizontalpodautoscaler.autoscaling/{name} autoscaled"
+    ))
+}
+
+/// `kubectl top pod [NAME] [-l SELECTOR] [-A] [--sort-by=cpu|memory]` and
+/// `kubectl top node [NAME] [--sort-by=cpu|memory]`.
+pub(super) fn top(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(
+        words,
+        &[
+            NS,
+            flag("selector", Some('l')),
+            bool_flag("all-namespaces", Some('A')),
+            flag("sort-by", None),
+            bool_flag("no-headers", None),
+        ],
+        "kubectl top",
+    )?;
+    let sort = p.get("sort-by").unwrap_or("");
+    if !matches!(sort, "" | "cpu" | "memory") {
+        return Err("error: --sort-by accepts only cpu or memory".into());
+    }
+    let what = p.args.first().map(String::as_str);
+    let name = p.args.get(1).cloned();
+    let now = c.now();
+    let load = c.config.load.clone();
+    let cpu = |m: i64| format!("{m}m");
+    let mem = |b: i64| format!("{}Mi", b / (1024 * 1024));
+    let mut lines: Vec<(String, i64, i64, Vec<String>)> = Vec::new();
+    let headers: Vec<&str>;
+    match what {
+        Some("pod" | "pods" | "po") => {
+            if name.is_some() && p.get("selector").is_some() {
+                return Err("error: only one of NAME or selector can be provided".into());
+            }
+            let all = p.bool("all-namespaces");
+            let ns = namespace(&p);
+            let sel = match p.get("selector") {
+                Some(s) => Some(parse_label_selector(s)?),
+                None => None,
+            };
+            let select = |pod: &Pod| {
+                name.as_ref().is_none_or(|n| pod.metadata.name == *n)
+                    && sel.as_ref().is_none_or(|s| s.matches(&pod.metadata.labels))
+            };
+            let usages = crate::metrics::pod_usages(
+                &c.store,
+                &load,
+                (!all).then_some(ns.as_str()),
+                &select,
+                now,
+            );
+            let candidates: Vec<&Pod> = c
+                .store
+                .list::<Pod>()
+                .filter(|pod| all || pod.metadata.namespace == ns)
+                .filter(|pod| select(pod))
+                .collect();
+            if candidates.is_empty() {
+                if let Some(n) = &name {
+                    return Err(format!(
+                        "Error from server (NotFound): pods \"{n}\" not found"
+                    ));
+                }
+                return Ok(if all {
+                    "No resources found".into()
+                } else {
+                    format!("No resources found in {ns} namespace.")
+                });
+            }
+            if usages.is_empty() {
+                // metricsCreationDelay: a Pod younger than 2 minutes may simply be new.
+                let young = candidates
+                    .iter()
+                    .all(|pod| now.saturating_sub(pod.metadata.created_ms) < 120_000);
+                return Err(if young || name.is_none() {
+                    "error: metrics not available yet".into()
+                } else {
+                    let pod = candidates[0];
+                    format!(
+                        "error: Metrics not available for pod {}/{}, age: {}",
+                        pod.metadata.namespace,
+                        pod.metadata.name,
+                        crate::time::human_duration(now.saturating_sub(pod.metadata.created_ms))
+                    )
+                });
+            }
+            headers = if all {
+                vec!["NAMESPACE", "NAME", "CPU(cores)", "MEMORY(bytes)"]
+            } else {
+                vec!["NAME", "CPU(cores)", "MEMORY(bytes)"]
+            };
+            for ((pns, pname), u) in &usages {
+                let mut row = Vec::new();
+                if all {
+                    row.push(pns.clone());
+                }
+                row.extend([pname.clone(), cpu(u.cpu_milli), mem(u.memory_bytes)]);
+                lines.push((format!("{pns}/{pname}"), u.cpu_milli, u.memory_bytes, row));
+            }
+        }
+        Some("node" | "nodes" | "no") => {
+            headers = vec!["NAME", "CPU(cores)", "CPU(%)", "MEMORY(bytes)", "MEMORY(%)"];
+            let usages = crate::metrics::pod_usages(&c.store, &load, None, &|_| true, now);
+            for n in c.store.list::<Node>() {
+                if name.as_ref().is_some_and(|x| *x != n.metadata.name) {
+                    continue;
+                }
+                let node = &n.metadata.name;
+                if !c.node_up(node) {
+                    lines.push((
+                        node.clone(),
+                        -1,
+                        -1,
+                        vec![
+                            node.clone(),
+                            "<unknown>".into(),
+                            "<unknown>".into(),
+                            "<unknown>".into(),
+                            "<unknown>".into(),
+                        ],
+                    ));
+                    continue;
+                }
+                // The node's own daemons (kubelet, runtime) plus its Pods.
+                let (mut used_cpu, mut used_mem) = (100i64, 600i64 << 20);
+                for pod in c.store.pods_on_node(node) {
+                    if let Some(u) =
+                        usages.get(&(pod.metadata.namespace.clone(), pod.metadata.name.clone()))
+                    {
+                        used_cpu += u.cpu_milli;
+                        used_mem += u.memory_bytes;
+                    }
+                }
+                let alloc = crate::apiserver::allocatable(n);
+                let pct = |used: i64, avail: i64| {
+                    if avail > 0 {
+                        format!("{}%", (used as f64 / avail as f64 * 100.0) as i64)
+                    } else {
+                        "0%".into()
+                    }
+                };
+                lines.push((
+                    node.clone(),
+                    used_cpu,
+                    used_mem,
+                    vec![
+                        node.clone(),
+                        cpu(used_cpu),
+                        pct(used_cpu, alloc.cpu_milli),
+                        mem(used_mem),
+                        pct(used_mem, alloc.memory),
+                    ],
+                ));
+            }
+            if let (Some(n), true) = (&name, lines.is_empty()) {
+                return Err(format!(
+                    "Error from server (NotFound): nodes \"{n}\" not found"
+                ));
+            }
+        }
+        _ => {
+            return Err("error: kubectl top needs a resource: kubectl top pod|node [NAME]".into());
+        }
+    }
+    match sort {
+        "cpu" => lines.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0))),
+        "memory" => lines.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0))),
+        _ => lines.sort_by(|a, b| a.0.cmp(&b.0)),
+    }
+    let mut text = String::new();
+    if !p.bool("no-headers") {
+        text.push_str(&headers.join("\t"));
+        text.push('\n');
+    }
+    for (_, _, _, row) in lines {
+        text.push_str(&row.join("\t"));
+        text.push('\n');
+    }
+    Ok(crate::printers::tabwriter::format(&text, 6, 3)
+        .trim_end()
+        .to_string())
+}
