@@ -56,4 +56,13 @@ if [ "${1:-}" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
     sudo apt-get update -qq && sudo apt-get install -y -qq --no-install-recommends chromium >/dev/null
   fi
 fi
+# Chinese glyphs for the screenshots of the zh page (without them Chromium draws boxes).
+if [ "${1:-}" = "--browser" ] && command -v fc-list >/dev/null 2>&1 && ! fc-list | grep -qi 'cjk'; then
+  say "installing Debian's fonts-noto-cjk"
+  if [ "$(id -u)" = 0 ]; then
+    apt-get install -y -qq --no-install-recommends fonts-noto-cjk >/dev/null || { apt-get update -qq && apt-get install -y -qq --no-install-recommends fonts-noto-cjk >/dev/null; }
+  else
+    sudo apt-get install -y -qq --no-install-recommends fonts-noto-cjk >/dev/null || true
+  fi
+fi
 say "ready (trunk $TRUNK_VERSION, wasm-bindgen $WASM_BINDGEN_VERSION, $(wasm-opt --version))"

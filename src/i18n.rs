@@ -73,6 +73,7 @@ const ZH: &[(&str, &str)] = &[
     ("Deployment · CronJob", "Deployment · CronJob"),
     ("StatefulSet", "StatefulSet"),
     ("want {}", "期望 {}"),
+    ("HorizontalPodAutoscaler: {} to {} replicas", "HorizontalPodAutoscaler：{} 到 {} 个副本"),
     ("claims {}", "声明 {}"),
     ("DaemonSet · one Pod per eligible node", "DaemonSet · 每个符合条件的节点一个 Pod"),
     ("nodes {}", "节点 {}"),

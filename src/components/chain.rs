@@ -719,7 +719,17 @@ fn deployment_card(sim: &SimHandle, d: &DeploymentView, fresh: Option<&'static s
     html! {
         <div key={format!("d/{}", d.name)} class={classes!("card", "deploy", (gap != 0).then_some("gap"), fresh)} style={style(col_x(0), d.y, OWNER_H)}
              data-testid={format!("deployment-{}", d.name)}>
-            <div class="kind">{ t(lang, "Deployment") }</div>
+            <div class="kind">
+                { t(lang, "Deployment") }
+                if let Some((targets, min, max)) = &d.hpa {
+                    // The first metric's reading, short enough for the card; the title
+                    // has kubectl's whole TARGETS column and the bounds.
+                    <span class="hpa" data-testid={format!("hpa-{}", d.name)}
+                          title={format!("{} — {targets}", trf(lang, "HorizontalPodAutoscaler: {} to {} replicas", &[min, max]))}>
+                        { format!(" · HPA {}", targets.split(", ").next().unwrap_or("").split_once(": ").map_or(targets.as_str(), |(_, v)| v)) }
+                    </span>
+                }
+            </div>
             <div class="name">{ &d.name }</div>
             <div class="specstatus">
                 <span class="spec" title="spec.replicas">{ trf(lang, "wants {}", &[&d.desired]) }</span>

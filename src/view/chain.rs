@@ -34,6 +34,9 @@ pub struct DeploymentView {
     pub available: i64,
     /// status.updatedReplicas.
     pub updated: i64,
+    /// The HorizontalPodAutoscaler that sizes it: its TARGETS (`cpu: 40%/50%`) and
+    /// bounds.
+    pub hpa: Option<(String, i64, i64)>,
     /// metadata.resourceVersion (what changed since the last frame pulses).
     pub rv: u64,
     /// metadata.creationTimestamp in ms (what appeared since the last frame fades in).
@@ -755,6 +758,21 @@ fn deployment_views(m: &mut ChainModel, c: &Cluster) -> f64 {
             ready: d.status.ready_replicas,
             available: d.status.available_replicas,
             updated: d.status.updated_replicas,
+            hpa: c
+                .store
+                .list::<HorizontalPodAutoscaler>()
+                .find(|h| {
+                    h.metadata.namespace == d.metadata.namespace
+                        && h.spec.scale_target_ref.kind == "Deployment"
+                        && h.spec.scale_target_ref.name == d.metadata.name
+                })
+                .map(|h| {
+                    (
+                        kubeplay_engine::printers::get::format_hpa_metrics(h),
+                        h.spec.min_replicas.unwrap_or(1),
+                        h.spec.max_replicas,
+                    )
+                }),
             rv: rv_of(&d.metadata),
             created_ms: d.metadata.created_ms,
             y,

@@ -1,4 +1,4 @@
-// Jobs, CronJobs, DaemonSets and StatefulSets in the page: the chain draws CronJob → Job →
+// Jobs, CronJobs, DaemonSets, StatefulSets and an autoscaler in the page: the chain draws CronJob → Job →
 // Pod → Node, DaemonSet → a Pod per node and StatefulSet → its ordinal Pods, a Job's card counts completions and failures against
 // its back-off limit, and the workload lessons are played by clicking their steps — in
 // English and Chinese.
@@ -50,6 +50,7 @@ for (const [id, title, steps, goals] of [
   ['cronjob-forbid-skips', 'A CronJob with Forbid skips a run while the last one still runs', 2, 6],
   ['what-success-means', 'What each controller counts as success: replicas kept vs completions reached', 2, 5],
   ['daemonset-on-every-node', 'A DaemonSet covers every node: a new node gets its Pod, a drain and a dead node leave it', 4, 6],
+  ['hpa-up-and-back-down', 'An autoscaler adds Pods under load at once, and removes them only after five quiet minutes', 5, 3],
   ['statefulset-at-most-one', 'A StatefulSet starts in order and never runs two of a Pod: a dead node\'s Pod waits for a force delete', 5, 5],
 ]) {
   test(`the ${id} lesson: clicking its steps ticks every goal`, async () => {
@@ -72,6 +73,10 @@ for (const [id, title, steps, goals] of [
       await page.getByTestId('lang-zh').click();
       await page.getByTestId('daemonset-log-agent').getByText('每个符合条件的节点一个 Pod').waitFor();
       await page.locator('section.chain').screenshot({ path: shot('chain-daemonset-zh.png') });
+    }
+    if (id === 'hpa-up-and-back-down') {
+      await page.getByTestId('hpa-web').getByText('HPA 0%/50%').waitFor();
+      await page.locator('section.chain').screenshot({ path: shot('chain-hpa-en.png') });
     }
     if (id === 'statefulset-at-most-one') {
       await page.getByTestId('sts-ready-db').filter({ hasText: 'ready 3' }).waitFor();
