@@ -1541,6 +1541,37 @@ fn nslookup(c: &mut Cluster, words: &[String]) -> R {
         let Some((svc, svc_ns)) = rest.split_once('.') else {
             continue;
         };
+        // HOSTNAME.SUBDOMAIN.NS: a Pod's own record under a headless Service that has
+        // its name as subdomain (a StatefulSet's `web-0.web`), while the Pod is Ready.
+        let parts: Vec<&str> = rest.split('.').collect();
+        if parts.len() == 3 {
+            let (host, sub, pns) = (parts[0], parts[1], parts[2]);
+            let headless = c
+                .store
+                .get::<Service>(&ObjKey::new(pns, sub))
+                .is_some_and(|s| s.is_headless());
+            let extra = |p: &Pod, k: &str| {
+                p.spec
+                    .extra
+                    .get(k)
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string)
+            };
+            let ip = c
+                .store
+                .list_ns::<Pod>(pns)
+                .find(|p| {
+                    extra(p, "hostname").as_deref() == Some(host)
+                        && extra(p, "subdomain").as_deref() == Some(sub)
+                        && p.is_ready()
+                        && !p.status.pod_ip.is_empty()
+                })
+                .map(|p| p.status.pod_ip.clone());
+            if let (true, Some(ip)) = (headless, ip) {
+                return Ok(format!("{head}Name:\t{fqdn}\nAddress: {ip}"));
+            }
+            continue;
+        }
         if svc_ns.contains('.') {
             continue;
         }
