@@ -634,16 +634,18 @@ fn job_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) -> f64 {
     next_free
 }
 
+/// The tops of the Pod cards whose owner is named `owner`.
+fn pod_ys_of<'a>(m: &'a ChainModel, owner: &'a str) -> impl Iterator<Item = f64> + 'a {
+    m.pods
+        .iter()
+        .filter(move |p| p.owner.as_deref() == Some(owner))
+        .map(|p| p.y)
+}
+
 /// StatefulSets below the DaemonSets, each centred on its Pods.
 fn stateful_set_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) {
     for d in c.store.list::<StatefulSet>() {
-        let mine: Vec<f64> = m
-            .pods
-            .iter()
-            .filter(|p| p.owner.as_deref() == Some(&d.metadata.name))
-            .map(|p| p.y)
-            .collect();
-        let y = owner_y(mine.into_iter(), POD_H, &mut next_free);
+        let y = owner_y(pod_ys_of(m, &d.metadata.name), POD_H, &mut next_free);
         let s = &d.status;
         let claims = c
             .store
@@ -675,13 +677,7 @@ fn stateful_set_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) {
 /// DaemonSets below the Jobs, each centred on its Pods; returns the next free top.
 fn daemon_set_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) -> f64 {
     for d in c.store.list::<DaemonSet>() {
-        let mine: Vec<f64> = m
-            .pods
-            .iter()
-            .filter(|p| p.owner.as_deref() == Some(&d.metadata.name))
-            .map(|p| p.y)
-            .collect();
-        let y = owner_y(mine.into_iter(), POD_H, &mut next_free);
+        let y = owner_y(pod_ys_of(m, &d.metadata.name), POD_H, &mut next_free);
         let s = &d.status;
         m.daemonsets.push(DaemonSetView {
             name: d.metadata.name.clone(),

@@ -1049,14 +1049,24 @@ fn describe_daemon_set(c: &Cluster, ds: &DaemonSet) -> String {
         "Number of Nodes Misscheduled: {}",
         st.number_misscheduled
     );
+    pods_status(&mut w, c, &m.uid);
+    let tmpl = pod_template(&ds.spec.template, 0);
+    w.push_str(&tmpl.replace('\t', " "));
+    events(&mut w, c, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
+/// `Pods Status:` of a DaemonSet or StatefulSet: its controlled Pods by phase
+/// (`getPodStatusForController`).
+fn pods_status(w: &mut String, c: &Cluster, uid: &str) {
     let pods: Vec<&Pod> = c
         .store
-        .dependent_objects(&m.uid)
+        .dependent_objects(uid)
         .filter_map(|o| match o {
             Object::Pod(p) => Some(&**p),
             _ => None,
         })
-        .filter(|p| p.metadata.controller_ref().map(|r| r.uid.as_str()) == Some(m.uid.as_str()))
+        .filter(|p| p.metadata.controller_ref().map(|r| r.uid.as_str()) == Some(uid))
         .collect();
     let count = |ph: PodPhase| pods.iter().filter(|p| p.status.phase == ph).count();
     let _ = writeln!(
@@ -1067,10 +1077,6 @@ fn describe_daemon_set(c: &Cluster, ds: &DaemonSet) -> String {
         count(PodPhase::Succeeded),
         count(PodPhase::Failed)
     );
-    let tmpl = pod_template(&ds.spec.template, 0);
-    w.push_str(&tmpl.replace('\t', " "));
-    events(&mut w, c, &m.uid);
-    tabwriter::format(&w, 0, 2)
 }
 
 /// `describeStatefulSet` with `describeVolumeClaimTemplates`.
@@ -1092,24 +1098,7 @@ fn describe_stateful_set(c: &Cluster, ss: &StatefulSet) -> String {
     if let Some(ru) = &ss.spec.update_strategy.rolling_update {
         let _ = writeln!(w, "  Partition:\t{}", ru.partition);
     }
-    let pods: Vec<&Pod> = c
-        .store
-        .dependent_objects(&m.uid)
-        .filter_map(|o| match o {
-            Object::Pod(p) => Some(&**p),
-            _ => None,
-        })
-        .filter(|p| p.metadata.controller_ref().map(|r| r.uid.as_str()) == Some(m.uid.as_str()))
-        .collect();
-    let count = |ph: PodPhase| pods.iter().filter(|p| p.status.phase == ph).count();
-    let _ = writeln!(
-        w,
-        "Pods Status:\t{} Running / {} Waiting / {} Succeeded / {} Failed",
-        count(PodPhase::Running),
-        count(PodPhase::Pending),
-        count(PodPhase::Succeeded),
-        count(PodPhase::Failed)
-    );
+    pods_status(&mut w, c, &m.uid);
     let tmpl = pod_template(&ss.spec.template, 0);
     w.push_str(&tmpl.replace('\t', " "));
     if ss.spec.volume_claim_templates.is_empty() {
