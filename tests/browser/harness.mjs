@@ -69,3 +69,17 @@ export async function type(page, text) {
   await input.fill(text);
   await input.press('Enter');
 }
+
+/// Pauses the running clock with a Pod in `status` on the page. A status that alternates
+/// (ErrImagePull and ImagePullBackOff, or Running and CrashLoopBackOff) may have moved on
+/// between the wait and the pause click, so the clock is stepped event by event until a Pod
+/// shows it again. Returns the locator of the Pods in that status.
+export async function pauseWithPodIn(page, status) {
+  const pods = page.locator(`[data-testid=pod][data-status=${status}]`);
+  await pods.first().waitFor({ timeout: 20_000 });
+  await page.getByTestId('play').click();
+  for (let i = 0; i < 100 && (await pods.count()) === 0; i++) {
+    await page.getByTestId('step').click();
+  }
+  return pods;
+}

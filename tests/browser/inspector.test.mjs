@@ -2,7 +2,7 @@
 // its panel (keyboard only), and its Pods are replaced elsewhere.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, shot, type } from './harness.mjs';
+import { serve, launch, openPage, shot, type, pauseWithPodIn } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -12,9 +12,8 @@ test('a Pod whose image cannot be pulled is shown stuck at the image stage with 
   const { page, errors } = await openPage(browser, server.url);
   await type(page, 'sim image-fail api:typo\nkubectl create deployment api --image=api:typo');
   await page.getByTestId('speed-30').click();
-  await page.locator('[data-testid=pod][data-status=ImagePullBackOff]').waitFor({ timeout: 20_000 });
-  await page.getByTestId('play').click();
-  const name = await page.locator('[data-testid=pod][data-status=ImagePullBackOff]').getAttribute('aria-label');
+  const backOff = await pauseWithPodIn(page, 'ImagePullBackOff');
+  const name = await backOff.first().getAttribute('aria-label');
   await page.getByRole('button', { name: `Inspect ${name}`, exact: true }).click();
   const panel = page.getByTestId('inspector');
   await panel.waitFor();

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, launch, openPage, screenshots } from './harness.mjs';
+import { serve, launch, openPage, screenshots, pauseWithPodIn } from './harness.mjs';
 
 let server, browser;
 const dir = path.join(screenshots, 'views');
@@ -27,8 +27,8 @@ for (const lang of ['en', 'zh']) {
     await input.press('Enter');
     await page.locator('[data-testid=pod][data-status=ImagePullBackOff]').waitFor({ timeout: 20_000 });
     await page.waitForTimeout(1500);
-    await page.getByTestId('play').click();
-    const name = (await page.locator('[data-testid=pod][data-status=ImagePullBackOff]').first().getAttribute('aria-label')).slice(4);
+    const backOff = await pauseWithPodIn(page, 'ImagePullBackOff');
+    const name = (await backOff.first().getAttribute('aria-label')).slice(4);
     // The inspect button's name is translated; it ends with the Pod's name in both languages.
     await page.locator(`button.inspect[aria-label$=" ${name}"]`).click();
     await page.getByTestId('inspector').waitFor();

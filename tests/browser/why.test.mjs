@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { serve, launch, openPage, shot } from './harness.mjs';
+import { serve, launch, openPage, shot, pauseWithPodIn } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -59,8 +59,7 @@ test('a Deployment opens on its trace; a stuck Pod\'s trace ends where it is stu
   await input.fill('kubectl set image deployment/web nginx=nginx:nope\nsim image-fail nginx:nope');
   await input.press('Enter');
   await page.getByTestId('speed-30').click();
-  await page.locator('[data-testid=pod][data-status=ImagePullBackOff]').waitFor({ timeout: 20_000 });
-  await page.getByTestId('play').click();
+  const backOff = await pauseWithPodIn(page, 'ImagePullBackOff');
   await page.getByRole('button', { name: 'Inspect Deployment web', exact: true }).click();
   const why = page.getByTestId('why');
   await why.waitFor();
@@ -69,7 +68,7 @@ test('a Deployment opens on its trace; a stuck Pod\'s trace ends where it is stu
   assert.match(text, /kubectl\s+created Deployment web/);
   assert.match(text, /kubectl\s+image: nginx:1\.27 → nginx:nope/);
   assert.match(text, /ScalingReplicaSet: Scaled up replica set web-\w+ from 0 to 1/);
-  const stuck = await page.locator('[data-testid=pod][data-status=ImagePullBackOff]').getAttribute('aria-label');
+  const stuck = await backOff.first().getAttribute('aria-label');
   await page.getByRole('button', { name: `Inspect ${stuck}`, exact: true }).click();
   await page.getByTestId('tab-why').click();
   const last = why.getByTestId('why-stuck');
