@@ -192,6 +192,10 @@ const ZH: &[(&str, &str)] = &[
     ("partitioned", "已断网"),
     ("the kubelet runs but cannot reach the API server", "kubelet 仍在运行，但连不上 API server"),
     ("no Pods", "没有 Pod"),
+    ("Disks", "磁盘"),
+    ("DaemonSet {} runs one Pod on every eligible node: this one stays through NotReady and a drain without --ignore-daemonsets refuses it", "DaemonSet {} 在每个符合条件的节点上运行一个 Pod：节点 NotReady 时它不被驱逐，不带 --ignore-daemonsets 的 drain 会拒绝执行"),
+    ("PersistentVolume {} bound to claim {}, mounted by Pod {}", "PersistentVolume {} 已绑定到申领 {}，由 Pod {} 挂载"),
+    ("claim {} is not bound to a volume yet: Pod {} waits for it", "申领 {} 尚未绑定卷：Pod {} 在等待它"),
     ("NoExecute taint: the taint-eviction controller deletes the Pod when its tolerationSeconds run out", "NoExecute 污点：容忍时间（tolerationSeconds）用完后，taint-eviction 控制器删除该 Pod"),
     // Deployment panel.
     ("Deployment {}", "Deployment {}"),

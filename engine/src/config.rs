@@ -17,6 +17,8 @@ pub struct Config {
     pub kubelet: KubeletTiming,
     /// What each workload demands of CPU and memory (`sim load`).
     pub load: crate::metrics::Load,
+    /// The CPU time each Pod spent answering `sim traffic` requests.
+    pub served: crate::metrics::Served,
 }
 
 impl Default for Config {
@@ -26,6 +28,7 @@ impl Default for Config {
             scheduler_latency: 300,
             kubelet: KubeletTiming::default(),
             load: Default::default(),
+            served: Default::default(),
         }
     }
 }

@@ -9,6 +9,13 @@
 //! a quarter of its memory request (8Mi without one) per container. A container's CPU
 //! limit caps its usage (it is throttled). A Pod has readings once its sandbox has run
 //! for one scrape window (15 s), as metrics-server's first scrape comes after that.
+//!
+//! Request traffic (`sim traffic service/web --rps 100`) is the other source: each
+//! request a Pod answers costs it CPU time (`--cpu-per-request`, 2 ms by default, so
+//! 50 requests per second keep a Pod at 100m). As the kubelet's CPU reading is the
+//! difference of a cumulative counter between two scrapes, a Pod's traffic usage is
+//! the CPU time it spent in the last whole 15 s window, divided by the window; it adds
+//! to what `sim load` makes it use.
 
 use crate::api::*;
 use crate::apiserver::Store;
@@ -29,6 +36,59 @@ pub struct Demand {
 
 /// Demands by (namespace, kind, name) of the workload.
 pub type Load = BTreeMap<(String, String, String), Demand>;
+
+/// The CPU time one Pod spent answering requests, per scrape window.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ServedCpu {
+    /// The window (`now / METRIC_WINDOW`) `cpu_us` counts.
+    window: u64,
+    /// CPU time spent in `window`, in microseconds.
+    cpu_us: u64,
+    /// The usage of the window before `window`, in millicores.
+    prev_milli: i64,
+}
+
+impl ServedCpu {
+    /// One answered request costing `cpu_us` microseconds of CPU at `now`.
+    pub fn add(&mut self, now: SimTime, cpu_us: u64) {
+        let w = now / METRIC_WINDOW;
+        if w != self.window {
+            self.prev_milli = if w == self.window + 1 {
+                Self::milli(self.cpu_us)
+            } else {
+                0
+            };
+            self.cpu_us = 0;
+            self.window = w;
+        }
+        self.cpu_us += cpu_us;
+    }
+
+    /// The usage the last whole window before `now` read, in millicores.
+    pub fn reading(&self, now: SimTime) -> i64 {
+        let w = now / METRIC_WINDOW;
+        if w == self.window {
+            self.prev_milli
+        } else if w == self.window + 1 {
+            Self::milli(self.cpu_us)
+        } else {
+            0
+        }
+    }
+
+    /// Whether the entry can still read above zero at `now`.
+    pub fn live(&self, now: SimTime) -> bool {
+        now / METRIC_WINDOW <= self.window + 1
+    }
+
+    fn milli(cpu_us: u64) -> i64 {
+        // µs of CPU per window (ms) = millicores.
+        (cpu_us / METRIC_WINDOW) as i64
+    }
+}
+
+/// The CPU time each Pod spent on requests, by Pod uid (`sim traffic`).
+pub type Served = BTreeMap<String, ServedCpu>;
 
 /// One Pod's reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +132,7 @@ fn started_at(p: &Pod) -> Option<SimTime> {
 pub fn pod_usages(
     store: &Store,
     load: &Load,
+    served: &Served,
     namespace: Option<&str>,
     select: &dyn Fn(&Pod) -> bool,
     now: SimTime,
@@ -110,15 +171,16 @@ pub fn pod_usages(
             load.get(&key)
                 .map(|d| (d, ready.get(&key).copied().unwrap_or(0)))
         });
+        let traffic = served.get(&p.metadata.uid).map_or(0, |s| s.reading(now));
         out.insert(
             (p.metadata.namespace.clone(), p.metadata.name.clone()),
-            usage_of(p, demand),
+            usage_of(p, demand, traffic),
         );
     }
     out
 }
 
-fn usage_of(p: &Pod, demand: Option<(&Demand, i64)>) -> PodUsage {
+fn usage_of(p: &Pod, demand: Option<(&Demand, i64)>, traffic_milli: i64) -> PodUsage {
     let n = p.spec.containers.len().max(1) as i64;
     let req = |c: &Container, r: &str| c.resources.requests.get(r).cloned();
     let cpu_limit: Option<i64> = p
@@ -154,6 +216,7 @@ fn usage_of(p: &Pod, demand: Option<(&Demand, i64)>) -> PodUsage {
             mem = m;
         }
     }
+    cpu += traffic_milli;
     if let Some(limit) = cpu_limit {
         cpu = cpu.min(limit);
     }
@@ -181,4 +244,26 @@ pub fn pod_request(p: &Pod, resource: &str) -> Result<i64, String> {
         };
     }
     Ok(sum)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pod_reads_the_cpu_time_of_the_last_whole_window_and_zero_once_it_is_idle() {
+        let mut s = ServedCpu::default();
+        // 15 s window 2: 300 requests of 2 ms = 600 ms of CPU over 15 s = 40m.
+        for i in 0..300 {
+            s.add(30_000 + i * 50, 2_000);
+        }
+        assert_eq!(s.reading(44_999), 0, "window 2 is not whole yet");
+        assert_eq!(s.reading(45_000), 40);
+        // Window 3 has one request; the reading is still window 2's.
+        s.add(46_000, 2_000);
+        assert_eq!(s.reading(50_000), 40);
+        assert_eq!(s.reading(60_000), 0, "window 3 read 2 ms over 15 s");
+        assert!(!s.live(75_000));
+        assert_eq!(s.reading(75_000), 0);
+    }
 }

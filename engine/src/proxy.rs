@@ -157,6 +157,9 @@ pub struct Flow {
     pub timeout: SimTime,
     /// Retries after a failed attempt.
     pub retries: u32,
+    /// The CPU time an answered request costs its Pod, in microseconds
+    /// ([`crate::metrics::Served`]).
+    pub cpu_per_request_us: u64,
     /// Requests owed from earlier ticks (thousandths).
     carry: u64,
     /// The next entry node in turn.
@@ -183,12 +186,17 @@ impl Flow {
             until: duration,
             timeout,
             retries,
+            cpu_per_request_us: DEFAULT_CPU_PER_REQUEST_US,
             carry: 0,
             turn: 0,
             sent: 0,
         }
     }
 }
+
+/// What an answered request costs its Pod's CPU unless `--cpu-per-request` says: 2 ms,
+/// a small web handler's work, so 50 requests per second keep a Pod at 100m.
+pub const DEFAULT_CPU_PER_REQUEST_US: u64 = 2_000;
 
 /// Counts of one second of one Service's traffic.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -455,11 +463,13 @@ impl Proxies {
         node_up: impl Fn(&str) -> bool,
         answer: impl Fn(&RuleEndpoint) -> Answer,
         instance: impl Fn(&str) -> Option<String>,
+        served: &mut crate::metrics::Served,
     ) -> Option<(SimTime, ProxyTimer)> {
         self.tick_armed = false;
         // Pods gone take their logs with them; Pods gone or whose application
         // restarted, their memory.
         self.logs.retain(|uid, _| instance(uid).is_some());
+        served.retain(|uid, s| s.live(now) && instance(uid).is_some());
         for app in self.apps.values_mut() {
             for uid in app.pods() {
                 app.observe_instance(&uid, instance(&uid));
@@ -546,6 +556,10 @@ impl Proxies {
                     }
                     if o == Outcome::Ok {
                         if let Some(pick) = &pick_seen {
+                            served
+                                .entry(pick.uid.clone())
+                                .or_default()
+                                .add(now, flow.cpu_per_request_us);
                             let line = match (op, &reply) {
                                 (Some((post, id)), Some(r)) => format!(
                                     "{} /messages/{id} {}",

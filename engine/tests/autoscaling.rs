@@ -1,6 +1,6 @@
 //! The HorizontalPodAutoscaler against the simulated metrics: the scale-up formula,
 //! the 10% tolerance, the 5-minute scale-down stabilization, a `behavior` that speeds
-//! it up, and the GitOps agent that fights it.
+//! it up, the GitOps agent that fights it, and request traffic as the load.
 
 use kubeplay_engine::api::*;
 use kubeplay_engine::apiserver::ObjKey;
@@ -186,6 +186,87 @@ fn top_reads_the_same_metrics_the_autoscaler_reads() {
     assert!(
         nodes.starts_with("NAME     CPU(cores)   CPU(%)   MEMORY(bytes)   MEMORY(%)"),
         "{nodes}"
+    );
+}
+
+#[test]
+fn request_traffic_through_a_service_is_the_cpu_the_autoscaler_scales_on() {
+    let mut c = busy_cluster();
+    sh(&mut c, "kubectl expose deployment web --port 80", None);
+    c.advance(5_000);
+    // 170 requests per second at 2 ms of CPU each: 340m shared by two Pods, 170m each
+    // (plus their 1m idle), 85% of the 200m request.
+    sh(&mut c, "sim traffic service/web --rps 170 --for 30m", None);
+    c.advance(31_000);
+    let top = sh(&mut c, "kubectl top pods --no-headers", None);
+    let cpu: Vec<i64> = top
+        .lines()
+        .map(|l| {
+            let v = l.split_whitespace().nth(1).unwrap();
+            v.trim_end_matches('m').parse().unwrap()
+        })
+        .collect();
+    assert_eq!(cpu.len(), 2, "{top}");
+    // Each reading is floored to a whole millicore.
+    assert!((341..=342).contains(&cpu.iter().sum::<i64>()), "{top}");
+    assert!(cpu.iter().all(|m| (130..=210).contains(m)), "{top}");
+    // desired = ceil(2 × 85 / 50) = 4.
+    c.advance(16_000);
+    assert_eq!(replicas(&c), 4);
+    let scaled = sh(
+        &mut c,
+        "kubectl get events --field-selector reason=SuccessfulRescale -o name",
+        None,
+    );
+    assert_eq!(scaled.lines().count(), 1, "{scaled}");
+    // Four Pods share it: 43%, within tolerance of nothing higher; it stays at four.
+    c.advance(120_000);
+    assert_eq!(replicas(&c), 4);
+    // The traffic stops: the Pods idle, and five minutes later the autoscaler is back
+    // at its minimum.
+    sh(&mut c, "sim traffic service/web --stop", None);
+    c.advance(4 * 60_000);
+    assert_eq!(replicas(&c), 4);
+    c.advance(2 * 60_000);
+    assert_eq!(replicas(&c), 2);
+}
+
+#[test]
+fn a_request_costs_the_cpu_time_the_traffic_command_names() {
+    let mut c = busy_cluster();
+    sh(&mut c, "kubectl expose deployment web --port 80", None);
+    c.advance(5_000);
+    let out = sh(
+        &mut c,
+        "sim traffic service/web --rps 10 --cpu-per-request 30ms --for 5m",
+        None,
+    );
+    assert!(
+        out.trim_end()
+            .ends_with("(timeout 1s, 0 retries, 30ms of CPU per answered request)"),
+        "{out:?}"
+    );
+    c.advance(31_000);
+    let top = sh(&mut c, "kubectl top pods --no-headers", None);
+    let total: i64 = top
+        .lines()
+        .map(|l| {
+            let v = l.split_whitespace().nth(1).unwrap();
+            v.trim_end_matches('m').parse::<i64>().unwrap()
+        })
+        .sum();
+    // 10 × 30 ms per second = 300m, and the two Pods' 1m idle.
+    assert_eq!(total, 302, "{top}");
+    let bad = run(
+        &mut c,
+        "sim traffic service/web --rps 10 --cpu-per-request lots",
+        None,
+        &NoFiles,
+    );
+    assert!(!bad.ok);
+    assert_eq!(
+        bad.output.trim_end(),
+        "error: --cpu-per-request must be a duration from 0s to 10s (like 2ms), not \"lots\""
     );
 }
 

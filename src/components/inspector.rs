@@ -259,8 +259,8 @@ fn node_view(sim: &SimHandle, n: &NodeDetail) -> Html {
             </table>
             <p class="taints">{ if n.taints.is_empty() { t(lang, "Taints: <none>").to_string() } else { trf(lang, "Taints: {}", &[&n.taints.join(", ")]) } }</p>
             <ul class="node-pods">
-                { for n.pods.iter().map(|(p, s, t)| html! {
-                    <li>{ format!("{p} · {s}") }{ t.map(|t| html! { <span class="countdown">{ format!(" · {}", trf(lang, "evicted in {}s", &[&t])) }</span> }).unwrap_or_default() }</li>
+                { for n.pods.iter().map(|p| html! {
+                    <li>{ format!("{} · {}", p.name, p.status) }{ p.evict_in.map(|t| html! { <span class="countdown">{ format!(" · {}", trf(lang, "evicted in {}s", &[&t])) }</span> }).unwrap_or_default() }</li>
                 }) }
             </ul>
             { node_actions(sim, n) }

@@ -99,15 +99,36 @@ pub fn node_board() -> Html {
                                 <p class="aggcount">{ trf(lang, "{} Pods", &[&d.pods.len()]) }</p>
                             } else {
                             <ul class="boardpods">
-                                { for d.pods.iter().map(|(p, s, evict)| html! {
-                                    <li class={classes!("boardpod", (s == "Running").then_some("running"), (s == "Terminating").then_some("terminating"))}>
-                                        <span class="pname">{ p }</span>
-                                        <span class="pstatus">{ s }</span>
-                                        { evict.map(|secs| html! { <span class="countdown" title={t(lang, "NoExecute taint: the taint-eviction controller deletes the Pod when its tolerationSeconds run out")}>{ trf(lang, "evicted in {}s", &[&secs]) }</span> }).unwrap_or_default() }
+                                { for d.pods.iter().map(|p| html! {
+                                    <li class={classes!("boardpod", (p.status == "Running").then_some("running"), (p.status == "Terminating").then_some("terminating"))}
+                                        data-testid={format!("board-pod-{}", p.name)}>
+                                        <span class="pname">{ &p.name }</span>
+                                        { p.daemonset.as_ref().map(|ds| html! {
+                                            <span class="tag ds" data-testid="daemon-pod" title={trf(lang, "DaemonSet {} runs one Pod on every eligible node: this one stays through NotReady and a drain without --ignore-daemonsets refuses it", &[ds])}>{ "DS" }</span>
+                                        }).unwrap_or_default() }
+                                        <span class="pstatus">{ &p.status }</span>
+                                        { p.evict_in.map(|secs| html! { <span class="countdown" title={t(lang, "NoExecute taint: the taint-eviction controller deletes the Pod when its tolerationSeconds run out")}>{ trf(lang, "evicted in {}s", &[&secs]) }</span> }).unwrap_or_default() }
                                     </li>
                                 }) }
                                 if d.pods.is_empty() { <li class="empty">{ t(lang, "no Pods") }</li> }
                             </ul>
+                            }
+                            if !d.volumes.is_empty() {
+                                <ul class="boardvols" aria-label={t(lang, "Disks")} data-testid="board-volumes">
+                                    { for d.volumes.iter().map(|v| {
+                                        let title = match &v.volume {
+                                            Some(pv) => trf(lang, "PersistentVolume {} bound to claim {}, mounted by Pod {}", &[pv, &v.claim, &v.pod]),
+                                            None => trf(lang, "claim {} is not bound to a volume yet: Pod {} waits for it", &[&v.claim, &v.pod]),
+                                        };
+                                        html! {
+                                            <li class={classes!("boardvol", v.volume.is_none().then_some("unbound"))} title={title} data-testid={format!("board-volume-{}", v.claim)}>
+                                                <span class="vicon" aria-hidden="true">{ "⛁" }</span>
+                                                <span class="vname">{ &v.claim }</span>
+                                                <span class="vsize">{ &v.size }</span>
+                                            </li>
+                                        }
+                                    }) }
+                                </ul>
                             }
                             { node_actions(&sim, d) }
                         </article>

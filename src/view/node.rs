@@ -45,8 +45,75 @@ pub struct NodeDetail {
     pub powered: bool,
     /// Cut off from the API server.
     pub partitioned: bool,
-    /// Pods on it: (name, STATUS, seconds to eviction).
-    pub pods: Vec<(String, String, Option<u64>)>,
+    /// Pods on it.
+    pub pods: Vec<NodePod>,
+    /// The disks its Pods mount through PersistentVolumeClaims, in Pod order.
+    pub volumes: Vec<NodeVolume>,
+}
+
+/// A Pod on a node as the node board lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodePod {
+    /// Name.
+    pub name: String,
+    /// STATUS column.
+    pub status: String,
+    /// Seconds until the taint-eviction controller deletes it.
+    pub evict_in: Option<u64>,
+    /// The DaemonSet that put it there (one Pod per eligible node), if one did.
+    pub daemonset: Option<String>,
+}
+
+/// A disk mounted on a node: a Pod's PersistentVolumeClaim and the PersistentVolume
+/// bound to it. A StatefulSet Pod's claim follows it to whichever node it lands on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeVolume {
+    /// The claim.
+    pub claim: String,
+    /// The PersistentVolume bound to it (None: not bound yet, or the claim is missing).
+    pub volume: Option<String>,
+    /// Its capacity, or the claim's phase while it is not bound (`Pending`, `missing`).
+    pub size: String,
+    /// The Pod that mounts it.
+    pub pod: String,
+}
+
+/// The claims the Pods in `pods` mount, with their volumes.
+fn node_volumes(c: &Cluster, pods: &[&Pod]) -> Vec<NodeVolume> {
+    use kubeplay_engine::api::{pod_volumes, VolumeSource};
+    let mut out = Vec::new();
+    for p in pods {
+        for (_, source) in pod_volumes(&p.spec) {
+            let VolumeSource::Claim(claim) = source else {
+                continue;
+            };
+            let pvc =
+                c.store
+                    .get::<PersistentVolumeClaim>(&kubeplay_engine::apiserver::ObjKey::new(
+                        &p.metadata.namespace,
+                        &claim,
+                    ));
+            let (volume, size) = match pvc {
+                Some(pvc) if pvc.status.phase == "Bound" && !pvc.spec.volume_name.is_empty() => (
+                    Some(pvc.spec.volume_name.clone()),
+                    pvc.status
+                        .capacity
+                        .get("storage")
+                        .cloned()
+                        .unwrap_or_default(),
+                ),
+                Some(pvc) => (None, pvc.status.phase.clone()),
+                None => (None, "missing".into()),
+            };
+            out.push(NodeVolume {
+                claim,
+                volume,
+                size,
+                pod: p.metadata.name.clone(),
+            });
+        }
+    }
+    out
 }
 
 /// Build the inspector view of node `name`.
@@ -54,6 +121,7 @@ pub fn node_detail(c: &Cluster, name: &str) -> Option<NodeDetail> {
     let n = c
         .store
         .get::<Node>(&kubeplay_engine::apiserver::ObjKey::new("", name))?;
+    let pods: Vec<&Pod> = c.store.pods_on_node(name).collect();
     Some(NodeDetail {
         name: name.to_string(),
         status: node_status(n),
@@ -62,16 +130,19 @@ pub fn node_detail(c: &Cluster, name: &str) -> Option<NodeDetail> {
         cordoned: n.spec.unschedulable,
         powered: c.node_up(name),
         partitioned: c.node_partitioned(name),
-        pods: c
-            .store
-            .pods_on_node(name)
-            .map(|p| {
-                (
-                    p.metadata.name.clone(),
-                    pod_ready_status(p).1,
-                    kubeplay_engine::explain::eviction_in(c, &p.metadata.uid),
-                )
+        pods: pods
+            .iter()
+            .map(|p| NodePod {
+                name: p.metadata.name.clone(),
+                status: pod_ready_status(p).1,
+                evict_in: kubeplay_engine::explain::eviction_in(c, &p.metadata.uid),
+                daemonset: p
+                    .metadata
+                    .controller_ref()
+                    .filter(|r| r.kind == "DaemonSet")
+                    .map(|r| r.name.clone()),
             })
             .collect(),
+        volumes: node_volumes(c, &pods),
     })
 }

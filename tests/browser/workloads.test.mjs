@@ -73,6 +73,11 @@ for (const [id, title, steps, goals] of [
       await page.getByTestId('lang-zh').click();
       await page.getByTestId('daemonset-log-agent').getByText('每个符合条件的节点一个 Pod').waitFor();
       await page.locator('section.chain').screenshot({ path: shot('chain-daemonset-zh.png') });
+      // The node board marks the DaemonSet's Pod on each Ready node.
+      const board = page.getByTestId('node-board');
+      const tagged = await board.getByTestId('daemon-pod').evaluateAll((els) => els.map((e) => e.closest('[data-testid^="board-pod-"]').dataset.testid));
+      assert.ok(tagged.length >= 3 && tagged.every((t) => t.startsWith('board-pod-log-agent-')), tagged.join(' '));
+      await board.screenshot({ path: shot('node-board-daemonset-zh.png') });
     }
     if (id === 'hpa-up-and-back-down') {
       await page.getByTestId('hpa-web').getByText('HPA 0%/50%').waitFor();
@@ -85,6 +90,17 @@ for (const [id, title, steps, goals] of [
       await page.getByTestId('lang-zh').click();
       await page.getByTestId('statefulset-db').getByText('声明 3').waitFor();
       await page.locator('section.chain').screenshot({ path: shot('chain-statefulset-zh.png') });
+      // Each ordinal's disk is listed on the node its Pod runs on, bound.
+      const board = page.getByTestId('node-board');
+      for (const i of [0, 1, 2]) {
+        const disk = board.getByTestId(`board-volume-data-db-${i}`);
+        await disk.waitFor();
+        assert.equal(await disk.evaluate((e) => e.classList.contains('unbound')), false);
+        assert.match(await disk.getAttribute('title'), new RegExp(`PersistentVolume pvc-[0-9a-f-]+ 已绑定到申领 data-db-${i}，由 Pod db-${i} 挂载`));
+        const card = disk.locator('xpath=ancestor::article[1]');
+        assert.equal(await card.getByTestId(`board-pod-db-${i}`).count(), 1);
+      }
+      await board.screenshot({ path: shot('node-board-volumes-zh.png') });
     }
     if (id === 'job-two-retry-layers') {
       await page.getByTestId('job-reindex-never').filter({ hasText: 'Job · Failed' }).waitFor();

@@ -180,8 +180,15 @@ impl Cluster {
                         .unwrap_or_default();
                     Some(run)
                 };
-                self.proxies
-                    .tick(now, &mut self.rng, &nodes, node_up, answer, instance)
+                self.proxies.tick(
+                    now,
+                    &mut self.rng,
+                    &nodes,
+                    node_up,
+                    answer,
+                    instance,
+                    &mut self.config.served,
+                )
             }
         };
         if let Some((at, t)) = next {

@@ -12,7 +12,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, SimTime, MINUTE, SECOND};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | load deployment|statefulset/NAME --cpu N%|Nm [--memory Q] | load KIND/NAME --stop | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up [NAME]|replicas N|status | etcd members N|down MEMBER|up MEMBER|status | leader status|replicas N|kill COMPONENT | watch break CONTROLLER [--for DURATION] [--gone] | queues";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | load deployment|statefulset/NAME --cpu N%|Nm [--memory Q] | load KIND/NAME --stop | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] [--cpu-per-request DURATION] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up [NAME]|replicas N|status | etcd members N|down MEMBER|up MEMBER|status | leader status|replicas N|kill COMPONENT | watch break CONTROLLER [--for DURATION] [--gone] | queues";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -1343,13 +1343,14 @@ fn traffic(c: &mut Cluster, words: &[String]) -> R {
             flag("for", None),
             flag("timeout", None),
             flag("retries", None),
+            flag("cpu-per-request", None),
             flag("namespace", Some('n')),
             bool_flag("stop", None),
             bool_flag("report", None),
         ],
         "sim traffic",
     )?;
-    let usage = "error: usage: sim traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] | sim traffic service/NAME --stop | sim traffic --report [service/NAME]";
+    let usage = "error: usage: sim traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] [--cpu-per-request DURATION] | sim traffic service/NAME --stop | sim traffic --report [service/NAME]";
     let ns = p.get("namespace").unwrap_or("default");
     let key = match p.args.first() {
         Some(a) => {
@@ -1409,6 +1410,17 @@ fn traffic(c: &mut Cluster, words: &[String]) -> R {
         // A plain client (curl) does not retry.
         None => 0,
     };
+    // What an answered request costs its Pod's CPU: the metrics pipeline turns it into
+    // the Pod's usage, which `kubectl top` and an autoscaler read.
+    let cpu_per_request = match p.get("cpu-per-request") {
+        Some(v) => parse_duration(v)
+            .ok()
+            .filter(|ms| *ms <= 10 * SECOND)
+            .ok_or_else(|| {
+                format!("error: --cpu-per-request must be a duration from 0s to 10s (like 2ms), not \"{v}\"")
+            })?,
+        None => crate::proxy::DEFAULT_CPU_PER_REQUEST_US / 1000,
+    };
     let from = p.get("from").map(str::to_string);
     if let Some(n) = &from {
         if !c.kubelets.contains_key(n) {
@@ -1422,14 +1434,15 @@ fn traffic(c: &mut Cluster, words: &[String]) -> R {
         None => "every node's kube-proxy in turn".into(),
     };
     let msg = format!(
-        "service/{}: {rps} requests per second through {through} for {} (timeout {}, {retries} retries)",
+        "service/{}: {rps} requests per second through {through} for {} (timeout {}, {retries} retries, {} of CPU per answered request)",
         key.name,
         crate::kubelet::format_go_duration(duration),
         crate::kubelet::format_go_duration(timeout),
+        crate::kubelet::format_go_duration(cpu_per_request),
     );
-    c.start_traffic(crate::proxy::Flow::new(
-        key, rps, from, duration, timeout, retries,
-    ));
+    let mut flow = crate::proxy::Flow::new(key, rps, from, duration, timeout, retries);
+    flow.cpu_per_request_us = cpu_per_request * 1000;
+    c.start_traffic(flow);
     Ok(msg)
 }
 

@@ -46,6 +46,7 @@ enum Step {
     },
     /// `kubectl rollout status`: the status viewer's messages as they change.
     Rollout {
+        kind: Kind,
         ns: String,
         name: String,
         last: Option<String>,
@@ -184,10 +185,11 @@ impl Blocking {
     }
 
     /// Follow a rollout.
-    pub fn rollout(deadline: SimTime, ns: String, name: String) -> Self {
+    pub fn rollout(deadline: SimTime, kind: Kind, ns: String, name: String) -> Self {
         Self::new(
             deadline,
             Step::Rollout {
+                kind,
                 ns,
                 name,
                 last: None,
@@ -259,9 +261,12 @@ impl Blocking {
                 names,
                 selector,
             } => poll_created(c, *kind, ns, names, selector.as_ref(), timed_out, &mut out),
-            Step::Rollout { ns, name, last } => {
-                poll_rollout(c, ns, name, last, timed_out, &mut out)
-            }
+            Step::Rollout {
+                kind,
+                ns,
+                name,
+                last,
+            } => poll_rollout(c, (*kind, ns, name), last, timed_out, &mut out),
         };
         if progress == Progress::Failed {
             self.failed = true;
@@ -516,20 +521,31 @@ fn poll_created(
 /// the rollout finishes (or fails, or the Deployment is gone).
 fn poll_rollout(
     c: &Cluster,
-    ns: &str,
-    name: &str,
+    (kind, ns, name): (Kind, &str, &str),
     last: &mut Option<String>,
     timed_out: bool,
     out: &mut String,
 ) -> Progress {
-    let Some(d) = c.store.get::<Deployment>(&ObjKey::new(ns, name)) else {
+    let key = ObjKey::new(ns, name);
+    let message = match kind {
+        Kind::DaemonSet => c
+            .store
+            .get::<DaemonSet>(&key)
+            .map(crate::printers::daemonset_rollout_message),
+        Kind::StatefulSet => c
+            .store
+            .get::<StatefulSet>(&key)
+            .map(crate::printers::statefulset_rollout_message),
+        _ => c.store.get::<Deployment>(&key).map(rollout_message),
+    };
+    let Some(message) = message else {
         line(
             out,
-            &crate::apiserver::ApiError::not_found(Kind::Deployment, name).kubectl_text(),
+            &crate::apiserver::ApiError::not_found(kind, name).kubectl_text(),
         );
         return Progress::Failed;
     };
-    match rollout_message(d) {
+    match message {
         Err(e) => {
             line(out, &e);
             Progress::Failed

@@ -14,9 +14,12 @@
 //! host-network Pod — so a DaemonSet's Pod stays through its node's NotReady and a drain
 //! must be told to ignore it.
 //!
-//! Not modelled: ControllerRevision objects (the revision hash is computed from the
-//! template as upstream does and labelled on the Pods, but no history objects are
-//! stored, so `kubectl rollout undo daemonset` has nothing to go back to).
+//! Each template the DaemonSet has had is a ControllerRevision `<ds>-<hash>`
+//! (`constructHistory`, `snapshot`, `cleanupHistory` in `update.go`): the hash is the
+//! one labelled on the Pods, the data the template as a replacing patch, the revision
+//! one past the highest of the others (a template that comes back, as after `kubectl
+//! rollout undo daemonset`, has its revision moved up). Old revisions beyond
+//! `revisionHistoryLimit` that no Pod still carries are deleted, oldest first.
 
 use super::{Controller, Ctx, Reconcile};
 use crate::api::*;
@@ -264,6 +267,12 @@ impl DaemonSetController {
             return out;
         };
         let hash = compute_hash(&ds.spec.template, None);
+        // Upstream returns before constructHistory for a DaemonSet being deleted.
+        let old_revisions = if ds.metadata.is_deleting() {
+            Vec::new()
+        } else {
+            construct_history(store, ds, &hash, &mut out)
+        };
         let probe = daemon_probe(ds);
         // Each node's (should run, should continue running), asked once per sync.
         let nodes: Vec<(&Node, (bool, bool))> = store
@@ -286,6 +295,7 @@ impl DaemonSetController {
                 .extend(sync_nodes(ds, &node_pods, &deletes, &creates, &hash));
             out.requeue_after = requeue;
         }
+        cleanup_history(ds, &node_pods, old_revisions, &mut out);
         let status = calculate_status(ds, &nodes, &node_pods, &hash, now);
         if status != ds.status {
             let mut updated = ds.clone();
@@ -412,6 +422,108 @@ fn nodes_to_daemon_pods<'a>(store: &'a Store, ds: &DaemonSet) -> BTreeMap<String
         }
     }
     out
+}
+
+/// `constructHistory`: the revision of the current template (created by `snapshot` if
+/// there is none, its revision moved past the others if it is an older one come back)
+/// and the old revisions, oldest first.
+fn construct_history<'a>(
+    store: &'a Store,
+    ds: &DaemonSet,
+    hash: &str,
+    out: &mut Reconcile,
+) -> Vec<&'a ControllerRevision> {
+    let data = crate::controllers::statefulset::revision_patch(&ds.spec.template);
+    let mut histories: Vec<&ControllerRevision> = store
+        .dependent_objects(&ds.metadata.uid)
+        .filter_map(|o| match o {
+            Object::ControllerRevision(r) => Some(r),
+            _ => None,
+        })
+        .filter(|r| {
+            r.metadata.controller_ref().map(|c| c.uid.as_str()) == Some(ds.metadata.uid.as_str())
+        })
+        .collect();
+    histories.sort_by(|a, b| {
+        a.revision
+            .cmp(&b.revision)
+            .then(a.metadata.name.cmp(&b.metadata.name))
+    });
+    let (current, old): (Vec<&ControllerRevision>, Vec<&ControllerRevision>) =
+        histories.into_iter().partition(|r| r.data == data);
+    let next = old.iter().map(|r| r.revision).max().unwrap_or(0) + 1;
+    match current.last() {
+        None => {
+            // `snapshot`.
+            let mut labels = ds.spec.template.metadata.labels.clone();
+            labels.insert(CONTROLLER_REVISION_HASH.into(), hash.into());
+            out.requests.push(Request::Create {
+                object: Object::ControllerRevision(ControllerRevision {
+                    metadata: ObjectMeta {
+                        name: format!("{}-{hash}", ds.metadata.name),
+                        namespace: ds.metadata.namespace.clone(),
+                        labels,
+                        annotations: ds.metadata.annotations.clone(),
+                        owner_references: vec![controller_ref(
+                            Kind::DaemonSet,
+                            &ds.metadata.name,
+                            &ds.metadata.uid,
+                        )],
+                        ..Default::default()
+                    },
+                    data,
+                    revision: next,
+                }),
+                event: None,
+            });
+        }
+        Some(cur) if cur.revision < next => {
+            let mut moved = (*cur).clone();
+            moved.revision = next;
+            out.requests.push(Request::blind_update(moved));
+        }
+        Some(_) => {}
+    }
+    old
+}
+
+/// `cleanupHistory`: old revisions beyond `revisionHistoryLimit`, oldest first, unless a
+/// Pod still carries their hash.
+fn cleanup_history(
+    ds: &DaemonSet,
+    node_pods: &BTreeMap<String, Vec<&Pod>>,
+    old: Vec<&ControllerRevision>,
+    out: &mut Reconcile,
+) {
+    let mut to_kill = old.len() as i64 - ds.spec.revision_history_limit.max(0);
+    if to_kill <= 0 {
+        return;
+    }
+    let live: BTreeSet<&str> = node_pods
+        .values()
+        .flatten()
+        .filter_map(|p| p.metadata.labels.get(CONTROLLER_REVISION_HASH))
+        .map(String::as_str)
+        .collect();
+    for r in old {
+        if to_kill <= 0 {
+            break;
+        }
+        if r.metadata
+            .labels
+            .get(CONTROLLER_REVISION_HASH)
+            .is_some_and(|h| live.contains(h.as_str()))
+        {
+            continue;
+        }
+        out.requests.push(Request::Delete {
+            kind: Kind::ControllerRevision,
+            key: ObjKey::of(&r.metadata),
+            options: DeleteOptions::default(),
+            event: None,
+        });
+        to_kill -= 1;
+    }
 }
 
 /// `updatedDesiredNodeCounts`: (maxSurge, maxUnavailable, desired), a percentage of
@@ -762,7 +874,23 @@ mod tests {
     fn a_daemonset_creates_one_pinned_pod_per_node_with_the_daemon_tolerations() {
         let (store, key) = world(vec![node("node-1", vec![]), node("node-2", vec![])]);
         let r = DaemonSetController::default().sync_daemon_set(&store, &key, 0);
-        let Some(Request::SlowStart(batch)) = r.requests.first() else {
+        // The first sync snapshots the template as revision 1, then creates the Pods.
+        let Some(Request::Create {
+            object: Object::ControllerRevision(rev),
+            ..
+        }) = r.requests.first()
+        else {
+            panic!("{:?}", r.requests)
+        };
+        // The hash of the template as stored (defaulted by the API server).
+        let hash = compute_hash(&store.get::<DaemonSet>(&key).unwrap().spec.template, None);
+        assert_eq!(rev.metadata.name, format!("logs-{hash}"));
+        assert_eq!(rev.revision, 1);
+        assert_eq!(
+            rev.metadata.labels.get(CONTROLLER_REVISION_HASH),
+            Some(&hash)
+        );
+        let Some(Request::SlowStart(batch)) = r.requests.get(1) else {
             panic!("{:?}", r.requests)
         };
         let pinned: Vec<String> = batch
@@ -856,5 +984,81 @@ mod tests {
             }],
         );
         assert_eq!(node_should_run_daemon_pod(&not_ready, &d), (true, true));
+    }
+
+    /// Every ControllerRevision in `r`'s requests: (verb, name, revision).
+    fn revision_writes(r: &Reconcile) -> Vec<(&'static str, String, i64)> {
+        r.requests
+            .iter()
+            .filter_map(|q| match q {
+                Request::Create {
+                    object: Object::ControllerRevision(c),
+                    ..
+                } => Some(("create", c.metadata.name.clone(), c.revision)),
+                Request::Update(Object::ControllerRevision(c)) => {
+                    Some(("update", c.metadata.name.clone(), c.revision))
+                }
+                Request::Delete {
+                    kind: Kind::ControllerRevision,
+                    key,
+                    ..
+                } => Some(("delete", key.name.clone(), 0)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_template_gets_a_revision_and_a_template_that_comes_back_moves_to_the_end() {
+        let (mut store, key) = world(vec![node("node-1", vec![])]);
+        let mut rng = Rng::new(2);
+        let mut c = DaemonSetController::default();
+        let apply = |store: &mut Store, rng: &mut Rng, r: &Reconcile| {
+            for q in &r.requests {
+                if let Request::Create {
+                    object: o @ Object::ControllerRevision(_),
+                    ..
+                } = q
+                {
+                    store.create(0, rng, o.clone(), "test").unwrap();
+                }
+                if let Request::Update(o @ Object::ControllerRevision(_)) = q {
+                    store.update(0, o.clone(), "test").unwrap();
+                }
+            }
+        };
+        let first = c.sync_daemon_set(&store, &key, 0);
+        let h1 = compute_hash(&store.get::<DaemonSet>(&key).unwrap().spec.template, None);
+        assert_eq!(
+            revision_writes(&first),
+            vec![("create", format!("logs-{h1}"), 1)]
+        );
+        apply(&mut store, &mut rng, &first);
+        // Nothing new while the template stays.
+        assert_eq!(revision_writes(&c.sync_daemon_set(&store, &key, 0)), vec![]);
+        // A new image: revision 2.
+        let mut d = store.get::<DaemonSet>(&key).unwrap().clone();
+        d.spec.template.spec.containers[0].image = "fluentd:2".into();
+        store
+            .update(0, Object::DaemonSet(Box::new(d.clone())), "test")
+            .unwrap();
+        let h2 = compute_hash(&store.get::<DaemonSet>(&key).unwrap().spec.template, None);
+        let second = c.sync_daemon_set(&store, &key, 0);
+        assert_eq!(
+            revision_writes(&second),
+            vec![("create", format!("logs-{h2}"), 2)]
+        );
+        apply(&mut store, &mut rng, &second);
+        // Back to the first image (a rollback): revision 1 becomes revision 3.
+        d = store.get::<DaemonSet>(&key).unwrap().clone();
+        d.spec.template.spec.containers[0].image = "fluentd".into();
+        store
+            .update(0, Object::DaemonSet(Box::new(d)), "test")
+            .unwrap();
+        let back = c.sync_daemon_set(&store, &key, 0);
+        assert_eq!(
+            revision_writes(&back),
+            vec![("update", format!("logs-{h1}"), 3)]
+        );
     }
 }

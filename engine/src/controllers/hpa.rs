@@ -20,7 +20,7 @@ use super::{Controller, Ctx, Reconcile, Retry};
 use crate::api::*;
 use crate::apiserver::{Change, ObjKey, Store};
 use crate::client::{event_ref, Component, Request};
-use crate::metrics::{pod_request, pod_usages, Load};
+use crate::metrics::{pod_request, pod_usages};
 use crate::time::{rfc3339, SimTime, SECOND};
 use std::collections::BTreeMap;
 
@@ -74,7 +74,7 @@ impl Controller for HorizontalController {
             self.scale_down_events.remove(key);
             return Reconcile::default();
         };
-        let mut r = self.reconcile(ctx.store, &ctx.config.load, hpa, ctx.now);
+        let mut r = self.reconcile(ctx.store, ctx.config, hpa, ctx.now);
         r.requeue_after = Some(SYNC_PERIOD);
         r
     }
@@ -153,7 +153,7 @@ impl HorizontalController {
     pub fn reconcile(
         &mut self,
         store: &Store,
-        load: &Load,
+        config: &crate::config::Config,
         hpa: &HorizontalPodAutoscaler,
         now: SimTime,
     ) -> Reconcile {
@@ -227,7 +227,7 @@ impl HorizontalController {
             let mut invalid_count = 0;
             let mut new_statuses = Vec::new();
             for m in &hpa.spec.metrics {
-                match self.compute_for_metric(store, load, ns, &selector, current, m, now) {
+                match self.compute_for_metric(store, config, ns, &selector, current, m, now) {
                     Ok((n, name, st)) => {
                         new_statuses.push(st);
                         if best.as_ref().is_none_or(|(b, _)| n > *b) {
@@ -347,7 +347,7 @@ impl HorizontalController {
     fn compute_for_metric(
         &self,
         store: &Store,
-        load: &Load,
+        config: &crate::config::Config,
         ns: &str,
         selector: &LabelSelector,
         current: i64,
@@ -381,7 +381,8 @@ impl HorizontalController {
             .collect();
         let usages = pod_usages(
             store,
-            load,
+            &config.load,
+            &config.served,
             Some(ns),
             &|p| selector.matches(&p.metadata.labels),
             now,

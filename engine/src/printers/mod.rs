@@ -228,6 +228,88 @@ pub fn rollout_message(d: &Deployment) -> Result<(String, bool), String> {
     ))
 }
 
+/// The DaemonSet status viewer (`DaemonSetStatusViewer.Status` in
+/// `polymorphichelpers/rollout_status.go`).
+pub fn daemonset_rollout_message(ds: &DaemonSet) -> Result<(String, bool), String> {
+    if ds.spec.update_strategy.type_ != "RollingUpdate" {
+        return Err(
+            "error: rollout status is only available for RollingUpdate strategy type".into(),
+        );
+    }
+    let (name, s) = (&ds.metadata.name, &ds.status);
+    if ds.metadata.generation <= s.observed_generation {
+        if s.updated_number_scheduled < s.desired_number_scheduled {
+            return Ok((format!("Waiting for daemon set \"{name}\" rollout to finish: {} out of {} new pods have been updated...", s.updated_number_scheduled, s.desired_number_scheduled), false));
+        }
+        if s.number_available < s.desired_number_scheduled {
+            return Ok((format!("Waiting for daemon set \"{name}\" rollout to finish: {} of {} updated pods are available...", s.number_available, s.desired_number_scheduled), false));
+        }
+        return Ok((
+            format!("daemon set \"{name}\" successfully rolled out"),
+            true,
+        ));
+    }
+    Ok((
+        "Waiting for daemon set spec update to be observed...".into(),
+        false,
+    ))
+}
+
+/// The StatefulSet status viewer (`StatefulSetStatusViewer.Status`). The API server
+/// defaults `rollingUpdate.partition` to 0, so a RollingUpdate set ends on the
+/// "partitioned roll out complete" line even without a partition, as kubectl prints.
+pub fn statefulset_rollout_message(sts: &StatefulSet) -> Result<(String, bool), String> {
+    if sts.spec.update_strategy.type_ != "RollingUpdate" {
+        return Err(
+            "error: rollout status is only available for RollingUpdate strategy type".into(),
+        );
+    }
+    let s = &sts.status;
+    if s.observed_generation == 0 || sts.metadata.generation > s.observed_generation {
+        return Ok((
+            "Waiting for statefulset spec update to be observed...".into(),
+            false,
+        ));
+    }
+    if s.ready_replicas < sts.spec.replicas {
+        return Ok((
+            format!(
+                "Waiting for {} pods to be ready...",
+                sts.spec.replicas - s.ready_replicas
+            ),
+            false,
+        ));
+    }
+    if let Some(ru) = &sts.spec.update_strategy.rolling_update {
+        if s.updated_replicas < sts.spec.replicas - ru.partition {
+            return Ok((format!("Waiting for partitioned roll out to finish: {} out of {} new pods have been updated...", s.updated_replicas, sts.spec.replicas - ru.partition), false));
+        }
+        return Ok((
+            format!(
+                "partitioned roll out complete: {} new pods have been updated...",
+                s.updated_replicas
+            ),
+            true,
+        ));
+    }
+    if s.update_revision != s.current_revision {
+        return Ok((
+            format!(
+                "waiting for statefulset rolling update to complete {} pods at revision {}...",
+                s.updated_replicas, s.update_revision
+            ),
+            false,
+        ));
+    }
+    Ok((
+        format!(
+            "statefulset rolling update complete {} pods at revision {}...",
+            s.current_replicas, s.current_revision
+        ),
+        true,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

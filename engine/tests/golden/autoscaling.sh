@@ -39,3 +39,18 @@ spec:
     resource: {name: cpu, target: {type: Utilization}}
 YAML
 kubectl get hpa web -o yaml
+# Request traffic as the load: 170 requests per second at 2 ms of CPU each, through
+# a Service in front of the Deployment.
+kubectl delete hpa web
+kubectl scale deployment web --replicas=2
+kubectl expose deployment web --port 80
+sim settle
+kubectl autoscale deployment web --min=2 --max=10 --cpu-percent=50
+sim traffic service/web --rps 170 --for 20m
+sim traffic service/web --rps 170 --cpu-per-request 20s   # expect error
+sim advance 31s
+kubectl top pods
+kubectl get hpa
+sim advance 16s
+kubectl get hpa
+kubectl describe hpa web

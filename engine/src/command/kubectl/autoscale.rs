@@ -142,7 +142,6 @@ pub(super) fn top(c: &mut Cluster, words: &[String]) -> R {
     let what = p.args.first().map(String::as_str);
     let name = p.args.get(1).cloned();
     let now = c.now();
-    let load = c.config.load.clone();
     let cpu = |m: i64| format!("{m}m");
     let mem = |b: i64| format!("{}Mi", b / (1024 * 1024));
     let mut lines: Vec<(String, i64, i64, Vec<String>)> = Vec::new();
@@ -164,7 +163,8 @@ pub(super) fn top(c: &mut Cluster, words: &[String]) -> R {
             };
             let usages = crate::metrics::pod_usages(
                 &c.store,
-                &load,
+                &c.config.load,
+                &c.config.served,
                 (!all).then_some(ns.as_str()),
                 &select,
                 now,
@@ -220,7 +220,14 @@ pub(super) fn top(c: &mut Cluster, words: &[String]) -> R {
         }
         Some("node" | "nodes" | "no") => {
             headers = vec!["NAME", "CPU(cores)", "CPU(%)", "MEMORY(bytes)", "MEMORY(%)"];
-            let usages = crate::metrics::pod_usages(&c.store, &load, None, &|_| true, now);
+            let usages = crate::metrics::pod_usages(
+                &c.store,
+                &c.config.load,
+                &c.config.served,
+                None,
+                &|_| true,
+                now,
+            );
             for n in c.store.list::<Node>() {
                 if name.as_ref().is_some_and(|x| *x != n.metadata.name) {
                     continue;

@@ -1,4 +1,6 @@
-//! `kubectl rollout status|history|undo|pause|resume|restart` for Deployments.
+//! `kubectl rollout status|history|undo|pause|resume|restart` for Deployments, and
+//! `status|history|undo|restart` for DaemonSets and StatefulSets (whose history is
+//! their ControllerRevisions; pausing them is not supported, as upstream says).
 //!
 //! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/rollout/rollout.go` and its
 //! `rollout_status.go`, `rollout_history.go`, `rollout_undo.go`, `rollout_pause.go`,
@@ -73,7 +75,7 @@ pub(super) fn rollout_with(c: &mut Cluster, words: &[String], client_dry_run: bo
         return Err("error: required resource not specified".into());
     }
     let (kind, name) = one_target(&p, &format!("rollout {sub}"))?;
-    if kind != Kind::Deployment {
+    if !matches!(kind, Kind::Deployment | Kind::DaemonSet | Kind::StatefulSet) {
         return Err(format!(
             "error: no {sub} has been implemented for {{\"{}\" \"{}\"}} here",
             kind.api_version().split('/').next().unwrap_or(""),
@@ -83,8 +85,30 @@ pub(super) fn rollout_with(c: &mut Cluster, words: &[String], client_dry_run: bo
     let qn = qualified_name(kind, &name);
     // Only `status` may keep the command waiting; the others answer at once.
     let at_once = |text| (text, None);
+    if kind != Kind::Deployment {
+        let key = ObjKey::new(&ns, &name);
+        let Some(obj) = c.store.get_object(kind, &key).cloned() else {
+            return Err(ApiError::not_found(kind, &name).kubectl_text());
+        };
+        return match sub.as_str() {
+            "status" => rollout_status(c, &p, kind, &ns, &name),
+            "history" => set_history(c, &p, &obj, &qn).map(at_once),
+            "undo" => set_undo(c, &p, obj, &qn, client_dry_run).map(at_once),
+            "restart" => set_restart(c, obj, &qn).map(at_once),
+            // objectpauser.go / objectresumer.go know only Deployments.
+            verb => Err(format!(
+                "error: {} \"{name}\" {} is not supported",
+                kind.qualified_resource(),
+                if verb == "pause" {
+                    "pausing"
+                } else {
+                    "resuming"
+                }
+            )),
+        };
+    }
     match sub.as_str() {
-        "status" => rollout_status(c, &p, &ns, &name),
+        "status" => rollout_status(c, &p, kind, &ns, &name),
         "history" => rollout_history(c, &p, &ns, &name, &qn).map(at_once),
         "pause" => rollout_pause(c, &ns, &name, &qn, true).map(at_once),
         "resume" => rollout_pause(c, &ns, &name, &qn, false).map(at_once),
@@ -98,11 +122,14 @@ pub(super) fn rollout_with(c: &mut Cluster, words: &[String], client_dry_run: bo
 
 /// `kubectl rollout status` (`rollout_status.go`): follow the rollout until it
 /// finishes, or with `--watch=false` say once where it stands.
-fn rollout_status(c: &mut Cluster, p: &Parsed, ns: &str, name: &str) -> RB {
+fn rollout_status(c: &mut Cluster, p: &Parsed, kind: Kind, ns: &str, name: &str) -> RB {
     let timeout = timeout_flag(p, DEFAULT_WAIT)?;
-    deployment(c, ns, name)?;
+    if kind == Kind::Deployment {
+        deployment(c, ns, name)?;
+    }
     let mut b = Blocking::rollout(
         c.now().saturating_add(timeout),
+        kind,
         ns.to_string(),
         name.to_string(),
     );
@@ -292,4 +319,144 @@ fn rollout_undo(
     c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
         .map_err(api)?;
     Ok(format!("{qn} rolled back"))
+}
+
+/// The ControllerRevisions `obj` (a DaemonSet or StatefulSet) controls, by revision
+/// (`controlledHistories` in `polymorphichelpers/history.go`).
+fn controlled_histories(c: &Cluster, obj: &Object) -> Vec<ControllerRevision> {
+    let uid = &obj.meta().uid;
+    let mut out: Vec<ControllerRevision> = c
+        .store
+        .dependent_objects(uid)
+        .filter_map(|o| match o {
+            Object::ControllerRevision(r)
+                if r.metadata.controller_ref().map(|c| &c.uid) == Some(uid) =>
+            {
+                Some(r.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    out.sort_by_key(|r| r.revision);
+    out
+}
+
+/// The revision parsed from `--revision`.
+fn revision_flag(p: &Parsed) -> Result<i64, String> {
+    match p.get("revision") {
+        None => Ok(0),
+        Some(rev) => rev.parse().map_err(|_| {
+            format!("error: invalid argument \"{rev}\" for \"--revision\" flag: strconv.ParseInt: parsing \"{rev}\": invalid syntax\nSee 'kubectl rollout history --help' for usage.")
+        }),
+    }
+}
+
+/// `kubectl rollout history` of a DaemonSet or StatefulSet (`printHistory`): each
+/// ControllerRevision with the change-cause it copied from the object's annotations,
+/// or with `--revision=N` the template that revision restores.
+fn set_history(c: &Cluster, p: &Parsed, obj: &Object, qn: &str) -> R {
+    let history = controlled_histories(c, obj);
+    let want = revision_flag(p)?;
+    if history.is_empty() {
+        return Ok(format!("{qn} \nNo rollout history found.\n"));
+    }
+    if want > 0 {
+        let r = history
+            .iter()
+            .find(|r| r.revision == want)
+            .ok_or_else(|| "error: unable to find the specified revision".to_string())?;
+        let t = crate::controllers::statefulset::revision_template(r)
+            .ok_or_else(|| format!("error: unable to parse history {}", r.metadata.name))?;
+        let mut out = format!("{qn} with revision #{want}\n");
+        out.push_str(&crate::printers::describe::pod_template(&t, 0));
+        out.push('\n');
+        return Ok(out);
+    }
+    let mut text = format!("{qn} \nREVISION\tCHANGE-CAUSE\n");
+    for r in &history {
+        let cause = r
+            .metadata
+            .annotations
+            .get(CHANGE_CAUSE)
+            .filter(|c| !c.is_empty())
+            .cloned()
+            .unwrap_or_else(|| "<none>".into());
+        text.push_str(&format!("{}\t{cause}\n", r.revision));
+    }
+    let mut out = crate::printers::tabwriter::format(&text, 0, 2);
+    out.push('\n');
+    Ok(out)
+}
+
+/// The Pod template of a DaemonSet or StatefulSet, to read or to replace.
+fn set_template(obj: &mut Object) -> Option<&mut PodTemplateSpec> {
+    match obj {
+        Object::DaemonSet(d) => Some(&mut d.spec.template),
+        Object::StatefulSet(s) => Some(&mut s.spec.template),
+        _ => None,
+    }
+}
+
+/// `kubectl rollout undo` of a DaemonSet or StatefulSet (`DaemonSetRollbacker` /
+/// `StatefulSetRollbacker` in `rollback.go`): the revision's patch replaces the
+/// template; the controller then moves that revision to the end of the history.
+fn set_undo(c: &mut Cluster, p: &Parsed, mut obj: Object, qn: &str, client_dry_run: bool) -> R {
+    let to: i64 = p
+        .get("to-revision")
+        .unwrap_or("0")
+        .parse()
+        .map_err(|_| {
+            let v = p.get("to-revision").unwrap_or_default();
+            format!("error: invalid argument \"{v}\" for \"--to-revision\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax\nSee 'kubectl rollout undo --help' for usage.")
+        })?;
+    if to < 0 {
+        return Err(format!(
+            "error: unable to find specified revision {to} in history"
+        ));
+    }
+    let history = controlled_histories(c, &obj);
+    if to == 0 && history.len() <= 1 {
+        return Err("error: no last revision to roll back to".into());
+    }
+    // findHistory: the second highest revision, or the one asked for.
+    let target = if to == 0 {
+        history.get(history.len() - 2)
+    } else {
+        history.iter().find(|r| r.revision == to)
+    }
+    .ok_or_else(|| format!("error: unable to find specified revision {to} in history"))?;
+    let template = crate::controllers::statefulset::revision_template(target)
+        .ok_or_else(|| format!("error: unable to parse history {}", target.metadata.name))?;
+    if client_dry_run {
+        let t = crate::printers::describe::pod_template(&template, 0);
+        return Ok(format!("{qn} will roll back to {t} (dry run)"));
+    }
+    let Some(current) = set_template(&mut obj) else {
+        return Err(format!(
+            "error: no rollbacker has been implemented for {qn}"
+        ));
+    };
+    // daemonSetMatch / statefulsetMatch compare the patches: the templates.
+    if crate::controllers::statefulset::revision_patch(current) == target.data {
+        return Ok(format!(
+            "{qn} skipped rollback (current template already matches revision {to})"
+        ));
+    }
+    *current = template;
+    c.submit(&user(), Request::Update(obj)).map_err(api)?;
+    Ok(format!("{qn} rolled back"))
+}
+
+/// `kubectl rollout restart` of a DaemonSet or StatefulSet (`objectrestarter.go`): a
+/// new `restartedAt` annotation on the template.
+fn set_restart(c: &mut Cluster, mut obj: Object, qn: &str) -> R {
+    let now = rfc3339(c.now());
+    let Some(t) = set_template(&mut obj) else {
+        return Err(format!("error: no restarter has been implemented for {qn}"));
+    };
+    t.metadata
+        .annotations
+        .insert("kubectl.kubernetes.io/restartedAt".into(), now);
+    c.submit(&user(), Request::Update(obj)).map_err(api)?;
+    Ok(format!("{qn} restarted"))
 }

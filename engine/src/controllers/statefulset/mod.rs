@@ -114,7 +114,7 @@ pub fn revision_name(set: &str, data: &serde_json::Value, collision_count: i64) 
 }
 
 /// The template a revision restores (its patch's `spec.template`).
-fn revision_template(rev: &ControllerRevision) -> Option<PodTemplateSpec> {
+pub fn revision_template(rev: &ControllerRevision) -> Option<PodTemplateSpec> {
     let mut t = rev.data.get("spec")?.get("template")?.clone();
     if let serde_json::Value::Object(m) = &mut t {
         m.remove("$patch");
@@ -327,6 +327,9 @@ pub fn sync_stateful_set(store: &Store, key: &ObjKey, now: SimTime) -> Reconcile
                         name: update_name.clone(),
                         namespace: set.metadata.namespace.clone(),
                         labels: set.spec.template.metadata.labels.clone(),
+                        // newRevision copies the set's annotations (a change-cause
+                        // among them, which `rollout history` prints).
+                        annotations: set.metadata.annotations.clone(),
                         owner_references: vec![controller_ref(
                             Kind::StatefulSet,
                             name,
