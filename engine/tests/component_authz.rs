@@ -85,6 +85,48 @@ fn every_component_is_allowed_what_it_does_by_its_bootstrap_role() {
 }
 
 #[test]
+fn the_workload_controllers_do_their_work_as_their_service_accounts_and_are_refused_nothing() {
+    let mut c = web_cluster(3);
+    let sts = "apiVersion: v1\nkind: Service\nmetadata: {name: db}\nspec:\n  clusterIP: None\n  selector: {app: db}\n  ports: [{port: 5432}]\n---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n  replicas: 2\n  selector: {matchLabels: {app: db}}\n  persistentVolumeClaimRetentionPolicy: {whenScaled: Delete}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers: [{name: pg, image: 'postgres:16', volumeMounts: [{name: data, mountPath: /data}]}]\n  volumeClaimTemplates:\n  - metadata: {name: data}\n    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n";
+    let ds = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec:\n      containers: [{name: a, image: 'fluent-bit:3.0'}]\n";
+    let job = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: once}\nspec:\n  ttlSecondsAfterFinished: 5\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: c, image: 'busybox:1.36', command: [sleep, '2']}]\n";
+    for y in [sts, ds, job] {
+        let o = run(&mut c, "kubectl apply -f -", Some(y), &NoFiles);
+        assert!(o.ok, "{}", o.output);
+    }
+    sh(
+        &mut c,
+        "kubectl create cronjob tick --image=busybox:1.36 --schedule=\"*/1 * * * *\"",
+    );
+    sh(
+        &mut c,
+        "kubectl autoscale deployment web --min=1 --max=6 --cpu-percent=50",
+    );
+    c.advance(60_000);
+    sh(&mut c, "sim load deployment/web --cpu 200%");
+    sh(&mut c, "kubectl set image daemonset/agent a=fluent-bit:3.1");
+    sh(&mut c, "kubectl scale statefulset db --replicas=1");
+    c.advance(5 * 60_000);
+    assert_eq!(c.component_refusals(), Vec::<String>::new());
+    // The work was done: claims bound and one deleted with its scaled-away Pod, the
+    // autoscaler's rescale, the finished Job gone after its TTL, the CronJob's Jobs.
+    assert_eq!(c.store.list::<PersistentVolumeClaim>().count(), 1);
+    assert!(c.events().iter().any(|e| e.reason == "SuccessfulRescale"));
+    assert!(!c.store.list::<Job>().any(|j| j.metadata.name == "once"));
+    assert!(c
+        .store
+        .list::<Job>()
+        .any(|j| j.metadata.name.starts_with("tick-")));
+    assert_eq!(
+        c.store
+            .list::<ControllerRevision>()
+            .filter(|r| r.metadata.name.starts_with("agent-"))
+            .count(),
+        2
+    );
+}
+
+#[test]
 fn a_scheduler_without_its_binding_cannot_bind_and_resumes_when_it_is_back() {
     let mut c = web_cluster(5);
     sh(

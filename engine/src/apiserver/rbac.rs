@@ -639,15 +639,24 @@ fn events_rule() -> PolicyRule {
 /// (`system:controller:<name>`, bound to the ServiceAccount `kube-system/<name>`
 /// each controller uses with `--use-service-account-credentials`), with their rules.
 pub const CONTROLLER_ACCOUNTS: &[&str] = &[
+    "cronjob-controller",
+    "daemon-set-controller",
     "deployment-controller",
     "disruption-controller",
     "endpoint-controller",
     "endpointslice-controller",
     "generic-garbage-collector",
+    "horizontal-pod-autoscaler",
+    "job-controller",
     "namespace-controller",
     "node-controller",
+    "persistent-volume-binder",
+    "pv-protection-controller",
+    "pvc-protection-controller",
     "replicaset-controller",
     "resourcequota-controller",
+    "statefulset-controller",
+    "ttl-after-finished-controller",
 ];
 
 /// `controller_policy.go`'s roles for [`CONTROLLER_ACCOUNTS`], and `policy.go`'s
@@ -660,6 +669,178 @@ fn component_roles() -> Vec<(String, Vec<PolicyRule>)> {
         r
     };
     let controllers: Vec<(&str, Vec<PolicyRule>)> = vec![
+        (
+            "cronjob-controller",
+            vec![
+                rule(
+                    &["get", "list", "watch", "update"],
+                    &["batch"],
+                    &["cronjobs"],
+                ),
+                rule(
+                    &[
+                        "get", "list", "watch", "create", "update", "delete", "patch",
+                    ],
+                    &["batch"],
+                    &["jobs"],
+                ),
+                rule(&["update"], &["batch"], &["cronjobs/status"]),
+                rule(&["update"], &["batch"], &["cronjobs/finalizers"]),
+                rule(&["list", "watch", "delete"], &[""], &["pods"]),
+                events_rule(),
+            ],
+        ),
+        (
+            "daemon-set-controller",
+            vec![
+                rule(ro, &["extensions", "apps"], &["daemonsets"]),
+                rule(&["update"], &["extensions", "apps"], &["daemonsets/status"]),
+                rule(
+                    &["update"],
+                    &["extensions", "apps"],
+                    &["daemonsets/finalizers"],
+                ),
+                rule(&["list", "watch"], &[""], &["nodes"]),
+                rule(
+                    &["list", "watch", "create", "delete", "patch"],
+                    &[""],
+                    &["pods"],
+                ),
+                rule(&["create"], &[""], &["pods/binding"]),
+                rule(
+                    &[
+                        "get", "list", "watch", "create", "delete", "update", "patch",
+                    ],
+                    &["apps"],
+                    &["controllerrevisions"],
+                ),
+                events_rule(),
+            ],
+        ),
+        (
+            "horizontal-pod-autoscaler",
+            vec![
+                rule(ro, &["autoscaling"], &["horizontalpodautoscalers"]),
+                rule(
+                    &["update"],
+                    &["autoscaling"],
+                    &["horizontalpodautoscalers/status"],
+                ),
+                rule(&["get", "update"], &["*"], &["*/scale"]),
+                rule(&["list", "watch"], &[""], &["pods"]),
+                rule(&["list", "watch"], &["metrics.k8s.io"], &["pods"]),
+                rule(ro, &["custom.metrics.k8s.io"], &["*"]),
+                rule(ro, &["external.metrics.k8s.io"], &["*"]),
+                events_rule(),
+            ],
+        ),
+        (
+            "job-controller",
+            vec![
+                rule(
+                    &["get", "list", "watch", "update", "patch"],
+                    &["batch"],
+                    &["jobs"],
+                ),
+                rule(&["update"], &["batch"], &["jobs/status"]),
+                rule(&["update"], &["batch"], &["jobs/finalizers"]),
+                rule(
+                    &["list", "watch", "create", "delete", "patch"],
+                    &[""],
+                    &["pods"],
+                ),
+                events_rule(),
+            ],
+        ),
+        (
+            "persistent-volume-binder",
+            vec![
+                rule(
+                    &["get", "list", "watch", "update", "create", "delete"],
+                    &[""],
+                    &["persistentvolumes"],
+                ),
+                rule(&["update"], &[""], &["persistentvolumes/status"]),
+                rule(
+                    &["get", "list", "watch", "update"],
+                    &[""],
+                    &["persistentvolumeclaims"],
+                ),
+                rule(&["update"], &[""], &["persistentvolumeclaims/status"]),
+                rule(
+                    &["list", "watch", "get", "create", "delete"],
+                    &[""],
+                    &["pods"],
+                ),
+                rule(ro, &["storage.k8s.io"], &["storageclasses"]),
+                rule(&["list", "watch"], &[""], &["nodes"]),
+                events_rule(),
+                // recyclerClient.WatchPod
+                rule(&["watch"], &[""], &["events"]),
+                // volume plugin - portworx
+                rule(&["get"], &[""], &["services"]),
+            ],
+        ),
+        (
+            "pv-protection-controller",
+            vec![
+                rule(
+                    &["get", "list", "watch", "update"],
+                    &[""],
+                    &["persistentvolumes"],
+                ),
+                events_rule(),
+            ],
+        ),
+        (
+            "pvc-protection-controller",
+            vec![
+                rule(
+                    &["get", "list", "watch", "update"],
+                    &[""],
+                    &["persistentvolumeclaims"],
+                ),
+                rule(&["list", "watch", "get"], &[""], &["pods"]),
+                events_rule(),
+            ],
+        ),
+        (
+            "statefulset-controller",
+            vec![
+                rule(&["list", "watch"], &[""], &["pods"]),
+                rule(ro, &["apps"], &["statefulsets"]),
+                rule(&["update"], &["apps"], &["statefulsets/status"]),
+                rule(&["update"], &["apps"], &["statefulsets/finalizers"]),
+                rule(
+                    &["get", "create", "delete", "update", "patch"],
+                    &[""],
+                    &["pods"],
+                ),
+                rule(
+                    &[
+                        "get", "create", "delete", "update", "patch", "list", "watch",
+                    ],
+                    &["apps"],
+                    &["controllerrevisions"],
+                ),
+                rule(
+                    &["get", "create", "list", "watch"],
+                    &[""],
+                    &["persistentvolumeclaims"],
+                ),
+                events_rule(),
+                // appended under StatefulSetAutoDeletePVC (GA, locked on in v1.33)
+                rule(&["update", "delete"], &[""], &["persistentvolumeclaims"]),
+                rule(&["update"], &[""], &["pods/finalizers"]),
+            ],
+        ),
+        (
+            "ttl-after-finished-controller",
+            vec![
+                rule(&["get", "list", "watch", "delete"], &["batch"], &["jobs"]),
+                events_rule(),
+            ],
+        ),
         (
             "deployment-controller",
             vec![

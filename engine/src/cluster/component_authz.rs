@@ -51,6 +51,17 @@ pub fn component_user(who: &Component) -> Option<UserInfo> {
         writer::DISRUPTION_CONTROLLER => "disruption-controller",
         writer::ENDPOINTSLICE_CONTROLLER => "endpointslice-controller",
         writer::ENDPOINT_CONTROLLER => "endpoint-controller",
+        crate::controllers::daemonset::DAEMONSET_CONTROLLER => "daemon-set-controller",
+        crate::controllers::job::JOB_CONTROLLER => "job-controller",
+        crate::controllers::cronjob::CRONJOB_CONTROLLER => "cronjob-controller",
+        crate::controllers::statefulset::STATEFULSET_CONTROLLER => "statefulset-controller",
+        crate::controllers::volume::PERSISTENT_VOLUME_CONTROLLER => "persistent-volume-binder",
+        crate::controllers::volume::PVC_PROTECTION_CONTROLLER => "pvc-protection-controller",
+        crate::controllers::volume::PV_PROTECTION_CONTROLLER => "pv-protection-controller",
+        crate::controllers::hpa::HPA_CONTROLLER => "horizontal-pod-autoscaler",
+        crate::controllers::ttl_after_finished::TTL_AFTER_FINISHED_CONTROLLER => {
+            "ttl-after-finished-controller"
+        }
         writer::DEFAULT_SCHEDULER => {
             return Some(UserInfo::new("system:kube-scheduler", &[]));
         }
@@ -86,8 +97,17 @@ fn request_attributes(who: &Component, req: &Request) -> Option<Attributes> {
             a
         }
         Request::Update(o) => {
+            // The autoscaler writes its target's replicas through the scale subresource.
+            if who.writer == crate::controllers::hpa::HPA_CONTROLLER {
+                return Some(on("update", o).subresource("scale"));
+            }
             let verb = match (who.writer.as_str(), o.kind()) {
-                (writer::REPLICASET_CONTROLLER | writer::GARBAGE_COLLECTOR, Kind::Pod) => "patch",
+                (
+                    writer::REPLICASET_CONTROLLER
+                    | writer::GARBAGE_COLLECTOR
+                    | crate::controllers::job::JOB_CONTROLLER,
+                    Kind::Pod,
+                ) => "patch",
                 _ => "update",
             };
             let a = on(verb, o);
@@ -198,6 +218,20 @@ fn node_restriction(store: &Store, node: &str, req: &Request) -> Result<(), Stri
 }
 
 impl Cluster {
+    /// The shapes of the components' requests RBAC refused so far
+    /// (`writer|verb|group|resource|subresource|namespace|name`), sorted: empty while
+    /// every component is allowed what it does.
+    pub fn component_refusals(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .authz_cache
+            .iter()
+            .filter(|(_, d)| d.is_err())
+            .map(|(k, _)| k.clone())
+            .collect();
+        out.sort();
+        out
+    }
+
     /// Authorize a component's request (and, for a node, NodeRestriction): the 403 it
     /// gets, or Ok. kubectl's requests were authorized before they were sent; only
     /// NodeRestriction is checked here for a kubectl acting as a node.
