@@ -26,7 +26,7 @@
 //! stored and printed, not enforced (kubeplay has no volumes).
 
 use super::{ApiError, Store};
-use crate::api::quantity::{format_bytes, format_cpu_milli, parse_bytes, parse_cpu_milli};
+use crate::api::quantity::{format_bytes, format_cpu_milli, parse_cpu_milli};
 use crate::api::*;
 use std::collections::BTreeMap;
 
@@ -61,25 +61,50 @@ fn milli(q: &str) -> Option<i64> {
     parse_cpu_milli(q)
 }
 
-/// The quantity as `Quantity.String()` prints it: CPU canonical (`0.5` → `500m`),
-/// other resources as written when that is already canonical, else in bytes.
+/// The quantity as `Quantity.String()` prints it (`CanonicalizeBytes`): CPU in cores or
+/// millicores (`0.5` → `500m`); a quantity written with a binary suffix in the largest
+/// power of 1024 that divides it (`1024Mi` → `1Gi`, `1536Mi` stays), unless it is below
+/// 1024; any other in the largest power of 1000 (`2000M` → `2G`, `1000` → `1k`); a
+/// fraction of a unit in thousandths (`1.5` → `1500m`). Exponent forms stay as written.
 pub fn canonical(resource: &str, q: &str) -> String {
     let q = q.trim();
     if resource == "cpu" {
         return parse_cpu_milli(q).map_or_else(|| q.to_string(), format_cpu_milli);
     }
-    let plain = q.trim_start_matches(|c: char| c.is_ascii_digit());
-    let written_canonically = !q.starts_with('0')
-        && plain.len() < q.len()
-        && matches!(
-            plain,
-            "" | "k" | "M" | "G" | "T" | "P" | "E" | "Ki" | "Mi" | "Gi" | "Ti" | "Pi" | "Ei"
-        );
-    if written_canonically || q == "0" {
-        q.to_string()
-    } else {
-        parse_bytes(q).map_or_else(|| q.to_string(), format_bytes)
+    let Some(milli) = parse_cpu_milli(q) else {
+        return q.to_string();
+    };
+    if q.contains(['e', 'E']) && !q.ends_with("Ei") {
+        return q.to_string();
     }
+    if milli % 1000 != 0 {
+        return format!("{milli}m");
+    }
+    let v = milli / 1000;
+    const BINARY: [(&str, u32); 6] = [
+        ("Ei", 6),
+        ("Pi", 5),
+        ("Ti", 4),
+        ("Gi", 3),
+        ("Mi", 2),
+        ("Ki", 1),
+    ];
+    const DECIMAL: [(&str, u32); 6] = [("E", 6), ("P", 5), ("T", 4), ("G", 3), ("M", 2), ("k", 1)];
+    if v == 0 {
+        return "0".into();
+    }
+    if q.ends_with('i') && v >= 1024 {
+        let unit = BINARY
+            .iter()
+            .find(|(_, k)| v % 1024_i64.pow(*k) == 0)
+            .map_or((v, ""), |(u, k)| (v / 1024_i64.pow(*k), u));
+        return format!("{}{}", unit.0, unit.1);
+    }
+    let unit = DECIMAL
+        .iter()
+        .find(|(_, k)| v % 1000_i64.pow(*k) == 0)
+        .map_or((v, ""), |(u, k)| (v / 1000_i64.pow(*k), u));
+    format!("{}{}", unit.0, unit.1)
 }
 
 /// The defaults the namespace's LimitRanges give a container: (requests, limits).
@@ -582,4 +607,33 @@ pub fn validate_limit_range(lr: &LimitRange) -> Vec<String> {
         }
     }
     errs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::canonical;
+
+    #[test]
+    fn quantities_print_as_go_canonicalizes_them() {
+        // What kubectl prints back for each written quantity (checked against kubectl
+        // 1.33's `set resources --local -o jsonpath`).
+        for (written, printed) in [
+            ("1000", "1k"),
+            ("0.5Gi", "512Mi"),
+            ("1.5", "1500m"),
+            ("1e3", "1e3"),
+            ("100", "100"),
+            ("1023Ki", "1023Ki"),
+            ("2048", "2048"),
+            ("12000k", "12M"),
+            ("1.5Gi", "1536Mi"),
+            ("1024Mi", "1Gi"),
+            ("2000M", "2G"),
+            ("0", "0"),
+        ] {
+            assert_eq!(canonical("memory", written), printed, "{written}");
+        }
+        assert_eq!(canonical("cpu", "0.25"), "250m");
+        assert_eq!(canonical("cpu", "2000m"), "2");
+    }
 }

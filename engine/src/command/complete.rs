@@ -81,10 +81,14 @@ pub fn complete(c: &Cluster, line: &str) -> Vec<String> {
             .map(|n| format!("deployment/{n}"))
             .collect(),
         ["kubectl", "cordon" | "uncordon" | "drain", ..] => names(c, Kind::Node),
-        ["kubectl", "set"] => vec!["image".into()],
-        ["kubectl", _] | ["kubectl", "set", "image"] => {
+        ["kubectl", "set"] => vec!["image".into(), "resources".into()],
+        ["kubectl", _] | ["kubectl", "set", "image" | "resources"] => {
             RESOURCE_NAMES.iter().map(|s| s.to_string()).collect()
         }
+        ["kubectl", "set", _, kind, ..] if !partial.starts_with('-') => match resolve_kind(kind) {
+            Some(k) => names(c, k),
+            None => vec![],
+        },
         ["kubectl", _, kind, ..] if !partial.starts_with('-') => match resolve_kind(kind) {
             Some(k) => names(c, k),
             None => vec![],
@@ -248,5 +252,7 @@ mod tests {
         assert_eq!(complete(&c, "sim apiserver "), ["down", "status", "up"]);
         assert_eq!(complete(&c, "sim traffic service/w"), ["service/web"]);
         assert_eq!(complete(&c, "kubectl rep"), ["replace"]);
+        assert_eq!(complete(&c, "kubectl set r"), ["resources"]);
+        assert_eq!(complete(&c, "kubectl set resources deployment w"), ["web"]);
     }
 }

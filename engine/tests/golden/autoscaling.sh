@@ -54,3 +54,7 @@ kubectl get hpa
 sim advance 16s
 kubectl get hpa
 kubectl describe hpa web
+# Dry runs create nothing.
+kubectl autoscale deployment web --max=3 --name=other --dry-run=client
+kubectl autoscale deployment web --max=3 --name=other --dry-run=server
+kubectl get hpa other   # expect error

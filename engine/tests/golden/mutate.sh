@@ -46,3 +46,16 @@ kubectl delete deployment web
 kubectl get rs,pods
 kubectl delete pod ghost # expect error
 kubectl delete pods # expect error
+# kubectl set resources: quantities printed as the API prints them, no output when
+# nothing changes, and its refusals.
+kubectl apply -f web.yaml
+kubectl set resources deployment web --limits=cpu=200m,memory=512Mi --requests=cpu=0.1,memory=1024Mi
+kubectl set resources deployment web --limits=cpu=200m,memory=512Mi --requests=cpu=0.1,memory=1024Mi
+kubectl set resources deployment/web -c=ngi* --requests=cpu=250m --dry-run=client
+kubectl get deployment web -o jsonpath={.spec.template.spec.containers[0].resources}
+kubectl set resources deployment web -c foo --limits=cpu=1 # expect error
+kubectl set resources deployment web # expect error
+kubectl set resources deployment web --limits=cpu # expect error
+kubectl set resources deployment web --limits=cpu=abc # expect error
+kubectl set resources service kubernetes --limits=cpu=2 # expect error
+kubectl set resources deployment nope --limits=cpu=2 # expect error

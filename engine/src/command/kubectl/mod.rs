@@ -3,7 +3,7 @@
 //! One file per group of verbs, as kubectl keeps one package per verb under
 //! `staging/src/k8s.io/kubectl/pkg/cmd/` (dispatched from `pkg/cmd/cmd.go`):
 //! `get.rs` (get, describe), `create.rs` (create and its subcommands, apply),
-//! `delete.rs`, `update.rs` (scale, set image, label, annotate, patch), `node.rs`
+//! `delete.rs`, `update.rs` (scale, set image|resources, label, annotate, patch), `node.rs`
 //! (cordon, uncordon, drain, taint), `rollout.rs` and `wait.rs`; what several of them
 //! share is in `util.rs`.
 
@@ -53,7 +53,7 @@ fn takes_dry_run(words: &[String]) -> bool {
     match words.first().map(String::as_str) {
         Some(
             "create" | "apply" | "replace" | "delete" | "scale" | "set" | "label" | "annotate"
-            | "patch" | "cordon" | "uncordon" | "drain" | "taint" | "expose",
+            | "patch" | "cordon" | "uncordon" | "drain" | "taint" | "expose" | "autoscale",
         ) => true,
         Some("rollout") => matches!(
             words.get(1).map(String::as_str),
@@ -136,6 +136,8 @@ const OPERATIONS: &[&str] = &[
     "annotated",
     "scaled",
     "image updated",
+    "autoscaled",
+    "resource requirements updated",
     "patched",
     "patched (no change)",
     "cordoned",
@@ -236,6 +238,7 @@ const HELP: &[(&str, &str)] = &[
     ("set", HELP_SET),
     ("create secret", HELP_CREATE_SECRET),
     ("set image", include_str!("help/set-image.txt")),
+    ("set resources", include_str!("help/set-resources.txt")),
     ("taint", include_str!("help/taint.txt")),
     ("uncordon", include_str!("help/uncordon.txt")),
     ("version", include_str!("help/version.txt")),

@@ -92,10 +92,11 @@ pub(super) fn scale(c: &mut Cluster, words: &[String]) -> R {
     Ok(format!("{} scaled", qualified_name(kind, &name)))
 }
 
-/// `kubectl set image TYPE NAME CONTAINER=IMAGE…` (the only `set` subcommand here).
+/// `kubectl set image|resources …`.
 pub(super) fn set(c: &mut Cluster, words: &[String]) -> R {
     match words.first().map(String::as_str) {
         Some("image") => {}
+        Some("resources") => return set_resources(c, &words[1..]),
         // cobra's DefaultSubCommandRun: no subcommand prints the group's help.
         None => return Ok(super::HELP_SET.trim_end().to_string()),
         Some(_) => {
@@ -155,6 +156,155 @@ pub(super) fn set(c: &mut Cluster, words: &[String]) -> R {
     }
     c.submit(&user(), Request::Update(obj)).map_err(api)?;
     Ok(format!("{} image updated", qualified_name(kind, &name)))
+}
+
+/// The Pod spec of an object that has one (`UpdatePodSpecForObjectFn`).
+fn pod_spec_of(obj: &mut Object) -> Option<&mut PodSpec> {
+    Some(match obj {
+        Object::Deployment(d) => &mut d.spec.template.spec,
+        Object::ReplicaSet(r) => &mut r.spec.template.spec,
+        Object::Pod(p) => &mut p.spec,
+        Object::DaemonSet(d) => &mut d.spec.template.spec,
+        Object::StatefulSet(s) => &mut s.spec.template.spec,
+        Object::Job(j) => &mut j.spec.template.spec,
+        Object::CronJob(j) => &mut j.spec.job_template.spec.template.spec,
+        _ => return None,
+    })
+}
+
+/// `populateResourceListV1`: `cpu=100m,memory=256Mi` as a resource list, each
+/// quantity as the API prints it.
+fn resource_list(spec: &str) -> Result<StringMap, String> {
+    let mut out = StringMap::new();
+    if spec.is_empty() {
+        return Ok(out);
+    }
+    for statement in spec.split(',') {
+        let parts: Vec<&str> = statement.split('=').collect();
+        if parts.len() != 2 {
+            return Err(format!(
+                "error: Invalid argument syntax {statement}, expected <resource>=<value>"
+            ));
+        }
+        if crate::api::quantity::parse_bytes(parts[1]).is_none() {
+            return Err("error: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'".into());
+        }
+        out.insert(
+            parts[0].to_string(),
+            crate::apiserver::limit_ranger::canonical(parts[0], parts[1]),
+        );
+    }
+    Ok(out)
+}
+
+/// `filepath.Match` for container names: `*` any run, `?` one character.
+fn glob_match(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    // Classic two-pointer wildcard match with backtracking to the last `*`.
+    let (mut i, mut j, mut star, mut mark) = (0, 0, None, 0);
+    while j < n.len() {
+        if i < p.len() && (p[i] == '?' || p[i] == n[j]) {
+            i += 1;
+            j += 1;
+        } else if i < p.len() && p[i] == '*' {
+            star = Some(i);
+            mark = j;
+            i += 1;
+        } else if let Some(s) = star {
+            i = s + 1;
+            mark += 1;
+            j = mark;
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|c| *c == '*')
+}
+
+/// `kubectl set resources TYPE NAME… [-c CONTAINERS] --limits=… --requests=…`
+/// (`set_resources.go`): the named requests and limits set on every selected container
+/// of each object's Pod template; `resource requirements updated`, or nothing when
+/// nothing changed.
+fn set_resources(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(
+        words,
+        &[
+            NS,
+            flag("containers", Some('c')),
+            flag("limits", None),
+            flag("requests", None),
+        ],
+        "kubectl set resources",
+    )?;
+    let (limits, requests) = (
+        p.get("limits").unwrap_or_default(),
+        p.get("requests").unwrap_or_default(),
+    );
+    if limits.is_empty() && requests.is_empty() {
+        return Err("error: you must specify an update to requests or limits (in the form of --requests/--limits)".into());
+    }
+    let (limit_list, request_list) = (resource_list(limits)?, resource_list(requests)?);
+    let objects = targets(&p.args)?;
+    if objects.is_empty() {
+        return Err("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'".into());
+    }
+    let selector = p.get("containers").unwrap_or("*");
+    let ns = namespace(&p);
+    let (mut out, mut errs) = (Vec::new(), Vec::new());
+    for (kind, name) in objects {
+        let key = key_for(kind, &ns, &name);
+        let mut obj = match get_cloned(c, kind, &key) {
+            Ok(o) => o,
+            Err(e) => {
+                errs.push(e);
+                continue;
+            }
+        };
+        let qn = qualified_name(kind, &name);
+        let Some(spec) = pod_spec_of(&mut obj) else {
+            // `Info.ObjectName()`: the resource's plural with a server's mapping.
+            errs.push(format!(
+                "error: {}/{name} the object is not a pod or does not have a pod template: *v1.{}",
+                kind.resource(),
+                kind.name()
+            ));
+            continue;
+        };
+        let mut selected = 0;
+        for ct in spec
+            .containers
+            .iter_mut()
+            .filter(|ct| glob_match(selector, &ct.name))
+        {
+            selected += 1;
+            ct.resources.limits.extend(limit_list.clone());
+            ct.resources.requests.extend(request_list.clone());
+        }
+        if selected == 0 {
+            errs.push(format!("error: unable to find container named {selector}"));
+            continue;
+        }
+        if c.store.get_object(kind, &key) == Some(&obj) {
+            continue;
+        }
+        match c.submit(&user(), Request::Update(obj)) {
+            Ok(_) => out.push(format!("{qn} resource requirements updated")),
+            Err(e) => errs.push(format!(
+                "error: failed to patch resources update to pod template {}",
+                e.message
+            )),
+        }
+    }
+    if errs.is_empty() {
+        Ok(out.join("\n"))
+    } else {
+        let text = aggregate(&errs);
+        Err(if out.is_empty() {
+            text
+        } else {
+            format!("{}\n{text}", out.join("\n"))
+        })
+    }
 }
 
 /// `KEY=VALUE` pairs to set (sorted by key) and keys to remove.
