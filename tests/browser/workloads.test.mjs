@@ -51,7 +51,7 @@ for (const [id, title, steps, goals] of [
   ['what-success-means', 'What each controller counts as success: replicas kept vs completions reached', 2, 5],
   ['daemonset-on-every-node', 'A DaemonSet covers every node: a new node gets its Pod, a drain and a dead node leave it', 4, 6],
   ['hpa-up-and-back-down', 'An autoscaler adds Pods under load at once, and removes them only after five quiet minutes', 5, 3],
-  ['statefulset-at-most-one', 'A StatefulSet starts in order and never runs two of a Pod: a dead node\'s Pod waits for a force delete', 5, 5],
+  ['statefulset-at-most-one', 'A StatefulSet starts in order and never runs two of a Pod: a dead node\'s Pod waits for a force delete', 7, 6],
 ]) {
   test(`the ${id} lesson: clicking its steps ticks every goal`, async () => {
     const { page, errors } = await openPage(browser, `${server.url}?scenario=${id}&speed=30`);

@@ -604,9 +604,26 @@ pub struct NodeStatus {
     /// Images present on the node, largest first (at most 50).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub images: Vec<ContainerImage>,
-    /// Unmodelled fields (`daemonEndpoints`, `volumesInUse`…), kept as written.
+    /// The attachable volumes the kubelet has mounted (or is mounting), by unique name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub volumes_in_use: Vec<String>,
+    /// The volumes the attach/detach controller attached to the node.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub volumes_attached: Vec<AttachedVolume>,
+    /// Unmodelled fields (`daemonEndpoints`, `features`…), kept as written.
     #[serde(flatten, deserialize_with = "extra::node_status")]
     pub extra: Extra,
+}
+
+/// `v1.AttachedVolume`: a volume attached to a node.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachedVolume {
+    /// The volume's unique name (`kubernetes.io/csi/<driver>^<handle>`).
+    pub name: String,
+    /// Where it shows up on the node (empty for a CSI volume).
+    #[serde(default)]
+    pub device_path: String,
 }
 
 /// `v1.ContainerImage`: the names the runtime knows an image by, and its size.

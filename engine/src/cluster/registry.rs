@@ -13,6 +13,7 @@ use super::informers::{LoopStats, LoopView, Watch};
 use super::{Cluster, Timer};
 use crate::apiserver::{ApiError, Change};
 use crate::client::{Component, Request};
+use crate::controllers::attach_detach::AttachDetachController;
 use crate::controllers::cronjob::CronJobController;
 use crate::controllers::daemonset::DaemonSetController;
 use crate::controllers::deployment::DeploymentController;
@@ -328,6 +329,8 @@ registry! {
     PvcProtection => pvc_protection: PvcProtectionController,
     /// pv-protection-controller: a bound volume is not removed.
     PvProtection => pv_protection: PvProtectionController,
+    /// attachdetach-controller: a disk attached to the node of the Pod using it.
+    AttachDetach => attach_detach: AttachDetachController,
     /// default-scheduler: binds Pods to nodes.
     Scheduler => scheduler: Scheduler,
 }

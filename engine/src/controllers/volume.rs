@@ -10,10 +10,10 @@
 //!
 //! The cluster's storage is network-attached disks (the class `standard`, provisioner
 //! [`PROVISIONER`], binding `Immediate`): a volume has no node affinity, so a claim
-//! follows its Pod to whichever node the Pod lands on. Not modelled: volume
-//! attachment (the attach/detach controller's Multi-Attach error for a disk still
-//! attached to a dead node), `WaitForFirstConsumer` binding (such a claim waits with
-//! the binder's event; the scheduler lets its Pod through), expansion, snapshots.
+//! follows its Pod to whichever node the Pod lands on, attached there by the
+//! attach/detach controller (`crate::controllers::attach_detach`). Not modelled:
+//! `WaitForFirstConsumer` binding (such a claim waits with the binder's event; the
+//! scheduler lets its Pod through), expansion, snapshots.
 
 use super::{Controller, Ctx, Reconcile};
 use crate::api::*;

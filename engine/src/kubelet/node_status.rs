@@ -165,15 +165,24 @@ impl Kubelet {
         let mut requests = vec![Request::blind_update(lease)];
         // The node status sync (every 10 s, like the Lease here): report the images
         // when they changed — what the scheduler's ImageLocality reads.
+        // …and `volumesInUse`: the attachable volumes of the Pods it runs or sets up,
+        // which the attach/detach controller will not detach.
         let unchanged = self.reported_images.as_ref() == Some(&self.images);
-        if let Some(n) = self.node_object(store).filter(|_| !unchanged) {
-            let images = node_images(&self.images);
-            if n.status.images != images {
+        let in_use = self.volumes_in_use(store);
+        if let Some(n) = self.node_object(store) {
+            let images = (!unchanged).then(|| node_images(&self.images));
+            let new_images = images.as_ref().is_some_and(|i| *i != n.status.images);
+            if new_images || n.status.volumes_in_use != in_use {
                 let mut n = n.clone();
-                n.status.images = images;
+                if let Some(i) = images {
+                    n.status.images = i;
+                }
+                n.status.volumes_in_use = in_use;
                 requests.push(Request::blind_update_status(n));
             }
-            self.reported_images = Some(self.images.clone());
+            if !unchanged {
+                self.reported_images = Some(self.images.clone());
+            }
         }
         // The API server's Node says not Ready while this kubelet posts Ready: the node
         // lifecycle controller judged by Leases it did not see (a watch that broke).
@@ -203,5 +212,25 @@ impl Kubelet {
             requests,
             vec![(now + LEASE_RENEW_INTERVAL, KubeletTimer::Heartbeat)],
         )
+    }
+
+    /// The unique names of the attachable volumes of every Pod it has a worker for,
+    /// sorted (`GetVolumesInUse`).
+    pub(super) fn volumes_in_use(&self, store: &Store) -> Vec<String> {
+        let mut out = std::collections::BTreeSet::new();
+        for (uid, w) in &self.workers {
+            let Some(p) = store.get::<Pod>(&w.key).filter(|p| p.metadata.uid == *uid) else {
+                continue;
+            };
+            if p.spec.volumes.is_empty() {
+                continue;
+            }
+            for (_, _, unique) in
+                crate::controllers::attach_detach::pod_attachable_volumes(store, p)
+            {
+                out.insert(unique);
+            }
+        }
+        out.into_iter().collect()
     }
 }

@@ -33,6 +33,8 @@ pub(super) struct Worker {
     pub(super) killed_at: Option<SimTime>,
     /// Failed attempts to set up the Pod's volumes (the mount back-off's exponent).
     pub(super) mount_attempts: u32,
+    /// Since when the Pod has waited for its volumes to be attached to the node.
+    pub(super) attach_wait_since: Option<SimTime>,
 }
 
 impl Worker {
@@ -49,6 +51,7 @@ impl Worker {
             sidecars_started: BTreeSet::new(),
             killed_at: None,
             mount_attempts: 0,
+            attach_wait_since: None,
         }
     }
 }
@@ -134,6 +137,72 @@ impl Kubelet {
                 w.admitted = true;
             }
         }
+        // `WaitForAttachAndMount`: a disk must first be attached to this node by the
+        // attach/detach controller (`verifyControllerAttachedVolume`). The Pod waits in
+        // ContainerCreating with no sandbox; after `podAttachAndMountTimeout` (2 min 3 s)
+        // the sync fails with FailedMount, and the wait begins again.
+        let node = self.node_object(store);
+        let unattached: Vec<String> =
+            crate::controllers::attach_detach::pod_attachable_volumes(store, pod)
+                .into_iter()
+                .filter(|(_, _, u)| {
+                    !node.is_some_and(|n| n.status.volumes_attached.iter().any(|v| v.name == *u))
+                })
+                .map(|(name, _, _)| name)
+                .collect();
+        if !unattached.is_empty() {
+            let since = match self.workers.get(uid).and_then(|w| w.attach_wait_since) {
+                Some(s) => s,
+                None => {
+                    if let Some(w) = self.workers.get_mut(uid) {
+                        w.attach_wait_since = Some(now);
+                    }
+                    now
+                }
+            };
+            let mut p = pod.clone();
+            // No sandbox yet, so no Pod IP: none is taken from the node's range either.
+            let seq = self.ip_seq;
+            self.accept(&mut p, restarted, now);
+            self.ip_seq = seq;
+            p.status.pod_ip.clear();
+            p.status.pod_ips.clear();
+            set_condition(
+                &mut p.status.conditions,
+                cond(
+                    PodConditionType::PodReadyToStartContainers,
+                    ConditionStatus::False,
+                    "",
+                    "",
+                    now,
+                ),
+            );
+            order_conditions(&mut p.status.conditions);
+            let mut requests = Vec::new();
+            if p.status != pod.status {
+                requests.push(Request::blind_update_status(p));
+            }
+            if now >= since + ATTACH_AND_MOUNT_TIMEOUT {
+                if let Some(w) = self.workers.get_mut(uid) {
+                    w.attach_wait_since = Some(now);
+                }
+                let names = unattached.join(" ");
+                requests.push(self.event(
+                    &pod.metadata,
+                    EventType::Warning,
+                    "FailedMount",
+                    format!("Unable to attach or mount volumes: unmounted volumes=[{names}], unattached volumes=[{names}], failed to process volumes=[]: timed out waiting for the condition"),
+                ));
+            }
+            // The volume manager polls every 300 ms; a second is enough to see it.
+            return (
+                requests,
+                vec![(now + SECOND, KubeletTimer::Sync(uid.into()))],
+            );
+        }
+        if let Some(w) = self.workers.get_mut(uid) {
+            w.attach_wait_since = None;
+        }
         // `WaitForAttachAndMount`: a ConfigMap or Secret volume whose object is
         // missing cannot be set up; the Pod waits in ContainerCreating with no
         // sandbox, and the volume manager retries with its exponential back-off.
@@ -143,8 +212,10 @@ impl Kubelet {
                 w.mount_attempts = attempts + 1;
             }
             let mut p = pod.clone();
+            // No sandbox yet, so no Pod IP: none is taken from the node's range either.
+            let seq = self.ip_seq;
             self.accept(&mut p, restarted, now);
-            // No sandbox yet, so no Pod IP.
+            self.ip_seq = seq;
             p.status.pod_ip.clear();
             p.status.pod_ips.clear();
             set_condition(
@@ -428,6 +499,9 @@ impl Kubelet {
         )
     }
 }
+
+/// `podAttachAndMountTimeout`: how long a Pod's sync waits for its volumes.
+pub const ATTACH_AND_MOUNT_TIMEOUT: SimTime = 123 * SECOND;
 
 /// Init containers first: each `PodInitializing` (keeping its restart count), the app
 /// containers waiting `PodInitializing` too; the `Initialized=False` condition.

@@ -1,7 +1,8 @@
 # StatefulSets, claims and volumes as kubectl shows them: ordered start with a claim
 # per ordinal from the default StorageClass, the scheduler waiting for the binding,
 # get and describe of every storage kind, a Pod on a powered-off node that is not
-# replaced until it is force-deleted, a partitioned rolling update, scale-down that
+# replaced until it is force-deleted and whose disk is released to its replacement only
+# when the node is declared out of service, a partitioned rolling update, scale-down that
 # keeps the claims, ConfigMaps and Secrets with the kubelet's FailedMount, and the
 # API server's refusals.
 kubectl get storageclass
@@ -25,6 +26,12 @@ kubectl delete pod web-1 --grace-period=0 --force
 sim advance 30s
 kubectl get pods -o wide
 kubectl get pvc data-web-1
+kubectl get events --field-selector reason=FailedAttachVolume
+kubectl get node node-3 -o jsonpath='{.status.volumesAttached[*].name}{"\n"}{.status.volumesInUse}{"\n"}'
+kubectl taint node node-3 node.kubernetes.io/out-of-service=nodeshutdown:NoExecute
+sim advance 10s
+kubectl get pods -o wide
+kubectl get events --field-selector involvedObject.name=web-1,reason=SuccessfulAttachVolume
 kubectl patch sts web -p '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":1}}}}'
 kubectl set image sts/web nginx=nginx:1.28
 sim advance 90s
