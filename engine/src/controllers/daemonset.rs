@@ -434,21 +434,7 @@ fn construct_history<'a>(
     out: &mut Reconcile,
 ) -> Vec<&'a ControllerRevision> {
     let data = crate::controllers::statefulset::revision_patch(&ds.spec.template);
-    let mut histories: Vec<&ControllerRevision> = store
-        .dependent_objects(&ds.metadata.uid)
-        .filter_map(|o| match o {
-            Object::ControllerRevision(r) => Some(r),
-            _ => None,
-        })
-        .filter(|r| {
-            r.metadata.controller_ref().map(|c| c.uid.as_str()) == Some(ds.metadata.uid.as_str())
-        })
-        .collect();
-    histories.sort_by(|a, b| {
-        a.revision
-            .cmp(&b.revision)
-            .then(a.metadata.name.cmp(&b.metadata.name))
-    });
+    let histories = crate::controllers::statefulset::controlled_revisions(store, &ds.metadata.uid);
     let (current, old): (Vec<&ControllerRevision>, Vec<&ControllerRevision>) =
         histories.into_iter().partition(|r| r.data == data);
     let next = old.iter().map(|r| r.revision).max().unwrap_or(0) + 1;

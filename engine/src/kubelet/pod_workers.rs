@@ -109,6 +109,34 @@ impl Kubelet {
         }
     }
 
+    /// A Pod waiting for its volumes: accepted (Pending, ContainerCreating) but with no
+    /// sandbox, so no IP (none is taken from the node's range either) and
+    /// `PodReadyToStartContainers=False`. The status write, if anything changed.
+    fn waiting_for_volumes(&mut self, pod: &Pod, restarted: bool, now: SimTime) -> Vec<Request> {
+        let mut p = pod.clone();
+        let seq = self.ip_seq;
+        self.accept(&mut p, restarted, now);
+        self.ip_seq = seq;
+        p.status.pod_ip.clear();
+        p.status.pod_ips.clear();
+        set_condition(
+            &mut p.status.conditions,
+            cond(
+                PodConditionType::PodReadyToStartContainers,
+                ConditionStatus::False,
+                "",
+                "",
+                now,
+            ),
+        );
+        order_conditions(&mut p.status.conditions);
+        if p.status != pod.status {
+            vec![Request::blind_update_status(p)]
+        } else {
+            Vec::new()
+        }
+    }
+
     /// `syncPod`: accept the Pod (IP, ContainerCreating) and begin with container 0.
     pub(super) fn sync_pod(
         &mut self,
@@ -160,28 +188,7 @@ impl Kubelet {
                     now
                 }
             };
-            let mut p = pod.clone();
-            // No sandbox yet, so no Pod IP: none is taken from the node's range either.
-            let seq = self.ip_seq;
-            self.accept(&mut p, restarted, now);
-            self.ip_seq = seq;
-            p.status.pod_ip.clear();
-            p.status.pod_ips.clear();
-            set_condition(
-                &mut p.status.conditions,
-                cond(
-                    PodConditionType::PodReadyToStartContainers,
-                    ConditionStatus::False,
-                    "",
-                    "",
-                    now,
-                ),
-            );
-            order_conditions(&mut p.status.conditions);
-            let mut requests = Vec::new();
-            if p.status != pod.status {
-                requests.push(Request::blind_update_status(p));
-            }
+            let mut requests = self.waiting_for_volumes(pod, restarted, now);
             if now >= since + ATTACH_AND_MOUNT_TIMEOUT {
                 if let Some(w) = self.workers.get_mut(uid) {
                     w.attach_wait_since = Some(now);
@@ -211,28 +218,7 @@ impl Kubelet {
             if let Some(w) = self.workers.get_mut(uid) {
                 w.mount_attempts = attempts + 1;
             }
-            let mut p = pod.clone();
-            // No sandbox yet, so no Pod IP: none is taken from the node's range either.
-            let seq = self.ip_seq;
-            self.accept(&mut p, restarted, now);
-            self.ip_seq = seq;
-            p.status.pod_ip.clear();
-            p.status.pod_ips.clear();
-            set_condition(
-                &mut p.status.conditions,
-                cond(
-                    PodConditionType::PodReadyToStartContainers,
-                    ConditionStatus::False,
-                    "",
-                    "",
-                    now,
-                ),
-            );
-            order_conditions(&mut p.status.conditions);
-            let mut requests = Vec::new();
-            if p.status != pod.status {
-                requests.push(Request::blind_update_status(p));
-            }
+            let mut requests = self.waiting_for_volumes(pod, restarted, now);
             requests.push(self.event(
                 &pod.metadata,
                 EventType::Warning,

@@ -171,12 +171,7 @@ fn rollout_history(c: &Cluster, p: &Parsed, ns: &str, name: &str, qn: &str) -> R
             (revision(&r.metadata), t)
         })
         .collect();
-    let want: i64 = match p.get("revision") {
-        None => 0,
-        Some(rev) => rev.parse().map_err(|_| {
-            format!("error: invalid argument \"{rev}\" for \"--revision\" flag: strconv.ParseInt: parsing \"{rev}\": invalid syntax\nSee 'kubectl rollout history --help' for usage.")
-        })?,
-    };
+    let want = revision_flag(p)?;
     // The printer's operation is "with revision #N\n" + the text (or "\n" + the
     // text): the name line, then the text and the printer's own newline.
     if history.is_empty() {
@@ -258,14 +253,7 @@ fn rollout_undo(
 ) -> R {
     let mut d = deployment(c, ns, name)?;
     let rss = owned_rs(c, &d);
-    let to: i64 = p
-        .get("to-revision")
-        .unwrap_or("0")
-        .parse()
-        .map_err(|_| {
-            let v = p.get("to-revision").unwrap_or_default();
-            format!("error: invalid argument \"{v}\" for \"--to-revision\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax\nSee 'kubectl rollout undo --help' for usage.")
-        })?;
+    let to = to_revision_flag(p)?;
     let mut revs: Vec<(i64, &ReplicaSet)> =
         rss.iter().map(|r| (revision(&r.metadata), r)).collect();
     revs.sort_by_key(|(r, _)| *r);
@@ -324,21 +312,18 @@ fn rollout_undo(
 /// The ControllerRevisions `obj` (a DaemonSet or StatefulSet) controls, by revision
 /// (`controlledHistories` in `polymorphichelpers/history.go`).
 fn controlled_histories(c: &Cluster, obj: &Object) -> Vec<ControllerRevision> {
-    let uid = &obj.meta().uid;
-    let mut out: Vec<ControllerRevision> = c
-        .store
-        .dependent_objects(uid)
-        .filter_map(|o| match o {
-            Object::ControllerRevision(r)
-                if r.metadata.controller_ref().map(|c| &c.uid) == Some(uid) =>
-            {
-                Some(r.clone())
-            }
-            _ => None,
-        })
-        .collect();
-    out.sort_by_key(|r| r.revision);
-    out
+    crate::controllers::statefulset::controlled_revisions(&c.store, &obj.meta().uid)
+        .into_iter()
+        .cloned()
+        .collect()
+}
+
+/// The revision parsed from `--to-revision` (0: the previous one).
+fn to_revision_flag(p: &Parsed) -> Result<i64, String> {
+    let v = p.get("to-revision").unwrap_or("0");
+    v.parse().map_err(|_| {
+        format!("error: invalid argument \"{v}\" for \"--to-revision\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax\nSee 'kubectl rollout undo --help' for usage.")
+    })
 }
 
 /// The revision parsed from `--revision`.
@@ -401,14 +386,7 @@ fn set_template(obj: &mut Object) -> Option<&mut PodTemplateSpec> {
 /// `StatefulSetRollbacker` in `rollback.go`): the revision's patch replaces the
 /// template; the controller then moves that revision to the end of the history.
 fn set_undo(c: &mut Cluster, p: &Parsed, mut obj: Object, qn: &str, client_dry_run: bool) -> R {
-    let to: i64 = p
-        .get("to-revision")
-        .unwrap_or("0")
-        .parse()
-        .map_err(|_| {
-            let v = p.get("to-revision").unwrap_or_default();
-            format!("error: invalid argument \"{v}\" for \"--to-revision\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax\nSee 'kubectl rollout undo --help' for usage.")
-        })?;
+    let to = to_revision_flag(p)?;
     if to < 0 {
         return Err(format!(
             "error: unable to find specified revision {to} in history"

@@ -122,20 +122,11 @@ pub(super) fn set(c: &mut Cluster, words: &[String]) -> R {
     )?;
     let key = key_for(kind, &namespace(&p), &name);
     let mut obj = get_cloned(c, kind, &key)?;
-    let spec = match &mut obj {
-        Object::Deployment(d) => &mut d.spec.template.spec,
-        Object::ReplicaSet(r) => &mut r.spec.template.spec,
-        Object::Pod(p) => &mut p.spec,
-        Object::DaemonSet(d) => &mut d.spec.template.spec,
-        Object::StatefulSet(s) => &mut s.spec.template.spec,
-        Object::Job(j) => &mut j.spec.template.spec,
-        Object::CronJob(j) => &mut j.spec.job_template.spec.template.spec,
-        _ => {
-            return Err(format!(
-                "error: {} does not have containers",
-                kind.resource()
-            ))
-        }
+    let Some(spec) = pod_spec_of(&mut obj) else {
+        return Err(format!(
+            "error: {} does not have containers",
+            kind.resource()
+        ));
     };
     for pair in &pairs {
         let (cname, image) = pair.split_once('=').unwrap_or((pair, ""));

@@ -113,6 +113,26 @@ pub fn revision_name(set: &str, data: &serde_json::Value, collision_count: i64) 
     format!("{set}-{hash}")
 }
 
+/// The ControllerRevisions the object with `uid` controls, oldest revision first
+/// (`ListControllerRevisions` filtered by controller, as the StatefulSet and DaemonSet
+/// controllers read their history).
+pub fn controlled_revisions<'a>(store: &'a Store, uid: &str) -> Vec<&'a ControllerRevision> {
+    let mut out: Vec<&ControllerRevision> = store
+        .dependent_objects(uid)
+        .filter_map(|o| match o {
+            Object::ControllerRevision(r) => Some(r),
+            _ => None,
+        })
+        .filter(|r| r.metadata.controller_ref().map(|c| c.uid.as_str()) == Some(uid))
+        .collect();
+    out.sort_by(|a, b| {
+        a.revision
+            .cmp(&b.revision)
+            .then(a.metadata.name.cmp(&b.metadata.name))
+    });
+    out
+}
+
 /// The template a revision restores (its patch's `spec.template`).
 pub fn revision_template(rev: &ControllerRevision) -> Option<PodTemplateSpec> {
     let mut t = rev.data.get("spec")?.get("template")?.clone();
@@ -287,21 +307,7 @@ pub fn sync_stateful_set(store: &Store, key: &ObjKey, now: SimTime) -> Reconcile
         .collect();
     pods.sort_by_key(|p| get_ordinal(name, &p.metadata.name));
     // getStatefulSetRevisions.
-    let mut revisions: Vec<&ControllerRevision> = store
-        .dependent_objects(&set.metadata.uid)
-        .filter_map(|o| match o {
-            Object::ControllerRevision(r) => Some(r),
-            _ => None,
-        })
-        .filter(|r| {
-            r.metadata.controller_ref().map(|c| c.uid.as_str()) == Some(set.metadata.uid.as_str())
-        })
-        .collect();
-    revisions.sort_by(|a, b| {
-        a.revision
-            .cmp(&b.revision)
-            .then(a.metadata.name.cmp(&b.metadata.name))
-    });
+    let revisions = controlled_revisions(store, &set.metadata.uid);
     let collision_count = set.status.collision_count;
     let data = revision_patch(&set.spec.template);
     let update_name = revision_name(name, &data, collision_count);
