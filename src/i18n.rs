@@ -2,8 +2,12 @@
 //! Kubernetes reasons and messages, object names and field names stay as Kubernetes
 //! prints them (a learner searches for those words).
 //!
-//! Keys are the English strings; `{}` marks a value filled in by [`trf`]. Chinese terms
-//! follow the course texts: 副本, 就绪, 调度, 期望状态 / 实际状态, 节点, 驱逐, 污点, 容忍.
+//! Keys are the English strings; `{}` marks a value filled in by [`trf`].
+//!
+//! One convention, checked by a test: a Kubernetes **kind** ([`KINDS`]: Pod, Node,
+//! Deployment…) is written in English in both languages, as kubectl prints it, and so
+//! are condition types and event reasons (Ready, NotReady, FailedScheduling). Every
+//! other UI word is translated, with the course texts' terms ([`TERMS`]).
 
 /// A UI language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +41,42 @@ impl Lang {
     }
 }
 
+#[cfg_attr(not(test), allow(dead_code))]
+/// Kubernetes kinds: the same word in both languages (a capitalized kind in an
+/// English string must appear in its Chinese too).
+pub const KINDS: &[&str] = &[
+    "Pod", "Node", "Deployment", "ReplicaSet", "Service", "EndpointSlice", "Job", "CronJob",
+    "DaemonSet", "StatefulSet", "HorizontalPodAutoscaler", "PersistentVolumeClaim",
+    "PersistentVolume", "ConfigMap", "Secret", "Namespace", "Lease", "PodDisruptionBudget",
+    "ControllerRevision", "PriorityClass",
+];
+
+#[cfg_attr(not(test), allow(dead_code))]
+/// The terminology table: the English UI word, its Chinese, and where it comes from.
+/// Prose uses these; a kind named as a kind stays English (see [`KINDS`]).
+pub const TERMS: &[(&str, &str, &str)] = &[
+    ("desired state / spec", "期望状态", "course texts"),
+    ("actual state / status", "实际状态", "course texts"),
+    ("replica", "副本", "course texts"),
+    ("ready (Pods, replicas)", "就绪", "course texts"),
+    ("not ready", "未就绪", "course texts"),
+    ("schedule / scheduler", "调度 / 调度器", "course texts"),
+    ("node (the machine, in prose)", "节点", "course texts"),
+    ("evict / eviction", "驱逐", "course texts"),
+    ("taint / toleration", "污点 / 容忍", "course texts"),
+    ("cordon / drain", "封锁（cordon） / 排空（drain）", "kubectl verbs kept beside the word"),
+    ("rolling update / roll back", "滚动更新 / 回滚", "course texts"),
+    ("controller", "控制器", "course texts"),
+    ("control plane", "控制平面", "course texts"),
+    ("inspector", "检查器", "this UI"),
+    ("console", "控制台", "this UI"),
+    ("timeline", "时间线", "this UI"),
+    ("lesson", "课程场景", "this UI"),
+    ("describe (the inspector tab)", "描述（describe）", "kubectl verb kept beside the word"),
+    ("feasible (a node that passes every filter)", "可行", "scheduler framework"),
+    ("heartbeat", "心跳", "node lifecycle"),
+];
+
 /// English → Simplified Chinese.
 const ZH: &[(&str, &str)] = &[
     // Header and toolbar.
@@ -48,7 +88,7 @@ const ZH: &[(&str, &str)] = &[
     ("Step", "单步"),
     ("Run the next event", "执行下一个事件"),
     ("Speed", "速度"),
-    ("Click a Pod to delete it · click a Node to power it off or on · −/+ to scale", "点击 Pod 删除它 · 点击节点关机或开机 · −/+ 扩缩副本"),
+    ("Click a Pod to delete it · click a Node to power it off or on · −/+ to scale", "点击 Pod 删除它 · 点击 Node 关机或开机 · −/+ 扩缩副本"),
     ("Language", "语言"),
     ("Rewind", "回放"),
     ("Drag to go back in time and forward again (the engine replays from snapshots)", "拖动以回到过去或再前进（引擎从快照重放）"),
@@ -67,7 +107,7 @@ const ZH: &[(&str, &str)] = &[
     ("A command after a rewind starts a new history: what came after that moment is gone", "回退后再执行命令会开始新的历史：那一刻之后的内容被丢弃"),
     ("history forked at {}", "历史在 {} 分叉"),
     // Chain.
-    ("Deployment → ReplicaSet → Pod → Node", "Deployment → ReplicaSet → Pod → 节点"),
+    ("Deployment → ReplicaSet → Pod → Node", "Deployment → ReplicaSet → Pod → Node"),
     ("Deployment", "Deployment"),
     ("ReplicaSet", "ReplicaSet"),
     ("Deployment · CronJob", "Deployment · CronJob"),
@@ -113,10 +153,10 @@ const ZH: &[(&str, &str)] = &[
     ("Scale down Deployment {}", "缩容 Deployment {}"),
     ("Scale up Deployment {}", "扩容 Deployment {}"),
     ("Inspect Pod {}", "检查 Pod {}"),
-    ("Inspect Node {}", "检查节点 {}"),
+    ("Inspect Node {}", "检查 Node {}"),
     ("Delete Pod {}", "删除 Pod {}"),
-    ("Power off Node {}", "关闭节点 {}"),
-    ("Power on Node {}", "开启节点 {}"),
+    ("Power off Node {}", "关闭 Node {}"),
+    ("Power on Node {}", "开启 Node {}"),
     ("{} Pods: the chain shows counts; click a node cell to inspect it", "共 {} 个 Pod：链路图只显示数量；点击节点格子可查看详情"),
     ("{} ready", "{} 就绪"),
     ("{} starting", "{} 启动中"),
@@ -130,15 +170,15 @@ const ZH: &[(&str, &str)] = &[
     ("Path", "路径"),
     ("Overview", "概览"),
     ("YAML", "YAML"),
-    ("Describe", "Describe"),
+    ("Describe", "描述（describe）"),
     ("It no longer exists.", "它已不存在。"),
     ("Pod {} no longer exists.", "Pod {} 已不存在。"),
-    ("Node {} no longer exists.", "节点 {} 已不存在。"),
-    ("created", "已创建"),
-    ("scheduled", "已调度"),
-    ("image pulled", "镜像已拉取"),
-    ("started", "已启动"),
-    ("ready", "已就绪"),
+    ("Node {} no longer exists.", "Node {} 已不存在。"),
+    ("created", "创建"),
+    ("scheduled", "调度"),
+    ("image pulled", "拉取镜像"),
+    ("started", "启动容器"),
+    ("ready", "就绪"),
     ("terminating", "终止中"),
     ("done", "完成"),
     ("in progress", "进行中"),
@@ -160,21 +200,21 @@ const ZH: &[(&str, &str)] = &[
     ("Make ready", "使其就绪"),
     ("Hang", "挂起"),
     ("OOM", "内存溢出 (OOM)"),
-    ("Cordon", "封锁 (cordon)"),
+    ("Cordon", "封锁（cordon）"),
     ("Uncordon", "解除封锁"),
-    ("Drain", "排空 (drain)"),
+    ("Drain", "排空（drain）"),
     ("Power off", "关机"),
     ("Power on", "开机"),
     ("Reconnect", "恢复网络"),
-    ("Partition", "断网 (partition)"),
-    ("Node conditions", "节点状况"),
+    ("Partition", "断网（partition）"),
+    ("Node conditions", "Node 状况（conditions）"),
     ("TYPE", "类型"),
     ("STATUS", "状态"),
     ("REASON", "原因"),
     ("MESSAGE", "消息"),
     ("Taints: {}", "污点：{}"),
     ("Taints: <none>", "污点：<none>"),
-    ("Node {}", "节点 {}"),
+    ("Node {}", "Node {}"),
     (" · partitioned", " · 已断网"),
     (" · powered off", " · 已关机"),
     // Timeline.
@@ -182,7 +222,7 @@ const ZH: &[(&str, &str)] = &[
     (" — every write to the API server, one lane per component (last 60 s); click a mark to go back to it", " —— 对 API server 的每一次写入，每个组件一条泳道（最近 60 秒）；点击标记可回到那一刻"),
     ("Go back to: {}", "回到：{}"),
     // Node board.
-    ("Node board", "节点看板"),
+    ("Node board", "Node 看板"),
     (" — each node's Pods, requests against allocatable, and what the node lifecycle controller sees", " —— 每个节点上的 Pod、资源请求与可分配量，以及节点生命周期控制器看到的情况"),
     ("Open in the inspector", "在检查器中打开"),
     ("cordoned", "已封锁"),
@@ -412,6 +452,25 @@ const ZH: &[(&str, &str)] = &[
     ("last {} s: {} answered, {} failed", "最近 {} 秒：{} 个得到应答，{} 个失败"),
     ("{} failed · {} answered in the last {} s", "{} 个失败 · {} 个得到应答（最近 {} 秒）"),
     ("endpoints {} ready · {} not ready · {} terminating", "端点 {} 就绪 · {} 未就绪 · {} 终止中"),
+    // The workbench: skip links, the dock, the console's keys, the screen reader.
+    ("Skip links", "跳转链接"),
+    ("Skip to the cluster", "跳到集群视图"),
+    ("Skip to the console", "跳到控制台"),
+    ("Console, inspector and lesson", "控制台、检查器与课程"),
+    ("Node", "Node"),
+    ("replaced by {} (uid {})", "替代者 {}（uid {}）"),
+    ("Tab now leaves the console", "现在按 Tab 将离开控制台"),
+    ("Tab completes · Esc then Tab leaves the console · Ctrl+C stops a waiting command", "Tab 补全 · 先按 Esc 再按 Tab 离开控制台 · Ctrl+C 停止等待中的命令"),
+    ("Cluster changes", "集群变化"),
+    ("{} · {} · Pods {}/{} · cpu {}%", "{} · {} · Pod {}/{} · cpu {}%"),
+    ("{} requests {} of {} allocatable", "{} 资源请求 {}，可分配 {}"),
+    ("EndpointSlice endpoints: conditions.ready / not ready / conditions.terminating", "EndpointSlice 端点：conditions.ready / 未就绪 / conditions.terminating"),
+    ("taints {}", "污点 {}"),
+    ("{} Ready", "{} Ready"),
+    ("{} NotReady", "{} NotReady"),
+    ("{} {}/{} ready", "{} 就绪 {}/{}"),
+    ("{} of {} nodes Ready", "Ready 的节点：{}/{}"),
+    ("{} of {} Deployments fully ready", "全部就绪的 Deployment：{}/{}"),
 ];
 
 /// The text for `en` in `lang` (English when no translation exists).
@@ -519,6 +578,40 @@ mod tests {
             .filter(|k| !ZH.iter().any(|(e, _)| e == k))
             .collect();
         assert!(missing.is_empty(), "no Chinese for: {missing:?}");
+    }
+
+    #[test]
+    fn a_kind_named_in_english_is_named_the_same_in_chinese() {
+        let is_word = |text: &str, at: usize, len: usize| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + len..].chars().next();
+            !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '/')
+                && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-')
+        };
+        let mut wrong = Vec::new();
+        for (en, zh) in ZH {
+            for kind in KINDS {
+                let named = en
+                    .match_indices(kind)
+                    .any(|(at, _)| is_word(en, at, kind.len()));
+                if named && !zh.contains(kind) {
+                    wrong.push(format!("{kind}: {en} → {zh}"));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "kinds translated:\n{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn every_term_of_the_table_is_the_one_the_translations_use() {
+        for (en, zh, _) in TERMS {
+            for part in zh.split(" / ") {
+                assert!(
+                    ZH.iter().any(|(_, z)| z.contains(part)),
+                    "the term for {en} ({part}) is used nowhere"
+                );
+            }
+        }
     }
 
     #[test]

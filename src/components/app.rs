@@ -167,9 +167,35 @@ pub fn app() -> Html {
         .height
         .filter(|_| options.embed)
         .map(|h| format!("min-height:{h}px"));
+    // The dock (console, inspector, lesson) unfolds by itself when something is
+    // selected: on a narrow screen it is a bottom sheet otherwise folded to its handle.
+    let (selected, sheet_open) = {
+        let s = state.borrow();
+        (s.selected.clone(), s.dock_open)
+    };
+    let toggle_sheet = {
+        let h = handle.clone();
+        Callback::from(move |_: MouseEvent| h.toggle_dock())
+    };
+    let has_lesson = shows("goals");
+    let has_console = shows("console") && !options.readonly;
+    let dock_parts: Vec<&str> = [
+        has_lesson.then(|| t(lang, "Lesson")),
+        selected.is_some().then(|| t(lang, "Inspector")),
+        has_console.then(|| t(lang, "Console")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     html! {
         <ContextProvider<SimHandle> context={handle}>
             <div class={classes!("app", options.embed.then_some("embed"), options.readonly.then_some("readonly"))} style={style}>
+                <nav class="skips" aria-label={t(lang, "Skip links")}>
+                    <a class="skip" href="#stage">{ t(lang, "Skip to the cluster") }</a>
+                    if shows("console") && !options.readonly {
+                        <a class="skip" href="#console-input">{ t(lang, "Skip to the console") }</a>
+                    }
+                </nav>
                 if !options.embed {
                     <header class="top">
                         <h1 class="brand">{"kubeplay"}</h1>
@@ -191,21 +217,39 @@ pub fn app() -> Html {
                 if let Some(n) = replay_note {
                     <p class="replay-note" role="status" data-testid="replay-note">{ n }</p>
                 }
-                <main class="main">
-                    if shows("goals") {
-                        <Lesson />
+                <super::announcer::Announcer />
+                <div class={classes!("workbench", (!dock_parts.is_empty()).then_some("docked"))}>
+                    // The stage: what the cluster is, always in view.
+                    <main class="main stage" id="stage" tabindex="-1" data-testid="stage">
+                        if shows("chain") { <ChainView /> }
+                        if shows("services") { <ServicePanel /> }
+                        if shows("board") { <NodeBoard /> }
+                        if shows("timeline") { <TimelineView /> }
+                        if !options.embed && shows("deployments") { <DeploymentPanel /> }
+                        if shows("requests") { <crate::components::requests::RequestPath /> }
+                        if shows("queues") { <crate::components::queues::QueueView /> }
+                        if !options.embed && shows("events") { <EventList /> }
+                    </main>
+                    // The dock: what the learner does and reads, beside the stage on a wide
+                    // screen, a bottom sheet on a narrow one (as DevTools docks its panels).
+                    if !dock_parts.is_empty() {
+                        <aside id="dock" tabindex="-1" class={classes!("dock", sheet_open.then_some("open"))}
+                               aria-label={t(lang, "Console, inspector and lesson")} data-testid="dock">
+                            <button class="sheet-handle" onclick={toggle_sheet} aria-expanded={sheet_open.to_string()}
+                                    aria-controls="dock-body" data-testid="sheet-handle">
+                                <span aria-hidden="true">{ if sheet_open { "▾" } else { "▴" } }</span>
+                                { format!(" {}", dock_parts.join(" · ")) }
+                            </button>
+                            <div class="dock-body" id="dock-body">
+                                if shows("goals") {
+                                    <Lesson />
+                                }
+                                <Inspector />
+                                if has_console { <Console /> }
+                            </div>
+                        </aside>
                     }
-                    if shows("chain") { <ChainView /> }
-                    if shows("services") { <ServicePanel /> }
-                    if shows("timeline") { <TimelineView /> }
-                    <Inspector />
-                    if shows("board") { <NodeBoard /> }
-                    if !options.embed && shows("deployments") { <DeploymentPanel /> }
-                    if shows("console") && !options.readonly { <Console /> }
-                    if shows("requests") { <crate::components::requests::RequestPath /> }
-                    if shows("queues") { <crate::components::queues::QueueView /> }
-                    if !options.embed && shows("events") { <EventList /> }
-                </main>
+                </div>
             </div>
         </ContextProvider<SimHandle>>
     }

@@ -12,8 +12,108 @@ use yew::prelude::*;
 /// settle, when no new frame comes first.
 const CUE_MS: u32 = 350;
 
-fn style(x: f64, y: f64, h: f64) -> String {
-    format!("left:{x}px;top:{y}px;width:{COL_W}px;height:{h}px")
+/// How the chain is drawn in the width it has. The model is laid out in columns of
+/// [`COL_W`]; here the columns stretch or narrow with the panel (text never shrinks:
+/// the old design scaled the whole chain down to 0.56 in a 700 px frame, 7 px text).
+/// Too narrow for four columns, the Node column goes (the node board below has every
+/// node, and each Pod card names its node); too narrow for three, the chain becomes a
+/// tree: each owner above its children, indented, the cards as wide as the screen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Geo {
+    /// Horizontal stretch of the model's columns.
+    pub k: f64,
+    /// Columns drawn (4, or 3 without Nodes).
+    pub cols: usize,
+    /// The tree (a phone): cards in flow, no lines.
+    pub flow: bool,
+    /// The chain's inner width (px).
+    pub width: f64,
+}
+
+/// Narrowest and widest stretch of the columns.
+const K_MIN: f64 = 0.78;
+const K_MAX: f64 = 1.3;
+
+/// Width of `cols` columns at stretch 1.
+fn columns_width(cols: usize) -> f64 {
+    col_x(cols - 1) + COL_W
+}
+
+impl Geo {
+    /// The geometry for a chain `width` px wide (0: not measured yet, drawn as at
+    /// full width).
+    pub fn for_width(width: f64) -> Geo {
+        let width = if width <= 0.0 { columns_width(4) } else { width };
+        for cols in [4, 3] {
+            let k = width / columns_width(cols);
+            if k >= K_MIN {
+                return Geo { k: k.min(K_MAX), cols, flow: false, width };
+            }
+        }
+        Geo { k: 1.0, cols: 3, flow: true, width }
+    }
+
+    /// Left edge of column `col`.
+    fn x(&self, col: usize) -> f64 {
+        col_x(col) * self.k
+    }
+
+    /// Width of a column.
+    fn w(&self) -> f64 {
+        COL_W * self.k
+    }
+
+    /// Width of the drawing.
+    fn total(&self) -> f64 {
+        if self.flow {
+            self.width
+        } else {
+            columns_width(self.cols) * self.k
+        }
+    }
+
+    /// The style of a card in column `col` at `y`, `h` tall.
+    fn card(&self, col: usize, y: f64, h: f64) -> String {
+        if self.flow {
+            format!("height:{h}px")
+        } else {
+            format!("left:{:.1}px;top:{y}px;width:{:.1}px;height:{h}px", self.x(col), self.w())
+        }
+    }
+
+    /// Characters of a card's name (13 px, bold) that fit beside `reserved` px of
+    /// other content on its line.
+    fn name_chars(&self, depth: usize, reserved: f64) -> usize {
+        let w = if self.flow {
+            self.width - depth as f64 * FLOW_INDENT
+        } else {
+            self.w()
+        };
+        // Padding and border (25 px), and about 8.6 px a character (the widest of the
+        // usual bold sans fonts; a name cut by the card's edge loses its suffix).
+        ((w - 25.0 - reserved) / 8.6).max(8.0) as usize
+    }
+}
+
+/// Indent of each level of the tree (px).
+const FLOW_INDENT: f64 = 14.0;
+
+/// `name` shortened to `max` characters where it must be, keeping what tells it from
+/// its siblings: the end (a Pod's random suffix, a StatefulSet ordinal) stays whole,
+/// the shared middle (the pod-template-hash) gives way. The full name is the title.
+pub fn fit_name(name: &str, max: usize) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    if chars.len() <= max || max < 5 {
+        return name.to_string();
+    }
+    let tail_len = name
+        .rsplit_once('-')
+        .map_or(4, |(_, t)| t.chars().count() + 1)
+        .min(max / 2);
+    let head_len = max - 1 - tail_len;
+    let head: String = chars[..head_len].iter().collect();
+    let tail: String = chars[chars.len() - tail_len..].iter().collect();
+    format!("{head}…{tail}")
 }
 
 /// The last aggregated model, with the store revision and wall time it was made at and
@@ -60,53 +160,248 @@ pub fn chain_view() -> Html {
     }
     let sim = use_sim();
     let lang = sim.lang();
+    // The chain's width, measured by a ResizeObserver (the dock, a phone, an iframe).
+    let chain_ref = use_node_ref();
+    let width = use_state(|| 0.0f64);
     let agg_cache = use_mut_ref(|| None::<AggCache>);
-    if let Some(m) = cached_aggregate(&sim, &mut agg_cache.borrow_mut()) {
+    let agg = cached_aggregate(&sim, &mut agg_cache.borrow_mut());
+    {
+        // Measured once the chain (not the aggregated view) is on the page.
+        let chain_ref = chain_ref.clone();
+        let width = width.clone();
+        use_effect_with(agg.is_some(), move |agg| {
+            let observer = (!*agg)
+                .then(|| watch_width(&chain_ref, move |w| width.set(w)))
+                .flatten();
+            move || {
+                if let Some((o, _)) = observer {
+                    o.disconnect();
+                }
+            }
+        });
+    }
+    if let Some(m) = agg {
         return aggregated_view(&sim, &m);
     }
     let model = chain_model(&sim.state.borrow().cluster);
     let prev = new_frame(&sim, &mut frames.borrow_mut());
-    let width = col_x(3) + COL_W;
+    let g = Geo::for_width(*width);
+    let total = g.total();
+    // Drawn without the Node column, the chain is as tall as its other columns.
+    let height = if g.cols == 4 {
+        model.height
+    } else {
+        model_height_without_nodes(&model)
+    };
+    let items = chain_items(&sim, &g, &model, prev);
     html! {
-        <section class="chain" aria-label={t(lang, "Deployment → ReplicaSet → Pod → Node")}>
+        <section class={classes!("chain", g.flow.then_some("flow"))} ref={chain_ref} data-cols={g.cols.to_string()}
+                 aria-label={t(lang, "Deployment → ReplicaSet → Pod → Node")}>
             { control_plane_bar(&sim) }
-            <div class="colheads" style={format!("width:{width}px")}>
-                <span style={format!("left:{}px;width:{COL_W}px", col_x(0))}>{ if model.cronjobs.is_empty() { t(lang, "Deployment") } else { t(lang, "Deployment · CronJob") } }</span>
-                <span style={format!("left:{}px;width:{COL_W}px", col_x(1))}>{ owner_column_title(&model) }</span>
-                <span style={format!("left:{}px;width:{COL_W}px", col_x(2))}>{ t(lang, "Pods") }</span>
-                <span style={format!("left:{}px;width:{COL_W}px", col_x(3))}>
-                    { t(lang, "Nodes") }
-                    if !sim.readonly() {
-                        <button class="addnode" onclick={add_node(&sim)} data-testid="add-node" title={t(lang, "sim node add: register a new 4-CPU / 8Gi node")}>{ t(lang, "+ add node") }</button>
+            if g.flow {
+                <div class="flowtools">{ chain_tools(&sim) }</div>
+            } else {
+                <div class="colheads" style={format!("width:{total:.1}px")}>
+                    <span style={format!("left:{:.1}px;width:{:.1}px", g.x(0), g.w())}>{ if model.cronjobs.is_empty() { t(lang, "Deployment") } else { t(lang, "Deployment · CronJob") } }</span>
+                    <span style={format!("left:{:.1}px;width:{:.1}px", g.x(1), g.w())}>{ owner_column_title(&model) }</span>
+                    <span style={format!("left:{:.1}px;width:{:.1}px", g.x(2), g.w())}>{ "Pod" }
+                        if g.cols == 3 { { chain_tools(&sim) } }
+                    </span>
+                    if g.cols == 4 {
+                        <span style={format!("left:{:.1}px;width:{:.1}px", g.x(3), g.w())}>{ t(lang, "Node") }{ chain_tools(&sim) }</span>
                     }
-                    <button class="addnode" onclick={export_svg(&sim)} data-testid="export-svg" title={t(lang, "Download the chain as an SVG picture (for slides)")}>{ t(lang, "SVG") }</button>
-                    <button class="addnode" onclick={export_png(&sim)} data-testid="export-png" title={t(lang, "Download the chain as a PNG picture (for slides)")}>{ t(lang, "PNG") }</button>
-                </span>
-            </div>
-            <div class="canvas" style={format!("width:{width}px;height:{}px", model.height)}>
-                <svg class="links" width={width.to_string()} height={model.height.to_string()} aria-hidden="true">
-                    { for model.links.iter().map(|l| html! { <path class={classes!("link", l.kind)} d={link_path(l)} /> }) }
-                </svg>
-                { for model.deployments.iter().map(|d| deployment_card(&sim, d, freshness(d.rv, d.created_ms, prev))) }
-                { for model.replicasets.iter().map(|r| replicaset_card(lang, r, freshness(r.rv, r.created_ms, prev))) }
-                { for model.cronjobs.iter().map(|j| cronjob_card(lang, j, freshness(j.rv, j.created_ms, prev))) }
-                { for model.jobs.iter().map(|j| job_card(lang, j, freshness(j.rv, j.created_ms, prev))) }
-                { for model.daemonsets.iter().map(|d| daemonset_card(lang, d, freshness(d.rv, d.created_ms, prev))) }
-                { for model.statefulsets.iter().map(|d| statefulset_card(lang, d, freshness(d.rv, d.created_ms, prev))) }
-                { for model.services.iter().map(|s| service_card(lang, s)) }
-                { for model.pods.iter().map(|p| pod_card(&sim, p, freshness(p.rv, p.created_ms, prev))) }
-                { for model.nodes.iter().map(|n| node_card(&sim, n)) }
-                { for model.pods.iter().map(|p| inspect_button(&sim, Selection::Pod(p.name.clone()), col_x(2), p.y + POD_H - 24.0, &trf(lang, "Inspect Pod {}", &[&p.name]))) }
-                { for model.nodes.iter().map(|n| inspect_button(&sim, Selection::Node(n.name.clone()), col_x(3), n.y + NODE_H - 24.0, &trf(lang, "Inspect Node {}", &[&n.name]))) }
-                { for model.deployments.iter().map(|d| inspect_button(&sim, Selection::Deployment(d.name.clone()), col_x(0), d.y + OWNER_H - 24.0, &trf(lang, "Inspect Deployment {}", &[&d.name]))) }
-                { for model.replicasets.iter().map(|r| inspect_button(&sim, Selection::ReplicaSet(r.name.clone()), col_x(1), r.y, &trf(lang, "Inspect ReplicaSet {}", &[&r.name]))) }
-                { for model.jobs.iter().map(|j| inspect_button(&sim, Selection::Job(j.name.clone()), col_x(1), j.y, &trf(lang, "Inspect Job {}", &[&j.name]))) }
-                { for model.daemonsets.iter().map(|d| inspect_button(&sim, Selection::DaemonSet(d.name.clone()), col_x(1), d.y, &trf(lang, "Inspect DaemonSet {}", &[&d.name]))) }
-                { for model.statefulsets.iter().map(|d| inspect_button(&sim, Selection::StatefulSet(d.name.clone()), col_x(1), d.y, &trf(lang, "Inspect StatefulSet {}", &[&d.name]))) }
-                { for model.cronjobs.iter().map(|j| inspect_button(&sim, Selection::CronJob(j.name.clone()), col_x(0), j.y + OWNER_H - 24.0, &trf(lang, "Inspect CronJob {}", &[&j.name]))) }
+                </div>
+            }
+            <div class="canvas" style={if g.flow { String::new() } else { format!("width:{total:.1}px;height:{height}px") }}>
+                if !g.flow {
+                    <svg class="links" width={format!("{total:.1}")} height={height.to_string()} aria-hidden="true">
+                        { for model.links.iter().filter(|l| g.cols == 4 || l.kind != "binding").map(|l| html! { <path class={classes!("link", l.kind)} d={link_path(l, g.k)} /> }) }
+                    </svg>
+                }
+                { for items }
             </div>
         </section>
     }
+}
+
+/// The chain's height without its Node column.
+fn model_height_without_nodes(m: &ChainModel) -> f64 {
+    let owners = m
+        .deployments
+        .iter()
+        .map(|d| d.y + OWNER_H)
+        .chain(m.cronjobs.iter().map(|j| j.y + OWNER_H))
+        .chain(m.replicasets.iter().map(|r| r.y + OWNER_H))
+        .chain(m.jobs.iter().map(|j| j.y + OWNER_H))
+        .chain(m.daemonsets.iter().map(|d| d.y + OWNER_H))
+        .chain(m.statefulsets.iter().map(|d| d.y + OWNER_H))
+        .chain(m.services.iter().map(|s| s.y + SERVICE_H))
+        .chain(m.pods.iter().map(|p| p.y + POD_H));
+    owners.fold(0.0, f64::max) + V_GAP
+}
+
+/// Add a node, and download the picture: the buttons beside the column heads.
+fn chain_tools(sim: &SimHandle) -> Html {
+    let lang = sim.lang();
+    html! {
+        <>
+            if !sim.readonly() {
+                <button class="addnode" onclick={add_node(sim)} data-testid="add-node" title={t(lang, "sim node add: register a new 4-CPU / 8Gi node")}>{ t(lang, "+ add node") }</button>
+            }
+            <button class="addnode" onclick={export_svg(sim)} data-testid="export-svg" title={t(lang, "Download the chain as an SVG picture (for slides)")}>{ t(lang, "SVG") }</button>
+            <button class="addnode" onclick={export_png(sim)} data-testid="export-png" title={t(lang, "Download the chain as a PNG picture (for slides)")}>{ t(lang, "PNG") }</button>
+        </>
+    }
+}
+
+/// One card with its 🔍 right after it (so it is the next tab stop), in a wrapper
+/// keyed by the object: `display: contents` when the chain is drawn in columns, an
+/// indented block of the tree otherwise.
+fn item(key: String, depth: usize, card: Html, inspect: Html) -> Html {
+    html! {
+        <div {key} class="item" style={format!("--depth:{depth}")}>{ card }{ inspect }</div>
+    }
+}
+
+/// Every card in page order: the tree's order (each owner, then what it owns), which
+/// is also a sensible tab order for the columns.
+fn chain_items(sim: &SimHandle, g: &Geo, m: &ChainModel, prev: Option<(u64, SimTime)>) -> Vec<Html> {
+    let lang = sim.lang();
+    let mut out = Vec::new();
+    let mut drawn_pods = vec![false; m.pods.len()];
+    let pods_of = |out: &mut Vec<Html>, owner: &str, depth: usize, drawn: &mut Vec<bool>| {
+        for (i, p) in m.pods.iter().enumerate() {
+            if !drawn[i] && p.owner.as_deref() == Some(owner) {
+                drawn[i] = true;
+                out.push(pod_item(sim, g, p, depth, prev));
+            }
+        }
+    };
+    for s in &m.services {
+        out.push(item(format!("svc/{}/{}", s.namespace, s.name), 0, service_card(lang, g, s), html! {}));
+    }
+    for d in &m.deployments {
+        out.push(item(
+            format!("d/{}", d.name),
+            0,
+            deployment_card(sim, g, d, freshness(d.rv, d.created_ms, prev)),
+            inspect_button(sim, g, Selection::Deployment(d.name.clone()), 0, d.y, OWNER_H - 24.0, &trf(lang, "Inspect Deployment {}", &[&d.name])),
+        ));
+        for r in m.replicasets.iter().filter(|r| r.owner.as_deref() == Some(d.name.as_str())) {
+            out.push(rs_item(sim, g, r, prev));
+            pods_of(&mut out, &r.name, 2, &mut drawn_pods);
+        }
+    }
+    for r in m.replicasets.iter().filter(|r| !r.owner.as_ref().is_some_and(|o| m.deployments.iter().any(|d| &d.name == o))) {
+        out.push(rs_item(sim, g, r, prev));
+        pods_of(&mut out, &r.name, 1, &mut drawn_pods);
+    }
+    for c in &m.cronjobs {
+        out.push(item(
+            format!("cj/{}", c.name),
+            0,
+            cronjob_card(lang, g, c, freshness(c.rv, c.created_ms, prev)),
+            inspect_button(sim, g, Selection::CronJob(c.name.clone()), 0, c.y, OWNER_H - 24.0, &trf(lang, "Inspect CronJob {}", &[&c.name])),
+        ));
+        for j in m.jobs.iter().filter(|j| j.owner.as_deref() == Some(c.name.as_str())) {
+            out.push(job_item(sim, g, j, 1, prev));
+            pods_of(&mut out, &j.name, 2, &mut drawn_pods);
+        }
+    }
+    for j in m.jobs.iter().filter(|j| !j.owner.as_ref().is_some_and(|o| m.cronjobs.iter().any(|c| &c.name == o))) {
+        out.push(job_item(sim, g, j, 0, prev));
+        pods_of(&mut out, &j.name, 1, &mut drawn_pods);
+    }
+    for d in &m.daemonsets {
+        out.push(item(
+            format!("ds/{}", d.name),
+            0,
+            daemonset_card(lang, g, d, freshness(d.rv, d.created_ms, prev)),
+            inspect_button(sim, g, Selection::DaemonSet(d.name.clone()), 1, d.y, 0.0, &trf(lang, "Inspect DaemonSet {}", &[&d.name])),
+        ));
+        pods_of(&mut out, &d.name, 1, &mut drawn_pods);
+    }
+    for d in &m.statefulsets {
+        out.push(item(
+            format!("sts/{}", d.name),
+            0,
+            statefulset_card(lang, g, d, freshness(d.rv, d.created_ms, prev)),
+            inspect_button(sim, g, Selection::StatefulSet(d.name.clone()), 1, d.y, 0.0, &trf(lang, "Inspect StatefulSet {}", &[&d.name])),
+        ));
+        pods_of(&mut out, &d.name, 1, &mut drawn_pods);
+    }
+    // Pods no owner above claims (bare Pods, an owner already gone).
+    for (i, p) in m.pods.iter().enumerate() {
+        if !drawn_pods[i] {
+            out.push(pod_item(sim, g, p, 0, prev));
+        }
+    }
+    if !g.flow && g.cols == 4 {
+        for n in &m.nodes {
+            out.push(item(
+                format!("node/{}", n.name),
+                0,
+                node_card(sim, g, n),
+                inspect_button(sim, g, Selection::Node(n.name.clone()), 3, n.y, NODE_H - 24.0, &trf(lang, "Inspect Node {}", &[&n.name])),
+            ));
+        }
+    }
+    out
+}
+
+fn rs_item(sim: &SimHandle, g: &Geo, r: &ReplicaSetView, prev: Option<(u64, SimTime)>) -> Html {
+    let lang = sim.lang();
+    item(
+        format!("rs/{}", r.name),
+        1,
+        replicaset_card(lang, g, r, freshness(r.rv, r.created_ms, prev)),
+        inspect_button(sim, g, Selection::ReplicaSet(r.name.clone()), 1, r.y, 0.0, &trf(lang, "Inspect ReplicaSet {}", &[&r.name])),
+    )
+}
+
+fn job_item(sim: &SimHandle, g: &Geo, j: &JobView, depth: usize, prev: Option<(u64, SimTime)>) -> Html {
+    let lang = sim.lang();
+    item(
+        format!("job/{}", j.name),
+        depth,
+        job_card(lang, g, j, freshness(j.rv, j.created_ms, prev)),
+        inspect_button(sim, g, Selection::Job(j.name.clone()), 1, j.y, 0.0, &trf(lang, "Inspect Job {}", &[&j.name])),
+    )
+}
+
+fn pod_item(sim: &SimHandle, g: &Geo, p: &PodView, depth: usize, prev: Option<(u64, SimTime)>) -> Html {
+    let lang = sim.lang();
+    item(
+        format!("pod/{}", p.name),
+        depth,
+        pod_card(sim, g, depth, p, freshness(p.rv, p.created_ms, prev)),
+        inspect_button(sim, g, Selection::Pod(p.name.clone()), 2, p.y, POD_H - 24.0, &trf(lang, "Inspect Pod {}", &[&p.name])),
+    )
+}
+
+/// Call `set` with the element's content width now and whenever it changes (the
+/// observer and its callback live until disconnected).
+fn watch_width(
+    el: &NodeRef,
+    set: impl Fn(f64) + 'static,
+) -> Option<(web_sys::ResizeObserver, wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>)> {
+    use wasm_bindgen::{closure::Closure, JsCast};
+    let target = el.cast::<web_sys::Element>()?;
+    // Padding (12 px each side) is not the cards' room.
+    let inner = |e: &web_sys::Element| f64::from(e.client_width()) - 24.0;
+    set(inner(&target));
+    let cb = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        if let Some(e) = entries
+            .get(0)
+            .dyn_ref::<web_sys::ResizeObserverEntry>()
+            .map(|e| e.target())
+        {
+            set(inner(&e));
+        }
+    });
+    let o = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()).ok()?;
+    o.observe(&target);
+    Some((o, cb))
 }
 
 /// The aggregated model when the cluster is large (None: draw the chain). The counts
@@ -160,7 +455,12 @@ fn new_frame(sim: &SimHandle, f: &mut Frames) -> Option<(u64, SimTime)> {
 }
 
 /// A link's curve; a replacement bows out to the left of the Pod cards (same column).
-fn link_path(l: &Link) -> String {
+fn link_path(l: &Link, k: f64) -> String {
+    let l = &Link {
+        x1: l.x1 * k,
+        x2: l.x2 * k,
+        ..l.clone()
+    };
     let mid = (l.x1 + l.x2) / 2.0;
     if l.kind.starts_with("route") {
         // Out of the Service card's left edge, down its lane, into the Pod.
@@ -434,7 +734,7 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
                     html! {
                         <button class={classes!("cell", if n.ready { "ready" } else { "notready" })}
                             style={format!("--load:{}%", load.min(100))} onclick={inspect}
-                            title={format!("{} · {} · pods {}/{} · cpu {}%", n.name, if n.ready { "Ready" } else { "NotReady" }, n.pods, n.pods_allocatable, n.cpu_pct)}
+                            title={trf(lang, "{} · {} · Pods {}/{} · cpu {}%", &[&n.name, &if n.ready { "Ready" } else { "NotReady" }, &n.pods, &n.pods_allocatable, &n.cpu_pct])}
                             aria-label={trf(lang, "Inspect Node {}", &[&n.name])}>
                             <span class="cellname">{ if n.ready { "✓ " } else { "✕ " } }{ &n.name }</span>
                             <span class="cellbar"><span class="fill"></span></span>
@@ -707,7 +1007,7 @@ fn add_node(sim: &SimHandle) -> Callback<MouseEvent> {
     Callback::from(move |_| sim.act(Verb::AddNode(sim.free_node_name())))
 }
 
-fn deployment_card(sim: &SimHandle, d: &DeploymentView, fresh: Option<&'static str>) -> Html {
+fn deployment_card(sim: &SimHandle, g: &Geo, d: &DeploymentView, fresh: Option<&'static str>) -> Html {
     let lang = sim.lang();
     let gap = d.desired - d.ready;
     let scale = |delta: i64| {
@@ -717,7 +1017,7 @@ fn deployment_card(sim: &SimHandle, d: &DeploymentView, fresh: Option<&'static s
         Callback::from(move |_| sim.act(Verb::Scale(name.clone(), to)))
     };
     html! {
-        <div key={format!("d/{}", d.name)} class={classes!("card", "deploy", (gap != 0).then_some("gap"), fresh)} style={style(col_x(0), d.y, OWNER_H)}
+        <div key={format!("d/{}", d.name)} class={classes!("card", "deploy", (gap != 0).then_some("gap"), fresh)} style={g.card(0, d.y, OWNER_H)}
              data-testid={format!("deployment-{}", d.name)}>
             <div class="kind">
                 { t(lang, "Deployment") }
@@ -730,7 +1030,7 @@ fn deployment_card(sim: &SimHandle, d: &DeploymentView, fresh: Option<&'static s
                     </span>
                 }
             </div>
-            <div class="name">{ &d.name }</div>
+            <div class="name" title={d.name.clone()}>{ fit_name(&d.name, g.name_chars(0, 0.0)) }</div>
             <div class="specstatus">
                 <span class="spec" title="spec.replicas">{ trf(lang, "wants {}", &[&d.desired]) }</span>
                 <span class="status" data-testid={format!("ready-{}", d.name)} title="status.readyReplicas / spec.replicas">
@@ -750,7 +1050,7 @@ fn deployment_card(sim: &SimHandle, d: &DeploymentView, fresh: Option<&'static s
 
 /// A Service in front of its Pods: address, endpoints by state, and what its
 /// requests met in the last seconds (red when some failed).
-fn service_card(lang: crate::i18n::Lang, s: &ServiceCard) -> Html {
+fn service_card(lang: crate::i18n::Lang, g: &Geo, s: &ServiceCard) -> Html {
     let (ready, not_ready, terminating) = s.endpoints;
     // Failures first: the line is cut at the card's edge, and they are the news.
     let traffic = match (s.rps, s.answered + s.failed) {
@@ -768,11 +1068,11 @@ fn service_card(lang: crate::i18n::Lang, s: &ServiceCard) -> Html {
     html! {
         <div key={format!("svc/{}/{}", s.namespace, s.name)}
              class={classes!("card", "service", (s.failed > 0).then_some("failing"), (ready == 0).then_some("noready"))}
-             style={style(col_x(2), s.y, SERVICE_H)} data-testid={format!("service-card-{}", s.name)}>
+             style={g.card(2, s.y, SERVICE_H)} data-testid={format!("service-card-{}", s.name)}>
             <div class="kind">{ format!("{} · {} · {}", t(lang, "Service"), s.type_, s.address) }</div>
-            <div class="name">{ &s.name }</div>
+            <div class="name" title={s.name.clone()}>{ fit_name(&s.name, g.name_chars(0, 0.0)) }</div>
             <div class="specstatus">
-                <span class="status" title="EndpointSlice endpoints: conditions.ready / not ready / conditions.terminating">
+                <span class="status" title={t(lang, "EndpointSlice endpoints: conditions.ready / not ready / conditions.terminating")}>
                     { trf(lang, "endpoints {} ready · {} not ready · {} terminating", &[&ready, &not_ready, &terminating]) }
                 </span>
             </div>
@@ -783,14 +1083,15 @@ fn service_card(lang: crate::i18n::Lang, s: &ServiceCard) -> Html {
 
 fn replicaset_card(
     lang: crate::i18n::Lang,
+    g: &Geo,
     r: &ReplicaSetView,
     fresh: Option<&'static str>,
 ) -> Html {
     html! {
-        <div key={format!("rs/{}", r.name)} class={classes!("card", "rs", (r.desired == 0).then_some("idle"), fresh)} style={style(col_x(1), r.y, OWNER_H)}
+        <div key={format!("rs/{}", r.name)} class={classes!("card", "rs", (r.desired == 0).then_some("idle"), fresh)} style={g.card(1, r.y, OWNER_H)}
              data-testid={format!("replicaset-{}", r.name)}>
             <div class="kind">{ format!("{} · {}", t(lang, "ReplicaSet"), trf(lang, "revision {}", &[&r.revision])) }</div>
-            <div class="name">{ &r.name }</div>
+            <div class="name" title={r.name.clone()}>{ fit_name(&r.name, g.name_chars(1, 0.0)) }</div>
             <div class="specstatus">
                 <span class="spec" title="spec.replicas">{ trf(lang, "desired {}", &[&r.desired]) }</span>
                 <span class="status">{ trf(lang, "current {}", &[&r.current]) }</span>
@@ -802,17 +1103,17 @@ fn replicaset_card(
 
 /// A Job: completions (succeeded of wanted), what runs and what failed against the
 /// back-off limit, and its STATUS as `kubectl get jobs` prints it.
-fn job_card(lang: crate::i18n::Lang, j: &JobView, fresh: Option<&'static str>) -> Html {
+fn job_card(lang: crate::i18n::Lang, g: &Geo, j: &JobView, fresh: Option<&'static str>) -> Html {
     let state = match j.status.as_str() {
         "Complete" => Some("done"),
         "Failed" => Some("failed"),
         _ => None,
     };
     html! {
-        <div key={format!("job/{}", j.name)} class={classes!("card", "rs", "job", state, fresh)} style={style(col_x(1), j.y, OWNER_H)}
+        <div key={format!("job/{}", j.name)} class={classes!("card", "rs", "job", state, fresh)} style={g.card(1, j.y, OWNER_H)}
              data-testid={format!("job-{}", j.name)}>
             <div class="kind">{ format!("{} · {}", t(lang, "Job"), j.status) }</div>
-            <div class="name">{ &j.name }</div>
+            <div class="name" title={j.name.clone()}>{ fit_name(&j.name, g.name_chars(1, 0.0)) }</div>
             <div class="specstatus">
                 <span class="spec" title="status.succeeded / spec.completions">{ trf(lang, "completions {}", &[&j.completions]) }</span>
                 <span class="status" title="status.active">{ trf(lang, "active {}", &[&j.active]) }</span>
@@ -844,15 +1145,16 @@ fn owner_column_title(model: &ChainModel) -> String {
 /// the claims its Pods keep.
 fn statefulset_card(
     lang: crate::i18n::Lang,
+    g: &Geo,
     d: &StatefulSetView,
     fresh: Option<&'static str>,
 ) -> Html {
     let gap = d.ready != d.replicas;
     html! {
-        <div key={format!("sts/{}", d.name)} class={classes!("card", "rs", "statefulset", gap.then_some("gap"), fresh)} style={style(col_x(1), d.y, OWNER_H)}
+        <div key={format!("sts/{}", d.name)} class={classes!("card", "rs", "statefulset", gap.then_some("gap"), fresh)} style={g.card(1, d.y, OWNER_H)}
              data-testid={format!("statefulset-{}", d.name)}>
             <div class="kind">{ format!("{} · {}", t(lang, "StatefulSet"), d.policy) }</div>
-            <div class="name">{ &d.name }</div>
+            <div class="name" title={d.name.clone()}>{ fit_name(&d.name, g.name_chars(0, 0.0)) }</div>
             <div class="specstatus">
                 <span class="spec" title="spec.replicas">{ trf(lang, "want {}", &[&d.replicas]) }</span>
                 <span class="status" title="status.readyReplicas" data-testid={format!("sts-ready-{}", d.name)}>{ trf(lang, "ready {}", &[&d.ready]) }</span>
@@ -865,13 +1167,13 @@ fn statefulset_card(
 
 /// A DaemonSet: nodes that should run its Pod (desired) beside those that do, Ready
 /// and up to date.
-fn daemonset_card(lang: crate::i18n::Lang, d: &DaemonSetView, fresh: Option<&'static str>) -> Html {
+fn daemonset_card(lang: crate::i18n::Lang, g: &Geo, d: &DaemonSetView, fresh: Option<&'static str>) -> Html {
     let gap = d.ready != d.desired;
     html! {
-        <div key={format!("ds/{}", d.name)} class={classes!("card", "rs", "daemonset", gap.then_some("gap"), fresh)} style={style(col_x(1), d.y, OWNER_H)}
+        <div key={format!("ds/{}", d.name)} class={classes!("card", "rs", "daemonset", gap.then_some("gap"), fresh)} style={g.card(1, d.y, OWNER_H)}
              data-testid={format!("daemonset-{}", d.name)}>
             <div class="kind">{ t(lang, "DaemonSet · one Pod per eligible node") }</div>
-            <div class="name">{ &d.name }</div>
+            <div class="name" title={d.name.clone()}>{ fit_name(&d.name, g.name_chars(0, 0.0)) }</div>
             <div class="specstatus">
                 <span class="spec" title="status.desiredNumberScheduled">{ trf(lang, "nodes {}", &[&d.desired]) }</span>
                 <span class="status" title="status.currentNumberScheduled">{ trf(lang, "current {}", &[&d.current]) }</span>
@@ -886,12 +1188,12 @@ fn daemonset_card(lang: crate::i18n::Lang, d: &DaemonSetView, fresh: Option<&'st
 }
 
 /// A CronJob: its schedule and policy, active Jobs and the last scheduled run.
-fn cronjob_card(lang: crate::i18n::Lang, j: &CronJobView, fresh: Option<&'static str>) -> Html {
+fn cronjob_card(lang: crate::i18n::Lang, g: &Geo, j: &CronJobView, fresh: Option<&'static str>) -> Html {
     html! {
-        <div key={format!("cj/{}", j.name)} class={classes!("card", "deploy", "cronjob", j.suspended.then_some("idle"), fresh)} style={style(col_x(0), j.y, OWNER_H)}
+        <div key={format!("cj/{}", j.name)} class={classes!("card", "deploy", "cronjob", j.suspended.then_some("idle"), fresh)} style={g.card(0, j.y, OWNER_H)}
              data-testid={format!("cronjob-{}", j.name)}>
             <div class="kind">{ format!("{} · {}", t(lang, "CronJob"), j.policy) }</div>
-            <div class="name">{ &j.name }</div>
+            <div class="name" title={j.name.clone()}>{ fit_name(&j.name, g.name_chars(1, 0.0)) }</div>
             <div class="specstatus">
                 <span class="spec" title="spec.schedule">{ &j.schedule }</span>
                 <span class="status" title="status.active">{ trf(lang, "active {}", &[&j.active]) }</span>
@@ -903,7 +1205,17 @@ fn cronjob_card(lang: crate::i18n::Lang, j: &CronJobView, fresh: Option<&'static
     }
 }
 
-fn pod_icon(p: &PodView) -> &'static str {
+fn pod_icon(p: &PodView) -> Html {
+    if !p.terminating && p.phase != "Succeeded" && p.phase != "Failed" && !p.ready && p.node.is_empty() {
+        // Pending (not yet bound): a drawn clock, not an emoji some systems cannot draw.
+        return html! {
+            <svg class="pending-ico" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="8" r="6" fill="none" stroke="currentColor" stroke-width="1.8"/><path d="M8 4.5V8l2.5 1.8" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>
+        };
+    }
+    html! { { pod_glyph(p) } }
+}
+
+fn pod_glyph(p: &PodView) -> &'static str {
     if p.terminating {
         "✕"
     } else if p.phase == "Succeeded" {
@@ -912,14 +1224,12 @@ fn pod_icon(p: &PodView) -> &'static str {
         "✗"
     } else if p.ready {
         "✓"
-    } else if p.node.is_empty() {
-        "⏳"
     } else {
         "…"
     }
 }
 
-fn pod_card(sim: &SimHandle, p: &PodView, fresh: Option<&'static str>) -> Html {
+fn pod_card(sim: &SimHandle, g: &Geo, depth: usize, p: &PodView, fresh: Option<&'static str>) -> Html {
     let lang = sim.lang();
     let onclick = {
         let sim = sim.clone();
@@ -945,12 +1255,12 @@ fn pod_card(sim: &SimHandle, p: &PodView, fresh: Option<&'static str>) -> Html {
         p.node.clone()
     };
     html! {
-        <button key={format!("pod/{}", p.name)} class={classes!("card", "pod", state, fresh)} style={style(col_x(2), p.y, POD_H)} onclick={onclick}
+        <button key={format!("pod/{}", p.name)} class={classes!("card", "pod", state, fresh)} style={g.card(2, p.y, POD_H)} onclick={onclick}
                 aria-label={format!("Pod {}", p.name)} title={format!("{} (kubectl delete pod {})", trf(lang, "Delete Pod {}", &[&p.name]), p.name)}
                 data-testid="pod" data-status={p.status.clone()}>
             <span class="row1">
                 <span class="icon" aria-hidden="true">{ pod_icon(p) }</span>
-                <span class="name">{ &p.name }</span>
+                <span class="name" title={p.name.clone()}>{ fit_name(&p.name, g.name_chars(depth, if p.traffic.is_some() { 62.0 } else { 22.0 })) }</span>
                 if let Some((ok, failed, worst)) = p.traffic {
                     if failed > 0 {
                         <span class="hits fail" data-testid="pod-hits" title={trf(lang, "last {} s: {} answered, {} failed", &[&(ROUTE_SECONDS + 1), &ok, &failed])}>{ format!("✕ {failed} {}", t(lang, worst)) }</span>
@@ -970,33 +1280,34 @@ fn pod_card(sim: &SimHandle, p: &PodView, fresh: Option<&'static str>) -> Html {
             </span>
             <span class="row3">
                 <span class="uid" title="metadata.uid">{ format!("uid {}", p.short_uid) }</span>
+                <span>{ format!("· {}", trf(lang, "node {}", &[&node])) }</span>
                 if let Some((name, uid)) = &p.replaced_by {
+                    // Its own line: the new name (its suffix whole) and the new uid are
+                    // the point of the lesson.
                     <span class="replaced" data-testid="replaced-by" title={trf(lang, "Replaced by {} (uid {}): a new Pod, not this one restarted", &[name, uid])}>
-                        { format!("→ {}", trf(lang, "replaced by {}", &[&uid])) }
+                        { format!("→ {}", trf(lang, "replaced by {} (uid {})", &[&fit_name(name, g.name_chars(depth, 110.0).saturating_sub(2)), uid])) }
                     </span>
-                } else {
-                    <span>{ format!("· {}", trf(lang, "node {}", &[&node])) }</span>
                 }
             </span>
         </button>
     }
 }
 
-pub(crate) fn bar(label: &str, used: i64, total: i64, fmt: fn(i64) -> String) -> Html {
+pub(crate) fn bar(lang: crate::i18n::Lang, label: &str, used: i64, total: i64, fmt: fn(i64) -> String) -> Html {
     let pct = if total > 0 {
         (used as f64 * 100.0 / total as f64).min(100.0)
     } else {
         0.0
     };
     html! {
-        <span class="bar" title={format!("{label} requests {} of {} allocatable", fmt(used), fmt(total))}>
+        <span class="bar" title={trf(lang, "{} requests {} of {} allocatable", &[&label, &fmt(used), &fmt(total)])}>
             <span class="barlabel">{ format!("{label} {}/{}", fmt(used), fmt(total)) }</span>
             <span class="track"><span class="fill" style={format!("width:{pct:.1}%")}></span></span>
         </span>
     }
 }
 
-fn node_card(sim: &SimHandle, n: &NodeView) -> Html {
+fn node_card(sim: &SimHandle, g: &Geo, n: &NodeView) -> Html {
     let lang = sim.lang();
     let onclick = {
         let sim = sim.clone();
@@ -1010,23 +1321,23 @@ fn node_card(sim: &SimHandle, n: &NodeView) -> Html {
     };
     html! {
         <button key={format!("node/{}", n.name)} class={classes!("card", "node", if n.ready { "ready" } else { "notready" }, (!n.powered).then_some("off"))}
-                style={style(col_x(3), n.y, NODE_H)} onclick={onclick}
+                style={g.card(3, n.y, NODE_H)} onclick={onclick}
                 aria-label={trf(lang, "Node {}", &[&n.name])} title={title}
                 data-testid="node" data-status={n.status.clone()}>
             <span class="row1">
                 <span class="icon" aria-hidden="true">{ if n.ready { "✓" } else { "✕" } }</span>
-                <span class="name">{ &n.name }</span>
+                <span class="name" title={n.name.clone()}>{ fit_name(&n.name, g.name_chars(0, 90.0)) }</span>
                 <span class="nodestatus" title={n.status.clone()}>{ &n.status }</span>
             </span>
-            { bar("cpu", n.cpu_requested, n.cpu_allocatable, format_cpu_milli) }
-            { bar("mem", n.mem_requested, n.mem_allocatable, format_bytes) }
+            { bar(lang, "cpu", n.cpu_requested, n.cpu_allocatable, format_cpu_milli) }
+            { bar(lang, "mem", n.mem_requested, n.mem_allocatable, format_bytes) }
             <span class="row3">
                 { if n.pods == 1 { t(lang, "1 pod").to_string() } else { trf(lang, "{} pods", &[&n.pods]) } }
                 if !n.powered { <span class="power">{ t(lang, "power off") }</span> }
                 { for group_taints(&n.taints).into_iter().map(|(short, full)| {
                     // Short form on the card (`unreachable:NoSchedule,NoExecute`); the full
                     // keys in the tooltip.
-                    html! { <span class="taint" title={format!("taints {}", full.join(", "))}>{ short }</span> }
+                    html! { <span class="taint" title={trf(lang, "taints {}", &[&full.join(", ")])}>{ short }</span> }
                 }) }
 
             </span>
@@ -1056,13 +1367,20 @@ fn group_taints(taints: &[String]) -> Vec<(String, Vec<String>)> {
 
 /// A small button at a card's top-right corner that opens the inspector (a separate
 /// control: the card itself keeps its one-click action).
-fn inspect_button(sim: &SimHandle, sel: Selection, x: f64, y: f64, label: &str) -> Html {
+/// It follows its card in the page (and so in tab order); `dy` is its offset from the
+/// card's top.
+fn inspect_button(sim: &SimHandle, g: &Geo, sel: Selection, col: usize, card_y: f64, dy: f64, label: &str) -> Html {
     let onclick = {
         let sim = sim.clone();
         Callback::from(move |_| sim.select(Some(sel.clone())))
     };
+    let style = if g.flow {
+        format!("right:4px;top:{}px", dy + 4.0)
+    } else {
+        format!("left:{:.1}px;top:{}px", g.x(col) + g.w() - 22.0, card_y + dy + 4.0)
+    };
     html! {
-        <button class="inspect" style={format!("left:{}px;top:{}px", x + COL_W - 22.0, y + 4.0)} onclick={onclick} aria-label={label.to_string()} title={label.to_string()}>
+        <button class="inspect" {style} onclick={onclick} aria-label={label.to_string()} title={label.to_string()} data-testid="inspect">
             <svg viewBox="0 0 16 16" aria-hidden="true"><circle cx="7" cy="7" r="4.5" fill="none" stroke="currentColor" stroke-width="1.8"/><path d="M10.5 10.5l3.5 3.5" stroke="currentColor" stroke-width="1.8"/></svg>
         </button>
     }

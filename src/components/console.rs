@@ -15,6 +15,9 @@ pub fn console() -> Html {
     let text = use_state(String::new);
     let hint = use_state(|| None::<String>);
     let hist_pos = use_mut_ref(|| None::<usize>);
+    // Escape pressed with nothing to stop: the next Tab leaves the console instead of
+    // completing (the documented way out when there is text to complete).
+    let escaped = use_mut_ref(|| false);
     let out_ref = use_node_ref();
     let (entries, pending, playing) = {
         let s = sim.state.borrow();
@@ -41,9 +44,11 @@ pub fn console() -> Html {
         let text = text.clone();
         let hint = hint.clone();
         let hist_pos = hist_pos.clone();
+        let escaped = escaped.clone();
         Callback::from(move |e: KeyboardEvent| {
             let cur = (*text).clone();
             let pending = sim.state.borrow().pending.is_some();
+            let was_escaped = std::mem::replace(&mut *escaped.borrow_mut(), false);
             match e.key().as_str() {
                 "Escape" if pending => {
                     e.prevent_default();
@@ -52,6 +57,10 @@ pub fn console() -> Html {
                 "c" if pending && e.ctrl_key() => {
                     e.prevent_default();
                     sim.interrupt();
+                }
+                "Escape" => {
+                    *escaped.borrow_mut() = true;
+                    hint.set(Some(t(lang, "Tab now leaves the console").into()));
                 }
                 "Enter" if !e.shift_key() && pending => {
                     // A terminal's prompt is busy while kubectl waits; so is this one.
@@ -75,7 +84,9 @@ pub fn console() -> Html {
                     *hist_pos.borrow_mut() = next;
                     text.set(next.map(|p| history[p].clone()).unwrap_or_default());
                 }
-                "Tab" => {
+                // Tab completes a command being typed; on an empty line, with Shift, or
+                // after Escape it moves the focus on, as everywhere else on the page.
+                "Tab" if !cur.trim().is_empty() && !e.shift_key() && !was_escaped => {
                     e.prevent_default();
                     let (line, candidates) = complete_line(&sim.state.borrow().cluster, &cur);
                     text.set(line);
@@ -107,8 +118,12 @@ pub fn console() -> Html {
             <div class="prompt">
                 <span aria-hidden="true">{"$"}</span>
                 <textarea rows="1" value={(*text).clone()} {oninput} {onkeydown} spellcheck="false"
-                    autocomplete="off" aria-label={t(lang, "Command (kubectl or sim)")} data-testid="console-input"
+                    autocomplete="off" aria-label={t(lang, "Command (kubectl or sim)")} data-testid="console-input" id="console-input"
+                    aria-describedby="console-keys"
                     placeholder={t(lang, "kubectl get pods -o wide   (Tab completes, ↑/↓ history, Shift+Enter for a new line)")} />
+            </div>
+            <div class="keys" id="console-keys">
+                { t(lang, "Tab completes · Esc then Tab leaves the console · Ctrl+C stops a waiting command") }
             </div>
         </section>
     }

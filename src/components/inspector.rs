@@ -44,10 +44,50 @@ pub fn inspector() -> Html {
     let lang = sim.lang();
     let tab = use_state(|| Tab::Overview);
     let sel = sim.state.borrow().selected.clone();
-    let close = {
+    let panel = use_node_ref();
+    // What had the focus when the inspector opened (the 🔍 clicked): it gets it back on
+    // close, so a keyboard user continues where they were.
+    let opener = use_mut_ref(|| None::<web_sys::HtmlElement>);
+    {
+        let panel = panel.clone();
+        let opener = opener.clone();
+        use_effect_with(sel.clone(), move |sel| {
+            if sel.is_some() {
+                let active = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.active_element())
+                    .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
+                if let Some(p) = panel.cast::<web_sys::HtmlElement>() {
+                    // Opening from outside moves the focus (and the eye) to the panel.
+                    if !active.as_ref().is_some_and(|a| p.contains(Some(a))) {
+                        *opener.borrow_mut() = active;
+                        let _ = p.focus();
+                        p.scroll_into_view();
+                    }
+                }
+            }
+        });
+    }
+    let close_and_return = {
         let sim = sim.clone();
-        Callback::from(move |_| sim.select(None))
+        let opener = opener.clone();
+        move || {
+            sim.select(None);
+            if let Some(o) = opener.borrow_mut().take().filter(|o| o.is_connected()) {
+                let _ = o.focus();
+            }
+        }
     };
+    let close = {
+        let close_and_return = close_and_return.clone();
+        Callback::from(move |_: MouseEvent| close_and_return())
+    };
+    let onkeydown = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Escape" {
+            e.prevent_default();
+            close_and_return();
+        }
+    });
     let Some(selected) = sel else {
         return html! {};
     };
@@ -111,7 +151,8 @@ pub fn inspector() -> Html {
         }
     };
     html! {
-        <section class="inspector" aria-label={t(lang, "Inspector")} data-testid="inspector">
+        <section class="inspector" aria-label={t(lang, "Inspector")} data-testid="inspector"
+                 ref={panel} tabindex="-1" {onkeydown}>
             <button class="mini close" onclick={close} aria-label={t(lang, "Close the inspector")}>{"×"}</button>
             <div class="tabs" role="tablist" aria-label={t(lang, "Inspector views")}>
                 if !owner_kind {
@@ -224,7 +265,9 @@ fn pod_view(sim: &SimHandle, p: &PodPath) -> Html {
                         { for p.verdicts.iter().map(|v| html! {
                             <tr class={classes!(v.chosen.then_some("chosen"))}>
                                 <td>{ if v.chosen { trf(lang, "{} (chosen)", &[&v.node]) } else { v.node.clone() } }</td>
-                                <td>{ &v.verdict }</td>
+                                // "feasible" is the UI's word; a filter's reason is the scheduler's
+                                // own text and stays as kubectl shows it.
+                                <td>{ if v.verdict == "feasible" { t(lang, "feasible").to_string() } else { v.verdict.clone() } }</td>
                                 <td title={v.breakdown.clone()}>
                                     { v.score.map(|s| s.to_string()).unwrap_or_else(|| "—".into()) }
                                     if !v.breakdown.is_empty() { <span class="breakdown">{ &v.breakdown }</span> }

@@ -75,11 +75,24 @@ pub fn lesson() -> Html {
         let share_url = share_url.clone();
         Callback::from(move |_| share_url.set(Some(sim.share())))
     };
+    let tool = {
+        let options = sim.state.borrow().options.clone();
+        move |name: &str| options.shows_tool(name)
+    };
+    // Locked on a lesson, its title below names it; locked on the playground, say so.
+    let current_title = active
+        .is_none()
+        .then(|| t(lang, "Playground (no lesson)").to_string());
     html! {
         <section class="lesson" aria-label={t(lang, "Lesson")} data-testid="lesson">
             <div class="lesson-head">
+                if !tool("picker") && current_title.is_some() {
+                    // Locked (readonly=1, or an embed that leaves the picker out): the
+                    // lesson is named, not chosen.
+                    <span class="lesson-locked" data-testid="lesson-locked"><b>{ t(lang, "Lesson") }</b>{ " " }{ current_title.unwrap_or_default() }</span>
+                } else if tool("picker") {
                 <label>
-                    <span>{ t(lang, "Lesson") }</span>
+                    <span class="lesson-label">{ t(lang, "Lesson") }</span>
                     <select onchange={pick} data-testid="scenario-picker" aria-label={t(lang, "Choose a lesson")}>
                         <option value="" selected={active.is_none()}>{ t(lang, "Playground (no lesson)") }</option>
                         { for BUILTIN.iter().filter_map(|(id, y)| parse(y, id).ok().map(|s| (id, s))).map(|(id, s)| html! {
@@ -90,10 +103,13 @@ pub fn lesson() -> Html {
                         }
                     </select>
                 </label>
+                }
+                if tool("share") {
                 <button class="btn" onclick={share} data-testid="share" title={t(lang, "Put this whole session in a link: opening it reproduces the same state")}>{ t(lang, "Share") }</button>
                 if let Some(u) = &*share_url {
                     <input class="share-url" readonly=true value={u.clone()} data-testid="share-url" aria-label={t(lang, "Link to this session")}
                         onfocus={Callback::from(|e: FocusEvent| { let i: web_sys::HtmlInputElement = e.target_unchecked_into(); i.select(); })} />
+                }
                 }
             </div>
             if let (Some(title), Some(desc)) = (title, description) {
@@ -104,7 +120,7 @@ pub fn lesson() -> Html {
                     { goals_view(lang, &goals) }
                 </div>
             }
-            if !readonly {
+            if !readonly && tool("author") {
                 <details class="own">
                     <summary>{ t(lang, "Write your own scenario (YAML)") }</summary>
                     <textarea rows="10" spellcheck="false" oninput={own_input} value={(*own).clone()} data-testid="own-yaml"

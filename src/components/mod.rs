@@ -1,5 +1,6 @@
 //! UI components, one per file.
 
+pub mod announcer;
 pub mod app;
 pub mod chain;
 pub mod console;

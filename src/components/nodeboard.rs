@@ -87,8 +87,8 @@ pub fn node_board() -> Html {
                             if !badges.is_empty() {
                                 <div class="badges">{ for badges.iter().map(|(b, t)| html! { <span class="badge" title={*t}>{ *b }</span> }) }</div>
                             }
-                            { bar("cpu", v.cpu_requested, v.cpu_allocatable, format_cpu_milli) }
-                            { bar("mem", v.mem_requested, v.mem_allocatable, format_bytes) }
+                            { bar(lang, "cpu", v.cpu_requested, v.cpu_allocatable, format_cpu_milli) }
+                            { bar(lang, "mem", v.mem_requested, v.mem_allocatable, format_bytes) }
                             { for d.conditions.iter().filter(|c| abnormal(c)).map(|(t, s, r, m)| html! {
                                 <p class="cond" title={m.clone()}>{ format!("{t}={s} · {r}") }</p>
                             }) }

@@ -204,7 +204,17 @@ impl SimHandle {
 
     /// Show an object in the inspector (None closes it).
     pub fn select(&self, sel: Option<Selection>) {
-        self.with(|s| s.selected = sel);
+        self.with(|s| {
+            // Opening the inspector unfolds the dock in the same frame, so the panel can
+            // take the focus as soon as it is drawn.
+            s.dock_open |= sel.is_some();
+            s.selected = sel;
+        });
+    }
+
+    /// Fold or unfold the dock (the bottom sheet on a narrow screen).
+    pub fn toggle_dock(&self) {
+        self.with(|s| s.dock_open = !s.dock_open);
     }
 
     /// Play or pause.

@@ -32,6 +32,21 @@ impl PageOptions {
             .as_ref()
             .is_none_or(|p| p.iter().any(|x| x == name))
     }
+
+    /// Whether the lesson panel's tool `name` (`picker`, `share`, `author`) is shown.
+    /// The full page shows all three. An embed is a course author's page: it shows the
+    /// lesson picker only, unless `panels=` lists the tools it wants; `readonly=1`
+    /// locks the lesson (no picker, no authoring).
+    pub fn shows_tool(&self, name: &str) -> bool {
+        if self.readonly && name != "share" {
+            return false;
+        }
+        match &self.panels {
+            Some(p) if self.embed => p.iter().any(|x| x == name),
+            _ if self.embed => name == "picker",
+            _ => true,
+        }
+    }
 }
 
 /// What the URL asks for: query pairs and the hash.

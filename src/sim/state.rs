@@ -79,6 +79,8 @@ impl Selection {
 pub struct SimState {
     /// The object the inspector shows.
     pub selected: Option<Selection>,
+    /// The dock is unfolded (on a narrow screen, the bottom sheet is open).
+    pub dock_open: bool,
     /// The cluster.
     pub cluster: Cluster,
     /// Whether the clock runs.
@@ -190,6 +192,7 @@ impl SimState {
             timeline,
             applied: 0,
             selected: None,
+            dock_open: false,
             cluster,
             playing: true,
             speed_x10: 10,

@@ -176,8 +176,10 @@ pub fn aggregate_model(c: &Cluster) -> AggregateModel {
             s
         })
         .collect();
-    let nodes = store
-        .list::<Node>()
+    let mut nodes: Vec<&Node> = store.list::<Node>().collect();
+    nodes.sort_by(|a, b| natural_cmp(&a.metadata.name, &b.metadata.name));
+    let nodes = nodes
+        .into_iter()
         .map(|n| {
             let u = store.node_usage(&n.metadata.name);
             let a = u

@@ -10,7 +10,7 @@ pub const COL_W: f64 = 238.0;
 pub const GAP: f64 = 44.0;
 
 /// Height of a Pod card (px).
-pub const POD_H: f64 = 64.0;
+pub const POD_H: f64 = 76.0;
 
 /// Height of a Node card (px).
 pub const NODE_H: f64 = 108.0;
@@ -344,7 +344,9 @@ pub fn node_views(c: &Cluster) -> Vec<NodeView> {
     let store = &c.store;
     let mut out = Vec::new();
     let mut y = 0.0;
-    for n in store.list::<Node>() {
+    let mut nodes: Vec<&Node> = store.list::<Node>().collect();
+    nodes.sort_by(|a, b| natural_cmp(&a.metadata.name, &b.metadata.name));
+    for n in nodes {
         let usage = store.node_usage(&n.metadata.name);
         let alloc = usage
             .alloc

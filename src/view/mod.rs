@@ -39,6 +39,42 @@ pub fn busy_first(len: usize, max: usize, busy: impl Fn(usize) -> bool) -> Vec<u
     picked
 }
 
+/// Names in the order a person reads them: runs of digits compare as numbers, so
+/// `node-2` comes before `node-10` (kubectl's own output stays in the API server's
+/// byte order; this is the page's order).
+pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (x.first(), y.first()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(p), Some(q)) if p.is_ascii_digit() && q.is_ascii_digit() => {
+                let dx = x.iter().take_while(|c| c.is_ascii_digit()).count();
+                let dy = y.iter().take_while(|c| c.is_ascii_digit()).count();
+                // Leading zeros do not make a number larger: compare without them, by
+                // length first (no overflow however long the run).
+                let trim = |d: &[u8]| -> usize { d.iter().take_while(|c| **c == b'0').count() };
+                let (nx, ny) = (&x[trim(&x[..dx])..dx], &y[trim(&y[..dy])..dy]);
+                let o = nx.len().cmp(&ny.len()).then_with(|| nx.cmp(ny));
+                if o != Ordering::Equal {
+                    return o;
+                }
+                x = &x[dx..];
+                y = &y[dy..];
+            }
+            (Some(p), Some(q)) => {
+                if p != q {
+                    return p.cmp(q);
+                }
+                x = &x[1..];
+                y = &y[1..];
+            }
+        }
+    }
+}
+
 /// The default scenario: three nodes and Deployment `web` (3 × nginx, 100m/128Mi), settled.
 pub fn default_cluster() -> Cluster {
     let mut c = Cluster::with_default_nodes(1);

@@ -17,9 +17,9 @@ test('lang=zh shows the page in Simplified Chinese and the switch goes back to E
   assert.match(await page.getByTestId('ready-web').innerText(), /^就绪 \d\/3$/);
   await page.getByTestId('ready-web').filter({ hasText: '就绪 3/3' }).waitFor({ timeout: 20_000 });
   // Accessible names are translated too, and carry kind and name.
-  await page.getByRole('button', { name: '检查节点 node-2', exact: true }).click();
+  await page.getByRole('button', { name: '检查 Node node-2', exact: true }).click();
   const panel = page.getByTestId('inspector');
-  assert.equal(await panel.getByTestId('action-drain').innerText(), '排空 (drain)');
+  assert.equal(await panel.getByTestId('action-drain').innerText(), '排空（drain）');
   // kubectl output stays in kubectl's English.
   await panel.getByTestId('action-cordon').click();
   const out = page.getByTestId('console-output');
