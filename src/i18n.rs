@@ -45,10 +45,26 @@ impl Lang {
 /// Kubernetes kinds: the same word in both languages (a capitalized kind in an
 /// English string must appear in its Chinese too).
 pub const KINDS: &[&str] = &[
-    "Pod", "Node", "Deployment", "ReplicaSet", "Service", "EndpointSlice", "Job", "CronJob",
-    "DaemonSet", "StatefulSet", "HorizontalPodAutoscaler", "PersistentVolumeClaim",
-    "PersistentVolume", "ConfigMap", "Secret", "Namespace", "Lease", "PodDisruptionBudget",
-    "ControllerRevision", "PriorityClass",
+    "Pod",
+    "Node",
+    "Deployment",
+    "ReplicaSet",
+    "Service",
+    "EndpointSlice",
+    "Job",
+    "CronJob",
+    "DaemonSet",
+    "StatefulSet",
+    "HorizontalPodAutoscaler",
+    "PersistentVolumeClaim",
+    "PersistentVolume",
+    "ConfigMap",
+    "Secret",
+    "Namespace",
+    "Lease",
+    "PodDisruptionBudget",
+    "ControllerRevision",
+    "PriorityClass",
 ];
 
 #[cfg_attr(not(test), allow(dead_code))]
@@ -64,16 +80,32 @@ pub const TERMS: &[(&str, &str, &str)] = &[
     ("node (the machine, in prose)", "节点", "course texts"),
     ("evict / eviction", "驱逐", "course texts"),
     ("taint / toleration", "污点 / 容忍", "course texts"),
-    ("cordon / drain", "封锁（cordon） / 排空（drain）", "kubectl verbs kept beside the word"),
-    ("rolling update / roll back", "滚动更新 / 回滚", "course texts"),
+    (
+        "cordon / drain",
+        "封锁（cordon） / 排空（drain）",
+        "kubectl verbs kept beside the word",
+    ),
+    (
+        "rolling update / roll back",
+        "滚动更新 / 回滚",
+        "course texts",
+    ),
     ("controller", "控制器", "course texts"),
     ("control plane", "控制平面", "course texts"),
     ("inspector", "检查器", "this UI"),
     ("console", "控制台", "this UI"),
     ("timeline", "时间线", "this UI"),
     ("lesson", "课程场景", "this UI"),
-    ("describe (the inspector tab)", "描述（describe）", "kubectl verb kept beside the word"),
-    ("feasible (a node that passes every filter)", "可行", "scheduler framework"),
+    (
+        "describe (the inspector tab)",
+        "描述（describe）",
+        "kubectl verb kept beside the word",
+    ),
+    (
+        "feasible (a node that passes every filter)",
+        "可行",
+        "scheduler framework",
+    ),
     ("heartbeat", "心跳", "node lifecycle"),
 ];
 

@@ -417,6 +417,20 @@ pub fn build(s: &Scenario) -> Result<Cluster, String> {
 
 /// [`build`] with the store's shortcuts set to `fast`.
 pub fn build_with(s: &Scenario, fast: FastPaths) -> Result<Cluster, String> {
+    build_observed(s, fast, &mut |_| {})
+}
+
+/// [`build_with`], showing `observe` the world before each setup line runs (the nodes
+/// are there, the line's work is not). A page keeps these as the first moments of its
+/// history, so a learner can rewind to 0:00 and watch the opening story: the world
+/// between two of them is the earlier one with the clock played on, which is what a
+/// setup line that moves the clock (`sim settle`, `sim advance`, a waiting
+/// `kubectl rollout status`) does.
+pub fn build_observed(
+    s: &Scenario,
+    fast: FastPaths,
+    observe: &mut dyn FnMut(&Cluster),
+) -> Result<Cluster, String> {
     let mut c = Cluster::new(s.seed);
     c.store.fast = fast;
     for n in &s.cluster.nodes {
@@ -441,6 +455,7 @@ pub fn build_with(s: &Scenario, fast: FastPaths) -> Result<Cluster, String> {
     }
     let lines = script::parse(&s.setup, "setup")?;
     for l in &lines {
+        observe(&c);
         let o = command::run(&mut c, &l.command, l.stdin.as_deref(), &NoFiles);
         if o.ok == l.expect_error {
             if o.ok {

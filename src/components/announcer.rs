@@ -60,7 +60,11 @@ pub fn facts(c: &Cluster, lang: Lang) -> BTreeMap<String, String> {
             .count();
         out.insert(
             "deployments".into(),
-            trf(lang, "{} of {} Deployments fully ready", &[&done, &deployments.len()]),
+            trf(
+                lang,
+                "{} of {} Deployments fully ready",
+                &[&done, &deployments.len()],
+            ),
         );
     }
     out
@@ -68,7 +72,10 @@ pub fn facts(c: &Cluster, lang: Lang) -> BTreeMap<String, String> {
 
 /// The changes from `before` to `after`, in name order: appeared or changed facts
 /// (a vanished object is said by its owner's count).
-pub fn changes(before: &BTreeMap<String, String>, after: &BTreeMap<String, String>) -> Vec<(String, String)> {
+pub fn changes(
+    before: &BTreeMap<String, String>,
+    after: &BTreeMap<String, String>,
+) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = after
         .iter()
         .filter(|(k, v)| before.get(*k) != Some(*v))
@@ -138,12 +145,18 @@ mod tests {
     use super::*;
 
     fn m(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
     fn only_what_changed_is_news_in_natural_name_order() {
-        let before = m(&[("node/node-2", "node-2 Ready"), ("node/node-10", "node-10 Ready")]);
+        let before = m(&[
+            ("node/node-2", "node-2 Ready"),
+            ("node/node-10", "node-10 Ready"),
+        ]);
         let after = m(&[
             ("node/node-2", "node-2 NotReady"),
             ("node/node-10", "node-10 NotReady"),
@@ -151,19 +164,34 @@ mod tests {
         ]);
         let news = changes(&before, &after);
         let keys: Vec<&str> = news.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(keys, ["deployment/default/web", "node/node-2", "node/node-10"]);
+        assert_eq!(
+            keys,
+            ["deployment/default/web", "node/node-2", "node/node-10"]
+        );
     }
 
     #[test]
     fn a_queued_object_keeps_only_its_latest_sentence() {
-        let mut q = vec![("deployment/default/web".to_string(), "web 1/3 ready".to_string())];
-        enqueue(&mut q, vec![
-            ("deployment/default/web".into(), "web 2/3 ready".into()),
-            ("node/node-2".into(), "node-2 NotReady".into()),
-        ]);
-        assert_eq!(q, vec![
-            ("deployment/default/web".to_string(), "web 2/3 ready".to_string()),
-            ("node/node-2".to_string(), "node-2 NotReady".to_string()),
-        ]);
+        let mut q = vec![(
+            "deployment/default/web".to_string(),
+            "web 1/3 ready".to_string(),
+        )];
+        enqueue(
+            &mut q,
+            vec![
+                ("deployment/default/web".into(), "web 2/3 ready".into()),
+                ("node/node-2".into(), "node-2 NotReady".into()),
+            ],
+        );
+        assert_eq!(
+            q,
+            vec![
+                (
+                    "deployment/default/web".to_string(),
+                    "web 2/3 ready".to_string()
+                ),
+                ("node/node-2".to_string(), "node-2 NotReady".to_string()),
+            ]
+        );
     }
 }

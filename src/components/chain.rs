@@ -43,14 +43,28 @@ impl Geo {
     /// The geometry for a chain `width` px wide (0: not measured yet, drawn as at
     /// full width).
     pub fn for_width(width: f64) -> Geo {
-        let width = if width <= 0.0 { columns_width(4) } else { width };
+        let width = if width <= 0.0 {
+            columns_width(4)
+        } else {
+            width
+        };
         for cols in [4, 3] {
             let k = width / columns_width(cols);
             if k >= K_MIN {
-                return Geo { k: k.min(K_MAX), cols, flow: false, width };
+                return Geo {
+                    k: k.min(K_MAX),
+                    cols,
+                    flow: false,
+                    width,
+                };
             }
         }
-        Geo { k: 1.0, cols: 3, flow: true, width }
+        Geo {
+            k: 1.0,
+            cols: 3,
+            flow: true,
+            width,
+        }
     }
 
     /// Left edge of column `col`.
@@ -77,7 +91,11 @@ impl Geo {
         if self.flow {
             format!("height:{h}px")
         } else {
-            format!("left:{:.1}px;top:{y}px;width:{:.1}px;height:{h}px", self.x(col), self.w())
+            format!(
+                "left:{:.1}px;top:{y}px;width:{:.1}px;height:{h}px",
+                self.x(col),
+                self.w()
+            )
         }
     }
 
@@ -265,7 +283,12 @@ fn item(key: String, depth: usize, card: Html, inspect: Html) -> Html {
 
 /// Every card in page order: the tree's order (each owner, then what it owns), which
 /// is also a sensible tab order for the columns.
-fn chain_items(sim: &SimHandle, g: &Geo, m: &ChainModel, prev: Option<(u64, SimTime)>) -> Vec<Html> {
+fn chain_items(
+    sim: &SimHandle,
+    g: &Geo,
+    m: &ChainModel,
+    prev: Option<(u64, SimTime)>,
+) -> Vec<Html> {
     let lang = sim.lang();
     let mut out = Vec::new();
     let mut drawn_pods = vec![false; m.pods.len()];
@@ -278,21 +301,42 @@ fn chain_items(sim: &SimHandle, g: &Geo, m: &ChainModel, prev: Option<(u64, SimT
         }
     };
     for s in &m.services {
-        out.push(item(format!("svc/{}/{}", s.namespace, s.name), 0, service_card(lang, g, s), html! {}));
+        out.push(item(
+            format!("svc/{}/{}", s.namespace, s.name),
+            0,
+            service_card(lang, g, s),
+            html! {},
+        ));
     }
     for d in &m.deployments {
         out.push(item(
             format!("d/{}", d.name),
             0,
             deployment_card(sim, g, d, freshness(d.rv, d.created_ms, prev)),
-            inspect_button(sim, g, Selection::Deployment(d.name.clone()), 0, d.y, OWNER_H - 24.0, &trf(lang, "Inspect Deployment {}", &[&d.name])),
+            inspect_button(
+                sim,
+                g,
+                Selection::Deployment(d.name.clone()),
+                0,
+                d.y,
+                OWNER_H - 24.0,
+                &trf(lang, "Inspect Deployment {}", &[&d.name]),
+            ),
         ));
-        for r in m.replicasets.iter().filter(|r| r.owner.as_deref() == Some(d.name.as_str())) {
+        for r in m
+            .replicasets
+            .iter()
+            .filter(|r| r.owner.as_deref() == Some(d.name.as_str()))
+        {
             out.push(rs_item(sim, g, r, prev));
             pods_of(&mut out, &r.name, 2, &mut drawn_pods);
         }
     }
-    for r in m.replicasets.iter().filter(|r| !r.owner.as_ref().is_some_and(|o| m.deployments.iter().any(|d| &d.name == o))) {
+    for r in m.replicasets.iter().filter(|r| {
+        !r.owner
+            .as_ref()
+            .is_some_and(|o| m.deployments.iter().any(|d| &d.name == o))
+    }) {
         out.push(rs_item(sim, g, r, prev));
         pods_of(&mut out, &r.name, 1, &mut drawn_pods);
     }
@@ -301,14 +345,30 @@ fn chain_items(sim: &SimHandle, g: &Geo, m: &ChainModel, prev: Option<(u64, SimT
             format!("cj/{}", c.name),
             0,
             cronjob_card(lang, g, c, freshness(c.rv, c.created_ms, prev)),
-            inspect_button(sim, g, Selection::CronJob(c.name.clone()), 0, c.y, OWNER_H - 24.0, &trf(lang, "Inspect CronJob {}", &[&c.name])),
+            inspect_button(
+                sim,
+                g,
+                Selection::CronJob(c.name.clone()),
+                0,
+                c.y,
+                OWNER_H - 24.0,
+                &trf(lang, "Inspect CronJob {}", &[&c.name]),
+            ),
         ));
-        for j in m.jobs.iter().filter(|j| j.owner.as_deref() == Some(c.name.as_str())) {
+        for j in m
+            .jobs
+            .iter()
+            .filter(|j| j.owner.as_deref() == Some(c.name.as_str()))
+        {
             out.push(job_item(sim, g, j, 1, prev));
             pods_of(&mut out, &j.name, 2, &mut drawn_pods);
         }
     }
-    for j in m.jobs.iter().filter(|j| !j.owner.as_ref().is_some_and(|o| m.cronjobs.iter().any(|c| &c.name == o))) {
+    for j in m.jobs.iter().filter(|j| {
+        !j.owner
+            .as_ref()
+            .is_some_and(|o| m.cronjobs.iter().any(|c| &c.name == o))
+    }) {
         out.push(job_item(sim, g, j, 0, prev));
         pods_of(&mut out, &j.name, 1, &mut drawn_pods);
     }
@@ -317,7 +377,15 @@ fn chain_items(sim: &SimHandle, g: &Geo, m: &ChainModel, prev: Option<(u64, SimT
             format!("ds/{}", d.name),
             0,
             daemonset_card(lang, g, d, freshness(d.rv, d.created_ms, prev)),
-            inspect_button(sim, g, Selection::DaemonSet(d.name.clone()), 1, d.y, 0.0, &trf(lang, "Inspect DaemonSet {}", &[&d.name])),
+            inspect_button(
+                sim,
+                g,
+                Selection::DaemonSet(d.name.clone()),
+                1,
+                d.y,
+                0.0,
+                &trf(lang, "Inspect DaemonSet {}", &[&d.name]),
+            ),
         ));
         pods_of(&mut out, &d.name, 1, &mut drawn_pods);
     }
@@ -326,7 +394,15 @@ fn chain_items(sim: &SimHandle, g: &Geo, m: &ChainModel, prev: Option<(u64, SimT
             format!("sts/{}", d.name),
             0,
             statefulset_card(lang, g, d, freshness(d.rv, d.created_ms, prev)),
-            inspect_button(sim, g, Selection::StatefulSet(d.name.clone()), 1, d.y, 0.0, &trf(lang, "Inspect StatefulSet {}", &[&d.name])),
+            inspect_button(
+                sim,
+                g,
+                Selection::StatefulSet(d.name.clone()),
+                1,
+                d.y,
+                0.0,
+                &trf(lang, "Inspect StatefulSet {}", &[&d.name]),
+            ),
         ));
         pods_of(&mut out, &d.name, 1, &mut drawn_pods);
     }
@@ -342,7 +418,15 @@ fn chain_items(sim: &SimHandle, g: &Geo, m: &ChainModel, prev: Option<(u64, SimT
                 format!("node/{}", n.name),
                 0,
                 node_card(sim, g, n),
-                inspect_button(sim, g, Selection::Node(n.name.clone()), 3, n.y, NODE_H - 24.0, &trf(lang, "Inspect Node {}", &[&n.name])),
+                inspect_button(
+                    sim,
+                    g,
+                    Selection::Node(n.name.clone()),
+                    3,
+                    n.y,
+                    NODE_H - 24.0,
+                    &trf(lang, "Inspect Node {}", &[&n.name]),
+                ),
             ));
         }
     }
@@ -355,36 +439,75 @@ fn rs_item(sim: &SimHandle, g: &Geo, r: &ReplicaSetView, prev: Option<(u64, SimT
         format!("rs/{}", r.name),
         1,
         replicaset_card(lang, g, r, freshness(r.rv, r.created_ms, prev)),
-        inspect_button(sim, g, Selection::ReplicaSet(r.name.clone()), 1, r.y, 0.0, &trf(lang, "Inspect ReplicaSet {}", &[&r.name])),
+        inspect_button(
+            sim,
+            g,
+            Selection::ReplicaSet(r.name.clone()),
+            1,
+            r.y,
+            0.0,
+            &trf(lang, "Inspect ReplicaSet {}", &[&r.name]),
+        ),
     )
 }
 
-fn job_item(sim: &SimHandle, g: &Geo, j: &JobView, depth: usize, prev: Option<(u64, SimTime)>) -> Html {
+fn job_item(
+    sim: &SimHandle,
+    g: &Geo,
+    j: &JobView,
+    depth: usize,
+    prev: Option<(u64, SimTime)>,
+) -> Html {
     let lang = sim.lang();
     item(
         format!("job/{}", j.name),
         depth,
         job_card(lang, g, j, freshness(j.rv, j.created_ms, prev)),
-        inspect_button(sim, g, Selection::Job(j.name.clone()), 1, j.y, 0.0, &trf(lang, "Inspect Job {}", &[&j.name])),
+        inspect_button(
+            sim,
+            g,
+            Selection::Job(j.name.clone()),
+            1,
+            j.y,
+            0.0,
+            &trf(lang, "Inspect Job {}", &[&j.name]),
+        ),
     )
 }
 
-fn pod_item(sim: &SimHandle, g: &Geo, p: &PodView, depth: usize, prev: Option<(u64, SimTime)>) -> Html {
+fn pod_item(
+    sim: &SimHandle,
+    g: &Geo,
+    p: &PodView,
+    depth: usize,
+    prev: Option<(u64, SimTime)>,
+) -> Html {
     let lang = sim.lang();
     item(
         format!("pod/{}", p.name),
         depth,
         pod_card(sim, g, depth, p, freshness(p.rv, p.created_ms, prev)),
-        inspect_button(sim, g, Selection::Pod(p.name.clone()), 2, p.y, POD_H - 24.0, &trf(lang, "Inspect Pod {}", &[&p.name])),
+        inspect_button(
+            sim,
+            g,
+            Selection::Pod(p.name.clone()),
+            2,
+            p.y,
+            POD_H - 24.0,
+            &trf(lang, "Inspect Pod {}", &[&p.name]),
+        ),
     )
 }
 
+/// A ResizeObserver and the callback it calls (kept alive together).
+type WidthWatch = (
+    web_sys::ResizeObserver,
+    wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>,
+);
+
 /// Call `set` with the element's content width now and whenever it changes (the
 /// observer and its callback live until disconnected).
-fn watch_width(
-    el: &NodeRef,
-    set: impl Fn(f64) + 'static,
-) -> Option<(web_sys::ResizeObserver, wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>)> {
+fn watch_width(el: &NodeRef, set: impl Fn(f64) + 'static) -> Option<WidthWatch> {
     use wasm_bindgen::{closure::Closure, JsCast};
     let target = el.cast::<web_sys::Element>()?;
     // Padding (12 px each side) is not the cards' room.
@@ -1007,7 +1130,12 @@ fn add_node(sim: &SimHandle) -> Callback<MouseEvent> {
     Callback::from(move |_| sim.act(Verb::AddNode(sim.free_node_name())))
 }
 
-fn deployment_card(sim: &SimHandle, g: &Geo, d: &DeploymentView, fresh: Option<&'static str>) -> Html {
+fn deployment_card(
+    sim: &SimHandle,
+    g: &Geo,
+    d: &DeploymentView,
+    fresh: Option<&'static str>,
+) -> Html {
     let lang = sim.lang();
     let gap = d.desired - d.ready;
     let scale = |delta: i64| {
@@ -1167,7 +1295,12 @@ fn statefulset_card(
 
 /// A DaemonSet: nodes that should run its Pod (desired) beside those that do, Ready
 /// and up to date.
-fn daemonset_card(lang: crate::i18n::Lang, g: &Geo, d: &DaemonSetView, fresh: Option<&'static str>) -> Html {
+fn daemonset_card(
+    lang: crate::i18n::Lang,
+    g: &Geo,
+    d: &DaemonSetView,
+    fresh: Option<&'static str>,
+) -> Html {
     let gap = d.ready != d.desired;
     html! {
         <div key={format!("ds/{}", d.name)} class={classes!("card", "rs", "daemonset", gap.then_some("gap"), fresh)} style={g.card(1, d.y, OWNER_H)}
@@ -1188,7 +1321,12 @@ fn daemonset_card(lang: crate::i18n::Lang, g: &Geo, d: &DaemonSetView, fresh: Op
 }
 
 /// A CronJob: its schedule and policy, active Jobs and the last scheduled run.
-fn cronjob_card(lang: crate::i18n::Lang, g: &Geo, j: &CronJobView, fresh: Option<&'static str>) -> Html {
+fn cronjob_card(
+    lang: crate::i18n::Lang,
+    g: &Geo,
+    j: &CronJobView,
+    fresh: Option<&'static str>,
+) -> Html {
     html! {
         <div key={format!("cj/{}", j.name)} class={classes!("card", "deploy", "cronjob", j.suspended.then_some("idle"), fresh)} style={g.card(0, j.y, OWNER_H)}
              data-testid={format!("cronjob-{}", j.name)}>
@@ -1206,7 +1344,12 @@ fn cronjob_card(lang: crate::i18n::Lang, g: &Geo, j: &CronJobView, fresh: Option
 }
 
 fn pod_icon(p: &PodView) -> Html {
-    if !p.terminating && p.phase != "Succeeded" && p.phase != "Failed" && !p.ready && p.node.is_empty() {
+    if !p.terminating
+        && p.phase != "Succeeded"
+        && p.phase != "Failed"
+        && !p.ready
+        && p.node.is_empty()
+    {
         // Pending (not yet bound): a drawn clock, not an emoji some systems cannot draw.
         return html! {
             <svg class="pending-ico" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="8" r="6" fill="none" stroke="currentColor" stroke-width="1.8"/><path d="M8 4.5V8l2.5 1.8" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>
@@ -1229,7 +1372,13 @@ fn pod_glyph(p: &PodView) -> &'static str {
     }
 }
 
-fn pod_card(sim: &SimHandle, g: &Geo, depth: usize, p: &PodView, fresh: Option<&'static str>) -> Html {
+fn pod_card(
+    sim: &SimHandle,
+    g: &Geo,
+    depth: usize,
+    p: &PodView,
+    fresh: Option<&'static str>,
+) -> Html {
     let lang = sim.lang();
     let onclick = {
         let sim = sim.clone();
@@ -1293,7 +1442,13 @@ fn pod_card(sim: &SimHandle, g: &Geo, depth: usize, p: &PodView, fresh: Option<&
     }
 }
 
-pub(crate) fn bar(lang: crate::i18n::Lang, label: &str, used: i64, total: i64, fmt: fn(i64) -> String) -> Html {
+pub(crate) fn bar(
+    lang: crate::i18n::Lang,
+    label: &str,
+    used: i64,
+    total: i64,
+    fmt: fn(i64) -> String,
+) -> Html {
     let pct = if total > 0 {
         (used as f64 * 100.0 / total as f64).min(100.0)
     } else {
@@ -1369,7 +1524,15 @@ fn group_taints(taints: &[String]) -> Vec<(String, Vec<String>)> {
 /// control: the card itself keeps its one-click action).
 /// It follows its card in the page (and so in tab order); `dy` is its offset from the
 /// card's top.
-fn inspect_button(sim: &SimHandle, g: &Geo, sel: Selection, col: usize, card_y: f64, dy: f64, label: &str) -> Html {
+fn inspect_button(
+    sim: &SimHandle,
+    g: &Geo,
+    sel: Selection,
+    col: usize,
+    card_y: f64,
+    dy: f64,
+    label: &str,
+) -> Html {
     let onclick = {
         let sim = sim.clone();
         Callback::from(move |_| sim.select(Some(sel.clone())))
@@ -1377,7 +1540,11 @@ fn inspect_button(sim: &SimHandle, g: &Geo, sel: Selection, col: usize, card_y: 
     let style = if g.flow {
         format!("right:4px;top:{}px", dy + 4.0)
     } else {
-        format!("left:{:.1}px;top:{}px", g.x(col) + g.w() - 22.0, card_y + dy + 4.0)
+        format!(
+            "left:{:.1}px;top:{}px",
+            g.x(col) + g.w() - 22.0,
+            card_y + dy + 4.0
+        )
     };
     html! {
         <button class="inspect" {style} onclick={onclick} aria-label={label.to_string()} title={label.to_string()} data-testid="inspect">

@@ -93,7 +93,7 @@ impl SimHandle {
     pub fn load(&self, source: Option<ScenarioSource>) -> Result<(), String> {
         let fresh = match source {
             Some(src) => SimState::with_scenario(src)?,
-            None => SimState::new(crate::view::default_cluster()),
+            None => SimState::default_world(),
         };
         self.with(|s| {
             let (lang, speed, options) = (s.lang, s.speed_x10, s.options.clone());

@@ -23,6 +23,18 @@ pub struct Rewindable {
     pub(super) tracker: Option<Tracker>,
 }
 
+impl Rewindable {
+    /// `cluster` with nothing waiting (a moment of the opening story).
+    pub(super) fn at_rest(cluster: Cluster, tracker: Option<Tracker>) -> Self {
+        Rewindable {
+            cluster,
+            pending: None,
+            queued: VecDeque::new(),
+            tracker,
+        }
+    }
+}
+
 impl SimState {
     pub(super) fn rewindable(&self) -> Rewindable {
         Rewindable {
@@ -132,6 +144,42 @@ impl<T: Clone> Timeline<T> {
             }],
             horizon: time,
             forked_at: None,
+        }
+    }
+
+    /// A history that starts with the `opening` moments (each the world at its time,
+    /// before any act; the last one kept where several share a time) and reaches
+    /// `state` at `time`: a learner can rewind into the opening story.
+    pub fn with_opening(opening: Vec<(SimTime, T)>, time: SimTime, state: T) -> Self {
+        let mut snaps: Vec<Snap<T>> = Vec::new();
+        for (t, st) in opening.into_iter().filter(|(t, _)| *t < time) {
+            if snaps.last().is_some_and(|s| s.time == t) {
+                snaps.pop();
+            }
+            snaps.push(Snap {
+                time: t,
+                acts: 0,
+                state: st,
+                weight: 0,
+            });
+        }
+        snaps.push(Snap {
+            time,
+            acts: 0,
+            state,
+            weight: 0,
+        });
+        Timeline {
+            snaps,
+            horizon: time,
+            forked_at: None,
+        }
+    }
+
+    /// The history's start includes the first `acts` journal acts (it began after them).
+    pub fn start_after_acts(&mut self, acts: usize) {
+        if let Some(first) = self.snaps.first_mut() {
+            first.acts = acts;
         }
     }
 

@@ -138,7 +138,7 @@ impl UrlRequest {
                 }
             }
         });
-        let mut s = state.unwrap_or_else(|| SimState::new(crate::view::default_cluster()));
+        let mut s = state.unwrap_or_else(SimState::default_world);
         if let Some(x10) = self.get("speed").and_then(parse_speed) {
             s.speed_x10 = x10;
         }
@@ -350,8 +350,19 @@ impl SimState {
     pub fn start_session(session: &Session) -> Result<Self, Said> {
         let mut s = match &session.scenario {
             Some(src) => SimState::with_scenario(src.clone()).map_err(Said::raw)?,
-            None => SimState::new(crate::view::default_cluster()),
+            None => SimState::default_world(),
         };
+        // A session that acted during the opening story (rewound into it) starts
+        // there: the world at its first act, from the opening's snapshots.
+        if let Some(&(first, _)) = session.journal.first() {
+            if first < s.cluster.now() {
+                let playing = s.playing;
+                s.seek(first);
+                s.timeline.fork(first, 0);
+                s.timeline.forked_at = None;
+                s.playing = playing;
+            }
+        }
         s.journal = session.journal.clone();
         s.applied = 0;
         let from = s.cluster.now();

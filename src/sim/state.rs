@@ -224,7 +224,14 @@ impl SimState {
         if let ScenarioSource::Yaml(_) = &source {
             check_setup(&scenario.setup).map_err(|e| e.text())?;
         }
-        let cluster = scn::build(&scenario)?;
+        let mut opening: Vec<Cluster> = Vec::new();
+        let cluster = scn::build_observed(&scenario, Default::default(), &mut |c| {
+            // One snapshot per moment: the last world seen at a time.
+            if opening.last().is_some_and(|o| o.now() == c.now()) {
+                opening.pop();
+            }
+            opening.push(c.clone());
+        })?;
         let tracker = Tracker::new(&scenario);
         let mut s = SimState::new(cluster);
         s.scenario = Some(ActiveScenario {
@@ -232,9 +239,33 @@ impl SimState {
             scenario,
             tracker,
         });
+        let fresh = s.scenario.as_ref().map(|a| Tracker::new(&a.scenario));
         s.check_goals();
-        s.timeline = Timeline::new(s.cluster.now(), s.rewindable());
+        s.timeline = Timeline::with_opening(
+            opening
+                .into_iter()
+                .map(|c| {
+                    let t = c.now();
+                    (t, Rewindable::at_rest(c, fresh.clone()))
+                })
+                .collect(),
+            s.cluster.now(),
+            s.rewindable(),
+        );
         Ok(s)
+    }
+
+    /// A fresh state on the default world (three nodes and Deployment `web`), its
+    /// opening story (created, scheduled, started) in its history.
+    pub fn default_world() -> Self {
+        let (opening, cluster) = crate::view::default_cluster_opening();
+        let mut s = SimState::new(cluster);
+        s.timeline = Timeline::with_opening(
+            vec![(opening.now(), Rewindable::at_rest(opening, None))],
+            s.cluster.now(),
+            s.rewindable(),
+        );
+        s
     }
 
     /// Do `act` now and journal it. An act after a rewind forks the history: the acts
@@ -265,6 +296,19 @@ impl SimState {
         };
         if changed {
             let now = self.cluster.now();
+            if now < before.1 {
+                // The clock went back (`sim reset`): a new world, whose history starts
+                // here, not a fork of the old one. It does not depend on the old world,
+                // so the journal starts again with the reset (at 0:00, before anything
+                // else: a share link replays it first), and the rewind reaches back to
+                // this moment.
+                self.journal.clear();
+                self.journal.push((0, act));
+                self.applied = 1;
+                self.timeline = Timeline::new(now, self.rewindable());
+                self.timeline.start_after_acts(self.applied);
+                return;
+            }
             if self.applied < self.journal.len() || now < self.timeline.horizon {
                 self.journal.truncate(self.applied);
                 self.timeline.fork(now, self.applied);

@@ -600,3 +600,65 @@ fn an_embedding_pages_command_past_the_bounds_is_refused_in_its_reply_and_the_co
     assert!(ok, "{out}");
     assert_eq!(state.borrow().cluster.now(), start + 90_000);
 }
+
+#[test]
+fn every_opening_story_can_be_rewound_to_zero_and_replays_to_the_same_world() {
+    let mut worlds = vec![("default".to_string(), SimState::default_world())];
+    for (id, _) in kubeplay_engine::scenario::BUILTIN {
+        worlds.push((
+            id.to_string(),
+            SimState::with_scenario(ScenarioSource::Id(id.to_string())).unwrap(),
+        ));
+    }
+    for (id, mut s) in worlds {
+        let (end, world) = (s.cluster.now(), s.cluster.transcript());
+        s.seek(0);
+        assert_eq!(s.cluster.now(), 0, "{id}: rewinds to 0:00.0");
+        if end == 0 {
+            continue;
+        }
+        // Just before the page opened, then the last millisecond played: the opening
+        // story replayed from 0:00 reaches the world the setup built.
+        s.seek(end - 1);
+        assert_eq!(s.cluster.now(), end - 1, "{id}");
+        s.advance(1);
+        assert_eq!(
+            s.cluster.transcript(),
+            world,
+            "{id}: replayed opening differs"
+        );
+    }
+}
+
+#[test]
+fn a_share_link_made_after_acting_inside_the_opening_story_round_trips() {
+    let mut s = SimState::default_world();
+    s.seek(1_500);
+    s.run_text("kubectl scale deployment web --replicas=1");
+    play(&mut s, 30, 500);
+    let back = SimState::from_session(&Session::decode(&s.session().encode()).unwrap()).unwrap();
+    assert_eq!(back.cluster.now(), s.cluster.now());
+    assert_eq!(back.cluster.transcript(), s.cluster.transcript());
+}
+
+#[test]
+fn sim_reset_starts_a_new_history_instead_of_forking_the_old_one() {
+    let mut s = SimState::default_world();
+    play(&mut s, 20, 500);
+    s.run_text("sim reset --nodes 2");
+    assert_eq!(s.timeline.forked_at, None, "no fork is reported");
+    play(&mut s, 10, 500);
+    s.run_text("kubectl create deployment api --image=nginx:1.27 --replicas=2");
+    play(&mut s, 10, 500);
+    let (t, world) = (s.cluster.now(), s.cluster.transcript());
+    s.seek(0);
+    assert_eq!(s.cluster.now(), 0);
+    s.seek(t);
+    assert_eq!(s.cluster.transcript(), world);
+    let back = SimState::from_session(&Session::decode(&s.session().encode()).unwrap()).unwrap();
+    assert_eq!(
+        back.cluster.transcript(),
+        world,
+        "a share link replays the reset"
+    );
+}

@@ -76,12 +76,19 @@ pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 /// The default scenario: three nodes and Deployment `web` (3 × nginx, 100m/128Mi), settled.
+#[cfg(test)]
 pub fn default_cluster() -> Cluster {
+    default_cluster_opening().1
+}
+
+/// The default scenario at 0:00 (the Deployment just created) and settled.
+pub fn default_cluster_opening() -> (Cluster, Cluster) {
     let mut c = Cluster::with_default_nodes(1);
     // A fixed, valid Deployment on an empty cluster: creation cannot fail.
     let _ = c.create_deployment("web", "nginx:1.27", 3, "100m", "128Mi");
+    let opening = c.clone();
     c.settle(120_000);
-    c
+    (opening, c)
 }
 
 #[cfg(test)]
