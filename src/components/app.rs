@@ -107,6 +107,7 @@ pub fn app() -> Html {
         let state = Rc::clone(&state);
         use_mut_ref(move || Bridge::new(&state.borrow()))
     };
+    let home_end_api = SimHandle::new(Rc::clone(&state), 0, bump.clone());
     {
         let state = Rc::clone(&state);
         let bridge = bridge.clone();
@@ -142,6 +143,50 @@ pub fn app() -> Html {
                 bridge.borrow_mut().pump(&mut state.borrow_mut());
             });
             move || drop(interval)
+        });
+    }
+    {
+        // Home and End, anywhere but a text field: the start of the history and live.
+        let api = home_end_api;
+        use_effect_with((), move |_| {
+            use wasm_bindgen::{closure::Closure, JsCast};
+            let listener = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(
+                move |e: web_sys::KeyboardEvent| {
+                    let in_field = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .is_some_and(|el| {
+                            matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                        });
+                    if in_field || e.ctrl_key() || e.alt_key() || e.meta_key() {
+                        return;
+                    }
+                    match e.key().as_str() {
+                        "Home" => {
+                            e.prevent_default();
+                            api.seek(0);
+                        }
+                        "End" => {
+                            e.prevent_default();
+                            api.go_live();
+                        }
+                        _ => {}
+                    }
+                },
+            );
+            let doc = web_sys::window().and_then(|w| w.document());
+            if let Some(d) = &doc {
+                let _ = d
+                    .add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(d) = doc {
+                    let _ = d.remove_event_listener_with_callback(
+                        "keydown",
+                        listener.as_ref().unchecked_ref(),
+                    );
+                }
+            }
         });
     }
     let shows = |p: &str| options.shows(p);

@@ -1,50 +1,213 @@
-//! The timeline: the watch log as a lane per component over the last minute, each write
-//! a mark (hover or focus shows time, writer, verb, object or Event reason); clicking a
-//! mark rewinds to that moment.
+//! The timeline: the watch log as a lane per component over the whole history (zoom in
+//! and pan with the buttons), each write a mark (hover or focus shows time, writer,
+//! verb, object or Event reason); marks close together are one group that lists its
+//! writes. Clicking a mark goes to that moment, back or — while rewound, where the
+//! recorded future stays on the track in grey — forward.
 
-use crate::i18n::{t, trf};
-use crate::sim::use_sim;
-use crate::view::timeline_model;
-use kubeplay_engine::time::SECOND;
+use crate::i18n::{t, trf, Lang};
+use crate::sim::{use_sim, SimHandle};
+use crate::view::{collect_writers, lane_names, timeline_model, traffic_writers, Group, Lane};
+use kubeplay_engine::time::{clock_label, SimTime, SECOND};
+use std::collections::BTreeSet;
 use yew::prelude::*;
 
-/// Simulated time the lanes show.
-const WINDOW: u64 = 60 * SECOND;
-/// Most marks drawn.
-const MAX_MARKS: usize = 600;
+/// The narrowest window zoom reaches.
+const MIN_SPAN: SimTime = 2 * SECOND;
+/// The whole-history window is at least this wide (a page just opened).
+const MIN_WHOLE: SimTime = 10 * SECOND;
+
+/// The lanes seen in a world so far: (world, log entries read, future entries read,
+/// writers).
+type LaneCache = (u64, usize, usize, BTreeSet<String>);
 
 /// The timeline panel.
 #[function_component(TimelineView)]
 pub fn timeline_view() -> Html {
     let sim = use_sim();
     let lang = sim.lang();
-    let model = timeline_model(&sim.state.borrow().cluster, WINDOW, MAX_MARKS);
-    let span = (model.end.saturating_sub(model.start)).max(1) as f64;
+    let view = use_state(|| None::<(SimTime, SimTime)>);
+    let show_quiet = use_state(|| false);
+    let cache = use_mut_ref(|| -> LaneCache { (0, 0, 0, BTreeSet::new()) });
+    let s = sim.state.borrow();
+    let c = &s.cluster;
+    let now = c.now();
+    let horizon = s.timeline.horizon.max(now);
+    let rewound = s.future.is_some();
+    {
+        // Lanes are read incrementally: only the writes since the last frame.
+        let mut cache = cache.borrow_mut();
+        if cache.0 != s.world || cache.1 > c.store.log.len() && s.future.is_none() {
+            *cache = (s.world, 0, 0, BTreeSet::new());
+        }
+        let from = cache.1.min(c.store.log.len());
+        cache.1 = collect_writers(&c.store.log, from, &mut cache.3);
+        if let Some(f) = &s.future {
+            let from = cache.2.min(f.len());
+            cache.2 = collect_writers(f, from, &mut cache.3);
+        }
+        for w in traffic_writers(c) {
+            cache.3.insert(w);
+        }
+    }
+    let (lanes, shared) = lane_names(&cache.borrow().3);
+    let whole = (0, horizon.max(MIN_WHOLE));
+    let (start, end) = view.map_or(whole, |(a, b)| (a, b.min(whole.1.max(b))));
+    let model = timeline_model(
+        c,
+        s.future.as_ref(),
+        (&lanes, shared.as_deref()),
+        start,
+        end,
+    );
+    drop(s);
+    let span = end - start;
+    let set_view = |f: Box<dyn Fn(SimTime, SimTime) -> Option<(SimTime, SimTime)>>| {
+        let view = view.clone();
+        Callback::from(move |_: MouseEvent| view.set(f(start, end)))
+    };
+    let max_end = whole.1;
+    let zoom_in = set_view(Box::new(move |a, b| {
+        let half = ((b - a) / 4).max(MIN_SPAN / 2);
+        // Around the clock when it is in view (what the learner looks at), else the middle.
+        let mid = if (a..=b).contains(&now) {
+            now
+        } else {
+            a + (b - a) / 2
+        };
+        let lo = mid.saturating_sub(half);
+        Some((lo, (lo + 2 * half).min(max_end.max(lo + MIN_SPAN))))
+    }));
+    let zoom_out = set_view(Box::new(move |a, b| {
+        let w = (b - a) * 2;
+        if w >= max_end {
+            return None;
+        }
+        let lo = (a + (b - a) / 2).saturating_sub(w / 2);
+        let lo = lo.min(max_end.saturating_sub(w));
+        Some((lo, lo + w))
+    }));
+    let pan = |dir: i8| {
+        set_view(Box::new(move |a, b| {
+            let step = (b - a) / 2;
+            let lo = if dir < 0 {
+                a.saturating_sub(step)
+            } else {
+                (a + step).min(max_end.saturating_sub(b - a))
+            };
+            Some((lo, lo + (b - a)))
+        }))
+    };
+    let whole_btn = set_view(Box::new(|_, _| None));
+    let (active, quiet): (Vec<&Lane>, Vec<&Lane>) =
+        model.lanes.iter().partition(|l| !l.groups.is_empty());
+    let pct = |t: SimTime| (t.saturating_sub(start)) as f64 * 100.0 / span.max(1) as f64;
+    let now_at = pct(now).min(100.0);
+    let lane_row = |l: &Lane| {
+        html! {
+            <div class="lane" data-testid={format!("lane-{}", l.writer)} key={l.writer.clone()}>
+                <span class="writer" title={l.writer.clone()}>{ &l.writer }</span>
+                <span class="track">
+                    <span class="inner">
+                        if rewound && now < end {
+                            <span class="ahead" style={format!("left:{now_at:.2}%")} aria-hidden="true"></span>
+                        }
+                        { for l.groups.iter().map(|g| group_view(&sim, lang, g, now)) }
+                    </span>
+                </span>
+            </div>
+        }
+    };
+    let toggle_quiet = {
+        let show_quiet = show_quiet.clone();
+        Callback::from(move |_: MouseEvent| show_quiet.set(!*show_quiet))
+    };
     html! {
         <section class="timeline" aria-label={t(lang, "Timeline")} data-testid="timeline">
-            <h2>{ t(lang, "Timeline") }<span class="sub">{ t(lang, " — every write to the API server, one lane per component (last 60 s); click a mark to go back to it") }</span></h2>
+            <h2>{ t(lang, "Timeline") }<span class="sub">{ t(lang, " — every write to the API server, one lane per component; click a mark to go to that moment (Home: the start, End: live)") }</span></h2>
+            <div class="tl-controls" role="group" aria-label={t(lang, "Timeline window")}>
+                <button class="btn small" onclick={whole_btn} aria-pressed={view.is_none().to_string()} data-testid="tl-whole">{ t(lang, "Whole history") }</button>
+                <button class="btn small" onclick={zoom_out} aria-label={t(lang, "Zoom out")} data-testid="tl-zoom-out">{"−"}</button>
+                <button class="btn small" onclick={zoom_in} aria-label={t(lang, "Zoom in")} data-testid="tl-zoom-in">{"+"}</button>
+                <button class="btn small" onclick={pan(-1)} aria-label={t(lang, "Earlier")} data-testid="tl-earlier">{"◀"}</button>
+                <button class="btn small" onclick={pan(1)} aria-label={t(lang, "Later")} data-testid="tl-later">{"▶"}</button>
+                <span class="tl-window" data-testid="tl-window">{ format!("{} – {}", clock_label(start), clock_label(end)) }</span>
+                if model.truncated {
+                    <span class="tl-cut">{ t(lang, "showing the newest writes of this window: zoom in for the rest") }</span>
+                }
+            </div>
+            <ul class="tl-legend" aria-label={t(lang, "Legend")}>
+                <li><span class="mark ADDED" aria-hidden="true"></span>{ t(lang, "created") }</li>
+                <li><span class="mark MODIFIED" aria-hidden="true"></span>{ t(lang, "changed") }</li>
+                <li><span class="mark DELETED" aria-hidden="true"></span>{ t(lang, "deleted") }</li>
+                <li><span class="mark event" aria-hidden="true"></span>{ t(lang, "Event") }</li>
+                <li><span class="mark cluster MODIFIED" aria-hidden="true">{"3"}</span>{ t(lang, "several writes (hover or focus to list them)") }</li>
+                <li><span class="mark MODIFIED future" aria-hidden="true"></span>{ t(lang, "after now (rewound: click to go forward)") }</li>
+            </ul>
             <div class="lanes">
-                { for model.lanes.iter().map(|l| html! {
-                    <div class="lane" data-testid={format!("lane-{}", l.writer)}>
-                        <span class="writer">{ &l.writer }</span>
-                        <span class="track">
-                            { for l.marks.iter().map(|m| {
-                                let left = (m.time.saturating_sub(model.start)) as f64 * 100.0 / span;
-                                let onclick = {
-                                    let sim = sim.clone();
-                                    let time = m.time;
-                                    Callback::from(move |_| sim.seek(time))
-                                };
-                                html! {
-                                    <button class={classes!("mark", m.kind)} style={format!("left:{left:.2}%")}
-                                        title={m.label.clone()} aria-label={trf(lang, "Go back to: {}", &[&m.label])}
-                                        onclick={onclick}></button>
-                                }
-                            }) }
-                        </span>
+                <div class="lane axis" aria-hidden="true">
+                    <span class="writer"></span>
+                    <span class="axis-track"><span class="inner">
+                        { for model.ticks.iter().map(|(at, label)| html! {
+                            <span class="tick" style={format!("left:{:.2}%", at * 100.0)}>{ label }</span>
+                        }) }
+                        if (start..=end).contains(&now) {
+                            <span class="nowtick" style={format!("left:{now_at:.2}%")}>{ t(lang, "now") }</span>
+                        }
+                    </span></span>
+                </div>
+                { for active.iter().map(|l| lane_row(l)) }
+                if !quiet.is_empty() {
+                    <div class="quiet">
+                        <button class="linkish" onclick={toggle_quiet} aria-expanded={show_quiet.to_string()} data-testid="tl-quiet">
+                            { if *show_quiet { trf(lang, "Hide {} quiet lanes", &[&quiet.len()]) } else { trf(lang, "{} quiet lanes (no writes in this window)", &[&quiet.len()]) } }
+                        </button>
+                        if !*show_quiet {
+                            <span class="quiet-names">{ quiet.iter().map(|l| l.writer.as_str()).collect::<Vec<_>>().join(", ") }</span>
+                        }
                     </div>
-                }) }
+                    if *show_quiet {
+                        { for quiet.iter().map(|l| lane_row(l)) }
+                    }
+                }
             </div>
         </section>
+    }
+}
+
+/// A group on a lane: one write is a mark; several are a count that lists them.
+fn group_view(sim: &SimHandle, lang: Lang, g: &Group, now: SimTime) -> Html {
+    let go = |time: SimTime| {
+        let sim = sim.clone();
+        Callback::from(move |_: MouseEvent| sim.seek(time))
+    };
+    let verb = |time: SimTime| {
+        if time > now {
+            "Go forward to: {}"
+        } else {
+            "Go back to: {}"
+        }
+    };
+    let class = classes!("mark", g.kind, g.future.then_some("future"));
+    let first = &g.marks[0];
+    if g.count == 1 {
+        return html! {
+            <button {class} style={format!("left:{:.2}%", g.at * 100.0)} title={first.label.clone()}
+                aria-label={trf(lang, verb(first.time), &[&first.label])} onclick={go(first.time)}></button>
+        };
+    }
+    let more = g.count - g.marks.len();
+    html! {
+        <span class="grp" style={format!("left:{:.2}%", g.at * 100.0)}>
+            <button class={classes!(class, "cluster")} onclick={go(first.time)}
+                aria-label={trf(lang, "{} writes from {}: go to the first", &[&g.count, &clock_label(first.time)])}>{ g.count }</button>
+            <span class="pop" role="group">
+                { for g.marks.iter().map(|m| html! {
+                    <button class={classes!("popmark", m.kind)} onclick={go(m.time)} aria-label={trf(lang, verb(m.time), &[&m.label])}>{ &m.label }</button>
+                }) }
+                if more > 0 {
+                    <span class="popmore">{ trf(lang, "and {} more: zoom in", &[&more]) }</span>
+                }
+            </span>
+        </span>
     }
 }

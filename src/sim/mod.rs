@@ -236,6 +236,17 @@ impl SimHandle {
         self.with(|s| s.seek(t));
     }
 
+    /// Back to the live edge of the history (the furthest recorded moment), playing.
+    pub fn go_live(&self) {
+        self.with(|s| {
+            let horizon = s.timeline.horizon.max(s.cluster.now());
+            if s.cluster.now() < horizon {
+                s.seek(horizon);
+            }
+            s.playing = true;
+        });
+    }
+
     /// Set the speed (in tenths: 5 is 0.5×).
     pub fn set_speed(&self, speed_x10: u32) {
         self.with(|s| s.speed_x10 = speed_x10);

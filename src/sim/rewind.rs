@@ -52,6 +52,10 @@ impl SimState {
         let weight = self.cluster.store.object_count();
         let snap = self.timeline.due(now, weight).then(|| self.rewindable());
         self.timeline.observe(now, applied, snap, weight);
+        // Back at the live edge: nothing recorded lies ahead any more.
+        if now >= self.timeline.horizon {
+            self.future = None;
+        }
     }
 
     /// Go to simulated time `t` within the recorded history (paused; a waiting command
@@ -65,6 +69,11 @@ impl SimState {
         let Some(snap) = self.timeline.before(t).cloned() else {
             return;
         };
+        // Going back from the furthest point: keep its log, so the timeline can show
+        // what comes next (the log's chunks are shared, so this is cheap).
+        if self.future.is_none() && t < self.cluster.now() {
+            self.future = Some(self.cluster.store.log.clone());
+        }
         let console = std::mem::take(&mut self.console);
         let Rewindable {
             cluster,

@@ -360,6 +360,7 @@ impl SimState {
                 s.seek(first);
                 s.timeline.fork(first, 0);
                 s.timeline.forked_at = None;
+                s.future = None;
                 s.playing = playing;
             }
         }

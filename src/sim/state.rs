@@ -81,6 +81,12 @@ pub struct SimState {
     pub selected: Option<Selection>,
     /// The dock is unfolded (on a narrow screen, the bottom sheet is open).
     pub dock_open: bool,
+    /// While rewound: the watch log of the furthest history recorded (the timeline
+    /// greys its writes after now); dropped when a new act forks the history.
+    pub future: Option<kubeplay_engine::apiserver::WatchLog>,
+    /// Which world this is (a new one per load and per `sim reset`): views that keep
+    /// something per world (the timeline's lanes) start over when it changes.
+    pub world: u64,
     /// The cluster.
     pub cluster: Cluster,
     /// Whether the clock runs.
@@ -176,6 +182,13 @@ pub enum Act {
     Step,
 }
 
+/// A number for each new world (see [`SimState::world`]).
+fn next_world() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static WORLDS: AtomicU64 = AtomicU64::new(1);
+    WORLDS.fetch_add(1, Ordering::Relaxed)
+}
+
 impl SimState {
     /// A fresh state around `cluster`, playing at 1×.
     pub fn new(cluster: Cluster) -> Self {
@@ -193,6 +206,8 @@ impl SimState {
             applied: 0,
             selected: None,
             dock_open: false,
+            future: None,
+            world: next_world(),
             cluster,
             playing: true,
             speed_x10: 10,
@@ -307,11 +322,14 @@ impl SimState {
                 self.applied = 1;
                 self.timeline = Timeline::new(now, self.rewindable());
                 self.timeline.start_after_acts(self.applied);
+                self.future = None;
+                self.world = next_world();
                 return;
             }
             if self.applied < self.journal.len() || now < self.timeline.horizon {
                 self.journal.truncate(self.applied);
                 self.timeline.fork(now, self.applied);
+                self.future = None;
             }
             // Journaled at the moment it started (a Run's own clock moves are replayed).
             self.journal.push((before.1, act));

@@ -130,7 +130,7 @@ fn many_kubelets_share_one_timeline_lane_and_each_mark_still_names_its_node() {
     );
     assert!(o.ok, "{}", o.output);
     c.advance(30_000);
-    let m = timeline_model(&c, 30_000, 10_000);
+    let m = timeline_of_last(&c, 30_000);
     let kubelet_lanes: Vec<&Lane> = m
         .lanes
         .iter()
@@ -139,11 +139,12 @@ fn many_kubelets_share_one_timeline_lane_and_each_mark_still_names_its_node() {
     assert_eq!(kubelet_lanes.len(), 1);
     assert_eq!(kubelet_lanes[0].writer, "kubelet/* (12)");
     assert!(kubelet_lanes[0]
-        .marks
+        .groups
         .iter()
+        .flat_map(|g| &g.marks)
         .any(|mk| mk.label.contains("kubelet/node-12 ")));
     // A few nodes keep a lane each.
-    let small = timeline_model(&default_cluster(), 60_000, 10_000);
+    let small = timeline_of_last(&default_cluster(), 60_000);
     assert_eq!(
         small
             .lanes
@@ -166,7 +167,7 @@ fn the_timeline_puts_the_user_first_and_shows_the_story_of_a_deletion() {
     );
     assert!(o.ok);
     c.advance(10_000);
-    let m = timeline_model(&c, 12_000, 1_000);
+    let m = timeline_of_last(&c, 12_000);
     let writers: Vec<&str> = m.lanes.iter().map(|l| l.writer.as_str()).collect();
     let pos = |w: &str| writers.iter().position(|x| x.starts_with(w)).unwrap();
     assert_eq!(pos("kubectl"), 0);
@@ -176,16 +177,20 @@ fn the_timeline_puts_the_user_first_and_shows_the_story_of_a_deletion() {
     assert!(!m
         .lanes
         .iter()
-        .flat_map(|l| &l.marks)
+        .flat_map(|l| l.groups.iter().flat_map(|g| &g.marks))
         .any(|mk| mk.label.contains("lease/")));
-    let kubectl = &m.lanes[0].marks;
+    let kubectl: Vec<&Mark> = m.lanes[0].groups.iter().flat_map(|g| &g.marks).collect();
     assert_eq!(kubectl.len(), 3, "{kubectl:?}");
     assert!(
         kubectl[0].label.contains("kubectl · delete pod/web-"),
         "{}",
         kubectl[0].label
     );
-    let rs = &m.lanes[pos("replicaset-controller")].marks;
+    let rs: Vec<&Mark> = m.lanes[pos("replicaset-controller")]
+        .groups
+        .iter()
+        .flat_map(|g| &g.marks)
+        .collect();
     assert!(rs
         .iter()
         .any(|mk| mk.kind == "ADDED" && mk.label.contains("create pod/web-")));
@@ -202,7 +207,7 @@ fn the_timeline_puts_the_user_first_and_shows_the_story_of_a_deletion() {
     assert!(m
         .lanes
         .iter()
-        .flat_map(|l| &l.marks)
+        .flat_map(|l| l.groups.iter().flat_map(|g| &g.marks))
         .all(|mk| mk.time >= m.start && mk.time <= m.end));
 }
 
@@ -318,13 +323,13 @@ fn the_timeline_has_a_traffic_lane_whose_marks_turn_red_in_the_seconds_requests_
     sh(&mut c, "sim advance 3s");
     sh(&mut c, "sim node down node-1");
     sh(&mut c, "sim advance 10s");
-    let m = timeline_model(&c, 60_000, 600);
+    let m = timeline_of_last(&c, 60_000);
     let lane = m
         .lanes
         .last()
         .expect("a lane per Service with traffic, after the components");
     assert_eq!(lane.writer, "traffic service/web");
-    let kinds: Vec<&str> = lane.marks.iter().map(|k| k.kind).collect();
+    let kinds: Vec<&str> = lane.groups.iter().map(|g| g.kind).collect();
     assert_eq!(
         kinds.first(),
         Some(&"traffic-ok"),
@@ -332,8 +337,9 @@ fn the_timeline_has_a_traffic_lane_whose_marks_turn_red_in_the_seconds_requests_
     );
     assert_eq!(kinds.last(), Some(&"traffic-fail"), "its Pod times out");
     let fail = lane
-        .marks
+        .groups
         .last()
+        .and_then(|g| g.marks.last())
         .map(|k| k.label.clone())
         .unwrap_or_default();
     assert!(
