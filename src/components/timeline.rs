@@ -16,6 +16,9 @@ const MIN_SPAN: SimTime = 2 * SECOND;
 /// The whole-history window is at least this wide (a page just opened).
 const MIN_WHOLE: SimTime = 10 * SECOND;
 
+/// A move of the window: from (start, end) to a new window (None: the whole history).
+type WindowMove = dyn Fn(SimTime, SimTime) -> Option<(SimTime, SimTime)>;
+
 /// The lanes seen in a world so far: (world, log entries read, future entries read,
 /// writers).
 type LaneCache = (u64, usize, usize, BTreeSet<String>);
@@ -61,7 +64,7 @@ pub fn timeline_view() -> Html {
     );
     drop(s);
     let span = end - start;
-    let set_view = |f: Box<dyn Fn(SimTime, SimTime) -> Option<(SimTime, SimTime)>>| {
+    let set_view = |f: Box<WindowMove>| {
         let view = view.clone();
         Callback::from(move |_: MouseEvent| view.set(f(start, end)))
     };
