@@ -401,3 +401,28 @@ fn a_ready_node_loses_only_the_readiness_no_execute_taints() {
     let keys: Vec<&str> = taints.iter().map(|t| t.key.as_str()).collect();
     assert_eq!(keys, vec!["node.kubernetes.io/unschedulable", "dedicated"]);
 }
+
+#[test]
+fn a_silent_node_counts_the_seconds_since_its_last_heartbeat_down_to_the_moment_it_goes_not_ready(
+) {
+    use kubeplay_engine::explain::silence;
+    let mut c = web_cluster(1);
+    c.advance(17 * SECOND);
+    assert_eq!(silence(&c, "node-2"), None, "a reporting node is not silent");
+    c.power_off("node-2").unwrap();
+    c.advance(23 * SECOND);
+    let s = silence(&c, "node-2").expect("silent");
+    // Its last heartbeat came at most 10 s before the power-off.
+    assert!((23 * SECOND..=33 * SECOND).contains(&s.for_ms), "{s:?}");
+    let left = s.not_ready_in.expect("still Ready");
+    c.advance(left - 1);
+    assert_eq!(node_status(&node(&c, "node-2")), "Ready", "not before the countdown ends");
+    c.advance(1);
+    let after = silence(&c, "node-2").expect("still silent");
+    assert_eq!(node_status(&node(&c, "node-2")), "NotReady");
+    assert_eq!(after.not_ready_in, None);
+    assert!(after.for_ms > 50 * SECOND);
+    c.power_on("node-2").unwrap();
+    c.advance(15 * SECOND);
+    assert_eq!(silence(&c, "node-2"), None, "heard from again");
+}

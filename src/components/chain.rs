@@ -1489,6 +1489,7 @@ fn node_card(sim: &SimHandle, g: &Geo, n: &NodeView) -> Html {
             <span class="row3">
                 { if n.pods == 1 { t(lang, "1 pod").to_string() } else { trf(lang, "{} pods", &[&n.pods]) } }
                 if !n.powered { <span class="power">{ t(lang, "power off") }</span> }
+                { heartbeat_line(lang, n.silence, true) }
                 { for group_taints(&n.taints).into_iter().map(|(short, full)| {
                     // Short form on the card (`unreachable:NoSchedule,NoExecute`); the full
                     // keys in the tooltip.
@@ -1497,6 +1498,32 @@ fn node_card(sim: &SimHandle, g: &Geo, n: &NodeView) -> Html {
 
             </span>
         </button>
+    }
+}
+
+/// A silent node's heartbeat: how long since the last one and the countdown to
+/// NotReady (`short`: the chain's card, one line).
+pub(crate) fn heartbeat_line(
+    lang: crate::i18n::Lang,
+    silence: Option<kubeplay_engine::explain::Silence>,
+    short: bool,
+) -> Html {
+    let Some(s) = silence else {
+        return html! {};
+    };
+    let secs = s.for_ms / 1000;
+    let text = match (s.not_ready_in, short) {
+        (Some(left), true) => trf(lang, "no heartbeat {} s · NotReady in {} s", &[&secs, &left.div_ceil(1000)]),
+        (Some(left), false) => trf(
+            lang,
+            "no heartbeat for {} s (NotReady at {} s): NotReady in {} s",
+            &[&secs, &((s.for_ms + left) / 1000), &left.div_ceil(1000)],
+        ),
+        (None, _) => trf(lang, "no heartbeat for {} s", &[&secs]),
+    };
+    html! {
+        <span class="heartbeat countdown" data-testid="heartbeat"
+              title={t(lang, "The node lifecycle controller marks a node NotReady when it has not heard a heartbeat (a Lease renewal or a status update) for node-monitor-grace-period, 50 s, at its next 5 s check")}>{ text }</span>
     }
 }
 

@@ -227,6 +227,8 @@ pub struct NodeView {
     pub pods: i64,
     /// Taints as `key:Effect`.
     pub taints: Vec<String>,
+    /// Its kubelet has gone silent: since when, and when it goes NotReady.
+    pub silence: Option<kubeplay_engine::explain::Silence>,
     /// Card top (px).
     pub y: f64,
 }
@@ -367,6 +369,7 @@ pub fn node_views(c: &Cluster) -> Vec<NodeView> {
                 .iter()
                 .map(|t| format!("{}:{}", t.key, t.effect))
                 .collect(),
+            silence: kubeplay_engine::explain::silence(c, &n.metadata.name),
             y,
         });
         y += NODE_H + V_GAP;

@@ -49,6 +49,8 @@ pub struct NodeDetail {
     pub pods: Vec<NodePod>,
     /// The disks its Pods mount through PersistentVolumeClaims, in Pod order.
     pub volumes: Vec<NodeVolume>,
+    /// Its kubelet has gone silent: since when, and when it goes NotReady.
+    pub silence: Option<kubeplay_engine::explain::Silence>,
 }
 
 /// A Pod on a node as the node board lists it.
@@ -144,5 +146,6 @@ pub fn node_detail(c: &Cluster, name: &str) -> Option<NodeDetail> {
             })
             .collect(),
         volumes: node_volumes(c, &pods),
+        silence: kubeplay_engine::explain::silence(c, name),
     })
 }

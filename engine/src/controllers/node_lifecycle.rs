@@ -68,7 +68,7 @@ fn zone_of(n: &Node) -> String {
 }
 
 /// The first monitor tick strictly after `t`.
-fn next_tick_after(t: SimTime) -> SimTime {
+pub(crate) fn next_tick_after(t: SimTime) -> SimTime {
     (t / NODE_MONITOR_PERIOD + 1) * NODE_MONITOR_PERIOD
 }
 

@@ -69,6 +69,36 @@ pub fn phrase(template: &'static str, args: &[&dyn std::fmt::Display]) -> Phrase
     }
 }
 
+/// A node whose kubelet has gone silent (powered off or partitioned), as the node
+/// lifecycle controller sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Silence {
+    /// Milliseconds since the controller last observed a heartbeat (a Lease renewal
+    /// or a status update).
+    pub for_ms: SimTime,
+    /// Milliseconds until the controller marks it NotReady (its next monitor tick after
+    /// `probeTimestamp + node-monitor-grace-period`); None once it has.
+    pub not_ready_in: Option<SimTime>,
+}
+
+/// How long node `name` has been silent, when its kubelet does not report (None while
+/// it does: a heartbeat every 10 s is not news).
+pub fn silence(c: &Cluster, name: &str) -> Option<Silence> {
+    use crate::controllers::node_lifecycle::{next_tick_after, NODE_MONITOR_GRACE_PERIOD};
+    if c.node_up(name) && !c.node_partitioned(name) {
+        return None;
+    }
+    let now = c.now();
+    let probe = *c.controllers.node_lifecycle.probe.get(name)?;
+    let node = c.store.get::<crate::api::Node>(&crate::apiserver::ObjKey::new("", name))?;
+    let ready = node.ready_status() == crate::api::ConditionStatus::True;
+    Some(Silence {
+        for_ms: now.saturating_sub(probe),
+        not_ready_in: ready
+            .then(|| next_tick_after(probe + NODE_MONITOR_GRACE_PERIOD).saturating_sub(now)),
+    })
+}
+
 /// Seconds until the taint-eviction controller deletes the Pod `uid`, if it will.
 pub fn eviction_in(c: &Cluster, uid: &str) -> Option<SimTime> {
     c.controllers
