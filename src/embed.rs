@@ -21,6 +21,14 @@ use kubeplay_engine::api::{Deployment, Event, Kind, Node, Pod};
 use serde_json::{json, Value};
 use wasm_bindgen::{closure::Closure, JsCast, JsValue};
 
+/// The console warning for a command from an origin the page does not obey.
+pub fn blocked_warning(origin: &str) -> String {
+    format!(
+        "kubeplay: ignored a command from {origin}: that origin is not allowed to drive this page. \
+         Add it to the frame's address, e.g. ?allowOrigins={origin} (see docs/authors.md)"
+    )
+}
+
 /// The API version in every message.
 pub const VERSION: u32 = 1;
 
@@ -272,6 +280,9 @@ pub fn listen(sim: SimHandle, bridge: std::rc::Rc<std::cell::RefCell<Bridge>>) {
             return;
         }
         if !allowed(&sim.state.borrow(), &origin) {
+            // Say why, where the author looks: nothing else tells them the frame ignores
+            // their page.
+            web_sys::console::warn_1(&blocked_warning(&origin).into());
             return;
         }
         if let Some(reply) = handle(&sim, &data) {

@@ -178,6 +178,10 @@ pub struct Scenario {
     /// How long the runner plays after the last step for the goals (default 15m).
     #[serde(default)]
     pub timeout: Option<String>,
+    /// The page opens the lesson paused at its first step: the learner reads it, then
+    /// runs it or presses Play (default: playing).
+    #[serde(default)]
+    pub paused: bool,
 }
 
 /// The built-in scenarios, in course order: (id, YAML).

@@ -403,12 +403,16 @@ fn a_ready_node_loses_only_the_readiness_no_execute_taints() {
 }
 
 #[test]
-fn a_silent_node_counts_the_seconds_since_its_last_heartbeat_down_to_the_moment_it_goes_not_ready(
-) {
+fn a_silent_node_counts_the_seconds_since_its_last_heartbeat_down_to_the_moment_it_goes_not_ready()
+{
     use kubeplay_engine::explain::silence;
     let mut c = web_cluster(1);
     c.advance(17 * SECOND);
-    assert_eq!(silence(&c, "node-2"), None, "a reporting node is not silent");
+    assert_eq!(
+        silence(&c, "node-2"),
+        None,
+        "a reporting node is not silent"
+    );
     c.power_off("node-2").unwrap();
     c.advance(23 * SECOND);
     let s = silence(&c, "node-2").expect("silent");
@@ -416,7 +420,11 @@ fn a_silent_node_counts_the_seconds_since_its_last_heartbeat_down_to_the_moment_
     assert!((23 * SECOND..=33 * SECOND).contains(&s.for_ms), "{s:?}");
     let left = s.not_ready_in.expect("still Ready");
     c.advance(left - 1);
-    assert_eq!(node_status(&node(&c, "node-2")), "Ready", "not before the countdown ends");
+    assert_eq!(
+        node_status(&node(&c, "node-2")),
+        "Ready",
+        "not before the countdown ends"
+    );
     c.advance(1);
     let after = silence(&c, "node-2").expect("still silent");
     assert_eq!(node_status(&node(&c, "node-2")), "NotReady");

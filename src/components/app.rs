@@ -123,7 +123,7 @@ pub fn app() -> Html {
                 let speed_x10 = {
                     let s = state.borrow();
                     // The clock is the replay's until it ends.
-                    (s.playing && s.replay.is_none()).then_some(u64::from(s.speed_x10))
+                    (s.playing && s.replay.is_none()).then_some(u64::from(s.effective_speed_x10()))
                 };
                 if let Some(speed_x10) = speed_x10 {
                     let mut s = state.borrow_mut();

@@ -1513,7 +1513,11 @@ pub(crate) fn heartbeat_line(
     };
     let secs = s.for_ms / 1000;
     let text = match (s.not_ready_in, short) {
-        (Some(left), true) => trf(lang, "no heartbeat {} s · NotReady in {} s", &[&secs, &left.div_ceil(1000)]),
+        (Some(left), true) => trf(
+            lang,
+            "no heartbeat {} s · NotReady in {} s",
+            &[&secs, &left.div_ceil(1000)],
+        ),
         (Some(left), false) => trf(
             lang,
             "no heartbeat for {} s (NotReady at {} s): NotReady in {} s",

@@ -10,6 +10,18 @@ use yew::prelude::*;
 pub fn toolbar() -> Html {
     let sim = use_sim();
     let lang = sim.lang();
+    let (slow_motion, slowing, last_step) = {
+        let s = sim.state.borrow();
+        (
+            s.slow_motion,
+            s.playing && s.effective_speed_x10() < s.speed_x10,
+            s.last_step.clone(),
+        )
+    };
+    let toggle_slow = {
+        let sim = sim.clone();
+        Callback::from(move |_| sim.toggle_slow_motion())
+    };
     let (now, playing, speed, cmd, err, horizon, forked, lagging) = {
         let s = sim.state.borrow();
         (
@@ -61,6 +73,14 @@ pub fn toolbar() -> Html {
                             data-testid={format!("speed-{}", label.trim_end_matches('×'))}>{ label }</button>
                     }
                 }) }
+                <button class={classes!("btn", "speed", "slowmo", slow_motion.then_some("on"))} onclick={toggle_slow}
+                    aria-pressed={slow_motion.to_string()} data-testid="slow-motion"
+                    title={t(lang, "Slow motion after an action: for a few seconds after you change something, the clock plays at 0.3× (when you watch at 1× or slower) so each step of the reconcile can be seen")}>
+                    { t(lang, "Slow motion") }
+                </button>
+                if slowing {
+                    <span class="slowing" data-testid="slowing">{ t(lang, "slow motion: watching your change") }</span>
+                }
                 if lagging {
                     <span class="lagging" data-testid="lagging" title={t(lang, "This cluster takes longer to simulate than the chosen speed allows; the page stays responsive and the clock runs slower")}>{ t(lang, "simulation slower than chosen") }</span>
                 }
@@ -88,6 +108,11 @@ pub fn toolbar() -> Html {
                     }
                 }) }
             </span>
+            if let Some((at, writes)) = last_step {
+                <span class="stepped" role="status" data-testid="step-summary">
+                    { trf(lang, "Step → {}: {}", &[&clock_label(at), &step_summary(lang, &writes)]) }
+                </span>
+            }
             if let Some(c) = cmd {
                 <code class="lastcmd" data-testid="last-command">{ format!("$ {}", c.replace('\n', " ; ")) }</code>
             }
@@ -96,6 +121,24 @@ pub fn toolbar() -> Html {
             }
         </section>
     }
+}
+
+/// The writes of one step, the first few named.
+fn step_summary(lang: Lang, writes: &[String]) -> String {
+    const SHOWN: usize = 3;
+    if writes.is_empty() {
+        return t(lang, "only the clock moved (a heartbeat or a timer)").to_string();
+    }
+    let mut text = writes
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("; ");
+    if writes.len() > SHOWN {
+        text.push_str(&trf(lang, " (+{} more)", &[&(writes.len() - SHOWN)]));
+    }
+    text
 }
 
 // Inline SVG icons: no icon font or emoji font is assumed on the learner's machine.

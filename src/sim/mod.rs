@@ -101,6 +101,10 @@ impl SimHandle {
             s.lang = lang;
             s.speed_x10 = speed;
             s.options = options;
+            // The page's own choice (`slowmo=`) wins over the lesson's default.
+            if let Some(on) = s.options.slow_motion {
+                s.slow_motion = on;
+            }
         });
         Ok(())
     }
@@ -219,7 +223,15 @@ impl SimHandle {
 
     /// Play or pause.
     pub fn toggle_play(&self) {
-        self.with(|s| s.playing = !s.playing);
+        self.with(|s| {
+            s.playing = !s.playing;
+            s.last_step = None;
+        });
+    }
+
+    /// Slow motion after an action on or off.
+    pub fn toggle_slow_motion(&self) {
+        self.with(|s| s.slow_motion = !s.slow_motion);
     }
 
     /// Run to the next visible change.

@@ -161,7 +161,9 @@ impl SimState {
         let done = self.advance_within(r.target.saturating_sub(self.cluster.now()), out_of_time);
         self.observe();
         if done {
+            // A shared link shows the moment it was shared at: paused there.
             self.replay = None;
+            self.playing = false;
         }
         done
     }

@@ -23,6 +23,9 @@ pub struct PageOptions {
     /// are obeyed. Both are needed: `*` alone is refused, since any site could then
     /// drive a lesson (and reach its goals for the learner).
     pub any_origin: bool,
+    /// `slowmo=1` / `slowmo=0`: slow motion after an action on or off (None: the
+    /// default, on in lessons).
+    pub slow_motion: Option<bool>,
 }
 
 impl PageOptions {
@@ -101,6 +104,11 @@ impl UrlRequest {
             }),
             readonly: flag("readonly"),
             height: self.get("height").and_then(|h| h.parse().ok()),
+            slow_motion: match self.get("slowmo") {
+                Some("1" | "true" | "yes") => Some(true),
+                Some("0" | "false" | "no") => Some(false),
+                _ => None,
+            },
             allow_origins,
             any_origin,
         };
@@ -147,6 +155,9 @@ impl UrlRequest {
         }
         if let Some(l) = self.get("lang").and_then(crate::i18n::Lang::from_tag) {
             s.lang = l;
+        }
+        if let Some(on) = options.slow_motion {
+            s.slow_motion = on;
         }
         s.options = options;
         (s, error)
@@ -290,6 +301,7 @@ pub fn url_request() -> UrlRequest {
             "autoplay",
             "readonly",
             "height",
+            "slowmo",
             "allowOrigins",
             "unsafeAnyOrigin",
         ] {

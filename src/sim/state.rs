@@ -93,6 +93,14 @@ pub struct SimState {
     pub playing: bool,
     /// Speed multiplier in tenths (10 = real time).
     pub speed_x10: u32,
+    /// Slow motion after an action: for [`SLOW_SPAN`] of simulated time after a learner
+    /// changes something, the clock plays at most at [`SLOW_X10`], so each step of the
+    /// reconcile is a moment they can see (on by default in lessons).
+    pub slow_motion: bool,
+    /// Until when the slow motion lasts (simulated ms).
+    pub slow_until: SimTime,
+    /// What the last Step changed: its time and the writes it made.
+    pub last_step: Option<(SimTime, Vec<String>)>,
     /// The last tick ran out of its wall-time budget before the clock reached where the
     /// chosen speed would put it: the simulation is running slower than chosen.
     pub lagging: bool,
@@ -189,6 +197,13 @@ fn next_world() -> u64 {
     WORLDS.fetch_add(1, Ordering::Relaxed)
 }
 
+/// Simulated time the slow motion lasts after an action.
+pub const SLOW_SPAN: SimTime = 5_000;
+
+/// The slow-motion speed (in tenths): 0.3×, so a Pod's replacement (about 1.5 s at 1×)
+/// takes about 5 s to watch.
+pub const SLOW_X10: u32 = 3;
+
 impl SimState {
     /// A fresh state around `cluster`, playing at 1×.
     pub fn new(cluster: Cluster) -> Self {
@@ -211,6 +226,9 @@ impl SimState {
             cluster,
             playing: true,
             speed_x10: 10,
+            slow_motion: false,
+            slow_until: 0,
+            last_step: None,
             lagging: false,
             last_error: None,
             last_command: None,
@@ -249,6 +267,8 @@ impl SimState {
         })?;
         let tracker = Tracker::new(&scenario);
         let mut s = SimState::new(cluster);
+        s.slow_motion = true;
+        s.playing = !scenario.paused;
         s.scenario = Some(ActiveScenario {
             source,
             scenario,
@@ -330,6 +350,9 @@ impl SimState {
                 self.journal.truncate(self.applied);
                 self.timeline.fork(now, self.applied);
                 self.future = None;
+            }
+            if !matches!(act, Act::Poll | Act::Step) {
+                self.slow_until = now + SLOW_SPAN;
             }
             // Journaled at the moment it started (a Run's own clock moves are replayed).
             self.journal.push((before.1, act));
@@ -457,7 +480,41 @@ impl SimState {
 
     /// Run to the next visible change (a journaled act).
     pub fn step_once(&mut self) {
+        let from = self.cluster.store.log.len();
         self.act(Act::Step);
+        // Say what the step changed (the chain marks it too): the writes it made.
+        let writes: Vec<String> = self
+            .cluster
+            .store
+            .log
+            .since(from)
+            .filter(|e| e.kind != kubeplay_engine::api::Kind::Lease)
+            .map(|e| {
+                if e.kind == kubeplay_engine::api::Kind::Event {
+                    format!("{} · Event {}", e.writer, e.reason)
+                } else {
+                    format!(
+                        "{} · {} {}/{}",
+                        e.writer,
+                        e.verb,
+                        e.kind.name().to_lowercase(),
+                        e.key.name
+                    )
+                }
+            })
+            .collect();
+        self.last_step = Some((self.cluster.now(), writes));
+    }
+
+    /// The speed the clock plays at now (tenths): the chosen one, or the slow motion
+    /// after an action. A learner who chose more than 1× is skipping ahead on purpose,
+    /// so the slow motion applies at 1× and below.
+    pub fn effective_speed_x10(&self) -> u32 {
+        if self.slow_motion && self.speed_x10 <= 10 && self.cluster.now() < self.slow_until {
+            self.speed_x10.min(SLOW_X10)
+        } else {
+            self.speed_x10
+        }
     }
 
     /// Run text (one command, several lines, or a heredoc) as the console does. A

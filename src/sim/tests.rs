@@ -662,3 +662,45 @@ fn sim_reset_starts_a_new_history_instead_of_forking_the_old_one() {
         "a share link replays the reset"
     );
 }
+
+#[test]
+fn after_an_action_a_lesson_plays_in_slow_motion_at_one_times_and_not_when_skipping_ahead() {
+    let mut s = SimState::with_scenario(ScenarioSource::Id("gateway-delete-pod".into())).unwrap();
+    assert!(s.slow_motion, "on by default in lessons");
+    assert_eq!(s.effective_speed_x10(), 10, "nothing to watch yet");
+    s.run_text("kubectl delete pod -l app=gateway --wait=false");
+    assert_eq!(s.effective_speed_x10(), SLOW_X10);
+    s.speed_x10 = 300;
+    assert_eq!(s.effective_speed_x10(), 300, "30× is skipping ahead");
+    s.speed_x10 = 10;
+    s.advance(SLOW_SPAN);
+    assert_eq!(s.effective_speed_x10(), 10, "over after the span");
+    assert!(
+        !SimState::default_world().slow_motion,
+        "the playground plays as chosen"
+    );
+}
+
+#[test]
+fn a_step_says_which_writes_it_made() {
+    let mut s = SimState::default_world();
+    s.run_text("kubectl scale deployment web --replicas=4");
+    s.step_once();
+    let (at, writes) = s.last_step.clone().unwrap();
+    assert_eq!(at, s.cluster.now());
+    assert!(
+        writes
+            .iter()
+            .any(|w| w.starts_with("deployment-controller · ")),
+        "{writes:?}"
+    );
+}
+
+#[test]
+fn a_lesson_that_asks_to_open_paused_does() {
+    let yaml = "id: paused-lesson\ntitle: { en: Paused, zh: 暂停 }\ndescription: { en: It waits, zh: 等待 }\npaused: true\ncluster:\n  nodes: [{ name: node-1 }]\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=1\n";
+    let s = SimState::with_scenario(ScenarioSource::Yaml(yaml.into())).unwrap();
+    assert!(!s.playing);
+    let s = SimState::with_scenario(ScenarioSource::Id("gateway-delete-pod".into())).unwrap();
+    assert!(s.playing);
+}

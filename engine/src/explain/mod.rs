@@ -90,7 +90,9 @@ pub fn silence(c: &Cluster, name: &str) -> Option<Silence> {
     }
     let now = c.now();
     let probe = *c.controllers.node_lifecycle.probe.get(name)?;
-    let node = c.store.get::<crate::api::Node>(&crate::apiserver::ObjKey::new("", name))?;
+    let node = c
+        .store
+        .get::<crate::api::Node>(&crate::apiserver::ObjKey::new("", name))?;
     let ready = node.ready_status() == crate::api::ConditionStatus::True;
     Some(Silence {
         for_ms: now.saturating_sub(probe),
