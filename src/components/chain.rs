@@ -99,6 +99,16 @@ impl Geo {
         }
     }
 
+    /// Characters of a card's small monospace line (11 px) that fit.
+    fn line_chars(&self, depth: usize) -> usize {
+        let w = if self.flow {
+            self.width - depth as f64 * FLOW_INDENT
+        } else {
+            self.w()
+        };
+        ((w - 25.0) / 6.8).max(8.0) as usize
+    }
+
     /// Characters of a card's name (13 px, bold) that fit beside `reserved` px of
     /// other content on its line.
     fn name_chars(&self, depth: usize, reserved: f64) -> usize {
@@ -121,17 +131,21 @@ const FLOW_INDENT: f64 = 14.0;
 /// the shared middle (the pod-template-hash) gives way. The full name is the title.
 pub fn fit_name(name: &str, max: usize) -> String {
     let chars: Vec<char> = name.chars().collect();
-    if chars.len() <= max || max < 5 {
+    let max = max.max(4);
+    if chars.len() <= max {
         return name.to_string();
     }
     let tail_len = name
         .rsplit_once('-')
-        .map_or(4, |(_, t)| t.chars().count() + 1)
-        .min(max / 2);
-    let head_len = max - 1 - tail_len;
-    let head: String = chars[..head_len].iter().collect();
-    let tail: String = chars[chars.len() - tail_len..].iter().collect();
-    format!("{head}…{tail}")
+        .map_or(4, |(_, t)| t.chars().count() + 1);
+    let tail = |n: usize| -> String { chars[chars.len() - n..].iter().collect() };
+    if max >= tail_len + 4 {
+        let head: String = chars[..max - 1 - tail_len].iter().collect();
+        format!("{head}…{}", tail(tail_len))
+    } else {
+        // Room for the suffix only: it is what tells siblings apart.
+        format!("…{}", tail(tail_len.min(max - 1)))
+    }
 }
 
 /// The last aggregated model, with the store revision and wall time it was made at and
@@ -1434,11 +1448,35 @@ fn pod_card(
                     // Its own line: the new name (its suffix whole) and the new uid are
                     // the point of the lesson.
                     <span class="replaced" data-testid="replaced-by" title={trf(lang, "Replaced by {} (uid {}): a new Pod, not this one restarted", &[name, uid])}>
-                        { format!("→ {}", trf(lang, "replaced by {} (uid {})", &[&fit_name(name, g.name_chars(depth, 110.0).saturating_sub(2)), uid])) }
+                        { replaced_line(lang, g, depth, name, uid) }
                     </span>
                 }
             </span>
         </button>
+    }
+}
+
+/// "→ replaced by NAME (uid UID)" in the room the card has: the words go first, then
+/// the name's shared middle; the new Pod's suffix and uid always stay.
+fn replaced_line(lang: crate::i18n::Lang, g: &Geo, depth: usize, name: &str, uid: &str) -> String {
+    let room = g.line_chars(depth);
+    // "→ " and " (uid 12345678)".
+    let fixed = 2 + 15;
+    let words = t(lang, "replaced by {} (uid {})").chars().count() - 6 - 11;
+    if room >= fixed + words + 12 {
+        format!(
+            "→ {}",
+            trf(
+                lang,
+                "replaced by {} (uid {})",
+                &[&fit_name(name, room - fixed - words), &uid]
+            )
+        )
+    } else {
+        format!(
+            "→ {} (uid {uid})",
+            fit_name(name, room.saturating_sub(fixed))
+        )
     }
 }
 
@@ -1587,6 +1625,35 @@ fn inspect_button(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shortened_name_keeps_its_suffix_whole_and_gives_up_the_shared_middle() {
+        assert_eq!(fit_name("web-59fd79d996-kmcs7", 30), "web-59fd79d996-kmcs7");
+        assert_eq!(
+            fit_name("gateway-5fccbcf6fb-km8x2", 18),
+            "gateway-5fc…-km8x2"
+        );
+        assert_eq!(fit_name("gateway-5fccbcf6fb-km8x2", 8), "…-km8x2");
+        assert_eq!(fit_name("db-0", 3), "db-0");
+        for max in 4..30 {
+            let f = fit_name("gateway-5fccbcf6fb-km8x2", max);
+            assert!(f.chars().count() <= max.max(4), "{f} for {max}");
+            assert!(f.ends_with("km8x2") || max < 7, "{f} for {max}");
+        }
+    }
+
+    #[test]
+    fn the_chain_drops_its_node_column_then_becomes_a_tree_as_it_narrows_and_never_scales_text() {
+        let full = Geo::for_width(0.0);
+        assert_eq!((full.k, full.cols, full.flow), (1.0, 4, false));
+        assert_eq!(Geo::for_width(1600.0).k, K_MAX);
+        let g = Geo::for_width(880.0);
+        assert_eq!((g.cols, g.flow), (4, false));
+        let g = Geo::for_width(700.0);
+        assert_eq!((g.cols, g.flow), (3, false));
+        assert!(g.k >= K_MIN);
+        assert!(Geo::for_width(360.0).flow);
+    }
 
     #[test]
     fn a_long_aggregated_list_draws_the_rows_still_converging_first_in_list_order() {

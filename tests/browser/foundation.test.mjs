@@ -36,7 +36,7 @@ test('deleting a Pod by clicking drops ready to 2 and a replacement with a new n
   // The Terminating Pod points at the new Pod (new uid) that replaces it.
   const link = page.getByRole('button', { name: victim, exact: true }).getByTestId('replaced-by');
   await link.waitFor({ timeout: 10_000 });
-  assert.match(await link.innerText(), /^→ replaced by [0-9a-f]{8}$/);
+  assert.match(await link.innerText(), /^→ (replaced by )?\S*-[a-z0-9]{5} \(uid [0-9a-f]{8}\)$/);
   assert.match(await link.getAttribute('title'), /^Replaced by web-\S+ \(uid [0-9a-f]{8}\): a new Pod, not this one restarted$/);
   await page.screenshot({ path: shot('foundation-ready-2.png'), fullPage: true });
   // The victim shows Terminating while its kubelet stops it.

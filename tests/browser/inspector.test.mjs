@@ -106,7 +106,9 @@ test('the node board shows a powered-off node going Unknown and its Pods countin
   await page.getByTestId('play').click();
   // The default cluster spreads web's three Pods one per node: node-3's is counting down.
   assert.equal(await card.locator('.boardpod').count(), 1);
-  assert.match(await card.locator('.countdown').innerText(), /^evicted in \d+s$/);
+  assert.match(await card.locator('.boardpod .countdown').innerText(), /^evicted in \d+s$/);
+  // The node itself says how long its heartbeat has been missing.
+  assert.match(await card.getByTestId('heartbeat').innerText(), /^no heartbeat for \d+ s$/);
   await page.getByTestId('node-board').screenshot({ path: shot('node-board.png') });
   assert.deepEqual(errors, []);
   await page.close();

@@ -68,7 +68,8 @@ test('the timeline shows a lane per component and a click on a mark goes back to
   const name = await page.getByTestId('pod').first().getAttribute('aria-label');
   await page.getByRole('button', { name, exact: true }).click();
   await page.getByTestId('speed-5').click();
-  await page.getByTestId('lane-default-scheduler').locator('.mark').nth(3).waitFor({ timeout: 20_000 });
+  // The scheduler's lane: the opening binds (one group at 0:00.7), then the replacement's.
+  await page.getByTestId('lane-default-scheduler').locator('.mark').nth(1).waitFor({ timeout: 20_000 });
   await page.getByTestId('play').click();
   const lanes = await page.locator('[data-testid^=lane-]').evaluateAll((els) => els.map((e) => e.dataset.testid.replace('lane-', '')));
   assert.equal(lanes[0], 'kubectl');
@@ -98,19 +99,19 @@ test('six hundred nodes are one heat map: a click on a cell inspects that node',
   // The board draws 48 cards and says so.
   assert.equal(await page.locator('.nodecard').count(), 48);
   assert.match(await page.getByTestId('board-note').innerText(), /^Showing 48 of 600 nodes/);
-  // Cells are 9 px with a 2 px gap, 100 to a row, nodes in name order (node-1, node-10,
-  // node-100, …): the third cell of the first row is node-100.
+  // Cells are 9 px with a 2 px gap, 100 to a row, nodes in natural name order (node-1,
+  // node-2, node-3, …): the third cell of the first row is node-3.
   const box = await map.boundingBox();
   const scale = box.width / 1100;
   await map.click({ position: { x: (2 * 11 + 4) * scale, y: 4 * scale } });
   await page.getByTestId('inspector').waitFor({ timeout: 20_000 });
-  assert.match(await page.getByTestId('inspector').locator('h2').first().innerText(), /^Node node-100 · Ready/);
+  assert.match(await page.getByTestId('inspector').locator('h2').first().innerText(), /^Node node-3 · Ready/);
   // The keyboard reaches every node too: focus, arrows, Enter.
   await map.focus();
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowDown');
-  // Cell 101 (second row, second column) in name order.
-  const names = Array.from({ length: 600 }, (_, i) => `node-${i + 1}`).sort();
+  // Cell 101 (second row, second column) in natural name order: node-102.
+  const names = Array.from({ length: 600 }, (_, i) => `node-${i + 1}`);
   // Each key press re-renders the focus line: wait for the second one's.
   await page.getByTestId('heatmap-focus').filter({ hasText: new RegExp(`^${names[101]}: Ready, 0 of 110 Pods`) }).waitFor({ timeout: 10_000 });
   await page.keyboard.press('Enter');
