@@ -73,18 +73,18 @@ pub fn toolbar() -> Html {
                             data-testid={format!("speed-{}", label.trim_end_matches('×'))}>{ label }</button>
                     }
                 }) }
-                <button class={classes!("btn", "speed", "slowmo", slow_motion.then_some("on"))} onclick={toggle_slow}
-                    aria-pressed={slow_motion.to_string()} data-testid="slow-motion"
-                    title={t(lang, "Slow motion after an action: for a few seconds after you change something, the clock plays at 0.3× (when you watch at 1× or slower) so each step of the reconcile can be seen")}>
-                    { t(lang, "Slow motion") }
-                </button>
-                if slowing {
-                    <span class="slowing" data-testid="slowing">{ t(lang, "slow motion: watching your change") }</span>
-                }
                 if lagging {
                     <span class="lagging" data-testid="lagging" title={t(lang, "This cluster takes longer to simulate than the chosen speed allows; the page stays responsive and the clock runs slower")}>{ t(lang, "simulation slower than chosen") }</span>
                 }
             </span>
+            <button class={classes!("btn", "slowmo", slow_motion.then_some("on"))} onclick={toggle_slow}
+                aria-pressed={slow_motion.to_string()} data-testid="slow-motion"
+                title={t(lang, "Slow motion after an action: for a few seconds after you change something, the clock plays at 0.3× (when you watch at 1× or slower) so each step of the reconcile can be seen")}>
+                { t(lang, "Slow motion") }
+            </button>
+            if slowing {
+                <span class="slowing" data-testid="slowing">{ t(lang, "slow motion: watching your change") }</span>
+            }
             <label class="scrub" title={t(lang, "Drag to go back in time and forward again (the engine replays from snapshots)")}>
                 <span>{ t(lang, "Rewind") }</span>
                 <input type="range" min="0" max={horizon.to_string()} step="100" value={now.to_string()}

@@ -98,6 +98,10 @@ impl SimState {
             *i = usize::MAX;
         }
         self.console = console;
+        if self.cluster.now() >= self.timeline.horizon {
+            // Back at the live edge: nothing recorded lies ahead.
+            self.future = None;
+        }
         self.goals_reached.clear();
         self.playing = false;
     }

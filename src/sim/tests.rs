@@ -704,3 +704,20 @@ fn a_lesson_that_asks_to_open_paused_does() {
     let s = SimState::with_scenario(ScenarioSource::Id("gateway-delete-pod".into())).unwrap();
     assert!(s.playing);
 }
+
+#[test]
+fn the_recorded_future_is_kept_while_rewound_and_dropped_at_the_live_edge_or_on_a_fork() {
+    let mut s = SimState::default_world();
+    play(&mut s, 20, 500);
+    let end = s.cluster.now();
+    s.seek(1_000);
+    assert!(s
+        .future
+        .as_ref()
+        .is_some_and(|f| f.len() > s.cluster.store.log.len()));
+    s.seek(end);
+    assert!(s.future.is_none(), "live again");
+    s.seek(1_000);
+    s.run_text("kubectl scale deployment web --replicas=2");
+    assert!(s.future.is_none(), "a fork has no recorded future");
+}
