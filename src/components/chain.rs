@@ -117,9 +117,10 @@ impl Geo {
         } else {
             self.w()
         };
-        // Padding and border (25 px), and about 8.6 px a character (the widest of the
-        // usual bold sans fonts; a name cut by the card's edge loses its suffix).
-        ((w - 25.0 - reserved) / 8.6).max(8.0) as usize
+        // Padding and border (25 px), and about 9.6 px a character: the widest of the
+        // usual bold sans fonts (DejaVu Sans Bold) with room to spare, since a name the
+        // card's edge cuts loses the suffix this is all about.
+        ((w - 25.0 - reserved) / 9.6).max(8.0) as usize
     }
 }
 

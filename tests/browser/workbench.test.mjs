@@ -171,7 +171,7 @@ test('the timeline reaches 0:00.0, keeps the future grey while rewound, zooms, a
   await page.locator('body').press('Home');
   assert.equal(await clock.innerText(), '0:00.0');
   assert.equal(await page.locator('[data-testid=pod]').count(), 0, 'before the ReplicaSet made its Pods');
-  assert.ok(await page.locator('.timeline .mark.future').count() > 5, 'the recorded future stays, greyed');
+  assert.ok(await page.locator('.timeline .lane .mark.future').count() > 5, 'the recorded future stays, greyed');
   // A mark of the opening story: the scheduler binding the Pods at 0:00.7.
   await page.getByTestId('lane-default-scheduler').locator('.grp .mark').first().click();
   assert.equal(await clock.innerText(), '0:00.7');
@@ -184,7 +184,7 @@ test('the timeline reaches 0:00.0, keeps the future grey while rewound, zooms, a
   await page.getByTestId('tl-whole').click();
   await page.getByRole('button', { name: 'Later' }).waitFor();
   await page.locator('body').press('End');
-  await page.waitForFunction(() => document.querySelectorAll('.timeline .mark.future').length === 0, null, { timeout: 5_000 });
+  await page.waitForFunction(() => document.querySelectorAll('.timeline .lane .mark.future').length === 0, null, { timeout: 5_000 });
   assert.equal(await page.getByTestId('play').getAttribute('aria-pressed'), 'true');
   assert.deepEqual(errors, []);
   await page.close();
