@@ -258,3 +258,18 @@ test('in dark mode the lesson picker is dark too', async () => {
   assert.ok(r + g + b < 200, `picker background ${bg}`);
   await page.close();
 });
+
+test('Ctrl+C in the console stops a command that waits for the cluster, as in a terminal', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByTestId('pod').first().waitFor();
+  await type(page, 'kubectl set image deployment/web nginx=nginx:does-not-exist');
+  await type(page, 'kubectl rollout status deployment/web');
+  await page.getByTestId('console-waiting').waitFor();
+  await page.getByTestId('console-input').press('Control+c');
+  await page.getByTestId('console-waiting').waitFor({ state: 'detached' });
+  // The prompt takes the next command at once.
+  await type(page, 'kubectl get deployment web');
+  await page.getByTestId('console-output').getByText('UP-TO-DATE').waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
