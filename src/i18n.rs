@@ -499,7 +499,7 @@ const ZH: &[(&str, &str)] = &[
     ("Step → {}: {}", "单步 → {}：{}"),
     ("only the clock moved (a heartbeat or a timer)", "只有时钟前进（心跳或定时器）"),
     (" (+{} more)", "（另有 {} 项）"),
-    ("no heartbeat {} s · NotReady in {} s", "{} 秒无心跳 · {} 秒后 NotReady"),
+    ("no heartbeat · NotReady in {} s", "无心跳 · {} 秒后 NotReady"),
     ("no heartbeat for {} s (NotReady at {} s): NotReady in {} s", "已 {} 秒无心跳（第 {} 秒变为 NotReady）：还剩 {} 秒"),
     ("no heartbeat for {} s", "已 {} 秒无心跳"),
     ("The node lifecycle controller marks a node NotReady when it has not heard a heartbeat (a Lease renewal or a status update) for node-monitor-grace-period, 50 s, at its next 5 s check", "节点生命周期控制器在 node-monitor-grace-period（50 秒）内没有收到心跳（Lease 续约或状态更新）时，会在下一次 5 秒检查时把节点标记为 NotReady"),
@@ -598,6 +598,10 @@ mod tests {
             include_str!("components/nodeboard.rs"),
             include_str!("components/toolbar.rs"),
             include_str!("components/timeline.rs"),
+            include_str!("components/announcer.rs"),
+            include_str!("components/services.rs"),
+            include_str!("components/requests.rs"),
+            include_str!("components/queues.rs"),
             include_str!("view/mod.rs"),
             include_str!("view/aggregate.rs"),
             include_str!("view/chain.rs"),
@@ -607,7 +611,10 @@ mod tests {
             include_str!("view/timeline.rs"),
         ];
         let mut keys = Vec::new();
-        for src in sources {
+        // rustfmt breaks a long call over lines (`trf(\n    lang,\n    "…"`): read it
+        // as one line.
+        let joined: Vec<String> = sources.iter().map(|s| join_calls(s)).collect();
+        for src in joined.iter().map(String::as_str) {
             for marker in ["t(lang, \"", "trf(lang, \"", "said(\n", "said(\""] {
                 let mut rest = src;
                 while let Some(i) = rest.find(marker) {
@@ -621,6 +628,37 @@ mod tests {
             }
         }
         keys
+    }
+
+    /// `src` with the whitespace inside `t(`/`trf(` … `lang,` … `"` collapsed to the
+    /// one-line form the scan looks for.
+    fn join_calls(src: &str) -> String {
+        let mut out = String::with_capacity(src.len());
+        let mut chars = src.chars().peekable();
+        while let Some(c) = chars.next() {
+            out.push(c);
+            let after_open = out.ends_with("t(") || out.ends_with("trf(");
+            let after_lang = out.ends_with("(lang,");
+            if after_open || after_lang {
+                let mut ws = false;
+                while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                    chars.next();
+                    ws = true;
+                }
+                if after_lang && ws {
+                    out.push(' ');
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_call_rustfmt_broke_over_lines_is_read_as_one() {
+        assert_eq!(
+            join_calls("trf(\n    lang,\n    \"x {}\",\n &[&1])"),
+            "trf(lang, \"x {}\",\n &[&1])"
+        );
     }
 
     #[test]

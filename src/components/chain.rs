@@ -1424,7 +1424,7 @@ fn pod_card(
                 data-testid="pod" data-status={p.status.clone()}>
             <span class="row1">
                 <span class="icon" aria-hidden="true">{ pod_icon(p) }</span>
-                <span class="name" title={p.name.clone()}>{ fit_name(&p.name, g.name_chars(depth, if p.traffic.is_some() { 62.0 } else { 22.0 })) }</span>
+                <span class="name" title={p.name.clone()}>{ fit_name(&p.name, g.name_chars(depth, if p.traffic.is_some() { 100.0 } else { 22.0 })) }</span>
                 if let Some((ok, failed, worst)) = p.traffic {
                     if failed > 0 {
                         <span class="hits fail" data-testid="pod-hits" title={trf(lang, "last {} s: {} answered, {} failed", &[&(ROUTE_SECONDS + 1), &ok, &failed])}>{ format!("✕ {failed} {}", t(lang, worst)) }</span>
@@ -1554,8 +1554,8 @@ pub(crate) fn heartbeat_line(
     let text = match (s.not_ready_in, short) {
         (Some(left), true) => trf(
             lang,
-            "no heartbeat {} s · NotReady in {} s",
-            &[&secs, &left.div_ceil(1000)],
+            "no heartbeat · NotReady in {} s",
+            &[&left.div_ceil(1000)],
         ),
         (Some(left), false) => trf(
             lang,
