@@ -499,7 +499,7 @@ const ZH: &[(&str, &str)] = &[
     ("Step → {}: {}", "单步 → {}：{}"),
     ("only the clock moved (a heartbeat or a timer)", "只有时钟前进（心跳或定时器）"),
     (" (+{} more)", "（另有 {} 项）"),
-    ("no heartbeat · NotReady in {} s", "无心跳 · {} 秒后 NotReady"),
+    ("NotReady in {} s · no heartbeat", "{} 秒后 NotReady · 无心跳"),
     ("no heartbeat for {} s (NotReady at {} s): NotReady in {} s", "已 {} 秒无心跳（第 {} 秒变为 NotReady）：还剩 {} 秒"),
     ("no heartbeat for {} s", "已 {} 秒无心跳"),
     ("The node lifecycle controller marks a node NotReady when it has not heard a heartbeat (a Lease renewal or a status update) for node-monitor-grace-period, 50 s, at its next 5 s check", "节点生命周期控制器在 node-monitor-grace-period（50 秒）内没有收到心跳（Lease 续约或状态更新）时，会在下一次 5 秒检查时把节点标记为 NotReady"),

@@ -1554,7 +1554,7 @@ pub(crate) fn heartbeat_line(
     let text = match (s.not_ready_in, short) {
         (Some(left), true) => trf(
             lang,
-            "no heartbeat · NotReady in {} s",
+            "NotReady in {} s · no heartbeat",
             &[&left.div_ceil(1000)],
         ),
         (Some(left), false) => trf(
