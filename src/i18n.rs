@@ -297,6 +297,7 @@ const ZH: &[(&str, &str)] = &[
     ("kubectl get pods -o wide   (Tab completes, ↑/↓ history, Shift+Enter for a new line)", "kubectl get pods -o wide   （Tab 补全，↑/↓ 历史，Shift+Enter 换行）"),
     ("Command (kubectl or sim)", "命令（kubectl 或 sim）"),
     ("a command is still waiting for the cluster — press Play, or Esc / Ctrl+C to stop it", "还有一条命令在等待集群 —— 请按播放，或按 Esc / Ctrl+C 停止它"),
+    ("running the clock: {} of at most {}… (Esc or Ctrl+C stops it)", "时钟快进中：{}，最多到 {}……（Esc 或 Ctrl+C 停止）"),
     ("waiting for the cluster… (Esc or Ctrl+C stops it)", "正在等待集群……（Esc 或 Ctrl+C 停止）"),
     ("waiting for the cluster — the clock is paused: press Play (Esc or Ctrl+C stops it)", "正在等待集群 —— 时钟已暂停：请按播放（Esc 或 Ctrl+C 停止）"),
     // Events.

@@ -120,19 +120,28 @@ pub fn app() -> Html {
                 replay_frames(Rc::clone(&state), bump.clone());
             }
             let interval = Interval::new(TICK_MS, move || {
-                let speed_x10 = {
+                let run_ms = {
                     let s = state.borrow();
-                    // The clock is the replay's until it ends.
-                    (s.playing && s.replay.is_none()).then_some(u64::from(s.effective_speed_x10()))
+                    match s.clock_goal() {
+                        // The clock is the replay's until it ends.
+                        _ if s.replay.is_some() => None,
+                        // `sim advance`/`sim settle` in the console: as fast as the
+                        // budget allows, paused or not (the learner asked for it), in
+                        // slices so the page stays live and Ctrl+C can stop it.
+                        Some(goal) => Some((goal.saturating_sub(s.cluster.now()), true)),
+                        None => s.playing.then_some((
+                            u64::from(TICK_MS) * u64::from(s.effective_speed_x10()) / 10,
+                            false,
+                        )),
+                    }
                 };
-                if let Some(speed_x10) = speed_x10 {
+                if let Some((ms, driving)) = run_ms {
                     let mut s = state.borrow_mut();
                     let perf = web_sys::window().and_then(|w| w.performance());
                     let deadline = perf.as_ref().map_or(0.0, |p| p.now()) + TICK_BUDGET_MS;
                     let mut out_of_time = || perf.as_ref().is_some_and(|p| p.now() > deadline);
-                    let done =
-                        s.advance_within(u64::from(TICK_MS) * speed_x10 / 10, &mut out_of_time);
-                    s.lagging = !done;
+                    let done = s.advance_within(ms, &mut out_of_time);
+                    s.lagging = !done && !driving;
                     // A blocking command in the console finishes as the clock plays.
                     s.tick_poll();
                     s.observe();

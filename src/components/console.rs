@@ -1,7 +1,7 @@
 //! The console: the command language typed, with kubectl's output kept aligned,
 //! ↑/↓ history and Tab completion. Clicks elsewhere appear here as their commands.
 
-use crate::i18n::t;
+use crate::i18n::{t, trf};
 use crate::sim::use_sim;
 use kubeplay_engine::command::complete::complete_line;
 use web_sys::HtmlTextAreaElement;
@@ -19,9 +19,16 @@ pub fn console() -> Html {
     // completing (the documented way out when there is text to complete).
     let escaped = use_mut_ref(|| false);
     let out_ref = use_node_ref();
-    let (entries, pending, playing) = {
+    let (entries, pending, playing, running) = {
         let s = sim.state.borrow();
-        (s.console.clone(), s.pending.is_some(), s.playing)
+        // `sim advance`/`sim settle` on its way: where the clock is going.
+        let running = s.clock_goal().map(|goal| {
+            (
+                kubeplay_engine::time::clock_label(s.cluster.now()),
+                kubeplay_engine::time::clock_label(goal),
+            )
+        });
+        (s.console.clone(), s.pending.is_some(), s.playing, running)
     };
     {
         // Keep the newest output in view.
@@ -107,7 +114,11 @@ pub fn console() -> Html {
                     </div>
                 }) }
             </div>
-            if pending {
+            if let Some((now, goal)) = &running {
+                <div class="hint" data-testid="console-waiting">
+                    { trf(lang, "running the clock: {} of at most {}… (Esc or Ctrl+C stops it)", &[now, goal]) }
+                </div>
+            } else if pending {
                 <div class="hint" data-testid="console-waiting">
                     { if playing { t(lang, "waiting for the cluster… (Esc or Ctrl+C stops it)") } else { t(lang, "waiting for the cluster — the clock is paused: press Play (Esc or Ctrl+C stops it)") } }
                 </div>

@@ -173,6 +173,9 @@ impl SimHandle {
             };
             let before = s.console.len();
             s.run_text(&text);
+            // `sim advance`/`sim settle` run to the end here, as in the CLI: the
+            // embedding page waits for what they print.
+            s.finish_clock();
             let new = &s.console[before.min(s.console.len())..];
             let out: String = new.iter().map(|e| e.output.as_str()).collect();
             (out, new.iter().all(|e| e.ok))

@@ -362,6 +362,11 @@ impl SimState {
 
     /// Do `act` without journaling it (a replay).
     fn apply(&mut self, act: &Act) {
+        // A `sim advance`/`sim settle` that got here is done before anything acts (the
+        // clock is between instants here, live and in a replay alike).
+        if let Some((_, b)) = self.pending.as_mut() {
+            b.note_clock(&self.cluster);
+        }
         match act {
             Act::Run(text) => {
                 self.run_text_unrecorded(text);
@@ -400,8 +405,15 @@ impl SimState {
             if ts > end {
                 break;
             }
-            if !self.advance_clock(ts.saturating_sub(self.cluster.now()), out_of_time) {
-                return false;
+            // A `sim settle` that converges on the way stops its run there; the clock
+            // then plays on to the act (a recorded session polled it right there).
+            loop {
+                if !self.advance_clock(ts.saturating_sub(self.cluster.now()), out_of_time) {
+                    return false;
+                }
+                if self.cluster.now() >= ts {
+                    break;
+                }
             }
             self.apply(&act);
             self.applied += 1;
@@ -413,11 +425,44 @@ impl SimState {
         self.advance_clock(end.saturating_sub(self.cluster.now()), out_of_time)
     }
 
+    /// The time a pending `sim advance`/`sim settle` runs the clock to (at most), while
+    /// it runs: the ticker then runs the clock as fast as the page allows, paused or
+    /// not, instead of at the chosen speed.
+    pub fn clock_goal(&self) -> Option<SimTime> {
+        self.pending.as_ref().and_then(|(_, b)| b.clock_goal())
+    }
+
+    /// Run a pending `sim advance`/`sim settle` to the end in one piece (the embedding
+    /// page's commands), then let it print (a journaled poll, as the ticker's).
+    pub fn finish_clock(&mut self) {
+        while let Some(goal) = self.clock_goal() {
+            self.advance_within(goal.saturating_sub(self.cluster.now()), &mut || false);
+            self.tick_poll();
+        }
+    }
+
+    /// Run the clock to `t`: a pending `sim advance`/`sim settle` runs it (and may stop
+    /// it sooner: settled), otherwise the timers simply run. False when out of time.
+    fn run_to(&mut self, t: SimTime, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        match self.pending.as_mut() {
+            Some((_, b)) if b.clock_goal().is_some() => {
+                b.run_clock(&mut self.cluster, t, out_of_time)
+            }
+            _ => self.cluster.run_until_within(t, out_of_time),
+        }
+    }
+
+    /// Whether a pending `sim advance`/`sim settle` got where it was going (the clock
+    /// stops there, so the next poll reports it at that moment).
+    fn clock_arrived(&self, was_running: bool) -> bool {
+        was_running && self.clock_goal().is_none()
+    }
+
     fn advance_clock(&mut self, ms: SimTime, out_of_time: &mut dyn FnMut() -> bool) -> bool {
         let end = self.cluster.now() + ms;
         let watching = self.scenario.as_ref().is_some_and(|a| !a.tracker.all());
         if !watching {
-            return self.cluster.run_until_within(end, out_of_time);
+            return self.run_to(end, out_of_time);
         }
         // The store revision at the last check here (and while the control plane is
         // stalled, the second: `Cluster::goal_epoch`). Goals read the store (`sim
@@ -438,8 +483,13 @@ impl SimState {
                     None => end,
                 };
             }
-            if !self.cluster.run_until_within(next.min(end), out_of_time) {
+            let running = self.clock_goal().is_some();
+            if !self.run_to(next.min(end), out_of_time) {
                 return false;
+            }
+            if self.clock_arrived(running) {
+                self.check_goals();
+                return true;
             }
             if self.cluster.now() % scn::CHECK_EVERY == 0 {
                 let epoch = self.cluster.goal_epoch();
@@ -450,7 +500,7 @@ impl SimState {
             }
             if self.scenario.as_ref().is_some_and(|a| a.tracker.all()) {
                 // Every goal reached: nothing left to watch for.
-                return self.cluster.run_until_within(end, out_of_time);
+                return self.run_to(end, out_of_time);
             }
         }
         true
@@ -470,7 +520,10 @@ impl SimState {
         // Replaying a recorded future (after a rewind), the journal's own polls act.
         // Inside an instant (a tick ran out of time there) the poll waits for a tick
         // that ends between instants, where a replay can repeat it.
+        // A `sim advance`/`sim settle` on its way is polled once it got there, not
+        // every frame: it prints nothing before, and the journal stays short.
         if self.pending.is_some()
+            && self.clock_goal().is_none()
             && self.applied == self.journal.len()
             && !self.cluster.is_mid_instant()
         {
@@ -591,7 +644,7 @@ impl SimState {
 
     fn stop_pending(&mut self) {
         if let Some((idx, mut b)) = self.pending.take() {
-            b.interrupt();
+            b.interrupt(&self.cluster);
             if let Some(e) = self.console.get_mut(idx) {
                 e.output.push_str(&b.output);
                 e.ok = false;

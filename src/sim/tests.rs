@@ -721,3 +721,174 @@ fn the_recorded_future_is_kept_while_rewound_and_dropped_at_the_live_edge_or_on_
     s.run_text("kubectl scale deployment web --replicas=2");
     assert!(s.future.is_none(), "a fork has no recorded future");
 }
+
+/// Tick like the page's ticker: a running `sim advance`/`sim settle` runs as far as
+/// the budget allows (out of time at every `every`-th question), otherwise `ms` play.
+fn tick_like_the_page(s: &mut SimState, ms: u64, every: u32, asked: &mut u32) -> bool {
+    let run = s
+        .clock_goal()
+        .map_or(ms, |goal| goal.saturating_sub(s.cluster.now()));
+    let done = s.advance_within(run, &mut || {
+        *asked += 1;
+        *asked % every == 0
+    });
+    s.tick_poll();
+    s.observe();
+    done
+}
+
+/// What the CLI prints and reaches for `lines`, run in one piece each.
+fn cli_transcript(lines: &[&str]) -> (Vec<String>, String) {
+    use kubeplay_engine::command::{run, NoFiles};
+    let mut c = default_cluster();
+    let outs = lines
+        .iter()
+        .map(|l| run(&mut c, l, None, &NoFiles).output)
+        .collect();
+    (outs, c.transcript())
+}
+
+#[test]
+fn sim_advance_in_the_console_runs_in_slices_and_prints_what_the_cli_prints() {
+    let mut s = SimState::new(default_cluster());
+    s.playing = false;
+    let start = s.cluster.now();
+    s.run_text("kubectl scale deployment web --replicas=9\nsim advance 2m\nkubectl get deploy web");
+    assert_eq!(
+        s.clock_goal(),
+        Some(start + 120_000),
+        "advancing two minutes"
+    );
+    assert_eq!(s.console.len(), 2, "the get waits for the clock");
+    let mut asked = 0;
+    let mut ticks = 0;
+    while s.clock_goal().is_some() {
+        let done = tick_like_the_page(&mut s, 100, 40, &mut asked);
+        assert!(
+            done == s.clock_goal().is_none(),
+            "a slice ends out of time or there"
+        );
+        ticks += 1;
+        assert!(ticks < 10_000);
+        if s.clock_goal().is_some() {
+            assert!(s.console[1].output.is_empty(), "nothing printed on the way");
+        }
+    }
+    assert!(
+        ticks > 3,
+        "{ticks} slices: a paused page runs it anyway, in slices"
+    );
+    assert!(s.pending.is_none());
+    assert_eq!(s.console.len(), 3);
+    let (cli, _) = cli_transcript(&[
+        "kubectl scale deployment web --replicas=9",
+        "sim advance 2m",
+        "kubectl get deploy web",
+    ]);
+    assert_eq!(s.console[1].output, cli[1]);
+    assert_eq!(s.console[1].output, "time 0:03.9 → 2:03.9\n");
+    assert_eq!(s.console[2].output, cli[2]);
+}
+
+#[test]
+fn sim_settle_in_the_console_settles_at_the_moment_the_cli_settles_at() {
+    let mut s = SimState::new(default_cluster());
+    let lines = [
+        "kubectl scale deployment web --replicas=7",
+        "sim settle",
+        "kubectl get pods -o wide",
+    ];
+    s.run_text(&lines.join("\n"));
+    let mut asked = 0;
+    while s.pending.is_some() {
+        tick_like_the_page(&mut s, 100, 3, &mut asked);
+    }
+    let (cli, _) = cli_transcript(&lines);
+    assert!(
+        s.console[1].output.starts_with("settled at 0:"),
+        "{}",
+        s.console[1].output
+    );
+    assert_eq!(s.console[1].output, cli[1]);
+    assert_eq!(s.console[2].output, cli[2]);
+}
+
+#[test]
+fn ctrl_c_stops_sim_advance_where_it_is_and_a_share_link_replays_the_cut() {
+    let mut s = SimState::new(default_cluster());
+    let start = s.cluster.now();
+    s.run_text(
+        "kubectl scale deployment web --replicas=12\nsim advance 1h\nkubectl get deploy web",
+    );
+    let mut asked = 0;
+    // Stop it the moment a slice ends inside an instant: the hardest place to cut.
+    let mut ticks = 0;
+    while !s.cluster.is_mid_instant() || s.cluster.now() < start + 5_000 {
+        tick_like_the_page(&mut s, 100, 7, &mut asked);
+        ticks += 1;
+        assert!(ticks < 100_000 && s.clock_goal().is_some(), "still running");
+    }
+    let stopped = s.cluster.now();
+    s.interrupt();
+    assert!(s.pending.is_none() && s.clock_goal().is_none());
+    assert_eq!(s.console.len(), 2, "the queued get is dropped");
+    assert!(!s.console[1].ok);
+    assert_eq!(
+        s.console[1].output,
+        format!(
+            "^C\nstopped at {} (started at {})\n",
+            kubeplay_engine::time::clock_label(stopped),
+            kubeplay_engine::time::clock_label(start)
+        )
+    );
+    // The clock plays on at the chosen speed from there.
+    for _ in 0..20 {
+        assert!(tick_like_the_page(&mut s, 100, u32::MAX, &mut asked));
+    }
+    assert_eq!(s.cluster.now(), stopped + 2_000);
+    let back = SimState::from_session(&Session::decode(&s.session().encode()).unwrap()).unwrap();
+    assert_eq!(back.cluster.transcript(), s.cluster.transcript());
+    assert_eq!(back.console, s.console);
+}
+
+#[test]
+fn a_settle_cut_in_slices_and_acted_on_replays_to_a_byte_identical_world() {
+    let mut s = SimState::new(default_cluster());
+    s.run_text("kubectl scale deployment web --replicas=15\nsim settle --max 90s");
+    let mut asked = 0;
+    // A command typed while the clock runs waits its turn, like any other.
+    for _ in 0..3 {
+        tick_like_the_page(&mut s, 100, 5, &mut asked);
+    }
+    s.run_text("kubectl get deploy web");
+    delete_first_pod(&mut s);
+    while s.pending.is_some() {
+        tick_like_the_page(&mut s, 100, 5, &mut asked);
+    }
+    for _ in 0..30 {
+        tick_like_the_page(&mut s, 1000, 5, &mut asked);
+    }
+    assert!(s.console.len() >= 4, "{:?}", s.console);
+    assert!(
+        s.console[1].output.starts_with("settled at "),
+        "{}",
+        s.console[1].output
+    );
+    s.cluster.finish_instant();
+    let back = SimState::from_session(&Session::decode(&s.session().encode()).unwrap()).unwrap();
+    assert_eq!(back.cluster.transcript(), s.cluster.transcript());
+    assert_eq!(back.console, s.console);
+}
+
+#[test]
+fn an_embedding_pages_sim_advance_answers_with_where_the_clock_got() {
+    let state = Rc::new(RefCell::new(SimState::new(default_cluster())));
+    let api = SimHandle::new(Rc::clone(&state), 0, Callback::noop());
+    let (out, ok) = api.api_run("sim advance 30s");
+    assert!(ok);
+    assert_eq!(out, "time 0:03.9 → 0:33.9\n");
+    assert!(state.borrow().pending.is_none());
+    let (out, ok) = api.api_run("sim settle");
+    assert!(ok, "{out}");
+    assert_eq!(out, "settled at 0:33.9 (after 0s)\n");
+}

@@ -273,3 +273,31 @@ test('Ctrl+C in the console stops a command that waits for the cluster, as in a 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('sim advance on a large cluster runs in slices the page stays live through, and Ctrl+C stops it where it is', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.getByTestId('pod').first().waitFor();
+  await type(page, 'sim reset --nodes 1500');
+  await page.getByTestId('console-output').getByText(/cluster reset: 1500 nodes/).waitFor();
+  await type(page, 'sim advance 12h');
+  // The page keeps drawing while the clock runs: the hint says where it is.
+  const waiting = page.getByTestId('console-waiting');
+  await waiting.waitFor();
+  const first = await waiting.textContent();
+  assert.match(first, /running the clock: .* of at most .*Ctrl\+C/);
+  await page.waitForFunction(
+    (before) => document.querySelector('[data-testid=console-waiting]')?.textContent !== before,
+    first,
+  );
+  await page.getByTestId('console-input').press('Control+c');
+  await waiting.waitFor({ state: 'detached' });
+  const out = await page.getByTestId('console-output').textContent();
+  assert.match(out, /\^C\s*stopped at [\d:]+\.\d \(started at [\d:]+\.\d\)/);
+  // The clock stopped well before the 12 hours it was asked for.
+  const clock = await page.getByTestId('clock').textContent();
+  assert.doesNotMatch(clock, /^12:/);
+  await type(page, 'sim time');
+  await page.getByTestId('console-output').getByText(/\(2\d{3}-/).waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});

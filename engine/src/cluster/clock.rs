@@ -96,6 +96,50 @@ impl Cluster {
         self.is_quiescent()
     }
 
+    /// One slice of `sim settle` as the page runs it: timers toward `deadline`, no
+    /// further than `limit`, asking `out_of_time()` after each. Unlike
+    /// [`Cluster::settle`] (the CLI's, judged between any two timers), quiescence is
+    /// judged only between instants: a slice may stop inside an instant, and whatever
+    /// acts next first finishes it ([`Cluster::finish_instant`]), so judging there too
+    /// would make the answer depend on where the wall clock cut the run. Judged only
+    /// between instants, a run in slices and its replay stop at the same moment. The
+    /// reported time is the same either way: the rest of an instant is at that instant.
+    pub fn settle_within(
+        &mut self,
+        deadline: SimTime,
+        limit: SimTime,
+        out_of_time: &mut dyn FnMut() -> bool,
+    ) -> SettleSlice {
+        loop {
+            if !self.mid_instant && self.is_quiescent() {
+                return SettleSlice::Done(true);
+            }
+            match self.timers.peek_time() {
+                Some(t) if t <= deadline && t <= limit => {
+                    let Some((at, timer)) = self.timers.pop_due(t) else {
+                        continue;
+                    };
+                    self.fire_popped(at, timer);
+                    self.mid_instant = self.timers.peek_time() == Some(at);
+                    if out_of_time() {
+                        return SettleSlice::OutOfTime;
+                    }
+                }
+                // Nothing more to run before the deadline or the limit (or only
+                // cancelled timers are left): the clock moves on to whichever is first.
+                _ => {
+                    let stop = deadline.min(limit);
+                    self.run_until(stop);
+                    return if stop == deadline {
+                        SettleSlice::Done(self.is_quiescent())
+                    } else {
+                        SettleSlice::Limit
+                    };
+                }
+            }
+        }
+    }
+
     pub(super) fn fire_popped(&mut self, at: SimTime, timer: Timer) {
         if self.foreground_dirty {
             // The queue no longer holds `timer`: counting it gives the count after it.
@@ -271,4 +315,15 @@ impl Cluster {
             self.foreground_timers
         }
     }
+}
+
+/// How a slice of [`Cluster::settle_within`] ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettleSlice {
+    /// The settle is over: converged (true) or the deadline passed (false).
+    Done(bool),
+    /// The clock reached the slice's limit; the settle goes on in the next slice.
+    Limit,
+    /// The wall-time budget ran out (possibly inside an instant).
+    OutOfTime,
 }

@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub mod apiservers;
 mod clock;
+pub use clock::SettleSlice;
 pub mod component_authz;
 pub mod etcd;
 mod field_managers;

@@ -20,8 +20,10 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     };
     let rest = &words[1..];
     let r = match verb.as_str() {
-        "advance" => advance(c, rest),
-        "settle" => settle(c, rest),
+        // The clock itself, as a blocking command: the CLI drives it in one piece
+        // (`command::run`), the page in slices it can stop (`wait::Blocking`).
+        "advance" => return clock_command(advance(c, rest)),
+        "settle" => return clock_command(settle(c, rest)),
         "time" => Ok(format!("{} ({})", clock_label(c.now()), rfc3339(c.now()))),
         "reset" => reset(c, rest),
         "seed" => seed(c, rest),
@@ -454,21 +456,27 @@ fn queues(c: &mut Cluster, words: &[String]) -> R {
     Ok(out)
 }
 
-fn advance(c: &mut Cluster, words: &[String]) -> R {
+fn clock_command(r: Result<super::wait::Blocking, String>) -> Outcome {
+    match r {
+        Ok(b) => Outcome {
+            output: String::new(),
+            ok: true,
+            expectation: None,
+            blocking: Some(b),
+        },
+        Err(e) => Outcome::err(e),
+    }
+}
+
+fn advance(c: &Cluster, words: &[String]) -> Result<super::wait::Blocking, String> {
     let d = words
         .first()
         .ok_or("error: usage: sim advance DURATION (e.g. 90s, 5m)")?;
     let ms = parse_span("sim advance", d).map_err(|e| format!("error: {e}"))?;
-    let from = c.now();
-    c.advance(ms);
-    Ok(format!(
-        "time {} → {}",
-        clock_label(from),
-        clock_label(c.now())
-    ))
+    Ok(super::wait::Blocking::advance(c.now(), ms))
 }
 
-fn settle(c: &mut Cluster, words: &[String]) -> R {
+fn settle(c: &Cluster, words: &[String]) -> Result<super::wait::Blocking, String> {
     let p = parse_flags(words, &[flag("max", None)], "sim settle")?;
     let max = p
         .get("max")
@@ -476,8 +484,18 @@ fn settle(c: &mut Cluster, words: &[String]) -> R {
         .transpose()
         .map_err(|e| format!("error: {e}"))?
         .unwrap_or(10 * MINUTE);
-    let from = c.now();
-    if c.settle(max) {
+    Ok(super::wait::Blocking::settle(c.now(), max))
+}
+
+/// What `sim advance` prints when the clock got there.
+pub(crate) fn advanced_message(from: SimTime, now: SimTime) -> String {
+    format!("time {} → {}", clock_label(from), clock_label(now))
+}
+
+/// What `sim settle` prints: settled (and why nothing more can change, if the control
+/// plane is down), or not settled within `max`.
+pub(crate) fn settle_message(c: &Cluster, from: SimTime, max: SimTime, settled: bool) -> R {
+    if settled {
         Ok(format!(
             "settled at {} (after {}){}",
             clock_label(c.now()),

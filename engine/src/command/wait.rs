@@ -44,6 +44,14 @@ enum Step {
         names: Vec<ObjKey>,
         selector: Option<LabelSelector>,
     },
+    /// `sim advance` (no `max`) or `sim settle` (its `--max`): the clock itself, from
+    /// `from` to the deadline (settle: or to the first quiescent moment). `done` is set
+    /// at the moment it got there (settled or not); the next poll prints.
+    Clock {
+        from: SimTime,
+        max: Option<SimTime>,
+        done: Option<bool>,
+    },
     /// `kubectl rollout status`: the status viewer's messages as they change.
     Rollout {
         kind: Kind,
@@ -197,6 +205,102 @@ impl Blocking {
         )
     }
 
+    /// `sim advance MS` from `now`.
+    pub fn advance(now: SimTime, ms: SimTime) -> Self {
+        Self::new(
+            now.saturating_add(ms),
+            Step::Clock {
+                from: now,
+                max: None,
+                done: None,
+            },
+        )
+    }
+
+    /// `sim settle --max MAX` from `now`.
+    pub fn settle(now: SimTime, max: SimTime) -> Self {
+        Self::new(
+            now.saturating_add(max),
+            Step::Clock {
+                from: now,
+                max: Some(max),
+                done: None,
+            },
+        )
+    }
+
+    /// For `sim advance` and `sim settle` not yet there: the latest time the clock
+    /// runs to. While it is `Some`, the page runs the clock with
+    /// [`Blocking::run_clock`] (as fast as it can, paused or not) instead of at the
+    /// chosen speed.
+    pub fn clock_goal(&self) -> Option<SimTime> {
+        match &self.step {
+            Step::Clock { done: None, .. } => Some(self.deadline),
+            _ => None,
+        }
+    }
+
+    /// Run the clock of `sim advance`/`sim settle` toward its goal, no further than
+    /// `limit`, within the page's wall-time budget; false when `out_of_time()` stopped
+    /// it (it goes on from there). Where the budget cuts the run does not change what
+    /// happens ([`Cluster::run_until_within`], [`Cluster::settle_within`]).
+    pub fn run_clock(
+        &mut self,
+        c: &mut Cluster,
+        limit: SimTime,
+        out_of_time: &mut dyn FnMut() -> bool,
+    ) -> bool {
+        let deadline = self.deadline;
+        let Step::Clock { max, done, .. } = &mut self.step else {
+            return true;
+        };
+        if done.is_some() {
+            return true;
+        }
+        match max {
+            None => {
+                if !c.run_until_within(deadline.min(limit), out_of_time) {
+                    return false;
+                }
+                if c.now() >= deadline {
+                    *done = Some(true);
+                }
+                true
+            }
+            Some(_) => match c.settle_within(deadline, limit, out_of_time) {
+                crate::cluster::SettleSlice::Done(settled) => {
+                    *done = Some(settled);
+                    true
+                }
+                crate::cluster::SettleSlice::Limit => true,
+                crate::cluster::SettleSlice::OutOfTime => false,
+            },
+        }
+    }
+
+    /// Before anything acts, between instants: has `sim advance`/`sim settle` got
+    /// there? The same judgement [`Blocking::run_clock`] makes at every instant it
+    /// passes, so a run stopped by the budget and then acted on is judged where an
+    /// uncut run would have been.
+    pub fn note_clock(&mut self, c: &Cluster) {
+        let deadline = self.deadline;
+        if let Step::Clock {
+            max,
+            done: done @ None,
+            ..
+        } = &mut self.step
+        {
+            if c.is_mid_instant() {
+                return;
+            }
+            if max.is_some() && c.is_quiescent() {
+                *done = Some(true);
+            } else if c.now() >= deadline {
+                *done = Some(max.is_none() || c.is_quiescent());
+            }
+        }
+    }
+
     /// When the command wants to look again even if nothing happens in the cluster
     /// (drain's 5-second eviction retries).
     pub fn wake_at(&self) -> Option<SimTime> {
@@ -211,6 +315,9 @@ impl Blocking {
     /// Look at the cluster now (retrying refused evictions when due); append new
     /// output. True when the command has finished.
     pub fn poll(&mut self, c: &mut Cluster) -> bool {
+        if let Step::Clock { .. } = self.step {
+            return self.poll_clock(c);
+        }
         let timed_out = c.now() >= self.deadline;
         let mut out = std::mem::take(&mut self.output);
         if let Step::Drain {
@@ -267,6 +374,7 @@ impl Blocking {
                 name,
                 last,
             } => poll_rollout(c, (*kind, ns, name), last, timed_out, &mut out),
+            Step::Clock { .. } => Progress::Waiting,
         };
         if progress == Progress::Failed {
             self.failed = true;
@@ -275,8 +383,48 @@ impl Blocking {
         progress != Progress::Waiting
     }
 
+    /// `sim advance`/`sim settle`: once there, print what the CLI prints.
+    fn poll_clock(&mut self, c: &Cluster) -> bool {
+        self.note_clock(c);
+        let Step::Clock {
+            from,
+            max,
+            done: Some(settled),
+        } = self.step
+        else {
+            return false;
+        };
+        let r = match max {
+            None => Ok(crate::command::sim::advanced_message(from, c.now())),
+            Some(max) => crate::command::sim::settle_message(c, from, max, settled),
+        };
+        match r {
+            Ok(s) => line(&mut self.output, &s),
+            Err(e) => {
+                line(&mut self.output, &e);
+                self.failed = true;
+            }
+        }
+        true
+    }
+
     /// Drive to the end by stepping the clock (the CLI and scripts).
     pub fn drive(&mut self, c: &mut Cluster) {
+        if let Step::Clock {
+            max, ref mut done, ..
+        } = self.step
+        {
+            // In one piece, judged between any two timers, as the CLI always has.
+            *done = Some(match max {
+                None => {
+                    c.run_until(self.deadline);
+                    true
+                }
+                Some(max) => c.settle(max),
+            });
+            self.poll_clock(c);
+            return;
+        }
         loop {
             if self.poll(c) {
                 return;
@@ -299,9 +447,20 @@ impl Blocking {
         }
     }
 
-    /// Stop waiting (Ctrl+C in the console).
-    pub fn interrupt(&mut self) {
+    /// Stop waiting (Ctrl+C in the console). `sim advance` and `sim settle` say where
+    /// the clock stopped.
+    pub fn interrupt(&mut self, c: &Cluster) {
         self.output.push_str("^C\n");
+        if let Step::Clock { from, .. } = self.step {
+            line(
+                &mut self.output,
+                &format!(
+                    "stopped at {} (started at {})",
+                    crate::time::clock_label(c.now()),
+                    crate::time::clock_label(from)
+                ),
+            );
+        }
         self.failed = true;
     }
 }
