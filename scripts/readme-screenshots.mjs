@@ -115,6 +115,24 @@ if (wanted('chain-service')) {
   await page.close();
 }
 
+// The Services panel after a rollout restart under traffic: Ready 3/3 throughout, the
+// requests reset on stopping Pods, the messages accepted twice and lost.
+if (wanted('services')) {
+  const { page } = await openPage(browser, server.url, size);
+  await page.getByTestId('pod').first().waitFor();
+  await type(page, 'kubectl expose deployment web --port=80\nsim traffic service/web --rps 20 --retries 1 --for 10m\nsim app service/web');
+  const card = page.getByTestId('svc-web');
+  await card.getByTestId('svc-traffic').filter({ hasText: /\d+ requests, \d+ answered, 0 failed/ }).waitFor({ timeout: 30_000 });
+  await page.getByTestId('speed-5').click();
+  await type(page, 'kubectl rollout restart deployment/web');
+  const twice = card.getByTestId('svc-business').locator('tr', { hasText: 'accepted twice' }).locator('td');
+  await page.waitForFunction((el) => Number(el.textContent) > 0, await twice.elementHandle(), { timeout: 60_000 });
+  await card.getByText('deployment/web: Ready 3/3').waitFor();
+  await pause(page);
+  await page.getByTestId('services').screenshot({ path: out('screenshot-services.png') });
+  await page.close();
+}
+
 // A large cluster drawn as counts: 1,200 nodes, two powered off, one cordoned.
 if (wanted('large-cluster')) {
   const { page } = await openPage(browser, server.url, { width: 1366, height: 900 });

@@ -296,6 +296,28 @@ fn item(key: String, depth: usize, card: Html, inspect: Html) -> Html {
     }
 }
 
+/// A card and its 🔍, keyed by the object: `col` is its column, `y` its card's top and
+/// `dy` where the 🔍 sits on it.
+#[allow(clippy::too_many_arguments)]
+fn object_item(
+    sim: &SimHandle,
+    g: &Geo,
+    sel: Selection,
+    depth: usize,
+    card: Html,
+    col: usize,
+    y: f64,
+    dy: f64,
+) -> Html {
+    let (kind, key) = sel.kind_key();
+    item(
+        format!("{}/{}", kind.name(), key.name),
+        depth,
+        card,
+        inspect_button(sim, g, sel, col, y, dy),
+    )
+}
+
 /// Every card in page order: the tree's order (each owner, then what it owns), which
 /// is also a sensible tab order for the columns.
 fn chain_items(
@@ -324,20 +346,9 @@ fn chain_items(
         ));
     }
     for d in &m.deployments {
-        out.push(item(
-            format!("d/{}", d.name),
-            0,
-            deployment_card(sim, g, d, freshness(d.rv, d.created_ms, prev)),
-            inspect_button(
-                sim,
-                g,
-                Selection::Deployment(d.name.clone()),
-                0,
-                d.y,
-                OWNER_H - 24.0,
-                &trf(lang, "Inspect Deployment {}", &[&d.name]),
-            ),
-        ));
+        let card = deployment_card(sim, g, d, freshness(d.rv, d.created_ms, prev));
+        let sel = Selection::Deployment(d.name.clone());
+        out.push(object_item(sim, g, sel, 0, card, 0, d.y, OWNER_H - 24.0));
         for r in m
             .replicasets
             .iter()
@@ -356,20 +367,9 @@ fn chain_items(
         pods_of(&mut out, &r.name, 1, &mut drawn_pods);
     }
     for c in &m.cronjobs {
-        out.push(item(
-            format!("cj/{}", c.name),
-            0,
-            cronjob_card(lang, g, c, freshness(c.rv, c.created_ms, prev)),
-            inspect_button(
-                sim,
-                g,
-                Selection::CronJob(c.name.clone()),
-                0,
-                c.y,
-                OWNER_H - 24.0,
-                &trf(lang, "Inspect CronJob {}", &[&c.name]),
-            ),
-        ));
+        let card = cronjob_card(lang, g, c, freshness(c.rv, c.created_ms, prev));
+        let sel = Selection::CronJob(c.name.clone());
+        out.push(object_item(sim, g, sel, 0, card, 0, c.y, OWNER_H - 24.0));
         for j in m
             .jobs
             .iter()
@@ -388,37 +388,15 @@ fn chain_items(
         pods_of(&mut out, &j.name, 1, &mut drawn_pods);
     }
     for d in &m.daemonsets {
-        out.push(item(
-            format!("ds/{}", d.name),
-            0,
-            daemonset_card(lang, g, d, freshness(d.rv, d.created_ms, prev)),
-            inspect_button(
-                sim,
-                g,
-                Selection::DaemonSet(d.name.clone()),
-                1,
-                d.y,
-                0.0,
-                &trf(lang, "Inspect DaemonSet {}", &[&d.name]),
-            ),
-        ));
+        let card = daemonset_card(lang, g, d, freshness(d.rv, d.created_ms, prev));
+        let sel = Selection::DaemonSet(d.name.clone());
+        out.push(object_item(sim, g, sel, 0, card, 1, d.y, 0.0));
         pods_of(&mut out, &d.name, 1, &mut drawn_pods);
     }
     for d in &m.statefulsets {
-        out.push(item(
-            format!("sts/{}", d.name),
-            0,
-            statefulset_card(lang, g, d, freshness(d.rv, d.created_ms, prev)),
-            inspect_button(
-                sim,
-                g,
-                Selection::StatefulSet(d.name.clone()),
-                1,
-                d.y,
-                0.0,
-                &trf(lang, "Inspect StatefulSet {}", &[&d.name]),
-            ),
-        ));
+        let card = statefulset_card(lang, g, d, freshness(d.rv, d.created_ms, prev));
+        let sel = Selection::StatefulSet(d.name.clone());
+        out.push(object_item(sim, g, sel, 0, card, 1, d.y, 0.0));
         pods_of(&mut out, &d.name, 1, &mut drawn_pods);
     }
     // Pods no owner above claims (bare Pods, an owner already gone).
@@ -429,19 +407,16 @@ fn chain_items(
     }
     if !g.flow && g.cols == 4 {
         for n in &m.nodes {
-            out.push(item(
-                format!("node/{}", n.name),
+            let sel = Selection::Node(n.name.clone());
+            out.push(object_item(
+                sim,
+                g,
+                sel,
                 0,
                 node_card(sim, g, n),
-                inspect_button(
-                    sim,
-                    g,
-                    Selection::Node(n.name.clone()),
-                    3,
-                    n.y,
-                    NODE_H - 24.0,
-                    &trf(lang, "Inspect Node {}", &[&n.name]),
-                ),
+                3,
+                n.y,
+                NODE_H - 24.0,
             ));
         }
     }
@@ -449,21 +424,9 @@ fn chain_items(
 }
 
 fn rs_item(sim: &SimHandle, g: &Geo, r: &ReplicaSetView, prev: Option<(u64, SimTime)>) -> Html {
-    let lang = sim.lang();
-    item(
-        format!("rs/{}", r.name),
-        1,
-        replicaset_card(lang, g, r, freshness(r.rv, r.created_ms, prev)),
-        inspect_button(
-            sim,
-            g,
-            Selection::ReplicaSet(r.name.clone()),
-            1,
-            r.y,
-            0.0,
-            &trf(lang, "Inspect ReplicaSet {}", &[&r.name]),
-        ),
-    )
+    let card = replicaset_card(sim.lang(), g, r, freshness(r.rv, r.created_ms, prev));
+    let sel = Selection::ReplicaSet(r.name.clone());
+    object_item(sim, g, sel, 1, card, 1, r.y, 0.0)
 }
 
 fn job_item(
@@ -473,21 +436,9 @@ fn job_item(
     depth: usize,
     prev: Option<(u64, SimTime)>,
 ) -> Html {
-    let lang = sim.lang();
-    item(
-        format!("job/{}", j.name),
-        depth,
-        job_card(lang, g, j, freshness(j.rv, j.created_ms, prev)),
-        inspect_button(
-            sim,
-            g,
-            Selection::Job(j.name.clone()),
-            1,
-            j.y,
-            0.0,
-            &trf(lang, "Inspect Job {}", &[&j.name]),
-        ),
-    )
+    let card = job_card(sim.lang(), g, j, freshness(j.rv, j.created_ms, prev));
+    let sel = Selection::Job(j.name.clone());
+    object_item(sim, g, sel, depth, card, 1, j.y, 0.0)
 }
 
 fn pod_item(
@@ -497,21 +448,9 @@ fn pod_item(
     depth: usize,
     prev: Option<(u64, SimTime)>,
 ) -> Html {
-    let lang = sim.lang();
-    item(
-        format!("pod/{}", p.name),
-        depth,
-        pod_card(sim, g, depth, p, freshness(p.rv, p.created_ms, prev)),
-        inspect_button(
-            sim,
-            g,
-            Selection::Pod(p.name.clone()),
-            2,
-            p.y,
-            POD_H - 24.0,
-            &trf(lang, "Inspect Pod {}", &[&p.name]),
-        ),
-    )
+    let card = pod_card(sim, g, depth, p, freshness(p.rv, p.created_ms, prev));
+    let sel = Selection::Pod(p.name.clone());
+    object_item(sim, g, sel, depth, card, 2, p.y, POD_H - 24.0)
 }
 
 /// A ResizeObserver and the callback it calls (kept alive together).
@@ -873,7 +812,7 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
                         <button class={classes!("cell", if n.ready { "ready" } else { "notready" })}
                             style={format!("--load:{}%", load.min(100))} onclick={inspect}
                             title={trf(lang, "{} · {} · Pods {}/{} · cpu {}%", &[&n.name, &if n.ready { "Ready" } else { "NotReady" }, &n.pods, &n.pods_allocatable, &n.cpu_pct])}
-                            aria-label={trf(lang, "Inspect Node {}", &[&n.name])}>
+                            aria-label={trf(lang, "Inspect {} {}", &[&"Node", &n.name])}>
                             <span class="cellname">{ if n.ready { "✓ " } else { "✕ " } }{ &n.name }</span>
                             <span class="cellbar"><span class="fill"></span></span>
                         </button>
@@ -1601,8 +1540,11 @@ fn inspect_button(
     col: usize,
     card_y: f64,
     dy: f64,
-    label: &str,
 ) -> Html {
+    // One label for every kind: the kind as kubectl prints it, then the name.
+    let lang = sim.lang();
+    let kind = sel.kind_key().0.name();
+    let label = trf(lang, "Inspect {} {}", &[&kind, &sel.name()]);
     let onclick = {
         let sim = sim.clone();
         Callback::from(move |_| sim.select(Some(sel.clone())))

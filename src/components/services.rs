@@ -82,15 +82,16 @@ fn service_row(props: &RowProps) -> Html {
     html! {
         <article class="svc" data-testid={format!("svc-{}", v.name)}>
             <div class="svc-card platform">
+                <p class="svc-label">{ t(lang, "Platform health") }</p>
                 <h3>{ format!("service/{}", v.name) }<span class="svc-type">{ &v.type_ }</span></h3>
                 <p class="svc-addr">{ &v.address }</p>
                 { health }
                 <p class="svc-eps" data-testid="svc-endpoints">
                     { trf(lang, "Endpoints: {} ready, {} not ready, {} terminating", &[&ready, &not_ready, &terminating]) }
                 </p>
-                <p class="svc-label">{ t(lang, "Platform health") }</p>
             </div>
             <div class={classes!("svc-card", "users", user_class)}>
+                <p class="svc-label">{ t(lang, "User outcome") }</p>
                 <h3>{ t(lang, "What users met (last 10 s)") }</h3>
                 if total == 0 {
                     <p class="svc-none">{ t(lang, "No requests.") }</p>
@@ -116,7 +117,6 @@ fn service_row(props: &RowProps) -> Html {
                         <button data-testid="svc-traffic-start" onclick={act(Verb::Traffic(v.name.clone(), 20))}>{ t(lang, "Send 20 requests/s") }</button>
                     }
                 </p>
-                <p class="svc-label">{ t(lang, "User outcome") }</p>
             </div>
             <div class="svc-card business">
                 <h3>{ t(lang, "Business outcome") }</h3>

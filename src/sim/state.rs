@@ -73,6 +73,20 @@ impl Selection {
             Selection::StatefulSet(n) => (Kind::StatefulSet, ObjKey::new("default", n)),
         }
     }
+
+    /// The selected object's name.
+    pub fn name(&self) -> &str {
+        match self {
+            Selection::Pod(n)
+            | Selection::Node(n)
+            | Selection::Deployment(n)
+            | Selection::ReplicaSet(n)
+            | Selection::Job(n)
+            | Selection::CronJob(n)
+            | Selection::DaemonSet(n)
+            | Selection::StatefulSet(n) => n,
+        }
+    }
 }
 
 /// The mutable state behind the handle.
