@@ -134,8 +134,8 @@ impl Bridge {
         for m in out {
             self.send(m);
         }
-        if let Some(a) = s.scenario.as_ref() {
-            for i in s.goals_reached.drain(..) {
+        if let Some(a) = s.m.scenario.as_ref() {
+            for i in s.m.goals_reached.drain(..) {
                 if let (Some(g), Some(at)) = (a.scenario.goals.get(i), a.tracker.reached.get(i)) {
                     self.send(json!({
                         "kubeplay": VERSION, "type": "goal", "index": i,

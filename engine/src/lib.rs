@@ -70,5 +70,6 @@ pub mod proxy;
 pub mod rng;
 pub mod scenario;
 pub mod scheduler;
+pub mod session;
 pub mod time;
 pub mod yaml_depth;

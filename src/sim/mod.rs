@@ -7,9 +7,9 @@
 //! - here: [`SimHandle`], whose domain verbs the components call.
 
 use kubeplay_engine::cluster::Cluster;
+use kubeplay_engine::command::script;
 use kubeplay_engine::command::wait::Blocking;
-use kubeplay_engine::command::{self, script, NoFiles};
-use kubeplay_engine::scenario::{self as scn, Scenario, Tracker};
+use kubeplay_engine::scenario::{self as scn, Tracker};
 use kubeplay_engine::time::SimTime;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -22,6 +22,7 @@ mod share;
 mod state;
 mod verbs;
 
+pub use kubeplay_engine::session::{Act, ActiveScenario, ConsoleEntry, Machine, ScenarioSource};
 pub use replay::*;
 pub use rewind::*;
 pub use share::*;

@@ -158,7 +158,9 @@ impl SimState {
         let Some(r) = self.replay.clone() else {
             return true;
         };
-        let done = self.advance_within(r.target.saturating_sub(self.cluster.now()), out_of_time);
+        let done = self
+            .m
+            .advance_within(r.target.saturating_sub(self.m.cluster.now()), out_of_time);
         self.observe();
         if done {
             // A shared link shows the moment it was shared at: paused there.
@@ -177,7 +179,7 @@ impl SimState {
         };
         self.cluster.finish_instant();
         let (replayed, recorded) = (self.applied, self.journal.len());
-        self.journal.truncate(self.applied);
+        self.m.journal.truncate(self.m.applied);
         self.observe();
         self.playing = false;
         self.replay_note = Some(said(

@@ -93,7 +93,7 @@ impl SimState {
         if let Some((i, _)) = self.pending.as_mut() {
             *i = usize::MAX;
         }
-        self.advance(t.saturating_sub(self.cluster.now()));
+        self.m.advance(t.saturating_sub(self.m.cluster.now()));
         if let Some((i, _)) = self.pending.as_mut() {
             *i = usize::MAX;
         }

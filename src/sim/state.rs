@@ -17,20 +17,6 @@ pub fn speed_label(x10: u32) -> String {
     }
 }
 
-/// How many console entries are kept.
-const CONSOLE_KEEP: usize = 200;
-
-/// One command in the console and what it printed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ConsoleEntry {
-    /// The command as typed (or as a click translated it).
-    pub command: String,
-    /// Its output, exactly as kubectl prints it.
-    pub output: String,
-    /// Whether it succeeded.
-    pub ok: bool,
-}
-
 /// What the inspector shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Selection {
@@ -91,6 +77,9 @@ impl Selection {
 
 /// The mutable state behind the handle.
 pub struct SimState {
+    /// The engine's side: the cluster, the console and its waiting command, the
+    /// lesson's goals and the journal. Its fields read as the state's own (`Deref`).
+    pub m: Machine,
     /// The object the inspector shows.
     pub selected: Option<Selection>,
     /// The dock is unfolded (on a narrow screen, the bottom sheet is open).
@@ -101,8 +90,6 @@ pub struct SimState {
     /// Which world this is (a new one per load and per `sim reset`): views that keep
     /// something per world (the timeline's lanes) start over when it changes.
     pub world: u64,
-    /// The cluster.
-    pub cluster: Cluster,
     /// Whether the clock runs.
     pub playing: bool,
     /// Speed multiplier in tenths (10 = real time).
@@ -122,86 +109,31 @@ pub struct SimState {
     pub last_error: Option<String>,
     /// The equivalent command of the last click.
     pub last_command: Option<String>,
-    /// The console transcript.
-    pub console: Vec<ConsoleEntry>,
     /// Commands typed, oldest first (↑/↓).
     pub history: Vec<String>,
-    /// A command waiting for the cluster (e.g. `kubectl rollout status`), with the index
-    /// of its console entry: it finishes as the clock plays.
-    pub pending: Option<(usize, Blocking)>,
-    /// Lines of a multi-line input still to run after the pending one.
-    pub(super) queued: VecDeque<script::ScriptLine>,
     /// The UI language.
     pub lang: crate::i18n::Lang,
     /// Snapshots for rewinding (the journal replays from them).
     pub timeline: Timeline<Rewindable>,
-    /// How many of the journal's acts the current world includes (fewer than the
-    /// journal holds after a rewind).
-    pub(super) applied: usize,
-    /// The lesson loaded, if any, and its goals' progress.
-    pub scenario: Option<ActiveScenario>,
-    /// Everything the learner did, with its simulated time: replaying it on the same
-    /// starting world gives the same world (the share link carries it).
-    pub journal: Vec<(SimTime, Act)>,
-    /// Goals reached since the embedding page was last told (indexes).
-    pub goals_reached: Vec<usize>,
     /// How the page was opened (embed mode, panels, read-only…).
     pub options: PageOptions,
     /// A shared session still being replayed (the page shows its progress).
     pub replay: Option<Replay>,
     /// What became of a replay the learner stopped (shown until the next one).
     pub replay_note: Option<crate::i18n::Said>,
-    /// How many times the goals were checked (what the checks cost is followed by it).
-    pub goal_checks: u64,
 }
 
-/// A loaded scenario.
-#[derive(Clone, Debug)]
-pub struct ActiveScenario {
-    /// Where it came from (a built-in id, or the author's YAML).
-    pub source: ScenarioSource,
-    /// The scenario.
-    pub scenario: Scenario,
-    /// Its goals' progress.
-    pub tracker: Tracker,
-}
-
-/// Where a scenario came from.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ScenarioSource {
-    /// A built-in scenario's id.
-    Id(String),
-    /// An author's scenario file.
-    Yaml(String),
-}
-
-impl ScenarioSource {
-    /// Parse it.
-    pub fn parse(&self) -> Result<Scenario, String> {
-        match self {
-            ScenarioSource::Id(id) => scn::builtin(id)
-                .unwrap_or_else(|| Err(format!("error: no built-in scenario \"{id}\""))),
-            ScenarioSource::Yaml(y) => scn::parse(y, "scenario.yaml"),
-        }
+impl std::ops::Deref for SimState {
+    type Target = Machine;
+    fn deref(&self) -> &Machine {
+        &self.m
     }
 }
 
-/// One thing the learner did (the unit of the journal).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Act {
-    /// Text run in the console (or a click's command).
-    #[serde(rename = "r")]
-    Run(String),
-    /// A waiting command looked at the cluster after a tick.
-    #[serde(rename = "p")]
-    Poll,
-    /// Ctrl+C.
-    #[serde(rename = "i")]
-    Interrupt,
-    /// Step to the next visible change.
-    #[serde(rename = "s")]
-    Step,
+impl std::ops::DerefMut for SimState {
+    fn deref_mut(&mut self) -> &mut Machine {
+        &mut self.m
+    }
 }
 
 /// A number for each new world (see [`SimState::world`]).
@@ -231,13 +163,12 @@ impl SimState {
             },
         );
         SimState {
+            m: Machine::new(cluster),
             timeline,
-            applied: 0,
             selected: None,
             dock_open: false,
             future: None,
             world: next_world(),
-            cluster,
             playing: true,
             speed_x10: 10,
             slow_motion: false,
@@ -246,18 +177,11 @@ impl SimState {
             lagging: false,
             last_error: None,
             last_command: None,
-            console: Vec::new(),
             history: Vec::new(),
-            pending: None,
-            queued: VecDeque::new(),
             lang: crate::i18n::Lang::En,
-            scenario: None,
-            journal: Vec::new(),
-            goals_reached: Vec::new(),
             options: PageOptions::default(),
             replay: None,
             replay_note: None,
-            goal_checks: 0,
         }
     }
 
@@ -361,7 +285,7 @@ impl SimState {
                 return;
             }
             if self.applied < self.journal.len() || now < self.timeline.horizon {
-                self.journal.truncate(self.applied);
+                self.m.journal.truncate(self.m.applied);
                 self.timeline.fork(now, self.applied);
                 self.future = None;
             }
@@ -374,173 +298,20 @@ impl SimState {
         }
     }
 
-    /// Do `act` without journaling it (a replay).
-    fn apply(&mut self, act: &Act) {
-        // A `sim advance`/`sim settle` that got here is done before anything acts (the
-        // clock is between instants here, live and in a replay alike).
-        if let Some((_, b)) = self.pending.as_mut() {
-            b.note_clock(&self.cluster);
-        }
-        match act {
-            Act::Run(text) => {
-                self.run_text_unrecorded(text);
-                self.check_goals();
-            }
-            Act::Poll => self.poll_pending(),
-            Act::Interrupt => self.stop_pending(),
-            Act::Step => {
-                // Skip invisible heartbeats: a learner's step should show a change.
-                self.cluster.step_visible(10_000);
-                self.poll_pending();
-                self.check_goals();
-            }
-        }
-    }
-
-    /// Play the clock `ms` forward. With goals still to reach, goals are checked at
-    /// the ends of [`scn::CHECK_EVERY`] slices aligned to absolute time, so a story's
-    /// short-lived states are seen at any speed, and a replay checks at the same
-    /// moments.
-    pub fn advance(&mut self, ms: SimTime) {
-        self.advance_within(ms, &mut || false);
-    }
-
-    /// [`SimState::advance`] within a budget: `out_of_time()` is asked between
-    /// simulated instants, and a yes stops the clock there (returns false). The ticker
-    /// gives each tick a slice of wall time, so a large cluster plays slower than the
-    /// chosen speed instead of freezing the page; where it stops does not change what
-    /// happens ([`Cluster::run_until_within`]).
-    pub fn advance_within(&mut self, ms: SimTime, out_of_time: &mut dyn FnMut() -> bool) -> bool {
-        let end = self.cluster.now() + ms;
-        // After a rewind the clock replays the recorded acts as it reaches them, so
-        // playing on from the past shows the same history again (until a new act
-        // forks it).
-        while let Some((ts, act)) = self.journal.get(self.applied).cloned() {
-            if ts > end {
-                break;
-            }
-            // A `sim settle` that converges on the way stops its run there; the clock
-            // then plays on to the act (a recorded session polled it right there).
-            loop {
-                if !self.advance_clock(ts.saturating_sub(self.cluster.now()), out_of_time) {
-                    return false;
-                }
-                if self.cluster.now() >= ts {
-                    break;
-                }
-            }
-            self.apply(&act);
-            self.applied += 1;
-            // A replayed command can take a while: the budget is asked after each.
-            if out_of_time() {
-                return false;
-            }
-        }
-        self.advance_clock(end.saturating_sub(self.cluster.now()), out_of_time)
-    }
-
-    /// The time a pending `sim advance`/`sim settle` runs the clock to (at most), while
-    /// it runs: the ticker then runs the clock as fast as the page allows, paused or
-    /// not, instead of at the chosen speed.
-    pub fn clock_goal(&self) -> Option<SimTime> {
-        self.pending.as_ref().and_then(|(_, b)| b.clock_goal())
-    }
-
     /// Run a pending `sim advance`/`sim settle` to the end in one piece (the embedding
     /// page's commands), then let it print (a journaled poll, as the ticker's).
     pub fn finish_clock(&mut self) {
         while let Some(goal) = self.clock_goal() {
-            self.advance_within(goal.saturating_sub(self.cluster.now()), &mut || false);
+            self.m
+                .advance_within(goal.saturating_sub(self.m.cluster.now()), &mut || false);
             self.tick_poll();
         }
     }
 
-    /// Run the clock to `t`: a pending `sim advance`/`sim settle` runs it (and may stop
-    /// it sooner: settled), otherwise the timers simply run. False when out of time.
-    fn run_to(&mut self, t: SimTime, out_of_time: &mut dyn FnMut() -> bool) -> bool {
-        match self.pending.as_mut() {
-            Some((_, b)) if b.clock_goal().is_some() => {
-                b.run_clock(&mut self.cluster, t, out_of_time)
-            }
-            _ => self.cluster.run_until_within(t, out_of_time),
-        }
-    }
-
-    /// Whether a pending `sim advance`/`sim settle` got where it was going (the clock
-    /// stops there, so the next poll reports it at that moment).
-    fn clock_arrived(&self, was_running: bool) -> bool {
-        was_running && self.clock_goal().is_none()
-    }
-
-    fn advance_clock(&mut self, ms: SimTime, out_of_time: &mut dyn FnMut() -> bool) -> bool {
-        let end = self.cluster.now() + ms;
-        let watching = self.scenario.as_ref().is_some_and(|a| !a.tracker.all());
-        if !watching {
-            return self.run_to(end, out_of_time);
-        }
-        // The store revision at the last check here (and while the control plane is
-        // stalled, the second: `Cluster::goal_epoch`). Goals read the store (`sim
-        // expect`), so while it has not moved a check would find what the last one
-        // found: the slices in which no timer fires are skipped, and goal checking
-        // costs in proportion to what happens, not to simulated time (a week of idle
-        // clock was six million checks). The first slice end is always checked: a
-        // command or poll may have changed the world since the last check.
-        let mut checked: Option<(u64, u64, u64)> = None;
-        while self.cluster.now() < end {
-            let now = self.cluster.now();
-            let mut next = (now / scn::CHECK_EVERY + 1) * scn::CHECK_EVERY;
-            if checked == Some(self.cluster.goal_epoch()) {
-                // Nothing changed since the check: the next one that can differ is
-                // at the end of the slice holding the next timer (none: nothing will).
-                next = match self.cluster.next_event_time() {
-                    Some(t) => next.max(t.div_ceil(scn::CHECK_EVERY) * scn::CHECK_EVERY),
-                    None => end,
-                };
-            }
-            let running = self.clock_goal().is_some();
-            if !self.run_to(next.min(end), out_of_time) {
-                return false;
-            }
-            if self.clock_arrived(running) {
-                self.check_goals();
-                return true;
-            }
-            if self.cluster.now() % scn::CHECK_EVERY == 0 {
-                let epoch = self.cluster.goal_epoch();
-                if checked != Some(epoch) {
-                    self.check_goals();
-                    checked = Some(self.cluster.goal_epoch());
-                }
-            }
-            if self.scenario.as_ref().is_some_and(|a| a.tracker.all()) {
-                // Every goal reached: nothing left to watch for.
-                return self.run_to(end, out_of_time);
-            }
-        }
-        true
-    }
-
-    /// Check the scenario's goals now.
-    pub fn check_goals(&mut self) {
-        if let Some(a) = self.scenario.as_mut() {
-            self.goal_checks += 1;
-            let newly = a.tracker.check(&a.scenario, &mut self.cluster);
-            self.goals_reached.extend(newly);
-        }
-    }
-
-    /// After a tick: a waiting command looks at the cluster (a journaled act).
+    /// After a tick: a waiting command looks at the cluster (a journaled act; see
+    /// [`Machine::wants_poll`]).
     pub fn tick_poll(&mut self) {
-        // Replaying a recorded future (after a rewind), the journal's own polls act.
-        // Inside an instant (a tick ran out of time there) the poll waits for a tick
-        // that ends between instants, where a replay can repeat it.
-        // A `sim advance`/`sim settle` on its way is polled once it got there, not
-        // every frame: it prints nothing before, and the journal stays short.
-        if self.pending.is_some()
-            && self.clock_goal().is_none()
-            && self.applied == self.journal.len()
-            && !self.cluster.is_mid_instant()
-        {
+        if self.m.wants_poll() {
             self.act(Act::Poll);
         }
     }
@@ -591,91 +362,10 @@ impl SimState {
         self.act(Act::Run(text.to_string()));
     }
 
-    fn run_text_unrecorded(&mut self, text: &str) {
-        match script::parse(text, "console") {
-            Ok(lines) => {
-                self.queued.extend(lines);
-                self.run_queued();
-            }
-            Err(e) => self.push(ConsoleEntry {
-                command: text.trim().to_string(),
-                output: format!("error: {e}\n"),
-                ok: false,
-            }),
-        }
-    }
-
-    fn run_queued(&mut self) {
-        while self.pending.is_none() {
-            let Some(l) = self.queued.pop_front() else {
-                return;
-            };
-            let mut o = command::start(&mut self.cluster, &l.command, l.stdin.as_deref(), &NoFiles);
-            let shown = match &l.stdin {
-                Some(_) => format!("{} <<EOF …", l.command),
-                None => l.command.clone(),
-            };
-            let blocking = o.blocking.take();
-            self.push(ConsoleEntry {
-                command: shown,
-                output: o.output,
-                ok: o.ok,
-            });
-            if let Some(b) = blocking {
-                let idx = self.console.len() - 1;
-                self.pending = Some((idx, b));
-                self.poll_pending();
-            }
-        }
-    }
-
-    /// Let a pending command look at the cluster (after every tick and step).
-    pub fn poll_pending(&mut self) {
-        let Some((idx, mut b)) = self.pending.take() else {
-            return;
-        };
-        let done = b.poll(&mut self.cluster);
-        let out = std::mem::take(&mut b.output);
-        if let Some(e) = self.console.get_mut(idx) {
-            e.output.push_str(&out);
-            if done {
-                e.ok = !b.failed;
-            }
-        }
-        if done {
-            self.run_queued();
-        } else {
-            self.pending = Some((idx, b));
-        }
-    }
-
     /// Ctrl+C: stop the pending command and drop queued lines (a journaled act).
     pub fn interrupt(&mut self) {
         if self.pending.is_some() || !self.queued.is_empty() {
             self.act(Act::Interrupt);
-        }
-    }
-
-    fn stop_pending(&mut self) {
-        if let Some((idx, mut b)) = self.pending.take() {
-            b.interrupt(&self.cluster);
-            if let Some(e) = self.console.get_mut(idx) {
-                e.output.push_str(&b.output);
-                e.ok = false;
-            }
-        }
-        self.queued.clear();
-    }
-
-    pub(super) fn push(&mut self, e: ConsoleEntry) {
-        self.console.push(e);
-        let extra = self.console.len().saturating_sub(CONSOLE_KEEP);
-        // Keep the pending entry's index right when old entries fall off.
-        if extra > 0 && self.pending.as_ref().is_none_or(|(i, _)| *i >= extra) {
-            self.console.drain(..extra);
-            if let Some((i, _)) = self.pending.as_mut() {
-                *i -= extra;
-            }
         }
     }
 }

@@ -366,7 +366,12 @@ fn goals_are_checked_at_the_same_moments_as_every_slice_but_only_after_changes()
     for (i, ms) in ticks.iter().enumerate() {
         if i == 1 {
             s.run_text(&delete);
-            kubeplay_engine::command::run(&mut reference, &delete, None, &NoFiles);
+            kubeplay_engine::command::run(
+                &mut reference,
+                &delete,
+                None,
+                &kubeplay_engine::command::NoFiles,
+            );
             tracker.check(&scenario, &mut reference);
         }
         s.advance(*ms);
