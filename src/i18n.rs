@@ -583,6 +583,7 @@ mod tests {
             include_str!("components/app.rs"),
             include_str!("sim/share.rs"),
             include_str!("sim/replay.rs"),
+            include_str!("../engine/src/bounds.rs"),
             include_str!("components/chain.rs"),
             include_str!("components/console.rs"),
             include_str!("components/deployments.rs"),

@@ -102,6 +102,10 @@ pub struct Machine {
     pub goals_reached: Vec<usize>,
     /// How many times the goals were checked (what the checks cost is followed by it).
     pub goal_checks: u64,
+    /// The last act restarted the world (`sim reset`, `sim seed`): the text that
+    /// replays it on any world — that line and the lines queued behind it. The page
+    /// starts its journal again with it.
+    pub restarted_with: Option<String>,
 }
 
 impl Machine {
@@ -117,6 +121,7 @@ impl Machine {
             journal: Vec::new(),
             goals_reached: Vec::new(),
             goal_checks: 0,
+            restarted_with: None,
         }
     }
 
@@ -124,8 +129,15 @@ impl Machine {
     pub fn apply(&mut self, act: &Act) {
         // A `sim advance`/`sim settle` that got here is done before anything acts (the
         // clock is between instants here, live and in a replay alike).
-        if let Some((_, b)) = self.pending.as_mut() {
-            b.note_clock(&self.cluster);
+        // Got there just now: the goals are checked and it prints, as when the ticker's
+        // run gets there (so Ctrl+C after the end prints the end, not `^C`).
+        let arrived = self
+            .pending
+            .as_mut()
+            .is_some_and(|(_, b)| b.note_clock(&self.cluster));
+        if arrived {
+            self.check_goals();
+            self.poll_pending();
         }
         match act {
             Act::Run(text) => {
@@ -223,7 +235,9 @@ impl Machine {
         // clock was six million checks). The first slice end is always checked: a
         // command or poll may have changed the world since the last check.
         let mut checked: Option<(u64, u64, u64)> = None;
-        while self.cluster.now() < end {
+        // A run cut inside an instant is finished even when no time is left to play
+        // (a replay slice that stopped there, an act at that very moment).
+        while self.cluster.now() < end || self.cluster.is_mid_instant() {
             let now = self.cluster.now();
             let mut next = (now / scn::CHECK_EVERY + 1) * scn::CHECK_EVERY;
             if checked == Some(self.cluster.goal_epoch()) {
@@ -300,7 +314,20 @@ impl Machine {
             let Some(l) = self.queued.pop_front() else {
                 return;
             };
+            let before = self.cluster.now();
             let mut o = command::start(&mut self.cluster, &l.command, l.stdin.as_deref(), &NoFiles);
+            if self.cluster.now() < before {
+                // `sim reset` or `sim seed`: a new world, whose history starts here. A
+                // replay starts from this line and what was queued behind it (the
+                // lines before it acted on the old world, which is gone).
+                let rest: Vec<String> = self.queued.iter().map(line_text).collect();
+                self.restarted_with = Some(
+                    std::iter::once(line_text(&l))
+                        .chain(rest)
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                );
+            }
             let shown = match &l.stdin {
                 Some(_) => format!("{} <<EOF …", l.command),
                 None => l.command.clone(),
@@ -361,6 +388,113 @@ impl Machine {
             if let Some((i, _)) = self.pending.as_mut() {
                 *i -= extra;
             }
+        }
+    }
+}
+
+/// A script line as text that parses back to it (a heredoc under a marker its body
+/// does not hold).
+pub fn line_text(l: &script::ScriptLine) -> String {
+    let mark = if l.expect_error {
+        format!(" {}", script::EXPECT_ERROR)
+    } else {
+        String::new()
+    };
+    match &l.stdin {
+        None => format!("{}{mark}", l.command),
+        Some(body) => {
+            let eof = (0..)
+                .map(|i| format!("EOF{}", if i == 0 { String::new() } else { i.to_string() }))
+                .find(|m| !body.lines().any(|x| x.trim() == m))
+                .unwrap_or_default();
+            let nl = if body.ends_with('\n') || body.is_empty() {
+                ""
+            } else {
+                "\n"
+            };
+            format!("{} <<{eof}{mark}\n{body}{nl}{eof}", l.command)
+        }
+    }
+}
+
+/// A lesson's starting world as the page opens it: its setup run, the goals checked
+/// once, and the moments of the opening story (the world before each setup line, the
+/// last one per instant), which a learner may rewind into and act from.
+pub fn open_lesson(source: ScenarioSource) -> Result<(Machine, Vec<Cluster>), String> {
+    // An author's text is checked before it runs: its setup runs in one piece.
+    if let ScenarioSource::Yaml(y) = &source {
+        crate::bounds::check_scenario_text(y).map_err(|e| e.text())?;
+    }
+    let scenario = source.parse()?;
+    if let ScenarioSource::Yaml(_) = &source {
+        crate::bounds::check_setup(&scenario.setup).map_err(|e| e.text())?;
+    }
+    let mut opening: Vec<Cluster> = Vec::new();
+    let cluster = scn::build_observed(&scenario, Default::default(), &mut |c| {
+        // One moment per instant: the last world seen at a time.
+        if opening.last().is_some_and(|o| o.now() == c.now()) {
+            opening.pop();
+        }
+        opening.push(c.clone());
+    })?;
+    let tracker = Tracker::new(&scenario);
+    let mut m = Machine::new(cluster);
+    m.scenario = Some(ActiveScenario {
+        source,
+        scenario,
+        tracker,
+    });
+    m.check_goals();
+    Ok((m, opening))
+}
+
+/// A lesson session replayed at once: the lesson opened, the journal's acts at their
+/// times, then the clock to `now` — the world and goals the page showed (the page
+/// replays a share link the same way, in slices). A journal whose first act came
+/// inside the opening story starts from the opening's moment at or before it, as the
+/// page's rewind does.
+pub fn replay_lesson(
+    source: ScenarioSource,
+    journal: Vec<(SimTime, Act)>,
+    now: SimTime,
+) -> Result<Machine, String> {
+    let (mut m, opening) = open_lesson(source)?;
+    if let Some(&(first, _)) = journal.first() {
+        if first < m.cluster.now() {
+            if let Some(moment) = opening.iter().rev().find(|c| c.now() <= first) {
+                m.cluster = moment.clone();
+                if let Some(a) = m.scenario.as_mut() {
+                    a.tracker = Tracker::new(&a.scenario);
+                }
+                m.advance(first.saturating_sub(m.cluster.now()));
+                m.goals_reached.clear();
+            }
+        }
+    }
+    m.journal = journal;
+    m.applied = 0;
+    m.advance(now.saturating_sub(m.cluster.now()));
+    Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_script_line_written_back_as_text_parses_to_the_same_line() {
+        let text = "kubectl get pods\nkubectl frob # expect error\nkubectl apply -f - <<EOF\nkind: Pod\nEOF\nkubectl apply -f - <<END # expect error\nEOF\nkind: x\nEOF1\nEND\nsim settle\n";
+        let lines = script::parse(text, "t").unwrap();
+        assert_eq!(lines.len(), 5);
+        for l in &lines {
+            let back = script::parse(&line_text(l), "t").unwrap();
+            assert_eq!(back.len(), 1, "{}", line_text(l));
+            assert_eq!(
+                (&back[0].command, &back[0].stdin, back[0].expect_error),
+                (&l.command, &l.stdin, l.expect_error),
+                "{}",
+                line_text(l)
+            );
         }
     }
 }

@@ -126,10 +126,12 @@ pub fn app() -> Html {
                         // The clock is the replay's until it ends.
                         _ if s.replay.is_some() => None,
                         // `sim advance`/`sim settle` in the console: as fast as the
-                        // budget allows, paused or not (the learner asked for it), in
-                        // slices so the page stays live and Ctrl+C can stop it.
-                        Some(goal) => Some((goal.saturating_sub(s.cluster.now()), true)),
-                        None => s.playing.then_some((
+                        // budget allows, in slices so the page stays live and Ctrl+C
+                        // can stop it; paused too, if the learner just typed it.
+                        Some(goal) if s.playing || s.clock_live => {
+                            Some((goal.saturating_sub(s.cluster.now()), true))
+                        }
+                        _ => s.playing.then_some((
                             u64::from(TICK_MS) * u64::from(s.effective_speed_x10()) / 10,
                             false,
                         )),

@@ -22,12 +22,15 @@ pub fn console() -> Html {
     let (entries, pending, playing, running) = {
         let s = sim.state.borrow();
         // `sim advance`/`sim settle` on its way: where the clock is going.
-        let running = s.clock_goal().map(|goal| {
-            (
-                kubeplay_engine::time::clock_label(s.cluster.now()),
-                kubeplay_engine::time::clock_label(goal),
-            )
-        });
+        let running = s
+            .clock_goal()
+            .filter(|_| s.playing || s.clock_live)
+            .map(|goal| {
+                (
+                    kubeplay_engine::time::clock_label(s.cluster.now()),
+                    kubeplay_engine::time::clock_label(goal),
+                )
+            });
         (s.console.clone(), s.pending.is_some(), s.playing, running)
     };
     {

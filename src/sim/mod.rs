@@ -22,7 +22,7 @@ mod share;
 mod state;
 mod verbs;
 
-pub use kubeplay_engine::session::{Act, ActiveScenario, ConsoleEntry, Machine, ScenarioSource};
+pub use kubeplay_engine::session::{Act, ConsoleEntry, Machine, ScenarioSource};
 pub use replay::*;
 pub use rewind::*;
 pub use share::*;
@@ -173,10 +173,14 @@ impl SimHandle {
                 Err(e) => return (format!("error: {e}\n"), false),
             };
             let before = s.console.len();
+            let running = s.clock_goal().is_some();
             s.run_text(&text);
             // `sim advance`/`sim settle` run to the end here, as in the CLI: the
-            // embedding page waits for what they print.
-            s.finish_clock();
+            // embedding page waits for what they print (bounded above). A learner's
+            // own, already running, is left to the ticker.
+            if !running {
+                s.finish_clock();
+            }
             let new = &s.console[before.min(s.console.len())..];
             let out: String = new.iter().map(|e| e.output.as_str()).collect();
             (out, new.iter().all(|e| e.ok))

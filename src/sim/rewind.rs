@@ -104,6 +104,7 @@ impl SimState {
         }
         self.goals_reached.clear();
         self.playing = false;
+        self.clock_live = false;
     }
 }
 

@@ -173,9 +173,6 @@ pub fn parse_speed(v: &str) -> Option<u32> {
     Some(((f * 10.0).round() as u32).clamp(5, 600))
 }
 
-/// The longest simulated time a share link may ask for (a week).
-pub const MAX_SHARED_TIME: SimTime = 7 * 24 * 3_600_000;
-
 /// A whole session as the share link carries it: the starting world (a scenario, or the
 /// default playground), what was done when, and the time shown.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

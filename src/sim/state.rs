@@ -87,6 +87,10 @@ pub struct SimState {
     /// While rewound: the watch log of the furthest history recorded (the timeline
     /// greys its writes after now); dropped when a new act forks the history.
     pub future: Option<kubeplay_engine::apiserver::WatchLog>,
+    /// A `sim advance`/`sim settle` started by the learner's own act is running: the
+    /// ticker runs it even while paused. One restored by a rewind or a share link
+    /// waits for Play, so the learner can look at the moment they went to.
+    pub clock_live: bool,
     /// Which world this is (a new one per load and per `sim reset`): views that keep
     /// something per world (the timeline's lanes) start over when it changes.
     pub world: u64,
@@ -169,6 +173,7 @@ impl SimState {
             dock_open: false,
             future: None,
             world: next_world(),
+            clock_live: false,
             playing: true,
             speed_x10: 10,
             slow_motion: false,
@@ -187,33 +192,12 @@ impl SimState {
 
     /// A fresh state on scenario `source`'s starting world (its setup run), playing.
     pub fn with_scenario(source: ScenarioSource) -> Result<Self, String> {
-        // An author's text is checked before it runs: its setup runs in one piece.
-        if let ScenarioSource::Yaml(y) = &source {
-            check_scenario_text(y).map_err(|e| e.text())?;
-        }
-        let scenario = source.parse()?;
-        if let ScenarioSource::Yaml(_) = &source {
-            check_setup(&scenario.setup).map_err(|e| e.text())?;
-        }
-        let mut opening: Vec<Cluster> = Vec::new();
-        let cluster = scn::build_observed(&scenario, Default::default(), &mut |c| {
-            // One snapshot per moment: the last world seen at a time.
-            if opening.last().is_some_and(|o| o.now() == c.now()) {
-                opening.pop();
-            }
-            opening.push(c.clone());
-        })?;
-        let tracker = Tracker::new(&scenario);
-        let mut s = SimState::new(cluster);
+        let (m, opening) = kubeplay_engine::session::open_lesson(source)?;
+        let mut s = SimState::new(m.cluster.clone());
+        s.m = m;
         s.slow_motion = true;
-        s.playing = !scenario.paused;
-        s.scenario = Some(ActiveScenario {
-            source,
-            scenario,
-            tracker,
-        });
+        s.playing = !s.scenario.as_ref().is_some_and(|a| a.scenario.paused);
         let fresh = s.scenario.as_ref().map(|a| Tracker::new(&a.scenario));
-        s.check_goals();
         s.timeline = Timeline::with_opening(
             opening
                 .into_iter()
@@ -250,7 +234,12 @@ impl SimState {
         // A tick may have stopped inside an instant: acts happen between instants.
         self.cluster.finish_instant();
         let before = (self.cluster.store.revision(), self.cluster.now());
+        self.m.restarted_with = None;
         self.apply(&act);
+        // A `sim advance`/`sim settle` the learner just started runs even while paused
+        // (they asked for it); one restored by a rewind or a link waits for Play.
+        self.clock_live =
+            self.clock_goal().is_some() && (self.clock_live || matches!(act, Act::Run(_)));
         let changed = match &act {
             Act::Run(text) => {
                 let mut words = text.split_whitespace();
@@ -275,6 +264,10 @@ impl SimState {
                 // so the journal starts again with the reset (at 0:00, before anything
                 // else: a share link replays it first), and the rewind reaches back to
                 // this moment.
+                // The reset may have come from a line queued behind a waiting command
+                // (run by a poll or a step): the journal starts with that line and
+                // what was queued behind it, which replays it on any world.
+                let act = self.m.restarted_with.take().map_or(act, Act::Run);
                 self.journal.clear();
                 self.journal.push((0, act));
                 self.applied = 1;

@@ -897,3 +897,78 @@ fn an_embedding_pages_sim_advance_answers_with_where_the_clock_got() {
     assert!(ok, "{out}");
     assert_eq!(out, "settled at 0:33.9 (after 0s)\n");
 }
+
+#[test]
+fn a_sim_reset_queued_behind_a_running_advance_starts_a_history_a_share_link_replays() {
+    let mut s = SimState::default_world();
+    s.run_text("sim advance 1m\nsim reset --nodes 2\nkubectl create deployment api --image=nginx:1.27 --replicas=2");
+    let mut asked = 0;
+    while s.pending.is_some() {
+        tick_like_the_page(&mut s, 100, 9, &mut asked);
+    }
+    for _ in 0..20 {
+        tick_like_the_page(&mut s, 500, 9, &mut asked);
+    }
+    assert_eq!(
+        s.cluster.store.list::<kubeplay_engine::api::Node>().count(),
+        2,
+        "the reset ran"
+    );
+    assert!(
+        matches!(&s.journal[0], (0, Act::Run(t)) if t.starts_with("sim reset --nodes 2\nkubectl create deployment api")),
+        "{:?}",
+        s.journal.first()
+    );
+    s.cluster.finish_instant();
+    let back = SimState::from_session(&Session::decode(&s.session().encode()).unwrap()).unwrap();
+    assert_eq!(back.cluster.transcript(), s.cluster.transcript());
+}
+
+#[test]
+fn a_clock_command_restored_by_a_rewind_waits_for_play_and_one_just_typed_does_not() {
+    let mut s = SimState::default_world();
+    s.playing = false;
+    s.run_text("sim advance 10m");
+    assert!(s.clock_live, "typed while paused: it runs");
+    let mut asked = 0;
+    for _ in 0..3 {
+        tick_like_the_page(&mut s, 100, 50, &mut asked);
+    }
+    let mid = s.cluster.now();
+    s.interrupt();
+    assert!(!s.clock_live);
+    s.seek(mid - 1);
+    assert!(s.clock_goal().is_some(), "the rewound world is mid-advance");
+    assert!(!s.clock_live, "and waits for Play there");
+}
+
+#[test]
+fn a_completion_record_the_page_makes_is_confirmed_by_the_engines_verifier() {
+    use kubeplay_engine::record::{verify, GoalCheck, Record};
+    let mut s = SimState::with_scenario(ScenarioSource::Id("gateway-delete-pod".into())).unwrap();
+    let pod = kubeplay_engine::scenario::expand(&s.cluster, "{pod:app=gateway}").unwrap();
+    play(&mut s, 3, 300);
+    s.run_text(&format!("kubectl delete pod {pod} --wait=false"));
+    let mut asked = 0;
+    for _ in 0..40 {
+        tick_like_the_page(&mut s, 700, 11, &mut asked);
+    }
+    s.cluster.finish_instant();
+    let record = Record::of(&s.m).unwrap();
+    assert!(record.complete(), "{:?}", record.goals);
+    let json = serde_json::to_string(&record).unwrap();
+    let v = verify(&json);
+    assert!(v.passed(), "{}", v.report());
+    assert!(v
+        .goals
+        .iter()
+        .all(|(_, g)| matches!(g, GoalCheck::Confirmed(_))));
+    // The engine's replay reaches the page's world.
+    let m = kubeplay_engine::session::replay_lesson(
+        record.lesson.clone(),
+        record.acts.clone(),
+        record.now,
+    )
+    .unwrap();
+    assert_eq!(m.cluster.transcript(), s.cluster.transcript());
+}

@@ -6,7 +6,11 @@
 //! kubeplay-cli scenario ID|FILE [--lang zh]   play a course scenario: every step, then
 //!                                      the clock until its goals are reached
 //! kubeplay-cli scenario --list         the built-in scenarios
+//! kubeplay-cli verify RECORD|-          replay a lesson's completion record and
+//!                                      confirm or refute each goal it claims
 //! ```
+//! Exit status of `verify`: 0 when the record is genuine and every goal was met, 1 when
+//! it is refused or incomplete, 2 when the file cannot be read.
 //! Exit status of `scenario`: 0 when every goal was reached (and every step printed what
 //! it should), 1 when not, 2 when the scenario cannot be read or set up.
 //! Exit status of `run`: 0 when every command succeeded (or failed where its line says
@@ -32,7 +36,7 @@ impl Files for DiskFiles {
     }
 }
 
-const USAGE: &str = "usage: kubeplay-cli run FILE|- [--seed N]\n       kubeplay-cli scenario ID|FILE [--lang en|zh] | scenario --list\n       kubeplay-cli [--seed N]        (interactive, on a terminal)";
+const USAGE: &str = "usage: kubeplay-cli run FILE|- [--seed N]\n       kubeplay-cli scenario ID|FILE [--lang en|zh] | scenario --list\n       kubeplay-cli verify RECORD|-\n       kubeplay-cli [--seed N]        (interactive, on a terminal)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -72,12 +76,41 @@ fn main() -> ExitCode {
             }
         },
         Some("scenario") => scenario(&rest[1..]),
+        Some("verify") => verify(rest.get(1).map(String::as_str)),
         None if std::io::stdin().is_terminal() => repl(seed.unwrap_or(1)),
         None => run_file("-", seed),
         Some(other) => {
             eprintln!("kubeplay-cli: unknown command \"{other}\"\n{USAGE}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `kubeplay-cli verify RECORD`: replay a completion record and print the verdict.
+fn verify(path: Option<&str>) -> ExitCode {
+    let Some(path) = path else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let text = if path == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map(|_| s)
+    } else {
+        std::fs::read_to_string(path)
+    };
+    let text = match text {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("kubeplay-cli: {path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let v = kubeplay_engine::record::verify(&text);
+    print!("{}", v.report());
+    if v.passed() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
 

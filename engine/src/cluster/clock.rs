@@ -56,6 +56,9 @@ impl Cluster {
         let at = self.timers.peek_time()?;
         let (at, timer) = self.timers.pop_due(at)?;
         self.fire_popped(at, timer);
+        // Stopping after one timer may leave others of its instant: whatever acts next
+        // finishes it first (`finish_instant`), as a replay will have.
+        self.mid_instant = self.timers.peek_time() == Some(at);
         Some(at)
     }
 
@@ -103,7 +106,8 @@ impl Cluster {
     /// acts next first finishes it ([`Cluster::finish_instant`]), so judging there too
     /// would make the answer depend on where the wall clock cut the run. Judged only
     /// between instants, a run in slices and its replay stop at the same moment. The
-    /// reported time is the same either way: the rest of an instant is at that instant.
+    /// reported time is the CLI's unless the rest of the settling instant (heartbeats
+    /// and other background timers, which the CLI leaves for later) makes new work.
     pub fn settle_within(
         &mut self,
         deadline: SimTime,

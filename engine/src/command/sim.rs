@@ -494,12 +494,17 @@ pub(crate) fn advanced_message(from: SimTime, now: SimTime) -> String {
 
 /// What `sim settle` prints: settled (and why nothing more can change, if the control
 /// plane is down), or not settled within `max`.
-pub(crate) fn settle_message(c: &Cluster, from: SimTime, max: SimTime, settled: bool) -> R {
+pub(crate) fn settle_message(
+    c: &Cluster,
+    (from, at): (SimTime, SimTime),
+    max: SimTime,
+    settled: bool,
+) -> R {
     if settled {
         Ok(format!(
             "settled at {} (after {}){}",
-            clock_label(c.now()),
-            human_duration(c.now() - from),
+            clock_label(at),
+            human_duration(at - from),
             match c.unavailable() {
                 Some(crate::cluster::Unavailable::ApiServerDown) =>
                     ": the API server is down, so nothing more can change until it is back (sim apiserver up)",
@@ -512,7 +517,7 @@ pub(crate) fn settle_message(c: &Cluster, from: SimTime, max: SimTime, settled: 
         Err(format!(
             "error: not settled after {}: work is still pending at {}",
             human_duration(max),
-            clock_label(c.now())
+            clock_label(at)
         ))
     }
 }

@@ -46,11 +46,11 @@ enum Step {
     },
     /// `sim advance` (no `max`) or `sim settle` (its `--max`): the clock itself, from
     /// `from` to the deadline (settle: or to the first quiescent moment). `done` is set
-    /// at the moment it got there (settled or not); the next poll prints.
+    /// when it got there: settled or not, and the time; the next poll prints that.
     Clock {
         from: SimTime,
         max: Option<SimTime>,
-        done: Option<bool>,
+        done: Option<(bool, SimTime)>,
     },
     /// `kubectl rollout status`: the status viewer's messages as they change.
     Rollout {
@@ -263,13 +263,13 @@ impl Blocking {
                     return false;
                 }
                 if c.now() >= deadline {
-                    *done = Some(true);
+                    *done = Some((true, deadline));
                 }
                 true
             }
             Some(_) => match c.settle_within(deadline, limit, out_of_time) {
                 crate::cluster::SettleSlice::Done(settled) => {
-                    *done = Some(settled);
+                    *done = Some((settled, c.now()));
                     true
                 }
                 crate::cluster::SettleSlice::Limit => true,
@@ -281,8 +281,8 @@ impl Blocking {
     /// Before anything acts, between instants: has `sim advance`/`sim settle` got
     /// there? The same judgement [`Blocking::run_clock`] makes at every instant it
     /// passes, so a run stopped by the budget and then acted on is judged where an
-    /// uncut run would have been.
-    pub fn note_clock(&mut self, c: &Cluster) {
+    /// uncut run would have been. True when it got there just now.
+    pub fn note_clock(&mut self, c: &Cluster) -> bool {
         let deadline = self.deadline;
         if let Step::Clock {
             max,
@@ -291,14 +291,16 @@ impl Blocking {
         } = &mut self.step
         {
             if c.is_mid_instant() {
-                return;
+                return false;
             }
             if max.is_some() && c.is_quiescent() {
-                *done = Some(true);
+                *done = Some((true, c.now()));
             } else if c.now() >= deadline {
-                *done = Some(max.is_none() || c.is_quiescent());
+                *done = Some((max.is_none() || c.is_quiescent(), deadline.min(c.now())));
             }
+            return done.is_some();
         }
+        false
     }
 
     /// When the command wants to look again even if nothing happens in the cluster
@@ -389,14 +391,14 @@ impl Blocking {
         let Step::Clock {
             from,
             max,
-            done: Some(settled),
+            done: Some((settled, at)),
         } = self.step
         else {
             return false;
         };
         let r = match max {
-            None => Ok(crate::command::sim::advanced_message(from, c.now())),
-            Some(max) => crate::command::sim::settle_message(c, from, max, settled),
+            None => Ok(crate::command::sim::advanced_message(from, at)),
+            Some(max) => crate::command::sim::settle_message(c, (from, at), max, settled),
         };
         match r {
             Ok(s) => line(&mut self.output, &s),
@@ -415,13 +417,14 @@ impl Blocking {
         } = self.step
         {
             // In one piece, judged between any two timers, as the CLI always has.
-            *done = Some(match max {
+            let settled = match max {
                 None => {
                     c.run_until(self.deadline);
                     true
                 }
                 Some(max) => c.settle(max),
-            });
+            };
+            *done = Some((settled, c.now()));
             self.poll_clock(c);
             return;
         }
