@@ -96,12 +96,16 @@ impl Bridge {
         }
     }
 
-    /// `ready`: sent once loaded, and again to a `hello`.
+    /// `ready`: sent once loaded, and again to a `hello`; with a lesson, an xAPI
+    /// "launched" statement too.
     pub fn ready(&self, s: &SimState) {
         let scenario = s.scenario.as_ref().map(|a| a.scenario.id.clone());
         self.send(
             json!({"kubeplay": VERSION, "type": "ready", "version": VERSION, "scenario": scenario}),
         );
+        if let Some(id) = scenario {
+            self.send(xapi("launched", &id, Value::Null));
+        }
     }
 
     /// Tell the parent what changed since the last call: Events, goals, state,
@@ -134,6 +138,7 @@ impl Bridge {
         for m in out {
             self.send(m);
         }
+        let mut completed = Vec::new();
         if let Some(a) = s.m.scenario.as_ref() {
             for i in s.m.goals_reached.drain(..) {
                 if let (Some(g), Some(at)) = (a.scenario.goals.get(i), a.tracker.reached.get(i)) {
@@ -142,10 +147,32 @@ impl Bridge {
                         "label": {"en": g.label.en, "zh": g.label.zh}, "time": at,
                         "all": a.tracker.all(),
                     }));
+                    let met = a.tracker.reached.iter().filter(|r| r.is_some()).count();
+                    let total = a.tracker.reached.len().max(1);
+                    self.send(xapi(
+                        "progressed",
+                        &a.scenario.id,
+                        json!({"score": {"raw": met, "min": 0, "max": total, "scaled": met as f64 / total as f64},
+                               "extensions": {XAPI_GOAL: {"index": i, "label": g.label.en, "time": at}}}),
+                    ));
+                    if a.tracker.all() {
+                        completed.push(a.scenario.id.clone());
+                    }
                 }
             }
         } else {
             s.goals_reached.clear();
+        }
+        for id in completed {
+            // Every goal met: completed and passed, with the record a server can verify.
+            let mut m = s.m.clone();
+            m.cluster.finish_instant();
+            let record = kubeplay_engine::record::Record::of(&m);
+            let result = json!({"completion": true, "success": true,
+                                "score": {"raw": 1, "min": 0, "max": 1, "scaled": 1.0},
+                                "extensions": {XAPI_RECORD: record}});
+            self.send(xapi("completed", &id, result.clone()));
+            self.send(xapi("passed", &id, result));
         }
         let state = state_message(s);
         let text = state.to_string();
@@ -187,6 +214,44 @@ pub fn state_message(s: &SimState) -> Value {
         .collect();
     json!({"kubeplay": VERSION, "type": "state", "time": s.cluster.now(),
            "deployments": deployments, "nodes": nodes})
+}
+
+/// The xAPI result extension holding a completion record.
+pub const XAPI_RECORD: &str = "urn:kubeplay:xapi:completion-record";
+/// The xAPI result extension naming the goal a "progressed" statement is about.
+pub const XAPI_GOAL: &str = "urn:kubeplay:xapi:goal";
+
+/// An xAPI-shaped statement (`{type: "xapi", statement}`) for the parent page to send
+/// to its LRS: the verb (one of ADL's), the lesson as the activity, and a result. The
+/// actor, timestamp and authority are the parent's to add: kubeplay knows neither the
+/// learner nor the wall clock, and contacts no server.
+pub fn xapi(verb: &str, lesson: &str, result: Value) -> Value {
+    let mut statement = json!({
+        "verb": {"id": format!("http://adlnet.gov/expapi/verbs/{verb}"), "display": {"en-US": verb}},
+        "object": {"objectType": "Activity", "id": format!("urn:kubeplay:lesson:{lesson}"),
+                   "definition": {"type": "http://adlnet.gov/expapi/activities/simulation"}},
+    });
+    if !result.is_null() {
+        statement["result"] = result;
+    }
+    json!({"kubeplay": VERSION, "type": "xapi", "statement": statement})
+}
+
+/// `getGrade`'s answer: whether every goal is met, the share of goals met, and the
+/// completion record (JSON text) a server re-verifies.
+pub fn grade(sim: &SimHandle) -> Value {
+    let record = sim.record();
+    let (met, total) = record.as_ref().map_or((0, 0), |r| {
+        (
+            r.goals.iter().filter(|g| g.is_some()).count(),
+            r.goals.len(),
+        )
+    });
+    json!({
+        "complete": record.as_ref().is_some_and(kubeplay_engine::record::Record::complete),
+        "score": if total == 0 { 0.0 } else { met as f64 / total as f64 },
+        "record": record.and_then(|r| serde_json::to_string(&r).ok()),
+    })
 }
 
 /// Every Deployment has what its spec asks (observed, updated, ready, available) and
@@ -250,13 +315,56 @@ pub fn handle(sim: &SimHandle, data: &Value) -> Option<Value> {
             sim.seek(t);
             None
         }
+        // Open edX JSInput's three functions, for a cross-origin parent.
+        "getGrade" => {
+            Some(json!({"kubeplay": VERSION, "type": "grade", "id": id, "grade": grade(sim)}))
+        }
+        "getState" => Some(
+            json!({"kubeplay": VERSION, "type": "savedState", "id": id, "state": sim.state_string()}),
+        ),
+        "setState" => {
+            let r = sim.set_state_string(
+                data.get("state")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default(),
+            );
+            Some(
+                json!({"kubeplay": VERSION, "type": "stateSet", "id": id, "ok": r.is_ok(), "error": r.err()}),
+            )
+        }
         _ => None,
     }
+}
+
+/// Open edX JSInput calls `getGrade()`, `getState()` and `setState(state)` on the
+/// frame's window when it is served from the course's own origin: define them.
+fn define_jsinput_functions(w: &web_sys::Window, sim: &SimHandle) {
+    let set = |name: &str, f: &JsValue| {
+        let _ = js_sys::Reflect::set(w, &JsValue::from_str(name), f);
+    };
+    let s = sim.clone();
+    let get_grade = Closure::<dyn Fn() -> String>::new(move || grade(&s).to_string());
+    set("getGrade", get_grade.as_ref());
+    get_grade.forget();
+    let s = sim.clone();
+    let get_state = Closure::<dyn Fn() -> String>::new(move || s.state_string());
+    set("getState", get_state.as_ref());
+    get_state.forget();
+    let s = sim.clone();
+    let set_state = Closure::<dyn Fn(String) -> bool>::new(move |v: String| {
+        // JSInput hands back what getState gave, maybe JSON-quoted.
+        let v = serde_json::from_str::<String>(&v).unwrap_or(v);
+        s.set_state_string(&v).is_ok()
+    });
+    set("setState", set_state.as_ref());
+    set_state.forget();
 }
 
 /// Listen for messages for the page's lifetime.
 pub fn listen(sim: SimHandle, bridge: std::rc::Rc<std::cell::RefCell<Bridge>>) {
     let Some(w) = window() else { return };
+    // The functions live as long as the page.
+    define_jsinput_functions(&w, &sim);
     let cb = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
         let origin = e.origin();
         let Some(text) = js_sys::JSON::stringify(&e.data())

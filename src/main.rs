@@ -13,11 +13,44 @@ mod sim;
 mod view;
 
 fn main() {
+    // Loaded outside a browser (a course server verifying records in Node): no page to
+    // draw, only the exports below.
+    if web_sys::window().is_none() {
+        return;
+    }
     if let Some(size) = bench_request() {
         run_bench(size);
         return;
     }
     yew::Renderer::<components::app::App>::new().render();
+}
+
+/// Check a completion record (its JSON text) as `kubeplay-cli verify` does: the verdict
+/// as JSON — `passed`, `genuine`, `refused` (the reason, or null), `goals` (label, status
+/// `confirmed`/`not met`/`refuted`, claimed and replayed times) and `report` (the CLI's
+/// text). A course server calls it from Node with the page's own module: see
+/// docs/grading.md.
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn verify_record(json: &str) -> String {
+    use kubeplay_engine::record::{verify, GoalCheck};
+    let v = verify(json);
+    let goals: Vec<serde_json::Value> = v
+        .goals
+        .iter()
+        .map(|(label, g)| match g {
+            GoalCheck::Confirmed(t) => serde_json::json!({"label": label, "status": "confirmed", "claimed": t, "replayed": t}),
+            GoalCheck::NotMet => serde_json::json!({"label": label, "status": "not met", "claimed": null, "replayed": null}),
+            GoalCheck::Refuted { claimed, replayed } => serde_json::json!({"label": label, "status": "refuted", "claimed": claimed, "replayed": replayed}),
+        })
+        .collect();
+    serde_json::json!({
+        "passed": v.passed(),
+        "genuine": v.genuine(),
+        "refused": v.refused,
+        "goals": goals,
+        "report": v.report(),
+    })
+    .to_string()
 }
 
 /// `?bench=envelope&nodes=N&deployments=D&replicas=R[&services=1][&daemonset=1]`: the

@@ -110,6 +110,37 @@ impl SimHandle {
         Ok(())
     }
 
+    /// The completion record of this session (None without a lesson), as a course
+    /// platform stores it and `kubeplay-cli verify` checks it.
+    pub fn record(&self) -> Option<kubeplay_engine::record::Record> {
+        let s = self.state.borrow();
+        let mut m = s.m.clone();
+        // A tick may have stopped inside an instant; the record ends between instants,
+        // where a replay ends.
+        m.cluster.finish_instant();
+        kubeplay_engine::record::Record::of(&m)
+    }
+
+    /// The session as a string (`getState`): the share link's value.
+    pub fn state_string(&self) -> String {
+        self.state.borrow().session().encode()
+    }
+
+    /// Restore a session from [`SimHandle::state_string`] (`setState`): replayed at once
+    /// (it is bounded like a share link). Language, speed and page options carry over.
+    pub fn set_state_string(&self, value: &str) -> Result<(), String> {
+        let session = Session::decode(value).map_err(|e| e.text())?;
+        let fresh = SimState::from_session(&session).map_err(|e| e.text())?;
+        self.with(|s| {
+            let (lang, speed, options) = (s.lang, s.speed_x10, s.options.clone());
+            *s = fresh;
+            s.lang = lang;
+            s.speed_x10 = speed;
+            s.options = options;
+        });
+        Ok(())
+    }
+
     /// Run step `i` of the loaded scenario (its placeholders filled in now).
     pub fn run_step(&self, i: usize) {
         let cmd = {

@@ -345,7 +345,6 @@ impl SimState {
     /// The state a share link describes: its starting world, then every act at its
     /// time, then the clock to the time it showed — all at once (see
     /// [`SimState::start_session`] for the page's way, in slices).
-    #[cfg(test)]
     pub fn from_session(session: &Session) -> Result<Self, Said> {
         let mut s = SimState::start_session(session)?;
         s.replay_slice(&mut || false);

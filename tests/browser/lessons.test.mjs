@@ -164,3 +164,63 @@ test('dist/ served from a sub-path with the network blocked loads and runs', asy
   await ctx.close();
   await sub.close();
 });
+
+test('a course page gets xAPI statements and a JSInput grade, and re-verifies the record in Node with the page module', async () => {
+  const { loadVerifier } = await import('../../scripts/verify-record.mjs');
+  const { dist } = await import('./harness.mjs');
+  const { page, errors } = await openPage(browser, `${server.url}course-demo.html`);
+  const frame = page.locator('#lesson1');
+  await frame.and(page.locator('[data-kubeplay-ready="1"]')).waitFor({ timeout: 20_000 });
+  await page.waitForFunction(() => window.kubeplayMessages.some((m) => m.type === 'converged'), null, { timeout: 20_000 });
+  const launched = await page.evaluate(() => window.kubeplayMessages.find((m) => m.type === 'xapi'));
+  assert.equal(launched.statement.verb.id, 'http://adlnet.gov/expapi/verbs/launched');
+  assert.equal(launched.statement.object.id, 'urn:kubeplay:lesson:gateway-delete-pod');
+  // Before the lesson is done, the grade says so.
+  const early = JSON.parse(await frame.evaluate((f) => f.contentWindow.getGrade()));
+  assert.equal(early.complete, false);
+  await page.click('#delete');
+  await page.waitForFunction(() => window.kubeplayMessages.some((m) => m.type === 'xapi' && m.statement.verb.display['en-US'] === 'passed'), null, { timeout: 30_000 });
+  const verbs = await page.evaluate(() => window.kubeplayMessages.filter((m) => m.type === 'xapi').map((m) => m.statement.verb.display['en-US']));
+  assert.ok(verbs.includes('progressed') && verbs.includes('completed'), verbs.join());
+  const passed = await page.evaluate(() => window.kubeplayMessages.find((m) => m.type === 'xapi' && m.statement.verb.display['en-US'] === 'passed'));
+  assert.equal(passed.statement.result.success, true);
+  const fromXapi = passed.statement.result.extensions['urn:kubeplay:xapi:completion-record'];
+  // JSInput, same origin: the functions on the frame's window.
+  const grade = JSON.parse(await frame.evaluate((f) => f.contentWindow.getGrade()));
+  assert.equal(grade.complete, true);
+  assert.equal(grade.score, 1);
+  const state = await frame.evaluate((f) => f.contentWindow.getState());
+  assert.ok(state.length > 20);
+  // And over postMessage, for a parent on another origin.
+  await page.evaluate(() => {
+    const f = document.getElementById('lesson1');
+    f.contentWindow.postMessage({ kubeplay: 1, type: 'getGrade', id: 'g1' }, new URL(f.src).origin);
+  });
+  await page.waitForFunction(() => window.kubeplayMessages.some((m) => m.type === 'grade' && m.id === 'g1'), null, { timeout: 10_000 });
+  // The server's side: the record verifies with the page's own module, and a forged one does not.
+  const verify = await loadVerifier(dist);
+  const verdict = verify(grade.record);
+  assert.equal(verdict.passed, true, verdict.report);
+  assert.equal(verify(JSON.stringify(fromXapi)).genuine, true);
+  const forged = JSON.parse(grade.record);
+  forged.goals[0] += 1;
+  const refused = verify(JSON.stringify(forged));
+  assert.equal(refused.passed, false);
+  assert.match(refused.report, /REFUSED/);
+  // The same check from a shell: exit 0 for the genuine record, 1 for the forgery.
+  const { execFileSync, spawnSync } = await import('node:child_process');
+  const os = await import('node:os');
+  const fsm = await import('node:fs');
+  const dir = fsm.mkdtempSync(`${os.tmpdir()}/kubeplay-record-`);
+  fsm.writeFileSync(`${dir}/good.json`, grade.record);
+  fsm.writeFileSync(`${dir}/forged.json`, JSON.stringify(forged));
+  const script = new URL('../../scripts/verify-record.mjs', import.meta.url).pathname;
+  assert.match(execFileSync('node', [script, `${dir}/good.json`, dist]).toString(), /PASSED\n$/);
+  assert.equal(spawnSync('node', [script, `${dir}/forged.json`, dist]).status, 1);
+  // setState restores the session: the same grade.
+  assert.equal(await frame.evaluate((f, s) => f.contentWindow.setState(s), state), true);
+  const again = JSON.parse(await frame.evaluate((f) => f.contentWindow.getGrade()));
+  assert.equal(again.complete, true);
+  assert.deepEqual(real(errors), []);
+  await page.close();
+});
