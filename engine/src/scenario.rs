@@ -136,6 +136,99 @@ pub struct Step {
     /// `error`: the step's commands are meant to fail.
     #[serde(default)]
     pub expect: Option<String>,
+    /// "Predict, then run": a question the learner answers before the step runs; the
+    /// page then shows the prediction beside what happened.
+    #[serde(default)]
+    pub predict: Option<Predict>,
+}
+
+/// A "predict, then run" question: choices, each with the check that makes it what
+/// happened, or a number read from the cluster. Either is read once the step's `wait`
+/// is over (a moment's state, such as Ready 2 of 3 right after a deletion, is asked
+/// about with a short `wait`).
+///
+/// ```yaml
+/// predict:
+///   question: { en: "Right after the deletion, how many Pods are Ready?", zh: "…" }
+///   number: deployment/gateway {.status.readyReplicas}
+/// ```
+/// ```yaml
+/// predict:
+///   question: { en: "Does the replacement keep the deleted Pod's uid?", zh: "…" }
+///   choices:
+///     - { en: "Yes", zh: "是", when: "count pods -l app=gateway == 99" }
+///     - { en: "No: a new uid", zh: "否：新的 uid", when: "count pods -l app=gateway == 3" }
+/// ```
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Predict {
+    /// The question.
+    pub question: Text,
+    /// A choice question: the first choice whose `when` holds once the wait is over is
+    /// what happened.
+    #[serde(default)]
+    pub choices: Vec<Choice>,
+    /// A number question: what `sim expect` reads for this subject (`KIND/NAME
+    /// JSONPATH` or `count KIND …`) once the step's `wait` is over.
+    #[serde(default)]
+    pub number: Option<String>,
+}
+
+/// One answer of a choice question.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Choice {
+    /// English.
+    pub en: String,
+    /// Simplified Chinese.
+    pub zh: String,
+    /// A `sim expect` check (as a goal's) that holds when this is what happened.
+    pub when: String,
+}
+
+impl Choice {
+    /// The choice's text in `lang`.
+    pub fn get(&self, lang: &str) -> &str {
+        if lang.starts_with("zh") {
+            &self.zh
+        } else {
+            &self.en
+        }
+    }
+}
+
+/// For a choice question: the first choice whose check holds now.
+pub fn observed_choice(c: &mut Cluster, p: &Predict) -> Option<usize> {
+    p.choices.iter().position(|ch| {
+        goal_met(
+            c,
+            &Goal {
+                label: Text::default(),
+                expect: ch.when.clone(),
+            },
+        )
+    })
+}
+
+/// What `sim expect` observes for `subject` (`deployment/web {.status.readyReplicas}`,
+/// `count pods -l app=web`) now: the value it would compare, placeholders filled in.
+pub fn read(c: &mut Cluster, subject: &str) -> Result<String, String> {
+    let subject = expand(c, subject)?;
+    // Compared with a value nothing equals, the check fails and says what it observed.
+    let o = command::run(
+        c,
+        &format!("sim expect {subject} == \u{1}never"),
+        None,
+        &NoFiles,
+    );
+    let got = o
+        .output
+        .trim_end()
+        .strip_suffix(')')
+        .and_then(|t| t.rsplit_once(" (observed: "))
+        .map(|(_, v)| v.to_string())
+        .ok_or_else(|| o.output.trim_end().to_string())?;
+    Ok(if got == "<empty>" { String::new() } else { got })
 }
 
 /// A goal: a `sim expect` check with a label.
@@ -318,6 +411,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "hpa-up-and-back-down",
         include_str!("../scenarios/33-hpa-up-and-back-down.yaml"),
     ),
+    (
+        "predict-the-gateway-story",
+        include_str!("../scenarios/40-predict-the-gateway-story.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.
@@ -354,6 +451,26 @@ pub fn parse(text: &str, source: &str) -> Result<Scenario, String> {
     Ok(s)
 }
 
+/// A `sim expect` check's shape: `KIND/NAME JSONPATH OP VALUE` or `count KIND … OP VALUE`.
+fn check_expect(expect: &str, at: &str) -> Result<(), String> {
+    let words = command::args::split_words(expect).map_err(|e| format!("{at}: {e}"))?;
+    if words.len() < 4 {
+        return Err(format!(
+            "{at}: \"{expect}\" is not KIND/NAME JSONPATH OP VALUE or count KIND … OP VALUE"
+        ));
+    }
+    if !matches!(
+        words[words.len() - 2].as_str(),
+        "==" | "!=" | ">=" | "<=" | ">" | "<" | "=~"
+    ) {
+        return Err(format!(
+            "{at}: unknown operator \"{}\"",
+            words[words.len() - 2]
+        ));
+    }
+    Ok(())
+}
+
 fn validate(s: &Scenario) -> Result<(), String> {
     if s.id.is_empty()
         || !s
@@ -373,23 +490,7 @@ fn validate(s: &Scenario) -> Result<(), String> {
         return Err("cluster.nodes: at most 5000 nodes".into());
     }
     for (i, g) in s.goals.iter().enumerate() {
-        let words =
-            command::args::split_words(&g.expect).map_err(|e| format!("goals[{i}].expect: {e}"))?;
-        if words.len() < 4 {
-            return Err(format!(
-                "goals[{i}].expect: \"{}\" is not KIND/NAME JSONPATH OP VALUE or count KIND … OP VALUE",
-                g.expect
-            ));
-        }
-        if !matches!(
-            words[words.len() - 2].as_str(),
-            "==" | "!=" | ">=" | "<=" | ">" | "<" | "=~"
-        ) {
-            return Err(format!(
-                "goals[{i}].expect: unknown operator \"{}\"",
-                words[words.len() - 2]
-            ));
-        }
+        check_expect(&g.expect, &format!("goals[{i}].expect"))?;
     }
     for (i, st) in s.steps.iter().enumerate() {
         if let Some(w) = &st.wait {
@@ -397,6 +498,22 @@ fn validate(s: &Scenario) -> Result<(), String> {
         }
         if let Some(c) = &st.command {
             script::parse(c, "step").map_err(|e| format!("steps[{i}].command: {e}"))?;
+        }
+        if let Some(p) = &st.predict {
+            match (p.choices.len(), &p.number) {
+                (0, Some(_)) | (2.., None) => {}
+                _ => {
+                    return Err(format!(
+                        "steps[{i}].predict: give either two or more choices or a number, not both"
+                    ))
+                }
+            }
+            for (j, ch) in p.choices.iter().enumerate() {
+                check_expect(&ch.when, &format!("steps[{i}].predict.choices[{j}].when"))?;
+            }
+            if let Some(n) = &p.number {
+                check_expect(&format!("{n} == 0"), &format!("steps[{i}].predict.number"))?;
+            }
         }
         if let Some(e) = &st.expect {
             if e != "error" {
@@ -712,6 +829,17 @@ pub fn play_with(s: &Scenario, lang: &str, fast: FastPaths) -> Result<(Report, C
             .transpose()?
             .unwrap_or(30 * SECOND);
         play_for(s, &mut c, &mut t, wait, false);
+        // A "predict, then run" step: what happened, once the wait is over.
+        if let Some(p) = &st.predict {
+            let answer = match &p.number {
+                Some(n) => read(&mut c, n).unwrap_or_else(|e| e),
+                None => observed_choice(&mut c, p)
+                    .map_or("(none of the choices)".to_string(), |k| {
+                        p.choices[k].get(lang).to_string()
+                    }),
+            };
+            out.push_str(&format!("?? {}\n=> {answer}\n", p.question.get(lang)));
+        }
     }
     let timeout = s
         .timeout

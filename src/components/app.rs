@@ -146,6 +146,7 @@ pub fn app() -> Html {
                     s.lagging = !done && !driving;
                     // A blocking command in the console finishes as the clock plays.
                     s.tick_poll();
+                    s.observe_predictions();
                     s.observe();
                     drop(s);
                     bump.emit(());

@@ -135,29 +135,92 @@ pub fn lesson() -> Html {
     }
 }
 
-/// The lesson's steps, each with its command and a Run button.
-fn steps_view(
-    sim: &SimHandle,
-    lang: Lang,
-    steps: &[(String, Option<String>)],
-    readonly: bool,
-) -> Html {
+/// One step as the panel shows it.
+#[derive(Clone, PartialEq)]
+struct StepView {
+    text: String,
+    command: Option<String>,
+    predict: Option<PredictView>,
+}
+
+/// A "predict, then run" question, the learner's guess and what happened.
+#[derive(Clone, PartialEq)]
+struct PredictView {
+    question: String,
+    /// The choices' texts (empty: a number question).
+    choices: Vec<String>,
+    /// The guess, as shown (None: not predicted yet).
+    guess: Option<String>,
+    /// What happened, as shown, and when (None: still watching).
+    outcome: Option<(String, SimTime)>,
+    /// Whether it went as predicted (once known).
+    matched: Option<bool>,
+    /// The reasons of the Events written since the step ran, in order, each once.
+    evidence: Vec<String>,
+}
+
+impl PredictView {
+    fn of(s: &SimState, i: usize, q: &kubeplay_engine::scenario::Predict, code: &str) -> Self {
+        let p = s.predictions.get(&i);
+        let label = |v: &str| match q.choices.is_empty() {
+            true => v.to_string(),
+            false => v
+                .parse::<usize>()
+                .ok()
+                .and_then(|k| q.choices.get(k))
+                .map_or(v.to_string(), |c| c.get(code).to_string()),
+        };
+        let mut evidence: Vec<String> = Vec::new();
+        if let Some(p) = p {
+            for e in s.cluster.store.log.since(p.log_from) {
+                if e.kind == kubeplay_engine::api::Kind::Event
+                    && !e.reason.is_empty()
+                    && !evidence.contains(&e.reason)
+                {
+                    evidence.push(e.reason.to_string());
+                }
+                if evidence.len() == 8 {
+                    break;
+                }
+            }
+        }
+        PredictView {
+            question: q.question.get(code).to_string(),
+            choices: q.choices.iter().map(|c| c.get(code).to_string()).collect(),
+            guess: p.map(|p| label(&p.guess)),
+            outcome: p
+                .and_then(|p| p.outcome.as_ref())
+                .map(|(v, t)| (label(v), *t)),
+            matched: p.and_then(|p| {
+                let (v, _) = p.outcome.as_ref()?;
+                Some(v.trim() == p.guess.trim())
+            }),
+            evidence,
+        }
+    }
+}
+
+/// The lesson's steps, each with its command and a Run button (a "predict, then run"
+/// step asks first).
+fn steps_view(sim: &SimHandle, lang: Lang, steps: &[StepView], readonly: bool) -> Html {
     if steps.is_empty() {
         return html! {};
     }
     html! {
         <ol class="lesson-steps" aria-label={t(lang, "Steps")}>
-            { for steps.iter().enumerate().map(|(i, (text, cmd))| {
+            { for steps.iter().enumerate().map(|(i, st)| {
                 let run = {
                     let sim = sim.clone();
                     Callback::from(move |_| sim.run_step(i))
                 };
                 html! {
                     <li>
-                        <span>{ text }</span>
-                        if let Some(c) = cmd {
+                        <span>{ &st.text }</span>
+                        if let Some(c) = &st.command {
                             <code class="step-cmd">{ c.lines().next().unwrap_or_default().to_string() }{ if c.trim_end().lines().count() > 1 { " …" } else { "" } }</code>
-                            if !readonly {
+                            if let Some(p) = &st.predict {
+                                <PredictStep index={i} view={p.clone()} {readonly} />
+                            } else if !readonly {
                                 <button class="btn mini-run" onclick={run} data-testid={format!("step-{i}")}>{ t(lang, "Run") }</button>
                             }
                         }
@@ -166,6 +229,97 @@ fn steps_view(
             }) }
         </ol>
 
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PredictProps {
+    index: usize,
+    view: PredictView,
+    readonly: bool,
+}
+
+/// A "predict, then run" step: the question, an answer to commit, then the guess
+/// beside what happened, with the Events as evidence.
+#[function_component(PredictStep)]
+fn predict_step(props: &PredictProps) -> Html {
+    let sim = use_sim();
+    let lang = sim.lang();
+    let guess = use_state(String::new);
+    let i = props.index;
+    let v = &props.view;
+    let body = if let Some(g) = &v.guess {
+        let (what, mark) = match (&v.outcome, v.matched) {
+            (Some((o, at)), Some(true)) => (
+                trf(lang, "What happened: {} (at {})", &[o, &clock_label(*at)]),
+                t(lang, "✓ as predicted"),
+            ),
+            (Some((o, at)), _) => (
+                trf(lang, "What happened: {} (at {})", &[o, &clock_label(*at)]),
+                t(lang, "✗ not as predicted"),
+            ),
+            (None, _) => (t(lang, "What happened: still watching…").to_string(), ""),
+        };
+        html! {
+            <div class={classes!("predict-result", v.matched.map(|m| if m { "matched" } else { "missed" }))} data-testid={format!("predict-result-{i}")}>
+                <p>{ trf(lang, "Your prediction: {}", &[g]) }</p>
+                <p>{ what }{ " " }<strong>{ mark }</strong></p>
+                if !v.evidence.is_empty() {
+                    <p class="evidence">{ trf(lang, "Evidence (Events since the step): {}", &[&v.evidence.join(", ")]) }</p>
+                }
+            </div>
+        }
+    } else if props.readonly {
+        html! {}
+    } else {
+        let commit = {
+            let sim = sim.clone();
+            let guess = guess.clone();
+            Callback::from(move |_| {
+                if !guess.trim().is_empty() {
+                    sim.predict_and_run(i, (*guess).trim().to_string());
+                }
+            })
+        };
+        let answer = if v.choices.is_empty() {
+            let g = guess.clone();
+            html! {
+                <input type="number" class="predict-number" aria-label={t(lang, "Your answer (a number)")}
+                    data-testid={format!("predict-number-{i}")} value={(*guess).clone()}
+                    oninput={Callback::from(move |e: InputEvent| {
+                        let el: web_sys::HtmlInputElement = e.target_unchecked_into();
+                        g.set(el.value());
+                    })} />
+            }
+        } else {
+            html! {
+                <div class="predict-choices" role="radiogroup" aria-label={v.question.clone()}>
+                    { for v.choices.iter().enumerate().map(|(k, c)| {
+                        let g = guess.clone();
+                        html! {
+                            <label>
+                                <input type="radio" name={format!("predict-{i}")} checked={*guess == k.to_string()}
+                                    data-testid={format!("predict-{i}-{k}")}
+                                    onchange={Callback::from(move |_| g.set(k.to_string()))} />
+                                { c }
+                            </label>
+                        }
+                    }) }
+                </div>
+            }
+        };
+        html! {
+            <>
+                { answer }
+                <button class="btn mini-run" onclick={commit} disabled={guess.trim().is_empty()} data-testid={format!("step-{i}")}>{ t(lang, "Predict, then run") }</button>
+            </>
+        }
+    };
+    html! {
+        <div class="predict" data-testid={format!("predict-{i}")}>
+            <p class="predict-q">{ &v.question }</p>
+            { body }
+        </div>
     }
 }
 
@@ -195,7 +349,7 @@ fn goals_view(lang: Lang, goals: &[(String, Option<SimTime>)]) -> Html {
 struct LessonModel {
     /// The picker's value: a built-in id, `own`, or none.
     active: Option<String>,
-    steps: Vec<(String, Option<String>)>,
+    steps: Vec<StepView>,
     goals: Vec<(String, Option<SimTime>)>,
     title: Option<String>,
     description: Option<String>,
@@ -215,7 +369,12 @@ impl LessonModel {
                     a.scenario
                         .steps
                         .iter()
-                        .map(|st| (st.text.get(code).to_string(), st.command.clone()))
+                        .enumerate()
+                        .map(|(i, st)| StepView {
+                            text: st.text.get(code).to_string(),
+                            command: st.command.clone(),
+                            predict: st.predict.as_ref().map(|q| PredictView::of(s, i, q, code)),
+                        })
                         .collect()
                 })
                 .unwrap_or_default(),

@@ -141,6 +141,37 @@ impl SimHandle {
         Ok(())
     }
 
+    /// A "predict, then run" step: keep the learner's guess, then run the step.
+    pub fn predict_and_run(&self, i: usize, guess: String) {
+        if self.readonly() {
+            return;
+        }
+        {
+            let mut s = self.state.borrow_mut();
+            let wait = s
+                .scenario
+                .as_ref()
+                .and_then(|a| a.scenario.steps.get(i))
+                .and_then(|st| st.wait.as_deref())
+                .and_then(|w| kubeplay_engine::command::args::parse_duration(w).ok())
+                .unwrap_or(30_000);
+            let now = s.cluster.now();
+            let log_from = s.cluster.store.log.len();
+            s.predictions.insert(
+                i,
+                Prediction {
+                    guess,
+                    ran_at: now,
+                    read_at: now + wait,
+                    log_from,
+                    outcome: None,
+                },
+            );
+        }
+        self.run_step(i);
+        self.with(|s| s.observe_predictions());
+    }
+
     /// Run step `i` of the loaded scenario (its placeholders filled in now).
     pub fn run_step(&self, i: usize) {
         let cmd = {
@@ -278,6 +309,7 @@ impl SimHandle {
         self.with(|s| {
             s.playing = false;
             s.step_once();
+            s.observe_predictions();
             s.observe();
         });
     }

@@ -75,6 +75,22 @@ impl Selection {
     }
 }
 
+/// A learner's prediction for a "predict, then run" step, and what happened. Kept by
+/// the page (not journaled): a share link carries what was done, not what was guessed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prediction {
+    /// The guess: a choice's index, or the number as typed.
+    pub guess: String,
+    /// When the step ran.
+    pub ran_at: SimTime,
+    /// When a number question is read (the step's `wait` after it ran).
+    pub read_at: SimTime,
+    /// Where the watch log was when it ran: the Events written since are the evidence.
+    pub log_from: usize,
+    /// What happened (a choice's index or the number read), and when it was seen.
+    pub outcome: Option<(String, SimTime)>,
+}
+
 /// The mutable state behind the handle.
 pub struct SimState {
     /// The engine's side: the cluster, the console and its waiting command, the
@@ -91,6 +107,8 @@ pub struct SimState {
     /// ticker runs it even while paused. One restored by a rewind or a share link
     /// waits for Play, so the learner can look at the moment they went to.
     pub clock_live: bool,
+    /// The learner's predictions, by step.
+    pub predictions: std::collections::BTreeMap<usize, Prediction>,
     /// Which world this is (a new one per load and per `sim reset`): views that keep
     /// something per world (the timeline's lanes) start over when it changes.
     pub world: u64,
@@ -174,6 +192,7 @@ impl SimState {
             future: None,
             world: next_world(),
             clock_live: false,
+            predictions: Default::default(),
             playing: true,
             speed_x10: 10,
             slow_motion: false,
@@ -298,6 +317,36 @@ impl SimState {
             self.m
                 .advance_within(goal.saturating_sub(self.m.cluster.now()), &mut || false);
             self.tick_poll();
+        }
+    }
+
+    /// Once a step's wait is over, what happened to its prediction: the first choice
+    /// whose check holds (`-`: none does), or the number read.
+    pub fn observe_predictions(&mut self) {
+        let Some(a) = self.m.scenario.as_ref() else {
+            return;
+        };
+        let now = self.m.cluster.now();
+        for (i, p) in self.predictions.iter_mut() {
+            if p.outcome.is_some() {
+                continue;
+            }
+            let Some(q) = a.scenario.steps.get(*i).and_then(|st| st.predict.as_ref()) else {
+                continue;
+            };
+            if now < p.read_at {
+                continue;
+            }
+            let seen = match &q.number {
+                Some(n) => scn::read(&mut self.m.cluster, n).ok(),
+                None => Some(
+                    scn::observed_choice(&mut self.m.cluster, q)
+                        .map_or_else(|| "-".to_string(), |k| k.to_string()),
+                ),
+            };
+            if let Some(v) = seen {
+                p.outcome = Some((v, now));
+            }
         }
     }
 

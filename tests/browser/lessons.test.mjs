@@ -224,3 +224,28 @@ test('a course page gets xAPI statements and a JSInput grade, and re-verifies th
   assert.deepEqual(real(errors), []);
   await page.close();
 });
+
+test('a predict-then-run step asks first, then shows the prediction beside what happened with the Events', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=predict-the-gateway-story&speed=5&slowmo=0`);
+  const run0 = page.getByTestId('step-0');
+  await run0.waitFor();
+  // No guess, no run.
+  assert.equal(await run0.isDisabled(), true);
+  await page.getByTestId('predict-number-0').fill('3');
+  await run0.click();
+  const r0 = page.getByTestId('predict-result-0');
+  await r0.getByText('Your prediction: 3').waitFor();
+  await r0.getByText(/What happened: 2 \(at [\d:.]+\)/).waitFor({ timeout: 20_000 });
+  assert.match(await r0.textContent(), /not as predicted/);
+  assert.match(await r0.textContent(), /Evidence \(Events since the step\): .*SuccessfulCreate/);
+  // A choice question, answered right.
+  await page.getByTestId('predict-2-2').check();
+  await page.getByTestId('step-2').click();
+  const r2 = page.getByTestId('predict-result-2');
+  await r2.getByText(/What happened: Ready drops to 2/).waitFor({ timeout: 60_000 });
+  assert.match(await r2.textContent(), /✓ as predicted/);
+  assert.match(await r2.textContent(), /Unhealthy/);
+  await page.screenshot({ path: shot('predict-en.png') });
+  assert.deepEqual(real(errors), []);
+  await page.close();
+});
