@@ -528,6 +528,8 @@ const ZH: &[(&str, &str)] = &[
     ("Evidence (Events since the step): {}", "证据（这一步之后的 Event）：{}"),
     ("Your answer (a number)", "你的答案（一个数字）"),
     ("Predict, then run", "先预测，再运行"),
+    ("Write this session as a lesson", "把这次会话写成课程"),
+    ("Write what you did in this session as a lesson: its cluster, your commands as steps, goals from what changed. Then edit it here.", "把你在这次会话中做的事写成一个课程：它的集群、你的命令作为步骤、根据变化给出的目标。然后在这里编辑。"),
     ("{} Ready", "{} Ready"),
     ("{} NotReady", "{} NotReady"),
     ("{} {}/{} ready", "{} 就绪 {}/{}"),

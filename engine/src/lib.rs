@@ -49,6 +49,7 @@
 pub mod api;
 pub mod apiserver;
 pub mod app;
+pub mod author;
 pub mod bench;
 pub mod bounds;
 pub mod client;

@@ -408,7 +408,24 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Document>, String> {
             ));
         };
         let k = kind_of(&api_version, &kind).map_err(|e| {
-            format!("error: {e}").replace("from \"\"", &format!("from \"{source}\""))
+            // kubectl names the object as the manifest does (its name and namespace as
+            // written: nothing is defaulted before the kind is mapped) and where it came from.
+            let meta = |f: &str| {
+                value["metadata"][f]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            };
+            format!("error: {e}").replacen(
+                "name: \"\" namespace: \"\" from \"\"",
+                &format!(
+                    "name: {:?} namespace: {:?} from {:?}",
+                    meta("name"),
+                    meta("namespace"),
+                    source
+                ),
+                1,
+            )
         })?;
         let mut unknown = Vec::new();
         let object = decode(k, value.clone(), &mut unknown).map_err(|(path, msg)| {

@@ -412,8 +412,24 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../scenarios/33-hpa-up-and-back-down.yaml"),
     ),
     (
+        "objects-and-owners",
+        include_str!("../scenarios/34-objects-and-owners.yaml"),
+    ),
+    (
+        "diagnosing-a-pod",
+        include_str!("../scenarios/35-diagnosing-a-pod.yaml"),
+    ),
+    (
+        "control-plane-machinery",
+        include_str!("../scenarios/36-control-plane-machinery.yaml"),
+    ),
+    (
+        "who-keeps-what",
+        include_str!("../scenarios/37-who-keeps-what.yaml"),
+    ),
+    (
         "predict-the-gateway-story",
-        include_str!("../scenarios/40-predict-the-gateway-story.yaml"),
+        include_str!("../scenarios/38-predict-the-gateway-story.yaml"),
     ),
 ];
 
@@ -461,7 +477,7 @@ fn check_expect(expect: &str, at: &str) -> Result<(), String> {
     }
     if !matches!(
         words[words.len() - 2].as_str(),
-        "==" | "!=" | ">=" | "<=" | ">" | "<" | "=~"
+        "==" | "!=" | ">=" | "<=" | ">" | "<"
     ) {
         return Err(format!(
             "{at}: unknown operator \"{}\"",

@@ -70,6 +70,15 @@ pub fn lesson() -> Html {
             }
         })
     };
+    let record = {
+        let sim = sim.clone();
+        let own = own.clone();
+        let own_error = own_error.clone();
+        Callback::from(move |_| {
+            own.set(sim.record_lesson());
+            own_error.set(None);
+        })
+    };
     let share = {
         let sim = sim.clone();
         let share_url = share_url.clone();
@@ -126,6 +135,7 @@ pub fn lesson() -> Html {
                     <textarea rows="10" spellcheck="false" oninput={own_input} value={(*own).clone()} data-testid="own-yaml"
                         aria-label={t(lang, "Scenario YAML")} placeholder="id: my-lesson\ntitle: { en: …, zh: … }\ndescription: { en: …, zh: … }\ncluster:\n  nodes: [{ name: node-1 }]\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=2\ngoals:\n  - label: { en: Two ready, zh: 两个就绪 }\n    expect: deployment/web {.status.readyReplicas} == 2" />
                     <button class="btn" onclick={load_own} data-testid="own-load">{ t(lang, "Check and load") }</button>
+                    <button class="btn" onclick={record} data-testid="own-record" title={t(lang, "Write what you did in this session as a lesson: its cluster, your commands as steps, goals from what changed. Then edit it here.")}>{ t(lang, "Write this session as a lesson") }</button>
                 </details>
             }
             if let Some(e) = &*own_error {

@@ -121,6 +121,36 @@ impl SimHandle {
         kubeplay_engine::record::Record::of(&m)
     }
 
+    /// "Record a lesson": this session written as a scenario file (the lesson's or the
+    /// playground's cluster and setup, each command a step, goals from what changed),
+    /// for the author to edit.
+    pub fn record_lesson(&self) -> String {
+        use kubeplay_engine::author::{write_lesson, Base};
+        let s = self.state.borrow();
+        let acts = &s.journal[..s.applied.min(s.journal.len())];
+        match s.scenario.as_ref() {
+            Some(a) => {
+                let text = match &a.source {
+                    ScenarioSource::Id(id) => kubeplay_engine::scenario::BUILTIN
+                        .iter()
+                        .find(|(b, _)| b == id)
+                        .map_or("", |(_, t)| t),
+                    ScenarioSource::Yaml(y) => y.as_str(),
+                };
+                let start = kubeplay_engine::session::open_lesson(a.source.clone())
+                    .map(|(m, _)| m.cluster)
+                    .unwrap_or_else(|_| s.cluster.clone());
+                write_lesson(&Base::Lesson(&a.scenario, text), &start, acts, &s.cluster)
+            }
+            None => write_lesson(
+                &Base::Playground,
+                &crate::view::default_cluster_opening().1,
+                acts,
+                &s.cluster,
+            ),
+        }
+    }
+
     /// The session as a string (`getState`): the share link's value.
     pub fn state_string(&self) -> String {
         self.state.borrow().session().encode()

@@ -5,7 +5,7 @@
 // resize handshake; dist/ works from a sub-path with the network blocked.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, shot } from './harness.mjs';
+import { serve, launch, openPage, shot, type } from './harness.mjs';
 import LZString from 'lz-string';
 
 let server, other, browser;
@@ -246,6 +246,26 @@ test('a predict-then-run step asks first, then shows the prediction beside what 
   assert.match(await r2.textContent(), /✓ as predicted/);
   assert.match(await r2.textContent(), /Unhealthy/);
   await page.screenshot({ path: shot('predict-en.png') });
+  assert.deepEqual(real(errors), []);
+  await page.close();
+});
+
+test('writing a session as a lesson fills the editor with a scenario that loads and whose steps reach its goals', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?speed=30`);
+  await page.getByTestId('pod').first().waitFor();
+  await type(page, 'kubectl scale deployment web --replicas=5');
+  await page.getByTestId('ready-web').getByText('5/5').waitFor({ timeout: 30_000 }).catch(() => {});
+  await page.waitForTimeout(1500);
+  await page.locator('details.own summary').click();
+  await page.getByTestId('own-record').click();
+  const yaml = await page.getByTestId('own-yaml').inputValue();
+  assert.match(yaml, /^id: my-lesson\n/);
+  assert.match(yaml, /command: \|\n      kubectl scale deployment web --replicas=5\n/);
+  assert.match(yaml, /deployment\/web \{\.status\.readyReplicas\} == 5/);
+  await page.getByTestId('own-load').click();
+  await page.getByRole('heading', { name: 'My lesson' }).waitFor();
+  await page.getByTestId('step-0').click();
+  await page.getByTestId('goals').getByText(/Goals: (\d+) of \1 reached/).waitFor({ timeout: 60_000 });
   assert.deepEqual(real(errors), []);
   await page.close();
 });
