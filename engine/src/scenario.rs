@@ -63,11 +63,16 @@ pub struct Text {
 impl Text {
     /// The text in `lang` (`zh…` → Chinese, anything else English).
     pub fn get(&self, lang: &str) -> &str {
-        if lang.starts_with("zh") {
-            &self.zh
-        } else {
-            &self.en
-        }
+        in_lang(lang, &self.en, &self.zh)
+    }
+}
+
+/// `zh` for a Chinese `lang` (`zh…`), `en` for anything else.
+fn in_lang<'a>(lang: &str, en: &'a str, zh: &'a str) -> &'a str {
+    if lang.starts_with("zh") {
+        zh
+    } else {
+        en
     }
 }
 
@@ -189,11 +194,7 @@ pub struct Choice {
 impl Choice {
     /// The choice's text in `lang`.
     pub fn get(&self, lang: &str) -> &str {
-        if lang.starts_with("zh") {
-            &self.zh
-        } else {
-            &self.en
-        }
+        in_lang(lang, &self.en, &self.zh)
     }
 }
 

@@ -125,6 +125,17 @@ impl Machine {
         }
     }
 
+    /// Do `act` now and journal it, as a page with no history to fork would: between
+    /// instants, at the current time. How a program (a test, a server) plays a session
+    /// headless and gets a journal a replay repeats.
+    pub fn act_and_journal(&mut self, act: Act) {
+        self.cluster.finish_instant();
+        let t = self.cluster.now();
+        self.apply(&act);
+        self.journal.push((t, act));
+        self.applied += 1;
+    }
+
     /// Do `act` without journaling it (a replay).
     pub fn apply(&mut self, act: &Act) {
         // A `sim advance`/`sim settle` that got here is done before anything acts (the

@@ -6,14 +6,6 @@ use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::scenario::{self, expand, play};
 use kubeplay_engine::session::{open_lesson, Act, Machine, ScenarioSource};
 
-fn act(m: &mut Machine, a: Act) {
-    m.cluster.finish_instant();
-    let t = m.cluster.now();
-    m.apply(&a);
-    m.journal.push((t, a));
-    m.applied += 1;
-}
-
 /// The playground as the page opens it: three nodes, `web` settled.
 fn playground() -> Cluster {
     let mut c = Cluster::with_default_nodes(1);
@@ -28,15 +20,9 @@ fn a_playground_session_becomes_a_lesson_whose_steps_reach_its_suggested_goals()
     let mut m = Machine::new(start.clone());
     m.advance(2_000);
     let pod = expand(&m.cluster, "{pod:app=web}").unwrap();
-    act(
-        &mut m,
-        Act::Run(format!("kubectl delete pod {pod} --wait=false")),
-    );
+    m.act_and_journal(Act::Run(format!("kubectl delete pod {pod} --wait=false")));
     m.advance(20_000);
-    act(
-        &mut m,
-        Act::Run("kubectl scale deployment web --replicas=5".into()),
-    );
+    m.act_and_journal(Act::Run("kubectl scale deployment web --replicas=5".into()));
     m.advance(20_000);
     let yaml = write_lesson(&Base::Playground, &start, &m.journal, &m.cluster);
     let s = scenario::parse(&yaml, "recorded.yaml").unwrap_or_else(|e| panic!("{e}\n{yaml}"));
@@ -70,10 +56,9 @@ fn a_session_of_a_lesson_keeps_the_lessons_cluster_and_setup() {
         Some((_, text)) => (scenario::parse(text, "x").unwrap(), *text),
         None => panic!("no lesson"),
     };
-    act(
-        &mut m,
-        Act::Run("kubectl scale deployment gateway --replicas=2".into()),
-    );
+    m.act_and_journal(Act::Run(
+        "kubectl scale deployment gateway --replicas=2".into(),
+    ));
     m.advance(30_000);
     let yaml = write_lesson(&Base::Lesson(&s, text), &start, &m.journal, &m.cluster);
     let back = scenario::parse(&yaml, "recorded.yaml").unwrap_or_else(|e| panic!("{e}\n{yaml}"));

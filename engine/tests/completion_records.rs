@@ -4,27 +4,15 @@
 
 use kubeplay_engine::record::{verify, GoalCheck, Record, VERSION};
 use kubeplay_engine::scenario::expand;
-use kubeplay_engine::session::{open_lesson, Act, Machine, ScenarioSource};
+use kubeplay_engine::session::{open_lesson, Act, ScenarioSource};
 use std::process::Command;
-
-/// Act as the page does: between instants, applied, then journaled at its time.
-fn act(m: &mut Machine, a: Act) {
-    m.cluster.finish_instant();
-    let t = m.cluster.now();
-    m.apply(&a);
-    m.journal.push((t, a));
-    m.applied += 1;
-}
 
 /// A learner who deletes one gateway Pod and watches its replacement come up.
 fn genuine() -> Record {
     let (mut m, _) = open_lesson(ScenarioSource::Id("gateway-delete-pod".into())).unwrap();
     m.advance(900);
     let pod = expand(&m.cluster, "{pod:app=gateway}").unwrap();
-    act(
-        &mut m,
-        Act::Run(format!("kubectl delete pod {pod} --wait=false")),
-    );
+    m.act_and_journal(Act::Run(format!("kubectl delete pod {pod} --wait=false")));
     m.advance(30_000);
     Record::of(&m).unwrap()
 }
