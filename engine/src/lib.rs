@@ -60,6 +60,7 @@ pub mod controllers;
 pub mod explain;
 pub mod fault_runs;
 pub mod faults;
+pub mod fork;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod fuzz;
 pub mod hash;

@@ -252,6 +252,10 @@ pub struct Scenario {
     pub title: Text,
     /// What the lesson shows.
     pub description: Text,
+    /// Open the lesson forked: a second branch with this change (a command), played
+    /// beside the first on the same clock ("what if").
+    #[serde(default)]
+    pub fork: Option<String>,
     /// The random seed (names, tie-breaks).
     #[serde(default = "default_seed")]
     pub seed: u64,
@@ -542,6 +546,9 @@ fn validate(s: &Scenario) -> Result<(), String> {
     }
     if let Some(t) = &s.timeout {
         parse_span("", t).map_err(|e| format!("timeout: {e}"))?;
+    }
+    if let Some(f) = &s.fork {
+        script::parse(f, "fork").map_err(|e| format!("fork: {e}"))?;
     }
     script::parse(&s.setup, "setup").map_err(|e| format!("setup: {e}"))?;
     Ok(())

@@ -142,7 +142,7 @@ pub fn app() -> Html {
                     let perf = web_sys::window().and_then(|w| w.performance());
                     let deadline = perf.as_ref().map_or(0.0, |p| p.now()) + TICK_BUDGET_MS;
                     let mut out_of_time = || perf.as_ref().is_some_and(|p| p.now() > deadline);
-                    let done = s.advance_within(ms, &mut out_of_time);
+                    let done = s.advance_all(ms, &mut out_of_time);
                     s.lagging = !done && !driving;
                     // A blocking command in the console finishes as the clock plays.
                     s.tick_poll();
@@ -279,6 +279,7 @@ pub fn app() -> Html {
                     // The stage: what the cluster is, always in view.
                     <main class="main stage" id="stage" tabindex="-1" data-testid="stage">
                         if shows("chain") { <ChainView /> }
+                        if shows("compare") { <crate::components::compare::ComparePanel /> }
                         if shows("services") { <ServicePanel /> }
                         if shows("board") { <NodeBoard /> }
                         if shows("timeline") { <TimelineView /> }

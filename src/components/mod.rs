@@ -3,6 +3,7 @@
 pub mod announcer;
 pub mod app;
 pub mod chain;
+pub mod compare;
 pub mod console;
 pub mod deployments;
 pub mod events;

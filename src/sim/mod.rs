@@ -121,6 +121,23 @@ impl SimHandle {
         kubeplay_engine::record::Record::of(&m)
     }
 
+    /// Fork now: a second branch with `change` (a command) made in it, played beside
+    /// this one on the same clock. The change's error, if it fails (no branch is made).
+    pub fn fork_with(&self, change: &str) -> Result<(), String> {
+        let f = {
+            let mut s = self.state.borrow_mut();
+            s.m.cluster.finish_instant();
+            kubeplay_engine::fork::Fork::start(&s.m, change.trim())?
+        };
+        self.with(|s| s.fork = Some(f));
+        Ok(())
+    }
+
+    /// Close the second branch.
+    pub fn close_fork(&self) {
+        self.with(|s| s.fork = None);
+    }
+
     /// "Record a lesson": this session written as a scenario file (the lesson's or the
     /// playground's cluster and setup, each command a step, goals from what changed),
     /// for the author to edit.

@@ -55,9 +55,20 @@ impl SimState {
         let Some(r) = self.replay.clone() else {
             return true;
         };
-        let done = self
-            .m
-            .advance_within(r.target.saturating_sub(self.m.cluster.now()), out_of_time);
+        // A branch in the link starts when the replay reaches its moment, then follows.
+        if let Some(f) = self.replay_fork.clone() {
+            if self.m.cluster.now() < f.at {
+                let to = f.at.saturating_sub(self.m.cluster.now());
+                if !self.m.advance_within(to, out_of_time) {
+                    return false;
+                }
+            }
+            self.fork = Some(kubeplay_engine::fork::Fork::resume(
+                &self.m, f.at, &f.change, f.journal,
+            ));
+            self.replay_fork = None;
+        }
+        let done = self.advance_all(r.target.saturating_sub(self.m.cluster.now()), out_of_time);
         self.observe();
         if done {
             // A shared link shows the moment it was shared at: paused there.

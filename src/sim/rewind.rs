@@ -105,6 +105,9 @@ impl SimState {
         self.goals_reached.clear();
         self.playing = false;
         self.clock_live = false;
+        // The other branch was played to now, not kept to be rewound: comparing goes on
+        // from a fork made again.
+        self.fork = None;
     }
 }
 

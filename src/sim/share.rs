@@ -187,6 +187,21 @@ pub struct Session {
     pub journal: Vec<(SimTime, Act)>,
     /// The simulated time shown.
     pub now: SimTime,
+    /// The second branch, if the session was compared with one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fork: Option<ForkLink>,
+}
+
+/// A second branch in a share link: when it was forked, its change, and its own acts
+/// (the change first; what the learner did after was done in both).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ForkLink {
+    /// When.
+    pub at: SimTime,
+    /// The change.
+    pub change: String,
+    /// The branch's journal.
+    pub journal: Vec<(SimTime, Act)>,
 }
 
 impl Session {
@@ -264,6 +279,26 @@ impl Session {
         }
         if let Some(ScenarioSource::Yaml(y)) = &session.scenario {
             check_scenario_text(y)?;
+        }
+        // The branch is bounded as the session is: in time, in acts, each command.
+        if let Some(f) = &session.fork {
+            let ordered = f.journal.windows(2).all(|w| w[0].0 <= w[1].0);
+            let in_time = f
+                .journal
+                .iter()
+                .all(|(t, _)| *t >= f.at && *t <= session.now);
+            if !ordered || !in_time || f.at > session.now || f.journal.len() > MAX_JOURNAL_ACTS {
+                return Err(said(
+                    "error: the share link is damaged (its times do not add up)",
+                    &[],
+                ));
+            }
+            check_command(&f.change)?;
+            for (_, act) in &f.journal {
+                if let Act::Run(text) = act {
+                    check_command(text)?;
+                }
+            }
         }
         Ok(session)
     }
@@ -374,6 +409,9 @@ impl SimState {
         }
         s.journal = session.journal.clone();
         s.applied = 0;
+        // A lesson that opens forked is forked again where the link's branch says.
+        s.fork = None;
+        s.replay_fork = session.fork.clone();
         let from = s.cluster.now();
         s.replay = Some(Replay {
             from,
@@ -391,6 +429,11 @@ impl SimState {
             // After a rewind, what the journal holds past now has not happened here.
             journal: self.journal[..self.applied].to_vec(),
             now,
+            fork: self.fork.as_ref().map(|f| ForkLink {
+                at: f.at,
+                change: f.change.clone(),
+                journal: f.m.journal[..f.m.applied.min(f.m.journal.len())].to_vec(),
+            }),
         }
     }
 }

@@ -109,6 +109,11 @@ pub struct SimState {
     pub clock_live: bool,
     /// The learner's predictions, by step.
     pub predictions: std::collections::BTreeMap<usize, Prediction>,
+    /// A second branch with one change, played beside this one ("what if"); what the
+    /// learner does is done in both. A rewind closes it.
+    pub fork: Option<kubeplay_engine::fork::Fork>,
+    /// A share link's branch still to start when its replay reaches the fork's moment.
+    pub(super) replay_fork: Option<ForkLink>,
     /// Which world this is (a new one per load and per `sim reset`): views that keep
     /// something per world (the timeline's lanes) start over when it changes.
     pub world: u64,
@@ -193,6 +198,8 @@ impl SimState {
             world: next_world(),
             clock_live: false,
             predictions: Default::default(),
+            fork: None,
+            replay_fork: None,
             playing: true,
             speed_x10: 10,
             slow_motion: false,
@@ -216,6 +223,10 @@ impl SimState {
         s.m = m;
         s.slow_motion = true;
         s.playing = !s.scenario.as_ref().is_some_and(|a| a.scenario.paused);
+        // A lesson that opens forked: the second branch, with its change, from here.
+        if let Some(change) = s.scenario.as_ref().and_then(|a| a.scenario.fork.clone()) {
+            s.fork = Some(kubeplay_engine::fork::Fork::start(&s.m, &change)?);
+        }
         let fresh = s.scenario.as_ref().map(|a| Tracker::new(&a.scenario));
         s.timeline = Timeline::with_opening(
             opening
@@ -255,6 +266,10 @@ impl SimState {
         let before = (self.cluster.store.revision(), self.cluster.now());
         self.m.restarted_with = None;
         self.apply(&act);
+        // What the learner does is done in the other branch too, at the same moment.
+        if let (Some(f), Act::Run(text)) = (self.fork.as_mut(), &act) {
+            f.also(&self.m.cluster, text);
+        }
         // A `sim advance`/`sim settle` the learner just started runs even while paused
         // (they asked for it); one restored by a rewind or a link waits for Play.
         self.clock_live =
@@ -287,6 +302,7 @@ impl SimState {
                 // (run by a poll or a step): the journal starts with that line and
                 // what was queued behind it, which replays it on any world.
                 let act = self.m.restarted_with.take().map_or(act, Act::Run);
+                self.fork = None;
                 self.journal.clear();
                 self.journal.push((0, act));
                 self.applied = 1;
@@ -314,9 +330,48 @@ impl SimState {
     /// page's commands), then let it print (a journaled poll, as the ticker's).
     pub fn finish_clock(&mut self) {
         while let Some(goal) = self.clock_goal() {
-            self.m
-                .advance_within(goal.saturating_sub(self.m.cluster.now()), &mut || false);
+            let behind = goal.saturating_sub(self.m.cluster.now());
+            self.advance_all(behind, &mut || false);
             self.tick_poll();
+        }
+    }
+
+    /// Play the clock `ms` on, within the budget: with a second branch, in slices that
+    /// end on every [`scn::CHECK_EVERY`] boundary, the branch following at each, so the
+    /// two are compared at the same moments live and in a share link's replay.
+    pub fn advance_all(&mut self, ms: SimTime, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        if self.fork.is_none() {
+            return self.m.advance_within(ms, out_of_time);
+        }
+        let end = self.m.cluster.now().saturating_add(ms);
+        loop {
+            // The branch catches up first (and is compared where this one stands); out
+            // of time, this one waits for it.
+            let behind = self.fork.as_ref().is_some_and(|f| {
+                f.m.cluster.now() < self.m.cluster.now() || f.m.cluster.is_mid_instant()
+            });
+            if behind {
+                let (m, fork) = (&self.m, self.fork.as_mut());
+                if let Some(f) = fork {
+                    if !f.follow(&m.cluster, out_of_time) {
+                        return false;
+                    }
+                }
+            }
+            let now = self.m.cluster.now();
+            let mid = self.m.cluster.is_mid_instant();
+            if now >= end && !mid {
+                return true;
+            }
+            // An instant cut short is finished first: a boundary is compared whole.
+            let next = if mid {
+                now
+            } else {
+                ((now / scn::CHECK_EVERY + 1) * scn::CHECK_EVERY).min(end)
+            };
+            if !self.m.advance_within(next.saturating_sub(now), out_of_time) {
+                return false;
+            }
         }
     }
 

@@ -258,6 +258,7 @@ fn a_damaged_or_foreign_share_link_is_refused_with_a_reason() {
         scenario: Some(ScenarioSource::Id("nope".into())),
         journal: vec![],
         now: 0,
+        fork: None,
     };
     assert!(SimState::from_session(&bad_scn).is_err());
 }
@@ -733,7 +734,7 @@ fn tick_like_the_page(s: &mut SimState, ms: u64, every: u32, asked: &mut u32) ->
     let run = s
         .clock_goal()
         .map_or(ms, |goal| goal.saturating_sub(s.cluster.now()));
-    let done = s.advance_within(run, &mut || {
+    let done = s.advance_all(run, &mut || {
         *asked += 1;
         *asked % every == 0
     });
@@ -971,4 +972,50 @@ fn a_completion_record_the_page_makes_is_confirmed_by_the_engines_verifier() {
     )
     .unwrap();
     assert_eq!(m.cluster.transcript(), s.cluster.transcript());
+}
+
+#[test]
+fn a_fork_plays_on_one_clock_takes_the_learners_acts_and_a_share_link_carries_both_branches() {
+    let state = Rc::new(RefCell::new(SimState::default_world()));
+    let sim = SimHandle::new(Rc::clone(&state), 0, Callback::noop());
+    assert!(sim
+        .fork_with("kubectl scale deployment nope --replicas=1")
+        .is_err());
+    assert!(
+        state.borrow().fork.is_none(),
+        "a failed change makes no branch"
+    );
+    sim.fork_with("kubectl cordon node-1\nkubectl cordon node-2")
+        .unwrap();
+    let mut asked = 0;
+    for _ in 0..10 {
+        tick_like_the_page(&mut state.borrow_mut(), 300, 7, &mut asked);
+    }
+    sim.run("kubectl scale deployment web --replicas=6");
+    for _ in 0..60 {
+        tick_like_the_page(&mut state.borrow_mut(), 300, 7, &mut asked);
+    }
+    let s = state.borrow();
+    let f = s.fork.as_ref().unwrap();
+    assert_eq!(f.m.cluster.now(), s.cluster.now(), "one clock");
+    let d = f
+        .first_difference
+        .clone()
+        .expect("the new Pods land differently");
+    assert!(d.fork.starts_with("node/"), "{d:?}");
+    let mut live = s.cluster.clone();
+    live.finish_instant();
+    let link = Session::decode(&s.session().encode()).unwrap();
+    assert!(link.fork.is_some());
+    let back = SimState::from_session(&link).unwrap();
+    assert_eq!(back.cluster.transcript(), live.transcript());
+    let bf = back.fork.as_ref().expect("the link's branch");
+    let mut fl = f.m.cluster.clone();
+    fl.finish_instant();
+    assert_eq!(
+        bf.m.cluster.transcript(),
+        fl.transcript(),
+        "the branch replays too"
+    );
+    assert_eq!(bf.first_difference, Some(d));
 }

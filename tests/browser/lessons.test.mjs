@@ -269,3 +269,33 @@ test('writing a session as a lesson fills the editor with a scenario that loads 
   assert.deepEqual(real(errors), []);
   await page.close();
 });
+
+test('what if: fork the session with one change, act once, and see both branches and their first difference', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?speed=5&slowmo=0`);
+  await page.getByTestId('pod').first().waitFor();
+  const panel = page.getByTestId('compare');
+  await panel.getByTestId('fork-change').fill('kubectl scale deployment nope --replicas=1');
+  await panel.getByTestId('fork-start').click();
+  await panel.getByTestId('fork-error').getByText(/not found/).waitFor();
+  await panel.getByTestId('fork-change').fill('kubectl cordon node-1');
+  await panel.getByTestId('fork-start').click();
+  await panel.getByTestId('fork-diff').getByText('No difference yet').waitFor();
+  await type(page, 'kubectl cordon node-2');
+  await type(page, 'kubectl scale deployment web --replicas=6');
+  await panel.getByTestId('fork-diff').getByText(/First difference at [\d:.]+: as is node\/node-\d.* what if node\/node-\d/).waitFor({ timeout: 30_000 });
+  assert.ok(await panel.getByTestId('branch-fork').locator('li.differs').count() > 0);
+  await page.getByTestId('play').click();
+  await panel.screenshot({ path: shot('compare-en.png') });
+  // The share link carries both branches.
+  await page.getByTestId('share').click();
+  const url = await page.getByTestId('share-url').inputValue();
+  const diff = await panel.getByTestId('fork-diff').textContent();
+  const again = await openPage(browser, url);
+  await again.page.getByTestId('compare').getByTestId('fork-diff').getByText(diff).waitFor({ timeout: 30_000 });
+  await page.getByTestId('fork-close').click();
+  await panel.getByTestId('fork-start').waitFor();
+  assert.deepEqual(real(errors), []);
+  assert.deepEqual(real(again.errors), []);
+  await again.page.close();
+  await page.close();
+});

@@ -1,0 +1,181 @@
+//! Fork and compare: from any moment of a session, a second branch with one thing
+//! changed (a readiness probe, a PodDisruptionBudget, `maxUnavailable: 0`, a second
+//! zone), played on the same clock beside the first, and the first moment the two
+//! worlds differ in what a learner can see.
+//!
+//! The branch is a copy of the session's engine side ([`Machine`]) with the change run
+//! in it; determinism does the rest: both branches start from the same world, so every
+//! difference is the change's doing.
+
+use crate::api::{Deployment, Node, Pod, ReplicaSet};
+use crate::cluster::Cluster;
+use crate::session::{Act, Machine};
+use crate::time::SimTime;
+
+/// The second branch.
+#[derive(Clone, Debug)]
+pub struct Fork {
+    /// When it was forked.
+    pub at: SimTime,
+    /// The one change (a command) made in it.
+    pub change: String,
+    /// The branch's engine side.
+    pub m: Machine,
+    /// The first moment the two branches differed, once they have.
+    pub first_difference: Option<Difference>,
+}
+
+/// Where the two branches first differed: the time, and the first line of their
+/// outlines ([`outline`]) that differs, in each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// When.
+    pub at: SimTime,
+    /// The line in the branch as it is (empty: it has no such line).
+    pub main: String,
+    /// The line in the branch with the change.
+    pub fork: String,
+}
+
+impl Fork {
+    /// Fork `main` now and make `change` in the new branch. Its console, journal and
+    /// waiting command start afresh; an error of the change is returned as printed.
+    pub fn start(main: &Machine, change: &str) -> Result<Fork, String> {
+        let mut m = main.clone();
+        m.pending = None;
+        m.queued.clear();
+        m.console.clear();
+        m.journal.clear();
+        m.applied = 0;
+        m.goals_reached.clear();
+        m.act_and_journal(Act::Run(change.to_string()));
+        if let Some(e) = m.console.iter().find(|e| !e.ok) {
+            return Err(e.output.trim_end().to_string());
+        }
+        let mut f = Fork {
+            at: m.cluster.now(),
+            change: change.to_string(),
+            m,
+            first_difference: None,
+        };
+        f.compare(&main.cluster);
+        Ok(f)
+    }
+
+    /// A branch as a share link carries it: `main` is the first branch at the moment
+    /// it was forked, `journal` the branch's own acts (the change first). Playing it
+    /// on ([`Fork::follow`]) replays them at their times.
+    pub fn resume(main: &Machine, at: SimTime, change: &str, journal: Vec<(SimTime, Act)>) -> Fork {
+        let mut m = main.clone();
+        m.pending = None;
+        m.queued.clear();
+        m.console.clear();
+        m.goals_reached.clear();
+        m.journal = journal;
+        m.applied = 0;
+        Fork {
+            at,
+            change: change.to_string(),
+            m,
+            first_difference: None,
+        }
+    }
+
+    /// Play the branch's clock up to `main`'s (one clock for both), within the page's
+    /// budget (false: out of time, it catches up next time); then compare the two. A
+    /// command waiting in the branch looks at its cluster, as the page's console does.
+    pub fn follow(&mut self, main: &Cluster, out_of_time: &mut dyn FnMut() -> bool) -> bool {
+        let behind = main.now().saturating_sub(self.m.cluster.now());
+        if !self.m.advance_within(behind, out_of_time) {
+            return false;
+        }
+        if self.m.wants_poll() {
+            self.m.act_and_journal(Act::Poll);
+        }
+        if !main.is_mid_instant() && !self.m.cluster.is_mid_instant() {
+            self.compare(main);
+        }
+        true
+    }
+
+    /// What the learner does after the fork is done in both branches: `text` runs here
+    /// too, at the same moment (the branch first catches up with `main`).
+    pub fn also(&mut self, main: &Cluster, text: &str) {
+        // Caught up without comparing: `main` has acted already, this branch not yet.
+        let behind = main.now().saturating_sub(self.m.cluster.now());
+        self.m.advance(behind);
+        self.m.act_and_journal(Act::Run(text.to_string()));
+    }
+
+    /// Note the first difference, if this is it. The branches are compared where both
+    /// clocks stand at the fork's moment or on a [`crate::scenario::CHECK_EVERY`]
+    /// boundary — moments a live page and a replay both stop at, so a share link finds
+    /// the same first difference (see the page's `advance_all`).
+    fn compare(&mut self, main: &Cluster) {
+        let now = main.now();
+        if self.first_difference.is_some()
+            || now != self.m.cluster.now()
+            || (now % crate::scenario::CHECK_EVERY != 0 && now != self.at)
+        {
+            return;
+        }
+        let (a, b) = (outline(main), outline(&self.m.cluster));
+        let n = a.len().max(b.len());
+        if let Some(i) = (0..n).find(|&i| a.get(i) != b.get(i)) {
+            self.first_difference = Some(Difference {
+                at: main.now(),
+                main: a.get(i).cloned().unwrap_or_default(),
+                fork: b.get(i).cloned().unwrap_or_default(),
+            });
+        }
+    }
+}
+
+/// What a learner sees of a world, one line per thing, without the random parts of
+/// names (so two branches compare by what happened, not by what was named): each
+/// Deployment's counts, each ReplicaSet's (by template hash), the Pods on each node by
+/// phase and readiness, and each node's readiness.
+pub fn outline(c: &Cluster) -> Vec<String> {
+    let mut out = Vec::new();
+    for d in c.store.list::<Deployment>() {
+        let s = &d.status;
+        out.push(format!(
+            "deployment/{}: {} wanted, {} updated, {} ready, {} available",
+            d.metadata.name,
+            d.spec.replicas,
+            s.updated_replicas,
+            s.ready_replicas,
+            s.available_replicas
+        ));
+    }
+    for r in c.store.list::<ReplicaSet>() {
+        out.push(format!(
+            "replicaset/{}: {} wanted, {} ready",
+            r.metadata.name, r.spec.replicas, r.status.ready_replicas
+        ));
+    }
+    for n in c.store.list::<Node>() {
+        let on = |p: &&Pod| p.spec.node_name == n.metadata.name;
+        let pods: Vec<&Pod> = c.store.list::<Pod>().filter(on).collect();
+        let count = |f: &dyn Fn(&Pod) -> bool| pods.iter().filter(|p| f(p)).count();
+        out.push(format!(
+            "node/{}: {}, {} Pods ({} ready, {} terminating)",
+            n.metadata.name,
+            if n.ready_status() == "True" {
+                "Ready"
+            } else {
+                "NotReady"
+            },
+            pods.len(),
+            count(&|p| p.is_ready()),
+            count(&|p| p.metadata.is_deleting()),
+        ));
+    }
+    let pending = c
+        .store
+        .list::<Pod>()
+        .filter(|p| p.spec.node_name.is_empty())
+        .count();
+    out.push(format!("Pods on no node: {pending}"));
+    out
+}
