@@ -1019,3 +1019,19 @@ fn a_fork_plays_on_one_clock_takes_the_learners_acts_and_a_share_link_carries_bo
     );
     assert_eq!(bf.first_difference, Some(d));
 }
+
+#[test]
+fn a_lesson_with_a_fork_opens_forked_and_a_bad_fork_change_is_refused() {
+    let yaml = "id: what-if\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ncluster:\n  nodes: [{name: node-1}, {name: node-2}]\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=2\n  sim settle\nfork: kubectl scale deployment web --replicas=4\ngoals:\n  - label: {en: four, zh: 四}\n    expect: deployment/web {.spec.replicas} == 4\n";
+    let s = SimState::with_scenario(ScenarioSource::Yaml(yaml.into())).unwrap();
+    let f = s.fork.as_ref().expect("opens forked");
+    assert_eq!(f.at, s.cluster.now());
+    assert!(f
+        .first_difference
+        .as_ref()
+        .unwrap()
+        .fork
+        .contains("4 wanted"));
+    let bad = yaml.replace("scale deployment web", "scale deployment nope");
+    assert!(SimState::with_scenario(ScenarioSource::Yaml(bad)).is_err());
+}
