@@ -436,6 +436,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "predict-the-gateway-story",
         include_str!("../scenarios/38-predict-the-gateway-story.yaml"),
     ),
+    (
+        "predict-more-exercises",
+        include_str!("../scenarios/39-predict-more-exercises.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

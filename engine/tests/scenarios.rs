@@ -21,7 +21,7 @@ fn every_built_in_scenario_reaches_all_its_goals_through_the_cli() {
     let (code, list, _) = cli(&["scenario", "--list"]);
     assert_eq!(code, 0);
     let ids: Vec<&str> = list.lines().filter_map(|l| l.split('\t').next()).collect();
-    assert_eq!(ids.len(), 38, "{list}");
+    assert_eq!(ids.len(), 39, "{list}");
     for id in ids {
         let (code, out, err) = cli(&["scenario", id]);
         assert_eq!(code, 0, "scenario {id} failed:\n{out}\n{err}");

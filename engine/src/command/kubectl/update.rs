@@ -584,9 +584,23 @@ fn restore_hidden(orig: &Object, new: &mut Object) {
 pub(super) fn patch(c: &mut Cluster, words: &[String]) -> R {
     let p = parse_flags(
         words,
-        &[NS, flag("patch", Some('p')), flag("type", None)],
+        &[
+            NS,
+            flag("patch", Some('p')),
+            flag("type", None),
+            flag("subresource", None),
+        ],
         "kubectl patch",
     )?;
+    // `PatchOptions.Validate`: the subresources kubectl knows.
+    let subresource = p.get("subresource").filter(|s| !s.is_empty());
+    if let Some(sr) = subresource {
+        if sr != "status" && sr != "scale" {
+            return Err(format!(
+                "error: invalid subresource value: \"{sr}\". Must be one of [status scale]"
+            ));
+        }
+    }
     let (kind, name) = one_target(&p, "patch")?;
     let body = p.get("patch").ok_or(
         "error: must specify --patch or --patch-file containing the contents of the patch",
@@ -609,7 +623,47 @@ pub(super) fn patch(c: &mut Cluster, words: &[String]) -> R {
     let live = get_cloned(c, kind, &key)?;
     let before = live.to_json();
     let mut v = before.clone();
-    merge_patch(&mut v, &patch);
+    if subresource == Some("scale") {
+        // The Scale object: only spec.replicas can change through it.
+        let replicas = before.pointer("/spec/replicas").cloned();
+        let (Some(replicas), true) = (
+            replicas,
+            matches!(
+                kind,
+                Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
+            ),
+        ) else {
+            return Err(
+                "Error from server (NotFound): the server could not find the requested resource"
+                    .into(),
+            );
+        };
+        let mut scale = serde_json::json!({"spec": {"replicas": replicas}});
+        merge_patch(&mut scale, &patch);
+        if let Some(spec) = v.get_mut("spec").and_then(|s| s.as_object_mut()) {
+            spec.insert("replicas".into(), scale["spec"]["replicas"].clone());
+        }
+    } else {
+        merge_patch(&mut v, &patch);
+        // The main resource cannot change status (the strategy's PrepareForUpdate keeps
+        // the live one), nor the status subresource anything else.
+        // (A patch that is not an object replaced the whole document: decoding refuses it.)
+        match (subresource, v.as_object_mut()) {
+            (None, Some(o)) => {
+                if let Some(st) = before.get("status") {
+                    o.insert("status".into(), st.clone());
+                }
+            }
+            (Some("status"), Some(o)) => {
+                let status = o.get("status").cloned();
+                v = before.clone();
+                if let (Some(st), Some(o)) = (status, v.as_object_mut()) {
+                    o.insert("status".into(), st);
+                }
+            }
+            _ => {}
+        }
+    }
     // Compare in the API's JSON shape: simulator-only fields are not part of it.
     if v == before {
         return Ok(format!(
@@ -628,7 +682,9 @@ pub(super) fn patch(c: &mut Cluster, words: &[String]) -> R {
         .pointer("/metadata/resourceVersion")
         .and_then(|v| v.as_str())
         .is_some();
-    let status_only = status_changed && !matches!((&obj, &live), (a, b) if a.spec_differs(b));
+    let status_only = subresource == Some("status")
+        && status_changed
+        && !matches!((&obj, &live), (a, b) if a.spec_differs(b));
     let req = match (status_only, precondition) {
         (true, true) => Request::UpdateStatus(obj),
         (true, false) => Request::blind_update_status(obj),
