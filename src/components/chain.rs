@@ -1151,7 +1151,7 @@ fn service_card(lang: crate::i18n::Lang, g: &Geo, s: &ServiceCard) -> Html {
         <div key={format!("svc/{}/{}", s.namespace, s.name)}
              class={classes!("card", "service", (s.failed > 0).then_some("failing"), (ready == 0).then_some("noready"))}
              style={g.card(2, s.y, SERVICE_H)} data-testid={format!("service-card-{}", s.name)}>
-            <div class="kind">{ format!("{} · {} · {}", t(lang, "Service"), s.type_, s.address) }</div>
+            <div class="kind" title={format!("{} · {} · {}", t(lang, "Service"), s.type_, s.address)}>{ format!("{} · {} · {}", t(lang, "Service"), s.type_, s.address) }</div>
             <div class="name" title={s.name.clone()}>{ fit_name(&s.name, g.name_chars(0, 0.0)) }</div>
             <div class="specstatus">
                 <span class="status" title={t(lang, "EndpointSlice endpoints: conditions.ready / not ready / conditions.terminating")}>
