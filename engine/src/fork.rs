@@ -154,28 +154,83 @@ pub fn outline(c: &Cluster) -> Vec<String> {
             r.metadata.name, r.spec.replicas, r.status.ready_replicas
         ));
     }
+    // One pass over the Pods: (Pods, ready, terminating) by node; "" is no node.
+    let mut on: std::collections::BTreeMap<&str, (usize, usize, usize)> = Default::default();
+    for p in c.store.list::<Pod>() {
+        let e = on.entry(p.spec.node_name.as_str()).or_default();
+        e.0 += 1;
+        e.1 += usize::from(p.is_ready());
+        e.2 += usize::from(p.metadata.is_deleting());
+    }
     for n in c.store.list::<Node>() {
-        let on = |p: &&Pod| p.spec.node_name == n.metadata.name;
-        let pods: Vec<&Pod> = c.store.list::<Pod>().filter(on).collect();
-        let count = |f: &dyn Fn(&Pod) -> bool| pods.iter().filter(|p| f(p)).count();
+        let (pods, ready, terminating) = on
+            .get(n.metadata.name.as_str())
+            .copied()
+            .unwrap_or_default();
         out.push(format!(
-            "node/{}: {}, {} Pods ({} ready, {} terminating)",
+            "node/{}: {}, {pods} Pods ({ready} ready, {terminating} terminating)",
             n.metadata.name,
             if n.ready_status() == "True" {
                 "Ready"
             } else {
                 "NotReady"
             },
-            pods.len(),
-            count(&|p| p.is_ready()),
-            count(&|p| p.metadata.is_deleting()),
         ));
     }
-    let pending = c
-        .store
-        .list::<Pod>()
-        .filter(|p| p.spec.node_name.is_empty())
-        .count();
+    let pending = on.get("").map_or(0, |e| e.0);
     out.push(format!("Pods on no node: {pending}"));
     out
+}
+
+/// What differs between two worlds, by the thing each [`outline`] line is about
+/// (`deployment/web`, `replicaset/web-5d…`, `node/node-1`, `Pods on no node`): the
+/// lines one world has and the other has not, or has with other counts. Pods are
+/// compared by name too (`pod/web-5d…-x4jzh`: only one world has it, or it runs on
+/// another node, or is ready or terminating in one only): a change that names nothing
+/// leaves the two worlds drawing the same names, so the same Pod can be followed in
+/// both; where names part, the Pods are different Pods and differ.
+pub fn differing(a: &Cluster, b: &Cluster) -> std::collections::BTreeSet<String> {
+    let mut out = differing_lines(a, b);
+    let pods = |c: &Cluster| -> std::collections::BTreeMap<String, (String, bool, bool)> {
+        c.store
+            .list::<Pod>()
+            .map(|p| {
+                (
+                    format!("pod/{}", p.metadata.name),
+                    (
+                        p.spec.node_name.clone(),
+                        p.is_ready(),
+                        p.metadata.is_deleting(),
+                    ),
+                )
+            })
+            .collect()
+    };
+    let (pa, pb) = (pods(a), pods(b));
+    out.extend(
+        pa.keys()
+            .chain(pb.keys())
+            .filter(|k| pa.get(*k) != pb.get(*k))
+            .cloned(),
+    );
+    out
+}
+
+/// [`differing`] by [`outline`] lines only.
+fn differing_lines(a: &Cluster, b: &Cluster) -> std::collections::BTreeSet<String> {
+    let by_key = |c: &Cluster| -> std::collections::BTreeMap<String, String> {
+        outline(c)
+            .into_iter()
+            .map(|l| match l.split_once(": ") {
+                Some((k, v)) => (k.to_string(), v.to_string()),
+                None => (l, String::new()),
+            })
+            .collect()
+    };
+    let (a, b) = (by_key(a), by_key(b));
+    a.keys()
+        .chain(b.keys())
+        .filter(|k| a.get(*k) != b.get(*k))
+        .cloned()
+        .collect()
 }

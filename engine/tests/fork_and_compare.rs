@@ -3,7 +3,7 @@
 //! two differ is found.
 
 use kubeplay_engine::cluster::Cluster;
-use kubeplay_engine::fork::{outline, Fork};
+use kubeplay_engine::fork::{differing, outline, Fork};
 use kubeplay_engine::session::{Act, Machine};
 
 fn playground() -> Machine {
@@ -78,4 +78,29 @@ fn a_visible_change_is_the_first_difference_at_once() {
             && d.fork.starts_with("deployment/web: 5 wanted"),
         "{d:?}"
     );
+}
+
+#[test]
+fn what_differs_is_named_by_the_thing_each_outline_line_is_about() {
+    let mut main = playground();
+    let mut f = Fork::start(&main, "kubectl scale deployment web --replicas=5").unwrap();
+    assert_eq!(
+        differing(&main.cluster, &f.m.cluster),
+        ["deployment/web".to_string()].into_iter().collect(),
+        "only the spec differs at once"
+    );
+    play(&mut main, &mut f, 30_000, 100);
+    let d = differing(&main.cluster, &f.m.cluster);
+    assert!(d.contains("deployment/web"), "{d:?}");
+    assert!(
+        d.iter().any(|k| k.starts_with("replicaset/web-")),
+        "the ReplicaSet's counts differ too: {d:?}"
+    );
+    assert!(
+        d.iter().any(|k| k.starts_with("node/")),
+        "two more Pods run somewhere: {d:?}"
+    );
+    let new_pods: Vec<&String> = d.iter().filter(|k| k.starts_with("pod/")).collect();
+    assert_eq!(new_pods.len(), 2, "the two Pods only the branch has: {d:?}");
+    assert!(differing(&main.cluster, &main.cluster).is_empty());
 }

@@ -202,6 +202,8 @@ pub fn app() -> Html {
         });
     }
     let shows = |p: &str| options.shows(p);
+    // The second branch's change, while fork and compare is open.
+    let forked = state.borrow().fork.as_ref().map(|f| f.change.clone());
     let error = url_error.borrow().as_ref().map(|e| e.in_lang(lang));
     let (replay, replay_note) = {
         let s = state.borrow();
@@ -278,11 +280,31 @@ pub fn app() -> Html {
                 <div class={classes!("workbench", (!dock_parts.is_empty()).then_some("docked"))}>
                     // The stage: what the cluster is, always in view.
                     <main class="main stage" id="stage" tabindex="-1" data-testid="stage">
-                        if shows("chain") { <ChainView /> }
-                        if shows("compare") { <crate::components::compare::ComparePanel /> }
+                        if let Some(change) = forked.clone().filter(|_| shows("chain")) {
+                            // Fork and compare: what differs first, then both chains side
+                            // by side where the stage is wide enough, else one above the
+                            // other.
+                            if shows("compare") { <crate::components::compare::ComparePanel /> }
+                            <div class="split" data-testid="split">
+                                <div class="side">
+                                    <h3 class="side-head">{ t(lang, "As is") }</h3>
+                                    <ChainView />
+                                </div>
+                                <div class="side">
+                                    <h3 class="side-head">{ t(lang, "What if") }{ ": " }<code>{ change }</code></h3>
+                                    <ChainView branch={crate::sim::Branch::Fork} />
+                                </div>
+                            </div>
+                        } else {
+                            if shows("chain") { <ChainView /> }
+                            if shows("compare") { <crate::components::compare::ComparePanel /> }
+                        }
                         if shows("services") { <ServicePanel /> }
                         if shows("board") { <NodeBoard /> }
-                        if shows("timeline") { <TimelineView /> }
+                        if shows("timeline") {
+                            <TimelineView />
+                            if forked.is_some() { <TimelineView branch={crate::sim::Branch::Fork} /> }
+                        }
                         if !options.embed && shows("deployments") { <DeploymentPanel /> }
                         if shows("requests") { <crate::components::requests::RequestPath /> }
                         if shows("queues") { <crate::components::queues::QueueView /> }

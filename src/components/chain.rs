@@ -2,10 +2,11 @@
 //! for ownerReferences and bindings.
 
 use crate::i18n::{t, trf};
-use crate::sim::{use_sim, Selection, SimHandle, Verb};
+use crate::sim::{use_sim, Branch, Selection, SimHandle, Verb};
 use crate::view::*;
 use kubeplay_engine::api::quantity::{format_bytes, format_cpu_milli};
 use kubeplay_engine::time::SimTime;
+use std::collections::BTreeSet;
 use yew::prelude::*;
 
 /// Wall milliseconds a change cue (fade-in start, pulse) stays on before the cards
@@ -169,9 +170,18 @@ fn wall_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
+/// Properties of [`ChainView`].
+#[derive(Properties, PartialEq)]
+pub struct ChainProps {
+    /// Which branch to draw (fork and compare draws both; the second is a picture,
+    /// nothing on it is clicked).
+    #[prop_or_default]
+    pub branch: Branch,
+}
+
 /// The chain view.
 #[function_component(ChainView)]
-pub fn chain_view() -> Html {
+pub fn chain_view(props: &ChainProps) -> Html {
     // (previous frame, this frame) as (store revision, time), and whether this frame's
     // cues were shown already: only a new frame moves it, so a re-render of the same state
     // keeps its pulses, and a short timer then takes them off (paused, no new frame
@@ -191,7 +201,7 @@ pub fn chain_view() -> Html {
             move || drop(timer)
         });
     }
-    let sim = use_sim();
+    let sim = use_sim().on_branch(props.branch);
     let lang = sim.lang();
     // The chain's width, measured by a ResizeObserver (the dock, a phone, an iframe).
     let chain_ref = use_node_ref();
@@ -216,7 +226,15 @@ pub fn chain_view() -> Html {
     if let Some(m) = agg {
         return aggregated_view(&sim, &m);
     }
-    let model = chain_model(&sim.state.borrow().cluster);
+    let model = chain_model(&sim.world());
+    // With a second branch open, the cards whose counts differ from the other branch's.
+    let differs = {
+        let s = sim.state.borrow();
+        s.fork
+            .as_ref()
+            .map(|f| kubeplay_engine::fork::differing(&s.cluster, &f.m.cluster))
+            .unwrap_or_default()
+    };
     let prev = new_frame(&sim, &mut frames.borrow_mut());
     let g = Geo::for_width(*width);
     let total = g.total();
@@ -226,11 +244,13 @@ pub fn chain_view() -> Html {
     } else {
         model_height_without_nodes(&model)
     };
-    let items = chain_items(&sim, &g, &model, prev);
+    let items = chain_items(&sim, &g, &model, prev, &differs);
+    let fork_view = sim.is_fork_view();
     html! {
-        <section class={classes!("chain", g.flow.then_some("flow"))} ref={chain_ref} data-cols={g.cols.to_string()}
-                 aria-label={t(lang, "Deployment → ReplicaSet → Pod → Node")}>
-            { control_plane_bar(&sim) }
+        <section class={classes!("chain", g.flow.then_some("flow"), fork_view.then_some("branch"))} ref={chain_ref} data-cols={g.cols.to_string()}
+                 aria-label={if fork_view { t(lang, "What if: Deployment → ReplicaSet → Pod → Node") } else { t(lang, "Deployment → ReplicaSet → Pod → Node") }}
+                 data-testid={if fork_view { "chain-fork" } else { "chain" }}>
+            if !fork_view { { control_plane_bar(&sim) } }
             if g.flow {
                 <div class="flowtools">{ chain_tools(&sim) }</div>
             } else {
@@ -276,6 +296,9 @@ fn model_height_without_nodes(m: &ChainModel) -> f64 {
 /// Add a node, and download the picture: the buttons beside the column heads.
 fn chain_tools(sim: &SimHandle) -> Html {
     let lang = sim.lang();
+    if sim.is_fork_view() {
+        return html! {};
+    }
     html! {
         <>
             if !sim.readonly() {
@@ -289,10 +312,11 @@ fn chain_tools(sim: &SimHandle) -> Html {
 
 /// One card with its 🔍 right after it (so it is the next tab stop), in a wrapper
 /// keyed by the object: `display: contents` when the chain is drawn in columns, an
-/// indented block of the tree otherwise.
-fn item(key: String, depth: usize, card: Html, inspect: Html) -> Html {
+/// indented block of the tree otherwise. `differs`: its counts are not the other
+/// branch's (fork and compare).
+fn item(key: String, depth: usize, card: Html, inspect: Html, differs: bool) -> Html {
     html! {
-        <div {key} class="item" style={format!("--depth:{depth}")}>{ card }{ inspect }</div>
+        <div {key} class={classes!("item", differs.then_some("differs"))} style={format!("--depth:{depth}")}>{ card }{ inspect }</div>
     }
 }
 
@@ -308,13 +332,17 @@ fn object_item(
     col: usize,
     y: f64,
     dy: f64,
+    differs: &BTreeSet<String>,
 ) -> Html {
     let (kind, key) = sel.kind_key();
+    // The outline's name for it (see `kubeplay_engine::fork::outline`).
+    let what = format!("{}/{}", kind.name().to_ascii_lowercase(), key.name);
     item(
         format!("{}/{}", kind.name(), key.name),
         depth,
         card,
         inspect_button(sim, g, sel, col, y, dy),
+        differs.contains(&what),
     )
 }
 
@@ -325,6 +353,7 @@ fn chain_items(
     g: &Geo,
     m: &ChainModel,
     prev: Option<(u64, SimTime)>,
+    differs: &BTreeSet<String>,
 ) -> Vec<Html> {
     let lang = sim.lang();
     let mut out = Vec::new();
@@ -333,7 +362,7 @@ fn chain_items(
         for (i, p) in m.pods.iter().enumerate() {
             if !drawn[i] && p.owner.as_deref() == Some(owner) {
                 drawn[i] = true;
-                out.push(pod_item(sim, g, p, depth, prev));
+                out.push(pod_item(sim, g, p, depth, prev, differs));
             }
         }
     };
@@ -343,18 +372,29 @@ fn chain_items(
             0,
             service_card(lang, g, s),
             html! {},
+            false,
         ));
     }
     for d in &m.deployments {
         let card = deployment_card(sim, g, d, freshness(d.rv, d.created_ms, prev));
         let sel = Selection::Deployment(d.name.clone());
-        out.push(object_item(sim, g, sel, 0, card, 0, d.y, OWNER_H - 24.0));
+        out.push(object_item(
+            sim,
+            g,
+            sel,
+            0,
+            card,
+            0,
+            d.y,
+            OWNER_H - 24.0,
+            differs,
+        ));
         for r in m
             .replicasets
             .iter()
             .filter(|r| r.owner.as_deref() == Some(d.name.as_str()))
         {
-            out.push(rs_item(sim, g, r, prev));
+            out.push(rs_item(sim, g, r, prev, differs));
             pods_of(&mut out, &r.name, 2, &mut drawn_pods);
         }
     }
@@ -363,19 +403,29 @@ fn chain_items(
             .as_ref()
             .is_some_and(|o| m.deployments.iter().any(|d| &d.name == o))
     }) {
-        out.push(rs_item(sim, g, r, prev));
+        out.push(rs_item(sim, g, r, prev, differs));
         pods_of(&mut out, &r.name, 1, &mut drawn_pods);
     }
     for c in &m.cronjobs {
         let card = cronjob_card(lang, g, c, freshness(c.rv, c.created_ms, prev));
         let sel = Selection::CronJob(c.name.clone());
-        out.push(object_item(sim, g, sel, 0, card, 0, c.y, OWNER_H - 24.0));
+        out.push(object_item(
+            sim,
+            g,
+            sel,
+            0,
+            card,
+            0,
+            c.y,
+            OWNER_H - 24.0,
+            differs,
+        ));
         for j in m
             .jobs
             .iter()
             .filter(|j| j.owner.as_deref() == Some(c.name.as_str()))
         {
-            out.push(job_item(sim, g, j, 1, prev));
+            out.push(job_item(sim, g, j, 1, prev, differs));
             pods_of(&mut out, &j.name, 2, &mut drawn_pods);
         }
     }
@@ -384,25 +434,25 @@ fn chain_items(
             .as_ref()
             .is_some_and(|o| m.cronjobs.iter().any(|c| &c.name == o))
     }) {
-        out.push(job_item(sim, g, j, 0, prev));
+        out.push(job_item(sim, g, j, 0, prev, differs));
         pods_of(&mut out, &j.name, 1, &mut drawn_pods);
     }
     for d in &m.daemonsets {
         let card = daemonset_card(lang, g, d, freshness(d.rv, d.created_ms, prev));
         let sel = Selection::DaemonSet(d.name.clone());
-        out.push(object_item(sim, g, sel, 0, card, 1, d.y, 0.0));
+        out.push(object_item(sim, g, sel, 0, card, 1, d.y, 0.0, differs));
         pods_of(&mut out, &d.name, 1, &mut drawn_pods);
     }
     for d in &m.statefulsets {
         let card = statefulset_card(lang, g, d, freshness(d.rv, d.created_ms, prev));
         let sel = Selection::StatefulSet(d.name.clone());
-        out.push(object_item(sim, g, sel, 0, card, 1, d.y, 0.0));
+        out.push(object_item(sim, g, sel, 0, card, 1, d.y, 0.0, differs));
         pods_of(&mut out, &d.name, 1, &mut drawn_pods);
     }
     // Pods no owner above claims (bare Pods, an owner already gone).
     for (i, p) in m.pods.iter().enumerate() {
         if !drawn_pods[i] {
-            out.push(pod_item(sim, g, p, 0, prev));
+            out.push(pod_item(sim, g, p, 0, prev, differs));
         }
     }
     if !g.flow && g.cols == 4 {
@@ -417,16 +467,23 @@ fn chain_items(
                 3,
                 n.y,
                 NODE_H - 24.0,
+                differs,
             ));
         }
     }
     out
 }
 
-fn rs_item(sim: &SimHandle, g: &Geo, r: &ReplicaSetView, prev: Option<(u64, SimTime)>) -> Html {
+fn rs_item(
+    sim: &SimHandle,
+    g: &Geo,
+    r: &ReplicaSetView,
+    prev: Option<(u64, SimTime)>,
+    differs: &BTreeSet<String>,
+) -> Html {
     let card = replicaset_card(sim.lang(), g, r, freshness(r.rv, r.created_ms, prev));
     let sel = Selection::ReplicaSet(r.name.clone());
-    object_item(sim, g, sel, 1, card, 1, r.y, 0.0)
+    object_item(sim, g, sel, 1, card, 1, r.y, 0.0, differs)
 }
 
 fn job_item(
@@ -435,10 +492,11 @@ fn job_item(
     j: &JobView,
     depth: usize,
     prev: Option<(u64, SimTime)>,
+    differs: &BTreeSet<String>,
 ) -> Html {
     let card = job_card(sim.lang(), g, j, freshness(j.rv, j.created_ms, prev));
     let sel = Selection::Job(j.name.clone());
-    object_item(sim, g, sel, depth, card, 1, j.y, 0.0)
+    object_item(sim, g, sel, depth, card, 1, j.y, 0.0, differs)
 }
 
 fn pod_item(
@@ -447,10 +505,11 @@ fn pod_item(
     p: &PodView,
     depth: usize,
     prev: Option<(u64, SimTime)>,
+    differs: &BTreeSet<String>,
 ) -> Html {
     let card = pod_card(sim, g, depth, p, freshness(p.rv, p.created_ms, prev));
     let sel = Selection::Pod(p.name.clone());
-    object_item(sim, g, sel, depth, card, 2, p.y, POD_H - 24.0)
+    object_item(sim, g, sel, depth, card, 2, p.y, POD_H - 24.0, differs)
 }
 
 /// A ResizeObserver and the callback it calls (kept alive together).
@@ -489,19 +548,20 @@ fn cached_aggregate(
     sim: &SimHandle,
     cache: &mut Option<AggCache>,
 ) -> Option<std::rc::Rc<AggregateModel>> {
-    let st = sim.state.borrow();
-    if !aggregated(&st.cluster) {
+    let playing = sim.state.borrow().playing;
+    let world = sim.world();
+    if !aggregated(&world) {
         return None;
     }
     let now = wall_ms();
-    let rev = st.cluster.store.revision();
+    let rev = world.store.revision();
     let fresh = match cache {
         Some(c) if c.rev == rev => true,
-        Some(c) if st.playing => now - c.at < (c.cost * 10.0).min(1_000.0),
+        Some(c) if playing => now - c.at < (c.cost * 10.0).min(1_000.0),
         _ => false,
     };
     if !fresh {
-        let model = aggregate_model(&st.cluster);
+        let model = aggregate_model(&world);
         let cost = wall_ms() - now;
         *cache = Some(AggCache {
             rev,
@@ -516,8 +576,8 @@ fn cached_aggregate(
 /// The frame before this one, to mark what changed since, while this frame's cues
 /// are still shown; a rewind makes nothing new.
 fn new_frame(sim: &SimHandle, f: &mut Frames) -> Option<(u64, SimTime)> {
-    let s = sim.state.borrow();
-    let now = (s.cluster.store.revision(), s.cluster.now());
+    let s = sim.world();
+    let now = (s.store.revision(), s.now());
     if f.1 != Some(now) {
         // Rewound: nothing is new relative to a later frame.
         f.0 = f.1.filter(|p| p.1 <= now.1);
@@ -794,7 +854,7 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
     };
     html! {
         <section class="chain aggregated" aria-label={t(lang, "Deployment → ReplicaSet → Pod → Node")} data-testid="aggregated">
-            { control_plane_bar(sim) }
+            if !sim.is_fork_view() { { control_plane_bar(sim) } }
             <p class="aggnote">{ trf(lang, "{} Pods: the chain shows counts; click a node cell to inspect it", &[&m.total_pods]) }</p>
             <h3>{ t(lang, "Nodes") }</h3>
             if m.nodes.len() > CELL_BUTTONS_MAX {
@@ -835,8 +895,10 @@ fn aggregated_view(sim: &SimHandle, m: &AggregateModel) -> Html {
                                 <b>{ name }</b>{" "}
                                 <span class="spec">{ trf(lang, "wants {}", &[want]) }</span>{" "}
                                 <span data-testid={format!("ready-{name}")}>{ trf(lang, "ready {}/{}", &[ready, want]) }</span>
-                                <button class="mini" onclick={scale(-1)} aria-label={trf(lang, "Scale down Deployment {}", &[name])}>{"−"}</button>
-                                <button class="mini" onclick={scale(1)} aria-label={trf(lang, "Scale up Deployment {}", &[name])}>{"+"}</button>
+                                if !sim.is_fork_view() {
+                                    <button class="mini" onclick={scale(-1)} aria-label={trf(lang, "Scale down Deployment {}", &[name])}>{"−"}</button>
+                                    <button class="mini" onclick={scale(1)} aria-label={trf(lang, "Scale up Deployment {}", &[name])}>{"+"}</button>
+                                }
                             </div>
                         }
                     }) }
@@ -1120,7 +1182,7 @@ fn deployment_card(
                 </span>
                 <span class="status">{ trf(lang, "available {}", &[&d.available]) }</span>
             </div>
-            if !sim.readonly() {
+            if !sim.readonly() && !sim.is_fork_view() {
                 <div class="scale">
                     <button class="mini" onclick={scale(-1)} aria-label={trf(lang, "Scale down Deployment {}", &[&d.name])}>{"−"}</button>
                     <button class="mini" onclick={scale(1)} aria-label={trf(lang, "Scale up Deployment {}", &[&d.name])}>{"+"}</button>
@@ -1334,11 +1396,12 @@ fn pod_card(
     fresh: Option<&'static str>,
 ) -> Html {
     let lang = sim.lang();
-    let onclick = {
+    // The second branch is a picture: its cards do nothing.
+    let onclick = (!sim.is_fork_view()).then(|| {
         let sim = sim.clone();
         let name = p.name.clone();
-        Callback::from(move |_| sim.act(Verb::DeletePod(name.clone())))
-    };
+        Callback::from(move |_: MouseEvent| sim.act(Verb::DeletePod(name.clone())))
+    });
     let state = if p.terminating {
         "terminating"
     } else if p.phase == "Succeeded" {
@@ -1359,7 +1422,7 @@ fn pod_card(
     };
     html! {
         <button key={format!("pod/{}", p.name)} class={classes!("card", "pod", state, fresh)} style={g.card(2, p.y, POD_H)} onclick={onclick}
-                aria-label={format!("Pod {}", p.name)} title={format!("{} (kubectl delete pod {})", trf(lang, "Delete Pod {}", &[&p.name]), p.name)}
+                aria-label={format!("Pod {}", p.name)} title={if sim.is_fork_view() { format!("Pod {}", p.name) } else { format!("{} (kubectl delete pod {})", trf(lang, "Delete Pod {}", &[&p.name]), p.name) }}
                 data-testid="pod" data-status={p.status.clone()}>
             <span class="row1">
                 <span class="icon" aria-hidden="true">{ pod_icon(p) }</span>
@@ -1442,11 +1505,11 @@ pub(crate) fn bar(
 
 fn node_card(sim: &SimHandle, g: &Geo, n: &NodeView) -> Html {
     let lang = sim.lang();
-    let onclick = {
+    let onclick = (!sim.is_fork_view()).then(|| {
         let sim = sim.clone();
         let name = n.name.clone();
-        Callback::from(move |_| sim.toggle_node_power(&name))
-    };
+        Callback::from(move |_: MouseEvent| sim.toggle_node_power(&name))
+    });
     let title = if n.powered {
         trf(lang, "Power off Node {}", &[&n.name])
     } else {
@@ -1455,7 +1518,7 @@ fn node_card(sim: &SimHandle, g: &Geo, n: &NodeView) -> Html {
     html! {
         <button key={format!("node/{}", n.name)} class={classes!("card", "node", if n.ready { "ready" } else { "notready" }, (!n.powered).then_some("off"))}
                 style={g.card(3, n.y, NODE_H)} onclick={onclick}
-                aria-label={trf(lang, "Node {}", &[&n.name])} title={title}
+                aria-label={trf(lang, "Node {}", &[&n.name])} title={if sim.is_fork_view() { trf(lang, "Node {}", &[&n.name]) } else { title }}
                 data-testid="node" data-status={n.status.clone()}>
             <span class="row1">
                 <span class="icon" aria-hidden="true">{ if n.ready { "✓" } else { "✕" } }</span>
@@ -1541,6 +1604,10 @@ fn inspect_button(
     card_y: f64,
     dy: f64,
 ) -> Html {
+    // The inspector shows the session's objects; the second branch's are not there.
+    if sim.is_fork_view() {
+        return html! {};
+    }
     // One label for every kind: the kind as kubectl prints it, then the name.
     let lang = sim.lang();
     let kind = sel.kind_key().0.name();

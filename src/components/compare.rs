@@ -89,16 +89,21 @@ pub fn compare_panel() -> Html {
                     None => html! { { t(lang, "No difference yet: the two branches look the same.") } },
                 } }
             </p>
-            <div class="branches">
-                <div>
-                    <h3>{ t(lang, "As is") }</h3>
-                    { column(&main, &fork, "branch-main") }
+            // The chains are drawn side by side below; line by line, what a learner sees
+            // of each branch (kubectl's words), the lines that differ marked.
+            <details class="linebyline">
+                <summary>{ t(lang, "Line by line") }</summary>
+                <div class="branches">
+                    <div>
+                        <h3>{ t(lang, "As is") }</h3>
+                        { column(&main, &fork, "branch-main") }
+                    </div>
+                    <div>
+                        <h3>{ t(lang, "What if") }{ ": " }<code>{ what }</code></h3>
+                        { column(&fork, &main, "branch-fork") }
+                    </div>
                 </div>
-                <div>
-                    <h3>{ t(lang, "What if") }{ ": " }<code>{ what }</code></h3>
-                    { column(&fork, &main, "branch-fork") }
-                </div>
-            </div>
+            </details>
         </section>
     }
 }

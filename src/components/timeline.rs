@@ -5,7 +5,7 @@
 //! recorded future stays on the track in grey — forward.
 
 use crate::i18n::{t, trf, Lang};
-use crate::sim::{use_sim, SimHandle};
+use crate::sim::{use_sim, Branch, SimHandle};
 use crate::view::{collect_writers, lane_names, timeline_model, traffic_writers, Group, Lane};
 use kubeplay_engine::time::{clock_label, SimTime, SECOND};
 use std::collections::BTreeSet;
@@ -19,32 +19,53 @@ const MIN_WHOLE: SimTime = 10 * SECOND;
 /// A move of the window: from (start, end) to a new window (None: the whole history).
 type WindowMove = dyn Fn(SimTime, SimTime) -> Option<(SimTime, SimTime)>;
 
-/// The lanes seen in a world so far: (world, log entries read, future entries read,
-/// writers).
-type LaneCache = (u64, usize, usize, BTreeSet<String>);
+/// The lanes seen in a world so far: (world and branch, log entries read, future
+/// entries read, writers).
+type LaneCache = ((u64, Option<SimTime>), usize, usize, BTreeSet<String>);
+
+/// Properties of [`TimelineView`].
+#[derive(Properties, PartialEq)]
+pub struct TimelineProps {
+    /// Which branch's writes (fork and compare draws both; the second's marks only
+    /// list, since going to a moment is the session's).
+    #[prop_or_default]
+    pub branch: Branch,
+}
 
 /// The timeline panel.
 #[function_component(TimelineView)]
-pub fn timeline_view() -> Html {
-    let sim = use_sim();
+pub fn timeline_view(props: &TimelineProps) -> Html {
+    let sim = use_sim().on_branch(props.branch);
     let lang = sim.lang();
     let view = use_state(|| None::<(SimTime, SimTime)>);
     let show_quiet = use_state(|| false);
-    let cache = use_mut_ref(|| -> LaneCache { (0, 0, 0, BTreeSet::new()) });
+    let cache = use_mut_ref(|| -> LaneCache { ((0, None), 0, 0, BTreeSet::new()) });
+    let fork_view = sim.is_fork_view();
     let s = sim.state.borrow();
-    let c = &s.cluster;
+    let fork = s.fork.as_ref();
+    if fork_view && fork.is_none() {
+        return html! {};
+    }
+    let c = match fork {
+        Some(f) if fork_view => &f.m.cluster,
+        _ => &s.cluster,
+    };
+    // The second branch has no recorded future: a rewind closes it.
+    let future = if fork_view { None } else { s.future.as_ref() };
     let now = c.now();
     let horizon = s.timeline.horizon.max(now);
-    let rewound = s.future.is_some();
+    let rewound = future.is_some();
+    let first_difference = fork.and_then(|f| f.first_difference.as_ref().map(|d| d.at));
     {
         // Lanes are read incrementally: only the writes since the last frame.
         let mut cache = cache.borrow_mut();
-        if cache.0 != s.world || cache.1 > c.store.log.len() && s.future.is_none() {
-            *cache = (s.world, 0, 0, BTreeSet::new());
+        let key = (s.world, fork.filter(|_| fork_view).map(|f| f.at));
+        if cache.0 != key || cache.1 > c.store.log.len() && future.is_none() {
+            *cache = (key, 0, 0, BTreeSet::new());
         }
         let from = cache.1.min(c.store.log.len());
         cache.1 = collect_writers(&c.store.log, from, &mut cache.3);
-        if let Some(f) = &s.future {
+        if let Some(f) = future {
             let from = cache.2.min(f.len());
             cache.2 = collect_writers(f, from, &mut cache.3);
         }
@@ -55,13 +76,8 @@ pub fn timeline_view() -> Html {
     let (lanes, shared) = lane_names(&cache.borrow().3);
     let whole = (0, horizon.max(MIN_WHOLE));
     let (start, end) = view.map_or(whole, |(a, b)| (a, b.min(whole.1.max(b))));
-    let model = timeline_model(
-        c,
-        s.future.as_ref(),
-        (&lanes, shared.as_deref()),
-        start,
-        end,
-    );
+    let change = fork.map(|f| f.change.clone()).unwrap_or_default();
+    let model = timeline_model(c, future, (&lanes, shared.as_deref()), start, end);
     drop(s);
     let span = end - start;
     let set_view = |f: Box<WindowMove>| {
@@ -115,6 +131,9 @@ pub fn timeline_view() -> Html {
                             <span class="ahead" style={format!("left:{now_at:.2}%")} aria-hidden="true"></span>
                         }
                         { for l.groups.iter().map(|g| group_view(&sim, lang, g, now)) }
+                        if let Some(at) = first_difference.filter(|at| (start..=end).contains(at)) {
+                            <span class="diffline" style={format!("left:{:.2}%", pct(at))} aria-hidden="true"></span>
+                        }
                     </span>
                 </span>
             </div>
@@ -125,8 +144,13 @@ pub fn timeline_view() -> Html {
         Callback::from(move |_: MouseEvent| show_quiet.set(!*show_quiet))
     };
     html! {
-        <section class="timeline" aria-label={t(lang, "Timeline")} data-testid="timeline">
-            <h2>{ t(lang, "Timeline") }<span class="sub">{ t(lang, " — every write to the API server, one lane per component; click a mark to go to that moment (Home: the start, End: live)") }</span></h2>
+        <section class={classes!("timeline", fork_view.then_some("branch"))} aria-label={if fork_view { t(lang, "Timeline: what if") } else { t(lang, "Timeline") }}
+                 data-testid={if fork_view { "timeline-fork" } else { "timeline" }}>
+            if fork_view {
+                <h2>{ t(lang, "Timeline: what if") }{ " " }<code>{ change }</code><span class="sub">{ t(lang, " — the second branch's writes on the same clock (the page's timeline goes to a moment)") }</span></h2>
+            } else {
+                <h2>{ t(lang, "Timeline") }<span class="sub">{ t(lang, " — every write to the API server, one lane per component; click a mark to go to that moment (Home: the start, End: live)") }</span></h2>
+            }
             <div class="tl-controls" role="group" aria-label={t(lang, "Timeline window")}>
                 <button class="btn small" onclick={whole_btn} aria-pressed={view.is_none().to_string()} data-testid="tl-whole">{ t(lang, "Whole history") }</button>
                 <button class="btn small" onclick={zoom_out} aria-label={t(lang, "Zoom out")} data-testid="tl-zoom-out">{"−"}</button>
@@ -138,6 +162,8 @@ pub fn timeline_view() -> Html {
                     <span class="tl-cut">{ t(lang, "showing the newest writes of this window: zoom in for the rest") }</span>
                 }
             </div>
+            // The page's timeline above has the legend.
+            if !fork_view {
             <ul class="tl-legend" aria-label={t(lang, "Legend")}>
                 <li><span class="mark ADDED" aria-hidden="true"></span>{ t(lang, "created") }</li>
                 <li><span class="mark MODIFIED" aria-hidden="true"></span>{ t(lang, "changed") }</li>
@@ -146,6 +172,7 @@ pub fn timeline_view() -> Html {
                 <li><span class="mark cluster MODIFIED" aria-hidden="true">{"3"}</span>{ t(lang, "several writes (hover or focus to list them)") }</li>
                 <li><span class="mark MODIFIED future" aria-hidden="true"></span>{ t(lang, "after now (rewound: click to go forward)") }</li>
             </ul>
+            }
             <div class="lanes">
                 <div class="lane axis" aria-hidden="true">
                     <span class="writer"></span>
@@ -155,6 +182,10 @@ pub fn timeline_view() -> Html {
                         }) }
                         if (start..=end).contains(&now) {
                             <span class="nowtick" style={format!("left:{now_at:.2}%")}>{ t(lang, "now") }</span>
+                        }
+                        if let Some(at) = first_difference.filter(|at| (start..=end).contains(at)) {
+                            <span class="difftick" style={format!("left:{:.2}%", pct(at))} data-testid="tl-first-difference"
+                                  title={trf(lang, "First difference at {}", &[&clock_label(at)])}>{ t(lang, "differs") }</span>
                         }
                     </span></span>
                 </div>
@@ -179,12 +210,16 @@ pub fn timeline_view() -> Html {
 
 /// A group on a lane: one write is a mark; several are a count that lists them.
 fn group_view(sim: &SimHandle, lang: Lang, g: &Group, now: SimTime) -> Html {
+    // Going to a moment rewinds the session, which closes the second branch: its marks
+    // only show what they are.
     let go = |time: SimTime| {
         let sim = sim.clone();
-        Callback::from(move |_: MouseEvent| sim.seek(time))
+        (!sim.is_fork_view()).then(|| Callback::from(move |_: MouseEvent| sim.seek(time)))
     };
     let verb = |time: SimTime| {
-        if time > now {
+        if sim.is_fork_view() {
+            "{}"
+        } else if time > now {
             "Go forward to: {}"
         } else {
             "Go back to: {}"

@@ -38,6 +38,19 @@ pub struct SimHandle {
     /// Revision counter (bumped after every change).
     pub rev: u64,
     bump: Callback<()>,
+    /// Which branch this handle draws: the session, or (fork and compare) the second
+    /// branch, a read-only picture.
+    pub branch: Branch,
+}
+
+/// A branch of the session, as fork and compare draws it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Branch {
+    /// The session itself ("as is").
+    #[default]
+    Main,
+    /// The second branch, with its one change ("what if").
+    Fork,
 }
 
 impl PartialEq for SimHandle {
@@ -49,7 +62,36 @@ impl PartialEq for SimHandle {
 impl SimHandle {
     /// A handle over `state`.
     pub fn new(state: Rc<RefCell<SimState>>, rev: u64, bump: Callback<()>) -> Self {
-        SimHandle { state, rev, bump }
+        SimHandle {
+            state,
+            rev,
+            bump,
+            branch: Branch::Main,
+        }
+    }
+
+    /// The same handle drawing `branch`.
+    pub fn on_branch(&self, branch: Branch) -> SimHandle {
+        SimHandle {
+            branch,
+            ..self.clone()
+        }
+    }
+
+    /// Whether this handle draws the second branch: a picture, with nothing to click
+    /// (what the learner does goes to both branches through the session's controls).
+    pub fn is_fork_view(&self) -> bool {
+        self.branch == Branch::Fork
+    }
+
+    /// The world this handle draws: the session's cluster, or the second branch's
+    /// (the session's when there is no second branch any more).
+    pub fn world(&self) -> std::cell::Ref<'_, Cluster> {
+        let branch = self.branch;
+        std::cell::Ref::map(self.state.borrow(), move |s| match (&s.fork, branch) {
+            (Some(f), Branch::Fork) => &f.m.cluster,
+            _ => &s.m.cluster,
+        })
     }
 
     fn with<R>(&self, f: impl FnOnce(&mut SimState) -> R) -> R {

@@ -285,15 +285,34 @@ test('what if: fork the session with one change, act once, and see both branches
   await panel.getByTestId('fork-diff').getByText(/First difference at [\d:.]+: as is node\/node-\d.* what if node\/node-\d/).waitFor({ timeout: 30_000 });
   assert.ok(await panel.getByTestId('branch-fork').locator('li.differs').count() > 0);
   await page.getByTestId('play').click();
-  await panel.screenshot({ path: shot('compare-en.png') });
+  // Both chains are drawn; the second is a picture (no 🔍, nothing to click) whose
+  // cards that differ from the first's are marked.
+  const fork = page.getByTestId('chain-fork');
+  await fork.getByTestId('pod').first().waitFor();
+  assert.equal(await fork.getByTestId('pod').count(), 6);
+  assert.equal(await fork.getByTestId('inspect').count(), 0);
+  assert.ok(await page.getByTestId('chain').getByTestId('inspect').count() > 0);
+  assert.ok(await fork.locator('.item.differs').count() > 0);
+  const before = await page.getByTestId('chain').getByTestId('pod').count();
+  await fork.getByTestId('pod').first().click();
+  assert.equal(await page.getByTestId('chain').getByTestId('pod').count(), before, 'a click on the picture deletes nothing');
+  // Both timelines, each with the first difference marked.
+  await page.getByTestId('timeline').getByTestId('tl-first-difference').waitFor();
+  await page.getByTestId('timeline-fork').getByTestId('tl-first-difference').waitFor();
+  assert.ok(await page.getByTestId('timeline-fork').getByTestId('lane-kubectl').count() === 1);
+  await page.getByTestId('split').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot('compare-en.png') });
   // The share link carries both branches.
   await page.getByTestId('share').click();
   const url = await page.getByTestId('share-url').inputValue();
   const diff = await panel.getByTestId('fork-diff').textContent();
   const again = await openPage(browser, url);
   await again.page.getByTestId('compare').getByTestId('fork-diff').getByText(diff).waitFor({ timeout: 30_000 });
+  await again.page.getByTestId('chain-fork').getByTestId('pod').first().waitFor();
   await page.getByTestId('fork-close').click();
   await panel.getByTestId('fork-start').waitFor();
+  assert.equal(await page.getByTestId('chain-fork').count(), 0);
+  assert.equal(await page.getByTestId('timeline-fork').count(), 0);
   assert.deepEqual(real(errors), []);
   assert.deepEqual(real(again.errors), []);
   await again.page.close();
