@@ -541,6 +541,10 @@ const ZH: &[(&str, &str)] = &[
     ("No difference yet: the two branches look the same.", "还没有差异：两个分支看起来一样。"),
     ("As is", "原样"),
     ("Line by line", "逐行对比"),
+    ("{}: {} wanted, {} updated, {} ready, {} available", "{}：期望 {}，已更新 {}，就绪 {}，可用 {}"),
+    ("{}: {} wanted, {} ready", "{}：期望 {}，就绪 {}"),
+    ("{}: {}, {} Pods ({} ready, {} terminating)", "{}：{}，{} 个 Pod（就绪 {}，终止中 {}）"),
+    ("Pods on no node: {}", "未调度到任何节点的 Pod：{}"),
     ("What if: Deployment → ReplicaSet → Pod → Node", "改动后：Deployment → ReplicaSet → Pod → Node"),
     ("Timeline: what if", "时间线：改动后"),
     (" — the second branch's writes on the same clock (the page's timeline goes to a moment)", " —— 第二个分支在同一个时钟下的写入（跳到某一时刻请用上面的时间线）"),
@@ -691,6 +695,7 @@ mod tests {
             kubeplay_engine::explain::trace::TEMPLATES
                 .iter()
                 .chain(kubeplay_engine::explain::pod_path::TEMPLATES)
+                .chain(kubeplay_engine::fork::TEMPLATES)
                 .map(|t| t.to_string()),
         );
         assert!(keys.len() > 60, "the scan found only {} keys", keys.len());

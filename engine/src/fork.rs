@@ -9,6 +9,7 @@
 
 use crate::api::{Deployment, Node, Pod, ReplicaSet};
 use crate::cluster::Cluster;
+use crate::explain::Phrase;
 use crate::session::{Act, Machine};
 use crate::time::SimTime;
 
@@ -131,27 +132,48 @@ impl Fork {
     }
 }
 
+/// The outline's sentences ([`outline`]): English with `{}` holes, so the page can
+/// say each line in the learner's language ([`outline_phrase`]).
+pub const TEMPLATES: &[&str] = &[
+    "{}: {} wanted, {} updated, {} ready, {} available",
+    "{}: {} wanted, {} ready",
+    "{}: {}, {} Pods ({} ready, {} terminating)",
+    "Pods on no node: {}",
+];
+
 /// What a learner sees of a world, one line per thing, without the random parts of
 /// names (so two branches compare by what happened, not by what was named): each
 /// Deployment's counts, each ReplicaSet's (by template hash), the Pods on each node by
 /// phase and readiness, and each node's readiness.
 pub fn outline(c: &Cluster) -> Vec<String> {
+    outline_phrases(c).iter().map(Phrase::text).collect()
+}
+
+/// [`outline`] as sentences kept with their values.
+pub fn outline_phrases(c: &Cluster) -> Vec<Phrase> {
+    let line = |template: &'static str, args: Vec<String>| Phrase { template, args };
     let mut out = Vec::new();
     for d in c.store.list::<Deployment>() {
         let s = &d.status;
-        out.push(format!(
-            "deployment/{}: {} wanted, {} updated, {} ready, {} available",
-            d.metadata.name,
-            d.spec.replicas,
-            s.updated_replicas,
-            s.ready_replicas,
-            s.available_replicas
+        out.push(line(
+            TEMPLATES[0],
+            vec![
+                format!("deployment/{}", d.metadata.name),
+                d.spec.replicas.to_string(),
+                s.updated_replicas.to_string(),
+                s.ready_replicas.to_string(),
+                s.available_replicas.to_string(),
+            ],
         ));
     }
     for r in c.store.list::<ReplicaSet>() {
-        out.push(format!(
-            "replicaset/{}: {} wanted, {} ready",
-            r.metadata.name, r.spec.replicas, r.status.ready_replicas
+        out.push(line(
+            TEMPLATES[1],
+            vec![
+                format!("replicaset/{}", r.metadata.name),
+                r.spec.replicas.to_string(),
+                r.status.ready_replicas.to_string(),
+            ],
         ));
     }
     // One pass over the Pods: (Pods, ready, terminating) by node; "" is no node.
@@ -167,19 +189,56 @@ pub fn outline(c: &Cluster) -> Vec<String> {
             .get(n.metadata.name.as_str())
             .copied()
             .unwrap_or_default();
-        out.push(format!(
-            "node/{}: {}, {pods} Pods ({ready} ready, {terminating} terminating)",
-            n.metadata.name,
-            if n.ready_status() == "True" {
-                "Ready"
-            } else {
-                "NotReady"
-            },
+        let status = if n.ready_status() == "True" {
+            "Ready"
+        } else {
+            "NotReady"
+        };
+        out.push(line(
+            TEMPLATES[2],
+            vec![
+                format!("node/{}", n.metadata.name),
+                status.to_string(),
+                pods.to_string(),
+                ready.to_string(),
+                terminating.to_string(),
+            ],
         ));
     }
     let pending = on.get("").map_or(0, |e| e.0);
-    out.push(format!("Pods on no node: {pending}"));
+    out.push(line(TEMPLATES[3], vec![pending.to_string()]));
     out
+}
+
+/// An [`outline`] line (as a [`Difference`] keeps it) back as its sentence: the
+/// template it was filled from and its values; a line of no template is kept whole.
+pub fn outline_phrase(text: &str) -> Phrase {
+    TEMPLATES
+        .iter()
+        .find_map(|t| holes(t, text).map(|args| Phrase { template: t, args }))
+        .unwrap_or_else(|| Phrase::raw(text.to_string()))
+}
+
+/// The values that fill `template`'s holes to make `text`, if it does (a hole's value
+/// ends where the next literal part first appears).
+fn holes(template: &str, text: &str) -> Option<Vec<String>> {
+    let parts: Vec<&str> = template.split("{}").collect();
+    let mut rest = text.strip_prefix(parts[0])?;
+    let mut args = Vec::new();
+    for (i, lit) in parts.iter().enumerate().skip(1) {
+        let end = if i == parts.len() - 1 {
+            if lit.is_empty() {
+                rest.len()
+            } else {
+                rest.strip_suffix(lit).map(str::len)?
+            }
+        } else {
+            rest.find(lit)?
+        };
+        args.push(rest[..end].to_string());
+        rest = &rest[end + lit.len()..];
+    }
+    rest.is_empty().then_some(args)
 }
 
 /// What differs between two worlds, by the thing each [`outline`] line is about

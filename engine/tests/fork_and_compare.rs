@@ -3,7 +3,7 @@
 //! two differ is found.
 
 use kubeplay_engine::cluster::Cluster;
-use kubeplay_engine::fork::{differing, outline, Fork};
+use kubeplay_engine::fork::{differing, outline, outline_phrase, outline_phrases, Fork};
 use kubeplay_engine::session::{Act, Machine};
 
 fn playground() -> Machine {
@@ -103,4 +103,27 @@ fn what_differs_is_named_by_the_thing_each_outline_line_is_about() {
     let new_pods: Vec<&String> = d.iter().filter(|k| k.starts_with("pod/")).collect();
     assert_eq!(new_pods.len(), 2, "the two Pods only the branch has: {d:?}");
     assert!(differing(&main.cluster, &main.cluster).is_empty());
+}
+
+#[test]
+fn an_outline_line_reads_back_as_the_sentence_it_was_filled_from() {
+    let mut main = playground();
+    main.act_and_journal(Act::Run("kubectl cordon node-1".into()));
+    main.act_and_journal(Act::Run(
+        "kubectl scale deployment web --replicas=100".into(),
+    ));
+    main.advance(10_000);
+    let phrases = outline_phrases(&main.cluster);
+    assert!(phrases.len() >= 6, "{phrases:?}");
+    for (p, line) in phrases.iter().zip(outline(&main.cluster)) {
+        assert_eq!(&outline_phrase(&line), p, "{line}");
+    }
+    assert!(
+        outline(&main.cluster)
+            .iter()
+            .any(|l| l.starts_with("Pods on no node: ") && l != "Pods on no node: 0"),
+        "100 Pods of 100m do not fit on two 4-CPU nodes: some wait"
+    );
+    assert_eq!(outline_phrase("").template, "{}");
+    assert_eq!(outline_phrase("node/x: odd").args, vec!["node/x: odd"]);
 }

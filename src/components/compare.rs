@@ -2,9 +2,9 @@
 //! on one clock, side by side, with the first moment they differ. What the learner does
 //! afterwards is done in both, so every difference is the change's doing.
 
-use crate::i18n::{t, trf};
+use crate::i18n::{t, trf, InLang};
 use crate::sim::use_sim;
-use kubeplay_engine::fork::outline;
+use kubeplay_engine::fork::{outline, outline_phrase};
 use kubeplay_engine::time::clock_label;
 use yew::prelude::*;
 
@@ -71,7 +71,7 @@ pub fn compare_panel() -> Html {
         html! {
             <ul class="outline" data-testid={testid.to_string()}>
                 { for lines.iter().enumerate().map(|(i, l)| html! {
-                    <li class={classes!((other.get(i) != Some(l)).then_some("differs"))}>{ l }</li>
+                    <li class={classes!((other.get(i) != Some(l)).then_some("differs"))}>{ outline_phrase(l).in_lang(lang) }</li>
                 }) }
             </ul>
         }
@@ -85,7 +85,10 @@ pub fn compare_panel() -> Html {
             </h2>
             <p class="fork-diff" data-testid="fork-diff">
                 { match &diff {
-                    Some(d) => html! { <>{ trf(lang, "First difference at {}:", &[&clock_label(d.at)]) }{ " " }<b>{ t(lang, "as is") }</b>{ format!(" {} · ", if d.main.is_empty() { "—" } else { &d.main }) }<b>{ t(lang, "what if") }</b>{ format!(" {}", if d.fork.is_empty() { "—" } else { &d.fork }) }</> },
+                    Some(d) => {
+                        let said = |l: &str| if l.is_empty() { "—".to_string() } else { outline_phrase(l).in_lang(lang) };
+                        html! { <>{ trf(lang, "First difference at {}:", &[&clock_label(d.at)]) }{ " " }<b>{ t(lang, "as is") }</b>{ format!(" {} · ", said(&d.main)) }<b>{ t(lang, "what if") }</b>{ format!(" {}", said(&d.fork)) }</> }
+                    }
                     None => html! { { t(lang, "No difference yet: the two branches look the same.") } },
                 } }
             </p>
