@@ -157,6 +157,12 @@ pub struct Flow {
     pub timeout: SimTime,
     /// Retries after a failed attempt.
     pub retries: u32,
+    /// How long the client waits before each retry (`--retry-after`; 0: at once, on a
+    /// new connection, as a plain retry loop does). A delayed retry goes through the
+    /// rules as they are then: an endpoint removed meanwhile is not chosen again.
+    pub retry_after: SimTime,
+    /// Requests waiting to be tried again, oldest first.
+    later: std::collections::VecDeque<Pending>,
     /// The CPU time an answered request costs its Pod, in microseconds
     /// ([`crate::metrics::Served`]).
     pub cpu_per_request_us: u64,
@@ -186,12 +192,26 @@ impl Flow {
             until: duration,
             timeout,
             retries,
+            retry_after: 0,
+            later: Default::default(),
             cpu_per_request_us: DEFAULT_CPU_PER_REQUEST_US,
             carry: 0,
             turn: 0,
             sent: 0,
         }
     }
+}
+
+/// A request of a flow: where it enters, which client sends it, what it asks the
+/// application (a POST of a new message or a GET of an earlier one, by id), how many
+/// retries it has had, and when it is (re)tried.
+#[derive(Clone, Debug, PartialEq)]
+struct Pending {
+    due: SimTime,
+    entry: String,
+    client: u64,
+    op: Option<(bool, u64)>,
+    tries: u32,
 }
 
 /// What an answered request costs its Pod's CPU unless `--cpu-per-request` says: 2 ms,
@@ -475,8 +495,10 @@ impl Proxies {
                 app.observe_instance(&uid, instance(&uid));
             }
         }
-        // A tick covers the 100 ms before it: the one at `until` is the last.
-        self.flows.retain(|_, f| f.until >= now);
+        // A tick covers the 100 ms before it: the one at `until` is the last to send
+        // new requests; retries still waiting are still made.
+        self.flows
+            .retain(|_, f| f.until >= now || !f.later.is_empty());
         let this_second = now / SECOND;
         if this_second != self.hits_pruned {
             self.hits_pruned = this_second;
@@ -487,11 +509,21 @@ impl Proxies {
             let Some(mut flow) = self.flows.get(&key).cloned() else {
                 continue;
             };
+            // Retries due first (the client sends them when their wait is over), then
+            // this tick's new requests.
+            while flow.later.front().is_some_and(|r| r.due <= now) {
+                if let Some(r) = flow.later.pop_front() {
+                    self.request(&mut flow, &key, r, now, rng, &node_up, &answer, served);
+                }
+            }
+            if now > flow.until {
+                self.flows.insert(key, flow);
+                continue;
+            }
             // rps × 100 ms, in thousandths so that 1 request per second is one in ten ticks.
             flow.carry += u64::from(flow.rps) * TRAFFIC_TICK;
             let n = flow.carry / 1000;
             flow.carry %= 1000;
-            let second = now / SECOND;
             for _ in 0..n {
                 let entry = match &flow.from {
                     Some(n) => n.clone(),
@@ -520,78 +552,114 @@ impl Proxies {
                 }
                 let client = flow.sent % CLIENTS;
                 flow.sent += 1;
-                let mut retries = 0;
-                let outcome = loop {
-                    let (o, pick) = self.attempt(&entry, &key, client, now, rng, &node_up, &answer);
-                    if let Some(p) = &pick {
-                        let i = Outcome::ALL.iter().position(|x| *x == o).unwrap_or(0);
-                        self.hits
-                            .entry((key.clone(), p.pod.name.clone()))
-                            .or_default()
-                            .add(second, i);
-                    }
-                    let pick_seen = pick.clone();
-                    let mut reply = None;
-                    if let (Some((post, id)), Some(pick)) = (op, pick) {
-                        // The application processed it if it answered, and a POST also
-                        // if it was stopping: then only the answer was lost.
-                        if o == Outcome::Ok || (post && o == Outcome::Reset) {
-                            let db = match self.apps.get(&key).map(|a| a.store.clone()) {
-                                Some(crate::app::Store::Database(db)) => {
-                                    self.db_up(&db, &pick.node, rng, &answer)
-                                }
-                                _ => true,
-                            };
-                            if let Some(app) = self.apps.get_mut(&key) {
-                                reply = Some(if post {
-                                    app.post(id, &pick.uid, db)
-                                } else {
-                                    app.get(id, &pick.uid, db)
-                                });
-                                if o == Outcome::Reset {
-                                    app.business.lost_answers += 1;
-                                }
-                            }
-                        }
-                    }
-                    if o == Outcome::Ok {
-                        if let Some(pick) = &pick_seen {
-                            served
-                                .entry(pick.uid.clone())
-                                .or_default()
-                                .add(now, flow.cpu_per_request_us);
-                            let line = match (op, &reply) {
-                                (Some((post, id)), Some(r)) => format!(
-                                    "{} /messages/{id} {}",
-                                    if post { "POST" } else { "GET" },
-                                    r.status()
-                                ),
-                                _ => "GET / 200".to_string(),
-                            };
-                            let log = self.logs.entry(pick.uid.clone()).or_default();
-                            log.push_back((now, line));
-                            if log.len() > LOG_LINES {
-                                log.pop_front();
-                            }
-                        }
-                    }
-                    if o == Outcome::Ok || retries >= flow.retries {
-                        break o;
-                    }
-                    retries += 1;
+                let r = Pending {
+                    due: now,
+                    entry,
+                    client,
+                    op,
+                    tries: 0,
                 };
-                let b = self
-                    .series
-                    .entry(key.clone())
-                    .or_default()
-                    .entry(second)
-                    .or_default();
-                b.outcomes[Outcome::ALL.iter().position(|o| *o == outcome).unwrap_or(0)] += 1;
-                b.retries += u64::from(retries);
+                self.request(&mut flow, &key, r, now, rng, &node_up, &answer, served);
             }
             self.flows.insert(key, flow);
         }
         self.arm_tick(now)
+    }
+
+    /// Send request `r` of `flow` now: attempts until one is answered or no retry is
+    /// left; with `--retry-after`, a failed attempt waits in the flow for its retry.
+    /// The request's final outcome and retries are counted in the second it ends.
+    #[allow(clippy::too_many_arguments)]
+    fn request(
+        &mut self,
+        flow: &mut Flow,
+        key: &ObjKey,
+        r: Pending,
+        now: SimTime,
+        rng: &mut Rng,
+        node_up: &impl Fn(&str) -> bool,
+        answer: &impl Fn(&RuleEndpoint) -> Answer,
+        served: &mut crate::metrics::Served,
+    ) {
+        let second = now / SECOND;
+        let (entry, client, op) = (&r.entry, r.client, r.op);
+        let key = key.clone();
+        let mut retries = r.tries;
+        let outcome = loop {
+            let (o, pick) = self.attempt(entry, &key, client, now, rng, node_up, answer);
+            if let Some(p) = &pick {
+                let i = Outcome::ALL.iter().position(|x| *x == o).unwrap_or(0);
+                self.hits
+                    .entry((key.clone(), p.pod.name.clone()))
+                    .or_default()
+                    .add(second, i);
+            }
+            let pick_seen = pick.clone();
+            let mut reply = None;
+            if let (Some((post, id)), Some(pick)) = (op, pick) {
+                // The application processed it if it answered, and a POST also
+                // if it was stopping: then only the answer was lost.
+                if o == Outcome::Ok || (post && o == Outcome::Reset) {
+                    let db = match self.apps.get(&key).map(|a| a.store.clone()) {
+                        Some(crate::app::Store::Database(db)) => {
+                            self.db_up(&db, &pick.node, rng, answer)
+                        }
+                        _ => true,
+                    };
+                    if let Some(app) = self.apps.get_mut(&key) {
+                        reply = Some(if post {
+                            app.post(id, &pick.uid, db)
+                        } else {
+                            app.get(id, &pick.uid, db)
+                        });
+                        if o == Outcome::Reset {
+                            app.business.lost_answers += 1;
+                        }
+                    }
+                }
+            }
+            if o == Outcome::Ok {
+                if let Some(pick) = &pick_seen {
+                    served
+                        .entry(pick.uid.clone())
+                        .or_default()
+                        .add(now, flow.cpu_per_request_us);
+                    let line = match (op, &reply) {
+                        (Some((post, id)), Some(r)) => format!(
+                            "{} /messages/{id} {}",
+                            if post { "POST" } else { "GET" },
+                            r.status()
+                        ),
+                        _ => "GET / 200".to_string(),
+                    };
+                    let log = self.logs.entry(pick.uid.clone()).or_default();
+                    log.push_back((now, line));
+                    if log.len() > LOG_LINES {
+                        log.pop_front();
+                    }
+                }
+            }
+            if o == Outcome::Ok || retries >= flow.retries {
+                break o;
+            }
+            retries += 1;
+            if flow.retry_after > 0 {
+                flow.later.push_back(Pending {
+                    due: now + flow.retry_after,
+                    tries: retries,
+                    ..r
+                });
+                return;
+            }
+        };
+        let b = self
+            .series
+            .entry(key.clone())
+            .or_default()
+            .entry(second)
+            .or_default();
+        b.outcomes[Outcome::ALL.iter().position(|o| *o == outcome).unwrap_or(0)] += 1;
+        b.retries += u64::from(retries);
     }
 
     /// One attempt of one request entering at `entry`: its outcome and the endpoint

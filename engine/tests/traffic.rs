@@ -350,3 +350,60 @@ fn client_ip_affinity_keeps_each_client_on_one_pod_until_that_pod_is_gone() {
         .expect("kept again");
     assert_ne!(now, kept[0]);
 }
+
+/// notes-api (memory) behind a sticky Service, traffic retried once as `retry` says,
+/// then a rollout restart played out: the application's (duplicates, 409s).
+fn sticky_restart(retry: &str) -> (u64, u64) {
+    let mut c = Cluster::with_default_nodes(7);
+    for line in [
+        "kubectl create deployment notes-api --image=notes-api:1.0 --replicas=3 --port=8080",
+        "kubectl expose deployment notes-api --port=80 --target-port=8080",
+        "sim settle",
+        "sim app service/notes-api",
+        r#"kubectl patch service notes-api -p '{"spec":{"sessionAffinity":"ClientIP"}}'"#,
+        &format!("sim traffic service/notes-api --rps 20 --retries 1 {retry} --for 10m"),
+        "sim advance 15s",
+        "kubectl rollout restart deployment/notes-api",
+        "sim advance 60s",
+    ] {
+        sh(&mut c, line);
+    }
+    let b = &c.proxies.apps[&ObjKey::new("default", "notes-api")].business;
+    (b.duplicates, b.conflicts)
+}
+
+#[test]
+fn a_retry_at_once_sticks_to_the_stopping_pod_and_is_refused_but_one_after_a_back_off_is_taken_twice(
+) {
+    let (duplicates, conflicts) = sticky_restart("");
+    assert_eq!(
+        duplicates, 0,
+        "sticky: the retry went back to the Pod that knew the id"
+    );
+    assert!(conflicts >= 1, "…which answered 409");
+    let (duplicates, conflicts) = sticky_restart("--retry-after 1s");
+    assert!(
+        duplicates >= 1,
+        "1 s later the stopping Pod is out of the rules: another Pod takes the id again"
+    );
+    assert_eq!(conflicts, 0);
+}
+
+#[test]
+fn retry_after_is_checked_and_said_in_the_flow_line() {
+    let mut c = serving(5, "web:1", true, false);
+    let out = sh(
+        &mut c,
+        "sim traffic service/web --rps 5 --retries 2 --retry-after 500ms",
+    );
+    assert!(out.contains("2 retries 500ms apart"), "{out}");
+    let refused = |c: &mut Cluster, line: &str| {
+        let o = kubeplay_engine::command::run(c, line, None, &kubeplay_engine::command::NoFiles);
+        assert!(!o.ok, "{line}");
+        o.output
+    };
+    let out = refused(&mut c, "sim traffic service/web --rps 5 --retry-after 11m");
+    assert!(out.contains("--retry-after must be at most 10m"), "{out}");
+    let out = refused(&mut c, "sim traffic service/web --rps 5 --retry-after soon");
+    assert!(out.starts_with("error: "), "{out}");
+}

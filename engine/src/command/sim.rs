@@ -12,7 +12,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, SimTime, MINUTE, SECOND};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | load deployment|statefulset/NAME --cpu N%|Nm [--memory Q] | load KIND/NAME --stop | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] [--cpu-per-request DURATION] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up [NAME]|replicas N|status | etcd members N|down MEMBER|up MEMBER|status | leader status|replicas N|kill COMPONENT | watch break CONTROLLER [--for DURATION] [--gone] | queues";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | load deployment|statefulset/NAME --cpu N%|Nm [--memory Q] | load KIND/NAME --stop | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] [--retry-after DURATION] [--cpu-per-request DURATION] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up [NAME]|replicas N|status | etcd members N|down MEMBER|up MEMBER|status | leader status|replicas N|kill COMPONENT | watch break CONTROLLER [--for DURATION] [--gone] | queues";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -1366,6 +1366,7 @@ fn traffic(c: &mut Cluster, words: &[String]) -> R {
             flag("for", None),
             flag("timeout", None),
             flag("retries", None),
+            flag("retry-after", None),
             flag("cpu-per-request", None),
             flag("namespace", Some('n')),
             bool_flag("stop", None),
@@ -1373,7 +1374,7 @@ fn traffic(c: &mut Cluster, words: &[String]) -> R {
         ],
         "sim traffic",
     )?;
-    let usage = "error: usage: sim traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] [--cpu-per-request DURATION] | sim traffic service/NAME --stop | sim traffic --report [service/NAME]";
+    let usage = "error: usage: sim traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] [--retry-after DURATION] [--cpu-per-request DURATION] | sim traffic service/NAME --stop | sim traffic --report [service/NAME]";
     let ns = p.get("namespace").unwrap_or("default");
     let key = match p.args.first() {
         Some(a) => {
@@ -1433,6 +1434,12 @@ fn traffic(c: &mut Cluster, words: &[String]) -> R {
         // A plain client (curl) does not retry.
         None => 0,
     };
+    // A client that backs off before retrying: by then a stopped Pod may be out of
+    // the rules, and the retry goes to another one.
+    let retry_after = span("retry-after", 0)?;
+    if retry_after > 10 * 60 * SECOND {
+        return Err("error: --retry-after must be at most 10m".into());
+    }
     // What an answered request costs its Pod's CPU: the metrics pipeline turns it into
     // the Pod's usage, which `kubectl top` and an autoscaler read.
     let cpu_per_request = match p.get("cpu-per-request") {
@@ -1456,8 +1463,13 @@ fn traffic(c: &mut Cluster, words: &[String]) -> R {
         Some(n) => format!("{n}'s kube-proxy"),
         None => "every node's kube-proxy in turn".into(),
     };
+    let apart = if retry_after > 0 && retries > 0 {
+        format!(" {} apart", crate::kubelet::format_go_duration(retry_after))
+    } else {
+        String::new()
+    };
     let msg = format!(
-        "service/{}: {rps} requests per second through {through} for {} (timeout {}, {retries} retries, {} of CPU per answered request)",
+        "service/{}: {rps} requests per second through {through} for {} (timeout {}, {retries} retries{apart}, {} of CPU per answered request)",
         key.name,
         crate::kubelet::format_go_duration(duration),
         crate::kubelet::format_go_duration(timeout),
@@ -1465,6 +1477,7 @@ fn traffic(c: &mut Cluster, words: &[String]) -> R {
     );
     let mut flow = crate::proxy::Flow::new(key, rps, from, duration, timeout, retries);
     flow.cpu_per_request_us = cpu_per_request * 1000;
+    flow.retry_after = retry_after;
     c.start_traffic(flow);
     Ok(msg)
 }
