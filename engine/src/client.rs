@@ -151,6 +151,8 @@ pub mod writer {
     pub const ENDPOINT_CONTROLLER: &str = "endpoint-controller";
     /// The pod garbage collector.
     pub const POD_GARBAGE_COLLECTOR: &str = "pod-garbage-collector";
+    /// A restore of another cluster's state (`sim import`).
+    pub const IMPORT: &str = "import";
     /// The GitOps agent of the drift lessons.
     pub const GITOPS_SYNC: &str = "gitops-sync";
     /// kube-scheduler (its writer name is its profile's name).

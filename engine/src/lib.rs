@@ -64,6 +64,7 @@ pub mod fork;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod fuzz;
 pub mod hash;
+pub mod import;
 pub mod kubelet;
 pub mod lz;
 pub mod manifest;

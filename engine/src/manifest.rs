@@ -213,6 +213,13 @@ pub fn object_from_json(kind: Kind, value: serde_json::Value) -> Result<Object, 
     decode_typed(kind, value).map_err(|(_, e)| e)
 }
 
+/// Decode a JSON value of `kind` into its typed object without looking for unknown
+/// fields (a caller that wants them compares the object written out again); the
+/// error is (field path, message).
+pub fn decode_fields(kind: Kind, value: serde_json::Value) -> Result<Object, (String, String)> {
+    decode_typed(kind, value)
+}
+
 fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String, String)> {
     Ok(match kind {
         Kind::Deployment => Object::Deployment(typed(value)?),

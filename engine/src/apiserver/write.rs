@@ -354,6 +354,86 @@ impl Store {
         Ok(change)
     }
 
+    /// Restore an object from another cluster's state (`sim import`): as etcd keeps
+    /// them in a restore, the uid (so ownerReferences and a Job's `controller-uid`
+    /// selector still hold), spec, status and generation (the status and
+    /// `observedGeneration` describe that spec) are kept; the store's own bookkeeping is
+    /// this store's — a resourceVersion of its own, the creation time now (ages count
+    /// from the import), a uid drawn only for an object without one or whose uid is
+    /// taken.
+    /// No admission runs (nothing is being created: it exists already), but the object
+    /// must validate, its namespace exist, and a Service's cluster IP and node ports
+    /// be free (one the snapshot's range cannot give is allocated anew).
+    pub fn restore(
+        &mut self,
+        now: SimTime,
+        rng: &mut Rng,
+        mut obj: Object,
+        writer: &str,
+    ) -> Result<Change, ApiError> {
+        let kind = obj.kind();
+        {
+            let meta = obj.meta_mut();
+            if kind.namespaced() && meta.namespace.is_empty() {
+                meta.namespace = "default".into();
+            }
+            if !kind.namespaced() {
+                meta.namespace.clear();
+            }
+        }
+        validation::validate(&obj, None)?;
+        if kind.namespaced() && self.count(Kind::Namespace) > 0 {
+            let ns = obj.meta().namespace.clone();
+            if self.get::<Namespace>(&ObjKey::new("", &ns)).is_none() {
+                return Err(ApiError::not_found(Kind::Namespace, &ns));
+            }
+        }
+        let key = ObjKey::of(obj.meta());
+        if self.objects[kind_index(kind)].contains_key(&key) {
+            return Err(ApiError::already_exists(kind, &key.name));
+        }
+        if let Object::Service(svc) = &mut obj {
+            if self.allocate_service(rng, svc).is_err() {
+                // Another cluster's range: this one's allocator gives the addresses.
+                svc.spec.cluster_ip.clear();
+                svc.spec.cluster_ips.clear();
+                for p in &mut svc.spec.ports {
+                    p.node_port = 0;
+                }
+                self.allocate_service(rng, svc)?;
+            }
+        }
+        let taken = {
+            let uid = &obj.meta().uid;
+            uid.is_empty() || self.by_uid(uid).is_some()
+        };
+        let meta = obj.meta_mut();
+        if taken {
+            meta.uid = rng.uuid_v4();
+        }
+        meta.creation_timestamp = rfc3339(now);
+        meta.created_ms = now;
+        meta.deletion_timestamp = None;
+        meta.deletion_ms = None;
+        meta.deletion_grace_period_seconds = None;
+        meta.resource_version.clear();
+        if matches!(
+            kind,
+            Kind::Deployment
+                | Kind::ReplicaSet
+                | Kind::Job
+                | Kind::CronJob
+                | Kind::DaemonSet
+                | Kind::StatefulSet
+                | Kind::HorizontalPodAutoscaler
+        ) {
+            meta.generation = meta.generation.max(1);
+        } else {
+            meta.generation = 0;
+        }
+        Ok(self.put(now, "create", obj, writer))
+    }
+
     pub(super) fn current(&self, kind: Kind, key: &ObjKey) -> Result<&Object, ApiError> {
         self.get_object(kind, key)
             .ok_or_else(|| ApiError::not_found(kind, &key.name))

@@ -36,6 +36,7 @@ mod outage;
 mod registry;
 pub mod request_path;
 mod requests;
+mod restore;
 
 pub use outage::{connection_refused_line, Outage, Unavailable, API_SERVER_HOST_PORT};
 pub use registry::{Controllers, Ctl, CtlKey, CtlTimer, Loop};

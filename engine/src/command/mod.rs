@@ -92,6 +92,13 @@ pub fn start(cluster: &mut Cluster, line: &str, stdin: Option<&str>, files: &dyn
     match words.first().map(String::as_str) {
         None => Outcome::ok(String::new()),
         Some("kubectl") | Some("k") => kubectl::run(cluster, &words[1..], stdin, files),
+        // The two `sim` verbs that read files or stdin.
+        Some("sim") if words.get(1).map(String::as_str) == Some("import") => {
+            match sim::import(cluster, &words[2..], stdin, files) {
+                Ok(s) => Outcome::ok(s),
+                Err(e) => Outcome::err(e),
+            }
+        }
         Some("sim") => sim::run(cluster, &words[1..]),
         Some(other) => Outcome::err(format!(
             "error: unknown command \"{other}\": commands start with kubectl or sim"

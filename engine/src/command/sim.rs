@@ -12,7 +12,7 @@ use crate::printers::get::resolve_kind;
 use crate::printers::jsonpath::{format_value, select};
 use crate::time::{clock_label, human_duration, rfc3339, SimTime, MINUTE, SECOND};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | load deployment|statefulset/NAME --cpu N%|Nm [--memory Q] | load KIND/NAME --stop | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] [--retry-after DURATION] [--cpu-per-request DURATION] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up [NAME]|replicas N|status | etcd members N|down MEMBER|up MEMBER|status | leader status|replicas N|kill COMPONENT | watch break CONTROLLER [--for DURATION] [--gone] | queues";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] | import FILE... | export [--snapshot] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | load deployment|statefulset/NAME --cpu N%|Nm [--memory Q] | load KIND/NAME --stop | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] [--retry-after DURATION] [--cpu-per-request DURATION] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME [-n NS] | apiserver down|up [NAME]|replicas N|status | etcd members N|down MEMBER|up MEMBER|status | leader status|replicas N|kill COMPONENT | watch break CONTROLLER [--for DURATION] [--gone] | queues";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -44,6 +44,7 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
         "why" => why(c, rest),
         "trace" => trace(c, rest),
         "traffic" => traffic(c, rest),
+        "export" => export(c, rest),
         "app" => app(c, rest),
         "nslookup" => nslookup(c, rest),
         "apiserver" => apiserver(c, rest),
@@ -1667,4 +1668,62 @@ fn nslookup(c: &mut Cluster, words: &[String]) -> R {
         return Ok(out.trim_end().to_string());
     }
     Err(format!("{head}** server can't find {name}: NXDOMAIN"))
+}
+
+/// `sim import FILE... | -f FILE... | -f -`: a new world from another cluster's state
+/// ([`crate::import`]): what it loaded, left out and ignored. A refusal changes nothing.
+pub fn import(
+    c: &mut Cluster,
+    words: &[String],
+    stdin: Option<&str>,
+    files: &dyn super::Files,
+) -> R {
+    let usage = "error: usage: sim import FILE... (the output of kubectl get … -o json or -o yaml, or manifests; -f - reads stdin)";
+    let mut paths = Vec::new();
+    let mut it = words.iter();
+    while let Some(w) = it.next() {
+        match w.as_str() {
+            "-f" | "--filename" => paths.push(it.next().ok_or(usage)?.clone()),
+            f if f.starts_with("--filename=") => paths.push(f["--filename=".len()..].to_string()),
+            f if f.starts_with('-') && f != "-" => {
+                return Err(format!("error: unknown flag: {f}\n{usage}"))
+            }
+            f => paths.push(f.to_string()),
+        }
+    }
+    if paths.is_empty() {
+        return Err(usage.into());
+    }
+    let mut texts = Vec::new();
+    for p in paths {
+        let text = if p == "-" {
+            stdin
+                .ok_or("error: sim import -f - reads stdin, and there is none")?
+                .to_string()
+        } else {
+            files.read(&p).map_err(|e| format!("error: {e}"))?
+        };
+        texts.push((if p == "-" { "STDIN".to_string() } else { p }, text));
+    }
+    let (world, report) = crate::import::import(c.seed(), c.store.pod_limit_floor, &texts)?;
+    *c = world;
+    Ok(report.summary())
+}
+
+/// `sim export [--snapshot]`: this world as clean manifests for `kubectl apply` on a
+/// real cluster, or (`--snapshot`) as a List with status that `sim import` reads back
+/// into the same world.
+fn export(c: &mut Cluster, words: &[String]) -> R {
+    let p = parse_flags(words, &[bool_flag("snapshot", None)], "sim export")?;
+    if !p.args.is_empty() {
+        return Err("error: usage: sim export [--snapshot]".into());
+    }
+    if p.bool("snapshot") {
+        let mut s = serde_json::to_string_pretty(&crate::import::snapshot(c))
+            .map_err(|e| format!("error: {e}"))?;
+        s.push('\n');
+        Ok(s)
+    } else {
+        Ok(crate::import::manifests(c))
+    }
 }

@@ -117,6 +117,12 @@ pub struct NodeConfig {
     pub labels: StringMap,
     /// Taints to register with.
     pub taints: Vec<Taint>,
+    /// What the node offers Pods, where it is less than its capacity (the kubelet's
+    /// `--kube-reserved`, `--system-reserved` and eviction threshold taken off, as
+    /// another cluster's node reports it); empty: all of the capacity.
+    pub allocatable: StringMap,
+    /// Registers cordoned (the kubelet's `--register-schedulable=false`).
+    pub unschedulable: bool,
 }
 
 impl Default for NodeConfig {
@@ -127,6 +133,8 @@ impl Default for NodeConfig {
             pods: 110,
             labels: StringMap::new(),
             taints: vec![],
+            allocatable: StringMap::new(),
+            unschedulable: false,
         }
     }
 }

@@ -109,7 +109,7 @@ impl Kubelet {
                 ..Default::default()
             },
             spec: NodeSpec {
-                unschedulable: false,
+                unschedulable: self.config.unschedulable,
                 taints: self.config.taints.clone(),
                 pod_cidr: format!("10.244.{}.0/24", self.index),
                 pod_cidrs: vec![format!("10.244.{}.0/24", self.index)],
@@ -117,7 +117,11 @@ impl Kubelet {
             },
             status: NodeStatus {
                 capacity: resources.clone(),
-                allocatable: resources,
+                allocatable: {
+                    let mut a = resources;
+                    a.extend(self.config.allocatable.clone());
+                    a
+                },
                 conditions: self.ready_conditions(now),
                 addresses: vec![
                     NodeAddress {

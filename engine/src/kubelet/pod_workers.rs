@@ -109,6 +109,59 @@ impl Kubelet {
         }
     }
 
+    /// A Pod this node runs already, restored from another cluster's state (`sim
+    /// import`): as a restarted kubelet finds its containers through the runtime, the
+    /// running containers keep running — no pull, no start, no status write — and
+    /// their probers (and a finite workload's exit) start from now. False when its
+    /// containers do not all run: then the Pod is synced as any Pod a starting kubelet
+    /// finds.
+    pub fn adopt_running(
+        &mut self,
+        faults: &mut Faults,
+        pod: &Pod,
+        now: SimTime,
+    ) -> (bool, KubeletOutput) {
+        let runs = |c: &Container| {
+            pod.status
+                .container_statuses
+                .iter()
+                .any(|s| s.name == c.name && s.state.running.is_some())
+        };
+        if !self.up
+            || pod.spec.node_name != self.node
+            || pod.status.phase != "Running"
+            || pod.metadata.is_deleting()
+            || pod.spec.containers.is_empty()
+            || !pod.spec.containers.iter().all(runs)
+        {
+            return (false, (vec![], vec![]));
+        }
+        let uid = pod.metadata.uid.clone();
+        let mut w = Worker::new(ObjKey::of(&pod.metadata), Stage::Running, false);
+        w.admitted = true;
+        // Sidecars run already: their successors are not started again.
+        w.sidecars_started = (0..pod.spec.init_containers.len()).collect();
+        self.workers.insert(uid.clone(), w);
+        for c in &pod.spec.containers {
+            self.images.insert(c.image.clone());
+        }
+        let n = slot_count(pod);
+        let mut timers = Vec::new();
+        for (i, c) in pod.spec.containers.iter().enumerate() {
+            let gen = self.bump_gen(&uid, i, n);
+            timers.extend(self.arm_probes(faults, &uid, i, gen, c, now));
+            if let workload::Run::Exits { after, code } =
+                workload::run_of(c, &pod.spec.restart_policy)
+            {
+                timers.push((
+                    now + after.max(1),
+                    KubeletTimer::Exit(uid.clone(), i, gen, code),
+                ));
+            }
+        }
+        (true, (vec![], timers))
+    }
+
     /// A Pod waiting for its volumes: accepted (Pending, ContainerCreating) but with no
     /// sandbox, so no IP (none is taken from the node's range either) and
     /// `PodReadyToStartContainers=False`. The status write, if anything changed.
