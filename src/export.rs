@@ -369,6 +369,37 @@ pub fn chain_size(m: &ChainModel) -> (f64, f64) {
     (col_x(3) + COL_W + 8.0, m.height + 8.0)
 }
 
+/// Offer `text` as a download named `file` of type `mime`: a Blob and an object URL,
+/// so a snapshot of many megabytes is not copied into a `data:` URL. Nothing is sent
+/// anywhere.
+pub fn download_text(file: &str, mime: &str, text: &str) {
+    use wasm_bindgen::JsCast;
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Ok(a) = doc.create_element("a") {
+        let _ = a.set_attribute("href", &url);
+        let _ = a.set_attribute("download", file);
+        if let Ok(a) = a.dyn_into::<web_sys::HtmlElement>() {
+            a.click();
+        }
+    }
+    // Freed once the download has surely started.
+    gloo_timers::callback::Timeout::new(60_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

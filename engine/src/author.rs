@@ -212,3 +212,34 @@ fn suggested_goals(start: &Cluster, end: &Cluster) -> Vec<(String, String, Strin
     }
     goals
 }
+
+/// The session as a script `kubeplay-cli run` plays again: the starting world as a
+/// snapshot it imports (`sim import`, so any world — the playground, a lesson's, an
+/// imported one — starts the same), then each command at its time, with `sim advance`
+/// for the time between, up to `end`.
+pub fn write_script(start: &Cluster, acts: &[(SimTime, Act)], end: SimTime) -> String {
+    let mut out = String::from(
+        "# A kubeplay session: `kubeplay-cli run FILE` plays it again.\n# The world it started from, as a snapshot:\nsim import -f - <<EOF\n",
+    );
+    out.push_str(
+        &serde_json::to_string_pretty(&crate::import::snapshot(start)).unwrap_or_default(),
+    );
+    out.push_str("\nEOF\n");
+    let mut now = start.now();
+    for (t, a) in acts {
+        let Act::Run(text) = a else { continue };
+        if text.trim().is_empty() {
+            continue;
+        }
+        if *t > now {
+            out.push_str(&format!("sim advance {}\n", span(t - now)));
+            now = *t;
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+    }
+    if end > now {
+        out.push_str(&format!("sim advance {}\n", span(end - now)));
+    }
+    out
+}

@@ -569,13 +569,22 @@ fn snapshot_kinds() -> impl Iterator<Item = Kind> {
 }
 
 /// This world as `kubectl get … -A -o json` prints it: a `List` of every object an
-/// import restores (Nodes, workloads, Pods with their status…), for `sim import` to
-/// read back into the same world.
+/// import restores (Nodes, workloads, Pods with their status…) but those every
+/// cluster has, for `sim import` to read back into the same world.
 pub fn snapshot(c: &Cluster) -> Value {
+    // What every cluster has (its namespaces, the `kubernetes` Service, the system
+    // priority classes and RBAC, the default StorageClass) an import finds there.
+    let fresh = Cluster::new(c.seed());
     let items: Vec<Value> = snapshot_kinds()
         .flat_map(|k| {
             c.store
                 .list_objects(k)
+                .filter(|o| {
+                    fresh
+                        .store
+                        .get_object(k, &crate::apiserver::ObjKey::of(o.meta()))
+                        .is_none()
+                })
                 .map(Object::to_json)
                 .collect::<Vec<_>>()
         })
@@ -625,7 +634,11 @@ pub fn manifests(c: &Cluster) -> String {
             }
             let mut v = obj.to_json();
             clean(&mut v, kind);
-            docs.push(crate::printers::yaml::to_yaml(&v));
+            let mut doc = crate::printers::yaml::to_yaml(&v);
+            if !doc.ends_with('\n') {
+                doc.push('\n');
+            }
+            docs.push(doc);
         }
     }
     docs.join("---\n")

@@ -408,3 +408,39 @@ fn the_sample_snapshot_in_the_docs_loads_with_its_zones_and_workloads() {
     c.advance(60_000);
     assert_eq!(pods(&c), before, "the sample is a settled cluster");
 }
+
+#[test]
+fn a_session_script_plays_again_from_its_starting_world_to_the_same_objects() {
+    use kubeplay_engine::command::script;
+    use kubeplay_engine::session::{Act, Machine};
+    let start = world();
+    let mut m = Machine::new(start.clone());
+    m.advance(2_000);
+    m.act_and_journal(Act::Run("kubectl scale deployment web --replicas=8".into()));
+    m.advance(30_000);
+    m.act_and_journal(Act::Run("kubectl cordon node-1".into()));
+    m.advance(5_000);
+    let text = kubeplay_engine::author::write_script(&start, &m.journal, m.cluster.now());
+    assert!(text.contains("\nsim advance 2s\nkubectl scale deployment web --replicas=8\nsim advance 30s\nkubectl cordon node-1\nsim advance 5s\n"), "{text}");
+    let lines = script::parse(&text, "session.txt").unwrap();
+    let mut c = Cluster::new(11);
+    let run = script::run_lines(&mut c, &lines, &NoFilesHere);
+    assert!(run.passed(), "every line did what it says");
+    let names = |c: &Cluster| -> Vec<(String, bool)> {
+        c.store
+            .list::<Node>()
+            .map(|n| (n.metadata.name.clone(), n.spec.unschedulable))
+            .collect()
+    };
+    assert_eq!(names(&c), names(&m.cluster));
+    let web = |c: &Cluster| {
+        c.store
+            .list::<Deployment>()
+            .find(|d| d.metadata.name == "web")
+            .unwrap()
+            .status
+            .ready_replicas
+    };
+    assert_eq!(web(&c), 8);
+    assert_eq!(web(&m.cluster), 8);
+}

@@ -82,7 +82,16 @@ pub fn lesson() -> Html {
     let share = {
         let sim = sim.clone();
         let share_url = share_url.clone();
-        Callback::from(move |_| share_url.set(Some(sim.share())))
+        Callback::from(move |_| {
+            // An imported world is not in any link: the link would replay another.
+            if sim.state.borrow().imported.is_some() {
+                share_url.set(Some(
+                    t(sim.lang(), "An imported cluster: a share link cannot carry it (it would leave the page). Download the snapshot instead.").to_string(),
+                ));
+            } else {
+                share_url.set(Some(sim.share()));
+            }
+        })
     };
     let tool = {
         let options = sim.state.borrow().options.clone();
@@ -137,6 +146,9 @@ pub fn lesson() -> Html {
                     <button class="btn" onclick={load_own} data-testid="own-load">{ t(lang, "Check and load") }</button>
                     <button class="btn" onclick={record} data-testid="own-record" title={t(lang, "Write what you did in this session as a lesson: its cluster, your commands as steps, goals from what changed. Then edit it here.")}>{ t(lang, "Write this session as a lesson") }</button>
                 </details>
+            }
+            if !readonly && tool("import") {
+                <crate::components::import::ImportPanel />
             }
             if let Some(e) = &*own_error {
                 <pre class="own-error" role="alert" data-testid="own-error">{ e }</pre>

@@ -7,6 +7,7 @@ pub mod compare;
 pub mod console;
 pub mod deployments;
 pub mod events;
+pub mod import;
 pub mod inspector;
 pub mod lesson;
 pub mod nodeboard;

@@ -152,6 +152,55 @@ impl SimHandle {
         Ok(())
     }
 
+    /// Load another cluster's state as a new world (files as (name, text)); what was
+    /// loaded, left out and ignored. A refusal leaves the session as it is. Language,
+    /// speed and page options carry over, as [`SimHandle::load`] keeps them.
+    pub fn import_files(&self, files: &[(String, String)]) -> Result<String, String> {
+        let (seed, floor) = {
+            let s = self.state.borrow();
+            (s.cluster.seed(), s.cluster.store.pod_limit_floor)
+        };
+        let (world, report) = kubeplay_engine::import::import(seed, floor, files)?;
+        let fresh = SimState::imported_world(world);
+        self.with(|s| {
+            let (lang, speed, options) = (s.lang, s.speed_x10, s.options.clone());
+            *s = fresh;
+            s.lang = lang;
+            s.speed_x10 = speed;
+            s.options = options;
+        });
+        Ok(report.summary())
+    }
+
+    /// This world's objects as clean manifests for `kubectl apply` on a real cluster.
+    pub fn export_manifests(&self) -> String {
+        kubeplay_engine::import::manifests(&self.state.borrow().cluster)
+    }
+
+    /// This world as a snapshot `sim import` reads back.
+    pub fn export_snapshot(&self) -> String {
+        let s = self.state.borrow();
+        let mut out = serde_json::to_string_pretty(&kubeplay_engine::import::snapshot(&s.cluster))
+            .unwrap_or_default();
+        out.push('\n');
+        out
+    }
+
+    /// The session as a script `kubeplay-cli run` plays again: its starting world as a
+    /// snapshot, then the commands at their times.
+    pub fn session_script(&self) -> String {
+        let s = self.state.borrow();
+        let acts = &s.journal[..s.applied.min(s.journal.len())];
+        let start = match (&s.imported, s.scenario.as_ref()) {
+            (Some(c), _) => (**c).clone(),
+            (None, Some(a)) => kubeplay_engine::session::open_lesson(a.source.clone())
+                .map(|(m, _)| m.cluster)
+                .unwrap_or_else(|_| s.cluster.clone()),
+            (None, None) => crate::view::default_cluster_opening().1,
+        };
+        kubeplay_engine::author::write_script(&start, acts, s.cluster.now())
+    }
+
     /// The completion record of this session (None without a lesson), as a course
     /// platform stores it and `kubeplay-cli verify` checks it.
     pub fn record(&self) -> Option<kubeplay_engine::record::Record> {

@@ -112,6 +112,10 @@ pub struct SimState {
     /// A second branch with one change, played beside this one ("what if"); what the
     /// learner does is done in both. A rewind closes it.
     pub fork: Option<kubeplay_engine::fork::Fork>,
+    /// The world an imported session started from (`sim import` in the page): what a
+    /// session script begins with. A share link cannot carry it (nothing leaves the
+    /// page), so the page offers the snapshot instead.
+    pub imported: Option<Box<Cluster>>,
     /// A share link's branch still to start when its replay reaches the fork's moment.
     pub(super) replay_fork: Option<ForkLink>,
     /// Which world this is (a new one per load and per `sim reset`): views that keep
@@ -199,6 +203,7 @@ impl SimState {
             clock_live: false,
             predictions: Default::default(),
             fork: None,
+            imported: None,
             replay_fork: None,
             playing: true,
             speed_x10: 10,
@@ -252,6 +257,20 @@ impl SimState {
             s.cluster.now(),
             s.rewindable(),
         );
+        s
+    }
+
+    /// A fresh state on an imported world (see [`kubeplay_engine::import`]): it opens
+    /// paused, so the learner sees the world as it was before anything runs.
+    pub fn imported_world(c: Cluster) -> Self {
+        let mut s = SimState::new(c.clone());
+        s.timeline = Timeline::with_opening(
+            vec![(c.now(), Rewindable::at_rest(c.clone(), None))],
+            s.cluster.now(),
+            s.rewindable(),
+        );
+        s.playing = false;
+        s.imported = Some(Box::new(c));
         s
     }
 

@@ -1,0 +1,90 @@
+//! What an import costs: a settled cluster of N nodes (3 zones) and D Deployments × R
+//! replicas is written as a snapshot (`sim export --snapshot`, the shape of `kubectl
+//! get … -A -o json`), then read back with `sim import`'s importer.
+//!
+//! ```text
+//! cargo run --release -p kubeplay-engine --example import -- [--nodes 1000 --deployments 300 --replicas 100]
+//! ```
+//! Prints one figure a line as `name: value unit`.
+
+use kubeplay_engine::api::LABEL_TOPOLOGY_ZONE;
+use kubeplay_engine::cluster::Cluster;
+use kubeplay_engine::kubelet::NodeConfig;
+use std::time::Instant;
+
+fn arg(args: &[String], name: &str, default: usize) -> usize {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Resident set size and its peak, in bytes (Linux `/proc/self/status`; 0 elsewhere).
+fn rss() -> (u64, u64) {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kb = |key: &str| {
+        s.lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+            * 1024
+    };
+    (kb("VmRSS:"), kb("VmHWM:"))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (nodes, deployments, replicas) = (
+        arg(&args, "--nodes", 1000),
+        arg(&args, "--deployments", 300),
+        arg(&args, "--replicas", 100),
+    );
+    let t = Instant::now();
+    let text = {
+        let mut c = Cluster::new(1);
+        for i in 0..nodes {
+            let mut cfg = NodeConfig {
+                cpu: "32".into(),
+                memory: "128Gi".into(),
+                ..NodeConfig::default()
+            };
+            cfg.labels.insert(
+                LABEL_TOPOLOGY_ZONE.into(),
+                format!("zone-{}", ["a", "b", "c"][i % 3]),
+            );
+            c.add_node(&format!("node-{i:05}"), cfg)
+                .expect("a new node name");
+        }
+        for d in 0..deployments {
+            c.create_deployment(
+                &format!("app-{d:04}"),
+                "registry.local/app:1.0",
+                replicas as i64,
+                "100m",
+                "128Mi",
+            )
+            .expect("a new Deployment");
+        }
+        c.settle(30 * 60 * 1000);
+        println!("pods: {}", c.store.count(kubeplay_engine::api::Kind::Pod));
+        println!("build_wall: {:.2} s", t.elapsed().as_secs_f64());
+        serde_json::to_string(&kubeplay_engine::import::snapshot(&c)).expect("JSON")
+    };
+    println!("snapshot_bytes: {}", text.len());
+    let (before, _) = rss();
+    let t = Instant::now();
+    let (c, report) = kubeplay_engine::import::import(1, None, &[("snapshot.json".into(), text)])
+        .expect("the snapshot imports");
+    let wall = t.elapsed().as_secs_f64();
+    let (after, peak) = rss();
+    println!("import_wall: {wall:.2} s");
+    println!("pods_kept_running: {}", report.pods_kept_running);
+    println!(
+        "import_memory: {:.1} MB (resident after the import, less before)",
+        (after.saturating_sub(before)) as f64 / 1e6
+    );
+    println!("peak_memory: {:.1} MB", peak as f64 / 1e6);
+    println!("objects: {}", c.store.object_count());
+}
