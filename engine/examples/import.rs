@@ -3,8 +3,11 @@
 //! get … -A -o json`), then read back with `sim import`'s importer.
 //!
 //! ```text
-//! cargo run --release -p kubeplay-engine --example import -- [--nodes 1000 --deployments 300 --replicas 100]
+//! cargo run --release -p kubeplay-engine --example import -- [--nodes 1000 --deployments 300 --replicas 100] [--write FILE]
+//! cargo run --release -p kubeplay-engine --example import -- --read FILE
 //! ```
+//! With `--write` the snapshot is written to FILE and not imported; `--read` imports
+//! FILE in a process that built nothing before (so its memory is the import's).
 //! Prints one figure a line as `name: value unit`.
 
 use kubeplay_engine::api::LABEL_TOPOLOGY_ZONE;
@@ -36,6 +39,18 @@ fn rss() -> (u64, u64) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    let path = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    if let Some(file) = path("--read") {
+        let text = std::fs::read_to_string(&file).expect("the snapshot file");
+        println!("snapshot_bytes: {}", text.len());
+        measure(text);
+        return;
+    }
     let (nodes, deployments, replicas) = (
         arg(&args, "--nodes", 1000),
         arg(&args, "--deployments", 300),
@@ -73,6 +88,15 @@ fn main() {
         serde_json::to_string(&kubeplay_engine::import::snapshot(&c)).expect("JSON")
     };
     println!("snapshot_bytes: {}", text.len());
+    if let Some(file) = path("--write") {
+        std::fs::write(&file, &text).expect("the snapshot file");
+        return;
+    }
+    measure(text);
+}
+
+/// Import `text` and print the figures.
+fn measure(text: String) {
     let (before, _) = rss();
     let t = Instant::now();
     let (c, report) = kubeplay_engine::import::import(1, None, &[("snapshot.json".into(), text)])

@@ -176,7 +176,8 @@ pub fn bound(text: &str) -> Cow<'_, str> {
 }
 
 /// Manifests: parse every document; what parses is applied to a small cluster, as
-/// `kubectl apply -f` would (validation and defaulting).
+/// `kubectl apply -f` would (validation and defaulting). The same text is also read
+/// as another cluster's state (`sim import`).
 pub struct ManifestTarget {
     template: Cluster,
 }
@@ -203,6 +204,13 @@ impl Default for ManifestTarget {
 impl ManifestTarget {
     /// Run one input.
     pub fn exec(&self, input: &str) {
+        // The same text as another cluster's state (`sim import`): restored, not
+        // applied, through its own reader (JSON first, Lists, kinds left out).
+        let _ = crate::import::import(
+            1,
+            Some(POD_LIMIT),
+            &[("fuzz.yaml".into(), input.to_string())],
+        );
         if let Ok(docs) = crate::manifest::parse(input, "fuzz.yaml") {
             for d in &docs {
                 let _ = d.object.to_json();
