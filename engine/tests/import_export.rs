@@ -444,3 +444,19 @@ fn a_session_script_plays_again_from_its_starting_world_to_the_same_objects() {
     assert_eq!(web(&c), 8);
     assert_eq!(web(&m.cluster), 8);
 }
+
+#[test]
+fn an_imported_world_forks_for_what_if_like_any_other() {
+    use kubeplay_engine::fork::Fork;
+    use kubeplay_engine::session::Machine;
+    let text = include_str!("../../docs/sample-cluster.json");
+    let (c, _) = import(1, None, &[("sample-cluster.json".into(), text.into())]).unwrap();
+    let mut main = Machine::new(c);
+    let mut f = Fork::start(&main, "sim node down node-1").unwrap();
+    for _ in 0..900 {
+        main.advance(100);
+        assert!(f.follow(&main.cluster, &mut || false));
+    }
+    let d = f.first_difference.expect("a node down shows");
+    assert!(d.fork.starts_with("node/node-1: NotReady"), "{d:?}");
+}
