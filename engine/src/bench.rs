@@ -199,6 +199,31 @@ pub fn envelope(
     out
 }
 
+/// The value after `name` among the example programs' arguments, as a number
+/// (`default` when absent or not a number).
+pub fn arg(args: &[String], name: &str, default: usize) -> usize {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Resident set size and its peak, in bytes (Linux `/proc/self/status`; 0 elsewhere):
+/// the example programs' memory figures.
+pub fn rss() -> (u64, u64) {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kb = |key: &str| {
+        s.lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+            * 1024
+    };
+    (kb("VmRSS:"), kb("VmHWM:"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

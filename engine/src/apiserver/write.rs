@@ -157,12 +157,7 @@ impl Store {
         let kind = obj.kind();
         {
             let meta = obj.meta_mut();
-            if kind.namespaced() && meta.namespace.is_empty() {
-                meta.namespace = "default".into();
-            }
-            if !kind.namespaced() {
-                meta.namespace.clear();
-            }
+            default_namespace(kind, meta);
             if meta.name.is_empty() {
                 if meta.generate_name.is_empty() {
                     return Err(ApiError::invalid(
@@ -322,18 +317,7 @@ impl Store {
         meta.deletion_timestamp = None;
         meta.deletion_ms = None;
         meta.deletion_grace_period_seconds = None;
-        // Workload kinds track spec changes in generation; in v1.33 Pods, Nodes, Events
-        // and Leases leave it unset (Pod generation is an alpha feature, off).
-        meta.generation = i64::from(matches!(
-            kind,
-            Kind::Deployment
-                | Kind::ReplicaSet
-                | Kind::Job
-                | Kind::CronJob
-                | Kind::DaemonSet
-                | Kind::StatefulSet
-                | Kind::HorizontalPodAutoscaler
-        ));
+        meta.generation = i64::from(tracks_generation(kind));
         if let Object::DaemonSet(ds) = &mut obj {
             // The DaemonSet strategy keeps the template's generation in an annotation.
             ds.metadata.annotations.insert(
@@ -372,15 +356,7 @@ impl Store {
         writer: &str,
     ) -> Result<Change, ApiError> {
         let kind = obj.kind();
-        {
-            let meta = obj.meta_mut();
-            if kind.namespaced() && meta.namespace.is_empty() {
-                meta.namespace = "default".into();
-            }
-            if !kind.namespaced() {
-                meta.namespace.clear();
-            }
-        }
+        default_namespace(kind, obj.meta_mut());
         validation::validate(&obj, None)?;
         if kind.namespaced() && self.count(Kind::Namespace) > 0 {
             let ns = obj.meta().namespace.clone();
@@ -417,16 +393,7 @@ impl Store {
         meta.deletion_ms = None;
         meta.deletion_grace_period_seconds = None;
         meta.resource_version.clear();
-        if matches!(
-            kind,
-            Kind::Deployment
-                | Kind::ReplicaSet
-                | Kind::Job
-                | Kind::CronJob
-                | Kind::DaemonSet
-                | Kind::StatefulSet
-                | Kind::HorizontalPodAutoscaler
-        ) {
+        if tracks_generation(kind) {
             meta.generation = meta.generation.max(1);
         } else {
             meta.generation = 0;
@@ -791,4 +758,31 @@ fn add_finalizer(meta: &mut ObjectMeta, f: &str) {
     if !meta.finalizers.iter().any(|x| x == f) {
         meta.finalizers.push(f.into());
     }
+}
+
+/// A namespaced object without a namespace is in `default`; a cluster-scoped one has
+/// none, whatever it said.
+fn default_namespace(kind: Kind, meta: &mut ObjectMeta) {
+    if kind.namespaced() && meta.namespace.is_empty() {
+        meta.namespace = "default".into();
+    }
+    if !kind.namespaced() {
+        meta.namespace.clear();
+    }
+}
+
+/// Whether the kind tracks spec changes in `metadata.generation`: the workload kinds;
+/// in v1.33 Pods, Nodes, Events and Leases leave it unset (Pod generation is an alpha
+/// feature, off).
+fn tracks_generation(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Deployment
+            | Kind::ReplicaSet
+            | Kind::Job
+            | Kind::CronJob
+            | Kind::DaemonSet
+            | Kind::StatefulSet
+            | Kind::HorizontalPodAutoscaler
+    )
 }
