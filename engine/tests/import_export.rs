@@ -134,27 +134,17 @@ fn a_snapshot_imports_back_as_the_same_world_and_nothing_is_recreated() {
         })
         .count();
     assert_eq!(created, 0, "nothing made anew");
-    assert_eq!(
-        b.store
+    let ready = |c: &Cluster| {
+        c.store
             .list::<Deployment>()
-            .next()
-            .unwrap()
-            .status
-            .ready_replicas,
-        5
-    );
+            .find(|d| d.metadata.name == "web")
+            .map_or(0, |d| d.status.ready_replicas)
+    };
+    assert_eq!(ready(&b), 5);
     // And a learner's act plays out as in the original.
     sh(&mut b, "kubectl scale deployment web --replicas=7");
     sh(&mut b, "sim settle");
-    assert_eq!(
-        b.store
-            .list::<Deployment>()
-            .next()
-            .unwrap()
-            .status
-            .ready_replicas,
-        7
-    );
+    assert_eq!(ready(&b), 7);
 }
 
 /// (name, node, restarts) of every Pod.
