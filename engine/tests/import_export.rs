@@ -144,6 +144,14 @@ fn a_snapshot_imports_back_as_the_same_world_and_nothing_is_recreated() {
     // And a learner's act plays out as in the original.
     sh(&mut b, "kubectl scale deployment web --replicas=7");
     sh(&mut b, "sim settle");
+    // The new Pods' sandboxes get addresses no kept Pod holds.
+    let ips: Vec<String> = b
+        .store
+        .list::<Pod>()
+        .map(|p| p.status.pod_ip.clone())
+        .collect();
+    let distinct: std::collections::BTreeSet<&String> = ips.iter().collect();
+    assert_eq!(distinct.len(), ips.len(), "{ips:?}");
     assert_eq!(ready(&b), 7);
 }
 

@@ -145,6 +145,16 @@ impl Kubelet {
         for c in &pod.spec.containers {
             self.images.insert(c.image.clone());
         }
+        // Its sandbox keeps its IP: the node's next Pod gets the one after it, not it.
+        if let Some(last) = pod
+            .status
+            .pod_ip
+            .strip_prefix(&format!("10.244.{}.", self.index))
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|n| *n >= 2)
+        {
+            self.ip_seq = self.ip_seq.max(last - 1);
+        }
         let n = slot_count(pod);
         let mut timers = Vec::new();
         for (i, c) in pod.spec.containers.iter().enumerate() {
