@@ -128,7 +128,7 @@ pub fn import_panel() -> Html {
     };
     let imported = sim.state.borrow().imported.is_some();
     html! {
-        <details class="own import" data-testid="import">
+        <details class="import" data-testid="import">
             <summary>{ t(lang, "Import a cluster · export") }</summary>
             <p class="privacy" data-testid="import-privacy">{ t(lang, "Nothing leaves this page: the files are read here, in your browser, and sent nowhere.") }</p>
             <label class={classes!("dropzone", over.then_some("over"))} {ondragover} {ondragleave} {ondrop}>
