@@ -18,6 +18,9 @@ use crate::time::SimTime;
 pub struct Fork {
     /// When it was forked.
     pub at: SimTime,
+    /// How many of the first branch's acts came before the fork (acts of the same
+    /// moment may come before or after it: the time alone does not say).
+    pub acts: usize,
     /// The one change (a command) made in it.
     pub change: String,
     /// The branch's engine side.
@@ -55,6 +58,7 @@ impl Fork {
         }
         let mut f = Fork {
             at: m.cluster.now(),
+            acts: main.applied,
             change: change.to_string(),
             m,
             first_difference: None,
@@ -65,7 +69,10 @@ impl Fork {
 
     /// A branch as a share link carries it: `main` is the first branch at the moment
     /// it was forked, `journal` the branch's own acts (the change first). Playing it
-    /// on ([`Fork::follow`]) replays them at their times.
+    /// on ([`Fork::follow`]) replays them at their times. `main` must stand between
+    /// instants, with exactly the acts it had done when it was forked: the page's
+    /// replay stops there (a copy made inside an instant, or after a later act of the
+    /// same moment, is another world, and would find another first difference).
     pub fn resume(main: &Machine, at: SimTime, change: &str, journal: Vec<(SimTime, Act)>) -> Fork {
         let mut m = main.clone();
         m.pending = None;
@@ -74,12 +81,21 @@ impl Fork {
         m.goals_reached.clear();
         m.journal = journal;
         m.applied = 0;
-        Fork {
+        // The change is made and compared at once, as [`Fork::start`] did: before the
+        // acts of the same moment that came after the fork (in both journals).
+        if let Some((_, act)) = m.journal.first().filter(|(t, _)| *t <= at).cloned() {
+            m.apply(&act);
+            m.applied = 1;
+        }
+        let mut f = Fork {
             at,
+            acts: main.applied,
             change: change.to_string(),
             m,
             first_difference: None,
-        }
+        };
+        f.compare(&main.cluster);
+        f
     }
 
     /// Play the branch's clock up to `main`'s (one clock for both), within the page's

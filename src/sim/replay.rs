@@ -57,9 +57,18 @@ impl SimState {
         };
         // A branch in the link starts when the replay reaches its moment, then follows.
         if let Some(f) = self.replay_fork.clone() {
-            if self.m.cluster.now() < f.at {
-                let to = f.at.saturating_sub(self.m.cluster.now());
-                if !self.m.advance_within(to, out_of_time) {
+            // The branch was made between instants, after the acts this branch had done
+            // by then: a slice that ran out inside the fork's instant finishes it first
+            // (the next slice starts at the fork's time, still inside it), and an act
+            // of the same moment made after the fork waits (it is in both journals).
+            let acts = f.acts.unwrap_or(usize::MAX).min(self.m.journal.len());
+            let c = &self.m.cluster;
+            if c.now() < f.at || c.is_mid_instant() || self.m.applied < acts {
+                let to = f.at.saturating_sub(c.now());
+                let later = self.m.journal.split_off(acts.max(self.m.applied));
+                let arrived = self.m.advance_within(to, out_of_time);
+                self.m.journal.extend(later);
+                if !arrived {
                     return false;
                 }
             }

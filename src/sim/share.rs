@@ -198,6 +198,10 @@ pub struct Session {
 pub struct ForkLink {
     /// When.
     pub at: SimTime,
+    /// How many of the first branch's acts came before the fork (links made before
+    /// this was recorded: every act up to its moment).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub acts: Option<usize>,
     /// The change.
     pub change: String,
     /// The branch's journal.
@@ -431,6 +435,7 @@ impl SimState {
             now,
             fork: self.fork.as_ref().map(|f| ForkLink {
                 at: f.at,
+                acts: Some(f.acts),
                 change: f.change.clone(),
                 journal: f.m.journal[..f.m.applied.min(f.m.journal.len())].to_vec(),
             }),

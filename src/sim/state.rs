@@ -364,17 +364,23 @@ impl SimState {
         }
         let end = self.m.cluster.now().saturating_add(ms);
         loop {
-            // The branch catches up first (and is compared where this one stands); out
-            // of time, this one waits for it.
-            let behind = self.fork.as_ref().is_some_and(|f| {
-                f.m.cluster.now() < self.m.cluster.now() || f.m.cluster.is_mid_instant()
-            });
-            if behind {
-                let (m, fork) = (&self.m, self.fork.as_mut());
-                if let Some(f) = fork {
-                    if !f.follow(&m.cluster, out_of_time) {
-                        return false;
-                    }
+            // The branch catches up first and is compared where this one stands; out of
+            // time, this one waits for it. It follows even when level: a slice that ran
+            // out right after the branch got here (on an act of its own) has not
+            // compared this moment yet, and the next slice must, or a replay cut
+            // elsewhere than the live run would find a later first difference.
+            // A replay's acts of this moment come first, as they did live: the learner
+            // acted here, and the branch did it too (its journal has it) as it followed.
+            let due = self.m.journal.get(self.m.applied);
+            if due.is_some_and(|(t, _)| *t <= self.m.cluster.now())
+                && !self.m.advance_within(0, out_of_time)
+            {
+                return false;
+            }
+            let (m, fork) = (&self.m, self.fork.as_mut());
+            if let Some(f) = fork {
+                if !f.follow(&m.cluster, out_of_time) {
+                    return false;
                 }
             }
             let now = self.m.cluster.now();

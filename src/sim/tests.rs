@@ -1021,6 +1021,47 @@ fn a_fork_plays_on_one_clock_takes_the_learners_acts_and_a_share_link_carries_bo
 }
 
 #[test]
+fn a_share_link_replayed_in_slices_forks_where_the_learner_did_whatever_the_slices_and_same_moment_acts(
+) {
+    let state = Rc::new(RefCell::new(SimState::default_world()));
+    let sim = SimHandle::new(Rc::clone(&state), 0, Callback::noop());
+    let mut asked = 0;
+    for _ in 0..5 {
+        tick_like_the_page(&mut state.borrow_mut(), 300, 5, &mut asked);
+    }
+    // An act, the fork and another act, all at one moment (the page paused): the
+    // first is in the world the branch copies, the second is done in both.
+    sim.run("kubectl scale deployment web --replicas=4");
+    sim.fork_with("kubectl cordon node-1").unwrap();
+    sim.run("kubectl scale deployment web --replicas=6");
+    for _ in 0..40 {
+        tick_like_the_page(&mut state.borrow_mut(), 300, 7, &mut asked);
+    }
+    let s = state.borrow();
+    let f = s.fork.as_ref().unwrap();
+    let d = f.first_difference.clone().expect("a difference");
+    let mut fl = f.m.cluster.clone();
+    fl.finish_instant();
+    let link = Session::decode(&s.session().encode()).unwrap();
+    assert_eq!(link.fork.as_ref().and_then(|f| f.acts), Some(1));
+    // Replays whose slices run out at every few timers, so some stop inside the
+    // fork's own instant.
+    for every in 1..=9 {
+        let mut back = SimState::start_session(&link).unwrap();
+        let mut n = 0u32;
+        while !back.replay_slice(&mut || {
+            n += 1;
+            n % every == 0
+        }) {}
+        let bf = back.fork.as_ref().expect("the link's branch");
+        let mut bc = bf.m.cluster.clone();
+        bc.finish_instant();
+        assert_eq!(bc.transcript(), fl.transcript(), "slices of {every}");
+        assert_eq!(bf.first_difference, Some(d.clone()), "slices of {every}");
+    }
+}
+
+#[test]
 fn a_lesson_with_a_fork_opens_forked_and_a_bad_fork_change_is_refused() {
     let yaml = "id: what-if\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ncluster:\n  nodes: [{name: node-1}, {name: node-2}]\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=2\n  sim settle\nfork: kubectl scale deployment web --replicas=4\ngoals:\n  - label: {en: four, zh: 四}\n    expect: deployment/web {.spec.replicas} == 4\n";
     let s = SimState::with_scenario(ScenarioSource::Yaml(yaml.into())).unwrap();
