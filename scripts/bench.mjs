@@ -3,14 +3,17 @@
 //
 //   node scripts/bench.mjs [--sizes 100:30:100,1000:300:100,5000:1500:100] [--skip-native] [--skip-wasm] [--skip-ui]
 //                          [--ui-envelope 5000:1500:100] [--ui-envelope-seconds 60]
+//                          [--daemonset-sizes 15000:300:100]
 //
-// Each size is nodes:deployments:replicas. For each: the native example
+// Each size is nodes:deployments:replicas (--daemonset-sizes: plus a DaemonSet with a
+// Pod on every node, scheduler_perf's largest case at 15000:300:100). For each: the native example
 // (cargo run --release -p kubeplay-engine --example envelope) and the same run in
 // headless Chromium (dist/?bench=envelope), with the wasm ÷ native ratio of the
 // converge time; then the UI figures (frame times while 1,000 Pods converge, input to
 // paint, first interactive), with --ui-envelope the page itself at the envelope (input
 // to paint and frame times while the console's Deployments converge in the aggregated
-// view), and the bundle sizes. Needs dist/ built (scripts/test.sh or
+// view), first interactive again over a throttled network (1.6 Mbps down, 750 kbps up,
+// 150 ms round trip; files served gzipped, the cache off), and the bundle sizes. Needs dist/ built (scripts/test.sh or
 // trunk build --release). Prints `name: value unit` lines.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,15 +29,16 @@ const has = (k) => argv.includes(k);
 const parse = (text) => Object.fromEntries(text.split('\n').filter((l) => l.includes(': '))
   .map((l) => { const [k, v] = l.split(': '); const [num, ...unit] = v.split(' '); return [k, { v: Number(num), unit: unit.join(' ') }]; }));
 
-function native([n, d, r]) {
+function native([n, d, r, ds]) {
   const out = execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'kubeplay-engine', '--example', 'envelope', '--',
-    '--nodes', String(n), '--deployments', String(d), '--replicas', String(r)], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24 });
+    '--nodes', String(n), '--deployments', String(d), '--replicas', String(r), ...(ds ? ['--daemonset'] : [])],
+    { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24 });
   return parse(out);
 }
 
-async function wasm(browser, server, [n, d, r]) {
+async function wasm(browser, server, [n, d, r, ds]) {
   const page = await browser.newPage();
-  await page.goto(`${server.url}?bench=envelope&nodes=${n}&deployments=${d}&replicas=${r}`);
+  await page.goto(`${server.url}?bench=envelope&nodes=${n}&deployments=${d}&replicas=${r}${ds ? '&daemonset=1' : ''}`);
   const pre = page.getByTestId('bench');
   await pre.filter({ hasText: /done/ }).waitFor({ timeout: 60 * 60_000 });
   const figs = parse(await pre.innerText());
@@ -131,6 +135,26 @@ async function ui(browser, server) {
   return { firstInteractive, frames: deltas.length, p50: pct(0.5), p95: pct(0.95), max: deltas.at(-1), inputToPaint: quantile(itp, 0.5) };
 }
 
+// First interactive (the default world drawn, its Deployment ready) over a slow
+// network, with Chromium's own throttling: every byte of the page crosses it.
+async function throttled(browser, server) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8,
+  });
+  let bytes = 0;
+  cdp.on('Network.loadingFinished', (e) => { bytes += e.encodedDataLength; });
+  const t0 = Date.now();
+  await page.goto(server.url, { timeout: 120_000 });
+  await page.getByTestId('ready-web').waitFor({ timeout: 120_000 });
+  const ms = Date.now() - t0;
+  await page.close();
+  return { ms, bytes };
+}
+
 function bundle() {
   let raw = 0, gz = 0;
   for (const f of fs.readdirSync(dist)) {
@@ -144,8 +168,9 @@ function bundle() {
 const rows = [];
 const browser = (has('--skip-wasm') && has('--skip-ui') && !argv.includes('--ui-envelope')) ? null : await launch();
 const server = browser ? await serve() : null;
-for (const size of sizes) {
-  const label = `${size[0]} nodes / ${size[1] * size[2]} pods`;
+const dsSizes = opt('--daemonset-sizes', '').split(',').filter(Boolean).map((s) => [...s.split(':').map(Number), 1]);
+for (const size of [...sizes, ...dsSizes]) {
+  const label = `${size[0]} nodes / ${size[1] * size[2] + (size[3] ? size[0] : 0)} pods${size[3] ? ' (a DaemonSet on every node)' : ''}`;
   console.log(`== ${label}`);
   const n = has('--skip-native') ? null : native(size);
   const w = has('--skip-wasm') ? null : await wasm(browser, server, size);
@@ -170,6 +195,11 @@ if (!has('--skip-ui')) {
   console.log(`frame_p95: ${u.p95.toFixed(1)} ms`);
   console.log(`frame_max: ${u.max.toFixed(1)} ms`);
   console.log(`input_to_paint_median: ${u.inputToPaint.toFixed(1)} ms`);
+  const zipped = await serve('', { gzip: true });
+  const t = await throttled(browser, zipped);
+  await zipped.close();
+  console.log(`first_interactive_throttled_1_6mbps_150ms: ${t.ms} ms`);
+  console.log(`transferred_throttled: ${t.bytes} B`);
 }
 const envelopeUi = opt('--ui-envelope', null);
 if (envelopeUi) {

@@ -3,6 +3,7 @@
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -16,8 +17,11 @@ const types = {
   '.css': 'text/css', '.png': 'image/png', '.svg': 'image/svg+xml', '.json': 'application/json',
 };
 
-/** Serve dist/ at http://127.0.0.1:<port><prefix>/ ; resolves to { url, close }. */
-export function serve(prefix = '') {
+/** Serve dist/ at http://127.0.0.1:<port><prefix>/ ; resolves to { url, close }. With
+ * `{ gzip: true }` the text and wasm files go gzipped (level 9) to a browser that accepts
+ * it, as a static host serves them: what the transfer figures count. */
+export function serve(prefix = '', { gzip = false } = {}) {
+  const zipped = new Map();
   const server = http.createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
     let p = decodeURIComponent(u.pathname);
@@ -26,7 +30,15 @@ export function serve(prefix = '') {
     if (p.endsWith('/')) p += 'index.html';
     const file = path.join(dist, path.normalize(p));
     if (!file.startsWith(dist) || !fs.existsSync(file)) { res.writeHead(404); res.end('not found'); return; }
-    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+    const type = types[path.extname(file)] ?? 'application/octet-stream';
+    if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '') && /\.(html|js|css|wasm|svg|json)$/.test(file)) {
+      if (!zipped.has(file)) zipped.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+      const body = zipped.get(file);
+      res.writeHead(200, { 'content-type': type, 'content-encoding': 'gzip', 'content-length': body.length });
+      res.end(body);
+      return;
+    }
+    res.writeHead(200, { 'content-type': type });
     fs.createReadStream(file).pipe(res);
   });
   return new Promise((resolve) => {

@@ -648,3 +648,50 @@ fn the_node_list_by_position_follows_creates_updates_and_deletes_in_name_order()
     let listed: Vec<String> = s.list::<Node>().map(|n| n.metadata.name.clone()).collect();
     assert_eq!(listed, names(&s));
 }
+
+#[test]
+fn lookups_by_hash_find_what_the_b_tree_holds_through_creates_updates_and_deletes_even_when_keys_share_a_hash(
+) {
+    // In unit tests the lookup hash keeps four bits: 60 names share 16 hashes.
+    let mut s = Store::new();
+    let mut rng = Rng::new(7);
+    let names: Vec<String> = (0..60).map(|i| format!("p-{i}")).collect();
+    let check = |s: &Store| {
+        for n in &names {
+            let key = ObjKey::new("default", n);
+            let want = s.objects[kind_index(Kind::Pod)].get(&key).map(|o| &**o);
+            assert_eq!(s.get_object(Kind::Pod, &key), want, "{n}");
+        }
+        assert!(s
+            .get_object(Kind::Pod, &ObjKey::new("other", "p-1"))
+            .is_none());
+    };
+    for (i, n) in names.iter().enumerate() {
+        s.create(0, &mut rng, pod(n), "x").unwrap();
+        if i % 3 == 0 {
+            check(&s);
+        }
+    }
+    for n in names.iter().step_by(2) {
+        let mut p = s.get::<Pod>(&ObjKey::new("default", n)).unwrap().clone();
+        p.metadata.labels.insert("v".into(), "2".into());
+        s.update(0, Object::Pod(Box::new(p)), "x").unwrap();
+    }
+    check(&s);
+    for n in names.iter().step_by(3) {
+        let key = ObjKey::new("default", n);
+        s.delete(0, Kind::Pod, &key, &DeleteOptions::default(), "x")
+            .unwrap();
+        check(&s);
+    }
+    for n in names.iter().step_by(3) {
+        s.create(0, &mut rng, pod(n), "x").unwrap();
+    }
+    check(&s);
+    assert!(
+        s.by_hash[kind_index(Kind::Pod)]
+            .values()
+            .any(Option::is_none),
+        "some keys shared a hash"
+    );
+}

@@ -91,6 +91,7 @@ impl Store {
         if kind == Kind::Node {
             self.node_list_set(&key.name, Some(&obj));
         }
+        self.by_hash_set(kind, &key, Some(&obj));
         self.objects[kind_index(kind)].insert(key.clone(), obj.clone());
         Change {
             type_,
@@ -110,6 +111,7 @@ impl Store {
         writer: &str,
     ) -> Option<Change> {
         let old = self.objects[kind_index(kind)].remove(key)?;
+        self.by_hash_set(kind, key, None);
         self.index_remove(&old);
         if let Object::Service(svc) = &*old {
             self.release_service(svc);

@@ -395,10 +395,9 @@ impl Kubelet {
             if p.is_terminal() || self.workers.contains_key(uid) {
                 continue;
             }
-            let key = ObjKey::of(&p.metadata);
             if p.metadata.is_deleting() {
                 self.workers
-                    .insert(uid.clone(), Worker::new(key, Stage::Killing, false));
+                    .insert(uid.clone(), Worker::new(p, Stage::Killing, false));
                 timers.push((
                     now + self.timing.sync_latency,
                     KubeletTimer::Stopped(uid.clone()),
@@ -413,7 +412,7 @@ impl Kubelet {
                     ));
                 }
                 self.workers
-                    .insert(uid.clone(), Worker::new(key, Stage::Starting, restarted));
+                    .insert(uid.clone(), Worker::new(p, Stage::Starting, restarted));
                 timers.push((
                     now + self.timing.sync_latency,
                     KubeletTimer::Sync(uid.clone()),

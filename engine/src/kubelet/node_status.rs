@@ -222,13 +222,10 @@ impl Kubelet {
     /// sorted (`GetVolumesInUse`).
     pub(super) fn volumes_in_use(&self, store: &Store) -> Vec<String> {
         let mut out = std::collections::BTreeSet::new();
-        for (uid, w) in &self.workers {
+        for (uid, w) in self.workers.iter().filter(|(_, w)| w.has_volumes) {
             let Some(p) = store.get::<Pod>(&w.key).filter(|p| p.metadata.uid == *uid) else {
                 continue;
             };
-            if p.spec.volumes.is_empty() {
-                continue;
-            }
             for (_, _, unique) in
                 crate::controllers::attach_detach::pod_attachable_volumes(store, p)
             {

@@ -35,13 +35,17 @@ pub(super) struct Worker {
     pub(super) mount_attempts: u32,
     /// Since when the Pod has waited for its volumes to be attached to the node.
     pub(super) attach_wait_since: Option<SimTime>,
+    /// Whether the Pod has volumes (a Pod's volumes are immutable): the status sync
+    /// every 10 s reads only these Pods for `volumesInUse`, not every Pod it runs.
+    pub(super) has_volumes: bool,
 }
 
 impl Worker {
-    /// A worker for the Pod `key`, at `stage`.
-    pub(super) fn new(key: ObjKey, stage: Stage, restarted: bool) -> Self {
+    /// A worker for the Pod `pod`, at `stage`.
+    pub(super) fn new(pod: &Pod, stage: Stage, restarted: bool) -> Self {
         Worker {
-            key,
+            key: ObjKey::of(&pod.metadata),
+            has_volumes: !pod.spec.volumes.is_empty(),
             stage,
             gens: Vec::new(),
             probes: Probers::default(),
@@ -79,20 +83,16 @@ impl Kubelet {
         let uid = p.metadata.uid.clone();
         match self.workers.get_mut(&uid) {
             None if !p.metadata.is_deleting() => {
-                self.workers.insert(
-                    uid.clone(),
-                    Worker::new(ObjKey::of(&p.metadata), Stage::Starting, false),
-                );
+                self.workers
+                    .insert(uid.clone(), Worker::new(p, Stage::Starting, false));
                 (
                     vec![],
                     vec![(now + self.timing.sync_latency, KubeletTimer::Sync(uid))],
                 )
             }
             None => {
-                self.workers.insert(
-                    uid.clone(),
-                    Worker::new(ObjKey::of(&p.metadata), Stage::Killing, false),
-                );
+                self.workers
+                    .insert(uid.clone(), Worker::new(p, Stage::Killing, false));
                 (
                     vec![],
                     vec![(now + self.timing.sync_latency, KubeletTimer::Stopped(uid))],
@@ -137,7 +137,7 @@ impl Kubelet {
             return (false, (vec![], vec![]));
         }
         let uid = pod.metadata.uid.clone();
-        let mut w = Worker::new(ObjKey::of(&pod.metadata), Stage::Running, false);
+        let mut w = Worker::new(pod, Stage::Running, false);
         w.admitted = true;
         // Sidecars run already: their successors are not started again.
         w.sidecars_started = (0..pod.spec.init_containers.len()).collect();
