@@ -252,6 +252,9 @@ mod tests {
         );
         assert_eq!(get("nodes_powered_off"), Some(1.0));
         assert!(get("failover_sim").unwrap() >= 360.0);
+        // A tainted node leaves the DaemonSet's desired count (upstream's
+        // `NodeShouldRunDaemonPod`): the failover ends without waiting for its Pod there.
+        assert!(get("failover_sim").unwrap() < 3_600.0);
         assert_eq!(seen.len(), figs.len());
         assert_eq!(
             Figure {
