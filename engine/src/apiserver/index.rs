@@ -8,13 +8,35 @@ impl Store {
     /// Keep `node_list` in step with a Node write (`Some`) or removal (`None`).
     pub(super) fn node_list_set(&mut self, name: &str, obj: Option<&Arc<Object>>) {
         let at = self.node_list.binary_search_by(|(n, _)| (**n).cmp(name));
+        let topology = |o: &Object| {
+            let labels = &o.meta().labels;
+            super::TOPOLOGY_LABELS.map(|k| labels.get(k).map(|v| Arc::from(v.as_str())))
+        };
         match (at, obj) {
-            (Ok(i), Some(o)) => self.node_list[i].1 = o.clone(),
-            (Err(i), Some(o)) => self.node_list.insert(i, (Arc::from(name), o.clone())),
+            (Ok(i), Some(o)) => {
+                self.node_list[i].1 = o.clone();
+                self.node_topology[i] = topology(o);
+            }
+            (Err(i), Some(o)) => {
+                self.node_list.insert(i, (Arc::from(name), o.clone()));
+                let usage = self.node_usage.get(name).copied().unwrap_or_default();
+                self.node_usage_list.insert(i, usage);
+                self.node_topology.insert(i, topology(o));
+            }
             (Ok(i), None) => {
                 self.node_list.remove(i);
+                self.node_usage_list.remove(i);
+                self.node_topology.remove(i);
             }
             (Err(_), None) => {}
+        }
+    }
+
+    /// Copy `node_usage` of `name` to its position in the node list, if it is a Node
+    /// (Pods may be bound to a name no Node has: their sums wait in the map).
+    fn mirror_usage(&mut self, name: &str) {
+        if let Ok(i) = self.node_list.binary_search_by(|(n, _)| (**n).cmp(name)) {
+            self.node_usage_list[i] = self.node_usage.get(name).copied().unwrap_or_default();
         }
     }
 
@@ -50,6 +72,7 @@ impl Store {
             if let Some(u) = self.node_usage.get_mut(&n.metadata.name) {
                 u.alloc = None;
             }
+            self.mirror_usage(&n.metadata.name);
             for img in &n.status.images {
                 for name in &img.names {
                     if let Some(e) = self.image_states.get_mut(name) {
@@ -77,6 +100,7 @@ impl Store {
                         .entry(p.spec.node_name.clone())
                         .or_default()
                         .remove_bound(p);
+                    self.mirror_usage(&p.spec.node_name);
                 }
             }
         }
@@ -135,6 +159,7 @@ impl Store {
                 .entry(n.metadata.name.clone())
                 .or_default()
                 .alloc = Some(allocatable(n));
+            self.mirror_usage(&n.metadata.name);
             for img in &n.status.images {
                 for name in &img.names {
                     let e = self.image_states.entry(name.clone()).or_insert((0, 0));
@@ -163,6 +188,7 @@ impl Store {
                         .entry(p.spec.node_name.clone())
                         .or_default()
                         .add_bound(p);
+                    self.mirror_usage(&p.spec.node_name);
                 }
             }
         }

@@ -41,6 +41,11 @@ use crate::time::{rfc3339, SimTime, EPOCH_UNIX_SECONDS};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
+/// The Node labels kept by position beside the node list
+/// ([`Store::node_topology_label`]): the keys of the system-default spread constraints.
+pub const TOPOLOGY_LABELS: [&str; 2] =
+    [crate::api::LABEL_HOSTNAME, crate::api::LABEL_TOPOLOGY_ZONE];
+
 /// The hash [`Store`] looks objects up by. The engine's own unit tests keep four bits
 /// of it, so that keys share hashes all the time there and the B-tree fallback is
 /// exercised by every test that stores more than a few objects.
@@ -265,6 +270,15 @@ pub struct Store {
     /// Each name is shared (`Arc<str>`) with the scheduler's per-node verdicts, which
     /// would otherwise copy it for every node of every attempt.
     node_list: Vec<(Arc<str>, Arc<Object>)>,
+    /// `node_usage` of each Node of `node_list`, by the same position: the filter loop
+    /// reads it for every node it looks at, and a hash lookup by name per node was a
+    /// quarter of the 5,000-node envelope's CPU time (a String key to hash and compare,
+    /// far from the last one in memory).
+    node_usage_list: Vec<NodeUsage>,
+    /// The values of [`TOPOLOGY_LABELS`] of each Node of `node_list`, by position: the
+    /// system-default topology spread reads both for every node it scores, and reading
+    /// them from the string-keyed label maps was a fifth of the 5,000-node envelope.
+    node_topology: Vec<[Option<Arc<str>>; 2]>,
     /// Events by (lastTimestamp, namespace, name): the order of `kubectl get events -A
     /// --sort-by=.lastTimestamp` (a stable sort of the namespace/name list), so the
     /// newest are read without sorting every Event (there are several per Pod).
@@ -416,6 +430,23 @@ impl Store {
     pub fn node_entry(&self, i: usize) -> Option<(&Arc<str>, &Node)> {
         let (name, o) = self.node_list.get(i)?;
         Node::from_object(o).map(|n| (name, n))
+    }
+
+    /// The value of the label `TOPOLOGY_LABELS[which]` of the `i`-th Node in name order.
+    pub fn node_topology_label(&self, i: usize, which: usize) -> Option<&str> {
+        self.node_topology.get(i)?.get(which)?.as_deref()
+    }
+
+    /// [`Store::node_usage`] of the `i`-th Node in name order ([`Store::node_entry`]).
+    pub fn node_usage_at(&self, i: usize) -> NodeUsage {
+        if !self.fast.node_usage_sums {
+            return self
+                .node_list
+                .get(i)
+                .map(|(name, _)| self.node_usage_recounted(name))
+                .unwrap_or_default();
+        }
+        self.node_usage_list.get(i).copied().unwrap_or_default()
     }
 
     /// The position of the Node named `name` in the name-ordered node list (for

@@ -695,3 +695,100 @@ fn lookups_by_hash_find_what_the_b_tree_holds_through_creates_updates_and_delete
         "some keys shared a hash"
     );
 }
+
+#[test]
+fn the_node_lists_usage_by_position_follows_binds_terminations_deletes_and_node_changes() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(3);
+    let node = |name: &str| {
+        Object::Node(Node {
+            metadata: ObjectMeta {
+                name: name.into(),
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+    };
+    let check = |s: &Store| {
+        for i in 0..s.node_count() {
+            let (name, _) = s.node_entry(i).unwrap();
+            assert_eq!(s.node_usage_at(i), s.node_usage(name), "{name}");
+        }
+    };
+    // A Pod bound to a name no Node has yet: its sums wait for the Node.
+    s.create(0, &mut rng, pod("early"), "x").unwrap();
+    s.bind(0, &ObjKey::new("default", "early"), "n-2", "x")
+        .unwrap();
+    for n in ["n-3", "n-1", "n-2"] {
+        s.create(0, &mut rng, node(n), "x").unwrap();
+        check(&s);
+    }
+    assert_eq!(s.node_usage_at(s.node_position("n-2").unwrap()).pods, 1);
+    for i in 0..6 {
+        let name = format!("p-{i}");
+        s.create(0, &mut rng, pod(&name), "x").unwrap();
+        let at = ["n-1", "n-2", "n-3"][i % 3];
+        s.bind(0, &ObjKey::new("default", &name), at, "x").unwrap();
+        check(&s);
+    }
+    let mut p = s
+        .get::<Pod>(&ObjKey::new("default", "p-0"))
+        .unwrap()
+        .clone();
+    p.status.phase = "Succeeded".into();
+    s.update_status(0, Object::Pod(Box::new(p)), "x").unwrap();
+    check(&s);
+    s.delete(
+        0,
+        Kind::Node,
+        &ObjKey::new("", "n-1"),
+        &DeleteOptions::default(),
+        "x",
+    )
+    .unwrap();
+    check(&s);
+    s.create(0, &mut rng, node("n-1"), "x").unwrap();
+    check(&s);
+    assert_eq!(
+        s.node_usage_at(s.node_position("n-1").unwrap()).pods,
+        1,
+        "p-3 still runs there"
+    );
+}
+
+#[test]
+fn the_node_lists_topology_labels_follow_label_changes() {
+    let mut s = Store::new();
+    let mut rng = Rng::new(3);
+    let node = |name: &str, zone: Option<&str>| {
+        let mut n = Node::default();
+        n.metadata.name = name.into();
+        n.metadata
+            .labels
+            .insert(LABEL_HOSTNAME.into(), format!("host-{name}"));
+        if let Some(z) = zone {
+            n.metadata
+                .labels
+                .insert(LABEL_TOPOLOGY_ZONE.into(), z.into());
+        }
+        n
+    };
+    s.create(0, &mut rng, Object::Node(node("b", Some("zone-b"))), "x")
+        .unwrap();
+    s.create(0, &mut rng, Object::Node(node("a", None)), "x")
+        .unwrap();
+    let label = |s: &Store, name: &str, which| {
+        s.node_topology_label(s.node_position(name).unwrap(), which)
+            .map(str::to_string)
+    };
+    assert_eq!(label(&s, "a", 0).as_deref(), Some("host-a"));
+    assert_eq!(label(&s, "a", 1), None);
+    assert_eq!(label(&s, "b", 1).as_deref(), Some("zone-b"));
+    let mut a = s.get::<Node>(&ObjKey::new("", "a")).unwrap().clone();
+    a.metadata
+        .labels
+        .insert(LABEL_TOPOLOGY_ZONE.into(), "zone-a".into());
+    s.update(0, Object::Node(a), "x").unwrap();
+    assert_eq!(label(&s, "a", 1).as_deref(), Some("zone-a"));
+    assert_eq!(label(&s, "b", 0).as_deref(), Some("host-b"));
+}

@@ -45,6 +45,8 @@ pub struct Filtered<'a> {
     pub feasible: Vec<usize>,
     /// The Node behind each verdict.
     pub nodes: Vec<&'a Node>,
+    /// Each verdict's Node's position in the store's node list ([`Store::node_entry`]).
+    pub positions: Vec<usize>,
     /// A PreFilter's rejection of the Pod itself (every node fails with it).
     pub pre_filter_msg: Option<String>,
 }
@@ -152,6 +154,7 @@ impl Scheduler {
             verdicts: Vec::new(),
             feasible: Vec::new(),
             nodes: Vec::new(),
+            positions: Vec::new(),
             pre_filter_msg: None,
         };
         if n == 0 {
@@ -165,6 +168,7 @@ impl Scheduler {
                     continue;
                 };
                 out.nodes.push(node);
+                out.positions.push(i);
                 out.verdicts.push(NodeVerdict {
                     node: name.clone(),
                     failure: Some(FilterFailure {
@@ -203,7 +207,7 @@ impl Scheduler {
             let Some((name, node)) = store.node_entry(idx) else {
                 continue;
             };
-            let mut usage = store.node_usage(&node.metadata.name);
+            let mut usage = store.node_usage_at(idx);
             // RunFilterPluginsWithNominatedPods: room promised to a Pod of equal or
             // higher priority is not free.
             for r in self.nominated_requests(store, &node.metadata.name, pod) {
@@ -225,6 +229,7 @@ impl Scheduler {
                 out.feasible.push(out.verdicts.len());
             }
             out.nodes.push(node);
+            out.positions.push(idx);
             out.verdicts.push(NodeVerdict {
                 node: name.clone(),
                 failure: res.err(),
@@ -246,6 +251,7 @@ impl Scheduler {
                         continue;
                     }
                     out.nodes.push(node);
+                    out.positions.push(i);
                     out.verdicts.push(NodeVerdict {
                         node: name.clone(),
                         failure: Some(FilterFailure {
@@ -419,12 +425,20 @@ pub fn prioritize_nodes(store: &Store, pod: &Pod, req: &PodRequests, f: &mut Fil
         .map(|n| node_affinity_raw(pod, n))
         .collect();
     default_normalize(&mut affinity_scores, false);
-    let spread_scores = topology::spread_scores(store, pod, &feasible_nodes);
+    let positions: Option<Vec<usize>> = f
+        .feasible
+        .iter()
+        .map(|i| f.positions.get(*i).copied())
+        .collect();
+    let spread_scores = topology::spread_scores(store, pod, &feasible_nodes, positions.as_deref());
     let pod_affinity_scores = topology::affinity_scores(store, pod, &feasible_nodes);
     let image_names = pod_image_names(pod);
     for (pos, i) in f.feasible.iter().enumerate() {
         let nd = f.nodes[*i];
-        let usage = store.node_usage(&nd.metadata.name);
+        let usage = f.positions.get(*i).map_or_else(
+            || store.node_usage(&nd.metadata.name),
+            |&at| store.node_usage_at(at),
+        );
         let scores = NodeScores::weighed(
             least_allocated(nd, &usage, req),
             balanced_allocation(nd, &usage, req),

@@ -207,7 +207,15 @@ fn build_default_constraints<'a>(
 /// not the cluster's, as upstream's own later `PodsWithOwnerRef` count does. A Pod that
 /// matches the selector but is owned by nothing (the ReplicaSet would adopt it) or by
 /// another controller (same pod-template-hash) is therefore not counted.
-pub fn spread_scores<'a>(store: &'a Store, pod: &Pod, feasible: &[&'a Node]) -> Option<Vec<i64>> {
+///
+/// `positions`, when given, are the feasible nodes' positions in the store's node list:
+/// their hostname and zone labels are then read from the store's copy by position.
+pub fn spread_scores<'a>(
+    store: &'a Store,
+    pod: &Pod,
+    feasible: &[&'a Node],
+    positions: Option<&[usize]>,
+) -> Option<Vec<i64>> {
     let system_defaulted = pod.spec.topology_spread_constraints.is_empty();
     let (constraints, owner) = if system_defaulted {
         let (c, rs) = build_default_constraints(store, pod)?;
@@ -248,9 +256,21 @@ pub fn spread_scores<'a>(store: &'a Store, pod: &Pod, feasible: &[&'a Node]) -> 
     // Per feasible node and constraint: the node's value for the key, if it has it
     // (read once here and reused by Score).
     let mut values: Vec<Option<&'a str>> = Vec::with_capacity(feasible.len() * constraints.len());
-    for n in feasible {
-        for c in &constraints {
-            values.push(n.metadata.labels.get(&c.key).map(String::as_str));
+    let kept: Vec<Option<usize>> = constraints
+        .iter()
+        .map(|c| {
+            crate::apiserver::TOPOLOGY_LABELS
+                .iter()
+                .position(|k| *k == c.key)
+        })
+        .collect();
+    for (j, n) in feasible.iter().enumerate() {
+        let at = positions.and_then(|p| p.get(j)).copied();
+        for (c, kept) in constraints.iter().zip(&kept) {
+            values.push(match (at, kept) {
+                (Some(at), Some(which)) => store.node_topology_label(at, *which),
+                _ => n.metadata.labels.get(&c.key).map(String::as_str),
+            });
         }
         let row = &values[values.len() - constraints.len()..];
         if require_all && row.iter().any(Option::is_none) {
