@@ -72,6 +72,7 @@ pub mod metrics;
 pub mod printers;
 pub mod proxy;
 pub mod record;
+pub mod rest;
 pub mod rng;
 pub mod scenario;
 pub mod scheduler;

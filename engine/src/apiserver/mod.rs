@@ -297,6 +297,23 @@ pub struct Store {
     /// The warnings admission gave kubectl's requests (`Warning: …`), taken by the
     /// command that sent them.
     pub warnings: Vec<String>,
+    /// Every write with the object it wrote, while someone serves watches
+    /// ([`Store::journal_objects`]): the watch log keeps who wrote what, not the
+    /// objects, and a watch over HTTP streams each state. `None` (the default) keeps
+    /// nothing, so the page and the benchmarks pay nothing for it.
+    journal: Option<Vec<Written>>,
+}
+
+/// One write with the object it left ([`Store::take_journal`]): for a DELETED write,
+/// the object as it was when removed.
+#[derive(Clone, Debug)]
+pub struct Written {
+    /// The store revision of the write.
+    pub resource_version: u64,
+    /// ADDED / MODIFIED / DELETED.
+    pub type_: WatchType,
+    /// The object.
+    pub object: Arc<Object>,
 }
 
 /// The floor of the cluster-wide Pod limit (see [`Store::pod_limit`]).
@@ -331,6 +348,19 @@ fn kind_index(kind: Kind) -> usize {
 }
 
 impl Store {
+    /// Keep every write's object from now on (`on`), or stop and drop what was kept.
+    pub fn journal_objects(&mut self, on: bool) {
+        self.journal = on.then(Vec::new);
+    }
+
+    /// The writes kept since the last call (see [`Store::journal_objects`]).
+    pub fn take_journal(&mut self) -> Vec<Written> {
+        self.journal
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
     /// An empty store.
     pub fn new() -> Self {
         Store::default()

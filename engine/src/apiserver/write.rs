@@ -77,6 +77,13 @@ impl Store {
         };
         self.record(now, type_, verb, &obj, writer, rv, change);
         let obj = Arc::new(obj);
+        if let Some(j) = &mut self.journal {
+            j.push(Written {
+                resource_version: rv,
+                type_,
+                object: obj.clone(),
+            });
+        }
         match &old {
             Some(o) if self.fast.index_refresh && Self::same_index_inputs(o, &obj) => {
                 self.index_refresh(kind, &key, &obj)
@@ -129,6 +136,13 @@ impl Store {
             rv,
             String::new(),
         );
+        if let Some(j) = &mut self.journal {
+            j.push(Written {
+                resource_version: rv,
+                type_: WatchType::Deleted,
+                object: old.clone(),
+            });
+        }
         if let Object::Event(e) = &*old {
             let h = event_dedupe_hash(e);
             if let Some(bucket) = self.event_dedupe.get_mut(&h) {

@@ -93,7 +93,8 @@ fn labels_col(m: &StringMap) -> String {
     }
 }
 
-fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
+/// The column headers of `kind`'s table with these options.
+pub fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
     let mut h: Vec<String> = match kind {
         Kind::Pod => vec!["NAME", "READY", "STATUS", "RESTARTS", "AGE"],
         Kind::Deployment => vec!["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"],

@@ -8,6 +8,11 @@
 //! kubeplay-cli scenario --list         the built-in scenarios
 //! kubeplay-cli verify RECORD|-          replay a lesson's completion record and
 //!                                      confirm or refute each goal it claims
+//! kubeplay-cli serve [--port 6443] [--kubeconfig FILE] [--scenario ID|FILE] [--realtime]
+//!                                      serve the Kubernetes API on 127.0.0.1 for
+//!                                      real kubectl (see `serve.rs`)
+//! kubeplay-cli sim WORDS…              send `sim WORDS…` to that server (also run
+//!                                      as the kubectl plugin `kubectl-sim`)
 //! ```
 //! Exit status of `verify`: 0 when the record is genuine and every goal was met, 1 when
 //! it is refused or incomplete, 2 when the file cannot be read.
@@ -24,6 +29,8 @@ use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod serve;
+
 /// `-f FILE` reads from the disk, relative to the script's folder.
 struct DiskFiles {
     base: PathBuf,
@@ -36,10 +43,21 @@ impl Files for DiskFiles {
     }
 }
 
-const USAGE: &str = "usage: kubeplay-cli run FILE|- [--seed N]\n       kubeplay-cli scenario ID|FILE [--lang en|zh] | scenario --list\n       kubeplay-cli verify RECORD|-\n       kubeplay-cli [--seed N]        (interactive, on a terminal)";
+const USAGE: &str = "usage: kubeplay-cli run FILE|- [--seed N]\n       kubeplay-cli scenario ID|FILE [--lang en|zh] | scenario --list\n       kubeplay-cli verify RECORD|-\n       kubeplay-cli serve [--port 6443] [--kubeconfig FILE] [--scenario ID|FILE] [--seed N] [--realtime]\n       kubeplay-cli sim WORDS... [--kubeconfig FILE]\n       kubeplay-cli [--seed N]        (interactive, on a terminal)";
 
 fn main() -> ExitCode {
+    // Installed as `kubectl-sim`, kubectl runs it for `kubectl sim …`.
+    let invoked = std::env::args().next().unwrap_or_default();
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if std::path::Path::new(&invoked)
+        .file_name()
+        .is_some_and(|n| n == "kubectl-sim")
+    {
+        return serve::sim_client(&args);
+    }
+    if args.first().map(String::as_str) == Some("sim") {
+        return serve::sim_client(&args[1..]);
+    }
     let mut seed: Option<u64> = None;
     let mut rest = Vec::new();
     let mut i = 0;
@@ -77,6 +95,7 @@ fn main() -> ExitCode {
         },
         Some("scenario") => scenario(&rest[1..]),
         Some("verify") => verify(rest.get(1).map(String::as_str)),
+        Some("serve") => serve::serve(&rest[1..], seed),
         None if std::io::stdin().is_terminal() => repl(seed.unwrap_or(1)),
         None => run_file("-", seed),
         Some(other) => {

@@ -1,0 +1,581 @@
+//! Discovery: what the API server says it serves (`/api`, `/apis`, `/api/v1`,
+//! `/apis/GROUP/VERSION`, aggregated discovery and `/version`).
+//!
+//! kubectl v1.32 asks `/api` and `/apis` for aggregated discovery first
+//! (`application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList`) and reads
+//! every resource of every group from those two answers; an older client reads the
+//! legacy `APIVersions`/`APIGroupList` and then one `APIResourceList` per group version.
+//! Both are built here from one table of what kubeplay models.
+//!
+//! Upstream: `staging/src/k8s.io/api/apidiscovery/v2/types.go`,
+//! `staging/src/k8s.io/apiserver/pkg/endpoints/discovery/aggregated/handler.go`,
+//! `staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/types.go` (`APIResourceList`).
+
+use crate::api::Kind;
+use serde_json::{json, Value};
+
+/// The Kubernetes version the server reports (`/version`).
+pub const GIT_VERSION: &str = "v1.33.0";
+
+/// One served resource: its kind and how clients may name and use it.
+pub struct Served {
+    /// The kind.
+    pub kind: Kind,
+    /// Short names (`po`, `deploy`…).
+    pub short_names: &'static [&'static str],
+    /// Categories (`all`).
+    pub categories: &'static [&'static str],
+    /// Subresources with the kind each answers with (group/version, kind) and verbs.
+    pub subresources: &'static [(
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static [&'static str],
+    )],
+}
+
+const RW: &[&str] = &[
+    "create",
+    "delete",
+    "deletecollection",
+    "get",
+    "list",
+    "patch",
+    "update",
+    "watch",
+];
+const STATUS: (&str, &str, &str, &[&str]) = ("status", "", "", &["get", "patch", "update"]);
+const SCALE: (&str, &str, &str, &[&str]) = (
+    "scale",
+    "autoscaling/v1",
+    "Scale",
+    &["get", "patch", "update"],
+);
+
+/// Every resource kubeplay serves, in discovery order within each group.
+pub const SERVED: &[Served] = &[
+    Served {
+        kind: Kind::Pod,
+        short_names: &["po"],
+        categories: &["all"],
+        subresources: &[
+            ("binding", "v1", "Binding", &["create"]),
+            ("eviction", "policy/v1", "Eviction", &["create"]),
+            ("log", "v1", "Pod", &["get"]),
+            STATUS,
+        ],
+    },
+    Served {
+        kind: Kind::Node,
+        short_names: &["no"],
+        categories: &[],
+        subresources: &[STATUS],
+    },
+    Served {
+        kind: Kind::Namespace,
+        short_names: &["ns"],
+        categories: &[],
+        subresources: &[STATUS],
+    },
+    Served {
+        kind: Kind::Event,
+        short_names: &["ev"],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
+        kind: Kind::Service,
+        short_names: &["svc"],
+        categories: &["all"],
+        subresources: &[STATUS],
+    },
+    Served {
+        kind: Kind::Endpoints,
+        short_names: &["ep"],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
+        kind: Kind::ConfigMap,
+        short_names: &["cm"],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
+        kind: Kind::Secret,
+        short_names: &[],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
+        kind: Kind::ResourceQuota,
+        short_names: &["quota"],
+        categories: &[],
+        subresources: &[STATUS],
+    },
+    Served {
+        kind: Kind::LimitRange,
+        short_names: &["limits"],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
+        kind: Kind::PersistentVolumeClaim,
+        short_names: &["pvc"],
+        categories: &[],
+        subresources: &[STATUS],
+    },
+    Served {
+        kind: Kind::PersistentVolume,
+        short_names: &["pv"],
+        categories: &[],
+        subresources: &[STATUS],
+    },
+    Served {
+        kind: Kind::Deployment,
+        short_names: &["deploy"],
+        categories: &["all"],
+        subresources: &[SCALE, STATUS],
+    },
+    Served {
+        kind: Kind::ReplicaSet,
+        short_names: &["rs"],
+        categories: &["all"],
+        subresources: &[SCALE, STATUS],
+    },
+    Served {
+        kind: Kind::StatefulSet,
+        short_names: &["sts"],
+        categories: &["all"],
+        subresources: &[SCALE, STATUS],
+    },
+    Served {
+        kind: Kind::DaemonSet,
+        short_names: &["ds"],
+        categories: &["all"],
+        subresources: &[STATUS],
+    },
+    Served {
+        kind: Kind::ControllerRevision,
+        short_names: &[],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
+        kind: Kind::Job,
+        short_names: &[],
+        categories: &["all"],
+        subresources: &[STATUS],
+    },
+    Served {
+        kind: Kind::CronJob,
+        short_names: &["cj"],
+        categories: &["all"],
+        subresources: &[STATUS],
+    },
+    Served {
+        kind: Kind::HorizontalPodAutoscaler,
+        short_names: &["hpa"],
+        categories: &["all"],
+        subresources: &[STATUS],
+    },
+    Served {
+        kind: Kind::PodDisruptionBudget,
+        short_names: &["pdb"],
+        categories: &[],
+        subresources: &[STATUS],
+    },
+    Served {
+        kind: Kind::PriorityClass,
+        short_names: &["pc"],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
+        kind: Kind::Lease,
+        short_names: &[],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
+        kind: Kind::EndpointSlice,
+        short_names: &[],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
+        kind: Kind::StorageClass,
+        short_names: &["sc"],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
+        kind: Kind::Role,
+        short_names: &[],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
+        kind: Kind::ClusterRole,
+        short_names: &[],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
+        kind: Kind::RoleBinding,
+        short_names: &[],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
+        kind: Kind::ClusterRoleBinding,
+        short_names: &[],
+        categories: &[],
+        subresources: &[],
+    },
+];
+
+/// (group, version) of a kind: `("", "v1")` for the core group.
+pub fn group_version(kind: Kind) -> (&'static str, &'static str) {
+    match kind.api_version().split_once('/') {
+        Some((g, v)) => (g, v),
+        None => ("", kind.api_version()),
+    }
+}
+
+/// The kind served at `resource` in group/version.
+pub fn kind_of(group: &str, version: &str, resource: &str) -> Option<Kind> {
+    SERVED
+        .iter()
+        .map(|s| s.kind)
+        .find(|k| k.resource() == resource && group_version(*k) == (group, version))
+}
+
+/// The groups in the order `/apis` lists them (the core group is `/api`'s).
+fn groups() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for s in SERVED {
+        let (g, _) = group_version(s.kind);
+        if !g.is_empty() && !out.contains(&g) {
+            out.push(g);
+        }
+    }
+    out
+}
+
+fn singular(kind: Kind) -> String {
+    kind.name().to_ascii_lowercase()
+}
+
+fn verbs(_kind: Kind) -> Vec<&'static str> {
+    RW.to_vec()
+}
+
+fn split_gv(gv: &str) -> (&str, &str) {
+    gv.split_once('/').unwrap_or(("", gv))
+}
+
+/// `apidiscovery.k8s.io/v2` `APIResourceDiscovery` of one resource.
+fn resource_discovery(s: &Served) -> Value {
+    let (g, v) = group_version(s.kind);
+    let subs: Vec<Value> = s
+        .subresources
+        .iter()
+        .map(|(name, gv, kind, verbs)| {
+            let (sg, sv) = if gv.is_empty() { (g, v) } else { split_gv(gv) };
+            let kind = if kind.is_empty() { s.kind.name() } else { kind };
+            json!({
+                "subresource": name,
+                "responseKind": {"group": sg, "version": sv, "kind": kind},
+                "verbs": verbs,
+            })
+        })
+        .collect();
+    let mut r = json!({
+        "resource": s.kind.resource(),
+        "responseKind": {"group": g, "version": v, "kind": s.kind.name()},
+        "scope": if s.kind.namespaced() { "Namespaced" } else { "Cluster" },
+        "singularResource": singular(s.kind),
+        "verbs": verbs(s.kind),
+    });
+    if !s.short_names.is_empty() {
+        r["shortNames"] = json!(s.short_names);
+    }
+    if !s.categories.is_empty() {
+        r["categories"] = json!(s.categories);
+    }
+    if !subs.is_empty() {
+        r["subresources"] = Value::Array(subs);
+    }
+    r
+}
+
+fn group_discovery(group: &str) -> Value {
+    let mut versions: Vec<&str> = Vec::new();
+    for s in SERVED {
+        let (g, v) = group_version(s.kind);
+        if g == group && !versions.contains(&v) {
+            versions.push(v);
+        }
+    }
+    let versions: Vec<Value> = versions
+        .iter()
+        .map(|v| {
+            let resources: Vec<Value> = SERVED
+                .iter()
+                .filter(|s| group_version(s.kind) == (group, v))
+                .map(resource_discovery)
+                .collect();
+            json!({"version": v, "resources": resources, "freshness": "Current"})
+        })
+        .collect();
+    let mut meta = json!({"creationTimestamp": null});
+    if !group.is_empty() {
+        meta["name"] = json!(group);
+    }
+    json!({"metadata": meta, "versions": versions})
+}
+
+/// The aggregated discovery document of `/api` (`core`) or `/apis`.
+pub fn aggregated(core: bool) -> Value {
+    let items: Vec<Value> = if core {
+        vec![group_discovery("")]
+    } else {
+        groups().into_iter().map(group_discovery).collect()
+    };
+    json!({
+        "kind": "APIGroupDiscoveryList",
+        "apiVersion": "apidiscovery.k8s.io/v2",
+        "metadata": {},
+        "items": items,
+    })
+}
+
+/// `/api` without aggregated discovery: `APIVersions`.
+pub fn api_versions() -> Value {
+    json!({
+        "kind": "APIVersions",
+        "versions": ["v1"],
+        "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": "127.0.0.1:6443"}],
+    })
+}
+
+/// `/apis` without aggregated discovery: `APIGroupList`.
+pub fn api_group_list() -> Value {
+    let groups: Vec<Value> = groups()
+        .into_iter()
+        .map(|g| {
+            let v = SERVED
+                .iter()
+                .map(|s| group_version(s.kind))
+                .find(|(sg, _)| *sg == g)
+                .map(|(_, v)| v)
+                .unwrap_or("v1");
+            let gv = json!({"groupVersion": format!("{g}/{v}"), "version": v});
+            json!({"name": g, "versions": [gv.clone()], "preferredVersion": gv})
+        })
+        .collect();
+    json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
+}
+
+/// `/api/v1` or `/apis/GROUP/VERSION`: `APIResourceList`, or None when not served.
+pub fn resource_list(group: &str, version: &str) -> Option<Value> {
+    let mut resources = Vec::new();
+    for s in SERVED
+        .iter()
+        .filter(|s| group_version(s.kind) == (group, version))
+    {
+        let mut r = json!({
+            "name": s.kind.resource(),
+            "singularName": singular(s.kind),
+            "namespaced": s.kind.namespaced(),
+            "kind": s.kind.name(),
+            "verbs": verbs(s.kind),
+        });
+        if !s.short_names.is_empty() {
+            r["shortNames"] = json!(s.short_names);
+        }
+        if !s.categories.is_empty() {
+            r["categories"] = json!(s.categories);
+        }
+        resources.push(r);
+        for (name, gv, kind, verbs) in s.subresources {
+            let mut sr = json!({
+                "name": format!("{}/{name}", s.kind.resource()),
+                "singularName": "",
+                "namespaced": s.kind.namespaced(),
+                "kind": if kind.is_empty() { s.kind.name() } else { kind },
+                "verbs": verbs,
+            });
+            if !gv.is_empty() {
+                let (g, v) = split_gv(gv);
+                if !g.is_empty() {
+                    sr["group"] = json!(g);
+                }
+                sr["version"] = json!(v);
+            }
+            resources.push(sr);
+        }
+    }
+    if resources.is_empty() {
+        return None;
+    }
+    let gv = if group.is_empty() {
+        version.to_string()
+    } else {
+        format!("{group}/{version}")
+    };
+    Some(json!({
+        "kind": "APIResourceList",
+        "apiVersion": "v1",
+        "groupVersion": gv,
+        "resources": resources,
+    }))
+}
+
+/// The group-version paths of the OpenAPI v3 index (`api/v1`, `apis/apps/v1`…).
+fn openapi_paths() -> Vec<(String, &'static str, &'static str)> {
+    let mut out: Vec<(String, &'static str, &'static str)> = Vec::new();
+    for s in SERVED {
+        let (g, v) = group_version(s.kind);
+        let p = if g.is_empty() {
+            format!("api/{v}")
+        } else {
+            format!("apis/{g}/{v}")
+        };
+        if !out.iter().any(|(q, _, _)| *q == p) {
+            out.push((p, g, v));
+        }
+    }
+    out
+}
+
+/// `/openapi/v3`: where each group version's document is.
+pub fn openapi_index() -> Value {
+    let mut paths = serde_json::Map::new();
+    for (p, _, _) in openapi_paths() {
+        paths.insert(
+            p.clone(),
+            json!({"serverRelativeURL": format!("/openapi/v3/{p}?hash={}", GIT_VERSION)}),
+        );
+    }
+    json!({"paths": paths})
+}
+
+/// `/openapi/v3/api/v1` or `/openapi/v3/apis/GROUP/VERSION`: the operations on each
+/// object, each naming its kind (`x-kubernetes-group-version-kind`) and the query
+/// parameters it takes. kubectl reads the PATCH operation's `fieldValidation`
+/// parameter to learn that the server validates fields itself (and then validates
+/// nothing on the client). Component schemas are not published: kubectl's
+/// `explain` needs them, and kubeplay's console explains instead.
+pub fn openapi_document(gv_path: &str) -> Option<Value> {
+    let (_, g, v) = openapi_paths().into_iter().find(|(p, _, _)| p == gv_path)?;
+    let mut paths = serde_json::Map::new();
+    let params = json!([
+        {"name": "dryRun", "in": "query", "schema": {"type": "string", "uniqueItems": true}},
+        {"name": "fieldManager", "in": "query", "schema": {"type": "string", "uniqueItems": true}},
+        {"name": "fieldValidation", "in": "query", "schema": {"type": "string", "uniqueItems": true}},
+        {"name": "force", "in": "query", "schema": {"type": "boolean", "uniqueItems": true}},
+    ]);
+    for s in SERVED.iter().filter(|s| group_version(s.kind) == (g, v)) {
+        let base = if g.is_empty() {
+            format!("/api/{v}")
+        } else {
+            format!("/apis/{g}/{v}")
+        };
+        let path = if s.kind.namespaced() {
+            format!(
+                "{base}/namespaces/{{namespace}}/{}/{{name}}",
+                s.kind.resource()
+            )
+        } else {
+            format!("{base}/{}/{{name}}", s.kind.resource())
+        };
+        let gvk = json!({"group": g, "version": v, "kind": s.kind.name()});
+        paths.insert(
+            path,
+            json!({
+                "patch": {
+                    "operationId": format!("patch{}", s.kind.name()),
+                    "x-kubernetes-action": "patch",
+                    "x-kubernetes-group-version-kind": gvk,
+                    "parameters": params,
+                    "responses": {"200": {"description": "OK"}},
+                },
+            }),
+        );
+    }
+    Some(json!({
+        "openapi": "3.0.0",
+        "info": {"title": "Kubernetes", "version": GIT_VERSION},
+        "paths": paths,
+        "components": {"schemas": {}},
+    }))
+}
+
+/// `/version`.
+pub fn version() -> Value {
+    json!({
+        "major": "1",
+        "minor": "33",
+        "gitVersion": GIT_VERSION,
+        "gitCommit": "kubeplay",
+        "gitTreeState": "clean",
+        "buildDate": "2025-04-23T00:00:00Z",
+        "goVersion": "go1.24.2",
+        "compiler": "gc",
+        "platform": "linux/amd64",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_served_kind_is_found_by_its_group_version_and_resource() {
+        for s in SERVED {
+            let (g, v) = group_version(s.kind);
+            assert_eq!(kind_of(g, v, s.kind.resource()), Some(s.kind));
+        }
+        assert_eq!(kind_of("apps", "v1", "pods"), None);
+        assert_eq!(kind_of("", "v1", "deployments"), None);
+    }
+
+    #[test]
+    fn aggregated_discovery_lists_apps_deployments_with_scale_and_the_core_pods_with_eviction() {
+        let apis = aggregated(false);
+        let apps = apis["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["metadata"]["name"] == "apps")
+            .unwrap();
+        let deploy = apps["versions"][0]["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["resource"] == "deployments")
+            .unwrap();
+        assert_eq!(deploy["shortNames"], json!(["deploy"]));
+        assert_eq!(deploy["scope"], "Namespaced");
+        assert!(deploy["subresources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["subresource"] == "scale" && s["responseKind"]["kind"] == "Scale"));
+        let core = aggregated(true);
+        let pods = &core["items"][0]["versions"][0]["resources"][0];
+        assert_eq!(pods["resource"], "pods");
+        assert!(pods["subresources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["subresource"] == "eviction" && s["responseKind"]["group"] == "policy"));
+        assert!(api_group_list()["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g["name"] != ""));
+    }
+}
