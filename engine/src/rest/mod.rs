@@ -27,6 +27,8 @@
 
 pub mod discovery;
 pub mod patch;
+mod proto_fields;
+pub mod protobuf;
 
 use crate::api::{Kind, Object};
 use crate::apiserver::rbac::{authorize, forbidden, Attributes, Decision, UserInfo};
@@ -316,6 +318,12 @@ fn parse_target(path: &str) -> Option<Target> {
 }
 
 fn decode_body(req: &HttpRequest) -> Result<Value, ApiError> {
+    if req
+        .header("content-type")
+        .is_some_and(|c| c.contains("application/vnd.kubernetes.protobuf"))
+    {
+        return protobuf::decode(&req.body).map_err(ApiError::bad_request);
+    }
     let text = std::str::from_utf8(&req.body)
         .map_err(|_| ApiError::bad_request("the body is not UTF-8".into()))?;
     let is_yaml = req
@@ -519,10 +527,10 @@ impl ApiServer {
     fn route(&mut self, req: &HttpRequest, user: &UserInfo) -> Reply {
         if req
             .header("content-type")
-            .is_some_and(|c| c.contains("protobuf") || c.contains("cbor"))
+            .is_some_and(|c| c.contains("cbor"))
         {
-            // kubeplay's objects speak JSON (and YAML) only. A 415 makes client-go
-            // send again, and from then on, as JSON.
+            // CBOR is off in client-go by default; a 415 makes a client that tries it
+            // send JSON from then on.
             return Reply::Response(HttpResponse::json(
                 415,
                 &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
