@@ -235,6 +235,29 @@ pub const SERVED: &[Served] = &[
     },
 ];
 
+/// Resources that are not stored objects but questions to the API server, answered
+/// on `create`: (group, version, resource, kind).
+pub const REVIEWS: &[(&str, &str, &str, &str)] = &[
+    (
+        "authentication.k8s.io",
+        "v1",
+        "selfsubjectreviews",
+        "SelfSubjectReview",
+    ),
+    (
+        "authorization.k8s.io",
+        "v1",
+        "selfsubjectaccessreviews",
+        "SelfSubjectAccessReview",
+    ),
+    (
+        "authorization.k8s.io",
+        "v1",
+        "selfsubjectrulesreviews",
+        "SelfSubjectRulesReview",
+    ),
+];
+
 /// (group, version) of a kind: `("", "v1")` for the core group.
 pub fn group_version(kind: Kind) -> (&'static str, &'static str) {
     match kind.api_version().split_once('/') {
@@ -260,7 +283,22 @@ fn groups() -> Vec<&'static str> {
             out.push(g);
         }
     }
+    for (g, _, _, _) in REVIEWS {
+        if !out.contains(g) {
+            out.push(g);
+        }
+    }
     out
+}
+
+fn review_discovery(r: &(&str, &str, &str, &str)) -> Value {
+    json!({
+        "resource": r.2,
+        "responseKind": {"group": r.0, "version": r.1, "kind": r.3},
+        "scope": "Cluster",
+        "singularResource": r.3.to_ascii_lowercase(),
+        "verbs": ["create"],
+    })
 }
 
 fn singular(kind: Kind) -> String {
@@ -318,14 +356,25 @@ fn group_discovery(group: &str) -> Value {
             versions.push(v);
         }
     }
+    for r in REVIEWS {
+        if r.0 == group && !versions.contains(&r.1) {
+            versions.push(r.1);
+        }
+    }
     let versions: Vec<Value> = versions
         .iter()
         .map(|v| {
-            let resources: Vec<Value> = SERVED
+            let mut resources: Vec<Value> = SERVED
                 .iter()
                 .filter(|s| group_version(s.kind) == (group, v))
                 .map(resource_discovery)
                 .collect();
+            resources.extend(
+                REVIEWS
+                    .iter()
+                    .filter(|r| r.0 == group && r.1 == *v)
+                    .map(review_discovery),
+            );
             json!({"version": v, "resources": resources, "freshness": "Current"})
         })
         .collect();
@@ -368,6 +417,7 @@ pub fn api_group_list() -> Value {
             let v = SERVED
                 .iter()
                 .map(|s| group_version(s.kind))
+                .chain(REVIEWS.iter().map(|r| (r.0, r.1)))
                 .find(|(sg, _)| *sg == g)
                 .map(|(_, v)| v)
                 .unwrap_or("v1");
@@ -416,6 +466,12 @@ pub fn resource_list(group: &str, version: &str) -> Option<Value> {
             }
             resources.push(sr);
         }
+    }
+    for r in REVIEWS.iter().filter(|r| r.0 == group && r.1 == version) {
+        resources.push(json!({
+            "name": r.2, "singularName": r.3.to_ascii_lowercase(), "namespaced": false,
+            "kind": r.3, "verbs": ["create"],
+        }));
     }
     if resources.is_empty() {
         return None;

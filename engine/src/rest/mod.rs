@@ -169,8 +169,8 @@ pub fn token_for(user: &str) -> String {
 /// The users whose bearer tokens the server accepts, the admin first.
 pub const USERS: &[&str] = &["kubernetes-admin", "alice", "bob", "expired"];
 
-/// Who a request without credentials is (kube-apiserver's insecure port's user).
-pub const UNSECURED_USER: &str = "system:unsecured";
+/// Who a request without credentials is: the admin of kubeplay's kubeconfig.
+pub const ADMIN_USER: &str = "kubernetes-admin";
 
 /// The simulated cluster behind a Kubernetes API endpoint.
 pub struct ApiServer {
@@ -461,10 +461,11 @@ impl ApiServer {
         let me = match token {
             // client-go sends no bearer token over plain HTTP. The server listens on
             // the loopback address only, as kube-apiserver's old insecure port did,
-            // and like it takes such a request as `system:unsecured` in
-            // `system:masters`; other identities come by impersonation (`--as`, or
-            // a kubeconfig user's `as:`).
-            None => UserInfo::new(UNSECURED_USER, &["system:masters"]),
+            // and takes such a request as the kubeconfig's admin (kubeadm's
+            // `kubernetes-admin`, the console's own user); other identities come by
+            // impersonation (`--as`, or a kubeconfig user's `as:`).
+            None => crate::cluster::kubeconfig::authenticate(ADMIN_USER)
+                .ok_or_else(unauthorized)?,
             Some(t) => {
                 let name = USERS
                     .iter()
@@ -585,6 +586,20 @@ impl ApiServer {
         };
         if let Some(list) = list {
             return non_resource(self, list, "application/json");
+        }
+        if req.method == "POST" {
+            match path {
+                "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews" => {
+                    return Reply::Response(self.access_review(req, user))
+                }
+                "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews" => {
+                    return Reply::Response(self.rules_review(req, user))
+                }
+                "/apis/authentication.k8s.io/v1/selfsubjectreviews" => {
+                    return Reply::Response(self.whoami(req, user))
+                }
+                _ => {}
+            }
         }
         let Some(t) = parse_target(path) else {
             return Reply::Response(not_found_path());
@@ -1421,6 +1436,97 @@ impl ApiServer {
             201,
             &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}),
         ))
+    }
+
+    /// `SelfSubjectAccessReview` (`kubectl auth can-i`): may the requester do this?
+    fn access_review(&mut self, req: &HttpRequest, user: &UserInfo) -> HttpResponse {
+        let body = match decode_body(req) {
+            Ok(b) => b,
+            Err(e) => return HttpResponse::error(&e, None, ""),
+        };
+        let spec = body.get("spec").cloned().unwrap_or(json!({}));
+        let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+        let a = if let Some(r) = spec.get("resourceAttributes") {
+            Attributes {
+                verb: s(r, "verb"),
+                api_group: s(r, "group"),
+                resource: s(r, "resource"),
+                subresource: s(r, "subresource"),
+                namespace: s(r, "namespace"),
+                name: s(r, "name"),
+                path: String::new(),
+            }
+        } else if let Some(n) = spec.get("nonResourceAttributes") {
+            Attributes::path(&s(n, "verb"), &s(n, "path"))
+        } else {
+            let e = ApiError::invalid(
+                Kind::Pod,
+                "",
+                &["spec.resourceAttributes: Invalid value: \"null\": exactly one of nonResourceAttributes or resourceAttributes must be specified".into()],
+            );
+            return HttpResponse::error(&e, None, "");
+        };
+        let status = match authorize(&self.cluster.store, user, &a) {
+            Decision::Allow(why) => json!({"allowed": true, "reason": why}),
+            Decision::Deny(why) if why.is_empty() => json!({"allowed": false}),
+            Decision::Deny(why) => json!({"allowed": false, "reason": why}),
+        };
+        HttpResponse::json(
+            201,
+            &json!({"kind": "SelfSubjectAccessReview", "apiVersion": "authorization.k8s.io/v1",
+                    "metadata": {"creationTimestamp": null}, "spec": spec, "status": status}),
+        )
+    }
+
+    /// `SelfSubjectRulesReview` (`kubectl auth can-i --list`): what the requester may
+    /// do in a namespace, rule by rule as RBAC visits them.
+    fn rules_review(&mut self, req: &HttpRequest, user: &UserInfo) -> HttpResponse {
+        let body = match decode_body(req) {
+            Ok(b) => b,
+            Err(e) => return HttpResponse::error(&e, None, ""),
+        };
+        let ns = body
+            .pointer("/spec/namespace")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let (rules, errors) = crate::apiserver::rbac::rules_for(&self.cluster.store, user, &ns);
+        let mut resource_rules = Vec::new();
+        let mut non_resource_rules = Vec::new();
+        for (_, r) in rules {
+            if !r.non_resource_urls.is_empty() {
+                non_resource_rules.push(json!({"verbs": r.verbs, "nonResourceURLs": r.non_resource_urls}));
+            } else {
+                let mut rr = json!({"verbs": r.verbs, "apiGroups": r.api_groups, "resources": r.resources});
+                if !r.resource_names.is_empty() {
+                    rr["resourceNames"] = json!(r.resource_names);
+                }
+                resource_rules.push(rr);
+            }
+        }
+        let mut status = json!({
+            "resourceRules": resource_rules,
+            "nonResourceRules": non_resource_rules,
+            "incomplete": !errors.is_empty(),
+        });
+        if !errors.is_empty() {
+            status["evaluationError"] = json!(errors.join(", "));
+        }
+        HttpResponse::json(
+            201,
+            &json!({"kind": "SelfSubjectRulesReview", "apiVersion": "authorization.k8s.io/v1",
+                    "metadata": {"creationTimestamp": null}, "spec": {"namespace": ns}, "status": status}),
+        )
+    }
+
+    /// `SelfSubjectReview` (`kubectl auth whoami`): who the requester is.
+    fn whoami(&mut self, _req: &HttpRequest, user: &UserInfo) -> HttpResponse {
+        HttpResponse::json(
+            201,
+            &json!({"kind": "SelfSubjectReview", "apiVersion": "authentication.k8s.io/v1",
+                    "metadata": {"creationTimestamp": null},
+                    "status": {"userInfo": {"username": user.name, "groups": user.groups}}}),
+        )
     }
 
     /// `POST /kubeplay/v1/sim`: the words after `sim` in the body; answers what the

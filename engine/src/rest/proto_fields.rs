@@ -533,4 +533,8 @@ pub const MESSAGES: &[(&str, &[(u32, &str, &str, bool)])] = &[
     ("MetricTarget", &[(1, "type", "string", false), (2, "value", "quantity", false), (3, "averageValue", "quantity", false), (4, "averageUtilization", "int", false)]),
     // kubernetes/api autoscaling/v2/generated.proto:68 (message CrossVersionObjectReference)
     ("autoscalingv2.CrossVersionObjectReference", &[(1, "kind", "string", false), (2, "name", "string", false), (3, "apiVersion", "string", false)]),
+    // kubernetes/api authorization/v1/generated.proto (message SelfSubjectRulesReview)
+    ("SelfSubjectRulesReview", &[(1, "metadata", "msg:ObjectMeta", false), (2, "spec", "msg:SelfSubjectRulesReviewSpec", false)]),
+    // kubernetes/api authorization/v1/generated.proto (message SelfSubjectRulesReviewSpec)
+    ("SelfSubjectRulesReviewSpec", &[(1, "namespace", "string", false)]),
 ];
