@@ -131,6 +131,13 @@ pub fn rfc3339(t: SimTime) -> String {
     )
 }
 
+/// `metav1.MicroTime` as the API writes it (a Lease's renewTime, an Event's
+/// eventTime): `2025-01-01T00:00:02.000000Z`.
+pub fn rfc3339_micro(t: SimTime) -> String {
+    let s = rfc3339(t);
+    format!("{}.{:06}Z", s.trim_end_matches('Z'), (t % 1000) * 1000)
+}
+
 /// klog's timestamp of simulated time `t`: `mmdd hh:mm:ss.uuuuuu` (as in
 /// `W0101 00:00:05.000000`).
 pub fn klog_stamp(t: SimTime) -> String {
@@ -150,6 +157,14 @@ pub fn klog_stamp(t: SimTime) -> String {
 /// Parse an RFC 3339 UTC timestamp (`2025-01-01T00:01:01Z`) back into simulated ms;
 /// `None` for malformed input or a time before the simulation epoch.
 pub fn parse_rfc3339(s: &str) -> Option<SimTime> {
+    // A fraction (`metav1.MicroTime`: `…:05.250000Z`) counts to the millisecond.
+    if let Some((whole, frac)) = s.strip_suffix('Z').and_then(|x| x.split_once('.')) {
+        if frac.is_empty() || !frac.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        let ms: SimTime = format!("{frac:0<3}")[..3].parse().ok()?;
+        return parse_rfc3339(&format!("{whole}Z")).map(|t| t + ms);
+    }
     let b = s.as_bytes();
     if b.len() != 20
         || b[4] != b'-'
@@ -276,6 +291,16 @@ pub fn clock_label(t: SimTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_micro_time_parses_back_to_its_millisecond_and_a_bad_fraction_is_refused() {
+        for t in [0, 1_250, 90_061_999] {
+            assert_eq!(parse_rfc3339(&rfc3339_micro(t)), Some(t));
+        }
+        assert_eq!(parse_rfc3339("2025-01-01T00:00:01.5Z"), Some(1_500));
+        assert_eq!(parse_rfc3339("2025-01-01T00:00:01.Z"), None);
+        assert_eq!(parse_rfc3339("2025-01-01T00:00:01.x1Z"), None);
+    }
 
     #[test]
     fn ages_count_from_the_whole_second_the_api_server_stored() {

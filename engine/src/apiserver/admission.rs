@@ -34,7 +34,18 @@ pub fn admit_create(obj: &mut Object) {
                 n.spec.finalizers.push("kubernetes".into());
             }
         }
-        Object::Deployment(d) => default_pod_spec(&mut d.spec.template.spec),
+        Object::Deployment(d) => {
+            default_pod_spec(&mut d.spec.template.spec);
+            // `SetDefaults_Deployment`: an empty strategy (`strategy: {}`, as
+            // `kubectl create deployment` sends it) is a RollingUpdate of 25%/25%.
+            let s = &mut d.spec.strategy;
+            if s.type_.is_empty() {
+                s.type_ = "RollingUpdate".into();
+            }
+            if s.type_ == "RollingUpdate" {
+                s.rolling_update.get_or_insert_with(Default::default);
+            }
+        }
         Object::ReplicaSet(rs) => default_pod_spec(&mut rs.spec.template.spec),
         Object::Service(svc) => default_service(svc),
         Object::LimitRange(lr) => super::limit_ranger::default_limit_range(lr),
@@ -46,7 +57,17 @@ pub fn admit_create(obj: &mut Object) {
             }
         }
         Object::CronJob(cj) => default_cron_job(cj),
-        Object::DaemonSet(ds) => default_pod_spec(&mut ds.spec.template.spec),
+        Object::DaemonSet(ds) => {
+            default_pod_spec(&mut ds.spec.template.spec);
+            // `SetDefaults_DaemonSet`: the same for an empty updateStrategy.
+            let s = &mut ds.spec.update_strategy;
+            if s.type_.is_empty() {
+                s.type_ = "RollingUpdate".into();
+            }
+            if s.type_ == "RollingUpdate" {
+                s.rolling_update.get_or_insert_with(Default::default);
+            }
+        }
         Object::StatefulSet(ss) => {
             // `SetDefaults_StatefulSet`: RollingUpdate gets partition 0; the claim
             // templates get the claim defaults.

@@ -302,6 +302,10 @@ pub struct Store {
     /// objects, and a watch over HTTP streams each state. `None` (the default) keeps
     /// nothing, so the page and the benchmarks pay nothing for it.
     journal: Option<Vec<Written>>,
+    /// The one object a waiting kubectl command follows ([`Store::follow`]), and
+    /// each state written to it since it was last read: a watch sees every write,
+    /// not only the last of an instant.
+    followed: Option<(Kind, ObjKey, Vec<Arc<Object>>)>,
 }
 
 /// One write with the object it left ([`Store::take_journal`]): for a DELETED write,
@@ -351,6 +355,28 @@ impl Store {
     /// Keep every write's object from now on (`on`), or stop and drop what was kept.
     pub fn journal_objects(&mut self, on: bool) {
         self.journal = on.then(Vec::new);
+    }
+
+    /// Keep each state written to this object from now on (`None`: stop).
+    pub fn follow(&mut self, what: Option<(Kind, ObjKey)>) {
+        self.followed = what.map(|(k, key)| (k, key, Vec::new()));
+    }
+
+    /// The states written to the followed object since the last call.
+    pub fn take_followed(&mut self) -> Vec<Arc<Object>> {
+        self.followed
+            .as_mut()
+            .map(|f| std::mem::take(&mut f.2))
+            .unwrap_or_default()
+    }
+
+    /// Note a write for [`Store::follow`].
+    fn note_followed(&mut self, kind: Kind, key: &ObjKey, obj: &Arc<Object>) {
+        if let Some((k, fk, states)) = &mut self.followed {
+            if *k == kind && fk == key {
+                states.push(obj.clone());
+            }
+        }
     }
 
     /// The writes kept since the last call (see [`Store::journal_objects`]).

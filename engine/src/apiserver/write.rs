@@ -84,6 +84,7 @@ impl Store {
                 object: obj.clone(),
             });
         }
+        self.note_followed(kind, &key, &obj);
         match &old {
             Some(o) if self.fast.index_refresh && Self::same_index_inputs(o, &obj) => {
                 self.index_refresh(kind, &key, &obj)

@@ -550,11 +550,7 @@ fn election_spec(identity: &str, acquire: SimTime, renew: SimTime, transitions: 
     spec
 }
 
-/// `metav1.MicroTime` as a Lease prints it: `2024-01-01T00:00:02.000000Z`.
-fn micro_time(t: SimTime) -> String {
-    let s = crate::time::rfc3339(t);
-    format!("{}.{:06}Z", s.trim_end_matches('Z'), (t % 1000) * 1000)
-}
+use crate::time::rfc3339_micro as micro_time;
 
 fn transitions_of(l: &Lease) -> i64 {
     l.spec

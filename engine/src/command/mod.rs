@@ -5,7 +5,7 @@
 pub mod args;
 pub mod complete;
 pub mod drain;
-mod kubectl;
+pub(crate) mod kubectl;
 pub mod script;
 pub mod select;
 mod sim;

@@ -52,7 +52,8 @@ enum Step {
         max: Option<SimTime>,
         done: Option<(bool, SimTime)>,
     },
-    /// `kubectl rollout status`: the status viewer's messages as they change.
+    /// `kubectl rollout status`: the status viewer's message for each write of the
+    /// object; `last` is the resourceVersion last printed for.
     Rollout {
         kind: Kind,
         ns: String,
@@ -341,9 +342,24 @@ impl Blocking {
                 &mut out,
             );
         }
-        let c: &Cluster = c;
+        // A rollout is followed write by write, as kubectl's watch sees it.
+        let followed = match &mut self.step {
+            Step::Rollout {
+                kind,
+                ns,
+                name,
+                last,
+            } => {
+                if last.is_none() {
+                    c.store.follow(Some((*kind, ObjKey::new(ns, name))));
+                }
+                c.store.take_followed()
+            }
+            _ => Vec::new(),
+        };
+        let cr: &Cluster = c;
         let progress = match &mut self.step {
-            Step::Gone { items } => poll_gone(c, items, timed_out, &mut out),
+            Step::Gone { items } => poll_gone(cr, items, timed_out, &mut out),
             Step::Drain {
                 node,
                 to_evict,
@@ -353,7 +369,7 @@ impl Blocking {
                 errors,
                 ..
             } => poll_drain(
-                c,
+                cr,
                 node,
                 (to_evict, pending),
                 (*timeout, timed_out),
@@ -362,22 +378,25 @@ impl Blocking {
                 &mut out,
             ),
             Step::Conditions { items, cond } => {
-                poll_conditions(c, items, cond, timed_out, &mut out)
+                poll_conditions(cr, items, cond, timed_out, &mut out)
             }
             Step::Created {
                 kind,
                 ns,
                 names,
                 selector,
-            } => poll_created(c, *kind, ns, names, selector.as_ref(), timed_out, &mut out),
+            } => poll_created(cr, *kind, ns, names, selector.as_ref(), timed_out, &mut out),
             Step::Rollout {
                 kind,
                 ns,
                 name,
                 last,
-            } => poll_rollout(c, (*kind, ns, name), last, timed_out, &mut out),
+            } => poll_rollout(cr, (*kind, ns, name), last, &followed, timed_out, &mut out),
             Step::Clock { .. } => Progress::Waiting,
         };
+        if progress != Progress::Waiting && matches!(self.step, Step::Rollout { .. }) {
+            c.store.follow(None);
+        }
         if progress == Progress::Failed {
             self.failed = true;
         }
@@ -679,53 +698,69 @@ fn poll_created(
     }
 }
 
-/// `kubectl rollout status`: the status viewer's message each time it changes, until
-/// the rollout finishes (or fails, or the Deployment is gone).
+/// `kubectl rollout status`: the status viewer's message at each write of the object
+/// (a watch event each), until the rollout finishes (or fails, or the Deployment is
+/// gone).
 fn poll_rollout(
     c: &Cluster,
     (kind, ns, name): (Kind, &str, &str),
     last: &mut Option<String>,
+    followed: &[std::sync::Arc<Object>],
     timed_out: bool,
     out: &mut String,
 ) -> Progress {
     let key = ObjKey::new(ns, name);
-    let message = match kind {
-        Kind::DaemonSet => c
-            .store
-            .get::<DaemonSet>(&key)
-            .map(crate::printers::daemonset_rollout_message),
-        Kind::StatefulSet => c
-            .store
-            .get::<StatefulSet>(&key)
-            .map(crate::printers::statefulset_rollout_message),
-        _ => c.store.get::<Deployment>(&key).map(rollout_message),
+    let message = |o: &Object| match o {
+        Object::DaemonSet(d) => crate::printers::daemonset_rollout_message(d),
+        Object::StatefulSet(s) => crate::printers::statefulset_rollout_message(s),
+        Object::Deployment(d) => rollout_message(d),
+        _ => Err(String::new()),
     };
-    let Some(message) = message else {
+    // The states to print: the current one at the start (kubectl's list), then each
+    // one written since (its watch events).
+    let states: Vec<Object> = if last.is_none() {
+        c.store
+            .get_object(kind, &key)
+            .cloned()
+            .into_iter()
+            .collect()
+    } else {
+        followed.iter().map(|o| (**o).clone()).collect()
+    };
+    if last.is_none() && states.is_empty() {
         line(
             out,
             &crate::apiserver::ApiError::not_found(kind, name).kubectl_text(),
         );
         return Progress::Failed;
-    };
-    match message {
-        Err(e) => {
-            line(out, &e);
-            Progress::Failed
-        }
-        Ok((msg, finished)) => {
-            if last.as_ref() != Some(&msg) {
+    }
+    for o in &states {
+        *last = Some(o.meta().resource_version.clone());
+        match message(o) {
+            Err(e) => {
+                line(out, &e);
+                return Progress::Failed;
+            }
+            Ok((msg, finished)) => {
                 line(out, &msg);
-                *last = Some(msg);
-            }
-            if finished {
-                Progress::Done
-            } else if timed_out {
-                line(out, "error: timed out waiting for the condition");
-                Progress::Failed
-            } else {
-                Progress::Waiting
+                if finished {
+                    return Progress::Done;
+                }
             }
         }
+    }
+    if c.store.get_object(kind, &key).is_none() {
+        line(
+            out,
+            &crate::apiserver::ApiError::not_found(kind, name).kubectl_text(),
+        );
+        return Progress::Failed;
+    }
+    if timed_out {
+        line(out, "error: timed out waiting for the condition");
+        Progress::Failed
+    } else {
+        Progress::Waiting
     }
 }
 

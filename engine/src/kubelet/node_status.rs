@@ -84,7 +84,7 @@ impl Kubelet {
             spec: LeaseSpec {
                 holder_identity: self.node.clone(),
                 lease_duration_seconds: LEASE_DURATION_SECONDS,
-                renew_time: Some(rfc3339(now)),
+                renew_time: Some(crate::time::rfc3339_micro(now)),
                 renew_ms: now,
                 ..Default::default()
             },

@@ -527,8 +527,15 @@ fn volumes_section(w: &mut String, volumes: &[Volume], space: &str) {
     }
 }
 
-/// A Pod template as `describe deployment` and `rollout history --revision` show it.
-pub fn pod_template(t: &PodTemplateSpec, _level: usize) -> String {
+/// A Pod template as `describe deployment` shows it.
+pub fn pod_template(t: &PodTemplateSpec, level: usize) -> String {
+    tabwriter::format(&pod_template_raw(t, level), 0, 2)
+}
+
+/// A Pod template with its cells still tab-separated: `rollout history --revision`
+/// prints it so (`printTemplate` writes through a prefix writer with no tabwriter
+/// behind it).
+pub fn pod_template_raw(t: &PodTemplateSpec, _level: usize) -> String {
     let mut w = String::new();
     let _ = writeln!(w, "Pod Template:");
     let mut labels = String::new();
@@ -562,7 +569,7 @@ pub fn pod_template(t: &PodTemplateSpec, _level: usize) -> String {
     let mut tl = String::new();
     tolerations(&mut tl, &t.spec.tolerations);
     w.push_str(&tl.replacen("Tolerations:", "  Tolerations:", 1));
-    tabwriter::format(&w, 0, 2)
+    w
 }
 
 fn qos(p: &Pod) -> &'static str {
@@ -1810,6 +1817,30 @@ fn node_resources(w: &mut String, c: &Cluster, n: &Node) {
         pct(u.requested.memory, alloc.memory),
         format_bytes(lim_mem),
         pct(lim_mem, alloc.memory)
+    );
+    // Always printed, as upstream does, with the containers' ephemeral-storage
+    // requests and limits against the node's allocatable (0% when it has none).
+    let sum = |pick: fn(&Container) -> Option<&String>| -> i64 {
+        pods.iter()
+            .flat_map(|p| p.spec.containers.iter())
+            .filter_map(|c| pick(c).and_then(|q| parse_bytes(q)))
+            .fold(0, i64::saturating_add)
+    };
+    let req_eph = sum(|c| c.resources.requests.get("ephemeral-storage"));
+    let lim_eph = sum(|c| c.resources.limits.get("ephemeral-storage"));
+    let alloc_eph = n
+        .status
+        .allocatable
+        .get("ephemeral-storage")
+        .and_then(|q| parse_bytes(q))
+        .unwrap_or(0);
+    let _ = writeln!(
+        w,
+        "  ephemeral-storage\t{} ({}%)\t{} ({}%)",
+        format_bytes(req_eph),
+        pct(req_eph, alloc_eph),
+        format_bytes(lim_eph),
+        pct(lim_eph, alloc_eph)
     );
 }
 

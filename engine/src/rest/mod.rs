@@ -464,8 +464,9 @@ impl ApiServer {
             // and takes such a request as the kubeconfig's admin (kubeadm's
             // `kubernetes-admin`, the console's own user); other identities come by
             // impersonation (`--as`, or a kubeconfig user's `as:`).
-            None => crate::cluster::kubeconfig::authenticate(ADMIN_USER)
-                .ok_or_else(unauthorized)?,
+            None => {
+                crate::cluster::kubeconfig::authenticate(ADMIN_USER).ok_or_else(unauthorized)?
+            }
             Some(t) => {
                 let name = USERS
                     .iter()
@@ -648,7 +649,16 @@ impl ApiServer {
                 r
             }
         };
-        Reply::Response(r)
+        Reply::Response(if t.kind == Kind::Endpoints {
+            // `deprecation.WarningMessage`: on every request for v1 Endpoints.
+            let w = crate::command::kubectl::ENDPOINTS_DEPRECATED
+                .trim_start_matches("Warning: ")
+                .trim_end()
+                .to_string();
+            Self::with_warnings(r, &[w])
+        } else {
+            r
+        })
     }
 
     fn table_wanted(req: &HttpRequest) -> Option<TableWanted> {
@@ -966,7 +976,19 @@ impl ApiServer {
     }
 
     fn write(&mut self, req: &HttpRequest, t: &Target, verb: &str) -> HttpResponse {
-        let name = t.name.clone().unwrap_or_default();
+        // A create's error names the object of the body (`The Deployment "x" is
+        // invalid`), as the API server's does.
+        let name = match (verb, &t.name) {
+            ("create", None) => decode_body(req)
+                .ok()
+                .and_then(|b| {
+                    b.pointer("/metadata/name")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                })
+                .unwrap_or_default(),
+            _ => t.name.clone().unwrap_or_default(),
+        };
         let result = match (verb, t.subresource.as_deref()) {
             ("create", Some("eviction")) => self.evict(req, t),
             ("create", Some("binding")) => self.bind(req, t),
@@ -1495,9 +1517,11 @@ impl ApiServer {
         let mut non_resource_rules = Vec::new();
         for (_, r) in rules {
             if !r.non_resource_urls.is_empty() {
-                non_resource_rules.push(json!({"verbs": r.verbs, "nonResourceURLs": r.non_resource_urls}));
+                non_resource_rules
+                    .push(json!({"verbs": r.verbs, "nonResourceURLs": r.non_resource_urls}));
             } else {
-                let mut rr = json!({"verbs": r.verbs, "apiGroups": r.api_groups, "resources": r.resources});
+                let mut rr =
+                    json!({"verbs": r.verbs, "apiGroups": r.api_groups, "resources": r.resources});
                 if !r.resource_names.is_empty() {
                     rr["resourceNames"] = json!(r.resource_names);
                 }

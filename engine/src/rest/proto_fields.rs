@@ -24,9 +24,12 @@
 //! {1 apiVersion, 2 kind}, 2 raw (the object's message), 3 contentEncoding,
 //! 4 contentType} (`staging/src/k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go`).
 
+/// One field: (number, JSON name, type, repeated).
+pub type Field = (u32, &'static str, &'static str, bool);
+
 /// The messages kubeplay reads, by name.
 #[rustfmt::skip]
-pub const MESSAGES: &[(&str, &[(u32, &str, &str, bool)])] = &[
+pub const MESSAGES: &[(&str, &[Field])] = &[
     // kubernetes/apimachinery pkg/apis/meta/v1/generated.proto:710 (message ObjectMeta)
     ("ObjectMeta", &[
         (1, "name", "string", false),

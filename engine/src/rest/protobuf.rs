@@ -26,15 +26,19 @@ pub fn decode(body: &[u8]) -> Result<Value, String> {
         .as_str()
         .unwrap_or("")
         .to_string();
-    let kind = envelope["typeMeta"]["kind"].as_str().unwrap_or("").to_string();
+    let kind = envelope["typeMeta"]["kind"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
     let raw = envelope
         .get("raw")
         .and_then(Value::as_str)
         .map(base64_decode)
         .transpose()?
         .unwrap_or_default();
-    let name = message_name(&api_version, &kind)
-        .ok_or_else(|| format!("{kind} in version \"{api_version}\" cannot be read from protobuf here"))?;
+    let name = message_name(&api_version, &kind).ok_or_else(|| {
+        format!("{kind} in version \"{api_version}\" cannot be read from protobuf here")
+    })?;
     let mut obj = message(&raw, &name, 0)?;
     if let Value::Object(m) = &mut obj {
         let mut out = Map::new();
@@ -56,11 +60,34 @@ fn message_name(api_version: &str, kind: &str) -> Option<String> {
     fields_of(&name).map(|_| name)
 }
 
-type Fields = &'static [(u32, &'static str, &'static str, bool)];
+type Fields = &'static [super::proto_fields::Field];
 
 fn fields_of(name: &str) -> Option<Fields> {
     MESSAGES.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
 }
+
+/// The bool fields that are pointers (`*bool`) in the Go types: false there differs
+/// from unset (`automountServiceAccountToken: false` turns the token off).
+const POINTER_BOOLS: &[&str] = &[
+    "automountServiceAccountToken",
+    "enableServiceLinks",
+    "shareProcessNamespace",
+    "hostUsers",
+    "setHostnameAsFQDN",
+    "allowPrivilegeEscalation",
+    "readOnlyRootFilesystem",
+    "runAsNonRoot",
+    "privileged",
+    "optional",
+    "immutable",
+    "allocateLoadBalancerNodePorts",
+    "suspend",
+    "manualSelector",
+    "controller",
+    "blockOwnerDeletion",
+    "orphanDependents",
+    "allowed",
+];
 
 /// Nested messages deeper than this are refused (a hostile body cannot recurse
 /// without end).
@@ -142,7 +169,7 @@ fn message(b: &[u8], name: &str, depth: usize) -> Result<Value, String> {
         let Some(&(_, json_name, type_, repeated)) = table.iter().find(|f| f.0 == num) else {
             continue;
         };
-        let Some(v) = scalar(raw, type_, depth)? else {
+        let Some(v) = scalar(raw, type_, json_name, depth)? else {
             continue;
         };
         if json_name.is_empty() {
@@ -175,10 +202,18 @@ fn message(b: &[u8], name: &str, depth: usize) -> Result<Value, String> {
 }
 
 /// One field's value as JSON; None for what Go's JSON would leave out.
-fn scalar(raw: Raw<'_>, type_: &str, depth: usize) -> Result<Option<Value>, String> {
+fn scalar(
+    raw: Raw<'_>,
+    type_: &str,
+    json_name: &str,
+    depth: usize,
+) -> Result<Option<Value>, String> {
     Ok(match (type_, raw) {
         (_, Raw::Fixed) => None,
         ("int", Raw::Varint(v)) => Some(json!(v as i64)),
+        // A non-pointer bool is written even when false, where Go's JSON leaves it
+        // out (`omitempty`); a pointer's false is a choice and is kept.
+        ("bool", Raw::Varint(0)) if !POINTER_BOOLS.contains(&json_name) => None,
         ("bool", Raw::Varint(v)) => Some(json!(v != 0)),
         ("string", Raw::Bytes(b)) => {
             let s = text(b)?;
@@ -277,10 +312,7 @@ fn base64_decode(s: &str) -> Result<Vec<u8>, String> {
     let mut acc: u32 = 0;
     let mut bits = 0;
     for c in s.bytes().filter(|&c| c != b'=') {
-        let v = B64
-            .iter()
-            .position(|&x| x == c)
-            .ok_or("not base64")? as u32;
+        let v = B64.iter().position(|&x| x == c).ok_or("not base64")? as u32;
         acc = (acc << 6) | v;
         bits += 6;
         if bits >= 8 {

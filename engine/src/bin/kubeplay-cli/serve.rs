@@ -20,10 +20,17 @@ use std::time::{Duration, Instant};
 /// The server's usage line.
 pub const SERVE_USAGE: &str = "kubeplay-cli serve [--port 6443] [--kubeconfig FILE] [--scenario ID|FILE] [--seed N] [--realtime]";
 
+/// How many API requests the server answered and how long ago the last came.
+pub const ACTIVITY_PATH: &str = "/kubeplay/v1/activity";
+
 /// The largest request body accepted (an import of a large manifest fits).
 const MAX_BODY: usize = 64 << 20;
 
 struct Shared {
+    /// (requests answered, when the last one came) — API requests only, not the
+    /// `/kubeplay/` ones: `GET /kubeplay/v1/activity` reads it, so a script can
+    /// move the clock once a waiting client has sent what it sends.
+    activity: Mutex<(u64, Instant)>,
     server: Mutex<ApiServer>,
     /// Signalled after every request and clock step: watches look for new writes.
     wrote: Condvar,
@@ -104,6 +111,7 @@ pub fn serve(args: &[String], seed: Option<u64>) -> ExitCode {
     }
     let _ = std::io::stdout().flush();
     let shared = Arc::new(Shared {
+        activity: Mutex::new((0, Instant::now())),
         server: Mutex::new(ApiServer::new(cluster)),
         wrote: Condvar::new(),
     });
@@ -327,6 +335,12 @@ fn write_chunk(w: &mut TcpStream, data: &[u8]) -> std::io::Result<()> {
     w.flush()
 }
 
+/// The client asked to close the connection after this answer.
+fn closes(req: &HttpRequest) -> bool {
+    req.header("connection")
+        .is_some_and(|c| c.eq_ignore_ascii_case("close"))
+}
+
 fn connection(shared: &Shared, stream: TcpStream) -> std::io::Result<()> {
     let mut w = stream.try_clone()?;
     let mut r = BufReader::new(stream);
@@ -345,10 +359,39 @@ fn connection(shared: &Shared, stream: TcpStream) -> std::io::Result<()> {
                 return Ok(());
             }
         };
+        if req.path == ACTIVITY_PATH {
+            let (n, at) = *shared.activity.lock().unwrap_or_else(|e| e.into_inner());
+            let body = format!(
+                "{{\"requests\":{n},\"idleMs\":{}}}",
+                at.elapsed().as_millis()
+            );
+            write_response(
+                &mut w,
+                &HttpResponse {
+                    status: 200,
+                    content_type: "application/json".into(),
+                    headers: Vec::new(),
+                    body: body.into_bytes(),
+                },
+            )?;
+            if closes(&req) {
+                return Ok(());
+            }
+            continue;
+        }
+        if !req.path.starts_with("/kubeplay/") {
+            let mut a = shared.activity.lock().unwrap_or_else(|e| e.into_inner());
+            *a = (a.0 + 1, Instant::now());
+        }
         let reply = lock(shared).handle(&req);
         shared.wrote.notify_all();
         match reply {
-            Reply::Response(resp) => write_response(&mut w, &resp)?,
+            Reply::Response(resp) => {
+                write_response(&mut w, &resp)?;
+                if closes(&req) {
+                    return Ok(());
+                }
+            }
             Reply::Watch(mut watch) => {
                 let head = format!(
                     "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nTransfer-Encoding: chunked\r\nCache-Control: no-cache, private\r\n\r\n",

@@ -1056,9 +1056,10 @@ pub(super) fn apply(
             }
             continue;
         }
-        obj.meta_mut()
-            .annotations
-            .insert(LAST_APPLIED.into(), last_applied(&doc.source));
+        obj.meta_mut().annotations.insert(
+            LAST_APPLIED.into(),
+            last_applied(&doc.source, &obj_ns(kind, &key)),
+        );
         let name = qualified_name(kind, &key.name);
         let Some(live) = c.store.get_object(kind, &key).cloned() else {
             match c.submit(
@@ -1083,7 +1084,10 @@ pub(super) fn apply(
                     .entry("annotations")
                     .or_insert_with(|| serde_json::json!({}));
                 if let Some(ann) = ann.as_object_mut() {
-                    ann.insert(LAST_APPLIED.into(), last_applied(&doc.source).into());
+                    ann.insert(
+                        LAST_APPLIED.into(),
+                        last_applied(&doc.source, &obj_ns(kind, &key)).into(),
+                    );
                 }
             }
         }
@@ -1217,9 +1221,17 @@ fn server_side_apply(
 /// The `last-applied-configuration` annotation's value: the manifest as written,
 /// without what the server owns (identity, timestamps, status) or an earlier
 /// annotation of its own.
-fn last_applied(source: &serde_json::Value) -> String {
+fn last_applied(source: &serde_json::Value, namespace: &str) -> String {
     let mut applied = source.clone();
     if let Some(m) = applied.get_mut("metadata").and_then(|m| m.as_object_mut()) {
+        // The resource builder has set the namespace by then, and
+        // GetModifiedConfiguration encodes the object with its annotations map less
+        // this one: `"annotations":{}` when the manifest had no other.
+        if !namespace.is_empty() {
+            m.insert("namespace".into(), namespace.into());
+        }
+        m.entry("annotations")
+            .or_insert_with(|| serde_json::json!({}));
         for f in [
             "uid",
             "resourceVersion",
@@ -1237,6 +1249,15 @@ fn last_applied(source: &serde_json::Value) -> String {
         o.remove("status");
     }
     format!("{}\n", applied)
+}
+
+/// The namespace an applied object ends up in ("" for a cluster-scoped kind).
+fn obj_ns(kind: Kind, key: &ObjKey) -> String {
+    if kind.namespaced() {
+        key.namespace.clone()
+    } else {
+        String::new()
+    }
 }
 
 /// cmdutil.AddSourceToErr: the server's words after the file they came from.

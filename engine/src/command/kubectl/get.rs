@@ -235,6 +235,11 @@ pub(super) fn get(c: &mut Cluster, words: &[String], files: &dyn Files) -> R {
     let single = !names.is_empty() && names.len() == 1 && total == 1;
     let none_found = total == 0 && errors.is_empty();
     let output = output_format(&p, files)?;
+    // printGeneric: one name asked for (a single item implied) and not found — the
+    // error alone, no empty List.
+    if names.len() == 1 && !errors.is_empty() && !matches!(output, Output::Table { .. }) {
+        return Err(errors.join("\n"));
+    }
     let out = print(c, &p, &output, &groups, &kinds, single, none_found, &ns)?;
     if !errors.is_empty() {
         let mut text = out;

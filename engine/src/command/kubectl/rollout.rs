@@ -183,7 +183,7 @@ fn rollout_history(c: &Cluster, p: &Parsed, ns: &str, name: &str, qn: &str) -> R
             .find(|(r, _)| *r == want)
             .ok_or_else(|| "error: unable to find the specified revision".to_string())?;
         let mut out = format!("{qn} with revision #{want}\n");
-        out.push_str(&crate::printers::describe::pod_template(t, 0));
+        out.push_str(&crate::printers::describe::pod_template_raw(t, 0));
         out.push('\n');
         return Ok(out);
     }
@@ -353,7 +353,7 @@ fn set_history(c: &Cluster, p: &Parsed, obj: &Object, qn: &str) -> R {
         let t = crate::controllers::statefulset::revision_template(r)
             .ok_or_else(|| format!("error: unable to parse history {}", r.metadata.name))?;
         let mut out = format!("{qn} with revision #{want}\n");
-        out.push_str(&crate::printers::describe::pod_template(&t, 0));
+        out.push_str(&crate::printers::describe::pod_template_raw(&t, 0));
         out.push('\n');
         return Ok(out);
     }

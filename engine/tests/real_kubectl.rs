@@ -1,0 +1,385 @@
+//! Real kubectl against `kubeplay-cli serve`, compared with kubeplay's own kubectl.
+//!
+//! `real_kubectl/scenario.txt` runs twice from the same seed: every line through
+//! kubeplay's kubectl emulation in-process, and every line through the real `kubectl`
+//! on PATH (or `$KUBECTL`) against a `kubeplay-cli serve` of its own, with the `sim`
+//! lines sent to that server. The outputs are compared command by command.
+//!
+//! - A command that made the emulation's clock run (it waits: `rollout status`,
+//!   `delete`, `drain`, `wait`) is started in the background against the server,
+//!   whose clock is then moved by exactly as much, and waited for.
+//! - `describe` prints its Events' ages from the client's own wall clock, which is
+//!   not the simulation's: that one column is masked on both sides before comparing
+//!   (`normalize`). Nothing else is.
+//! - A command whose output may differ is listed in `real_kubectl/allowed.txt` with
+//!   the reason. A listed command that no longer differs fails the test too, so the
+//!   list stays short and true.
+//!
+//! The test is ignored by a plain `cargo test`: it needs a real kubectl and starts a
+//! server. `scripts/test.sh` runs it (`cargo test --test real_kubectl -- --ignored`)
+//! when `kubectl` is on PATH, and says it was skipped otherwise.
+
+use kubeplay_engine::cluster::Cluster;
+use kubeplay_engine::command::{self, args::split_words, Files};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/real_kubectl")
+}
+
+struct DirFiles(PathBuf);
+
+impl Files for DirFiles {
+    fn read(&self, path: &str) -> Result<String, String> {
+        std::fs::read_to_string(self.0.join(path))
+            .map_err(|_| format!("the path \"{path}\" does not exist"))
+    }
+}
+
+/// One line's result on one side.
+#[derive(Clone, Debug)]
+struct Ran {
+    output: String,
+    ok: bool,
+    /// Simulated milliseconds the command let pass (the emulation's side).
+    waited: u64,
+}
+
+fn scenario() -> Vec<String> {
+    std::fs::read_to_string(dir().join("scenario.txt"))
+        .expect("scenario.txt")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The allowed differences: command line → reason.
+fn allowed() -> BTreeMap<String, String> {
+    std::fs::read_to_string(dir().join("allowed.txt"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_once(" | "))
+        .map(|(c, r)| (c.trim().to_string(), r.trim().to_string()))
+        .collect()
+}
+
+fn emulate(lines: &[String]) -> Vec<Ran> {
+    let mut c = Cluster::with_default_nodes(1);
+    let files = DirFiles(dir());
+    lines
+        .iter()
+        .map(|line| {
+            let before = c.now();
+            let o = command::run(&mut c, line, None, &files);
+            Ran {
+                output: o.output,
+                ok: o.ok,
+                waited: c.now() - before,
+            }
+        })
+        .collect()
+}
+
+struct Server {
+    child: Child,
+    kubeconfig: PathBuf,
+    /// Kept open: the server goes on printing.
+    _stdout: BufReader<std::process::ChildStdout>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_server(work: &Path) -> Server {
+    let kubeconfig = work.join("kubeconfig");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kubeplay-cli"))
+        .args(["serve", "--port", "0", "--kubeconfig"])
+        .arg(&kubeconfig)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start kubeplay-cli serve");
+    // The first line says where it listens: the kubeconfig is written by then.
+    let mut first = String::new();
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    stdout.read_line(&mut first).expect("serve's first line");
+    assert!(first.contains("serving"), "serve said: {first}");
+    Server {
+        child,
+        kubeconfig,
+        _stdout: stdout,
+    }
+}
+
+fn kubectl() -> String {
+    std::env::var("KUBECTL").unwrap_or_else(|_| "kubectl".into())
+}
+
+fn spawn(server: &Server, line: &str) -> Child {
+    let words = split_words(line).expect("a scenario line splits");
+    let (program, args) = if words[0] == "sim" {
+        (
+            env!("CARGO_BIN_EXE_kubeplay-cli").to_string(),
+            words.clone(),
+        )
+    } else {
+        (kubectl(), words[1..].to_vec())
+    };
+    // Both streams into one pipe, in the order written (a warning before the table).
+    Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" 2>&1")
+        .arg(program)
+        .args(&args)
+        .current_dir(dir())
+        .env("KUBECONFIG", &server.kubeconfig)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run the command")
+}
+
+fn finish(child: Child, line: &str) -> Ran {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut child = child;
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            _ => {
+                let _ = child.kill();
+                panic!("`{line}` did not finish within a minute");
+            }
+        }
+    }
+    let out = child.wait_with_output().expect("output");
+    let mut output = String::from_utf8_lossy(&out.stdout).into_owned();
+    output.push_str(&String::from_utf8_lossy(&out.stderr));
+    Ran {
+        output,
+        ok: out.status.success(),
+        waited: 0,
+    }
+}
+
+/// (API requests answered, ms since the last) from the server.
+fn activity(server: &Server) -> (u64, u64) {
+    use std::io::{Read, Write};
+    let text = std::fs::read_to_string(&server.kubeconfig).expect("kubeconfig");
+    let url = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("server: http://"))
+        .expect("server url")
+        .to_string();
+    let mut s = std::net::TcpStream::connect(&url).expect("connect");
+    write!(
+        s,
+        "GET /kubeplay/v1/activity HTTP/1.1\r\nHost: {url}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send");
+    let mut reply = String::new();
+    let _ = s.read_to_string(&mut reply);
+    let body = reply.split("\r\n\r\n").nth(1).unwrap_or("{}");
+    let v: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
+    (
+        v["requests"].as_u64().unwrap_or(0),
+        v["idleMs"].as_u64().unwrap_or(0),
+    )
+}
+
+fn real(lines: &[String], emulated: &[Ran], work: &Path) -> Vec<Ran> {
+    let server = start_server(work);
+    let mut out = Vec::new();
+    for (line, e) in lines.iter().zip(emulated) {
+        let before = activity(&server).0;
+        let child = spawn(&server, line);
+        if e.waited > 0 && !line.starts_with("sim ") {
+            // It waits for the cluster. Once it has sent its requests and waits (no
+            // request for 400 ms), let the server's clock run as the emulation's did.
+            let deadline = Instant::now() + Duration::from_secs(30);
+            loop {
+                let (n, idle) = activity(&server);
+                if (n > before && idle >= 400) || Instant::now() > deadline {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let advance = spawn(&server, &format!("sim advance {}ms", e.waited));
+            let a = finish(advance, "sim advance");
+            assert!(a.ok, "sim advance: {}", a.output);
+        }
+        out.push(finish(child, line));
+    }
+    out
+}
+
+/// The cells of a table line (columns are two or more spaces apart).
+fn cells(l: &str) -> Vec<&str> {
+    l.trim()
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+fn indent(l: &str) -> usize {
+    l.len() - l.trim_start().len()
+}
+
+/// Mask what the two sides cannot agree on by construction:
+/// - in `describe`, every Age column (the Events', a node's Pods'): kubectl computes
+///   it from its own wall clock, not the simulation's; those tables are compared
+///   cell by cell with the age masked;
+/// - in `drain`, the order of the eviction lines: kubectl evicts in parallel, and the
+///   order of its lines varies from run to run.
+fn normalize(line: &str, text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::new();
+    if line.starts_with("kubectl drain") && lines.len() > 2 {
+        let mut middle: Vec<&str> = lines[1..lines.len() - 1].to_vec();
+        middle.sort();
+        for l in std::iter::once(&lines[0])
+            .chain(&middle)
+            .chain(std::iter::once(&lines[lines.len() - 1]))
+        {
+            out.push_str(l);
+            out.push('\n');
+        }
+        return out;
+    }
+    let describe = line.starts_with("kubectl describe");
+    let mut i = 0;
+    while i < lines.len() {
+        let l = lines[i];
+        let head = cells(l);
+        let dashes = lines
+            .get(i + 1)
+            .is_some_and(|d| d.trim().starts_with("---"));
+        if let (true, true, Some(age)) = (describe, dashes, head.iter().position(|c| *c == "Age")) {
+            let ind = indent(l);
+            out.push_str(&format!("{}\n", head.join(" | ")));
+            i += 2;
+            while i < lines.len() && indent(lines[i]) == ind && !lines[i].trim().is_empty() {
+                let mut row: Vec<String> =
+                    cells(lines[i]).into_iter().map(str::to_string).collect();
+                if age < row.len() {
+                    row[age] = "<age>".into();
+                }
+                out.push_str(&format!("{}\n", row.join(" | ")));
+                i += 1;
+            }
+            continue;
+        }
+        out.push_str(l.trim_end());
+        out.push('\n');
+        i += 1;
+    }
+    out
+}
+
+fn diff(a: &str, b: &str) -> String {
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    let mut s = String::new();
+    for i in 0..a.len().max(b.len()) {
+        let (x, y) = (a.get(i).copied(), b.get(i).copied());
+        if x != y {
+            s.push_str(&format!(
+                "    kubeplay: {}\n    kubectl:  {}\n",
+                x.unwrap_or("<none>"),
+                y.unwrap_or("<none>")
+            ));
+        }
+    }
+    s
+}
+
+#[test]
+#[ignore = "needs a real kubectl on PATH; scripts/test.sh runs it"]
+fn real_kubectl_against_kubeplay_cli_serve_prints_what_kubeplays_kubectl_prints() {
+    let version = Command::new(kubectl())
+        .args(["version", "--client"])
+        .output();
+    let Ok(version) = version else {
+        println!("skipped: no kubectl on PATH");
+        return;
+    };
+    println!(
+        "{}",
+        String::from_utf8_lossy(&version.stdout)
+            .lines()
+            .next()
+            .unwrap_or("")
+    );
+    let lines = scenario();
+    let work = std::env::temp_dir().join(format!("kubeplay-real-kubectl-{}", std::process::id()));
+    std::fs::create_dir_all(&work).expect("work dir");
+    let emulated = emulate(&lines);
+    let real = real(&lines, &emulated, &work);
+    let _ = std::fs::remove_dir_all(&work);
+    let allowed = allowed();
+    let mut same = 0;
+    let mut allowed_seen = BTreeSet::new();
+    let mut failures = Vec::new();
+    let mut verbs: BTreeSet<String> = BTreeSet::new();
+    let mut flags: BTreeSet<String> = BTreeSet::new();
+    for ((line, e), r) in lines.iter().zip(&emulated).zip(&real) {
+        let words = split_words(line).unwrap_or_default();
+        if words[0] == "kubectl" {
+            verbs.insert(words.get(1).cloned().unwrap_or_default());
+            for w in &words[1..] {
+                if let Some(f) = w
+                    .strip_prefix("--")
+                    .or(w.strip_prefix('-').filter(|f| f.len() == 1))
+                {
+                    flags.insert(f.split('=').next().unwrap_or(f).to_string());
+                }
+            }
+        }
+        let (a, b) = (normalize(line, &e.output), normalize(line, &r.output));
+        let differs = a != b || e.ok != r.ok;
+        match (differs, allowed.get(line)) {
+            (false, None) => same += 1,
+            (false, Some(_)) => failures.push(format!(
+                "`{line}` is allowed to differ but does not: take it off allowed.txt"
+            )),
+            (true, Some(why)) => {
+                allowed_seen.insert(line.clone());
+                println!("allowed difference in `{line}` ({why}):\n{}", diff(&a, &b));
+            }
+            (true, None) => failures.push(format!(
+                "`{line}` differs (ok: kubeplay {}, kubectl {}):\n{}",
+                e.ok,
+                r.ok,
+                diff(&a, &b)
+            )),
+        }
+    }
+    for stale in allowed.keys().filter(|k| !lines.contains(k)) {
+        failures.push(format!(
+            "allowed.txt names `{stale}`, which the scenario does not run"
+        ));
+    }
+    println!(
+        "{} commands ({} kubectl verbs, {} flags): {same} the same, {} allowed differences, {} failures",
+        lines.len(),
+        verbs.len(),
+        flags.len(),
+        allowed_seen.len(),
+        failures.len()
+    );
+    println!("verbs: {}", verbs.into_iter().collect::<Vec<_>>().join(" "));
+    println!("flags: {}", flags.into_iter().collect::<Vec<_>>().join(" "));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
