@@ -266,6 +266,10 @@ pub struct PodSpec {
     /// The ServiceAccount the Pod runs as.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub service_account_name: String,
+    /// The deprecated alias of `serviceAccountName`, which v1 still writes beside it
+    /// (the v1 conversion copies one into the other).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub service_account: String,
     /// Use the node's network namespace (container ports become host ports).
     #[serde(default, skip_serializing_if = "is_false")]
     pub host_network: bool,

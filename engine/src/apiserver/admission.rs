@@ -1,6 +1,9 @@
-//! Admission on create: defaulting, `DefaultTolerationSeconds` and `Priority`.
+//! Admission on create: defaulting, `DefaultTolerationSeconds`, `Priority` and the
+//! ServiceAccount plugin's default account (not its token volume: kubeplay models no
+//! ServiceAccount objects or tokens).
 //!
-//! Upstream: `plugin/pkg/admission/defaulttolerationseconds/admission.go`,
+//! Upstream: `plugin/pkg/admission/serviceaccount/admission.go`,
+//! `plugin/pkg/admission/defaulttolerationseconds/admission.go`,
 //! `plugin/pkg/admission/priority/admission.go` and the defaulting in
 //! `pkg/apis/core/v1/defaults.go`.
 
@@ -13,6 +16,17 @@ pub const DEFAULT_TOLERATION_SECONDS: i64 = 300;
 pub fn admit_create(obj: &mut Object) {
     match obj {
         Object::Pod(pod) => {
+            // The ServiceAccount admission plugin: a Pod without one runs as its
+            // namespace's `default` (the deprecated field read when the new is unset).
+            let sa = &mut pod.spec;
+            if sa.service_account_name.is_empty() {
+                sa.service_account_name = if sa.service_account.is_empty() {
+                    "default".into()
+                } else {
+                    sa.service_account.clone()
+                };
+            }
+            sa.service_account = sa.service_account_name.clone();
             default_pod(&mut pod.spec);
             default_pod_spec(&mut pod.spec);
             add_default_tolerations(&mut pod.spec);

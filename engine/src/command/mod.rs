@@ -108,8 +108,28 @@ pub fn start(cluster: &mut Cluster, line: &str, stdin: Option<&str>, files: &dyn
 
 /// Verbs and resource names for completion in the console.
 pub const KUBECTL_VERBS: &[&str] = &[
-    "annotate", "apply", "cordon", "create", "delete", "describe", "drain", "expose", "get",
-    "label", "logs", "patch", "replace", "rollout", "scale", "set", "taint", "uncordon", "version",
+    "annotate",
+    "api-resources",
+    "api-versions",
+    "apply",
+    "cordon",
+    "create",
+    "delete",
+    "describe",
+    "drain",
+    "expose",
+    "get",
+    "label",
+    "logs",
+    "patch",
+    "replace",
+    "rollout",
+    "run",
+    "scale",
+    "set",
+    "taint",
+    "uncordon",
+    "version",
     "wait",
 ];
 /// `sim` verbs.

@@ -603,7 +603,9 @@ fn describe_pod(c: &Cluster, p: &Pod) -> String {
     if !p.spec.priority_class_name.is_empty() {
         let _ = writeln!(w, "Priority Class Name:\t{}", p.spec.priority_class_name);
     }
-    let _ = writeln!(w, "Service Account:\tdefault");
+    if !p.spec.service_account_name.is_empty() {
+        let _ = writeln!(w, "Service Account:\t{}", p.spec.service_account_name);
+    }
     if p.spec.node_name.is_empty() {
         let _ = writeln!(w, "Node:\t<none>");
     } else {

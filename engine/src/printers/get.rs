@@ -953,7 +953,21 @@ fn print_node(name: String, n: &Node, o: &TableOptions, now: SimTime) -> Vec<Str
 
 /// The table for objects of one kind (header included).
 pub fn table(kind: Kind, objs: &[&Object], o: &TableOptions, now: SimTime) -> String {
-    let mut rows = vec![headers(kind, o)];
+    table_of(kind, objs, o, now, true)
+}
+
+/// The table without its header (`--no-headers`): the columns are as wide as the
+/// rows alone need, since the header never reaches the tabwriter.
+pub fn table_rows(kind: Kind, objs: &[&Object], o: &TableOptions, now: SimTime) -> String {
+    table_of(kind, objs, o, now, false)
+}
+
+fn table_of(kind: Kind, objs: &[&Object], o: &TableOptions, now: SimTime, header: bool) -> String {
+    let mut rows = if header {
+        vec![headers(kind, o)]
+    } else {
+        Vec::new()
+    };
     rows.extend(objs.iter().map(|obj| row(obj, o, now)));
     // Through the tabwriter, which pads every cell but the last of a line: an empty
     // last cell (a `-L` label the object lacks) leaves the padding before it.

@@ -401,6 +401,10 @@ fn calls(c: &Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) 
                 _ => {}
             }
         }
+        "run" => out.push(Call {
+            attrs: Attributes::on("create", Kind::Pod, ns, ""),
+            wrap: Wrap::Plain,
+        }),
         "scale" => {
             for (k, n) in targets_of(rest) {
                 out.push(Call {

@@ -411,13 +411,10 @@ fn tables(c: &Cluster, p: &Parsed, groups: &[Group], kinds: &[Kind], wide: bool)
         .iter()
         .filter(|(_, v)| !v.is_empty())
         .map(|(k, v)| {
-            let t = table(*k, v, &o, now);
             if p.bool("no-headers") {
-                t.split_once('\n')
-                    .map(|(_, rest)| rest.to_string())
-                    .unwrap_or_default()
+                crate::printers::get::table_rows(*k, v, &o, now)
             } else {
-                t
+                table(*k, v, &o, now)
             }
         })
         .collect();

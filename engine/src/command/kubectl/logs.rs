@@ -113,6 +113,9 @@ fn attachable_pod(c: &Cluster, ns: &str, t: &str, n: &str) -> Result<(String, St
     let selector = match c.store.get_object(kind, &key) {
         Some(Object::Deployment(d)) => d.spec.selector.clone(),
         Some(Object::ReplicaSet(r)) => r.spec.selector.clone(),
+        Some(Object::StatefulSet(s)) => s.spec.selector.clone(),
+        Some(Object::DaemonSet(d)) => d.spec.selector.clone(),
+        Some(Object::Job(j)) => j.spec.selector.clone().unwrap_or_default(),
         Some(Object::Service(s)) => {
             LabelSelector::from_labels(&s.spec.selector.clone().unwrap_or_default())
         }

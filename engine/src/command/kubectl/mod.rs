@@ -7,6 +7,7 @@
 //! (cordon, uncordon, drain, taint), `rollout.rs` and `wait.rs`; what several of them
 //! share is in `util.rs`.
 
+mod api_resources;
 mod auth;
 mod authz;
 mod autoscale;
@@ -351,6 +352,7 @@ fn needs_server(words: &[String]) -> bool {
             // A generator's client dry run prints what it built: no request.
             !client_dry || from_file
         }
+        "run" => !client_dry,
         "completion" | "" => false,
         _ => true,
     }
@@ -499,6 +501,10 @@ fn run_sent(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn 
             }
         }
         // These decide differently without the server: no evictions, the template.
+        Some("run") if client => match create::run_pod(&mut scratch, &words[1..], true) {
+            Ok(s) => Outcome::ok(s),
+            Err(e) => Outcome::err(e),
+        },
         Some("drain") if client => blocking(node::drain_with(&mut scratch, &words[1..], true)),
         Some("expose") if client => match expose::expose(&mut scratch, &words[1..], true) {
             Ok(s) => Outcome::ok(s),
@@ -588,6 +594,9 @@ fn run_verb_inner(
         "get" => get::get(c, rest, files),
         "describe" => get::describe(c, rest),
         "create" => create::create(c, rest, stdin, files),
+        "run" => create::run_pod(c, rest, false),
+        "api-resources" => api_resources::api_resources(rest),
+        "api-versions" => api_resources::api_versions(rest),
         "expose" => expose::expose(c, rest, false),
         "logs" => logs::logs(c, rest),
         "apply" => create::apply(c, rest, stdin, files),

@@ -32,6 +32,7 @@ pub(super) fn wait(c: &mut Cluster, words: &[String]) -> RB {
     if cond.eq_ignore_ascii_case("create") {
         return wait_created(c, &p, ns);
     }
+    let timeout = timeout_flag(&p, 30_000)?;
     let mut keys: Vec<(Kind, ObjKey)> = Vec::new();
     if p.get("selector").is_some() || p.bool("all") {
         let (k, sel) = kind_and_selector(&p)?;
@@ -46,13 +47,20 @@ pub(super) fn wait(c: &mut Cluster, words: &[String]) -> RB {
     } else {
         for (k, n) in targets(&p.args)? {
             let key = key_for(k, &ns, &n);
-            if c.store.get_object(k, &key).is_none() && cond != "delete" {
+            if c.store.get_object(k, &key).is_none() {
+                // RunWait: with --for=delete a NotFound is ignored (the object is
+                // already gone, and nothing is printed for it).
+                if cond.eq_ignore_ascii_case("delete") {
+                    continue;
+                }
                 return Err(ApiError::not_found(k, &n).kubectl_text());
             }
             keys.push((k, key));
         }
+        if keys.is_empty() {
+            return Ok((String::new(), None));
+        }
     }
-    let timeout = timeout_flag(&p, 30_000)?;
     if !(cond == "delete" || cond.starts_with("condition=") || cond.starts_with("jsonpath=")) {
         return Err(format!("error: unrecognized condition: \"{cond}\""));
     }

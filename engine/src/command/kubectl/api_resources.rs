@@ -1,0 +1,154 @@
+//! `kubectl api-resources` and `kubectl api-versions`: what discovery says the API
+//! server serves — the same table `kubeplay-cli serve` answers discovery from
+//! ([`crate::rest::discovery`]), so the console and a real kubectl list the same.
+//!
+//! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/apiresources/apiresources.go` (sorted
+//! by API group, then name; `-o wide` adds VERBS and CATEGORIES; `-o name` prints
+//! `resource.group`), `apiversions.go` (the group versions, sorted as strings).
+
+use super::util::R;
+use crate::command::args::{bool_flag, flag, parse_flags};
+use crate::rest::discovery::{group_version, REVIEWS, SERVED};
+
+/// One row: (group, version, resource, short names, namespaced, kind, verbs, categories).
+type Row = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Vec<&'static str>,
+    bool,
+    &'static str,
+    Vec<&'static str>,
+    Vec<&'static str>,
+);
+
+fn rows() -> Vec<Row> {
+    let mut out: Vec<Row> = SERVED
+        .iter()
+        .map(|s| {
+            let (g, v) = group_version(s.kind);
+            (
+                g,
+                v,
+                s.kind.resource(),
+                s.short_names.to_vec(),
+                s.kind.namespaced(),
+                s.kind.name(),
+                vec![
+                    "create",
+                    "delete",
+                    "deletecollection",
+                    "get",
+                    "list",
+                    "patch",
+                    "update",
+                    "watch",
+                ],
+                s.categories.to_vec(),
+            )
+        })
+        .collect();
+    out.extend(
+        REVIEWS
+            .iter()
+            .map(|r| (r.0, r.1, r.2, vec![], false, r.3, vec!["create"], vec![])),
+    );
+    out.sort_by(|a, b| (a.0, a.2).cmp(&(b.0, b.2)));
+    out
+}
+
+/// `kubectl api-resources [--namespaced=true|false] [--api-group=G] [-o wide|name]
+/// [--no-headers]`.
+pub(super) fn api_resources(words: &[String]) -> R {
+    let p = parse_flags(
+        words,
+        &[
+            flag("namespaced", None),
+            flag("api-group", None),
+            flag("output", Some('o')),
+            bool_flag("no-headers", None),
+        ],
+        "kubectl api-resources",
+    )?;
+    let namespaced = match p.get("namespaced") {
+        None => None,
+        Some("true") | Some("") => Some(true),
+        Some("false") => Some(false),
+        Some(v) => {
+            return Err(format!(
+                "error: invalid argument \"{v}\" for \"--namespaced\" flag: strconv.ParseBool: parsing \"{v}\": invalid syntax"
+            ))
+        }
+    };
+    let output = p.get("output").unwrap_or("");
+    if !matches!(output, "" | "wide" | "name") {
+        return Err(format!(
+            "error: --output {output} is not available\nSee 'kubectl api-resources -h' for help and examples"
+        ));
+    }
+    let rows: Vec<Row> = rows()
+        .into_iter()
+        .filter(|r| namespaced.is_none_or(|n| r.4 == n))
+        .filter(|r| p.get("api-group").is_none_or(|g| r.0 == g))
+        .collect();
+    if output == "name" {
+        return Ok(rows
+            .iter()
+            .map(|r| {
+                if r.0.is_empty() {
+                    r.2.to_string()
+                } else {
+                    format!("{}.{}", r.2, r.0)
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n"));
+    }
+    let mut text = String::new();
+    if !p.bool("no-headers") {
+        text.push_str("NAME\tSHORTNAMES\tAPIVERSION\tNAMESPACED\tKIND");
+        if output == "wide" {
+            text.push_str("\tVERBS\tCATEGORIES");
+        }
+        text.push('\n');
+    }
+    for r in &rows {
+        let gv = if r.0.is_empty() {
+            r.1.to_string()
+        } else {
+            format!("{}/{}", r.0, r.1)
+        };
+        text.push_str(&format!(
+            "{}\t{}\t{gv}\t{}\t{}",
+            r.2,
+            r.3.join(","),
+            r.4,
+            r.5
+        ));
+        if output == "wide" {
+            text.push_str(&format!("\t[{}]\t{}", r.6.join(" "), r.7.join(",")));
+        }
+        text.push('\n');
+    }
+    Ok(crate::printers::tabwriter::format(&text, 0, 3)
+        .trim_end_matches('\n')
+        .to_string())
+}
+
+/// `kubectl api-versions`.
+pub(super) fn api_versions(words: &[String]) -> R {
+    parse_flags(words, &[], "kubectl api-versions")?;
+    let mut gvs: Vec<String> = rows()
+        .iter()
+        .map(|r| {
+            if r.0.is_empty() {
+                r.1.to_string()
+            } else {
+                format!("{}/{}", r.0, r.1)
+            }
+        })
+        .collect();
+    gvs.sort();
+    gvs.dedup();
+    Ok(gvs.join("\n"))
+}
