@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run every test (installing missing tools, Chromium included, first):
-# formatting, clippy, the engine's and the app's Rust tests, the release build with
+# formatting, clippy, the engine's and the app's Rust tests, real kubectl against
+# kubeplay-cli serve (when kubectl is on PATH), the release build with
 # its sizes, and the browser tests in headless Chromium.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/install-tools.sh" --browser
@@ -16,6 +17,22 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "cargo test (engine and app, native)"
 cargo test --workspace --locked
+
+step "real kubectl against kubeplay-cli serve (engine/tests/real_kubectl.rs)"
+# The same scenario through real kubectl and through kubeplay's own, compared command
+# by command. It needs a real kubectl; without one it is skipped, and says so.
+if command -v kubectl >/dev/null 2>&1; then
+  cargo test --locked -p kubeplay-engine --test real_kubectl -- --ignored --nocapture
+  # A machine whose kubectl picks its version by the server's keeps the others beside
+  # it: v1.32, the version the differential suite was written against, runs too.
+  kubectl_dir="$(dirname "$(readlink -f "$(command -v kubectl)")")"
+  if [ -x "$kubectl_dir/kubectl.1.32" ]; then
+    KUBECTL="$kubectl_dir/kubectl.1.32" \
+      cargo test --locked -p kubeplay-engine --test real_kubectl -- --ignored --nocapture
+  fi
+else
+  echo "skipped: no kubectl on PATH, so real kubectl was not compared with kubeplay's"
+fi
 
 step "trunk build --release"
 trunk build --release --offline

@@ -90,6 +90,8 @@ fn emulate(lines: &[String]) -> Vec<Ran> {
 struct Server {
     child: Child,
     kubeconfig: PathBuf,
+    /// kubectl's discovery cache, the test's own (not the user's `~/.kube/cache`).
+    cache: PathBuf,
     /// Kept open: the server goes on printing.
     _stdout: BufReader<std::process::ChildStdout>,
 }
@@ -118,6 +120,7 @@ fn start_server(work: &Path) -> Server {
     Server {
         child,
         kubeconfig,
+        cache: work.join("cache"),
         _stdout: stdout,
     }
 }
@@ -144,6 +147,7 @@ fn spawn(server: &Server, line: &str) -> Child {
         .args(&args)
         .current_dir(dir())
         .env("KUBECONFIG", &server.kubeconfig)
+        .env("KUBECACHEDIR", &server.cache)
         .env("NO_COLOR", "1")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -141,10 +141,15 @@ fn scenario(args: &[String]) -> ExitCode {
     while i < args.len() {
         match args[i].as_str() {
             "--list" => {
+                // A reader that stops early (`| head`) closes the pipe: stop quietly.
+                let mut out = std::io::stdout().lock();
                 for (id, yaml) in scenario::BUILTIN {
-                    match scenario::parse(yaml, id) {
-                        Ok(s) => println!("{id}\t{}", s.title.en),
-                        Err(e) => println!("{id}\t{e}"),
+                    let line = match scenario::parse(yaml, id) {
+                        Ok(s) => writeln!(out, "{id}\t{}", s.title.en),
+                        Err(e) => writeln!(out, "{id}\t{e}"),
+                    };
+                    if line.is_err() {
+                        break;
                     }
                 }
                 return ExitCode::SUCCESS;

@@ -101,13 +101,21 @@ pub fn serve(args: &[String], seed: Option<u64>) -> ExitCode {
         eprintln!("kubeplay-cli: cannot write {kubeconfig}: {e}");
         return ExitCode::from(2);
     }
-    println!("kubeplay: serving the Kubernetes API on {server_url}");
-    println!("kubeplay: kubeconfig written to {kubeconfig}; use it with");
-    println!("  export KUBECONFIG={kubeconfig}");
+    // Written, not printed: a closed standard output must not stop the server.
+    let mut out = std::io::stdout();
+    let _ = writeln!(out, "kubeplay: serving the Kubernetes API on {server_url}");
+    let _ = writeln!(
+        out,
+        "kubeplay: kubeconfig written to {kubeconfig}; use it with"
+    );
+    let _ = writeln!(out, "  export KUBECONFIG={kubeconfig}");
     if realtime {
-        println!("kubeplay: the clock runs with the wall");
+        let _ = writeln!(out, "kubeplay: the clock runs with the wall");
     } else {
-        println!("kubeplay: time stands still between requests; move it with `kubeplay-cli sim advance 30s`");
+        let _ = writeln!(
+            out,
+            "kubeplay: time stands still between requests; move it with `kubeplay-cli sim advance 30s`"
+        );
     }
     let _ = std::io::stdout().flush();
     let shared = Arc::new(Shared {

@@ -126,7 +126,7 @@ pub(super) fn api_resources(words: &[String]) -> R {
             r.5
         ));
         if output == "wide" {
-            text.push_str(&format!("\t[{}]\t{}", r.6.join(" "), r.7.join(",")));
+            text.push_str(&format!("\t{}\t{}", r.6.join(","), r.7.join(",")));
         }
         text.push('\n');
     }

@@ -54,7 +54,7 @@ fn takes_dry_run(words: &[String]) -> bool {
     match words.first().map(String::as_str) {
         Some(
             "create" | "apply" | "replace" | "delete" | "scale" | "set" | "label" | "annotate"
-            | "patch" | "cordon" | "uncordon" | "drain" | "taint" | "expose" | "autoscale",
+            | "patch" | "cordon" | "uncordon" | "drain" | "taint" | "expose" | "autoscale" | "run",
         ) => true,
         Some("rollout") => matches!(
             words.get(1).map(String::as_str),
