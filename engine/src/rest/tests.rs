@@ -411,3 +411,62 @@ fn an_eviction_and_a_binding_go_through_their_subresources() {
             .is_string()
     );
 }
+
+#[test]
+fn no_request_panics_the_server_and_the_world_stays_as_it_was_after_each_refusal() {
+    let mut s = server();
+    create_web(&mut s);
+    let paths = [
+        "/",
+        "/api/v1/namespaces",
+        "/api/v1/namespaces/default",
+        "/api/v1/namespaces/default/pods/x/y/z/w",
+        "/apis/apps/v1/namespaces/default/deployments/web/scale",
+        "/apis/apps/v1/namespaces/default/deployments/web/status",
+        "/apis/apps/v1/namespaces/default/deployments/web/nope",
+        "/apis/apps/v1/nodes",
+        "/api/v1/nodes/node-1/status",
+        "/api/v1/namespaces/default/pods/x/log",
+        "/openapi/v3/apis/nope/v1",
+        SIM_PATH,
+        "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+        "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+    ];
+    let bodies: [(&str, &[u8]); 7] = [
+        ("application/json", b"{"),
+        ("application/json", b"[1,2]"),
+        (
+            "application/json",
+            br#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":7}}"#,
+        ),
+        ("application/yaml", b"a: [\n"),
+        (
+            "application/vnd.kubernetes.protobuf",
+            b"k8s\0\x0a\xff\xff\xff",
+        ),
+        ("application/merge-patch+json", b"null"),
+        (
+            "application/json-patch+json",
+            br#"[{"op":"move","from":"/x","path":"/y"}]"#,
+        ),
+    ];
+    for method in ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] {
+        for path in paths {
+            for (ct, body) in bodies {
+                let before = s.revision();
+                let mut r = req(method, path);
+                r.headers.push(("content-type".into(), ct.into()));
+                r.body = body.to_vec();
+                if let Reply::Response(resp) = s.handle(&r) {
+                    if resp.status >= 400 {
+                        assert_eq!(
+                            s.revision(),
+                            before,
+                            "{method} {path} {ct}: refused but wrote"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -567,3 +567,29 @@ pub fn sim_client(args: &[String]) -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_query_decodes_percent_escapes_and_plus_but_a_path_keeps_its_plus() {
+        assert_eq!(percent_decode("app%3Dweb%2Ctier+x", true), "app=web,tier x");
+        assert_eq!(percent_decode("a+b%2", false), "a+b%2");
+        assert_eq!(percent_decode("%zz%", true), "%zz%");
+    }
+
+    #[test]
+    fn the_written_kubeconfig_names_the_server_for_the_sim_client() {
+        let dir = std::env::temp_dir().join(format!("kubeplay-kc-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("config");
+        std::fs::write(&path, kubeconfig_text("http://127.0.0.1:7777")).unwrap();
+        let (server, token) = endpoint(path.to_str()).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(server, "http://127.0.0.1:7777");
+        assert_eq!(token, None, "the admin sends no token over plain HTTP");
+        let v: serde_json::Value = serde_yaml_ng::from_str(&kubeconfig_text("http://x")).unwrap();
+        assert_eq!(v["users"][1]["user"]["as"], "alice");
+    }
+}
