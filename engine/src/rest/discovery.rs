@@ -34,7 +34,8 @@ pub struct Served {
     )],
 }
 
-const RW: &[&str] = &[
+/// The verbs of every stored kind kubeplay serves.
+pub const RW: &[&str] = &[
     "create",
     "delete",
     "deletecollection",

@@ -1599,8 +1599,9 @@ fn column_name(h: &str) -> String {
         .join(" ")
 }
 
-/// What the server sets itself on a create.
-fn clear_server_fields(obj: &mut Object) {
+/// What the server sets itself on a create: identity, timestamps, generation, and the
+/// status of the kinds whose `PrepareForCreate` resets it.
+pub(crate) fn clear_server_fields(obj: &mut Object) {
     let m = obj.meta_mut();
     m.uid.clear();
     m.resource_version.clear();

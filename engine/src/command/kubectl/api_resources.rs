@@ -8,7 +8,7 @@
 
 use super::util::R;
 use crate::command::args::{bool_flag, flag, parse_flags};
-use crate::rest::discovery::{group_version, REVIEWS, SERVED};
+use crate::rest::discovery::{group_version, REVIEWS, RW, SERVED};
 
 /// One row: (group, version, resource, short names, namespaced, kind, verbs, categories).
 type Row = (
@@ -34,16 +34,7 @@ fn rows() -> Vec<Row> {
                 s.short_names.to_vec(),
                 s.kind.namespaced(),
                 s.kind.name(),
-                vec![
-                    "create",
-                    "delete",
-                    "deletecollection",
-                    "get",
-                    "list",
-                    "patch",
-                    "update",
-                    "watch",
-                ],
+                RW.to_vec(),
                 s.categories.to_vec(),
             )
         })

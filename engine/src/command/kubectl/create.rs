@@ -143,20 +143,12 @@ fn source_name(p: &Parsed) -> String {
     }
 }
 
-/// What a manifest may set: the server owns identity, timestamps and status.
+/// What a manifest may set: the server owns identity, timestamps and status (a
+/// Node's too: kubeplay's kubelets report it).
 fn strip_server_fields(obj: &mut Object) {
-    let m = obj.meta_mut();
-    m.uid.clear();
-    m.resource_version.clear();
-    m.creation_timestamp.clear();
-    m.deletion_timestamp = None;
-    m.generation = 0;
-    match obj {
-        Object::Deployment(d) => d.status = Default::default(),
-        Object::ReplicaSet(r) => r.status = Default::default(),
-        Object::Pod(p) => p.status = Default::default(),
-        Object::Node(n) => n.status = Default::default(),
-        _ => {}
+    crate::rest::clear_server_fields(obj);
+    if let Object::Node(n) = obj {
+        n.status = Default::default();
     }
 }
 

@@ -12,29 +12,8 @@
 //! name (`containers` → `name`, `ports` → `containerPort` or `port`, `volumeMounts` →
 //! `mountPath`…) rather than from the OpenAPI schema; other lists are replaced whole.
 
+use crate::rest::patch::merge_key;
 use serde_json::{Map, Value};
-
-/// The patch merge key of a list field, given one of its elements.
-fn merge_key(field: &str, sample: Option<&Value>) -> Option<&'static str> {
-    match field {
-        "containers"
-        | "initContainers"
-        | "ephemeralContainers"
-        | "env"
-        | "volumes"
-        | "imagePullSecrets" => Some("name"),
-        "volumeMounts" => Some("mountPath"),
-        "conditions" => Some("type"),
-        "ports" => Some(
-            if sample.is_some_and(|s| s.get("containerPort").is_some()) {
-                "containerPort"
-            } else {
-                "port"
-            },
-        ),
-        _ => None,
-    }
-}
 
 /// `CreateThreeWayMergePatch` of three JSON objects.
 pub(super) fn three_way_patch(

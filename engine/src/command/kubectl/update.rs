@@ -16,6 +16,7 @@ use crate::cluster::{kubectl as user, Cluster};
 use crate::command::args::{bool_flag, flag, parse_flags, Parsed};
 use crate::command::select::{fields_match, parse_field_selector, parse_label_selector};
 use crate::printers::qualified_name;
+use crate::rest::patch::merge_patch;
 
 /// `kubernetes.io/change-cause` (polymorphichelpers.ChangeCauseAnnotation).
 const CHANGE_CAUSE: &str = "kubernetes.io/change-cause";
@@ -554,22 +555,6 @@ pub(super) fn label(c: &mut Cluster, words: &[String], annotations: bool) -> R {
 }
 
 // ---- patch ----------------------------------------------------------------------------
-
-/// RFC 7386 JSON merge patch.
-fn merge_patch(target: &mut serde_json::Value, patch: &serde_json::Value) {
-    match (target, patch) {
-        (serde_json::Value::Object(t), serde_json::Value::Object(p)) => {
-            for (k, v) in p {
-                if v.is_null() {
-                    t.remove(k);
-                } else {
-                    merge_patch(t.entry(k.clone()).or_insert(serde_json::Value::Null), v);
-                }
-            }
-        }
-        (t, p) => *t = p.clone(),
-    }
-}
 
 /// Keep the fields serde skips (simulated times) across a JSON round trip.
 fn restore_hidden(orig: &Object, new: &mut Object) {
