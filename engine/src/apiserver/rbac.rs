@@ -294,6 +294,35 @@ pub fn authorize(store: &Store, user: &UserInfo, a: &Attributes) -> Decision {
     Decision::Deny(reasons.join("\n"))
 }
 
+/// The impersonation filter: `me` acting as `name` in `groups` must be allowed to
+/// `impersonate` the user and each group; the first refusal is the 403.
+pub fn impersonate(
+    store: &Store,
+    me: &UserInfo,
+    name: &str,
+    groups: &[String],
+) -> Result<UserInfo, ApiError> {
+    let mut wanted = vec![Attributes {
+        verb: "impersonate".into(),
+        resource: "users".into(),
+        name: name.into(),
+        ..Default::default()
+    }];
+    wanted.extend(groups.iter().map(|g| Attributes {
+        verb: "impersonate".into(),
+        resource: "groups".into(),
+        name: g.clone(),
+        ..Default::default()
+    }));
+    for a in &wanted {
+        if let Decision::Deny(reason) = authorize(store, me, a) {
+            return Err(forbidden(me, a, &reason));
+        }
+    }
+    let groups: Vec<&str> = groups.iter().map(String::as_str).collect();
+    Ok(UserInfo::new(name, &groups))
+}
+
 /// `forbiddenMessage` + `NewForbidden`: the 403 a refused request gets.
 pub fn forbidden(user: &UserInfo, a: &Attributes, reason: &str) -> ApiError {
     let msg = if !a.path.is_empty() {

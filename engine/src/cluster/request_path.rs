@@ -178,7 +178,9 @@ fn resource_name(a: &Attributes) -> String {
     r
 }
 
-fn http_status(code: u16) -> &'static str {
+/// The reason phrase of an HTTP status code the API server answers with ("" for
+/// others).
+pub fn http_status(code: u16) -> &'static str {
     match code {
         200 => "OK",
         201 => "Created",
@@ -186,10 +188,14 @@ fn http_status(code: u16) -> &'static str {
         401 => "Unauthorized",
         403 => "Forbidden",
         404 => "Not Found",
+        405 => "Method Not Allowed",
         409 => "Conflict",
+        410 => "Gone",
+        415 => "Unsupported Media Type",
         422 => "Unprocessable Entity",
         429 => "Too Many Requests",
         500 => "Internal Server Error",
+        503 => "Service Unavailable",
         _ => "",
     }
 }

@@ -484,26 +484,8 @@ impl ApiServer {
             .filter(|(k, _)| k == "impersonate-group")
             .map(|(_, v)| v.clone())
             .collect();
-        let mut wanted = vec![Attributes {
-            verb: "impersonate".into(),
-            resource: "users".into(),
-            name: as_user.into(),
-            ..Default::default()
-        }];
-        wanted.extend(groups.iter().map(|g| Attributes {
-            verb: "impersonate".into(),
-            resource: "groups".into(),
-            name: g.clone(),
-            ..Default::default()
-        }));
-        for a in &wanted {
-            if let Decision::Deny(reason) = authorize(&self.cluster.store, &me, a) {
-                let e = forbidden(&me, a, &reason);
-                return Err(HttpResponse::json(e.code, &status_of(&e, None, "")));
-            }
-        }
-        let groups: Vec<&str> = groups.iter().map(String::as_str).collect();
-        Ok(UserInfo::new(as_user, &groups))
+        crate::apiserver::rbac::impersonate(&self.cluster.store, &me, as_user, &groups)
+            .map_err(|e| HttpResponse::json(e.code, &status_of(&e, None, "")))
     }
 
     fn check(&self, user: &UserInfo, a: &Attributes) -> Result<String, HttpResponse> {

@@ -99,25 +99,8 @@ pub(super) fn requester(
     let Some(name) = as_user else {
         return Ok(me);
     };
-    let mut wanted = vec![Attributes {
-        verb: "impersonate".into(),
-        resource: "users".into(),
-        name: name.into(),
-        ..Default::default()
-    }];
-    wanted.extend(as_groups.iter().map(|g| Attributes {
-        verb: "impersonate".into(),
-        resource: "groups".into(),
-        name: g.clone(),
-        ..Default::default()
-    }));
-    for a in &wanted {
-        if let Decision::Deny(reason) = authorize(&c.store, &me, a) {
-            return Err(format!("{}\n", forbidden(&me, a, &reason).kubectl_text()));
-        }
-    }
-    let groups: Vec<&str> = as_groups.iter().map(String::as_str).collect();
-    Ok(UserInfo::new(name, &groups))
+    crate::apiserver::rbac::impersonate(&c.store, &me, name, as_groups)
+        .map_err(|e| format!("{}\n", e.kubectl_text()))
 }
 
 /// Flags that take a value as the next word.
