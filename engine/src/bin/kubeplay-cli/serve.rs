@@ -387,9 +387,10 @@ fn connection(shared: &Shared, stream: TcpStream) -> std::io::Result<()> {
                 );
                 w.write_all(head.as_bytes())?;
                 write_chunk(&mut w, &watch.first)?;
+                // A timeout past what the clock can count is no timeout.
                 let deadline = watch
                     .timeout_seconds
-                    .map(|s| Instant::now() + Duration::from_secs(s));
+                    .and_then(|s| Instant::now().checked_add(Duration::from_secs(s)));
                 // A client that goes away is noticed when a write fails, or by the
                 // read side ending: a watcher thread reads nothing else.
                 let gone = Arc::new(std::sync::atomic::AtomicBool::new(false));
