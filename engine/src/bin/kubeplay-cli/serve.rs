@@ -263,7 +263,7 @@ fn read_request(r: &mut BufReader<TcpStream>) -> std::io::Result<Option<HttpRequ
                 r.read_line(&mut end)?;
                 break;
             }
-            if body.len() + n > MAX_BODY {
+            if body.len().saturating_add(n) > MAX_BODY {
                 return Err(std::io::Error::other("body too large"));
             }
             let mut chunk = vec![0; n + 2];
