@@ -2,7 +2,10 @@
 // The shape of the Rust code: the largest files, the longest functions and the module
 // graph with its cycles. A reader's measure, not a test: it prints figures.
 //
-//   node scripts/code-shape.mjs [--files 15] [--fns 25] [--level top|file]
+//   node scripts/code-shape.mjs [--files 15] [--fns 25] [--edges] [--check]
+//
+// --edges prints each edge inside a cycle with the place it was first seen; --check exits
+// with 1 when there is any module or file cycle (the test command runs it so).
 //
 // Crates: engine/src (kubeplay_engine) and src (the web app). Test code (files named
 // tests.rs, `#[cfg(test)] mod … { }` blocks) is left out. A "module" at --level top is
@@ -18,6 +21,8 @@ const argv = process.argv.slice(2);
 const opt = (k, d) => { const i = argv.indexOf(k); return i >= 0 ? argv[i + 1] : d; };
 const topFiles = Number(opt('--files', 15));
 const topFns = Number(opt('--fns', 25));
+const showEdges = argv.includes('--edges');
+const check = argv.includes('--check');
 const crates = [['engine/src', 'engine'], ['src', 'app']];
 
 function walk(dir) {
@@ -95,6 +100,8 @@ const files = [];
 const fns = [];
 const modEdges = { engine: new Map(), app: new Map() };
 const fileEdges = { engine: new Map(), app: new Map() };
+// Where each edge was first seen (file:line), by graph: what `--edges` prints.
+const edgeAt = new Map();
 
 for (const [dir, crate] of crates) {
   const base = path.join(root, dir);
@@ -128,7 +135,14 @@ for (const [dir, crate] of crates) {
     const here = inCrate.replace(/\.rs$/, '').split('/');
     const isModRs = here[here.length - 1] === 'mod' || inCrate === 'lib.rs' || inCrate === 'main.rs';
     const modulePath = isModRs ? here.slice(0, -1) : here; // this file's module path
-    const add = (map, a, b) => { if (a === b) return; if (!map.has(a)) map.set(a, new Set()); map.get(a).add(b); };
+    const add = (map, a, b, at) => {
+      if (a === b) return;
+      if (!map.has(a)) map.set(a, new Set());
+      map.get(a).add(b);
+      if (!edgeAt.has(map)) edgeAt.set(map, new Map());
+      const k = `${a}\u0000${b}`;
+      if (!edgeAt.get(map).has(k)) edgeAt.get(map).set(k, `${rel}:${lineOf(code, at)}`);
+    };
     const body = code.split('').map((ch, k) => (inTest(k) ? ' ' : ch)).join('');
     // `use crate::x::{a, b::{c}}` groups are flattened enough for the first two segments.
     const pathRe = /\b(crate|super)((?:::[A-Za-z_][A-Za-z0-9_]*)+)(::\{([^}]*)\})?/g;
@@ -145,12 +159,12 @@ for (const [dir, crate] of crates) {
       if (m[4]) for (const part of m[4].split(',')) { const s = part.trim().split('::')[0]; if (s && s !== 'self') targets.push([...target, s]); }
       for (const t of targets) {
         if (t.length === 0) continue;
-        add(modEdges[crate], self, t[0]);
+        add(modEdges[crate], self, t[0], m.index);
         // File level: the longest prefix of `t` that is a file of the crate.
         for (let k = t.length; k > 0; k--) {
           const cand = t.slice(0, k).join('/');
           if (fs.existsSync(path.join(base, cand + '.rs')) || fs.existsSync(path.join(base, cand, 'mod.rs'))) {
-            add(fileEdges[crate], selfFile, cand);
+            add(fileEdges[crate], selfFile, cand, m.index);
             break;
           }
         }
@@ -186,11 +200,28 @@ fns.sort((a, b) => b.lines - a.lines);
 console.log(`\nfunctions: ${fns.length}; over 100 lines: ${fns.filter((f) => f.lines > 100).length}`);
 console.log(`longest functions (lines):`);
 for (const f of fns.slice(0, topFns)) console.log(`  ${String(f.lines).padStart(5)}  ${f.rel}:${f.line} ${f.name}`);
+let cycles = 0;
 for (const [crate] of [['engine'], ['app']]) {
   const top = sccs(modEdges[crate]);
   const file = sccs(fileEdges[crate]);
   console.log(`\n${crate}: module cycles (top-level modules): ${top.length}`);
-  for (const c of top) console.log(`  ${c.join(' ↔ ')}`);
+  for (const c of top) { console.log(`  ${c.join(' ↔ ')}`); printEdges(modEdges[crate], c); }
   console.log(`${crate}: file cycles: ${file.length}`);
-  for (const c of file) console.log(`  ${c.join(' ↔ ')}`);
+  for (const c of file) { console.log(`  ${c.join(' ↔ ')}`); printEdges(fileEdges[crate], c); }
+  cycles += top.length + file.length;
+}
+if (check && cycles > 0) {
+  console.error(`\ncode-shape: ${cycles} module or file cycle(s): the module graph must run one way (docs/architecture.md)`);
+  process.exit(1);
+}
+
+// With --edges, each edge inside a cycle and where it was first seen.
+function printEdges(map, members) {
+  if (!showEdges) return;
+  const inside = new Set(members);
+  for (const a of members) {
+    for (const b of [...(map.get(a) || [])].sort()) {
+      if (inside.has(b)) console.log(`      ${a} → ${b}  (${edgeAt.get(map).get(`${a}\u0000${b}`)})`);
+    }
+  }
 }
