@@ -155,6 +155,26 @@ pub mod writer {
     pub const IMPORT: &str = "import";
     /// The GitOps agent of the drift lessons.
     pub const GITOPS_SYNC: &str = "gitops-sync";
+    /// The writer and Event source.
+    pub const ATTACH_DETACH_CONTROLLER: &str = "attachdetach-controller";
+    /// The writer and Event source.
+    pub const JOB_CONTROLLER: &str = "job-controller";
+    /// The writer and Event source.
+    pub const HPA_CONTROLLER: &str = "horizontal-pod-autoscaler";
+    /// The writer.
+    pub const TTL_AFTER_FINISHED_CONTROLLER: &str = "ttl-after-finished-controller";
+    /// The writer and Event source.
+    pub const CRONJOB_CONTROLLER: &str = "cronjob-controller";
+    /// The binder's writer and Event source.
+    pub const PERSISTENT_VOLUME_CONTROLLER: &str = "persistentvolume-controller";
+    /// The PVC protection controller's writer.
+    pub const PVC_PROTECTION_CONTROLLER: &str = "pvc-protection-controller";
+    /// The PV protection controller's writer.
+    pub const PV_PROTECTION_CONTROLLER: &str = "pv-protection-controller";
+    /// The writer and Event source.
+    pub const DAEMONSET_CONTROLLER: &str = "daemonset-controller";
+    /// The writer and Event source.
+    pub const STATEFULSET_CONTROLLER: &str = "statefulset-controller";
     /// kube-scheduler (its writer name is its profile's name).
     pub const DEFAULT_SCHEDULER: &str = crate::api::DEFAULT_SCHEDULER_NAME;
     /// Every kubelet writes as `kubelet/<node>`.

@@ -669,7 +669,7 @@ fn clean(v: &mut Value, kind: Kind) {
             a.retain(|k, _| {
                 !k.starts_with("deployment.kubernetes.io/")
                     && k != "kubectl.kubernetes.io/last-applied-configuration"
-                    && k != crate::controllers::daemonset::TEMPLATE_GENERATION_ANNOTATION
+                    && k != crate::api::TEMPLATE_GENERATION_ANNOTATION
             });
             if a.is_empty() {
                 m.remove("annotations");

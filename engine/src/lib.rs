@@ -77,5 +77,6 @@ pub mod rng;
 pub mod scenario;
 pub mod scheduler;
 pub mod session;
+pub mod tabwriter;
 pub mod time;
 pub mod yaml_depth;

@@ -893,7 +893,7 @@ impl Proxies {
 /// Rows as a kubectl-style table (three spaces between columns).
 fn table(rows: &[Vec<String>]) -> String {
     let text: String = rows.iter().map(|r| r.join("\t") + "\n").collect();
-    crate::printers::tabwriter::format(&text, 0, 3)
+    crate::tabwriter::format(&text, 0, 3)
 }
 
 /// `CategorizeEndpoints` for cluster traffic: the ready endpoints, else the serving

@@ -288,6 +288,25 @@ pub fn clock_label(t: SimTime) -> String {
     format!("{}:{:02}.{}", s / 60, s % 60, tenths)
 }
 
+/// Go's `time.RFC1123Z` for a simulated time: `Wed, 01 Jan 2025 00:00:00 +0000`.
+pub fn rfc1123z(t: SimTime) -> String {
+    let iso = rfc3339(t);
+    let secs = EPOCH_UNIX_SECONDS + (t / 1000) as i64;
+    let days = secs.div_euclid(86_400);
+    let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][days.rem_euclid(7) as usize];
+    let months = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let m: usize = iso[5..7].parse().unwrap_or(1);
+    format!(
+        "{weekday}, {} {} {} {} +0000",
+        &iso[8..10],
+        months[m.saturating_sub(1) % 12],
+        &iso[0..4],
+        &iso[11..19]
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,9 +5,11 @@
 mod autoscaling;
 mod batch;
 mod core;
+pub mod cron;
 pub mod extra;
 mod meta;
 mod network;
+pub mod node_affinity;
 mod object;
 pub mod quantity;
 mod rbac;

@@ -3,6 +3,17 @@
 use super::{Condition, Container, LabelSelector, ObjectMeta, PodSpec, StringMap};
 use serde::{Deserialize, Serialize};
 
+// apps/v1's well-known label and annotation keys (`k8s.io/api/apps/v1/types.go`,
+// `pkg/apis/apps`), shared by the DaemonSet and StatefulSet controllers and the API
+// server's DaemonSet strategy.
+
+/// The Pod label naming the template revision (`DefaultDaemonSetUniqueLabelKey`).
+pub const CONTROLLER_REVISION_HASH: &str = "controller-revision-hash";
+/// The Pod label naming the template generation (`DaemonSetTemplateGenerationKey`).
+pub const POD_TEMPLATE_GENERATION: &str = "pod-template-generation";
+/// The DaemonSet annotation the API server keeps (`apps.DeprecatedTemplateGeneration`) at the template's generation.
+pub const TEMPLATE_GENERATION_ANNOTATION: &str = "deprecated.daemonset.template.generation";
+
 fn is_zero(v: &i64) -> bool {
     *v == 0
 }

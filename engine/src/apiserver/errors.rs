@@ -3,6 +3,19 @@
 use crate::api::Kind;
 use std::fmt;
 
+/// The address kubectl and the kubelets reach the API server at.
+pub const API_SERVER_HOST_PORT: &str = "10.0.0.2:6443";
+
+/// kubectl's last line when nothing listens at the API server's address.
+pub fn connection_refused_line() -> String {
+    format!(
+        "The connection to the server {API_SERVER_HOST_PORT} was refused - did you specify the right host or port?"
+    )
+}
+
+/// etcd's error for a request that could not reach a quorum in time.
+pub const REQUEST_TIMED_OUT: &str = "etcdserver: request timed out";
+
 /// An API status error (`metav1.Status` with reason and code).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiError {
@@ -24,7 +37,7 @@ impl ApiError {
             code: 503,
             reason: "ServiceUnavailable",
             message: "connection refused".into(),
-            kubectl_message: Some(crate::cluster::connection_refused_line()),
+            kubectl_message: Some(connection_refused_line()),
         }
     }
 
@@ -35,7 +48,7 @@ impl ApiError {
         ApiError {
             code: 500,
             reason: "",
-            message: crate::cluster::etcd::REQUEST_TIMED_OUT.into(),
+            message: REQUEST_TIMED_OUT.into(),
             kubectl_message: None,
         }
     }

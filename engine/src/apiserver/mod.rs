@@ -20,7 +20,7 @@ pub use log::WatchLog;
 mod errors;
 pub mod validation;
 
-pub use errors::ApiError;
+pub use errors::{connection_refused_line, ApiError, API_SERVER_HOST_PORT, REQUEST_TIMED_OUT};
 mod events;
 mod index;
 pub mod limit_ranger;

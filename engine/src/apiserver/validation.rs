@@ -1463,14 +1463,14 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
             }
         }
         Object::CronJob(cj) => {
-            if let Err(e) = crate::controllers::cronjob::schedule::parse(&cj.spec.schedule) {
+            if let Err(e) = crate::api::cron::parse(&cj.spec.schedule) {
                 causes.push(format!(
                     "spec.schedule: Invalid value: \"{}\": {e}",
                     cj.spec.schedule
                 ));
             }
             if let Some(tz) = &cj.spec.time_zone {
-                if crate::controllers::cronjob::schedule::zone_offset(tz).is_none() {
+                if crate::api::cron::zone_offset(tz).is_none() {
                     causes.push(format!(
                         "spec.timeZone: Invalid value: \"{tz}\": unknown time zone {tz}"
                     ));

@@ -338,7 +338,7 @@ impl Store {
         if let Object::DaemonSet(ds) = &mut obj {
             // The DaemonSet strategy keeps the template's generation in an annotation.
             ds.metadata.annotations.insert(
-                crate::controllers::daemonset::TEMPLATE_GENERATION_ANNOTATION.into(),
+                crate::api::TEMPLATE_GENERATION_ANNOTATION.into(),
                 "1".into(),
             );
         }
@@ -503,7 +503,7 @@ impl Store {
         meta.generation = cur_meta.generation + i64::from(spec_changed && cur_meta.generation > 0);
         if let (Object::DaemonSet(n), Object::DaemonSet(c)) = (&mut obj, current) {
             // `PrepareForUpdate`: a template change moves the template generation.
-            let key = crate::controllers::daemonset::TEMPLATE_GENERATION_ANNOTATION;
+            let key = crate::api::TEMPLATE_GENERATION_ANNOTATION;
             let value = if n.spec.template != c.spec.template {
                 n.metadata.generation.to_string()
             } else {

@@ -51,17 +51,15 @@ pub fn component_user(who: &Component) -> Option<UserInfo> {
         writer::DISRUPTION_CONTROLLER => "disruption-controller",
         writer::ENDPOINTSLICE_CONTROLLER => "endpointslice-controller",
         writer::ENDPOINT_CONTROLLER => "endpoint-controller",
-        crate::controllers::daemonset::DAEMONSET_CONTROLLER => "daemon-set-controller",
-        crate::controllers::job::JOB_CONTROLLER => "job-controller",
-        crate::controllers::cronjob::CRONJOB_CONTROLLER => "cronjob-controller",
-        crate::controllers::statefulset::STATEFULSET_CONTROLLER => "statefulset-controller",
-        crate::controllers::volume::PERSISTENT_VOLUME_CONTROLLER => "persistent-volume-binder",
-        crate::controllers::volume::PVC_PROTECTION_CONTROLLER => "pvc-protection-controller",
-        crate::controllers::volume::PV_PROTECTION_CONTROLLER => "pv-protection-controller",
-        crate::controllers::hpa::HPA_CONTROLLER => "horizontal-pod-autoscaler",
-        crate::controllers::ttl_after_finished::TTL_AFTER_FINISHED_CONTROLLER => {
-            "ttl-after-finished-controller"
-        }
+        crate::client::writer::DAEMONSET_CONTROLLER => "daemon-set-controller",
+        crate::client::writer::JOB_CONTROLLER => "job-controller",
+        crate::client::writer::CRONJOB_CONTROLLER => "cronjob-controller",
+        crate::client::writer::STATEFULSET_CONTROLLER => "statefulset-controller",
+        crate::client::writer::PERSISTENT_VOLUME_CONTROLLER => "persistent-volume-binder",
+        crate::client::writer::PVC_PROTECTION_CONTROLLER => "pvc-protection-controller",
+        crate::client::writer::PV_PROTECTION_CONTROLLER => "pv-protection-controller",
+        crate::client::writer::HPA_CONTROLLER => "horizontal-pod-autoscaler",
+        crate::client::writer::TTL_AFTER_FINISHED_CONTROLLER => "ttl-after-finished-controller",
         writer::DEFAULT_SCHEDULER => {
             return Some(UserInfo::new("system:kube-scheduler", &[]));
         }
@@ -98,14 +96,14 @@ fn request_attributes(who: &Component, req: &Request) -> Option<Attributes> {
         }
         Request::Update(o) => {
             // The autoscaler writes its target's replicas through the scale subresource.
-            if who.writer == crate::controllers::hpa::HPA_CONTROLLER {
+            if who.writer == crate::client::writer::HPA_CONTROLLER {
                 return Some(on("update", o).subresource("scale"));
             }
             let verb = match (who.writer.as_str(), o.kind()) {
                 (
                     writer::REPLICASET_CONTROLLER
                     | writer::GARBAGE_COLLECTOR
-                    | crate::controllers::job::JOB_CONTROLLER,
+                    | crate::client::writer::JOB_CONTROLLER,
                     Kind::Pod,
                 ) => "patch",
                 _ => "update",

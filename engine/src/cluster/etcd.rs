@@ -29,9 +29,6 @@ use super::*;
 /// The most members `sim etcd members` accepts (etcd recommends at most 7).
 pub const MAX_MEMBERS: usize = 7;
 
-/// etcd's error for a request that could not reach a quorum in time.
-pub const REQUEST_TIMED_OUT: &str = "etcdserver: request timed out";
-
 /// One etcd member.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct EtcdMember {

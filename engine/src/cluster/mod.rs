@@ -38,7 +38,7 @@ pub mod request_path;
 mod requests;
 mod restore;
 
-pub use outage::{connection_refused_line, Outage, Unavailable, API_SERVER_HOST_PORT};
+pub use outage::{Outage, Unavailable};
 pub use registry::{Controllers, Ctl, CtlKey, CtlTimer, Loop};
 
 /// Something scheduled on the clock.

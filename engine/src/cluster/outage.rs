@@ -60,16 +60,6 @@ impl Unavailable {
     }
 }
 
-/// The address kubectl and the kubelets reach the API server at.
-pub const API_SERVER_HOST_PORT: &str = "10.0.0.2:6443";
-
-/// kubectl's last line when nothing listens at the API server's address.
-pub fn connection_refused_line() -> String {
-    format!(
-        "The connection to the server {API_SERVER_HOST_PORT} was refused - did you specify the right host or port?"
-    )
-}
-
 impl Cluster {
     /// Whether the API server is down (`sim apiserver down`).
     pub fn apiserver_down(&self) -> bool {

@@ -1225,7 +1225,7 @@ fn trace(c: &mut Cluster, words: &[String]) -> R {
     };
     // The request path: `sim trace requests`, `sim trace request/N`.
     if arg == "requests" {
-        return Ok(crate::cluster::request_path::render_list(c.request_log()));
+        return Ok(crate::printers::request_trace::render_list(c.request_log()));
     }
     if let Some(n) = arg.strip_prefix("request/") {
         let log = c.request_log();
@@ -1237,7 +1237,7 @@ fn trace(c: &mut Cluster, words: &[String]) -> R {
         };
         return log
             .get(n)
-            .map(crate::cluster::request_path::render)
+            .map(crate::printers::request_trace::render)
             .ok_or_else(|| {
                 format!(
                     "error: no request/{n}: kubeplay keeps the last {} requests kubectl sent (sim trace requests lists them)",

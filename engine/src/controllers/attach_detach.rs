@@ -36,12 +36,11 @@ use super::volume::PROVISIONER;
 use super::{Controller, Ctx, Reconcile};
 use crate::api::*;
 use crate::apiserver::{Change, ObjKey, Store};
+use crate::client::writer;
 use crate::client::{event_ref, Component, Request};
 use crate::time::{SimTime, SECOND};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The writer and Event source.
-pub const ATTACH_DETACH_CONTROLLER: &str = "attachdetach-controller";
 /// `maxWaitForUnmountDuration`: how long a volume still in use on an unhealthy node is
 /// kept attached before it is force-detached.
 pub const MAX_WAIT_FOR_UNMOUNT: SimTime = 6 * 60 * SECOND;
@@ -145,7 +144,7 @@ impl Controller for AttachDetachController {
     type Timer = super::NoTimer;
 
     fn identity() -> Component {
-        Component::named(ATTACH_DETACH_CONTROLLER)
+        Component::named(writer::ATTACH_DETACH_CONTROLLER)
     }
 
     fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, super::NoTimer>) {

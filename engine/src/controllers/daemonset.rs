@@ -24,19 +24,12 @@
 use super::{Controller, Ctx, Reconcile};
 use crate::api::*;
 use crate::apiserver::{Change, DeleteOptions, ObjKey, Store};
+use crate::client::writer;
 use crate::client::{controller_ref, event_ref, Component, EventOnSuccess, Request};
 use crate::controllers::deployment::util::compute_hash;
 use crate::time::{SimTime, SECOND};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The writer and Event source.
-pub const DAEMONSET_CONTROLLER: &str = "daemonset-controller";
-/// The Pod label naming the template revision (`DefaultDaemonSetUniqueLabelKey`).
-pub const CONTROLLER_REVISION_HASH: &str = "controller-revision-hash";
-/// The Pod label naming the template generation (`DaemonSetTemplateGenerationKey`).
-pub const POD_TEMPLATE_GENERATION: &str = "pod-template-generation";
-/// The DaemonSet annotation the API server keeps at the template's generation.
-pub const TEMPLATE_GENERATION_ANNOTATION: &str = "deprecated.daemonset.template.generation";
 /// `BurstReplicas`.
 pub const BURST_REPLICAS: usize = 250;
 /// The failed-Pod back-off (`failedPodsBackoff`): 1 s doubling to 15 min.
@@ -53,7 +46,7 @@ impl Controller for DaemonSetController {
     type Timer = super::NoTimer;
 
     fn identity() -> Component {
-        Component::named(DAEMONSET_CONTROLLER)
+        Component::named(writer::DAEMONSET_CONTROLLER)
     }
 
     /// `addDaemonset`/`updateDaemonset`, the Pods it controls, and a node added or
@@ -149,7 +142,7 @@ fn should_run_with(pod: &Pod, node: &Node, ds: &DaemonSet) -> (bool, bool) {
     if !(spec_node.is_empty() || *spec_node == node.metadata.name) {
         return (false, false);
     }
-    if !crate::scheduler::plugins::node_affinity_matches(pod, node) {
+    if !crate::api::node_affinity::node_affinity_matches(pod, node) {
         return (false, false);
     }
     let untolerated = |effects: &[&str]| {
@@ -236,8 +229,7 @@ fn target_node(p: &Pod) -> Option<String> {
     if !p.spec.node_name.is_empty() {
         return Some(p.spec.node_name.clone());
     }
-    crate::scheduler::schedule_one::node_name_prefilter(p)
-        .and_then(|names| names.into_iter().next())
+    crate::api::node_affinity::node_name_prefilter(p).and_then(|names| names.into_iter().next())
 }
 
 /// `IsPodUpdated`: the Pod carries the current hash or template generation.
@@ -433,8 +425,8 @@ fn construct_history<'a>(
     hash: &str,
     out: &mut Reconcile,
 ) -> Vec<&'a ControllerRevision> {
-    let data = crate::controllers::statefulset::revision_patch(&ds.spec.template);
-    let histories = crate::controllers::statefulset::controlled_revisions(store, &ds.metadata.uid);
+    let data = crate::controllers::history::revision_patch(&ds.spec.template);
+    let histories = crate::controllers::history::controlled_revisions(store, &ds.metadata.uid);
     let (current, old): (Vec<&ControllerRevision>, Vec<&ControllerRevision>) =
         histories.into_iter().partition(|r| r.data == data);
     let next = old.iter().map(|r| r.revision).max().unwrap_or(0) + 1;

@@ -19,13 +19,12 @@
 use super::{Controller, Ctx, Reconcile, Retry};
 use crate::api::*;
 use crate::apiserver::{Change, ObjKey, Store};
+use crate::client::writer;
 use crate::client::{event_ref, Component, Request};
 use crate::metrics::{pod_request, pod_usages};
 use crate::time::{rfc3339, SimTime, SECOND};
 use std::collections::BTreeMap;
 
-/// The writer and Event source.
-pub const HPA_CONTROLLER: &str = "horizontal-pod-autoscaler";
 /// `--horizontal-pod-autoscaler-sync-period`.
 pub const SYNC_PERIOD: SimTime = 15 * SECOND;
 /// `--horizontal-pod-autoscaler-downscale-stabilization`.
@@ -56,7 +55,7 @@ impl Controller for HorizontalController {
     };
 
     fn identity() -> Component {
-        Component::named(HPA_CONTROLLER)
+        Component::named(writer::HPA_CONTROLLER)
     }
 
     fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, super::NoTimer>) {

@@ -23,6 +23,7 @@ pub mod disruption;
 pub mod endpointslice;
 pub mod garbage_collector;
 pub mod gitops;
+pub mod history;
 pub mod hpa;
 pub mod job;
 pub mod namespace;

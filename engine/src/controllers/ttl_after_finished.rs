@@ -8,11 +8,9 @@
 use super::{Controller, Ctx, Reconcile};
 use crate::api::*;
 use crate::apiserver::{Change, DeleteOptions, ObjKey};
+use crate::client::writer;
 use crate::client::{Component, Request};
 use crate::time::{after_seconds, SimTime};
-
-/// The writer.
-pub const TTL_AFTER_FINISHED_CONTROLLER: &str = "ttl-after-finished-controller";
 
 /// The controller (stateless; its timers are the clock's).
 #[derive(Clone, Debug, Default)]
@@ -33,7 +31,7 @@ impl Controller for TtlAfterFinishedController {
     type Timer = Expire;
 
     fn identity() -> Component {
-        Component::named(TTL_AFTER_FINISHED_CONTROLLER)
+        Component::named(writer::TTL_AFTER_FINISHED_CONTROLLER)
     }
 
     /// `addJob` / `updateJob`: a Job not being deleted that needs cleanup.

@@ -18,20 +18,15 @@
 use super::{Controller, Ctx, Reconcile};
 use crate::api::*;
 use crate::apiserver::{Change, DeleteOptions, ObjKey, Store};
+use crate::client::writer;
 use crate::client::{event_ref, Component, EventOnSuccess, Request};
 use crate::time::{SimTime, SECOND};
 use std::collections::BTreeMap;
 
-/// The binder's writer and Event source.
-pub const PERSISTENT_VOLUME_CONTROLLER: &str = "persistentvolume-controller";
 /// The default class's provisioner (a CSI driver's name).
 pub const PROVISIONER: &str = "disk.csi.kubeplay.dev";
 /// The external provisioner's writer and Event source.
 pub const EXTERNAL_PROVISIONER: &str = "disk.csi.kubeplay.dev_csi-provisioner";
-/// The PVC protection controller's writer.
-pub const PVC_PROTECTION_CONTROLLER: &str = "pvc-protection-controller";
-/// The PV protection controller's writer.
-pub const PV_PROTECTION_CONTROLLER: &str = "pv-protection-controller";
 /// The finalizer that keeps a claim in use by a Pod.
 pub const PVC_PROTECTION: &str = "kubernetes.io/pvc-protection";
 /// The finalizer that keeps a bound volume.
@@ -85,7 +80,7 @@ impl Controller for PersistentVolumeController {
     type Timer = super::NoTimer;
 
     fn identity() -> Component {
-        Component::named(PERSISTENT_VOLUME_CONTROLLER)
+        Component::named(writer::PERSISTENT_VOLUME_CONTROLLER)
     }
 
     fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, (Kind, ObjKey), super::NoTimer>) {
@@ -555,7 +550,7 @@ impl Controller for PvcProtectionController {
     type Timer = super::NoTimer;
 
     fn identity() -> Component {
-        Component::named(PVC_PROTECTION_CONTROLLER)
+        Component::named(writer::PVC_PROTECTION_CONTROLLER)
     }
 
     fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, super::NoTimer>) {
@@ -627,7 +622,7 @@ impl Controller for PvProtectionController {
     type Timer = super::NoTimer;
 
     fn identity() -> Component {
-        Component::named(PV_PROTECTION_CONTROLLER)
+        Component::named(writer::PV_PROTECTION_CONTROLLER)
     }
 
     fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, super::NoTimer>) {

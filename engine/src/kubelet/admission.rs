@@ -10,8 +10,9 @@
 //! and status `Failed` with message `Pod was rejected: <message>`.
 
 use super::*;
+use crate::api::node_affinity::node_affinity_matches;
 use crate::apiserver::{allocatable, pod_requests};
-use crate::scheduler::plugins::{host_ports, node_affinity_matches};
+use crate::scheduler::plugins::host_ports;
 
 /// Why the kubelet refuses a Pod: the status reason (and event reason) and message.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -101,7 +101,7 @@ pub fn print(
         text.push_str(&h.join("\t"));
         text.push('\n');
     }
-    let layout = |t: &str| super::tabwriter::format(t, 6, 3);
+    let layout = |t: &str| crate::tabwriter::format(t, 6, 3);
     // The columns are parsed when printing starts, after the header is out.
     let mut parsed = Vec::new();
     for c in cols {

@@ -1,34 +1,16 @@
 //! `kubectl describe` for pods, deployments, replicasets and nodes
 //! (`k8s.io/kubectl/pkg/describe/describe.go`), written with kubectl's tab placements
-//! and laid out by the [`super::tabwriter`] port, so the alignment is kubectl's.
+//! and laid out by the [`crate::tabwriter`] port, so the alignment is kubectl's.
 
-use super::{age, tabwriter};
+use super::age;
 use crate::api::quantity::{format_bytes, format_cpu_milli, parse_bytes, parse_cpu_milli};
 use crate::api::*;
 use crate::apiserver::pod_requests;
 use crate::cluster::Cluster;
 use crate::controllers::deployment::util::{max_surge, max_unavailable, revision};
-use crate::time::{parse_rfc3339, SimTime, EPOCH_UNIX_SECONDS};
+use crate::tabwriter;
+use crate::time::{parse_rfc3339, rfc1123z};
 use std::fmt::Write;
-
-/// Go's `time.RFC1123Z` for a simulated time: `Wed, 01 Jan 2025 00:00:00 +0000`.
-pub fn rfc1123z(t: SimTime) -> String {
-    let iso = crate::time::rfc3339(t);
-    let secs = EPOCH_UNIX_SECONDS + (t / 1000) as i64;
-    let days = secs.div_euclid(86_400);
-    let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][days.rem_euclid(7) as usize];
-    let months = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let m: usize = iso[5..7].parse().unwrap_or(1);
-    format!(
-        "{weekday}, {} {} {} {} +0000",
-        &iso[8..10],
-        months[m.saturating_sub(1) % 12],
-        &iso[0..4],
-        &iso[11..19]
-    )
-}
 
 fn ts(s: &str) -> String {
     parse_rfc3339(s)

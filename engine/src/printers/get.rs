@@ -972,5 +972,5 @@ fn table_of(kind: Kind, objs: &[&Object], o: &TableOptions, now: SimTime, header
     // Through the tabwriter, which pads every cell but the last of a line: an empty
     // last cell (a `-L` label the object lacks) leaves the padding before it.
     let text: String = rows.iter().map(|r| r.join("\t") + "\n").collect();
-    super::tabwriter::format(&text, 6, 3)
+    crate::tabwriter::format(&text, 6, 3)
 }

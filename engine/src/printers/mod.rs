@@ -9,8 +9,8 @@ pub mod describe;
 pub mod get;
 pub mod gotemplate;
 pub mod jsonpath;
+pub mod request_trace;
 pub mod table;
-pub mod tabwriter;
 pub mod yaml;
 
 use crate::api::*;

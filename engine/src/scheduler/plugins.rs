@@ -4,6 +4,7 @@
 //! NodeAffinity (nodeSelector), NodeResourcesFit. Scores: TaintToleration (weight 3),
 //! NodeResourcesFit LeastAllocated (1), NodeResourcesBalancedAllocation (1).
 
+use crate::api::node_affinity::node_affinity_matches;
 use crate::api::*;
 use crate::apiserver::{allocatable, NodeUsage, PodRequests};
 
@@ -40,30 +41,6 @@ pub fn host_ports(pod: &Pod) -> Vec<(i64, String)> {
             )
         })
         .collect()
-}
-
-/// NodeAffinity filter part: nodeSelector and the required node-affinity terms.
-pub fn node_affinity_matches(pod: &Pod, node: &Node) -> bool {
-    let labels = &node.metadata.labels;
-    let selector_ok = pod
-        .spec
-        .node_selector
-        .iter()
-        .all(|(k, v)| labels.get(k) == Some(v));
-    let required_ok = match pod
-        .spec
-        .affinity
-        .as_ref()
-        .and_then(|a| a.node_affinity.as_ref())
-        .and_then(|n| n.required.as_ref())
-    {
-        Some(sel) => sel
-            .node_selector_terms
-            .iter()
-            .any(|t| t.matches_node(&node.metadata.name, labels)),
-        None => true,
-    };
-    selector_ok && required_ok
 }
 
 /// NodeAffinity score: Σ weights of the preferred terms the node matches.

@@ -18,6 +18,7 @@ use super::{
     WEIGHT_NODE_AFFINITY, WEIGHT_NODE_RESOURCES_FIT, WEIGHT_POD_TOPOLOGY_SPREAD,
     WEIGHT_TAINT_TOLERATION,
 };
+use crate::api::node_affinity::node_name_prefilter;
 use crate::api::*;
 use crate::apiserver::{pod_requests, ObjKey, PodRequests, Store};
 use crate::client::{event_ref, Request};
@@ -600,34 +601,4 @@ pub fn volume_binding_pre_filter(store: &Store, pod: &Pod) -> Result<(), String>
         return Err("pod has unbound immediate PersistentVolumeClaims".into());
     }
     Ok(())
-}
-
-/// NodeAffinity's `PreFilter`: the node names every required term pins with
-/// `matchFields` `metadata.name In [...]` (ANDed within a term, ORed across terms), or
-/// None when some term does not pin (every node is a candidate).
-pub fn node_name_prefilter(pod: &Pod) -> Option<std::collections::BTreeSet<String>> {
-    let terms = &pod
-        .spec
-        .affinity
-        .as_ref()?
-        .node_affinity
-        .as_ref()?
-        .required
-        .as_ref()?
-        .node_selector_terms;
-    let mut names = std::collections::BTreeSet::new();
-    for t in terms {
-        let mut term: Option<std::collections::BTreeSet<String>> = None;
-        for r in &t.match_fields {
-            if r.key == "metadata.name" && r.operator == "In" {
-                let s: std::collections::BTreeSet<String> = r.values.iter().cloned().collect();
-                term = Some(match term {
-                    None => s,
-                    Some(prev) => prev.intersection(&s).cloned().collect(),
-                });
-            }
-        }
-        names.extend(term?);
-    }
-    (!terms.is_empty()).then_some(names)
 }

@@ -405,14 +405,14 @@ fn a_pod_pinned_by_match_fields_is_filtered_on_its_node_only_and_the_rest_fail_n
     pod.spec.affinity = Some(crate::controllers::daemonset::replace_node_name_affinity(
         None, "node-2",
     ));
-    let names = crate::scheduler::schedule_one::node_name_prefilter(&pod).unwrap();
+    let names = crate::api::node_affinity::node_name_prefilter(&pod).unwrap();
     assert_eq!(
         names.into_iter().collect::<Vec<_>>(),
         vec!["node-2".to_string()]
     );
     let mut n = Node::default();
     n.metadata.name = "node-1".into();
-    assert!(!super::plugins::node_affinity_matches(&pod, &n));
+    assert!(!crate::api::node_affinity::node_affinity_matches(&pod, &n));
     n.metadata.name = "node-2".into();
-    assert!(super::plugins::node_affinity_matches(&pod, &n));
+    assert!(crate::api::node_affinity::node_affinity_matches(&pod, &n));
 }

@@ -13,7 +13,8 @@
 //! ones (hostname maxSkew 3, zone maxSkew 5, `ScheduleAnyway`) over its ReplicaSet's
 //! Pods, counted from the owner index: the cost of a cycle is the ReplicaSet's size.
 
-use super::plugins::{node_affinity_matches, FilterFailure, MAX_NODE_SCORE};
+use super::plugins::{FilterFailure, MAX_NODE_SCORE};
+use crate::api::node_affinity::node_affinity_matches;
 use crate::api::*;
 use crate::apiserver::fxhash::FxHashMap;
 use crate::apiserver::Store;

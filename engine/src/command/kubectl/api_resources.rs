@@ -121,7 +121,7 @@ pub(super) fn api_resources(words: &[String]) -> R {
         }
         text.push('\n');
     }
-    Ok(crate::printers::tabwriter::format(&text, 0, 3)
+    Ok(crate::tabwriter::format(&text, 0, 3)
         .trim_end_matches('\n')
         .to_string())
 }

@@ -303,7 +303,5 @@ pub(super) fn top(c: &mut Cluster, words: &[String]) -> R {
         text.push_str(&row.join("\t"));
         text.push('\n');
     }
-    Ok(crate::printers::tabwriter::format(&text, 6, 3)
-        .trim_end()
-        .to_string())
+    Ok(crate::tabwriter::format(&text, 6, 3).trim_end().to_string())
 }

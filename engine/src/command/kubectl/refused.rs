@@ -9,7 +9,7 @@
 //! ([`timed_out`]): the request that reaches the store times out.
 
 use super::*;
-use crate::cluster::API_SERVER_HOST_PORT as HP;
+use crate::apiserver::API_SERVER_HOST_PORT as HP;
 
 /// The pid kubectl's klog lines carry (a fixed one: output is deterministic).
 const KUBECTL_PID: u32 = 4242;
@@ -39,7 +39,7 @@ pub(super) fn refused(c: &Cluster, words: &[String]) -> Option<Outcome> {
         "E{} {KUBECTL_PID:>7} memcache.go:265] \"Unhandled Error\" err=\"couldn't get current server API group list: Get \\\"https://{HP}/api?timeout=32s\\\": dial tcp {HP}: connect: connection refused\"\n",
         crate::time::klog_stamp(c.now())
     );
-    let last = format!("{}\n", crate::cluster::connection_refused_line());
+    let last = format!("{}\n", crate::apiserver::connection_refused_line());
     let with = |n: usize, tail: &str| Outcome::err(format!("{}{tail}", e_line.repeat(n)));
     let file =
         flag_value("-f", "--filename").map(|f| if f == "-" { "STDIN".to_string() } else { f });

@@ -198,7 +198,7 @@ fn rollout_history(c: &Cluster, p: &Parsed, ns: &str, name: &str, qn: &str) -> R
             .unwrap_or_else(|| "<none>".into());
         text.push_str(&format!("{rev}\t{cause}\n"));
     }
-    let mut out = crate::printers::tabwriter::format(&text, 0, 2);
+    let mut out = crate::tabwriter::format(&text, 0, 2);
     out.push('\n');
     Ok(out)
 }
@@ -312,7 +312,7 @@ fn rollout_undo(
 /// The ControllerRevisions `obj` (a DaemonSet or StatefulSet) controls, by revision
 /// (`controlledHistories` in `polymorphichelpers/history.go`).
 fn controlled_histories(c: &Cluster, obj: &Object) -> Vec<ControllerRevision> {
-    crate::controllers::statefulset::controlled_revisions(&c.store, &obj.meta().uid)
+    crate::controllers::history::controlled_revisions(&c.store, &obj.meta().uid)
         .into_iter()
         .cloned()
         .collect()
@@ -350,7 +350,7 @@ fn set_history(c: &Cluster, p: &Parsed, obj: &Object, qn: &str) -> R {
             .iter()
             .find(|r| r.revision == want)
             .ok_or_else(|| "error: unable to find the specified revision".to_string())?;
-        let t = crate::controllers::statefulset::revision_template(r)
+        let t = crate::controllers::history::revision_template(r)
             .ok_or_else(|| format!("error: unable to parse history {}", r.metadata.name))?;
         let mut out = format!("{qn} with revision #{want}\n");
         out.push_str(&crate::printers::describe::pod_template_raw(&t, 0));
@@ -368,7 +368,7 @@ fn set_history(c: &Cluster, p: &Parsed, obj: &Object, qn: &str) -> R {
             .unwrap_or_else(|| "<none>".into());
         text.push_str(&format!("{}\t{cause}\n", r.revision));
     }
-    let mut out = crate::printers::tabwriter::format(&text, 0, 2);
+    let mut out = crate::tabwriter::format(&text, 0, 2);
     out.push('\n');
     Ok(out)
 }
@@ -403,7 +403,7 @@ fn set_undo(c: &mut Cluster, p: &Parsed, mut obj: Object, qn: &str, client_dry_r
         history.iter().find(|r| r.revision == to)
     }
     .ok_or_else(|| format!("error: unable to find specified revision {to} in history"))?;
-    let template = crate::controllers::statefulset::revision_template(target)
+    let template = crate::controllers::history::revision_template(target)
         .ok_or_else(|| format!("error: unable to parse history {}", target.metadata.name))?;
     if client_dry_run {
         let t = crate::printers::describe::pod_template(&template, 0);
@@ -415,7 +415,7 @@ fn set_undo(c: &mut Cluster, p: &Parsed, mut obj: Object, qn: &str, client_dry_r
         ));
     };
     // daemonSetMatch / statefulsetMatch compare the patches: the templates.
-    if crate::controllers::statefulset::revision_patch(current) == target.data {
+    if crate::controllers::history::revision_patch(current) == target.data {
         return Ok(format!(
             "{qn} skipped rollback (current template already matches revision {to})"
         ));

@@ -11,17 +11,14 @@
 //! pending work is a future schedule is settled, and `sim advance` plays the schedule —
 //! a day of `*/5` runs is a few seconds of page time at high speed.
 
-pub mod schedule;
-
 use super::{Controller, Ctx, Reconcile};
+use crate::api::cron::{self as schedule, Schedule, Zone};
 use crate::api::*;
 use crate::apiserver::{Change, DeleteOptions, ObjKey, Store};
+use crate::client::writer;
 use crate::client::{controller_ref, event_ref, Component, Request};
 use crate::time::{parse_rfc3339, rfc3339, SimTime, EPOCH_UNIX_SECONDS};
-use schedule::{Schedule, Zone};
 
-/// The writer and Event source.
-pub const CRONJOB_CONTROLLER: &str = "cronjob-controller";
 /// The annotation a scheduled Job carries: its nominal time, in the CronJob's zone.
 pub const SCHEDULED_TIMESTAMP: &str = "batch.kubernetes.io/cronjob-scheduled-timestamp";
 /// `nextScheduleDelta`.
@@ -40,7 +37,7 @@ impl Controller for CronJobController {
     type Timer = NextSchedule;
 
     fn identity() -> Component {
-        Component::named(CRONJOB_CONTROLLER)
+        Component::named(writer::CRONJOB_CONTROLLER)
     }
 
     /// `addCronJob`, `updateCronJob`, and a Job's change for the CronJob that controls it.
@@ -273,7 +270,7 @@ fn sync_schedule(
             "MissSchedule",
             format!(
                 "Missed scheduled time to start a job: {}",
-                crate::printers::describe::rfc1123z(scheduled)
+                crate::time::rfc1123z(scheduled)
             ),
         ));
         return next_schedule_time(cj, status, now, &sched, &zone);

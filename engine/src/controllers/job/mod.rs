@@ -33,13 +33,12 @@ pub use indexes::{format_indexes, parse_indexes};
 use super::{Controller, Ctx, Reconcile};
 use crate::api::*;
 use crate::apiserver::{Change, DeleteOptions, ObjKey, Store};
+use crate::client::writer;
 use crate::client::{controller_ref, event_ref, Component, EventOnSuccess, Request};
 use crate::time::{parse_rfc3339, rfc3339, SimTime, SECOND};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The writer and Event source.
-pub const JOB_CONTROLLER: &str = "job-controller";
 /// The finalizer that keeps a finished Pod until it is counted.
 pub const JOB_TRACKING_FINALIZER: &str = "batch.kubernetes.io/job-tracking";
 /// The annotation (and label) holding an Indexed Job Pod's index.
@@ -105,7 +104,7 @@ impl Controller for JobController {
     type Timer = JobTimer;
 
     fn identity() -> Component {
-        Component::named(JOB_CONTROLLER)
+        Component::named(writer::JOB_CONTROLLER)
     }
 
     /// `addJob`, `updateJob`, `deleteJob` sync at once; a Pod change of a Job

@@ -24,14 +24,16 @@
 //! below the partition from the old template.
 
 use super::{Controller, Ctx, Reconcile};
+use crate::api::CONTROLLER_REVISION_HASH;
 use crate::api::*;
 use crate::apiserver::{Change, DeleteOptions, ObjKey, Store};
+use crate::client::writer;
 use crate::client::{controller_ref, event_ref, Component, Request};
-use crate::controllers::daemonset::CONTROLLER_REVISION_HASH;
+use crate::controllers::history::{
+    controlled_revisions, revision_name, revision_patch, revision_template,
+};
 use crate::time::SimTime;
 
-/// The writer and Event source.
-pub const STATEFULSET_CONTROLLER: &str = "statefulset-controller";
 /// The Pod label naming the Pod (`StatefulSetPodNameLabel`).
 pub const POD_NAME_LABEL: &str = "statefulset.kubernetes.io/pod-name";
 /// The Pod label with its ordinal (`PodIndexLabel`).
@@ -46,7 +48,7 @@ impl Controller for StatefulSetController {
     type Timer = super::NoTimer;
 
     fn identity() -> Component {
-        Component::named(STATEFULSET_CONTROLLER)
+        Component::named(writer::STATEFULSET_CONTROLLER)
     }
 
     /// The set, the Pods it controls, and the claims of its Pods (a claim bound or
@@ -83,63 +85,6 @@ pub fn get_ordinal(set: &str, pod: &str) -> i64 {
         .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
         .and_then(|n| n.parse().ok())
         .unwrap_or(-1)
-}
-
-/// 32-bit FNV-1 (`hash/fnv.New32`, which `HashControllerRevision` uses).
-fn fnv1_32(bytes: &[u8]) -> u32 {
-    let mut h: u32 = 0x811c_9dc5;
-    for b in bytes {
-        h = h.wrapping_mul(0x0100_0193);
-        h ^= u32::from(*b);
-    }
-    h
-}
-
-/// `getPatch`: the set's template as a replacing strategic-merge patch.
-pub fn revision_patch(template: &PodTemplateSpec) -> serde_json::Value {
-    let mut t = serde_json::to_value(template).unwrap_or_default();
-    if let serde_json::Value::Object(m) = &mut t {
-        m.insert("$patch".into(), "replace".into());
-    }
-    serde_json::json!({ "spec": { "template": t } })
-}
-
-/// `ControllerRevisionName(set, HashControllerRevision(revision, &collisionCount))`.
-pub fn revision_name(set: &str, data: &serde_json::Value, collision_count: i64) -> String {
-    let mut bytes = serde_json::to_vec(data).unwrap_or_default();
-    bytes.extend_from_slice(collision_count.to_string().as_bytes());
-    let hash =
-        crate::controllers::deployment::util::safe_encode_string(&fnv1_32(&bytes).to_string());
-    format!("{set}-{hash}")
-}
-
-/// The ControllerRevisions the object with `uid` controls, oldest revision first
-/// (`ListControllerRevisions` filtered by controller, as the StatefulSet and DaemonSet
-/// controllers read their history).
-pub fn controlled_revisions<'a>(store: &'a Store, uid: &str) -> Vec<&'a ControllerRevision> {
-    let mut out: Vec<&ControllerRevision> = store
-        .dependent_objects(uid)
-        .filter_map(|o| match o {
-            Object::ControllerRevision(r) => Some(r),
-            _ => None,
-        })
-        .filter(|r| r.metadata.controller_ref().map(|c| c.uid.as_str()) == Some(uid))
-        .collect();
-    out.sort_by(|a, b| {
-        a.revision
-            .cmp(&b.revision)
-            .then(a.metadata.name.cmp(&b.metadata.name))
-    });
-    out
-}
-
-/// The template a revision restores (its patch's `spec.template`).
-pub fn revision_template(rev: &ControllerRevision) -> Option<PodTemplateSpec> {
-    let mut t = rev.data.get("spec")?.get("template")?.clone();
-    if let serde_json::Value::Object(m) = &mut t {
-        m.remove("$patch");
-    }
-    serde_json::from_value(t).ok()
 }
 
 fn pod_revision(p: &Pod) -> &str {
