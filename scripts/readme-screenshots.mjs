@@ -1,4 +1,4 @@
-// Retake the README's pictures of the page from dist/ (build it first with
+// Retake the pictures of the page in README.md and docs/ from dist/ (build it first with
 // `trunk build --release --offline`): `node scripts/readme-screenshots.mjs`.
 // Each picture is a viewport of a real screen size, so it shows what a learner sees.
 import path from 'node:path';
@@ -149,4 +149,4 @@ if (wanted('large-cluster')) {
 
 await browser.close();
 await server.close();
-console.log('retook the README pictures in docs/');
+console.log('retook the pictures in docs/');

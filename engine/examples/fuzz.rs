@@ -12,7 +12,7 @@
 //! starts when its run does) and reports the inputs it ran.
 //!
 //! The app's own link path (`#s=` share links replayed into its `SimState`) is fuzzed
-//! by the app crate's test `sim::fuzz` (README, "Fuzzing").
+//! by the app crate's test `sim::fuzz` (docs/reliability.md, "Fuzzing").
 
 use kubeplay_engine::fuzz::gen::{Corpus, Generator, Kind};
 use kubeplay_engine::fuzz::{run, targets, Budget, Report};

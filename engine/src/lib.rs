@@ -2,8 +2,12 @@
 //!
 //! A deterministic discrete-event simulation of the Kubernetes v1.33 control plane:
 //! the API server ([`apiserver`]), the controllers ([`controllers`]: Deployment,
-//! ReplicaSet, garbage collector, node lifecycle, taint eviction, namespace, disruption,
-//! PodGC), the scheduler ([`scheduler`]) and one kubelet per node ([`kubelet`]), all on
+//! ReplicaSet, garbage collector, node lifecycle, taint eviction, namespace,
+//! ResourceQuota, disruption, EndpointSlice, Endpoints, PodGC, DaemonSet, Job, CronJob,
+//! TTL-after-finished, StatefulSet, HorizontalPodAutoscaler, PersistentVolume binder,
+//! external provisioner, PVC and PV protection, attach/detach, and a GitOps agent; the
+//! table in `docs/architecture.md` names each one's module and upstream), the scheduler
+//! ([`scheduler`]) and one kubelet per node ([`kubelet`]), all on
 //! one simulated clock ([`time`]) and one seeded RNG ([`rng`]), wired together by
 //! [`cluster::Cluster`]. What they send is a [`client::Request`]; what the page and the
 //! `sim` verbs explain is read by [`explain`].

@@ -1,5 +1,5 @@
 //! A bounded fuzz run of each engine target in CI (the long run is
-//! `cargo run -p kubeplay-engine --profile fuzz --example fuzz`, README "Fuzzing"):
+//! `cargo run -p kubeplay-engine --profile fuzz --example fuzz`, docs/reliability.md, "Fuzzing"):
 //! seeded inputs through the manifest parser, the command language, the scenario
 //! loader and the lz-string link decoder. Any panic, any input over the wall or heap
 //! budget fails the test with the input that did it; a hang ends the process.

@@ -4,7 +4,7 @@
 //! checks, the scenario, then the journal replayed into a [`SimState`]), and the
 //! loaded state's own share link decoded again.
 //!
-//! In CI a bounded run; the long run (README, "Fuzzing"):
+//! In CI a bounded run; the long run (docs/reliability.md, "Fuzzing"):
 //! `KUBEPLAY_FUZZ_INPUTS=1000000 cargo test -p kubeplay --profile fuzz fuzzed_page_links -- --nocapture`.
 //!
 //! Work per link is bounded as in the engine's targets, for the per-input time budget
