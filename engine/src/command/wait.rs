@@ -9,6 +9,7 @@ use crate::command::drain::{drain_failed, pending_pods, DrainOptions};
 use crate::kubelet::format_go_duration;
 use crate::printers::{qualified_name, rollout_message};
 use crate::time::SimTime;
+use crate::time::{clock_label, human_duration};
 use std::collections::VecDeque;
 
 /// kubectl drain retries a refused eviction after this long.
@@ -416,8 +417,8 @@ impl Blocking {
             return false;
         };
         let r = match max {
-            None => Ok(crate::command::sim::advanced_message(from, at)),
-            Some(max) => crate::command::sim::settle_message(c, (from, at), max, settled),
+            None => Ok(advanced_message(from, at)),
+            Some(max) => settle_message(c, (from, at), max, settled),
         };
         match r {
             Ok(s) => line(&mut self.output, &s),
@@ -805,4 +806,39 @@ pub fn condition_met(c: &Cluster, k: Kind, key: &ObjKey, cond: &str) -> bool {
         };
     }
     false
+}
+
+/// What `sim advance` prints when the clock got there.
+pub(crate) fn advanced_message(from: SimTime, now: SimTime) -> String {
+    format!("time {} → {}", clock_label(from), clock_label(now))
+}
+
+/// What `sim settle` prints: settled (and why nothing more can change, if the control
+/// plane is down), or not settled within `max`.
+pub(crate) fn settle_message(
+    c: &Cluster,
+    (from, at): (SimTime, SimTime),
+    max: SimTime,
+    settled: bool,
+) -> Result<String, String> {
+    if settled {
+        Ok(format!(
+            "settled at {} (after {}){}",
+            clock_label(at),
+            human_duration(at - from),
+            match c.unavailable() {
+                Some(crate::cluster::Unavailable::ApiServerDown) =>
+                    ": the API server is down, so nothing more can change until it is back (sim apiserver up)",
+                Some(crate::cluster::Unavailable::EtcdNoQuorum) =>
+                    ": etcd has no quorum, so nothing more can change until it has one (sim etcd up)",
+                None => "",
+            }
+        ))
+    } else {
+        Err(format!(
+            "error: not settled after {}: work is still pending at {}",
+            human_duration(max),
+            clock_label(at)
+        ))
+    }
 }

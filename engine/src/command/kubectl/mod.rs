@@ -8,11 +8,11 @@
 //! share is in `util.rs`.
 
 mod api_resources;
+mod apply;
 mod auth;
 mod authz;
 mod autoscale;
 mod create;
-mod create_rbac;
 mod delete;
 mod expose;
 mod get;
@@ -20,6 +20,7 @@ mod logs;
 mod node;
 mod refused;
 mod rollout;
+mod run;
 mod three_way;
 mod update;
 mod util;
@@ -501,7 +502,7 @@ fn run_sent(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn 
             }
         }
         // These decide differently without the server: no evictions, the template.
-        Some("run") if client => match create::run_pod(&mut scratch, &words[1..], true) {
+        Some("run") if client => match run::run_pod(&mut scratch, &words[1..], true) {
             Ok(s) => Outcome::ok(s),
             Err(e) => Outcome::err(e),
         },
@@ -594,13 +595,13 @@ fn run_verb_inner(
         "get" => get::get(c, rest, files),
         "describe" => get::describe(c, rest),
         "create" => create::create(c, rest, stdin, files),
-        "run" => create::run_pod(c, rest, false),
+        "run" => run::run_pod(c, rest, false),
         "api-resources" => api_resources::api_resources(rest),
         "api-versions" => api_resources::api_versions(rest),
         "expose" => expose::expose(c, rest, false),
         "logs" => logs::logs(c, rest),
-        "apply" => create::apply(c, rest, stdin, files),
-        "replace" => create::replace(c, rest, stdin, files),
+        "apply" => apply::apply(c, rest, stdin, files),
+        "replace" => apply::replace(c, rest, stdin, files),
         "delete" => return blocking(delete::delete(c, rest, stdin, files)),
         "scale" => update::scale(c, rest),
         "autoscale" => autoscale::autoscale(c, rest),

@@ -5,8 +5,8 @@
 //! group in the order the resources name them, verbs and resources without
 //! duplicates, subjects users first, then groups, then service accounts.
 
-use super::create::{client_meta, create_object, name_from_args, Output};
-use super::util::R;
+use super::super::util::R;
+use super::common::{client_meta, create_object, name_from_args, Output};
 use crate::api::*;
 use crate::cluster::Cluster;
 use crate::command::args::Parsed;

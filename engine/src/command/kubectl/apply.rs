@@ -1,0 +1,368 @@
+//! `kubectl apply` (client-side, with its last-applied three-way merge, and
+//! `--server-side`) and `kubectl replace`.
+//!
+//! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go`,
+//! `staging/src/k8s.io/kubectl/pkg/cmd/replace/replace.go`.
+
+use super::create::common::*;
+use super::util::{api, key_for, namespace, NS, R};
+use crate::api::*;
+use crate::apiserver::ObjKey;
+use crate::client::Request;
+use crate::cluster::{kubectl as user, Cluster};
+use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec, Parsed};
+use crate::command::Files;
+use crate::printers::qualified_name;
+
+const APPLY_FLAGS: &[FlagSpec] = &[
+    flag("filename", Some('f')),
+    flag("validate", None),
+    NS,
+    bool_flag("server-side", None),
+    bool_flag("force-conflicts", None),
+    flag("field-manager", None),
+];
+
+/// apply.go's words after a server-side apply's 409 (the API server's message first).
+const SSA_CONFLICT_HELP: &str =
+    "Please review the fields above--they currently have other managers. Here
+are the ways you can resolve this warning:
+* If you intend to manage all of these fields, please re-run the apply
+  command with the `--force-conflicts` flag.
+* If you do not intend to manage all of the fields, please edit your
+  manifest to remove references to the fields that should keep their
+  current managers.
+* You may co-own fields by updating your manifest to match the existing
+  value; in this case, you'll become the manager if the other manager(s)
+  stop managing the field (remove it from their configuration).
+See https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts";
+
+/// The word apply prints: with `--server-side` every outcome is `serverside-applied`
+/// (apply.go prints that operation for each object it patched). A server-side apply
+/// merges on the server with field ownership (`apiserver::managed_fields`): it owns
+/// the fields its manifest names, conflicts with other managers' fields unless
+/// `--force-conflicts`, and writes no last-applied annotation.
+fn applied(p: &Parsed, client_side: &'static str) -> &'static str {
+    if p.bool("server-side") {
+        "serverside-applied"
+    } else {
+        client_side
+    }
+}
+
+/// Where client-side apply keeps the manifest it last applied.
+const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// `kubectl apply -f FILE`: create what is missing, update what differs.
+pub(super) fn apply(
+    c: &mut Cluster,
+    words: &[String],
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> R {
+    let p = parse_flags(&bare_validate(words), APPLY_FLAGS, "kubectl apply")?;
+    let server_side = p.bool("server-side");
+    if p.bool("force-conflicts") && !server_side {
+        return Err("error: --force-conflicts only works with --server-side".into());
+    }
+    let ns = namespace(&p);
+    let v = validation(&p, "Error: ")?;
+    let docs = read_manifest(&p, stdin, files)?;
+    let mut out = String::new();
+    // apply.go collects each object's error and reports them after the others.
+    let mut errors = Vec::new();
+    for doc in docs {
+        if let Some(u) = c.unavailable() {
+            // apply's first request is the GET of the live object: it meets the
+            // timeout (the API server answers; etcd cannot serve the read).
+            let kind = doc.object.kind();
+            let meta = doc.object.meta();
+            let ns = if !kind.namespaced() {
+                ""
+            } else if meta.namespace.is_empty() {
+                &ns
+            } else {
+                &meta.namespace
+            };
+            let key = ObjKey::new(ns, &meta.name);
+            errors.push(with_source(
+                api(u.error()),
+                &source_name(&p),
+                &format!(
+                    "retrieving current configuration of:\n{}\nfrom server for:",
+                    info_string(kind, &key)
+                ),
+            ));
+            continue;
+        }
+        let exists = c
+            .store
+            .get_object(
+                doc.object.kind(),
+                &key_for(
+                    doc.object.kind(),
+                    if doc.object.meta().namespace.is_empty() {
+                        &ns
+                    } else {
+                        &doc.object.meta().namespace
+                    },
+                    &doc.object.meta().name,
+                ),
+            )
+            .is_some();
+        // Why "patching" for a live object: client-side apply patches what exists.
+        let verb = if exists { "patching" } else { "creating" };
+        match field_validation(&doc, v, verb, &source_name(&p)) {
+            Ok(warnings) => out.push_str(&warnings),
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        }
+        let mut obj = doc.object;
+        // The manifest's resourceVersion, if it names one, goes into the patch: the
+        // API server takes it as a precondition.
+        let manifest_rv = obj.meta().resource_version.clone();
+        strip_server_fields(&mut obj);
+        if obj.kind().namespaced() && obj.meta().namespace.is_empty() {
+            obj.meta_mut().namespace = ns.clone();
+        }
+        let kind = obj.kind();
+        let key = ObjKey::of(obj.meta());
+        if server_side {
+            let manager = p.get("field-manager").unwrap_or("kubectl");
+            let name = qualified_name(kind, &key.name);
+            match server_side_apply(c, obj, &doc.source, manager, p.bool("force-conflicts")) {
+                Ok(()) => out.push_str(&format!("{name} serverside-applied\n")),
+                Err(e) => errors.push(e),
+            }
+            continue;
+        }
+        obj.meta_mut().annotations.insert(
+            LAST_APPLIED.into(),
+            last_applied(&doc.source, &obj_ns(kind, &key)),
+        );
+        let name = qualified_name(kind, &key.name);
+        let Some(live) = c.store.get_object(kind, &key).cloned() else {
+            match c.submit(
+                &user(),
+                Request::Create {
+                    object: obj,
+                    event: None,
+                },
+            ) {
+                Ok(_) => out.push_str(&format!("{name} {}\n", applied(&p, "created"))),
+                Err(e) => errors.push(with_source(api(e), &source_name(&p), "creating")),
+            }
+            continue;
+        };
+        let mut merged = merge_into_live(&live, &obj);
+        // modified: the manifest as sent, with its new annotation.
+        let mut modified = doc.source.clone();
+        if let Some(m) = modified.as_object_mut() {
+            let meta = m.entry("metadata").or_insert_with(|| serde_json::json!({}));
+            if let Some(meta) = meta.as_object_mut() {
+                let ann = meta
+                    .entry("annotations")
+                    .or_insert_with(|| serde_json::json!({}));
+                if let Some(ann) = ann.as_object_mut() {
+                    ann.insert(
+                        LAST_APPLIED.into(),
+                        last_applied(&doc.source, &obj_ns(kind, &key)).into(),
+                    );
+                }
+            }
+        }
+        let stale = !manifest_rv.is_empty() && manifest_rv != live.meta().resource_version;
+        if merged == live && !stale {
+            out.push_str(&format!("{name} {}\n", applied(&p, "unchanged")));
+            continue;
+        }
+        if stale {
+            // The patch carries the manifest's resourceVersion: a precondition that
+            // no longer holds (kubectl's five retries each get the same answer).
+            merged.meta_mut().resource_version = manifest_rv;
+        }
+        match c.submit(&user(), Request::Update(merged)) {
+            Ok(_) => out.push_str(&format!("{name} {}\n", applied(&p, "configured"))),
+            Err(e) => {
+                // apply.go: `applying patch:\n%s\nto:\n%v\nfor:` around the patcher's
+                // own `error when patching`.
+                let original = live
+                    .meta()
+                    .annotations
+                    .get(LAST_APPLIED)
+                    .and_then(|a| serde_json::from_str::<serde_json::Value>(a).ok());
+                let patch = super::three_way::three_way_patch(
+                    original.as_ref(),
+                    &modified,
+                    &live.to_json(),
+                );
+                let source = source_name(&p);
+                let inner = with_source(api(e), &source, "patching");
+                errors.push(with_source(
+                    inner,
+                    &source,
+                    &format!(
+                        "applying patch:\n{patch}\nto:\n{}\nfor:",
+                        info_string(kind, &key)
+                    ),
+                ));
+            }
+        }
+    }
+    finish(out, errors)
+}
+
+const REPLACE_FLAGS: &[FlagSpec] = &[flag("filename", Some('f')), flag("validate", None), NS];
+
+/// `kubectl replace -f FILE|-` (replace.go): a PUT of each object as written. The
+/// manifest's `metadata.resourceVersion`, when it has one, is the precondition: a
+/// manifest taken with `kubectl get -o yaml` before someone else wrote the object gets
+/// the API server's 409 Conflict — optimistic concurrency as every client meets it.
+/// Without one the update is unconditional. Status is the status subresource's.
+pub(super) fn replace(
+    c: &mut Cluster,
+    words: &[String],
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> R {
+    let p = parse_flags(&bare_validate(words), REPLACE_FLAGS, "kubectl replace")?;
+    let ns = namespace(&p);
+    let v = validation(&p, "Error: ")?;
+    let docs = read_manifest(&p, stdin, files)?;
+    let source = source_name(&p);
+    let mut out = String::new();
+    let mut errors = Vec::new();
+    for doc in docs {
+        match field_validation(&doc, v, "replacing", &source) {
+            Ok(warnings) => out.push_str(&warnings),
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        }
+        let mut obj = doc.object;
+        if obj.kind().namespaced() && obj.meta().namespace.is_empty() {
+            obj.meta_mut().namespace = ns.clone();
+        }
+        let kind = obj.kind();
+        let key = ObjKey::of(obj.meta());
+        let name = qualified_name(kind, &key.name);
+        match c.submit(&user(), Request::Update(obj)) {
+            Ok(_) => out.push_str(&format!("{name} replaced\n")),
+            Err(e) => errors.push(with_source(api(e), &source, "replacing")),
+        }
+    }
+    finish(out, errors)
+}
+
+/// One object's server-side apply: create it, or merge the manifest into the live
+/// object on the server's field ownership; a 409 in apply.go's words.
+fn server_side_apply(
+    c: &mut Cluster,
+    obj: Object,
+    applied: &serde_json::Value,
+    manager: &str,
+    force: bool,
+) -> Result<(), String> {
+    let kind = obj.kind();
+    let key = ObjKey::of(obj.meta());
+    let Some(live) = c.store.get_object(kind, &key).cloned() else {
+        let create = Request::Create {
+            object: obj,
+            event: None,
+        };
+        return c
+            .submit_server_side_apply(create, Vec::new(), manager, applied)
+            .map(|_| ())
+            .map_err(api);
+    };
+    let (merged, entries) = c
+        .plan_server_side_apply(&live, applied, manager, force)
+        .map_err(|conflicts| {
+            format!(
+                "error: {}\n{SSA_CONFLICT_HELP}",
+                crate::apiserver::managed_fields::conflict_message(&conflicts)
+            )
+        })?;
+    let decoded =
+        crate::manifest::object_from_json(kind, merged).map_err(|e| format!("error: {e}"))?;
+    let mut updated = merge_into_live(&live, &decoded);
+    updated.meta_mut().resource_version = live.meta().resource_version.clone();
+    if updated == live {
+        // Nothing changes but who owns what.
+        c.record_server_side_apply(kind, &key, entries, manager, applied);
+        return Ok(());
+    }
+    c.submit_server_side_apply(Request::Update(updated), entries, manager, applied)
+        .map(|_| ())
+        .map_err(api)
+}
+
+/// The `last-applied-configuration` annotation's value: the manifest as written,
+/// without what the server owns (identity, timestamps, status) or an earlier
+/// annotation of its own.
+fn last_applied(source: &serde_json::Value, namespace: &str) -> String {
+    let mut applied = source.clone();
+    if let Some(m) = applied.get_mut("metadata").and_then(|m| m.as_object_mut()) {
+        // The resource builder has set the namespace by then, and
+        // GetModifiedConfiguration encodes the object with its annotations map less
+        // this one: `"annotations":{}` when the manifest had no other.
+        if !namespace.is_empty() {
+            m.insert("namespace".into(), namespace.into());
+        }
+        m.entry("annotations")
+            .or_insert_with(|| serde_json::json!({}));
+        for f in [
+            "uid",
+            "resourceVersion",
+            "creationTimestamp",
+            "generation",
+            "managedFields",
+        ] {
+            m.remove(f);
+        }
+        if let Some(a) = m.get_mut("annotations").and_then(|a| a.as_object_mut()) {
+            a.remove(LAST_APPLIED);
+        }
+    }
+    if let Some(o) = applied.as_object_mut() {
+        o.remove("status");
+    }
+    format!("{}\n", applied)
+}
+
+/// Client-side apply, simplified: the manifest's spec, labels and annotations replace
+/// the live ones; everything the server owns stays (a Pod's node, the Deployment
+/// controller's annotations), and admission's defaults fill in what the manifest left
+/// out, so an unchanged manifest compares equal to the live object.
+fn merge_into_live(live: &Object, obj: &Object) -> Object {
+    let mut merged = live.clone();
+    {
+        let m = merged.meta_mut();
+        m.labels = obj.meta().labels.clone();
+        let mut ann = obj.meta().annotations.clone();
+        for (k, v) in &live.meta().annotations {
+            if k.starts_with("deployment.kubernetes.io/") {
+                ann.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+        m.annotations = ann;
+    }
+    match (&mut merged, obj) {
+        (Object::Deployment(m), Object::Deployment(n)) => m.spec = n.spec.clone(),
+        (Object::ReplicaSet(m), Object::ReplicaSet(n)) => m.spec = n.spec.clone(),
+        (Object::Pod(m), Object::Pod(n)) => {
+            let node = m.spec.node_name.clone();
+            m.spec = n.spec.clone();
+            if m.spec.node_name.is_empty() {
+                m.spec.node_name = node;
+            }
+        }
+        (Object::Node(m), Object::Node(n)) => m.spec = n.spec.clone(),
+        (m, n) => *m = n.clone(),
+    }
+    crate::apiserver::admission_defaults(&mut merged);
+    merged
+}

@@ -1,0 +1,174 @@
+//! `kubectl create`: from `-f`, and the dispatch to its subcommands (`generators`:
+//! deployment, job, cronjob, poddisruptionbudget, priorityclass, configmap, secret,
+//! namespace, quota; `rbac`: role, clusterrole, rolebinding, clusterrolebinding). What
+//! it shares with `apply`, `replace` and `delete -f` is in `common`.
+//!
+//! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/create/create.go`.
+
+pub(super) mod common;
+mod generators;
+mod rbac;
+
+use super::util::{api, namespace, NS, R};
+use crate::client::Request;
+use crate::cluster::{kubectl as user, Cluster};
+use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec, Parsed};
+use crate::command::Files;
+use crate::printers::qualified_name;
+use common::*;
+pub(super) use common::{info_string, read_manifest};
+use generators::*;
+
+const CREATE_FLAGS: &[FlagSpec] = &[
+    flag("filename", Some('f')),
+    flag("validate", None),
+    flag("output", Some('o')),
+    NS,
+    flag("image", None),
+    flag("replicas", Some('r')),
+    flag("port", None),
+    flag("selector", None),
+    flag("min-available", None),
+    flag("max-unavailable", None),
+    flag("value", None),
+    bool_flag("global-default", None),
+    flag("preemption-policy", None),
+    flag("description", None),
+    flag("tcp", None),
+    flag("clusterip", None),
+    flag("node-port", None),
+    flag("external-name", None),
+    flag("verb", None),
+    flag("resource", None),
+    flag("resource-name", None),
+    flag("non-resource-url", None),
+    flag("role", None),
+    flag("clusterrole", None),
+    flag("user", None),
+    flag("group", None),
+    flag("serviceaccount", None),
+    flag("hard", None),
+    flag("scopes", None),
+    flag("from", None),
+    flag("schedule", None),
+    flag("restart", None),
+    flag("from-literal", None),
+    flag("from-file", None),
+    flag("from-env-file", None),
+    flag("type", None),
+];
+
+/// `kubectl create -f FILE` or `kubectl create SUBCOMMAND NAME …`.
+pub(super) fn create(
+    c: &mut Cluster,
+    words: &[String],
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> R {
+    create_with(c, words, stdin, files, false)
+}
+
+/// [`create`]; `client_dry_run` (`--dry-run=client`) builds the object without
+/// sending it, so `-o yaml` shows it as kubectl built it.
+pub(super) fn create_with(
+    c: &mut Cluster,
+    words: &[String],
+    stdin: Option<&str>,
+    files: &dyn Files,
+    client_dry_run: bool,
+) -> R {
+    let p = parse_flags(&bare_validate(words), CREATE_FLAGS, "kubectl create")?;
+    let ns = namespace(&p);
+    let out = Output {
+        format: p.get("output").map(str::to_string),
+        client_dry_run,
+        // The namespace appears in the object only when -n said it (enforceNamespace).
+        explicit_ns: p.get("namespace").is_some(),
+    };
+    if let Some(f) = out.format.as_deref() {
+        if f != "yaml" && f != "name" {
+            return Err(format!(
+                "error: kubeplay prints kubectl create -o yaml or -o name, not -o {f}"
+            ));
+        }
+        if p.args.is_empty() {
+            return Err("error: kubeplay prints -o only for kubectl create SUBCOMMAND NAME".into());
+        }
+    }
+    match p.args.first().map(String::as_str) {
+        Some("deployment" | "deploy") => create_deployment(c, &p, &ns, &out),
+        Some("poddisruptionbudget" | "pdb") => create_pdb(c, &p, &ns, &out),
+        Some("priorityclass" | "pc") => create_priority_class(c, &p, &out),
+        Some("namespace" | "ns") => create_namespace(c, &p, &out),
+        Some("quota" | "resourcequota") => create_quota(c, &p, &ns, &out),
+        Some("job") => create_job(c, &p, &ns, &out),
+        Some("cronjob" | "cj") => create_cron_job(c, &p, &ns, &out),
+        Some("configmap" | "cm") => create_config_map(c, &p, &ns, &out),
+        Some("secret") => create_secret(c, &p, &ns, &out),
+        Some("role") => rbac::create_role(c, &p, &ns, &out, true),
+        Some("clusterrole") => rbac::create_role(c, &p, &ns, &out, false),
+        Some("rolebinding") => rbac::create_binding(c, &p, &ns, &out, true),
+        Some("clusterrolebinding") => rbac::create_binding(c, &p, &ns, &out, false),
+        Some("service" | "svc") => super::expose::create_service(
+            c,
+            &p,
+            &ns,
+            out.format.as_deref(),
+            out.client_dry_run,
+            out.explicit_ns,
+        ),
+        Some(other) => Err(format!(
+            "error: unknown command \"{other}\" for \"kubectl create\""
+        )),
+        None => create_from_files(c, &p, &ns, stdin, files),
+    }
+}
+
+/// `kubectl create -f FILE…` (`create.go`, `RunCreate`): each document in turn; the
+/// first the server refuses ends the command after what was created before it.
+fn create_from_files(
+    c: &mut Cluster,
+    p: &Parsed,
+    ns: &str,
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> R {
+    if p.all("filename").is_empty() {
+        // create.go's RunE returns this before CheckErr sees it, so cobra prints it
+        // (capital "Error: "); apply says it through CheckErr.
+        return Err("Error: must specify one of -f and -k".into());
+    }
+    let v = validation(p, "error: ")?;
+    let docs = read_manifest(p, stdin, files)?;
+    let mut out = String::new();
+    // The builder's ContinueOnError: every document is tried, the errors come last.
+    let mut errors = Vec::new();
+    for doc in docs {
+        match field_validation(&doc, v, "creating", &source_name(p)) {
+            Ok(warnings) => out.push_str(&warnings),
+            Err(e) => {
+                errors.push(e);
+                continue;
+            }
+        }
+        let mut obj = doc.object;
+        strip_server_fields(&mut obj);
+        if obj.kind().namespaced() && obj.meta().namespace.is_empty() {
+            obj.meta_mut().namespace = ns.to_string();
+        }
+        let kind = obj.kind();
+        let name = obj.meta().name.clone();
+        match c.submit(
+            &user(),
+            Request::Create {
+                object: obj,
+                event: None,
+            },
+        ) {
+            Ok(_) => out.push_str(&format!("{} created\n", qualified_name(kind, &name))),
+            // cmdutil.AddSourceToErr("creating", …).
+            Err(e) => errors.push(with_source(api(e), &source_name(p), "creating")),
+        }
+    }
+    finish(out, errors)
+}
