@@ -8,6 +8,9 @@
 //! speaks through these types, so the API server is the only thing they share.
 
 use crate::api::{EventType, Kind, Object, ObjectMeta, ObjectReference, OwnerReference};
+use crate::apiserver::managed_fields::{Operation, Writer};
+use crate::apiserver::rbac::{UserInfo, PRIVILEGED_GROUP};
+use crate::apiserver::request::{ApiRequest, Body, Credentials, Verb};
 use crate::apiserver::{DeleteOptions, ObjKey};
 
 /// An Event to record once a request succeeds (client-go's pod control records
@@ -120,6 +123,174 @@ impl Component {
             host: String::new(),
         }
     }
+
+    /// Who the API server authenticates this component as: each controller as its
+    /// ServiceAccount (`system:serviceaccount:kube-system:<name>`, as
+    /// kube-controller-manager runs with `--use-service-account-credentials`), the
+    /// scheduler as `system:kube-scheduler`, leader election as
+    /// `system:kube-controller-manager`, each kubelet as `system:node:<node>` in
+    /// `system:nodes`. The parts whose roles kubeplay does not model — the API server
+    /// itself, the pod garbage collector, the taint-eviction controller, the GitOps
+    /// agent, an import — act in the privileged group, which no RBAC change touches.
+    ///
+    /// Upstream: `plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go`
+    /// and `policy.go`, `cmd/kubeadm/app/phases/controlplane/manifests.go`.
+    pub fn user(&self) -> UserInfo {
+        if let Some(node) = self.writer.strip_prefix(writer::KUBELET_PREFIX) {
+            return UserInfo::new(&format!("system:node:{node}"), &["system:nodes"]);
+        }
+        let account = match self.writer.as_str() {
+            writer::DEPLOYMENT_CONTROLLER => "deployment-controller",
+            writer::REPLICASET_CONTROLLER => "replicaset-controller",
+            writer::GARBAGE_COLLECTOR => "generic-garbage-collector",
+            writer::NODE_LIFECYCLE_CONTROLLER => "node-controller",
+            writer::NAMESPACE_CONTROLLER => "namespace-controller",
+            writer::RESOURCE_QUOTA_CONTROLLER => "resourcequota-controller",
+            writer::DISRUPTION_CONTROLLER => "disruption-controller",
+            writer::ENDPOINTSLICE_CONTROLLER => "endpointslice-controller",
+            writer::ENDPOINT_CONTROLLER => "endpoint-controller",
+            writer::DAEMONSET_CONTROLLER => "daemon-set-controller",
+            writer::JOB_CONTROLLER => "job-controller",
+            writer::CRONJOB_CONTROLLER => "cronjob-controller",
+            writer::STATEFULSET_CONTROLLER => "statefulset-controller",
+            writer::PERSISTENT_VOLUME_CONTROLLER => "persistent-volume-binder",
+            writer::PVC_PROTECTION_CONTROLLER => "pvc-protection-controller",
+            writer::PV_PROTECTION_CONTROLLER => "pv-protection-controller",
+            writer::HPA_CONTROLLER => "horizontal-pod-autoscaler",
+            writer::TTL_AFTER_FINISHED_CONTROLLER => "ttl-after-finished-controller",
+            writer::DEFAULT_SCHEDULER => return UserInfo::new("system:kube-scheduler", &[]),
+            writer::KUBE_CONTROLLER_MANAGER => {
+                return UserInfo::new("system:kube-controller-manager", &[])
+            }
+            other => return UserInfo::new(other, &[PRIVILEGED_GROUP]),
+        };
+        UserInfo::new(
+            &format!("system:serviceaccount:kube-system:{account}"),
+            &[
+                "system:serviceaccounts",
+                "system:serviceaccounts:kube-system",
+            ],
+        )
+    }
+
+    /// Who its writes are as a field manager: the control plane's components as
+    /// `kube-controller-manager`, `kube-scheduler`, `kubelet`, `kube-apiserver`; the
+    /// GitOps agent applies its declared spec server-side with `--force-conflicts`, as
+    /// drift-correcting agents do.
+    pub fn manager(&self) -> Writer {
+        match self.writer.as_str() {
+            writer::GITOPS_SYNC => Writer {
+                manager: writer::GITOPS_SYNC.into(),
+                operation: Operation::Apply,
+                subresource: String::new(),
+            },
+            writer::KUBE_APISERVER => Writer::update("kube-apiserver"),
+            writer::DEFAULT_SCHEDULER | "kube-scheduler" => Writer::update("kube-scheduler"),
+            w if w.starts_with(writer::KUBELET_PREFIX) => Writer::update("kubelet"),
+            _ => Writer::update("kube-controller-manager"),
+        }
+    }
+
+    /// The request `req` is on the wire, as this component sends it (the verb and
+    /// subresource upstream's client sends: a controller's adoption or release of a
+    /// Pod is a patch, the autoscaler writes through `scale`, the namespace
+    /// controller through `finalize`).
+    pub fn request(&self, req: Request) -> ApiRequest {
+        let mut out = ApiRequest::new(
+            Credentials::Identity(self.user()),
+            &self.writer,
+            Verb::Get,
+            Kind::Pod,
+        );
+        out.manager = self.manager();
+        out.cache_authz = true;
+        let of = |out: &mut ApiRequest, o: &Object| {
+            out.kind = o.kind();
+            out.namespace = o.meta().namespace.clone();
+            out.name = o.meta().name.clone();
+        };
+        match req {
+            Request::Create { object, .. } => {
+                of(&mut out, &object);
+                out.verb = Verb::Create;
+                out.body = Body::Object(object);
+            }
+            Request::Update(o) => {
+                of(&mut out, &o);
+                out.verb = Verb::Update;
+                if self.writer == writer::HPA_CONTROLLER {
+                    out.subresource = "scale";
+                } else if matches!(
+                    (self.writer.as_str(), o.kind()),
+                    (
+                        writer::REPLICASET_CONTROLLER
+                            | writer::GARBAGE_COLLECTOR
+                            | writer::JOB_CONTROLLER,
+                        Kind::Pod
+                    )
+                ) {
+                    out.verb = Verb::Patch;
+                } else if self.writer == writer::NAMESPACE_CONTROLLER && o.kind() == Kind::Namespace
+                {
+                    out.subresource = "finalize";
+                }
+                out.body = Body::Object(o);
+            }
+            Request::UpdateStatus(o) => {
+                of(&mut out, &o);
+                out.verb = Verb::Update;
+                out.subresource = "status";
+                out.body = Body::Object(o);
+            }
+            Request::Delete {
+                kind, key, options, ..
+            } => {
+                out.verb = Verb::Delete;
+                out.kind = kind;
+                out.namespace = key.namespace;
+                out.name = key.name;
+                out.body = Body::Delete(options);
+            }
+            Request::Bind { key, node } => {
+                out.verb = Verb::Create;
+                out.namespace = key.namespace;
+                out.name = key.name;
+                out.subresource = "binding";
+                out.body = Body::Bind(node);
+            }
+            Request::Evict { key } => {
+                out.verb = Verb::Create;
+                out.namespace = key.namespace;
+                out.name = key.name;
+                out.subresource = "eviction";
+            }
+            Request::Event {
+                involved,
+                type_,
+                reason,
+                message,
+            } => {
+                out.verb = Verb::Create;
+                out.kind = Kind::Event;
+                out.namespace = if involved.namespace.is_empty() {
+                    "default".into()
+                } else {
+                    involved.namespace.clone()
+                };
+                out.body = Body::Event {
+                    involved,
+                    type_,
+                    reason,
+                    message,
+                    component: self.event_component.clone(),
+                    host: self.host.clone(),
+                };
+            }
+            // A batch is the client's own pacing: each of its requests is sent alone.
+            Request::SlowStart(_) => {}
+        }
+        out
+    }
 }
 
 /// The names components write under (the field manager in the watch log): the page's
@@ -128,7 +299,7 @@ pub mod writer {
     /// The learner (clicks and commands).
     pub const KUBECTL: &str = "kubectl";
     /// The API server itself (the namespaces and priority classes every cluster has).
-    pub const KUBE_APISERVER: &str = "kube-apiserver";
+    pub const KUBE_APISERVER: &str = crate::apiserver::KUBE_APISERVER;
     /// deployment-controller.
     pub const DEPLOYMENT_CONTROLLER: &str = "deployment-controller";
     /// replicaset-controller.
@@ -175,6 +346,8 @@ pub mod writer {
     pub const DAEMONSET_CONTROLLER: &str = "daemonset-controller";
     /// The writer and Event source.
     pub const STATEFULSET_CONTROLLER: &str = "statefulset-controller";
+    /// kube-controller-manager itself (its leader election).
+    pub const KUBE_CONTROLLER_MANAGER: &str = "kube-controller-manager";
     /// kube-scheduler (its writer name is its profile's name).
     pub const DEFAULT_SCHEDULER: &str = crate::api::DEFAULT_SCHEDULER_NAME;
     /// Every kubelet writes as `kubelet/<node>`.

@@ -37,14 +37,13 @@
 //! `# expect error` as in any script. A marked command that succeeds is a failure too.
 
 use crate::api::{Pod, ReplicaSet, LABEL_TOPOLOGY_ZONE};
+use crate::apiserver::selectors::parse_label_selector;
 use crate::apiserver::FastPaths;
 use crate::cluster::Cluster;
 use crate::command::{
     self,
     args::{parse_duration, parse_span},
-    script,
-    select::parse_label_selector,
-    NoFiles,
+    script, NoFiles,
 };
 use crate::time::{clock_label, SimTime, SECOND};
 use serde::Deserialize;

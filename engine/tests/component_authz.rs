@@ -8,7 +8,6 @@ mod common;
 use common::*;
 use kubeplay_engine::api::*;
 use kubeplay_engine::apiserver::rbac::{authorize, Attributes, Decision, UserInfo};
-use kubeplay_engine::cluster::component_authz::component_user;
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::command::{run, NoFiles};
 
@@ -22,9 +21,7 @@ fn pending(c: &Cluster) -> usize {
 #[test]
 fn every_component_is_allowed_what_it_does_by_its_bootstrap_role() {
     let c = web_cluster(5);
-    let sa = |name: &str| {
-        component_user(&kubeplay_engine::client::Component::named(name)).expect("checked")
-    };
+    let sa = |name: &str| kubeplay_engine::client::Component::named(name).user();
     let cases: [(UserInfo, Attributes); 6] = [
         (
             sa("replicaset-controller"),

@@ -13,6 +13,10 @@ pub fn connection_refused_line() -> String {
     )
 }
 
+/// The API server's own name as a writer: its own writes (the namespaces and priority
+/// classes every cluster has, quota usage charged at admission).
+pub const KUBE_APISERVER: &str = "kube-apiserver";
+
 /// etcd's error for a request that could not reach a quorum in time.
 pub const REQUEST_TIMED_OUT: &str = "etcdserver: request timed out";
 
@@ -59,6 +63,17 @@ impl ApiError {
             code: 404,
             reason: "NotFound",
             message: format!("{} \"{name}\" not found", kind.qualified_resource()),
+            kubectl_message: None,
+        }
+    }
+
+    /// 404 for a path the API server does not serve (a kind without the subresource
+    /// asked for).
+    pub fn no_such_resource() -> Self {
+        ApiError {
+            code: 404,
+            reason: "NotFound",
+            message: "the server could not find the requested resource".into(),
             kubectl_message: None,
         }
     }

@@ -12,21 +12,35 @@
 //! (binding), `plugin/pkg/admission/defaulttolerationseconds`.
 
 pub mod admission;
+pub mod apply;
+pub mod decode;
 pub mod diff;
+pub mod discovery;
+pub mod door;
 pub(crate) mod fxhash;
+mod handlers;
 mod log;
+mod logs;
 pub mod managed_fields;
+pub mod node_restriction;
+pub mod patch;
+pub mod prepare;
+pub mod request;
+pub mod request_path;
 pub use log::WatchLog;
 mod errors;
 pub mod validation;
 
-pub use errors::{connection_refused_line, ApiError, API_SERVER_HOST_PORT, REQUEST_TIMED_OUT};
+pub use errors::{
+    connection_refused_line, ApiError, API_SERVER_HOST_PORT, KUBE_APISERVER, REQUEST_TIMED_OUT,
+};
 mod events;
 mod index;
 pub mod limit_ranger;
 pub mod pod_security;
 pub mod quota;
 pub mod rbac;
+pub mod selectors;
 pub mod services;
 mod usage;
 mod write;
@@ -294,9 +308,13 @@ pub struct Store {
     service_ips: BTreeMap<u32, ObjKey>,
     /// Allocated node ports → their Service.
     node_ports: BTreeMap<i64, ObjKey>,
-    /// The warnings admission gave kubectl's requests (`Warning: …`), taken by the
-    /// command that sent them.
+    /// The warnings admission gave the request being written (`Warning: …`), taken
+    /// by the door into its answer.
     pub warnings: Vec<String>,
+    /// Whether admission's warnings are worked out for this write: a person's
+    /// requests get them (PodSecurity's `would violate …`); the components' own, many
+    /// and never shown, skip the work.
+    pub collect_warnings: bool,
     /// Every write with the object it wrote, while someone serves watches
     /// ([`Store::journal_objects`]): the watch log keeps who wrote what, not the
     /// objects, and a watch over HTTP streams each state. `None` (the default) keeps
@@ -405,6 +423,30 @@ impl Store {
             // The hash's one object is this key's, or this key has none.
             Some(Some(o)) => has_key(o, key).then_some(&**o),
             Some(None) => self.objects[i].get(key).map(|o| &**o),
+        }
+    }
+
+    /// Look up an object, shared (what a read through the door answers with).
+    pub fn get_shared(&self, kind: Kind, key: &ObjKey) -> Option<Arc<Object>> {
+        let i = kind_index(kind);
+        match self.by_hash[i].get(&key_hash(key)) {
+            None => None,
+            Some(Some(o)) => has_key(o, key).then(|| o.clone()),
+            Some(None) => self.objects[i].get(key).cloned(),
+        }
+    }
+
+    /// The objects of a kind, shared, sorted by namespace then name: in one namespace,
+    /// or in all (`None`).
+    pub fn list_shared(&self, kind: Kind, namespace: Option<&str>) -> Vec<Arc<Object>> {
+        let all = &self.objects[kind_index(kind)];
+        match namespace {
+            None => all.values().cloned().collect(),
+            Some(ns) => all
+                .range(ObjKey::new(ns, "")..)
+                .take_while(|(k, _)| k.namespace == ns)
+                .map(|(_, o)| o.clone())
+                .collect(),
         }
     }
 

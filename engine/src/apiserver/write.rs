@@ -291,8 +291,7 @@ impl Store {
             }
         }
         // PodSecurity (validating): refuses Pods under `enforce`, warns otherwise.
-        let warnings =
-            self.admit_pod_security(&obj, None, writer == crate::client::writer::KUBECTL)?;
+        let warnings = self.admit_pod_security(&obj, None, self.collect_warnings)?;
         // The cluster-wide Pod limit, as validating admission (after validation, like
         // the ResourceQuota admission whose refusal it copies).
         if kind == Kind::Pod {
@@ -349,7 +348,7 @@ impl Store {
                 now,
                 "update-status",
                 Object::ResourceQuota(q),
-                crate::client::writer::KUBE_APISERVER,
+                super::KUBE_APISERVER,
             );
         }
         Ok(change)
@@ -449,11 +448,7 @@ impl Store {
         // Defaulting runs on every write, as the API server decodes every request.
         admission::admit_create(&mut obj);
         validation::validate(&obj, Some(current))?;
-        let warnings = self.admit_pod_security(
-            &obj,
-            Some(current),
-            writer == crate::client::writer::KUBECTL,
-        )?;
+        let warnings = self.admit_pod_security(&obj, Some(current), self.collect_warnings)?;
         if let (Object::Service(svc), Object::Service(old)) = (&mut obj, current) {
             // The allocators' rare random pick on an update (a type that now needs node
             // ports) is seeded by the store's revision: deterministic, and independent of

@@ -44,7 +44,7 @@ pub const CLUSTER_NAME: &str = "kubeplay";
 pub const ADMIN_CONTEXT: &str = "kubernetes-admin@kubeplay";
 
 /// The user whose token the API server no longer accepts.
-pub const EXPIRED_USER: &str = "expired";
+pub use crate::apiserver::door::EXPIRED_USER;
 
 impl Default for Kubeconfig {
     fn default() -> Self {
@@ -75,15 +75,7 @@ impl Kubeconfig {
     }
 }
 
-/// Who the API server's authenticator finds for a kubeconfig user: None for a token
-/// it does not accept.
-pub fn authenticate(user: &str) -> Option<UserInfo> {
-    match user {
-        EXPIRED_USER => None,
-        "kubernetes-admin" => Some(UserInfo::new(user, &["kubeadm:cluster-admins"])),
-        other => Some(UserInfo::new(other, &[])),
-    }
-}
+pub use crate::apiserver::door::authenticate;
 
 impl Cluster {
     /// kubectl's kubeconfig.

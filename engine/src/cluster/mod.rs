@@ -25,16 +25,15 @@ use std::collections::{BTreeMap, BTreeSet};
 pub mod apiservers;
 mod clock;
 pub use clock::SettleSlice;
-pub mod component_authz;
 pub mod etcd;
-mod field_managers;
 pub mod informers;
 pub mod kubeconfig;
 pub mod leader_election;
 mod nodes;
 mod outage;
 mod registry;
-pub mod request_path;
+/// The request path, recorded (kept here for the page and the `sim` verbs).
+pub use crate::apiserver::request_path;
 mod requests;
 mod restore;
 
@@ -115,18 +114,11 @@ pub struct Cluster {
     reconnecting: BTreeSet<String>,
     /// kubectl's kubeconfig: contexts and the current one.
     kubeconfig: kubeconfig::Kubeconfig,
-    /// The requests kubectl sent, with their way through the API server's stages.
-    requests: request_path::RequestLog,
-    /// While a kubectl command runs: who it acts as and what authorization allowed.
-    acting: Option<request_path::Acting>,
     /// The leader elections of kube-controller-manager and kube-scheduler.
     elections: leader_election::Elections,
-    /// Who owns which fields of each object (`metadata.managedFields`).
-    managed: crate::apiserver::managed_fields::ManagedFields,
-    /// A server-side apply is writing: it records its own ownership.
-    applying: bool,
-    /// The components' authorization decisions (`component_authz`).
-    authz_cache: component_authz::AuthzCache,
+    /// The API server beside its store: authorization, the request log, field
+    /// ownership (`apiserver::door`).
+    pub(crate) api: crate::apiserver::door::ApiServer,
     /// The API server replicas behind the load balancer.
     apiservers: apiservers::ApiServers,
 }
@@ -320,12 +312,8 @@ impl Cluster {
             etcd: etcd::Etcd::default(),
             reconnecting: BTreeSet::new(),
             kubeconfig: kubeconfig::Kubeconfig::default(),
-            requests: request_path::RequestLog::default(),
-            acting: None,
             elections: leader_election::initial(seed),
-            managed: Default::default(),
-            applying: false,
-            authz_cache: Default::default(),
+            api: Default::default(),
             apiservers: Default::default(),
         }
     }

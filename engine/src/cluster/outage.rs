@@ -41,24 +41,7 @@ pub struct Outage {
     pub since: SimTime,
 }
 
-/// Why requests fail while the control plane is stalled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unavailable {
-    /// Nothing listens at the API server's address.
-    ApiServerDown,
-    /// The API server answers, but etcd cannot commit or serve a consistent read.
-    EtcdNoQuorum,
-}
-
-impl Unavailable {
-    /// The error a request gets.
-    pub fn error(self) -> ApiError {
-        match self {
-            Unavailable::ApiServerDown => ApiError::connection_refused(),
-            Unavailable::EtcdNoQuorum => ApiError::etcd_timed_out(),
-        }
-    }
-}
+pub use crate::apiserver::request::Unavailable;
 
 impl Cluster {
     /// Whether the API server is down (`sim apiserver down`).
@@ -101,7 +84,7 @@ impl Cluster {
         };
         (
             self.store.revision(),
-            self.requests.recent.back().map_or(0, |r| r.n),
+            self.api.requests.recent.back().map_or(0, |r| r.n),
             second,
         )
     }

@@ -1,111 +1,108 @@
-//! Requests through the API server (`submit`, and `apply` for a component's batch with
+//! Requests through the API server's one door (`submit` for a component's request,
+//! `call` for any client's, and `apply` for a component's batch with
 //! `slowStartBatch`), and the informers: every accepted write is shown to every
 //! registered controller and to the kubelets of the Pod's nodes.
 use super::*;
-use crate::client::EventOnSuccess;
+use crate::apiserver::request::{ApiRequest, ApiResponse, Backend};
 
 impl Cluster {
-    /// Send one request as `who` (e.g. [`kubectl()`]); returns the API server's changes.
-    pub fn submit(&mut self, who: &Component, req: Request) -> Result<Vec<Change>, ApiError> {
-        if let Some(u) = self.unavailable() {
-            if u == Unavailable::EtcdNoQuorum
-                && self.acting.is_some()
-                && who.writer == writer::KUBECTL
-            {
-                self.record_write(&req, &Err(u.error()));
+    /// Send one request to the API server through its one door
+    /// ([`crate::apiserver::door`]): every stage, then the informers see what it
+    /// wrote.
+    pub fn call(&mut self, req: ApiRequest) -> Result<ApiResponse, ApiError> {
+        let unavailable = self.unavailable();
+        let etcd = if req.trace.is_some() {
+            (
+                self.etcd.leader_name().unwrap_or("-").to_string(),
+                self.etcd.up_count(),
+                self.etcd.members.len(),
+                self.etcd.quorum(),
+            )
+        } else {
+            Default::default()
+        };
+        let servers = crate::kubelet::logs::Servers {
+            kubelets: &self.kubelets,
+            served: &self.proxies.logs,
+        };
+        let backend = Backend {
+            unavailable,
+            etcd,
+            nodes: Some(&servers),
+        };
+        let r = self
+            .api
+            .call(&mut self.store, &mut self.rng, self.now, &backend, req);
+        if let Ok(resp) = &r {
+            for ch in &resp.changes {
+                self.dispatch(ch);
             }
-            return Err(u.error());
         }
-        let traced = (self.acting.is_some() && who.writer == writer::KUBECTL).then(|| req.clone());
-        let spec_write = matches!(req, Request::Create { .. } | Request::Update(_));
-        let deletes = matches!(req, Request::Delete { .. });
-        let result = self.execute(who, req);
-        if let Some(req) = traced {
-            self.record_write(&req, &result);
-        }
-        let changes = result?;
-        if spec_write || deletes {
-            self.record_field_managers(who, &changes);
-        }
-        for ch in &changes {
-            self.dispatch(ch);
-        }
-        Ok(changes)
+        r
     }
 
-    pub(super) fn execute(
-        &mut self,
-        who: &Component,
-        req: Request,
-    ) -> Result<Vec<Change>, ApiError> {
-        if !matches!(req, Request::SlowStart(_)) {
-            self.authorize_request(who, &req)?;
+    /// Field ownership (read-only).
+    pub fn managed_fields(&self) -> &crate::apiserver::managed_fields::ManagedFields {
+        &self.api.managed
+    }
+
+    /// The recent requests people sent, with their stages.
+    pub fn request_log(&self) -> &crate::apiserver::request_path::RequestLog {
+        &self.api.requests
+    }
+
+    /// Keep the requests `log` holds after request `after` (a client dry run's reads,
+    /// made on kubectl's own copy of the cluster), numbered on from this log's.
+    pub fn adopt_requests(&mut self, log: &crate::apiserver::request_path::RequestLog, after: u64) {
+        for r in log.recent.iter().filter(|r| r.n > after) {
+            self.api.requests.push(r.clone());
         }
-        // The Event recorded after the write is a request of its own.
-        let event_ok = match &req {
-            Request::Create { event: Some(e), .. } | Request::Delete { event: Some(e), .. } => {
-                self.may_record_event(who, &e.involved.namespace)
+    }
+
+    /// The shapes of the components' requests RBAC refused so far
+    /// (`client|verb|group|resource|subresource|namespace|name`), sorted: empty while
+    /// every component is allowed what it does.
+    pub fn component_refusals(&self) -> Vec<String> {
+        self.api.component_refusals()
+    }
+
+    /// Send one request as `who`; returns the API server's changes. A create or delete
+    /// that carries an Event records it once it succeeded, as a second request (the
+    /// client's recorder, as pod control does upstream).
+    pub fn submit(&mut self, who: &Component, req: Request) -> Result<Vec<Change>, ApiError> {
+        if let Request::SlowStart(requests) = req {
+            // Reached only through `submit` from outside a component: run it in full.
+            let mut out = Vec::new();
+            for r in requests {
+                out.extend(self.submit(who, r)?);
             }
-            _ => true,
+            return Ok(out);
+        }
+        let event = match &req {
+            Request::Create { event, .. } | Request::Delete { event, .. } => event.clone(),
+            _ => None,
         };
-        let now = self.now;
-        let writer = who.writer.as_str();
-        let store = &mut self.store;
-        let rng = &mut self.rng;
-        Ok(match req {
-            Request::Create { object, event } => {
-                let ch = store.create(now, rng, object, writer)?;
-                let name = ch.key.name.clone();
-                let mut out = vec![ch];
-                out.extend(
-                    event
-                        .filter(|_| event_ok)
-                        .and_then(|e| record_after(store, rng, now, who, &e, &name)),
-                );
-                out
+        let deleted = match &req {
+            Request::Delete { key, .. } => Some(key.name.clone()),
+            _ => None,
+        };
+        let resp = self.call(who.request(req))?;
+        let mut changes = resp.changes;
+        if let Some(e) = event {
+            let name = deleted
+                .or_else(|| changes.first().map(|c| c.key.name.clone()))
+                .unwrap_or_default();
+            let recorded = Request::Event {
+                involved: e.involved.clone(),
+                type_: e.type_,
+                reason: e.reason.into(),
+                message: format!("{}{name}", e.message_prefix),
+            };
+            if let Ok(r) = self.call(who.request(recorded)) {
+                changes.extend(r.changes);
             }
-            Request::Update(obj) => vec![store.update(now, obj, writer)?],
-            Request::UpdateStatus(obj) => vec![store.update_status(now, obj, writer)?],
-            Request::Delete {
-                kind,
-                key,
-                options,
-                event,
-            } => {
-                let mut out = store.delete(now, kind, &key, &options, writer)?;
-                out.extend(
-                    event
-                        .filter(|_| event_ok)
-                        .and_then(|e| record_after(store, rng, now, who, &e, &key.name)),
-                );
-                out
-            }
-            Request::Bind { key, node } => vec![store.bind(now, &key, &node, writer)?],
-            Request::Evict { key } => store.evict(now, &key, writer)?,
-            Request::SlowStart(requests) => {
-                // Reached only through `submit` from outside a component: run it in full.
-                let mut out = Vec::new();
-                for r in requests {
-                    out.extend(self.execute(who, r)?);
-                }
-                return Ok(out);
-            }
-            Request::Event {
-                involved,
-                type_,
-                reason,
-                message,
-            } => Vec::from_iter(store.record_event(
-                now,
-                rng,
-                &involved,
-                type_.as_str(),
-                &reason,
-                &message,
-                &who.event_component,
-                &who.host,
-            )),
-        })
+        }
+        Ok(changes)
     }
 
     /// Apply a component's requests in order; a refused one is recorded and the rest go on.
@@ -182,23 +179,15 @@ impl Cluster {
                 writer: who.writer.clone(),
                 error: e.kubectl_text(),
             });
-            if let Some((involved, (reason, prefix))) =
-                on_failure.filter(|(involved, _)| self.may_record_event(who, &involved.namespace))
-            {
-                let msg = format!("{prefix}{}", e.message);
-                let ch = self.store.record_event(
-                    self.now,
-                    &mut self.rng,
-                    &involved,
-                    EventType::Warning.as_str(),
-                    reason,
-                    &msg,
-                    &who.event_component,
-                    &who.host,
-                );
-                if let Some(ch) = ch {
-                    self.dispatch(&ch);
-                }
+            if let Some((involved, (reason, prefix))) = on_failure {
+                let warning = Request::Event {
+                    involved,
+                    type_: EventType::Warning,
+                    reason: reason.into(),
+                    message: format!("{prefix}{}", e.message),
+                };
+                // Recording it is a request of its own, which may be refused too.
+                let _ = self.call(who.request(warning));
             }
         }
         result
@@ -237,7 +226,7 @@ impl Cluster {
         if ch.kind == Kind::Event {
             return;
         }
-        self.rbac_changed(ch.kind);
+        self.api.rbac_changed(ch.kind);
         self.controllers_on_change(ch);
         if self.controllers.gitops.take_drift_changed() {
             // Its pending sync changed class (a drift to put back is foreground work).
@@ -275,29 +264,6 @@ impl Cluster {
             }
         }
     }
-}
-
-/// The Event pod control records once a create or delete succeeded: its message ends
-/// with the object's name (a generated one, for a create).
-fn record_after(
-    store: &mut Store,
-    rng: &mut Rng,
-    now: SimTime,
-    who: &Component,
-    e: &EventOnSuccess,
-    name: &str,
-) -> Option<Change> {
-    let msg = format!("{}{name}", e.message_prefix);
-    store.record_event(
-        now,
-        rng,
-        &e.involved,
-        e.type_.as_str(),
-        e.reason,
-        &msg,
-        &who.event_component,
-        &who.host,
-    )
 }
 
 /// What a component's batch of requests has written so far, by object: the

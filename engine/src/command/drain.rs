@@ -3,8 +3,9 @@
 //! (which starts the drain) and the waiting command (which reports how it ended).
 
 use crate::api::*;
+use crate::apiserver::selectors::parse_label_selector;
 use crate::cluster::Cluster;
-use crate::command::select::parse_label_selector;
+use crate::command::client::Client;
 
 // filters.go's messages.
 const DAEMONSET_FATAL: &str = "DaemonSet-managed Pods (use --ignore-daemonsets to ignore)";
@@ -77,7 +78,15 @@ fn finished(p: &Pod) -> bool {
 /// every Pod, so it never skips), daemonSet, mirrorPod, localStorage, unreplicated. A
 /// filter that says "do not delete" ends the run; the last status is the Pod's (so a
 /// warning is overwritten by a later filter's Okay, as upstream's TODO says).
-fn status_of(c: &Cluster, pod: &Pod, o: &DrainOptions) -> Status {
+fn status_of(c: &mut Cluster, k: &Client, pod: &Pod, o: &DrainOptions) -> Status {
+    // The DaemonSet filter reads the Pod's DaemonSet (a GET) when the Pod has one.
+    let daemon_set_exists = match pod.metadata.controller_ref() {
+        Some(r) if r.kind == "DaemonSet" && !finished(pod) => {
+            let key = crate::apiserver::ObjKey::new(&pod.metadata.namespace, &r.name);
+            matches!(k.get_opt(c, Kind::DaemonSet, &key), Ok(Some(_)))
+        }
+        _ => true,
+    };
     let filters: [&dyn Fn(&Pod) -> Status; 4] = [
         &|p| {
             let Some(r) = p.metadata.controller_ref() else {
@@ -86,8 +95,7 @@ fn status_of(c: &Cluster, pod: &Pod, o: &DrainOptions) -> Status {
             if r.kind != "DaemonSet" || finished(p) {
                 return Status::Okay;
             }
-            let key = crate::apiserver::ObjKey::new(&p.metadata.namespace, &r.name);
-            if c.store.get::<DaemonSet>(&key).is_none() {
+            if !daemon_set_exists {
                 // An orphan: removed with a warning under --force.
                 let err = format!("daemonsets.apps \"{}\" not found", r.name);
                 if o.force {
@@ -138,7 +146,8 @@ fn status_of(c: &Cluster, pod: &Pod, o: &DrainOptions) -> Status {
 
 /// `GetPodsForDeletion`: the Pods on `node` (matching `--pod-selector`), filtered.
 pub fn pods_for_deletion(
-    c: &Cluster,
+    c: &mut Cluster,
+    k: &Client,
     node: &str,
     o: &DrainOptions,
 ) -> Result<PodDeleteList, String> {
@@ -147,10 +156,18 @@ pub fn pods_for_deletion(
         .as_deref()
         .map(parse_label_selector)
         .transpose()?;
-    let mut pods: Vec<&Pod> = c
-        .store
-        .pods_on_node(node)
-        .filter(|p| sel.as_ref().is_none_or(|s| s.matches(&p.metadata.labels)))
+    // One list of the node's Pods in every namespace, as GetPodsForDeletion sends it.
+    let fields = crate::apiserver::selectors::parse_field_selector(
+        Kind::Pod,
+        &format!("spec.nodeName={node}"),
+    )?;
+    let listed = k
+        .list(c, Kind::Pod, None, sel.as_ref(), &fields)
+        .map_err(|e| e.kubectl_text())?;
+    let mut pods: Vec<Pod> = listed
+        .iter()
+        .filter_map(|o| Pod::from_object(o))
+        .cloned()
         .collect();
     pods.sort_by(|a, b| {
         (&a.metadata.namespace, &a.metadata.name).cmp(&(&b.metadata.namespace, &b.metadata.name))
@@ -161,7 +178,7 @@ pub fn pods_for_deletion(
     let mut warnings: Vec<(String, Vec<String>)> = Vec::new();
     for p in pods {
         let who = format!("{}/{}", p.metadata.namespace, p.metadata.name);
-        let status = status_of(c, p, o);
+        let status = status_of(c, k, &p, o);
         let bucket = match &status {
             Status::Error(m) => Some((&mut errors, m.clone())),
             Status::Warning(m) | Status::Keep(m) => Some((&mut warnings, m.clone())),
@@ -215,8 +232,14 @@ pub fn drain_failed(node: &str, errs: &[String]) -> String {
 
 /// `deleteOrEvictPodsSimple` after the evictions failed: the Pods still to go, as
 /// `GetPodsForDeletion` lists them again.
-pub fn pending_pods(c: &Cluster, node: &str, o: &DrainOptions, errs: &[String]) -> String {
-    let Ok(list) = pods_for_deletion(c, node, o) else {
+pub fn pending_pods(
+    c: &mut Cluster,
+    k: &Client,
+    node: &str,
+    o: &DrainOptions,
+    errs: &[String],
+) -> String {
+    let Ok(list) = pods_for_deletion(c, k, node, o) else {
         return String::new();
     };
     if list.pods.is_empty() {

@@ -3,11 +3,11 @@
 //! console, the `kubeplay-cli`, scenario scripts and the embed API.
 
 pub mod args;
+pub mod client;
 pub mod complete;
 pub mod drain;
 pub(crate) mod kubectl;
 pub mod script;
-pub mod select;
 mod sim;
 pub mod wait;
 

@@ -5,12 +5,16 @@
 use crate::api::*;
 use crate::apiserver::ObjKey;
 use crate::cluster::Cluster;
+use crate::command::client::Client;
 use crate::command::drain::{drain_failed, pending_pods, DrainOptions};
 use crate::kubelet::format_go_duration;
 use crate::printers::{qualified_name, rollout_message};
 use crate::time::SimTime;
 use crate::time::{clock_label, human_duration};
 use std::collections::VecDeque;
+
+/// A Pod a drain evicts, with its uid.
+type Pending = (ObjKey, String);
 
 /// kubectl drain retries a refused eviction after this long.
 pub const EVICTION_RETRY: SimTime = 5_000;
@@ -22,8 +26,10 @@ enum Step {
     /// `kubectl drain`: Pods a budget refused are evicted again every 5 s; evicted
     /// Pods gone, one after another, then `drained`.
     Drain {
+        /// kubectl's client: the evictions it retries are its requests.
+        client: Box<Client>,
         node: String,
-        to_evict: Vec<ObjKey>,
+        to_evict: Vec<(ObjKey, String)>,
         next_try: SimTime,
         pending: VecDeque<(ObjKey, String)>,
         timeout: SimTime,
@@ -83,8 +89,8 @@ fn line(out: &mut String, s: &str) {
 /// How one eviction through the Eviction API went (`evictPods`' loop in pkg/drain).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Eviction {
-    /// Accepted: wait for the Pod with this uid to go.
-    Accepted(String),
+    /// Accepted: wait for the Pod to go.
+    Accepted,
     /// 429 (a disruption budget): kubectl's retry line was printed; try again in 5 s.
     Retry,
     /// The Pod is gone already (404): nothing to wait for, nothing printed.
@@ -94,15 +100,9 @@ pub enum Eviction {
 }
 
 /// One eviction through the Eviction API, as kubectl drain makes it.
-pub fn evict(c: &mut Cluster, key: &ObjKey, out: &mut String) -> Eviction {
-    let Some(uid) = c.store.get::<Pod>(key).map(|p| p.metadata.uid.clone()) else {
-        return Eviction::Gone;
-    };
-    match c.submit(
-        &crate::cluster::kubectl(),
-        crate::client::Request::Evict { key: key.clone() },
-    ) {
-        Ok(_) => Eviction::Accepted(uid),
+pub fn evict(c: &mut Cluster, k: &Client, key: &ObjKey, out: &mut String) -> Eviction {
+    match k.evict(c, key) {
+        Ok(_) => Eviction::Accepted,
         Err(e) if e.code == 429 => {
             line(
                 out,
@@ -140,9 +140,10 @@ impl Blocking {
     /// (or, past `timeout`, kubectl's global-timeout errors and the pending Pods).
     #[allow(clippy::too_many_arguments)]
     pub fn drain(
+        client: Client,
         deadline: SimTime,
         node: String,
-        to_evict: Vec<ObjKey>,
+        to_evict: Vec<(ObjKey, String)>,
         next_try: SimTime,
         pending: Vec<(ObjKey, String)>,
         timeout: SimTime,
@@ -152,6 +153,7 @@ impl Blocking {
         Self::new(
             deadline,
             Step::Drain {
+                client: Box::new(client),
                 node,
                 to_evict,
                 next_try,
@@ -325,6 +327,7 @@ impl Blocking {
         let timed_out = c.now() >= self.deadline;
         let mut out = std::mem::take(&mut self.output);
         if let Step::Drain {
+            client,
             to_evict,
             next_try,
             pending,
@@ -335,6 +338,7 @@ impl Blocking {
         {
             retry_evictions(
                 c,
+                client,
                 to_evict,
                 next_try,
                 pending,
@@ -358,10 +362,9 @@ impl Blocking {
             }
             _ => Vec::new(),
         };
-        let cr: &Cluster = c;
         let progress = match &mut self.step {
-            Step::Gone { items } => poll_gone(cr, items, timed_out, &mut out),
             Step::Drain {
+                client,
                 node,
                 to_evict,
                 pending,
@@ -370,7 +373,8 @@ impl Blocking {
                 errors,
                 ..
             } => poll_drain(
-                cr,
+                c,
+                client,
                 node,
                 (to_evict, pending),
                 (*timeout, timed_out),
@@ -378,6 +382,12 @@ impl Blocking {
                 errors,
                 &mut out,
             ),
+            _ => Progress::Waiting,
+        };
+        let cr: &Cluster = c;
+        let progress = match &mut self.step {
+            Step::Drain { .. } => progress,
+            Step::Gone { items } => poll_gone(cr, items, timed_out, &mut out),
             Step::Conditions { items, cond } => {
                 poll_conditions(cr, items, cond, timed_out, &mut out)
             }
@@ -503,9 +513,11 @@ enum Progress {
 /// each attempt announced with `evicting pod NS/NAME`, as evictPods' loop prints it
 /// before every try; those accepted join `pending`. Past the global timeout the loop
 /// still announces the Pod, then gives up on it with kubectl's timeout error.
+#[allow(clippy::too_many_arguments)]
 fn retry_evictions(
     c: &mut Cluster,
-    to_evict: &mut Vec<ObjKey>,
+    k: &Client,
+    to_evict: &mut Vec<(ObjKey, String)>,
     next_try: &mut SimTime,
     pending: &mut VecDeque<(ObjKey, String)>,
     (timed_out, timeout): (bool, SimTime),
@@ -516,7 +528,7 @@ fn retry_evictions(
         return;
     }
     let mut still = Vec::new();
-    for key in std::mem::take(to_evict) {
+    for (key, uid) in std::mem::take(to_evict) {
         line(out, &format!("evicting pod {}/{}", key.namespace, key.name));
         if timed_out {
             errors.push(format!(
@@ -527,9 +539,9 @@ fn retry_evictions(
             ));
             continue;
         }
-        match evict(c, &key, out) {
-            Eviction::Accepted(uid) => pending.push_back((key, uid)),
-            Eviction::Retry => still.push(key),
+        match evict(c, k, &key, out) {
+            Eviction::Accepted => pending.push_back((key, uid)),
+            Eviction::Retry => still.push((key, uid)),
             Eviction::Gone => {}
             Eviction::Failed(e) => errors.push(e),
         }
@@ -573,22 +585,24 @@ fn poll_gone(
 /// `kubectl drain`: `evicted` for each evicted Pod once it is gone, in order, then
 /// `drained` when no Pod is left to evict or to wait for; past the global timeout each
 /// Pod still there is an error, and the drain ends as `RunDrain` ends a failed one.
+#[allow(clippy::too_many_arguments)]
 fn poll_drain(
-    c: &Cluster,
+    c: &mut Cluster,
+    k: &Client,
     node: &str,
-    (to_evict, pending): (&[ObjKey], &mut VecDeque<(ObjKey, String)>),
+    (to_evict, pending): (&[Pending], &mut VecDeque<Pending>),
     (timeout, timed_out): (SimTime, bool),
     opts: &DrainOptions,
     errors: &mut Vec<String>,
     out: &mut String,
 ) -> Progress {
-    let gone = |key: &ObjKey, uid: &str| {
+    let gone = |c: &Cluster, key: &ObjKey, uid: &str| {
         c.store
             .get::<Pod>(key)
             .is_none_or(|p| p.metadata.uid != uid)
     };
     while let Some((key, uid)) = pending.front() {
-        if gone(key, uid) {
+        if gone(c, key, uid) {
             line(out, &format!("pod/{} evicted", key.name));
             pending.pop_front();
         } else {
@@ -597,7 +611,7 @@ fn poll_drain(
     }
     if timed_out {
         for (key, uid) in pending.drain(..) {
-            if gone(&key, &uid) {
+            if gone(c, &key, &uid) {
                 line(out, &format!("pod/{} evicted", key.name));
             } else {
                 errors.push(format!(
@@ -616,7 +630,7 @@ fn poll_drain(
         line(out, &format!("node/{node} drained"));
         return Progress::Done;
     }
-    out.push_str(&pending_pods(c, node, opts, errors));
+    out.push_str(&pending_pods(c, k, node, opts, errors));
     out.push_str(&drain_failed(node, errors));
     Progress::Failed
 }

@@ -32,6 +32,7 @@ pub mod admission;
 mod housekeeping;
 mod images;
 mod init_containers;
+pub mod logs;
 mod node_status;
 mod pod_workers;
 mod prober;

@@ -1,14 +1,14 @@
 //! `kubectl api-resources` and `kubectl api-versions`: what discovery says the API
 //! server serves — the same table `kubeplay-cli serve` answers discovery from
-//! ([`crate::rest::discovery`]), so the console and a real kubectl list the same.
+//! ([`crate::apiserver::discovery`]), so the console and a real kubectl list the same.
 //!
 //! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/apiresources/apiresources.go` (sorted
 //! by API group, then name; `-o wide` adds VERBS and CATEGORIES; `-o name` prints
 //! `resource.group`), `apiversions.go` (the group versions, sorted as strings).
 
 use super::util::R;
+use crate::apiserver::discovery::{group_version, REVIEWS, RW, SERVED};
 use crate::command::args::{bool_flag, flag, parse_flags};
-use crate::rest::discovery::{group_version, REVIEWS, RW, SERVED};
 
 /// One row: (group, version, resource, short names, namespaced, kind, verbs, categories).
 type Row = (

@@ -8,9 +8,9 @@ use super::create::common::*;
 use super::util::{api, key_for, namespace, NS, R};
 use crate::api::*;
 use crate::apiserver::ObjKey;
-use crate::client::Request;
-use crate::cluster::{kubectl as user, Cluster};
+use crate::cluster::Cluster;
 use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec, Parsed};
+use crate::command::client::Client;
 use crate::command::Files;
 use crate::printers::qualified_name;
 
@@ -56,6 +56,7 @@ const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 /// `kubectl apply -f FILE`: create what is missing, update what differs.
 pub(super) fn apply(
     c: &mut Cluster,
+    k: &Client,
     words: &[String],
     stdin: Option<&str>,
     files: &dyn Files,
@@ -72,44 +73,31 @@ pub(super) fn apply(
     // apply.go collects each object's error and reports them after the others.
     let mut errors = Vec::new();
     for doc in docs {
-        if let Some(u) = c.unavailable() {
-            // apply's first request is the GET of the live object: it meets the
-            // timeout (the API server answers; etcd cannot serve the read).
-            let kind = doc.object.kind();
-            let meta = doc.object.meta();
-            let ns = if !kind.namespaced() {
-                ""
-            } else if meta.namespace.is_empty() {
+        // apply's first request is the GET of the live object.
+        let live_key = key_for(
+            doc.object.kind(),
+            if doc.object.meta().namespace.is_empty() {
                 &ns
             } else {
-                &meta.namespace
-            };
-            let key = ObjKey::new(ns, &meta.name);
-            errors.push(with_source(
-                api(u.error()),
-                &source_name(&p),
-                &format!(
-                    "retrieving current configuration of:\n{}\nfrom server for:",
-                    info_string(kind, &key)
-                ),
-            ));
-            continue;
-        }
-        let exists = c
-            .store
-            .get_object(
-                doc.object.kind(),
-                &key_for(
-                    doc.object.kind(),
-                    if doc.object.meta().namespace.is_empty() {
-                        &ns
-                    } else {
-                        &doc.object.meta().namespace
-                    },
-                    &doc.object.meta().name,
-                ),
-            )
-            .is_some();
+                &doc.object.meta().namespace
+            },
+            &doc.object.meta().name,
+        );
+        let live = match k.get_opt(c, doc.object.kind(), &live_key) {
+            Ok(live) => live,
+            Err(e) => {
+                errors.push(with_source(
+                    api(e),
+                    &source_name(&p),
+                    &format!(
+                        "retrieving current configuration of:\n{}\nfrom server for:",
+                        info_string(doc.object.kind(), &live_key)
+                    ),
+                ));
+                continue;
+            }
+        };
+        let exists = live.is_some();
         // Why "patching" for a live object: client-side apply patches what exists.
         let verb = if exists { "patching" } else { "creating" };
         match field_validation(&doc, v, verb, &source_name(&p)) {
@@ -132,7 +120,8 @@ pub(super) fn apply(
         if server_side {
             let manager = p.get("field-manager").unwrap_or("kubectl");
             let name = qualified_name(kind, &key.name);
-            match server_side_apply(c, obj, &doc.source, manager, p.bool("force-conflicts")) {
+            let force = p.bool("force-conflicts");
+            match server_side_apply(c, k, kind, &key, &doc.source, manager, force) {
                 Ok(()) => out.push_str(&format!("{name} serverside-applied\n")),
                 Err(e) => errors.push(e),
             }
@@ -143,14 +132,8 @@ pub(super) fn apply(
             last_applied(&doc.source, &obj_ns(kind, &key)),
         );
         let name = qualified_name(kind, &key.name);
-        let Some(live) = c.store.get_object(kind, &key).cloned() else {
-            match c.submit(
-                &user(),
-                Request::Create {
-                    object: obj,
-                    event: None,
-                },
-            ) {
+        let Some(live) = live.map(|o| (*o).clone()) else {
+            match k.create(c, obj) {
                 Ok(_) => out.push_str(&format!("{name} {}\n", applied(&p, "created"))),
                 Err(e) => errors.push(with_source(api(e), &source_name(&p), "creating")),
             }
@@ -183,7 +166,7 @@ pub(super) fn apply(
             // no longer holds (kubectl's five retries each get the same answer).
             merged.meta_mut().resource_version = manifest_rv;
         }
-        match c.submit(&user(), Request::Update(merged)) {
+        match k.patch(c, "", merged) {
             Ok(_) => out.push_str(&format!("{name} {}\n", applied(&p, "configured"))),
             Err(e) => {
                 // apply.go: `applying patch:\n%s\nto:\n%v\nfor:` around the patcher's
@@ -223,6 +206,7 @@ const REPLACE_FLAGS: &[FlagSpec] = &[flag("filename", Some('f')), flag("validate
 /// Without one the update is unconditional. Status is the status subresource's.
 pub(super) fn replace(
     c: &mut Cluster,
+    k: &Client,
     words: &[String],
     stdin: Option<&str>,
     files: &dyn Files,
@@ -249,7 +233,7 @@ pub(super) fn replace(
         let kind = obj.kind();
         let key = ObjKey::of(obj.meta());
         let name = qualified_name(kind, &key.name);
-        match c.submit(&user(), Request::Update(obj)) {
+        match k.update(c, obj) {
             Ok(_) => out.push_str(&format!("{name} replaced\n")),
             Err(e) => errors.push(with_source(api(e), &source, "replacing")),
         }
@@ -257,47 +241,27 @@ pub(super) fn replace(
     finish(out, errors)
 }
 
-/// One object's server-side apply: create it, or merge the manifest into the live
-/// object on the server's field ownership; a 409 in apply.go's words.
+/// One object's server-side apply (a PATCH with the manifest as written): the API
+/// server creates it, or merges it into the live object on its field ownership; a
+/// 409 in apply.go's words.
 fn server_side_apply(
     c: &mut Cluster,
-    obj: Object,
+    k: &Client,
+    kind: Kind,
+    key: &ObjKey,
     applied: &serde_json::Value,
     manager: &str,
     force: bool,
 ) -> Result<(), String> {
-    let kind = obj.kind();
-    let key = ObjKey::of(obj.meta());
-    let Some(live) = c.store.get_object(kind, &key).cloned() else {
-        let create = Request::Create {
-            object: obj,
-            event: None,
-        };
-        return c
-            .submit_server_side_apply(create, Vec::new(), manager, applied)
-            .map(|_| ())
-            .map_err(api);
-    };
-    let (merged, entries) = c
-        .plan_server_side_apply(&live, applied, manager, force)
-        .map_err(|conflicts| {
-            format!(
-                "error: {}\n{SSA_CONFLICT_HELP}",
-                crate::apiserver::managed_fields::conflict_message(&conflicts)
-            )
-        })?;
-    let decoded =
-        crate::manifest::object_from_json(kind, merged).map_err(|e| format!("error: {e}"))?;
-    let mut updated = merge_into_live(&live, &decoded);
-    updated.meta_mut().resource_version = live.meta().resource_version.clone();
-    if updated == live {
-        // Nothing changes but who owns what.
-        c.record_server_side_apply(kind, &key, entries, manager, applied);
-        return Ok(());
-    }
-    c.submit_server_side_apply(Request::Update(updated), entries, manager, applied)
+    k.apply(c, kind, key, applied.clone(), manager, force)
         .map(|_| ())
-        .map_err(api)
+        .map_err(|e| {
+            if e.code == 409 && e.reason == "Conflict" {
+                format!("error: {}\n{SSA_CONFLICT_HELP}", e.message)
+            } else {
+                api(e)
+            }
+        })
 }
 
 /// The `last-applied-configuration` annotation's value: the manifest as written,

@@ -6,7 +6,9 @@
 //! and the rules' sort order), `pkg/cmd/auth/whoami.go`, `pkg/cmd/config/`.
 
 use super::*;
-use crate::apiserver::rbac::{authorize, rules_for, Attributes, Decision, UserInfo};
+use crate::apiserver::rbac::Attributes;
+use crate::apiserver::request::{Review, ReviewAnswer};
+use crate::command::client::Client;
 use crate::printers::table::render;
 
 /// Resource verbs `can-i` knows without a warning.
@@ -34,18 +36,22 @@ const NON_RESOURCE_VERBS: &[&str] = &[
     "get", "put", "post", "head", "options", "delete", "patch", "*",
 ];
 
-/// `kubectl auth SUBCOMMAND …` as `user`.
-pub(super) fn auth(c: &Cluster, user: &UserInfo, words: &[String]) -> Outcome {
+/// `kubectl auth SUBCOMMAND …`: a self-review the API server answers.
+pub(super) fn auth(c: &mut Cluster, k: &Client, words: &[String]) -> Outcome {
     match words.first().map(String::as_str) {
-        Some("can-i") => can_i(c, user, &words[1..]),
-        Some("whoami") => {
-            let rows = vec![
-                vec!["ATTRIBUTE".to_string(), "VALUE".to_string()],
-                vec!["Username".into(), user.name.clone()],
-                vec!["Groups".into(), format!("[{}]", user.groups.join(" "))],
-            ];
-            Outcome::ok(render(&rows))
-        }
+        Some("can-i") => can_i(c, k, &words[1..]),
+        Some("whoami") => match k.review(c, Review::WhoAmI) {
+            Ok(ReviewAnswer::WhoAmI(user)) => {
+                let rows = vec![
+                    vec!["ATTRIBUTE".to_string(), "VALUE".to_string()],
+                    vec!["Username".into(), user.name.clone()],
+                    vec!["Groups".into(), format!("[{}]", user.groups.join(" "))],
+                ];
+                Outcome::ok(render(&rows))
+            }
+            Ok(_) => Outcome::err("error: unexpected review answer\n".into()),
+            Err(e) => Outcome::err(format!("{}\n", e.kubectl_text())),
+        },
         Some(other) => Outcome::err(format!(
             "error: unknown command \"{other}\" for \"kubectl auth\"\nRun 'kubectl auth --help' for usage.\n"
         )),
@@ -53,7 +59,7 @@ pub(super) fn auth(c: &Cluster, user: &UserInfo, words: &[String]) -> Outcome {
     }
 }
 
-fn can_i(c: &Cluster, user: &UserInfo, words: &[String]) -> Outcome {
+fn can_i(c: &mut Cluster, k: &Client, words: &[String]) -> Outcome {
     let mut args = Vec::new();
     let (mut ns, mut all, mut list, mut quiet, mut no_headers) =
         ("default".to_string(), false, false, false, false);
@@ -102,7 +108,11 @@ fn can_i(c: &Cluster, user: &UserInfo, words: &[String]) -> Outcome {
         if quiet || all || !subresource.is_empty() {
             return Outcome::err("error: list option can't be specified with neither quiet, all-namespaces nor subresource options\n".into());
         }
-        return Outcome::ok(list_rules(c, user, &ns, no_headers));
+        return match k.review(c, Review::Rules(ns)) {
+            Ok(ReviewAnswer::Rules(rules, _)) => Outcome::ok(list_rules(&rules, no_headers)),
+            Ok(_) => Outcome::err("error: unexpected review answer\n".into()),
+            Err(e) => Outcome::err(format!("{}\n", e.kubectl_text())),
+        };
     }
     let (verb, target) = match args.as_slice() {
         [v, t] => (v.clone(), t.clone()),
@@ -177,9 +187,11 @@ fn can_i(c: &Cluster, user: &UserInfo, words: &[String]) -> Outcome {
             }
         }
     };
-    let (allowed, reason) = match authorize(&c.store, user, &attrs) {
-        Decision::Allow(_) => (true, String::new()),
-        Decision::Deny(r) => (false, r),
+    let (allowed, reason) = match k.review(c, Review::Access(attrs)) {
+        Ok(ReviewAnswer::Access { allowed: true, .. }) => (true, String::new()),
+        Ok(ReviewAnswer::Access { reason, .. }) => (false, reason),
+        Ok(_) => (false, String::new()),
+        Err(e) => return Outcome::err(format!("{}\n", e.kubectl_text())),
     };
     let answer = if allowed {
         "yes\n".to_string()
@@ -227,12 +239,11 @@ impl Row {
 
 /// `kubectl auth can-i --list`: the rules that apply in `ns`, broken down, compacted
 /// and sorted as kubectl does.
-fn list_rules(c: &Cluster, user: &UserInfo, ns: &str, no_headers: bool) -> String {
-    let (rules, _) = rules_for(&c.store, user, ns);
+fn list_rules(rules: &[(String, crate::api::PolicyRule)], no_headers: bool) -> String {
     let one = |s: &String| vec![s.clone()];
     // BreakdownRule: one rule per group × resource × verb (× name); one per URL × verb.
     let mut broken = Vec::new();
-    for (_, r) in &rules {
+    for (_, r) in rules {
         for g in &r.api_groups {
             for res in &r.resources {
                 for v in &r.verbs {

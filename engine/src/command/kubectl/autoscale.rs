@@ -8,15 +8,14 @@
 
 use super::util::{api, int_flag, namespace, one_target, NS, R};
 use crate::api::*;
-use crate::apiserver::ObjKey;
-use crate::client::Request;
-use crate::cluster::{kubectl as user, Cluster};
+use crate::apiserver::selectors::parse_label_selector;
+use crate::cluster::Cluster;
 use crate::command::args::{bool_flag, flag, parse_flags};
-use crate::command::select::parse_label_selector;
+use crate::command::client::Client;
 
 /// `kubectl autoscale (TYPE NAME | TYPE/NAME) [--min=MINPODS] --max=MAXPODS
 /// [--cpu-percent=CPU] [--name=NAME]`.
-pub(super) fn autoscale(c: &mut Cluster, words: &[String]) -> R {
+pub(super) fn autoscale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     let p = parse_flags(
         words,
         &[
@@ -69,12 +68,8 @@ pub(super) fn autoscale(c: &mut Cluster, words: &[String]) -> R {
         ));
     }
     let ns = namespace(&p);
-    if c.store
-        .get_object(kind, &ObjKey::new(&ns, &target))
-        .is_none()
-    {
-        return Err(crate::apiserver::ApiError::not_found(kind, &target).kubectl_text());
-    }
+    // The builder reads the target first (a GET).
+    k.get(c, kind, &ns, &target).map_err(api)?;
     let name = p.get("name").unwrap_or(&target).to_string();
     let mut hpa = HorizontalPodAutoscaler {
         metadata: ObjectMeta {
@@ -108,14 +103,8 @@ pub(super) fn autoscale(c: &mut Cluster, words: &[String]) -> R {
             ..Default::default()
         });
     }
-    c.submit(
-        &user(),
-        Request::Create {
-            object: Object::HorizontalPodAutoscaler(Box::new(hpa)),
-            event: None,
-        },
-    )
-    .map_err(api)?;
+    k.create(c, Object::HorizontalPodAutoscaler(Box::new(hpa)))
+        .map_err(api)?;
     Ok(format!(
         "horizontalpodautoscaler.autoscaling/{name} autoscaled"
     ))
@@ -123,7 +112,7 @@ pub(super) fn autoscale(c: &mut Cluster, words: &[String]) -> R {
 
 /// `kubectl top pod [NAME] [-l SELECTOR] [-A] [--sort-by=cpu|memory]` and
 /// `kubectl top node [NAME] [--sort-by=cpu|memory]`.
-pub(super) fn top(c: &mut Cluster, words: &[String]) -> R {
+pub(super) fn top(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     let p = parse_flags(
         words,
         &[
@@ -169,10 +158,12 @@ pub(super) fn top(c: &mut Cluster, words: &[String]) -> R {
                 &select,
                 now,
             );
-            let candidates: Vec<&Pod> = c
-                .store
-                .list::<Pod>()
-                .filter(|pod| all || pod.metadata.namespace == ns)
+            let listed = k
+                .list(c, Kind::Pod, (!all).then_some(ns.as_str()), None, &[])
+                .map_err(api)?;
+            let candidates: Vec<&Pod> = listed
+                .iter()
+                .filter_map(|o| Pod::from_object(o))
                 .filter(|pod| select(pod))
                 .collect();
             if candidates.is_empty() {
@@ -228,7 +219,8 @@ pub(super) fn top(c: &mut Cluster, words: &[String]) -> R {
                 &|_| true,
                 now,
             );
-            for n in c.store.list::<Node>() {
+            let nodes = k.list(c, Kind::Node, None, None, &[]).map_err(api)?;
+            for n in nodes.iter().filter_map(|o| Node::from_object(o)) {
                 if name.as_ref().is_some_and(|x| *x != n.metadata.name) {
                     continue;
                 }

@@ -5,15 +5,14 @@
 //! (`DeleteOptions.RunDelete`, `deleteResult`).
 
 use super::util::{
-    api, int_flag, key_for, kind_arg, namespace, objects_of, targets, timeout_flag, DEFAULT_WAIT,
-    NS, RB,
+    api, int_flag, key_for, kind_arg, namespace, targets, timeout_flag, DEFAULT_WAIT, NS, RB,
 };
 use crate::api::*;
-use crate::apiserver::{ApiError, DeleteOptions, ObjKey};
-use crate::client::Request;
-use crate::cluster::{kubectl as user, Cluster};
+use crate::apiserver::selectors::{parse_field_selector, parse_label_selector};
+use crate::apiserver::{DeleteOptions, ObjKey};
+use crate::cluster::Cluster;
 use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec, Parsed};
-use crate::command::select::{fields_match, parse_field_selector, parse_label_selector};
+use crate::command::client::Client;
 use crate::command::wait::Blocking;
 use crate::command::Files;
 use crate::printers::get::name_prefix;
@@ -33,13 +32,17 @@ const DELETE_FLAGS: &[FlagSpec] = &[
     bool_flag("ignore-not-found", None),
 ];
 
-/// An object to delete, with its uid: waiting ends when that uid is gone, even if an
+/// An object deleted, with its uid: waiting ends when that uid is gone, even if an
 /// object of the same name has taken its place.
 type Victim = (Kind, ObjKey, String);
+
+/// An object to delete, and the file that named it (`-f`).
+type Target = (Kind, ObjKey, Option<String>);
 
 /// `kubectl delete TYPE NAME…`, `TYPE/NAME…`, or `TYPE -l SELECTOR` / `--all`.
 pub(super) fn delete(
     c: &mut Cluster,
+    k: &Client,
     words: &[String],
     stdin: Option<&str>,
     files: &dyn Files,
@@ -61,16 +64,16 @@ pub(super) fn delete(
     let force = p.bool("force");
     let grace = grace_period(&p, force)?;
     let mut errors = Vec::new();
-    let victims = if p.get("filename").is_some() {
-        from_files(c, &p, &ns, stdin, files, &mut errors)?
+    let targets = if p.get("filename").is_some() {
+        from_files(&p, &ns, stdin, files)?
     } else if p.get("selector").is_some() || p.get("field-selector").is_some() || p.bool("all") {
-        let victims = selected(c, &p, &ns)?;
-        if victims.is_empty() {
+        let targets = selected(c, k, &p, &ns)?;
+        if targets.is_empty() {
             return Ok((format!("No resources found in {ns} namespace."), None));
         }
-        victims
+        targets
     } else {
-        named(c, &p, &ns, &mut errors)?
+        named(&p, &ns)?
     };
     let immediate = force && grace == Some(0);
     let mut out = String::new();
@@ -82,7 +85,17 @@ pub(super) fn delete(
         propagation: Some(propagation.into()),
         precondition_uid: None,
     };
-    let deleted = delete_each(c, &victims, &options, immediate, &mut out, &mut errors);
+    let ignore = p.bool("ignore-not-found");
+    let deleted = delete_each(
+        c,
+        k,
+        &targets,
+        &options,
+        immediate,
+        ignore,
+        &mut out,
+        &mut errors,
+    );
     if !errors.is_empty() {
         return Err(format!("{out}{}", errors.join("\n")));
     }
@@ -144,8 +157,8 @@ fn grace_period(p: &Parsed, force: bool) -> Result<Option<i64>, String> {
 }
 
 /// `TYPE[,TYPE…]` with `-l`, `--field-selector` or `--all`: every matching object in
-/// the namespace.
-fn selected(c: &Cluster, p: &Parsed, ns: &str) -> Result<Vec<Victim>, String> {
+/// the namespace, as one list per type (with its selectors).
+fn selected(c: &mut Cluster, k: &Client, p: &Parsed, ns: &str) -> Result<Vec<Target>, String> {
     let kinds: Vec<Kind> = p
         .args
         .first()
@@ -155,78 +168,62 @@ fn selected(c: &Cluster, p: &Parsed, ns: &str) -> Result<Vec<Victim>, String> {
         .collect::<Result<_, _>>()?;
     let sel = p.get("selector").map(parse_label_selector).transpose()?;
     let mut victims = Vec::new();
-    for k in kinds {
+    for kind in kinds {
         let fields = p
             .get("field-selector")
-            .map(|f| parse_field_selector(k, f))
+            .map(|f| parse_field_selector(kind, f))
             .transpose()?;
-        for o in objects_of(c, k, Some(ns)) {
-            if sel.as_ref().is_none_or(|s| s.matches(&o.meta().labels))
-                && fields.as_ref().is_none_or(|f| fields_match(o, f))
-            {
-                victims.push((k, ObjKey::of(o.meta()), o.meta().uid.clone()));
-            }
-        }
+        let found = k
+            .list(
+                c,
+                kind,
+                Some(ns),
+                sel.as_ref(),
+                fields.as_deref().unwrap_or(&[]),
+            )
+            .map_err(api)?;
+        victims.extend(found.iter().map(|o| (kind, ObjKey::of(o.meta()), None)));
     }
     Ok(victims)
 }
 
-/// `-f FILE…`: the objects the manifests name (each in its own namespace, else `-n`'s);
-/// a NotFound for each missing one unless `--ignore-not-found`.
+/// `-f FILE…`: the objects the manifests name (each in its own namespace, else `-n`'s).
 fn from_files(
-    c: &Cluster,
     p: &Parsed,
     ns: &str,
     stdin: Option<&str>,
     files: &dyn Files,
-    errors: &mut Vec<String>,
-) -> Result<Vec<Victim>, String> {
+) -> Result<Vec<Target>, String> {
     if !p.args.is_empty() {
         return Err("error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'".into());
     }
     let docs = super::create::read_manifest(p, stdin, files)?;
-    let mut victims = Vec::new();
-    for d in docs {
-        let k = d.object.kind();
-        let m = d.object.meta();
-        let key = key_for(
-            k,
-            if m.namespace.is_empty() {
-                ns
-            } else {
-                &m.namespace
-            },
-            &m.name,
-        );
-        match c.store.get_object(k, &key) {
-            Some(o) => victims.push((k, key, o.meta().uid.clone())),
-            None if p.bool("ignore-not-found") => {}
-            None => {
-                // cmdutil.AddSourceToErr("deleting", source, err).
-                let source = match p.get("filename") {
-                    Some("-") | None => "STDIN",
-                    Some(f) => f,
-                };
-                let e = ApiError::not_found(k, &m.name).kubectl_text();
-                errors.push(e.replacen(
-                    "Error from server (NotFound): ",
-                    &format!("Error from server (NotFound): error when deleting \"{source}\": "),
-                    1,
-                ));
-            }
-        }
-    }
-    Ok(victims)
+    let source = match p.get("filename") {
+        Some("-") | None => "STDIN",
+        Some(f) => f,
+    };
+    Ok(docs
+        .into_iter()
+        .map(|d| {
+            let kind = d.object.kind();
+            let m = d.object.meta();
+            let key = key_for(
+                kind,
+                if m.namespace.is_empty() {
+                    ns
+                } else {
+                    &m.namespace
+                },
+                &m.name,
+            );
+            (kind, key, Some(source.to_string()))
+        })
+        .collect())
 }
 
-/// `TYPE NAME…` or `TYPE/NAME…`: each named object; a NotFound in `errors` for each
-/// missing one unless `--ignore-not-found`.
-fn named(
-    c: &Cluster,
-    p: &Parsed,
-    ns: &str,
-    errors: &mut Vec<String>,
-) -> Result<Vec<Victim>, String> {
+/// `TYPE NAME…` or `TYPE/NAME…`: each named object (the builder makes no request for
+/// them: the deletes go out by name).
+fn named(p: &Parsed, ns: &str) -> Result<Vec<Target>, String> {
     let t = targets(&p.args)?;
     if t.is_empty() {
         return Err(if p.args.is_empty() {
@@ -235,49 +232,49 @@ fn named(
             "error: resource(s) were provided, but no name was specified".into()
         });
     }
-    let mut victims = Vec::new();
-    for (k, n) in t {
-        let key = key_for(k, ns, &n);
-        match c.store.get_object(k, &key) {
-            Some(o) => victims.push((k, key, o.meta().uid.clone())),
-            None if p.bool("ignore-not-found") => {}
-            None => errors.push(ApiError::not_found(k, &n).kubectl_text()),
-        }
-    }
-    Ok(victims)
+    Ok(t.into_iter()
+        .map(|(kind, n)| (kind, key_for(kind, ns, &n), None))
+        .collect())
 }
 
-/// Send one delete per victim, printing kubectl's line for each (`force deleted` when
-/// `immediate`); the server's refusals go to `errors`. The victims it accepted.
+/// Send one delete per target, printing kubectl's line for each (`force deleted` when
+/// `immediate`); the server's refusals go to `errors` (a NotFound passed over with
+/// `--ignore-not-found`, and worded with the file it came from for `-f`). The victims
+/// it accepted, with their uids.
+#[allow(clippy::too_many_arguments)]
 fn delete_each(
     c: &mut Cluster,
-    victims: &[Victim],
+    k: &Client,
+    targets: &[Target],
     options: &DeleteOptions,
     immediate: bool,
+    ignore_not_found: bool,
     out: &mut String,
     errors: &mut Vec<String>,
 ) -> Vec<Victim> {
     let mut deleted = Vec::new();
-    for (k, key, uid) in victims {
-        match c.submit(
-            &user(),
-            Request::Delete {
-                kind: *k,
-                key: key.clone(),
-                options: options.clone(),
-                event: None,
-            },
-        ) {
-            Ok(_) => {
+    for (kind, key, source) in targets {
+        match k.delete(c, *kind, key, options.clone()) {
+            Ok(r) => {
                 let word = if immediate {
                     "force deleted"
                 } else {
                     "deleted"
                 };
-                out.push_str(&format!("{} \"{}\" {word}\n", name_prefix(*k), key.name));
-                deleted.push((*k, key.clone(), uid.clone()));
+                out.push_str(&format!("{} \"{}\" {word}\n", name_prefix(*kind), key.name));
+                let uid = r.object.map(|o| o.meta().uid.clone()).unwrap_or_default();
+                deleted.push((*kind, key.clone(), uid));
             }
-            Err(e) => errors.push(api(e)),
+            Err(e) if e.code == 404 && ignore_not_found => {}
+            Err(e) => match source {
+                // cmdutil.AddSourceToErr("deleting", source, err).
+                Some(source) => errors.push(super::create::common::with_source(
+                    api(e),
+                    source,
+                    "deleting",
+                )),
+                None => errors.push(api(e)),
+            },
         }
     }
     deleted

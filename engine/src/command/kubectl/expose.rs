@@ -8,13 +8,14 @@
 
 use super::util::{api, key_for, namespace, NS, R};
 use crate::api::*;
-use crate::client::Request;
-use crate::cluster::{kubectl as user, Cluster};
+use crate::cluster::Cluster;
 use crate::command::args::{flag, parse_flags, FlagSpec, Parsed};
+use crate::command::client::Client;
 use crate::printers::qualified_name;
 
 /// How the new Service is reported: `-o yaml|name`, or the `created`/`exposed` line.
 struct Report<'a> {
+    client: &'a Client,
     format: Option<&'a str>,
     client_dry_run: bool,
     verb: &'static str,
@@ -30,22 +31,14 @@ fn send(
 ) -> Result<String, ApiFailure> {
     let key = key_for(Kind::Service, &svc.metadata.namespace, &svc.metadata.name);
     let qn = qualified_name(Kind::Service, &key.name);
+    let mut sent = None;
     if !r.client_dry_run {
-        c.submit(
-            &user(),
-            Request::Create {
-                object: svc.into(),
-                event: None,
-            },
-        )
-        .map_err(ApiFailure)?;
+        sent = r.client.create(c, svc.into()).map_err(ApiFailure)?.object;
     }
     Ok(match r.format {
         Some("name") => qn,
         Some(_) if r.client_dry_run => crate::printers::yaml::to_yaml(&client),
-        Some(_) => c
-            .store
-            .get_object(Kind::Service, &key)
+        Some(_) => sent
             .map(|o| crate::printers::yaml::to_yaml(&o.to_json()))
             .unwrap_or_default(),
         // A dry run's " (dry run)" is added where every verb's is.
@@ -91,6 +84,7 @@ fn client_port(p: &ServicePort) -> serde_json::Value {
 /// `p.args` is `[service, TYPE, NAME…]`.
 pub(super) fn create_service(
     c: &mut Cluster,
+    k: &Client,
     p: &Parsed,
     ns: &str,
     format: Option<&str>,
@@ -209,6 +203,7 @@ pub(super) fn create_service(
         "status": {"loadBalancer": {}},
     });
     let report = Report {
+        client: k,
         format,
         client_dry_run,
         verb: "created",
@@ -291,7 +286,7 @@ const EXPOSE_FLAGS: &[FlagSpec] = &[
 
 /// `kubectl expose (TYPE NAME | TYPE/NAME) [--port=…] [--target-port=…] [--name=…]
 /// [--type=…] …`: a Service selecting the exposed object's Pods.
-pub(super) fn expose(c: &mut Cluster, words: &[String], client_dry_run: bool) -> R {
+pub(super) fn expose(c: &mut Cluster, k: &Client, words: &[String], client_dry_run: bool) -> R {
     let p = parse_flags(words, EXPOSE_FLAGS, "kubectl expose")?;
     let ns = namespace(&p);
     let format = p.get("output");
@@ -317,10 +312,8 @@ pub(super) fn expose(c: &mut Cluster, words: &[String], client_dry_run: bool) ->
     let mut out = Vec::new();
     for (kind, name) in targets {
         let key = key_for(kind, &ns, &name);
-        let Some(obj) = c.store.get_object(kind, &key).cloned() else {
-            return Err(api(crate::apiserver::ApiError::not_found(kind, &name)));
-        };
-        out.push(expose_one(c, &p, &ns, &obj, format, client_dry_run)?);
+        let obj = (*k.get(c, kind, &key.namespace, &key.name).map_err(api)?).clone();
+        out.push(expose_one(c, k, &p, &ns, &obj, format, client_dry_run)?);
     }
     Ok(out.join("\n"))
 }
@@ -433,8 +426,10 @@ fn parse_labels(s: &str) -> Result<StringMap, String> {
     Ok(m)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn expose_one(
     c: &mut Cluster,
+    k: &Client,
     p: &Parsed,
     ns: &str,
     obj: &Object,
@@ -590,6 +585,7 @@ fn expose_one(
         "status": {"loadBalancer": {}},
     });
     let report = Report {
+        client: k,
         format,
         client_dry_run,
         verb: "exposed",

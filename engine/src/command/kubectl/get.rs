@@ -4,17 +4,19 @@
 //! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/get/get.go` (`GetOptions.Run`),
 //! `staging/src/k8s.io/kubectl/pkg/cmd/describe/describe.go`.
 
-use super::util::{key_for, kind_arg, namespace, objects_of, targets, NS, R};
+use super::util::{api, key_for, kind_arg, namespace, targets, NS, R};
 use crate::api::*;
+use crate::apiserver::selectors::{fields_match, parse_field_selector, parse_label_selector};
 use crate::apiserver::ApiError;
 use crate::cluster::Cluster;
 use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec, Parsed};
-use crate::command::select::{fields_match, parse_field_selector, parse_label_selector};
+use crate::command::client::Client;
 use crate::command::Files;
 use crate::printers::get::{table, TableOptions};
 use crate::printers::jsonpath::Template;
 use crate::printers::qualified_name;
 use crate::printers::yaml::to_yaml;
+use std::sync::Arc;
 
 const GET_FLAGS: &[FlagSpec] = &[
     flag("output", Some('o')),
@@ -188,7 +190,7 @@ fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
 
 /// `SortObjects`: the relaxed path parsed, an error unless some object has the
 /// field, then a stable sort by [`sort_less`].
-fn sort_objects<'a>(objs: Vec<&'a Object>, expr: &str) -> Result<Vec<&'a Object>, String> {
+fn sort_objects(objs: Vec<Arc<Object>>, expr: &str) -> Result<Vec<Arc<Object>>, String> {
     if objs.is_empty() {
         return Ok(objs);
     }
@@ -214,10 +216,10 @@ fn sort_objects<'a>(objs: Vec<&'a Object>, expr: &str) -> Result<Vec<&'a Object>
 }
 
 /// The objects of one kind, in the order they are printed.
-type Group<'a> = (Kind, Vec<&'a Object>);
+type Group = (Kind, Vec<Arc<Object>>);
 
 /// `kubectl get TYPE[,TYPE…] [NAME…]` or `kubectl get TYPE/NAME…`.
-pub(super) fn get(c: &mut Cluster, words: &[String], files: &dyn Files) -> R {
+pub(super) fn get(c: &mut Cluster, k: &Client, words: &[String], files: &dyn Files) -> R {
     let p = parse_flags(words, GET_FLAGS, "kubectl get")?;
     if p.bool("watch") {
         return Err("error: --watch is not supported here: the simulation plays in the page (use sim advance)".into());
@@ -230,7 +232,16 @@ pub(super) fn get(c: &mut Cluster, words: &[String], files: &dyn Files) -> R {
     let (kinds, names) = kinds_and_names(&p.args)?;
     // Names that are not found are reported after whatever was found.
     let mut errors = Vec::new();
-    let groups = gather(c, &p, &kinds, &names, &ns, label_sel.as_ref(), &mut errors)?;
+    let groups = gather(
+        c,
+        k,
+        &p,
+        &kinds,
+        &names,
+        &ns,
+        label_sel.as_ref(),
+        &mut errors,
+    )?;
     let total: usize = groups.iter().map(|(_, v)| v.len()).sum();
     let single = !names.is_empty() && names.len() == 1 && total == 1;
     let none_found = total == 0 && errors.is_empty();
@@ -292,48 +303,61 @@ fn kinds_and_names(args: &[String]) -> Result<Wanted, String> {
 
 /// The objects of each kind: the named ones (a NotFound in `errors` for each missing
 /// name) or all in the namespace, then `-l`, `--field-selector` and `--sort-by`.
-fn gather<'a>(
-    c: &'a Cluster,
+#[allow(clippy::too_many_arguments)]
+fn gather(
+    c: &mut Cluster,
+    k: &Client,
     p: &Parsed,
     kinds: &[Kind],
     names: &[(Kind, String)],
     ns: &str,
     label_sel: Option<&LabelSelector>,
     errors: &mut Vec<String>,
-) -> Result<Vec<Group<'a>>, String> {
+) -> Result<Vec<Group>, String> {
     let ns_filter = if p.bool("all-namespaces") {
         None
     } else {
         Some(ns)
     };
     let mut groups: Vec<Group> = Vec::new();
-    for k in kinds {
+    for kind in kinds {
         let field_reqs = p
             .get("field-selector")
-            .map(|s| parse_field_selector(*k, s))
+            .map(|s| parse_field_selector(*kind, s))
             .transpose()?;
-        let mut objs: Vec<&Object> = if names.is_empty() {
-            objects_of(c, *k, ns_filter)
+        let mut objs: Vec<Arc<Object>> = if names.is_empty() {
+            // A list sends its selectors: the API server filters. A refused list is
+            // reported after the others, as the builder's ContinueOnError reports each
+            // kind's error.
+            let fields = field_reqs.as_deref().unwrap_or(&[]);
+            match k.list(c, *kind, ns_filter, label_sel, fields) {
+                Ok(items) => items,
+                Err(e) => {
+                    errors.push(api(e));
+                    continue;
+                }
+            }
         } else {
             let mut v = Vec::new();
-            for (nk, n) in names.iter().filter(|(nk, _)| nk == k) {
-                match c.store.get_object(*nk, &key_for(*nk, ns, n)) {
+            for (nk, n) in names.iter().filter(|(nk, _)| nk == kind) {
+                let key = key_for(*nk, ns, n);
+                match k.get_opt(c, *nk, &key).map_err(api)? {
                     Some(o) => v.push(o),
                     None => errors.push(ApiError::not_found(*nk, n).kubectl_text()),
                 }
             }
+            if let Some(sel) = label_sel {
+                v.retain(|o| sel.matches(&o.meta().labels));
+            }
+            if let Some(f) = &field_reqs {
+                v.retain(|o| fields_match(o, f));
+            }
             v
         };
-        if let Some(sel) = label_sel {
-            objs.retain(|o| sel.matches(&o.meta().labels));
-        }
-        if let Some(f) = &field_reqs {
-            objs.retain(|o| fields_match(o, f));
-        }
         if let Some(expr) = p.get("sort-by").filter(|e| !e.is_empty()) {
             objs = sort_objects(objs, expr)?;
         }
-        groups.push((*k, objs));
+        groups.push((*kind, objs));
     }
     Ok(groups)
 }
@@ -411,10 +435,11 @@ fn tables(c: &Cluster, p: &Parsed, groups: &[Group], kinds: &[Kind], wide: bool)
         .iter()
         .filter(|(_, v)| !v.is_empty())
         .map(|(k, v)| {
+            let v: Vec<&Object> = v.iter().map(|o| &**o).collect();
             if p.bool("no-headers") {
-                crate::printers::get::table_rows(*k, v, &o, now)
+                crate::printers::get::table_rows(*k, &v, &o, now)
             } else {
-                table(*k, v, &o, now)
+                table(*k, &v, &o, now)
             }
         })
         .collect();
@@ -467,7 +492,7 @@ fn document(groups: &[Group], single: bool) -> serde_json::Value {
 // ---- describe -------------------------------------------------------------------------
 
 /// `kubectl describe TYPE [NAME…]` or `kubectl describe TYPE/NAME…`.
-pub(super) fn describe(c: &mut Cluster, words: &[String]) -> R {
+pub(super) fn describe(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     let p = parse_flags(
         words,
         &[
@@ -481,21 +506,22 @@ pub(super) fn describe(c: &mut Cluster, words: &[String]) -> R {
     let mut objs: Vec<Object> = Vec::new();
     let mut errors = Vec::new();
     if p.args.len() == 1 && !p.args[0].contains('/') {
-        let k = kind_arg(&p.args[0])?;
+        let kind = kind_arg(&p.args[0])?;
         let sel = p.get("selector").map(parse_label_selector).transpose()?;
-        objs = objects_of(c, k, Some(&ns))
-            .into_iter()
-            .filter(|o| sel.as_ref().is_none_or(|s| s.matches(&o.meta().labels)))
-            .cloned()
+        objs = k
+            .list(c, kind, Some(&ns), sel.as_ref(), &[])
+            .map_err(api)?
+            .iter()
+            .map(|o| (**o).clone())
             .collect();
         if objs.is_empty() {
             return Ok(format!("No resources found in {ns} namespace."));
         }
     } else {
-        for (k, n) in targets(&p.args)? {
-            match c.store.get_object(k, &key_for(k, &ns, &n)) {
-                Some(o) => objs.push(o.clone()),
-                None => errors.push(ApiError::not_found(k, &n).kubectl_text()),
+        for (kind, n) in targets(&p.args)? {
+            match k.get_opt(c, kind, &key_for(kind, &ns, &n)).map_err(api)? {
+                Some(o) => objs.push((*o).clone()),
+                None => errors.push(ApiError::not_found(kind, &n).kubectl_text()),
             }
         }
         if objs.is_empty() && errors.is_empty() {

@@ -8,12 +8,14 @@
 //! `-f` follows for ten seconds of simulated time (a terminal session would follow
 //! until interrupted; a script cannot be).
 
-use super::util::{namespace, NS, R};
+use super::util::{api, namespace, NS, R};
 use crate::api::*;
+use crate::apiserver::request::LogOptions;
 use crate::apiserver::ObjKey;
 use crate::cluster::Cluster;
 use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec};
-use crate::time::{parse_rfc3339, SimTime, SECOND};
+use crate::command::client::Client;
+use crate::time::{SimTime, SECOND};
 
 const LOGS_FLAGS: &[FlagSpec] = &[
     NS,
@@ -27,47 +29,8 @@ const LOGS_FLAGS: &[FlagSpec] = &[
 /// How long `-f` follows.
 pub const FOLLOW: SimTime = 10 * SECOND;
 
-fn bad_request(msg: String) -> String {
-    format!("Error from server (BadRequest): {msg}")
-}
-
-/// The application's lines for one container instance: started at `from`, ended at
-/// `to` (None: still running), with how it ended.
-fn instance_lines(
-    c: &Cluster,
-    pod: &Pod,
-    container: &Container,
-    from: SimTime,
-    to: Option<(SimTime, &ContainerStateTerminated)>,
-) -> Vec<(SimTime, String)> {
-    let port = container
-        .ports
-        .first()
-        .map(|p| p.container_port)
-        .unwrap_or(8080);
-    let mut lines = vec![(from, format!("listening on :{port}"))];
-    let end = to.map(|(t, _)| t).unwrap_or(SimTime::MAX);
-    if let Some(log) = c.proxies.logs.get(&pod.metadata.uid) {
-        // The requests go to the Pod's first container (its application).
-        if pod.spec.containers.first().map(|x| &x.name) == Some(&container.name) {
-            lines.extend(log.iter().filter(|(t, _)| *t >= from && *t <= end).cloned());
-        }
-    }
-    if let Some((t, term)) = to {
-        let last = match (term.reason.as_str(), term.exit_code) {
-            ("OOMKilled", _) => None,
-            (_, 0) => Some("received SIGTERM, shutting down".to_string()),
-            (_, code) => Some(format!("fatal: exiting with code {code}")),
-        };
-        if let Some(l) = last {
-            lines.push((t, l));
-        }
-    }
-    lines
-}
-
 /// `kubectl logs`.
-pub(super) fn logs(c: &mut Cluster, words: &[String]) -> R {
+pub(super) fn logs(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     let p = parse_flags(words, LOGS_FLAGS, "kubectl logs")?;
     let ns = namespace(&p);
     let tail: Option<usize> = match p.get("tail") {
@@ -86,8 +49,8 @@ pub(super) fn logs(c: &mut Cluster, words: &[String]) -> R {
         [] => return Err("error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples".into()),
         [one] => match one.split_once('/') {
             Some((t, n)) if !matches!(t, "pod" | "pods" | "po") => {
-                let (pod, found) = attachable_pod(c, &ns, t, n)?;
-                return logs_of(c, &p, &ns, &pod, None, tail, found);
+                let (pod, found) = attachable_pod(c, k, &ns, t, n)?;
+                return logs_of(c, k, &p, &ns, &pod, None, tail, found);
             }
             Some((_, n)) => n.to_string(),
             None => one.clone(),
@@ -102,36 +65,42 @@ pub(super) fn logs(c: &mut Cluster, words: &[String]) -> R {
         _ => return Err("error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples".into()),
     };
     let inline = p.args.get(1).cloned();
-    logs_of(c, &p, &ns, &name, inline, tail, String::new())
+    logs_of(c, k, &p, &ns, &name, inline, tail, String::new())
 }
 
 /// `AttachablePodForObject` for `TYPE/NAME`: the first of the workload's Pods in
 /// `podutils.ByLogging` order, and kubectl's `Found N pods, using pod/NAME` line.
-fn attachable_pod(c: &Cluster, ns: &str, t: &str, n: &str) -> Result<(String, String), String> {
+fn attachable_pod(
+    c: &mut Cluster,
+    k: &Client,
+    ns: &str,
+    t: &str,
+    n: &str,
+) -> Result<(String, String), String> {
     let kind = super::util::kind_arg(t)?;
-    let key = ObjKey::new(ns, n);
-    let selector = match c.store.get_object(kind, &key) {
-        Some(Object::Deployment(d)) => d.spec.selector.clone(),
-        Some(Object::ReplicaSet(r)) => r.spec.selector.clone(),
-        Some(Object::StatefulSet(s)) => s.spec.selector.clone(),
-        Some(Object::DaemonSet(d)) => d.spec.selector.clone(),
-        Some(Object::Job(j)) => j.spec.selector.clone().unwrap_or_default(),
-        Some(Object::Service(s)) => {
+    let selector = match &*k.get(c, kind, ns, n).map_err(api)? {
+        Object::Deployment(d) => d.spec.selector.clone(),
+        Object::ReplicaSet(r) => r.spec.selector.clone(),
+        Object::StatefulSet(s) => s.spec.selector.clone(),
+        Object::DaemonSet(d) => d.spec.selector.clone(),
+        Object::Job(j) => j.spec.selector.clone().unwrap_or_default(),
+        Object::Service(s) => {
             LabelSelector::from_labels(&s.spec.selector.clone().unwrap_or_default())
         }
-        Some(other) => {
+        other => {
             return Err(format!(
                 "error: cannot get the logs from {}",
                 crate::printers::get::name_prefix(other.kind())
             ))
         }
-        None => return Err(crate::apiserver::ApiError::not_found(kind, n).kubectl_text()),
     };
-    let mut pods: Vec<&Pod> = c
-        .store
-        .list_ns::<Pod>(ns)
-        .filter(|p| !selector.is_empty() && selector.matches(&p.metadata.labels))
-        .collect();
+    let listed = if selector.is_empty() {
+        Vec::new()
+    } else {
+        k.list(c, Kind::Pod, Some(ns), Some(&selector), &[])
+            .map_err(api)?
+    };
+    let mut pods: Vec<&Pod> = listed.iter().filter_map(|o| Pod::from_object(o)).collect();
     if pods.is_empty() {
         return Err("error: timed out waiting for the condition".into());
     }
@@ -176,8 +145,10 @@ fn attachable_pod(c: &Cluster, ns: &str, t: &str, n: &str) -> Result<(String, St
 }
 
 /// The logs of Pod `name` (`inline`: a container named after it on the command line).
+#[allow(clippy::too_many_arguments)]
 fn logs_of(
     c: &mut Cluster,
+    k: &Client,
     p: &crate::command::args::Parsed,
     ns: &str,
     name: &str,
@@ -185,15 +156,10 @@ fn logs_of(
     tail: Option<usize>,
     found: String,
 ) -> R {
-    let (ns, name) = (ns.to_string(), name.to_string());
-    let key = ObjKey::new(&ns, &name);
-    let Some(pod) = c.store.get::<Pod>(&key).cloned() else {
-        return Err(format!(
-            "Error from server (NotFound): pods \"{name}\" not found"
-        ));
-    };
+    let key = ObjKey::new(ns, name);
+    let pod: Pod = k.get_as(c, &key).map_err(api)?;
     let mut prefix = found;
-    let container_name = match p.get("container").map(str::to_string).or(inline) {
+    let container = match p.get("container").map(str::to_string).or(inline) {
         Some(n) => n,
         None => {
             let first = pod
@@ -219,137 +185,37 @@ fn logs_of(
             first
         }
     };
-    let Some(container) = pod
+    let known = pod
         .spec
         .containers
         .iter()
         .chain(&pod.spec.init_containers)
-        .find(|x| x.name == container_name)
-        .cloned()
-    else {
+        .any(|x| x.name == container);
+    if !known {
         return Err(format!(
-            "error: container {container_name} is not valid for pod {name}"
-        ));
-    };
-    if pod.spec.node_name.is_empty() {
-        return Err(bad_request(format!(
-            "container \"{container_name}\" in pod \"{name}\" is waiting to start: ContainerCreating"
-        )));
-    }
-    // The API server asks the node's kubelet: a node that cannot answer fails it.
-    let reachable = c
-        .kubelets
-        .get(&pod.spec.node_name)
-        .is_some_and(|k| k.up && !k.partitioned);
-    if !reachable {
-        let ip = c
-            .store
-            .get::<Node>(&ObjKey::new("", &pod.spec.node_name))
-            .and_then(|n| n.status.addresses.iter().find(|a| a.type_ == "InternalIP"))
-            .map(|a| a.address.clone())
-            .unwrap_or_default();
-        return Err(format!(
-            "Error from server: Get \"https://{ip}:10250/containerLogs/{ns}/{name}/{container_name}\": dial tcp {ip}:10250: connect: no route to host"
+            "error: container {container} is not valid for pod {name}"
         ));
     }
-    let status = pod
-        .status
-        .container_statuses
-        .iter()
-        .chain(&pod.status.init_container_statuses)
-        .find(|s| s.name == container_name)
-        .cloned()
-        .unwrap_or_default();
-    let t = |s: &str| parse_rfc3339(s).unwrap_or(0);
-    let lines = if p.bool("previous") {
-        let Some(last) = status.last_state.terminated.as_ref() else {
-            return Err(bad_request(format!(
-                "previous terminated container \"{container_name}\" in pod \"{name}\" not found"
-            )));
-        };
-        instance_lines(
-            c,
-            &pod,
-            &container,
-            t(&last.started_at),
-            Some((t(&last.finished_at), last)),
-        )
-    } else if let Some(r) = &status.state.running {
-        instance_lines(c, &pod, &container, t(&r.started_at), None)
-    } else if let Some(term) = &status.state.terminated {
-        instance_lines(
-            c,
-            &pod,
-            &container,
-            t(&term.started_at),
-            Some((t(&term.finished_at), term)),
-        )
-    } else if let Some(last) = &status.last_state.terminated {
-        instance_lines(
-            c,
-            &pod,
-            &container,
-            t(&last.started_at),
-            Some((t(&last.finished_at), last)),
-        )
-    } else {
-        let reason = status
-            .state
-            .waiting
-            .as_ref()
-            .map(|w| w.reason.clone())
-            .unwrap_or_default();
-        return Err(bad_request(match reason.as_str() {
-            "ErrImagePull" => format!(
-                "container \"{container_name}\" in pod \"{name}\" is waiting to start: image can't be pulled"
-            ),
-            "ImagePullBackOff" => format!(
-                "container \"{container_name}\" in pod \"{name}\" is waiting to start: trying and failing to pull image"
-            ),
-            "" => format!(
-                "container \"{container_name}\" in pod \"{name}\" is waiting to start - no logs yet"
-            ),
-            r => format!("container \"{container_name}\" in pod \"{name}\" is waiting to start: {r}"),
-        }));
+    let options = LogOptions {
+        container: container.clone(),
+        previous: p.bool("previous"),
+        tail,
+        timestamps: p.bool("timestamps"),
+        since: None,
     };
-    let render = |lines: &[(SimTime, String)]| -> String {
-        lines
-            .iter()
-            .map(|(at, l)| {
-                if p.bool("timestamps") {
-                    format!("{} {l}\n", crate::time::rfc3339(*at))
-                } else {
-                    format!("{l}\n")
-                }
-            })
-            .collect()
-    };
-    let shown: Vec<(SimTime, String)> = match tail {
-        Some(n) => lines[lines.len().saturating_sub(n)..].to_vec(),
-        None => lines.clone(),
-    };
-    let mut out = prefix + &render(&shown);
-    if p.bool("follow") {
-        let seen = lines.len();
+    let mut out = prefix + &k.log(c, &key, options.clone()).map_err(api)?;
+    if p.bool("follow") && !p.bool("previous") {
+        // The stream goes on for FOLLOW of simulated time: what the running instance
+        // prints meanwhile.
         let from = c.now();
         c.advance(FOLLOW);
-        if let Some(pod) = c.store.get::<Pod>(&key).cloned() {
-            let started = pod
-                .status
-                .container_statuses
-                .iter()
-                .find(|s| s.name == container_name)
-                .and_then(|s| s.state.running.as_ref())
-                .map(|r| t(&r.started_at));
-            if let Some(start) = started {
-                let now_lines = instance_lines(c, &pod, &container, start, None);
-                let new: Vec<(SimTime, String)> = now_lines
-                    .into_iter()
-                    .skip(seen)
-                    .filter(|(at, _)| *at >= from)
-                    .collect();
-                out.push_str(&render(&new));
-            }
+        let more = LogOptions {
+            tail: None,
+            since: Some(from + 1),
+            ..options
+        };
+        if let Ok(text) = k.log(c, &key, more) {
+            out.push_str(&text);
         }
     }
     Ok(out.trim_end_matches('\n').to_string())

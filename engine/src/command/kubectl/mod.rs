@@ -10,8 +10,8 @@
 mod api_resources;
 mod apply;
 mod auth;
-mod authz;
 mod autoscale;
+
 mod create;
 mod delete;
 mod expose;
@@ -28,7 +28,8 @@ mod wait;
 
 use super::{Files, Outcome};
 use crate::cluster::Cluster;
-use util::RB;
+use crate::command::client::Client;
+use util::{R, RB};
 
 /// A required flag left out: cobra's error, which kubectl's `cli.Run` logs through klog
 /// (`E0101 00:00:05.000000       1 run.go:72] "command failed" err="required flag(s) \"image\" not set"`),
@@ -335,30 +336,6 @@ fn verb_first(words: &[String]) -> Vec<String> {
     out
 }
 
-/// Whether the command talks to the API server (kubectl's client-only commands and
-/// client-side dry runs do not).
-fn needs_server(words: &[String]) -> bool {
-    let verb = words.first().map(String::as_str).unwrap_or("");
-    let client_dry = words
-        .iter()
-        .any(|w| w == "--dry-run=client" || w == "--dry-run");
-    match verb {
-        "version" => !words
-            .iter()
-            .any(|w| w == "--client" || w == "--client=true"),
-        "create" => {
-            let from_file = words
-                .iter()
-                .any(|w| w == "-f" || w.starts_with("--filename") || w.starts_with("-f="));
-            // A generator's client dry run prints what it built: no request.
-            !client_dry || from_file
-        }
-        "run" => !client_dry,
-        "completion" | "" => false,
-        _ => true,
-    }
-}
-
 /// Run `kubectl WORDS…` (the words after `kubectl`): the verb picks the command.
 pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) -> Outcome {
     let words = &verb_first(words);
@@ -369,7 +346,7 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
     if words.first().is_some_and(|w| w == "config") {
         return auth::config(c, &words[1..]);
     }
-    let (words, as_user, as_groups) = match authz::take_impersonation(words) {
+    let (words, as_user, as_groups) = match crate::command::client::take_impersonation(words) {
         Ok(x) => x,
         Err(e) => return Outcome::err(format!("{e}\n")),
     };
@@ -379,142 +356,52 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
             return o;
         }
     }
-    // Authentication, then authorization: the API server's first two stages (they
-    // need no etcd: the authorizer reads the RBAC objects from its informers' cache).
-    if !needs_server(words) {
-        return run_sent(c, words, stdin, files);
-    }
     let command = format!("kubectl {}", words.join(" "));
-    let user = match authz::requester(c, as_user.as_deref(), &as_groups) {
-        Ok(u) => u,
-        Err(e) => {
-            let first = authz::first_call(c, words, stdin, files).unwrap_or_default();
-            record_refused_identity(c, &command, as_user.as_deref(), &e, first);
-            return Outcome::err(e);
-        }
-    };
-    if words.first().is_some_and(|w| w == "auth") {
-        return auth::auth(c, &user, &words[1..]);
+    let k = Client::new(c, &command, as_user.map(|u| (u, as_groups)));
+    let o = run_sent(c, &k, words, stdin, files);
+    // A token the authenticator refuses, or an impersonation the user may not do, is
+    // met in discovery, before the verb's own requests: kubectl prints it alone.
+    match k.identity_error() {
+        Some(e) => Outcome::err(format!("{}\n", e.kubectl_text())),
+        None => o,
     }
-    let verdicts = authz::decide(c, &user, words, stdin, files);
-    if let Some((attrs, error, out)) = verdicts.refusal {
-        // kubectl's own checks (flags, files) come before any request.
-        let mut scratch = c.clone();
-        let own = run_verb(&mut scratch, words, stdin, files);
-        if !own.ok && !sent_anything(&own) {
-            return own;
-        }
-        c.record_refused(&command, &user.name, Some(&user), &attrs, &error);
-        return out;
-    }
-    c.start_acting(user, command, verdicts.allowed);
-    let o = run_sent(c, words, stdin, files);
-    c.finish_acting(o.ok || sent_anything(&o));
-    o
 }
 
-/// Whether a failed command's output shows the server answered (else kubectl's own
-/// checks stopped it before any request).
-fn sent_anything(o: &Outcome) -> bool {
-    o.output.contains("Error from server")
-        || o.output.contains("error: failed to create")
-        || o.output.contains("etcdserver:")
-        || o.output.contains("error when ")
-}
-
-/// Record the request refused before authorization of the command: the context's
-/// token refused (401), or an impersonation the user may not do (403).
-fn record_refused_identity(
+/// The command with its `--dry-run`: kubectl's dry runs, then the verb.
+fn run_sent(
     c: &mut Cluster,
-    command: &str,
-    as_user: Option<&str>,
-    e: &str,
-    first: crate::apiserver::rbac::Attributes,
-) {
-    use crate::apiserver::rbac::Attributes;
-    let context_user = c
-        .kubeconfig()
-        .current_context()
-        .map(|x| x.user.clone())
-        .unwrap_or_default();
-    match c.current_user() {
-        None => {
-            let err = crate::apiserver::ApiError {
-                code: 401,
-                reason: "Unauthorized",
-                message: "Unauthorized".into(),
-                kubectl_message: None,
-            };
-            c.record_refused(command, &context_user, None, &first, &err);
-        }
-        Some(me) => {
-            let a = Attributes {
-                verb: "impersonate".into(),
-                resource: "users".into(),
-                name: as_user.unwrap_or_default().into(),
-                ..Default::default()
-            };
-            let err = crate::apiserver::ApiError {
-                code: 403,
-                reason: "Forbidden",
-                message: e
-                    .trim_end()
-                    .trim_start_matches("Error from server (Forbidden): ")
-                    .to_string(),
-                kubectl_message: None,
-            };
-            c.record_refused(command, &me.name, Some(&me), &a, &err);
-        }
-    }
-}
-
-/// The command after authorization: etcd's quorum, then kubectl's dry runs and verbs.
-fn run_sent(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) -> Outcome {
-    if c.etcd_lost_quorum() && !c.apiserver_down() {
-        if let Some(o) = refused::timed_out(c, words, stdin, files) {
-            return o;
-        }
-    }
+    k: &Client,
+    words: &[String],
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> Outcome {
     if !takes_dry_run(words) {
-        return run_verb(c, words, stdin, files);
+        return run_verb(c, k, words, stdin, files);
     }
     let (words, strategy, warning) = match take_dry_run(c, words) {
         Ok(x) => x,
         Err(e) => return Outcome::err(e),
     };
     if strategy == DryRun::None {
-        let mut o = run_verb(c, &words, stdin, files);
+        let mut o = run_verb(c, k, &words, stdin, files);
         o.output.insert_str(0, &warning);
         return o;
     }
-    // A dry run changes nothing: the command runs against a copy of the cluster, which
-    // is then dropped. The server's answers (validation, admission, NotFound) still
-    // come back, as with `--dry-run=server`; with `client` kubectl would skip the
-    // server's validation — the one difference this keeps.
-    let mut scratch = c.clone();
-    let client = strategy == DryRun::Client;
-    let mut o = match words.first().map(String::as_str) {
-        // A client dry run of a generator: kubectl prints the object it built.
-        Some("create") if client => {
-            match create::create_with(&mut scratch, &words[1..], stdin, files, true) {
-                Ok(s) => Outcome::ok(s),
-                Err(e) => Outcome::err(e),
-            }
-        }
-        // These decide differently without the server: no evictions, the template.
-        Some("run") if client => match run::run_pod(&mut scratch, &words[1..], true) {
-            Ok(s) => Outcome::ok(s),
-            Err(e) => Outcome::err(e),
-        },
-        Some("drain") if client => blocking(node::drain_with(&mut scratch, &words[1..], true)),
-        Some("expose") if client => match expose::expose(&mut scratch, &words[1..], true) {
-            Ok(s) => Outcome::ok(s),
-            Err(e) => Outcome::err(e),
-        },
-        Some("rollout") if client => {
-            blocking(rollout::rollout_with(&mut scratch, &words[1..], true))
-        }
-        _ => run_verb(&mut scratch, &words, stdin, files),
+    let mut k = k.clone();
+    let mut o = if strategy == DryRun::Server {
+        // Every write goes to the API server as a dry run: each passes every stage,
+        // and none is stored.
+        k.server_dry_run = true;
+        run_verb(c, &k, &words, stdin, files)
+    } else {
+        // A client dry run sends no write: kubectl works on its own copy of what it
+        // reads, which is then dropped (its reads are kept in the request log).
+        k.client_dry_run = true;
+        let mut scratch = c.clone();
+        let before = c.request_log().recent.back().map_or(0, |r| r.n);
+        let o = client_dry_run(&mut scratch, &k, &words, stdin, files);
+        c.adopt_requests(scratch.request_log(), before);
+        o
     };
     // A dry run does not wait: nothing was really deleted or evicted. A drain that
     // would have waited for its evictions is done (`deleteOrEvictPodsSimple` returns
@@ -528,9 +415,6 @@ fn run_sent(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn 
             o.output = format!("{}{node} drained\n", o.output);
         }
     }
-    if strategy == DryRun::Server {
-        c.adopt_dry_run_writes(&mut scratch);
-    }
     let suffix = if strategy == DryRun::Server {
         "(server dry run)"
     } else {
@@ -538,6 +422,36 @@ fn run_sent(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn 
     };
     o.output = format!("{warning}{}", mark_dry_run(&o.output, suffix));
     o
+}
+
+/// A client dry run, on kubectl's own copy of the cluster: a generator prints the
+/// object it built; `run`, `drain`, `expose` and `rollout` decide without the server.
+fn client_dry_run(
+    scratch: &mut Cluster,
+    k: &Client,
+    words: &[String],
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> Outcome {
+    let result = |r: R| match r {
+        Ok(s) => Outcome::ok(s),
+        Err(e) => Outcome::err(e),
+    };
+    match words.first().map(String::as_str) {
+        Some("create") => result(create::create_with(
+            scratch,
+            k,
+            &words[1..],
+            stdin,
+            files,
+            true,
+        )),
+        Some("run") => result(run::run_pod(scratch, k, &words[1..], true)),
+        Some("drain") => blocking(node::drain_with(scratch, k, &words[1..], true)),
+        Some("expose") => result(expose::expose(scratch, k, &words[1..], true)),
+        Some("rollout") => blocking(rollout::rollout_with(scratch, k, &words[1..], true)),
+        _ => run_verb(scratch, k, words, stdin, files),
+    }
 }
 
 /// The API server's warning on every request for the deprecated v1 Endpoints
@@ -560,12 +474,17 @@ fn names_endpoints(words: &[String]) -> bool {
 }
 
 /// Run one verb (no `--dry-run` left in `words`).
-fn run_verb(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files) -> Outcome {
-    c.store.warnings.clear();
-    let mut o = run_verb_inner(c, words, stdin, files);
+fn run_verb(
+    c: &mut Cluster,
+    k: &Client,
+    words: &[String],
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> Outcome {
+    let mut o = run_verb_inner(c, k, words, stdin, files);
     // Admission's warnings (PodSecurity's `would violate …`), once each, before the
     // answer: kubectl's warning handler deduplicates them for the whole command.
-    let warnings = std::mem::take(&mut c.store.warnings);
+    let warnings = k.take_warnings();
     let mut seen = std::collections::BTreeSet::new();
     let lines: String = warnings
         .into_iter()
@@ -583,6 +502,7 @@ fn run_verb(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn 
 
 fn run_verb_inner(
     c: &mut Cluster,
+    k: &Client,
     words: &[String],
     stdin: Option<&str>,
     files: &dyn Files,
@@ -592,32 +512,33 @@ fn run_verb_inner(
     };
     let rest = &words[1..];
     let r = match verb.as_str() {
-        "get" => get::get(c, rest, files),
-        "describe" => get::describe(c, rest),
-        "create" => create::create(c, rest, stdin, files),
-        "run" => run::run_pod(c, rest, false),
+        "get" => get::get(c, k, rest, files),
+        "describe" => get::describe(c, k, rest),
+        "create" => create::create(c, k, rest, stdin, files),
+        "run" => run::run_pod(c, k, rest, false),
         "api-resources" => api_resources::api_resources(rest),
         "api-versions" => api_resources::api_versions(rest),
-        "expose" => expose::expose(c, rest, false),
-        "logs" => logs::logs(c, rest),
-        "apply" => apply::apply(c, rest, stdin, files),
-        "replace" => apply::replace(c, rest, stdin, files),
-        "delete" => return blocking(delete::delete(c, rest, stdin, files)),
-        "scale" => update::scale(c, rest),
-        "autoscale" => autoscale::autoscale(c, rest),
-        "top" => autoscale::top(c, rest),
-        "set" => update::set(c, rest),
-        "rollout" => return blocking(rollout::rollout(c, rest)),
-        "cordon" => node::cordon(c, rest, true),
-        "uncordon" => node::cordon(c, rest, false),
-        "drain" => return blocking(node::drain(c, rest)),
-        "taint" => node::taint(c, rest),
-        "label" => update::label(c, rest, false),
-        "annotate" => update::label(c, rest, true),
-        "patch" => update::patch(c, rest),
-        "edit" => update::edit(c, rest, stdin),
-        "wait" => return blocking(wait::wait(c, rest)),
+        "expose" => expose::expose(c, k, rest, false),
+        "logs" => logs::logs(c, k, rest),
+        "apply" => apply::apply(c, k, rest, stdin, files),
+        "replace" => apply::replace(c, k, rest, stdin, files),
+        "delete" => return blocking(delete::delete(c, k, rest, stdin, files)),
+        "scale" => update::scale(c, k, rest),
+        "autoscale" => autoscale::autoscale(c, k, rest),
+        "top" => autoscale::top(c, k, rest),
+        "set" => update::set(c, k, rest),
+        "rollout" => return blocking(rollout::rollout(c, k, rest)),
+        "cordon" => node::cordon(c, k, rest, true),
+        "uncordon" => node::cordon(c, k, rest, false),
+        "drain" => return blocking(node::drain(c, k, rest)),
+        "taint" => node::taint(c, k, rest),
+        "label" => update::label(c, k, rest, false),
+        "annotate" => update::label(c, k, rest, true),
+        "patch" => update::patch(c, k, rest),
+        "edit" => update::edit(c, k, rest, stdin),
+        "wait" => return blocking(wait::wait(c, k, rest)),
         "version" => version(rest),
+        "auth" => return auth::auth(c, k, rest),
         other => Err(format!(
             "error: unknown command \"{other}\" for \"kubectl\"\nRun 'kubectl --help' for usage."
         )),

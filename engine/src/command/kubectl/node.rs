@@ -8,28 +8,39 @@
 
 use super::util::{api, timeout_flag, DEFAULT_WAIT, R, RB};
 use crate::api::*;
+use crate::apiserver::selectors::parse_label_selector;
 use crate::apiserver::validation::{label_value_errors, qualified_name_errors};
-use crate::apiserver::{ApiError, ObjKey};
-use crate::client::Request;
-use crate::cluster::{kubectl as user, Cluster};
+use crate::apiserver::ObjKey;
+use crate::cluster::Cluster;
 use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec};
+use crate::command::client::Client;
 use crate::command::drain::{drain_failed, pods_for_deletion, DrainOptions};
-use crate::command::select::parse_label_selector;
 use crate::command::wait::{evict, Blocking, Eviction, EVICTION_RETRY};
 use crate::printers::get::resolve_kind;
 use crate::time::rfc3339;
 
-/// A copy of the Node `name`, or kubectl's NotFound.
-fn node_obj(c: &Cluster, name: &str) -> Result<Node, String> {
-    c.store
-        .get::<Node>(&ObjKey::new("", name))
-        .cloned()
-        .ok_or_else(|| ApiError::not_found(Kind::Node, name).kubectl_text())
+/// A copy of the Node `name` (a GET), or the API server's error.
+fn node_obj(c: &mut Cluster, k: &Client, name: &str) -> Result<Node, String> {
+    k.get_as::<Node>(c, &ObjKey::new("", name))
+        .map_err(|e| e.kubectl_text())
+}
+
+/// The names of the Nodes `sel` selects (a list), in name order.
+fn node_names(
+    c: &mut Cluster,
+    k: &Client,
+    sel: Option<&LabelSelector>,
+) -> Result<Vec<String>, String> {
+    Ok(k.list(c, Kind::Node, None, sel, &[])
+        .map_err(api)?
+        .iter()
+        .map(|n| n.meta().name.clone())
+        .collect())
 }
 
 /// Set `spec.unschedulable`, saying so as kubectl does (or that it already was).
-fn set_unschedulable(c: &mut Cluster, name: &str, on: bool) -> R {
-    let mut n = node_obj(c, name)?;
+fn set_unschedulable(c: &mut Cluster, k: &Client, name: &str, on: bool) -> R {
+    let mut n = node_obj(c, k, name)?;
     if n.spec.unschedulable == on {
         return Ok(format!(
             "node/{name} already {}",
@@ -37,8 +48,7 @@ fn set_unschedulable(c: &mut Cluster, name: &str, on: bool) -> R {
         ));
     }
     n.spec.unschedulable = on;
-    c.submit(&user(), Request::Update(Object::Node(n)))
-        .map_err(api)?;
+    k.patch(c, "", Object::Node(n)).map_err(api)?;
     Ok(format!(
         "node/{name} {}",
         if on { "cordoned" } else { "uncordoned" }
@@ -46,7 +56,7 @@ fn set_unschedulable(c: &mut Cluster, name: &str, on: bool) -> R {
 }
 
 /// `kubectl cordon NODE…` (or `kubectl uncordon` when not `on`), or `-l SELECTOR`.
-pub(super) fn cordon(c: &mut Cluster, words: &[String], on: bool) -> R {
+pub(super) fn cordon(c: &mut Cluster, k: &Client, words: &[String], on: bool) -> R {
     let verb = if on { "cordon" } else { "uncordon" };
     let p = parse_flags(
         words,
@@ -55,11 +65,7 @@ pub(super) fn cordon(c: &mut Cluster, words: &[String], on: bool) -> R {
     )?;
     let names: Vec<String> = if let Some(sel) = p.get("selector") {
         let sel = parse_label_selector(sel)?;
-        c.store
-            .list::<Node>()
-            .filter(|n| sel.matches(&n.metadata.labels))
-            .map(|n| n.metadata.name.clone())
-            .collect()
+        node_names(c, k, Some(&sel))?
     } else {
         p.args
             .iter()
@@ -77,7 +83,7 @@ pub(super) fn cordon(c: &mut Cluster, words: &[String], on: bool) -> R {
     }
     let mut out = Vec::new();
     for n in names {
-        out.push(set_unschedulable(c, &n, on)?);
+        out.push(set_unschedulable(c, k, &n, on)?);
     }
     Ok(out.join("\n"))
 }
@@ -95,13 +101,18 @@ const DRAIN_FLAGS: &[FlagSpec] = &[
 /// `kubectl drain NODE` (`drain.go` `RunDrain`, `deleteOrEvictPodsSimple`; pkg/drain's
 /// `GetPodsForDeletion` and `evictPods`): cordon, refuse the Pods the filters refuse,
 /// evict the others through the Eviction API, then wait for them to go.
-pub(super) fn drain(c: &mut Cluster, words: &[String]) -> RB {
-    drain_with(c, words, false)
+pub(super) fn drain(c: &mut Cluster, k: &Client, words: &[String]) -> RB {
+    drain_with(c, k, words, false)
 }
 
 /// [`drain`]; with `client_dry_run` (`--dry-run=client`) nothing is evicted:
 /// `deleteOrEvictPodsSimple` prints each Pod it would evict and the node is drained.
-pub(super) fn drain_with(c: &mut Cluster, words: &[String], client_dry_run: bool) -> RB {
+pub(super) fn drain_with(
+    c: &mut Cluster,
+    k: &Client,
+    words: &[String],
+    client_dry_run: bool,
+) -> RB {
     let p = parse_flags(words, DRAIN_FLAGS, "kubectl drain")?;
     // Flags kubectl has that would change what happens here but are not modelled:
     // refused rather than silently ignored.
@@ -129,9 +140,9 @@ pub(super) fn drain_with(c: &mut Cluster, words: &[String], client_dry_run: bool
         ignore_daemonsets: p.bool("ignore-daemonsets"),
     };
     let timeout = timeout_flag(&p, DEFAULT_WAIT)?;
-    let mut text = set_unschedulable(c, &name, true)?;
+    let mut text = set_unschedulable(c, k, &name, true)?;
     text.push('\n');
-    let list = pods_for_deletion(c, &name, &opts).map_err(|e| format!("{text}{e}"))?;
+    let list = pods_for_deletion(c, k, &name, &opts).map_err(|e| format!("{text}{e}"))?;
     if !list.errors.is_empty() {
         return Err(format!("{text}{}", drain_failed(&name, &list.errors)));
     }
@@ -159,9 +170,10 @@ pub(super) fn drain_with(c: &mut Cluster, words: &[String], client_dry_run: bool
             pod.metadata.namespace, pod.metadata.name
         ));
         let key = ObjKey::of(&pod.metadata);
-        match evict(c, &key, &mut text) {
-            Eviction::Accepted(uid) => pending.push((key, uid)),
-            Eviction::Retry => refused.push(key),
+        let uid = pod.metadata.uid.clone();
+        match evict(c, k, &key, &mut text) {
+            Eviction::Accepted => pending.push((key, uid)),
+            Eviction::Retry => refused.push((key, uid)),
             Eviction::Gone => {}
             Eviction::Failed(e) => errors.push(e),
         }
@@ -170,6 +182,7 @@ pub(super) fn drain_with(c: &mut Cluster, words: &[String], client_dry_run: bool
     Ok((
         text,
         Some(Blocking::drain(
+            k.clone(),
             c.now().saturating_add(timeout),
             name,
             refused,
@@ -263,7 +276,7 @@ fn parse_taints(specs: &[String]) -> Result<(Vec<Taint>, Vec<Taint>), String> {
 /// `kubectl taint nodes NODE… KEY[=VALUE]:EFFECT…` (`--all`, `-l`; a trailing `-`
 /// removes), as `taint.go` and its `utils.go` do: the new taints first, then the old
 /// ones they do not replace; `tainted`, `untainted` or `modified`.
-pub(super) fn taint(c: &mut Cluster, words: &[String]) -> R {
+pub(super) fn taint(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     let p = parse_flags(
         words,
         &[
@@ -326,11 +339,7 @@ pub(super) fn taint(c: &mut Cluster, words: &[String]) -> R {
     }
     let names: Vec<String> = if all || sel.is_some() {
         let s = sel.map(parse_label_selector).transpose()?;
-        c.store
-            .list::<Node>()
-            .filter(|n| s.as_ref().is_none_or(|s| s.matches(&n.metadata.labels)))
-            .map(|n| n.metadata.name.clone())
-            .collect()
+        node_names(c, k, s.as_ref())?
     } else if resources.len() < 2 {
         return Err(
             "error: at least one resource name must be specified since 'all' parameter is not set"
@@ -342,7 +351,7 @@ pub(super) fn taint(c: &mut Cluster, words: &[String]) -> R {
     let overwrite = p.bool("overwrite");
     let mut out = Vec::new();
     for name in names {
-        let mut n = node_obj(c, &name).map_err(|e| join_out(&out, e))?;
+        let mut n = node_obj(c, k, &name).map_err(|e| join_out(&out, e))?;
         if !overwrite {
             let exists: Vec<&str> = add
                 .iter()
@@ -413,7 +422,7 @@ pub(super) fn taint(c: &mut Cluster, words: &[String]) -> R {
             "untainted"
         };
         n.spec.taints = new;
-        c.submit(&user(), Request::Update(Object::Node(n)))
+        k.patch(c, "", Object::Node(n))
             .map_err(|e| join_out(&out, api(e)))?;
         out.push(format!("node/{name} {operation}"));
     }

@@ -5,8 +5,8 @@
 //! failed. Client-side work still happens: `version` prints the client's lines, a
 //! generator with `--dry-run=client` prints its object.
 //!
-//! And what it prints when the API server answers but etcd has no quorum
-//! ([`timed_out`]): the request that reaches the store times out.
+//! (When the API server answers but etcd has no quorum, each request meets etcd's
+//! timeout at the door, and the verb prints it as it prints any error.)
 
 use super::*;
 use crate::apiserver::API_SERVER_HOST_PORT as HP;
@@ -108,42 +108,4 @@ pub(super) fn refused(c: &Cluster, words: &[String]) -> Option<Outcome> {
         // get, describe, scale, label, annotate, expose, edit, patch, delete NAME…
         _ => with(5, &last),
     })
-}
-
-/// The command's output while etcd has no quorum (None: it runs as usual — it needs
-/// nothing from the store, or its own requests meet the timeout themselves).
-///
-/// The API server answers discovery and OpenAPI from memory, so kubectl's client-side
-/// checks (flags, files, validation) run first and their errors come back as usual;
-/// then the command's first request reaches etcd and times out. `version`,
-/// `api-resources`, `explain` and `auth can-i` need no store; `create -f`, `replace -f`
-/// and `apply -f` send their requests and report the timeout in their own words.
-pub(super) fn timed_out(
-    c: &Cluster,
-    words: &[String],
-    stdin: Option<&str>,
-    files: &dyn Files,
-) -> Option<Outcome> {
-    let verb = words.first()?.as_str();
-    let file = words
-        .iter()
-        .any(|w| w == "-f" || w.starts_with("--filename") || w.starts_with("-f="));
-    match verb {
-        "version" | "api-resources" | "explain" | "auth" | "config" | "completion" => return None,
-        "create" | "replace" | "apply" if file => return None,
-        // A generator sends its create and reports the timeout in its own words
-        // (`error: failed to create deployment: etcdserver: request timed out`).
-        "create" => return None,
-        _ => {}
-    }
-    // The client-side checks, on a copy (whatever it would change is dropped).
-    let mut scratch = c.clone();
-    let o = run_verb(&mut scratch, words, stdin, files);
-    if !o.ok && !o.output.contains("Error from server") {
-        return Some(o);
-    }
-    Some(Outcome::err(format!(
-        "{}\n",
-        crate::apiserver::ApiError::etcd_timed_out().kubectl_text()
-    )))
 }

@@ -9,10 +9,10 @@
 
 use super::util::{api, namespace, one_target, timeout_flag, DEFAULT_WAIT, NS, R, RB};
 use crate::api::*;
-use crate::apiserver::{ApiError, ObjKey};
-use crate::client::Request;
-use crate::cluster::{kubectl as user, Cluster};
+use crate::apiserver::ObjKey;
+use crate::cluster::Cluster;
 use crate::command::args::{flag, parse_flags, Parsed};
+use crate::command::client::Client;
 use crate::command::wait::Blocking;
 use crate::controllers::deployment::util::{
     revision, ANNOTATIONS_TO_SKIP, POD_TEMPLATE_HASH_LABEL,
@@ -23,27 +23,49 @@ use crate::time::rfc3339;
 /// `kubernetes.io/change-cause` (polymorphichelpers.ChangeCauseAnnotation).
 const CHANGE_CAUSE: &str = "kubernetes.io/change-cause";
 
-/// A copy of the Deployment `name` in `ns`, or kubectl's NotFound.
-fn deployment(c: &Cluster, ns: &str, name: &str) -> Result<Deployment, String> {
-    c.store
-        .get::<Deployment>(&ObjKey::new(ns, name))
-        .cloned()
-        .ok_or_else(|| ApiError::not_found(Kind::Deployment, name).kubectl_text())
+/// A copy of the Deployment `name` in `ns` (a GET), or the API server's error.
+fn deployment(c: &mut Cluster, k: &Client, ns: &str, name: &str) -> Result<Deployment, String> {
+    k.get_as::<Deployment>(c, &ObjKey::new(ns, name))
+        .map_err(|e| e.kubectl_text())
 }
 
-/// The Deployment's ReplicaSets: its revisions.
-fn owned_rs(c: &Cluster, d: &Deployment) -> Vec<ReplicaSet> {
-    crate::controllers::deployment::owned_replica_sets(&c.store, d)
+/// The Deployment's ReplicaSets, its revisions: the ReplicaSets its selector lists
+/// that it controls (`deploymentutil.GetAllReplicaSets`), oldest first.
+fn owned_rs(c: &mut Cluster, k: &Client, d: &Deployment) -> Result<Vec<ReplicaSet>, String> {
+    let listed = k
+        .list(
+            c,
+            Kind::ReplicaSet,
+            Some(&d.metadata.namespace),
+            Some(&d.spec.selector),
+            &[],
+        )
+        .map_err(api)?;
+    let mut out: Vec<ReplicaSet> = listed
+        .iter()
+        .filter_map(|o| ReplicaSet::from_object(o))
+        .filter(|r| r.metadata.controller_ref().map(|c| c.uid.as_str()) == Some(&d.metadata.uid))
+        .cloned()
+        .collect();
+    out.sort_by(|a, b| {
+        (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
+    });
+    Ok(out)
 }
 
 /// `kubectl rollout SUBCOMMAND deployment/NAME`.
-pub(super) fn rollout(c: &mut Cluster, words: &[String]) -> RB {
-    rollout_with(c, words, false)
+pub(super) fn rollout(c: &mut Cluster, k: &Client, words: &[String]) -> RB {
+    rollout_with(c, k, words, false)
 }
 
 /// [`rollout`]; with `client_dry_run` (`--dry-run=client`) `undo` prints the template
 /// it would restore instead of restoring it, as rollback.go does.
-pub(super) fn rollout_with(c: &mut Cluster, words: &[String], client_dry_run: bool) -> RB {
+pub(super) fn rollout_with(
+    c: &mut Cluster,
+    k: &Client,
+    words: &[String],
+    client_dry_run: bool,
+) -> RB {
     let Some(sub) = words.first() else {
         // cobra's DefaultSubCommandRun: the group's help.
         return Ok((super::HELP_ROLLOUT.trim_end().to_string(), None));
@@ -87,14 +109,12 @@ pub(super) fn rollout_with(c: &mut Cluster, words: &[String], client_dry_run: bo
     let at_once = |text| (text, None);
     if kind != Kind::Deployment {
         let key = ObjKey::new(&ns, &name);
-        let Some(obj) = c.store.get_object(kind, &key).cloned() else {
-            return Err(ApiError::not_found(kind, &name).kubectl_text());
-        };
+        let obj = (*k.get(c, kind, &key.namespace, &key.name).map_err(api)?).clone();
         return match sub.as_str() {
-            "status" => rollout_status(c, &p, kind, &ns, &name),
-            "history" => set_history(c, &p, &obj, &qn).map(at_once),
-            "undo" => set_undo(c, &p, obj, &qn, client_dry_run).map(at_once),
-            "restart" => set_restart(c, obj, &qn).map(at_once),
+            "status" => rollout_status(c, k, &p, kind, &ns, &name),
+            "history" => set_history(c, k, &p, &obj, &qn).map(at_once),
+            "undo" => set_undo(c, k, &p, obj, &qn, client_dry_run).map(at_once),
+            "restart" => set_restart(c, k, obj, &qn).map(at_once),
             // objectpauser.go / objectresumer.go know only Deployments.
             verb => Err(format!(
                 "error: {} \"{name}\" {} is not supported",
@@ -108,12 +128,12 @@ pub(super) fn rollout_with(c: &mut Cluster, words: &[String], client_dry_run: bo
         };
     }
     match sub.as_str() {
-        "status" => rollout_status(c, &p, kind, &ns, &name),
-        "history" => rollout_history(c, &p, &ns, &name, &qn).map(at_once),
-        "pause" => rollout_pause(c, &ns, &name, &qn, true).map(at_once),
-        "resume" => rollout_pause(c, &ns, &name, &qn, false).map(at_once),
-        "restart" => rollout_restart(c, &ns, &name, &qn).map(at_once),
-        "undo" => rollout_undo(c, &p, (&ns, &name, &qn), client_dry_run).map(at_once),
+        "status" => rollout_status(c, k, &p, kind, &ns, &name),
+        "history" => rollout_history(c, k, &p, &ns, &name, &qn).map(at_once),
+        "pause" => rollout_pause(c, k, &ns, &name, &qn, true).map(at_once),
+        "resume" => rollout_pause(c, k, &ns, &name, &qn, false).map(at_once),
+        "restart" => rollout_restart(c, k, &ns, &name, &qn).map(at_once),
+        "undo" => rollout_undo(c, k, &p, (&ns, &name, &qn), client_dry_run).map(at_once),
         other => Err(format!(
             "error: unknown command \"{other}\" for \"kubectl rollout\""
         )),
@@ -122,10 +142,10 @@ pub(super) fn rollout_with(c: &mut Cluster, words: &[String], client_dry_run: bo
 
 /// `kubectl rollout status` (`rollout_status.go`): follow the rollout until it
 /// finishes, or with `--watch=false` say once where it stands.
-fn rollout_status(c: &mut Cluster, p: &Parsed, kind: Kind, ns: &str, name: &str) -> RB {
+fn rollout_status(c: &mut Cluster, k: &Client, p: &Parsed, kind: Kind, ns: &str, name: &str) -> RB {
     let timeout = timeout_flag(p, DEFAULT_WAIT)?;
     if kind == Kind::Deployment {
-        deployment(c, ns, name)?;
+        deployment(c, k, ns, name)?;
     }
     let mut b = Blocking::rollout(
         c.now().saturating_add(timeout),
@@ -147,9 +167,9 @@ fn rollout_status(c: &mut Cluster, p: &Parsed, kind: Kind, ns: &str, name: &str)
 
 /// `kubectl rollout history` (`rollout_history.go`): the revisions with their change
 /// causes, or one revision's Pod template with `--revision=N`.
-fn rollout_history(c: &Cluster, p: &Parsed, ns: &str, name: &str, qn: &str) -> R {
-    let d = deployment(c, ns, name)?;
-    let mut rss = owned_rs(c, &d);
+fn rollout_history(c: &mut Cluster, k: &Client, p: &Parsed, ns: &str, name: &str, qn: &str) -> R {
+    let d = deployment(c, k, ns, name)?;
+    let mut rss = owned_rs(c, k, &d)?;
     rss.sort_by_key(|r| revision(&r.metadata));
     // history.go's ViewHistory: each revision's template, with the ReplicaSet's
     // change-cause written into the template's annotations (so `--revision=N` shows it).
@@ -205,8 +225,8 @@ fn rollout_history(c: &Cluster, p: &Parsed, ns: &str, name: &str, qn: &str) -> R
 
 /// `kubectl rollout pause` (`rollout_pause.go`), or `kubectl rollout resume`
 /// (`rollout_resume.go`) when not `pause`: set `spec.paused`.
-fn rollout_pause(c: &mut Cluster, ns: &str, name: &str, qn: &str, pause: bool) -> R {
-    let mut d = deployment(c, ns, name)?;
+fn rollout_pause(c: &mut Cluster, k: &Client, ns: &str, name: &str, qn: &str, pause: bool) -> R {
+    let mut d = deployment(c, k, ns, name)?;
     if d.spec.paused == pause {
         // objectpauser.go / objectresumer.go refuse, and RunPause / RunResume name the
         // object: `error: deployments.apps "web" is already paused`.
@@ -220,15 +240,15 @@ fn rollout_pause(c: &mut Cluster, ns: &str, name: &str, qn: &str, pause: bool) -
         ));
     }
     d.spec.paused = pause;
-    c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
+    k.patch(c, "", Object::Deployment(Box::new(d)))
         .map_err(api)?;
     Ok(format!("{qn} {}", if pause { "paused" } else { "resumed" }))
 }
 
 /// `kubectl rollout restart` (`rollout_restart.go`): a new `restartedAt` annotation
 /// on the Pod template, so the Deployment rolls out new Pods.
-fn rollout_restart(c: &mut Cluster, ns: &str, name: &str, qn: &str) -> R {
-    let mut d = deployment(c, ns, name)?;
+fn rollout_restart(c: &mut Cluster, k: &Client, ns: &str, name: &str, qn: &str) -> R {
+    let mut d = deployment(c, k, ns, name)?;
     if d.spec.paused {
         return Err(format!("error: deployments.apps \"{name}\" can't restart paused deployment (run rollout resume first)"));
     }
@@ -237,7 +257,7 @@ fn rollout_restart(c: &mut Cluster, ns: &str, name: &str, qn: &str) -> R {
         .metadata
         .annotations
         .insert("kubectl.kubernetes.io/restartedAt".into(), rfc3339(c.now()));
-    c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
+    k.patch(c, "", Object::Deployment(Box::new(d)))
         .map_err(api)?;
     Ok(format!("{qn} restarted"))
 }
@@ -247,12 +267,13 @@ fn rollout_restart(c: &mut Cluster, ns: &str, name: &str, qn: &str) -> R {
 /// `--to-revision=N`, becomes the Deployment's.
 fn rollout_undo(
     c: &mut Cluster,
+    k: &Client,
     p: &Parsed,
     (ns, name, qn): (&str, &str, &str),
     client_dry_run: bool,
 ) -> R {
-    let mut d = deployment(c, ns, name)?;
-    let rss = owned_rs(c, &d);
+    let mut d = deployment(c, k, ns, name)?;
+    let rss = owned_rs(c, k, &d)?;
     let to = to_revision_flag(p)?;
     let mut revs: Vec<(i64, &ReplicaSet)> =
         rss.iter().map(|r| (revision(&r.metadata), r)).collect();
@@ -304,18 +325,34 @@ fn rollout_undo(
     }
     d.metadata.annotations = annotations;
     d.spec.template = t;
-    c.submit(&user(), Request::Update(Object::Deployment(Box::new(d))))
+    k.patch(c, "", Object::Deployment(Box::new(d)))
         .map_err(api)?;
     Ok(format!("{qn} rolled back"))
 }
 
 /// The ControllerRevisions `obj` (a DaemonSet or StatefulSet) controls, by revision
 /// (`controlledHistories` in `polymorphichelpers/history.go`).
-fn controlled_histories(c: &Cluster, obj: &Object) -> Vec<ControllerRevision> {
-    crate::controllers::history::controlled_revisions(&c.store, &obj.meta().uid)
-        .into_iter()
+fn controlled_histories(
+    c: &mut Cluster,
+    k: &Client,
+    obj: &Object,
+) -> Result<Vec<ControllerRevision>, String> {
+    let m = obj.meta();
+    let listed = k
+        .list(c, Kind::ControllerRevision, Some(&m.namespace), None, &[])
+        .map_err(api)?;
+    let mut out: Vec<ControllerRevision> = listed
+        .iter()
+        .filter_map(|o| ControllerRevision::from_object(o))
+        .filter(|r| r.metadata.controller_ref().map(|c| c.uid.as_str()) == Some(&m.uid))
         .cloned()
-        .collect()
+        .collect();
+    out.sort_by(|a, b| {
+        a.revision
+            .cmp(&b.revision)
+            .then(a.metadata.name.cmp(&b.metadata.name))
+    });
+    Ok(out)
 }
 
 /// The revision parsed from `--to-revision` (0: the previous one).
@@ -339,8 +376,8 @@ fn revision_flag(p: &Parsed) -> Result<i64, String> {
 /// `kubectl rollout history` of a DaemonSet or StatefulSet (`printHistory`): each
 /// ControllerRevision with the change-cause it copied from the object's annotations,
 /// or with `--revision=N` the template that revision restores.
-fn set_history(c: &Cluster, p: &Parsed, obj: &Object, qn: &str) -> R {
-    let history = controlled_histories(c, obj);
+fn set_history(c: &mut Cluster, k: &Client, p: &Parsed, obj: &Object, qn: &str) -> R {
+    let history = controlled_histories(c, k, obj)?;
     let want = revision_flag(p)?;
     if history.is_empty() {
         return Ok(format!("{qn} \nNo rollout history found.\n"));
@@ -385,14 +422,21 @@ fn set_template(obj: &mut Object) -> Option<&mut PodTemplateSpec> {
 /// `kubectl rollout undo` of a DaemonSet or StatefulSet (`DaemonSetRollbacker` /
 /// `StatefulSetRollbacker` in `rollback.go`): the revision's patch replaces the
 /// template; the controller then moves that revision to the end of the history.
-fn set_undo(c: &mut Cluster, p: &Parsed, mut obj: Object, qn: &str, client_dry_run: bool) -> R {
+fn set_undo(
+    c: &mut Cluster,
+    k: &Client,
+    p: &Parsed,
+    mut obj: Object,
+    qn: &str,
+    client_dry_run: bool,
+) -> R {
     let to = to_revision_flag(p)?;
     if to < 0 {
         return Err(format!(
             "error: unable to find specified revision {to} in history"
         ));
     }
-    let history = controlled_histories(c, &obj);
+    let history = controlled_histories(c, k, &obj)?;
     if to == 0 && history.len() <= 1 {
         return Err("error: no last revision to roll back to".into());
     }
@@ -421,13 +465,13 @@ fn set_undo(c: &mut Cluster, p: &Parsed, mut obj: Object, qn: &str, client_dry_r
         ));
     }
     *current = template;
-    c.submit(&user(), Request::Update(obj)).map_err(api)?;
+    k.patch(c, "", obj).map_err(api)?;
     Ok(format!("{qn} rolled back"))
 }
 
 /// `kubectl rollout restart` of a DaemonSet or StatefulSet (`objectrestarter.go`): a
 /// new `restartedAt` annotation on the template.
-fn set_restart(c: &mut Cluster, mut obj: Object, qn: &str) -> R {
+fn set_restart(c: &mut Cluster, k: &Client, mut obj: Object, qn: &str) -> R {
     let now = rfc3339(c.now());
     let Some(t) = set_template(&mut obj) else {
         return Err(format!("error: no restarter has been implemented for {qn}"));
@@ -435,6 +479,6 @@ fn set_restart(c: &mut Cluster, mut obj: Object, qn: &str) -> R {
     t.metadata
         .annotations
         .insert("kubectl.kubernetes.io/restartedAt".into(), now);
-    c.submit(&user(), Request::Update(obj)).map_err(api)?;
+    k.patch(c, "", obj).map_err(api)?;
     Ok(format!("{qn} restarted"))
 }

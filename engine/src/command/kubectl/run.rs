@@ -24,7 +24,12 @@ const RUN_FLAGS: &[FlagSpec] = &[
 /// [--command] [-- ARGS…]` (`run.go`): one Pod, labelled `run=NAME` unless `--labels`
 /// says otherwise, its container named after it; the words after `--` are its args,
 /// or with `--command` its command.
-pub(super) fn run_pod(c: &mut Cluster, words: &[String], client_dry_run: bool) -> R {
+pub(super) fn run_pod(
+    c: &mut Cluster,
+    k: &crate::command::client::Client,
+    words: &[String],
+    client_dry_run: bool,
+) -> R {
     let p = parse_flags(words, RUN_FLAGS, "kubectl run")?;
     let before = p.dash.unwrap_or(p.args.len());
     let Some(name) = p.args.first().filter(|_| before > 0) else {
@@ -97,6 +102,7 @@ pub(super) fn run_pod(c: &mut Cluster, words: &[String], client_dry_run: bool) -
     let mut pod: Pod = typed_from_client(&client)?;
     pod.metadata.namespace = ns.clone();
     let out = Output {
+        client: k.clone(),
         format: p.get("output").map(str::to_string),
         client_dry_run,
         explicit_ns,

@@ -12,7 +12,7 @@
 //! name (`containers` → `name`, `ports` → `containerPort` or `port`, `volumeMounts` →
 //! `mountPath`…) rather than from the OpenAPI schema; other lists are replaced whole.
 
-use crate::rest::patch::merge_key;
+use crate::apiserver::patch::merge_key;
 use serde_json::{Map, Value};
 
 /// `CreateThreeWayMergePatch` of three JSON objects.

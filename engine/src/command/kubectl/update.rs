@@ -9,28 +9,28 @@
 
 use super::util::{api, int_flag, key_for, namespace, one_target, targets, NS, R};
 use crate::api::*;
+use crate::apiserver::patch::PatchType;
+use crate::apiserver::selectors::{parse_field_selector, parse_label_selector};
 use crate::apiserver::validation::label_value_errors;
-use crate::apiserver::{ApiError, ObjKey};
-use crate::client::Request;
-use crate::cluster::{kubectl as user, Cluster};
+use crate::apiserver::ObjKey;
+use crate::cluster::Cluster;
 use crate::command::args::{bool_flag, flag, parse_flags, Parsed};
-use crate::command::select::{fields_match, parse_field_selector, parse_label_selector};
+use crate::command::client::Client;
 use crate::printers::qualified_name;
-use crate::rest::patch::merge_patch;
 
 /// `kubernetes.io/change-cause` (polymorphichelpers.ChangeCauseAnnotation).
 const CHANGE_CAUSE: &str = "kubernetes.io/change-cause";
 
-/// A copy of the live object to change, or kubectl's NotFound.
-fn get_cloned(c: &Cluster, kind: Kind, key: &ObjKey) -> Result<Object, String> {
-    c.store
-        .get_object(kind, key)
-        .cloned()
-        .ok_or_else(|| ApiError::not_found(kind, &key.name).kubectl_text())
+/// A copy of the live object to change (a GET), or the API server's error as kubectl
+/// prints it.
+fn get_cloned(c: &mut Cluster, k: &Client, kind: Kind, key: &ObjKey) -> Result<Object, String> {
+    k.get(c, kind, &key.namespace, &key.name)
+        .map(|o| (*o).clone())
+        .map_err(api)
 }
 
 /// `kubectl scale TYPE NAME --replicas=N` (Deployments and ReplicaSets).
-pub(super) fn scale(c: &mut Cluster, words: &[String]) -> R {
+pub(super) fn scale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     let p = parse_flags(
         words,
         &[
@@ -65,39 +65,40 @@ pub(super) fn scale(c: &mut Cluster, words: &[String]) -> R {
     .filter(|v| *v != -1);
     let (kind, name) = one_target(&p, "scale")?;
     let key = key_for(kind, &namespace(&p), &name);
-    let mut obj = get_cloned(c, kind, &key)?;
-    let now = match &obj {
-        Object::Deployment(d) => Some(d.spec.replicas),
-        Object::ReplicaSet(r) => Some(r.spec.replicas),
-        Object::StatefulSet(s) => Some(s.spec.replicas),
-        _ => None,
-    };
-    if let (Some(want), Some(was)) = (current, now) {
+    if !matches!(
+        kind,
+        Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
+    ) {
+        return Err(format!(
+            "error: no scaler has been implemented for {{\"\" \"{}\"}}",
+            kind.name()
+        ));
+    }
+    if let Some(want) = current {
+        // kubectl/pkg/scale's ScalePrecondition reads the scale first.
+        let obj = get_cloned(c, k, kind, &key)?;
+        let was = obj
+            .to_json()
+            .pointer("/spec/replicas")
+            .and_then(serde_json::Value::as_i64)
+            .unwrap_or(0);
         if want != was {
             // kubectl/pkg/scale's PreconditionError.
             return Err(format!("error: Expected replicas to be {want}, was {was}"));
         }
     }
-    match &mut obj {
-        Object::Deployment(d) => d.spec.replicas = replicas,
-        Object::ReplicaSet(r) => r.spec.replicas = replicas,
-        Object::StatefulSet(s) => s.spec.replicas = replicas,
-        _ => {
-            return Err(format!(
-                "error: no scaler has been implemented for {{\"\" \"{}\"}}",
-                kind.name()
-            ))
-        }
-    }
-    c.submit(&user(), Request::Update(obj)).map_err(api)?;
+    // ScaleSimple: a merge patch of the scale subresource.
+    let patch = serde_json::json!({"spec": {"replicas": replicas}});
+    k.patch_doc(c, kind, &key, "scale", PatchType::Merge, patch)
+        .map_err(api)?;
     Ok(format!("{} scaled", qualified_name(kind, &name)))
 }
 
 /// `kubectl set image|resources …`.
-pub(super) fn set(c: &mut Cluster, words: &[String]) -> R {
+pub(super) fn set(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     match words.first().map(String::as_str) {
         Some("image") => {}
-        Some("resources") => return set_resources(c, &words[1..]),
+        Some("resources") => return set_resources(c, k, &words[1..]),
         // cobra's DefaultSubCommandRun: no subcommand prints the group's help.
         None => return Ok(super::HELP_SET.trim_end().to_string()),
         Some(_) => {
@@ -122,7 +123,8 @@ pub(super) fn set(c: &mut Cluster, words: &[String]) -> R {
         "set image",
     )?;
     let key = key_for(kind, &namespace(&p), &name);
-    let mut obj = get_cloned(c, kind, &key)?;
+    let before = get_cloned(c, k, kind, &key)?;
+    let mut obj = before.clone();
     let Some(spec) = pod_spec_of(&mut obj) else {
         return Err(format!(
             "error: {} does not have containers",
@@ -142,11 +144,10 @@ pub(super) fn set(c: &mut Cluster, words: &[String]) -> R {
             return Err(format!("error: unable to find container named \"{cname}\""));
         }
     }
-    let before = c.store.get_object(kind, &key).cloned();
-    if before.as_ref() == Some(&obj) {
+    if before == obj {
         return Ok(String::new());
     }
-    c.submit(&user(), Request::Update(obj)).map_err(api)?;
+    k.patch(c, "", obj).map_err(api)?;
     Ok(format!("{} image updated", qualified_name(kind, &name)))
 }
 
@@ -217,7 +218,7 @@ fn glob_match(pattern: &str, name: &str) -> bool {
 /// (`set_resources.go`): the named requests and limits set on every selected container
 /// of each object's Pod template; `resource requirements updated`, or nothing when
 /// nothing changed.
-fn set_resources(c: &mut Cluster, words: &[String]) -> R {
+fn set_resources(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     let p = parse_flags(
         words,
         &[
@@ -245,13 +246,14 @@ fn set_resources(c: &mut Cluster, words: &[String]) -> R {
     let (mut out, mut errs) = (Vec::new(), Vec::new());
     for (kind, name) in objects {
         let key = key_for(kind, &ns, &name);
-        let mut obj = match get_cloned(c, kind, &key) {
+        let before = match get_cloned(c, k, kind, &key) {
             Ok(o) => o,
             Err(e) => {
                 errs.push(e);
                 continue;
             }
         };
+        let mut obj = before.clone();
         let qn = qualified_name(kind, &name);
         let Some(spec) = pod_spec_of(&mut obj) else {
             // `Info.ObjectName()`: the resource's plural with a server's mapping.
@@ -276,10 +278,10 @@ fn set_resources(c: &mut Cluster, words: &[String]) -> R {
             errs.push(format!("error: unable to find container named {selector}"));
             continue;
         }
-        if c.store.get_object(kind, &key) == Some(&obj) {
+        if before == obj {
             continue;
         }
-        match c.submit(&user(), Request::Update(obj)) {
+        match k.patch(c, "", obj) {
             Ok(_) => out.push(format!("{qn} resource requirements updated")),
             Err(e) => errs.push(format!(
                 "error: failed to patch resources update to pod template {}",
@@ -404,7 +406,7 @@ fn aggregate(errs: &[String]) -> String {
 /// `kubectl label` (or `kubectl annotate` when `annotations`): `KEY=VALUE` sets,
 /// `KEY-` removes, on named objects or those `-l`/`--field-selector`/`--all` select
 /// (`label.go` `RunLabel`, `annotate.go` `RunAnnotate`).
-pub(super) fn label(c: &mut Cluster, words: &[String], annotations: bool) -> R {
+pub(super) fn label(c: &mut Cluster, k: &Client, words: &[String], annotations: bool) -> R {
     let verb = if annotations { "annotate" } else { "label" };
     let what = if annotations { "annotation" } else { "label" };
     let p = parse_flags(
@@ -442,20 +444,28 @@ pub(super) fn label(c: &mut Cluster, words: &[String], annotations: bool) -> R {
     let ns_filter = (!p.bool("all-namespaces")).then_some(ns.as_str());
     // The resource builder's ResourceTypeOrNameArgs: `TYPE` with a selector or --all
     // means every matching object; otherwise names are required.
-    let keys: Vec<(Kind, ObjKey)> =
+    // Each object, with what the list already read of it (none: a GET by name).
+    let keys: Vec<(Kind, ObjKey, Option<Object>)> =
         if res.len() == 1 && !res[0].contains('/') && (sel.is_some() || fsel.is_some() || all) {
             let mut out = Vec::new();
             for t in res[0].split(',') {
                 let kind = super::util::kind_arg(t)?;
                 let ls = sel.map(parse_label_selector).transpose()?;
                 let fs = fsel.map(|f| parse_field_selector(kind, f)).transpose()?;
-                for o in super::util::objects_of(c, kind, ns_filter) {
-                    if ls.as_ref().is_none_or(|s| s.matches(&o.meta().labels))
-                        && fs.as_ref().is_none_or(|f| fields_match(o, f))
-                    {
-                        out.push((kind, ObjKey::of(o.meta())));
-                    }
-                }
+                let found = k
+                    .list(
+                        c,
+                        kind,
+                        ns_filter,
+                        ls.as_ref(),
+                        fs.as_deref().unwrap_or(&[]),
+                    )
+                    .map_err(api)?;
+                out.extend(
+                    found
+                        .iter()
+                        .map(|o| (kind, ObjKey::of(o.meta()), Some((**o).clone()))),
+                );
             }
             // No match: label.go visits nothing and prints nothing.
             out
@@ -465,20 +475,24 @@ pub(super) fn label(c: &mut Cluster, words: &[String], annotations: bool) -> R {
                 return Err("error: resource(s) were provided, but no name was specified".into());
             }
             t.into_iter()
-                .map(|(k, n)| (k, key_for(k, &ns, &n)))
+                .map(|(kind, n)| (kind, key_for(kind, &ns, &n), None))
                 .collect()
         };
     // ContinueOnError: every object is tried; the errors are reported after.
     let mut out = Vec::new();
     let mut errors = Vec::new();
-    for (kind, key) in keys {
-        let mut obj = match get_cloned(c, kind, &key) {
-            Ok(o) => o,
-            Err(e) => {
-                errors.push(e);
-                continue;
-            }
+    for (kind, key, listed) in keys {
+        let live = match listed {
+            Some(o) => o,
+            None => match get_cloned(c, k, kind, &key) {
+                Ok(o) => o,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            },
         };
+        let mut obj = live.clone();
         let map = if annotations {
             &mut obj.meta_mut().annotations
         } else {
@@ -526,14 +540,12 @@ pub(super) fn label(c: &mut Cluster, words: &[String], annotations: bool) -> R {
         for r in &remove {
             map.remove(r);
         }
-        let live = c.store.get_object(kind, &key);
-        let unchanged = live == Some(&obj);
+        let unchanged = live == obj;
         // label.go's updateDataChangeMsg compares the JSON before and after: shorter
         // without --overwrite reads "unlabeled".
-        let shrank =
-            live.is_some_and(|l| obj.to_json().to_string().len() < l.to_json().to_string().len());
+        let shrank = obj.to_json().to_string().len() < live.to_json().to_string().len();
         if !unchanged {
-            if let Err(e) = c.submit(&user(), Request::Update(obj)) {
+            if let Err(e) = k.patch(c, "", obj) {
                 errors.push(api(e));
                 continue;
             }
@@ -564,9 +576,10 @@ fn restore_hidden(orig: &Object, new: &mut Object) {
     m.deletion_ms = o.deletion_ms;
 }
 
-/// `kubectl patch TYPE NAME -p PATCH` (`--type=merge` or `strategic`, both applied
-/// as a merge patch).
-pub(super) fn patch(c: &mut Cluster, words: &[String]) -> R {
+/// `kubectl patch TYPE NAME -p PATCH [--type=strategic|merge] [--subresource=…]`: the
+/// patch goes to the API server, which applies it to the live object (a
+/// `metadata.resourceVersion` in it is a precondition).
+pub(super) fn patch(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     let p = parse_flags(
         words,
         &[
@@ -578,14 +591,16 @@ pub(super) fn patch(c: &mut Cluster, words: &[String]) -> R {
         "kubectl patch",
     )?;
     // `PatchOptions.Validate`: the subresources kubectl knows.
-    let subresource = p.get("subresource").filter(|s| !s.is_empty());
-    if let Some(sr) = subresource {
-        if sr != "status" && sr != "scale" {
+    let subresource = match p.get("subresource").filter(|s| !s.is_empty()) {
+        None => "",
+        Some("status") => "status",
+        Some("scale") => "scale",
+        Some(sr) => {
             return Err(format!(
                 "error: invalid subresource value: \"{sr}\". Must be one of [status scale]"
-            ));
+            ))
         }
-    }
+    };
     let (kind, name) = one_target(&p, "patch")?;
     let body = p.get("patch").ok_or(
         "error: must specify --patch or --patch-file containing the contents of the patch",
@@ -595,89 +610,25 @@ pub(super) fn patch(c: &mut Cluster, words: &[String]) -> R {
         .map_err(|e| format!("error: unable to parse \"{body}\": {e}"))?;
     let patch: serde_json::Value = serde_yaml_ng::from_str(body)
         .map_err(|e| format!("error: unable to parse \"{body}\": {e}"))?;
-    match p.get("type").unwrap_or("strategic") {
-        "merge" | "strategic" => {}
+    let t = match p.get("type").unwrap_or("strategic") {
+        "merge" => PatchType::Merge,
+        "strategic" => PatchType::Strategic,
         "json" => return Err("error: --type=json is not supported here; use --type=merge".into()),
         t => {
             return Err(format!(
                 "error: --type must be one of [json merge strategic], not \"{t}\""
             ))
         }
-    }
-    let key = key_for(kind, &namespace(&p), &name);
-    let live = get_cloned(c, kind, &key)?;
-    let before = live.to_json();
-    let mut v = before.clone();
-    if subresource == Some("scale") {
-        // The Scale object: only spec.replicas can change through it.
-        let replicas = before.pointer("/spec/replicas").cloned();
-        let (Some(replicas), true) = (
-            replicas,
-            matches!(
-                kind,
-                Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
-            ),
-        ) else {
-            return Err(
-                "Error from server (NotFound): the server could not find the requested resource"
-                    .into(),
-            );
-        };
-        let mut scale = serde_json::json!({"spec": {"replicas": replicas}});
-        merge_patch(&mut scale, &patch);
-        if let Some(spec) = v.get_mut("spec").and_then(|s| s.as_object_mut()) {
-            spec.insert("replicas".into(), scale["spec"]["replicas"].clone());
-        }
-    } else {
-        merge_patch(&mut v, &patch);
-        // The main resource cannot change status (the strategy's PrepareForUpdate keeps
-        // the live one), nor the status subresource anything else.
-        // (A patch that is not an object replaced the whole document: decoding refuses it.)
-        match (subresource, v.as_object_mut()) {
-            (None, Some(o)) => {
-                if let Some(st) = before.get("status") {
-                    o.insert("status".into(), st.clone());
-                }
-            }
-            (Some("status"), Some(o)) => {
-                let status = o.get("status").cloned();
-                v = before.clone();
-                if let (Some(st), Some(o)) = (status, v.as_object_mut()) {
-                    o.insert("status".into(), st);
-                }
-            }
-            _ => {}
-        }
-    }
-    // Compare in the API's JSON shape: simulator-only fields are not part of it.
-    if v == before {
-        return Ok(format!(
-            "{} patched (no change)",
-            qualified_name(kind, &name)
-        ));
-    }
-    let mut ignored = Vec::new();
-    let mut obj = crate::manifest::decode(kind, v, &mut ignored)
-        .map_err(|(path, msg)| format!("error: unable to decode patched object: {path}: {msg}"))?;
-    restore_hidden(&live, &mut obj);
-    let status_changed = before.get("status") != obj.to_json().get("status");
-    // A patch that names metadata.resourceVersion makes it a precondition: the API
-    // server refuses it with 409 Conflict when the object has moved on since.
-    let precondition = patch
-        .pointer("/metadata/resourceVersion")
-        .and_then(|v| v.as_str())
-        .is_some();
-    let status_only = subresource == Some("status")
-        && status_changed
-        && !matches!((&obj, &live), (a, b) if a.spec_differs(b));
-    let req = match (status_only, precondition) {
-        (true, true) => Request::UpdateStatus(obj),
-        (true, false) => Request::blind_update_status(obj),
-        (false, true) => Request::Update(obj),
-        (false, false) => Request::blind_update(obj),
     };
-    c.submit(&user(), req).map_err(api)?;
-    Ok(format!("{} patched", qualified_name(kind, &name)))
+    let key = key_for(kind, &namespace(&p), &name);
+    let r = k
+        .patch_doc(c, kind, &key, subresource, t, patch)
+        .map_err(api)?;
+    Ok(if r.unchanged {
+        format!("{} patched (no change)", qualified_name(kind, &name))
+    } else {
+        format!("{} patched", qualified_name(kind, &name))
+    })
 }
 
 /// `kubectl edit TYPE NAME`: kubeplay has no editor, so the edited object comes as a
@@ -688,7 +639,7 @@ pub(super) fn patch(c: &mut Cluster, words: &[String]) -> R {
 /// when it is not the live one (the text was taken before someone else wrote the
 /// object), is part of that patch, so the API server refuses it with 409 and kubectl
 /// says how to retry.
-pub(super) fn edit(c: &mut Cluster, words: &[String], stdin: Option<&str>) -> R {
+pub(super) fn edit(c: &mut Cluster, k: &Client, words: &[String], stdin: Option<&str>) -> R {
     let p = parse_flags(
         words,
         &[NS, flag("output", Some('o')), flag("validate", None)],
@@ -696,7 +647,7 @@ pub(super) fn edit(c: &mut Cluster, words: &[String], stdin: Option<&str>) -> R 
     )?;
     let (kind, name) = one_target(&p, "edit")?;
     let key = key_for(kind, &namespace(&p), &name);
-    let live = get_cloned(c, kind, &key)?;
+    let live = get_cloned(c, k, kind, &key)?;
     let Some(text) = stdin else {
         return Err(format!(
             "error: kubeplay has no editor: give the edited object as a heredoc, e.g.\n  kubectl edit {} {name} <<EOF\n  …the object as `kubectl get {} {name} -o yaml` prints it, changed…\n  EOF",
@@ -736,12 +687,7 @@ pub(super) fn edit(c: &mut Cluster, words: &[String], stdin: Option<&str>) -> R 
             m.resource_version.clear();
         }
     }
-    let req = if rv_in_patch {
-        Request::Update(mine)
-    } else {
-        Request::blind_update(mine)
-    };
-    match c.submit(&user(), req) {
+    match k.patch(c, "", mine) {
         Ok(_) => Ok(format!("{} edited", qualified_name(kind, &name))),
         Err(e) if e.code == 409 => Err(format!(
             "error: {} \"{name}\" could not be patched: {}\nYou can run `kubectl replace -f /tmp/kubectl-edit-{}.yaml` to try this update again.",

@@ -10,7 +10,6 @@
 
 use crate::api::*;
 use crate::apiserver::{ApiError, ObjKey};
-use crate::cluster::Cluster;
 use crate::command::args::{flag, parse_span, FlagSpec, Parsed};
 use crate::command::wait::Blocking;
 use crate::printers::get::resolve_kind;
@@ -106,14 +105,6 @@ pub(super) fn timeout_flag(p: &Parsed, default: SimTime) -> Result<SimTime, Stri
             Err(e) => Err(format!("error: {e}")),
         },
     }
-}
-
-/// The objects of `kind` in `ns` (every namespace when None), in store order.
-pub(super) fn objects_of<'a>(c: &'a Cluster, kind: Kind, ns: Option<&str>) -> Vec<&'a Object> {
-    c.store
-        .list_objects(kind)
-        .filter(|o| ns.is_none() || !kind.namespaced() || Some(o.meta().namespace.as_str()) == ns)
-        .collect()
 }
 
 /// Exactly one `TYPE NAME` or `TYPE/NAME`, as `kubectl {verb}` requires.

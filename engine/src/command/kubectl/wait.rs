@@ -3,16 +3,17 @@
 //!
 //! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/wait/wait.go`.
 
-use super::util::{key_for, kind_arg, namespace, objects_of, targets, timeout_flag, NS, RB};
+use super::util::{api, key_for, kind_arg, namespace, targets, timeout_flag, NS, RB};
 use crate::api::*;
-use crate::apiserver::{ApiError, ObjKey};
+use crate::apiserver::selectors::parse_label_selector;
+use crate::apiserver::ObjKey;
 use crate::cluster::Cluster;
 use crate::command::args::{bool_flag, flag, parse_flags, Parsed};
-use crate::command::select::parse_label_selector;
+use crate::command::client::Client;
 use crate::command::wait::Blocking;
 
 /// `kubectl wait TYPE NAME… --for=CONDITION` (or `-l SELECTOR` / `--all`).
-pub(super) fn wait(c: &mut Cluster, words: &[String]) -> RB {
+pub(super) fn wait(c: &mut Cluster, k: &Client, words: &[String]) -> RB {
     let p = parse_flags(
         words,
         &[
@@ -35,27 +36,22 @@ pub(super) fn wait(c: &mut Cluster, words: &[String]) -> RB {
     let timeout = timeout_flag(&p, 30_000)?;
     let mut keys: Vec<(Kind, ObjKey)> = Vec::new();
     if p.get("selector").is_some() || p.bool("all") {
-        let (k, sel) = kind_and_selector(&p)?;
-        for o in objects_of(c, k, Some(&ns)) {
-            if sel.as_ref().is_none_or(|s| s.matches(&o.meta().labels)) {
-                keys.push((k, ObjKey::of(o.meta())));
-            }
-        }
+        let (kind, sel) = kind_and_selector(&p)?;
+        let found = k.list(c, kind, Some(&ns), sel.as_ref(), &[]).map_err(api)?;
+        keys.extend(found.iter().map(|o| (kind, ObjKey::of(o.meta()))));
         if keys.is_empty() {
             return Err("error: no matching resources found".into());
         }
     } else {
-        for (k, n) in targets(&p.args)? {
-            let key = key_for(k, &ns, &n);
-            if c.store.get_object(k, &key).is_none() {
+        for (kind, n) in targets(&p.args)? {
+            let key = key_for(kind, &ns, &n);
+            match k.get(c, kind, &key.namespace, &key.name) {
+                Ok(_) => keys.push((kind, key)),
                 // RunWait: with --for=delete a NotFound is ignored (the object is
                 // already gone, and nothing is printed for it).
-                if cond.eq_ignore_ascii_case("delete") {
-                    continue;
-                }
-                return Err(ApiError::not_found(k, &n).kubectl_text());
+                Err(e) if e.code == 404 && cond.eq_ignore_ascii_case("delete") => {}
+                Err(e) => return Err(api(e)),
             }
-            keys.push((k, key));
         }
         if keys.is_empty() {
             return Ok((String::new(), None));

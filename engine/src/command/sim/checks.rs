@@ -1,10 +1,10 @@
 //! What a learner or a lesson checks: `sim expect`, `sim log`, `sim trace`, `sim why`.
 
 use super::super::args::{bool_flag, flag, parse_flags};
-use super::super::select::{fields_match, parse_field_selector, parse_label_selector};
 use super::super::Outcome;
 use super::*;
 use crate::api::*;
+use crate::apiserver::selectors::{fields_match, parse_field_selector, parse_label_selector};
 use crate::apiserver::ObjKey;
 use crate::cluster::Cluster;
 use crate::explain::scores::{filter_text, score_terms, ScoreTerm};

@@ -8,8 +8,7 @@
 use super::super::util::{api, key_for, R};
 use crate::api::*;
 use crate::apiserver::ObjKey;
-use crate::client::Request;
-use crate::cluster::{kubectl as user, Cluster};
+use crate::cluster::Cluster;
 use crate::command::args::Parsed;
 use crate::command::Files;
 use crate::printers::qualified_name;
@@ -148,7 +147,7 @@ pub(in crate::command::kubectl) fn source_name(p: &Parsed) -> String {
 /// What a manifest may set: the server owns identity, timestamps and status (a
 /// Node's too: kubeplay's kubelets report it).
 pub(in crate::command::kubectl) fn strip_server_fields(obj: &mut Object) {
-    crate::rest::clear_server_fields(obj);
+    crate::apiserver::prepare::clear_server_fields(obj);
     if let Object::Node(n) = obj {
         n.status = Default::default();
     }
@@ -163,6 +162,8 @@ pub(in crate::command::kubectl) fn name_from_args(p: &Parsed) -> Result<&String,
 
 /// How `kubectl create SUBCOMMAND` reports what it made.
 pub(in crate::command::kubectl) struct Output {
+    /// kubectl's client for this command.
+    pub(in crate::command::kubectl) client: crate::command::client::Client,
     /// `-o yaml` or `-o name`.
     pub(in crate::command::kubectl) format: Option<String>,
     /// `--dry-run=client`: nothing is sent.
@@ -188,25 +189,20 @@ pub(in crate::command::kubectl) fn create_object(
     let kind = object.kind();
     let key = key_for(kind, &object.meta().namespace, &object.meta().name);
     let qn = qualified_name(kind, &key.name);
+    let mut sent = None;
     if !out.client_dry_run {
-        c.submit(
-            &user(),
-            Request::Create {
-                object,
-                event: None,
-            },
-        )
-        .map_err(|e| match what {
+        let r = out.client.create(c, object).map_err(|e| match what {
             Some(w) => format!("error: failed to create {w}: {}", e.message),
             None => api(e),
         })?;
+        sent = r.object;
     }
     Ok(match out.format.as_deref() {
         Some("name") => qn,
         Some(_) if out.client_dry_run => crate::printers::yaml::to_yaml(&client),
-        Some(_) => c
-            .store
-            .get_object(kind, &key)
+        // The server's answer: the object as it stored it (or, in a server dry run,
+        // as it would have).
+        Some(_) => sent
             .map(|o| crate::printers::yaml::to_yaml(&o.to_json()))
             .unwrap_or_default(),
         None => format!("{qn} created"),

@@ -8,10 +8,10 @@
 use super::super::util::{int_flag, R};
 use super::common::*;
 use crate::api::*;
+use crate::apiserver::selectors::parse_label_selector;
 use crate::apiserver::ObjKey;
 use crate::cluster::Cluster;
 use crate::command::args::Parsed;
-use crate::command::select::parse_label_selector;
 
 /// `kubectl create deployment NAME --image=IMAGE [--replicas=N] [--port=PORT]`
 /// (`create_deployment.go`).
@@ -140,13 +140,10 @@ pub(super) fn create_job(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) ->
             if kind != Kind::CronJob {
                 return Err(format!("error: unknown object type *v1.{}", kind.name()));
             }
-            let cj = c
-                .store
-                .get::<CronJob>(&ObjKey::new(ns, cj_name))
-                .cloned()
-                .ok_or_else(|| {
-                    format!("Error from server (NotFound): cronjobs.batch \"{cj_name}\" not found")
-                })?;
+            let cj: CronJob = out
+                .client
+                .get_as(c, &ObjKey::new(ns, cj_name))
+                .map_err(|e| e.kubectl_text())?;
             let t = &cj.spec.job_template;
             let mut annotations = StringMap::new();
             annotations.insert("cronjob.kubernetes.io/instantiate".into(), "manual".into());

@@ -10,13 +10,13 @@ mod generators;
 mod rbac;
 
 use super::util::{api, namespace, NS, R};
-use crate::client::Request;
-use crate::cluster::{kubectl as user, Cluster};
+use crate::cluster::Cluster;
 use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec, Parsed};
+use crate::command::client::Client;
 use crate::command::Files;
 use crate::printers::qualified_name;
+pub(super) use common::read_manifest;
 use common::*;
-pub(super) use common::{info_string, read_manifest};
 use generators::*;
 
 const CREATE_FLAGS: &[FlagSpec] = &[
@@ -61,17 +61,19 @@ const CREATE_FLAGS: &[FlagSpec] = &[
 /// `kubectl create -f FILE` or `kubectl create SUBCOMMAND NAME …`.
 pub(super) fn create(
     c: &mut Cluster,
+    k: &Client,
     words: &[String],
     stdin: Option<&str>,
     files: &dyn Files,
 ) -> R {
-    create_with(c, words, stdin, files, false)
+    create_with(c, k, words, stdin, files, false)
 }
 
 /// [`create`]; `client_dry_run` (`--dry-run=client`) builds the object without
 /// sending it, so `-o yaml` shows it as kubectl built it.
 pub(super) fn create_with(
     c: &mut Cluster,
+    k: &Client,
     words: &[String],
     stdin: Option<&str>,
     files: &dyn Files,
@@ -80,6 +82,7 @@ pub(super) fn create_with(
     let p = parse_flags(&bare_validate(words), CREATE_FLAGS, "kubectl create")?;
     let ns = namespace(&p);
     let out = Output {
+        client: k.clone(),
         format: p.get("output").map(str::to_string),
         client_dry_run,
         // The namespace appears in the object only when -n said it (enforceNamespace).
@@ -111,6 +114,7 @@ pub(super) fn create_with(
         Some("clusterrolebinding") => rbac::create_binding(c, &p, &ns, &out, false),
         Some("service" | "svc") => super::expose::create_service(
             c,
+            k,
             &p,
             &ns,
             out.format.as_deref(),
@@ -120,7 +124,7 @@ pub(super) fn create_with(
         Some(other) => Err(format!(
             "error: unknown command \"{other}\" for \"kubectl create\""
         )),
-        None => create_from_files(c, &p, &ns, stdin, files),
+        None => create_from_files(c, k, &p, &ns, stdin, files),
     }
 }
 
@@ -128,6 +132,7 @@ pub(super) fn create_with(
 /// first the server refuses ends the command after what was created before it.
 fn create_from_files(
     c: &mut Cluster,
+    k: &Client,
     p: &Parsed,
     ns: &str,
     stdin: Option<&str>,
@@ -158,13 +163,7 @@ fn create_from_files(
         }
         let kind = obj.kind();
         let name = obj.meta().name.clone();
-        match c.submit(
-            &user(),
-            Request::Create {
-                object: obj,
-                event: None,
-            },
-        ) {
+        match k.create(c, obj) {
             Ok(_) => out.push_str(&format!("{} created\n", qualified_name(kind, &name))),
             // cmdutil.AddSourceToErr("creating", …).
             Err(e) => errors.push(with_source(api(e), &source_name(p), "creating")),

@@ -1,0 +1,131 @@
+//! The write of a request that passed authorization, on the store: the registry's
+//! create, update (and status), patch, delete, binding, eviction and Event, with
+//! admission, validation and storage as the store does them.
+//!
+//! Upstream: `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/{create,update,
+//! patch,delete}.go`, `pkg/registry/core/pod/storage` (binding, eviction).
+
+use super::request::{ApiRequest, ApiResponse, Body, Verb};
+use super::{ApiError, ObjKey, Store};
+use crate::rng::Rng;
+use crate::time::SimTime;
+
+/// The write itself, on `store`: admission, validation and storage are the store's.
+pub(super) fn write_on(
+    store: &mut Store,
+    rng: &mut Rng,
+    now: SimTime,
+    req: &ApiRequest,
+) -> Result<ApiResponse, ApiError> {
+    let writer = req.client.as_str();
+    store.warnings.clear();
+    store.collect_warnings = req.trace.is_some();
+    let key = ObjKey::new(&req.namespace, &req.name);
+    let mut warnings = Vec::new();
+    let patched;
+    let body = match &req.body {
+        Body::Patch(t, patch) => {
+            let live = store
+                .get_shared(req.kind, &key)
+                .ok_or_else(|| ApiError::not_found(req.kind, &req.name))?;
+            let p = super::patch::patched(
+                &live,
+                req.subresource,
+                *t,
+                patch,
+                req.field_validation,
+                &mut warnings,
+            )?;
+            match p {
+                // Nothing changes: the live object is the answer, and nothing is written.
+                None => {
+                    store.collect_warnings = false;
+                    return Ok(ApiResponse {
+                        code: 200,
+                        object: Some(live),
+                        warnings,
+                        revision: store.revision(),
+                        unchanged: true,
+                        ..Default::default()
+                    });
+                }
+                Some(obj) => {
+                    patched = Body::Object(obj);
+                    &patched
+                }
+            }
+        }
+        b => b,
+    };
+    let result = match (body, req.verb, req.subresource) {
+        (
+            Body::Event {
+                involved,
+                type_,
+                reason,
+                message,
+                component,
+                host,
+            },
+            ..,
+        ) => Ok(Vec::from_iter(store.record_event(
+            now,
+            rng,
+            involved,
+            type_.as_str(),
+            reason,
+            message,
+            component,
+            host,
+        ))),
+        (Body::Object(o), Verb::Create, "") => {
+            store.create(now, rng, o.clone(), writer).map(|c| vec![c])
+        }
+        (Body::Object(o), Verb::Update | Verb::Patch, "status") => {
+            store.update_status(now, o.clone(), writer).map(|c| vec![c])
+        }
+        (Body::Object(o), Verb::Update | Verb::Patch, _) => {
+            store.update(now, o.clone(), writer).map(|c| vec![c])
+        }
+        (Body::Delete(options), Verb::Delete, "") => {
+            store.delete(now, req.kind, &key, options, writer)
+        }
+        (Body::Bind(node), Verb::Create, "binding") => {
+            store.bind(now, &key, node, writer).map(|c| vec![c])
+        }
+        (_, Verb::Create, "eviction") => store.evict(now, &key, writer),
+        _ => Err(ApiError::bad_request(format!(
+            "the server does not allow this method on the requested resource ({} {}{})",
+            req.verb.as_str(),
+            req.kind.resource(),
+            if req.subresource.is_empty() {
+                String::new()
+            } else {
+                format!("/{}", req.subresource)
+            }
+        ))),
+    };
+    store.collect_warnings = false;
+    let changes = result?;
+    warnings.extend(std::mem::take(&mut store.warnings));
+    let object = changes
+        .iter()
+        .find(|c| c.kind == req.kind)
+        .or(changes.first())
+        .and_then(|c| c.new.clone().or_else(|| c.old.clone()));
+    Ok(ApiResponse {
+        code: if req.verb == Verb::Create && req.subresource.is_empty() {
+            201
+        } else {
+            200
+        },
+        object,
+        items: Vec::new(),
+        changes,
+        warnings,
+        revision: store.revision(),
+        review: None,
+        unchanged: false,
+        log: None,
+    })
+}

@@ -1,0 +1,585 @@
+//! Resource requests over HTTP: each becomes one request through the API server's door
+//! ([`crate::apiserver::door`]) — get, list, watch, create, update, patch (JSON, merge,
+//! strategic merge, server-side apply), delete and deletecollection, and the
+//! subresources `status`, `scale`, `eviction`, `binding` and `log` — and its answer
+//! becomes the HTTP response: the object, a List, a Table, a Scale or a Status.
+//!
+//! Upstream: `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/` (get.go,
+//! create.go, update.go, patch.go, delete.go, watch.go).
+
+use super::table::{table, table_wanted};
+use super::*;
+use crate::apiserver::decode::decode_object;
+use crate::apiserver::patch::{scale_of, PatchType};
+use crate::apiserver::request::{ApiResponse, LogOptions};
+use crate::apiserver::selectors::{parse_field_selector, parse_label_selector};
+use crate::apiserver::{DeleteOptions, ObjKey, WatchType};
+
+/// The subresources served, as the door names them (None: not served, a 404).
+fn subresource(t: &Target) -> Option<&'static str> {
+    Some(match t.subresource.as_deref() {
+        None => "",
+        Some("status") => "status",
+        Some("scale") => "scale",
+        Some("eviction") => "eviction",
+        Some("binding") => "binding",
+        Some("log") => "log",
+        Some("finalize") => "finalize",
+        Some(_) => return None,
+    })
+}
+
+impl ApiServer {
+    /// The door request for `t`.
+    fn resource_request(
+        &self,
+        req: &HttpRequest,
+        t: &Target,
+        verb: Verb,
+    ) -> Result<ApiRequest, HttpResponse> {
+        let mut r = self.request(req, verb, t.kind);
+        r.namespace = t.namespace.clone().unwrap_or_default();
+        r.name = t.name.clone().unwrap_or_default();
+        r.subresource = subresource(t).ok_or_else(not_found_path)?;
+        Ok(r)
+    }
+
+    /// A list's or watch's selectors from the query, or the 400.
+    fn selectors(
+        &self,
+        req: &HttpRequest,
+        t: &Target,
+        r: &mut ApiRequest,
+    ) -> Result<(), HttpResponse> {
+        let bad = |e: String| {
+            HttpResponse::error(
+                &ApiError::bad_request(e.trim_start_matches("error: ").to_string()),
+                None,
+                "",
+            )
+        };
+        r.labels = req
+            .param("labelSelector")
+            .filter(|s| !s.is_empty())
+            .map(parse_label_selector)
+            .transpose()
+            .map_err(bad)?;
+        r.fields = req
+            .param("fieldSelector")
+            .filter(|s| !s.is_empty())
+            .map(|f| parse_field_selector(t.kind, f))
+            .transpose()
+            .map_err(bad)?
+            .unwrap_or_default();
+        Ok(())
+    }
+
+    pub(super) fn get(&mut self, req: &HttpRequest, t: &Target) -> HttpResponse {
+        let name = t.name.clone().unwrap_or_default();
+        let mut r = match self.resource_request(req, t, Verb::Get) {
+            Ok(r) => r,
+            Err(resp) => return resp,
+        };
+        if r.subresource == "log" {
+            r.body = Body::Log(LogOptions {
+                container: req.param("container").unwrap_or("").to_string(),
+                previous: req.flag("previous"),
+                tail: req.param("tailLines").and_then(|n| n.parse().ok()),
+                timestamps: req.flag("timestamps"),
+                since: None,
+            });
+            if req.param("container").is_none() {
+                // The API server defaults the container when the Pod has only one.
+                let key = ObjKey::new(&r.namespace, &name);
+                if let Some(p) = self.cluster.store.get::<crate::api::Pod>(&key) {
+                    if p.spec.containers.len() == 1 {
+                        if let Body::Log(o) = &mut r.body {
+                            o.container = p.spec.containers[0].name.clone();
+                        }
+                    }
+                }
+            }
+            return match self.cluster.call(r) {
+                Ok(resp) => HttpResponse::text(200, resp.log.unwrap_or_default()),
+                Err(e) => HttpResponse::error(&e, Some(Kind::Pod), &name),
+            };
+        }
+        let sub = r.subresource;
+        let obj = match self.cluster.call(r) {
+            Ok(ApiResponse {
+                object: Some(o), ..
+            }) => o,
+            Ok(_) => return not_found_path(),
+            Err(e) => return HttpResponse::error(&e, Some(t.kind), &name),
+        };
+        match sub {
+            "scale" => match scale_of(&obj) {
+                Some(s) => HttpResponse::json(200, &s),
+                None => not_found_path(),
+            },
+            "status" | "" => match table_wanted(req) {
+                Some(tw) => {
+                    let rv = self.revision();
+                    HttpResponse::json(200, &table(t.kind, &[&obj], tw, rv, self.cluster.now()))
+                }
+                None => HttpResponse::json(200, &obj.to_json()),
+            },
+            _ => not_found_path(),
+        }
+    }
+
+    pub(super) fn list(&mut self, req: &HttpRequest, t: &Target) -> HttpResponse {
+        let mut r = match self.resource_request(req, t, Verb::List) {
+            Ok(r) => r,
+            Err(resp) => return resp,
+        };
+        if let Err(resp) = self.selectors(req, t, &mut r) {
+            return resp;
+        }
+        let resp = match self.cluster.call(r) {
+            Ok(resp) => resp,
+            Err(e) => return HttpResponse::error(&e, Some(t.kind), ""),
+        };
+        let rv = resp.revision;
+        let objs: Vec<&Object> = resp.items.iter().map(|o| &**o).collect();
+        if let Some(tw) = table_wanted(req) {
+            return HttpResponse::json(200, &table(t.kind, &objs, tw, rv, self.cluster.now()));
+        }
+        let items: Vec<Value> = objs.iter().map(|o| o.to_json()).collect();
+        HttpResponse::json(
+            200,
+            &json!({
+                "kind": format!("{}List", t.kind.name()),
+                "apiVersion": t.kind.api_version(),
+                "metadata": {"resourceVersion": rv.to_string()},
+                "items": items,
+            }),
+        )
+    }
+
+    pub(super) fn watch(&mut self, req: &HttpRequest, t: &Target) -> Reply {
+        let mut r = match self.resource_request(req, t, Verb::Watch) {
+            Ok(r) => r,
+            Err(resp) => return Reply::Response(resp),
+        };
+        if let Err(resp) = self.selectors(req, t, &mut r) {
+            return Reply::Response(resp);
+        }
+        if let Some(name) = &t.name {
+            // A watch on one name (old clients): the same as a metadata.name selector.
+            if let Ok(mut f) = parse_field_selector(t.kind, &format!("metadata.name={name}")) {
+                r.fields.append(&mut f);
+            }
+            r.name.clear();
+        }
+        let (labels, fields) = (r.labels.clone(), r.fields.clone());
+        let from: Option<u64> = req
+            .param("resourceVersion")
+            .filter(|s| !s.is_empty())
+            .and_then(|s| s.parse().ok());
+        // The watch is a request of its own: authorized (and, from "0", its first
+        // events are the current objects the door lists).
+        let resp = match self.cluster.call(r) {
+            Ok(resp) => resp,
+            Err(e) => return Reply::Response(HttpResponse::error(&e, Some(t.kind), "")),
+        };
+        let mut w = WatchStream {
+            kind: t.kind,
+            namespace: t.namespace.clone(),
+            labels,
+            fields,
+            table: table_wanted(req),
+            cursor: self.revision(),
+            first: Vec::new(),
+            timeout_seconds: req.param("timeoutSeconds").and_then(|s| s.parse().ok()),
+            content_type: "application/json".into(),
+        };
+        match from {
+            None | Some(0) => {
+                // Start from now: every matching object as ADDED.
+                for o in &resp.items {
+                    let line = self.event_line(&w, "ADDED", o, None);
+                    w.first.extend(line);
+                }
+            }
+            Some(rv) if rv < self.compacted => {
+                let msg = format!("too old resource version: {rv} ({})", self.compacted + 1);
+                let e = ApiError {
+                    code: 410,
+                    reason: "Expired",
+                    message: msg,
+                    kubectl_message: None,
+                };
+                let mut line =
+                    json!({"type": "ERROR", "object": status_of(&e, None, "")}).to_string();
+                line.push('\n');
+                w.first = line.into_bytes();
+                w.cursor = u64::MAX;
+            }
+            Some(rv) => {
+                w.cursor = rv;
+                let more = self.watch_events(&mut w);
+                w.first = more;
+            }
+        }
+        Reply::Watch(w)
+    }
+
+    fn event_line(&self, w: &WatchStream, type_: &str, obj: &Object, rv: Option<u64>) -> Vec<u8> {
+        let mut o = match w.table {
+            Some(tw) => {
+                let rvv = rv.unwrap_or_else(|| self.revision());
+                table(w.kind, &[obj], tw, rvv, self.cluster.now())
+            }
+            None => obj.to_json(),
+        };
+        if let (Some(rv), None) = (rv, w.table) {
+            o["metadata"]["resourceVersion"] = json!(rv.to_string());
+        }
+        let mut line = json!({"type": type_, "object": o}).to_string();
+        line.push('\n');
+        line.into_bytes()
+    }
+
+    /// The events of writes after the watch's cursor that it watches, as lines to
+    /// send; the cursor moves past them. A watch the kept window no longer reaches
+    /// ends (an empty answer with the cursor at `u64::MAX`).
+    pub fn watch_events(&self, w: &mut WatchStream) -> Vec<u8> {
+        let mut out = Vec::new();
+        if w.cursor == u64::MAX {
+            return out;
+        }
+        for e in &self.kept {
+            if e.resource_version <= w.cursor {
+                continue;
+            }
+            w.cursor = e.resource_version;
+            if e.object.kind() != w.kind || !w.matches(&e.object) {
+                continue;
+            }
+            let type_ = match e.type_ {
+                WatchType::Added => "ADDED",
+                WatchType::Modified => "MODIFIED",
+                WatchType::Deleted => "DELETED",
+            };
+            out.extend(self.event_line(w, type_, &e.object, Some(e.resource_version)));
+        }
+        w.cursor = w.cursor.max(self.revision());
+        out
+    }
+
+    pub(super) fn write(&mut self, req: &HttpRequest, t: &Target, verb: Verb) -> HttpResponse {
+        // A create's error names the object of the body (`The Deployment "x" is
+        // invalid`), as the API server's does.
+        let name = match (verb, &t.name) {
+            (Verb::Create, None) => decode_body(req)
+                .ok()
+                .and_then(|b| {
+                    b.pointer("/metadata/name")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                })
+                .unwrap_or_default(),
+            _ => t.name.clone().unwrap_or_default(),
+        };
+        let r = match self.resource_request(req, t, verb) {
+            Ok(r) => r,
+            Err(resp) => return resp,
+        };
+        let result = match (verb, r.subresource) {
+            (Verb::Create, "eviction") => self.evict(req, r),
+            (Verb::Create, "binding") => self.bind(req, r),
+            (Verb::Create, "") => self.create(req, t, r),
+            (Verb::Update, _) => self.update(req, t, r),
+            (Verb::Patch, _) => self.patch(req, t, r),
+            (Verb::Delete, "") => self.delete(req, t, r),
+            (Verb::DeleteCollection, "") => self.delete_collection(req, t, r),
+            _ => return not_found_path(),
+        };
+        match result {
+            Ok(r) => r,
+            Err(e) => HttpResponse::error(&e, Some(t.kind), &name),
+        }
+    }
+
+    /// The object a write answers with: `status` for the code, with its warnings.
+    fn answer(&self, resp: ApiResponse, sub: &str) -> HttpResponse {
+        let status = resp.code;
+        let r = match (resp.object, sub) {
+            (Some(o), "scale") => HttpResponse::json(status, &scale_of(&o).unwrap_or(Value::Null)),
+            (Some(o), _) => HttpResponse::json(status, &o.to_json()),
+            (None, _) => HttpResponse::json(
+                200,
+                &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success"}),
+            ),
+        };
+        with_warnings(r, &resp.warnings)
+    }
+
+    fn create(
+        &mut self,
+        req: &HttpRequest,
+        t: &Target,
+        mut r: ApiRequest,
+    ) -> Result<HttpResponse, ApiError> {
+        let body = decode_body(req)?;
+        let mut warnings = Vec::new();
+        let validation = req.param("fieldValidation").unwrap_or("Warn");
+        let mut obj = decode_object(t.kind, body, validation, &mut warnings)?;
+        let ns = t.namespace.clone().unwrap_or_default();
+        if t.kind.namespaced() {
+            let m = obj.meta_mut();
+            if m.namespace.is_empty() {
+                m.namespace = ns.clone();
+            } else if m.namespace != ns {
+                return Err(ApiError::bad_request(
+                    "the namespace of the provided object does not match the namespace sent on the request".into(),
+                ));
+            }
+        }
+        if !obj.meta().resource_version.is_empty() {
+            return Err(ApiError::bad_request(
+                "resourceVersion should not be set on objects to be created".into(),
+            ));
+        }
+        crate::apiserver::prepare::clear_server_fields(&mut obj);
+        r.name = obj.meta().name.clone();
+        r.namespace = obj.meta().namespace.clone();
+        r.body = Body::Object(obj);
+        let mut resp = self.cluster.call(r)?;
+        warnings.append(&mut resp.warnings);
+        resp.warnings = warnings;
+        Ok(self.answer(resp, ""))
+    }
+
+    fn update(
+        &mut self,
+        req: &HttpRequest,
+        t: &Target,
+        mut r: ApiRequest,
+    ) -> Result<HttpResponse, ApiError> {
+        let body = decode_body(req)?;
+        let name = t.name.clone().unwrap_or_default();
+        let key = ObjKey::new(&r.namespace, &name);
+        let live = self
+            .cluster
+            .store
+            .get_object(t.kind, &key)
+            .cloned()
+            .ok_or_else(|| ApiError::not_found(t.kind, &name))?;
+        if r.subresource == "scale" {
+            // A PUT of the Scale: its replicas (and resourceVersion) onto the object.
+            r.body = Body::Patch(
+                PatchType::Merge,
+                json!({"spec": {"replicas": body.pointer("/spec/replicas").cloned().unwrap_or(Value::Null)},
+                       "metadata": {"resourceVersion": body.pointer("/metadata/resourceVersion").cloned().unwrap_or(Value::Null)}}),
+            );
+            let sub = r.subresource;
+            let resp = self.cluster.call(r)?;
+            return Ok(self.answer(resp, sub));
+        }
+        let mut warnings = Vec::new();
+        let validation = req.param("fieldValidation").unwrap_or("Warn");
+        let mut obj = decode_object(t.kind, body, validation, &mut warnings)?;
+        if obj.meta().name != name {
+            return Err(ApiError::bad_request(format!(
+                "the name of the object ({}) does not match the name on the URL ({name})",
+                obj.meta().name
+            )));
+        }
+        if obj.meta().namespace.is_empty() {
+            obj.meta_mut().namespace = key.namespace.clone();
+        }
+        crate::apiserver::prepare::keep_hidden(&live, &mut obj);
+        r.body = Body::Object(obj);
+        let sub = r.subresource;
+        let mut resp = self.cluster.call(r)?;
+        warnings.append(&mut resp.warnings);
+        resp.warnings = warnings;
+        Ok(self.answer(resp, sub))
+    }
+
+    fn patch(
+        &mut self,
+        req: &HttpRequest,
+        _t: &Target,
+        mut r: ApiRequest,
+    ) -> Result<HttpResponse, ApiError> {
+        let ct = req.header("content-type").unwrap_or("");
+        let ct = ct.split(';').next().unwrap_or("").trim();
+        if ct == "application/apply-patch+yaml" || ct == "application/apply-patch+cbor" {
+            let applied = decode_body(req)?;
+            if req.param("fieldManager").is_none_or(str::is_empty) {
+                return Err(ApiError::bad_request(
+                    "PATCH, application/apply-patch+yaml requests must include a fieldManager query parameter".into(),
+                ));
+            }
+            r.manager.operation = crate::apiserver::managed_fields::Operation::Apply;
+            r.body = Body::Apply {
+                applied,
+                force: req.flag("force"),
+            };
+            r.field_validation = match req.param("fieldValidation") {
+                Some("Warn") => "Warn",
+                Some("Ignore") => "Ignore",
+                _ => "Strict",
+            };
+            let resp = self.cluster.call(r)?;
+            return Ok(self.answer(resp, ""));
+        }
+        let Some(pt) = PatchType::from_content_type(ct) else {
+            return Err(ApiError {
+                code: 415,
+                reason: "UnsupportedMediaType",
+                message: format!("the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml (got {ct})"),
+                kubectl_message: None,
+            });
+        };
+        let body = decode_body(req)?;
+        r.body = Body::Patch(pt, body);
+        r.field_validation = match req.param("fieldValidation") {
+            Some("Strict") => "Strict",
+            Some("Ignore") => "Ignore",
+            _ => "Warn",
+        };
+        let sub = r.subresource;
+        let resp = self.cluster.call(r)?;
+        Ok(self.answer(resp, sub))
+    }
+
+    fn delete_options(req: &HttpRequest) -> Result<DeleteOptions, ApiError> {
+        let body: Value = if req.body.is_empty() {
+            json!({})
+        } else {
+            decode_body(req)?
+        };
+        let grace = body
+            .get("gracePeriodSeconds")
+            .and_then(Value::as_i64)
+            .or_else(|| req.param("gracePeriodSeconds").and_then(|s| s.parse().ok()));
+        let propagation = body
+            .get("propagationPolicy")
+            .and_then(Value::as_str)
+            .or(req.param("propagationPolicy"))
+            .map(str::to_string);
+        if let Some(p) = &propagation {
+            if !matches!(p.as_str(), "Orphan" | "Background" | "Foreground") {
+                return Err(ApiError::invalid(
+                    Kind::Pod,
+                    "",
+                    &[format!("propagationPolicy: Unsupported value: \"{p}\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"")],
+                ));
+            }
+        }
+        let uid = body
+            .pointer("/preconditions/uid")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        Ok(DeleteOptions {
+            grace_period_seconds: grace,
+            propagation,
+            precondition_uid: uid,
+        })
+    }
+
+    fn delete(
+        &mut self,
+        req: &HttpRequest,
+        t: &Target,
+        mut r: ApiRequest,
+    ) -> Result<HttpResponse, ApiError> {
+        r.body = Body::Delete(Self::delete_options(req)?);
+        let key = ObjKey::new(&r.namespace, &r.name);
+        let dry_run = r.dry_run;
+        let resp = self.cluster.call(r)?;
+        // Gone at once: the Status of a finished delete carries the object's
+        // identity; still terminating (grace, finalizers): the object as it is now.
+        let still = self.cluster.store.get_object(t.kind, &key).cloned();
+        Ok(match still {
+            Some(o) if !dry_run => HttpResponse::json(200, &o.to_json()),
+            _ => {
+                let uid = resp
+                    .object
+                    .map(|o| o.meta().uid.clone())
+                    .unwrap_or_default();
+                HttpResponse::json(
+                    200,
+                    &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
+                            "details": {"name": key.name, "group": discovery::group_version(t.kind).0,
+                                        "kind": t.kind.resource(), "uid": uid}}),
+                )
+            }
+        })
+    }
+
+    fn delete_collection(
+        &mut self,
+        req: &HttpRequest,
+        t: &Target,
+        r: ApiRequest,
+    ) -> Result<HttpResponse, ApiError> {
+        // The collection is listed (with the request's selectors), then each object
+        // deleted: requests of their own, as the registry's DeleteCollection makes them.
+        let mut list = r.clone();
+        list.verb = Verb::List;
+        if let Err(resp) = self.selectors(req, t, &mut list) {
+            return Ok(resp);
+        }
+        let listed = self.cluster.call(list)?;
+        let options = Self::delete_options(req)?;
+        let mut items = Vec::new();
+        for o in &listed.items {
+            let mut d = r.clone();
+            d.verb = Verb::Delete;
+            d.namespace = o.meta().namespace.clone();
+            d.name = o.meta().name.clone();
+            d.body = Body::Delete(options.clone());
+            let resp = self.cluster.call(d)?;
+            let key = ObjKey::of(o.meta());
+            match self.cluster.store.get_object(t.kind, &key) {
+                Some(now) => items.push(now.to_json()),
+                None => items.push(
+                    resp.object
+                        .map(|x| x.to_json())
+                        .unwrap_or_else(|| o.to_json()),
+                ),
+            }
+        }
+        Ok(HttpResponse::json(
+            200,
+            &json!({"kind": format!("{}List", t.kind.name()), "apiVersion": t.kind.api_version(),
+                    "metadata": {"resourceVersion": self.revision().to_string()}, "items": items}),
+        ))
+    }
+
+    fn evict(&mut self, req: &HttpRequest, r: ApiRequest) -> Result<HttpResponse, ApiError> {
+        let body = decode_body(req)?;
+        if let Some(n) = body.pointer("/metadata/name").and_then(Value::as_str) {
+            if n != r.name {
+                return Err(ApiError::bad_request(
+                    "name in URL does not match name in Eviction object".to_string(),
+                ));
+            }
+        }
+        self.cluster.call(r)?;
+        Ok(HttpResponse::json(
+            201,
+            &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}),
+        ))
+    }
+
+    fn bind(&mut self, req: &HttpRequest, mut r: ApiRequest) -> Result<HttpResponse, ApiError> {
+        let body = decode_body(req)?;
+        let node = body
+            .pointer("/target/name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        r.body = Body::Bind(node);
+        self.cluster.call(r)?;
+        Ok(HttpResponse::json(
+            201,
+            &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}),
+        ))
+    }
+}

@@ -1,0 +1,162 @@
+//! The self-reviews (`kubectl auth can-i`, `can-i --list`, `auth whoami`) and the
+//! `sim` endpoint, each through the API server's door.
+//!
+//! Upstream: `pkg/registry/authorization/selfsubjectaccessreview/rest.go`,
+//! `selfsubjectrulesreview/rest.go`, `pkg/registry/authentication/selfsubjectreview/rest.go`.
+
+use super::*;
+use crate::apiserver::rbac::Attributes;
+use crate::apiserver::request::{Review, ReviewAnswer};
+
+impl ApiServer {
+    /// A self-review at `path`, or None when the path is not one.
+    pub(super) fn review(&mut self, req: &HttpRequest, path: &str) -> Option<HttpResponse> {
+        Some(match path {
+            "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews" => self.access_review(req),
+            "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews" => self.rules_review(req),
+            "/apis/authentication.k8s.io/v1/selfsubjectreviews" => self.whoami(req),
+            _ => return None,
+        })
+    }
+
+    /// The door's answer to a self-review.
+    fn ask(&mut self, req: &HttpRequest, review: Review) -> Result<ReviewAnswer, HttpResponse> {
+        let mut r = self.request(req, Verb::Create, Kind::Pod);
+        r.body = Body::Review(review);
+        r.trace = None;
+        match self.cluster.call(r) {
+            Ok(resp) => resp.review.ok_or_else(|| {
+                HttpResponse::error(&ApiError::bad_request("no review".into()), None, "")
+            }),
+            Err(e) => Err(HttpResponse::json(e.code, &status_of(&e, None, ""))),
+        }
+    }
+
+    /// `SelfSubjectAccessReview` (`kubectl auth can-i`): may the requester do this?
+    fn access_review(&mut self, req: &HttpRequest) -> HttpResponse {
+        let body = match decode_body(req) {
+            Ok(b) => b,
+            Err(e) => return HttpResponse::error(&e, None, ""),
+        };
+        let spec = body.get("spec").cloned().unwrap_or(json!({}));
+        let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+        let a = if let Some(r) = spec.get("resourceAttributes") {
+            Attributes {
+                verb: s(r, "verb"),
+                api_group: s(r, "group"),
+                resource: s(r, "resource"),
+                subresource: s(r, "subresource"),
+                namespace: s(r, "namespace"),
+                name: s(r, "name"),
+                path: String::new(),
+            }
+        } else if let Some(n) = spec.get("nonResourceAttributes") {
+            Attributes::path(&s(n, "verb"), &s(n, "path"))
+        } else {
+            let e = ApiError::invalid(
+                Kind::Pod,
+                "",
+                &["spec.resourceAttributes: Invalid value: \"null\": exactly one of nonResourceAttributes or resourceAttributes must be specified".into()],
+            );
+            return HttpResponse::error(&e, None, "");
+        };
+        let status = match self.ask(req, Review::Access(a)) {
+            Ok(ReviewAnswer::Access {
+                allowed: true,
+                reason,
+            }) => json!({"allowed": true, "reason": reason}),
+            Ok(ReviewAnswer::Access { reason, .. }) if reason.is_empty() => {
+                json!({"allowed": false})
+            }
+            Ok(ReviewAnswer::Access { reason, .. }) => json!({"allowed": false, "reason": reason}),
+            Ok(_) => json!({"allowed": false}),
+            Err(r) => return r,
+        };
+        HttpResponse::json(
+            201,
+            &json!({"kind": "SelfSubjectAccessReview", "apiVersion": "authorization.k8s.io/v1",
+                    "metadata": {"creationTimestamp": null}, "spec": spec, "status": status}),
+        )
+    }
+
+    /// `SelfSubjectRulesReview` (`kubectl auth can-i --list`): what the requester may
+    /// do in a namespace, rule by rule as RBAC visits them.
+    fn rules_review(&mut self, req: &HttpRequest) -> HttpResponse {
+        let body = match decode_body(req) {
+            Ok(b) => b,
+            Err(e) => return HttpResponse::error(&e, None, ""),
+        };
+        let ns = body
+            .pointer("/spec/namespace")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let (rules, errors) = match self.ask(req, Review::Rules(ns.clone())) {
+            Ok(ReviewAnswer::Rules(rules, errors)) => (rules, errors),
+            Ok(_) => (Vec::new(), Vec::new()),
+            Err(r) => return r,
+        };
+        let mut resource_rules = Vec::new();
+        let mut non_resource_rules = Vec::new();
+        for (_, r) in rules {
+            if !r.non_resource_urls.is_empty() {
+                non_resource_rules
+                    .push(json!({"verbs": r.verbs, "nonResourceURLs": r.non_resource_urls}));
+            } else {
+                let mut rr =
+                    json!({"verbs": r.verbs, "apiGroups": r.api_groups, "resources": r.resources});
+                if !r.resource_names.is_empty() {
+                    rr["resourceNames"] = json!(r.resource_names);
+                }
+                resource_rules.push(rr);
+            }
+        }
+        let mut status = json!({
+            "resourceRules": resource_rules,
+            "nonResourceRules": non_resource_rules,
+            "incomplete": !errors.is_empty(),
+        });
+        if !errors.is_empty() {
+            status["evaluationError"] = json!(errors.join(", "));
+        }
+        HttpResponse::json(
+            201,
+            &json!({"kind": "SelfSubjectRulesReview", "apiVersion": "authorization.k8s.io/v1",
+                    "metadata": {"creationTimestamp": null}, "spec": {"namespace": ns}, "status": status}),
+        )
+    }
+
+    /// `SelfSubjectReview` (`kubectl auth whoami`): who the requester is.
+    fn whoami(&mut self, req: &HttpRequest) -> HttpResponse {
+        let user = match self.ask(req, Review::WhoAmI) {
+            Ok(ReviewAnswer::WhoAmI(u)) => u,
+            Ok(_) => return not_found_path(),
+            Err(r) => return r,
+        };
+        HttpResponse::json(
+            201,
+            &json!({"kind": "SelfSubjectReview", "apiVersion": "authentication.k8s.io/v1",
+                    "metadata": {"creationTimestamp": null},
+                    "status": {"userInfo": {"username": user.name, "groups": user.groups}}}),
+        )
+    }
+
+    /// `POST /kubeplay/v1/sim`: the words after `sim` in the body; answers what the
+    /// console prints, 200 when the command succeeded and 400 when it failed. Moving
+    /// time and breaking things are the cluster admin's: the door authorizes the path.
+    pub(super) fn sim(&mut self, req: &HttpRequest) -> HttpResponse {
+        if req.method != "POST" {
+            return not_found_path();
+        }
+        let mut r = self.request(req, Verb::Create, Kind::Pod);
+        r.body = Body::Path(SIM_PATH.into());
+        r.trace = None;
+        if let Err(e) = self.cluster.call(r) {
+            return HttpResponse::json(e.code, &status_of(&e, None, ""));
+        }
+        let words = String::from_utf8_lossy(&req.body).trim().to_string();
+        let line = format!("sim {words}");
+        let out = crate::command::run(&mut self.cluster, &line, None, &crate::command::NoFiles);
+        HttpResponse::text(if out.ok { 200 } else { 400 }, out.output)
+    }
+}
