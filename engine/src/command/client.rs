@@ -424,3 +424,42 @@ pub(crate) fn take_impersonation(words: &[String]) -> Result<Impersonation, Stri
     }
     Ok((out, user, groups))
 }
+
+/// A describer's reads (`printers::describe::Reader`) as this client's requests: the
+/// lists and gets kubectl's describers send. A refused read shows as nothing found.
+pub(crate) struct Reads<'a> {
+    /// The cluster the requests go to.
+    pub c: &'a mut Cluster,
+    /// The client sending them.
+    pub k: &'a Client,
+}
+
+impl crate::printers::describe::Reader for Reads<'_> {
+    fn now(&self) -> crate::time::SimTime {
+        self.c.now()
+    }
+
+    fn list(
+        &mut self,
+        kind: Kind,
+        namespace: Option<&str>,
+        labels: Option<&LabelSelector>,
+        fields: &str,
+    ) -> Vec<Arc<Object>> {
+        let fields = if fields.is_empty() {
+            Vec::new()
+        } else {
+            match crate::apiserver::selectors::parse_field_selector(kind, fields) {
+                Ok(f) => f,
+                Err(_) => return Vec::new(),
+            }
+        };
+        self.k
+            .list(self.c, kind, namespace, labels, &fields)
+            .unwrap_or_default()
+    }
+
+    fn get(&mut self, kind: Kind, namespace: &str, name: &str) -> Option<Arc<Object>> {
+        self.k.get(self.c, kind, namespace, name).ok()
+    }
+}

@@ -530,7 +530,10 @@ pub(super) fn describe(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     }
     let text: Vec<String> = objs
         .iter()
-        .map(|o| crate::printers::describe::describe(c, o))
+        .map(|o| {
+            let mut reads = crate::command::client::Reads { c: &mut *c, k };
+            crate::printers::describe::describe_with(&mut reads, o)
+        })
         .collect();
     // kubectl prints each description (which ends in a newline) after "\n\n": two
     // blank lines between objects.
