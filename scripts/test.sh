@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run every test (installing missing tools, Chromium included, first):
-# formatting, clippy, the engine's and the app's Rust tests, real kubectl against
+# formatting, clippy, the module graph (no cycle), the engine's and the app's Rust tests, real kubectl against
 # kubeplay-cli serve (when kubectl is on PATH), the release build with
 # its sizes, and the browser tests in headless Chromium.
 set -euo pipefail
@@ -14,6 +14,11 @@ cargo fmt --all -- --check
 
 step "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "the module graph runs one way (scripts/code-shape.mjs)"
+# A report of the largest files and longest functions, and a failure on any module or
+# file cycle: the architecture docs/architecture.md promises.
+node scripts/code-shape.mjs --check --files 10 --fns 10
 
 step "cargo test (engine and app, native)"
 cargo test --workspace --locked

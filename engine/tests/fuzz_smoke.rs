@@ -1,12 +1,12 @@
 //! A bounded fuzz run of each engine target in CI (the long run is
 //! `cargo run -p kubeplay-engine --profile fuzz --example fuzz`, docs/reliability.md, "Fuzzing"):
 //! seeded inputs through the manifest parser, the command language, the scenario
-//! loader and the lz-string link decoder. Any panic, any input over the wall or heap
-//! budget fails the test with the input that did it; a hang ends the process.
+//! loader and the lz-string link decoder. Any panic, any input over the heap budget
+//! fails the test with the input that did it; a hang ends the process. Inputs over the
+//! wall budget are printed, not failed: a test does not time itself (a loaded machine
+//! would fail it); the time goal is the long campaign's, in the fuzz profile.
 //!
-//! `KUBEPLAY_FUZZ_INPUTS` and `KUBEPLAY_FUZZ_SEED` change the run. The wall budget here
-//! is 10 s, not the goal's 2 s: this is a debug build, several times slower than the
-//! fuzz profile the 2 s goal is measured in.
+//! `KUBEPLAY_FUZZ_INPUTS` and `KUBEPLAY_FUZZ_SEED` change the run.
 
 use kubeplay_engine::fuzz::gen::{Corpus, Generator, Kind};
 use kubeplay_engine::fuzz::{run, targets, Budget};
@@ -43,7 +43,7 @@ fn fuzz(kind: Kind, inputs: u64, corpus: &Corpus, exec: &dyn Fn(&str)) {
     );
     eprint!("{report}");
     assert!(
-        report.clean(),
+        report.panicked == 0 && report.over_heap.is_empty(),
         "fuzzing found problems (seed {seed}):\n{report}"
     );
 }

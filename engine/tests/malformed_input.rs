@@ -320,13 +320,14 @@ fn a_jsonpath_index_at_the_int64_limit_is_out_of_bounds_and_a_negative_step_is_r
 #[test]
 fn deeply_nested_flow_yaml_is_refused_at_once_with_its_line_and_column() {
     // 64 KiB of `{a: ` took the YAML parser 9–10 s (its time is quadratic in the
-    // nesting); the depth is now checked first.
+    // nesting); the depth is now checked first: the error names the column where the
+    // depth bound was crossed, which the parser never reaches (its time is the
+    // benchmark's, not this test's).
     let deep = format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {}",
         "{a: ".repeat(16_384)
     );
     let mut c = Cluster::with_default_nodes(1);
-    let started = std::time::Instant::now();
     let o = run(&mut c, "kubectl apply -f -", Some(&deep), &NoFiles);
     assert!(!o.ok);
     assert_eq!(
@@ -350,7 +351,6 @@ fn deeply_nested_flow_yaml_is_refused_at_once_with_its_line_and_column() {
         "{}",
         o.output
     );
-    assert!(started.elapsed() < std::time::Duration::from_secs(2));
     // At the bound it is the parser's answer, as before (its own limit is 128).
     let at = format!(
         "apiVersion: v1\nkind: Pod\nmetadata: {}{}",
