@@ -9,18 +9,21 @@
 //! table in `docs/architecture.md` names each one's module and upstream), the scheduler
 //! ([`scheduler`]) and one kubelet per node ([`kubelet`]), all on
 //! one simulated clock ([`time`]) and one seeded RNG ([`rng`]), wired together by
-//! [`cluster::Cluster`]. What they send is a [`client::Request`]; what the page and the
-//! `sim` verbs explain is read by [`explain`].
+//! [`cluster::Cluster`]. Every request of every client — a component's
+//! [`client::Request`], the console's kubectl ([`command::client`]), an HTTP client of
+//! `kubeplay-cli serve` ([`rest`]) — goes through one door, [`apiserver::door`]; what
+//! the page and the `sim` verbs explain is read by [`explain`].
 //!
 //! Every control loop implements one trait, [`controllers::Controller`], and is listed
 //! once in the cluster's registry; the module graph runs one way (`api` ← `apiserver` ←
 //! `client` ← `controllers` ← `scheduler`, `kubelet` ← `cluster` ← `explain`,
-//! `printers`, `command`). `docs/architecture.md` is the map, with a worked example of
-//! adding a controller.
+//! `printers`, `command` ← `rest`), which `scripts/code-shape.mjs --check` holds the
+//! test command to. `docs/architecture.md` is the map, with a worked example of adding
+//! a controller.
 //!
 //! ## The loop
 //! ```text
-//! request ──▶ API server ──▶ store + watch log (who wrote what)
+//! request ──▶ API server's door ──▶ store + watch log (who wrote what)
 //!                 │
 //!                 ▼ informers (on_change): enqueue keys / arm timers
 //!   controllers · scheduler · kubelets ──(at their timer)──▶ reconcile against the store
