@@ -187,6 +187,8 @@ fn read_items(files: &[(String, String)]) -> Result<Vec<Item>, String> {
         } else {
             crate::yaml_depth::check(text)
                 .map_err(|e| format!("error: error parsing {name}: {e}"))?;
+            crate::yaml_depth::check_expansion(text)
+                .map_err(|e| format!("error: error parsing {name}: {e}"))?;
             let mut docs = Vec::new();
             for de in serde_yaml_ng::Deserializer::from_str(text) {
                 use serde::Deserialize;

@@ -399,6 +399,9 @@ fn yaml_error(source: &str, e: &serde_yaml_ng::Error) -> String {
 pub fn parse(text: &str, source: &str) -> Result<Vec<Document>, String> {
     // Before the parser: its time grows with the square of the flow nesting.
     crate::yaml_depth::check(text).map_err(|e| format!("error: error parsing {source}: {e}"))?;
+    // And before the parser expands aliases: what the text grows to is bounded.
+    crate::yaml_depth::check_expansion(text)
+        .map_err(|e| format!("error: error parsing {source}: {e}"))?;
     let mut docs = Vec::new();
     let starts = document_starts(text);
     for (i, de) in serde_yaml_ng::Deserializer::from_str(text).enumerate() {

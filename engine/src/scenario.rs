@@ -461,6 +461,7 @@ pub fn parse(text: &str, source: &str) -> Result<Scenario, String> {
             crate::yaml_depth::MAX_FLOW_DEPTH
         )
     })?;
+    crate::yaml_depth::check_expansion(text).map_err(|e| format!("error: {source}: {e}"))?;
     let s: Scenario = serde_yaml_ng::from_str(text).map_err(|e| {
         let at = e
             .location()

@@ -1,5 +1,6 @@
-//! A bound on flow nesting (`{a: {a: …` and `[[[…`), checked before YAML text reaches
-//! the parser.
+//! Bounds checked before YAML text is decoded: on flow nesting (`{a: {a: …` and
+//! `[[[…`, [`check`]), and on what the text expands to once aliases are followed
+//! ([`check_expansion`]).
 //!
 //! libyaml (under `serde_yaml_ng`) keeps a "simple key" per flow level and looks at all
 //! of them for every token, so its time grows with the square of the nesting: 64 KiB of
@@ -21,6 +22,136 @@
 //! brackets from it (an unbalanced bracket inside a quoted string *and* a quote this
 //! scan takes for text) could pass it and cost the parser its quadratic time, up to
 //! the size limit of the input.
+
+/// Beyond its own text, what a document may grow to once its aliases are followed:
+/// bytes of scalars, and nodes.
+pub const EXPANSION_ALLOWANCE_BYTES: usize = 1 << 20;
+/// See [`EXPANSION_ALLOWANCE_BYTES`].
+pub const EXPANSION_ALLOWANCE_NODES: usize = 100_000;
+
+/// A text whose aliases would make it grow past its bound: go-yaml's refusal
+/// (`decode.go`'s alias ratio check).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExcessiveAliasing;
+
+impl std::fmt::Display for ExcessiveAliasing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("yaml: document contains excessive aliasing")
+    }
+}
+
+/// Whether the documents of `text`, with every alias expanded, stay within the text's
+/// own size plus [`EXPANSION_ALLOWANCE_BYTES`] of scalars and its size plus
+/// [`EXPANSION_ALLOWANCE_NODES`] of nodes. The parser expands an alias by replaying
+/// the anchored node, so one long string anchored once and aliased a thousand times
+/// becomes a thousand strings: the repetition limit of the deserializer stops nested
+/// alias bombs, not that. This walks the documents as the deserializer would, counting
+/// as it goes, and stops at the bound: nothing is kept, so the walk itself costs no
+/// more than the bound. A text the parser refuses passes here (the parser says why).
+pub fn check_expansion(text: &str) -> Result<(), ExcessiveAliasing> {
+    use serde::de::DeserializeSeed;
+    let mut budget = Budget {
+        bytes: text.len().saturating_add(EXPANSION_ALLOWANCE_BYTES),
+        nodes: text.len().saturating_add(EXPANSION_ALLOWANCE_NODES),
+        over: false,
+    };
+    for de in serde_yaml_ng::Deserializer::from_str(text) {
+        let _ = Counter(&mut budget).deserialize(de);
+        if budget.over {
+            return Err(ExcessiveAliasing);
+        }
+    }
+    Ok(())
+}
+
+/// What is left of a document's expansion.
+struct Budget {
+    bytes: usize,
+    nodes: usize,
+    over: bool,
+}
+
+impl Budget {
+    fn spend<E: serde::de::Error>(&mut self, bytes: usize) -> Result<(), E> {
+        match (self.nodes.checked_sub(1), self.bytes.checked_sub(bytes)) {
+            (Some(n), Some(b)) => {
+                self.nodes = n;
+                self.bytes = b;
+                Ok(())
+            }
+            _ => {
+                self.over = true;
+                Err(E::custom(ExcessiveAliasing))
+            }
+        }
+    }
+}
+
+/// Walks any node, spending the budget on each scalar, key and collection.
+struct Counter<'b>(&'b mut Budget);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Counter<'_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Counter<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any YAML node")
+    }
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+        self.0.spend(1)
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+        self.0.spend(8)
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+        self.0.spend(8)
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+        self.0.spend(8)
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
+        self.0.spend(v.len())
+    }
+    fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<(), E> {
+        self.0.spend(v.len())
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        self.0.spend(1)
+    }
+    fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
+        self.0.spend(1)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        use serde::de::DeserializeSeed;
+        Counter(self.0).deserialize(d)
+    }
+    fn visit_newtype_struct<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        use serde::de::DeserializeSeed;
+        Counter(self.0).deserialize(d)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.0.spend::<A::Error>(1)?;
+        while seq.next_element_seed(Counter(&mut *self.0))?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.0.spend::<A::Error>(1)?;
+        while map.next_key_seed(Counter(&mut *self.0))?.is_some() {
+            map.next_value_seed(Counter(&mut *self.0))?;
+        }
+        Ok(())
+    }
+    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+        use serde::de::VariantAccess;
+        let ((), v) = data.variant_seed(Counter(&mut *self.0))?;
+        v.newtype_variant_seed(Counter(self.0))
+    }
+}
 
 /// The deepest flow nesting a YAML (or JSON) text may have.
 pub const MAX_FLOW_DEPTH: usize = 1_000;

@@ -379,3 +379,71 @@ fn a_namespace_flag_without_its_value_and_without_a_verb_is_an_error_not_a_panic
         assert!(o.output.starts_with("error: "), "{line}: {}", o.output);
     }
 }
+
+/// A document whose one long string is anchored once and aliased many times: small as
+/// text, gigabytes once the parser replays every alias.
+fn alias_bomb(scalar: usize, aliases: usize) -> String {
+    let mut y = format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bomb\n  labels: {{a: &x \"{}\"}}\ndata:\n  list: |\n    x\nextra:\n",
+        "y".repeat(scalar)
+    );
+    for _ in 0..aliases {
+        y.push_str("- *x\n");
+    }
+    y
+}
+
+#[test]
+fn a_long_string_aliased_many_times_is_refused_before_it_is_expanded() {
+    // Within the 20,000 characters of a command, link or record: 10,000 characters
+    // aliased 1,800 times would be 18 MB of strings.
+    let yaml = alias_bomb(10_000, 1_800);
+    assert!(yaml.len() < 20_000);
+    let mut c = Cluster::with_default_nodes(1);
+    let rv = c.store.revision();
+    let o = run(&mut c, "kubectl apply -f -", Some(&yaml), &NoFiles);
+    assert!(!o.ok);
+    assert_eq!(
+        o.output.trim_end(),
+        "error: error parsing STDIN: yaml: document contains excessive aliasing"
+    );
+    assert_eq!(c.store.revision(), rv);
+    // The same bound for a scenario file, a patch and an import.
+    let scenario = format!(
+        "id: bomb\ntitle: x\nsteps:\n  - text: &x \"{}\"\n    command: sim time\n{}",
+        "y".repeat(10_000),
+        "  - text: *x\n    command: sim time\n".repeat(1_800)
+    );
+    let err = kubeplay_engine::scenario::parse(&scenario, "bomb.yaml").unwrap_err();
+    assert_eq!(
+        err,
+        "error: bomb.yaml: yaml: document contains excessive aliasing"
+    );
+    let patch = format!(
+        "{{metadata: {{annotations: {{a: &x \"{}\", b: [{}]}}}}}}",
+        "y".repeat(5_000),
+        vec!["*x"; 2_000].join(",")
+    );
+    let o = run(
+        &mut c,
+        &format!("kubectl patch node node-1 -p '{patch}'"),
+        None,
+        &NoFiles,
+    );
+    assert!(
+        o.output
+            .contains("yaml: document contains excessive aliasing"),
+        "{}",
+        o.output
+    );
+    assert_eq!(c.store.revision(), rv);
+}
+
+#[test]
+fn aliases_that_stay_small_still_parse() {
+    // Anchors are ordinary YAML: a few small ones expand well within the bound.
+    let yaml = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n  labels: {a: &x v}\ndata: {b: *x, c: *x}\n";
+    let mut c = Cluster::with_default_nodes(1);
+    let o = run(&mut c, "kubectl apply -f -", Some(yaml), &NoFiles);
+    assert!(o.ok, "{}", o.output);
+}

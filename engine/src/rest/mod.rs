@@ -319,6 +319,8 @@ fn decode_body(req: &HttpRequest) -> Result<Value, ApiError> {
         .is_some_and(|c| c.contains("yaml"));
     if is_yaml {
         crate::yaml_depth::check(text).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        crate::yaml_depth::check_expansion(text)
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
         serde_yaml_ng::from_str(text).map_err(|e| ApiError::bad_request(e.to_string()))
     } else {
         serde_json::from_str(text).map_err(|e| {

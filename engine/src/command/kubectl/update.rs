@@ -608,6 +608,8 @@ pub(super) fn patch(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     // The patch is YAML too: bound its nesting before the parser (`yaml_depth`).
     crate::yaml_depth::check(body)
         .map_err(|e| format!("error: unable to parse \"{body}\": {e}"))?;
+    crate::yaml_depth::check_expansion(body)
+        .map_err(|e| format!("error: unable to parse \"{body}\": {e}"))?;
     let patch: serde_json::Value = serde_yaml_ng::from_str(body)
         .map_err(|e| format!("error: unable to parse \"{body}\": {e}"))?;
     let t = match p.get("type").unwrap_or("strategic") {
