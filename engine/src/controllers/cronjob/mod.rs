@@ -11,6 +11,7 @@
 //! pending work is a future schedule is settled, and `sim advance` plays the schedule —
 //! a day of `*/5` runs is a few seconds of page time at high speed.
 
+use std::borrow::Cow;
 use super::{Controller, Ctx, Reconcile};
 use crate::api::cron::{self as schedule, Schedule, Zone};
 use crate::api::*;
@@ -114,7 +115,9 @@ pub fn sync(store: &Store, key: &ObjKey, now: SimTime) -> (Reconcile, Option<Sim
         return (out, None);
     };
     let jobs = jobs_of(store, cj);
-    let mut status = cj.status.clone();
+    // The status is copied only when something changes it: in the steady state (a
+    // CronJob with a long active list, synced every second) nothing does.
+    let mut status: Cow<'_, CronJobStatus> = Cow::Borrowed(&cj.status);
     let mut requests = Vec::new();
     let event = |type_, reason: &str, message: String| Request::Event {
         involved: event_ref(Kind::CronJob, &cj.metadata),
@@ -122,8 +125,15 @@ pub fn sync(store: &Store, key: &ObjKey, now: SimTime) -> (Reconcile, Option<Sim
         reason: reason.into(),
         message,
     };
+    // The active list and the Jobs by uid: each lookup a set's, not a walk of the
+    // other list (a CronJob whose Jobs never end lists thousands).
+    let active: std::collections::BTreeSet<String> =
+        status.active.iter().map(|r| r.uid.clone()).collect();
+    let listed: std::collections::BTreeSet<&str> =
+        jobs.iter().map(|j| j.metadata.uid.as_str()).collect();
+    let mut seen_done: std::collections::BTreeSet<String> = Default::default();
     for j in &jobs {
-        let found = status.active.iter().any(|r| r.uid == j.metadata.uid);
+        let found = active.contains(&j.metadata.uid);
         let finished = j.is_finished();
         if !found && finished.is_none() {
             requests.push(event(
@@ -136,7 +146,7 @@ pub fn sync(store: &Store, key: &ObjKey, now: SimTime) -> (Reconcile, Option<Sim
             ));
         } else if found && finished.is_some() {
             let cond = finished.map(|c| c.type_.clone()).unwrap_or_default();
-            status.active.retain(|r| r.uid != j.metadata.uid);
+            seen_done.insert(j.metadata.uid.clone());
             requests.push(event(
                 EventType::Normal,
                 "SawCompletedJob",
@@ -149,7 +159,7 @@ pub fn sync(store: &Store, key: &ObjKey, now: SimTime) -> (Reconcile, Option<Sim
                 .as_deref()
                 .and_then(parse_rfc3339);
             if let Some(t) = done.filter(|t| last.is_none_or(|l| *t > l)) {
-                status.last_successful_time = Some(rfc3339(t));
+                status.to_mut().last_successful_time = Some(rfc3339(t));
             }
         }
         // A Job seen completing while listed also sets the last success.
@@ -163,33 +173,41 @@ pub fn sync(store: &Store, key: &ObjKey, now: SimTime) -> (Reconcile, Option<Sim
                 .completion_ms
                 .filter(|t| last.is_none_or(|l| *t > l))
             {
-                status.last_successful_time = Some(rfc3339(t));
+                status.to_mut().last_successful_time = Some(rfc3339(t));
             }
         }
     }
+    if !seen_done.is_empty() {
+        status.to_mut().active.retain(|r| !seen_done.contains(&r.uid));
+    }
     // Active references whose Job is gone.
-    let missing: Vec<JobReference> = status
+    let missing = status
         .active
         .iter()
-        .filter(|r| !jobs.iter().any(|j| j.metadata.uid == r.uid))
-        .cloned()
-        .collect();
-    for r in missing {
-        requests.push(event(
-            EventType::Normal,
-            "MissingJob",
-            format!("Active job went missing: {}", r.name),
-        ));
-        status.active.retain(|a| a.uid != r.uid);
+        .any(|r| !listed.contains(r.uid.as_str()));
+    if missing {
+        status.to_mut().active.retain(|r| {
+        let gone = !listed.contains(r.uid.as_str());
+        if gone {
+            requests.push(event(
+                EventType::Normal,
+                "MissingJob",
+                format!("Active job went missing: {}", r.name),
+            ));
+        }
+        !gone
+        });
     }
     let next = sync_schedule(cj, &jobs, &mut status, &mut requests, now);
     cleanup_finished_jobs(cj, &jobs, &mut status, &mut requests);
-    if status != cj.status {
-        let mut updated = cj.clone();
-        updated.status = status;
-        requests.push(Request::blind_update_status(Object::CronJob(Box::new(
-            updated,
-        ))));
+    if let Cow::Owned(status) = status {
+        if status != cj.status {
+            let mut updated = cj.clone();
+            updated.status = status;
+            requests.push(Request::blind_update_status(Object::CronJob(Box::new(
+                updated,
+            ))));
+        }
     }
     out.requests = requests;
     (out, next)
@@ -200,7 +218,7 @@ pub fn sync(store: &Store, key: &ObjKey, now: SimTime) -> (Reconcile, Option<Sim
 fn sync_schedule(
     cj: &CronJob,
     jobs: &[&Job],
-    status: &mut CronJobStatus,
+    status: &mut Cow<'_, CronJobStatus>,
     requests: &mut Vec<Request>,
     now: SimTime,
 ) -> Option<SimTime> {
@@ -310,7 +328,7 @@ fn sync_schedule(
     // The reference's uid and resourceVersion are the create's response: the status
     // write that follows in this batch is completed from it (a refused create leaves
     // the reference out).
-    status.active.push(JobReference {
+    status.to_mut().active.push(JobReference {
         api_version: "batch/v1".into(),
         kind: "Job".into(),
         name: name.clone(),
@@ -318,13 +336,15 @@ fn sync_schedule(
         resource_version: String::new(),
         uid: String::new(),
     });
-    status.last_schedule_time = Some(rfc3339(scheduled));
+    status.to_mut().last_schedule_time = Some(rfc3339(scheduled));
     next_schedule_time(cj, status, now, &sched, &zone)
 }
 
 /// `deleteJob`: background deletion, the active reference dropped, `SuccessfulDelete`.
-fn delete_job(cj: &CronJob, j: &Job, status: &mut CronJobStatus) -> Vec<Request> {
-    status.active.retain(|r| r.uid != j.metadata.uid);
+fn delete_job(cj: &CronJob, j: &Job, status: &mut Cow<'_, CronJobStatus>) -> Vec<Request> {
+    if status.active.iter().any(|r| r.uid == j.metadata.uid) {
+        status.to_mut().active.retain(|r| r.uid != j.metadata.uid);
+    }
     vec![
         Request::Delete {
             kind: Kind::Job,
@@ -349,7 +369,7 @@ fn delete_job(cj: &CronJob, j: &Job, status: &mut CronJobStatus) -> Vec<Request>
 fn cleanup_finished_jobs(
     cj: &CronJob,
     jobs: &[&Job],
-    status: &mut CronJobStatus,
+    status: &mut Cow<'_, CronJobStatus>,
     requests: &mut Vec<Request>,
 ) {
     for (cond, limit) in [
