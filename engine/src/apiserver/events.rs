@@ -4,6 +4,8 @@
 //! minutes become one `(combined from similar events): …` event), and the logger (a
 //! repeat of the same event bumps its count and last timestamp).
 //!
+//! Events expire an hour after their last update (kube-apiserver's `--event-ttl`).
+//!
 //! Upstream: `staging/src/k8s.io/client-go/tools/record/events_cache.go`
 //! (`EventSourceObjectSpamFilter`, `EventAggregator`, `eventLogger`). Upstream keeps this
 //! state per recorder in LRU caches of 4,096 entries; here it is one table keyed by the
@@ -11,7 +13,44 @@
 
 use super::*;
 
+/// `--event-ttl`: an Event lives an hour past its last update (etcd's lease on it).
+pub const EVENT_TTL: SimTime = 3_600_000;
+
 impl Store {
+    /// Drop the Events last updated more than [`EVENT_TTL`] ago, as their etcd lease
+    /// runs out: the oldest first, each a deletion in the watch log.
+    fn expire_events(&mut self, now: SimTime) {
+        while let Some((t, key)) = self.events_by_time.first().cloned() {
+            if now.saturating_sub(t) < EVENT_TTL {
+                break;
+            }
+            if self
+                .remove(now, Kind::Event, &key, super::KUBE_APISERVER)
+                .is_none()
+            {
+                self.events_by_time.remove(&(t, key));
+            }
+        }
+    }
+
+    /// Upstream keeps the correlator's state in LRU caches of 4,096 entries; here the
+    /// tables are swept, once they pass a mark that doubles with what is left, of the
+    /// entries that no longer decide anything: a spam bucket refilled to the brim (a new
+    /// one would be the same) and an aggregation group quiet for its whole interval
+    /// (its next event resets it). Nothing any later event would see changes.
+    fn sweep_correlator(&mut self, now: SimTime) {
+        let size = self.event_spam.len() + self.event_groups.len();
+        if size <= self.event_sweep_mark.max(4_096) {
+            return;
+        }
+        let full = SPAM_BURST * SPAM_REFILL_MS;
+        self.event_spam
+            .retain(|_, (tokens, last)| tokens.saturating_add(now.saturating_sub(*last)) < full);
+        self.event_groups
+            .retain(|_, g| now.saturating_sub(g.last) <= AGGREGATE_INTERVAL_MS);
+        self.event_sweep_mark = 2 * (self.event_spam.len() + self.event_groups.len());
+    }
+
     /// Record a Kubernetes Event about `involved` as client-go's EventCorrelator would:
     /// None when the spam filter drops it; identical events (same object, type, reason,
     /// message, source) are counted on one Event object; an 11th similar one within 10
@@ -28,6 +67,9 @@ impl Store {
         component: &str,
         host: &str,
     ) -> Option<Change> {
+        // Recording is when old Events are looked at: they only ever grow by it.
+        self.expire_events(now);
+        self.sweep_correlator(now);
         let ns = if involved.namespace.is_empty() {
             "default".to_string()
         } else {

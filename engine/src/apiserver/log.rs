@@ -1,10 +1,18 @@
-//! The watch log: every write in order, append-only, cheap to clone.
+//! The watch log: every write in order, append-only, cheap to clone, compacted past a
+//! day.
 //!
 //! Why chunks: the page snapshots the whole cluster for rewinding after every command,
 //! and a replayed share link does so thousands of times; a `Vec` of every write made
 //! each snapshot copy the entire history (quadratic in the session's length). Full
 //! chunks are frozen behind an `Arc` and shared by every clone, so a clone copies at
 //! most one chunk of entries.
+//!
+//! Why compaction: an idle cluster writes a Lease every 10 s per node, so a log kept
+//! forever grows with simulated time without end (tens of MB a simulated day). As the
+//! API server compacts etcd's history, a frozen chunk whose newest write is older than
+//! [`KEEP_FOR`] is dropped. Indexes stay absolute: [`WatchLog::len`] counts every write
+//! ever made, and a compacted index reads as absent. Rewinding replays acts from
+//! snapshots, so it needs none of the dropped writes.
 
 use super::WatchEntry;
 use std::sync::Arc;
@@ -12,26 +20,47 @@ use std::sync::Arc;
 /// Entries per frozen chunk.
 const CHUNK: usize = 4096;
 
+/// How long a write is kept: a frozen chunk all older than this is compacted away.
+pub const KEEP_FOR: crate::time::SimTime = 24 * 3_600_000;
+
 /// The watch log.
 #[derive(Clone, Debug, Default)]
 pub struct WatchLog {
-    frozen: Vec<Arc<[WatchEntry]>>,
+    frozen: std::collections::VecDeque<Arc<[WatchEntry]>>,
     tail: Vec<WatchEntry>,
+    /// Chunks compacted away from the front.
+    dropped: usize,
 }
 
 impl WatchLog {
     /// Append a write.
     pub fn push(&mut self, e: WatchEntry) {
+        let now = e.time;
         self.tail.push(e);
         if self.tail.len() == CHUNK {
             let full = std::mem::take(&mut self.tail);
-            self.frozen.push(Arc::from(full));
+            self.frozen.push_back(Arc::from(full));
+            // Compact: the oldest chunks whose newest write is past the window.
+            while self
+                .frozen
+                .front()
+                .and_then(|c| c.last())
+                .is_some_and(|last| now.saturating_sub(last.time) > KEEP_FOR)
+            {
+                self.frozen.pop_front();
+                self.dropped += 1;
+            }
         }
     }
 
-    /// Number of writes.
+    /// Number of writes ever made (compacted ones included: indexes stay absolute).
     pub fn len(&self) -> usize {
-        self.frozen.len() * CHUNK + self.tail.len()
+        (self.dropped + self.frozen.len()) * CHUNK + self.tail.len()
+    }
+
+    /// The index of the oldest write still kept.
+    pub fn first_kept(&self) -> usize {
+        self.dropped * CHUNK
     }
 
     /// No writes yet.
@@ -41,13 +70,14 @@ impl WatchLog {
 
     /// The write at `i`.
     pub fn get(&self, i: usize) -> Option<&WatchEntry> {
+        let i = i.checked_sub(self.first_kept())?;
         match self.frozen.get(i / CHUNK) {
             Some(c) => c.get(i % CHUNK),
             None => self.tail.get(i - self.frozen.len() * CHUNK),
         }
     }
 
-    /// Every write, oldest first (reversible).
+    /// Every write kept, oldest first (reversible).
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &WatchEntry> + '_ {
         self.frozen
             .iter()
@@ -55,23 +85,16 @@ impl WatchLog {
             .chain(self.tail.iter())
     }
 
-    /// The writes from index `start` on.
+    /// The writes kept from index `start` on.
     pub fn since(&self, start: usize) -> impl Iterator<Item = &WatchEntry> + '_ {
+        let start = start.saturating_sub(self.first_kept());
         let first = (start / CHUNK).min(self.frozen.len());
         let skip = start - first * CHUNK;
-        self.frozen[first..]
-            .iter()
+        self.frozen
+            .range(first..)
             .flat_map(|c| c.iter())
             .chain(self.tail.iter())
             .skip(skip)
-    }
-}
-
-impl std::ops::Index<usize> for WatchLog {
-    type Output = WatchEntry;
-    fn index(&self, i: usize) -> &WatchEntry {
-        // Callers index within len(), as with a Vec.
-        self.get(i).expect("watch log index in range")
     }
 }
 
@@ -119,7 +142,10 @@ mod tests {
             l.push(entry(i));
         }
         assert_eq!(l.len(), n);
-        assert_eq!(l[CHUNK + 3].resource_version, (CHUNK + 3) as u64);
+        assert_eq!(
+            l.get(CHUNK + 3).map(|e| e.resource_version),
+            Some((CHUNK + 3) as u64)
+        );
         assert!(l.get(n).is_none());
         let rvs: Vec<u64> = l.iter().map(|e| e.resource_version).collect();
         assert_eq!(rvs, (0..n as u64).collect::<Vec<_>>());
@@ -138,5 +164,27 @@ mod tests {
             "frozen chunks are shared"
         );
         assert_eq!(c, l);
+    }
+
+    #[test]
+    fn chunks_older_than_a_day_are_compacted_and_indexes_stay_absolute() {
+        let mut l = WatchLog::default();
+        let at = |i: usize| {
+            let mut e = entry(i);
+            e.time = i as u64 * 60_000; // a write a minute
+            e
+        };
+        let n = CHUNK * 3;
+        for i in 0..n {
+            l.push(at(i));
+        }
+        // 3 × 4,096 minutes is over eight days: only the last day's chunk stays.
+        assert_eq!(l.len(), n);
+        assert!(l.first_kept() >= CHUNK * 2, "{}", l.first_kept());
+        assert!(l.get(0).is_none());
+        assert_eq!(l.get(n - 1).map(|e| e.resource_version), Some(n as u64 - 1));
+        let kept: Vec<u64> = l.since(0).map(|e| e.resource_version).collect();
+        assert_eq!(kept.first().copied(), Some(l.first_kept() as u64));
+        assert_eq!(kept.len(), n - l.first_kept());
     }
 }

@@ -279,6 +279,9 @@ pub struct Store {
     /// The aggregator's groups by source, object, type and reason.
     event_groups: fxhash::FxHashMap<u64, events::EventGroup>,
     event_seq: u64,
+    /// The size of the Event correlator's tables past which they are swept of what no
+    /// longer matters (see `events.rs`).
+    event_sweep_mark: usize,
     /// The Nodes in name order, by position (upstream's snapshot `nodeInfoList`): the
     /// scheduler walks them round-robin from a start index for every attempt.
     /// Each name is shared (`Arc<str>`) with the scheduler's per-node verdicts, which

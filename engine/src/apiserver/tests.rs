@@ -34,7 +34,7 @@ fn create_assigns_uid_timestamp_resource_version_and_generation() {
     assert_eq!(m.creation_timestamp, "2025-01-01T00:00:01Z");
     assert_eq!(m.resource_version, "1");
     assert_eq!(m.generation, 0, "Pods carry no generation in v1.33");
-    assert_eq!(s.log[0].writer, "kubectl");
+    assert_eq!(s.log.get(0).map(|e| e.writer.as_str()), Some("kubectl"));
     assert_eq!(
         s.create(0, &mut rng, pod("a"), "kubectl")
             .unwrap_err()

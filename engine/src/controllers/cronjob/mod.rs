@@ -11,7 +11,6 @@
 //! pending work is a future schedule is settled, and `sim advance` plays the schedule —
 //! a day of `*/5` runs is a few seconds of page time at high speed.
 
-use std::borrow::Cow;
 use super::{Controller, Ctx, Reconcile};
 use crate::api::cron::{self as schedule, Schedule, Zone};
 use crate::api::*;
@@ -19,6 +18,7 @@ use crate::apiserver::{Change, DeleteOptions, ObjKey, Store};
 use crate::client::writer;
 use crate::client::{controller_ref, event_ref, Component, Request};
 use crate::time::{parse_rfc3339, rfc3339, SimTime, EPOCH_UNIX_SECONDS};
+use std::borrow::Cow;
 
 /// The annotation a scheduled Job carries: its nominal time, in the CronJob's zone.
 pub const SCHEDULED_TIMESTAMP: &str = "batch.kubernetes.io/cronjob-scheduled-timestamp";
@@ -178,7 +178,10 @@ pub fn sync(store: &Store, key: &ObjKey, now: SimTime) -> (Reconcile, Option<Sim
         }
     }
     if !seen_done.is_empty() {
-        status.to_mut().active.retain(|r| !seen_done.contains(&r.uid));
+        status
+            .to_mut()
+            .active
+            .retain(|r| !seen_done.contains(&r.uid));
     }
     // Active references whose Job is gone.
     let missing = status
@@ -187,15 +190,15 @@ pub fn sync(store: &Store, key: &ObjKey, now: SimTime) -> (Reconcile, Option<Sim
         .any(|r| !listed.contains(r.uid.as_str()));
     if missing {
         status.to_mut().active.retain(|r| {
-        let gone = !listed.contains(r.uid.as_str());
-        if gone {
-            requests.push(event(
-                EventType::Normal,
-                "MissingJob",
-                format!("Active job went missing: {}", r.name),
-            ));
-        }
-        !gone
+            let gone = !listed.contains(r.uid.as_str());
+            if gone {
+                requests.push(event(
+                    EventType::Normal,
+                    "MissingJob",
+                    format!("Active job went missing: {}", r.name),
+                ));
+            }
+            !gone
         });
     }
     let next = sync_schedule(cj, &jobs, &mut status, &mut requests, now);
