@@ -183,9 +183,22 @@ impl ScriptRun {
 
 /// Run parsed commands in order, as the console would, collecting the transcript.
 pub fn run_lines(c: &mut Cluster, lines: &[ScriptLine], files: &dyn Files) -> ScriptRun {
+    run_lines_streaming(c, lines, files, &mut |_| {})
+}
+
+/// [`run_lines`], handing each command's part of the transcript to `out` as soon as it
+/// ran (the CLI prints and flushes it, so whatever ends the process later cannot lose
+/// what was already printed).
+pub fn run_lines_streaming(
+    c: &mut Cluster,
+    lines: &[ScriptLine],
+    files: &dyn Files,
+    out: &mut dyn FnMut(&str),
+) -> ScriptRun {
     let mut r = ScriptRun::default();
     for l in lines {
         let o: Outcome = run(c, &l.command, l.stdin.as_deref(), files);
+        let from = r.transcript.len();
         if l.expect_error {
             r.transcript
                 .push_str(&format!("$ {}   {EXPECT_ERROR}\n", l.command));
@@ -209,6 +222,7 @@ pub fn run_lines(c: &mut Cluster, lines: &[ScriptLine], files: &dyn Files) -> Sc
         if !o.ok {
             r.failed_commands += 1;
         }
+        out(&r.transcript[from..]);
     }
     r
 }
@@ -216,6 +230,20 @@ pub fn run_lines(c: &mut Cluster, lines: &[ScriptLine], files: &dyn Files) -> Sc
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_command_s_output_is_handed_over_as_soon_as_it_ran() {
+        let lines = parse("sim time\nkubectl frob # expect error\nsim time\n", "t.sh").unwrap();
+        let mut c = Cluster::with_default_nodes(1);
+        let mut chunks = Vec::new();
+        let r = run_lines_streaming(&mut c, &lines, &crate::command::NoFiles, &mut |s| {
+            chunks.push(s.to_string())
+        });
+        assert_eq!(chunks.len(), 3);
+        assert!(chunks[0].starts_with("$ sim time\n"));
+        assert!(chunks[1].starts_with("$ kubectl frob"));
+        assert_eq!(chunks.concat(), r.transcript);
+    }
 
     #[test]
     fn scripts_join_continuations_skip_comments_and_read_heredocs() {

@@ -226,9 +226,11 @@ fn run_file(file: &str, seed: Option<u64>) -> ExitCode {
     };
     let mut cluster = Cluster::with_default_nodes(seed.unwrap_or(1));
     let files = DiskFiles { base };
-    let r = script::run_lines(&mut cluster, &lines, &files);
-    print!("{}", r.transcript);
-    let _ = std::io::stdout().flush();
+    // Each command's output as soon as it ran: a crash later loses nothing printed.
+    let r = script::run_lines_streaming(&mut cluster, &lines, &files, &mut |chunk| {
+        print!("{chunk}");
+        let _ = std::io::stdout().flush();
+    });
     if r.passed() {
         return ExitCode::SUCCESS;
     }
