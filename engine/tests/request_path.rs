@@ -274,3 +274,25 @@ fn apply_of_a_manifest_carrying_the_live_resource_version_succeeds_and_a_stale_o
     assert_eq!(web(&c).spec.replicas, 4);
     assert_eq!(last_refused_at(&c), Some(Stage::Storage));
 }
+
+#[test]
+fn a_request_past_int64_is_more_than_a_hard_limit_at_int64_not_equal_to_it() {
+    // Upstream's Quantity is exact past int64: two Pods asking 1e30 CPUs each are over
+    // a hard limit of 9223372036854775807m; saturating arithmetic made them equal.
+    let mut c = Cluster::with_default_nodes(1);
+    sh(&mut c, "kubectl create namespace big");
+    sh(
+        &mut c,
+        "kubectl create quota q -n big --hard=requests.cpu=9223372036854775807m",
+    );
+    c.advance(2_000);
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: huge, namespace: big}\nspec:\n  containers:\n  - name: a\n    image: nginx\n    resources: {requests: {cpu: \"1e30\"}}\n";
+    let out = run(&mut c, "kubectl apply -f -", Some(pod), &NoFiles);
+    assert!(!out.ok, "{}", out.output);
+    assert!(
+        out.output.contains("exceeded quota: q, requested: requests.cpu=1000000000000000000000000000000, used: requests.cpu=0, limited: requests.cpu=9223372036854775807m"),
+        "{}",
+        out.output
+    );
+    assert_eq!(last_refused_at(&c), Some(Stage::ValidatingAdmission));
+}

@@ -74,6 +74,13 @@ fn parse_quantity(s: &str) -> Option<Parsed<'_>> {
 /// anything", which is what such a value means, and no panic. Exact for up to 19
 /// significant digits; past that the extra digits only round up.
 fn scaled(s: &str, scale: i64) -> Option<i64> {
+    scaled_wide(s, scale).map(|v| i64::try_from(v).unwrap_or(i64::MAX))
+}
+
+/// [`scaled`] without the clamp to `i64`: up to `u128::MAX` units, as far as quota
+/// arithmetic needs to tell a quantity past `int64` from one at it (upstream's
+/// `Quantity` then holds an arbitrary-precision decimal and compares exactly).
+fn scaled_wide(s: &str, scale: i64) -> Option<u128> {
     let q = parse_quantity(s.trim())?;
     let all = format!("{}{}", q.int, q.frac);
     let digits = all.trim_start_matches('0');
@@ -88,9 +95,9 @@ fn scaled(s: &str, scale: i64) -> Option<i64> {
         .exp10
         .saturating_sub(q.frac.len() as i64)
         .saturating_add(scale);
-    // At least 10^(len + e10 − 1): past 10^19 it is beyond i64 whatever the rest.
-    if (digits.len() as i64).saturating_add(e10) > 20 {
-        return Some(i64::MAX);
+    // At least 10^(len + e10 − 1): past 10^38 it is beyond u128 whatever the rest.
+    if (digits.len() as i64).saturating_add(e10) > 39 {
+        return Some(u128::MAX);
     }
     // Keep 19 significant digits (they fit a u128 with 2^60 beside them); a dropped
     // non-zero digit rounds up.
@@ -99,8 +106,8 @@ fn scaled(s: &str, scale: i64) -> Option<i64> {
     e10 = e10.saturating_add(dropped.len() as i64);
     let m: u128 = kept.parse().ok()?;
     let m = m << q.exp2; // < 10^19 × 2^60 < 2^124
-    let v: u128 = if e10 >= 0 {
-        // e10 ≤ 20 here; an overflow saturates.
+    Some(if e10 >= 0 {
+        // An overflow saturates.
         10u128
             .checked_pow(u32::try_from(e10).unwrap_or(u32::MAX))
             .and_then(|p| m.checked_mul(p))
@@ -111,8 +118,17 @@ fn scaled(s: &str, scale: i64) -> Option<i64> {
             Some(p) => m / p + u128::from(m % p != 0 || sticky),
             None => 1, // positive and smaller than one unit: rounds up to one
         }
-    };
-    Some(i64::try_from(v).unwrap_or(i64::MAX))
+    })
+}
+
+/// A CPU quantity in millicores, beyond `int64` where it is (see [`scaled_wide`]).
+pub fn parse_cpu_milli_wide(s: &str) -> Option<u128> {
+    scaled_wide(s, 3)
+}
+
+/// A byte (or count) quantity, beyond `int64` where it is (see [`scaled_wide`]).
+pub fn parse_bytes_wide(s: &str) -> Option<u128> {
+    scaled_wide(s, 0)
 }
 
 /// Parse a CPU quantity (`100m`, `0.5`, `2`, `1e3`, `9223372036854775807`) into

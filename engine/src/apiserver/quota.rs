@@ -19,7 +19,9 @@
 //! in `hard` are shown but not counted; scopes are kept and not evaluated.
 
 use super::{ApiError, ObjKey, Store};
-use crate::api::quantity::{format_bytes, format_cpu_milli, parse_bytes, parse_cpu_milli};
+use crate::api::quantity::{
+    format_bytes, format_cpu_milli, parse_bytes_wide, parse_cpu_milli_wide,
+};
 use crate::api::*;
 use crate::time::SimTime;
 use std::collections::BTreeMap;
@@ -46,23 +48,25 @@ fn is_memory(resource: &str) -> bool {
 }
 
 /// A quantity of `resource` as a number (millicores, bytes or a count); None when it
-/// does not parse.
-pub fn parse_amount(resource: &str, q: &str) -> Option<i64> {
+/// does not parse. Wider than `int64`, as upstream's `Quantity` is exact past it: a
+/// request of `1e30` CPUs is more than a hard limit of `9223372036854775807m`.
+pub fn parse_amount(resource: &str, q: &str) -> Option<u128> {
     if is_cpu(resource) {
-        parse_cpu_milli(q)
+        parse_cpu_milli_wide(q)
     } else {
-        parse_bytes(q)
+        parse_bytes_wide(q)
     }
 }
 
 /// A number of `resource` as a quantity.
-pub fn format_amount(resource: &str, v: i64) -> String {
-    if is_cpu(resource) {
-        format_cpu_milli(v)
-    } else if is_memory(resource) {
-        format_bytes(v)
-    } else {
-        v.to_string()
+pub fn format_amount(resource: &str, v: u128) -> String {
+    match i64::try_from(v) {
+        Ok(v) if is_cpu(resource) => format_cpu_milli(v),
+        Ok(v) if is_memory(resource) => format_bytes(v),
+        // Past int64: whole units, as a decimal.
+        Err(_) if is_cpu(resource) && v % 1000 == 0 => (v / 1000).to_string(),
+        Err(_) if is_cpu(resource) => format!("{v}m"),
+        _ => v.to_string(),
     }
 }
 
@@ -82,51 +86,63 @@ pub fn counts(pod: &Pod, now: SimTime) -> bool {
     }
 }
 
-fn container_sum(pod: &Pod, pick: impl Fn(&Container) -> &StringMap, key: &str, cpu: bool) -> i64 {
-    let amount = |c: &Container| {
-        pick(c)
-            .get(key)
-            .and_then(|q| {
-                if cpu {
-                    parse_cpu_milli(q)
-                } else {
-                    parse_bytes(q)
-                }
-            })
-            .unwrap_or(0)
-    };
-    let sum = pod
+/// One resource of a container, as a number.
+fn amount(map: &StringMap, key: &str, cpu: bool) -> u128 {
+    map.get(key)
+        .and_then(|q| {
+            if cpu {
+                parse_cpu_milli_wide(q)
+            } else {
+                parse_bytes_wide(q)
+            }
+        })
+        .unwrap_or(0)
+}
+
+/// `resourcehelper.PodRequests` or `PodLimits` of one resource: the app containers and
+/// every sidecar (an init container with `restartPolicy: Always`) run together, so
+/// they are summed; a regular init container runs beside the sidecars started before
+/// it; the Pod needs the largest of those.
+fn pod_total(pod: &Pod, pick: impl Fn(&Container) -> &StringMap, key: &str, cpu: bool) -> u128 {
+    let mut total = pod
         .spec
         .containers
         .iter()
-        .fold(0i64, |s, c| s.saturating_add(amount(c)));
-    pod.spec
-        .init_containers
-        .iter()
-        .map(amount)
-        .fold(sum, i64::max)
+        .fold(0u128, |s, c| s.saturating_add(amount(pick(c), key, cpu)));
+    let (mut sidecars, mut init_max) = (0u128, 0u128);
+    for c in &pod.spec.init_containers {
+        let own = amount(pick(c), key, cpu);
+        let needs = if c.is_sidecar() {
+            total = total.saturating_add(own);
+            sidecars = sidecars.saturating_add(own);
+            sidecars
+        } else {
+            own.saturating_add(sidecars)
+        };
+        init_max = init_max.max(needs);
+    }
+    total.max(init_max)
 }
 
 /// `PodUsageFunc`: what one Pod uses of each counted resource.
-pub fn pod_usage(pod: &Pod) -> BTreeMap<&'static str, i64> {
-    let req = super::usage::pod_requests(pod);
-    let lim_cpu = container_sum(pod, |c| &c.resources.limits, "cpu", true);
-    let lim_mem = container_sum(pod, |c| &c.resources.limits, "memory", false);
+pub fn pod_usage(pod: &Pod) -> BTreeMap<&'static str, u128> {
+    let req = |key, cpu| pod_total(pod, |c| &c.resources.requests, key, cpu);
+    let lim = |key, cpu| pod_total(pod, |c| &c.resources.limits, key, cpu);
     BTreeMap::from([
         ("count/pods", 1),
-        ("cpu", req.cpu_milli),
-        ("limits.cpu", lim_cpu),
-        ("limits.memory", lim_mem),
-        ("memory", req.memory),
+        ("cpu", req("cpu", true)),
+        ("limits.cpu", lim("cpu", true)),
+        ("limits.memory", lim("memory", false)),
+        ("memory", req("memory", false)),
         ("pods", 1),
-        ("requests.cpu", req.cpu_milli),
-        ("requests.memory", req.memory),
+        ("requests.cpu", req("cpu", true)),
+        ("requests.memory", req("memory", false)),
     ])
 }
 
 /// What the namespace's counting Pods use of each resource the quota names.
 pub fn namespace_usage(store: &Store, q: &ResourceQuota, now: SimTime) -> StringMap {
-    let mut totals: BTreeMap<&str, i64> = BTreeMap::new();
+    let mut totals: BTreeMap<&str, u128> = BTreeMap::new();
     for p in store
         .list_ns::<Pod>(&q.metadata.namespace)
         .filter(|p| counts(p, now))
@@ -235,7 +251,7 @@ pub fn admit_pod(store: &Store, pod: &Pod) -> Result<Vec<ResourceQuota>, ApiErro
                 .hard
                 .get(r.as_str())
                 .and_then(|h| parse_amount(r, h))
-                .unwrap_or(i64::MAX);
+                .unwrap_or(u128::MAX);
             let total = now_used.saturating_add(want);
             if want > 0 && total > limit {
                 requested.push(format!("{r}={}", format_amount(r, want)));
