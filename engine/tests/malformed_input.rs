@@ -447,3 +447,23 @@ fn aliases_that_stay_small_still_parse() {
     let o = run(&mut c, "kubectl apply -f -", Some(yaml), &NoFiles);
     assert!(o.ok, "{}", o.output);
 }
+
+#[test]
+fn an_object_past_etcds_request_limit_is_refused_and_nothing_is_stored() {
+    let mut c = Cluster::with_default_nodes(1);
+    let rv = c.store.revision();
+    let big = "x".repeat(1_600_000);
+    let o = run(
+        &mut c,
+        &format!("kubectl create configmap big --from-literal=a={big}"),
+        None,
+        &NoFiles,
+    );
+    assert!(!o.ok);
+    assert!(
+        o.output.contains("etcdserver: request is too large"),
+        "{}",
+        o.output
+    );
+    assert_eq!(c.store.revision(), rv);
+}

@@ -57,6 +57,21 @@ pub(super) fn write_on(
         }
         b => b,
     };
+    // etcd refuses a value past its request limit: a person's object (an HTTP client's
+    // or kubectl's) is measured before it is stored. The components' own objects are
+    // built by their controllers and stay small; measuring each of the envelope's
+    // hundreds of thousands of writes would cost a serialization apiece.
+    if let (Body::Object(o), Some(_)) = (body, &req.trace) {
+        if too_large(o) {
+            store.collect_warnings = false;
+            return Err(ApiError {
+                code: 500,
+                reason: "",
+                message: "etcdserver: request is too large".into(),
+                kubectl_message: None,
+            });
+        }
+    }
     let result = match (body, req.verb, req.subresource) {
         (
             Body::Event {
@@ -128,4 +143,27 @@ pub(super) fn write_on(
         unchanged: false,
         log: None,
     })
+}
+
+/// etcd's `--max-request-bytes` (1.5 MiB), which bounds every object stored.
+pub const MAX_OBJECT_BYTES: usize = 1_572_864;
+
+/// Whether `o`, serialized, is past [`MAX_OBJECT_BYTES`].
+fn too_large(o: &crate::api::Object) -> bool {
+    // A writer that counts instead of keeping: the size without the buffer.
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0 += b.len();
+            if self.0 > MAX_OBJECT_BYTES {
+                return Err(std::io::Error::other("too large"));
+            }
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut n = Count(0);
+    serde_json::to_writer(&mut n, &o.to_json()).is_err() || n.0 > MAX_OBJECT_BYTES
 }
