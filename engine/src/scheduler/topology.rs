@@ -238,191 +238,256 @@ pub fn spread_scores<'a>(
     if constraints.is_empty() {
         return None;
     }
-    let require_all = !system_defaulted;
-    let has_keys = |n: &Node| {
-        constraints
+    let mut s = PreScoreState::new(store, constraints, feasible, positions, !system_defaulted);
+    match owner {
+        Some(rs) => s.count_owned(store, pod, rs),
+        None => s.count_on_nodes(store, pod, feasible),
+    }
+    Some(normalize_spread_scores(&s.scores(feasible)))
+}
+
+/// PodTopologySpread's `preScoreState`: the soft constraints, the domains the feasible
+/// nodes make of each key and the matching Pods counted in them, each constraint's
+/// weight, and each feasible node's values for the keys (read once, reused by Score).
+struct PreScoreState<'a> {
+    constraints: Vec<SoftConstraint>,
+    /// `requireAllTopologies`: a node must carry every key (the Pod's own constraints).
+    require_all: bool,
+    /// Per constraint: whether its key is the hostname (counted per node name).
+    is_host: Vec<bool>,
+    /// Feasible nodes left out for lacking a key.
+    ignored: BTreeSet<&'a str>,
+    /// Per constraint (not hostname): the matching Pods in each domain.
+    domains: Vec<BTreeMap<&'a str, i64>>,
+    /// Per feasible node and constraint: the node's value for the key, if it has it.
+    values: Vec<Option<&'a str>>,
+    /// Per constraint: `topologyNormalizingWeight`.
+    weights: Vec<f64>,
+    /// Per constraint (hostname): the matching Pods bound to each node.
+    per_node: Vec<FxHashMap<&'a str, i64>>,
+}
+
+impl<'a> PreScoreState<'a> {
+    /// `initPreScoreState`: the domains seen among the feasible nodes (borrowed label
+    /// values: this runs for every feasible node of every cycle) and the weights.
+    fn new(
+        store: &'a Store,
+        constraints: Vec<SoftConstraint>,
+        feasible: &[&'a Node],
+        positions: Option<&[usize]>,
+        require_all: bool,
+    ) -> Self {
+        let is_host: Vec<bool> = constraints
             .iter()
-            .all(|c| n.metadata.labels.contains_key(&c.key))
-    };
-    // A missing key reads as "" (Go's map lookup), a domain of its own.
-    let value_of = |n: &'a Node, key: &str| n.metadata.labels.get(key).map_or("", String::as_str);
-    let is_host: Vec<bool> = constraints
-        .iter()
-        .map(|c| c.key == LABEL_HOSTNAME)
-        .collect();
-    // initPreScoreState: the domains seen among the feasible nodes (borrowed label
-    // values: this runs for every feasible node of every cycle).
-    let mut ignored: BTreeSet<&str> = BTreeSet::new();
-    let mut domains: Vec<BTreeMap<&'a str, i64>> = vec![BTreeMap::new(); constraints.len()];
-    // Per feasible node and constraint: the node's value for the key, if it has it
-    // (read once here and reused by Score).
-    let mut values: Vec<Option<&'a str>> = Vec::with_capacity(feasible.len() * constraints.len());
-    let kept: Vec<Option<usize>> = constraints
-        .iter()
-        .map(|c| {
-            crate::apiserver::TOPOLOGY_LABELS
-                .iter()
-                .position(|k| *k == c.key)
-        })
-        .collect();
-    for (j, n) in feasible.iter().enumerate() {
-        let at = positions.and_then(|p| p.get(j)).copied();
-        for (c, kept) in constraints.iter().zip(&kept) {
-            values.push(match (at, kept) {
-                (Some(at), Some(which)) => store.node_topology_label(at, *which),
-                _ => n.metadata.labels.get(&c.key).map(String::as_str),
-            });
+            .map(|c| c.key == LABEL_HOSTNAME)
+            .collect();
+        let mut ignored: BTreeSet<&str> = BTreeSet::new();
+        let mut domains: Vec<BTreeMap<&'a str, i64>> = vec![BTreeMap::new(); constraints.len()];
+        let mut values: Vec<Option<&'a str>> =
+            Vec::with_capacity(feasible.len() * constraints.len());
+        let kept: Vec<Option<usize>> = constraints
+            .iter()
+            .map(|c| {
+                crate::apiserver::TOPOLOGY_LABELS
+                    .iter()
+                    .position(|k| *k == c.key)
+            })
+            .collect();
+        for (j, n) in feasible.iter().enumerate() {
+            let at = positions.and_then(|p| p.get(j)).copied();
+            for (c, kept) in constraints.iter().zip(&kept) {
+                values.push(match (at, kept) {
+                    (Some(at), Some(which)) => store.node_topology_label(at, *which),
+                    _ => n.metadata.labels.get(&c.key).map(String::as_str),
+                });
+            }
+            let row = &values[values.len() - constraints.len()..];
+            if require_all && row.iter().any(Option::is_none) {
+                ignored.insert(&n.metadata.name);
+                continue;
+            }
+            for (i, v) in row.iter().enumerate() {
+                if !is_host[i] {
+                    domains[i].entry(v.unwrap_or("")).or_insert(0);
+                }
+            }
         }
-        let row = &values[values.len() - constraints.len()..];
-        if require_all && row.iter().any(Option::is_none) {
-            ignored.insert(&n.metadata.name);
-            continue;
+        let weights: Vec<f64> = constraints
+            .iter()
+            .enumerate()
+            .map(|(i, _)| {
+                let size = if is_host[i] {
+                    feasible.len() - ignored.len()
+                } else {
+                    domains[i].len()
+                };
+                // topologyNormalizingWeight: log(size + 2).
+                ((size + 2) as f64).ln()
+            })
+            .collect();
+        let per_node = vec![FxHashMap::default(); constraints.len()];
+        PreScoreState {
+            constraints,
+            require_all,
+            is_host,
+            ignored,
+            domains,
+            values,
+            weights,
+            per_node,
         }
-        for (i, v) in row.iter().enumerate() {
-            if !is_host[i] {
-                domains[i].entry(v.unwrap_or("")).or_insert(0);
+    }
+
+    /// PreScore counts over every node that passes the Pod's node affinity (and, when
+    /// every key is required, carries them all).
+    fn counts_for(&self, pod: &Pod, node: &Node) -> bool {
+        let has_keys = self
+            .constraints
+            .iter()
+            .all(|c| node.metadata.labels.contains_key(&c.key));
+        (!self.require_all || has_keys) && node_affinity_matches(pod, node)
+    }
+
+    /// Whether any constraint's key is a zone-like one (its domains need the Pods'
+    /// Nodes, not only their names).
+    fn zoned(&self) -> bool {
+        self.is_host.iter().any(|h| !h)
+    }
+
+    /// The system defaults' PreScore: the owning ReplicaSet's bound Pods that match its
+    /// selector, counted from the owner index.
+    fn count_owned(&mut self, store: &'a Store, pod: &Pod, rs: &ReplicaSet) {
+        let ns = &pod.metadata.namespace;
+        let zoned = self.zoned();
+        for obj in store.dependent_objects(&rs.metadata.uid) {
+            let Some(p) = Pod::from_object(obj) else {
+                continue;
+            };
+            if p.spec.node_name.is_empty()
+                || p.metadata.namespace != *ns
+                || p.metadata.is_deleting()
+                || p.is_terminal()
+            {
+                continue;
+            }
+            // The defaults share one selector: match it once.
+            if !self.constraints[0].selector.matches(&p.metadata.labels) {
+                continue;
+            }
+            // The zone domains need the Pod's Node; hostname counts need only its name.
+            let node = if zoned {
+                store.node_named(&p.spec.node_name)
+            } else {
+                None
+            };
+            let node = node.filter(|n| self.counts_for(pod, n));
+            for (i, c) in self.constraints.iter().enumerate() {
+                if self.is_host[i] {
+                    *self.per_node[i]
+                        .entry(p.spec.node_name.as_str())
+                        .or_default() += 1;
+                } else if let Some(node) = node {
+                    if let Some(cnt) = self.domains[i].get_mut(label_value(node, &c.key)) {
+                        *cnt += 1;
+                    }
+                }
             }
         }
     }
-    let weights: Vec<f64> = constraints
-        .iter()
-        .enumerate()
-        .map(|(i, _)| {
-            let size = if is_host[i] {
-                feasible.len() - ignored.len()
-            } else {
-                domains[i].len()
-            };
-            // topologyNormalizingWeight: log(size + 2).
-            ((size + 2) as f64).ln()
-        })
-        .collect();
-    // Per node name, the matching Pods bound there, for the hostname constraints.
-    let mut per_node: Vec<FxHashMap<&'a str, i64>> = vec![FxHashMap::default(); constraints.len()];
-    // PreScore: count over every node that passes the Pod's node affinity.
-    let counts_for =
-        |node: &Node| (!require_all || has_keys(node)) && node_affinity_matches(pod, node);
-    let zoned = is_host.iter().any(|h| !h);
-    match owner {
-        Some(rs) => {
-            let ns = &pod.metadata.namespace;
-            for obj in store.dependent_objects(&rs.metadata.uid) {
-                let Some(p) = Pod::from_object(obj) else {
-                    continue;
-                };
-                if p.spec.node_name.is_empty()
-                    || p.metadata.namespace != *ns
-                    || p.metadata.is_deleting()
-                    || p.is_terminal()
-                {
+
+    /// The Pod's own constraints' PreScore: the matching Pods of every counted node in
+    /// each zone-like domain, and of each feasible node for the hostname ones.
+    fn count_on_nodes(&mut self, store: &'a Store, pod: &Pod, feasible: &[&'a Node]) {
+        let ns = &pod.metadata.namespace;
+        if self.zoned() {
+            for node in store.list::<Node>() {
+                if !self.counts_for(pod, node) {
                     continue;
                 }
-                // The defaults share one selector: match it once.
-                if !constraints[0].selector.matches(&p.metadata.labels) {
-                    continue;
-                }
-                // The zone domains need the Pod's Node; hostname counts need only
-                // its name.
-                let node = if zoned {
-                    store.node_named(&p.spec.node_name)
-                } else {
-                    None
-                };
-                for (i, c) in constraints.iter().enumerate() {
-                    if is_host[i] {
-                        *per_node[i].entry(p.spec.node_name.as_str()).or_default() += 1;
-                    } else if let Some(node) = node.filter(|n| counts_for(n)) {
-                        if let Some(cnt) = domains[i].get_mut(value_of(node, &c.key)) {
-                            *cnt += 1;
-                        }
-                    }
-                }
-            }
-        }
-        None => {
-            if zoned {
-                for node in store.list::<Node>() {
-                    if !counts_for(node) {
+                for (i, c) in self.constraints.iter().enumerate() {
+                    if self.is_host[i] {
                         continue;
                     }
-                    for (i, c) in constraints.iter().enumerate() {
-                        if is_host[i] {
-                            continue;
-                        }
-                        if let Some(cnt) = domains[i].get_mut(value_of(node, &c.key)) {
-                            *cnt += count_matching(
-                                store.pods_on_node(&node.metadata.name),
-                                &c.selector,
-                                &pod.metadata.namespace,
-                            );
-                        }
-                    }
-                }
-            }
-            for n in feasible {
-                for (i, c) in constraints.iter().enumerate() {
-                    if is_host[i] {
-                        per_node[i].insert(
-                            n.metadata.name.as_str(),
-                            count_matching(
-                                store.pods_on_node(&n.metadata.name),
-                                &c.selector,
-                                &pod.metadata.namespace,
-                            ),
+                    if let Some(cnt) = self.domains[i].get_mut(label_value(node, &c.key)) {
+                        *cnt += count_matching(
+                            store.pods_on_node(&node.metadata.name),
+                            &c.selector,
+                            ns,
                         );
                     }
                 }
             }
         }
+        for n in feasible {
+            for (i, c) in self.constraints.iter().enumerate() {
+                if self.is_host[i] {
+                    self.per_node[i].insert(
+                        n.metadata.name.as_str(),
+                        count_matching(store.pods_on_node(&n.metadata.name), &c.selector, ns),
+                    );
+                }
+            }
+        }
     }
-    let raw: Vec<Option<i64>> = feasible
-        .iter()
-        .zip(values.chunks(constraints.len()))
-        .map(|(n, row)| {
-            if !ignored.is_empty() && ignored.contains(n.metadata.name.as_str()) {
-                return None;
-            }
-            let mut score = 0f64;
-            for (i, c) in constraints.iter().enumerate() {
-                // Score: only the constraints whose key the node carries.
-                let Some(value) = row[i] else {
-                    continue;
-                };
-                let cnt = if is_host[i] {
-                    per_node[i]
-                        .get(n.metadata.name.as_str())
-                        .copied()
-                        .unwrap_or(0)
-                } else {
-                    domains[i].get(value).copied().unwrap_or(0)
-                };
-                // scoreForCount.
-                score += cnt as f64 * weights[i] + c.max_skew.saturating_sub(1) as f64;
-            }
-            Some(score.round() as i64)
-        })
-        .collect();
-    // NormalizeScore: MaxNodeScore × (max + min − s) / max; ignored nodes get 0.
+
+    /// Score: each feasible node's raw score, the sum over the constraints whose key it
+    /// carries of `scoreForCount` (None: the node was left out).
+    fn scores(&self, feasible: &[&Node]) -> Vec<Option<i64>> {
+        feasible
+            .iter()
+            .zip(self.values.chunks(self.constraints.len()))
+            .map(|(n, row)| {
+                if !self.ignored.is_empty() && self.ignored.contains(n.metadata.name.as_str()) {
+                    return None;
+                }
+                let mut score = 0f64;
+                for (i, c) in self.constraints.iter().enumerate() {
+                    // Score: only the constraints whose key the node carries.
+                    let Some(value) = row[i] else {
+                        continue;
+                    };
+                    let cnt = if self.is_host[i] {
+                        self.per_node[i]
+                            .get(n.metadata.name.as_str())
+                            .copied()
+                            .unwrap_or(0)
+                    } else {
+                        self.domains[i].get(value).copied().unwrap_or(0)
+                    };
+                    // scoreForCount.
+                    score += cnt as f64 * self.weights[i] + c.max_skew.saturating_sub(1) as f64;
+                }
+                Some(score.round() as i64)
+            })
+            .collect()
+    }
+}
+
+/// A node's value for a label key; a missing key reads as "" (Go's map lookup), a
+/// domain of its own.
+fn label_value<'n>(n: &'n Node, key: &str) -> &'n str {
+    n.metadata.labels.get(key).map_or("", String::as_str)
+}
+
+/// NormalizeScore: MaxNodeScore × (max + min − s) / max; ignored nodes get 0.
+fn normalize_spread_scores(raw: &[Option<i64>]) -> Vec<i64> {
     let present = raw.iter().flatten();
     let min = present.clone().copied().min().unwrap_or(0);
     let max = present.copied().max().unwrap_or(0);
-    Some(
-        raw.iter()
-            .map(|s| match s {
-                None => 0,
-                Some(_) if max == 0 => MAX_NODE_SCORE,
-                // i128: the raw scores are counts and maxSkews (int32 upstream,
-                // refused above that by the API server), so this cannot overflow
-                // with what validation lets through; it must not panic on anything.
-                Some(s) => i64::try_from(
-                    i128::from(MAX_NODE_SCORE)
-                        * (i128::from(max) + i128::from(min) - i128::from(*s))
-                        / i128::from(max),
-                )
-                .unwrap_or(0),
-            })
-            .collect(),
-    )
+    raw.iter()
+        .map(|s| match s {
+            None => 0,
+            Some(_) if max == 0 => MAX_NODE_SCORE,
+            // i128: the raw scores are counts and maxSkews (int32 upstream,
+            // refused above that by the API server), so this cannot overflow
+            // with what validation lets through; it must not panic on anything.
+            Some(s) => i64::try_from(
+                i128::from(MAX_NODE_SCORE) * (i128::from(max) + i128::from(min) - i128::from(*s))
+                    / i128::from(max),
+            )
+            .unwrap_or(0),
+        })
+        .collect()
 }
 
 /// The term selects `target`: its namespace is one the term looks in (`namespaces`,

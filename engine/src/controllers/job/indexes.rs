@@ -1,7 +1,32 @@
-//! Completed-index sets as `status.completedIndexes` writes them (`indexed_job_utils.go`:
-//! `orderedIntervals.String`, `parseIndexesFromString`).
+//! Indexed Jobs (`indexed_job_utils.go`): a Pod's completion index
+//! (`getCompletionIndex`), the succeeded indexes (`calculateSucceededIndexes`), and
+//! completed-index sets as `status.completedIndexes` writes them
+//! (`orderedIntervals.String`, `parseIndexesFromString`).
 
+use crate::api::*;
 use std::collections::BTreeSet;
+
+/// The annotation (and label) holding an Indexed Job Pod's index.
+pub const JOB_COMPLETION_INDEX: &str = "batch.kubernetes.io/job-completion-index";
+
+/// An Indexed Job Pod's index, if valid and below completions (`getCompletionIndex`).
+pub(super) fn valid_index(job: &Job, p: &Pod) -> Option<i64> {
+    let i: i64 = p
+        .metadata
+        .annotations
+        .get(JOB_COMPLETION_INDEX)?
+        .parse()
+        .ok()?;
+    (i >= 0 && i < job.spec.completions.unwrap_or(0)).then_some(i)
+}
+
+/// `calculateSucceededIndexes`: the recorded ones and the newly succeeded Pods'.
+pub(super) fn succeeded_indexes(job: &Job, new_succeeded: &[&Pod]) -> BTreeSet<i64> {
+    let completions = job.spec.completions.unwrap_or(0);
+    let mut set = parse_indexes(&job.status.completed_indexes, completions);
+    set.extend(new_succeeded.iter().filter_map(|p| valid_index(job, p)));
+    set
+}
 
 /// `orderedIntervals.String`: intervals joined by `,`; one index prints as `a`, two
 /// adjacent ones as `a,b`, three or more as `a-b` (`{1,3,4,5}` → `1,3-5`).

@@ -20,68 +20,41 @@
 //! to `status.uncountedTerminatedPods`, then its finalizer is removed, then it moves
 //! into `succeeded` / `failed` — the three writes upstream makes, in its order.
 //!
+//! This file follows `job_controller.go`; beside it are the back-off (`backoff`), the
+//! Indexed Job helpers (`indexes`), the policies (`policy`) and what the controller
+//! takes from `controller_utils.go` (`controller_utils`).
+//!
 //! Expectations: as for the ReplicaSet controller, the requests of a sync are applied
 //! before the next sync, so the cache is never behind the controller's own writes.
 
+mod backoff;
+mod controller_utils;
 mod indexes;
 mod policy;
 #[cfg(test)]
 mod tests;
 
-pub use indexes::{format_indexes, parse_indexes};
+pub use backoff::{
+    finished_time, BackoffRecord, DEFAULT_POD_FAILURE_BACKOFF, MAX_POD_FAILURE_BACKOFF,
+};
+pub use controller_utils::{pod_from_job, sort_active_pods, JOB_TRACKING_FINALIZER};
+pub use indexes::{format_indexes, parse_indexes, JOB_COMPLETION_INDEX};
+
+use backoff::new_backoff_record;
+use controller_utils::{create_pod, delete_job_pod, delete_pod, has_tracking_finalizer, release};
+use indexes::{succeeded_indexes, valid_index};
 
 use super::{Controller, Ctx, Reconcile};
 use crate::api::*;
-use crate::apiserver::{Change, DeleteOptions, ObjKey, Store};
+use crate::apiserver::{Change, ObjKey, Store};
 use crate::client::writer;
-use crate::client::{controller_ref, event_ref, Component, EventOnSuccess, Request};
-use crate::time::{parse_rfc3339, rfc3339, SimTime, SECOND};
-use std::cmp::Ordering;
+use crate::client::{event_ref, Component, Request};
+use crate::time::{rfc3339, SimTime, SECOND};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The finalizer that keeps a finished Pod until it is counted.
-pub const JOB_TRACKING_FINALIZER: &str = "batch.kubernetes.io/job-tracking";
-/// The annotation (and label) holding an Indexed Job Pod's index.
-pub const JOB_COMPLETION_INDEX: &str = "batch.kubernetes.io/job-completion-index";
-/// `DefaultJobPodFailureBackOff`.
-pub const DEFAULT_POD_FAILURE_BACKOFF: SimTime = 10 * SECOND;
-/// `MaxJobPodFailureBackOff` (10 minutes since v1.27).
-pub const MAX_POD_FAILURE_BACKOFF: SimTime = 600 * SECOND;
 /// `syncJobBatchPeriod`: Pod changes are synced in batches at most this often.
 pub const SYNC_JOB_BATCH_PERIOD: SimTime = SECOND;
 /// `MaxPodCreateDeletePerSync`.
 pub const MAX_POD_CREATE_DELETE_PER_SYNC: usize = 500;
-
-/// `backoffRecord`: failures since the last success, and when the last one finished.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BackoffRecord {
-    /// `failuresAfterLastSuccess`.
-    pub failures_after_last_success: u32,
-    /// `lastFailureTime`.
-    pub last_failure: Option<SimTime>,
-}
-
-impl BackoffRecord {
-    /// `getRemainingTime`: `min(10 s · 2^(n−1), 10 min)` from the last failure.
-    pub fn remaining(&self, now: SimTime) -> SimTime {
-        let Some(last) = self.last_failure else {
-            return 0;
-        };
-        if self.failures_after_last_success == 0 {
-            return 0;
-        }
-        let mut backoff = DEFAULT_POD_FAILURE_BACKOFF;
-        for _ in 1..self.failures_after_last_success {
-            backoff *= 2;
-            if backoff >= MAX_POD_FAILURE_BACKOFF {
-                backoff = MAX_POD_FAILURE_BACKOFF;
-                break;
-            }
-        }
-        let elapsed = now.saturating_sub(last);
-        backoff.saturating_sub(elapsed)
-    }
-}
 
 /// The Job controller's timers.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -629,13 +602,6 @@ fn get_pods_for_job<'a>(store: &'a Store, job: &'a Job) -> Vec<&'a Pod> {
         .collect()
 }
 
-fn has_tracking_finalizer(p: &Pod) -> bool {
-    p.metadata
-        .finalizers
-        .iter()
-        .any(|f| f == JOB_TRACKING_FINALIZER)
-}
-
 /// `onlyReplaceFailedPods`: `podReplacementPolicy: Failed`, or a podFailurePolicy.
 fn only_replace_failed_pods(job: &Job) -> bool {
     job.spec.pod_replacement_policy.as_deref() == Some("Failed")
@@ -682,56 +648,6 @@ fn new_finished_pods<'a>(job: &Job, pods: &[&'a Pod]) -> (Vec<&'a Pod>, Vec<&'a 
     (succeeded, failed)
 }
 
-/// `getFinishedTime`: the last container's finish, else the Pod's deletion, else its
-/// creation.
-pub fn finished_time(p: &Pod) -> SimTime {
-    let statuses = &p.status.container_statuses;
-    if !statuses.is_empty() && statuses.iter().all(|c| c.state.terminated.is_some()) {
-        if let Some(t) = statuses
-            .iter()
-            .filter_map(|c| c.state.terminated.as_ref())
-            .filter_map(|t| parse_rfc3339(&t.finished_at))
-            .max()
-        {
-            return t;
-        }
-    }
-    p.metadata.deletion_ms.unwrap_or(p.metadata.created_ms)
-}
-
-/// `newBackoffRecord`: failures since the newest success.
-fn new_backoff_record(
-    mut record: BackoffRecord,
-    succeeded: &[&Pod],
-    failed: &[&Pod],
-) -> BackoffRecord {
-    match (succeeded.is_empty(), failed.is_empty()) {
-        (true, true) => record,
-        (true, false) => {
-            record.failures_after_last_success += failed.len() as u32;
-            record.last_failure = failed.iter().map(|p| finished_time(p)).max();
-            record
-        }
-        (false, true) => BackoffRecord::default(),
-        (false, false) => {
-            let last_success = succeeded
-                .iter()
-                .map(|p| finished_time(p))
-                .max()
-                .unwrap_or(0);
-            let after: Vec<SimTime> = failed
-                .iter()
-                .map(|p| finished_time(p))
-                .filter(|t| *t > last_success)
-                .collect();
-            BackoffRecord {
-                failures_after_last_success: after.len() as u32,
-                last_failure: after.iter().copied().max(),
-            }
-        }
-    }
-}
-
 /// `pastBackoffLimitOnFailure`: with OnFailure, the container restarts of the Pods
 /// still Pending or Running, summed, reach backoffLimit (any restart when it is 0).
 fn past_backoff_limit_on_failure(job: &Job, pods: &[&Pod]) -> bool {
@@ -765,25 +681,6 @@ fn past_active_deadline(job: &Job, start: Option<SimTime>, now: SimTime) -> bool
         }
         _ => false,
     }
-}
-
-/// An Indexed Job Pod's index, if valid and below completions (`getCompletionIndex`).
-fn valid_index(job: &Job, p: &Pod) -> Option<i64> {
-    let i: i64 = p
-        .metadata
-        .annotations
-        .get(JOB_COMPLETION_INDEX)?
-        .parse()
-        .ok()?;
-    (i >= 0 && i < job.spec.completions.unwrap_or(0)).then_some(i)
-}
-
-/// `calculateSucceededIndexes`: the recorded ones and the newly succeeded Pods'.
-fn succeeded_indexes(job: &Job, new_succeeded: &[&Pod]) -> BTreeSet<i64> {
-    let completions = job.spec.completions.unwrap_or(0);
-    let mut set = parse_indexes(&job.status.completed_indexes, completions);
-    set.extend(new_succeeded.iter().filter_map(|p| valid_index(job, p)));
-    set
 }
 
 /// `firstPendingIndexes`: the lowest indexes neither succeeded nor active (nor
@@ -835,150 +732,4 @@ fn active_pods_for_removal<'a>(job: &Job, active: &[&'a Pod], n: usize) -> Vec<&
         rm.extend(left.into_iter().take(more));
     }
     rm
-}
-
-/// `controller.ActivePods.Less`: the Pod to delete first sorts first.
-pub fn sort_active_pods(pods: &mut [&Pod]) {
-    pods.sort_by(|a, b| active_pods_cmp(a, b));
-}
-
-fn active_pods_cmp(a: &Pod, b: &Pod) -> Ordering {
-    let unassigned = |p: &Pod| p.spec.node_name.is_empty();
-    let phase = |p: &Pod| match PodPhase::parse(&p.status.phase) {
-        Some(PodPhase::Pending) => 0,
-        Some(PodPhase::Unknown) => 1,
-        Some(PodPhase::Running) => 2,
-        _ => 3,
-    };
-    let restarts = |p: &Pod| {
-        p.status
-            .container_statuses
-            .iter()
-            .map(|c| c.restart_count)
-            .max()
-            .unwrap_or(0)
-    };
-    unassigned(b)
-        .cmp(&unassigned(a))
-        .then_with(|| phase(a).cmp(&phase(b)))
-        .then_with(|| a.is_ready().cmp(&b.is_ready()))
-        .then_with(|| match (a.ready_since(), b.ready_since()) {
-            // Both ready: the one ready for less time first.
-            (Some(x), Some(y)) => y.cmp(&x),
-            _ => Ordering::Equal,
-        })
-        .then_with(|| restarts(b).cmp(&restarts(a)))
-        .then_with(|| b.metadata.created_ms.cmp(&a.metadata.created_ms))
-        .then_with(|| a.metadata.name.cmp(&b.metadata.name))
-}
-
-/// A plain DELETE keeping the finalizer (the Job is finishing: the Pod is counted).
-fn delete_pod(job: &Job, p: &Pod) -> Request {
-    Request::Delete {
-        kind: Kind::Pod,
-        key: ObjKey::of(&p.metadata),
-        options: DeleteOptions::default(),
-        event: Some(EventOnSuccess {
-            involved: event_ref(Kind::Job, &job.metadata),
-            type_: EventType::Normal,
-            reason: "SuccessfulDelete",
-            message_prefix: "Deleted pod: ",
-            on_failure: Some(("FailedDelete", "Error deleting: ")),
-        }),
-    }
-}
-
-/// `deleteJobPods`: the finalizer removed first, so the deletion is no failure.
-fn delete_job_pod(job: &Job, p: &Pod) -> Vec<Request> {
-    let mut out = Vec::new();
-    if has_tracking_finalizer(p) {
-        out.push(release(p));
-    }
-    out.push(delete_pod(job, p));
-    out
-}
-
-/// The finalizer's removal. Upstream sends a patch
-/// (`$deleteFromPrimitiveList/finalizers`), which has no resourceVersion precondition:
-/// it lands even on a Pod this sync has just deleted (whose deletionTimestamp the API
-/// server keeps). A conditional update would conflict with that deletion, and a
-/// retried sync would count the Pod twice.
-fn release(p: &Pod) -> Request {
-    let mut released = p.clone();
-    released
-        .metadata
-        .finalizers
-        .retain(|f| f != JOB_TRACKING_FINALIZER);
-    Request::blind_update(Object::Pod(Box::new(released)))
-}
-
-/// The Pod a Job creates (`CreatePodsWithGenerateName`): the template with the
-/// tracking finalizer and the Job as controller; an Indexed Job's carries its index
-/// (annotation, label, hostname, `JOB_COMPLETION_INDEX`).
-pub fn pod_from_job(job: &Job, index: Option<i64>) -> Pod {
-    let t = &job.spec.template;
-    let mut pod = Pod {
-        metadata: ObjectMeta {
-            generate_name: format!("{}-", job.metadata.name),
-            namespace: job.metadata.namespace.clone(),
-            labels: t.metadata.labels.clone(),
-            annotations: t.metadata.annotations.clone(),
-            finalizers: vec![JOB_TRACKING_FINALIZER.into()],
-            owner_references: vec![controller_ref(
-                Kind::Job,
-                &job.metadata.name,
-                &job.metadata.uid,
-            )],
-            ..Default::default()
-        },
-        spec: t.spec.clone(),
-        status: PodStatus::default(),
-    };
-    if let Some(i) = index {
-        let name = &job.metadata.name;
-        let suffix = format!("-{i}-");
-        let base: String = name.chars().take(58 - suffix.len().min(58)).collect();
-        pod.metadata.generate_name = format!("{base}{suffix}");
-        pod.metadata
-            .annotations
-            .insert(JOB_COMPLETION_INDEX.into(), i.to_string());
-        pod.metadata
-            .labels
-            .insert(JOB_COMPLETION_INDEX.into(), i.to_string());
-        pod.spec
-            .extra
-            .insert("hostname".into(), format!("{name}-{i}").into());
-        let env = serde_json::json!({
-            "name": "JOB_COMPLETION_INDEX",
-            "valueFrom": {"fieldRef": {"fieldPath": format!("metadata.labels['{JOB_COMPLETION_INDEX}']")}}
-        });
-        for c in pod
-            .spec
-            .containers
-            .iter_mut()
-            .chain(pod.spec.init_containers.iter_mut())
-        {
-            if !c
-                .env
-                .iter()
-                .any(|e| e.get("name").and_then(|n| n.as_str()) == Some("JOB_COMPLETION_INDEX"))
-            {
-                c.env.push(env.clone());
-            }
-        }
-    }
-    pod
-}
-
-fn create_pod(job: &Job, index: Option<i64>) -> Request {
-    Request::Create {
-        object: Object::Pod(Box::new(pod_from_job(job, index))),
-        event: Some(EventOnSuccess {
-            involved: event_ref(Kind::Job, &job.metadata),
-            type_: EventType::Normal,
-            reason: "SuccessfulCreate",
-            message_prefix: "Created pod: ",
-            on_failure: Some(("FailedCreate", "Error creating: ")),
-        }),
-    }
 }

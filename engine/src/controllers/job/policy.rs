@@ -1,7 +1,7 @@
 //! The Pod failure policy and the success policy (`pod_failure_policy.go`:
 //! `matchPodFailurePolicy`; `success_policy.go`: `matchSuccessPolicy`).
 
-use super::parse_indexes;
+use super::indexes::parse_indexes;
 use crate::api::*;
 use std::collections::BTreeSet;
 

@@ -230,15 +230,46 @@ fn update_claim_owner_refs(
     *refs != before
 }
 
-/// `sync` → `UpdateStatefulSet`.
+/// `sync` → `UpdateStatefulSet` → `performUpdate`: the revisions, the update of the
+/// Pods, the status, the history.
 pub fn sync_stateful_set(store: &Store, key: &ObjKey, now: SimTime) -> Reconcile {
     let mut out = Reconcile::default();
     let Some(set) = store.get::<StatefulSet>(key) else {
         return out;
     };
-    let set_ref = event_ref(Kind::StatefulSet, &set.metadata);
+    let pods = get_pods_for_stateful_set(store, set);
+    let revisions = controlled_revisions(store, &set.metadata.uid);
+    let (current_name, current_template, update_name) =
+        get_stateful_set_revisions(set, &revisions, &mut out);
+    let u = Update {
+        store,
+        set,
+        current: (current_name.as_str(), &current_template),
+        update: (update_name.as_str(), &set.spec.template),
+        monotonic: set.spec.pod_management_policy != "Parallel",
+        now,
+    };
+    let status = update_stateful_set(&u, &pods, &mut out);
+    if status != set.status {
+        let mut s = set.clone();
+        s.status = status;
+        out.requests
+            .push(Request::UpdateStatus(Object::StatefulSet(Box::new(s))));
+    }
+    truncate_history(
+        set,
+        &pods,
+        &revisions,
+        &current_name,
+        &update_name,
+        &mut out,
+    );
+    out
+}
+
+/// `getPodsForStatefulSet`: the Pods it controls whose labels still match, by ordinal.
+fn get_pods_for_stateful_set<'a>(store: &'a Store, set: &StatefulSet) -> Vec<&'a Pod> {
     let name = &set.metadata.name;
-    // getPodsForStatefulSet: the Pods it controls whose labels still match.
     let mut pods: Vec<&Pod> = store
         .dependent_objects(&set.metadata.uid)
         .filter_map(|o| match o {
@@ -251,8 +282,18 @@ pub fn sync_stateful_set(store: &Store, key: &ObjKey, now: SimTime) -> Reconcile
         })
         .collect();
     pods.sort_by_key(|p| get_ordinal(name, &p.metadata.name));
-    // getStatefulSetRevisions.
-    let revisions = controlled_revisions(store, &set.metadata.uid);
+    pods
+}
+
+/// `getStatefulSetRevisions`: the current revision's name and template, and the update
+/// revision's name; a new template gets a revision, and an earlier one that came back
+/// moves to the end.
+fn get_stateful_set_revisions(
+    set: &StatefulSet,
+    revisions: &[&ControllerRevision],
+    out: &mut Reconcile,
+) -> (String, PodTemplateSpec, String) {
+    let name = &set.metadata.name;
     let collision_count = set.status.collision_count;
     let data = revision_patch(&set.spec.template);
     let update_name = revision_name(name, &data, collision_count);
@@ -299,6 +340,7 @@ pub fn sync_stateful_set(store: &Store, key: &ObjKey, now: SimTime) -> Reconcile
             next_revision
         }
     };
+    let _ = update_number;
     let update_name = revisions
         .iter()
         .find(|r| r.data == data)
@@ -309,15 +351,35 @@ pub fn sync_stateful_set(store: &Store, key: &ObjKey, now: SimTime) -> Reconcile
         .and_then(|r| revision_template(r).map(|t| (r.metadata.name.clone(), t)));
     let (current_name, current_template) =
         current.unwrap_or_else(|| (update_name.clone(), set.spec.template.clone()));
-    let current_p = (current_name.as_str(), &current_template);
-    let update_p = (update_name.as_str(), &set.spec.template);
+    (current_name, current_template, update_name)
+}
 
+/// What `updateStatefulSet`, `processReplica` and `processCondemned` read: the set,
+/// its current and update revisions (name and template), whether Pods are managed in
+/// order (`OrderedReady`: monotonic), and the time.
+struct Update<'a> {
+    store: &'a Store,
+    set: &'a StatefulSet,
+    current: (&'a str, &'a PodTemplateSpec),
+    update: (&'a str, &'a PodTemplateSpec),
+    monotonic: bool,
+    now: SimTime,
+}
+
+/// `updateStatefulSet`: the Pods sorted into replicas (ordinals in range) and condemned
+/// ones (beyond it), the status from the Pods as they are; then each replica in ordinal
+/// order, the condemned from the highest ordinal, and the rolling update from the
+/// highest ordinal down to the partition — a monotonic set stops at the first Pod it
+/// must wait for.
+fn update_stateful_set(u: &Update<'_>, pods: &[&Pod], out: &mut Reconcile) -> StatefulSetStatus {
+    let set = u.set;
+    let name = &set.metadata.name;
     let start = set.spec.start_ordinal();
     let count = set.spec.replicas.max(0);
     let in_range = |ord: i64| ord >= start && ord < start + count;
     let mut replicas: Vec<Option<&Pod>> = vec![None; count as usize];
     let mut condemned: Vec<&Pod> = Vec::new();
-    for p in &pods {
+    for p in pods {
         let ord = get_ordinal(name, &p.metadata.name);
         if in_range(ord) {
             replicas[(ord - start) as usize] = Some(p);
@@ -326,16 +388,67 @@ pub fn sync_stateful_set(store: &Store, key: &ObjKey, now: SimTime) -> Reconcile
         }
     }
     condemned.sort_by_key(|p| std::cmp::Reverse(get_ordinal(name, &p.metadata.name)));
+    let mut status = compute_replica_status(set, pods, u.current.0, u.update.0, u.now);
+    complete_rolling_update(set, &mut status);
+    if set.metadata.is_deleting() {
+        return status;
+    }
+    let first_unhealthy: Option<&str> = replicas
+        .iter()
+        .flatten()
+        .chain(condemned.iter())
+        .find(|p| !is_healthy(p))
+        .map(|p| p.metadata.name.as_str());
+    let mut blocked = false;
+    for (i, slot) in replicas.iter().enumerate() {
+        if process_replica(u, start + i as i64, *slot, out) {
+            blocked = true;
+            break;
+        }
+    }
+    if !blocked {
+        for p in &condemned {
+            if process_condemned(u, p, first_unhealthy, out) {
+                blocked = true;
+                break;
+            }
+        }
+    }
+    // The rolling update: from the highest ordinal down to the partition.
+    if !blocked && set.spec.update_strategy.type_ == "RollingUpdate" {
+        let min = set.spec.partition().max(0) as usize;
+        for target in (min..replicas.len()).rev() {
+            let Some(p) = replicas[target] else {
+                break;
+            };
+            if pod_revision(p) != u.update.0 && !p.metadata.is_deleting() {
+                out.requests.extend(delete_pod(set, p));
+                break;
+            }
+            if !is_healthy(p) {
+                break;
+            }
+        }
+    }
+    status
+}
 
-    // The status, from the Pods as they are.
+/// `computeReplicaStatus`: the set's status from its Pods as they are.
+fn compute_replica_status(
+    set: &StatefulSet,
+    pods: &[&Pod],
+    current_name: &str,
+    update_name: &str,
+    now: SimTime,
+) -> StatefulSetStatus {
     let mut status = StatefulSetStatus {
         observed_generation: set.metadata.generation,
-        current_revision: current_name.clone(),
-        update_revision: update_name.clone(),
-        collision_count,
+        current_revision: current_name.to_string(),
+        update_revision: update_name.to_string(),
+        collision_count: set.status.collision_count,
         ..Default::default()
     };
-    for p in &pods {
+    for p in pods {
         status.replicas += 1;
         if is_running_and_ready(p) {
             status.ready_replicas += 1;
@@ -352,7 +465,12 @@ pub fn sync_stateful_set(store: &Store, key: &ObjKey, now: SimTime) -> Reconcile
             }
         }
     }
-    // completeRollingUpdate.
+    status
+}
+
+/// `completeRollingUpdate`: once every Pod is updated and ready, the update revision
+/// becomes the current one.
+fn complete_rolling_update(set: &StatefulSet, status: &mut StatefulSetStatus) {
     if set.spec.update_strategy.type_ == "RollingUpdate"
         && status.updated_replicas == status.replicas
         && status.ready_replicas == status.replicas
@@ -360,140 +478,103 @@ pub fn sync_stateful_set(store: &Store, key: &ObjKey, now: SimTime) -> Reconcile
         status.current_replicas = status.updated_replicas;
         status.current_revision = status.update_revision.clone();
     }
+}
 
-    if !set.metadata.is_deleting() {
-        let monotonic = set.spec.pod_management_policy != "Parallel";
-        let first_unhealthy: Option<&str> = replicas
-            .iter()
-            .flatten()
-            .chain(condemned.iter())
-            .find(|p| !is_healthy(p))
-            .map(|p| p.metadata.name.as_str());
-        let mut blocked = false;
-        // processReplica, in ordinal order.
-        for (i, slot) in replicas.iter().enumerate() {
-            let ord = start + i as i64;
-            let existing = *slot;
-            if let Some(p) = existing {
-                if p.is_terminal() && !p.metadata.is_deleting() {
-                    let (type_, reason, what) = if p.status.phase == PodPhase::Failed {
-                        (EventType::Warning, "RecreatingFailedPod", "failed")
-                    } else {
-                        (EventType::Normal, "RecreatingTerminatedPod", "terminated")
-                    };
-                    out.requests.push(Request::Event {
-                        involved: set_ref.clone(),
-                        type_,
-                        reason: reason.into(),
-                        message: format!(
-                            "StatefulSet {}/{name} is recreating {what} Pod {}",
-                            set.metadata.namespace, p.metadata.name
-                        ),
-                    });
-                    out.requests.extend(delete_pod(set, p));
-                    if monotonic {
-                        blocked = true;
-                        break;
-                    }
-                    continue;
-                }
-            }
-            let Some(p) = existing else {
-                let pod = new_versioned_pod(set, current_p, update_p, ord);
-                // createPersistentVolumeClaims, then the Pod.
-                let claims = claims_for(store, set, &pod, ord, true);
-                let Ok(claims) = claims else {
-                    blocked = monotonic;
-                    if monotonic {
-                        break;
-                    }
-                    continue;
-                };
-                out.requests.extend(claims);
-                let pod_name = pod.metadata.name.clone();
-                out.requests.push(Request::Create {
-                    object: Object::Pod(Box::new(pod)),
-                    event: None,
-                });
-                out.requests.push(pod_event(set, "create", &pod_name));
-                if monotonic {
-                    blocked = true;
-                    break;
-                }
-                continue;
+/// `processReplica` for ordinal `ord` (its Pod, if any): a finished Pod is deleted to
+/// be recreated, a missing one created with its claims, a Pending one given the claims
+/// it lost, and the claims' owners kept up to date. True when the sync must stop here
+/// (a monotonic set waits for this Pod).
+fn process_replica(u: &Update<'_>, ord: i64, existing: Option<&Pod>, out: &mut Reconcile) -> bool {
+    let (set, monotonic, now) = (u.set, u.monotonic, u.now);
+    let name = &set.metadata.name;
+    if let Some(p) = existing {
+        if p.is_terminal() && !p.metadata.is_deleting() {
+            let (type_, reason, what) = if p.status.phase == PodPhase::Failed {
+                (EventType::Warning, "RecreatingFailedPod", "failed")
+            } else {
+                (EventType::Normal, "RecreatingTerminatedPod", "terminated")
             };
-            // A Pod still Pending may have lost a claim: make the missing ones.
-            if p.status.phase == PodPhase::Pending {
-                if let Ok(claims) = claims_for(store, set, p, ord, false) {
-                    out.requests.extend(claims);
-                }
-            }
-            if monotonic && (p.metadata.is_deleting() || !is_running_and_ready(p)) {
-                blocked = true;
-                break;
-            }
-            if monotonic && !p.is_available(set.spec.min_ready_seconds, now) {
-                if let Some(since) = p.ready_since() {
-                    let at = crate::time::after_seconds(since, set.spec.min_ready_seconds);
-                    out.requeue_after = Some(at.saturating_sub(now) + 1);
-                }
-                blocked = true;
-                break;
-            }
-            out.requests
-                .extend(claim_owner_updates(store, set, p, true));
-        }
-        // processCondemned, from the highest ordinal.
-        if !blocked {
-            for p in &condemned {
-                if p.metadata.is_deleting() {
-                    if monotonic {
-                        blocked = true;
-                        break;
-                    }
-                    continue;
-                }
-                if monotonic
-                    && !is_running_and_ready(p)
-                    && Some(p.metadata.name.as_str()) != first_unhealthy
-                {
-                    blocked = true;
-                    break;
-                }
-                out.requests
-                    .extend(claim_owner_updates(store, set, p, false));
-                out.requests.extend(delete_pod(set, p));
-                if monotonic {
-                    blocked = true;
-                    break;
-                }
-            }
-        }
-        // The rolling update: from the highest ordinal down to the partition.
-        if !blocked && set.spec.update_strategy.type_ == "RollingUpdate" {
-            let min = set.spec.partition().max(0) as usize;
-            for target in (min..replicas.len()).rev() {
-                let Some(p) = replicas[target] else {
-                    break;
-                };
-                if pod_revision(p) != update_name && !p.metadata.is_deleting() {
-                    out.requests.extend(delete_pod(set, p));
-                    break;
-                }
-                if !is_healthy(p) {
-                    break;
-                }
-            }
+            out.requests.push(Request::Event {
+                involved: event_ref(Kind::StatefulSet, &set.metadata),
+                type_,
+                reason: reason.into(),
+                message: format!(
+                    "StatefulSet {}/{name} is recreating {what} Pod {}",
+                    set.metadata.namespace, p.metadata.name
+                ),
+            });
+            out.requests.extend(delete_pod(set, p));
+            return monotonic;
         }
     }
-    let _ = update_number;
-    if status != set.status {
-        let mut s = set.clone();
-        s.status = status;
-        out.requests
-            .push(Request::UpdateStatus(Object::StatefulSet(Box::new(s))));
+    let Some(p) = existing else {
+        let pod = new_versioned_pod(set, u.current, u.update, ord);
+        // createPersistentVolumeClaims, then the Pod.
+        let Ok(claims) = claims_for(u.store, set, &pod, ord, true) else {
+            return monotonic;
+        };
+        out.requests.extend(claims);
+        let pod_name = pod.metadata.name.clone();
+        out.requests.push(Request::Create {
+            object: Object::Pod(Box::new(pod)),
+            event: None,
+        });
+        out.requests.push(pod_event(set, "create", &pod_name));
+        return monotonic;
+    };
+    // A Pod still Pending may have lost a claim: make the missing ones.
+    if p.status.phase == PodPhase::Pending {
+        if let Ok(claims) = claims_for(u.store, set, p, ord, false) {
+            out.requests.extend(claims);
+        }
     }
-    // truncateHistory: revisions no Pod uses beyond revisionHistoryLimit, oldest first.
+    if monotonic && (p.metadata.is_deleting() || !is_running_and_ready(p)) {
+        return true;
+    }
+    if monotonic && !p.is_available(set.spec.min_ready_seconds, now) {
+        if let Some(since) = p.ready_since() {
+            let at = crate::time::after_seconds(since, set.spec.min_ready_seconds);
+            out.requeue_after = Some(at.saturating_sub(now) + 1);
+        }
+        return true;
+    }
+    out.requests
+        .extend(claim_owner_updates(u.store, set, p, true));
+    false
+}
+
+/// `processCondemned` for Pod `p` beyond the replicas: deleted (its claims' owners
+/// updated first), unless a monotonic set must wait — for a Pod being deleted, or an
+/// unhealthy one that is not the first unhealthy Pod. True when the sync must stop
+/// here.
+fn process_condemned(
+    u: &Update<'_>,
+    p: &Pod,
+    first_unhealthy: Option<&str>,
+    out: &mut Reconcile,
+) -> bool {
+    let (set, monotonic) = (u.set, u.monotonic);
+    if p.metadata.is_deleting() {
+        return monotonic;
+    }
+    if monotonic && !is_running_and_ready(p) && Some(p.metadata.name.as_str()) != first_unhealthy {
+        return true;
+    }
+    out.requests
+        .extend(claim_owner_updates(u.store, set, p, false));
+    out.requests.extend(delete_pod(set, p));
+    monotonic
+}
+
+/// `truncateHistory`: revisions no Pod uses beyond revisionHistoryLimit, oldest first.
+fn truncate_history(
+    set: &StatefulSet,
+    pods: &[&Pod],
+    revisions: &[&ControllerRevision],
+    current_name: &str,
+    update_name: &str,
+    out: &mut Reconcile,
+) {
     let live: Vec<&str> = pods.iter().map(|p| pod_revision(p)).collect();
     let history: Vec<&&ControllerRevision> = revisions
         .iter()
@@ -514,7 +595,6 @@ pub fn sync_stateful_set(store: &Store, key: &ObjKey, now: SimTime) -> Reconcile
             event: None,
         });
     }
-    out
 }
 
 /// `recordPodEvent`: `create Pod web-0 in StatefulSet web successful`.

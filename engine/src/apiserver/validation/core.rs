@@ -1,0 +1,384 @@
+//! The core API group (`pkg/apis/core/validation/validation.go`): Pods and pod specs
+//! (ports, probes, scheduling directives), Services, PersistentVolumeClaims and
+//! PersistentVolumes. LimitRange's own checks live with its admission plugin
+//! (`limit_ranger.rs`).
+
+use super::meta::nonnegative;
+use super::names::{
+    dns1123_label_errors, label_value_errors, port_name_errors, qualified_name_errors,
+};
+use crate::api::*;
+
+/// `ValidatePodCreate`'s spec rules the simulation models: containers with images,
+/// scheduling directives and numbers.
+pub(super) fn validate_pod(causes: &mut Vec<String>, p: &Pod) {
+    if p.spec.containers.is_empty() {
+        causes.push("spec.containers: Required value".into());
+    }
+    for (i, c) in p.spec.containers.iter().enumerate() {
+        if c.image.is_empty() {
+            causes.push(format!("spec.containers[{i}].image: Required value"));
+        }
+    }
+    validate_scheduling(causes, "spec", &p.spec);
+    validate_pod_spec_numbers(causes, "spec", &p.spec);
+}
+
+/// The integer rules of a pod spec (`pkg/apis/core/validation`): `validateProbe`'s
+/// non-negative fields, `validateContainerPorts`' port range, `activeDeadlineSeconds`
+/// in 1..MaxInt32. `at` is `spec` or `spec.template.spec`.
+pub(super) fn validate_pod_spec_numbers(causes: &mut Vec<String>, at: &str, spec: &PodSpec) {
+    for (list, containers) in [
+        ("containers", &spec.containers),
+        ("initContainers", &spec.init_containers),
+    ] {
+        for (i, c) in containers.iter().enumerate() {
+            let p = format!("{at}.{list}[{i}]");
+            for (j, port) in c.ports.iter().enumerate() {
+                if !(1..=65535).contains(&port.container_port) {
+                    causes.push(format!(
+                        "{p}.ports[{j}].containerPort: Invalid value: {}: must be between 1 and 65535, inclusive",
+                        port.container_port
+                    ));
+                }
+                // 0 means "no host port".
+                if port.host_port != 0 && !(1..=65535).contains(&port.host_port) {
+                    causes.push(format!(
+                        "{p}.ports[{j}].hostPort: Invalid value: {}: must be between 1 and 65535, inclusive",
+                        port.host_port
+                    ));
+                }
+            }
+            for (name, probe) in [
+                ("livenessProbe", &c.liveness_probe),
+                ("readinessProbe", &c.readiness_probe),
+                ("startupProbe", &c.startup_probe),
+            ] {
+                let Some(probe) = probe else { continue };
+                for (field, value) in probe_counts(probe) {
+                    nonnegative(causes, &format!("{p}.{name}.{field}"), value);
+                }
+            }
+        }
+    }
+    if let Some(v) = spec.extra.get("activeDeadlineSeconds") {
+        // Kept as written (the simulation does not act on it), so any JSON value.
+        let ok = v
+            .as_i64()
+            .is_some_and(|n| (1..=i64::from(i32::MAX)).contains(&n));
+        if !ok {
+            causes.push(format!(
+                "{at}.activeDeadlineSeconds: Invalid value: {v}: must be between 1 and 2147483647, inclusive"
+            ));
+        }
+    }
+}
+
+/// A probe's counts and durations by their JSON names: both the int32 decode check
+/// and validation's `must be greater than or equal to 0` read them.
+pub(super) fn probe_counts(probe: &Probe) -> [(&'static str, i64); 5] {
+    [
+        ("initialDelaySeconds", probe.initial_delay_seconds),
+        ("timeoutSeconds", probe.timeout_seconds),
+        ("periodSeconds", probe.period_seconds),
+        ("successThreshold", probe.success_threshold),
+        ("failureThreshold", probe.failure_threshold),
+    ]
+}
+
+/// Topology spread constraints and pod (anti-)affinity terms
+/// (`ValidateTopologySpreadConstraints`, `validatePodAffinityTerm`,
+/// `validateWeightedPodAffinityTerm`); `at` is `spec` or `spec.template.spec`.
+pub(super) fn validate_scheduling(causes: &mut Vec<String>, at: &str, spec: &PodSpec) {
+    for (i, c) in spec.topology_spread_constraints.iter().enumerate() {
+        let p = format!("{at}.topologySpreadConstraints[{i}]");
+        if c.max_skew <= 0 {
+            causes.push(format!(
+                "{p}.maxSkew: Invalid value: {}: must be greater than zero",
+                c.max_skew
+            ));
+        }
+        if c.topology_key.is_empty() {
+            causes.push(format!("{p}.topologyKey: Required value: can not be empty"));
+        }
+        if c.when_unsatisfiable != "DoNotSchedule" && c.when_unsatisfiable != "ScheduleAnyway" {
+            causes.push(format!(
+                "{p}.whenUnsatisfiable: Unsupported value: \"{}\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"",
+                c.when_unsatisfiable
+            ));
+        }
+    }
+    let Some(a) = &spec.affinity else { return };
+    for (field, aff) in [
+        ("podAffinity", &a.pod_affinity),
+        ("podAntiAffinity", &a.pod_anti_affinity),
+    ] {
+        let Some(aff) = aff else { continue };
+        let p = format!("{at}.affinity.{field}");
+        for (i, t) in aff.required.iter().enumerate() {
+            if t.topology_key.is_empty() {
+                causes.push(format!(
+                    "{p}.requiredDuringSchedulingIgnoredDuringExecution[{i}].topologyKey: Required value: can not be empty"
+                ));
+            }
+        }
+        for (i, t) in aff.preferred.iter().enumerate() {
+            let q = format!("{p}.preferredDuringSchedulingIgnoredDuringExecution[{i}]");
+            if !(1..=100).contains(&t.weight) {
+                causes.push(format!(
+                    "{q}.weight: Invalid value: {}: must be in the range 1-100",
+                    t.weight
+                ));
+            }
+            if t.pod_affinity_term.topology_key.is_empty() {
+                causes.push(format!(
+                    "{q}.podAffinityTerm.topologyKey: Required value: can not be empty"
+                ));
+            }
+        }
+    }
+    if let Some(n) = &a.node_affinity {
+        for (i, t) in n.preferred.iter().enumerate() {
+            if !(1..=100).contains(&t.weight) {
+                causes.push(format!(
+                    "{at}.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[{i}].weight: Invalid value: {}: must be in the range 1-100",
+                    t.weight
+                ));
+            }
+        }
+    }
+}
+
+/// `ValidateService` on create, with `ValidateServiceUpdate`'s clusterIP rule on update.
+pub(super) fn validate_service_object(
+    causes: &mut Vec<String>,
+    svc: &Service,
+    old: Option<&Object>,
+) {
+    let old = match old {
+        Some(Object::Service(o)) => Some(&**o),
+        _ => None,
+    };
+    validate_service(causes, svc, old);
+}
+
+/// `ValidateService` and the clusterIP half of `ValidateServiceUpdate`
+/// (`pkg/apis/core/validation/validation.go`), for the fields the simulation models.
+fn validate_service(causes: &mut Vec<String>, svc: &Service, old: Option<&Service>) {
+    let spec = &svc.spec;
+    let quote = |s: &str| serde_json::Value::String(s.to_string()).to_string();
+    let headless = svc.is_headless();
+    if spec.ports.is_empty() && !headless && spec.type_ != "ExternalName" {
+        causes.push("spec.ports: Required value".into());
+    }
+    // `validateClientIPAffinityConfig`: 0 < timeoutSeconds <= MaxClientIPServiceAffinitySeconds.
+    if spec.session_affinity == "ClientIP" {
+        if let Some(t) = spec
+            .extra
+            .get("sessionAffinityConfig")
+            .and_then(|c| c.pointer("/clientIP/timeoutSeconds"))
+        {
+            if t.as_i64().is_none_or(|t| !(1..=86_400).contains(&t)) {
+                causes.push(format!(
+                    "spec.sessionAffinityConfig.clientIP.timeoutSeconds: Invalid value: {t}: must be greater than 0 and less than 86400"
+                ));
+            }
+        }
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for (i, p) in spec.ports.iter().enumerate() {
+        let at = format!("spec.ports[{i}]");
+        if spec.ports.len() > 1 && p.name.is_empty() {
+            causes.push(format!("{at}.name: Required value"));
+        } else if !p.name.is_empty() {
+            for m in dns1123_label_errors(&p.name) {
+                causes.push(format!("{at}.name: Invalid value: {}: {m}", quote(&p.name)));
+            }
+            if !names.insert(p.name.as_str()) {
+                causes.push(format!("{at}.name: Duplicate value: {}", quote(&p.name)));
+            }
+        }
+        if !(1..=65535).contains(&p.port) {
+            causes.push(format!(
+                "{at}.port: Invalid value: {}: must be between 1 and 65535, inclusive",
+                p.port
+            ));
+        }
+        if !["SCTP", "TCP", "UDP"].contains(&p.protocol.as_str()) {
+            causes.push(format!(
+                "{at}.protocol: Unsupported value: {}: supported values: \"SCTP\", \"TCP\", \"UDP\"",
+                quote(&p.protocol)
+            ));
+        }
+        match &p.target_port {
+            Some(IntOrString::Int(n)) if !(1..=65535).contains(n) => causes.push(format!(
+                "{at}.targetPort: Invalid value: {n}: must be between 1 and 65535, inclusive"
+            )),
+            Some(IntOrString::String(name)) => {
+                for m in port_name_errors(name) {
+                    causes.push(format!(
+                        "{at}.targetPort: Invalid value: {}: {m}",
+                        quote(name)
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(sel) = &spec.selector {
+        for (k, v) in sel {
+            for msg in qualified_name_errors(k) {
+                causes.push(format!("spec.selector: Invalid value: {}: {msg}", quote(k)));
+            }
+            for msg in label_value_errors(v) {
+                causes.push(format!("spec.selector: Invalid value: {}: {msg}", quote(v)));
+            }
+        }
+    }
+    if !["ClientIP", "None"].contains(&spec.session_affinity.as_str()) {
+        causes.push(format!(
+            "spec.sessionAffinity: Unsupported value: {}: supported values: \"ClientIP\", \"None\"",
+            quote(&spec.session_affinity)
+        ));
+    }
+    const TYPES: [&str; 4] = ["ClusterIP", "ExternalName", "LoadBalancer", "NodePort"];
+    if !TYPES.contains(&spec.type_.as_str()) {
+        causes.push(format!(
+            "spec.type: Unsupported value: {}: supported values: \"ClusterIP\", \"ExternalName\", \"LoadBalancer\", \"NodePort\"",
+            quote(&spec.type_)
+        ));
+    }
+    if spec.type_ == "ClusterIP" {
+        for (i, p) in spec.ports.iter().enumerate() {
+            if p.node_port != 0 {
+                causes.push(format!(
+                    "spec.ports[{i}].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'"
+                ));
+            }
+        }
+    }
+    if matches!(spec.type_.as_str(), "NodePort" | "LoadBalancer") && headless {
+        causes.push(format!(
+            "spec.clusterIPs[0]: Invalid value: \"None\": may not be set to 'None' for {} services",
+            spec.type_
+        ));
+    }
+    let mut node_ports = std::collections::BTreeSet::new();
+    for (i, p) in spec.ports.iter().enumerate() {
+        if p.node_port != 0 && !node_ports.insert((p.protocol.as_str(), p.node_port)) {
+            causes.push(format!(
+                "spec.ports[{i}].nodePort: Duplicate value: {}",
+                p.node_port
+            ));
+        }
+    }
+    let mut ports = std::collections::BTreeSet::new();
+    for (i, p) in spec.ports.iter().enumerate() {
+        if !ports.insert((p.protocol.as_str(), p.port)) {
+            causes.push(format!(
+                "spec.ports[{i}]: Duplicate value: {}",
+                go_service_port_key(&p.protocol, p.port)
+            ));
+        }
+    }
+    if spec.cluster_ip.parse::<std::net::Ipv6Addr>().is_ok() {
+        // A valid address of the family this single-stack cluster does not serve.
+        causes.push(format!(
+            "spec.clusterIPs[0]: Invalid value: {}: IPv6 is not configured on this cluster",
+            quote(&spec.cluster_ip)
+        ));
+    } else if !spec.cluster_ip.is_empty()
+        && spec.cluster_ip != "None"
+        && crate::apiserver::services::parse_ipv4(&spec.cluster_ip).is_none()
+    {
+        causes.push(format!(
+            "spec.clusterIPs[0]: Invalid value: {}: must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
+            quote(&spec.cluster_ip)
+        ));
+    }
+    if let Some(o) = old {
+        // ValidateImmutableField on clusterIPs[0], when both need one.
+        let needs = |s: &Service| s.spec.type_ != "ExternalName";
+        if needs(o)
+            && needs(svc)
+            && !o.spec.cluster_ip.is_empty()
+            && !spec.cluster_ip.is_empty()
+            && spec.cluster_ip != o.spec.cluster_ip
+        {
+            causes.push(format!(
+                "spec.clusterIPs[0]: Invalid value: {}: field is immutable",
+                quote(&spec.cluster_ip)
+            ));
+        }
+    }
+}
+
+/// Go's `%#v` of a `core.ServicePort` holding only a protocol and a port (the key of
+/// the duplicate-port check).
+fn go_service_port_key(protocol: &str, port: i64) -> String {
+    format!(
+        "core.ServicePort{{Name:\"\", Protocol:\"{protocol}\", AppProtocol:(*string)(nil), Port:{port}, TargetPort:intstr.IntOrString{{Type:0, IntVal:0, StrVal:\"\"}}, NodePort:0}}"
+    )
+}
+
+/// `ValidatePersistentVolumeClaimSpec`: at least one access mode, a storage request.
+pub(super) fn validate_claim_spec(
+    causes: &mut Vec<String>,
+    at: &str,
+    spec: &PersistentVolumeClaimSpec,
+) {
+    if spec.access_modes.is_empty() {
+        causes.push(format!(
+            "{at}.accessModes: Required value: at least 1 access mode is required"
+        ));
+    }
+    const MODES: [&str; 4] = [
+        "ReadOnlyMany",
+        "ReadWriteMany",
+        "ReadWriteOnce",
+        "ReadWriteOncePod",
+    ];
+    for m in &spec.access_modes {
+        if !MODES.contains(&m.as_str()) {
+            causes.push(format!(
+                "{at}.accessModes: Unsupported value: \"{m}\": supported values: \"ReadOnlyMany\", \"ReadWriteMany\", \"ReadWriteOnce\", \"ReadWriteOncePod\""
+            ));
+        }
+    }
+    if !spec.resources.requests.contains_key("storage") {
+        causes.push(format!("{at}.resources[storage]: Required value"));
+    }
+}
+
+/// `ValidatePersistentVolumeClaim` and `ValidatePersistentVolumeClaimUpdate`.
+pub(super) fn validate_claim(
+    causes: &mut Vec<String>,
+    c: &PersistentVolumeClaim,
+    old: Option<&Object>,
+) {
+    validate_claim_spec(causes, "spec", &c.spec);
+    if let Some(Object::PersistentVolumeClaim(o)) = old {
+        // ValidatePersistentVolumeClaimUpdate: only the requests may change
+        // (and the binder's volumeName, once).
+        let mut a = c.spec.clone();
+        let mut b = o.spec.clone();
+        a.resources.requests.clear();
+        b.resources.requests.clear();
+        if b.volume_name.is_empty() {
+            b.volume_name = a.volume_name.clone();
+        }
+        if a != b {
+            causes.push("spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims".into());
+        }
+    }
+}
+
+/// `ValidatePersistentVolume`: access modes and a storage capacity.
+pub(super) fn validate_persistent_volume(causes: &mut Vec<String>, v: &PersistentVolume) {
+    if v.spec.access_modes.is_empty() {
+        causes.push("spec.accessModes: Required value".into());
+    }
+    if !v.spec.capacity.contains_key("storage") {
+        causes.push("spec.capacity: Required value".into());
+    }
+}

@@ -1,0 +1,108 @@
+//! Object metadata and the field rules every group shares: apimachinery's
+//! `pkg/api/validation` (`ValidateObjectMeta`'s name check, `ValidateAnnotations`,
+//! `ValidateNonnegativeField`) and `pkg/apis/meta/v1/validation` (`ValidateLabels`,
+//! label selectors), with Go's `%#v` of the values their messages print.
+
+use super::names::{
+    dns1035_label_errors, dns1123_subdomain_error, label_value_errors, path_segment_errors,
+    qualified_name_errors,
+};
+use crate::api::*;
+
+/// The name rule of each kind (`ValidateObjectMeta`'s name function).
+pub(super) fn validate_name(causes: &mut Vec<String>, obj: &Object) {
+    let name = &obj.meta().name;
+    match obj {
+        Object::Event(_) => {}
+        // ValidateRBACName: any path segment name (`system:discovery` is fine).
+        Object::Role(_)
+        | Object::ClusterRole(_)
+        | Object::RoleBinding(_)
+        | Object::ClusterRoleBinding(_) => causes.extend(path_segment_errors(name)),
+        // ValidateServiceName: a DNS-1035 label (it becomes a DNS name).
+        Object::Service(_) => causes.extend(dns1035_label_errors(name).into_iter().map(|m| {
+            format!(
+                "metadata.name: Invalid value: {}: {m}",
+                serde_json::Value::String(name.clone())
+            )
+        })),
+        _ => {
+            if let Some(e) = dns1123_subdomain_error(name) {
+                causes.push(e);
+            }
+        }
+    }
+}
+
+/// `ValidateLabels` and `ValidateAnnotations` of ObjectMeta: label keys are qualified
+/// names and values valid label values; annotation keys (lower-cased) qualified names.
+pub(super) fn validate_meta_maps(causes: &mut Vec<String>, m: &ObjectMeta) {
+    let quote = |s: &str| serde_json::Value::String(s.to_string()).to_string();
+    for (k, v) in &m.labels {
+        for msg in qualified_name_errors(k) {
+            causes.push(format!(
+                "metadata.labels: Invalid value: {}: {msg}",
+                quote(k)
+            ));
+        }
+        for msg in label_value_errors(v) {
+            causes.push(format!(
+                "metadata.labels: Invalid value: {}: {msg}",
+                quote(v)
+            ));
+        }
+    }
+    for k in m.annotations.keys() {
+        for msg in qualified_name_errors(&k.to_lowercase()) {
+            causes.push(format!(
+                "metadata.annotations: Invalid value: {}: {msg}",
+                quote(k)
+            ));
+        }
+    }
+}
+
+/// `ValidateLabelSelector`'s operator check: each match expression's operator is one
+/// of `In`, `NotIn`, `Exists`, `DoesNotExist`.
+pub(super) fn validate_selector_operators(causes: &mut Vec<String>, sel: &LabelSelector) {
+    for (i, r) in sel.match_expressions.iter().enumerate() {
+        if !matches!(
+            r.operator.as_str(),
+            "In" | "NotIn" | "Exists" | "DoesNotExist"
+        ) {
+            causes.push(format!(
+                "spec.selector.matchExpressions[{i}].operator: Invalid value: \"{}\": not a valid selector operator",
+                r.operator
+            ));
+        }
+    }
+}
+
+/// `ValidateNonnegativeField`.
+pub(super) fn nonnegative(causes: &mut Vec<String>, path: &str, value: i64) {
+    if value < 0 {
+        causes.push(format!(
+            "{path}: Invalid value: {value}: must be greater than or equal to 0"
+        ));
+    }
+}
+
+/// Go's `%#v` of a `map[string]string` (a template's labels in a message).
+pub(super) fn go_map(m: &StringMap) -> String {
+    let inner: Vec<String> = m.iter().map(|(k, v)| format!("\"{k}\":\"{v}\"")).collect();
+    format!("map[string]string{{{}}}", inner.join(", "))
+}
+
+/// Go's `%#v` of a `metav1.LabelSelector` holding match labels only (an immutable
+/// selector in a message).
+pub(super) fn go_selector(s: &LabelSelector) -> String {
+    let labels: Vec<String> = s
+        .match_labels
+        .iter()
+        .map(|(k, v)| format!("\"{k}\":\"{v}\""))
+        .collect();
+    format!(
+        "v1.LabelSelector{{MatchLabels:map[string]string{{{}}}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}}",
+        labels.join(", ")
+    )
+}

@@ -1,0 +1,67 @@
+//! Validation (422) of the fields the simulation relies on, with the API server's text,
+//! one file per API group as upstream keeps `pkg/apis/<group>/validation`: [`core`],
+//! [`apps`], [`batch`], [`autoscaling`], [`policy`], [`rbac`], [`scheduling`],
+//! [`storage`]; the name and metadata rules of apimachinery in [`names`] and [`meta`];
+//! what the decoder refuses before validation (400) in [`decoding`].
+//!
+//! The full set (strategy fenceposts, percentages, immutability of the selector…)
+//! grows with the workload-fidelity work; each message here is upstream's.
+
+mod apps;
+mod autoscaling;
+mod batch;
+mod core;
+mod decoding;
+mod meta;
+mod names;
+mod policy;
+mod rbac;
+mod scheduling;
+mod storage;
+
+pub use names::{
+    dns1123_subdomain_error, label_value_errors, port_name_errors, qualified_name_errors,
+};
+pub use scheduling::HIGHEST_USER_DEFINABLE_PRIORITY;
+
+use super::ApiError;
+use crate::api::Object;
+
+/// Validate `obj` (against `old` on update). Returns a 422 listing every cause: the
+/// name and metadata first (`ValidateObjectMeta`), then the kind's own rules
+/// (`rest.BeforeCreate` / `BeforeUpdate` calling the strategy's `Validate`).
+pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
+    decoding::check_quantities(obj)?;
+    decoding::check_int32(obj)?;
+    let mut causes = Vec::new();
+    meta::validate_name(&mut causes, obj);
+    meta::validate_meta_maps(&mut causes, obj.meta());
+    let c = &mut causes;
+    match obj {
+        Object::Deployment(d) => apps::validate_deployment(c, d, old),
+        Object::ReplicaSet(rs) => apps::validate_replica_set(c, rs),
+        Object::PriorityClass(pc) => scheduling::validate_priority_class(c, pc),
+        Object::Pod(p) => self::core::validate_pod(c, p),
+        Object::PodDisruptionBudget(pdb) => policy::validate_pdb(c, pdb),
+        Object::DaemonSet(ds) => apps::validate_daemon_set(c, ds, old),
+        Object::StatefulSet(ss) => apps::validate_stateful_set(c, ss, old),
+        Object::HorizontalPodAutoscaler(h) => autoscaling::validate_hpa(c, h),
+        Object::PersistentVolumeClaim(pvc) => self::core::validate_claim(c, pvc, old),
+        Object::PersistentVolume(v) => self::core::validate_persistent_volume(c, v),
+        Object::StorageClass(sc) => storage::validate_storage_class(c, sc, old),
+        Object::Job(j) => batch::validate_job(c, j, old),
+        Object::CronJob(cj) => batch::validate_cron_job(c, cj),
+        Object::LimitRange(lr) => c.extend(super::limit_ranger::validate_limit_range(lr)),
+        Object::Role(r) => rbac::validate_role(c, r),
+        Object::ClusterRole(r) => rbac::validate_cluster_role(c, r),
+        Object::RoleBinding(b) => rbac::validate_role_binding(c, b, old),
+        Object::ClusterRoleBinding(b) => rbac::validate_cluster_role_binding(c, b, old),
+        Object::Service(svc) => self::core::validate_service_object(c, svc, old),
+        _ => {}
+    }
+    if causes.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::invalid(obj.kind(), &obj.meta().name, &causes))
+    }
+}

@@ -1,0 +1,197 @@
+//! The tables of Services, EndpointSlices and Endpoints.
+
+use super::super::age;
+use super::cells::*;
+use crate::api::*;
+use crate::time::SimTime;
+
+/// Service's columns.
+pub(super) const SERVICE: Columns = Columns {
+    names: &[
+        "NAME",
+        "TYPE",
+        "CLUSTER-IP",
+        "EXTERNAL-IP",
+        "PORT(S)",
+        "AGE",
+    ],
+    wide: &["SELECTOR"],
+};
+
+/// EndpointSlice's columns.
+pub(super) const ENDPOINT_SLICE: Columns = Columns {
+    names: &["NAME", "ADDRESSTYPE", "PORTS", "ENDPOINTS", "AGE"],
+    wide: &[],
+};
+
+/// Endpoints's columns.
+pub(super) const ENDPOINTS: Columns = Columns {
+    names: &["NAME", "ENDPOINTS", "AGE"],
+    wide: &[],
+};
+
+/// `printService`.
+pub(super) fn print_service(
+    name: String,
+    svc: &Service,
+    o: &TableOptions,
+    now: SimTime,
+) -> Vec<String> {
+    let internal_ip = svc
+        .spec
+        .cluster_ips
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "<none>".into());
+    let ports = make_port_string(&svc.spec.ports);
+    let mut r = vec![
+        name,
+        svc.spec.type_.clone(),
+        internal_ip,
+        service_external_ip(svc),
+        if ports.is_empty() {
+            "<none>".into()
+        } else {
+            ports
+        },
+        age(svc.metadata.created_ms, now),
+    ];
+    if o.wide {
+        r.push(labels_col(
+            svc.spec.selector.as_ref().unwrap_or(&StringMap::new()),
+        ));
+    }
+    r
+}
+
+/// `makePortString`: `port/protocol`, or `port:nodePort/protocol`, comma-joined.
+pub fn make_port_string(ports: &[ServicePort]) -> String {
+    ports
+        .iter()
+        .map(|p| {
+            if p.node_port > 0 {
+                format!("{}:{}/{}", p.port, p.node_port, p.protocol)
+            } else {
+                format!("{}/{}", p.port, p.protocol)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// `getServiceExternalIP` (no cloud: a LoadBalancer stays `<pending>`).
+fn service_external_ip(svc: &Service) -> String {
+    let external = svc.spec.external_ips.join(",");
+    match svc.spec.type_.as_str() {
+        "ClusterIP" | "NodePort" | "LoadBalancer" if !external.is_empty() => external,
+        "ClusterIP" | "NodePort" => "<none>".into(),
+        "LoadBalancer" => "<pending>".into(),
+        "ExternalName" => svc
+            .spec
+            .extra
+            .get("externalName")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string(),
+        _ => "<unknown>".into(),
+    }
+}
+
+/// `listWithMoreString`: up to three items, then ` + N more...`; `<unset>` for none.
+fn list_with_more(list: &[String], count: usize) -> String {
+    const MAX: usize = 3;
+    let shown = list.iter().take(MAX).cloned().collect::<Vec<_>>().join(",");
+    if count > MAX {
+        format!("{shown} + {} more...", count - MAX)
+    } else if shown.is_empty() {
+        "<unset>".into()
+    } else {
+        shown
+    }
+}
+
+/// `formatDiscoveryPorts`: each port's number, else its name, else `*`.
+pub fn format_discovery_ports(ports: &[EndpointPort]) -> String {
+    let list: Vec<String> = ports
+        .iter()
+        .map(|p| match (&p.port, &p.name) {
+            (Some(n), _) => n.to_string(),
+            (None, Some(name)) => name.clone(),
+            (None, None) => "*".into(),
+        })
+        .collect();
+    list_with_more(&list, list.len())
+}
+
+/// `formatDiscoveryEndpoints`: every address, ready or not.
+pub fn format_discovery_endpoints(endpoints: &[Endpoint]) -> String {
+    let list: Vec<String> = endpoints
+        .iter()
+        .flat_map(|e| e.addresses.iter().cloned())
+        .collect();
+    list_with_more(&list, list.len())
+}
+
+/// `formatEndpoints`: the ready addresses (not-ready ones are neither shown nor
+/// counted) as `ip:port` per port, port-major, bare IPs for a subset without ports;
+/// three at most, then ` + N more...`; `<none>` without subsets, an empty cell when
+/// only not-ready addresses exist.
+pub fn format_endpoints(e: &Endpoints) -> String {
+    if e.subsets.is_empty() {
+        return "<none>".into();
+    }
+    const MAX: usize = 3;
+    let (mut list, mut count, mut more) = (Vec::<String>::new(), 0, false);
+    for ss in &e.subsets {
+        if ss.ports.is_empty() {
+            count += ss.addresses.len();
+            for a in &ss.addresses {
+                if list.len() == MAX {
+                    more = true;
+                    break;
+                }
+                list.push(a.ip.clone());
+            }
+            continue;
+        }
+        for port in &ss.ports {
+            count += ss.addresses.len();
+            for a in &ss.addresses {
+                if list.len() == MAX {
+                    more = true;
+                    break;
+                }
+                // net.JoinHostPort: an IPv6 address in brackets.
+                list.push(if a.ip.contains(':') {
+                    format!("[{}]:{}", a.ip, port.port)
+                } else {
+                    format!("{}:{}", a.ip, port.port)
+                });
+            }
+        }
+    }
+    let ret = list.join(",");
+    if more {
+        format!("{ret} + {} more...", count - MAX)
+    } else {
+        ret
+    }
+}
+
+/// `printEndpointSlice`: the address type, ports and endpoints.
+pub(super) fn print_endpoint_slice(name: String, s: &EndpointSlice, now: SimTime) -> Vec<String> {
+    let m = &s.metadata;
+    vec![
+        name,
+        s.address_type.clone(),
+        format_discovery_ports(s.ports.as_deref().unwrap_or_default()),
+        format_discovery_endpoints(s.endpoints.as_deref().unwrap_or_default()),
+        age(m.created_ms, now),
+    ]
+}
+
+/// `printEndpoints`.
+pub(super) fn print_endpoints(name: String, e: &Endpoints, now: SimTime) -> Vec<String> {
+    let m = &e.metadata;
+    vec![name, format_endpoints(e), age(m.created_ms, now)]
+}
