@@ -4,7 +4,9 @@
 //! (applied by the API server's admission step, `apiserver::admission`, so a manifest
 //! read back through `-o yaml` shows them as a real cluster stores them).
 
-use super::{Condition, LabelSelector, ObjectMeta, PodTemplateSpec};
+use super::{
+    Condition, ConditionStatus, JobConditionType, LabelSelector, ObjectMeta, PodTemplateSpec,
+};
 use serde::{Deserialize, Serialize};
 
 /// `batch/v1.Job`.
@@ -245,17 +247,17 @@ impl JobStatus {
 
 impl Job {
     /// The condition of `type_` when it is `True`.
-    pub fn condition_true(&self, type_: &str) -> Option<&Condition> {
+    pub fn condition_true(&self, type_: JobConditionType) -> Option<&Condition> {
         self.status
             .conditions
             .iter()
-            .find(|c| c.type_ == type_ && c.status == "True")
+            .find(|c| c.type_ == type_ && c.status == ConditionStatus::True)
     }
 
     /// `IsJobFinished`: `Complete` or `Failed` is True.
     pub fn is_finished(&self) -> Option<&Condition> {
-        self.condition_true("Complete")
-            .or_else(|| self.condition_true("Failed"))
+        self.condition_true(JobConditionType::Complete)
+            .or_else(|| self.condition_true(JobConditionType::Failed))
     }
 }
 

@@ -1,7 +1,8 @@
 //! The closed sets of Kubernetes' vocabulary — Pod phases, condition types and statuses,
-//! taint effects, Event types, well-known taint keys — as upstream's typed constants
-//! (`v1.PodRunning`, `v1.ConditionTrue`, `v1.TaintEffectNoExecute`, `v1.EventTypeWarning`,
-//! `v1.TaintNodeUnreachable`…).
+//! each workload's condition types and reasons, taint effects, Event types, well-known
+//! taint keys — as upstream's typed constants (`v1.PodRunning`, `v1.ConditionTrue`,
+//! `batchv1.JobComplete`, `appsv1.DeploymentProgressing`, `v1.TaintEffectNoExecute`,
+//! `v1.EventTypeWarning`, `v1.TaintNodeUnreachable`…).
 //!
 //! The object model keeps these fields as strings, exactly as the API's JSON has them
 //! (a manifest may say anything; validation decides). Code compares and assigns through
@@ -134,6 +135,168 @@ closed_set! {
         PIDPressure = "PIDPressure",
         /// The node's network is not configured.
         NetworkUnavailable = "NetworkUnavailable",
+    }
+}
+
+closed_set! {
+    /// `batchv1.JobConditionType`.
+    JobConditionType {
+        /// `JobComplete`: the Job completed.
+        Complete = "Complete",
+        /// `JobFailed`: the Job failed.
+        Failed = "Failed",
+        /// `JobSuspended`: the Job is suspended (False once resumed).
+        Suspended = "Suspended",
+        /// `JobFailureTarget`: the Job will be Failed once none of its Pods terminates.
+        FailureTarget = "FailureTarget",
+        /// `JobSuccessCriteriaMet`: the Job will be Complete once none of its Pods
+        /// terminates.
+        SuccessCriteriaMet = "SuccessCriteriaMet",
+    }
+}
+
+closed_set! {
+    /// The reasons of a Job's conditions: `batchv1.JobReason*`, and the Job
+    /// controller's own for `Suspended`.
+    JobConditionReason {
+        /// `JobReasonPodFailurePolicy`: a FailJob rule of the podFailurePolicy matched.
+        PodFailurePolicy = "PodFailurePolicy",
+        /// `JobReasonBackoffLimitExceeded`.
+        BackoffLimitExceeded = "BackoffLimitExceeded",
+        /// `JobReasonDeadlineExceeded`: activeDeadlineSeconds passed.
+        DeadlineExceeded = "DeadlineExceeded",
+        /// `JobReasonSuccessPolicy`: a rule of the successPolicy was met.
+        SuccessPolicy = "SuccessPolicy",
+        /// `JobReasonCompletionsReached`.
+        CompletionsReached = "CompletionsReached",
+        /// The Job was suspended.
+        JobSuspended = "JobSuspended",
+        /// The Job was resumed.
+        JobResumed = "JobResumed",
+    }
+}
+
+closed_set! {
+    /// `appsv1.DeploymentConditionType`.
+    DeploymentConditionType {
+        /// `DeploymentAvailable`: at least the minimum of replicas is available.
+        Available = "Available",
+        /// `DeploymentProgressing`: the rollout progresses, completed, or timed out.
+        Progressing = "Progressing",
+        /// `DeploymentReplicaFailure`: a ReplicaSet of the Deployment fails to create or
+        /// delete Pods.
+        ReplicaFailure = "ReplicaFailure",
+    }
+}
+
+closed_set! {
+    /// The reasons of a Deployment's conditions (`deploymentutil`'s `…Reason`
+    /// constants; a ReplicaFailure condition carries its ReplicaSet's reason).
+    DeploymentConditionReason {
+        /// `NewReplicaSetReason`.
+        NewReplicaSetCreated = "NewReplicaSetCreated",
+        /// `FoundNewRSReason`.
+        FoundNewReplicaSet = "FoundNewReplicaSet",
+        /// `NewRSAvailableReason`: the rollout completed.
+        NewReplicaSetAvailable = "NewReplicaSetAvailable",
+        /// `ReplicaSetUpdatedReason`: the rollout progresses.
+        ReplicaSetUpdated = "ReplicaSetUpdated",
+        /// `TimedOutReason`: no progress within progressDeadlineSeconds.
+        ProgressDeadlineExceeded = "ProgressDeadlineExceeded",
+        /// `PausedDeployReason`.
+        DeploymentPaused = "DeploymentPaused",
+        /// `ResumedDeployReason`.
+        DeploymentResumed = "DeploymentResumed",
+        /// `MinimumReplicasAvailable`.
+        MinimumReplicasAvailable = "MinimumReplicasAvailable",
+        /// `MinimumReplicasUnavailable`.
+        MinimumReplicasUnavailable = "MinimumReplicasUnavailable",
+    }
+}
+
+closed_set! {
+    /// `appsv1.ReplicaSetConditionType`.
+    ReplicaSetConditionType {
+        /// `ReplicaSetReplicaFailure`: a Pod could not be created or deleted.
+        ReplicaFailure = "ReplicaFailure",
+    }
+}
+
+closed_set! {
+    /// The reasons of a ReplicaSet's ReplicaFailure condition (`replica_set.go`).
+    ReplicaSetConditionReason {
+        /// Creating a Pod failed.
+        FailedCreate = "FailedCreate",
+        /// Deleting a Pod failed.
+        FailedDelete = "FailedDelete",
+    }
+}
+
+closed_set! {
+    /// `autoscalingv2.HorizontalPodAutoscalerConditionType`.
+    HpaConditionType {
+        /// `ScalingActive`: the autoscaler can compute a replica count.
+        ScalingActive = "ScalingActive",
+        /// `AbleToScale`: the autoscaler can read and update the target's scale.
+        AbleToScale = "AbleToScale",
+        /// `ScalingLimited`: the desired count was held by the bounds or the rate.
+        ScalingLimited = "ScalingLimited",
+    }
+}
+
+closed_set! {
+    /// The reasons of an autoscaler's conditions (`horizontal.go`; the metric ones are
+    /// also its Events' reasons).
+    HpaConditionReason {
+        /// The target's scale was read.
+        SucceededGetScale = "SucceededGetScale",
+        /// The target's scale could not be read.
+        FailedGetScale = "FailedGetScale",
+        /// The target's scale was updated.
+        SucceededRescale = "SucceededRescale",
+        /// The target has zero replicas.
+        ScalingDisabled = "ScalingDisabled",
+        /// A metric gave a replica count.
+        ValidMetricFound = "ValidMetricFound",
+        /// A metric's source type is not served.
+        InvalidMetricSourceType = "InvalidMetricSourceType",
+        /// A resource metric could not be read.
+        FailedGetResourceMetric = "FailedGetResourceMetric",
+        /// A scale-up held by the scale-up stabilization window.
+        ScaleUpStabilized = "ScaleUpStabilized",
+        /// A scale-down held by the scale-down stabilization window.
+        ScaleDownStabilized = "ScaleDownStabilized",
+        /// The recommendation is the desired count.
+        ReadyForNewScale = "ReadyForNewScale",
+        /// The desired count is within the bounds and the rate.
+        DesiredWithinRange = "DesiredWithinRange",
+        /// A scale-up held by the rate.
+        ScaleUpLimit = "ScaleUpLimit",
+        /// A scale-down held by the rate.
+        ScaleDownLimit = "ScaleDownLimit",
+        /// Held at maxReplicas.
+        TooManyReplicas = "TooManyReplicas",
+        /// Held at minReplicas.
+        TooFewReplicas = "TooFewReplicas",
+    }
+}
+
+closed_set! {
+    /// `policyv1.DisruptionAllowedCondition`, a PodDisruptionBudget's one condition type.
+    PdbConditionType {
+        /// Whether a Pod may be disrupted now.
+        DisruptionAllowed = "DisruptionAllowed",
+    }
+}
+
+closed_set! {
+    /// The reasons of a PodDisruptionBudget's DisruptionAllowed condition
+    /// (`policyv1.SufficientPodsReason`, `InsufficientPodsReason`).
+    PdbConditionReason {
+        /// Enough healthy Pods: disruptions are allowed.
+        SufficientPods = "SufficientPods",
+        /// Not enough: none is allowed.
+        InsufficientPods = "InsufficientPods",
     }
 }
 

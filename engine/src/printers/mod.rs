@@ -200,8 +200,8 @@ pub fn qualified_name(kind: Kind, name: &str) -> String {
 pub fn rollout_message(d: &Deployment) -> Result<(String, bool), String> {
     let name = &d.metadata.name;
     if d.metadata.generation <= d.status.observed_generation {
-        if get_condition(&d.status.conditions, "Progressing")
-            .is_some_and(|c| c.reason == "ProgressDeadlineExceeded")
+        if get_condition(&d.status.conditions, DeploymentConditionType::Progressing)
+            .is_some_and(|c| c.reason == DeploymentConditionReason::ProgressDeadlineExceeded)
         {
             return Err(format!(
                 "error: deployment \"{name}\" exceeded its progress deadline"

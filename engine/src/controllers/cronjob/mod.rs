@@ -152,7 +152,7 @@ pub fn sync(store: &Store, key: &ObjKey, now: SimTime) -> (Reconcile, Option<Sim
                 "SawCompletedJob",
                 format!("Saw completed job: {}, condition: {cond}", j.metadata.name),
             ));
-        } else if j.condition_true("Complete").is_some() {
+        } else if j.condition_true(JobConditionType::Complete).is_some() {
             let done = j.status.completion_ms;
             let last = status
                 .last_successful_time
@@ -163,7 +163,7 @@ pub fn sync(store: &Store, key: &ObjKey, now: SimTime) -> (Reconcile, Option<Sim
             }
         }
         // A Job seen completing while listed also sets the last success.
-        if found && j.condition_true("Complete").is_some() {
+        if found && j.condition_true(JobConditionType::Complete).is_some() {
             let last = status
                 .last_successful_time
                 .as_deref()
@@ -376,8 +376,11 @@ fn cleanup_finished_jobs(
     requests: &mut Vec<Request>,
 ) {
     for (cond, limit) in [
-        ("Complete", cj.spec.successful_jobs_history_limit),
-        ("Failed", cj.spec.failed_jobs_history_limit),
+        (
+            JobConditionType::Complete,
+            cj.spec.successful_jobs_history_limit,
+        ),
+        (JobConditionType::Failed, cj.spec.failed_jobs_history_limit),
     ] {
         let Some(limit) = limit else {
             continue;

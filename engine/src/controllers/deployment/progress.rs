@@ -34,17 +34,17 @@ pub fn calculate_status(
     };
     let c = if available >= d.spec.replicas - max_unavailable(d) {
         new_condition(
-            "Available",
+            DeploymentConditionType::Available,
             ConditionStatus::True,
-            "MinimumReplicasAvailable",
+            DeploymentConditionReason::MinimumReplicasAvailable,
             "Deployment has minimum availability.".into(),
             now,
         )
     } else {
         new_condition(
-            "Available",
+            DeploymentConditionType::Available,
             ConditionStatus::False,
-            "MinimumReplicasUnavailable",
+            DeploymentConditionReason::MinimumReplicasUnavailable,
             "Deployment does not have minimum availability.".into(),
             now,
         )
@@ -74,11 +74,15 @@ pub fn sync_deployment_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option
 pub fn sync_rollout_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<usize>) {
     let now = ctx.now;
     let mut status = calculate_status(&ctx.d, rss, new, now);
-    let current = get_condition(&ctx.d.status.conditions, "Progressing").cloned();
+    let current = get_condition(
+        &ctx.d.status.conditions,
+        DeploymentConditionType::Progressing,
+    )
+    .cloned();
     let complete_before = status.replicas == status.updated_replicas
         && current
             .as_ref()
-            .is_some_and(|c| c.reason == "NewReplicaSetAvailable");
+            .is_some_and(|c| c.reason == DeploymentConditionReason::NewReplicaSetAvailable);
     if has_progress_deadline(&ctx.d) && !complete_before && !ctx.d.spec.paused {
         let rs_name = new.map(|i| rss[i].metadata.name.clone());
         let d_name = ctx.d.metadata.name.clone();
@@ -90,9 +94,9 @@ pub fn sync_rollout_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<us
             set_deployment_condition(
                 &mut status.conditions,
                 new_condition(
-                    "Progressing",
+                    DeploymentConditionType::Progressing,
                     ConditionStatus::True,
-                    "NewReplicaSetAvailable",
+                    DeploymentConditionReason::NewReplicaSetAvailable,
                     msg,
                     now,
                 ),
@@ -105,9 +109,9 @@ pub fn sync_rollout_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<us
             // Progress refreshes lastUpdateTime even with the same reason (upstream
             // special-cases Progressing); the transition time stays while True.
             let mut c = new_condition(
-                "Progressing",
+                DeploymentConditionType::Progressing,
                 ConditionStatus::True,
-                "ReplicaSetUpdated",
+                DeploymentConditionReason::ReplicaSetUpdated,
                 msg,
                 now,
             );
@@ -116,7 +120,9 @@ pub fn sync_rollout_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<us
                     c.last_transition_time = cur.last_transition_time.clone();
                     c.transition_ms = cur.transition_ms;
                 }
-                status.conditions.retain(|x| x.type_ != "Progressing");
+                status
+                    .conditions
+                    .retain(|x| x.type_ != DeploymentConditionType::Progressing);
             }
             set_deployment_condition(&mut status.conditions, c);
         } else if deployment_timed_out(&ctx.d, &status, now) {
@@ -127,9 +133,9 @@ pub fn sync_rollout_status(ctx: &mut SyncCtx, rss: &[ReplicaSet], new: Option<us
             set_deployment_condition(
                 &mut status.conditions,
                 new_condition(
-                    "Progressing",
+                    DeploymentConditionType::Progressing,
                     ConditionStatus::False,
-                    "ProgressDeadlineExceeded",
+                    DeploymentConditionReason::ProgressDeadlineExceeded,
                     msg,
                     now,
                 ),
@@ -168,22 +174,27 @@ fn set_replica_failure_condition(
         .chain((0..rss.len()).filter(|i| Some(*i) != new))
         .collect();
     let failure = order.iter().find_map(|i| {
-        get_condition(&rss[*i].status.conditions, "ReplicaFailure")
-            .filter(|c| c.status == ConditionStatus::True)
-            .cloned()
+        get_condition(
+            &rss[*i].status.conditions,
+            ReplicaSetConditionType::ReplicaFailure,
+        )
+        .filter(|c| c.status == ConditionStatus::True)
+        .cloned()
     });
     match failure {
         Some(f) => set_deployment_condition(
             &mut status.conditions,
             new_condition(
-                "ReplicaFailure",
+                DeploymentConditionType::ReplicaFailure,
                 ConditionStatus::True,
                 &f.reason,
                 f.message.clone(),
                 now,
             ),
         ),
-        None => status.conditions.retain(|c| c.type_ != "ReplicaFailure"),
+        None => status
+            .conditions
+            .retain(|c| c.type_ != DeploymentConditionType::ReplicaFailure),
     }
 }
 
@@ -194,10 +205,10 @@ fn requeue_stuck_deployment(
     status: &DeploymentStatus,
     now: SimTime,
 ) -> Option<SimTime> {
-    let cur = get_condition(&d.status.conditions, "Progressing")?;
+    let cur = get_condition(&d.status.conditions, DeploymentConditionType::Progressing)?;
     if !has_progress_deadline(d)
         || deployment_complete(d, status)
-        || cur.reason == "ProgressDeadlineExceeded"
+        || cur.reason == DeploymentConditionReason::ProgressDeadlineExceeded
     {
         return None;
     }

@@ -74,11 +74,16 @@ pub fn get_new_replica_set(
         let rev = revision(&rs.metadata);
         let name = rs.metadata.name.clone();
         set_deployment_revision(ctx, rev);
-        if get_condition(&ctx.d.status.conditions, "Progressing").is_none() {
+        if get_condition(
+            &ctx.d.status.conditions,
+            DeploymentConditionType::Progressing,
+        )
+        .is_none()
+        {
             let c = new_condition(
-                "Progressing",
+                DeploymentConditionType::Progressing,
                 ConditionStatus::True,
-                "FoundNewReplicaSet",
+                DeploymentConditionReason::FoundNewReplicaSet,
                 format!("Found new replica set \"{name}\""),
                 ctx.now,
             );
@@ -154,9 +159,9 @@ pub fn get_new_replica_set(
     rss.push(rs);
     set_deployment_revision(ctx, new_revision);
     let c = new_condition(
-        "Progressing",
+        DeploymentConditionType::Progressing,
         ConditionStatus::True,
-        "NewReplicaSetCreated",
+        DeploymentConditionReason::NewReplicaSetCreated,
         format!("Created new replica set \"{name}\""),
         ctx.now,
     );
@@ -363,24 +368,27 @@ pub fn check_paused_conditions(ctx: &mut SyncCtx) {
     if !has_progress_deadline(&ctx.d) {
         return;
     }
-    let cond = get_condition(&ctx.d.status.conditions, "Progressing");
-    if cond.is_some_and(|c| c.reason == "ProgressDeadlineExceeded") {
+    let cond = get_condition(
+        &ctx.d.status.conditions,
+        DeploymentConditionType::Progressing,
+    );
+    if cond.is_some_and(|c| c.reason == DeploymentConditionReason::ProgressDeadlineExceeded) {
         return;
     }
-    let paused_cond = cond.is_some_and(|c| c.reason == "DeploymentPaused");
+    let paused_cond = cond.is_some_and(|c| c.reason == DeploymentConditionReason::DeploymentPaused);
     let c = if ctx.d.spec.paused && !paused_cond {
         new_condition(
-            "Progressing",
+            DeploymentConditionType::Progressing,
             ConditionStatus::Unknown,
-            "DeploymentPaused",
+            DeploymentConditionReason::DeploymentPaused,
             "Deployment is paused".into(),
             ctx.now,
         )
     } else if !ctx.d.spec.paused && paused_cond {
         new_condition(
-            "Progressing",
+            DeploymentConditionType::Progressing,
             ConditionStatus::Unknown,
-            "DeploymentResumed",
+            DeploymentConditionReason::DeploymentResumed,
             "Deployment is resumed".into(),
             ctx.now,
         )

@@ -239,13 +239,12 @@ pub fn new_rs_new_replicas(d: &Deployment, all: &[ReplicaSet], new_rs_replicas: 
     new_rs_replicas.saturating_add(scale_up)
 }
 
-/// `NewDeploymentCondition`: update and transition times at `now`. The Deployment's
-/// condition types (`Available`, `Progressing`, `ReplicaFailure`) are its own, so
-/// `type_` stays a string.
+/// `NewDeploymentCondition`: update and transition times at `now`. The reason is a
+/// [`DeploymentConditionReason`], or a ReplicaSet's for ReplicaFailure.
 pub fn new_condition(
-    type_: &str,
+    type_: DeploymentConditionType,
     status: ConditionStatus,
-    reason: &str,
+    reason: impl AsRef<str>,
     message: String,
     now: u64,
 ) -> Condition {
@@ -254,7 +253,7 @@ pub fn new_condition(
         status: status.into(),
         last_update_time: Some(crate::time::rfc3339(now)),
         last_transition_time: Some(crate::time::rfc3339(now)),
-        reason: reason.into(),
+        reason: reason.as_ref().into(),
         message,
         transition_ms: now,
         update_ms: now,
@@ -273,12 +272,12 @@ pub fn deployment_timed_out(d: &Deployment, s: &DeploymentStatus, now: u64) -> b
     if !has_progress_deadline(d) {
         return false;
     }
-    let Some(c) = get_condition(&s.conditions, "Progressing") else {
+    let Some(c) = get_condition(&s.conditions, DeploymentConditionType::Progressing) else {
         return false;
     };
-    match c.reason.as_str() {
-        "NewReplicaSetAvailable" => false,
-        "ProgressDeadlineExceeded" => true,
+    match DeploymentConditionReason::parse(&c.reason) {
+        Some(DeploymentConditionReason::NewReplicaSetAvailable) => false,
+        Some(DeploymentConditionReason::ProgressDeadlineExceeded) => true,
         _ => crate::time::after_seconds(c.update_ms, d.spec.progress_deadline_seconds) < now,
     }
 }

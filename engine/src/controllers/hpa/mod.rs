@@ -130,9 +130,9 @@ fn failed_get_scale(
     });
     set_cond(
         &mut h,
-        "AbleToScale",
-        "False",
-        "FailedGetScale",
+        HpaConditionType::AbleToScale,
+        ConditionStatus::False,
+        HpaConditionReason::FailedGetScale,
         format!("the HPA controller was unable to get the target's current scale: {e}"),
         now,
     );
@@ -166,9 +166,9 @@ fn update_status_if_needed(
 /// the status changes).
 fn set_cond(
     h: &mut HorizontalPodAutoscaler,
-    type_: &str,
-    status: &str,
-    reason: &str,
+    type_: HpaConditionType,
+    status: ConditionStatus,
+    reason: HpaConditionReason,
     message: String,
     now: SimTime,
 ) {
@@ -214,9 +214,9 @@ impl HorizontalController {
         };
         set_cond(
             &mut h,
-            "AbleToScale",
-            "True",
-            "SucceededGetScale",
+            HpaConditionType::AbleToScale,
+            ConditionStatus::True,
+            HpaConditionReason::SucceededGetScale,
             "the HPA controller was able to get the target's current scale".into(),
             now,
         );
@@ -233,9 +233,9 @@ impl HorizontalController {
             rescale = false;
             set_cond(
                 &mut h,
-                "ScalingActive",
-                "False",
-                "ScalingDisabled",
+                HpaConditionType::ScalingActive,
+                ConditionStatus::False,
+                HpaConditionReason::ScalingDisabled,
                 "scaling is disabled since the replica count of the target is zero".into(),
                 now,
             );
@@ -312,9 +312,9 @@ impl HorizontalController {
         out.requests.push(scale_update(target, desired));
         set_cond(
             h,
-            "AbleToScale",
-            "True",
-            "SucceededRescale",
+            HpaConditionType::AbleToScale,
+            ConditionStatus::True,
+            HpaConditionReason::SucceededRescale,
             format!("the HPA controller was able to update the target scale to {desired}"),
             now,
         );
@@ -348,7 +348,7 @@ impl HorizontalController {
     ) -> (Vec<MetricStatus>, Result<(i64, String), String>) {
         let ns = &hpa.metadata.namespace;
         let mut best: Option<(i64, String)> = None;
-        let mut invalid: Option<(String, String)> = None;
+        let mut invalid: Option<(HpaConditionReason, String)> = None;
         let mut invalid_count = 0;
         let mut new_statuses = Vec::new();
         for m in &hpa.spec.metrics {
@@ -364,7 +364,7 @@ impl HorizontalController {
                     out.requests.push(Request::Event {
                         involved: event_ref(Kind::HorizontalPodAutoscaler, &hpa.metadata),
                         type_: EventType::Warning,
-                        reason: reason.clone(),
+                        reason: reason.into(),
                         message: err.clone(),
                     });
                     if invalid.is_none() {
@@ -380,9 +380,9 @@ impl HorizontalController {
             if invalid_count >= total || proposal < current {
                 set_cond(
                     h,
-                    "ScalingActive",
-                    "False",
-                    ireason,
+                    HpaConditionType::ScalingActive,
+                    ConditionStatus::False,
+                    *ireason,
                     format!("the HPA was unable to compute the replica count: {ierr}"),
                     now,
                 );
@@ -393,9 +393,9 @@ impl HorizontalController {
         let (proposal, metric) = best.unwrap_or((0, String::new()));
         set_cond(
             h,
-            "ScalingActive",
-            "True",
-            "ValidMetricFound",
+            HpaConditionType::ScalingActive,
+            ConditionStatus::True,
+            HpaConditionReason::ValidMetricFound,
             format!("the HPA was able to successfully calculate a replica count from {metric}"),
             now,
         );
@@ -430,7 +430,7 @@ impl HorizontalController {
     ) -> Proposal {
         let Some(r) = m.resource.as_ref().filter(|_| m.type_ == "Resource") else {
             return Err((
-                "InvalidMetricSourceType".into(),
+                HpaConditionReason::InvalidMetricSourceType,
                 format!(
                     "invalid metric source type \"{}\"; kubeplay serves Resource metrics only",
                     m.type_
@@ -468,13 +468,13 @@ impl HorizontalController {
             None => recs.push((now, desired)),
         }
         if stabilized != desired {
-            set_cond(h, "AbleToScale", "True", "ScaleDownStabilized", "recent recommendations were higher than current one, applying the highest recent recommendation".into(), now);
+            set_cond(h, HpaConditionType::AbleToScale, ConditionStatus::True, HpaConditionReason::ScaleDownStabilized, "recent recommendations were higher than current one, applying the highest recent recommendation".into(), now);
         } else {
             set_cond(
                 h,
-                "AbleToScale",
-                "True",
-                "ReadyForNewScale",
+                HpaConditionType::AbleToScale,
+                ConditionStatus::True,
+                HpaConditionReason::ReadyForNewScale,
                 "recommended size matches current size".into(),
                 now,
             );
@@ -484,20 +484,20 @@ impl HorizontalController {
         let (cap, cap_reason, cap_msg) = if max > scale_up_limit {
             (
                 scale_up_limit,
-                "ScaleUpLimit",
+                HpaConditionReason::ScaleUpLimit,
                 "the desired replica count is increasing faster than the maximum scale rate",
             )
         } else {
             (
                 max,
-                "TooManyReplicas",
+                HpaConditionReason::TooManyReplicas,
                 "the desired replica count is more than the maximum replica count",
             )
         };
         let (out, reason, msg) = if stabilized < min {
             (
                 min,
-                "TooFewReplicas",
+                HpaConditionReason::TooFewReplicas,
                 "the desired replica count is less than the minimum replica count",
             )
         } else if stabilized > cap {
@@ -505,12 +505,23 @@ impl HorizontalController {
         } else {
             (
                 stabilized,
-                "DesiredWithinRange",
+                HpaConditionReason::DesiredWithinRange,
                 "the desired count is within the acceptable range",
             )
         };
-        let limited = if out == stabilized { "False" } else { "True" };
-        set_cond(h, "ScalingLimited", limited, reason, msg.into(), now);
+        let limited = if out == stabilized {
+            ConditionStatus::False
+        } else {
+            ConditionStatus::True
+        };
+        set_cond(
+            h,
+            HpaConditionType::ScalingLimited,
+            limited,
+            reason,
+            msg.into(),
+            now,
+        );
         out
     }
 
@@ -532,13 +543,20 @@ impl HorizontalController {
         let (stabilized, reason, msg) =
             self.stabilize_recommendation_with_behaviors(key, &up, &down, current, desired, now);
         if stabilized != desired {
-            set_cond(h, "AbleToScale", "True", reason, msg.into(), now);
+            set_cond(
+                h,
+                HpaConditionType::AbleToScale,
+                ConditionStatus::True,
+                reason,
+                msg.into(),
+                now,
+            );
         } else {
             set_cond(
                 h,
-                "AbleToScale",
-                "True",
-                "ReadyForNewScale",
+                HpaConditionType::AbleToScale,
+                ConditionStatus::True,
+                HpaConditionReason::ReadyForNewScale,
                 "recommended size matches current size".into(),
                 now,
             );
@@ -552,8 +570,19 @@ impl HorizontalController {
             (min, h.spec.max_replicas),
             now,
         );
-        let limited = if out == stabilized { "False" } else { "True" };
-        set_cond(h, "ScalingLimited", limited, reason, msg.into(), now);
+        let limited = if out == stabilized {
+            ConditionStatus::False
+        } else {
+            ConditionStatus::True
+        };
+        set_cond(
+            h,
+            HpaConditionType::ScalingLimited,
+            limited,
+            reason,
+            msg.into(),
+            now,
+        );
         out
     }
 
@@ -569,7 +598,7 @@ impl HorizontalController {
         current: i64,
         desired: i64,
         now: SimTime,
-    ) -> (i64, &'static str, &'static str) {
+    ) -> (i64, HpaConditionReason, &'static str) {
         let up_window = up.stabilization_window_seconds.unwrap_or(0).max(0) as SimTime * SECOND;
         let down_window = down
             .stabilization_window_seconds
@@ -594,9 +623,9 @@ impl HorizontalController {
             None => recs.push((now, desired)),
         }
         let (reason, msg) = if desired >= current {
-            ("ScaleUpStabilized", "recent recommendations were lower than current one, applying the lowest recent recommendation")
+            (HpaConditionReason::ScaleUpStabilized, "recent recommendations were lower than current one, applying the lowest recent recommendation")
         } else {
-            ("ScaleDownStabilized", "recent recommendations were higher than current one, applying the highest recent recommendation")
+            (HpaConditionReason::ScaleDownStabilized, "recent recommendations were higher than current one, applying the highest recent recommendation")
         };
         (stabilized, reason, msg)
     }
@@ -614,14 +643,14 @@ impl HorizontalController {
         stabilized: i64,
         (min, max): (i64, i64),
         now: SimTime,
-    ) -> (i64, &'static str, &'static str) {
+    ) -> (i64, HpaConditionReason, &'static str) {
         let (ups, downs) = (
             self.scale_up_events.get(key),
             self.scale_down_events.get(key),
         );
         let within = (
             stabilized,
-            "DesiredWithinRange",
+            HpaConditionReason::DesiredWithinRange,
             "the desired count is within the acceptable range",
         );
         if stabilized > current {
@@ -629,13 +658,13 @@ impl HorizontalController {
             let (cap, r, m) = if max > limit {
                 (
                     limit,
-                    "ScaleUpLimit",
+                    HpaConditionReason::ScaleUpLimit,
                     "the desired replica count is increasing faster than the maximum scale rate",
                 )
             } else {
                 (
                     max,
-                    "TooManyReplicas",
+                    HpaConditionReason::TooManyReplicas,
                     "the desired replica count is more than the maximum replica count",
                 )
             };
@@ -649,13 +678,13 @@ impl HorizontalController {
             let (floor, r, m) = if min < limit {
                 (
                     limit,
-                    "ScaleDownLimit",
+                    HpaConditionReason::ScaleDownLimit,
                     "the desired replica count is decreasing faster than the maximum scale rate",
                 )
             } else {
                 (
                     min,
-                    "TooFewReplicas",
+                    HpaConditionReason::TooFewReplicas,
                     "the desired replica count is less than the minimum replica count",
                 )
             };

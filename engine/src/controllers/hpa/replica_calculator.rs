@@ -18,7 +18,7 @@ const CPU_INITIALIZATION_PERIOD: SimTime = 300 * SECOND;
 const INITIAL_READINESS_DELAY: SimTime = 30 * SECOND;
 
 /// One metric's proposal: (replicas, metric name, status) or (condition reason, error).
-pub(super) type Proposal = Result<(i64, String, MetricStatus), (String, String)>;
+pub(super) type Proposal = Result<(i64, String, MetricStatus), (HpaConditionReason, String)>;
 
 /// The target's Pods as `groupPods` sorts them.
 struct GroupedPods<'a> {
@@ -51,7 +51,7 @@ pub(super) fn get_resource_replicas(
             "utilization"
         };
         Err((
-            "FailedGetResourceMetric".to_string(),
+            HpaConditionReason::FailedGetResourceMetric,
             format!("failed to get {res} {what}: {e}"),
         ))
     };

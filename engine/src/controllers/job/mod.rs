@@ -189,28 +189,33 @@ impl JobController {
         );
         let exceeds_backoff_limit = sc.failed > job.spec.backoff_limit();
         let start_ms = status.start_ms;
-        sc.finished = if let Some(c) = job.condition_true("SuccessCriteriaMet") {
+        sc.finished = if let Some(c) = job.condition_true(JobConditionType::SuccessCriteriaMet) {
             Some(c.clone())
-        } else if let Some(c) = job.condition_true("FailureTarget") {
-            Some(new_condition("Failed", &c.reason, &c.message, now))
+        } else if let Some(c) = job.condition_true(JobConditionType::FailureTarget) {
+            Some(new_condition(
+                JobConditionType::Failed,
+                &c.reason,
+                &c.message,
+                now,
+            ))
         } else if let Some(msg) = policy::fail_job_message(job, &new_failed) {
             Some(new_condition(
-                "FailureTarget",
-                "PodFailurePolicy",
+                JobConditionType::FailureTarget,
+                JobConditionReason::PodFailurePolicy,
                 &msg,
                 now,
             ))
         } else if exceeds_backoff_limit || past_backoff_limit_on_failure(job, &sc.pods) {
             Some(new_condition(
-                "FailureTarget",
-                "BackoffLimitExceeded",
+                JobConditionType::FailureTarget,
+                JobConditionReason::BackoffLimitExceeded,
                 "Job has reached the specified backoff limit",
                 now,
             ))
         } else if past_active_deadline(job, start_ms, now) {
             Some(new_condition(
-                "FailureTarget",
-                "DeadlineExceeded",
+                JobConditionType::FailureTarget,
+                JobConditionReason::DeadlineExceeded,
                 "Job was active longer than specified deadline",
                 now,
             ))
@@ -231,8 +236,8 @@ impl JobController {
             if sc.finished.is_none() {
                 if let Some(i) = policy::match_success_policy(job, &sc.succeeded_indexes) {
                     sc.finished = Some(new_condition(
-                        "SuccessCriteriaMet",
-                        "SuccessPolicy",
+                        JobConditionType::SuccessCriteriaMet,
+                        JobConditionReason::SuccessPolicy,
                         &format!("Matched rules at index {i}"),
                         now,
                     ));
@@ -264,8 +269,8 @@ impl JobController {
             };
             if complete {
                 sc.finished = Some(new_condition(
-                    "SuccessCriteriaMet",
-                    "CompletionsReached",
+                    JobConditionType::SuccessCriteriaMet,
+                    JobConditionReason::CompletionsReached,
                     "Reached expected number of succeeded pods",
                     now,
                 ));
@@ -369,21 +374,34 @@ impl JobController {
         now: SimTime,
     ) {
         let (want, reason, message, event) = if job.spec.is_suspended() {
-            ("True", "JobSuspended", "Job suspended", "Suspended")
+            (
+                ConditionStatus::True,
+                JobConditionReason::JobSuspended,
+                "Job suspended",
+                "Suspended",
+            )
         } else {
-            ("False", "JobResumed", "Job resumed", "Resumed")
+            (
+                ConditionStatus::False,
+                JobConditionReason::JobResumed,
+                "Job resumed",
+                "Resumed",
+            )
         };
         let existing = status
             .conditions
             .iter()
-            .position(|c| c.type_ == "Suspended");
+            .position(|c| c.type_ == JobConditionType::Suspended);
         let changed = match existing {
             // A False condition is never appended when there is none.
-            None if want == "False" => false,
+            None if want == ConditionStatus::False => false,
             None => {
-                status
-                    .conditions
-                    .push(new_condition("Suspended", reason, message, now));
+                status.conditions.push(new_condition(
+                    JobConditionType::Suspended,
+                    reason,
+                    message,
+                    now,
+                ));
                 true
             }
             Some(i) => {
@@ -391,7 +409,7 @@ impl JobController {
                 if c.status == want && c.reason == reason && c.message == message {
                     false
                 } else {
-                    let mut n = new_condition("Suspended", reason, message, now);
+                    let mut n = new_condition(JobConditionType::Suspended, reason, message, now);
                     n.status = want.into();
                     status.conditions[i] = n;
                     true
@@ -400,7 +418,7 @@ impl JobController {
         };
         if changed {
             requests.push(job_event(job, EventType::Normal, event, message));
-            if want == "False" {
+            if want == ConditionStatus::False {
                 status.start_time = Some(rfc3339(now));
                 status.start_ms = Some(now);
             }
@@ -440,7 +458,7 @@ impl JobController {
         let finishing_as_failure = sc
             .finished
             .as_ref()
-            .is_some_and(|c| c.type_ != "SuccessCriteriaMet");
+            .is_some_and(|c| c.type_ != JobConditionType::SuccessCriteriaMet);
         let mut to_release: Vec<&Pod> = Vec::new();
         let mut new_indexes = BTreeSet::new();
         let listed: BTreeSet<String> = uncounted
@@ -482,14 +500,20 @@ impl JobController {
         // The interim condition is written with the first flush.
         let mut terminal = sc.finished.clone();
         if let Some(c) = &terminal {
-            if c.type_ == "FailureTarget" || c.type_ == "SuccessCriteriaMet" {
-                if job.condition_true(&c.type_).is_none() {
+            let interim = JobConditionType::parse(&c.type_).filter(|t| {
+                matches!(
+                    t,
+                    JobConditionType::FailureTarget | JobConditionType::SuccessCriteriaMet
+                )
+            });
+            if let Some(interim) = interim {
+                if job.condition_true(interim).is_none() {
                     status.conditions.push(c.clone());
                 }
-                let t = if c.type_ == "FailureTarget" {
-                    "Failed"
+                let t = if interim == JobConditionType::FailureTarget {
+                    JobConditionType::Failed
                 } else {
-                    "Complete"
+                    JobConditionType::Complete
                 };
                 terminal = Some(new_condition(t, &c.reason, &c.message, sc.now));
             }
@@ -515,7 +539,7 @@ impl JobController {
                 && uncounted.failed.is_empty()
                 && status.terminating.unwrap_or(0) == 0;
             if nothing_left {
-                if t.type_ == "Complete" {
+                if t.type_ == JobConditionType::Complete {
                     status.completion_time = Some(rfc3339(sc.now));
                     status.completion_ms = Some(sc.now);
                 }
@@ -528,7 +552,7 @@ impl JobController {
         }
         if let Some(t) = finished_event {
             self.backoff.remove(key);
-            if t.type_ == "Complete" {
+            if t.type_ == JobConditionType::Complete {
                 if job.spec.completions.is_some_and(|c| status.succeeded > c) {
                     requests.push(job_event(
                         job,
@@ -552,13 +576,18 @@ impl JobController {
 }
 
 /// A new `True` condition of `type_` (`lastProbeTime` = `lastTransitionTime` = now).
-fn new_condition(type_: &str, reason: &str, message: &str, now: SimTime) -> Condition {
+fn new_condition(
+    type_: JobConditionType,
+    reason: impl AsRef<str>,
+    message: &str,
+    now: SimTime,
+) -> Condition {
     Condition {
         type_: type_.into(),
-        status: "True".into(),
+        status: ConditionStatus::True.into(),
         last_probe_time: Some(rfc3339(now)),
         last_transition_time: Some(rfc3339(now)),
-        reason: reason.into(),
+        reason: reason.as_ref().into(),
         message: message.into(),
         transition_ms: now,
         ..Default::default()

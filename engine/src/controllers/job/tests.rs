@@ -151,7 +151,9 @@ fn a_succeeded_pod_is_listed_uncounted_then_released_then_counted() {
     let uncounted = first.status.uncounted_terminated_pods.clone().unwrap();
     assert_eq!(uncounted.succeeded.len(), 1);
     assert_eq!(first.status.succeeded, 0);
-    assert!(first.condition_true("SuccessCriteriaMet").is_some());
+    assert!(first
+        .condition_true(JobConditionType::SuccessCriteriaMet)
+        .is_some());
     let s = last_status(&r);
     assert_eq!(s.succeeded, 1);
     let types: Vec<&str> = s.conditions.iter().map(|c| c.type_.as_str()).collect();

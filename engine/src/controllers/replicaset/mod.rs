@@ -450,7 +450,7 @@ pub fn calculate_status(
             .status
             .conditions
             .iter()
-            .filter(|c| !clear_failure || c.type_ != "ReplicaFailure")
+            .filter(|c| !clear_failure || c.type_ != ReplicaSetConditionType::ReplicaFailure)
             .cloned()
             .collect(),
     }

@@ -23,14 +23,17 @@ pub fn set_replica_failure(
         return Vec::new();
     };
     let reason = if rs.status.replicas < rs.spec.replicas {
-        "FailedCreate"
+        ReplicaSetConditionReason::FailedCreate
     } else {
-        "FailedDelete"
+        ReplicaSetConditionReason::FailedDelete
     };
     // `SetCondition` (replica_set_utils.go): the same status and reason is no change —
     // neither the new message nor the time is written (nor wakes the controller again).
-    if get_condition(&rs.status.conditions, "ReplicaFailure")
-        .is_some_and(|c| c.status == ConditionStatus::True && c.reason == reason)
+    if get_condition(
+        &rs.status.conditions,
+        ReplicaSetConditionType::ReplicaFailure,
+    )
+    .is_some_and(|c| c.status == ConditionStatus::True && c.reason == reason)
     {
         return Vec::new();
     }
@@ -38,7 +41,7 @@ pub fn set_replica_failure(
     set_condition(
         &mut rs.status.conditions,
         Condition {
-            type_: "ReplicaFailure".into(),
+            type_: ReplicaSetConditionType::ReplicaFailure.into(),
             status: ConditionStatus::True.into(),
             last_transition_time: Some(rfc3339(now)),
             reason: reason.into(),

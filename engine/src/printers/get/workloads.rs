@@ -252,16 +252,16 @@ pub(super) fn print_job(name: String, j: &Job, o: &TableOptions, now: SimTime) -
         (Some(start), None) => age(start, now),
         (Some(start), Some(end)) => age(start, end),
     };
-    let has = |t: &str| j.condition_true(t).is_some();
-    let status = if has("Complete") {
+    let has = |t: JobConditionType| j.condition_true(t).is_some();
+    let status = if has(JobConditionType::Complete) {
         "Complete"
-    } else if has("Failed") {
+    } else if has(JobConditionType::Failed) {
         "Failed"
     } else if j.metadata.is_deleting() {
         "Terminating"
-    } else if has("Suspended") {
+    } else if has(JobConditionType::Suspended) {
         "Suspended"
-    } else if has("FailureTarget") {
+    } else if has(JobConditionType::FailureTarget) {
         "FailureTarget"
     } else {
         "Running"
