@@ -38,6 +38,11 @@ pub const MAX_CONNECTIONS: usize = 1024;
 /// scenario file, the runtime's own.
 pub const RESERVED_DESCRIPTORS: usize = 64;
 
+/// How long a connection the server ends goes on reading (and dropping) what the
+/// client still sends, so the client reads the answer before the socket closes
+/// (Go's `rstAvoidanceDelay`).
+pub const LINGER: Duration = Duration::from_millis(500);
+
 /// How much of a watch's events is written at a time.
 pub const WATCH_CHUNK_BYTES: usize = 64 << 10;
 

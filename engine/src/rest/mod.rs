@@ -507,7 +507,7 @@ impl ApiServer {
 
     /// The filters before any handler, in the API server's order: authentication (a
     /// 401 for any request without a token the server knows, answered and logged by
-    /// the door), then the impersonation filter's own refusal.
+    /// the door), then the impersonation filter's own refusal; and a CBOR body's 415.
     fn filters(&mut self, req: &HttpRequest) -> Option<HttpResponse> {
         if door::authenticate(&bearer_user(req)).is_none() {
             let verb = match req.method.as_str() {
@@ -526,6 +526,19 @@ impl ApiServer {
         let groups = impersonated_groups(req);
         if req.header("impersonate-user").unwrap_or("").is_empty() && !groups.is_empty() {
             return Some(impersonation_refused(req, &groups));
+        }
+        if req
+            .header("content-type")
+            .is_some_and(|c| c.contains("cbor"))
+        {
+            // CBOR is off in client-go by default; a 415 makes a client that tries it
+            // send JSON from then on.
+            return Some(HttpResponse::json(
+                415,
+                &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                        "message": "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml",
+                        "reason": "UnsupportedMediaType", "code": 415}),
+            ));
         }
         None
     }
@@ -555,19 +568,6 @@ impl ApiServer {
     fn route(&mut self, req: &HttpRequest) -> Reply {
         if let Some(refused) = self.filters(req) {
             return Reply::Response(refused);
-        }
-        if req
-            .header("content-type")
-            .is_some_and(|c| c.contains("cbor"))
-        {
-            // CBOR is off in client-go by default; a 415 makes a client that tries it
-            // send JSON from then on.
-            return Reply::Response(HttpResponse::json(
-                415,
-                &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
-                        "message": format!("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml"),
-                        "reason": "UnsupportedMediaType", "code": 415}),
-            ));
         }
         let path = req.path.trim_end_matches('/').to_string();
         let accept = req.header("accept").unwrap_or("");
