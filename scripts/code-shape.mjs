@@ -7,8 +7,8 @@
 // --edges prints each edge inside a cycle with the place it was first seen; --check exits
 // with 1 when there is any module or file cycle (the test command runs it so).
 //
-// Crates: engine/src (kubeplay_engine) and src (the web app). Test code (files named
-// tests.rs, `#[cfg(test)] mod … { }` blocks) is left out. A "module" at --level top is
+// Crates: engine/src (kubeplay_engine), src (the web app) and cli/src (kubeplay-cli). Test
+// code (files named tests.rs, `#[cfg(test)] mod … { }` blocks) is left out. A "module" at --level top is
 // the first path segment under the crate root (apiserver, scheduler, command, …); at
 // --level file it is the file. An edge A → B is any `crate::B…` or `super::…` path in
 // A's code (use lines and inline paths). Cycles are strongly connected components.
@@ -23,7 +23,7 @@ const topFiles = Number(opt('--files', 15));
 const topFns = Number(opt('--fns', 25));
 const showEdges = argv.includes('--edges');
 const check = argv.includes('--check');
-const crates = [['engine/src', 'engine'], ['src', 'app']];
+const crates = [['engine/src', 'engine'], ['src', 'app'], ['cli/src', 'cli']];
 
 function walk(dir) {
   const out = [];
@@ -98,8 +98,8 @@ const lineOf = (code, idx) => code.slice(0, idx).split('\n').length;
 
 const files = [];
 const fns = [];
-const modEdges = { engine: new Map(), app: new Map() };
-const fileEdges = { engine: new Map(), app: new Map() };
+const modEdges = Object.fromEntries(crates.map(([, c]) => [c, new Map()]));
+const fileEdges = Object.fromEntries(crates.map(([, c]) => [c, new Map()]));
 // Where each edge was first seen (file:line), by graph: what `--edges` prints.
 const edgeAt = new Map();
 
@@ -201,7 +201,7 @@ console.log(`\nfunctions: ${fns.length}; over 100 lines: ${fns.filter((f) => f.l
 console.log(`longest functions (lines):`);
 for (const f of fns.slice(0, topFns)) console.log(`  ${String(f.lines).padStart(5)}  ${f.rel}:${f.line} ${f.name}`);
 let cycles = 0;
-for (const [crate] of [['engine'], ['app']]) {
+for (const [, crate] of crates) {
   const top = sccs(modEdges[crate]);
   const file = sccs(fileEdges[crate]);
   console.log(`\n${crate}: module cycles (top-level modules): ${top.length}`);

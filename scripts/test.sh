@@ -23,17 +23,17 @@ node scripts/code-shape.mjs --check --files 10 --fns 10
 step "cargo test (engine and app, native)"
 cargo test --workspace --locked
 
-step "real kubectl against kubeplay-cli serve (engine/tests/real_kubectl.rs)"
+step "real kubectl against kubeplay-cli serve (cli/tests/real_kubectl.rs)"
 # The same scenario through real kubectl and through kubeplay's own, compared command
 # by command. It needs a real kubectl; without one it is skipped, and says so.
 if command -v kubectl >/dev/null 2>&1; then
-  cargo test --locked -p kubeplay-engine --test real_kubectl -- --ignored --nocapture
+  cargo test --locked -p kubeplay-cli --test real_kubectl -- --ignored --nocapture
   # A machine whose kubectl picks its version by the server's keeps the others beside
   # it: v1.32, the version the differential suite was written against, runs too.
   kubectl_dir="$(dirname "$(readlink -f "$(command -v kubectl)")")"
   if [ -x "$kubectl_dir/kubectl.1.32" ]; then
     KUBECTL="$kubectl_dir/kubectl.1.32" \
-      cargo test --locked -p kubeplay-engine --test real_kubectl -- --ignored --nocapture
+      cargo test --locked -p kubeplay-cli --test real_kubectl -- --ignored --nocapture
   fi
 else
   echo "skipped: no kubectl on PATH, so real kubectl was not compared with kubeplay's"

@@ -184,7 +184,16 @@ fn http(method: &str, path: &str, body: &str, ct: &str) -> HttpRequest {
         method: method.into(),
         path: path.into(),
         query: Vec::new(),
-        headers: vec![("content-type".into(), ct.into())],
+        headers: vec![
+            ("content-type".into(), ct.into()),
+            (
+                "authorization".into(),
+                format!(
+                    "Bearer {}",
+                    kubeplay_engine::rest::token_for("kubernetes-admin")
+                ),
+            ),
+        ],
         body: body.as_bytes().to_vec(),
     }
 }

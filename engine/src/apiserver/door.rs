@@ -59,6 +59,25 @@ pub fn authenticate(user: &str) -> Option<UserInfo> {
 /// The kubeconfig user whose token the API server no longer accepts.
 pub const EXPIRED_USER: &str = "expired";
 
+/// The error of `buildImpersonationRequests` for groups asked for without a user: the
+/// impersonation filter answers it as an internal error (500), naming each request as
+/// Go prints a `corev1.ObjectReference`.
+pub fn impersonation_without_user(groups: &[String]) -> ApiError {
+    let refs: Vec<String> = groups
+        .iter()
+        .map(|g| format!("{{Group  {g}    }}"))
+        .collect();
+    ApiError {
+        code: 500,
+        reason: "InternalError",
+        message: format!(
+            "requested [{}] without impersonating a user",
+            refs.join(" ")
+        ),
+        kubectl_message: None,
+    }
+}
+
 /// The 401 every refused token gets (kubectl meets it in discovery and says so).
 fn unauthorized() -> ApiError {
     ApiError {
@@ -156,6 +175,14 @@ impl ApiServer {
         let Some((as_user, as_groups)) = &req.impersonate else {
             return Ok(me);
         };
+        // `buildImpersonationRequests`: an empty user is no user (the request is the
+        // caller's own), and groups asked for without a user are an error.
+        if as_user.is_empty() {
+            if as_groups.is_empty() {
+                return Ok(me);
+            }
+            return Err(impersonation_without_user(as_groups));
+        }
         rbac::impersonate(store, &me, as_user, as_groups).inspect_err(|e| {
             if let Some(command) = &req.trace {
                 let a = Attributes {

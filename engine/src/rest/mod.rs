@@ -15,10 +15,15 @@
 //! - the `Table` kubectl's `get` asks for, with the columns kubeplay's printers make
 //!   (the `-o wide` ones at priority 1);
 //! - errors as `metav1.Status` with the reasons and messages of [`ApiError`];
-//! - bearer tokens for the kubeconfig's users, and impersonation (`--as`).
+//! - bearer tokens for the kubeconfig's users (a request without one is a 401, as
+//!   kube-apiserver's with `--anonymous-auth=false`), and impersonation (`--as`);
+//! - request bodies in JSON, YAML or protobuf by their `Content-Type`; any other type
+//!   is a 415, so a web page's `text/plain` or form POST never reaches a handler.
 //!
 //! Time stands still between requests: the simulation moves only by the `sim` verbs
 //! sent to `POST /kubeplay/v1/sim` (or, with the server's realtime clock, with the wall).
+//! A `sim` verb that runs the clock comes back as [`Reply::Sim`], for the server to run
+//! in slices between other clients' requests.
 //!
 //! Upstream: `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/` (get.go, create.go,
 //! update.go, patch.go, delete.go, watch.go, response.go for Table conversion),
@@ -29,17 +34,20 @@ mod proto_fields;
 pub mod protobuf;
 mod resources;
 mod reviews;
+mod sim;
 mod table;
+mod watch;
 
-use crate::api::{Kind, Object};
+use crate::api::Kind;
 use crate::apiserver::discovery;
+use crate::apiserver::door;
 use crate::apiserver::request::{ApiRequest, Body, Credentials, Verb};
-use crate::apiserver::selectors::fields_match;
 use crate::apiserver::{ApiError, Written};
 use crate::cluster::Cluster;
 use serde_json::{json, Value};
+pub use sim::SimRun;
 use std::collections::VecDeque;
-use table::TableWanted;
+pub use watch::WatchStream;
 
 /// An HTTP request as the server read it.
 #[derive(Clone, Debug, Default)]
@@ -73,8 +81,15 @@ impl HttpRequest {
             .map(|(_, v)| v.as_str())
     }
 
-    fn flag(&self, name: &str) -> bool {
-        matches!(self.param(name), Some("1" | "true"))
+    /// A boolean query parameter as the API server decodes one into its options
+    /// (`runtime.Convert_Slice_string_To_bool`): absent, `0` or `false` in any case is
+    /// false; any other value, `True`, `t`, `1` or an empty one, is true. Python's
+    /// client sends `watch=True`.
+    pub fn flag(&self, name: &str) -> bool {
+        match self.param(name) {
+            None => false,
+            Some(v) => !(v == "0" || v.eq_ignore_ascii_case("false")),
+        }
     }
 }
 
@@ -115,31 +130,17 @@ impl HttpResponse {
     }
 }
 
-/// What a request gets: a response, or a watch that streams until the client leaves.
+/// What a request gets: a response, a watch that streams until the client leaves or
+/// its time is up, or a `sim` command still running the clock.
 #[derive(Debug)]
 pub enum Reply {
     /// A whole response.
     Response(HttpResponse),
-    /// A watch: send `first`, then [`ApiServer::watch_events`] as writes come.
+    /// A watch: send [`ApiServer::watch_events`] as they come, until it ends.
     Watch(WatchStream),
-}
-
-/// An open watch: what it watches and how far it has read.
-#[derive(Clone, Debug)]
-pub struct WatchStream {
-    kind: Kind,
-    namespace: Option<String>,
-    labels: Option<crate::api::LabelSelector>,
-    fields: Vec<crate::apiserver::selectors::FieldReq>,
-    table: Option<TableWanted>,
-    /// The last resource version sent.
-    pub cursor: u64,
-    /// The events to send at once (a watch from "0": the current objects as ADDED).
-    pub first: Vec<u8>,
-    /// `timeoutSeconds`: when the server ends the watch.
-    pub timeout_seconds: Option<u64>,
-    /// The response's `Content-Type`.
-    pub content_type: String,
+    /// A `sim advance` or `sim settle` on its way: run it on with
+    /// [`ApiServer::sim_continue`] until that gives the response.
+    Sim(SimRun),
 }
 
 /// How many writes the server keeps for watches to start from: a watch from an older
@@ -154,11 +155,26 @@ pub fn token_for(user: &str) -> String {
     format!("kubeplay-token-{user}")
 }
 
-/// The users whose bearer tokens the server accepts, the admin first.
+/// The users whose bearer tokens the server knows, the admin first (`expired`'s is
+/// refused).
 pub const USERS: &[&str] = &["kubernetes-admin", "alice", "bob", "expired"];
 
-/// Who a request without credentials is: the admin of kubeplay's kubeconfig.
+/// The kubeconfig's admin, kubeadm's `kubernetes-admin` (the console's own user).
 pub const ADMIN_USER: &str = "kubernetes-admin";
+
+/// The largest request body the API server reads (`MaxRequestBodyBytes`, 3 MiB);
+/// a larger one is refused with [`request_entity_too_large`].
+pub const MAX_REQUEST_BODY_BYTES: usize = 3 << 20;
+
+/// The 413 of a body past [`MAX_REQUEST_BODY_BYTES`] (`limitedReadBody`).
+pub fn request_entity_too_large() -> HttpResponse {
+    HttpResponse::json(
+        413,
+        &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                "message": format!("Request entity too large: limit is {MAX_REQUEST_BODY_BYTES}"),
+                "reason": "RequestEntityTooLarge", "code": 413}),
+    )
+}
 
 /// The simulated cluster behind a Kubernetes API endpoint.
 pub struct ApiServer {
@@ -167,6 +183,9 @@ pub struct ApiServer {
     kept: VecDeque<Written>,
     /// Writes at or before this resource version are no longer kept.
     compacted: u64,
+    /// The body of the request being answered, decoded before its turn
+    /// ([`ApiServer::handle_decoded`]).
+    decoded: Option<Result<Value, ApiError>>,
 }
 
 /// The `metav1.Status` of an error, as the API server writes it.
@@ -305,28 +324,93 @@ fn parse_target(path: &str) -> Option<Target> {
     })
 }
 
-fn decode_body(req: &HttpRequest) -> Result<Value, ApiError> {
-    if req
-        .header("content-type")
-        .is_some_and(|c| c.contains("application/vnd.kubernetes.protobuf"))
-    {
-        return protobuf::decode(&req.body).map_err(ApiError::bad_request);
+/// The 415 of a body in a media type the server does not read
+/// (`negotiation.NewUnsupportedMediaTypeError`).
+fn unsupported_media_type() -> ApiError {
+    ApiError {
+        code: 415,
+        reason: "UnsupportedMediaType",
+        message: "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf".into(),
+        kubectl_message: None,
     }
-    let text = std::str::from_utf8(&req.body)
-        .map_err(|_| ApiError::bad_request("the body is not UTF-8".into()))?;
-    let is_yaml = req
-        .header("content-type")
-        .is_some_and(|c| c.contains("yaml"));
-    if is_yaml {
-        crate::yaml_depth::check(text).map_err(|e| ApiError::bad_request(e.to_string()))?;
-        crate::yaml_depth::check_expansion(text)
-            .map_err(|e| ApiError::bad_request(e.to_string()))?;
-        serde_yaml_ng::from_str(text).map_err(|e| ApiError::bad_request(e.to_string()))
-    } else {
-        serde_json::from_str(text).map_err(|e| {
-            ApiError::bad_request(format!("couldn't get version/kind; json parse error: {e}"))
-        })
+}
+
+/// Decode a request's body by its `Content-Type`: JSON (and the JSON patch types),
+/// YAML (and apply's), or protobuf; none is JSON, as `NegotiateInputSerializer` takes
+/// the first type the server supports; any other type is a 415. Public so that a server
+/// can decode a body before the request's turn at the cluster comes
+/// ([`ApiServer::handle_decoded`]).
+pub fn decode_body(req: &HttpRequest) -> Result<Value, ApiError> {
+    let ct = req.header("content-type").unwrap_or("");
+    let media = ct
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    match media.as_str() {
+        "application/vnd.kubernetes.protobuf" => {
+            protobuf::decode(&req.body).map_err(ApiError::bad_request)
+        }
+        "application/yaml" | "application/apply-patch+yaml" => {
+            let text = std::str::from_utf8(&req.body)
+                .map_err(|_| ApiError::bad_request("the body is not UTF-8".into()))?;
+            crate::yaml_depth::check(text).map_err(|e| ApiError::bad_request(e.to_string()))?;
+            crate::yaml_depth::check_expansion(text)
+                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+            serde_yaml_ng::from_str(text).map_err(|e| ApiError::bad_request(e.to_string()))
+        }
+        ""
+        | "application/json"
+        | "application/merge-patch+json"
+        | "application/json-patch+json"
+        | "application/strategic-merge-patch+json" => {
+            serde_json::from_slice(&req.body).map_err(|e| {
+                ApiError::bad_request(format!("couldn't get version/kind; json parse error: {e}"))
+            })
+        }
+        _ => Err(unsupported_media_type()),
     }
+}
+
+/// The user a request's `Authorization` header names, as the API server's bearer-token
+/// authenticator reads it (`bearertoken.Authenticator`): the scheme `Bearer` in any
+/// case, then the token. "" when there is none, another scheme (`Basic …`) or a token
+/// the server did not issue: the door refuses that with a 401 (kube-apiserver with
+/// `--anonymous-auth=false`: no request goes without credentials).
+pub fn bearer_user(req: &HttpRequest) -> String {
+    let auth = req.header("authorization").unwrap_or("").trim();
+    let mut parts = auth.splitn(3, ' ');
+    let scheme = parts.next().unwrap_or("");
+    let token = parts.next().unwrap_or("");
+    if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
+        return String::new();
+    }
+    USERS
+        .iter()
+        .find(|u| token_for(u) == token)
+        .map(|u| u.to_string())
+        .unwrap_or_default()
+}
+
+/// `Impersonate-Group` without `Impersonate-User`: the impersonation filter answers
+/// `responsewriters.InternalError` — a 500 in plain text naming the request URI.
+fn impersonation_refused(req: &HttpRequest, groups: &[String]) -> HttpResponse {
+    let e = door::impersonation_without_user(groups);
+    let mut uri = req.path.clone();
+    for (i, (k, v)) in req.query.iter().enumerate() {
+        uri.push(if i == 0 { '?' } else { '&' });
+        uri.push_str(&format!("{k}={v}"));
+    }
+    // `sanitizer`: nothing in the answer reads as HTML.
+    let text = format!("Internal Server Error: {uri:?}: {}\n", e.message)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    let mut r = HttpResponse::text(500, text);
+    r.headers
+        .push(("X-Content-Type-Options".into(), "nosniff".into()));
+    r
 }
 
 impl ApiServer {
@@ -338,6 +422,16 @@ impl ApiServer {
             cluster,
             kept: VecDeque::new(),
             compacted,
+            decoded: None,
+        }
+    }
+
+    /// The request's body, decoded: as decoded before the request's turn when the
+    /// server did that ([`ApiServer::handle_decoded`]), else now.
+    fn body(&mut self, req: &HttpRequest) -> Result<Value, ApiError> {
+        match self.decoded.take() {
+            Some(d) => d,
+            None => decode_body(req),
         }
     }
 
@@ -360,40 +454,18 @@ impl ApiServer {
     }
 
     /// The door request an HTTP request makes: who it says it is (its bearer token's
-    /// user; none: the admin, as the old insecure port took it), whom it impersonates,
-    /// its field manager (`fieldManager`, else the User-Agent's product), and the line
-    /// it is kept under in the request log.
+    /// user), whom it impersonates, its field manager (`fieldManager`, else the
+    /// User-Agent's product), and the line it is kept under in the request log.
     fn request(&self, req: &HttpRequest, verb: Verb, kind: Kind) -> ApiRequest {
-        // client-go sends no bearer token over plain HTTP. The server listens on the
-        // loopback address only, as kube-apiserver's old insecure port did, and takes
-        // such a request as the kubeconfig's admin (kubeadm's `kubernetes-admin`, the
-        // console's own user); other identities come by impersonation (`--as`, or a
-        // kubeconfig user's `as:`).
-        let user = match req
-            .header("authorization")
-            .and_then(|a| a.strip_prefix("Bearer "))
-            .map(str::trim)
-        {
-            None => ADMIN_USER.to_string(),
-            Some(t) => USERS
-                .iter()
-                .find(|u| token_for(u) == t)
-                .map(|u| u.to_string())
-                .unwrap_or_default(),
-        };
         let mut r = ApiRequest::new(
-            Credentials::Token(user),
+            Credentials::Token(bearer_user(req)),
             crate::client::writer::KUBECTL,
             verb,
             kind,
         );
-        if let Some(as_user) = req.header("impersonate-user") {
-            let groups: Vec<String> = req
-                .headers
-                .iter()
-                .filter(|(k, _)| k == "impersonate-group")
-                .map(|(_, v)| v.clone())
-                .collect();
+        let as_user = req.header("impersonate-user").unwrap_or("");
+        let groups = impersonated_groups(req);
+        if !as_user.is_empty() || !groups.is_empty() {
             r.impersonate = Some((as_user.to_string(), groups));
         }
         let manager = req
@@ -415,9 +487,62 @@ impl ApiServer {
 
     /// Answer one request.
     pub fn handle(&mut self, req: &HttpRequest) -> Reply {
+        self.handle_decoded(req, None)
+    }
+
+    /// Answer one request whose body the server decoded already ([`decode_body`]), so
+    /// that a large body is decoded while other requests take their turns.
+    pub fn handle_decoded(
+        &mut self,
+        req: &HttpRequest,
+        decoded: Option<Result<Value, ApiError>>,
+    ) -> Reply {
+        // A `sim` run in slices may have stopped inside an instant: a request acts on
+        // the world between instants, as it would after the uncut run.
+        self.cluster.finish_instant();
+        self.decoded = decoded;
         let reply = self.route(req);
+        self.decoded = None;
         self.collect();
         reply
+    }
+
+    /// The filters before any handler, in the API server's order: authentication (a
+    /// 401 for any request without a token the server knows, answered and logged by
+    /// the door), then the impersonation filter's own refusal; and a CBOR body's 415.
+    fn filters(&mut self, req: &HttpRequest) -> Option<HttpResponse> {
+        if door::authenticate(&bearer_user(req)).is_none() {
+            let verb = match req.method.as_str() {
+                "POST" => Verb::Create,
+                "PUT" => Verb::Update,
+                "PATCH" => Verb::Patch,
+                "DELETE" => Verb::Delete,
+                _ => Verb::Get,
+            };
+            let mut r = self.request(req, verb, Kind::Pod);
+            r.body = Body::Path(req.path.clone());
+            if let Err(e) = self.cluster.call(r) {
+                return Some(HttpResponse::json(e.code, &status_of(&e, None, "")));
+            }
+        }
+        let groups = impersonated_groups(req);
+        if req.header("impersonate-user").unwrap_or("").is_empty() && !groups.is_empty() {
+            return Some(impersonation_refused(req, &groups));
+        }
+        if req
+            .header("content-type")
+            .is_some_and(|c| c.contains("cbor"))
+        {
+            // CBOR is off in client-go by default; a 415 makes a client that tries it
+            // send JSON from then on.
+            return Some(HttpResponse::json(
+                415,
+                &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                        "message": "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml",
+                        "reason": "UnsupportedMediaType", "code": 415}),
+            ));
+        }
+        None
     }
 
     /// A non-resource path: authenticated and authorized by the door, then served.
@@ -443,18 +568,8 @@ impl ApiServer {
     }
 
     fn route(&mut self, req: &HttpRequest) -> Reply {
-        if req
-            .header("content-type")
-            .is_some_and(|c| c.contains("cbor"))
-        {
-            // CBOR is off in client-go by default; a 415 makes a client that tries it
-            // send JSON from then on.
-            return Reply::Response(HttpResponse::json(
-                415,
-                &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
-                        "message": format!("the body of the request was in an unknown format - accepted media types include: application/json, application/yaml"),
-                        "reason": "UnsupportedMediaType", "code": 415}),
-            ));
+        if let Some(refused) = self.filters(req) {
+            return Reply::Response(refused);
         }
         let path = req.path.trim_end_matches('/').to_string();
         let accept = req.header("accept").unwrap_or("");
@@ -487,7 +602,7 @@ impl ApiServer {
                     Err(e) => HttpResponse::json(e.code, &status_of(&e, None, "")),
                 });
             }
-            SIM_PATH => return Reply::Response(self.sim(req)),
+            SIM_PATH => return self.sim(req),
             _ => {}
         }
         if let Some(gv) = path.strip_prefix("/openapi/v3/") {
@@ -561,17 +676,13 @@ fn with_warnings(mut r: HttpResponse, warnings: &[String]) -> HttpResponse {
     r
 }
 
-impl WatchStream {
-    fn matches(&self, o: &Object) -> bool {
-        self.namespace
-            .as_deref()
-            .is_none_or(|ns| o.meta().namespace == ns)
-            && self
-                .labels
-                .as_ref()
-                .is_none_or(|s| s.matches(&o.meta().labels))
-            && fields_match(o, &self.fields)
-    }
+/// The `Impersonate-Group` headers' values.
+fn impersonated_groups(req: &HttpRequest) -> Vec<String> {
+    req.headers
+        .iter()
+        .filter(|(k, _)| k == "impersonate-group")
+        .map(|(_, v)| v.clone())
+        .collect()
 }
 
 #[cfg(test)]

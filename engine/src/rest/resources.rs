@@ -9,11 +9,12 @@
 
 use super::table::{table, table_wanted};
 use super::*;
+use crate::api::Object;
 use crate::apiserver::decode::decode_object;
 use crate::apiserver::patch::{scale_of, PatchType};
 use crate::apiserver::request::{ApiResponse, LogOptions};
 use crate::apiserver::selectors::{parse_field_selector, parse_label_selector};
-use crate::apiserver::{DeleteOptions, ObjKey, WatchType};
+use crate::apiserver::{DeleteOptions, ObjKey};
 
 /// The subresources served, as the door names them (None: not served, a 404).
 fn subresource(t: &Target) -> Option<&'static str> {
@@ -31,7 +32,7 @@ fn subresource(t: &Target) -> Option<&'static str> {
 
 impl ApiServer {
     /// The door request for `t`.
-    fn resource_request(
+    pub(super) fn resource_request(
         &self,
         req: &HttpRequest,
         t: &Target,
@@ -45,7 +46,7 @@ impl ApiServer {
     }
 
     /// A list's or watch's selectors from the query, or the 400.
-    fn selectors(
+    pub(super) fn selectors(
         &self,
         req: &HttpRequest,
         t: &Target,
@@ -157,139 +158,30 @@ impl ApiServer {
         )
     }
 
-    pub(super) fn watch(&mut self, req: &HttpRequest, t: &Target) -> Reply {
-        let mut r = match self.resource_request(req, t, Verb::Watch) {
-            Ok(r) => r,
-            Err(resp) => return Reply::Response(resp),
-        };
-        if let Err(resp) = self.selectors(req, t, &mut r) {
-            return Reply::Response(resp);
-        }
-        if let Some(name) = &t.name {
-            // A watch on one name (old clients): the same as a metadata.name selector.
-            if let Ok(mut f) = parse_field_selector(t.kind, &format!("metadata.name={name}")) {
-                r.fields.append(&mut f);
-            }
-            r.name.clear();
-        }
-        let (labels, fields) = (r.labels.clone(), r.fields.clone());
-        let from: Option<u64> = req
-            .param("resourceVersion")
-            .filter(|s| !s.is_empty())
-            .and_then(|s| s.parse().ok());
-        // The watch is a request of its own: authorized (and, from "0", its first
-        // events are the current objects the door lists).
-        let resp = match self.cluster.call(r) {
-            Ok(resp) => resp,
-            Err(e) => return Reply::Response(HttpResponse::error(&e, Some(t.kind), "")),
-        };
-        let mut w = WatchStream {
-            kind: t.kind,
-            namespace: t.namespace.clone(),
-            labels,
-            fields,
-            table: table_wanted(req),
-            cursor: self.revision(),
-            first: Vec::new(),
-            timeout_seconds: req.param("timeoutSeconds").and_then(|s| s.parse().ok()),
-            content_type: "application/json".into(),
-        };
-        match from {
-            None | Some(0) => {
-                // Start from now: every matching object as ADDED.
-                for o in &resp.items {
-                    let line = self.event_line(&w, "ADDED", o, None);
-                    w.first.extend(line);
-                }
-            }
-            Some(rv) if rv < self.compacted => {
-                let msg = format!("too old resource version: {rv} ({})", self.compacted + 1);
-                let e = ApiError {
-                    code: 410,
-                    reason: "Expired",
-                    message: msg,
-                    kubectl_message: None,
-                };
-                let mut line =
-                    json!({"type": "ERROR", "object": status_of(&e, None, "")}).to_string();
-                line.push('\n');
-                w.first = line.into_bytes();
-                w.cursor = u64::MAX;
-            }
-            Some(rv) => {
-                w.cursor = rv;
-                let more = self.watch_events(&mut w);
-                w.first = more;
-            }
-        }
-        Reply::Watch(w)
-    }
-
-    fn event_line(&self, w: &WatchStream, type_: &str, obj: &Object, rv: Option<u64>) -> Vec<u8> {
-        let mut o = match w.table {
-            Some(tw) => {
-                let rvv = rv.unwrap_or_else(|| self.revision());
-                table(w.kind, &[obj], tw, rvv, self.cluster.now())
-            }
-            None => obj.to_json(),
-        };
-        if let (Some(rv), None) = (rv, w.table) {
-            o["metadata"]["resourceVersion"] = json!(rv.to_string());
-        }
-        let mut line = json!({"type": type_, "object": o}).to_string();
-        line.push('\n');
-        line.into_bytes()
-    }
-
-    /// The events of writes after the watch's cursor that it watches, as lines to
-    /// send; the cursor moves past them. A watch the kept window no longer reaches
-    /// ends (an empty answer with the cursor at `u64::MAX`).
-    pub fn watch_events(&self, w: &mut WatchStream) -> Vec<u8> {
-        let mut out = Vec::new();
-        if w.cursor == u64::MAX {
-            return out;
-        }
-        for e in &self.kept {
-            if e.resource_version <= w.cursor {
-                continue;
-            }
-            w.cursor = e.resource_version;
-            if e.object.kind() != w.kind || !w.matches(&e.object) {
-                continue;
-            }
-            let type_ = match e.type_ {
-                WatchType::Added => "ADDED",
-                WatchType::Modified => "MODIFIED",
-                WatchType::Deleted => "DELETED",
-            };
-            out.extend(self.event_line(w, type_, &e.object, Some(e.resource_version)));
-        }
-        w.cursor = w.cursor.max(self.revision());
-        out
-    }
-
     pub(super) fn write(&mut self, req: &HttpRequest, t: &Target, verb: Verb) -> HttpResponse {
-        // A create's error names the object of the body (`The Deployment "x" is
-        // invalid`), as the API server's does.
-        let name = match (verb, &t.name) {
-            (Verb::Create, None) => decode_body(req)
-                .ok()
-                .and_then(|b| {
-                    b.pointer("/metadata/name")
-                        .and_then(Value::as_str)
-                        .map(str::to_string)
-                })
-                .unwrap_or_default(),
-            _ => t.name.clone().unwrap_or_default(),
-        };
         let r = match self.resource_request(req, t, verb) {
             Ok(r) => r,
             Err(resp) => return resp,
         };
+        let mut name = t.name.clone().unwrap_or_default();
         let result = match (verb, r.subresource) {
             (Verb::Create, "eviction") => self.evict(req, r),
             (Verb::Create, "binding") => self.bind(req, r),
-            (Verb::Create, "") => self.create(req, t, r),
+            (Verb::Create, "") => match self.body(req) {
+                Ok(body) => {
+                    // A create's error names the object of the body (`The Deployment
+                    // "x" is invalid`), as the API server's does.
+                    if t.name.is_none() {
+                        name = body
+                            .pointer("/metadata/name")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_string();
+                    }
+                    self.create(req, t, r, body)
+                }
+                Err(e) => Err(e),
+            },
             (Verb::Update, _) => self.update(req, t, r),
             (Verb::Patch, _) => self.patch(req, t, r),
             (Verb::Delete, "") => self.delete(req, t, r),
@@ -321,8 +213,8 @@ impl ApiServer {
         req: &HttpRequest,
         t: &Target,
         mut r: ApiRequest,
+        body: Value,
     ) -> Result<HttpResponse, ApiError> {
-        let body = decode_body(req)?;
         let mut warnings = Vec::new();
         let validation = req.param("fieldValidation").unwrap_or("Warn");
         let mut obj = decode_object(t.kind, body, validation, &mut warnings)?;
@@ -358,7 +250,7 @@ impl ApiServer {
         t: &Target,
         mut r: ApiRequest,
     ) -> Result<HttpResponse, ApiError> {
-        let body = decode_body(req)?;
+        let body = self.body(req)?;
         let name = t.name.clone().unwrap_or_default();
         let key = ObjKey::new(&r.namespace, &name);
         let live = self
@@ -408,7 +300,7 @@ impl ApiServer {
         let ct = req.header("content-type").unwrap_or("");
         let ct = ct.split(';').next().unwrap_or("").trim();
         if ct == "application/apply-patch+yaml" || ct == "application/apply-patch+cbor" {
-            let applied = decode_body(req)?;
+            let applied = self.body(req)?;
             if req.param("fieldManager").is_none_or(str::is_empty) {
                 return Err(ApiError::bad_request(
                     "PATCH, application/apply-patch+yaml requests must include a fieldManager query parameter".into(),
@@ -435,7 +327,7 @@ impl ApiServer {
                 kubectl_message: None,
             });
         };
-        let body = decode_body(req)?;
+        let body = self.body(req)?;
         r.body = Body::Patch(pt, body);
         r.field_validation = match req.param("fieldValidation") {
             Some("Strict") => "Strict",
@@ -447,11 +339,11 @@ impl ApiServer {
         Ok(self.answer(resp, sub))
     }
 
-    fn delete_options(req: &HttpRequest) -> Result<DeleteOptions, ApiError> {
+    fn delete_options(&mut self, req: &HttpRequest) -> Result<DeleteOptions, ApiError> {
         let body: Value = if req.body.is_empty() {
             json!({})
         } else {
-            decode_body(req)?
+            self.body(req)?
         };
         let grace = body
             .get("gracePeriodSeconds")
@@ -488,7 +380,7 @@ impl ApiServer {
         t: &Target,
         mut r: ApiRequest,
     ) -> Result<HttpResponse, ApiError> {
-        r.body = Body::Delete(Self::delete_options(req)?);
+        r.body = Body::Delete(self.delete_options(req)?);
         let key = ObjKey::new(&r.namespace, &r.name);
         let dry_run = r.dry_run;
         let resp = self.cluster.call(r)?;
@@ -526,7 +418,7 @@ impl ApiServer {
             return Ok(resp);
         }
         let listed = self.cluster.call(list)?;
-        let options = Self::delete_options(req)?;
+        let options = self.delete_options(req)?;
         let mut items = Vec::new();
         for o in &listed.items {
             let mut d = r.clone();
@@ -553,7 +445,7 @@ impl ApiServer {
     }
 
     fn evict(&mut self, req: &HttpRequest, r: ApiRequest) -> Result<HttpResponse, ApiError> {
-        let body = decode_body(req)?;
+        let body = self.body(req)?;
         if let Some(n) = body.pointer("/metadata/name").and_then(Value::as_str) {
             if n != r.name {
                 return Err(ApiError::bad_request(
@@ -569,7 +461,7 @@ impl ApiServer {
     }
 
     fn bind(&mut self, req: &HttpRequest, mut r: ApiRequest) -> Result<HttpResponse, ApiError> {
-        let body = decode_body(req)?;
+        let body = self.body(req)?;
         let node = body
             .pointer("/target/name")
             .and_then(Value::as_str)

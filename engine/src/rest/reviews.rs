@@ -1,5 +1,5 @@
-//! The self-reviews (`kubectl auth can-i`, `can-i --list`, `auth whoami`) and the
-//! `sim` endpoint, each through the API server's door.
+//! The self-reviews (`kubectl auth can-i`, `can-i --list`, `auth whoami`), each
+//! through the API server's door.
 //!
 //! Upstream: `pkg/registry/authorization/selfsubjectaccessreview/rest.go`,
 //! `selfsubjectrulesreview/rest.go`, `pkg/registry/authentication/selfsubjectreview/rest.go`.
@@ -34,7 +34,7 @@ impl ApiServer {
 
     /// `SelfSubjectAccessReview` (`kubectl auth can-i`): may the requester do this?
     fn access_review(&mut self, req: &HttpRequest) -> HttpResponse {
-        let body = match decode_body(req) {
+        let body = match self.body(req) {
             Ok(b) => b,
             Err(e) => return HttpResponse::error(&e, None, ""),
         };
@@ -82,7 +82,7 @@ impl ApiServer {
     /// `SelfSubjectRulesReview` (`kubectl auth can-i --list`): what the requester may
     /// do in a namespace, rule by rule as RBAC visits them.
     fn rules_review(&mut self, req: &HttpRequest) -> HttpResponse {
-        let body = match decode_body(req) {
+        let body = match self.body(req) {
             Ok(b) => b,
             Err(e) => return HttpResponse::error(&e, None, ""),
         };
@@ -139,24 +139,5 @@ impl ApiServer {
                     "metadata": {"creationTimestamp": null},
                     "status": {"userInfo": {"username": user.name, "groups": user.groups}}}),
         )
-    }
-
-    /// `POST /kubeplay/v1/sim`: the words after `sim` in the body; answers what the
-    /// console prints, 200 when the command succeeded and 400 when it failed. Moving
-    /// time and breaking things are the cluster admin's: the door authorizes the path.
-    pub(super) fn sim(&mut self, req: &HttpRequest) -> HttpResponse {
-        if req.method != "POST" {
-            return not_found_path();
-        }
-        let mut r = self.request(req, Verb::Create, Kind::Pod);
-        r.body = Body::Path(SIM_PATH.into());
-        r.trace = None;
-        if let Err(e) = self.cluster.call(r) {
-            return HttpResponse::json(e.code, &status_of(&e, None, ""));
-        }
-        let words = String::from_utf8_lossy(&req.body).trim().to_string();
-        let line = format!("sim {words}");
-        let out = crate::command::run(&mut self.cluster, &line, None, &crate::command::NoFiles);
-        HttpResponse::text(if out.ok { 200 } else { 400 }, out.output)
     }
 }

@@ -18,9 +18,30 @@ fn req(method: &str, path: &str) -> HttpRequest {
                 (k.to_string(), v.to_string())
             })
             .collect(),
-        headers: vec![("accept".into(), "application/json".into())],
+        headers: vec![
+            ("accept".into(), "application/json".into()),
+            (
+                "authorization".into(),
+                format!("Bearer {}", token_for(ADMIN_USER)),
+            ),
+        ],
         body: Vec::new(),
     }
+}
+
+/// Set a header, replacing any of that name.
+fn set_header(r: &mut HttpRequest, name: &str, value: &str) {
+    r.headers.retain(|(k, _)| k != name);
+    r.headers.push((name.into(), value.into()));
+}
+
+/// The request's reply; a `sim` verb's run to its end in one piece.
+fn reply(s: &mut ApiServer, r: &HttpRequest) -> Reply {
+    let mut reply = s.handle(r);
+    while let Reply::Sim(run) = reply {
+        reply = s.sim_continue(run, &mut || false);
+    }
+    reply
 }
 
 fn with_body(mut r: HttpRequest, content_type: &str, body: &str) -> HttpRequest {
@@ -30,14 +51,14 @@ fn with_body(mut r: HttpRequest, content_type: &str, body: &str) -> HttpRequest 
 }
 
 fn call(s: &mut ApiServer, r: &HttpRequest) -> (u16, Value) {
-    match s.handle(r) {
+    match reply(s, r) {
         Reply::Response(resp) => (
             resp.status,
             serde_json::from_slice(&resp.body).unwrap_or(Value::String(
                 String::from_utf8_lossy(&resp.body).into_owned(),
             )),
         ),
-        Reply::Watch(_) => panic!("a watch where a response was expected"),
+        _ => panic!("a watch where a response was expected"),
     }
 }
 
@@ -62,11 +83,11 @@ fn create_web(s: &mut ApiServer) {
 fn aggregated_discovery_is_answered_with_its_content_type_and_the_legacy_lists_otherwise() {
     let mut s = server();
     let mut r = req("GET", "/apis");
-    r.headers = vec![(
-        "accept".into(),
-        "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"
-            .into(),
-    )];
+    set_header(
+        &mut r,
+        "accept",
+        "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json",
+    );
     match s.handle(&r) {
         Reply::Response(resp) => {
             assert_eq!(resp.status, 200);
@@ -74,7 +95,7 @@ fn aggregated_discovery_is_answered_with_its_content_type_and_the_legacy_lists_o
             let v: Value = serde_json::from_slice(&resp.body).unwrap();
             assert_eq!(v["kind"], "APIGroupDiscoveryList");
         }
-        Reply::Watch(_) => panic!(),
+        _ => panic!(),
     }
     let (code, v) = call(&mut s, &req("GET", "/apis"));
     assert_eq!((code, v["kind"].as_str()), (200, Some("APIGroupList")));
@@ -119,10 +140,11 @@ fn a_created_deployment_is_read_back_as_json_as_a_list_and_as_a_table_with_wide_
         "GET",
         "/apis/apps/v1/namespaces/default/deployments?includeObject=Metadata",
     );
-    t.headers = vec![(
-        "accept".into(),
-        "application/json;as=Table;v=v1;g=meta.k8s.io,application/json".into(),
-    )];
+    set_header(
+        &mut t,
+        "accept",
+        "application/json;as=Table;v=v1;g=meta.k8s.io,application/json",
+    );
     let (_, table) = call(&mut s, &t);
     assert_eq!(table["kind"], "Table");
     let cols: Vec<(String, i64)> = table["columnDefinitions"]
@@ -305,7 +327,7 @@ fn a_deleted_pod_terminates_gracefully_and_a_watch_streams_each_state_then_410_b
     )) else {
         panic!("no watch");
     };
-    assert!(w.first.is_empty());
+    assert!(s.watch_events(&mut w, usize::MAX).is_empty());
     let (code, pod) = call(
         &mut s,
         &req("DELETE", &format!("/api/v1/namespaces/default/pods/{name}")),
@@ -314,7 +336,7 @@ fn a_deleted_pod_terminates_gracefully_and_a_watch_streams_each_state_then_410_b
     assert!(pod["metadata"]["deletionTimestamp"].is_string(), "{pod}");
     s.cluster.advance(40_000);
     s.collect();
-    let lines = String::from_utf8(s.watch_events(&mut w)).unwrap();
+    let lines = String::from_utf8(s.watch_events(&mut w, usize::MAX)).unwrap();
     let types: Vec<String> = lines
         .lines()
         .map(|l| {
@@ -335,14 +357,16 @@ fn a_deleted_pod_terminates_gracefully_and_a_watch_streams_each_state_then_410_b
         .0,
         404
     );
-    let Reply::Watch(gone) = s.handle(&req("GET", "/api/v1/pods?watch=1&resourceVersion=1")) else {
+    let Reply::Watch(mut gone) = s.handle(&req("GET", "/api/v1/pods?watch=1&resourceVersion=1"))
+    else {
         panic!("no watch");
     };
-    let first = String::from_utf8(gone.first).unwrap();
+    let first = String::from_utf8(s.watch_events(&mut gone, usize::MAX)).unwrap();
     assert!(
         first.contains("\"type\":\"ERROR\"") && first.contains("\"code\":410"),
         "{first}"
     );
+    assert!(gone.ended());
 }
 
 #[test]
@@ -357,25 +381,28 @@ fn impersonation_is_judged_by_rbac_and_a_bad_token_is_401() {
         "pods is forbidden: User \"alice\" cannot list resource \"pods\" in API group \"\" in the namespace \"default\""
     );
     let mut bad = req("GET", "/api/v1/pods");
-    bad.headers
-        .push(("authorization".into(), "Bearer nope".into()));
+    set_header(&mut bad, "authorization", "Bearer nope");
     assert_eq!(call(&mut s, &bad).0, 401);
-    let mut admin = req("GET", "/api/v1/pods");
-    admin.headers.push((
-        "authorization".into(),
-        format!("Bearer {}", token_for("kubernetes-admin")),
-    ));
+    let admin = req("GET", "/api/v1/pods");
     assert_eq!(call(&mut s, &admin).0, 200);
 }
 
 #[test]
 fn sim_verbs_move_the_clock_through_the_server_and_a_bad_one_is_a_400() {
     let mut s = server();
-    let r = with_body(req("POST", SIM_PATH), "text/plain", "advance 30s");
+    let r = with_body(
+        req("POST", SIM_PATH),
+        "application/json",
+        r#"{"command":"advance 30s"}"#,
+    );
     let (code, out) = call(&mut s, &r);
     assert_eq!(code, 200, "{out}");
     assert_eq!(s.cluster.now(), 30_000);
-    let r = with_body(req("POST", SIM_PATH), "text/plain", "advance soon");
+    let r = with_body(
+        req("POST", SIM_PATH),
+        "application/json",
+        r#"{"command":"advance soon"}"#,
+    );
     assert_eq!(call(&mut s, &r).0, 400);
 }
 
@@ -457,7 +484,7 @@ fn no_request_panics_the_server_and_the_world_stays_as_it_was_after_each_refusal
                 let mut r = req(method, path);
                 r.headers.push(("content-type".into(), ct.into()));
                 r.body = body.to_vec();
-                if let Reply::Response(resp) = s.handle(&r) {
+                if let Reply::Response(resp) = reply(&mut s, &r) {
                     if resp.status >= 400 {
                         assert_eq!(
                             s.revision(),
@@ -469,4 +496,261 @@ fn no_request_panics_the_server_and_the_world_stays_as_it_was_after_each_refusal
             }
         }
     }
+}
+
+#[test]
+fn query_booleans_are_read_as_the_api_server_reads_them_so_watch_true_is_a_watch() {
+    let mut s = server();
+    create_web(&mut s);
+    for v in ["True", "true", "TRUE", "1", "t", ""] {
+        let r = req("GET", &format!("/apis/apps/v1/deployments?watch={v}"));
+        assert!(matches!(s.handle(&r), Reply::Watch(_)), "watch={v}");
+    }
+    for v in ["False", "false", "FALSE", "0"] {
+        let r = req("GET", &format!("/apis/apps/v1/deployments?watch={v}"));
+        assert!(matches!(s.handle(&r), Reply::Response(_)), "watch={v}");
+    }
+    let path = "/apis/apps/v1/namespaces/default/deployments/web";
+    let apply = |q: &str| {
+        with_body(
+            req("PATCH", &format!("{path}?fieldManager=other{q}")),
+            "application/apply-patch+yaml",
+            &DEPLOYMENT.replace("\"replicas\":2", "\"replicas\":5"),
+        )
+    };
+    assert_eq!(call(&mut s, &apply("&force=False")).0, 409);
+    assert_eq!(call(&mut s, &apply("&force=True")).1["spec"]["replicas"], 5);
+}
+
+#[test]
+fn a_request_without_a_token_the_server_issued_is_401_whatever_its_path() {
+    let mut s = server();
+    let with_auth = |auth: Option<&str>, path: &str| {
+        let mut r = req("GET", path);
+        r.headers.retain(|(k, _)| k != "authorization");
+        if let Some(a) = auth {
+            r.headers.push(("authorization".into(), a.into()));
+        }
+        r
+    };
+    let admin = token_for(ADMIN_USER);
+    for auth in [
+        None,
+        Some("Basic a3ViZXJuZXRlcy1hZG1pbjpwYXNzd29yZA=="),
+        Some("bearer junk"),
+        Some("Bearer"),
+        Some(&format!("Bearer  {admin}")),
+        Some(&format!("Bearer {}", token_for("expired"))),
+    ] {
+        for path in ["/api/v1/pods", "/healthz", "/no/such/path", SIM_PATH] {
+            let (code, st) = call(&mut s, &with_auth(auth, path));
+            assert_eq!(code, 401, "{auth:?} {path}: {st}");
+            assert_eq!(st["reason"], "Unauthorized");
+            assert_eq!(st["message"], "Unauthorized");
+        }
+    }
+    let lower = format!("bearer {}", token_for("alice"));
+    let (code, st) = call(
+        &mut s,
+        &with_auth(Some(&lower), "/api/v1/namespaces/default/pods"),
+    );
+    assert_eq!(
+        code, 403,
+        "the token's user, alice, is judged by RBAC: {st}"
+    );
+    assert_eq!(
+        call(
+            &mut s,
+            &with_auth(Some(&format!("Bearer {admin}")), "/healthz")
+        )
+        .0,
+        200
+    );
+}
+
+#[test]
+fn a_write_in_a_media_type_the_server_does_not_read_is_415_and_writes_nothing() {
+    let mut s = server();
+    let before = s.revision();
+    let form = "apiVersion=v1&kind=ConfigMap";
+    for (path, ct, body) in [
+        (SIM_PATH, "text/plain", "node down node-1"),
+        (
+            SIM_PATH,
+            "application/x-www-form-urlencoded",
+            "command=reset",
+        ),
+        (SIM_PATH, "multipart/form-data; boundary=x", "--x--"),
+        ("/api/v1/namespaces/default/configmaps", "text/plain", "{}"),
+        (
+            "/api/v1/namespaces/default/configmaps",
+            "application/x-www-form-urlencoded",
+            form,
+        ),
+    ] {
+        let (code, st) = call(&mut s, &with_body(req("POST", path), ct, body));
+        assert_eq!(code, 415, "{path} {ct}: {st}");
+        assert_eq!(st["reason"], "UnsupportedMediaType");
+        assert_eq!(
+            st["message"],
+            "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf"
+        );
+    }
+    assert_eq!(s.revision(), before);
+    assert!(s
+        .cluster
+        .store
+        .list::<crate::api::Node>()
+        .all(|n| n.metadata.name != "nope"));
+    // No Content-Type at all is JSON, as the API server takes it.
+    let mut r = req("POST", "/api/v1/namespaces/default/configmaps");
+    r.body = br#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}"#.to_vec();
+    assert_eq!(call(&mut s, &r).0, 201);
+}
+
+#[test]
+fn an_empty_impersonated_user_is_the_caller_and_groups_without_a_user_are_the_filters_500() {
+    let mut s = server();
+    let mut r = req("GET", "/api/v1/namespaces/default/pods");
+    r.headers.push(("impersonate-user".into(), "".into()));
+    let (code, _) = call(&mut s, &r);
+    assert_eq!(code, 200, "no user to impersonate: the admin's own request");
+    let mut r = req("GET", "/api/v1/namespaces/default/pods?limit=5");
+    r.headers
+        .push(("impersonate-group".into(), "system:masters".into()));
+    r.headers.push(("impersonate-group".into(), "dev".into()));
+    let Reply::Response(resp) = s.handle(&r) else {
+        panic!("not a response");
+    };
+    assert_eq!(resp.status, 500);
+    assert_eq!(
+        String::from_utf8_lossy(&resp.body),
+        "Internal Server Error: \"/api/v1/namespaces/default/pods?limit=5\": requested [{Group  system:masters    } {Group  dev    }] without impersonating a user\n"
+    );
+    // The door refuses the same request from any client.
+    use crate::apiserver::request::{ApiRequest, Credentials, Verb};
+    let mut a = ApiRequest::new(
+        Credentials::Token(ADMIN_USER.into()),
+        "test",
+        Verb::List,
+        Kind::Pod,
+    );
+    a.impersonate = Some((String::new(), vec!["dev".into()]));
+    let e = s.cluster.call(a).expect_err("refused");
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (
+            500,
+            "requested [{Group  dev    }] without impersonating a user"
+        )
+    );
+}
+
+#[test]
+fn a_watch_from_zero_is_written_a_bounded_chunk_at_a_time_and_sends_every_object_once() {
+    let mut s = server();
+    create_web(&mut s);
+    s.cluster.advance(30_000);
+    s.collect();
+    let scale = with_body(
+        req(
+            "PATCH",
+            "/apis/apps/v1/namespaces/default/deployments/web/scale",
+        ),
+        "application/merge-patch+json",
+        r#"{"spec":{"replicas":40}}"#,
+    );
+    assert_eq!(call(&mut s, &scale).0, 200);
+    s.cluster.advance(30_000);
+    s.collect();
+    let (_, list) = call(&mut s, &req("GET", "/api/v1/pods"));
+    let want = list["items"].as_array().unwrap().len();
+    assert!(want >= 40, "{want} Pods");
+    let Reply::Watch(mut w) = s.handle(&req("GET", "/api/v1/pods?watch=true")) else {
+        panic!("no watch");
+    };
+    let mut names = std::collections::BTreeSet::new();
+    let mut chunks = 0;
+    loop {
+        let chunk = s.watch_events(&mut w, 4096);
+        if chunk.is_empty() {
+            break;
+        }
+        chunks += 1;
+        let lines: Vec<&str> = std::str::from_utf8(&chunk).unwrap().lines().collect();
+        // Past the limit by at most the one event that crossed it.
+        let last = lines.last().unwrap().len() + 1;
+        assert!(chunk.len() < 4096 + last, "{} bytes", chunk.len());
+        for l in lines {
+            let e: Value = serde_json::from_str(l).unwrap();
+            assert_eq!(e["type"], "ADDED");
+            let name = e["object"]["metadata"]["name"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            assert!(names.insert(name), "an object sent twice");
+        }
+    }
+    assert_eq!(names.len(), want);
+    assert!(chunks > 1, "{chunks} chunk(s)");
+    assert!(!w.ended(), "a watch goes on after its first objects");
+}
+
+#[test]
+fn a_sim_advance_run_in_slices_ends_where_one_run_in_one_piece_ends_and_prints_the_same() {
+    let advance = || {
+        with_body(
+            req("POST", SIM_PATH),
+            "application/json",
+            r#"{"command":"advance 1h"}"#,
+        )
+    };
+    let mut whole = server();
+    create_web(&mut whole);
+    let (code, printed) = call(&mut whole, &advance());
+    assert_eq!(code, 200);
+    let mut sliced = server();
+    create_web(&mut sliced);
+    let mut reply = sliced.handle(&advance());
+    let mut slices = 0;
+    while let Reply::Sim(run) = reply {
+        slices += 1;
+        // Between two slices another client is answered.
+        assert_eq!(call(&mut sliced, &req("GET", "/healthz")).0, 200);
+        let mut budget = 50;
+        reply = sliced.sim_continue(run, &mut || {
+            budget -= 1;
+            budget == 0
+        });
+    }
+    assert!(slices > 10, "{slices} slices");
+    let Reply::Response(resp) = reply else {
+        panic!("no answer");
+    };
+    assert_eq!(resp.status, 200);
+    assert_eq!(
+        Value::String(String::from_utf8(resp.body).unwrap()),
+        printed
+    );
+    assert_eq!(sliced.cluster.now(), whole.cluster.now());
+    assert_eq!(sliced.revision(), whole.revision());
+}
+
+#[test]
+fn a_body_decoded_before_its_turn_is_the_one_the_request_uses() {
+    let mut s = server();
+    let r = with_body(
+        req("POST", "/api/v1/namespaces/default/configmaps"),
+        "application/json",
+        r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}"#,
+    );
+    let decoded = decode_body(&r);
+    let mut emptied = r.clone();
+    emptied.body.clear();
+    let Reply::Response(resp) = s.handle_decoded(&emptied, Some(decoded)) else {
+        panic!("not a response");
+    };
+    assert_eq!(resp.status, 201);
+    // Used once: the next request decodes its own.
+    assert_eq!(call(&mut s, &emptied).0, 400);
 }

@@ -15,9 +15,12 @@
 //!   the reason. A listed command that no longer differs fails the test too, so the
 //!   list stays short and true.
 //!
+//! The server is the real thing: HTTPS with the CA and the tokens of the kubeconfig it
+//! writes, which kubectl and the `sim` lines use as any user would.
+//!
 //! The test is ignored by a plain `cargo test`: it needs a real kubectl and starts a
-//! server. `scripts/test.sh` runs it (`cargo test --test real_kubectl -- --ignored`)
-//! when `kubectl` is on PATH, and says it was skipped otherwise.
+//! server. `scripts/test.sh` runs it (`cargo test -p kubeplay-cli --test real_kubectl --
+//! --ignored`) when `kubectl` is on PATH, and says it was skipped otherwise.
 
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::command::{self, args::split_words, Files};
@@ -180,23 +183,12 @@ fn finish(child: Child, line: &str) -> Ran {
 
 /// (API requests answered, ms since the last) from the server.
 fn activity(server: &Server) -> (u64, u64) {
-    use std::io::{Read, Write};
-    let text = std::fs::read_to_string(&server.kubeconfig).expect("kubeconfig");
-    let url = text
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("server: http://"))
-        .expect("server url")
-        .to_string();
-    let mut s = std::net::TcpStream::connect(&url).expect("connect");
-    write!(
-        s,
-        "GET /kubeplay/v1/activity HTTP/1.1\r\nHost: {url}\r\nConnection: close\r\n\r\n"
-    )
-    .expect("send");
-    let mut reply = String::new();
-    let _ = s.read_to_string(&mut reply);
-    let body = reply.split("\r\n\r\n").nth(1).unwrap_or("{}");
-    let v: serde_json::Value = serde_json::from_str(body).unwrap_or_default();
+    let path = server.kubeconfig.to_str().expect("a UTF-8 path");
+    let ep = kubeplay_cli::kubeconfig::endpoint(path).expect("the kubeconfig");
+    let answer =
+        kubeplay_cli::client::request(&ep, "GET", kubeplay_cli::serve::ACTIVITY_PATH, None, b"")
+            .expect("the server's activity");
+    let v: serde_json::Value = serde_json::from_slice(&answer.body).unwrap_or_default();
     (
         v["requests"].as_u64().unwrap_or(0),
         v["idleMs"].as_u64().unwrap_or(0),

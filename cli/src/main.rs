@@ -9,8 +9,9 @@
 //! kubeplay-cli verify RECORD|-          replay a lesson's completion record and
 //!                                      confirm or refute each goal it claims
 //! kubeplay-cli serve [--port 6443] [--kubeconfig FILE] [--scenario ID|FILE] [--realtime]
-//!                                      serve the Kubernetes API on 127.0.0.1 for
-//!                                      real kubectl (see `serve.rs`)
+//!                   [--allow-origin ORIGIN]... [--max-connections N]
+//!                                      serve the Kubernetes API on https://127.0.0.1
+//!                                      for real kubectl and other clients (`serve`)
 //! kubeplay-cli sim WORDS…              send `sim WORDS…` to that server (also run
 //!                                      as the kubectl plugin `kubectl-sim`)
 //! ```
@@ -23,13 +24,12 @@
 //! to its end and prints everything; 2 when the script cannot be read or parsed (the
 //! message names file:line).
 
+use kubeplay_cli::{client, serve};
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::command::{self, script, Files};
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-mod serve;
 
 /// `-f FILE` reads from the disk, relative to the script's folder.
 struct DiskFiles {
@@ -43,7 +43,7 @@ impl Files for DiskFiles {
     }
 }
 
-const USAGE: &str = "usage: kubeplay-cli run FILE|- [--seed N]\n       kubeplay-cli scenario ID|FILE [--lang en|zh] | scenario --list\n       kubeplay-cli verify RECORD|-\n       kubeplay-cli serve [--port 6443] [--kubeconfig FILE] [--scenario ID|FILE] [--seed N] [--realtime]\n       kubeplay-cli sim WORDS... [--kubeconfig FILE]\n       kubeplay-cli [--seed N]        (interactive, on a terminal)";
+const USAGE: &str = "usage: kubeplay-cli run FILE|- [--seed N]\n       kubeplay-cli scenario ID|FILE [--lang en|zh] | scenario --list\n       kubeplay-cli verify RECORD|-\n       kubeplay-cli serve [--port 6443] [--kubeconfig FILE] [--scenario ID|FILE] [--seed N] [--realtime] [--allow-origin ORIGIN]... [--max-connections N]\n       kubeplay-cli sim WORDS... [--kubeconfig FILE]\n       kubeplay-cli [--seed N]        (interactive, on a terminal)";
 
 fn main() -> ExitCode {
     // Installed as `kubectl-sim`, kubectl runs it for `kubectl sim …`.
@@ -53,10 +53,10 @@ fn main() -> ExitCode {
         .file_name()
         .is_some_and(|n| n == "kubectl-sim")
     {
-        return serve::sim_client(&args);
+        return client::sim_client(&args);
     }
     if args.first().map(String::as_str) == Some("sim") {
-        return serve::sim_client(&args[1..]);
+        return client::sim_client(&args[1..]);
     }
     let mut seed: Option<u64> = None;
     let mut rest = Vec::new();

@@ -1,6 +1,9 @@
-//! The `kubeplay-cli` binary: every script in `tests/scripts` exits 0; a failed
+//! The `kubeplay-cli` binary: every script in `engine/tests/scripts` exits 0; a failed
 //! expectation exits 1; an unreadable or unparsable script exits 2 with file:line.
 
+use kubeplay_engine::record::Record;
+use kubeplay_engine::scenario::expand;
+use kubeplay_engine::session::{open_lesson, Act, ScenarioSource};
 use std::path::Path;
 use std::process::Command;
 
@@ -10,7 +13,7 @@ fn cli() -> Command {
 
 #[test]
 fn every_script_in_the_tests_folder_runs_with_all_expectations_holding() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../engine/tests/scripts");
     let mut scripts: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -149,4 +152,49 @@ fn a_line_marked_expect_error_that_succeeds_exits_1() {
     let (code, out, _) = run_stdin("sim time # expect error\n");
     assert_eq!(code, Some(1), "{out}");
     assert!(out.ends_with("FAILED: the line says # expect error, but the command succeeded\n"));
+}
+
+/// A learner who deletes one gateway Pod and watches its replacement come up.
+fn genuine() -> Record {
+    let (mut m, _) = open_lesson(ScenarioSource::Id("gateway-delete-pod".into())).unwrap();
+    m.advance(900);
+    let pod = expand(&m.cluster, "{pod:app=gateway}").unwrap();
+    m.act_and_journal(Act::Run(format!("kubectl delete pod {pod} --wait=false")));
+    m.advance(30_000);
+    Record::of(&m).unwrap()
+}
+
+fn json(r: &Record) -> String {
+    serde_json::to_string(r).unwrap()
+}
+
+#[test]
+fn kubeplay_cli_verify_exits_zero_for_a_genuine_record_and_one_for_a_forgery() {
+    let dir = std::env::temp_dir().join(format!("kubeplay-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.json");
+    std::fs::write(&good, json(&genuine())).unwrap();
+    let mut f = genuine();
+    f.goals[0] = f.goals[0].map(|t| t + 1);
+    let forged = dir.join("forged.json");
+    std::fs::write(&forged, json(&f)).unwrap();
+    let run = |p: &std::path::Path| {
+        let o = Command::new(env!("CARGO_BIN_EXE_kubeplay-cli"))
+            .arg("verify")
+            .arg(p)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    let (code, out) = run(&good);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.ends_with("PASSED\n"), "{out}");
+    let (code, out) = run(&forged);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("REFUSED"), "{out}");
+    let (code, _) = run(&dir.join("missing.json"));
+    assert_eq!(code, Some(2));
 }
