@@ -4,6 +4,7 @@
 //! engine's answer — a whole response, a watch's stream, or a `sim` verb run in slices.
 
 use super::body::Body;
+use super::engine::Line;
 use super::limits::{BODY_BUDGET_BYTES, BODY_READ_TIMEOUT};
 use super::{watch, State, ACTIVITY_PATH};
 use http_body_util::BodyExt;
@@ -130,30 +131,33 @@ async fn answer(state: &Arc<State>, close: Arc<Notify>, req: Request<Incoming>) 
         state.activity.note();
     }
     let (parts, incoming) = req.into_parts();
-    let (body, _room) = match read_body(state, &parts.headers, incoming).await {
+    // One `sim` verb at a time runs the clock; API requests go between its slices.
+    let _turn = if parts.uri.path() == rest::SIM_PATH {
+        Some(state.sim_turn.lock().await)
+    } else {
+        None
+    };
+    let (body, room) = match read_body(state, &parts.headers, incoming).await {
         Ok(b) => b,
         Err(refused) => return response(refused),
     };
     let req = http_request(&parts, body);
     // Decoded now, before its turn at the cluster, two at most at once.
-    let mut _decoding = None;
+    let mut decoding = None;
     let decoded = if req.body.is_empty() {
         None
     } else {
-        _decoding = state.decoding.clone().acquire_owned().await.ok();
+        decoding = state.decoding.clone().acquire_owned().await.ok();
         Some(rest::decode_body(&req))
     };
-    // One `sim` verb at a time runs the clock; API requests go between its slices.
-    let _turn = if req.path == rest::SIM_PATH {
-        Some(state.sim_turn.lock().await)
-    } else {
-        None
-    };
     let engine = state.engine.clone();
-    let reply = match engine
-        .run(move |api| api.handle_decoded(&req, decoded))
-        .await
-    {
+    let first = engine
+        .run(Line::Request, move |api| api.handle_decoded(&req, decoded))
+        .await;
+    // The body and its decoding are spent: their room goes to the next request, not
+    // held while a `sim advance` runs on.
+    drop((room, decoding));
+    let reply = match first {
         Some(r) => engine.finish_sim(r).await,
         None => None,
     };

@@ -22,7 +22,7 @@ mod listen;
 mod watch;
 
 use crate::{kubeconfig, tls};
-use engine::Engine;
+use engine::{Engine, Line};
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::rest::ApiServer;
 use std::io::Write;
@@ -277,7 +277,7 @@ fn say(url: &str, kubeconfig: &str, realtime: bool, cap: usize) {
 /// falls behind instead of holding the engine.
 async fn clock(engine: Engine) {
     let start = Instant::now();
-    let Some(base) = engine.run(|api| api.cluster.now()).await else {
+    let Some(base) = engine.run(Line::Background, |api| api.cluster.now()).await else {
         return;
     };
     let mut tick = tokio::time::interval(Duration::from_millis(100));
@@ -285,7 +285,7 @@ async fn clock(engine: Engine) {
         tick.tick().await;
         let target = base + start.elapsed().as_millis() as u64;
         let stepped = engine
-            .run(move |api| {
+            .run(Line::Background, move |api| {
                 let slice = Instant::now();
                 if target > api.cluster.now() {
                     api.cluster

@@ -10,7 +10,7 @@
 //! the same connection).
 
 use super::body::Body;
-use super::engine::Engine;
+use super::engine::{Engine, Line};
 use super::limits::{WATCH_CHUNK_BYTES, WATCH_STALL_TIMEOUT};
 use bytes::Bytes;
 use kubeplay_engine::rest::WatchStream;
@@ -57,7 +57,7 @@ async fn feed(engine: Engine, mut w: WatchStream, tx: mpsc::Sender<Bytes>, close
         // Seen before asking, so a write made while the engine answers wakes the wait.
         revision.borrow_and_update();
         let Some((back, chunk)) = engine
-            .run(move |api| {
+            .run(Line::Background, move |api| {
                 let chunk = api.watch_events(&mut w, WATCH_CHUNK_BYTES);
                 (w, chunk)
             })
