@@ -296,7 +296,7 @@ fn node_view(sim: &SimHandle, n: &NodeDetail) -> Html {
     html! {
         <div class="node-detail">
             <h2>{ trf(lang, "Node {}", &[&n.name]) }<span class="sub">{ format!(" · {}{}", n.status, if n.partitioned { t(lang, " · partitioned") } else if !n.powered { t(lang, " · powered off") } else { "" }) }</span></h2>
-            <p>{ crate::components::chain::heartbeat_line(lang, n.silence, false) }</p>
+            <p>{ crate::components::chain::heartbeat_line(lang, n.silence) }</p>
             <table class="verdicts" aria-label={t(lang, "Node conditions")}>
                 <thead><tr><th>{ t(lang, "TYPE") }</th><th>{ t(lang, "STATUS") }</th><th>{ t(lang, "REASON") }</th><th>{ t(lang, "MESSAGE") }</th></tr></thead>
                 <tbody>{ for n.conditions.iter().map(|(t, s, r, m)| html! { <tr><td>{t}</td><td>{s}</td><td>{r}</td><td>{m}</td></tr> }) }</tbody>

@@ -2,7 +2,7 @@
 //! them with a click, watch its goals tick themselves; share the session as a link.
 
 use crate::i18n::{t, trf, Lang};
-use crate::sim::{use_sim, ScenarioSource, SimHandle, SimState};
+use crate::sim::{use_sim, Panel, ScenarioSource, SimHandle, SimState};
 use kubeplay_engine::scenario::{parse, BUILTIN};
 use kubeplay_engine::time::{clock_label, SimTime};
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
@@ -31,7 +31,16 @@ pub fn lesson() -> Html {
         title,
         description,
         readonly,
+        current,
     } = LessonModel::of(&sim.state.borrow(), code);
+    // The current step in view inside the steps' own scroll box (the page stays put).
+    let steps_ref = use_node_ref();
+    {
+        let steps_ref = steps_ref.clone();
+        use_effect_with((current, title.clone()), move |_| {
+            scroll_to_current(&steps_ref);
+        });
+    }
     let pick = {
         let sim = sim.clone();
         let own_error = own_error.clone();
@@ -95,7 +104,7 @@ pub fn lesson() -> Html {
     };
     let tool = {
         let options = sim.state.borrow().options.clone();
-        move |name: &str| options.shows_tool(name)
+        move |tool: Panel| options.shows_tool(tool)
     };
     // Locked on a lesson, its title below names it; locked on the playground, say so.
     let current_title = active
@@ -104,11 +113,11 @@ pub fn lesson() -> Html {
     html! {
         <section class="lesson" aria-label={t(lang, "Lesson")} data-testid="lesson">
             <div class="lesson-head">
-                if !tool("picker") && current_title.is_some() {
+                if !tool(Panel::Picker) && current_title.is_some() {
                     // Locked (readonly=1, or an embed that leaves the picker out): the
                     // lesson is named, not chosen.
                     <span class="lesson-locked" data-testid="lesson-locked"><b>{ t(lang, "Lesson") }</b>{ " " }{ current_title.unwrap_or_default() }</span>
-                } else if tool("picker") {
+                } else if tool(Panel::Picker) {
                 <label>
                     <span class="lesson-label">{ t(lang, "Lesson") }</span>
                     <select onchange={pick} data-testid="scenario-picker" aria-label={t(lang, "Choose a lesson")}>
@@ -122,7 +131,7 @@ pub fn lesson() -> Html {
                     </select>
                 </label>
                 }
-                if tool("share") {
+                if tool(Panel::Share) {
                 <button class="btn" onclick={share} data-testid="share" title={t(lang, "Put this whole session in a link: opening it reproduces the same state")}>{ t(lang, "Share") }</button>
                 if let Some(u) = &*share_url {
                     <input class="share-url" readonly=true value={u.clone()} data-testid="share-url" aria-label={t(lang, "Link to this session")}
@@ -132,13 +141,15 @@ pub fn lesson() -> Html {
             </div>
             if let (Some(title), Some(desc)) = (title, description) {
                 <h2>{ title }</h2>
-                <p class="lesson-desc">{ desc }</p>
+                // What to do now first (the current step, its Run, the goals), then
+                // what the lesson is about.
                 <div class="lesson-body">
-                    { steps_view(&sim, lang, &steps, readonly) }
+                    { steps_view(&sim, lang, &steps, readonly, current, &steps_ref) }
                     { goals_view(lang, &goals) }
                 </div>
+                <p class="lesson-desc">{ desc }</p>
             }
-            if !readonly && tool("author") {
+            if !readonly && tool(Panel::Author) {
                 <details class="own">
                     <summary>{ t(lang, "Write your own scenario (YAML)") }</summary>
                     <textarea rows="10" spellcheck="false" oninput={own_input} value={(*own).clone()} data-testid="own-yaml"
@@ -147,7 +158,7 @@ pub fn lesson() -> Html {
                     <button class="btn" onclick={record} data-testid="own-record" title={t(lang, "Write what you did in this session as a lesson: its cluster, your commands as steps, goals from what changed. Then edit it here.")}>{ t(lang, "Write this session as a lesson") }</button>
                 </details>
             }
-            if !readonly && tool("import") {
+            if !readonly && tool(Panel::Import) {
                 <crate::components::import::ImportPanel />
             }
             if let Some(e) = &*own_error {
@@ -160,6 +171,8 @@ pub fn lesson() -> Html {
 /// One step as the panel shows it.
 #[derive(Clone, PartialEq)]
 struct StepView {
+    /// Run already (ticked).
+    ran: bool,
     text: String,
     command: Option<String>,
     predict: Option<PredictView>,
@@ -222,22 +235,69 @@ impl PredictView {
     }
 }
 
+/// Scroll the steps' box so its current step is in view (not the page: the box
+/// scrolls inside the lesson).
+fn scroll_to_current(steps: &NodeRef) {
+    use wasm_bindgen::JsCast;
+    let Some(list) = steps.cast::<web_sys::HtmlElement>() else {
+        return;
+    };
+    let Some(item) = list
+        .query_selector("li.current")
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    let top = item.offset_top() - list.offset_top();
+    let bottom = top + item.offset_height();
+    if top < list.scroll_top() || bottom > list.scroll_top() + list.client_height() {
+        list.set_scroll_top((top - 4).max(0));
+    }
+}
+
+/// On a narrow full page the dock is a bottom sheet: a step that runs folds it to its
+/// one-line status, so the learner watches the chain.
+fn folds_sheet() -> bool {
+    // The same width as the stylesheet's sheet layout.
+    web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w < 1100.0)
+}
+
 /// The lesson's steps, each with its command and a Run button (a "predict, then run"
-/// step asks first).
-fn steps_view(sim: &SimHandle, lang: Lang, steps: &[StepView], readonly: bool) -> Html {
+/// step asks first); the current one marked, those run ticked. The list scrolls in its
+/// own box, so the current step and the goals beside it stay in view.
+fn steps_view(
+    sim: &SimHandle,
+    lang: Lang,
+    steps: &[StepView],
+    readonly: bool,
+    current: usize,
+    list: &NodeRef,
+) -> Html {
     if steps.is_empty() {
         return html! {};
     }
+    let embed = sim.state.borrow().options.embed;
     html! {
-        <ol class="lesson-steps" aria-label={t(lang, "Steps")}>
+        <ol class="lesson-steps" aria-label={t(lang, "Steps")} ref={list.clone()} data-testid="steps">
             { for steps.iter().enumerate().map(|(i, st)| {
                 let run = {
                     let sim = sim.clone();
-                    Callback::from(move |_| sim.run_step(i))
+                    Callback::from(move |_| {
+                        sim.run_step(i);
+                        if !embed && folds_sheet() {
+                            sim.fold_dock();
+                        }
+                    })
                 };
                 html! {
-                    <li>
-                        <span>{ &st.text }</span>
+                    <li class={classes!((i == current).then_some("current"), st.ran.then_some("ran"))}
+                        aria-current={(i == current).then_some("step")} data-testid={format!("step-item-{i}")}>
+                        <span>{ &st.text }{ if st.ran { html! { <span class="ran-mark" title={t(lang, "run")}>{ " ✓" }</span> } } else { html! {} } }</span>
                         if let Some(c) = &st.command {
                             <code class="step-cmd">{ c.lines().next().unwrap_or_default().to_string() }{ if c.trim_end().lines().count() > 1 { " …" } else { "" } }</code>
                             if let Some(p) = &st.predict {
@@ -376,6 +436,8 @@ struct LessonModel {
     title: Option<String>,
     description: Option<String>,
     readonly: bool,
+    /// The step to do now: the one after the last run.
+    current: usize,
 }
 
 impl LessonModel {
@@ -393,6 +455,7 @@ impl LessonModel {
                         .iter()
                         .enumerate()
                         .map(|(i, st)| StepView {
+                            ran: s.steps_ran.contains(&i),
                             text: st.text.get(code).to_string(),
                             command: st.command.clone(),
                             predict: st.predict.as_ref().map(|q| PredictView::of(s, i, q, code)),
@@ -413,6 +476,10 @@ impl LessonModel {
             title: a.map(|a| a.scenario.title.get(code).to_string()),
             description: a.map(|a| a.scenario.description.get(code).to_string()),
             readonly: s.options.readonly,
+            current: s.steps_ran.last().map_or(0, |i| {
+                let last = a.map_or(0, |a| a.scenario.steps.len().saturating_sub(1));
+                (i + 1).min(last)
+            }),
         }
     }
 }

@@ -12,6 +12,7 @@ use kubeplay_engine::time::{clock_label, SimTime};
 
 mod aggregate;
 mod chain;
+mod control_plane;
 mod deployments;
 mod events;
 mod node;
@@ -20,6 +21,7 @@ mod timeline;
 
 pub use aggregate::*;
 pub use chain::*;
+pub use control_plane::*;
 pub use deployments::*;
 pub use events::*;
 pub use node::*;
