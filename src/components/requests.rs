@@ -94,11 +94,16 @@ pub fn request_path() -> Html {
             <div class="identity">
                 <label>
                     { t(lang, "kubectl acts as") }{ " " }
-                    <select data-testid="context-select" onchange={switch} disabled={sim.readonly()}>
-                        { for contexts.iter().map(|n| html! {
-                            <option value={n.clone()} selected={*n == current}>{ n }</option>
-                        }) }
-                    </select>
+                    // Read-only: the context as text, not a select that switches nothing.
+                    if sim.readonly() {
+                        <code data-testid="context-current">{ &current }</code>
+                    } else {
+                        <select data-testid="context-select" onchange={switch}>
+                            { for contexts.iter().map(|n| html! {
+                                <option value={n.clone()} selected={*n == current}>{ n }</option>
+                            }) }
+                        </select>
+                    }
                 </label>
             </div>
             if let Some(r) = shown {

@@ -35,7 +35,7 @@ pub fn service_panel() -> Html {
             if hidden > 0 {
                 <p class="aggmore">{ trf(lang, "… and {} more Services (kubectl get svc lists every one)", &[&hidden]) }</p>
             }
-            if !unexposed.is_empty() {
+            if !unexposed.is_empty() && !sim.readonly() {
                 <p class="svc-unexposed">
                     { t(lang, "No Service in front of:") }
                     { for unexposed.into_iter().map(|d| html! {
@@ -56,6 +56,7 @@ struct RowProps {
 fn service_row(props: &RowProps) -> Html {
     let sim = use_sim();
     let lang = sim.lang();
+    let readonly = sim.readonly();
     let v = &props.view;
     let act = |verb: Verb| {
         let sim = sim.clone();
@@ -112,8 +113,10 @@ fn service_row(props: &RowProps) -> Html {
                 <p class="svc-buttons">
                     if let Some(rps) = v.rps {
                         <span class="svc-rps">{ trf(lang, "{} requests/s", &[&rps]) }</span>
-                        <button data-testid="svc-stop" onclick={act(Verb::StopTraffic(v.name.clone()))}>{ t(lang, "Stop traffic") }</button>
-                    } else {
+                        if !readonly {
+                            <button data-testid="svc-stop" onclick={act(Verb::StopTraffic(v.name.clone()))}>{ t(lang, "Stop traffic") }</button>
+                        }
+                    } else if !readonly {
                         <button data-testid="svc-traffic-start" onclick={act(Verb::Traffic(v.name.clone(), 20))}>{ t(lang, "Send 20 requests/s") }</button>
                     }
                 </p>
@@ -130,6 +133,7 @@ fn service_row(props: &RowProps) -> Html {
                     </table>
                     // The course's switch: an authoritative store behind another Service,
                     // or back to each Pod's memory.
+                    if !readonly {
                     <p class="svc-buttons">
                         if store == "memory" {
                             { for v.others.iter().take(3).map(|o| html! {
@@ -142,11 +146,14 @@ fn service_row(props: &RowProps) -> Html {
                             <button data-testid="svc-store-memory" onclick={act(Verb::App(v.name.clone(), None))}>{ t(lang, "Keep messages in each Pod's memory") }</button>
                         }
                     </p>
+                    }
                 } else {
                     <p class="svc-none">{ t(lang, "The application is not modelled.") }</p>
-                    <p class="svc-buttons">
-                        <button data-testid="svc-app" onclick={act(Verb::App(v.name.clone(), None))}>{ t(lang, "Run the message API (state in memory)") }</button>
-                    </p>
+                    if !readonly {
+                        <p class="svc-buttons">
+                            <button data-testid="svc-app" onclick={act(Verb::App(v.name.clone(), None))}>{ t(lang, "Run the message API (state in memory)") }</button>
+                        </p>
+                    }
                 }
             </div>
         </article>
