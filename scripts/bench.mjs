@@ -220,6 +220,39 @@ async function firstScreen(browser) {
   await zipped.close();
 }
 
+// A shared link replaying a week of simulated time: how long a language click takes to
+// show (in all, and in the page) and how long Stop takes; a day-long link's replay to its
+// end. (The browser tests assert that the clicks are answered during the replay.)
+async function replayFigures(browser, server) {
+  const { default: LZString } = await import('lz-string');
+  const link = (session, q = '') => `${server.url}${q}#s=${LZString.compressToEncodedURIComponent(JSON.stringify(session))}`;
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(link({ v: 1, scenario: { id: 'gateway-delete-pod' }, journal: [[0, { r: 'kubectl get pods' }]], now: 7 * 24 * 3_600_000 }));
+  await page.getByTestId('replay').waitFor({ timeout: 30_000 });
+  let t0 = Date.now();
+  const inPage = await page.evaluate(() => new Promise((resolve) => {
+    const t = performance.now();
+    const done = () => document.querySelector('[data-testid=replay]')?.innerText.includes('正在回放分享的会话');
+    const obs = new MutationObserver(() => { if (done()) { obs.disconnect(); resolve(performance.now() - t); } });
+    obs.observe(document.body, { subtree: true, childList: true, characterData: true });
+    document.querySelector('[data-testid=lang-zh]').click();
+  }));
+  const lang = Date.now() - t0;
+  t0 = Date.now();
+  await page.getByTestId('replay-cancel').dispatchEvent('click');
+  await page.getByTestId('replay-note').waitFor();
+  const stop = Date.now() - t0;
+  await page.close();
+  const day = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  t0 = Date.now();
+  await day.goto(link({ v: 1, scenario: { id: 'gateway-delete-pod' }, now: 24 * 3_600_000 }, '?autoplay=0'));
+  await day.getByTestId('replay').waitFor({ timeout: 30_000 });
+  await day.getByTestId('replay').waitFor({ state: 'detached', timeout: 600_000 });
+  const dayMs = Date.now() - t0;
+  await day.close();
+  return { lang, inPage, stop, dayMs };
+}
+
 function bundle() {
   let raw = 0, gz = 0;
   for (const f of fs.readdirSync(dist)) {
@@ -267,6 +300,11 @@ if (!has('--skip-ui')) {
   await zipped.close();
   console.log(`first_interactive_throttled_1_6mbps_150ms: ${t.ms} ms`);
   console.log(`transferred_throttled: ${t.bytes} B`);
+  const r = await replayFigures(browser, server);
+  console.log('== replaying a shared link');
+  console.log(`replay_week_language_click_to_redraw: ${r.lang} ms (${r.inPage.toFixed(0)} ms in the page)`);
+  console.log(`replay_week_stop: ${r.stop} ms`);
+  console.log(`replay_day_to_end: ${r.dayMs} ms`);
 }
 const envelopeUi = opt('--ui-envelope', null);
 if (envelopeUi) {
