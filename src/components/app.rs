@@ -79,23 +79,16 @@ pub fn app() -> Html {
         });
     }
     use_home_and_end(SimHandle::new(Rc::clone(&state), 0, bump));
-    // Drawn in two frames: the chain and the controls first, the rest of the page in
+    // Drawn in two frames: the chain, the controls and the lesson first, the views in
     // the next one, so the learner sees the cluster as soon as it exists.
-    let first_frame = use_state(|| true);
-    {
-        let first_frame = first_frame.clone();
-        use_effect_with((), move |_| {
-            let t = gloo_timers::callback::Timeout::new(0, move || first_frame.set(false));
-            move || drop(t)
-        });
-    }
+    let first_frame = !super::use_after_first_paint();
     let error = url_error
         .borrow()
         .as_ref()
         .map(|e| e.in_lang(state.borrow().lang));
     html! {
         <ContextProvider<SimHandle> context={handle}>
-            { page(&state.borrow(), error, *first_frame) }
+            { page(&state.borrow(), error, first_frame) }
         </ContextProvider<SimHandle>>
     }
 }
@@ -158,7 +151,6 @@ fn use_home_and_end(api: SimHandle) {
 fn page(s: &SimState, error: Option<String>, first_frame: bool) -> Html {
     let lang = s.lang;
     let options = &s.options;
-    let has_lesson = s.shows(Panel::Goals) && s.scenario.is_some();
     // An embed puts the lesson above the chain (the frame's first screen); the full page
     // puts it in the dock, beside the chain on a wide screen.
     let lesson_above = options.embed && s.shows(Panel::Goals);
@@ -171,9 +163,9 @@ fn page(s: &SimState, error: Option<String>, first_frame: bool) -> Html {
     html! {
         <div class={classes!("app", options.embed.then_some("embed"), options.readonly.then_some("readonly"))} style={style}>
             <nav class="skips" aria-label={t(lang, "Skip links")}>
-                <a class="skip" href="#stage">{ t(lang, "Skip to the cluster") }</a>
+                <a class="skip" href="#stage" onclick={skip_to("stage")}>{ t(lang, "Skip to the cluster") }</a>
                 if has_console {
-                    <a class="skip" href="#console-input">{ t(lang, "Skip to the console") }</a>
+                    <a class="skip" href="#console-input" onclick={skip_to("console-input")}>{ t(lang, "Skip to the console") }</a>
                 }
             </nav>
             if !options.embed {
@@ -186,7 +178,7 @@ fn page(s: &SimState, error: Option<String>, first_frame: bool) -> Html {
             { notices(s, error) }
             <super::announcer::Announcer />
             if lesson_above {
-                <div class="lesson-slot">{ if first_frame { Html::default() } else { html! { <Lesson /> } } }</div>
+                <div class="lesson-slot"><Lesson /></div>
             }
             <Guide />
             if s.view_open(View::ControlPlane) { <ControlPlaneView /> }
@@ -197,12 +189,28 @@ fn page(s: &SimState, error: Option<String>, first_frame: bool) -> Html {
                 </main>
                 // The dock: what the learner does and reads, beside the stage on a wide
                 // screen, a bottom sheet on a narrow one (as DevTools docks its panels).
-                if in_dock && !first_frame {
-                    { dock(s, lang, has_lesson && !lesson_above, has_console) }
+                if in_dock {
+                    { dock(s, lang, s.shows(Panel::Goals) && !lesson_above, has_console) }
                 }
             </div>
         </div>
     }
+}
+
+/// A skip link's click: the focus moves to element `id`, the address stays (a `#id`
+/// link would resolve against the page's `<base>` and reload it without its query).
+fn skip_to(id: &'static str) -> Callback<MouseEvent> {
+    Callback::from(move |e: MouseEvent| {
+        e.prevent_default();
+        let target = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(id))
+            .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok());
+        if let Some(el) = target {
+            let _ = el.focus();
+            el.scroll_into_view();
+        }
+    })
 }
 
 /// The address's error, the author's notices, and a share link's replay.
@@ -296,12 +304,12 @@ fn stage(s: &SimState, first_frame: bool) -> Html {
 /// screen it is a bottom sheet whose handle, folded, says where the lesson stands.
 fn dock(s: &SimState, lang: Lang, lesson: bool, console: bool) -> Html {
     let open = s.dock_open;
+    // One line: with a lesson, where it stands (the console is in the sheet anyway).
+    let lesson_line = lesson && s.scenario.is_some();
     let parts: Vec<String> = [
         lesson.then(|| lesson_status(s, lang)),
-        s.selected
-            .is_some()
-            .then(|| t(lang, "Inspector").to_string()),
-        console.then(|| t(lang, "Console").to_string()),
+        (s.selected.is_some() && !lesson_line).then(|| t(lang, "Inspector").to_string()),
+        (console && !lesson_line).then(|| t(lang, "Console").to_string()),
     ]
     .into_iter()
     .flatten()
@@ -333,11 +341,12 @@ fn lesson_status(s: &SimState, lang: Lang) -> String {
         None => String::new(),
     };
     let goals = trf(lang, "goals {} of {}", &[&met, &goals]);
-    if step.is_empty() {
-        format!("{}: {goals}", t(lang, "Lesson"))
+    let status = if step.is_empty() {
+        goals
     } else {
-        format!("{}: {step} · {goals}", t(lang, "Lesson"))
-    }
+        format!("{step} · {goals}")
+    };
+    trf(lang, "Lesson: {}", &[&status])
 }
 
 /// Properties of [`SheetHandle`].

@@ -107,7 +107,8 @@ pub fn console() -> Html {
         })
     };
     html! {
-        <section class="console" aria-label={t(lang, "Console")}>
+        // Empty, it takes the room of its prompt only (the lesson beside it needs it).
+        <section class={classes!("console", entries.is_empty().then_some("empty"))} aria-label={t(lang, "Console")}>
             <h2>{ t(lang, "Console") }<span class="sub">{ t(lang, " — kubectl and sim commands; clicks appear here too") }</span></h2>
             <div class="out" ref={out_ref} role="log" aria-live="polite" data-testid="console-output">
                 { for entries.iter().map(|e| html! {

@@ -15,12 +15,31 @@ fn lang_code(l: Lang) -> &'static str {
     }
 }
 
+/// The picker's prompt option (it changes nothing).
+const PROMPT: &str = "-";
+
+/// The built-in lessons' titles, read once (parsing forty scenario files on every
+/// redraw of the panel cost the page a frame's time).
+fn builtin_titles() -> &'static [(&'static str, kubeplay_engine::scenario::Text)] {
+    static TITLES: std::sync::OnceLock<Vec<(&'static str, kubeplay_engine::scenario::Text)>> =
+        std::sync::OnceLock::new();
+    TITLES.get_or_init(|| {
+        BUILTIN
+            .iter()
+            .filter_map(|(id, y)| parse(y, id).ok().map(|s| (*id, s.title)))
+            .collect()
+    })
+}
+
 /// The lesson panel.
 #[function_component(Lesson)]
 pub fn lesson() -> Html {
     let sim = use_sim();
     let lang = sim.lang();
     let code = lang_code(lang);
+    // The picker's forty titles are read from their scenario files after the first
+    // paint: the chain comes first.
+    let painted = super::use_after_first_paint();
     let own = use_state(String::new);
     let own_error = use_state(|| None::<String>);
     let share_url = use_state(|| None::<String>);
@@ -47,9 +66,11 @@ pub fn lesson() -> Html {
         Callback::from(move |e: Event| {
             let sel: HtmlSelectElement = e.target_unchecked_into();
             let v = sel.value();
+            // The picker always shows its prompt: the lesson open is named below it.
+            sel.set_selected_index(0);
             let src = match v.as_str() {
+                PROMPT | "own" => return,
                 "" => None,
-                "own" => return,
                 id => Some(ScenarioSource::Id(id.to_string())),
             };
             if let Err(e) = sim.load(src) {
@@ -120,14 +141,16 @@ pub fn lesson() -> Html {
                 } else if tool(Panel::Picker) {
                 <label>
                     <span class="lesson-label">{ t(lang, "Lesson") }</span>
+                    // A short prompt, never a long title a narrow box would cut: the
+                    // lesson open is named in full below.
                     <select onchange={pick} data-testid="scenario-picker" aria-label={t(lang, "Choose a lesson")}>
-                        <option value="" selected={active.is_none()}>{ t(lang, "Playground (no lesson)") }</option>
-                        { for BUILTIN.iter().filter_map(|(id, y)| parse(y, id).ok().map(|s| (id, s))).map(|(id, s)| html! {
-                            <option value={id.to_string()} selected={active.as_deref() == Some(id)}>{ s.title.get(code).to_string() }</option>
-                        }) }
-                        if active.as_deref() == Some("own") {
-                            <option value="own" selected=true>{ t(lang, "Your own scenario") }</option>
+                        <option value={PROMPT} selected=true>{ if active.is_some() { t(lang, "Another lesson…") } else { t(lang, "Choose a lesson…") } }</option>
+                        if active.is_some() {
+                            <option value="">{ t(lang, "Playground (no lesson)") }</option>
                         }
+                        { for (if painted { builtin_titles() } else { &[] }).iter().map(|(id, title)| html! {
+                            <option value={id.to_string()} disabled={active.as_deref() == Some(*id)}>{ title.get(code).to_string() }</option>
+                        }) }
                     </select>
                 </label>
                 }
@@ -139,6 +162,9 @@ pub fn lesson() -> Html {
                 }
                 }
             </div>
+            if active.is_none() && tool(Panel::Picker) {
+                <p class="lesson-none">{ t(lang, "Playground (no lesson)") }</p>
+            }
             if let (Some(title), Some(desc)) = (title, description) {
                 <h2>{ title }</h2>
                 // What to do now first (the current step, its Run, the goals), then
@@ -147,7 +173,12 @@ pub fn lesson() -> Html {
                     { steps_view(&sim, lang, &steps, readonly, current, &steps_ref) }
                     { goals_view(lang, &goals) }
                 </div>
-                <p class="lesson-desc">{ desc }</p>
+                // What the lesson is about: open above an embed's chain, a click away in
+                // the dock (where the step and the goals need the room).
+                <details class="lesson-about" open={sim.state.borrow().options.embed}>
+                    <summary>{ t(lang, "About this lesson") }</summary>
+                    <p class="lesson-desc">{ desc }</p>
+                </details>
             }
             if !readonly && tool(Panel::Author) {
                 <details class="own">
@@ -252,8 +283,16 @@ fn scroll_to_current(steps: &NodeRef) {
     };
     let top = item.offset_top() - list.offset_top();
     let bottom = top + item.offset_height();
-    if top < list.scroll_top() || bottom > list.scroll_top() + list.client_height() {
-        list.set_scroll_top((top - 4).max(0));
+    let (shown, room) = (list.scroll_top(), list.client_height());
+    if top < shown || bottom > shown + room {
+        // The whole step where it fits; a step taller than the box shows its end, where
+        // its command and Run are.
+        let to = if item.offset_height() > room {
+            bottom - room + 4
+        } else {
+            top - 4
+        };
+        list.set_scroll_top(to.max(0));
     }
 }
 

@@ -67,10 +67,10 @@ const STATES = {
     await page.getByTestId('replaced-by').first().waitFor();
   },
   'node-down': async (page) => {
-    await type(page, 'sim node down node-2\nsim advance 45s');
+    // Past node-monitor-grace-period: NotReady, its Pods not Ready, its taints.
+    await type(page, 'sim node down node-2\nsim advance 65s');
+    await page.locator('[data-testid=pod] .cond').first().waitFor({ timeout: 60_000 });
     await page.getByTestId('heartbeat').first().waitFor();
-    await type(page, 'sim advance 20s');
-    await page.locator('[data-testid=pod] .cond').first().waitFor();
   },
   rollout: async (page) => {
     await type(page, 'kubectl set image deployment/web nginx=nginx:1.28\nsim advance 3s');

@@ -98,3 +98,12 @@ export async function pauseWithPodIn(page, status) {
   }
   return pods;
 }
+
+/** Open a view (timeline, events…) from the page's Views menu, as a learner does. */
+export async function openView(page, name) {
+  const menu = page.getByTestId('views-menu');
+  if (!(await menu.evaluate((d) => d.open))) await menu.locator('summary').click();
+  const box = page.getByTestId(`view-${name}`);
+  if (!(await box.isChecked())) await box.check();
+  await menu.locator('summary').click();
+}

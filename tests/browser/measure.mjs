@@ -47,7 +47,7 @@ export async function embedFigures(page) {
     await page.waitForTimeout(500);
   }
   const height = await frame.evaluate((f) => Math.round(f.getBoundingClientRect().height));
-  const run = inner.locator('[data-testid^="step-"]').first();
+  const run = inner.locator('button[data-testid^="step-"]').first();
   const runTop = (await run.count())
     ? await run.evaluate((b) => Math.round(b.getBoundingClientRect().top + document.scrollingElement.scrollTop))
     : null;

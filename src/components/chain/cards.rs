@@ -33,14 +33,17 @@ pub(super) fn deployment_card(
         <div key={format!("d/{}", d.name)} class={classes!("card", "deploy", (gap != 0).then_some("gap"), fresh)} style={g.card(0, d.y, OWNER_H)}
              data-testid={format!("deployment-{}", d.name)}>
             <div class="kind">
-                { t(lang, "Deployment") }
                 if let Some((targets, min, max)) = &d.hpa {
-                    // The first metric's reading, short enough for the card; the title
-                    // has kubectl's whole TARGETS column and the bounds.
+                    // The first metric's reading, short enough for the card (the kind
+                    // gives way first: the column head names it); the title has
+                    // kubectl's whole TARGETS column and the bounds.
+                    { hpa_kind(lang, targets, g.room(0) - buttons).0 }
                     <span class="hpa" data-testid={format!("hpa-{}", d.name)}
                           title={format!("{} — {targets}", trf(lang, "HorizontalPodAutoscaler: {} to {} replicas", &[min, max]))}>
-                        { hpa_label(targets, g.room(0) - buttons - super::geo::text_px(t(lang, "Deployment"), SMALL_PX, false)) }
+                        { hpa_kind(lang, targets, g.room(0) - buttons).1 }
                     </span>
+                } else {
+                    { t(lang, "Deployment") }
                 }
             </div>
             <div class="name" title={d.name.clone()}>{ fit_name(&d.name, g.name_chars(0, buttons)) }</div>
@@ -112,20 +115,30 @@ pub(super) fn service_card(lang: crate::i18n::Lang, g: &Geo, s: &ServiceCard) ->
     }
 }
 
-/// An autoscaler's first reading (`50%/80%`) beside the Deployment's kind, in `room`
-/// (`HPA` alone when it does not fit; the title has kubectl's whole TARGETS column).
-fn hpa_label(targets: &str, room: f64) -> String {
+/// A scaled Deployment's kind line in `room`: (the kind, the autoscaler's first
+/// reading): `Deployment · HPA 50%/80%`, else `HPA 50%/80%`, else `HPA`.
+fn hpa_kind(lang: crate::i18n::Lang, targets: &str, room: f64) -> (String, String) {
     let first = targets
         .split(", ")
         .next()
         .unwrap_or("")
         .split_once(": ")
         .map_or(targets, |(_, v)| v);
-    super::geo::first_fitting(
-        vec![format!(" · HPA {first}"), " · HPA".to_string()],
-        room,
-        |s| super::geo::text_px(s, SMALL_PX, false),
-    )
+    let kind = t(lang, "Deployment").to_string();
+    let forms = [
+        (kind.clone(), format!(" · HPA {first}")),
+        (String::new(), format!("HPA {first}")),
+        (String::new(), "HPA".to_string()),
+    ];
+    let width =
+        |(k, h): &(String, String)| super::geo::text_px(&format!("{k}{h}"), SMALL_PX, false);
+    let last = forms.len() - 1;
+    forms
+        .into_iter()
+        .enumerate()
+        .find(|(i, f)| *i == last || width(f) <= room)
+        .map(|(_, f)| f)
+        .unwrap_or_default()
 }
 
 pub(super) fn replicaset_card(
