@@ -75,47 +75,11 @@ pub fn control_plane_bar(props: &ControlPlaneProps) -> Html {
         let sim = sim.clone();
         Callback::from(move |_| sim.act(verb.clone()))
     };
-    let apiserver = match m.apiserver_down_since {
-        Some(since) => html! {
-            <div class="cpbar down" role="status" data-testid="apiserver-down">
-                <b>{ trf(lang, "The API server is down (since {})", &[&clock_label(since)]) }</b>
-                <span>{ t(lang, "Nothing is written: kubectl is refused, the controllers and the scheduler wait, the kubelets cannot report. Running containers and every kube-proxy's last rules keep serving.") }</span>
-                if !readonly {
-                    <button class="addnode" onclick={act(Verb::ApiServer(true))} data-testid="apiserver-up">{ t(lang, "Start the API server") }</button>
-                }
-            </div>
-        },
-        None if !readonly => html! {
-            <button class="addnode" onclick={act(Verb::ApiServer(false))} data-testid="apiserver-down-button" title={t(lang, "sim apiserver down: the control plane stops answering; the data plane keeps serving")}>{ t(lang, "Stop the API server") }</button>
-        },
-        None => html! {},
-    };
+    let apiserver = apiserver_status(&sim, m);
     let down = m.apiserver_down_since.is_some();
     let lost = m.quorum_lost_for.is_some();
-    // With several API server replicas, one chip each (a click stops or starts it).
     let replicas = m.apiservers.len();
-    let replica_chips = m
-        .apiservers
-        .iter()
-        .enumerate()
-        .filter(|_| replicas > 1)
-        .map(|(i, (name, up))| {
-            let title = if *up {
-                trf(lang, "{}: up, behind the load balancer. Click to stop it: its host's controller manager and scheduler lose the API.", &[name])
-            } else {
-                trf(lang, "{}: down. Click to start it.", &[name])
-            };
-            Chip {
-                class: classes!("etcdm", if *up { "up" } else { "down" }),
-                label: html! { { format!("control-plane-{}", i + 1) } },
-                title,
-                testid: name.clone(),
-                pressed: Some(!up),
-                verb: Some(Verb::ApiServerReplica(name.clone(), !up)),
-                sim: &sim,
-            }
-            .html()
-        });
+    let replica_chips = replica_chips(&sim, m);
     let sizes = |options: &[usize],
                  current: usize,
                  blocked: bool,
@@ -133,52 +97,8 @@ pub fn control_plane_bar(props: &ControlPlaneProps) -> Html {
             })
             .collect::<Html>()
     };
-    // One chip per etcd member: green up, red down, the leader starred.
-    let members = m.etcd.iter().map(|e| {
-        let title = match (e.up, e.leader) {
-            (true, true) => trf(
-                lang,
-                "{}: up, the Raft leader. Click to stop it.",
-                &[&e.name],
-            ),
-            (true, false) => trf(lang, "{}: up. Click to stop it.", &[&e.name]),
-            (false, _) => trf(lang, "{}: down. Click to start it.", &[&e.name]),
-        };
-        Chip {
-            class: classes!("etcdm", if e.up { "up" } else { "down" }),
-            label: html! { { if e.leader { format!("★ {}", e.name) } else { e.name.clone() } } },
-            title,
-            testid: format!("etcd-{}", e.name),
-            pressed: Some(!e.up),
-            verb: Some(Verb::Etcd(e.name.clone(), !e.up)),
-            sim: &sim,
-        }
-        .html()
-    });
-    // One chip per leader-elected component: who holds its Lease, or for how long none
-    // has; a click kills the leader (`sim leader kill`).
-    let leaders = m.leaders.iter().map(|l| {
-        let (label, title) = match &l.holder {
-            Some((host, identity)) => (
-                format!("★ {host}"),
-                trf(lang, "{} leads: it holds the Lease kube-system/{}. Click to kill it.", &[identity, &l.lease]),
-            ),
-            None => (
-                trf(lang, "no leader for {}", &[&human_duration(l.leaderless_for)]),
-                t(lang, "No replica holds the Lease: its controllers are idle until a standby sees it unrenewed for 15 s and acquires it.").to_string(),
-            ),
-        };
-        Chip {
-            class: classes!("leader", l.holder.is_none().then_some("none")),
-            label: html! { <><span class="leaderlabel">{ l.short }</span>{ " " }{ label }</> },
-            title,
-            testid: format!("leader-{}", l.lease),
-            pressed: None,
-            verb: l.holder.as_ref().map(|_| Verb::KillLeader(l.lease.to_string())),
-            sim: &sim,
-        }
-        .html()
-    });
+    let members = member_chips(&sim, m);
+    let leaders = leader_chips(&sim, m);
     let n = m.etcd.len();
     html! {
         <div class="cpview" data-testid="control-plane">
@@ -186,14 +106,14 @@ pub fn control_plane_bar(props: &ControlPlaneProps) -> Html {
             { apiserver }
             <span class="etcd" data-testid="apiserver-bar">
                 <span class="etcdlabel">{ "kube-apiserver" }</span>
-                { for replica_chips }
+                { replica_chips }
                 if !readonly {
                     { sizes(&[1, 3], replicas, down, Verb::ApiServerReplicas, "apiserver-replicas", &|k| trf(lang, "sim apiserver replicas {}", &[&k])) }
                 }
             </span>
             <span class="etcd" data-testid="etcd-bar">
                 <span class="etcdlabel">{ "etcd" }</span>
-                { for members }
+                { members }
                 <span class={classes!("quorum", lost.then_some("lost"))} data-testid="etcd-quorum">
                     { trf(lang, "{} of {} up · quorum {}", &[&m.etcd_up, &n, &m.quorum]) }
                 </span>
@@ -207,7 +127,7 @@ pub fn control_plane_bar(props: &ControlPlaneProps) -> Html {
                 }
             </span>
             <span class="etcd" data-testid="leader-bar">
-                { for leaders }
+                { leaders }
                 if !readonly {
                     <span class="etcdsizes" title={t(lang, "How many replicas of kube-controller-manager and kube-scheduler")}>{ t(lang, "replicas") }
                         { sizes(&[1, 3], m.leader_replicas, down || lost, Verb::LeaderReplicas, "leader-replicas", &|k| trf(lang, "sim leader replicas {}", &[&k])) }
@@ -223,6 +143,117 @@ pub fn control_plane_bar(props: &ControlPlaneProps) -> Html {
         }
         </div>
     }
+}
+
+/// The API server: a button to stop it, or, while it is down, what that means and a
+/// button to start it again.
+fn apiserver_status(sim: &SimHandle, m: &ControlPlaneModel) -> Html {
+    let lang = sim.lang();
+    let readonly = sim.readonly();
+    let act = |verb: Verb| {
+        let sim = sim.clone();
+        Callback::from(move |_| sim.act(verb.clone()))
+    };
+    match m.apiserver_down_since {
+        Some(since) => html! {
+            <div class="cpbar down" role="status" data-testid="apiserver-down">
+                <b>{ trf(lang, "The API server is down (since {})", &[&clock_label(since)]) }</b>
+                <span>{ t(lang, "Nothing is written: kubectl is refused, the controllers and the scheduler wait, the kubelets cannot report. Running containers and every kube-proxy's last rules keep serving.") }</span>
+                if !readonly {
+                    <button class="addnode" onclick={act(Verb::ApiServer(true))} data-testid="apiserver-up">{ t(lang, "Start the API server") }</button>
+                }
+            </div>
+        },
+        None if !readonly => html! {
+            <button class="addnode" onclick={act(Verb::ApiServer(false))} data-testid="apiserver-down-button" title={t(lang, "sim apiserver down: the control plane stops answering; the data plane keeps serving")}>{ t(lang, "Stop the API server") }</button>
+        },
+        None => html! {},
+    }
+}
+
+/// With several API server replicas, one chip each (a click stops or starts it).
+fn replica_chips(sim: &SimHandle, m: &ControlPlaneModel) -> Html {
+    let lang = sim.lang();
+    let replicas = m.apiservers.len();
+    m.apiservers
+        .iter()
+        .enumerate()
+        .filter(|_| replicas > 1)
+        .map(|(i, (name, up))| {
+            let title = if *up {
+                trf(lang, "{}: up, behind the load balancer. Click to stop it: its host's controller manager and scheduler lose the API.", &[name])
+            } else {
+                trf(lang, "{}: down. Click to start it.", &[name])
+            };
+            Chip {
+                class: classes!("etcdm", if *up { "up" } else { "down" }),
+                label: html! { { format!("control-plane-{}", i + 1) } },
+                title,
+                testid: name.clone(),
+                pressed: Some(!up),
+                verb: Some(Verb::ApiServerReplica(name.clone(), !up)),
+                sim,
+            }
+            .html()
+        })
+        .collect()
+}
+
+/// One chip per etcd member: green up, red down, the leader starred; a click stops or
+/// starts it.
+fn member_chips(sim: &SimHandle, m: &ControlPlaneModel) -> Html {
+    let lang = sim.lang();
+    m.etcd
+        .iter()
+        .map(|e| {
+            let title = match (e.up, e.leader) {
+                (true, true) => trf(lang, "{}: up, the Raft leader. Click to stop it.", &[&e.name]),
+                (true, false) => trf(lang, "{}: up. Click to stop it.", &[&e.name]),
+                (false, _) => trf(lang, "{}: down. Click to start it.", &[&e.name]),
+            };
+            Chip {
+                class: classes!("etcdm", if e.up { "up" } else { "down" }),
+                label: html! { { if e.leader { format!("★ {}", e.name) } else { e.name.clone() } } },
+                title,
+                testid: format!("etcd-{}", e.name),
+                pressed: Some(!e.up),
+                verb: Some(Verb::Etcd(e.name.clone(), !e.up)),
+                sim,
+            }
+            .html()
+        })
+        .collect()
+}
+
+/// One chip per leader-elected component: who holds its Lease, or for how long none
+/// has; a click kills the leader (`sim leader kill`).
+fn leader_chips(sim: &SimHandle, m: &ControlPlaneModel) -> Html {
+    let lang = sim.lang();
+    m.leaders
+        .iter()
+        .map(|l| {
+            let (label, title) = match &l.holder {
+                Some((host, identity)) => (
+                    format!("★ {host}"),
+                    trf(lang, "{} leads: it holds the Lease kube-system/{}. Click to kill it.", &[identity, &l.lease]),
+                ),
+                None => (
+                    trf(lang, "no leader for {}", &[&human_duration(l.leaderless_for)]),
+                    t(lang, "No replica holds the Lease: its controllers are idle until a standby sees it unrenewed for 15 s and acquires it.").to_string(),
+                ),
+            };
+            Chip {
+                class: classes!("leader", l.holder.is_none().then_some("none")),
+                label: html! { <><span class="leaderlabel">{ l.short }</span>{ " " }{ label }</> },
+                title,
+                testid: format!("leader-{}", l.lease),
+                pressed: None,
+                verb: l.holder.as_ref().map(|_| Verb::KillLeader(l.lease.to_string())),
+                sim,
+            }
+            .html()
+        })
+        .collect()
 }
 
 /// A chip's tooltip on a read-only page: what it shows, without the click it does not

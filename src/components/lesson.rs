@@ -37,10 +37,6 @@ pub fn lesson() -> Html {
     let sim = use_sim();
     let lang = sim.lang();
     let code = lang_code(lang);
-    // The picker's forty titles are read from their scenario files after the first
-    // paint: the chain comes first.
-    let painted = super::use_after_first_paint();
-    let own = use_state(String::new);
     let own_error = use_state(|| None::<String>);
     let share_url = use_state(|| None::<String>);
     let LessonModel {
@@ -60,54 +56,9 @@ pub fn lesson() -> Html {
             scroll_to_current(&steps_ref);
         });
     }
-    let pick = {
-        let sim = sim.clone();
+    let on_error = {
         let own_error = own_error.clone();
-        Callback::from(move |e: Event| {
-            let sel: HtmlSelectElement = e.target_unchecked_into();
-            let v = sel.value();
-            // The picker always shows its prompt: the lesson open is named below it.
-            sel.set_selected_index(0);
-            let src = match v.as_str() {
-                PROMPT | "own" => return,
-                "" => None,
-                id => Some(ScenarioSource::Id(id.to_string())),
-            };
-            if let Err(e) = sim.load(src) {
-                own_error.set(Some(e));
-            }
-        })
-    };
-    let own_input = {
-        let own = own.clone();
-        Callback::from(move |e: InputEvent| {
-            let ta: HtmlTextAreaElement = e.target_unchecked_into();
-            own.set(ta.value());
-        })
-    };
-    let load_own = {
-        let sim = sim.clone();
-        let own = own.clone();
-        let own_error = own_error.clone();
-        Callback::from(move |_| {
-            // Validate first: a bad file leaves the cluster as it is.
-            match parse(&own, "scenario.yaml") {
-                Err(e) => own_error.set(Some(e)),
-                Ok(_) => match sim.load(Some(ScenarioSource::Yaml((*own).clone()))) {
-                    Ok(()) => own_error.set(None),
-                    Err(e) => own_error.set(Some(e)),
-                },
-            }
-        })
-    };
-    let record = {
-        let sim = sim.clone();
-        let own = own.clone();
-        let own_error = own_error.clone();
-        Callback::from(move |_| {
-            own.set(sim.record_lesson());
-            own_error.set(None);
-        })
+        Callback::from(move |e: Option<String>| own_error.set(e))
     };
     let share = {
         let sim = sim.clone();
@@ -139,20 +90,7 @@ pub fn lesson() -> Html {
                     // lesson is named, not chosen.
                     <span class="lesson-locked" data-testid="lesson-locked"><b>{ t(lang, "Lesson") }</b>{ " " }{ current_title.unwrap_or_default() }</span>
                 } else if tool(Panel::Picker) {
-                <label>
-                    <span class="lesson-label">{ t(lang, "Lesson") }</span>
-                    // A short prompt, never a long title a narrow box would cut: the
-                    // lesson open is named in full below.
-                    <select onchange={pick} data-testid="scenario-picker" aria-label={t(lang, "Choose a lesson")}>
-                        <option value={PROMPT} selected=true>{ if active.is_some() { t(lang, "Another lesson…") } else { t(lang, "Choose a lesson…") } }</option>
-                        if active.is_some() {
-                            <option value="">{ t(lang, "Playground (no lesson)") }</option>
-                        }
-                        { for (if painted { builtin_titles() } else { &[] }).iter().map(|(id, title)| html! {
-                            <option value={id.to_string()} disabled={active.as_deref() == Some(*id)}>{ title.get(code).to_string() }</option>
-                        }) }
-                    </select>
-                </label>
+                <Picker active={active.clone()} on_error={on_error.clone()} />
                 }
                 if tool(Panel::Share) {
                 <button class="btn" onclick={share} data-testid="share" title={t(lang, "Put this whole session in a link: opening it reproduces the same state")}>{ t(lang, "Share") }</button>
@@ -181,13 +119,7 @@ pub fn lesson() -> Html {
                 </details>
             }
             if !readonly && tool(Panel::Author) {
-                <details class="own">
-                    <summary>{ t(lang, "Write your own scenario (YAML)") }</summary>
-                    <textarea rows="10" spellcheck="false" oninput={own_input} value={(*own).clone()} data-testid="own-yaml"
-                        aria-label={t(lang, "Scenario YAML")} placeholder="id: my-lesson\ntitle: { en: …, zh: … }\ndescription: { en: …, zh: … }\ncluster:\n  nodes: [{ name: node-1 }]\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=2\ngoals:\n  - label: { en: Two ready, zh: 两个就绪 }\n    expect: deployment/web {.status.readyReplicas} == 2" />
-                    <button class="btn" onclick={load_own} data-testid="own-load">{ t(lang, "Check and load") }</button>
-                    <button class="btn" onclick={record} data-testid="own-record" title={t(lang, "Write what you did in this session as a lesson: its cluster, your commands as steps, goals from what changed. Then edit it here.")}>{ t(lang, "Write this session as a lesson") }</button>
-                </details>
+                <OwnScenario {on_error} />
             }
             if !readonly && tool(Panel::Import) {
                 <crate::components::import::ImportPanel />
@@ -196,6 +128,111 @@ pub fn lesson() -> Html {
                 <pre class="own-error" role="alert" data-testid="own-error">{ e }</pre>
             }
         </section>
+    }
+}
+
+/// Properties of [`Picker`].
+#[derive(Properties, PartialEq)]
+struct PickerProps {
+    /// The lesson open (a built-in id, `own`), if any.
+    active: Option<String>,
+    /// A lesson that cannot be loaded, or None.
+    on_error: Callback<Option<String>>,
+}
+
+/// The lesson picker: a short prompt (never a long title a narrow box would cut: the
+/// lesson open is named in full below it), the playground, the built-in lessons.
+#[function_component(Picker)]
+fn picker(props: &PickerProps) -> Html {
+    let sim = use_sim();
+    let lang = sim.lang();
+    let code = lang_code(lang);
+    // The forty titles are read from their scenario files after the first paint: the
+    // chain comes first.
+    let painted = super::use_after_first_paint();
+    let active = props.active.clone();
+    let pick = {
+        let on_error = props.on_error.clone();
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            let v = sel.value();
+            // The picker always shows its prompt: the lesson open is named below it.
+            sel.set_selected_index(0);
+            let src = match v.as_str() {
+                PROMPT | "own" => return,
+                "" => None,
+                id => Some(ScenarioSource::Id(id.to_string())),
+            };
+            if let Err(e) = sim.load(src) {
+                on_error.emit(Some(e));
+            }
+        })
+    };
+    html! {
+        <label>
+            <span class="lesson-label">{ t(lang, "Lesson") }</span>
+            <select onchange={pick} data-testid="scenario-picker" aria-label={t(lang, "Choose a lesson")}>
+                <option value={PROMPT} selected=true>{ if active.is_some() { t(lang, "Another lesson…") } else { t(lang, "Choose a lesson…") } }</option>
+                if active.is_some() {
+                    <option value="">{ t(lang, "Playground (no lesson)") }</option>
+                }
+                { for (if painted { builtin_titles() } else { &[] }).iter().map(|(id, title)| html! {
+                    <option value={id.to_string()} disabled={active.as_deref() == Some(*id)}>{ title.get(code).to_string() }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
+/// Properties of [`OwnScenario`].
+#[derive(Properties, PartialEq)]
+struct OwnProps {
+    /// What was wrong with the file (None: nothing).
+    on_error: Callback<Option<String>>,
+}
+
+/// Writing one's own scenario: a YAML box, checked before it loads, and the session
+/// written as a lesson to start from.
+#[function_component(OwnScenario)]
+fn own_scenario(props: &OwnProps) -> Html {
+    let sim = use_sim();
+    let lang = sim.lang();
+    let own = use_state(String::new);
+    let own_input = {
+        let own = own.clone();
+        Callback::from(move |e: InputEvent| {
+            let ta: HtmlTextAreaElement = e.target_unchecked_into();
+            own.set(ta.value());
+        })
+    };
+    let load_own = {
+        let sim = sim.clone();
+        let own = own.clone();
+        let on_error = props.on_error.clone();
+        Callback::from(move |_| {
+            // Validate first: a bad file leaves the cluster as it is.
+            match parse(&own, "scenario.yaml") {
+                Err(e) => on_error.emit(Some(e)),
+                Ok(_) => on_error.emit(sim.load(Some(ScenarioSource::Yaml((*own).clone()))).err()),
+            }
+        })
+    };
+    let record = {
+        let own = own.clone();
+        let on_error = props.on_error.clone();
+        Callback::from(move |_| {
+            own.set(sim.record_lesson());
+            on_error.emit(None);
+        })
+    };
+    html! {
+        <details class="own">
+            <summary>{ t(lang, "Write your own scenario (YAML)") }</summary>
+            <textarea rows="10" spellcheck="false" oninput={own_input} value={(*own).clone()} data-testid="own-yaml"
+                aria-label={t(lang, "Scenario YAML")} placeholder="id: my-lesson\ntitle: { en: …, zh: … }\ndescription: { en: …, zh: … }\ncluster:\n  nodes: [{ name: node-1 }]\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=2\ngoals:\n  - label: { en: Two ready, zh: 两个就绪 }\n    expect: deployment/web {.status.readyReplicas} == 2" />
+            <button class="btn" onclick={load_own} data-testid="own-load">{ t(lang, "Check and load") }</button>
+            <button class="btn" onclick={record} data-testid="own-record" title={t(lang, "Write what you did in this session as a lesson: its cluster, your commands as steps, goals from what changed. Then edit it here.")}>{ t(lang, "Write this session as a lesson") }</button>
+        </details>
     }
 }
 

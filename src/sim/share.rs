@@ -75,10 +75,9 @@ impl UrlRequest {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The state the URL describes, and an error to show if part of it was bad (the
-    /// page then opens on the default playground rather than not at all). A share link
-    /// comes back still to replay ([`SimState::replay`]): the page replays it in slices.
-    pub fn initial_state(&self) -> (SimState, Option<Said>) {
+    /// The page's options (`embed`, `panels`, `views`, `readonly`…), and the error to
+    /// show about `allowOrigins=*` alone.
+    fn page_options(&self) -> (PageOptions, Option<Said>) {
         let flag = |k: &str| matches!(self.get(k), Some("1" | "true" | "yes"));
         let mut allow_origins: Vec<String> = self
             .get("allowOrigins")
@@ -94,7 +93,7 @@ impl UrlRequest {
         // `*` is obeyed only when the author also says `unsafeAnyOrigin=1`: a typo or a
         // copied example must not open a graded lesson to every site.
         let any_origin = wants_any && flag("unsafeAnyOrigin");
-        let mut error = (wants_any && !any_origin).then(|| {
+        let error = (wants_any && !any_origin).then(|| {
             said(
                 "allowOrigins=* is ignored: add unsafeAnyOrigin=1 to obey commands from any page (unsafe for graded lessons)",
                 &[],
@@ -135,6 +134,14 @@ impl UrlRequest {
             allow_origins,
             any_origin,
         };
+        (options, error)
+    }
+
+    /// The state the URL describes, and an error to show if part of it was bad (the
+    /// page then opens on the default playground rather than not at all). A share link
+    /// comes back still to replay ([`SimState::replay`]): the page replays it in slices.
+    pub fn initial_state(&self) -> (SimState, Option<Said>) {
+        let (options, mut error) = self.page_options();
         let from_hash = if let Some(link) = self.hash.strip_prefix("s=") {
             Some(Session::decode(link).and_then(|s| SimState::start_session(&s)))
         } else {

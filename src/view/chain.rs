@@ -12,8 +12,7 @@ pub const GAP: f64 = 44.0;
 /// Height of a Pod card (px): four lines (name; status; uid and node; what replaced it).
 pub const POD_H: f64 = 84.0;
 
-/// Height of a Node card (px): its name, two bars, then four lines (Pods, the rest of
-/// its status, its heartbeat, its taints).
+/// Height of a Node card (px): its name, two bars, four lines (Pods, status, heartbeat, taints).
 pub const NODE_H: f64 = 138.0;
 
 /// Height of a Deployment / ReplicaSet card (px).

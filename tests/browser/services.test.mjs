@@ -75,7 +75,7 @@ test('the ready-is-not-stored lesson: clicking its steps ticks every goal while 
 });
 
 test('the chain puts the Service in front of its Pods: routes flow, then one fails when its node goes down', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?views=timeline`);
   await type(page, 'kubectl expose deployment web --port 80');
   await type(page, 'sim traffic service/web --rps 20 --for 10m');
   const card = page.getByTestId('service-card-web');

@@ -243,6 +243,8 @@ test('a shared link opens paused at the moment it was shared', async () => {
   await page.getByTestId('share').click();
   const url = await page.getByTestId('share-url').inputValue();
   const { page: again } = await openPage(browser, url);
+  // The link replays (how fast depends on the machine), then stays paused there.
+  await again.getByTestId('clock').filter({ hasText: at }).waitFor({ timeout: 20_000 });
   await again.getByTestId('replay').waitFor({ state: 'detached', timeout: 20_000 });
   await again.waitForTimeout(500);
   assert.equal(await again.getByTestId('play').getAttribute('aria-pressed'), 'false');

@@ -312,16 +312,11 @@ pub(super) fn pod_glyph(p: &PodView) -> &'static str {
     }
 }
 
-pub(super) fn pod_card(
-    sim: &SimHandle,
-    g: &Geo,
-    depth: usize,
-    p: &PodView,
-    fresh: Option<&'static str>,
-) -> Html {
+/// What a click on a Pod's card does, and its tooltip saying so: delete it; on a
+/// read-only page, inspect it (the only thing it can do there); on the second branch
+/// of a comparison (a picture), nothing.
+fn pod_click(sim: &SimHandle, p: &PodView) -> (Option<Callback<MouseEvent>>, String) {
     let lang = sim.lang();
-    // The second branch is a picture: its cards do nothing. On a read-only page a click
-    // inspects the Pod (the only thing it can do there).
     let onclick = (!sim.is_fork_view()).then(|| {
         let sim = sim.clone();
         let name = p.name.clone();
@@ -342,6 +337,45 @@ pub(super) fn pod_card(
             p.name
         )
     };
+    (onclick, title)
+}
+
+/// A Service endpoint's traffic badge at the right of its Pod's name, in the words
+/// that fit beside the name: (failing, text, tooltip).
+fn hits_badge(lang: crate::i18n::Lang, p: &PodView, room: f64) -> Option<(bool, String, String)> {
+    p.traffic.map(|(ok, failed, worst)| {
+        let title = trf(
+            lang,
+            "last {} s: {} answered, {} failed",
+            &[&(ROUTE_SECONDS + 1), &ok, &failed],
+        );
+        let text = if failed > 0 {
+            super::geo::first_fitting(
+                vec![
+                    format!("✕ {failed} {}", t(lang, worst)),
+                    format!("✕ {failed}"),
+                ],
+                room * 0.45,
+                |s| super::geo::text_px(s, SMALL_PX, true),
+            )
+        } else {
+            format!("⇢ {ok}")
+        };
+        (failed > 0, text, title)
+    })
+}
+
+/// A Pod: its name (the suffix whole), READY and STATUS (and "not Ready"), restarts,
+/// uid and node, and what replaced it when it is on its way out.
+pub(super) fn pod_card(
+    sim: &SimHandle,
+    g: &Geo,
+    depth: usize,
+    p: &PodView,
+    fresh: Option<&'static str>,
+) -> Html {
+    let lang = sim.lang();
+    let (onclick, title) = pod_click(sim, p);
     let state = if p.terminating {
         "terminating"
     } else if p.phase == "Succeeded" {
@@ -361,27 +395,7 @@ pub(super) fn pod_card(
         p.node.clone()
     };
     let room = g.room(depth);
-    // The traffic badge at the right of the name, in the words that fit beside it.
-    let hits = p.traffic.map(|(ok, failed, worst)| {
-        let title = trf(
-            lang,
-            "last {} s: {} answered, {} failed",
-            &[&(ROUTE_SECONDS + 1), &ok, &failed],
-        );
-        let text = if failed > 0 {
-            super::geo::first_fitting(
-                vec![
-                    format!("✕ {failed} {}", t(lang, worst)),
-                    format!("✕ {failed}"),
-                ],
-                room * 0.45,
-                |s| super::geo::text_px(s, SMALL_PX, true),
-            )
-        } else {
-            format!("⇢ {ok}")
-        };
-        (failed > 0, text, title)
-    });
+    let hits = hits_badge(lang, p, room);
     let hits_w = hits.as_ref().map_or(0.0, |(_, text, _)| {
         super::geo::text_px(text, SMALL_PX, true) + 8.0
     });
