@@ -151,9 +151,10 @@ fn use_home_and_end(api: SimHandle) {
 fn page(s: &SimState, error: Option<String>, first_frame: bool) -> Html {
     let lang = s.lang;
     let options = &s.options;
-    // An embed puts the lesson above the chain (the frame's first screen); the full page
-    // puts it in the dock, beside the chain on a wide screen.
-    let lesson_above = options.embed && s.shows(Panel::Goals);
+    // An embed puts a lesson above the chain (the frame's first screen; the picker alone
+    // goes after it); the full page puts it in the dock, beside the chain on a wide
+    // screen.
+    let lesson_above = options.embed && s.shows(Panel::Goals) && s.scenario.is_some();
     let has_console = s.shows(Panel::Console) && !options.readonly;
     let in_dock = (!lesson_above && s.shows(Panel::Goals)) || s.selected.is_some() || has_console;
     let style = options
