@@ -56,9 +56,15 @@ pub fn check_expansion(text: &str) -> Result<(), ExcessiveAliasing> {
         over: false,
     };
     for de in serde_yaml_ng::Deserializer::from_str(text) {
-        let _ = Counter(&mut budget).deserialize(de);
+        let walked = Counter(&mut budget).deserialize(de);
         if budget.over {
             return Err(ExcessiveAliasing);
+        }
+        // A parse error ends the walk: the parser cannot go on past it, and
+        // serde_yaml_ng's document iterator hands the same error back on every call (a
+        // loop that never ends). The parser, after this, says what is wrong.
+        if walked.is_err() {
+            return Ok(());
         }
     }
     Ok(())
@@ -330,6 +336,15 @@ fn check_with(text: &str, max: usize) -> Result<(), TooDeep> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_text_the_parser_refuses_ends_the_expansion_walk_at_its_error() {
+        // The parser's document iterator hands an error back again on every call: the
+        // walk stops at the first, and the parser says what is wrong.
+        assert_eq!(check_expansion("a: 'unterminated\n"), Ok(()));
+        assert_eq!(check_expansion("a: b\n---\nc: [d\n"), Ok(()));
+        assert_eq!(check_expansion("x: \"\n  - y: '\n"), Ok(()));
+    }
 
     fn depth_ok(text: &str, max: usize) -> bool {
         check_with(text, max).is_ok()
