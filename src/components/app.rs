@@ -4,7 +4,7 @@
 //! What a learner sees first is the chain, its nodes and one line saying what a click
 //! does; with a lesson, its current step, Run and goals stand beside the chain (the
 //! dock of a wide page, the sheet of a phone) or above it (an embed). The other views
-//! come in by need ([`crate::sim::panels`]), from one menu.
+//! come in by need (see `SimState::view_open`), from one menu.
 
 use super::{
     chain::ChainView, console::Console, control_plane::ControlPlaneView,

@@ -11,7 +11,7 @@ pub struct PageOptions {
     /// `embed=1`: the compact layout for an iframe.
     pub embed: bool,
     /// `panels=chain,goals,timeline` (None: the chain, the lesson, the console and the
-    /// views that come in by need; see [`super::panels`]).
+    /// views that come in by need: [`SimState::view_open`]).
     pub panels: Option<Vec<Panel>>,
     /// `views=`: the views the learner opened or closed.
     pub views: ViewChoices,
