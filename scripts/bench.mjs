@@ -3,7 +3,8 @@
 //
 //   node scripts/bench.mjs [--sizes 100:30:100,1000:300:100,5000:1500:100] [--skip-native] [--skip-wasm] [--skip-ui]
 //                          [--ui-envelope 5000:1500:100] [--ui-envelope-seconds 60]
-//                          [--daemonset-sizes 15000:300:100]
+//                          [--daemonset-sizes 15000:300:100] [--skip-first-screen] [--only-first-screen]
+//                          [--dist DIR]
 //
 // Each size is nodes:deployments:replicas (--daemonset-sizes: plus a DaemonSet with a
 // Pod on every node, scheduler_perf's largest case at 15000:300:100). For each: the native example
@@ -15,16 +16,26 @@
 // view), first interactive again over a throttled network (1.6 Mbps down, 750 kbps up,
 // 150 ms round trip; files served gzipped, the cache off), and the bundle sizes. Needs dist/ built (scripts/test.sh or
 // trunk build --release). Prints `name: value unit` lines.
+//
+// The first screen (--only-first-screen: nothing else): time to first visible content
+// (first contentful paint) and to first interactive (a Pod card on the page and the main
+// thread free to answer a click), on localhost and throttled; the Tabs from "Skip to the
+// cluster" to the first Pod; and an embedded lesson in a 700 px column of a 1366×768
+// course page, in English and Chinese: the frame's height, where its first Run button
+// and its goals end. `--dist DIR` measures another build (an older dist/, to compare).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { serve, launch, root, dist } from '../tests/browser/harness.mjs';
+import { serve, launch, root, dist as builtDist } from '../tests/browser/harness.mjs';
+import { tabsFromSkipToFirstPod, hostPage, embedFigures, LOAD_PROBE, loadTimes } from '../tests/browser/measure.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (k, d) => { const i = argv.indexOf(k); return i >= 0 ? argv[i + 1] : d; };
 const sizes = opt('--sizes', '100:30:100,1000:300:100').split(',').map((s) => s.split(':').map(Number));
 const has = (k) => argv.includes(k);
+const dist = path.resolve(opt('--dist', builtDist));
+const onlyFirst = has('--only-first-screen');
 
 const parse = (text) => Object.fromEntries(text.split('\n').filter((l) => l.includes(': '))
   .map((l) => { const [k, v] = l.split(': '); const [num, ...unit] = v.split(' '); return [k, { v: Number(num), unit: unit.join(' ') }]; }));
@@ -155,6 +166,93 @@ async function throttled(browser, server) {
   return { ms, bytes };
 }
 
+// Load times, localhost or throttled (1.6 Mbps down, 750 kbps up, 150 ms; gzipped files,
+// the cache off): the median of `runs` loads.
+async function loadFigures(browser, server, throttle, runs = 3) {
+  const got = [];
+  for (let i = 0; i < runs; i++) {
+    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    await page.addInitScript(LOAD_PROBE);
+    if (throttle) {
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8,
+      });
+    }
+    await page.goto(server.url, { timeout: 120_000 });
+    got.push(await loadTimes(page));
+    await page.close();
+  }
+  const med = (k) => quantile(got.map((g) => g[k]), 0.5);
+  return { content: med('content'), pod: med('pod'), interactive: med('interactive') };
+}
+
+async function firstScreen(browser) {
+  const pages = {};
+  for (const lang of ['en', 'zh']) pages[`/host-${lang}.html`] = hostPage(`embed=1&scenario=gateway-delete-pod&lang=${lang}`);
+  const server = await serve('', { from: dist, pages });
+  const zipped = await serve('', { gzip: true, from: dist });
+  console.log('== first screen');
+  const local = await loadFigures(browser, server, false);
+  console.log(`first_visible_content: ${local.content.toFixed(0)} ms`);
+  console.log(`first_pod_on_page: ${local.pod.toFixed(0)} ms`);
+  console.log(`first_interactive: ${local.interactive.toFixed(0)} ms`);
+  const slow = await loadFigures(browser, zipped, true, 1);
+  console.log(`first_visible_content_throttled_1_6mbps_150ms: ${slow.content.toFixed(0)} ms`);
+  console.log(`first_interactive_throttled_1_6mbps_150ms: ${slow.interactive.toFixed(0)} ms`);
+  const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+  await page.goto(server.url);
+  const { tabs } = await tabsFromSkipToFirstPod(page);
+  console.log(`tabs_from_skip_link_to_first_pod: ${tabs ?? 'none within 60'}`);
+  await page.close();
+  for (const lang of ['en', 'zh']) {
+    const host = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    await host.goto(`${server.url}host-${lang}.html`);
+    const f = await embedFigures(host);
+    console.log(`embed_700_${lang}_frame_height: ${f.height} px`);
+    console.log(`embed_700_${lang}_first_run_button_y: ${f.runTop ?? 'none'} px`);
+    console.log(`embed_700_${lang}_goals_bottom_y: ${f.goalsBottom ?? 'none'} px`);
+    await host.close();
+  }
+  await server.close();
+  await zipped.close();
+}
+
+// A shared link replaying a week of simulated time: how long a language click takes to
+// show (in all, and in the page) and how long Stop takes; a day-long link's replay to its
+// end. (The browser tests assert that the clicks are answered during the replay.)
+async function replayFigures(browser, server) {
+  const { default: LZString } = await import('lz-string');
+  const link = (session, q = '') => `${server.url}${q}#s=${LZString.compressToEncodedURIComponent(JSON.stringify(session))}`;
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(link({ v: 1, scenario: { id: 'gateway-delete-pod' }, journal: [[0, { r: 'kubectl get pods' }]], now: 7 * 24 * 3_600_000 }));
+  await page.getByTestId('replay').waitFor({ timeout: 30_000 });
+  let t0 = Date.now();
+  const inPage = await page.evaluate(() => new Promise((resolve) => {
+    const t = performance.now();
+    const done = () => document.querySelector('[data-testid=replay]')?.innerText.includes('正在回放分享的会话');
+    const obs = new MutationObserver(() => { if (done()) { obs.disconnect(); resolve(performance.now() - t); } });
+    obs.observe(document.body, { subtree: true, childList: true, characterData: true });
+    document.querySelector('[data-testid=lang-zh]').click();
+  }));
+  const lang = Date.now() - t0;
+  t0 = Date.now();
+  await page.getByTestId('replay-cancel').dispatchEvent('click');
+  await page.getByTestId('replay-note').waitFor();
+  const stop = Date.now() - t0;
+  await page.close();
+  const day = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  t0 = Date.now();
+  await day.goto(link({ v: 1, scenario: { id: 'gateway-delete-pod' }, now: 24 * 3_600_000 }, '?autoplay=0'));
+  await day.getByTestId('replay').waitFor({ timeout: 30_000 });
+  await day.getByTestId('replay').waitFor({ state: 'detached', timeout: 600_000 });
+  const dayMs = Date.now() - t0;
+  await day.close();
+  return { lang, inPage, stop, dayMs };
+}
+
 function bundle() {
   let raw = 0, gz = 0;
   for (const f of fs.readdirSync(dist)) {
@@ -166,8 +264,10 @@ function bundle() {
 }
 
 const rows = [];
-const browser = (has('--skip-wasm') && has('--skip-ui') && !argv.includes('--ui-envelope')) ? null : await launch();
-const server = browser ? await serve() : null;
+const browser = (has('--skip-wasm') && has('--skip-ui') && has('--skip-first-screen') && !argv.includes('--ui-envelope')) ? null : await launch();
+const server = browser ? await serve('', { from: dist }) : null;
+if (!has('--skip-first-screen')) await firstScreen(browser);
+if (onlyFirst) { await browser.close(); await server.close(); process.exit(0); }
 const dsSizes = opt('--daemonset-sizes', '').split(',').filter(Boolean).map((s) => [...s.split(':').map(Number), 1]);
 for (const size of [...sizes, ...dsSizes]) {
   const label = `${size[0]} nodes / ${size[1] * size[2] + (size[3] ? size[0] : 0)} pods${size[3] ? ' (a DaemonSet on every node)' : ''}`;
@@ -195,11 +295,16 @@ if (!has('--skip-ui')) {
   console.log(`frame_p95: ${u.p95.toFixed(1)} ms`);
   console.log(`frame_max: ${u.max.toFixed(1)} ms`);
   console.log(`input_to_paint_median: ${u.inputToPaint.toFixed(1)} ms`);
-  const zipped = await serve('', { gzip: true });
+  const zipped = await serve('', { gzip: true, from: dist });
   const t = await throttled(browser, zipped);
   await zipped.close();
   console.log(`first_interactive_throttled_1_6mbps_150ms: ${t.ms} ms`);
   console.log(`transferred_throttled: ${t.bytes} B`);
+  const r = await replayFigures(browser, server);
+  console.log('== replaying a shared link');
+  console.log(`replay_week_language_click_to_redraw: ${r.lang} ms (${r.inPage.toFixed(0)} ms in the page)`);
+  console.log(`replay_week_stop: ${r.stop} ms`);
+  console.log(`replay_day_to_end: ${r.dayMs} ms`);
 }
 const envelopeUi = opt('--ui-envelope', null);
 if (envelopeUi) {

@@ -138,41 +138,8 @@ impl Bridge {
         for m in out {
             self.send(m);
         }
-        let mut completed = Vec::new();
-        if let Some(a) = s.m.scenario.as_ref() {
-            for i in s.m.goals_reached.drain(..) {
-                if let (Some(g), Some(at)) = (a.scenario.goals.get(i), a.tracker.reached.get(i)) {
-                    self.send(json!({
-                        "kubeplay": VERSION, "type": "goal", "index": i,
-                        "label": {"en": g.label.en, "zh": g.label.zh}, "time": at,
-                        "all": a.tracker.all(),
-                    }));
-                    let met = a.tracker.reached.iter().filter(|r| r.is_some()).count();
-                    let total = a.tracker.reached.len().max(1);
-                    self.send(xapi(
-                        "progressed",
-                        &a.scenario.id,
-                        json!({"score": {"raw": met, "min": 0, "max": total, "scaled": met as f64 / total as f64},
-                               "extensions": {XAPI_GOAL: {"index": i, "label": g.label.en, "time": at}}}),
-                    ));
-                    if a.tracker.all() {
-                        completed.push(a.scenario.id.clone());
-                    }
-                }
-            }
-        } else {
-            s.goals_reached.clear();
-        }
-        for id in completed {
-            // Every goal met: completed and passed, with the record a server can verify.
-            let mut m = s.m.clone();
-            m.cluster.finish_instant();
-            let record = kubeplay_engine::record::Record::of(&m);
-            let result = json!({"completion": true, "success": true,
-                                "score": {"raw": 1, "min": 0, "max": 1, "scaled": 1.0},
-                                "extensions": {XAPI_RECORD: record}});
-            self.send(xapi("completed", &id, result.clone()));
-            self.send(xapi("passed", &id, result));
+        for m in goal_messages(s) {
+            self.send(m);
         }
         let state = state_message(s);
         let text = state.to_string();
@@ -195,6 +162,51 @@ impl Bridge {
             self.send(json!({"kubeplay": VERSION, "type": "resize", "height": h}));
         }
     }
+}
+
+/// The messages for the goals reached since the last call (which it takes from the
+/// session): a `goal` and an xAPI "progressed" for each, and once the last one is met,
+/// one "completed" and one "passed" with the record a server can verify, however many
+/// goals were met in the same tick.
+pub fn goal_messages(s: &mut SimState) -> Vec<Value> {
+    let mut out = Vec::new();
+    let reached: Vec<usize> = s.m.goals_reached.drain(..).collect();
+    let Some(a) = s.m.scenario.as_ref() else {
+        return out;
+    };
+    let mut finished = false;
+    for i in reached {
+        let (Some(g), Some(at)) = (a.scenario.goals.get(i), a.tracker.reached.get(i)) else {
+            continue;
+        };
+        out.push(json!({
+            "kubeplay": VERSION, "type": "goal", "index": i,
+            "label": {"en": g.label.en, "zh": g.label.zh}, "time": at,
+            "all": a.tracker.all(),
+        }));
+        let met = a.tracker.reached.iter().filter(|r| r.is_some()).count();
+        let total = a.tracker.reached.len().max(1);
+        out.push(xapi(
+            "progressed",
+            &a.scenario.id,
+            json!({"score": {"raw": met, "min": 0, "max": total, "scaled": met as f64 / total as f64},
+                   "extensions": {XAPI_GOAL: {"index": i, "label": g.label.en, "time": at}}}),
+        ));
+        finished |= a.tracker.all();
+    }
+    if finished {
+        // Every goal met: completed and passed, with the record a server can verify.
+        let id = a.scenario.id.clone();
+        let mut m = s.m.clone();
+        m.cluster.finish_instant();
+        let record = kubeplay_engine::record::Record::of(&m);
+        let result = json!({"completion": true, "success": true,
+                            "score": {"raw": 1, "min": 0, "max": 1, "scaled": 1.0},
+                            "extensions": {XAPI_RECORD: record}});
+        out.push(xapi("completed", &id, result.clone()));
+        out.push(xapi("passed", &id, result));
+    }
+    out
 }
 
 /// Counts per Deployment, node readiness, time.
@@ -407,4 +419,50 @@ pub fn listen(sim: SimHandle, bridge: std::rc::Rc<std::cell::RefCell<Bridge>>) {
     let _ = w.add_event_listener_with_callback("message", cb.as_ref().unchecked_ref());
     // The listener lives as long as the page.
     cb.forget();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A lesson whose last two goals read the same status write: they are met in the
+    /// same tick.
+    const TWO_AT_ONCE: &str = "id: two-at-once\ntitle: { en: Two, zh: 二 }\ndescription: { en: d, zh: d }\ncluster:\n  nodes: [{ name: node-1 }]\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=1\n  sim settle\ngoals:\n  - label: { en: One node, zh: 一个节点 }\n    expect: count nodes == 1\n  - label: { en: Two ready, zh: 两个就绪 }\n    expect: deployment/web {.status.readyReplicas} == 2\n  - label: { en: Two available, zh: 两个可用 }\n    expect: deployment/web {.status.availableReplicas} == 2\n";
+
+    fn verbs(msgs: &[Value]) -> Vec<String> {
+        msgs.iter()
+            .map(|m| match m["type"].as_str() {
+                Some("xapi") => m["statement"]["verb"]["display"]["en-US"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                t => t.unwrap_or_default().to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_last_two_goals_met_in_one_tick_send_one_completed_and_one_passed() {
+        let mut s = SimState::with_scenario(ScenarioSource::Yaml(TWO_AT_ONCE.into())).unwrap();
+        s.advance_all(1_000, &mut || false);
+        assert_eq!(verbs(&goal_messages(&mut s)), ["goal", "progressed"]);
+        s.run_text("kubectl scale deployment web --replicas=2");
+        s.advance_all(30_000, &mut || false);
+        let msgs = goal_messages(&mut s);
+        assert_eq!(
+            verbs(&msgs),
+            [
+                "goal",
+                "progressed",
+                "goal",
+                "progressed",
+                "completed",
+                "passed"
+            ]
+        );
+        assert_eq!(msgs[0]["time"], msgs[2]["time"], "met in the same tick");
+        // Nothing more until another goal is met.
+        s.advance_all(30_000, &mut || false);
+        assert!(goal_messages(&mut s).is_empty());
+    }
 }

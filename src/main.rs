@@ -2,8 +2,8 @@
 //!
 //! The engine lives in one `Rc<RefCell<SimState>>` behind a context ([`sim::SimHandle`]);
 //! components call its domain methods (`delete_pod`, `toggle_node_power`, `scale`,
-//! `play`, `step`…) and never build engine requests themselves. Pacing (the ticker)
-//! lives here; every behaviour lives in the engine.
+//! `play`, `step`…) and never build engine requests themselves. Pacing (the ticker, a
+//! link's replay) lives in [`sim`]'s `pace`; every behaviour lives in the engine.
 
 mod components;
 mod embed;

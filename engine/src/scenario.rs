@@ -279,6 +279,72 @@ pub struct Scenario {
     /// runs it or presses Play (default: playing).
     #[serde(default)]
     pub paused: bool,
+    /// The page's views the lesson uses beside the chain (the page opens them with the
+    /// lesson; the learner can open the others): `[control-plane, timeline]`.
+    #[serde(default)]
+    pub views: Vec<View>,
+}
+
+/// A view of the page beside the chain, as a lesson declares it (`views:`) and an
+/// author forces it (`panels=`). The page draws them; the engine only names them, so a
+/// scenario file with a misspelt view is refused with the names it accepts.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[serde(rename_all = "kebab-case")]
+pub enum View {
+    /// The API server, etcd members and leader elections, with buttons to stop and
+    /// start them.
+    ControlPlane,
+    /// One request's path through the API server (authentication … etcd).
+    Requests,
+    /// The informers and work queues of the controllers.
+    Queues,
+    /// What if: fork the session with one change and compare the two.
+    Compare,
+    /// Services: endpoints, traffic and what the users see.
+    Services,
+    /// Every node's capacity and Pods.
+    Board,
+    /// The history of changes, to rewind.
+    Timeline,
+    /// Deployments: rollouts, their revisions and conditions.
+    Deployments,
+    /// The Kubernetes Events as `kubectl get events` lists them.
+    Events,
+}
+
+impl View {
+    /// Every view, in the order the page lists them.
+    pub const ALL: &'static [View] = &[
+        View::ControlPlane,
+        View::Requests,
+        View::Queues,
+        View::Compare,
+        View::Services,
+        View::Board,
+        View::Timeline,
+        View::Deployments,
+        View::Events,
+    ];
+
+    /// The name a scenario file and a URL use.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            View::ControlPlane => "control-plane",
+            View::Requests => "requests",
+            View::Queues => "queues",
+            View::Compare => "compare",
+            View::Services => "services",
+            View::Board => "board",
+            View::Timeline => "timeline",
+            View::Deployments => "deployments",
+            View::Events => "events",
+        }
+    }
+
+    /// The view named `s`, if any.
+    pub fn parse(s: &str) -> Option<View> {
+        View::ALL.iter().copied().find(|v| v.as_str() == s)
+    }
 }
 
 /// The built-in scenarios, in course order: (id, YAML).
@@ -921,6 +987,25 @@ mod tests {
         assert!(e.contains("must be lowercase"), "{e}");
         let e = parse("id: x\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ncluster: {nodes: [{name: n1}]}\ngoals:\n  - label: {en: a, zh: b}\n    expect: deployment/x {.spec.replicas} ~ 3\n", "m.yaml").unwrap_err();
         assert!(e.contains("unknown operator \"~\""), "{e}");
+    }
+
+    #[test]
+    fn a_lesson_names_its_views_and_a_misspelt_view_is_refused_with_the_names_accepted() {
+        let head = "id: x\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ncluster: {nodes: [{name: n1}]}\n";
+        let s = parse(
+            &format!("{head}views: [control-plane, timeline]\n"),
+            "m.yaml",
+        )
+        .unwrap();
+        assert_eq!(s.views, vec![View::ControlPlane, View::Timeline]);
+        assert_eq!(parse(head, "m.yaml").unwrap().views, vec![]);
+        let e = parse(&format!("{head}views: [timelime]\n"), "m.yaml").unwrap_err();
+        assert!(e.starts_with("error: m.yaml at line 5"), "{e}");
+        for v in View::ALL {
+            assert!(e.contains(&format!("`{}`", v.as_str())), "{e}");
+            assert_eq!(View::parse(v.as_str()), Some(*v));
+        }
+        assert_eq!(View::parse("chian"), None);
     }
 
     #[test]

@@ -107,7 +107,8 @@ pub fn console() -> Html {
         })
     };
     html! {
-        <section class="console" aria-label={t(lang, "Console")}>
+        // Empty, it takes the room of its prompt only (the lesson beside it needs it).
+        <section class={classes!("console", entries.is_empty().then_some("empty"))} aria-label={t(lang, "Console")}>
             <h2>{ t(lang, "Console") }<span class="sub">{ t(lang, " — kubectl and sim commands; clicks appear here too") }</span></h2>
             <div class="out" ref={out_ref} role="log" aria-live="polite" data-testid="console-output">
                 { for entries.iter().map(|e| html! {
@@ -134,10 +135,12 @@ pub fn console() -> Html {
                 <textarea rows="1" value={(*text).clone()} {oninput} {onkeydown} spellcheck="false"
                     autocomplete="off" aria-label={t(lang, "Command (kubectl or sim)")} data-testid="console-input" id="console-input"
                     aria-describedby="console-keys"
-                    placeholder={t(lang, "kubectl get pods -o wide   (Tab completes, ↑/↓ history, Shift+Enter for a new line)")} />
+                    placeholder="kubectl get pods -o wide" />
             </div>
             <div class="keys" id="console-keys">
-                { t(lang, "Tab completes · Esc then Tab leaves the console · Ctrl+C stops a waiting command") }
+                // The keys below the prompt, not in its placeholder (one line there, which a
+                // narrow box would cut).
+                { t(lang, "Tab completes · ↑/↓ history · Shift+Enter for a new line · Esc then Tab leaves the console · Ctrl+C stops a waiting command") }
             </div>
         </section>
     }

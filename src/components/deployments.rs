@@ -22,7 +22,7 @@ pub fn deployment_panel() -> Html {
     }
     let shown = details.len();
     html! {
-        <section class="deployments" aria-label={t(lang, "Deployments: rollouts and history")}>
+        <section class="deployments" aria-label={t(lang, "Deployments: rollouts and history")} data-testid="deployments">
             { for details.into_iter().map(|d| html! { <DeploymentRow detail={d} /> }) }
             if shown < total {
                 <p class="aggmore" data-testid="deployments-more">{ trf(lang, "Showing {} of {} Deployments: those still rolling out first (kubectl rollout status and kubectl get reach every one).", &[&shown, &total]) }</p>
@@ -103,6 +103,8 @@ fn deployment_row(props: &RowProps) -> Html {
                     </span>
                 }) }
             </div>
+            // A read-only page shows the history, not controls that do nothing.
+            if !sim.readonly() {
             <div class="drow-actions">
                 <label>{ format!("{} ", t(lang, "image")) }<input ref={image_ref} value={next_image(&d.image)} aria-label={trf(lang, "New image for Deployment {}", &[&name])} data-testid={format!("image-{}", d.name)} /></label>
                 <button class="btn" onclick={set_image} data-testid={format!("set-image-{}", d.name)}>{ t(lang, "Set image") }</button>
@@ -117,6 +119,7 @@ fn deployment_row(props: &RowProps) -> Html {
                 <button class="btn" onclick={run(pause)} aria-pressed={d.paused.to_string()} data-testid={format!("pause-{}", d.name)}>{ if d.paused { t(lang, "Resume") } else { t(lang, "Pause") } }</button>
                 <button class="btn" onclick={run(Verb::Restart(d.name.clone()))}>{ t(lang, "Restart") }</button>
             </div>
+            }
             <table class="history" aria-label={trf(lang, "Revision history of Deployment {}", &[&name])}>
                 <thead><tr><th>{ t(lang, "REVISION") }</th><th>{ t(lang, "REPLICASET") }</th><th>{ t(lang, "IMAGES") }</th><th>{ t(lang, "READY/DESIRED") }</th><th>{ t(lang, "CHANGE-CAUSE") }</th></tr></thead>
                 <tbody>

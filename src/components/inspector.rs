@@ -4,7 +4,7 @@
 
 use crate::i18n::{t, trf, InLang};
 use crate::sim::{use_sim, Selection, SimHandle, Verb};
-use crate::view::{node_detail, pod_path, NodeDetail, PodPath, StageState};
+use crate::view::{absence, node_detail, pod_path, Absence, NodeDetail, PodPath, StageState};
 use kubeplay_engine::printers::describe::describe;
 use kubeplay_engine::printers::yaml::to_yaml;
 use kubeplay_engine::time::clock_label;
@@ -112,14 +112,12 @@ pub fn inspector() -> Html {
             Some(text) => {
                 html! { <pre class="objtext" data-testid="inspector-text">{ text }</pre> }
             }
-            None => html! { <p class="gone">{ t(lang, "It no longer exists.") }</p> },
+            None => gone(&sim, s),
         },
         (Tab::Overview, Selection::Pod(name)) => {
             match pod_path(&sim.state.borrow().cluster, name) {
                 Some(p) => pod_view(&sim, &p),
-                None => {
-                    html! { <p class="gone">{ trf(lang, "Pod {} no longer exists.", &[name]) }</p> }
-                }
+                None => gone(&sim, &selected),
             }
         }
         (
@@ -134,9 +132,7 @@ pub fn inspector() -> Html {
         (Tab::Overview, Selection::Node(name)) => {
             match node_detail(&sim.state.borrow().cluster, name) {
                 Some(n) => node_view(&sim, &n),
-                None => {
-                    html! { <p class="gone">{ trf(lang, "Node {} no longer exists.", &[name]) }</p> }
-                }
+                None => gone(&sim, &selected),
             }
         }
     };
@@ -167,6 +163,27 @@ pub fn inspector() -> Html {
     }
 }
 
+/// The selection is not in the cluster now: rewound to before it was created ("not
+/// created yet", with when it is), or deleted ("no longer exists").
+fn gone(sim: &SimHandle, sel: &Selection) -> Html {
+    let lang = sim.lang();
+    let (kind, key) = sel.kind_key();
+    let why = {
+        let s = sim.state.borrow();
+        absence(&s.cluster, s.future.as_ref(), kind, &key)
+    };
+    let what = format!("{} {}", kind.name(), key.name);
+    let text = match why {
+        Absence::NotYet(at) => trf(
+            lang,
+            "{} is not created yet: the recorded history creates it at {}.",
+            &[&what, &clock_label(at)],
+        ),
+        Absence::Gone => trf(lang, "{} no longer exists.", &[&what]),
+    };
+    html! { <p class="gone" data-testid="inspector-gone">{ text }</p> }
+}
+
 /// The why-trace of the selection: upstream causes first (indented by how far
 /// upstream), then its own steps; for a stuck Pod, where it is stuck and the evidence.
 fn why_view(sim: &SimHandle, sel: &Selection) -> Html {
@@ -186,7 +203,7 @@ fn why_view(sim: &SimHandle, sel: &Selection) -> Html {
         (trace, stuck)
     };
     let Some(trace) = trace else {
-        return html! { <p class="gone">{ t(lang, "It no longer exists.") }</p> };
+        return gone(sim, sel);
     };
     let max_depth = trace.iter().map(|c| c.depth).max().unwrap_or(0);
     html! {
@@ -296,7 +313,7 @@ fn node_view(sim: &SimHandle, n: &NodeDetail) -> Html {
     html! {
         <div class="node-detail">
             <h2>{ trf(lang, "Node {}", &[&n.name]) }<span class="sub">{ format!(" · {}{}", n.status, if n.partitioned { t(lang, " · partitioned") } else if !n.powered { t(lang, " · powered off") } else { "" }) }</span></h2>
-            <p>{ crate::components::chain::heartbeat_line(lang, n.silence, false) }</p>
+            <p>{ crate::components::chain::heartbeat_line(lang, n.silence) }</p>
             <table class="verdicts" aria-label={t(lang, "Node conditions")}>
                 <thead><tr><th>{ t(lang, "TYPE") }</th><th>{ t(lang, "STATUS") }</th><th>{ t(lang, "REASON") }</th><th>{ t(lang, "MESSAGE") }</th></tr></thead>
                 <tbody>{ for n.conditions.iter().map(|(t, s, r, m)| html! { <tr><td>{t}</td><td>{s}</td><td>{r}</td><td>{m}</td></tr> }) }</tbody>

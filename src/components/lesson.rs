@@ -2,7 +2,7 @@
 //! them with a click, watch its goals tick themselves; share the session as a link.
 
 use crate::i18n::{t, trf, Lang};
-use crate::sim::{use_sim, ScenarioSource, SimHandle, SimState};
+use crate::sim::{use_sim, Panel, ScenarioSource, SimHandle, SimState};
 use kubeplay_engine::scenario::{parse, BUILTIN};
 use kubeplay_engine::time::{clock_label, SimTime};
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
@@ -15,13 +15,28 @@ fn lang_code(l: Lang) -> &'static str {
     }
 }
 
+/// The picker's prompt option (it changes nothing).
+const PROMPT: &str = "-";
+
+/// The built-in lessons' titles, read once (parsing forty scenario files on every
+/// redraw of the panel cost the page a frame's time).
+fn builtin_titles() -> &'static [(&'static str, kubeplay_engine::scenario::Text)] {
+    static TITLES: std::sync::OnceLock<Vec<(&'static str, kubeplay_engine::scenario::Text)>> =
+        std::sync::OnceLock::new();
+    TITLES.get_or_init(|| {
+        BUILTIN
+            .iter()
+            .filter_map(|(id, y)| parse(y, id).ok().map(|s| (*id, s.title)))
+            .collect()
+    })
+}
+
 /// The lesson panel.
 #[function_component(Lesson)]
 pub fn lesson() -> Html {
     let sim = use_sim();
     let lang = sim.lang();
     let code = lang_code(lang);
-    let own = use_state(String::new);
     let own_error = use_state(|| None::<String>);
     let share_url = use_state(|| None::<String>);
     let LessonModel {
@@ -31,53 +46,19 @@ pub fn lesson() -> Html {
         title,
         description,
         readonly,
+        current,
     } = LessonModel::of(&sim.state.borrow(), code);
-    let pick = {
-        let sim = sim.clone();
+    // The current step in view inside the steps' own scroll box (the page stays put).
+    let steps_ref = use_node_ref();
+    {
+        let steps_ref = steps_ref.clone();
+        use_effect_with((current, title.clone()), move |_| {
+            scroll_to_current(&steps_ref);
+        });
+    }
+    let on_error = {
         let own_error = own_error.clone();
-        Callback::from(move |e: Event| {
-            let sel: HtmlSelectElement = e.target_unchecked_into();
-            let v = sel.value();
-            let src = match v.as_str() {
-                "" => None,
-                "own" => return,
-                id => Some(ScenarioSource::Id(id.to_string())),
-            };
-            if let Err(e) = sim.load(src) {
-                own_error.set(Some(e));
-            }
-        })
-    };
-    let own_input = {
-        let own = own.clone();
-        Callback::from(move |e: InputEvent| {
-            let ta: HtmlTextAreaElement = e.target_unchecked_into();
-            own.set(ta.value());
-        })
-    };
-    let load_own = {
-        let sim = sim.clone();
-        let own = own.clone();
-        let own_error = own_error.clone();
-        Callback::from(move |_| {
-            // Validate first: a bad file leaves the cluster as it is.
-            match parse(&own, "scenario.yaml") {
-                Err(e) => own_error.set(Some(e)),
-                Ok(_) => match sim.load(Some(ScenarioSource::Yaml((*own).clone()))) {
-                    Ok(()) => own_error.set(None),
-                    Err(e) => own_error.set(Some(e)),
-                },
-            }
-        })
-    };
-    let record = {
-        let sim = sim.clone();
-        let own = own.clone();
-        let own_error = own_error.clone();
-        Callback::from(move |_| {
-            own.set(sim.record_lesson());
-            own_error.set(None);
-        })
+        Callback::from(move |e: Option<String>| own_error.set(e))
     };
     let share = {
         let sim = sim.clone();
@@ -95,7 +76,7 @@ pub fn lesson() -> Html {
     };
     let tool = {
         let options = sim.state.borrow().options.clone();
-        move |name: &str| options.shows_tool(name)
+        move |tool: Panel| options.shows_tool(tool)
     };
     // Locked on a lesson, its title below names it; locked on the playground, say so.
     let current_title = active
@@ -104,25 +85,14 @@ pub fn lesson() -> Html {
     html! {
         <section class="lesson" aria-label={t(lang, "Lesson")} data-testid="lesson">
             <div class="lesson-head">
-                if !tool("picker") && current_title.is_some() {
+                if !tool(Panel::Picker) && current_title.is_some() {
                     // Locked (readonly=1, or an embed that leaves the picker out): the
                     // lesson is named, not chosen.
                     <span class="lesson-locked" data-testid="lesson-locked"><b>{ t(lang, "Lesson") }</b>{ " " }{ current_title.unwrap_or_default() }</span>
-                } else if tool("picker") {
-                <label>
-                    <span class="lesson-label">{ t(lang, "Lesson") }</span>
-                    <select onchange={pick} data-testid="scenario-picker" aria-label={t(lang, "Choose a lesson")}>
-                        <option value="" selected={active.is_none()}>{ t(lang, "Playground (no lesson)") }</option>
-                        { for BUILTIN.iter().filter_map(|(id, y)| parse(y, id).ok().map(|s| (id, s))).map(|(id, s)| html! {
-                            <option value={id.to_string()} selected={active.as_deref() == Some(id)}>{ s.title.get(code).to_string() }</option>
-                        }) }
-                        if active.as_deref() == Some("own") {
-                            <option value="own" selected=true>{ t(lang, "Your own scenario") }</option>
-                        }
-                    </select>
-                </label>
+                } else if tool(Panel::Picker) {
+                <Picker active={active.clone()} on_error={on_error.clone()} />
                 }
-                if tool("share") {
+                if tool(Panel::Share) {
                 <button class="btn" onclick={share} data-testid="share" title={t(lang, "Put this whole session in a link: opening it reproduces the same state")}>{ t(lang, "Share") }</button>
                 if let Some(u) = &*share_url {
                     <input class="share-url" readonly=true value={u.clone()} data-testid="share-url" aria-label={t(lang, "Link to this session")}
@@ -130,24 +100,28 @@ pub fn lesson() -> Html {
                 }
                 }
             </div>
+            if active.is_none() && tool(Panel::Picker) {
+                <p class="lesson-none">{ t(lang, "Playground (no lesson)") }</p>
+            }
             if let (Some(title), Some(desc)) = (title, description) {
                 <h2>{ title }</h2>
-                <p class="lesson-desc">{ desc }</p>
+                // What to do now first (the current step, its Run, the goals), then
+                // what the lesson is about.
                 <div class="lesson-body">
-                    { steps_view(&sim, lang, &steps, readonly) }
+                    { steps_view(&sim, lang, &steps, readonly, current, &steps_ref) }
                     { goals_view(lang, &goals) }
                 </div>
-            }
-            if !readonly && tool("author") {
-                <details class="own">
-                    <summary>{ t(lang, "Write your own scenario (YAML)") }</summary>
-                    <textarea rows="10" spellcheck="false" oninput={own_input} value={(*own).clone()} data-testid="own-yaml"
-                        aria-label={t(lang, "Scenario YAML")} placeholder="id: my-lesson\ntitle: { en: …, zh: … }\ndescription: { en: …, zh: … }\ncluster:\n  nodes: [{ name: node-1 }]\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=2\ngoals:\n  - label: { en: Two ready, zh: 两个就绪 }\n    expect: deployment/web {.status.readyReplicas} == 2" />
-                    <button class="btn" onclick={load_own} data-testid="own-load">{ t(lang, "Check and load") }</button>
-                    <button class="btn" onclick={record} data-testid="own-record" title={t(lang, "Write what you did in this session as a lesson: its cluster, your commands as steps, goals from what changed. Then edit it here.")}>{ t(lang, "Write this session as a lesson") }</button>
+                // What the lesson is about: open above an embed's chain, a click away in
+                // the dock (where the step and the goals need the room).
+                <details class="lesson-about" open={sim.state.borrow().options.embed}>
+                    <summary>{ t(lang, "About this lesson") }</summary>
+                    <p class="lesson-desc">{ desc }</p>
                 </details>
             }
-            if !readonly && tool("import") {
+            if !readonly && tool(Panel::Author) {
+                <OwnScenario {on_error} />
+            }
+            if !readonly && tool(Panel::Import) {
                 <crate::components::import::ImportPanel />
             }
             if let Some(e) = &*own_error {
@@ -157,9 +131,116 @@ pub fn lesson() -> Html {
     }
 }
 
+/// Properties of [`Picker`].
+#[derive(Properties, PartialEq)]
+struct PickerProps {
+    /// The lesson open (a built-in id, `own`), if any.
+    active: Option<String>,
+    /// A lesson that cannot be loaded, or None.
+    on_error: Callback<Option<String>>,
+}
+
+/// The lesson picker: a short prompt (never a long title a narrow box would cut: the
+/// lesson open is named in full below it), the playground, the built-in lessons.
+#[function_component(Picker)]
+fn picker(props: &PickerProps) -> Html {
+    let sim = use_sim();
+    let lang = sim.lang();
+    let code = lang_code(lang);
+    // The forty titles are read from their scenario files after the first paint: the
+    // chain comes first.
+    let painted = super::use_after_first_paint();
+    let active = props.active.clone();
+    let pick = {
+        let on_error = props.on_error.clone();
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            let v = sel.value();
+            // The picker always shows its prompt: the lesson open is named below it.
+            sel.set_selected_index(0);
+            let src = match v.as_str() {
+                PROMPT | "own" => return,
+                "" => None,
+                id => Some(ScenarioSource::Id(id.to_string())),
+            };
+            if let Err(e) = sim.load(src) {
+                on_error.emit(Some(e));
+            }
+        })
+    };
+    html! {
+        <label>
+            <span class="lesson-label">{ t(lang, "Lesson") }</span>
+            <select onchange={pick} data-testid="scenario-picker" aria-label={t(lang, "Choose a lesson")}>
+                <option value={PROMPT} selected=true>{ if active.is_some() { t(lang, "Another lesson…") } else { t(lang, "Choose a lesson…") } }</option>
+                if active.is_some() {
+                    <option value="">{ t(lang, "Playground (no lesson)") }</option>
+                }
+                { for (if painted { builtin_titles() } else { &[] }).iter().map(|(id, title)| html! {
+                    <option value={id.to_string()} disabled={active.as_deref() == Some(*id)}>{ title.get(code).to_string() }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
+/// Properties of [`OwnScenario`].
+#[derive(Properties, PartialEq)]
+struct OwnProps {
+    /// What was wrong with the file (None: nothing).
+    on_error: Callback<Option<String>>,
+}
+
+/// Writing one's own scenario: a YAML box, checked before it loads, and the session
+/// written as a lesson to start from.
+#[function_component(OwnScenario)]
+fn own_scenario(props: &OwnProps) -> Html {
+    let sim = use_sim();
+    let lang = sim.lang();
+    let own = use_state(String::new);
+    let own_input = {
+        let own = own.clone();
+        Callback::from(move |e: InputEvent| {
+            let ta: HtmlTextAreaElement = e.target_unchecked_into();
+            own.set(ta.value());
+        })
+    };
+    let load_own = {
+        let sim = sim.clone();
+        let own = own.clone();
+        let on_error = props.on_error.clone();
+        Callback::from(move |_| {
+            // Validate first: a bad file leaves the cluster as it is.
+            match parse(&own, "scenario.yaml") {
+                Err(e) => on_error.emit(Some(e)),
+                Ok(_) => on_error.emit(sim.load(Some(ScenarioSource::Yaml((*own).clone()))).err()),
+            }
+        })
+    };
+    let record = {
+        let own = own.clone();
+        let on_error = props.on_error.clone();
+        Callback::from(move |_| {
+            own.set(sim.record_lesson());
+            on_error.emit(None);
+        })
+    };
+    html! {
+        <details class="own">
+            <summary>{ t(lang, "Write your own scenario (YAML)") }</summary>
+            <textarea rows="10" spellcheck="false" oninput={own_input} value={(*own).clone()} data-testid="own-yaml"
+                aria-label={t(lang, "Scenario YAML")} placeholder="id: my-lesson\ntitle: { en: …, zh: … }\ndescription: { en: …, zh: … }\ncluster:\n  nodes: [{ name: node-1 }]\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=2\ngoals:\n  - label: { en: Two ready, zh: 两个就绪 }\n    expect: deployment/web {.status.readyReplicas} == 2" />
+            <button class="btn" onclick={load_own} data-testid="own-load">{ t(lang, "Check and load") }</button>
+            <button class="btn" onclick={record} data-testid="own-record" title={t(lang, "Write what you did in this session as a lesson: its cluster, your commands as steps, goals from what changed. Then edit it here.")}>{ t(lang, "Write this session as a lesson") }</button>
+        </details>
+    }
+}
+
 /// One step as the panel shows it.
 #[derive(Clone, PartialEq)]
 struct StepView {
+    /// Run already (ticked).
+    ran: bool,
     text: String,
     command: Option<String>,
     predict: Option<PredictView>,
@@ -222,22 +303,77 @@ impl PredictView {
     }
 }
 
+/// Scroll the steps' box so its current step is in view (not the page: the box
+/// scrolls inside the lesson).
+fn scroll_to_current(steps: &NodeRef) {
+    use wasm_bindgen::JsCast;
+    let Some(list) = steps.cast::<web_sys::HtmlElement>() else {
+        return;
+    };
+    let Some(item) = list
+        .query_selector("li.current")
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    let top = item.offset_top() - list.offset_top();
+    let bottom = top + item.offset_height();
+    let (shown, room) = (list.scroll_top(), list.client_height());
+    if top < shown || bottom > shown + room {
+        // The whole step where it fits; a step taller than the box shows its end, where
+        // its command and Run are.
+        let to = if item.offset_height() > room {
+            bottom - room + 4
+        } else {
+            top - 4
+        };
+        list.set_scroll_top(to.max(0));
+    }
+}
+
+/// On a narrow full page the dock is a bottom sheet: a step that runs folds it to its
+/// one-line status, so the learner watches the chain.
+fn folds_sheet() -> bool {
+    // The same width as the stylesheet's sheet layout.
+    web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w < 1100.0)
+}
+
 /// The lesson's steps, each with its command and a Run button (a "predict, then run"
-/// step asks first).
-fn steps_view(sim: &SimHandle, lang: Lang, steps: &[StepView], readonly: bool) -> Html {
+/// step asks first); the current one marked, those run ticked. The list scrolls in its
+/// own box, so the current step and the goals beside it stay in view.
+fn steps_view(
+    sim: &SimHandle,
+    lang: Lang,
+    steps: &[StepView],
+    readonly: bool,
+    current: usize,
+    list: &NodeRef,
+) -> Html {
     if steps.is_empty() {
         return html! {};
     }
+    let embed = sim.state.borrow().options.embed;
     html! {
-        <ol class="lesson-steps" aria-label={t(lang, "Steps")}>
+        <ol class="lesson-steps" aria-label={t(lang, "Steps")} ref={list.clone()} data-testid="steps">
             { for steps.iter().enumerate().map(|(i, st)| {
                 let run = {
                     let sim = sim.clone();
-                    Callback::from(move |_| sim.run_step(i))
+                    Callback::from(move |_| {
+                        sim.run_step(i);
+                        if !embed && folds_sheet() {
+                            sim.fold_dock();
+                        }
+                    })
                 };
                 html! {
-                    <li>
-                        <span>{ &st.text }</span>
+                    <li class={classes!((i == current).then_some("current"), st.ran.then_some("ran"))}
+                        aria-current={(i == current).then_some("step")} data-testid={format!("step-item-{i}")}>
+                        <span>{ &st.text }{ if st.ran { html! { <span class="ran-mark" title={t(lang, "run")}>{ " ✓" }</span> } } else { html! {} } }</span>
                         if let Some(c) = &st.command {
                             <code class="step-cmd">{ c.lines().next().unwrap_or_default().to_string() }{ if c.trim_end().lines().count() > 1 { " …" } else { "" } }</code>
                             if let Some(p) = &st.predict {
@@ -376,6 +512,8 @@ struct LessonModel {
     title: Option<String>,
     description: Option<String>,
     readonly: bool,
+    /// The step to do now: the one after the last run.
+    current: usize,
 }
 
 impl LessonModel {
@@ -393,6 +531,7 @@ impl LessonModel {
                         .iter()
                         .enumerate()
                         .map(|(i, st)| StepView {
+                            ran: s.steps_ran.contains(&i),
                             text: st.text.get(code).to_string(),
                             command: st.command.clone(),
                             predict: st.predict.as_ref().map(|q| PredictView::of(s, i, q, code)),
@@ -413,6 +552,10 @@ impl LessonModel {
             title: a.map(|a| a.scenario.title.get(code).to_string()),
             description: a.map(|a| a.scenario.description.get(code).to_string()),
             readonly: s.options.readonly,
+            current: s.steps_ran.last().map_or(0, |i| {
+                let last = a.map_or(0, |a| a.scenario.steps.len().saturating_sub(1));
+                (i + 1).min(last)
+            }),
         }
     }
 }

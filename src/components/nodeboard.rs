@@ -84,7 +84,7 @@ pub fn node_board() -> Html {
                                 <button class="linkish" onclick={inspect} title={t(lang, "Open in the inspector")}>{ &d.name }</button>
                                 <span class="nodestatus">{ &d.status }</span>
                             </header>
-                            { crate::components::chain::heartbeat_line(lang, d.silence, false) }
+                            { crate::components::chain::heartbeat_line(lang, d.silence) }
                             if !badges.is_empty() {
                                 <div class="badges">{ for badges.iter().map(|(b, t)| html! { <span class="badge" title={*t}>{ *b }</span> }) }</div>
                             }

@@ -91,16 +91,7 @@ pub fn request_path() -> Html {
                 { t(lang, "Request path") }
                 <span class="sub">{ t(lang, " — each kubectl request through the API server's stages") }</span>
             </h2>
-            <div class="identity">
-                <label>
-                    { t(lang, "kubectl acts as") }{ " " }
-                    <select data-testid="context-select" onchange={switch} disabled={sim.readonly()}>
-                        { for contexts.iter().map(|n| html! {
-                            <option value={n.clone()} selected={*n == current}>{ n }</option>
-                        }) }
-                    </select>
-                </label>
-            </div>
+            { identity(&sim, &contexts, &current, switch) }
             if let Some(r) = shown {
                 <div class="request" data-testid="request-shown" data-code={r.code.to_string()}>
                     <p class="cmd"><code>{ &r.command }</code></p>
@@ -143,5 +134,33 @@ pub fn request_path() -> Html {
                 </ul>
             }
         </section>
+    }
+}
+
+/// Who kubectl acts as: a switch between the kubeconfig's contexts, or on a read-only
+/// page the context as text (not a select that switches nothing).
+fn identity(
+    sim: &crate::sim::SimHandle,
+    contexts: &[String],
+    current: &str,
+    switch: Callback<Event>,
+) -> Html {
+    let lang = sim.lang();
+    html! {
+        <div class="identity">
+            <label>
+                { t(lang, "kubectl acts as") }{ " " }
+                // Read-only: the context as text, not a select that switches nothing.
+                if sim.readonly() {
+                    <code data-testid="context-current">{ &current }</code>
+                } else {
+                    <select data-testid="context-select" onchange={switch}>
+                        { for contexts.iter().map(|n| html! {
+                            <option value={n.clone()} selected={*n == current}>{ n }</option>
+                        }) }
+                    </select>
+                }
+            </label>
+        </div>
     }
 }

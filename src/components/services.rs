@@ -35,7 +35,7 @@ pub fn service_panel() -> Html {
             if hidden > 0 {
                 <p class="aggmore">{ trf(lang, "… and {} more Services (kubectl get svc lists every one)", &[&hidden]) }</p>
             }
-            if !unexposed.is_empty() {
+            if !unexposed.is_empty() && !sim.readonly() {
                 <p class="svc-unexposed">
                     { t(lang, "No Service in front of:") }
                     { for unexposed.into_iter().map(|d| html! {
@@ -56,6 +56,7 @@ struct RowProps {
 fn service_row(props: &RowProps) -> Html {
     let sim = use_sim();
     let lang = sim.lang();
+    let readonly = sim.readonly();
     let v = &props.view;
     let act = |verb: Verb| {
         let sim = sim.clone();
@@ -112,43 +113,63 @@ fn service_row(props: &RowProps) -> Html {
                 <p class="svc-buttons">
                     if let Some(rps) = v.rps {
                         <span class="svc-rps">{ trf(lang, "{} requests/s", &[&rps]) }</span>
-                        <button data-testid="svc-stop" onclick={act(Verb::StopTraffic(v.name.clone()))}>{ t(lang, "Stop traffic") }</button>
-                    } else {
+                        if !readonly {
+                            <button data-testid="svc-stop" onclick={act(Verb::StopTraffic(v.name.clone()))}>{ t(lang, "Stop traffic") }</button>
+                        }
+                    } else if !readonly {
                         <button data-testid="svc-traffic-start" onclick={act(Verb::Traffic(v.name.clone(), 20))}>{ t(lang, "Send 20 requests/s") }</button>
                     }
                 </p>
             </div>
-            <div class="svc-card business">
-                <h3>{ t(lang, "Business outcome") }</h3>
-                if let Some((store, b)) = &v.business {
-                    <p class="svc-store">{ trf(lang, "Messages kept in: {}", &[store]) }</p>
-                    <table class="biz" data-testid="svc-business">
-                        <tr><th>{ t(lang, "accepted") }</th><td>{ b[0] }</td></tr>
-                        <tr class={classes!((b[1] > 0).then_some("bad"))}><th>{ t(lang, "accepted twice") }</th><td>{ b[1] }</td></tr>
-                        <tr class={classes!((b[2] > 0).then_some("bad"))}><th>{ t(lang, "lost") }</th><td>{ b[2] }</td></tr>
-                        <tr><th>{ "409 / 200 / 404 / 503" }</th><td>{ format!("{} / {} / {} / {}", b[3], b[4], b[5], b[6]) }</td></tr>
-                    </table>
-                    // The course's switch: an authoritative store behind another Service,
-                    // or back to each Pod's memory.
-                    <p class="svc-buttons">
-                        if store == "memory" {
-                            { for v.others.iter().take(3).map(|o| html! {
-                                <button data-testid={format!("svc-store-{o}")} onclick={act(Verb::App(v.name.clone(), Some(o.clone())))}>{ trf(lang, "Keep messages in the database behind service/{}", &[o]) }</button>
-                            }) }
-                            if v.others.is_empty() {
-                                <span class="svc-hint">{ t(lang, "For a database: create and expose a Deployment for it, then choose it here.") }</span>
-                            }
-                        } else {
-                            <button data-testid="svc-store-memory" onclick={act(Verb::App(v.name.clone(), None))}>{ t(lang, "Keep messages in each Pod's memory") }</button>
+            { business_card(&sim, v) }
+        </article>
+    }
+}
+
+/// The business card: what the message API made of the requests (accepted, accepted
+/// twice, lost, the status codes), and the course's switch of where it keeps them.
+fn business_card(sim: &crate::sim::SimHandle, v: &ServiceView) -> Html {
+    let lang = sim.lang();
+    let readonly = sim.readonly();
+    let act = |verb: Verb| {
+        let sim = sim.clone();
+        Callback::from(move |_| sim.act(verb.clone()))
+    };
+    html! {
+        <div class="svc-card business">
+            <h3>{ t(lang, "Business outcome") }</h3>
+            if let Some((store, b)) = &v.business {
+                <p class="svc-store">{ trf(lang, "Messages kept in: {}", &[store]) }</p>
+                <table class="biz" data-testid="svc-business">
+                    <tr><th>{ t(lang, "accepted") }</th><td>{ b[0] }</td></tr>
+                    <tr class={classes!((b[1] > 0).then_some("bad"))}><th>{ t(lang, "accepted twice") }</th><td>{ b[1] }</td></tr>
+                    <tr class={classes!((b[2] > 0).then_some("bad"))}><th>{ t(lang, "lost") }</th><td>{ b[2] }</td></tr>
+                    <tr><th>{ "409 / 200 / 404 / 503" }</th><td>{ format!("{} / {} / {} / {}", b[3], b[4], b[5], b[6]) }</td></tr>
+                </table>
+                // The course's switch: an authoritative store behind another Service,
+                // or back to each Pod's memory.
+                if !readonly {
+                <p class="svc-buttons">
+                    if store == "memory" {
+                        { for v.others.iter().take(3).map(|o| html! {
+                            <button data-testid={format!("svc-store-{o}")} onclick={act(Verb::App(v.name.clone(), Some(o.clone())))}>{ trf(lang, "Keep messages in the database behind service/{}", &[o]) }</button>
+                        }) }
+                        if v.others.is_empty() {
+                            <span class="svc-hint">{ t(lang, "For a database: create and expose a Deployment for it, then choose it here.") }</span>
                         }
-                    </p>
-                } else {
-                    <p class="svc-none">{ t(lang, "The application is not modelled.") }</p>
+                    } else {
+                        <button data-testid="svc-store-memory" onclick={act(Verb::App(v.name.clone(), None))}>{ t(lang, "Keep messages in each Pod's memory") }</button>
+                    }
+                </p>
+                }
+            } else {
+                <p class="svc-none">{ t(lang, "The application is not modelled.") }</p>
+                if !readonly {
                     <p class="svc-buttons">
                         <button data-testid="svc-app" onclick={act(Verb::App(v.name.clone(), None))}>{ t(lang, "Run the message API (state in memory)") }</button>
                     </p>
                 }
-            </div>
-        </article>
+            }
+        </div>
     }
 }

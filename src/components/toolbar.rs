@@ -97,7 +97,6 @@ pub fn toolbar() -> Html {
                     <span class="forked" data-testid="forked" title={t(lang, "A command after a rewind starts a new history: what came after that moment is gone")}>{ trf(lang, "history forked at {}", &[&clock_label(f)]) }</span>
                 }
             </label>
-            <span class="hint">{ t(lang, "Click a Pod to delete it · click a Node to power it off or on · −/+ to scale") }</span>
             <span class="langs" role="group" aria-label={t(lang, "Language")}>
                 { for [(Lang::En, "English"), (Lang::Zh, "中文")].into_iter().map(|(l, label)| {
                     let sim = sim.clone();

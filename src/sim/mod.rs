@@ -16,6 +16,8 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use yew::prelude::*;
 
+mod pace;
+mod panels;
 mod replay;
 mod rewind;
 mod share;
@@ -23,6 +25,8 @@ mod state;
 mod verbs;
 
 pub use kubeplay_engine::session::{Act, ConsoleEntry, Machine, ScenarioSource};
+pub use pace::*;
+pub use panels::*;
 pub use replay::*;
 pub use rewind::*;
 pub use share::*;
@@ -109,6 +113,7 @@ impl SimHandle {
             if !text.trim().is_empty() {
                 s.history.push(text.trim().to_string());
             }
+            s.acted_in = Some(s.world);
             s.run_text(text);
         });
     }
@@ -120,6 +125,9 @@ impl SimHandle {
             return;
         }
         self.with(|s| {
+            // Before the command: a `sim reset` makes a new world, where the
+            // instruction comes back.
+            s.acted_in = Some(s.world);
             s.run_text(&command);
             let ok = s.console.last().is_some_and(|e| e.ok);
             s.last_error = if ok {
@@ -321,9 +329,23 @@ impl SimHandle {
             scn::expand(&s.cluster, &c)
         };
         match cmd {
-            Ok(c) => self.click(c.trim_end().to_string()),
+            Ok(c) => {
+                self.state.borrow_mut().steps_ran.insert(i);
+                self.click(c.trim_end().to_string());
+            }
             Err(e) => self.with(|s| s.last_error = Some(format!("error: {e}"))),
         }
+    }
+
+    /// Open or close view `v` (the learner's choice, kept in the address).
+    pub fn set_view(&self, v: View, open: bool) {
+        self.with(|s| s.options.views.set(v, open));
+        write_views_param(&self.state.borrow().options.views);
+    }
+
+    /// Fold the dock (on a narrow screen, the bottom sheet to its one-line handle).
+    pub fn fold_dock(&self) {
+        self.with(|s| s.dock_open = false);
     }
 
     /// The link that reopens this session exactly (`#s=`), also put in the address bar.

@@ -10,8 +10,15 @@ use kubeplay_engine::time::human_duration;
 pub struct PageOptions {
     /// `embed=1`: the compact layout for an iframe.
     pub embed: bool,
-    /// `panels=chain,board,timeline,console,goals` (None: all).
-    pub panels: Option<Vec<String>>,
+    /// `panels=chain,goals,timeline` (None: the chain, the lesson, the console and the
+    /// views that come in by need: [`SimState::view_open`]).
+    pub panels: Option<Vec<Panel>>,
+    /// `views=`: the views the learner opened or closed.
+    pub views: ViewChoices,
+    /// What the author should hear about the address: a name `panels=` or `views=`
+    /// does not know, with the names accepted (a console warning, and a small notice
+    /// on a page that is not read-only).
+    pub notices: Vec<String>,
     /// `readonly=1`: the learner watches; no commands, no clicks that change anything.
     pub readonly: bool,
     /// `height=` in px (the iframe's initial height hint).
@@ -29,24 +36,23 @@ pub struct PageOptions {
 }
 
 impl PageOptions {
-    /// Whether panel `name` is shown.
-    pub fn shows(&self, name: &str) -> bool {
-        self.panels
-            .as_ref()
-            .is_none_or(|p| p.iter().any(|x| x == name))
+    /// Whether panel `p` is shown, as far as the address decides (a view's state and
+    /// lesson are [`SimState::shows`]'s).
+    pub fn shows(&self, p: Panel) -> bool {
+        self.panels.as_ref().is_none_or(|list| list.contains(&p))
     }
 
-    /// Whether the lesson panel's tool `name` (`picker`, `share`, `author`) is shown.
-    /// The full page shows all three. An embed is a course author's page: it shows the
-    /// lesson picker only, unless `panels=` lists the tools it wants; `readonly=1`
-    /// locks the lesson (no picker, no authoring).
-    pub fn shows_tool(&self, name: &str) -> bool {
-        if self.readonly && name != "share" {
+    /// Whether the lesson panel's tool (`picker`, `share`, `author`, `import`) is
+    /// shown. The full page shows them all. An embed is a course author's page: it
+    /// shows the lesson picker only, unless `panels=` lists the tools it wants;
+    /// `readonly=1` locks the lesson (no picker, no authoring).
+    pub fn shows_tool(&self, tool: Panel) -> bool {
+        if self.readonly && tool != Panel::Share {
             return false;
         }
         match &self.panels {
-            Some(p) if self.embed => p.iter().any(|x| x == name),
-            _ if self.embed => name == "picker",
+            Some(p) if self.embed => p.contains(&tool),
+            _ if self.embed => tool == Panel::Picker,
             _ => true,
         }
     }
@@ -69,10 +75,9 @@ impl UrlRequest {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The state the URL describes, and an error to show if part of it was bad (the
-    /// page then opens on the default playground rather than not at all). A share link
-    /// comes back still to replay ([`SimState::replay`]): the page replays it in slices.
-    pub fn initial_state(&self) -> (SimState, Option<Said>) {
+    /// The page's options (`embed`, `panels`, `views`, `readonly`…), and the error to
+    /// show about `allowOrigins=*` alone.
+    fn page_options(&self) -> (PageOptions, Option<Said>) {
         let flag = |k: &str| matches!(self.get(k), Some("1" | "true" | "yes"));
         let mut allow_origins: Vec<String> = self
             .get("allowOrigins")
@@ -88,20 +93,37 @@ impl UrlRequest {
         // `*` is obeyed only when the author also says `unsafeAnyOrigin=1`: a typo or a
         // copied example must not open a graded lesson to every site.
         let any_origin = wants_any && flag("unsafeAnyOrigin");
-        let mut error = (wants_any && !any_origin).then(|| {
+        let error = (wants_any && !any_origin).then(|| {
             said(
                 "allowOrigins=* is ignored: add unsafeAnyOrigin=1 to obey commands from any page (unsafe for graded lessons)",
                 &[],
             )
         });
+        let mut notices = Vec::new();
+        let panels = self.get("panels").map(|list| {
+            let (panels, unknown) = parse_panels(list);
+            if !unknown.is_empty() {
+                notices.push(unknown_names_notice("panels", &unknown, &Panel::accepted()));
+            }
+            panels
+        });
+        let views = self.get("views").map_or_else(ViewChoices::default, |list| {
+            let (views, unknown) = ViewChoices::parse(list);
+            if !unknown.is_empty() {
+                let accepted: Vec<&str> = View::ALL.iter().map(|v| v.as_str()).collect();
+                notices.push(unknown_names_notice(
+                    "views",
+                    &unknown,
+                    &accepted.join(", "),
+                ));
+            }
+            views
+        });
         let options = PageOptions {
             embed: flag("embed"),
-            panels: self.get("panels").map(|p| {
-                p.split(',')
-                    .map(|x| x.trim().to_string())
-                    .filter(|x| !x.is_empty())
-                    .collect()
-            }),
+            panels,
+            views,
+            notices,
             readonly: flag("readonly"),
             height: self.get("height").and_then(|h| h.parse().ok()),
             slow_motion: match self.get("slowmo") {
@@ -112,6 +134,14 @@ impl UrlRequest {
             allow_origins,
             any_origin,
         };
+        (options, error)
+    }
+
+    /// The state the URL describes, and an error to show if part of it was bad (the
+    /// page then opens on the default playground rather than not at all). A share link
+    /// comes back still to replay ([`SimState::replay`]): the page replays it in slices.
+    pub fn initial_state(&self) -> (SimState, Option<Said>) {
+        let (options, mut error) = self.page_options();
         let from_hash = if let Some(link) = self.hash.strip_prefix("s=") {
             Some(Session::decode(link).and_then(|s| SimState::start_session(&s)))
         } else {
@@ -137,7 +167,8 @@ impl UrlRequest {
             None => None,
         };
         let state = state.or_else(|| {
-            let id = self.get("scenario")?;
+            // `lesson=` is read as `scenario=` (authors say "lesson").
+            let id = self.get("scenario").or_else(|| self.get("lesson"))?;
             match SimState::with_scenario(ScenarioSource::Id(id.to_string())) {
                 Ok(s) => Some(s),
                 Err(e) => {
@@ -161,6 +192,48 @@ impl UrlRequest {
         }
         s.options = options;
         (s, error)
+    }
+}
+
+/// The notice for names a list parameter (`panels=`, `views=`) does not know.
+pub fn unknown_names_notice(param: &str, unknown: &[String], accepted: &str) -> String {
+    let quoted: Vec<String> = unknown.iter().map(|n| format!("\"{n}\"")).collect();
+    format!(
+        "kubeplay: {param}= names {} that this page does not know (ignored). Accepted: {accepted}",
+        quoted.join(", ")
+    )
+}
+
+/// Keep the learner's choice of views in the address (`views=`), so a reload or a
+/// copied link opens the same views; the rest of the address stays as it is.
+pub fn write_views_param(choices: &ViewChoices) {
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let loc = w.location();
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&loc.search().unwrap_or_default())
+    else {
+        return;
+    };
+    let value = choices.param();
+    if value.is_empty() {
+        params.delete("views");
+    } else {
+        params.set("views", &value);
+    }
+    let query = String::from(params.to_string());
+    let url = format!(
+        "{}{}{}",
+        loc.pathname().unwrap_or_default(),
+        if query.is_empty() {
+            String::new()
+        } else {
+            format!("?{query}")
+        },
+        loc.hash().unwrap_or_default()
+    );
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
 }
 
@@ -330,8 +403,10 @@ pub fn url_request() -> UrlRequest {
     if let Ok(p) = web_sys::UrlSearchParams::new_with_str(&loc.search().unwrap_or_default()) {
         for k in [
             "scenario",
+            "lesson",
             "embed",
             "panels",
+            "views",
             "lang",
             "speed",
             "autoplay",

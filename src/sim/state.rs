@@ -121,6 +121,11 @@ pub struct SimState {
     /// Which world this is (a new one per load and per `sim reset`): views that keep
     /// something per world (the timeline's lanes) start over when it changes.
     pub world: u64,
+    /// The world in which the learner last acted (a click, a command): the page's
+    /// one-line instruction steps aside there, and comes back in a new world.
+    pub acted_in: Option<u64>,
+    /// The lesson's steps run so far (the next one is the current step).
+    pub steps_ran: std::collections::BTreeSet<usize>,
     /// Whether the clock runs.
     pub playing: bool,
     /// Speed multiplier in tenths (10 = real time).
@@ -200,6 +205,8 @@ impl SimState {
             dock_open: false,
             future: None,
             world: next_world(),
+            acted_in: None,
+            steps_ran: Default::default(),
             clock_live: false,
             predictions: Default::default(),
             fork: None,
@@ -228,6 +235,8 @@ impl SimState {
         s.m = m;
         s.slow_motion = true;
         s.playing = !s.scenario.as_ref().is_some_and(|a| a.scenario.paused);
+        // A lesson opens with its step in view: on a narrow screen the sheet is open.
+        s.dock_open = true;
         // A lesson that opens forked: the second branch, with its change, from here.
         if let Some(change) = s.scenario.as_ref().and_then(|a| a.scenario.fork.clone()) {
             s.fork = Some(kubeplay_engine::fork::Fork::start(&s.m, &change)?);

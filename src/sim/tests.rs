@@ -292,7 +292,7 @@ fn the_url_opens_a_scenario_in_embed_mode_with_its_options() {
     assert_eq!(err, None);
     assert_eq!(s.scenario.as_ref().unwrap().scenario.id, "drain-with-pdb");
     assert!(s.options.embed && s.options.readonly && !s.playing);
-    assert!(s.options.shows("goals") && !s.options.shows("console"));
+    assert!(s.options.shows(Panel::Goals) && !s.options.shows(Panel::Console));
     assert_eq!(s.speed_x10, 5);
     assert_eq!(s.lang, crate::i18n::Lang::Zh);
     assert_eq!(

@@ -9,11 +9,11 @@ pub const COL_W: f64 = 238.0;
 /// Horizontal gap between columns (px).
 pub const GAP: f64 = 44.0;
 
-/// Height of a Pod card (px).
-pub const POD_H: f64 = 76.0;
+/// Height of a Pod card (px): four lines (name; status; uid and node; what replaced it).
+pub const POD_H: f64 = 84.0;
 
-/// Height of a Node card (px).
-pub const NODE_H: f64 = 108.0;
+/// Height of a Node card (px): its name, two bars, four lines (Pods, status, heartbeat, taints).
+pub const NODE_H: f64 = 138.0;
 
 /// Height of a Deployment / ReplicaSet card (px).
 pub const OWNER_H: f64 = 84.0;

@@ -12,6 +12,7 @@ use kubeplay_engine::time::{clock_label, SimTime};
 
 mod aggregate;
 mod chain;
+mod control_plane;
 mod deployments;
 mod events;
 mod node;
@@ -20,6 +21,7 @@ mod timeline;
 
 pub use aggregate::*;
 pub use chain::*;
+pub use control_plane::*;
 pub use deployments::*;
 pub use events::*;
 pub use node::*;
@@ -72,6 +74,34 @@ pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
                 y = &y[1..];
             }
         }
+    }
+}
+
+/// Why an object the inspector was showing is not in the cluster now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Absence {
+    /// Rewound to before it was created: the recorded history creates it at this time.
+    NotYet(SimTime),
+    /// It was deleted (or never existed in this history).
+    Gone,
+}
+
+/// Why object `kind`/`key` is absent from `c`: `future` is the furthest history
+/// recorded while rewound (its writes after `c`'s own are what is still to come).
+pub fn absence(
+    c: &Cluster,
+    future: Option<&kubeplay_engine::apiserver::WatchLog>,
+    kind: Kind,
+    key: &kubeplay_engine::apiserver::ObjKey,
+) -> Absence {
+    let created_later = future.and_then(|f| {
+        f.since(c.store.log.len())
+            .find(|e| e.kind == kind && &e.key == key && e.verb == "create")
+            .map(|e| e.time)
+    });
+    match created_later {
+        Some(t) if t > c.now() => Absence::NotYet(t),
+        _ => Absence::Gone,
     }
 }
 

@@ -42,6 +42,13 @@ pub struct ServiceView {
 /// not all ready first, then the others (`kubectl get svc` lists every one).
 pub const SERVICE_ROWS_MAX: usize = 8;
 
+/// Whether the default namespace has a Service of the learner's (not `kubernetes`).
+pub fn has_services(c: &Cluster) -> bool {
+    c.store
+        .list_ns::<Service>("default")
+        .any(|s| s.metadata.name != "kubernetes")
+}
+
 /// The Services in `default` but the API server's own, at most [`SERVICE_ROWS_MAX`]
 /// (troubled ones first), and how many there are in all. One pass over the
 /// EndpointSlices counts every Service's endpoints; the rest is worked out for the

@@ -1,6 +1,7 @@
-// The control plane's own parts in the page: etcd's members as chips above the chain,
-// its quorum lost and regained by clicks, kubectl's timeout in the console, and the
-// etcd lessons played by clicking their steps — in English and Chinese.
+// The control plane's own parts in the page: etcd's members as chips in the
+// control-plane view above the chain, its quorum lost and regained by clicks, kubectl's
+// timeout in the console, and the etcd lessons played by clicking their steps — in
+// English and Chinese.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve, launch, openPage, shot, type } from './harness.mjs';
@@ -10,7 +11,7 @@ before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
 test('clicking etcd members down loses the quorum, kubectl times out, and a click brings it back', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?views=control-plane`);
   await page.getByTestId('ready-web').filter({ hasText: 'ready 3/3' }).waitFor({ timeout: 20000 });
   await page.getByTestId('etcd-members-3').click();
   const quorum = page.getByTestId('etcd-quorum');
@@ -30,10 +31,10 @@ test('clicking etcd members down loses the quorum, kubectl times out, and a clic
   await page.getByRole('button', { name: 'Scale up Deployment web' }).click();
   await page.getByTestId('console-output').getByText('Error from server: etcdserver: request timed out').nth(1).waitFor();
   await page.getByTestId('play').click();
-  await page.locator('section.chain').screenshot({ path: shot('chain-etcd-no-quorum-en.png') });
+  await page.locator('.cpview').screenshot({ path: shot('chain-etcd-no-quorum-en.png') });
   await page.getByTestId('lang-zh').click();
   await banner.getByText(/etcd 已失去多数派/).waitFor();
-  await page.locator('section.chain').screenshot({ path: shot('chain-etcd-no-quorum-zh.png') });
+  await page.locator('.cpview').screenshot({ path: shot('chain-etcd-no-quorum-zh.png') });
   await page.getByTestId('lang-en').click();
   await page.getByTestId('play').click();
   // Back: a member starts, the banner goes, and writes land again.
@@ -46,7 +47,7 @@ test('clicking etcd members down loses the quorum, kubectl times out, and a clic
 });
 
 test('clicking the controller manager\'s leader kills it: no leader, nothing scales, then a standby leads', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?views=control-plane`);
   await page.getByTestId('ready-web').filter({ hasText: 'ready 3/3' }).waitFor({ timeout: 20000 });
   await page.getByTestId('leader-replicas-3').click();
   const kcm = page.getByTestId('leader-kube-controller-manager');
@@ -54,7 +55,7 @@ test('clicking the controller manager\'s leader kills it: no leader, nothing sca
   await kcm.click();
   await kcm.filter({ hasText: /no leader for/ }).waitFor();
   await page.getByRole('button', { name: 'Scale up Deployment web' }).click();
-  await page.locator('section.chain').screenshot({ path: shot('chain-leaderless-en.png') });
+  await page.locator('.cpview').screenshot({ path: shot('chain-leaderless-en.png') });
   // While nobody leads, the stored scale is not acted on.
   await page.waitForTimeout(1500);
   await page.getByTestId('ready-web').filter({ hasText: 'ready 3/4' }).waitFor();
@@ -66,13 +67,13 @@ test('clicking the controller manager\'s leader kills it: no leader, nothing sca
   assert.equal((events.match(/became leader/g) || []).length, 3, events);
   await page.getByTestId('lang-zh').click();
   await page.getByTestId('leader-kube-scheduler').filter({ hasText: '★ control-plane-1' }).waitFor();
-  await page.locator('section.chain').screenshot({ path: shot('chain-leader-zh.png') });
+  await page.locator('.cpview').screenshot({ path: shot('chain-leader-zh.png') });
   assert.deepEqual(errors, []);
   await page.close();
 });
 
 test('three API servers: clicking the leader\'s own one down fails the controller manager over, kubectl keeps answering', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?views=control-plane`);
   await page.getByTestId('ready-web').filter({ hasText: 'ready 3/3' }).waitFor({ timeout: 20000 });
   await page.getByTestId('leader-replicas-3').click();
   await page.getByTestId('apiserver-replicas-3').click();
@@ -86,15 +87,15 @@ test('three API servers: clicking the leader\'s own one down fails the controlle
   await page.getByRole('button', { name: 'Scale up Deployment web' }).click();
   await kcm.filter({ hasText: /★ control-plane-[23]/ }).waitFor({ timeout: 60000 });
   await page.getByTestId('ready-web').filter({ hasText: 'ready 4/4' }).waitFor({ timeout: 30000 });
-  await page.locator('section.chain').screenshot({ path: shot('chain-apiserver-ha-en.png') });
+  await page.locator('.cpview').screenshot({ path: shot('chain-apiserver-ha-en.png') });
   await page.getByTestId('lang-zh').click();
-  await page.locator('section.chain').screenshot({ path: shot('chain-apiserver-ha-zh.png') });
+  await page.locator('.cpview').screenshot({ path: shot('chain-apiserver-ha-zh.png') });
   assert.deepEqual(errors, []);
   await page.close();
 });
 
 test('the queue view: a broken watch misses a scale, 410 Gone relists it, and the Pods converge', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?views=queues`);
   await page.getByTestId('ready-web').filter({ hasText: 'ready 3/3' }).waitFor({ timeout: 20000 });
   const row = page.getByTestId('queue-replicaset-controller');
   await row.and(page.locator('[data-broken="false"]')).waitFor();
@@ -138,7 +139,7 @@ for (const [id, title, steps, goals] of [
 }
 
 test('the request path panel shows each stage, and a switch to alice shows the 403 at authorization', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?views=requests`);
   await page.getByTestId('ready-web').filter({ hasText: 'ready 3/3' }).waitFor({ timeout: 20000 });
   const panel = page.getByTestId('request-path');
   await type(page, 'kubectl scale deployment web --replicas=4');

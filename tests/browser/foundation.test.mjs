@@ -2,7 +2,7 @@
 // power a node off and watch it go NotReady; scale with the buttons.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, shot } from './harness.mjs';
+import { serve, launch, openPage, shot, openView } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -45,6 +45,9 @@ test('deleting a Pod by clicking drops ready to 2 and a replacement with a new n
   const afterNames = await page.getByRole('button', { name: /^Pod web-/ }).evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
   const fresh = afterNames.filter((n) => !before.includes(n));
   assert.equal(fresh.length, 1, `one replacement Pod: ${afterNames}`);
+  // The story in Events: opened from the Views menu.
+  await openView(page, 'events');
+  await page.getByTestId('event').first().waitFor();
   const reasons = await page.getByTestId('event').evaluateAll((els) => els.map((e) => e.dataset.reason));
   for (const r of ['SuccessfulCreate', 'Scheduled', 'Started', 'Killing']) assert.ok(reasons.includes(r), `event ${r}`);
   await page.screenshot({ path: shot('foundation-ready-3.png'), fullPage: true });

@@ -19,17 +19,20 @@ const types = {
 
 /** Serve dist/ at http://127.0.0.1:<port><prefix>/ ; resolves to { url, close }. With
  * `{ gzip: true }` the text and wasm files go gzipped (level 9) to a browser that accepts
- * it, as a static host serves them: what the transfer figures count. */
-export function serve(prefix = '', { gzip = false } = {}) {
+ * it, as a static host serves them: what the transfer figures count. `pages` adds HTML
+ * pages by path (`{ '/host.html': '<!doctype html>…' }`: a course page framing the
+ * playground); `from` serves another build than dist/. */
+export function serve(prefix = '', { gzip = false, pages = {}, from = dist } = {}) {
   const zipped = new Map();
   const server = http.createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
     let p = decodeURIComponent(u.pathname);
     if (!p.startsWith(prefix + '/')) { res.writeHead(404); res.end('not found'); return; }
     p = p.slice(prefix.length);
+    if (pages[p] !== undefined) { res.writeHead(200, { 'content-type': types['.html'] }); res.end(pages[p]); return; }
     if (p.endsWith('/')) p += 'index.html';
-    const file = path.join(dist, path.normalize(p));
-    if (!file.startsWith(dist) || !fs.existsSync(file)) { res.writeHead(404); res.end('not found'); return; }
+    const file = path.join(from, path.normalize(p));
+    if (!file.startsWith(from) || !fs.existsSync(file)) { res.writeHead(404); res.end('not found'); return; }
     const type = types[path.extname(file)] ?? 'application/octet-stream';
     if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '') && /\.(html|js|css|wasm|svg|json)$/.test(file)) {
       if (!zipped.has(file)) zipped.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
@@ -94,4 +97,13 @@ export async function pauseWithPodIn(page, status) {
     await page.getByTestId('step').click();
   }
   return pods;
+}
+
+/** Open a view (timeline, events…) from the page's Views menu, as a learner does. */
+export async function openView(page, name) {
+  const menu = page.getByTestId('views-menu');
+  if (!(await menu.evaluate((d) => d.open))) await menu.locator('summary').click();
+  const box = page.getByTestId(`view-${name}`);
+  if (!(await box.isChecked())) await box.check();
+  await menu.locator('summary').click();
 }

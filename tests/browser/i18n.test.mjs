@@ -9,7 +9,7 @@ before(async () => { server = await serve(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
 test('lang=zh shows the page in Simplified Chinese and the switch goes back to English', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}?lang=zh`);
+  const { page, errors } = await openPage(browser, `${server.url}?lang=zh&views=board`);
   await page.getByTestId('ready-web').waitFor();
   assert.equal(await page.locator('html').getAttribute('lang'), 'zh-CN');
   assert.match(await page.locator('.tagline').innerText(), /期望状态/);
@@ -37,7 +37,7 @@ test('lang=zh shows the page in Simplified Chinese and the switch goes back to E
 test('a browser set to Chinese gets Chinese without a parameter', async () => {
   const context = await browser.newContext({ locale: 'zh-CN' });
   const page = await context.newPage();
-  await page.goto(server.url);
+  await page.goto(`${server.url}?views=events`);
   await page.getByTestId('ready-web').waitFor();
   assert.equal(await page.getByTestId('lang-zh').getAttribute('aria-pressed'), 'true');
   assert.match(await page.locator('.events h2').innerText(), /^事件/);

@@ -51,7 +51,7 @@ test('a node is drained from the inspector with the keyboard and its Pod is repl
 });
 
 test('a high-priority Pod that does not fit preempts a lower one; the inspector shows the nomination and the scores', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?views=events`);
   await page.getByTestId('ready-web').waitFor();
   // One more node from the column header: node-4 joins and takes part in scheduling.
   await page.getByTestId('add-node').click();
@@ -93,7 +93,7 @@ test('a high-priority Pod that does not fit preempts a lower one; the inspector 
 });
 
 test('the node board shows a powered-off node going Unknown and its Pods counting down to eviction', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?views=board`);
   await page.getByTestId('ready-web').waitFor();
   const card = page.getByTestId('board-node-3');
   await card.getByTestId('action-power').click();

@@ -12,7 +12,7 @@ const rsDesired = (page) => page.locator('[data-testid^=replicaset-]').evaluateA
   els.map((e) => ({ name: e.dataset.testid.slice('replicaset-'.length), text: e.innerText })));
 
 test('set image rolls out a new ReplicaSet while the old one drains, and roll back restores it', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?views=deployments`);
   await page.getByTestId('ready-web').waitFor();
   const [old] = await rsDesired(page);
   assert.equal(await page.getByTestId('image-web').inputValue(), 'nginx:1.28');
@@ -38,7 +38,7 @@ test('set image rolls out a new ReplicaSet while the old one drains, and roll ba
 });
 
 test('a broken image gets stuck after one new Pod while the old Pods keep serving', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?views=deployments`);
   await page.getByTestId('ready-web').waitFor();
   await page.getByTestId('speed-30').click();
   await page.getByTestId('broken-image-web').click();

@@ -1,8 +1,10 @@
-// The Services panel: expose the Deployment, send traffic, watch a rollout's errors
-// and the business card's duplicates while Ready stays 3/3 — in English and Chinese.
+// The Services panel: opened from the Views menu, expose the Deployment, send traffic,
+// watch a rollout's errors and the business card's duplicates while Ready stays 3/3 — in
+// English and Chinese. The chain's Service card says as much as its room allows; its
+// tooltips carry the full words.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, shot, type } from './harness.mjs';
+import { serve, launch, openPage, shot, type, openView } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -10,6 +12,9 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 test('exposing web and sending traffic shows answered requests beside Ready 3/3', async () => {
   const { page, errors } = await openPage(browser, server.url);
+  // No Service yet: the learner opens the view, which offers to expose the Deployment.
+  assert.equal(await page.getByTestId('services').count(), 0);
+  await openView(page, 'services');
   const panel = page.getByTestId('services');
   await panel.getByTestId('expose-web').click();
   const card = page.getByTestId('svc-web');
@@ -37,7 +42,7 @@ test('exposing web and sending traffic shows answered requests beside Ready 3/3'
 });
 
 test('the Services panel speaks Chinese', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}?lang=zh`);
+  const { page, errors } = await openPage(browser, `${server.url}?lang=zh&views=services`);
   await page.getByTestId('expose-web').click();
   const card = page.getByTestId('svc-web');
   await card.getByText('平台健康').waitFor();
@@ -70,29 +75,33 @@ test('the ready-is-not-stored lesson: clicking its steps ticks every goal while 
 });
 
 test('the chain puts the Service in front of its Pods: routes flow, then one fails when its node goes down', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?views=timeline`);
   await type(page, 'kubectl expose deployment web --port 80');
   await type(page, 'sim traffic service/web --rps 20 --for 10m');
   const card = page.getByTestId('service-card-web');
-  await card.getByText('endpoints 3 ready · 0 not ready · 0 terminating').waitFor({ timeout: 20000 });
-  await card.getByTestId('service-traffic-web').filter({ hasText: /^0 failed · \d+ answered in the last 3 s$/ }).waitFor({ timeout: 20000 });
+  // The card's lines in the words that fit; their tooltips in full.
+  const endpoints = (text) => card.locator(`.specstatus .status[title^="${text}"]`);
+  await endpoints('endpoints 3 ready · 0 not ready · 0 terminating').waitFor({ timeout: 20000 });
+  await card.getByText('3 ready', { exact: true }).waitFor();
+  await page.waitForFunction(() => /^0 failed · \d+ answered in the last 3 s/.test(document.querySelector('[data-testid=service-traffic-web]')?.title ?? ''), null, { timeout: 20000 });
   await page.waitForFunction(() => document.querySelectorAll('path.link.route.ready.flow').length === 3, null, { timeout: 20000 });
   // The timeline has the users' lane beside the components'.
   await page.getByTestId('lane-traffic service/web').waitFor();
   await type(page, 'sim node down node-2');
   await page.waitForFunction(() => document.querySelectorAll('path.link.route.fail').length === 1, null, { timeout: 30000 });
-  await card.getByTestId('service-traffic-web').filter({ hasText: /^[1-9]\d* failed · / }).waitFor();
+  await card.getByTestId('service-traffic-web').filter({ hasText: /^[1-9]\d* failed/ }).waitFor();
   await page.getByTestId('play').click();
   await page.locator('section.chain').screenshot({ path: shot('chain-service-failing-en.png') });
   await page.getByTestId('play').click();
   // The node lifecycle controller marks node-2 NotReady: the route turns grey, the errors stop.
   await page.getByTestId('speed-30').click();
-  await card.getByText('endpoints 2 ready · 1 not ready · 0 terminating').waitFor({ timeout: 60000 });
+  await endpoints('endpoints 2 ready · 1 not ready · 0 terminating').waitFor({ timeout: 60000 });
+  await card.getByText('2 ready · 1 not ready', { exact: true }).waitFor();
   await page.waitForFunction(() => document.querySelectorAll('path.link.route.notready').length === 1
     && document.querySelectorAll('path.link.route.fail').length === 0, null, { timeout: 30000 });
   await page.getByTestId('play').click();
   await page.getByTestId('lang-zh').click();
-  await page.getByTestId('service-card-web').getByText('端点 2 就绪 · 1 未就绪 · 0 终止中').waitFor();
+  await page.getByTestId('service-card-web').locator('.specstatus .status[title^="端点 2 就绪 · 1 未就绪 · 0 终止中"]').waitFor();
   await page.locator('section.chain').screenshot({ path: shot('chain-service-notready-zh.png') });
   assert.deepEqual(errors, []);
   await page.close();
@@ -115,7 +124,7 @@ test('the drain-keeps-serving lesson: clicking its steps ticks every goal, in Ch
   const { page, errors } = await openPage(browser, `${server.url}?scenario=drain-keeps-serving&speed=30`);
   await page.getByTestId('lesson').getByRole('heading', { name: 'Draining a node while users keep being served' }).waitFor();
   await page.getByTestId('step-0').click();
-  await page.getByTestId('service-card-careful').getByTestId('service-traffic-careful').filter({ hasText: /^0 failed · [1-9]/ }).waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => /^0 failed · [1-9]/.test(document.querySelector('[data-testid=service-traffic-careful]')?.title ?? ''), null, { timeout: 30_000 });
   await page.getByTestId('step-1').click();
   await page.getByTestId('goals').getByText('Goals: 5 of 5 reached').waitFor({ timeout: 120_000 });
   await page.getByTestId('play').click();
@@ -145,11 +154,12 @@ test('the business card switches the message API to a database behind another Se
 });
 
 test('stopping the API server refuses kubectl while the Service keeps answering; starting it again catches up', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?views=control-plane`);
   await type(page, 'kubectl expose deployment web --port 80');
   await type(page, 'sim traffic service/web --rps 20 --for 10m');
   const traffic = page.getByTestId('service-traffic-web');
-  await traffic.filter({ hasText: /^0 failed · [1-9]\d* answered/ }).waitFor({ timeout: 20000 });
+  const answered = () => page.waitForFunction(() => /^0 failed · [1-9]\d* answered/.test(document.querySelector('[data-testid=service-traffic-web]')?.title ?? ''), null, { timeout: 20000 });
+  await answered();
   await page.getByTestId('apiserver-down-button').click();
   const banner = page.getByTestId('apiserver-down');
   await banner.getByText(/The API server is down \(since /).waitFor();
@@ -160,7 +170,7 @@ test('stopping the API server refuses kubectl while the Service keeps answering;
   // Users are still answered ten simulated seconds later.
   await page.getByTestId('speed-5').click();
   await page.waitForTimeout(2500);
-  await traffic.filter({ hasText: /^0 failed · [1-9]\d* answered/ }).waitFor();
+  await answered();
   await page.getByTestId('play').click();
   await page.locator('section.chain').screenshot({ path: shot('chain-apiserver-down-en.png') });
   await page.getByTestId('lang-zh').click();
@@ -192,7 +202,7 @@ test('the rollout-readiness-traffic lesson: clicking its steps ticks every goal'
   const { page, errors } = await openPage(browser, `${server.url}?scenario=rollout-readiness-traffic&speed=30`);
   await page.getByTestId('lesson').getByRole('heading', { name: 'A rollout seen by users: with and without a readiness probe' }).waitFor();
   await page.getByTestId('step-0').click();
-  await page.getByTestId('service-traffic-probed').filter({ hasText: /^0 failed · [1-9]/ }).waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => /^0 failed · [1-9]/.test(document.querySelector('[data-testid=service-traffic-probed]')?.title ?? ''), null, { timeout: 30_000 });
   await page.getByTestId('step-1').click();
   await page.getByTestId('goals').getByText('Goals: 5 of 5 reached').waitFor({ timeout: 120_000 });
   // Both Services in front of their Pods; plain's users met errors, probed's none.

@@ -1,5 +1,5 @@
-// Every view, in English and in Chinese, photographed on its own (element screenshots
-// under screenshots/views/): the pictures a reviewer looks at before calling the page
+// Every view (opened by views= in the address), in English and in Chinese, photographed
+// on its own (element screenshots under screenshots/views/): the pictures a reviewer looks at before calling the page
 // done. Each shot also checks that the view speaks the language it was asked for.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +16,7 @@ const CJK = /[\u4e00-\u9fff]/;
 
 for (const lang of ['en', 'zh']) {
   test(`each view renders in ${lang} and is photographed`, async () => {
-    const { page, errors } = await openPage(browser, `${server.url}?lang=${lang}`, { width: 1280, height: 1000 });
+    const { page, errors } = await openPage(browser, `${server.url}?lang=${lang}&views=control-plane,requests,queues,board,timeline,deployments,events`, { width: 1280, height: 1000 });
     const input = page.getByTestId('console-input');
     // A story with something to show everywhere: a stuck rollout, a deleted Pod, a node down.
     await input.fill('sim image-fail nginx:nope\nkubectl get pods');
@@ -39,6 +39,9 @@ for (const lang of ['en', 'zh']) {
       'inspector-path': page.getByTestId('inspector'),
       'node-board': page.getByTestId('node-board'),
       deployments: page.locator('section.deployments'),
+      'control-plane': page.getByTestId('control-plane'),
+      'request-path': page.getByTestId('request-path'),
+      queues: page.getByTestId('queue-view'),
       console: page.locator('section.console'),
       events: page.getByTestId('events'),
     };

@@ -142,7 +142,7 @@ test('a command from an origin that is not allowed is ignored with a console war
 
 for (const lang of ['en', 'zh']) {
   test(`a powered-off node counts down its missing heartbeat to NotReady (${lang})`, async () => {
-    const { page, errors } = await openPage(browser, `${server.url}?lang=${lang}`);
+    const { page, errors } = await openPage(browser, `${server.url}?lang=${lang}&views=board`);
     await page.getByTestId('pod').first().waitFor();
     await page.getByTestId('speed-5').click();
     await page.locator('[data-testid=node]').nth(1).click();
@@ -164,7 +164,7 @@ for (const lang of ['en', 'zh']) {
 }
 
 test('the timeline reaches 0:00.0, keeps the future grey while rewound, zooms, and Home and End jump', async () => {
-  const { page, errors } = await openPage(browser, server.url, { width: 1366, height: 900 });
+  const { page, errors } = await openPage(browser, `${server.url}?views=timeline`, { width: 1366, height: 900 });
   await page.getByTestId('pod').first().waitFor();
   await page.getByTestId('play').click();
   const clock = page.getByTestId('clock');
@@ -210,7 +210,7 @@ test('Tab leaves an empty console, completes a command being typed, and Escape t
 });
 
 test('nodes are in natural order, and sim reset starts a new history without a fork', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}?views=board`);
   await page.getByTestId('pod').first().waitFor();
   await type(page, 'sim reset --nodes 12');
   await page.getByTestId('board-node-12').waitFor();
@@ -243,6 +243,8 @@ test('a shared link opens paused at the moment it was shared', async () => {
   await page.getByTestId('share').click();
   const url = await page.getByTestId('share-url').inputValue();
   const { page: again } = await openPage(browser, url);
+  // The link replays (how fast depends on the machine), then stays paused there.
+  await again.getByTestId('clock').filter({ hasText: at }).waitFor({ timeout: 20_000 });
   await again.getByTestId('replay').waitFor({ state: 'detached', timeout: 20_000 });
   await again.waitForTimeout(500);
   assert.equal(await again.getByTestId('play').getAttribute('aria-pressed'), 'false');

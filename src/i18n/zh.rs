@@ -1,116 +1,7 @@
-//! English and Simplified Chinese for everything the UI itself says. kubectl output,
-//! Kubernetes reasons and messages, object names and field names stay as Kubernetes
-//! prints them (a learner searches for those words).
-//!
-//! Keys are the English strings; `{}` marks a value filled in by [`trf`].
-//!
-//! One convention, checked by a test: a Kubernetes **kind** ([`KINDS`]: Pod, Node,
-//! Deployment…) is written in English in both languages, as kubectl prints it, and so
-//! are condition types and event reasons (Ready, NotReady, FailedScheduling). Every
-//! other UI word is translated, with the course texts' terms ([`TERMS`]).
-
-/// A UI language.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lang {
-    /// English.
-    En,
-    /// Simplified Chinese.
-    Zh,
-}
-
-impl Lang {
-    /// From a `lang` URL parameter or a browser language tag (`zh`, `zh-CN`, `en-US`…);
-    /// None when it names neither language.
-    pub fn from_tag(tag: &str) -> Option<Lang> {
-        let t = tag.trim().to_ascii_lowercase();
-        if t == "zh" || t.starts_with("zh-") || t.starts_with("zh_") {
-            Some(Lang::Zh)
-        } else if t == "en" || t.starts_with("en-") || t.starts_with("en_") {
-            Some(Lang::En)
-        } else {
-            None
-        }
-    }
-
-    /// The `lang` attribute value.
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Zh => "zh-CN",
-        }
-    }
-}
-
-#[cfg_attr(not(test), allow(dead_code))]
-/// Kubernetes kinds: the same word in both languages (a capitalized kind in an
-/// English string must appear in its Chinese too).
-pub const KINDS: &[&str] = &[
-    "Pod",
-    "Node",
-    "Deployment",
-    "ReplicaSet",
-    "Service",
-    "EndpointSlice",
-    "Job",
-    "CronJob",
-    "DaemonSet",
-    "StatefulSet",
-    "HorizontalPodAutoscaler",
-    "PersistentVolumeClaim",
-    "PersistentVolume",
-    "ConfigMap",
-    "Secret",
-    "Namespace",
-    "Lease",
-    "PodDisruptionBudget",
-    "ControllerRevision",
-    "PriorityClass",
-];
-
-#[cfg_attr(not(test), allow(dead_code))]
-/// The terminology table: the English UI word, its Chinese, and where it comes from.
-/// Prose uses these; a kind named as a kind stays English (see [`KINDS`]).
-pub const TERMS: &[(&str, &str, &str)] = &[
-    ("desired state / spec", "期望状态", "course texts"),
-    ("actual state / status", "实际状态", "course texts"),
-    ("replica", "副本", "course texts"),
-    ("ready (Pods, replicas)", "就绪", "course texts"),
-    ("not ready", "未就绪", "course texts"),
-    ("schedule / scheduler", "调度 / 调度器", "course texts"),
-    ("node (the machine, in prose)", "节点", "course texts"),
-    ("evict / eviction", "驱逐", "course texts"),
-    ("taint / toleration", "污点 / 容忍", "course texts"),
-    (
-        "cordon / drain",
-        "封锁（cordon） / 排空（drain）",
-        "kubectl verbs kept beside the word",
-    ),
-    (
-        "rolling update / roll back",
-        "滚动更新 / 回滚",
-        "course texts",
-    ),
-    ("controller", "控制器", "course texts"),
-    ("control plane", "控制平面", "course texts"),
-    ("inspector", "检查器", "this UI"),
-    ("console", "控制台", "this UI"),
-    ("timeline", "时间线", "this UI"),
-    ("lesson", "课程场景", "this UI"),
-    (
-        "describe (the inspector tab)",
-        "描述（describe）",
-        "kubectl verb kept beside the word",
-    ),
-    (
-        "feasible (a node that passes every filter)",
-        "可行",
-        "scheduler framework",
-    ),
-    ("heartbeat", "心跳", "node lifecycle"),
-];
+//! The Simplified Chinese of every string the UI says (see the parent module).
 
 /// English → Simplified Chinese.
-const ZH: &[(&str, &str)] = &[
+pub(super) const ZH: &[(&str, &str)] = &[
     // Header and toolbar.
     ("Spec is what you want, status is what is. Watch the control plane close the gap.", "spec 是期望状态，status 是实际状态。看控制平面如何弥合两者的差距。"),
     ("Simulation controls", "模拟控制"),
@@ -201,9 +92,8 @@ const ZH: &[(&str, &str)] = &[
     ("Overview", "概览"),
     ("YAML", "YAML"),
     ("Describe", "描述（describe）"),
-    ("It no longer exists.", "它已不存在。"),
-    ("Pod {} no longer exists.", "Pod {} 已不存在。"),
-    ("Node {} no longer exists.", "Node {} 已不存在。"),
+    ("{} no longer exists.", "{} 已不存在。"),
+    ("{} is not created yet: the recorded history creates it at {}.", "{} 尚未创建：记录的历史在 {} 创建它。"),
     ("created", "创建"),
     ("scheduled", "调度"),
     ("image pulled", "拉取镜像"),
@@ -292,7 +182,6 @@ const ZH: &[(&str, &str)] = &[
     // Console.
     ("Console", "控制台"),
     (" — kubectl and sim commands; clicks appear here too", " —— kubectl 与 sim 命令；点击操作也会显示在这里"),
-    ("kubectl get pods -o wide   (Tab completes, ↑/↓ history, Shift+Enter for a new line)", "kubectl get pods -o wide   （Tab 补全，↑/↓ 历史，Shift+Enter 换行）"),
     ("Command (kubectl or sim)", "命令（kubectl 或 sim）"),
     ("a command is still waiting for the cluster — press Play, or Esc / Ctrl+C to stop it", "还有一条命令在等待集群 —— 请按播放，或按 Esc / Ctrl+C 停止它"),
     ("running the clock: {} of at most {}… (Esc or Ctrl+C stops it)", "时钟快进中：{}，最多到 {}……（Esc 或 Ctrl+C 停止）"),
@@ -484,7 +373,7 @@ const ZH: &[(&str, &str)] = &[
     ("Node", "Node"),
     ("replaced by {} (uid {})", "替代者 {}（uid {}）"),
     ("Tab now leaves the console", "现在按 Tab 将离开控制台"),
-    ("Tab completes · Esc then Tab leaves the console · Ctrl+C stops a waiting command", "Tab 补全 · 先按 Esc 再按 Tab 离开控制台 · Ctrl+C 停止等待中的命令"),
+    ("Tab completes · ↑/↓ history · Shift+Enter for a new line · Esc then Tab leaves the console · Ctrl+C stops a waiting command", "Tab 补全 · ↑/↓ 历史 · Shift+Enter 换行 · 先按 Esc 再按 Tab 离开控制台 · Ctrl+C 停止等待中的命令"),
     ("Cluster changes", "集群变化"),
     ("Slow motion after an action: for a few seconds after you change something, the clock plays at 0.3× (when you watch at 1× or slower) so each step of the reconcile can be seen", "操作后慢放：你改动集群后的几秒内，时钟以 0.3× 运行（在 1× 或更慢时），调谐的每一步都看得见"),
     ("Slow motion", "慢放"),
@@ -567,207 +456,38 @@ const ZH: &[(&str, &str)] = &[
     ("{} {}/{} ready", "{} 就绪 {}/{}"),
     ("{} of {} nodes Ready", "Ready 的节点：{}/{}"),
     ("{} of {} Deployments fully ready", "全部就绪的 Deployment：{}/{}"),
+    // What to do first, and the views by need.
+    ("Click", "点击"),
+    ("run", "已运行"),
+    ("step {} of {} ran", "第 {}/{} 步已运行"),
+    ("{} steps", "{} 个步骤"),
+    ("goals {} of {}", "已达成目标 {}/{}"),
+    ("Pod {}: click to inspect it", "Pod {}：点击在检查器中查看"),
+    ("Node {}: click to inspect it", "Node {}：点击在检查器中查看"),
+    ("Read-only: click a card to inspect it · the author's page drives the cluster", "只读：点击卡片可在检查器中查看 · 集群由作者的页面驱动"),
+    ("Views", "视图"),
+    ("Views ({} open)", "视图（已打开 {} 个）"),
+    ("Open or close the views beside the chain", "打开或关闭链路图旁的视图"),
+    ("Control plane", "控制平面"),
+    ("Services", "Service"),
+    ("Deployments", "Deployment"),
+    ("The API server, etcd and the leader elections: stop one and see what still works", "API server、etcd 与 leader 选举：停掉其中一个，看看什么仍在工作"),
+    ("One request through the API server: authentication, authorization, admission, validation, etcd", "一个请求如何穿过 API server：认证、鉴权、准入、校验、etcd"),
+    ("What each controller watches, and the keys waiting in its work queue", "每个控制器 watch 什么，以及在它的工作队列里等待的键"),
+    ("Fork the session with one change and watch both branches side by side", "带着一个改动分叉会话，并排观察两个分支"),
+    ("Each Service's endpoints and traffic: what its users meet while Pods come and go", "每个 Service 的端点与流量：Pod 来来去去时，用户遇到了什么"),
+    ("Every node: its Pods, requests against allocatable, conditions and taints", "每个节点：其上的 Pod、资源请求与可分配量、状况与污点"),
+    ("Every change in time order: click one to rewind to it", "按时间排列的每一次变更：点击其中一个即可回退到那一刻"),
+    ("Rollouts: revisions and conditions; set an image, roll back", "发布：版本与状况；设置镜像、回滚"),
+    ("The Events the components wrote, as kubectl get events lists them", "各组件写下的事件，与 kubectl get events 列出的一致"),
+    ("NotReady in {} s", "{} 秒后变为 NotReady"),
+    ("{} taints", "{} 个污点"),
+    ("{} failed · {} answered", "{} 个失败 · {} 个得到应答"),
+    ("{} failed", "{} 个失败"),
+    ("{} answered in the last {} s", "{} 个得到应答（最近 {} 秒）"),
+    ("{} answered", "{} 个得到应答"),
+    ("Lesson: {}", "课程场景：{}"),
+    ("About this lesson", "关于本课"),
+    ("Another lesson…", "换一个课程场景…"),
+    ("Choose a lesson…", "选择课程场景…"),
 ];
-
-/// The text for `en` in `lang` (English when no translation exists).
-pub fn t(lang: Lang, en: &'static str) -> &'static str {
-    match lang {
-        Lang::En => en,
-        Lang::Zh => ZH
-            .iter()
-            .find(|(k, _)| *k == en)
-            .map(|(_, v)| *v)
-            .unwrap_or(en),
-    }
-}
-
-/// [`t`] with each `{}` replaced by the next argument.
-pub fn trf(lang: Lang, en: &'static str, args: &[&dyn std::fmt::Display]) -> String {
-    let mut out = String::new();
-    let mut args = args.iter();
-    let mut rest = t(lang, en);
-    while let Some(i) = rest.find("{}") {
-        out.push_str(&rest[..i]);
-        if let Some(a) = args.next() {
-            out.push_str(&a.to_string());
-        }
-        rest = &rest[i + 2..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// A sentence the page says, kept as its English template and values so it is put
-/// into the learner's language when drawn (view models are built once, shown in either):
-/// the engine's read models speak in these.
-pub use kubeplay_engine::explain::Phrase as Said;
-
-/// A [`Said`] in the learner's language.
-pub trait InLang {
-    /// In `lang`.
-    fn in_lang(&self, lang: Lang) -> String;
-}
-
-impl InLang for Said {
-    fn in_lang(&self, lang: Lang) -> String {
-        Said::fill(t(lang, self.template), &self.args)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every `t(lang, "…")` / `trf(lang, "…"` key in the components, found by scanning
-    /// their source.
-    fn keys_in_source() -> Vec<String> {
-        let sources = [
-            include_str!("components/app.rs"),
-            include_str!("sim/share.rs"),
-            include_str!("sim/replay.rs"),
-            include_str!("../engine/src/bounds.rs"),
-            include_str!("components/chain.rs"),
-            include_str!("components/console.rs"),
-            include_str!("components/deployments.rs"),
-            include_str!("components/events.rs"),
-            include_str!("components/inspector.rs"),
-            include_str!("components/lesson.rs"),
-            include_str!("components/nodeboard.rs"),
-            include_str!("components/toolbar.rs"),
-            include_str!("components/timeline.rs"),
-            include_str!("components/announcer.rs"),
-            include_str!("components/services.rs"),
-            include_str!("components/compare.rs"),
-            include_str!("components/import.rs"),
-            include_str!("components/requests.rs"),
-            include_str!("components/queues.rs"),
-            include_str!("view/mod.rs"),
-            include_str!("view/aggregate.rs"),
-            include_str!("view/chain.rs"),
-            include_str!("view/deployments.rs"),
-            include_str!("view/events.rs"),
-            include_str!("view/node.rs"),
-            include_str!("view/timeline.rs"),
-        ];
-        let mut keys = Vec::new();
-        // rustfmt breaks a long call over lines (`trf(\n    lang,\n    "…"`): read it
-        // as one line.
-        let joined: Vec<String> = sources.iter().map(|s| join_calls(s)).collect();
-        for src in joined.iter().map(String::as_str) {
-            for marker in ["t(lang, \"", "trf(lang, \"", "said(\n", "said(\""] {
-                let mut rest = src;
-                while let Some(i) = rest.find(marker) {
-                    rest = &rest[i + marker.len()..];
-                    // `said(` may break its line before the template.
-                    let r = rest.trim_start().strip_prefix('"').unwrap_or(rest);
-                    if let Some(end) = r.find('"') {
-                        keys.push(r[..end].to_string());
-                    }
-                }
-            }
-        }
-        keys
-    }
-
-    /// `src` with the whitespace inside `t(`/`trf(` … `lang,` … `"` collapsed to the
-    /// one-line form the scan looks for.
-    fn join_calls(src: &str) -> String {
-        let mut out = String::with_capacity(src.len());
-        let mut chars = src.chars().peekable();
-        while let Some(c) = chars.next() {
-            out.push(c);
-            let after_open = out.ends_with("t(") || out.ends_with("trf(");
-            let after_lang = out.ends_with("(lang,");
-            if after_open || after_lang {
-                let mut ws = false;
-                while chars.peek().is_some_and(|c| c.is_whitespace()) {
-                    chars.next();
-                    ws = true;
-                }
-                if after_lang && ws {
-                    out.push(' ');
-                }
-            }
-        }
-        out
-    }
-
-    #[test]
-    fn a_call_rustfmt_broke_over_lines_is_read_as_one() {
-        assert_eq!(
-            join_calls("trf(\n    lang,\n    \"x {}\",\n &[&1])"),
-            "trf(lang, \"x {}\",\n &[&1])"
-        );
-    }
-
-    #[test]
-    fn every_string_the_components_show_has_a_chinese_translation() {
-        let mut keys = keys_in_source();
-        keys.extend(
-            kubeplay_engine::explain::trace::TEMPLATES
-                .iter()
-                .chain(kubeplay_engine::explain::pod_path::TEMPLATES)
-                .chain(kubeplay_engine::fork::TEMPLATES)
-                .map(|t| t.to_string()),
-        );
-        assert!(keys.len() > 60, "the scan found only {} keys", keys.len());
-        let missing: Vec<&String> = keys
-            .iter()
-            .filter(|k| !ZH.iter().any(|(e, _)| e == k))
-            .collect();
-        assert!(missing.is_empty(), "no Chinese for: {missing:?}");
-    }
-
-    #[test]
-    fn a_kind_named_in_english_is_named_the_same_in_chinese() {
-        let is_word = |text: &str, at: usize, len: usize| {
-            let before = text[..at].chars().next_back();
-            let after = text[at + len..].chars().next();
-            !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '/')
-                && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-')
-        };
-        let mut wrong = Vec::new();
-        for (en, zh) in ZH {
-            for kind in KINDS {
-                let named = en
-                    .match_indices(kind)
-                    .any(|(at, _)| is_word(en, at, kind.len()));
-                if named && !zh.contains(kind) {
-                    wrong.push(format!("{kind}: {en} → {zh}"));
-                }
-            }
-        }
-        assert!(wrong.is_empty(), "kinds translated:\n{}", wrong.join("\n"));
-    }
-
-    #[test]
-    fn every_term_of_the_table_is_the_one_the_translations_use() {
-        for (en, zh, _) in TERMS {
-            for part in zh.split(" / ") {
-                assert!(
-                    ZH.iter().any(|(_, z)| z.contains(part)),
-                    "the term for {en} ({part}) is used nowhere"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn translations_keep_their_placeholders_and_keys_are_unique() {
-        for (i, (en, zh)) in ZH.iter().enumerate() {
-            assert_eq!(en.matches("{}").count(), zh.matches("{}").count(), "{en}");
-            assert!(!ZH[..i].iter().any(|(e, _)| e == en), "duplicate key {en}");
-        }
-    }
-
-    #[test]
-    fn languages_come_from_tags_and_fill_placeholders() {
-        assert_eq!(Lang::from_tag("zh-CN"), Some(Lang::Zh));
-        assert_eq!(Lang::from_tag("ZH"), Some(Lang::Zh));
-        assert_eq!(Lang::from_tag("en-US"), Some(Lang::En));
-        assert_eq!(Lang::from_tag("fr"), None);
-        assert_eq!(trf(Lang::Zh, "ready {}/{}", &[&2, &3]), "就绪 2/3");
-        assert_eq!(trf(Lang::En, "ready {}/{}", &[&2, &3]), "ready 2/3");
-        assert_eq!(t(Lang::Zh, "not a key"), "not a key");
-    }
-}
