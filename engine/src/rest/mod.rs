@@ -32,9 +32,9 @@ mod reviews;
 mod table;
 
 use crate::api::{Kind, Object};
-use crate::apiserver::discovery;
 use crate::apiserver::request::{ApiRequest, Body, Credentials, Verb};
 use crate::apiserver::selectors::fields_match;
+use crate::apiserver::{discovery, health};
 use crate::apiserver::{ApiError, Written};
 use crate::cluster::Cluster;
 use serde_json::{json, Value};
@@ -122,6 +122,9 @@ pub enum Reply {
     Response(HttpResponse),
     /// A watch: send `first`, then [`ApiServer::watch_events`] as writes come.
     Watch(WatchStream),
+    /// Nothing: the API server is down (`sim apiserver down`), so nothing listens at its
+    /// address; the connection is closed without a response.
+    NoAnswer,
 }
 
 /// An open watch: what it watches and how far it has read.
@@ -415,6 +418,11 @@ impl ApiServer {
 
     /// Answer one request.
     pub fn handle(&mut self, req: &HttpRequest) -> Reply {
+        // A stopped API server answers nothing, its health endpoints included; the
+        // `sim` verbs (which start it again) are the playground's, not its.
+        if self.cluster.apiserver_down() && req.path.trim_end_matches('/') != SIM_PATH {
+            return Reply::NoAnswer;
+        }
         let reply = self.route(req);
         self.collect();
         reply
@@ -482,8 +490,18 @@ impl ApiServer {
                 let mut r = self.request(req, get, Kind::Pod);
                 r.body = Body::Path(path.clone());
                 r.trace = None;
+                // `?verbose` has no value: its presence asks for the listing.
+                let verbose = req.param("verbose").is_some();
+                let name = path.trim_start_matches('/');
                 return Reply::Response(match self.cluster.call(r) {
-                    Ok(_) => HttpResponse::text(200, "ok".into()),
+                    Ok(_) => {
+                        let h = health::answer(self.cluster.unavailable(), name, verbose)
+                            .unwrap_or(health::Health {
+                                code: 503,
+                                body: String::new(),
+                            });
+                        HttpResponse::text(h.code, h.body)
+                    }
                     Err(e) => HttpResponse::json(e.code, &status_of(&e, None, "")),
                 });
             }

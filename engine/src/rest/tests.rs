@@ -38,6 +38,7 @@ fn call(s: &mut ApiServer, r: &HttpRequest) -> (u16, Value) {
             )),
         ),
         Reply::Watch(_) => panic!("a watch where a response was expected"),
+        Reply::NoAnswer => panic!("no answer where a response was expected"),
     }
 }
 
@@ -74,7 +75,7 @@ fn aggregated_discovery_is_answered_with_its_content_type_and_the_legacy_lists_o
             let v: Value = serde_json::from_slice(&resp.body).unwrap();
             assert_eq!(v["kind"], "APIGroupDiscoveryList");
         }
-        Reply::Watch(_) => panic!(),
+        Reply::Watch(_) | Reply::NoAnswer => panic!(),
     }
     let (code, v) = call(&mut s, &req("GET", "/apis"));
     assert_eq!((code, v["kind"].as_str()), (200, Some("APIGroupList")));
@@ -469,4 +470,41 @@ fn no_request_panics_the_server_and_the_world_stays_as_it_was_after_each_refusal
             }
         }
     }
+}
+
+#[test]
+fn readyz_says_what_a_real_api_server_says_in_health_without_etcd_and_when_stopped() {
+    let mut s = server();
+    let (code, body) = call(&mut s, &req("GET", "/readyz"));
+    assert_eq!((code, body), (200, Value::String("ok".into())));
+    let (code, body) = call(&mut s, &req("GET", "/readyz?verbose"));
+    assert_eq!(code, 200);
+    assert!(
+        body.as_str()
+            .unwrap()
+            .ends_with("[+]shutdown ok\nreadyz check passed\n"),
+        "{body}"
+    );
+    // etcd without its quorum: the API server answers, its readiness says why not.
+    let r = with_body(req("POST", SIM_PATH), "text/plain", "etcd down etcd-1");
+    assert_eq!(call(&mut s, &r).0, 200);
+    let (code, body) = call(&mut s, &req("GET", "/readyz"));
+    assert_eq!(code, 500);
+    let body = body.as_str().unwrap().to_string();
+    assert!(body.contains("[-]etcd failed: reason withheld\n"), "{body}");
+    assert!(body.ends_with("readyz check failed\n"), "{body}");
+    let r = with_body(req("POST", SIM_PATH), "text/plain", "etcd up etcd-1");
+    assert_eq!(call(&mut s, &r).0, 200);
+    // Stopped: nothing answers, not even "ok"; the sim verbs still reach the playground.
+    let r = with_body(req("POST", SIM_PATH), "text/plain", "apiserver down");
+    assert_eq!(call(&mut s, &r).0, 200);
+    for path in ["/readyz", "/livez", "/healthz", "/api/v1/pods"] {
+        assert!(
+            matches!(s.handle(&req("GET", path)), Reply::NoAnswer),
+            "{path}"
+        );
+    }
+    let r = with_body(req("POST", SIM_PATH), "text/plain", "apiserver up");
+    assert_eq!(call(&mut s, &r).0, 200);
+    assert_eq!(call(&mut s, &req("GET", "/readyz")).0, 200);
 }

@@ -374,6 +374,8 @@ fn connection(shared: &Shared, stream: TcpStream) -> std::io::Result<()> {
         let reply = lock(shared).handle(&req);
         shared.wrote.notify_all();
         match reply {
+            // A stopped API server: nothing answers at its address.
+            Reply::NoAnswer => return Ok(()),
             Reply::Response(resp) => {
                 write_response(&mut w, &resp)?;
                 if closes(&req) {
