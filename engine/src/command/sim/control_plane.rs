@@ -321,10 +321,17 @@ pub(super) fn watch(c: &mut Cluster, words: &[String]) -> R {
     ))
 }
 
-/// `sim queues`: every control loop's work queue and watch.
+/// `sim queues [LOOP…]`: every control loop's work queue and watch.
+/// Only the loops named, when some are (a lesson lists the ones its story is about).
 pub(super) fn queues(c: &mut Cluster, words: &[String]) -> R {
-    if !words.is_empty() {
-        return Err("error: usage: sim queues".into());
+    if words.iter().any(|w| w.starts_with('-')) {
+        return Err("error: usage: sim queues [LOOP…]".into());
+    }
+    let views = c.loop_views();
+    if let Some(w) = words.iter().find(|w| !views.iter().any(|v| &v.name == *w)) {
+        return Err(format!(
+            "error: no control loop \"{w}\" (sim queues lists them all)"
+        ));
     }
     let mut rows = vec![vec![
         "CONTROLLER".to_string(),
@@ -337,7 +344,10 @@ pub(super) fn queues(c: &mut Cluster, words: &[String]) -> R {
         "WATCH".into(),
     ]];
     let mut notes = Vec::new();
-    for v in c.loop_views() {
+    for v in views
+        .into_iter()
+        .filter(|v| words.is_empty() || words.contains(&v.name))
+    {
         let watch = match v.watch.broken_since {
             Some(t) => format!(
                 "broken since {} ({} missed)",
