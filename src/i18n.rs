@@ -522,6 +522,8 @@ const ZH: &[(&str, &str)] = &[
     ("Inspect {} {}", "检查 {} {}"),
     ("What happened: {} (at {})", "实际发生：{}（{}）"),
     ("What happened: still watching…", "实际发生：仍在观察……"),
+    ("Its point takes time: {} of simulated time left", "这一步要等一段时间才见分晓：还剩 {} 模拟时间"),
+    ("Speed up", "加快时钟"),
     ("✓ as predicted", "✓ 与预测一致"),
     ("✗ not as predicted", "✗ 与预测不同"),
     ("Your prediction: {}", "你的预测：{}"),

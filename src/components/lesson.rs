@@ -161,8 +161,12 @@ pub fn lesson() -> Html {
 #[derive(Clone, PartialEq)]
 struct StepView {
     text: String,
-    command: Option<String>,
+    /// The command lines as they ran, or (not run yet) as a Run would run them now:
+    /// names filled in, never a `{pod:…}` placeholder.
+    command: Option<Vec<String>>,
     predict: Option<PredictView>,
+    /// Once run: simulated time left in its wait, and what its look showed after it.
+    run: Option<(SimTime, Option<String>)>,
 }
 
 /// A "predict, then run" question, the learner's guess and what happened.
@@ -239,18 +243,49 @@ fn steps_view(sim: &SimHandle, lang: Lang, steps: &[StepView], readonly: bool) -
                     <li>
                         <span>{ &st.text }</span>
                         if let Some(c) = &st.command {
-                            <code class="step-cmd">{ c.lines().next().unwrap_or_default().to_string() }{ if c.trim_end().lines().count() > 1 { " …" } else { "" } }</code>
+                            <code class="step-cmd" data-testid={format!("step-cmd-{i}")}>{ c.join("\n") }</code>
                             if let Some(p) = &st.predict {
                                 <PredictStep index={i} view={p.clone()} {readonly} />
                             } else if !readonly {
                                 <button class="btn mini-run" onclick={run} data-testid={format!("step-{i}")}>{ t(lang, "Run") }</button>
                             }
+                            { step_wait_view(sim, lang, i, st.run.as_ref()) }
                         }
                     </li>
                 }
             }) }
         </ol>
 
+    }
+}
+
+/// A step that ran: while its wait plays, how much simulated time is left and an offer
+/// to speed the clock up; once it is over, what the step's look shows.
+fn step_wait_view(
+    sim: &SimHandle,
+    lang: Lang,
+    i: usize,
+    run: Option<&(SimTime, Option<String>)>,
+) -> Html {
+    match run {
+        Some((left, _)) if *left > 0 => {
+            let speed = {
+                let sim = sim.clone();
+                let left = *left;
+                Callback::from(move |_| sim.speed_up(left))
+            };
+            html! {
+                <p class="step-wait" role="status" data-testid={format!("step-wait-{i}")}>
+                    { trf(lang, "Its point takes time: {} of simulated time left", &[&clock_label(*left)]) }
+                    { " " }
+                    <button class="btn mini-run" onclick={speed} data-testid={format!("speed-up-{i}")}>{ t(lang, "Speed up") }</button>
+                </p>
+            }
+        }
+        Some((_, Some(look))) => html! {
+            <pre class="step-look" data-testid={format!("step-look-{i}")}>{ look }</pre>
+        },
+        _ => html! {},
     }
 }
 
@@ -392,10 +427,20 @@ impl LessonModel {
                         .steps
                         .iter()
                         .enumerate()
-                        .map(|(i, st)| StepView {
-                            text: st.text.get(code).to_string(),
-                            command: st.command.clone(),
-                            predict: st.predict.as_ref().map(|q| PredictView::of(s, i, q, code)),
+                        .map(|(i, st)| {
+                            let ran = s.step_runs.get(&i);
+                            StepView {
+                                text: st.text.get(code).to_string(),
+                                command: st.command.as_ref().map(|c| match ran {
+                                    Some(r) => r.commands.clone(),
+                                    None => kubeplay_engine::scenario::shown_command(&s.cluster, c),
+                                }),
+                                predict: st
+                                    .predict
+                                    .as_ref()
+                                    .map(|q| PredictView::of(s, i, q, code)),
+                                run: ran.map(|r| (r.left(s.cluster.now()), r.look.clone())),
+                            }
                         })
                         .collect()
                 })
