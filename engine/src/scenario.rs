@@ -467,6 +467,18 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "predict-more-exercises",
         include_str!("../scenarios/39-predict-more-exercises.yaml"),
     ),
+    (
+        "reconcile-loop",
+        include_str!("../scenarios/40-reconcile-loop.yaml"),
+    ),
+    (
+        "web-from-apply-to-running",
+        include_str!("../scenarios/41-web-from-apply-to-running.yaml"),
+    ),
+    (
+        "asking-the-api-server",
+        include_str!("../scenarios/42-asking-the-api-server.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

@@ -4,6 +4,9 @@
 
 use std::process::Command;
 
+/// The built-in lessons the CLI lists.
+const BUILTIN_COUNT: usize = kubeplay_engine::scenario::BUILTIN.len();
+
 fn cli(args: &[&str]) -> (i32, String, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_kubeplay-cli"))
         .args(args)
@@ -21,7 +24,7 @@ fn every_built_in_scenario_reaches_all_its_goals_through_the_cli() {
     let (code, list, _) = cli(&["scenario", "--list"]);
     assert_eq!(code, 0);
     let ids: Vec<&str> = list.lines().filter_map(|l| l.split('\t').next()).collect();
-    assert_eq!(ids.len(), 39, "{list}");
+    assert_eq!(ids.len(), BUILTIN_COUNT, "{list}");
     for id in ids {
         let (code, out, err) = cli(&["scenario", id]);
         assert_eq!(code, 0, "scenario {id} failed:\n{out}\n{err}");

@@ -132,7 +132,11 @@ pub fn app() -> Html {
                             Some((goal.saturating_sub(s.cluster.now()), true))
                         }
                         _ => s.playing.then_some((
-                            u64::from(TICK_MS) * u64::from(s.effective_speed_x10()) / 10,
+                            (u64::from(TICK_MS) * u64::from(s.effective_speed_x10()) / 10).min(
+                                // A lesson step is read at the end of its wait, exactly.
+                                s.next_reading()
+                                    .map_or(u64::MAX, |t| t.saturating_sub(s.cluster.now())),
+                            ),
                             false,
                         )),
                     }

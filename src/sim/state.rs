@@ -436,6 +436,24 @@ impl SimState {
         }
     }
 
+    /// The next moment a step's look or prediction is to be read (after now): the clock
+    /// stops there for a tick, so what the step shows is the world at the end of its
+    /// wait, not a tick later (a Pod Pending for half a second is seen Pending).
+    pub fn next_reading(&self) -> Option<SimTime> {
+        let now = self.m.cluster.now();
+        let looks = self
+            .step_runs
+            .values()
+            .filter(|r| r.look.is_none() && r.until > now)
+            .map(|r| r.until);
+        let guesses = self
+            .predictions
+            .values()
+            .filter(|p| p.outcome.is_none() && p.read_at > now)
+            .map(|p| p.read_at);
+        looks.chain(guesses).min()
+    }
+
     /// Once a step's wait is over, what happened to its prediction: the first choice
     /// whose check holds (`-`: none does), or the number read; and what its `look`
     /// shows (run on a copy of the cluster: nothing changes).

@@ -197,8 +197,13 @@ pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
             let change = match (had, c.etcd_lost_quorum(), since) {
                 (true, true, _) => "quorum lost — ".to_string(),
                 (false, false, Some(t)) => format!(
-                    "quorum regained after {} — ",
-                    crate::time::human_duration(c.now().saturating_sub(t))
+                    "quorum regained after {}{} — ",
+                    crate::time::human_duration(c.now().saturating_sub(t)),
+                    if c.apiserver_down() {
+                        " (the API server is still down)"
+                    } else {
+                        ": the controllers resume, each kubelet reports at its next heartbeat"
+                    }
                 ),
                 _ => String::new(),
             };
