@@ -243,7 +243,7 @@ fn steps_view(sim: &SimHandle, lang: Lang, steps: &[StepView], readonly: bool) -
                     <li>
                         <span>{ &st.text }</span>
                         if let Some(c) = &st.command {
-                            <code class="step-cmd" data-testid={format!("step-cmd-{i}")}>{ c.join("\n") }</code>
+                            <code class="step-cmd" data-testid={format!("lesson-cmd-{i}")}>{ c.join("\n") }</code>
                             if let Some(p) = &st.predict {
                                 <PredictStep index={i} view={p.clone()} {readonly} />
                             } else if !readonly {
@@ -275,15 +275,15 @@ fn step_wait_view(
                 Callback::from(move |_| sim.speed_up(left))
             };
             html! {
-                <p class="step-wait" role="status" data-testid={format!("step-wait-{i}")}>
+                <p class="step-wait" role="status" data-testid={format!("lesson-wait-{i}")}>
                     { trf(lang, "Its point takes time: {} of simulated time left", &[&clock_label(*left)]) }
                     { " " }
-                    <button class="btn mini-run" onclick={speed} data-testid={format!("speed-up-{i}")}>{ t(lang, "Speed up") }</button>
+                    <button class="btn mini-run" onclick={speed} data-testid={format!("lesson-speed-up-{i}")}>{ t(lang, "Speed up") }</button>
                 </p>
             }
         }
         Some((_, Some(look))) => html! {
-            <pre class="step-look" data-testid={format!("step-look-{i}")}>{ look }</pre>
+            <pre class="step-look" data-testid={format!("lesson-look-{i}")}>{ look }</pre>
         },
         _ => html! {},
     }
