@@ -4,6 +4,9 @@
 
 use std::process::Command;
 
+/// The built-in lessons the CLI lists.
+const BUILTIN_COUNT: usize = kubeplay_engine::scenario::BUILTIN.len();
+
 fn cli(args: &[&str]) -> (i32, String, String) {
     let o = Command::new(env!("CARGO_BIN_EXE_kubeplay-cli"))
         .args(args)
@@ -21,7 +24,7 @@ fn every_built_in_scenario_reaches_all_its_goals_through_the_cli() {
     let (code, list, _) = cli(&["scenario", "--list"]);
     assert_eq!(code, 0);
     let ids: Vec<&str> = list.lines().filter_map(|l| l.split('\t').next()).collect();
-    assert_eq!(ids.len(), 39, "{list}");
+    assert_eq!(ids.len(), BUILTIN_COUNT, "{list}");
     for id in ids {
         let (code, out, err) = cli(&["scenario", id]);
         assert_eq!(code, 0, "scenario {id} failed:\n{out}\n{err}");
@@ -31,6 +34,35 @@ fn every_built_in_scenario_reaches_all_its_goals_through_the_cli() {
             goals.lines().all(|l| l.starts_with("[x] ")),
             "{id}:\n{goals}"
         );
+    }
+}
+
+/// Played in Chinese too: every goal reached, every step printed what it must, and no
+/// command the learner is shown (the `$ …` lines, the commands that ran) still holds a
+/// `{pod:…}` placeholder: the names are filled in, as they ran.
+#[test]
+fn every_built_in_scenario_passes_in_chinese_and_shows_only_the_commands_that_ran() {
+    use kubeplay_engine::scenario::{self, has_placeholder, BUILTIN};
+    for (id, _) in BUILTIN {
+        let s = scenario::builtin(id).unwrap().unwrap();
+        let r = scenario::play(&s, "zh").unwrap();
+        assert!(r.passed(), "{id}:\n{}", r.transcript);
+        let goals = r.transcript.split("\n## 目标\n").nth(1).unwrap_or_default();
+        assert!(
+            !goals.is_empty() && goals.lines().all(|l| l.starts_with("[x] ")),
+            "{id}: {goals}"
+        );
+        for line in r.transcript.lines().filter(|l| l.starts_with("$ ")) {
+            assert!(
+                !has_placeholder(line),
+                "{id}: shown with a placeholder: {line}"
+            );
+        }
+        for (i, cmds) in r.ran.iter().enumerate() {
+            for c in cmds {
+                assert!(!has_placeholder(c), "{id} step {}: {c}", i + 1);
+            }
+        }
     }
 }
 

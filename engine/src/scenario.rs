@@ -19,6 +19,7 @@
 //!     command: kubectl delete pod {pod:app=gateway} --wait=false
 //!     wait: 30s                # how long the runner plays after it (default 30s)
 //!     output: deleted          # text its output must contain (checked by the runner)
+//!     look: kubectl get pods -o wide   # shown once the wait is over
 //!   - text: { en: "Try to delete a node's last Pod", zh: "…" }
 //!     command: kubectl drain node-1 --timeout=20s
 //!     expect: error            # the command is meant to fail (a lesson about an error)
@@ -28,9 +29,15 @@
 //! ```
 //!
 //! Step commands and goal checks may name objects by selector: `{pod:SELECTOR}` is the
-//! first (by name) Pod matching it that is not being deleted, `{node-of:SELECTOR}` that
-//! Pod's node, `{rs:SELECTOR}` the newest ReplicaSet matching it — Pod names are random,
-//! a lesson's wording is not.
+//! first (by name) Pod matching it that is not being deleted, `{newest-pod:SELECTOR}` the
+//! most recently created one, `{node-of:SELECTOR}` the first one's node, `{rs:SELECTOR}`
+//! the newest ReplicaSet matching it — Pod names are random, a lesson's wording is not.
+//! The learner never sees a placeholder: a step shows the command with the names filled
+//! in, as it ran ([`shown_command`]).
+//!
+//! A step's `look` is what it shows once its `wait` is over: commands run on a copy of
+//! the cluster then ([`look`]). A step whose point takes time (an eviction after five
+//! minutes, a rollout's errors) shows the point there, in the step itself.
 //!
 //! Every setup line and step command must succeed unless it is marked as meant to fail:
 //! the step's `expect: error` (all its commands), or a command line's trailing
@@ -134,9 +141,16 @@ pub struct Step {
     /// How long the runner lets the clock play after it (default 30s).
     #[serde(default)]
     pub wait: Option<String>,
-    /// Text the command's output must contain (a lesson about an error shows the error).
+    /// Text the step must print (a lesson about an error shows the error): one string,
+    /// or a list of strings that must all appear, in what its command and its `look`
+    /// printed.
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub output: Vec<String>,
+    /// What the learner is shown once the step's `wait` is over: commands run on a copy
+    /// of the cluster as it is then, so they change nothing (a step whose point takes
+    /// time shows it here, not in a later step).
     #[serde(default)]
-    pub output: Option<String>,
+    pub look: Option<String>,
     /// `error`: the step's commands are meant to fail.
     #[serde(default)]
     pub expect: Option<String>,
@@ -144,6 +158,20 @@ pub struct Step {
     /// page then shows the prediction beside what happened.
     #[serde(default)]
     pub predict: Option<Predict>,
+}
+
+/// `output: "text"` or `output: ["a", "b"]`.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(s) => vec![s],
+        OneOrMany::Many(v) => v,
+    })
 }
 
 /// A "predict, then run" question: choices, each with the check that makes it what
@@ -505,6 +533,18 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "predict-more-exercises",
         include_str!("../scenarios/39-predict-more-exercises.yaml"),
     ),
+    (
+        "reconcile-loop",
+        include_str!("../scenarios/40-reconcile-loop.yaml"),
+    ),
+    (
+        "web-from-apply-to-running",
+        include_str!("../scenarios/41-web-from-apply-to-running.yaml"),
+    ),
+    (
+        "asking-the-api-server",
+        include_str!("../scenarios/42-asking-the-api-server.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.
@@ -589,6 +629,9 @@ fn validate(s: &Scenario) -> Result<(), String> {
         }
         if let Some(c) = &st.command {
             script::parse(c, "step").map_err(|e| format!("steps[{i}].command: {e}"))?;
+        }
+        if let Some(c) = &st.look {
+            script::parse(c, "look").map_err(|e| format!("steps[{i}].look: {e}"))?;
         }
         if let Some(p) = &st.predict {
             match (p.choices.len(), &p.number) {
@@ -692,7 +735,8 @@ pub fn build_observed(
     Ok(c)
 }
 
-/// Replace `{pod:SEL}`, `{node-of:SEL}` and `{rs:SEL}` with names from the cluster now.
+/// Replace `{pod:SEL}`, `{newest-pod:SEL}`, `{node-of:SEL}` and `{rs:SEL}` with names
+/// from the cluster now.
 pub fn expand(c: &Cluster, text: &str) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = text;
@@ -721,6 +765,18 @@ pub fn expand(c: &Cluster, text: &str) -> Result<String, String> {
                     p.spec.node_name.clone()
                 }
             }
+            "newest-pod" => {
+                let s = parse_label_selector(sel)?;
+                c.store
+                    .list::<Pod>()
+                    .filter(|p| !p.metadata.is_deleting() && s.matches(&p.metadata.labels))
+                    .max_by(|a, b| {
+                        (a.metadata.created_ms, &a.metadata.name)
+                            .cmp(&(b.metadata.created_ms, &b.metadata.name))
+                    })
+                    .map(|p| p.metadata.name.clone())
+                    .ok_or_else(|| format!("no Pod matches {sel}"))?
+            }
             "rs" => {
                 let s = parse_label_selector(sel)?;
                 c.store
@@ -746,6 +802,121 @@ pub fn expand(c: &Cluster, text: &str) -> Result<String, String> {
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// How long the clock plays after a step with no `wait`.
+pub const DEFAULT_WAIT: SimTime = 30 * SECOND;
+
+/// How long the clock plays after step `st` before its `look` and its prediction are
+/// read: its `wait`, else [`DEFAULT_WAIT`].
+pub fn step_wait(st: &Step) -> SimTime {
+    st.wait
+        .as_deref()
+        .and_then(|w| parse_duration(w).ok())
+        .unwrap_or(DEFAULT_WAIT)
+}
+
+/// The placeholders [`expand`] fills in.
+const PLACEHOLDERS: &[&str] = &["pod", "newest-pod", "node-of", "rs"];
+
+/// Whether `text` still holds a placeholder (`{pod:app=web}`): what a learner must never
+/// be shown as a command.
+pub fn has_placeholder(text: &str) -> bool {
+    PLACEHOLDERS
+        .iter()
+        .any(|p| text.contains(&format!("{{{p}:")))
+}
+
+/// A step's command as the learner sees it before it runs: each command line (a
+/// heredoc's body left out) with the names filled in from the cluster now, which is what
+/// a Run would run. A placeholder that names nothing yet reads `<a Pod with app=web>`,
+/// never `{pod:app=web}`.
+pub fn shown_command(c: &Cluster, cmd: &str) -> Vec<String> {
+    let text = expand(c, cmd).unwrap_or_else(|_| describe_placeholders(cmd));
+    command_lines(&text)
+}
+
+/// The command lines of a step's text, as the console shows them (`$ …`): a heredoc's
+/// body is left out.
+pub fn command_lines(text: &str) -> Vec<String> {
+    match script::parse(text, "step") {
+        Ok(lines) => lines.into_iter().map(|l| l.command).collect(),
+        Err(_) => text.lines().map(str::to_string).collect(),
+    }
+}
+
+/// `{pod:app=web}` → `<a Pod with app=web>` (and the others alike).
+fn describe_placeholders(text: &str) -> String {
+    let mut out = text.to_string();
+    for (p, what) in [
+        ("newest-pod", "the newest Pod with"),
+        ("pod", "a Pod with"),
+        ("node-of", "the node of a Pod with"),
+        ("rs", "the newest ReplicaSet with"),
+    ] {
+        let open = format!("{{{p}:");
+        while let Some(i) = out.find(&open) {
+            let Some(j) = out[i..].find('}') else { break };
+            let sel = out[i + open.len()..i + j].to_string();
+            out.replace_range(i..i + j + 1, &format!("<{what} {sel}>"));
+        }
+    }
+    out
+}
+
+/// What step `st` shows once its wait is over: each `look` command (`$ …`) and its
+/// output, run on a copy of `c`, so nothing in `c` changes. None for a step without one.
+pub fn look(c: &Cluster, st: &Step) -> Option<String> {
+    let text = st.look.as_ref()?;
+    let mut copy = c.clone();
+    let text = match expand(&copy, text) {
+        Ok(t) => t,
+        Err(e) => return Some(format!("error: {e}\n")),
+    };
+    let lines = match script::parse(&text, "look") {
+        Ok(l) => l,
+        Err(e) => return Some(format!("{e}\n")),
+    };
+    let mut out = String::new();
+    for l in &lines {
+        let o = command::run(&mut copy, &l.command, l.stdin.as_deref(), &NoFiles);
+        out.push_str(&format!("$ {}\n{}", l.command, o.output));
+        if !o.output.is_empty() && !o.output.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    Some(out)
+}
+
+/// The runner's own words, in English or Chinese.
+fn words(lang: &str) -> [&'static str; 6] {
+    in_lang2(
+        lang,
+        [
+            "goals",
+            "expected this command to fail",
+            "this command failed",
+            "expected the output to contain: ",
+            "(none of the choices)",
+            "after",
+        ],
+        [
+            "目标",
+            "这条命令本应失败",
+            "这条命令失败了",
+            "输出中应当包含：",
+            "（没有一个选项成立）",
+            "之后",
+        ],
+    )
+}
+
+fn in_lang2<T>(lang: &str, en: T, zh: T) -> T {
+    if lang.starts_with("zh") {
+        zh
+    } else {
+        en
+    }
 }
 
 /// Which goals are reached, and when. Goals latch: once reached a goal stays reached
@@ -825,6 +996,8 @@ pub struct Report {
     /// Steps with a command that failed without being marked as meant to fail, or
     /// that succeeded although marked.
     pub unexpected_results: Vec<usize>,
+    /// Per step: the command lines that ran, names filled in (what the learner saw).
+    pub ran: Vec<Vec<String>>,
 }
 
 impl Report {
@@ -879,21 +1052,25 @@ pub fn play_with(s: &Scenario, lang: &str, fast: FastPaths) -> Result<(Report, C
     let mut c = build_with(s, fast)?;
     let mut t = Tracker::new(s);
     t.check(s, &mut c);
+    let say = words(lang);
     let mut out = format!("# {}\n# {}\n", s.title.get(lang), s.description.get(lang));
     let mut mismatches = Vec::new();
     let mut unexpected = Vec::new();
+    let mut ran = Vec::new();
     for (i, st) in s.steps.iter().enumerate() {
         out.push_str(&format!(
             "\n## {} {}\n",
             clock_label(c.now()),
             st.text.get(lang)
         ));
+        let mut printed = String::new();
+        let mut commands = Vec::new();
         if let Some(cmd) = &st.command {
             let text = expand(&c, cmd).map_err(|e| format!("steps[{i}]: {e}"))?;
             let lines = script::parse(&text, "step")?;
-            let mut printed = String::new();
             let step_fails = st.expect.as_deref() == Some("error");
             for l in &lines {
+                commands.push(l.command.clone());
                 let o = command::run(&mut c, &l.command, l.stdin.as_deref(), &NoFiles);
                 out.push_str(&format!("$ {}\n{}", l.command, o.output));
                 printed.push_str(&o.output);
@@ -901,36 +1078,39 @@ pub fn play_with(s: &Scenario, lang: &str, fast: FastPaths) -> Result<(Report, C
                     if !unexpected.contains(&i) {
                         unexpected.push(i);
                     }
-                    out.push_str(if o.ok {
-                        "!! expected this command to fail\n"
-                    } else {
-                        "!! this command failed\n"
-                    });
+                    out.push_str(&format!("!! {}\n", if o.ok { say[1] } else { say[2] }));
                 }
                 t.check(s, &mut c);
             }
-            if let Some(want) = &st.output {
-                if !printed.contains(want.as_str()) {
-                    mismatches.push(i);
-                    out.push_str(&format!("!! expected the output to contain: {want}\n"));
-                }
+        }
+        ran.push(commands);
+        let wait = step_wait(st);
+        play_for(s, &mut c, &mut t, wait, false);
+        // What the step shows once its wait is over.
+        if let Some(seen) = look(&c, st) {
+            let (at, after) = (
+                clock_label(c.now()),
+                crate::kubelet::format_go_duration(wait),
+            );
+            out.push_str(&in_lang2(
+                lang,
+                format!("-- {at} ({after} {})\n{seen}", say[5]),
+                format!("-- {at}（{after} {}）\n{seen}", say[5]),
+            ));
+            printed.push_str(&seen);
+        }
+        for want in &st.output {
+            if !printed.contains(want.as_str()) {
+                mismatches.push(i);
+                out.push_str(&format!("!! {}{want}\n", say[3]));
             }
         }
-        let wait = st
-            .wait
-            .as_deref()
-            .map(parse_duration)
-            .transpose()?
-            .unwrap_or(30 * SECOND);
-        play_for(s, &mut c, &mut t, wait, false);
         // A "predict, then run" step: what happened, once the wait is over.
         if let Some(p) = &st.predict {
             let answer = match &p.number {
                 Some(n) => read(&mut c, n).unwrap_or_else(|e| e),
                 None => observed_choice(&mut c, p)
-                    .map_or("(none of the choices)".to_string(), |k| {
-                        p.choices[k].get(lang).to_string()
-                    }),
+                    .map_or(say[4].to_string(), |k| p.choices[k].get(lang).to_string()),
             };
             out.push_str(&format!("?? {}\n=> {answer}\n", p.question.get(lang)));
         }
@@ -942,7 +1122,7 @@ pub fn play_with(s: &Scenario, lang: &str, fast: FastPaths) -> Result<(Report, C
         .transpose()?
         .unwrap_or(15 * 60 * SECOND);
     play_for(s, &mut c, &mut t, timeout, true);
-    out.push_str("\n## goals\n");
+    out.push_str(&format!("\n## {}\n", say[0]));
     for (g, r) in s.goals.iter().zip(&t.reached) {
         match r {
             Some(at) => out.push_str(&format!(
@@ -959,6 +1139,7 @@ pub fn play_with(s: &Scenario, lang: &str, fast: FastPaths) -> Result<(Report, C
             reached: t.reached,
             output_mismatches: mismatches,
             unexpected_results: unexpected,
+            ran,
         },
         c,
     ))
@@ -1055,6 +1236,63 @@ mod tests {
         assert_eq!(t.reached, vec![Some(0), Some(5_000)]);
         t.rewind(1_000);
         assert_eq!(t.reached, vec![Some(0), None]);
+    }
+
+    #[test]
+    fn a_steps_look_shows_the_cluster_after_its_wait_and_changes_nothing() {
+        let s = parse(
+            "id: t\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ncluster: {nodes: [{name: n1}]}\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=1\n  sim settle\nsteps:\n  - text: {en: a, zh: b}\n    command: kubectl delete pod {pod:app=web} --wait=false\n    wait: 20s\n    output: [deleted, \"1/1\", \"Successfully assigned\"]\n    look: |\n      kubectl get deployment web\n      sim trace pod/{newest-pod:app=web}\n",
+            "t.yaml",
+        )
+        .unwrap();
+        assert_eq!(s.steps[0].output.len(), 3);
+        let (r, c) = play_with(&s, "en", FastPaths::ALL).unwrap();
+        assert!(r.passed(), "{}", r.transcript);
+        assert!(
+            r.transcript
+                .contains(" (20s after)\n$ kubectl get deployment web\n"),
+            "{}",
+            r.transcript
+        );
+        assert!(!r.transcript.contains("{newest-pod:"), "{}", r.transcript);
+        // The look ran on a copy: kubectl's requests of the look are not in the cluster.
+        let before = c.request_log().recent.len();
+        let again = look(&c, &s.steps[0]).unwrap();
+        assert!(again.contains("kubectl deleted Pod"), "{again}");
+        assert_eq!(c.request_log().recent.len(), before);
+        let zh = play(&s, "zh").unwrap().transcript;
+        assert!(zh.contains("（20s 之后）\n"), "{zh}");
+        assert!(zh.contains("\n## 目标\n"), "{zh}");
+    }
+
+    #[test]
+    fn a_command_is_shown_with_its_names_filled_in_and_never_as_a_placeholder() {
+        let s = parse(
+            "id: t\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ncluster: {nodes: [{name: n1}]}\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=1\n  sim settle\n",
+            "t.yaml",
+        )
+        .unwrap();
+        let c = build(&s).unwrap();
+        let shown = shown_command(
+            &c,
+            "kubectl delete pod {pod:app=web}\nkubectl apply -f - <<EOF\nkind: Pod\nEOF\n",
+        );
+        assert_eq!(shown.len(), 2, "{shown:?}");
+        assert!(shown[0].starts_with("kubectl delete pod web-"), "{shown:?}");
+        assert_eq!(shown[1], "kubectl apply -f -");
+        let none = shown_command(
+            &c,
+            "kubectl delete pod {pod:app=db}\nsim node ps {node-of:app=db}",
+        );
+        assert_eq!(
+            none,
+            vec![
+                "kubectl delete pod <a Pod with app=db>".to_string(),
+                "sim node ps <the node of a Pod with app=db>".to_string()
+            ]
+        );
+        assert!(!has_placeholder(&none[0]));
+        assert!(has_placeholder("sim trace pod/{newest-pod:app=web}"));
     }
 
     /// A space YAML folding put where Chinese has none: after or before full-width

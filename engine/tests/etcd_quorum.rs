@@ -171,3 +171,36 @@ fn pod_names(c: &Cluster) -> Vec<String> {
         .map(|p| p.metadata.name.clone())
         .collect()
 }
+
+/// The course's other case: every etcd process alive, yet no majority, because the
+/// members cannot reach each other. Requests time out as with stopped members; the
+/// status shows every member up; rejoining brings the quorum back.
+#[test]
+fn members_alive_but_cut_off_from_each_other_form_no_majority() {
+    let mut c = web_cluster(1);
+    let sim = |c: &mut Cluster, l: &str| run(c, l, None, &NoFiles);
+    assert!(sim(&mut c, "sim etcd members 3").ok);
+    let o = sim(&mut c, "sim etcd isolate etcd-2");
+    assert_eq!(
+        o.output,
+        "etcd-2 cut off from its peers (its process runs on): 3 of 3 members up (1 cut off from the others), quorum 2: writes commit (leader etcd-1)\n"
+    );
+    let o = sim(&mut c, "sim etcd isolate etcd-3");
+    assert!(o.output.starts_with("etcd-3 cut off from its peers (its process runs on): quorum lost — 3 of 3 members up (2 cut off from the others), quorum 2: no quorum"), "{}", o.output);
+    let status = sim(&mut c, "sim etcd status").output;
+    assert!(status.contains("etcd-2   up, cut off"), "{status}");
+    assert_eq!(
+        sim(&mut c, "kubectl scale deployment web --replicas=3").output,
+        TIMED_OUT
+    );
+    assert!(
+        !sim(&mut c, "sim etcd isolate etcd-3").ok,
+        "already cut off"
+    );
+    assert!(!sim(&mut c, "sim etcd down etcd-1").output.is_empty());
+    assert!(sim(&mut c, "sim etcd up etcd-1").ok);
+    let o = sim(&mut c, "sim etcd rejoin etcd-2");
+    assert!(o.output.contains("quorum regained after"), "{}", o.output);
+    assert!(sim(&mut c, "kubectl scale deployment web --replicas=3").ok);
+    assert_eq!(replicas(&c), 3);
+}

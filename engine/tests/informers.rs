@@ -173,7 +173,8 @@ fn watch_and_queue_commands_refuse_what_they_cannot_do() {
             "sim watch break replicaset-controller --for soon",
             "invalid duration \"soon\"",
         ),
-        ("sim queues now", "usage: sim queues"),
+        ("sim queues now", "no control loop \"now\""),
+        ("sim queues --all", "usage: sim queues [LOOP…]"),
     ] {
         let o = run(&mut c, cmd, None, &NoFiles);
         assert!(!o.ok && o.output.contains(want), "{cmd}: {}", o.output);

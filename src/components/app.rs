@@ -336,7 +336,7 @@ fn lesson_status(s: &SimState, lang: Lang) -> String {
     let steps = a.scenario.steps.len();
     let goals = a.tracker.reached.len();
     let met = a.tracker.reached.iter().filter(|r| r.is_some()).count();
-    let step = match s.steps_ran.last() {
+    let step = match s.step_runs.keys().next_back() {
         Some(i) => trf(lang, "step {} of {} ran", &[&(i + 1), &steps]),
         None if steps > 0 => trf(lang, "{} steps", &[&steps]),
         None => String::new(),

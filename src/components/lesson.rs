@@ -242,8 +242,12 @@ struct StepView {
     /// Run already (ticked).
     ran: bool,
     text: String,
-    command: Option<String>,
+    /// The command lines as they ran, or (not run yet) as a Run would run them now:
+    /// names filled in, never a `{pod:…}` placeholder.
+    command: Option<Vec<String>>,
     predict: Option<PredictView>,
+    /// Once run: simulated time left in its wait, and what its look showed after it.
+    run: Option<(SimTime, Option<String>)>,
 }
 
 /// A "predict, then run" question, the learner's guess and what happened.
@@ -375,18 +379,49 @@ fn steps_view(
                         aria-current={(i == current).then_some("step")} data-testid={format!("step-item-{i}")}>
                         <span>{ &st.text }{ if st.ran { html! { <span class="ran-mark" title={t(lang, "run")}>{ " ✓" }</span> } } else { html! {} } }</span>
                         if let Some(c) = &st.command {
-                            <code class="step-cmd">{ c.lines().next().unwrap_or_default().to_string() }{ if c.trim_end().lines().count() > 1 { " …" } else { "" } }</code>
+                            <code class="step-cmd" data-testid={format!("lesson-cmd-{i}")}>{ c.join("\n") }</code>
                             if let Some(p) = &st.predict {
                                 <PredictStep index={i} view={p.clone()} {readonly} />
                             } else if !readonly {
                                 <button class="btn mini-run" onclick={run} data-testid={format!("step-{i}")}>{ t(lang, "Run") }</button>
                             }
+                            { step_wait_view(sim, lang, i, st.run.as_ref()) }
                         }
                     </li>
                 }
             }) }
         </ol>
 
+    }
+}
+
+/// A step that ran: while its wait plays, how much simulated time is left and an offer
+/// to speed the clock up; once it is over, what the step's look shows.
+fn step_wait_view(
+    sim: &SimHandle,
+    lang: Lang,
+    i: usize,
+    run: Option<&(SimTime, Option<String>)>,
+) -> Html {
+    match run {
+        Some((left, _)) if *left > 0 => {
+            let speed = {
+                let sim = sim.clone();
+                let left = *left;
+                Callback::from(move |_| sim.speed_up(left))
+            };
+            html! {
+                <p class="step-wait" role="status" data-testid={format!("lesson-wait-{i}")}>
+                    { trf(lang, "Its point takes time: {} of simulated time left", &[&clock_label(*left)]) }
+                    { " " }
+                    <button class="btn mini-run" onclick={speed} data-testid={format!("lesson-speed-up-{i}")}>{ t(lang, "Speed up") }</button>
+                </p>
+            }
+        }
+        Some((_, Some(look))) => html! {
+            <pre class="step-look" data-testid={format!("lesson-look-{i}")}>{ look }</pre>
+        },
+        _ => html! {},
     }
 }
 
@@ -530,11 +565,21 @@ impl LessonModel {
                         .steps
                         .iter()
                         .enumerate()
-                        .map(|(i, st)| StepView {
-                            ran: s.steps_ran.contains(&i),
-                            text: st.text.get(code).to_string(),
-                            command: st.command.clone(),
-                            predict: st.predict.as_ref().map(|q| PredictView::of(s, i, q, code)),
+                        .map(|(i, st)| {
+                            let ran = s.step_runs.get(&i);
+                            StepView {
+                                ran: ran.is_some(),
+                                text: st.text.get(code).to_string(),
+                                command: st.command.as_ref().map(|c| match ran {
+                                    Some(r) => r.commands.clone(),
+                                    None => kubeplay_engine::scenario::shown_command(&s.cluster, c),
+                                }),
+                                predict: st
+                                    .predict
+                                    .as_ref()
+                                    .map(|q| PredictView::of(s, i, q, code)),
+                                run: ran.map(|r| (r.left(s.cluster.now()), r.look.clone())),
+                            }
                         })
                         .collect()
                 })
@@ -552,7 +597,7 @@ impl LessonModel {
             title: a.map(|a| a.scenario.title.get(code).to_string()),
             description: a.map(|a| a.scenario.description.get(code).to_string()),
             readonly: s.options.readonly,
-            current: s.steps_ran.last().map_or(0, |i| {
+            current: s.step_runs.keys().next_back().map_or(0, |i| {
                 let last = a.map_or(0, |a| a.scenario.steps.len().saturating_sub(1));
                 (i + 1).min(last)
             }),

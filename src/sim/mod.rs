@@ -318,20 +318,36 @@ impl SimHandle {
         self.with(|s| s.observe_predictions());
     }
 
-    /// Run step `i` of the loaded scenario (its placeholders filled in now).
+    /// Run step `i` of the loaded scenario (its placeholders filled in now); the lesson
+    /// shows the commands as they ran, and counts its wait down.
     pub fn run_step(&self, i: usize) {
-        let cmd = {
+        let (cmd, wait) = {
             let s = self.state.borrow();
             let Some(a) = s.scenario.as_ref() else { return };
-            let Some(c) = a.scenario.steps.get(i).and_then(|st| st.command.clone()) else {
+            let Some(st) = a.scenario.steps.get(i) else {
                 return;
             };
-            scn::expand(&s.cluster, &c)
+            let Some(c) = st.command.clone() else { return };
+            // A step with neither a wait of its own nor a look has nothing to wait for.
+            let wait = (st.wait.is_some() || st.look.is_some()).then(|| scn::step_wait(st));
+            (scn::expand(&s.cluster, &c), wait)
         };
         match cmd {
             Ok(c) => {
-                self.state.borrow_mut().steps_ran.insert(i);
+                let ran_at = self.state.borrow().cluster.now();
                 self.click(c.trim_end().to_string());
+                self.with(|s| {
+                    s.step_runs.insert(
+                        i,
+                        StepRun {
+                            commands: scn::command_lines(&c),
+                            ran_at,
+                            until: ran_at + wait.unwrap_or(0),
+                            look: None,
+                        },
+                    );
+                    s.observe_predictions();
+                });
             }
             Err(e) => self.with(|s| s.last_error = Some(format!("error: {e}"))),
         }
@@ -346,6 +362,16 @@ impl SimHandle {
     /// Fold the dock (on a narrow screen, the bottom sheet to its one-line handle).
     pub fn fold_dock(&self) {
         self.with(|s| s.dock_open = false);
+    }
+
+    /// Play a step's wait faster: the speed that plays what is left in a few seconds,
+    /// slow motion off.
+    pub fn speed_up(&self, left: SimTime) {
+        self.with(|s| {
+            s.speed_x10 = s.speed_x10.max(state::speed_to_catch_up(left));
+            s.slow_motion = false;
+            s.playing = true;
+        });
     }
 
     /// The link that reopens this session exactly (`#s=`), also put in the address bar.

@@ -40,7 +40,11 @@ impl SimState {
                 Some((goal.saturating_sub(self.cluster.now()), true))
             }
             _ => self.playing.then_some((
-                u64::from(TICK_MS) * u64::from(self.effective_speed_x10()) / 10,
+                (u64::from(TICK_MS) * u64::from(self.effective_speed_x10()) / 10).min(
+                    // A lesson step is read at the end of its wait, exactly.
+                    self.next_reading()
+                        .map_or(u64::MAX, |t| t.saturating_sub(self.cluster.now())),
+                ),
                 false,
             )),
         }

@@ -91,6 +91,39 @@ pub struct Prediction {
     pub outcome: Option<(String, SimTime)>,
 }
 
+/// A lesson step the learner ran: the commands that ran (names filled in), and its
+/// wait, with what its `look` showed once the wait was over. Kept by the page, as
+/// predictions are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepRun {
+    /// The command lines that ran, as the console shows them.
+    pub commands: Vec<String>,
+    /// When it ran.
+    pub ran_at: SimTime,
+    /// When its wait is over (its `look` is read then); `ran_at` for a step that names
+    /// no wait and has no look.
+    pub until: SimTime,
+    /// What its `look` showed once the wait was over.
+    pub look: Option<String>,
+}
+
+impl StepRun {
+    /// Simulated time left before the step's point shows (0: it has).
+    pub fn left(&self, now: SimTime) -> SimTime {
+        self.until.saturating_sub(now)
+    }
+}
+
+/// The speed at which `left` of simulated time plays in about five seconds: the first
+/// of [`SPEEDS_X10`] that is fast enough, else the fastest (the "speed up" offer).
+pub fn speed_to_catch_up(left: SimTime) -> u32 {
+    SPEEDS_X10
+        .iter()
+        .copied()
+        .find(|&x10| left * 10 / u64::from(x10) <= 5_000)
+        .unwrap_or(SPEEDS_X10[SPEEDS_X10.len() - 1])
+}
+
 /// The mutable state behind the handle.
 pub struct SimState {
     /// The engine's side: the cluster, the console and its waiting command, the
@@ -109,6 +142,8 @@ pub struct SimState {
     pub clock_live: bool,
     /// The learner's predictions, by step.
     pub predictions: std::collections::BTreeMap<usize, Prediction>,
+    /// The lesson steps run, by step.
+    pub step_runs: std::collections::BTreeMap<usize, StepRun>,
     /// A second branch with one change, played beside this one ("what if"); what the
     /// learner does is done in both. A rewind closes it.
     pub fork: Option<kubeplay_engine::fork::Fork>,
@@ -124,8 +159,6 @@ pub struct SimState {
     /// The world in which the learner last acted (a click, a command): the page's
     /// one-line instruction steps aside there, and comes back in a new world.
     pub acted_in: Option<u64>,
-    /// The lesson's steps run so far (the next one is the current step).
-    pub steps_ran: std::collections::BTreeSet<usize>,
     /// Whether the clock runs.
     pub playing: bool,
     /// Speed multiplier in tenths (10 = real time).
@@ -206,9 +239,9 @@ impl SimState {
             future: None,
             world: next_world(),
             acted_in: None,
-            steps_ran: Default::default(),
             clock_live: false,
             predictions: Default::default(),
+            step_runs: Default::default(),
             fork: None,
             imported: None,
             replay_fork: None,
@@ -409,13 +442,40 @@ impl SimState {
         }
     }
 
+    /// The next moment a step's look or prediction is to be read (after now): the clock
+    /// stops there for a tick, so what the step shows is the world at the end of its
+    /// wait, not a tick later (a Pod Pending for half a second is seen Pending).
+    pub fn next_reading(&self) -> Option<SimTime> {
+        let now = self.m.cluster.now();
+        let looks = self
+            .step_runs
+            .values()
+            .filter(|r| r.look.is_none() && r.until > now)
+            .map(|r| r.until);
+        let guesses = self
+            .predictions
+            .values()
+            .filter(|p| p.outcome.is_none() && p.read_at > now)
+            .map(|p| p.read_at);
+        looks.chain(guesses).min()
+    }
+
     /// Once a step's wait is over, what happened to its prediction: the first choice
-    /// whose check holds (`-`: none does), or the number read.
+    /// whose check holds (`-`: none does), or the number read; and what its `look`
+    /// shows (run on a copy of the cluster: nothing changes).
     pub fn observe_predictions(&mut self) {
         let Some(a) = self.m.scenario.as_ref() else {
             return;
         };
         let now = self.m.cluster.now();
+        for (i, r) in self.step_runs.iter_mut() {
+            if r.look.is_some() || now < r.until {
+                continue;
+            }
+            if let Some(st) = a.scenario.steps.get(*i) {
+                r.look = scn::look(&self.m.cluster, st);
+            }
+        }
         for (i, p) in self.predictions.iter_mut() {
             if p.outcome.is_some() {
                 continue;

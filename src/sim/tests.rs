@@ -1076,3 +1076,47 @@ fn a_lesson_with_a_fork_opens_forked_and_a_bad_fork_change_is_refused() {
     let bad = yaml.replace("scale deployment web", "scale deployment nope");
     assert!(SimState::with_scenario(ScenarioSource::Yaml(bad)).is_err());
 }
+
+#[test]
+fn a_lesson_step_shows_the_command_that_ran_counts_its_wait_down_and_then_its_look() {
+    let yaml = "id: t\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ncluster: {nodes: [{name: node-1}]}\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=1\n  sim settle\nsteps:\n  - text: {en: a, zh: b}\n    command: kubectl delete pod {pod:app=web} --wait=false\n    wait: 20s\n    look: kubectl get deployment web\n";
+    let state = Rc::new(RefCell::new(
+        SimState::with_scenario(ScenarioSource::Yaml(yaml.into())).unwrap(),
+    ));
+    let sim = SimHandle::new(Rc::clone(&state), 0, Callback::noop());
+    let pod = kubeplay_engine::scenario::expand(&state.borrow().cluster, "{pod:app=web}").unwrap();
+    sim.run_step(0);
+    {
+        let s = state.borrow();
+        let r = &s.step_runs[&0];
+        assert_eq!(
+            r.commands,
+            vec![format!("kubectl delete pod {pod} --wait=false")]
+        );
+        assert_eq!(r.left(s.cluster.now()), 20_000);
+        assert_eq!(r.look, None, "not before the wait is over");
+    }
+    // The offer to speed up: a speed that plays the 20 s in a few seconds, no slow motion.
+    sim.speed_up(20_000);
+    assert_eq!(state.borrow().speed_x10, 50);
+    assert!(!state.borrow().slow_motion);
+    let mut asked = 0;
+    for _ in 0..30 {
+        tick_like_the_page(&mut state.borrow_mut(), 1000, 11, &mut asked);
+        // As the page's ticker does after each tick.
+        state.borrow_mut().observe_predictions();
+    }
+    let s = state.borrow();
+    let r = &s.step_runs[&0];
+    assert_eq!(r.left(s.cluster.now()), 0);
+    let look = r.look.as_deref().unwrap();
+    assert!(
+        look.starts_with("$ kubectl get deployment web\nNAME"),
+        "{look}"
+    );
+    assert!(look.contains("1/1"), "{look}");
+    // What the look ran left no trace in the session: it ran on a copy.
+    assert!(!s.session().encode().is_empty());
+    assert_eq!(speed_to_catch_up(6 * 60_000), 600);
+    assert_eq!(speed_to_catch_up(1_000), 5);
+}

@@ -118,9 +118,9 @@ test('the queue view: a broken watch misses a scale, 410 Gone relists it, and th
 for (const [id, title, steps, goals] of [
   ['etcd-quorum-table', "etcd's quorum: how many members may fail", 9, 8],
   ['etcd-lost-quorum', 'notes-api: etcd loses its quorum, then gets it back', 6, 7],
-  ['write-path-refusals', "The API server's write path: who refuses what", 6, 6],
-  ['leader-killed', "The controller manager's leader is killed", 5, 6],
-  ['watch-broke', 'A watch broke and the controller relisted', 4, 4],
+  ['write-path-refusals', "The API server's write path: who refuses what", 7, 6],
+  ['leader-killed', "The controller manager's leader is killed", 6, 7],
+  ['watch-broke', 'A watch broke and the controller relisted', 5, 4],
   ['two-writers-one-field', 'Two writers, one field: server-side apply and its conflicts', 6, 4],
   ['three-replicas-one-node', 'Three replicas, one node: no N−1 margin', 6, 6],
   ['admission-mutates-and-refuses', 'Admission changes what you sent, or refuses it', 5, 4],

@@ -21,11 +21,11 @@ test('a lesson opens from ?scenario=, its step runs with a click and every goal 
   await lesson.getByRole('heading', { name: 'Three gateway replicas: one Pod is deleted' }).waitFor();
   // The first step is a look (t0): nothing is reached by it, only by the deletion.
   await page.getByTestId('step-0').click();
-  await page.getByTestId('last-command').filter({ hasText: 'kubectl get deployment gateway' }).waitFor();
+  await page.getByTestId('last-command').filter({ hasText: 'kubectl get pods -l app=gateway -o wide' }).waitFor();
   await page.getByTestId('goals').getByText('Goals: 0 of 5 reached').waitFor();
   assert.equal(await page.getByTestId('goal-0').getAttribute('data-reached'), 'false');
   await page.getByTestId('step-1').click();
-  await page.getByTestId('last-command').filter({ hasText: /kubectl delete pod gateway-\w+-\w+ --wait=false/ }).waitFor();
+  await page.getByTestId('last-command').filter({ hasText: 'kubectl delete pods -l app=gateway --field-selector spec.nodeName=node-1 --wait=false' }).waitFor();
   await page.getByTestId('goals').getByText('Goals: 5 of 5 reached').waitFor({ timeout: 30_000 });
   await page.screenshot({ path: shot('lesson-en.png') });
   await page.getByTestId('lang-zh').click();
@@ -47,7 +47,7 @@ test('a share link reopens the same world, and it is what lz-string decodes', as
   const session = JSON.parse(LZString.decompressFromEncodedURIComponent(url.split('#s=')[1]));
   assert.equal(session.v, 1);
   assert.deepEqual(session.scenario, { id: 'gateway-delete-pod' });
-  assert.ok(session.journal.some(([, a]) => a.r && a.r.startsWith('kubectl delete pod gateway-')), JSON.stringify(session));
+  assert.ok(session.journal.some(([, a]) => a.r && a.r.startsWith('kubectl delete pods -l app=gateway')), JSON.stringify(session));
   const look = async (p) => ({
     clock: await p.getByTestId('clock').innerText(),
     pods: (await p.getByRole('button', { name: /^Pod / }).evaluateAll((els) => els.map((e) => e.innerText))).sort(),
@@ -166,9 +166,9 @@ test('dist/ served from a sub-path with the network blocked loads and runs', asy
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(`${sub.url}?scenario=replacement-pending&speed=60`);
-  await page.getByTestId('goals').getByText(/Goals: 0 of 3 reached/).waitFor({ timeout: 20_000 });
+  await page.getByTestId('goals').getByText(/Goals: 0 of 4 reached/).waitFor({ timeout: 20_000 });
   await page.getByTestId('step-1').click();
-  await page.getByTestId('goals').getByText(/Goals: 2 of 3 reached/).waitFor({ timeout: 30_000 });
+  await page.getByTestId('goals').getByText(/Goals: 2 of 4 reached/).waitFor({ timeout: 30_000 });
   assert.deepEqual(outside, []);
   assert.deepEqual(errors, []);
   await ctx.close();
@@ -256,6 +256,34 @@ test('a predict-then-run step asks first, then shows the prediction beside what 
   assert.match(await r2.textContent(), /✓ as predicted/);
   assert.match(await r2.textContent(), /Unhealthy/);
   await page.screenshot({ path: shot('predict-en.png') });
+  assert.deepEqual(real(errors), []);
+  await page.close();
+});
+
+test('a step shows the commands that ran, never a placeholder, counts its wait down with an offer to speed up, then shows its look', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=notes-api-node-down`);
+  await page.getByTestId('step-1').waitFor();
+  const shown = await page.locator('[data-testid^=lesson-cmd-]').allInnerTexts();
+  assert.ok(shown.length >= 3, JSON.stringify(shown));
+  for (const c of shown) assert.doesNotMatch(c, /\{(pod|newest-pod|node-of|rs):/, c);
+  // Before it runs, the step names the node a Run would power off.
+  const before = await page.getByTestId('lesson-cmd-1').innerText();
+  assert.match(before, /^sim node down node-\d$/);
+  await page.getByTestId('step-1').click();
+  assert.equal(await page.getByTestId('lesson-cmd-1').innerText(), before, 'the command that ran');
+  const wait = page.getByTestId('lesson-wait-1');
+  await wait.getByText(/Its point takes time: [\d:.]+ of simulated time left/).waitFor();
+  await page.screenshot({ path: shot('lesson-step-wait.png') });
+  await page.getByTestId('lesson-speed-up-1').click();
+  const look = page.getByTestId('lesson-look-1');
+  await look.waitFor({ timeout: 40_000 });
+  assert.equal(await wait.count(), 0, 'the countdown is gone once the wait is over');
+  const text = await look.innerText();
+  assert.match(text, /\$ kubectl get nodes\n/);
+  assert.match(text, /NotReady/);
+  assert.match(text, /Kubelet stopped posting node status/);
+  assert.doesNotMatch(text, /\{(pod|newest-pod|node-of|rs):/);
+  await page.screenshot({ path: shot('lesson-step-look.png') });
   assert.deepEqual(real(errors), []);
   await page.close();
 });

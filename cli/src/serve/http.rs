@@ -176,6 +176,12 @@ async fn answer(state: &Arc<State>, close: Arc<Notify>, req: Request<Incoming>) 
             );
             r
         }
+        Some(Reply::NoAnswer) => {
+            // A stopped API server: nothing answers at its address, so the connection
+            // ends without a response, as one to a process that is gone would.
+            close.notify_one();
+            std::future::pending::<Response<Body>>().await
+        }
         _ => response(status(
             500,
             "InternalError",

@@ -19,6 +19,7 @@ pub mod discovery;
 pub mod door;
 pub(crate) mod fxhash;
 mod handlers;
+pub mod health;
 mod log;
 mod logs;
 pub mod managed_fields;

@@ -1,5 +1,5 @@
 //! etcd as a Raft cluster of members that can fail: `sim etcd members N`,
-//! `sim etcd down|up etcd-N`, `sim etcd status`.
+//! `sim etcd down|up etcd-N`, `sim etcd isolate|rejoin etcd-N`, `sim etcd status`.
 //!
 //! A write commits once a quorum of ⌊n/2⌋+1 members has it, so n members tolerate
 //! ⌊(n−1)/2⌋ failures: 1 member tolerates none, 3 tolerate one, 5 tolerate two (the
@@ -21,6 +21,12 @@
 //! out"; the linearizable read loop), `staging/src/k8s.io/apiserver/pkg/storage/cacher`
 //! (consistent lists from the cache), raft's quorum (`quorum.MajorityConfig`).
 //!
+//! **A member cut off from its peers** (`sim etcd isolate`) keeps running: its process
+//! is alive and answers locally, but it cannot take part in a majority. Isolate enough
+//! members and the cluster has no quorum with every process alive — the case the course
+//! tells apart from stopped members ("etcd 进程还活着，但节点之间无法形成多数派"): the API
+//! server times out the same way, and `sim etcd status` shows every member up.
+//!
 //! Simplifications: the Raft election takes no simulated time (a new leader is there
 //! at once), and membership changes (`sim etcd members`) start every member afresh.
 
@@ -36,6 +42,16 @@ pub struct EtcdMember {
     pub name: String,
     /// Whether it runs.
     pub up: bool,
+    /// Running, but cut off from its peers by the network (it counts for no majority).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub isolated: bool,
+}
+
+impl EtcdMember {
+    /// Up and reachable by its peers: a member a majority can count.
+    pub fn voting(&self) -> bool {
+        self.up && !self.isolated
+    }
 }
 
 /// The etcd cluster behind the API server.
@@ -63,6 +79,7 @@ impl Etcd {
                 .map(|i| EtcdMember {
                     name: format!("etcd-{i}"),
                     up: true,
+                    isolated: false,
                 })
                 .collect(),
             leader: Some(0),
@@ -80,9 +97,14 @@ impl Etcd {
         self.members.iter().filter(|m| m.up).count()
     }
 
-    /// Whether a quorum of members is up.
+    /// How many members are up and cut off from their peers.
+    pub fn isolated_count(&self) -> usize {
+        self.members.iter().filter(|m| m.up && m.isolated).count()
+    }
+
+    /// Whether a quorum of members is up and can reach each other.
     pub fn has_quorum(&self) -> bool {
-        self.up_count() >= self.quorum()
+        self.members.iter().filter(|m| m.voting()).count() >= self.quorum()
     }
 
     /// The leader's name.
@@ -115,10 +137,10 @@ impl Etcd {
             self.leader = None;
             return;
         }
-        if self.leader.is_some_and(|i| self.members[i].up) {
+        if self.leader.is_some_and(|i| self.members[i].voting()) {
             return;
         }
-        self.leader = self.members.iter().position(|m| m.up);
+        self.leader = self.members.iter().position(EtcdMember::voting);
     }
 }
 
@@ -168,6 +190,37 @@ impl Cluster {
         self.etcd.members[i].up = true;
         self.etcd.elect();
         if self.etcd.has_quorum() && self.etcd.lost_since.take().is_some() {
+            self.resume_if_healthy();
+        }
+        Ok(())
+    }
+
+    /// Cut a running etcd member off from its peers (`rejoin: false`), or let it reach
+    /// them again: its process runs on either way. Losing the majority this way stalls
+    /// the control plane as stopping members does.
+    pub fn etcd_member_isolated(&mut self, name: &str, isolated: bool) -> Result<(), String> {
+        let i = self.etcd.index(name)?;
+        let m = &self.etcd.members[i];
+        if !m.up {
+            return Err(format!("etcd member \"{name}\" is down: start it first"));
+        }
+        if m.isolated == isolated {
+            return Err(format!(
+                "etcd member \"{name}\" is already {}",
+                if isolated {
+                    "cut off from its peers"
+                } else {
+                    "with its peers"
+                }
+            ));
+        }
+        let had = self.etcd.has_quorum();
+        self.etcd.members[i].isolated = isolated;
+        self.etcd.elect();
+        if had && !self.etcd.has_quorum() {
+            self.etcd.lost_since = Some(self.now);
+            self.stall();
+        } else if !had && self.etcd.has_quorum() && self.etcd.lost_since.take().is_some() {
             self.resume_if_healthy();
         }
         Ok(())

@@ -50,7 +50,7 @@ pub fn complete(c: &Cluster, line: &str) -> Vec<String> {
             .iter()
             .map(|s| s.to_string())
             .collect(),
-        ["sim", "etcd"] => ["down", "members", "status", "up"]
+        ["sim", "etcd"] => ["down", "isolate", "members", "rejoin", "status", "up"]
             .iter()
             .map(|s| s.to_string())
             .collect(),
@@ -67,7 +67,9 @@ pub fn complete(c: &Cluster, line: &str) -> Vec<String> {
             .iter()
             .map(|s| s.to_string())
             .collect(),
-        ["sim", "etcd", "down" | "up"] => c.etcd().members.iter().map(|m| m.name.clone()).collect(),
+        ["sim", "etcd", "down" | "up" | "isolate" | "rejoin"] => {
+            c.etcd().members.iter().map(|m| m.name.clone()).collect()
+        }
         ["sim", "traffic" | "app"] => names(c, Kind::Service)
             .into_iter()
             .map(|n| format!("service/{n}"))

@@ -119,9 +119,11 @@ impl Proxies {
             "ACCEPTED".into(),
             "DUPLICATES".into(),
             "LOST".into(),
-            "409".into(),
-            "200".into(),
-            "404".into(),
+            // Which request each code answers: a POST of a message (409: an id this
+            // process already holds), a GET of one (200 found, 404 not here).
+            "POST 409".into(),
+            "GET 200".into(),
+            "GET 404".into(),
             "503".into(),
             "LOST ANSWERS".into(),
         ]];

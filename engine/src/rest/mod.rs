@@ -39,9 +39,9 @@ mod table;
 mod watch;
 
 use crate::api::Kind;
-use crate::apiserver::discovery;
 use crate::apiserver::door;
 use crate::apiserver::request::{ApiRequest, Body, Credentials, Verb};
+use crate::apiserver::{discovery, health};
 use crate::apiserver::{ApiError, Written};
 use crate::cluster::Cluster;
 use serde_json::{json, Value};
@@ -141,6 +141,9 @@ pub enum Reply {
     /// A `sim advance` or `sim settle` on its way: run it on with
     /// [`ApiServer::sim_continue`] until that gives the response.
     Sim(SimRun),
+    /// Nothing: the API server is down (`sim apiserver down`), so nothing listens at its
+    /// address; the connection is closed without a response.
+    NoAnswer,
 }
 
 /// How many writes the server keeps for watches to start from: a watch from an older
@@ -500,6 +503,11 @@ impl ApiServer {
         // A `sim` run in slices may have stopped inside an instant: a request acts on
         // the world between instants, as it would after the uncut run.
         self.cluster.finish_instant();
+        // A stopped API server answers nothing, its health endpoints included; the
+        // `sim` verbs (which start it again) are the playground's, not its.
+        if self.cluster.apiserver_down() && req.path.trim_end_matches('/') != SIM_PATH {
+            return Reply::NoAnswer;
+        }
         self.decoded = decoded;
         let reply = self.route(req);
         self.decoded = None;
@@ -597,8 +605,18 @@ impl ApiServer {
                 let mut r = self.request(req, get, Kind::Pod);
                 r.body = Body::Path(path.clone());
                 r.trace = None;
+                // `?verbose` has no value: its presence asks for the listing.
+                let verbose = req.param("verbose").is_some();
+                let name = path.trim_start_matches('/');
                 return Reply::Response(match self.cluster.call(r) {
-                    Ok(_) => HttpResponse::text(200, "ok".into()),
+                    Ok(_) => {
+                        let h = health::answer(self.cluster.unavailable(), name, verbose)
+                            .unwrap_or(health::Health {
+                                code: 503,
+                                body: String::new(),
+                            });
+                        HttpResponse::text(h.code, h.body)
+                    }
                     Err(e) => HttpResponse::json(e.code, &status_of(&e, None, "")),
                 });
             }

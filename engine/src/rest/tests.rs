@@ -58,6 +58,7 @@ fn call(s: &mut ApiServer, r: &HttpRequest) -> (u16, Value) {
                 String::from_utf8_lossy(&resp.body).into_owned(),
             )),
         ),
+        Reply::NoAnswer => panic!("no answer where a response was expected"),
         _ => panic!("a watch where a response was expected"),
     }
 }
@@ -95,6 +96,7 @@ fn aggregated_discovery_is_answered_with_its_content_type_and_the_legacy_lists_o
             let v: Value = serde_json::from_slice(&resp.body).unwrap();
             assert_eq!(v["kind"], "APIGroupDiscoveryList");
         }
+        Reply::NoAnswer => panic!(),
         _ => panic!(),
     }
     let (code, v) = call(&mut s, &req("GET", "/apis"));
@@ -753,4 +755,52 @@ fn a_body_decoded_before_its_turn_is_the_one_the_request_uses() {
     assert_eq!(resp.status, 201);
     // Used once: the next request decodes its own.
     assert_eq!(call(&mut s, &emptied).0, 400);
+}
+
+#[test]
+fn readyz_says_what_a_real_api_server_says_in_health_without_etcd_and_when_stopped() {
+    let mut s = server();
+    let (code, body) = call(&mut s, &req("GET", "/readyz"));
+    assert_eq!((code, body), (200, Value::String("ok".into())));
+    let (code, body) = call(&mut s, &req("GET", "/readyz?verbose"));
+    assert_eq!(code, 200);
+    assert!(
+        body.as_str()
+            .unwrap()
+            .ends_with("[+]shutdown ok\nreadyz check passed\n"),
+        "{body}"
+    );
+    // etcd without its quorum: the API server answers, its readiness says why not.
+    let r = with_body(
+        req("POST", SIM_PATH),
+        "application/json",
+        r#"{"command":"etcd down etcd-1"}"#,
+    );
+    assert_eq!(call(&mut s, &r).0, 200);
+    let (code, body) = call(&mut s, &req("GET", "/readyz"));
+    assert_eq!(code, 500);
+    let body = body.as_str().unwrap().to_string();
+    assert!(body.contains("[-]etcd failed: reason withheld\n"), "{body}");
+    assert!(body.ends_with("readyz check failed\n"), "{body}");
+    let r = with_body(
+        req("POST", SIM_PATH),
+        "application/json",
+        r#"{"command":"etcd up etcd-1"}"#,
+    );
+    assert_eq!(call(&mut s, &r).0, 200);
+    // Stopped: nothing answers, not even "ok".
+    let r = with_body(
+        req("POST", SIM_PATH),
+        "application/json",
+        r#"{"command":"apiserver down"}"#,
+    );
+    assert_eq!(call(&mut s, &r).0, 200);
+    for path in ["/readyz", "/livez", "/healthz", "/api/v1/pods"] {
+        assert!(
+            matches!(s.handle(&req("GET", path)), Reply::NoAnswer),
+            "{path}"
+        );
+    }
+    s.cluster.start_apiserver().unwrap();
+    assert_eq!(call(&mut s, &req("GET", "/readyz")).0, 200);
 }

@@ -356,6 +356,9 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
             return o;
         }
     }
+    if let Some(o) = get::get_raw(c, words) {
+        return o;
+    }
     let command = format!("kubectl {}", words.join(" "));
     let k = Client::new(c, &command, as_user.map(|u| (u, as_groups)));
     let o = run_sent(c, &k, words, stdin, files);

@@ -93,6 +93,8 @@ pub(super) fn refused(c: &Cluster, words: &[String]) -> Option<Outcome> {
                 _ => Outcome::err(last),
             }
         }
+        // `--raw` is one request straight to the path: no discovery first.
+        "get" if has("--raw") => Outcome::err(last),
         "get" | "delete" if file.is_some() => {
             let f = file.unwrap_or_default();
             let prefix = if verb == "delete" { "error: " } else { "" };

@@ -117,10 +117,12 @@ pub(super) fn apiserver(c: &mut Cluster, words: &[String]) -> R {
     }
 }
 
-/// `sim etcd members N | down MEMBER | up MEMBER | status` (see `cluster::etcd`).
+/// `sim etcd members N | down MEMBER | up MEMBER | isolate MEMBER | rejoin MEMBER | status` (see
+/// `cluster::etcd`).
 pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
     use crate::cluster::etcd::tolerated_failures;
-    let usage = "error: usage: sim etcd members N | down MEMBER | up MEMBER | status";
+    let usage =
+        "error: usage: sim etcd members N | down MEMBER | up MEMBER | isolate MEMBER | rejoin MEMBER | status";
     let e = |m: String| format!("error: {m}");
     let plural = |n: usize| if n == 1 { "" } else { "s" };
     // "2 of 3 members up, quorum 2": the line every answer ends with.
@@ -131,7 +133,15 @@ pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
             Some(l) => format!("writes commit (leader {l})"),
             None => "no quorum: every write and consistent read times out (etcdserver: request timed out); the controllers, the scheduler and the kubelets stall, running containers keep running".into(),
         };
-        format!("{up} of {n} member{} up, quorum {q}: {verdict}", plural(n))
+        // Members cut off from their peers run, yet count for no majority.
+        let cut = match etcd.isolated_count() {
+            0 => String::new(),
+            k => format!(" ({k} cut off from the others)"),
+        };
+        format!(
+            "{up} of {n} member{} up{cut}, quorum {q}: {verdict}",
+            plural(n)
+        )
     };
     match words {
         [v, n] if v == "members" => {
@@ -180,13 +190,42 @@ pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
             };
             Ok(format!("{m} started: {back}{}", state(c)))
         }
+        [v, m] if v == "isolate" || v == "rejoin" => {
+            let had = !c.etcd_lost_quorum();
+            let since = c.etcd().lost_since;
+            c.etcd_member_isolated(m, v == "isolate").map_err(e)?;
+            let change = match (had, c.etcd_lost_quorum(), since) {
+                (true, true, _) => "quorum lost — ".to_string(),
+                (false, false, Some(t)) => format!(
+                    "quorum regained after {}{} — ",
+                    crate::time::human_duration(c.now().saturating_sub(t)),
+                    if c.apiserver_down() {
+                        " (the API server is still down)"
+                    } else {
+                        ": the controllers resume, each kubelet reports at its next heartbeat"
+                    }
+                ),
+                _ => String::new(),
+            };
+            let what = if v == "isolate" {
+                "cut off from its peers (its process runs on)"
+            } else {
+                "reaches its peers again"
+            };
+            Ok(format!("{m} {what}: {change}{}", state(c)))
+        }
         [v] if v == "status" => {
             let etcd = c.etcd();
             let mut rows = vec![vec!["MEMBER".to_string(), "STATUS".into(), "LEADER".into()]];
             for (i, m) in etcd.members.iter().enumerate() {
                 rows.push(vec![
                     m.name.clone(),
-                    if m.up { "up" } else { "down" }.into(),
+                    match (m.up, m.isolated) {
+                        (false, _) => "down",
+                        (true, false) => "up",
+                        (true, true) => "up, cut off",
+                    }
+                    .into(),
                     if etcd.leader == Some(i) { "*" } else { "" }.into(),
                 ]);
             }
@@ -321,10 +360,17 @@ pub(super) fn watch(c: &mut Cluster, words: &[String]) -> R {
     ))
 }
 
-/// `sim queues`: every control loop's work queue and watch.
+/// `sim queues [LOOP…]`: every control loop's work queue and watch.
+/// Only the loops named, when some are (a lesson lists the ones its story is about).
 pub(super) fn queues(c: &mut Cluster, words: &[String]) -> R {
-    if !words.is_empty() {
-        return Err("error: usage: sim queues".into());
+    if words.iter().any(|w| w.starts_with('-')) {
+        return Err("error: usage: sim queues [LOOP…]".into());
+    }
+    let views = c.loop_views();
+    if let Some(w) = words.iter().find(|w| !views.iter().any(|v| &v.name == *w)) {
+        return Err(format!(
+            "error: no control loop \"{w}\" (sim queues lists them all)"
+        ));
     }
     let mut rows = vec![vec![
         "CONTROLLER".to_string(),
@@ -337,7 +383,10 @@ pub(super) fn queues(c: &mut Cluster, words: &[String]) -> R {
         "WATCH".into(),
     ]];
     let mut notes = Vec::new();
-    for v in c.loop_views() {
+    for v in views
+        .into_iter()
+        .filter(|v| words.is_empty() || words.contains(&v.name))
+    {
         let watch = match v.watch.broken_since {
             Some(t) => format!(
                 "broken since {} ({} missed)",
