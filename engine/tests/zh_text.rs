@@ -327,7 +327,7 @@ fn the_pages_chinese_strings_and_the_chinese_docs_keep_the_same_rules() {
     let avoid = avoided();
     let mut bad = Vec::new();
     // The page's table: `("English", "中文"),` pairs.
-    let i18n = read("src/i18n.rs");
+    let i18n = read("src/i18n/zh.rs");
     let table = &i18n[i18n.find("const ZH").expect("the page's Chinese table")..];
     for line in table
         .lines()
@@ -346,7 +346,7 @@ fn the_pages_chinese_strings_and_the_chinese_docs_keep_the_same_rules() {
         }
         // Escaped quotes inside the Rust string are ASCII quotes in the text.
         for p in problems(&zh.replace("\\\"", "\""), &avoid) {
-            bad.push(format!("src/i18n.rs: {p}: {zh}"));
+            bad.push(format!("src/i18n/zh.rs: {p}: {zh}"));
         }
     }
     for doc in [

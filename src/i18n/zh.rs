@@ -473,7 +473,7 @@ pub(super) const ZH: &[(&str, &str)] = &[
     ("Control plane", "控制平面"),
     ("Services", "Service"),
     ("Deployments", "Deployment"),
-    ("The API server, etcd and the leader elections: stop one and see what still works", "API server、etcd 与 leader 选举：停掉其中一个，看看什么仍在工作"),
+    ("The API server, etcd and the leader elections: stop one and see what still works", "API server、etcd 与领导者选举：停掉其中一个，看看什么仍在工作"),
     ("One request through the API server: authentication, authorization, admission, validation, etcd", "一个请求如何穿过 API server：认证、鉴权、准入、校验、etcd"),
     ("What each controller watches, and the keys waiting in its work queue", "每个控制器 watch 什么，以及在它的工作队列里等待的键"),
     ("Fork the session with one change and watch both branches side by side", "带着一个改动分叉会话，并排观察两个分支"),
