@@ -111,7 +111,7 @@ for (const lang of ['en', 'zh']) {
     await page.getByTestId('step-1').click();
     await page.waitForFunction(() => !document.querySelector('[data-testid=dock]').classList.contains('open'));
     const handle = page.getByTestId('sheet-handle');
-    const status = lang === 'en' ? /^▴ Lesson: step 2 of 2 ran · goals [0-5] of 5$/ : /^▴ 课程场景：第 2\/2 步已运行 · 已达成目标 [0-5]\/5$/;
+    const status = lang === 'en' ? /^▴ Lesson: step 2 of 3 ran · goals [0-5] of 5$/ : /^▴ 课程场景：第 2\/3 步已运行 · 已达成目标 [0-5]\/5$/;
     assert.match(await handle.innerText(), status);
     // One line, and the chain above it: the Pods are in view, not under the sheet.
     const h = await handle.boundingBox();
