@@ -45,6 +45,17 @@ fn every_built_in_scenario_passes_in_chinese_and_shows_only_the_commands_that_ra
     use kubeplay_engine::scenario::{self, has_placeholder, BUILTIN};
     for (id, _) in BUILTIN {
         let s = scenario::builtin(id).unwrap().unwrap();
+        // As the page lists the steps on opening: the names a Run would use now.
+        let opened = scenario::build(&s).unwrap();
+        for (i, st) in s.steps.iter().enumerate() {
+            for line in st
+                .command
+                .iter()
+                .flat_map(|c| scenario::shown_command(&opened, c))
+            {
+                assert!(!has_placeholder(&line), "{id} step {}: {line}", i + 1);
+            }
+        }
         let r = scenario::play(&s, "zh").unwrap();
         assert!(r.passed(), "{id}:\n{}", r.transcript);
         let goals = r.transcript.split("\n## 目标\n").nth(1).unwrap_or_default();
