@@ -371,75 +371,10 @@ pub fn import(
     let mut nodes: Vec<Node> = Vec::new();
     let mut objects: BTreeMap<usize, Vec<(String, Object)>> = BTreeMap::new();
     let mut uids: BTreeSet<String> = BTreeSet::new();
-    for Item { source, mut value } in items {
-        let (Some(api_version), Some(kind_name)) = (
-            value
-                .get("apiVersion")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-            value
-                .get("kind")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-        ) else {
-            return Err(format!(
-                "error: error importing {source}: {}: apiVersion and kind are required",
-                named(&value)
-            ));
-        };
-        let Some(kind) = Kind::ALL
-            .iter()
-            .copied()
-            .find(|k| k.name() == kind_name && k.api_version() == api_version)
-        else {
-            let why = if kind_name == "CustomResourceDefinition" {
-                "custom resources are not modelled"
-            } else if api_version.contains('.') && !api_version.contains("k8s.io/") {
-                "a custom resource"
-            } else {
-                "not modelled"
-            };
-            *report
-                .left_out
-                .entry(format!("{kind_name} ({api_version}: {why})"))
-                .or_default() += 1;
+    for Item { source, value } in items {
+        let Some((kind, obj)) = decode_item(&source, value, &mut report)? else {
             continue;
         };
-        if let Some(why) = written_anew(kind) {
-            *report
-                .left_out
-                .entry(format!("{kind_name} ({why})"))
-                .or_default() += 1;
-            continue;
-        }
-        if let Some(meta) = value.get_mut("metadata").and_then(Value::as_object_mut) {
-            for f in STORE_FIELDS {
-                meta.remove(*f);
-            }
-        }
-        let input = value.clone();
-        let obj = crate::manifest::decode_fields(kind, value).map_err(|(path, e)| {
-            let path = if path.is_empty() || path == "." {
-                String::new()
-            } else {
-                format!("{path}: ")
-            };
-            format!(
-                "error: error importing {source}: {}: {path}{e}",
-                named(&input)
-            )
-        })?;
-        let mut ignored = BTreeSet::new();
-        ignored_paths(&input, &obj.to_json(), "", &mut ignored);
-        for p in ignored {
-            *report.ignored_fields.entry(p).or_default() += 1;
-        }
-        if obj.meta().name.is_empty() {
-            return Err(format!(
-                "error: error importing {source}: {}: metadata.name: Required value",
-                named(&input)
-            ));
-        }
         if !obj.meta().uid.is_empty() {
             uids.insert(obj.meta().uid.clone());
         }
@@ -449,7 +384,7 @@ pub fn import(
                 let Some(i) = ORDER.iter().position(|k| *k == kind) else {
                     *report
                         .left_out
-                        .entry(format!("{kind_name} (not restored)"))
+                        .entry(format!("{} (not restored)", kind.name()))
                         .or_default() += 1;
                     continue;
                 };
@@ -461,7 +396,105 @@ pub fn import(
     c.store.pod_limit_floor = floor;
     // Nodes by name, so the world does not depend on the order `kubectl get` printed.
     nodes.sort_by_cached_key(|n| natural_key(&n.metadata.name));
+    add_nodes(&mut c, &nodes, &mut report)?;
+    restore_objects(&mut c, objects, &uids, &mut report)?;
     for n in &nodes {
+        let ready = n
+            .status
+            .conditions
+            .iter()
+            .any(|c| c.type_ == "Ready" && c.status == "True");
+        if !ready && !n.status.conditions.is_empty() {
+            let _ = c.power_off(&n.metadata.name);
+            report.nodes_down.push(n.metadata.name.clone());
+        }
+    }
+    Ok((c, report))
+}
+
+/// One document of the input as an object of its kind, its store-assigned fields
+/// dropped and the fields the model ignores counted; None (counted in `left_out`) for a
+/// kind that is not modelled or that the cluster writes anew.
+fn decode_item(
+    source: &str,
+    mut value: Value,
+    report: &mut Report,
+) -> Result<Option<(Kind, Object)>, String> {
+    let (Some(api_version), Some(kind_name)) = (
+        value
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        value
+            .get("kind")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+    ) else {
+        return Err(format!(
+            "error: error importing {source}: {}: apiVersion and kind are required",
+            named(&value)
+        ));
+    };
+    let Some(kind) = Kind::ALL
+        .iter()
+        .copied()
+        .find(|k| k.name() == kind_name && k.api_version() == api_version)
+    else {
+        let why = if kind_name == "CustomResourceDefinition" {
+            "custom resources are not modelled"
+        } else if api_version.contains('.') && !api_version.contains("k8s.io/") {
+            "a custom resource"
+        } else {
+            "not modelled"
+        };
+        *report
+            .left_out
+            .entry(format!("{kind_name} ({api_version}: {why})"))
+            .or_default() += 1;
+        return Ok(None);
+    };
+    if let Some(why) = written_anew(kind) {
+        *report
+            .left_out
+            .entry(format!("{kind_name} ({why})"))
+            .or_default() += 1;
+        return Ok(None);
+    }
+    if let Some(meta) = value.get_mut("metadata").and_then(Value::as_object_mut) {
+        for f in STORE_FIELDS {
+            meta.remove(*f);
+        }
+    }
+    let input = value.clone();
+    let obj = crate::manifest::decode_fields(kind, value).map_err(|(path, e)| {
+        let path = if path.is_empty() || path == "." {
+            String::new()
+        } else {
+            format!("{path}: ")
+        };
+        format!(
+            "error: error importing {source}: {}: {path}{e}",
+            named(&input)
+        )
+    })?;
+    let mut ignored = BTreeSet::new();
+    ignored_paths(&input, &obj.to_json(), "", &mut ignored);
+    for p in ignored {
+        *report.ignored_fields.entry(p).or_default() += 1;
+    }
+    if obj.meta().name.is_empty() {
+        return Err(format!(
+            "error: error importing {source}: {}: metadata.name: Required value",
+            named(&input)
+        ));
+    }
+    Ok(Some((kind, obj)))
+}
+
+/// Add the imported nodes (in the order given), each kubelet knowing the images its
+/// node reported.
+fn add_nodes(c: &mut Cluster, nodes: &[Node], report: &mut Report) -> Result<(), String> {
+    for n in nodes {
         let name = &n.metadata.name;
         c.add_node(name, node_config(n))
             .map_err(|e| format!("error: error importing Node {name}: {}", e.message))?;
@@ -481,6 +514,18 @@ pub fn import(
         }
         *report.loaded.entry("Node").or_default() += 1;
     }
+    Ok(())
+}
+
+/// Restore the other objects, kind by kind in [`ORDER`] and by namespace and name within
+/// a kind: those every cluster has already are left out, owner references to objects
+/// not imported dropped, and bound Pods counted as kept running or to be synced.
+fn restore_objects(
+    c: &mut Cluster,
+    mut objects: BTreeMap<usize, Vec<(String, Object)>>,
+    uids: &BTreeSet<String>,
+    report: &mut Report,
+) -> Result<(), String> {
     for (_, list) in objects.iter_mut() {
         list.sort_by(|a, b| {
             let (a, b) = (a.1.meta(), b.1.meta());
@@ -530,18 +575,7 @@ pub fn import(
             *report.loaded.entry(kind.name()).or_default() += 1;
         }
     }
-    for n in &nodes {
-        let ready = n
-            .status
-            .conditions
-            .iter()
-            .any(|c| c.type_ == "Ready" && c.status == "True");
-        if !ready && !n.status.conditions.is_empty() {
-            let _ = c.power_off(&n.metadata.name);
-            report.nodes_down.push(n.metadata.name.clone());
-        }
-    }
-    Ok((c, report))
+    Ok(())
 }
 
 /// A name's sort key in natural order (`node-2` before `node-10`).

@@ -39,10 +39,12 @@ mod events;
 mod index;
 pub mod limit_ranger;
 pub mod pod_security;
+mod pod_subresources;
 pub mod quota;
 pub mod rbac;
 pub mod selectors;
 pub mod services;
+mod storage;
 mod usage;
 mod write;
 pub use usage::{

@@ -10,7 +10,7 @@ use super::util::{api, int_flag, namespace, one_target, NS, R};
 use crate::api::*;
 use crate::apiserver::selectors::parse_label_selector;
 use crate::cluster::Cluster;
-use crate::command::args::{bool_flag, flag, parse_flags};
+use crate::command::args::{bool_flag, flag, parse_flags, Parsed};
 use crate::command::client::Client;
 
 /// `kubectl autoscale (TYPE NAME | TYPE/NAME) [--min=MINPODS] --max=MAXPODS
@@ -110,6 +110,29 @@ pub(super) fn autoscale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     ))
 }
 
+/// One row of `kubectl top`: its name (`NS/NAME` for a Pod), CPU and memory (what
+/// `--sort-by` orders by; -1 for a node without metrics), and its cells.
+type TopRow = (String, i64, i64, Vec<String>);
+
+/// What `kubectl top pod` or `top node` found: a table (its headers and rows), or a
+/// message that ends the command successfully (`No resources found…`).
+enum TopTable {
+    /// The headers and the rows, not yet sorted.
+    Rows(Vec<&'static str>, Vec<TopRow>),
+    /// Nothing to show, in kubectl's words.
+    Nothing(String),
+}
+
+/// CPU in millicores, as metrics_printer.go prints it.
+fn cpu_cell(m: i64) -> String {
+    format!("{m}m")
+}
+
+/// Memory in whole Mi, as metrics_printer.go prints it.
+fn mem_cell(b: i64) -> String {
+    format!("{}Mi", b / (1024 * 1024))
+}
+
 /// `kubectl top pod [NAME] [-l SELECTOR] [-A] [--sort-by=cpu|memory]` and
 /// `kubectl top node [NAME] [--sort-by=cpu|memory]`.
 pub(super) fn top(c: &mut Cluster, k: &Client, words: &[String]) -> R {
@@ -130,157 +153,16 @@ pub(super) fn top(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     }
     let what = p.args.first().map(String::as_str);
     let name = p.args.get(1).cloned();
-    let now = c.now();
-    let cpu = |m: i64| format!("{m}m");
-    let mem = |b: i64| format!("{}Mi", b / (1024 * 1024));
-    let mut lines: Vec<(String, i64, i64, Vec<String>)> = Vec::new();
-    let headers: Vec<&str>;
-    match what {
-        Some("pod" | "pods" | "po") => {
-            if name.is_some() && p.get("selector").is_some() {
-                return Err("error: only one of NAME or selector can be provided".into());
-            }
-            let all = p.bool("all-namespaces");
-            let ns = namespace(&p);
-            let sel = match p.get("selector") {
-                Some(s) => Some(parse_label_selector(s)?),
-                None => None,
-            };
-            let select = |pod: &Pod| {
-                name.as_ref().is_none_or(|n| pod.metadata.name == *n)
-                    && sel.as_ref().is_none_or(|s| s.matches(&pod.metadata.labels))
-            };
-            let usages = crate::metrics::pod_usages(
-                &c.store,
-                &c.config.load,
-                &c.config.served,
-                (!all).then_some(ns.as_str()),
-                &select,
-                now,
-            );
-            let listed = k
-                .list(c, Kind::Pod, (!all).then_some(ns.as_str()), None, &[])
-                .map_err(api)?;
-            let candidates: Vec<&Pod> = listed
-                .iter()
-                .filter_map(|o| Pod::from_object(o))
-                .filter(|pod| select(pod))
-                .collect();
-            if candidates.is_empty() {
-                if let Some(n) = &name {
-                    return Err(format!(
-                        "Error from server (NotFound): pods \"{n}\" not found"
-                    ));
-                }
-                return Ok(if all {
-                    "No resources found".into()
-                } else {
-                    format!("No resources found in {ns} namespace.")
-                });
-            }
-            if usages.is_empty() {
-                // metricsCreationDelay: a Pod younger than 2 minutes may simply be new.
-                let young = candidates
-                    .iter()
-                    .all(|pod| now.saturating_sub(pod.metadata.created_ms) < 120_000);
-                return Err(if young || name.is_none() {
-                    "error: metrics not available yet".into()
-                } else {
-                    let pod = candidates[0];
-                    format!(
-                        "error: Metrics not available for pod {}/{}, age: {}",
-                        pod.metadata.namespace,
-                        pod.metadata.name,
-                        crate::time::human_duration(now.saturating_sub(pod.metadata.created_ms))
-                    )
-                });
-            }
-            headers = if all {
-                vec!["NAMESPACE", "NAME", "CPU(cores)", "MEMORY(bytes)"]
-            } else {
-                vec!["NAME", "CPU(cores)", "MEMORY(bytes)"]
-            };
-            for ((pns, pname), u) in &usages {
-                let mut row = Vec::new();
-                if all {
-                    row.push(pns.clone());
-                }
-                row.extend([pname.clone(), cpu(u.cpu_milli), mem(u.memory_bytes)]);
-                lines.push((format!("{pns}/{pname}"), u.cpu_milli, u.memory_bytes, row));
-            }
-        }
-        Some("node" | "nodes" | "no") => {
-            headers = vec!["NAME", "CPU(cores)", "CPU(%)", "MEMORY(bytes)", "MEMORY(%)"];
-            let usages = crate::metrics::pod_usages(
-                &c.store,
-                &c.config.load,
-                &c.config.served,
-                None,
-                &|_| true,
-                now,
-            );
-            let nodes = k.list(c, Kind::Node, None, None, &[]).map_err(api)?;
-            for n in nodes.iter().filter_map(|o| Node::from_object(o)) {
-                if name.as_ref().is_some_and(|x| *x != n.metadata.name) {
-                    continue;
-                }
-                let node = &n.metadata.name;
-                if !c.node_up(node) {
-                    lines.push((
-                        node.clone(),
-                        -1,
-                        -1,
-                        vec![
-                            node.clone(),
-                            "<unknown>".into(),
-                            "<unknown>".into(),
-                            "<unknown>".into(),
-                            "<unknown>".into(),
-                        ],
-                    ));
-                    continue;
-                }
-                // The node's own daemons (kubelet, runtime) plus its Pods.
-                let (mut used_cpu, mut used_mem) = (100i64, 600i64 << 20);
-                for pod in c.store.pods_on_node(node) {
-                    if let Some(u) =
-                        usages.get(&(pod.metadata.namespace.clone(), pod.metadata.name.clone()))
-                    {
-                        used_cpu += u.cpu_milli;
-                        used_mem += u.memory_bytes;
-                    }
-                }
-                let alloc = crate::apiserver::allocatable(n);
-                let pct = |used: i64, avail: i64| {
-                    if avail > 0 {
-                        format!("{}%", (used as f64 / avail as f64 * 100.0) as i64)
-                    } else {
-                        "0%".into()
-                    }
-                };
-                lines.push((
-                    node.clone(),
-                    used_cpu,
-                    used_mem,
-                    vec![
-                        node.clone(),
-                        cpu(used_cpu),
-                        pct(used_cpu, alloc.cpu_milli),
-                        mem(used_mem),
-                        pct(used_mem, alloc.memory),
-                    ],
-                ));
-            }
-            if let (Some(n), true) = (&name, lines.is_empty()) {
-                return Err(format!(
-                    "Error from server (NotFound): nodes \"{n}\" not found"
-                ));
-            }
-        }
+    let (headers, mut lines) = match what {
+        Some("pod" | "pods" | "po") => match top_pods(c, k, &p, name)? {
+            TopTable::Rows(headers, lines) => (headers, lines),
+            TopTable::Nothing(message) => return Ok(message),
+        },
+        Some("node" | "nodes" | "no") => top_nodes(c, k, name)?,
         _ => {
             return Err("error: kubectl top needs a resource: kubectl top pod|node [NAME]".into());
         }
-    }
+    };
     match sort {
         "cpu" => lines.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0))),
         "memory" => lines.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0))),
@@ -296,4 +178,170 @@ pub(super) fn top(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         text.push('\n');
     }
     Ok(crate::tabwriter::format(&text, 6, 3).trim_end().to_string())
+}
+
+/// `kubectl top pod` (top_pod.go's RunTopPod): the usage of each Pod selected, or why
+/// there is none to show.
+fn top_pods(
+    c: &mut Cluster,
+    k: &Client,
+    p: &Parsed,
+    name: Option<String>,
+) -> Result<TopTable, String> {
+    let now = c.now();
+    if name.is_some() && p.get("selector").is_some() {
+        return Err("error: only one of NAME or selector can be provided".into());
+    }
+    let all = p.bool("all-namespaces");
+    let ns = namespace(p);
+    let sel = match p.get("selector") {
+        Some(s) => Some(parse_label_selector(s)?),
+        None => None,
+    };
+    let select = |pod: &Pod| {
+        name.as_ref().is_none_or(|n| pod.metadata.name == *n)
+            && sel.as_ref().is_none_or(|s| s.matches(&pod.metadata.labels))
+    };
+    let usages = crate::metrics::pod_usages(
+        &c.store,
+        &c.config.load,
+        &c.config.served,
+        (!all).then_some(ns.as_str()),
+        &select,
+        now,
+    );
+    let listed = k
+        .list(c, Kind::Pod, (!all).then_some(ns.as_str()), None, &[])
+        .map_err(api)?;
+    let candidates: Vec<&Pod> = listed
+        .iter()
+        .filter_map(|o| Pod::from_object(o))
+        .filter(|pod| select(pod))
+        .collect();
+    if candidates.is_empty() {
+        if let Some(n) = &name {
+            return Err(format!(
+                "Error from server (NotFound): pods \"{n}\" not found"
+            ));
+        }
+        return Ok(TopTable::Nothing(if all {
+            "No resources found".into()
+        } else {
+            format!("No resources found in {ns} namespace.")
+        }));
+    }
+    if usages.is_empty() {
+        // metricsCreationDelay: a Pod younger than 2 minutes may simply be new.
+        let young = candidates
+            .iter()
+            .all(|pod| now.saturating_sub(pod.metadata.created_ms) < 120_000);
+        return Err(if young || name.is_none() {
+            "error: metrics not available yet".into()
+        } else {
+            let pod = candidates[0];
+            format!(
+                "error: Metrics not available for pod {}/{}, age: {}",
+                pod.metadata.namespace,
+                pod.metadata.name,
+                crate::time::human_duration(now.saturating_sub(pod.metadata.created_ms))
+            )
+        });
+    }
+    let headers = if all {
+        vec!["NAMESPACE", "NAME", "CPU(cores)", "MEMORY(bytes)"]
+    } else {
+        vec!["NAME", "CPU(cores)", "MEMORY(bytes)"]
+    };
+    let mut lines = Vec::new();
+    for ((pns, pname), u) in &usages {
+        let mut row = Vec::new();
+        if all {
+            row.push(pns.clone());
+        }
+        row.extend([
+            pname.clone(),
+            cpu_cell(u.cpu_milli),
+            mem_cell(u.memory_bytes),
+        ]);
+        lines.push((format!("{pns}/{pname}"), u.cpu_milli, u.memory_bytes, row));
+    }
+    Ok(TopTable::Rows(headers, lines))
+}
+
+/// `kubectl top node` (top_node.go's RunTopNode): each node's usage (its own daemons
+/// plus its Pods) against allocatable; `<unknown>` for a node that is down.
+fn top_nodes(
+    c: &mut Cluster,
+    k: &Client,
+    name: Option<String>,
+) -> Result<(Vec<&'static str>, Vec<TopRow>), String> {
+    let now = c.now();
+    let headers = vec!["NAME", "CPU(cores)", "CPU(%)", "MEMORY(bytes)", "MEMORY(%)"];
+    let mut lines: Vec<TopRow> = Vec::new();
+    let usages = crate::metrics::pod_usages(
+        &c.store,
+        &c.config.load,
+        &c.config.served,
+        None,
+        &|_| true,
+        now,
+    );
+    let nodes = k.list(c, Kind::Node, None, None, &[]).map_err(api)?;
+    for n in nodes.iter().filter_map(|o| Node::from_object(o)) {
+        if name.as_ref().is_some_and(|x| *x != n.metadata.name) {
+            continue;
+        }
+        let node = &n.metadata.name;
+        if !c.node_up(node) {
+            lines.push((
+                node.clone(),
+                -1,
+                -1,
+                vec![
+                    node.clone(),
+                    "<unknown>".into(),
+                    "<unknown>".into(),
+                    "<unknown>".into(),
+                    "<unknown>".into(),
+                ],
+            ));
+            continue;
+        }
+        // The node's own daemons (kubelet, runtime) plus its Pods.
+        let (mut used_cpu, mut used_mem) = (100i64, 600i64 << 20);
+        for pod in c.store.pods_on_node(node) {
+            if let Some(u) =
+                usages.get(&(pod.metadata.namespace.clone(), pod.metadata.name.clone()))
+            {
+                used_cpu += u.cpu_milli;
+                used_mem += u.memory_bytes;
+            }
+        }
+        let alloc = crate::apiserver::allocatable(n);
+        let pct = |used: i64, avail: i64| {
+            if avail > 0 {
+                format!("{}%", (used as f64 / avail as f64 * 100.0) as i64)
+            } else {
+                "0%".into()
+            }
+        };
+        lines.push((
+            node.clone(),
+            used_cpu,
+            used_mem,
+            vec![
+                node.clone(),
+                cpu_cell(used_cpu),
+                pct(used_cpu, alloc.cpu_milli),
+                mem_cell(used_mem),
+                pct(used_mem, alloc.memory),
+            ],
+        ));
+    }
+    if let (Some(n), true) = (&name, lines.is_empty()) {
+        return Err(format!(
+            "Error from server (NotFound): nodes \"{n}\" not found"
+        ));
+    }
+    Ok((headers, lines))
 }

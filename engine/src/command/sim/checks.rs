@@ -62,179 +62,13 @@ pub(super) fn compare(got: &str, op: &str, want: &str) -> Result<bool, String> {
     })
 }
 
+/// What `sim expect` answers when its words are not a check it knows.
+const EXPECT_USAGE: &str = "error: usage: sim expect <kind>/<name> <jsonpath> OP VALUE | sim expect count <kind> [-l SEL] [--field F=V] OP VALUE | sim expect traffic/<service> <jsonpath> OP VALUE | sim expect apiserver <jsonpath> OP VALUE";
+
 /// `sim expect <kind>/<name> <jsonpath> OP VALUE` or `sim expect count <kind> [-l SEL]
 /// [--field F=V] OP VALUE`.
 pub(super) fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
-    let r = (|| -> Result<(bool, String), String> {
-        let usage = "error: usage: sim expect <kind>/<name> <jsonpath> OP VALUE | sim expect count <kind> [-l SEL] [--field F=V] OP VALUE | sim expect traffic/<service> <jsonpath> OP VALUE | sim expect apiserver <jsonpath> OP VALUE";
-        if words.len() < 4 {
-            return Err(usage.into());
-        }
-        let (op, want) = (&words[words.len() - 2], &words[words.len() - 1]);
-        let subject = &words[..words.len() - 2];
-        let got = if subject[0] == "count" {
-            let p = parse_flags(
-                &subject[1..],
-                &[
-                    flag("selector", Some('l')),
-                    flag("field", None),
-                    flag("namespace", Some('n')),
-                ],
-                "sim expect count",
-            )?;
-            let kind = p.args.first().ok_or(usage)?;
-            let k = resolve_kind(kind).ok_or_else(|| {
-                format!("error: the server doesn't have a resource type \"{kind}\"")
-            })?;
-            let sel = p.get("selector").map(parse_label_selector).transpose()?;
-            let fields = p
-                .get("field")
-                .map(|f| {
-                    let f = if f.starts_with("phase=") || f.starts_with("phase!=") {
-                        format!("status.{f}")
-                    } else {
-                        f.to_string()
-                    };
-                    parse_field_selector(k, &f)
-                })
-                .transpose()?;
-            let ns = p.get("namespace").unwrap_or("default");
-            let n = c
-                .store
-                .list_objects(k)
-                .filter(|o| !k.namespaced() || o.meta().namespace == ns)
-                .filter(|o| sel.as_ref().is_none_or(|s| s.matches(&o.meta().labels)))
-                .filter(|o| fields.as_ref().is_none_or(|f| fields_match(o, f)))
-                .count();
-            n.to_string()
-        } else if let Some(n) = subject[0].strip_prefix("request/") {
-            // A request's way through the API server: `{.code}`, `{.refusedAt}` (the
-            // refusing stage, empty when none), `{.user}`, `{.verb}`, `{.resource}`…
-            let path = subject.get(1).ok_or(usage)?;
-            let log = c.request_log();
-            let r = match n {
-                "last" => log.recent.back(),
-                n => n.parse().ok().and_then(|n| log.get(n)),
-            };
-            let mut v = r
-                .and_then(|r| serde_json::to_value(r).ok())
-                .unwrap_or_else(|| serde_json::json!({}));
-            if let Some(r) = r {
-                v["refusedAt"] = r.refused_at().map(|s| s.label()).unwrap_or_default().into();
-            }
-            return expect_json(&v, path, op, want, None);
-        } else if subject[0] == "etcd" {
-            // etcd: `{.members}`, `{.up}`, `{.quorum}`, `{.hasQuorum}`, `{.leader}`,
-            // and while the quorum is lost `{.lostForSeconds}`.
-            let path = subject.get(1).ok_or(usage)?;
-            let etcd = c.etcd();
-            let mut v = serde_json::json!({
-                "members": etcd.members.len(),
-                "up": etcd.up_count(),
-                "quorum": etcd.quorum(),
-                "hasQuorum": etcd.has_quorum(),
-                "leader": etcd.leader_name().unwrap_or(""),
-            });
-            if let Some(t) = etcd.lost_since {
-                v["lostForSeconds"] = (c.now().saturating_sub(t) / 1000).into();
-            }
-            return expect_json(&v, path, op, want, None);
-        } else if let Some(name) = subject[0].strip_prefix("queue/") {
-            // A control loop's queue and watch: `{.depth}`, `{.failing}`,
-            // `{.stats.syncs}`, `{.stats.retries}`, `{.watch.relists}`,
-            // `{.watch.missed}`, `{.watch.brokenSince}`…
-            let path = subject.get(1).ok_or(usage)?;
-            let ctl = crate::cluster::informers::loop_named(name)
-                .ok_or_else(|| format!("error: unknown controller \"{name}\""))?;
-            let v = c
-                .loop_views()
-                .into_iter()
-                .find(|v| v.name == ctl.component().writer)
-                .and_then(|v| serde_json::to_value(v).ok())
-                .unwrap_or_else(|| serde_json::json!({}));
-            return expect_json(&v, path, op, want, None);
-        } else if let Some(name) = subject[0].strip_prefix("leader/") {
-            // A component's election: `{.host}` and `{.identity}` of its leader (empty
-            // when none leads), `{.replicas}`, `{.transitions}` (the Lease's),
-            // `{.lastGapSeconds}` (the last leaderless gap) and while none leads
-            // `{.leaderlessForSeconds}`.
-            let path = subject.get(1).ok_or(usage)?;
-            let el = crate::cluster::leader_election::Elected::parse(name)
-                .ok_or_else(|| format!("error: unknown component \"{name}\""))?;
-            let election = c.elections().get(el);
-            let leader = election.leader();
-            let transitions = c
-                .store
-                .get::<crate::api::Lease>(&el.lease_key())
-                .and_then(|l| {
-                    l.spec
-                        .extra
-                        .get("leaseTransitions")
-                        .and_then(|v| v.as_i64())
-                })
-                .unwrap_or(0);
-            let mut v = serde_json::json!({
-                "host": leader.map(|l| l.host.as_str()).unwrap_or(""),
-                "identity": leader.map(|l| l.identity.as_str()).unwrap_or(""),
-                "replicas": election.candidates.len(),
-                "transitions": transitions,
-                "lastGapSeconds": election.last_gap.map(|g| g / 1000).unwrap_or(0),
-            });
-            if let Some(t) = election.leaderless_since {
-                v["leaderlessForSeconds"] = (c.now().saturating_sub(t) / 1000).into();
-            }
-            return expect_json(&v, path, op, want, None);
-        } else if subject[0] == "apiserver" {
-            // The API server's state: `{.up}`, and while it is down `{.downSince}` (ms)
-            // and `{.downForSeconds}`; `{.replicas}` and `{.replicasUp}`.
-            let path = subject.get(1).ok_or(usage)?;
-            let mut v = serde_json::json!({
-                "up": !c.apiserver_down(),
-                "replicas": c.apiservers().replicas,
-                "replicasUp": c.apiservers().up(),
-            });
-            if let Some(t) = c.apiserver_down_since() {
-                v["downSince"] = t.into();
-                v["downForSeconds"] = (c.now().saturating_sub(t) / 1000).into();
-            }
-            return expect_json(&v, path, op, want, None);
-        } else {
-            let (t, name) = subject[0].split_once('/').ok_or(usage)?;
-            if t == "traffic" {
-                // A Service's traffic and business numbers (`Proxies::summary`).
-                let path = subject.get(1).ok_or(usage)?;
-                let v = c
-                    .proxies
-                    .summary(&ObjKey::new("default", name))
-                    .unwrap_or_else(|| serde_json::json!({}));
-                // No request yet counts as zero of everything.
-                return expect_json(&v, path, op, want, Some("0"));
-            }
-            let k = resolve_kind(t)
-                .ok_or_else(|| format!("error: the server doesn't have a resource type \"{t}\""))?;
-            let path = subject.get(1).ok_or(usage)?;
-            let key = ObjKey::new(if k.namespaced() { "default" } else { "" }, name);
-            match c.store.get_object(k, &key) {
-                None => "<not found>".to_string(),
-                Some(o) => {
-                    let mut v = o.to_json();
-                    // Goals may read field ownership, as `--show-managed-fields` shows it.
-                    if c.managed_fields().has(k, &key) {
-                        v["metadata"]["managedFields"] = c.managed_fields().to_json(k, &key);
-                    }
-                    let found = select(path, &v)?;
-                    found
-                        .iter()
-                        .map(|x| format_value(x))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                }
-            }
-        };
-        let ok = compare(&got, op, want)?;
-        Ok((ok, got))
-    })();
-    match r {
+    match check_expectation(c, words) {
         Ok((true, _)) => Outcome {
             output: format!("ok: {}\n", words.join(" ")),
             ok: true,
@@ -262,6 +96,212 @@ pub(super) fn expect(c: &mut Cluster, words: &[String]) -> Outcome {
             blocking: None,
         },
     }
+}
+
+/// `sim expect`'s check: whether it holds, and what it observed. Each subject other than
+/// an object or a count is read as a JSON document its path selects from.
+fn check_expectation(c: &mut Cluster, words: &[String]) -> Result<(bool, String), String> {
+    if words.len() < 4 {
+        return Err(EXPECT_USAGE.into());
+    }
+    let (op, want) = (&words[words.len() - 2], &words[words.len() - 1]);
+    let subject = &words[..words.len() - 2];
+    let path = || subject.get(1).ok_or(EXPECT_USAGE);
+    let got = if subject[0] == "count" {
+        count_matching(c, &subject[1..])?
+    } else if let Some(n) = subject[0].strip_prefix("request/") {
+        let path = path()?;
+        return expect_json(&request_state(c, n), path, op, want, None);
+    } else if subject[0] == "etcd" {
+        let path = path()?;
+        return expect_json(&etcd_state(c), path, op, want, None);
+    } else if let Some(name) = subject[0].strip_prefix("queue/") {
+        let path = path()?;
+        return expect_json(&queue_state(c, name)?, path, op, want, None);
+    } else if let Some(name) = subject[0].strip_prefix("leader/") {
+        let path = path()?;
+        return expect_json(&leader_state(c, name)?, path, op, want, None);
+    } else if subject[0] == "apiserver" {
+        let path = path()?;
+        return expect_json(&apiserver_state(c), path, op, want, None);
+    } else {
+        let (t, name) = subject[0].split_once('/').ok_or(EXPECT_USAGE)?;
+        if t == "traffic" {
+            // A Service's traffic and business numbers (`Proxies::summary`).
+            let path = path()?;
+            let v = c
+                .proxies
+                .summary(&ObjKey::new("default", name))
+                .unwrap_or_else(|| serde_json::json!({}));
+            // No request yet counts as zero of everything.
+            return expect_json(&v, path, op, want, Some("0"));
+        }
+        object_value(c, t, name, subject.get(1))?
+    };
+    let ok = compare(&got, op, want)?;
+    Ok((ok, got))
+}
+
+/// `sim expect count <kind> [-l SEL] [--field F=V] [-n NS]`: how many objects match.
+fn count_matching(c: &Cluster, args: &[String]) -> Result<String, String> {
+    let p = parse_flags(
+        args,
+        &[
+            flag("selector", Some('l')),
+            flag("field", None),
+            flag("namespace", Some('n')),
+        ],
+        "sim expect count",
+    )?;
+    let kind = p.args.first().ok_or(EXPECT_USAGE)?;
+    let k = resolve_kind(kind)
+        .ok_or_else(|| format!("error: the server doesn't have a resource type \"{kind}\""))?;
+    let sel = p.get("selector").map(parse_label_selector).transpose()?;
+    let fields = p
+        .get("field")
+        .map(|f| {
+            let f = if f.starts_with("phase=") || f.starts_with("phase!=") {
+                format!("status.{f}")
+            } else {
+                f.to_string()
+            };
+            parse_field_selector(k, &f)
+        })
+        .transpose()?;
+    let ns = p.get("namespace").unwrap_or("default");
+    let n = c
+        .store
+        .list_objects(k)
+        .filter(|o| !k.namespaced() || o.meta().namespace == ns)
+        .filter(|o| sel.as_ref().is_none_or(|s| s.matches(&o.meta().labels)))
+        .filter(|o| fields.as_ref().is_none_or(|f| fields_match(o, f)))
+        .count();
+    Ok(n.to_string())
+}
+
+/// `sim expect request/N|last`: a request's way through the API server: `{.code}`,
+/// `{.refusedAt}` (the refusing stage, empty when none), `{.user}`, `{.verb}`,
+/// `{.resource}`…
+fn request_state(c: &mut Cluster, n: &str) -> serde_json::Value {
+    let log = c.request_log();
+    let r = match n {
+        "last" => log.recent.back(),
+        n => n.parse().ok().and_then(|n| log.get(n)),
+    };
+    let mut v = r
+        .and_then(|r| serde_json::to_value(r).ok())
+        .unwrap_or_else(|| serde_json::json!({}));
+    if let Some(r) = r {
+        v["refusedAt"] = r.refused_at().map(|s| s.label()).unwrap_or_default().into();
+    }
+    v
+}
+
+/// `sim expect etcd`: `{.members}`, `{.up}`, `{.quorum}`, `{.hasQuorum}`, `{.leader}`,
+/// and while the quorum is lost `{.lostForSeconds}`.
+fn etcd_state(c: &mut Cluster) -> serde_json::Value {
+    let etcd = c.etcd();
+    let mut v = serde_json::json!({
+        "members": etcd.members.len(),
+        "up": etcd.up_count(),
+        "quorum": etcd.quorum(),
+        "hasQuorum": etcd.has_quorum(),
+        "leader": etcd.leader_name().unwrap_or(""),
+    });
+    if let Some(t) = etcd.lost_since {
+        v["lostForSeconds"] = (c.now().saturating_sub(t) / 1000).into();
+    }
+    v
+}
+
+/// `sim expect queue/NAME`: a control loop's queue and watch: `{.depth}`, `{.failing}`,
+/// `{.stats.syncs}`, `{.stats.retries}`, `{.watch.relists}`, `{.watch.missed}`,
+/// `{.watch.brokenSince}`…
+fn queue_state(c: &mut Cluster, name: &str) -> Result<serde_json::Value, String> {
+    let ctl = crate::cluster::informers::loop_named(name)
+        .ok_or_else(|| format!("error: unknown controller \"{name}\""))?;
+    Ok(c.loop_views()
+        .into_iter()
+        .find(|v| v.name == ctl.component().writer)
+        .and_then(|v| serde_json::to_value(v).ok())
+        .unwrap_or_else(|| serde_json::json!({})))
+}
+
+/// `sim expect leader/NAME`: a component's election: `{.host}` and `{.identity}` of its
+/// leader (empty when none leads), `{.replicas}`, `{.transitions}` (the Lease's),
+/// `{.lastGapSeconds}` (the last leaderless gap) and while none leads
+/// `{.leaderlessForSeconds}`.
+fn leader_state(c: &mut Cluster, name: &str) -> Result<serde_json::Value, String> {
+    let el = crate::cluster::leader_election::Elected::parse(name)
+        .ok_or_else(|| format!("error: unknown component \"{name}\""))?;
+    let election = c.elections().get(el);
+    let leader = election.leader();
+    let transitions = c
+        .store
+        .get::<crate::api::Lease>(&el.lease_key())
+        .and_then(|l| {
+            l.spec
+                .extra
+                .get("leaseTransitions")
+                .and_then(|v| v.as_i64())
+        })
+        .unwrap_or(0);
+    let mut v = serde_json::json!({
+        "host": leader.map(|l| l.host.as_str()).unwrap_or(""),
+        "identity": leader.map(|l| l.identity.as_str()).unwrap_or(""),
+        "replicas": election.candidates.len(),
+        "transitions": transitions,
+        "lastGapSeconds": election.last_gap.map(|g| g / 1000).unwrap_or(0),
+    });
+    if let Some(t) = election.leaderless_since {
+        v["leaderlessForSeconds"] = (c.now().saturating_sub(t) / 1000).into();
+    }
+    Ok(v)
+}
+
+/// `sim expect apiserver`: `{.up}`, and while it is down `{.downSince}` (ms) and
+/// `{.downForSeconds}`; `{.replicas}` and `{.replicasUp}`.
+fn apiserver_state(c: &mut Cluster) -> serde_json::Value {
+    let mut v = serde_json::json!({
+        "up": !c.apiserver_down(),
+        "replicas": c.apiservers().replicas,
+        "replicasUp": c.apiservers().up(),
+    });
+    if let Some(t) = c.apiserver_down_since() {
+        v["downSince"] = t.into();
+        v["downForSeconds"] = (c.now().saturating_sub(t) / 1000).into();
+    }
+    v
+}
+
+/// `sim expect KIND/NAME PATH`: what `path` selects in the object (in `default` when
+/// namespaced), values joined by spaces, or `<not found>`.
+fn object_value(
+    c: &Cluster,
+    kind: &str,
+    name: &str,
+    path: Option<&String>,
+) -> Result<String, String> {
+    let k = resolve_kind(kind)
+        .ok_or_else(|| format!("error: the server doesn't have a resource type \"{kind}\""))?;
+    let path = path.ok_or(EXPECT_USAGE)?;
+    let key = ObjKey::new(if k.namespaced() { "default" } else { "" }, name);
+    Ok(match c.store.get_object(k, &key) {
+        None => "<not found>".to_string(),
+        Some(o) => {
+            let mut v = o.to_json();
+            // Goals may read field ownership, as `--show-managed-fields` shows it.
+            if c.managed_fields().has(k, &key) {
+                v["metadata"]["managedFields"] = c.managed_fields().to_json(k, &key);
+            }
+            let found = select(path, &v)?;
+            found
+                .iter()
+                .map(|x| format_value(x))
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    })
 }
 
 pub(super) fn log(c: &mut Cluster, words: &[String]) -> R {

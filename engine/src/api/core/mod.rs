@@ -1,0 +1,250 @@
+//! `core/v1` (and `coordination.k8s.io/v1` Lease): Pod, Node, Event, Namespace, Lease,
+//! LimitRange, ResourceQuota.
+//!
+//! The Pod and what it is made of are in `pod`, the Node in `node`; the smaller kinds
+//! are here.
+
+mod node;
+mod pod;
+
+pub use node::*;
+pub use pod::*;
+
+use super::extra::{self, Extra};
+use super::{ObjectMeta, StringMap};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+fn is_zero(v: &i64) -> bool {
+    *v == 0
+}
+fn is_false(v: &bool) -> bool {
+    !*v
+}
+
+/// `v1.ObjectReference` as Events carry it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjectReference {
+    /// Kind.
+    pub kind: String,
+    /// Namespace.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    /// Name.
+    pub name: String,
+    /// Uid.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub uid: String,
+    /// API version.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
+}
+
+/// `v1.EventSource`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EventSource {
+    /// Reporting component, e.g. `default-scheduler`, `kubelet`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub component: String,
+    /// Node name for kubelet events.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub host: String,
+}
+
+/// `v1.Event` (core/v1 shape, as `kubectl get events` and `describe` read it).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Event {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// The object the event is about.
+    pub involved_object: ObjectReference,
+    /// CamelCase reason, e.g. `Scheduled`.
+    pub reason: String,
+    /// Human-readable message.
+    pub message: String,
+    /// Who reported it.
+    pub source: EventSource,
+    /// First occurrence.
+    pub first_timestamp: String,
+    /// Last occurrence.
+    pub last_timestamp: String,
+    /// Occurrences (identical events are counted, not repeated).
+    pub count: i64,
+    /// `Normal` or `Warning`.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// Simulated ms of the first occurrence (not part of the API shape).
+    #[serde(skip)]
+    pub first_ms: u64,
+    /// Simulated ms of the last occurrence (not part of the API shape).
+    #[serde(skip)]
+    pub last_ms: u64,
+}
+
+/// `v1.NamespaceSpec`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NamespaceSpec {
+    /// `kubernetes`: held until the namespace controller has emptied the namespace.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub finalizers: Vec<String>,
+}
+
+/// `v1.NamespaceStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NamespaceStatus {
+    /// `Active` or `Terminating`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub phase: String,
+}
+
+/// `v1.Namespace` (cluster-scoped).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Namespace {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// Finalizers.
+    #[serde(default)]
+    pub spec: NamespaceSpec,
+    /// Phase.
+    #[serde(default)]
+    pub status: NamespaceStatus,
+}
+
+/// `coordination.k8s.io/v1.LeaseSpec`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LeaseSpec {
+    /// The node name for node leases.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub holder_identity: String,
+    /// 40 for node leases.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lease_duration_seconds: i64,
+    /// Last renewal (the kubelet's heartbeat).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renew_time: Option<String>,
+    /// Simulated ms behind `renew_time` (not part of the API shape).
+    #[serde(skip)]
+    pub renew_ms: u64,
+    /// Unmodelled fields (`acquireTime`, `leaseTransitions`…), kept as written.
+    #[serde(flatten, deserialize_with = "extra::lease_spec")]
+    pub extra: Extra,
+}
+
+/// `coordination.k8s.io/v1.Lease`: node heartbeats live in namespace `kube-node-lease`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Lease {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// Holder and renew time.
+    #[serde(default)]
+    pub spec: LeaseSpec,
+}
+
+/// `v1.LimitRangeItem`: the bounds and defaults of one type of thing (`Container`,
+/// `Pod`, `PersistentVolumeClaim`) in a namespace.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LimitRangeItem {
+    /// `Container`, `Pod` or `PersistentVolumeClaim`.
+    #[serde(rename = "type", default)]
+    pub type_: String,
+    /// The most each may use (a limit, and a request).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub max: StringMap,
+    /// The least each must ask for (a request, and a limit).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub min: StringMap,
+    /// The limit a container without one gets.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub default: StringMap,
+    /// The request a container without one gets.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub default_request: StringMap,
+    /// The largest limit ÷ request.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub max_limit_request_ratio: StringMap,
+}
+
+impl LimitRangeItem {
+    /// Every resource the item names, sorted, once each.
+    pub fn resources(&self) -> Vec<&String> {
+        let mut keys: Vec<&String> = self
+            .max
+            .keys()
+            .chain(self.min.keys())
+            .chain(self.default.keys())
+            .chain(self.default_request.keys())
+            .chain(self.max_limit_request_ratio.keys())
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+}
+
+/// `v1.LimitRangeSpec`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LimitRangeSpec {
+    /// The items, each for one type.
+    #[serde(default)]
+    pub limits: Vec<LimitRangeItem>,
+}
+
+/// `v1.LimitRange`: per-container (or per-Pod) bounds and defaults in a namespace,
+/// enforced by the LimitRanger admission plugin.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LimitRange {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// The items.
+    #[serde(default)]
+    pub spec: LimitRangeSpec,
+}
+
+/// `v1.ResourceQuotaSpec`: the hard limits of a namespace's consumption.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceQuotaSpec {
+    /// Resource name → quantity: `pods`, `requests.cpu`, `limits.memory`,
+    /// `count/deployments.apps`…
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hard: StringMap,
+    /// Scopes (`BestEffort`, `NotTerminating`…): kept, not evaluated.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
+}
+
+/// `v1.ResourceQuotaStatus`: what the quota controller counted.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceQuotaStatus {
+    /// The enforced limits (a copy of `spec.hard`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub hard: StringMap,
+    /// What the namespace uses of each.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub used: StringMap,
+}
+
+/// `v1.ResourceQuota`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ResourceQuota {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// The limits.
+    #[serde(default)]
+    pub spec: ResourceQuotaSpec,
+    /// The counts.
+    #[serde(default)]
+    pub status: ResourceQuotaStatus,
+}

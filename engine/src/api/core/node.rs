@@ -1,0 +1,137 @@
+//! `v1.Node`: its spec (cordon, taints, Pod address ranges) and status (capacity,
+//! conditions, addresses, images, attached volumes).
+
+use super::is_false;
+use crate::api::extra::{self, Extra};
+use crate::api::{Condition, ConditionStatus, NodeConditionType, ObjectMeta, StringMap, Taint};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// `v1.NodeSpec`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeSpec {
+    /// Cordoned.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unschedulable: bool,
+    /// Taints.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub taints: Vec<Taint>,
+    /// The Pod address range, `podCIDR` on the wire (camelCase would say `podCidr`).
+    #[serde(rename = "podCIDR", default, skip_serializing_if = "String::is_empty")]
+    pub pod_cidr: String,
+    /// Every Pod address range (`podCIDRs[0] == podCIDR`).
+    #[serde(rename = "podCIDRs", default, skip_serializing_if = "Vec::is_empty")]
+    pub pod_cidrs: Vec<String>,
+    /// Unmodelled fields (`providerID`…), kept as written.
+    #[serde(flatten, deserialize_with = "extra::node_spec")]
+    pub extra: Extra,
+}
+
+/// `v1.NodeAddress`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NodeAddress {
+    /// `InternalIP`, `Hostname`.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// The address.
+    pub address: String,
+}
+
+/// `v1.NodeSystemInfo` (the fields kubectl prints).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeSystemInfo {
+    /// e.g. `v1.33.0`.
+    pub kubelet_version: String,
+    /// e.g. `containerd://2.0.4`.
+    pub container_runtime_version: String,
+    /// `linux`.
+    pub operating_system: String,
+    /// `amd64`.
+    pub architecture: String,
+    /// Unmodelled fields (`machineID`, `kernelVersion`, `osImage`…), kept as written.
+    #[serde(flatten, deserialize_with = "extra::node_system_info")]
+    pub extra: Extra,
+}
+
+/// `v1.NodeStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeStatus {
+    /// Total resources.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub capacity: StringMap,
+    /// What the scheduler may hand out.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub allocatable: StringMap,
+    /// Ready, MemoryPressure, DiskPressure, PIDPressure.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Condition>,
+    /// Addresses.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub addresses: Vec<NodeAddress>,
+    /// Versions.
+    #[serde(default)]
+    pub node_info: NodeSystemInfo,
+    /// Images present on the node, largest first (at most 50).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ContainerImage>,
+    /// The attachable volumes the kubelet has mounted (or is mounting), by unique name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub volumes_in_use: Vec<String>,
+    /// The volumes the attach/detach controller attached to the node.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub volumes_attached: Vec<AttachedVolume>,
+    /// Unmodelled fields (`daemonEndpoints`, `features`…), kept as written.
+    #[serde(flatten, deserialize_with = "extra::node_status")]
+    pub extra: Extra,
+}
+
+/// `v1.AttachedVolume`: a volume attached to a node.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachedVolume {
+    /// The volume's unique name (`kubernetes.io/csi/<driver>^<handle>`).
+    pub name: String,
+    /// Where it shows up on the node (empty for a CSI volume).
+    #[serde(default)]
+    pub device_path: String,
+}
+
+/// `v1.ContainerImage`: the names the runtime knows an image by, and its size.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerImage {
+    /// Digest and tag references, e.g. `docker.io/library/nginx@sha256:…` and
+    /// `docker.io/library/nginx:1.27`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
+    /// Bytes.
+    #[serde(default)]
+    pub size_bytes: i64,
+}
+
+/// `v1.Node`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Node {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// What is wanted.
+    #[serde(default)]
+    pub spec: NodeSpec,
+    /// What is seen.
+    #[serde(default)]
+    pub status: NodeStatus,
+}
+
+impl Node {
+    /// Status of the Ready condition: `True`, `False`, `Unknown` (or `Unknown` if absent).
+    pub fn ready_status(&self) -> &str {
+        crate::api::get_condition(&self.status.conditions, NodeConditionType::Ready)
+            .map(|c| c.status.as_str())
+            .unwrap_or(ConditionStatus::Unknown.as_str())
+    }
+}
