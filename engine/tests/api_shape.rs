@@ -257,3 +257,36 @@ fn manifests_with_the_upstream_acronym_names_decode_into_the_fields() {
     assert_eq!(n.spec.pod_cidr, "10.9.0.0/24");
     assert_eq!(n.spec.pod_cidrs, vec!["10.9.0.0/24".to_string()]);
 }
+
+#[test]
+fn every_node_carries_all_ten_node_info_fields_as_a_real_server_sends_them() {
+    let mut c = Cluster::with_default_nodes(1);
+    // One the kubelet registered, and one a learner wrote with no status at all.
+    sh(
+        &mut c,
+        "kubectl apply -f -",
+        Some("apiVersion: v1\nkind: Node\nmetadata: {name: hand-made}\n"),
+    );
+    for node in ["node-1", "hand-made"] {
+        let json = sh(&mut c, &format!("kubectl get node {node} -o json"), None);
+        let v: Value = serde_json::from_str(&json).unwrap();
+        let info = v["status"]["nodeInfo"].as_object().unwrap();
+        let keys: Vec<&str> = info.keys().map(String::as_str).collect();
+        let mut want = vec![
+            "architecture",
+            "bootID",
+            "containerRuntimeVersion",
+            "kernelVersion",
+            "kubeProxyVersion",
+            "kubeletVersion",
+            "machineID",
+            "operatingSystem",
+            "osImage",
+            "systemUUID",
+        ];
+        let mut got = keys.clone();
+        got.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(got, want, "{node}: {json}");
+    }
+}

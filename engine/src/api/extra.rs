@@ -48,7 +48,7 @@ keep! {
     /// `v1.NodeSpec`.
     node_spec => ["configSource", "externalID", "podCIDR", "podCIDRs", "providerID", "taints", "unschedulable"];
     /// `v1.NodeSystemInfo`.
-    node_system_info => ["architecture", "bootID", "containerRuntimeVersion", "kernelVersion", "kubeProxyVersion", "kubeletVersion", "machineID", "operatingSystem", "osImage", "swap", "systemUUID"];
+    node_system_info => ["swap"];
     /// `v1.NodeSelectorTerm`.
     node_selector_term => ["matchExpressions", "matchFields"];
     /// `v1.PodAffinityTerm`.

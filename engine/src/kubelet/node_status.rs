@@ -15,6 +15,9 @@ pub const LEASE_DURATION_SECONDS: i64 = 40;
 /// Kubelet version reported by every node.
 pub const KUBELET_VERSION: &str = "v1.33.0";
 
+/// The OS image a kubeplay node reports (`status.nodeInfo.osImage`, the OS-IMAGE column).
+pub const OS_IMAGE: &str = "kubeplay (simulated)";
+
 /// `nodeStatusMaxImages`.
 pub const NODE_STATUS_MAX_IMAGES: usize = 50;
 
@@ -136,6 +139,7 @@ impl Kubelet {
                 node_info: NodeSystemInfo {
                     kubelet_version: KUBELET_VERSION.into(),
                     container_runtime_version: "containerd://2.0.5".into(),
+                    os_image: OS_IMAGE.into(),
                     operating_system: "linux".into(),
                     architecture: "amd64".into(),
                     ..Default::default()

@@ -38,19 +38,43 @@ pub struct NodeAddress {
     pub address: String,
 }
 
-/// `v1.NodeSystemInfo` (the fields kubectl prints).
+/// `v1.NodeSystemInfo`. Its ten string fields are not `omitempty` upstream, so every
+/// Node carries all of them, empty or not: clients generated from the OpenAPI (the
+/// Python client among them) refuse a Node whose `nodeInfo` lacks one.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeSystemInfo {
-    /// e.g. `v1.33.0`.
-    pub kubelet_version: String,
+    /// `machineID` (kubeplay's nodes report none).
+    #[serde(rename = "machineID", default)]
+    pub machine_id: String,
+    /// `systemUUID` (kubeplay's nodes report none).
+    #[serde(rename = "systemUUID", default)]
+    pub system_uuid: String,
+    /// `bootID` (kubeplay's nodes report none).
+    #[serde(rename = "bootID", default)]
+    pub boot_id: String,
+    /// `kernelVersion` (kubeplay's nodes report none; kubectl prints `<unknown>`).
+    #[serde(default)]
+    pub kernel_version: String,
+    /// `osImage`: `kubeplay (simulated)` on kubeplay's nodes.
+    #[serde(default)]
+    pub os_image: String,
     /// e.g. `containerd://2.0.4`.
+    #[serde(default)]
     pub container_runtime_version: String,
+    /// e.g. `v1.33.0`.
+    #[serde(default)]
+    pub kubelet_version: String,
+    /// Deprecated and no longer set by the kubelet: always sent, empty.
+    #[serde(default)]
+    pub kube_proxy_version: String,
     /// `linux`.
+    #[serde(default)]
     pub operating_system: String,
     /// `amd64`.
+    #[serde(default)]
     pub architecture: String,
-    /// Unmodelled fields (`machineID`, `kernelVersion`, `osImage`…), kept as written.
+    /// Unmodelled fields (`swap`), kept as written.
     #[serde(flatten, deserialize_with = "extra::node_system_info")]
     pub extra: Extra,
 }

@@ -125,17 +125,15 @@ pub(super) fn node_system(w: &mut String, n: &Node) {
     for (k, v) in &n.status.allocatable {
         let _ = writeln!(w, "  {k}:\t{v}");
     }
-    // describeNode prints every NodeSystemInfo field in this order; what kubeplay does
-    // not model (machine and boot ids, kernel, OS image, and kubeProxyVersion, which
-    // kubelets no longer set) prints empty.
+    // describeNode prints every NodeSystemInfo field in this order.
     let info = &n.status.node_info;
     let _ = writeln!(w, "System Info:");
     for (k, v) in [
-        ("Machine ID", ""),
-        ("System UUID", ""),
-        ("Boot ID", ""),
-        ("Kernel Version", ""),
-        ("OS Image", ""),
+        ("Machine ID", info.machine_id.as_str()),
+        ("System UUID", info.system_uuid.as_str()),
+        ("Boot ID", info.boot_id.as_str()),
+        ("Kernel Version", info.kernel_version.as_str()),
+        ("OS Image", info.os_image.as_str()),
         ("Operating System", info.operating_system.as_str()),
         ("Architecture", info.architecture.as_str()),
         (
@@ -143,7 +141,7 @@ pub(super) fn node_system(w: &mut String, n: &Node) {
             info.container_runtime_version.as_str(),
         ),
         ("Kubelet Version", info.kubelet_version.as_str()),
-        ("Kube-Proxy Version", ""),
+        ("Kube-Proxy Version", info.kube_proxy_version.as_str()),
     ] {
         let _ = writeln!(w, "  {k}:\t{v}");
     }

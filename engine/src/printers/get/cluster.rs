@@ -128,8 +128,9 @@ pub(super) fn print_node(name: String, n: &Node, o: &TableOptions, now: SimTime)
         r.extend([
             ip.unwrap_or_else(|| "<none>".into()),
             "<none>".into(),
-            "kubeplay (simulated)".into(),
-            "<unknown>".into(),
+            // printNode: an empty OS image or kernel version reads `<unknown>`.
+            or_unknown(&n.status.node_info.os_image),
+            or_unknown(&n.status.node_info.kernel_version),
             or_none(&n.status.node_info.container_runtime_version),
         ]);
     }
@@ -246,4 +247,13 @@ pub(super) fn print_binding(
         r.extend([of("User"), of("Group"), of("ServiceAccount")]);
     }
     r
+}
+
+/// `s`, or `<unknown>` when empty.
+fn or_unknown(s: &str) -> String {
+    if s.is_empty() {
+        "<unknown>".into()
+    } else {
+        s.to_string()
+    }
 }
