@@ -379,7 +379,7 @@ pub fn import(
             uids.insert(obj.meta().uid.clone());
         }
         match obj {
-            Object::Node(n) => nodes.push(n),
+            Object::Node(n) => nodes.push(*n),
             obj => {
                 let Some(i) = ORDER.iter().position(|k| *k == kind) else {
                     *report

@@ -350,7 +350,7 @@ fn a_not_ready_node_that_goes_silent_has_its_not_ready_taint_swapped_for_unreach
         cond.reason = "KubeletNotReady".into();
     }
     n.metadata.resource_version.clear();
-    c.submit(&kubectl(), Request::UpdateStatus(Object::Node(n)))
+    c.submit(&kubectl(), Request::UpdateStatus(Object::Node(Box::new(n))))
         .unwrap();
     let mut n = node(&c, "node-2");
     n.spec.taints.push(Taint {
@@ -359,7 +359,7 @@ fn a_not_ready_node_that_goes_silent_has_its_not_ready_taint_swapped_for_unreach
         ..Default::default()
     });
     n.metadata.resource_version.clear();
-    c.submit(&kubectl(), Request::Update(Object::Node(n)))
+    c.submit(&kubectl(), Request::Update(Object::Node(Box::new(n))))
         .unwrap();
     c.power_off("node-2").unwrap();
     step_until(&mut c, 120 * SECOND, "node-2 Unknown", |c| {

@@ -226,8 +226,8 @@ pub enum Object {
     ReplicaSet(Box<ReplicaSet>),
     /// A Pod.
     Pod(Box<Pod>),
-    /// A Node.
-    Node(Node),
+    /// A Node (boxed: its status is the largest of the unboxed kinds).
+    Node(Box<Node>),
     /// An Event.
     Event(Event),
     /// A Lease.
@@ -503,7 +503,7 @@ impl<T: Resource> From<T> for Object {
 resource!(Deployment, boxed);
 resource!(ReplicaSet, boxed);
 resource!(Pod, boxed);
-resource!(Node);
+resource!(Node, boxed);
 resource!(Event);
 resource!(Lease);
 resource!(Namespace);

@@ -617,7 +617,7 @@ fn the_node_list_by_position_follows_creates_updates_and_deletes_in_name_order()
     let node = |name: &str| {
         let mut n = Node::default();
         n.metadata.name = name.into();
-        Object::Node(n)
+        Object::Node(Box::new(n))
     };
     for name in ["node-b", "node-a", "node-c"] {
         s.create(0, &mut rng, node(name), "kubelet").unwrap();
@@ -630,7 +630,7 @@ fn the_node_list_by_position_follows_creates_updates_and_deletes_in_name_order()
     assert_eq!(names(&s), ["node-a", "node-b", "node-c"]);
     let mut b = s.get::<Node>(&ObjKey::new("", "node-b")).unwrap().clone();
     b.spec.unschedulable = true;
-    s.update(1, Object::Node(b), "kubectl").unwrap();
+    s.update(1, Object::Node(Box::new(b)), "kubectl").unwrap();
     assert!(
         s.node_at(1).unwrap().spec.unschedulable,
         "the updated object"
@@ -701,13 +701,13 @@ fn the_node_lists_usage_by_position_follows_binds_terminations_deletes_and_node_
     let mut s = Store::new();
     let mut rng = Rng::new(3);
     let node = |name: &str| {
-        Object::Node(Node {
+        Object::Node(Box::new(Node {
             metadata: ObjectMeta {
                 name: name.into(),
                 ..Default::default()
             },
             ..Default::default()
-        })
+        }))
     };
     let check = |s: &Store| {
         for i in 0..s.node_count() {
@@ -773,9 +773,14 @@ fn the_node_lists_topology_labels_follow_label_changes() {
         }
         n
     };
-    s.create(0, &mut rng, Object::Node(node("b", Some("zone-b"))), "x")
-        .unwrap();
-    s.create(0, &mut rng, Object::Node(node("a", None)), "x")
+    s.create(
+        0,
+        &mut rng,
+        Object::Node(Box::new(node("b", Some("zone-b")))),
+        "x",
+    )
+    .unwrap();
+    s.create(0, &mut rng, Object::Node(Box::new(node("a", None))), "x")
         .unwrap();
     let label = |s: &Store, name: &str, which| {
         s.node_topology_label(s.node_position(name).unwrap(), which)
@@ -788,7 +793,7 @@ fn the_node_lists_topology_labels_follow_label_changes() {
     a.metadata
         .labels
         .insert(LABEL_TOPOLOGY_ZONE.into(), "zone-a".into());
-    s.update(0, Object::Node(a), "x").unwrap();
+    s.update(0, Object::Node(Box::new(a)), "x").unwrap();
     assert_eq!(label(&s, "a", 1).as_deref(), Some("zone-a"));
     assert_eq!(label(&s, "b", 0).as_deref(), Some("host-b"));
 }

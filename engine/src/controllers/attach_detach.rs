@@ -435,7 +435,9 @@ mod tests {
         let mut store = Store::new();
         let mut rng = Rng::new(1);
         for n in nodes {
-            store.create(0, &mut rng, Object::Node(n), "test").unwrap();
+            store
+                .create(0, &mut rng, Object::Node(Box::new(n)), "test")
+                .unwrap();
         }
         let pv: PersistentVolume = serde_json::from_value(serde_json::json!({
             "metadata": {"name": "pvc-1"},

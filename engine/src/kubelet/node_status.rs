@@ -152,7 +152,7 @@ impl Kubelet {
         (
             vec![
                 Request::Create {
-                    object: Object::Node(node),
+                    object: Object::Node(Box::new(node)),
                     event: None,
                 },
                 Request::Create {

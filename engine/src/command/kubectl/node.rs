@@ -48,7 +48,7 @@ fn set_unschedulable(c: &mut Cluster, k: &Client, name: &str, on: bool) -> R {
         ));
     }
     n.spec.unschedulable = on;
-    k.patch(c, "", Object::Node(n)).map_err(api)?;
+    k.patch(c, "", Object::Node(Box::new(n))).map_err(api)?;
     Ok(format!(
         "node/{name} {}",
         if on { "cordoned" } else { "uncordoned" }
@@ -422,7 +422,7 @@ pub(super) fn taint(c: &mut Cluster, k: &Client, words: &[String]) -> R {
             "untainted"
         };
         n.spec.taints = new;
-        k.patch(c, "", Object::Node(n))
+        k.patch(c, "", Object::Node(Box::new(n)))
             .map_err(|e| join_out(&out, api(e)))?;
         out.push(format!("node/{name} {operation}"));
     }

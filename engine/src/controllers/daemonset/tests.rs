@@ -50,7 +50,9 @@ fn world(nodes: Vec<Node>) -> (Store, ObjKey) {
     let mut store = Store::new();
     let mut rng = Rng::new(1);
     for n in nodes {
-        store.create(0, &mut rng, Object::Node(n), "test").unwrap();
+        store
+            .create(0, &mut rng, Object::Node(Box::new(n)), "test")
+            .unwrap();
     }
     store
         .create(0, &mut rng, Object::DaemonSet(Box::new(ds())), "test")
