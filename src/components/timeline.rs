@@ -105,42 +105,15 @@ pub fn timeline_view(props: &TimelineProps) -> Html {
     html! {
         <section class={classes!("timeline", fork_view.then_some("branch"))} aria-label={if fork_view { t(lang, "Timeline: what if") } else { t(lang, "Timeline") }}
                  data-testid={if fork_view { "timeline-fork" } else { "timeline" }}>
-            if fork_view {
-                <h2>{ t(lang, "Timeline: what if") }{ " " }<code>{ change }</code><span class="sub">{ t(lang, " — the second branch's writes on the same clock (the page's timeline goes to a moment)") }</span></h2>
-            } else {
-                <h2>{ t(lang, "Timeline") }<span class="sub">{ t(lang, " — every write to the API server, one lane per component; click a mark to go to that moment (Home: the start, End: live)") }</span></h2>
-            }
-            <div class="tl-controls" role="group" aria-label={t(lang, "Timeline window")}>
-                <button class="btn small" onclick={whole_btn} aria-pressed={view.is_none().to_string()} data-testid="tl-whole">{ t(lang, "Whole history") }</button>
-                <button class="btn small" onclick={zoom_out} aria-label={t(lang, "Zoom out")} data-testid="tl-zoom-out">{"−"}</button>
-                <button class="btn small" onclick={zoom_in} aria-label={t(lang, "Zoom in")} data-testid="tl-zoom-in">{"+"}</button>
-                <button class="btn small" onclick={pan(-1)} aria-label={t(lang, "Earlier")} data-testid="tl-earlier">{"◀"}</button>
-                <button class="btn small" onclick={pan(1)} aria-label={t(lang, "Later")} data-testid="tl-later">{"▶"}</button>
-                <span class="tl-window" data-testid="tl-window">{ format!("{} – {}", clock_label(start), clock_label(end)) }</span>
-                if model.truncated {
-                    <span class="tl-cut">{ t(lang, "showing the newest writes of this window: zoom in for the rest") }</span>
-                }
-            </div>
+            { heading(lang, fork_view.then_some(change)) }
+            { window_controls(lang, view.is_none(), [whole_btn, zoom_out, zoom_in, pan(-1), pan(1)], (start, end), model.truncated) }
             // The page's timeline above has the legend.
             if !fork_view {
                 { legend(lang) }
             }
             <div class="lanes">
-                <div class="lane axis" aria-hidden="true">
-                    <span class="writer"></span>
-                    <span class="axis-track"><span class="inner">
-                        { for model.ticks.iter().map(|(at, label)| html! {
-                            <span class="tick" style={format!("left:{:.2}%", at * 100.0)}>{ label }</span>
-                        }) }
-                        if (start..=end).contains(&now) {
-                            <span class="nowtick" style={format!("left:{now_at:.2}%")}>{ t(lang, "now") }</span>
-                        }
-                        if let Some(at) = first_difference.filter(|at| (start..=end).contains(at)) {
-                            <span class="difftick" style={format!("left:{:.2}%", pct(at))} data-testid="tl-first-difference"
-                                  title={trf(lang, "First difference at {}", &[&clock_label(at)])}>{ t(lang, "differs") }</span>
-                        }
-                    </span></span>
-                </div>
+                { axis(lang, &model.ticks, (start..=end).contains(&now).then_some(now_at),
+                       first_difference.filter(|at| (start..=end).contains(at)).map(|at| (at, pct(at)))) }
                 { for active.iter().map(|l| lane_row(l)) }
                 if !quiet.is_empty() {
                     <div class="quiet">
@@ -217,6 +190,71 @@ fn panned(a: SimTime, b: SimTime, dir: i8, max_end: SimTime) -> Option<(SimTime,
         (a + step).min(max_end.saturating_sub(b - a))
     };
     Some((lo, lo + (b - a)))
+}
+
+/// The panel's title: the page's timeline, or the second branch's with its `change`.
+fn heading(lang: Lang, change: Option<String>) -> Html {
+    match change {
+        Some(change) => html! {
+            <h2>{ t(lang, "Timeline: what if") }{ " " }<code>{ change }</code><span class="sub">{ t(lang, " — the second branch's writes on the same clock (the page's timeline goes to a moment)") }</span></h2>
+        },
+        None => html! {
+            <h2>{ t(lang, "Timeline") }<span class="sub">{ t(lang, " — every write to the API server, one lane per component; click a mark to go to that moment (Home: the start, End: live)") }</span></h2>
+        },
+    }
+}
+
+/// The time axis above the lanes: its ticks (at a fraction of the window), the clock
+/// (`now_at`, % of the window) when in view, and the branches' first difference (its
+/// time and %) when in view.
+fn axis(
+    lang: Lang,
+    ticks: &[(f64, String)],
+    now_at: Option<f64>,
+    first_difference: Option<(SimTime, f64)>,
+) -> Html {
+    html! {
+        <div class="lane axis" aria-hidden="true">
+            <span class="writer"></span>
+            <span class="axis-track"><span class="inner">
+                { for ticks.iter().map(|(at, label)| html! {
+                    <span class="tick" style={format!("left:{:.2}%", at * 100.0)}>{ label }</span>
+                }) }
+                if let Some(now_at) = now_at {
+                    <span class="nowtick" style={format!("left:{now_at:.2}%")}>{ t(lang, "now") }</span>
+                }
+                if let Some((at, left)) = first_difference {
+                    <span class="difftick" style={format!("left:{left:.2}%")} data-testid="tl-first-difference"
+                          title={trf(lang, "First difference at {}", &[&clock_label(at)])}>{ t(lang, "differs") }</span>
+                }
+            </span></span>
+        </div>
+    }
+}
+
+/// The window's buttons (the whole history, zoom out and in, earlier, later: their
+/// callbacks in that order), the window itself, and a note when it shows only its
+/// newest writes.
+fn window_controls(
+    lang: Lang,
+    whole: bool,
+    [whole_btn, zoom_out, zoom_in, earlier, later]: [Callback<MouseEvent>; 5],
+    (start, end): (SimTime, SimTime),
+    truncated: bool,
+) -> Html {
+    html! {
+        <div class="tl-controls" role="group" aria-label={t(lang, "Timeline window")}>
+            <button class="btn small" onclick={whole_btn} aria-pressed={whole.to_string()} data-testid="tl-whole">{ t(lang, "Whole history") }</button>
+            <button class="btn small" onclick={zoom_out} aria-label={t(lang, "Zoom out")} data-testid="tl-zoom-out">{"−"}</button>
+            <button class="btn small" onclick={zoom_in} aria-label={t(lang, "Zoom in")} data-testid="tl-zoom-in">{"+"}</button>
+            <button class="btn small" onclick={earlier} aria-label={t(lang, "Earlier")} data-testid="tl-earlier">{"◀"}</button>
+            <button class="btn small" onclick={later} aria-label={t(lang, "Later")} data-testid="tl-later">{"▶"}</button>
+            <span class="tl-window" data-testid="tl-window">{ format!("{} – {}", clock_label(start), clock_label(end)) }</span>
+            if truncated {
+                <span class="tl-cut">{ t(lang, "showing the newest writes of this window: zoom in for the rest") }</span>
+            }
+        </div>
+    }
 }
 
 /// What the marks mean.
