@@ -428,18 +428,7 @@ pub(super) fn label(c: &mut Cluster, k: &Client, words: &[String], annotations: 
         parse_labels(&changes)?
     };
     let (sel, fsel, all) = (p.get("selector"), p.get("field-selector"), p.bool("all"));
-    if all && sel.is_some() {
-        return Err("error: cannot set --all and --selector at the same time".into());
-    }
-    if all && fsel.is_some() {
-        return Err("error: cannot set --all and --field-selector at the same time".into());
-    }
-    if res.is_empty() {
-        return Err("error: one or more resources must be specified as <resource> <name> or <resource>/<name>".into());
-    }
-    if new.is_empty() && remove.is_empty() {
-        return Err(format!("error: at least one {what} update is required"));
-    }
+    validate_label_args(&p, &res, new.is_empty() && remove.is_empty(), what)?;
     let ns = namespace(&p);
     let ns_filter = (!p.bool("all-namespaces")).then_some(ns.as_str());
     let keys = label_targets(c, k, &res, (sel, fsel, all), (&ns, ns_filter))?;
@@ -506,6 +495,30 @@ pub(super) fn label(c: &mut Cluster, k: &Client, words: &[String], annotations: 
         out.extend(errors);
         Err(out.join("\n"))
     }
+}
+
+/// `kubectl label`/`annotate`'s Validate: `--all` with no selector, some resource, and
+/// some change (`nothing` when there is none) to the `what`s (labels or annotations).
+fn validate_label_args(
+    p: &Parsed,
+    res: &[String],
+    nothing: bool,
+    what: &str,
+) -> Result<(), String> {
+    let all = p.bool("all");
+    if all && p.get("selector").is_some() {
+        return Err("error: cannot set --all and --selector at the same time".into());
+    }
+    if all && p.get("field-selector").is_some() {
+        return Err("error: cannot set --all and --field-selector at the same time".into());
+    }
+    if res.is_empty() {
+        return Err("error: one or more resources must be specified as <resource> <name> or <resource>/<name>".into());
+    }
+    if nothing {
+        return Err(format!("error: at least one {what} update is required"));
+    }
+    Ok(())
 }
 
 /// The objects `kubectl label`/`annotate` visits, each with what the list already read
