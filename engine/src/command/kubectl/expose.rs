@@ -436,18 +436,7 @@ fn expose_one(
     format: Option<&str>,
     client_dry_run: bool,
 ) -> R {
-    // CanBeExposed.
-    if !matches!(
-        obj,
-        Object::Pod(_) | Object::Service(_) | Object::Deployment(_) | Object::ReplicaSet(_)
-    ) {
-        let kind = obj.kind();
-        let gk = match kind.api_version().split_once('/') {
-            Some((g, _)) => format!("{}.{g}", kind.name()),
-            None => kind.name().to_string(),
-        };
-        return Err(format!("error: cannot expose a {gk}"));
-    }
+    can_be_exposed(obj)?;
     let meta = obj.meta();
     let name: String = match p.get("name") {
         Some(n) => n.to_string(),
@@ -482,6 +471,74 @@ fn expose_one(
     if !affinity.is_empty() && affinity != "None" && affinity != "ClientIP" {
         return Err(format!("error: unknown session affinity: {affinity}"));
     }
+    let ports = service_ports(p, &port_string, &protocols)?;
+    let type_ = p.get("type").unwrap_or_default().to_string();
+    let mut svc = Service {
+        metadata: ObjectMeta {
+            name: name.clone(),
+            namespace: ns.to_string(),
+            labels: labels.clone(),
+            ..Default::default()
+        },
+        spec: ServiceSpec {
+            ports,
+            selector: Some(selector.clone()),
+            cluster_ip: cluster_ip.to_string(),
+            type_: type_.clone(),
+            session_affinity: affinity.to_string(),
+            external_ips: p
+                .get("external-ip")
+                .map(|ip| vec![ip.to_string()])
+                .unwrap_or_default(),
+            ..Default::default()
+        },
+        status: Default::default(),
+    };
+    let lb_ip = p.get("load-balancer-ip").unwrap_or_default();
+    if type_ == "LoadBalancer" && !lb_ip.is_empty() {
+        svc.spec.extra.insert("loadBalancerIP".into(), lb_ip.into());
+    }
+    let client = serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": client_meta(&name, &labels, None),
+        "spec": client_spec(&svc, &selector, lb_ip),
+        "status": {"loadBalancer": {}},
+    });
+    let report = Report {
+        client: k,
+        format,
+        client_dry_run,
+        verb: "exposed",
+    };
+    send(c, svc, client, &report).map_err(|ApiFailure(e)| api(e))
+}
+
+/// `CanBeExposed`: a Pod, a Service, a Deployment or a ReplicaSet.
+fn can_be_exposed(obj: &Object) -> Result<(), String> {
+    if matches!(
+        obj,
+        Object::Pod(_) | Object::Service(_) | Object::Deployment(_) | Object::ReplicaSet(_)
+    ) {
+        return Ok(());
+    }
+    let kind = obj.kind();
+    let gk = match kind.api_version().split_once('/') {
+        Some((g, _)) => format!("{}.{g}", kind.name()),
+        None => kind.name().to_string(),
+    };
+    Err(format!("error: cannot expose a {gk}"))
+}
+
+/// The Service's ports, as the generator makes them from `port_string` (`80,443`):
+/// each named `port-N` when there are several, targeting `--target-port` or itself, with
+/// `--protocol` or the protocols the exposed object declares for it (one port per
+/// protocol, `port-N-proto`, when it declares several).
+fn service_ports(
+    p: &Parsed,
+    port_string: &str,
+    protocols: &[(String, Vec<String>)],
+) -> Result<Vec<ServicePort>, String> {
     let entries: Vec<&str> = if port_string.is_empty() {
         vec![]
     } else {
@@ -532,40 +589,20 @@ fn expose_one(
             });
         }
     }
-    let type_ = p.get("type").unwrap_or_default().to_string();
-    let mut svc = Service {
-        metadata: ObjectMeta {
-            name: name.clone(),
-            namespace: ns.to_string(),
-            labels: labels.clone(),
-            ..Default::default()
-        },
-        spec: ServiceSpec {
-            ports,
-            selector: Some(selector.clone()),
-            cluster_ip: cluster_ip.to_string(),
-            type_: type_.clone(),
-            session_affinity: affinity.to_string(),
-            external_ips: p
-                .get("external-ip")
-                .map(|ip| vec![ip.to_string()])
-                .unwrap_or_default(),
-            ..Default::default()
-        },
-        status: Default::default(),
-    };
-    let lb_ip = p.get("load-balancer-ip").unwrap_or_default();
-    if type_ == "LoadBalancer" && !lb_ip.is_empty() {
-        svc.spec.extra.insert("loadBalancerIP".into(), lb_ip.into());
-    }
+    Ok(ports)
+}
+
+/// The Service's spec as kubectl sends it (only the fields it set), for the printed
+/// object of a client-side dry run.
+fn client_spec(svc: &Service, selector: &StringMap, lb_ip: &str) -> serde_json::Value {
     let mut cspec = serde_json::json!({"selector": selector});
     if !svc.spec.ports.is_empty() {
         cspec["ports"] = svc.spec.ports.iter().map(client_port).collect();
     }
     for (k, v) in [
-        ("clusterIP", cluster_ip),
-        ("type", type_.as_str()),
-        ("sessionAffinity", affinity),
+        ("clusterIP", svc.spec.cluster_ip.as_str()),
+        ("type", svc.spec.type_.as_str()),
+        ("sessionAffinity", svc.spec.session_affinity.as_str()),
     ] {
         if !v.is_empty() {
             cspec[k] = v.into();
@@ -574,21 +611,8 @@ fn expose_one(
     if !svc.spec.external_ips.is_empty() {
         cspec["externalIPs"] = serde_json::json!(svc.spec.external_ips);
     }
-    if type_ == "LoadBalancer" && !lb_ip.is_empty() {
+    if svc.spec.type_ == "LoadBalancer" && !lb_ip.is_empty() {
         cspec["loadBalancerIP"] = lb_ip.into();
     }
-    let client = serde_json::json!({
-        "apiVersion": "v1",
-        "kind": "Service",
-        "metadata": client_meta(&name, &labels, None),
-        "spec": cspec,
-        "status": {"loadBalancer": {}},
-    });
-    let report = Report {
-        client: k,
-        format,
-        client_dry_run,
-        verb: "exposed",
-    };
-    send(c, svc, client, &report).map_err(|ApiFailure(e)| api(e))
+    cspec
 }

@@ -428,56 +428,10 @@ pub(super) fn label(c: &mut Cluster, k: &Client, words: &[String], annotations: 
         parse_labels(&changes)?
     };
     let (sel, fsel, all) = (p.get("selector"), p.get("field-selector"), p.bool("all"));
-    if all && sel.is_some() {
-        return Err("error: cannot set --all and --selector at the same time".into());
-    }
-    if all && fsel.is_some() {
-        return Err("error: cannot set --all and --field-selector at the same time".into());
-    }
-    if res.is_empty() {
-        return Err("error: one or more resources must be specified as <resource> <name> or <resource>/<name>".into());
-    }
-    if new.is_empty() && remove.is_empty() {
-        return Err(format!("error: at least one {what} update is required"));
-    }
+    validate_label_args(&p, &res, new.is_empty() && remove.is_empty(), what)?;
     let ns = namespace(&p);
     let ns_filter = (!p.bool("all-namespaces")).then_some(ns.as_str());
-    // The resource builder's ResourceTypeOrNameArgs: `TYPE` with a selector or --all
-    // means every matching object; otherwise names are required.
-    // Each object, with what the list already read of it (none: a GET by name).
-    let keys: Vec<(Kind, ObjKey, Option<Object>)> =
-        if res.len() == 1 && !res[0].contains('/') && (sel.is_some() || fsel.is_some() || all) {
-            let mut out = Vec::new();
-            for t in res[0].split(',') {
-                let kind = super::util::kind_arg(t)?;
-                let ls = sel.map(parse_label_selector).transpose()?;
-                let fs = fsel.map(|f| parse_field_selector(kind, f)).transpose()?;
-                let found = k
-                    .list(
-                        c,
-                        kind,
-                        ns_filter,
-                        ls.as_ref(),
-                        fs.as_deref().unwrap_or(&[]),
-                    )
-                    .map_err(api)?;
-                out.extend(
-                    found
-                        .iter()
-                        .map(|o| (kind, ObjKey::of(o.meta()), Some((**o).clone()))),
-                );
-            }
-            // No match: label.go visits nothing and prints nothing.
-            out
-        } else {
-            let t = targets(&res)?;
-            if t.is_empty() {
-                return Err("error: resource(s) were provided, but no name was specified".into());
-            }
-            t.into_iter()
-                .map(|(kind, n)| (kind, key_for(kind, &ns, &n), None))
-                .collect()
-        };
+    let keys = label_targets(c, k, &res, (sel, fsel, all), (&ns, ns_filter))?;
     // ContinueOnError: every object is tried; the errors are reported after.
     let mut out = Vec::new();
     let mut errors = Vec::new();
@@ -506,31 +460,8 @@ pub(super) fn label(c: &mut Cluster, k: &Client, words: &[String], annotations: 
             }
         }
         if !p.bool("overwrite") {
-            // annotate.go's validateNoAnnotationOverwrites skips the change-cause
-            // annotation: `kubectl annotate … kubernetes.io/change-cause=…` always
-            // replaces it.
-            let clashes: Vec<(&String, &String)> = new
-                .iter()
-                .filter(|(k, _)| !(annotations && k == CHANGE_CAUSE))
-                .filter_map(|(k, v)| map.get(k).filter(|old| *old != v).map(|old| (k, old)))
-                .collect();
-            if !clashes.is_empty() {
-                errors.push(if annotations {
-                    let list: Vec<String> = clashes
-                        .iter()
-                        .map(|(k, old)| format!("'{k}' already has a value ({old})"))
-                        .collect();
-                    format!(
-                        "error: --overwrite is false but found the following declared annotation(s): {}",
-                        list.join("; ")
-                    )
-                } else {
-                    let list: Vec<String> = clashes
-                        .iter()
-                        .map(|(k, old)| format!("'{k}' already has a value ({old}), and --overwrite is false"))
-                        .collect();
-                    format!("error: {}", aggregate(&list))
-                });
+            if let Some(e) = overwrite_refused(map, &new, annotations) {
+                errors.push(e);
                 continue;
             }
         }
@@ -564,6 +495,110 @@ pub(super) fn label(c: &mut Cluster, k: &Client, words: &[String], annotations: 
         out.extend(errors);
         Err(out.join("\n"))
     }
+}
+
+/// `kubectl label`/`annotate`'s Validate: `--all` with no selector, some resource, and
+/// some change (`nothing` when there is none) to the `what`s (labels or annotations).
+fn validate_label_args(
+    p: &Parsed,
+    res: &[String],
+    nothing: bool,
+    what: &str,
+) -> Result<(), String> {
+    let all = p.bool("all");
+    if all && p.get("selector").is_some() {
+        return Err("error: cannot set --all and --selector at the same time".into());
+    }
+    if all && p.get("field-selector").is_some() {
+        return Err("error: cannot set --all and --field-selector at the same time".into());
+    }
+    if res.is_empty() {
+        return Err("error: one or more resources must be specified as <resource> <name> or <resource>/<name>".into());
+    }
+    if nothing {
+        return Err(format!("error: at least one {what} update is required"));
+    }
+    Ok(())
+}
+
+/// The objects `kubectl label`/`annotate` visits, each with what the list already read
+/// of it (none: a GET by name). The resource builder's ResourceTypeOrNameArgs: `TYPE`
+/// with a selector or --all means every matching object; otherwise names are required.
+fn label_targets(
+    c: &mut Cluster,
+    k: &Client,
+    res: &[String],
+    (sel, fsel, all): (Option<&str>, Option<&str>, bool),
+    (ns, ns_filter): (&str, Option<&str>),
+) -> Result<Vec<(Kind, ObjKey, Option<Object>)>, String> {
+    if res.len() == 1 && !res[0].contains('/') && (sel.is_some() || fsel.is_some() || all) {
+        let mut out = Vec::new();
+        for t in res[0].split(',') {
+            let kind = super::util::kind_arg(t)?;
+            let ls = sel.map(parse_label_selector).transpose()?;
+            let fs = fsel.map(|f| parse_field_selector(kind, f)).transpose()?;
+            let found = k
+                .list(
+                    c,
+                    kind,
+                    ns_filter,
+                    ls.as_ref(),
+                    fs.as_deref().unwrap_or(&[]),
+                )
+                .map_err(api)?;
+            out.extend(
+                found
+                    .iter()
+                    .map(|o| (kind, ObjKey::of(o.meta()), Some((**o).clone()))),
+            );
+        }
+        // No match: label.go visits nothing and prints nothing.
+        return Ok(out);
+    }
+    let t = targets(res)?;
+    if t.is_empty() {
+        return Err("error: resource(s) were provided, but no name was specified".into());
+    }
+    Ok(t.into_iter()
+        .map(|(kind, n)| (kind, key_for(kind, ns, &n), None))
+        .collect())
+}
+
+/// Without `--overwrite`: the error for the keys `new` would change in `map` (labels,
+/// or annotations when `annotations`), in label.go's or annotate.go's words; None when
+/// none would.
+fn overwrite_refused(
+    map: &StringMap,
+    new: &[(String, String)],
+    annotations: bool,
+) -> Option<String> {
+    // annotate.go's validateNoAnnotationOverwrites skips the change-cause
+    // annotation: `kubectl annotate … kubernetes.io/change-cause=…` always
+    // replaces it.
+    let clashes: Vec<(&String, &String)> = new
+        .iter()
+        .filter(|(k, _)| !(annotations && k == CHANGE_CAUSE))
+        .filter_map(|(k, v)| map.get(k).filter(|old| *old != v).map(|old| (k, old)))
+        .collect();
+    if clashes.is_empty() {
+        return None;
+    }
+    Some(if annotations {
+        let list: Vec<String> = clashes
+            .iter()
+            .map(|(k, old)| format!("'{k}' already has a value ({old})"))
+            .collect();
+        format!(
+            "error: --overwrite is false but found the following declared annotation(s): {}",
+            list.join("; ")
+        )
+    } else {
+        let list: Vec<String> = clashes
+            .iter()
+            .map(|(k, old)| format!("'{k}' already has a value ({old}), and --overwrite is false"))
+            .collect();
+        format!("error: {}", aggregate(&list))
+    })
 }
 
 // ---- patch ----------------------------------------------------------------------------
