@@ -36,14 +36,14 @@ fn validate_job_spec(causes: &mut Vec<String>, at: &str, spec: &JobSpec) {
             ));
         }
         if mode == "Indexed" {
-            match spec.completions {
-                None => causes.push(format!(
+            // Completions have no bound of their own (only with backoffLimitPerIndex,
+            // past 100,000): the controller keeps indexes as intervals, so 2,147,483,647
+            // of them cost what their Pods do. Parallelism is capped, which caps the
+            // length of `completedIndexes` (`maxParallelismForIndexedJob`).
+            if spec.completions.is_none() {
+                causes.push(format!(
                     "{at}.completions: Required value: when completion mode is Indexed"
-                )),
-                Some(c) if c > 100_000 => causes.push(format!(
-                    "{at}.completions: Invalid value: {c}: must be less than or equal to 100000 when completion mode is Indexed"
-                )),
-                _ => {}
+                ));
             }
             if let Some(p) = spec.parallelism.filter(|p| *p > 100_000) {
                 causes.push(format!(
