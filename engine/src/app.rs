@@ -58,8 +58,11 @@ pub struct App {
     pub store: Store,
     /// Ids accepted, per Pod uid (memory) — or under "" for the database.
     held: BTreeMap<String, BTreeSet<u64>>,
-    /// Every id ever accepted (what the client believes is stored).
-    pub sent: BTreeSet<u64>,
+    /// Every id ever accepted (what the client believes is stored), sorted: a sorted
+    /// list rather than a set, so the client picks one to read back by position at no
+    /// cost growing with how many there are (ids come in nearly in order, so an insert
+    /// moves few).
+    sent: Vec<u64>,
     /// The run of each Pod's application its memory belongs to.
     instances: BTreeMap<String, String>,
     /// The next new id.
@@ -104,7 +107,7 @@ impl App {
         App {
             store,
             held: BTreeMap::new(),
-            sent: BTreeSet::new(),
+            sent: Vec::new(),
             instances: BTreeMap::new(),
             next_id: 1,
             business: Business::default(),
@@ -131,7 +134,8 @@ impl App {
             return Reply::Conflict;
         }
         self.held.entry(shelf).or_default().insert(id);
-        if self.sent.insert(id) {
+        if let Err(at) = self.sent.binary_search(&id) {
+            self.sent.insert(at, id);
             self.business.accepted += 1;
         } else {
             self.business.duplicates += 1;
@@ -181,6 +185,16 @@ impl App {
                 }
             }
         }
+    }
+
+    /// How many ids were ever accepted.
+    pub fn sent_count(&self) -> usize {
+        self.sent.len()
+    }
+
+    /// The `i`-th smallest id ever accepted.
+    pub fn sent_nth(&self, i: usize) -> Option<u64> {
+        self.sent.get(i).copied()
     }
 
     /// Ids the client had accepted that no Pod (or the database) holds any more.

@@ -465,3 +465,71 @@ fn a_cpu_request_at_the_int64_limit_is_accepted_as_a_quantity_and_fits_no_node()
     let (ok, out) = apply(&mut c, &bad);
     assert!(!ok && out.contains("quantities must match"), "{out}");
 }
+
+/// `kubectl` and a manifest both, refused with the API server's words and nothing
+/// stored.
+fn refused(c: &mut Cluster, line: &str, stdin: Option<&str>) -> String {
+    let rev = c.store.revision();
+    let o = run(c, line, stdin, &NoFiles);
+    assert!(!o.ok, "{line}: {}", o.output);
+    assert_eq!(c.store.revision(), rev, "{line} wrote nothing");
+    o.output.trim_end().to_string()
+}
+
+#[test]
+fn a_negative_or_fractional_quota_is_refused_as_validate_resource_quantity_value_refuses_it() {
+    let mut c = Cluster::with_default_nodes(1);
+    assert_eq!(
+        refused(&mut c, "kubectl create quota x --hard=cpu=-1", None),
+        "error: failed to create quota: ResourceQuota \"x\" is invalid: spec.hard[cpu]: Invalid value: \"-1\": must be greater than or equal to 0"
+    );
+    let manifest = "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q}\nspec:\n  hard: {pods: '1.5', requests.memory: '-1Gi', limits.cpu: '-0.5', requests.nvidia.com/gpu: 500m}\n";
+    assert_eq!(
+        refused(&mut c, "kubectl apply -f -", Some(manifest)),
+        "The ResourceQuota \"q\" is invalid: \n* spec.hard[limits.cpu]: Invalid value: \"-500m\": must be greater than or equal to 0\n* spec.hard[pods]: Invalid value: resource.Quantity{i:resource.int64Amount{value:15, scale:-1}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:\"\", Format:\"DecimalSI\"}: must be an integer\n* spec.hard[requests.memory]: Invalid value: \"-1Gi\": must be greater than or equal to 0"
+    );
+    // A hard limit that is no quantity fails to decode.
+    let o = refused(
+        &mut c,
+        "kubectl apply -f -",
+        Some("apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q}\nspec:\n  hard: {cpu: lots}\n"),
+    );
+    assert!(
+        o.ends_with("ResourceQuota in version \"v1\" cannot be handled as a ResourceQuota: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"),
+        "{o}"
+    );
+    // Zero is a limit (nothing allowed), and -0 is zero.
+    common::sh(&mut c, "kubectl create quota z --hard=cpu=0,pods=-0");
+}
+
+#[test]
+fn a_limit_range_whose_default_request_exceeds_its_default_limit_is_refused() {
+    let mut c = Cluster::with_default_nodes(1);
+    let manifest = "apiVersion: v1\nkind: LimitRange\nmetadata: {name: lr}\nspec:\n  limits:\n  - type: Container\n    default: {cpu: 100m}\n    defaultRequest: {cpu: 200m}\n";
+    assert_eq!(
+        refused(&mut c, "kubectl apply -f -", Some(manifest)),
+        "The LimitRange \"lr\" is invalid: spec.limits[0].defaultRequest[cpu]: Invalid value: resource.Quantity{i:resource.int64Amount{value:200, scale:-3}, d:resource.infDecAmount{Dec:(*inf.Dec)(nil)}, s:\"200m\", Format:\"DecimalSI\"}: default request value 200m is greater than default limit value 100m"
+    );
+}
+
+#[test]
+fn a_cron_job_name_longer_than_52_characters_is_refused_on_create() {
+    let mut c = Cluster::with_default_nodes(1);
+    let long = "a".repeat(53);
+    assert_eq!(
+        refused(
+            &mut c,
+            &format!("kubectl create cronjob {long} --image=busybox --schedule='* * * * *'"),
+            None
+        ),
+        format!("error: failed to create cronjob: CronJob.batch \"{long}\" is invalid: metadata.name: Invalid value: \"{long}\": must be no more than 52 characters")
+    );
+    // 52 is the most: its Jobs' names (`-` and 10 digits more) fit in 63.
+    common::sh(
+        &mut c,
+        &format!(
+            "kubectl create cronjob {} --image=busybox --schedule='* * * * *'",
+            "a".repeat(52)
+        ),
+    );
+}

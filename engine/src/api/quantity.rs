@@ -121,6 +121,13 @@ fn scaled_wide(s: &str, scale: i64) -> Option<u128> {
     })
 }
 
+/// Whether `s` is a quantity below zero (`-1`, `-500m`; `-0` is zero). `None`: not a
+/// quantity at all.
+pub fn is_negative(s: &str) -> Option<bool> {
+    let q = parse_quantity(s.trim())?;
+    Some(q.negative && format!("{}{}", q.int, q.frac).bytes().any(|b| b != b'0'))
+}
+
 /// A CPU quantity in millicores, beyond `int64` where it is (see [`scaled_wide`]).
 pub fn parse_cpu_milli_wide(s: &str) -> Option<u128> {
     scaled_wide(s, 3)

@@ -16,14 +16,18 @@
 //! - spans longer than [`MAX_SPAN`] (an hour) and within the engine's bound are
 //!   lowered to an hour ([`bound_script`]); longer ones pass, and the engine refuses
 //!   them;
-//! - replica counts above [`MAX_REPLICAS`] and within int32's range are lowered to it
+//! - replica counts above [`MAX_REPLICAS`] and below int32's largest are lowered to it
 //!   ([`bound_replicas`]) in the command, scenario and link targets; larger ones pass,
-//!   and the API server refuses them. The engine's Pod limit grows with the nodes
-//!   (110 per node), so `sim reset --nodes 5000` allows 550,000 Pods: legal, and far
-//!   past the budget;
+//!   and the API server refuses them. int32's largest itself passes as the extreme it
+//!   is: the engine must cost what its Pod limit allows for it, never a slot per
+//!   replica (a StatefulSet's used to be an allocation of 17 GB). The engine's Pod
+//!   limit grows with the nodes (110 per node), so `sim reset --nodes 5000` allows
+//!   550,000 Pods: legal, and far past the budget;
 //! - node counts of `sim reset --nodes N` above [`MAX_NODES`] are lowered to it: every
 //!   node renews its Lease every 10 s, so a large cluster costs in proportion to its
-//!   size even idle (the envelope benchmark measures the engine at 5,000 nodes);
+//!   size even idle (the envelope benchmark measures the engine at 5,000 nodes). In an
+//!   input that asks for int32's largest replica count they are lowered further, to
+//!   [`MAX_NODES_WITH_EXTREMES`], so that the Pod limit stays [`POD_LIMIT`];
 //! - a command-target input stops once it has played [`MAX_INPUT_SPAN`] (two hours)
 //!   in all: work grows with simulated time times what runs in it, and forty one-hour
 //!   commands over a thousand Pending Pods are forty hours of real scheduling retries
@@ -126,19 +130,33 @@ pub const MAX_REPLICAS: u64 = 1_000;
 /// benchmark instead).
 pub const MAX_NODES: u64 = 100;
 
-/// `text` with every replica count above [`MAX_REPLICAS`] and within int32's range
+/// The most nodes in an input that asks for int32's largest replica count: few enough
+/// that the Pod limit (110 a node) stays [`POD_LIMIT`].
+pub const MAX_NODES_WITH_EXTREMES: u64 = (POD_LIMIT / crate::apiserver::POD_LIMIT_PER_NODE) as u64;
+
+/// int32's largest, the extreme replica count left as written.
+const INT32_MAX: &str = "2147483647";
+
+/// `text` with every replica count above [`MAX_REPLICAS`] and below int32's largest
 /// lowered to it, wherever it is written: `--replicas=N`, `--replicas N`,
-/// `replicas: N`, `"replicas":N`. A larger count is left for the API server to refuse.
-/// Node counts (`--nodes N`) above [`MAX_NODES`] are lowered the same way.
+/// `replicas: N`, `"replicas":N`. int32's largest and larger counts are left as
+/// written (the engine bounds the one, the API server refuses the others). Node counts
+/// (`--nodes N`) above [`MAX_NODES`] are lowered the same way, or above
+/// [`MAX_NODES_WITH_EXTREMES`] when the text asks for int32's largest anywhere.
 pub fn bound_replicas(text: &str) -> Cow<'_, str> {
+    let nodes = if text.contains(INT32_MAX) {
+        MAX_NODES_WITH_EXTREMES
+    } else {
+        MAX_NODES
+    };
     match bound_count(text, "replicas", MAX_REPLICAS) {
-        Cow::Borrowed(t) => bound_count(t, "--nodes", MAX_NODES),
-        Cow::Owned(o) => Cow::Owned(bound_count(&o, "--nodes", MAX_NODES).into_owned()),
+        Cow::Borrowed(t) => bound_count(t, "--nodes", nodes),
+        Cow::Owned(o) => Cow::Owned(bound_count(&o, "--nodes", nodes).into_owned()),
     }
 }
 
 /// Every number written after `word` (past spaces, quotes, `:` and `=`) above `max`
-/// and within int32's range, lowered to `max`.
+/// and below int32's largest, lowered to `max`.
 fn bound_count<'a>(text: &'a str, word: &str, max: u64) -> Cow<'a, str> {
     let mut out = String::new();
     let mut copied = 0;
@@ -152,7 +170,7 @@ fn bound_count<'a>(text: &'a str, word: &str, max: u64) -> Cow<'a, str> {
         let big = digits > 0
             && after[..digits]
                 .parse::<u64>()
-                .is_ok_and(|n| n > max && n <= i32::MAX as u64);
+                .is_ok_and(|n| n > max && n < i32::MAX as u64);
         if big {
             out.push_str(&text[copied..from + skip]);
             out.push_str(&max.to_string());
@@ -363,6 +381,11 @@ mod tests {
     fn node_counts_past_the_budget_are_lowered() {
         assert_eq!(bound("sim reset --nodes 5000\n"), "sim reset --nodes 100\n");
         assert_eq!(bound("sim reset --nodes=40"), "sim reset --nodes=40");
+        // With int32's largest replica count in the input, the Pod limit stays 1,000.
+        assert_eq!(
+            bound("sim reset --nodes=40\nk scale sts/db --replicas=2147483647"),
+            "sim reset --nodes=9\nk scale sts/db --replicas=2147483647"
+        );
     }
 
     #[test]
@@ -374,6 +397,10 @@ mod tests {
         assert_eq!(
             bound_replicas("--replicas 3 replicas: 1000 replicas: 2147483648"),
             "--replicas 3 replicas: 1000 replicas: 2147483648"
+        );
+        assert_eq!(
+            bound_replicas("--replicas=2147483646 --replicas=2147483647"),
+            "--replicas=1000 --replicas=2147483647"
         );
         assert!(matches!(bound_replicas("replicas: 7"), Cow::Borrowed(_)));
         assert_eq!(

@@ -278,7 +278,8 @@ impl Proxies {
         }
         let keys: Vec<ObjKey> = self.flows.keys().cloned().collect();
         for key in keys {
-            let Some(mut flow) = self.flows.get(&key).cloned() else {
+            // Taken out and put back: a clone per tick would copy its waiting retries.
+            let Some(mut flow) = self.flows.remove(&key) else {
                 continue;
             };
             // Retries due first (the client sends them when their wait is over), then
@@ -296,11 +297,15 @@ impl Proxies {
             flow.carry += u64::from(flow.rps) * TRAFFIC_TICK;
             let n = flow.carry / 1000;
             flow.carry %= 1000;
+            // The nodes up, once a tick (no node changes within one): not once a request.
+            let up: Vec<&String> = match flow.from {
+                Some(_) => Vec::new(),
+                None => nodes.iter().filter(|n| node_up(n)).collect(),
+            };
             for _ in 0..n {
                 let entry = match &flow.from {
                     Some(n) => n.clone(),
                     None => {
-                        let up: Vec<&String> = nodes.iter().filter(|n| node_up(n)).collect();
                         if up.is_empty() {
                             String::new()
                         } else {
@@ -312,9 +317,9 @@ impl Proxies {
                 // With an application, a new message or (three times in ten, once
                 // there are some) an earlier one read back.
                 let op = match self.apps.get(&key) {
-                    Some(app) if !app.sent.is_empty() && rng.below(10) < 3 => {
-                        let ids: Vec<u64> = app.sent.iter().copied().collect();
-                        Some((false, ids[rng.below(ids.len() as u64) as usize]))
+                    Some(app) if app.sent_count() > 0 && rng.below(10) < 3 => {
+                        let i = rng.below(app.sent_count() as u64) as usize;
+                        app.sent_nth(i).map(|id| (false, id))
                     }
                     Some(app) => Some((true, app.next_id)),
                     None => None,

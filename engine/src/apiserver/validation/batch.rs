@@ -36,14 +36,14 @@ fn validate_job_spec(causes: &mut Vec<String>, at: &str, spec: &JobSpec) {
             ));
         }
         if mode == "Indexed" {
-            match spec.completions {
-                None => causes.push(format!(
+            // Completions have no bound of their own (only with backoffLimitPerIndex,
+            // past 100,000): the controller keeps indexes as intervals, so 2,147,483,647
+            // of them cost what their Pods do. Parallelism is capped, which caps the
+            // length of `completedIndexes` (`maxParallelismForIndexedJob`).
+            if spec.completions.is_none() {
+                causes.push(format!(
                     "{at}.completions: Required value: when completion mode is Indexed"
-                )),
-                Some(c) if c > 100_000 => causes.push(format!(
-                    "{at}.completions: Invalid value: {c}: must be less than or equal to 100000 when completion mode is Indexed"
-                )),
-                _ => {}
+                ));
             }
             if let Some(p) = spec.parallelism.filter(|p| *p > 100_000) {
                 causes.push(format!(
@@ -205,7 +205,7 @@ fn validate_job_update(causes: &mut Vec<String>, new: &JobSpec, old: &JobSpec) {
 /// `ValidateCronJobCreate`: the schedule and time zone parse, the concurrency policy
 /// is known, the history limits are non-negative, and the job template is a valid Job
 /// spec.
-pub(super) fn validate_cron_job(causes: &mut Vec<String>, cj: &CronJob) {
+pub(super) fn validate_cron_job(causes: &mut Vec<String>, cj: &CronJob, old: Option<&Object>) {
     if let Err(e) = crate::api::cron::parse(&cj.spec.schedule) {
         causes.push(format!(
             "spec.schedule: Invalid value: \"{}\": {e}",
@@ -238,4 +238,13 @@ pub(super) fn validate_cron_job(causes: &mut Vec<String>, cj: &CronJob) {
         }
     }
     validate_job_spec(causes, "spec.jobTemplate.spec", &cj.spec.job_template.spec);
+    // `ValidateCronJobCreate`: the controller names each Job `<cronjob>-<11 digits>`,
+    // and a Job's name is at most 63 characters. Only on create: an existing CronJob
+    // with a longer name is left to be updated.
+    let name = &cj.metadata.name;
+    if old.is_none() && name.len() > 63 - 11 {
+        causes.push(format!(
+            "metadata.name: Invalid value: \"{name}\": must be no more than 52 characters"
+        ));
+    }
 }

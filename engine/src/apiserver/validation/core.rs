@@ -382,3 +382,55 @@ pub(super) fn validate_persistent_volume(causes: &mut Vec<String>, v: &Persisten
         causes.push("spec.capacity: Required value".into());
     }
 }
+
+/// `ValidateResourceQuotaSpec`'s quantities (`ValidateResourceQuantityValue`): each hard
+/// limit at least zero, and a whole number for a resource counted in units (Pods,
+/// Services, `count/…`, extended resources).
+pub(super) fn validate_resource_quota(causes: &mut Vec<String>, q: &ResourceQuota) {
+    for (k, v) in &q.spec.hard {
+        let at = format!("spec.hard[{k}]");
+        let v = v.trim();
+        if crate::api::quantity::is_negative(v) == Some(true) {
+            // `ValidateNonnegativeQuantity` reports `value.String()`, a string: quoted.
+            let abs = crate::apiserver::limit_ranger::canonical("", &v[1..]);
+            causes.push(format!(
+                "{at}: Invalid value: \"-{abs}\": must be greater than or equal to 0"
+            ));
+        } else if is_integer_resource_name(k)
+            && crate::api::quantity::parse_cpu_milli(v).is_some_and(|m| m % 1000 != 0)
+        {
+            // The Quantity itself, passed by value: Go's `%#v` of it.
+            causes.push(format!(
+                "{at}: Invalid value: {}: must be an integer",
+                crate::apiserver::limit_ranger::go_quantity(v)
+            ));
+        }
+    }
+}
+
+/// `IsIntegerResourceName`: the object counts quota takes, and extended resources
+/// (`IsExtendedResourceName`: a `/` outside `kubernetes.io`, not `requests.`, whose
+/// quota name is a qualified name).
+fn is_integer_resource_name(name: &str) -> bool {
+    const INTEGER: [&str; 9] = [
+        "pods",
+        "services",
+        "replicationcontrollers",
+        "resourcequotas",
+        "secrets",
+        "configmaps",
+        "persistentvolumeclaims",
+        "services.nodeports",
+        "services.loadbalancers",
+    ];
+    if INTEGER.contains(&name) {
+        return true;
+    }
+    let native = !name.contains('/') || {
+        let domain = name.split('/').next().unwrap_or_default();
+        domain == "kubernetes.io" || domain.ends_with(".kubernetes.io")
+    };
+    !native
+        && !name.starts_with("requests.")
+        && qualified_name_errors(&format!("requests.{name}")).is_empty()
+}

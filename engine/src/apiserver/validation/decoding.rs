@@ -11,6 +11,19 @@ use crate::api::*;
 /// validation, in the API server's words.
 pub(super) fn check_quantities(obj: &Object) -> Result<(), ApiError> {
     let spec = match obj {
+        // A quota's hard limits are quantities too; a negative one decodes and is
+        // refused by validation.
+        Object::ResourceQuota(q) => {
+            return match q
+                .spec
+                .hard
+                .values()
+                .any(|v| crate::api::quantity::is_negative(v).is_none())
+            {
+                true => Err(not_a_quantity(obj)),
+                false => Ok(()),
+            };
+        }
         Object::Pod(p) => &p.spec,
         Object::Deployment(d) => &d.spec.template.spec,
         Object::ReplicaSet(r) => &r.spec.template.spec,
@@ -28,15 +41,20 @@ pub(super) fn check_quantities(obj: &Object) -> Result<(), ApiError> {
             _ => crate::api::quantity::parse_bytes(v).is_none(),
         });
     if bad {
-        let kind = obj.kind();
-        return Err(ApiError::bad_request(format!(
-            "{} in version \"{}\" cannot be handled as a {}: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
-            kind.name(),
-            kind.api_version().rsplit('/').next().unwrap_or("v1"),
-            kind.name()
-        )));
+        return Err(not_a_quantity(obj));
     }
     Ok(())
+}
+
+/// The decoder's refusal of a quantity that does not parse.
+fn not_a_quantity(obj: &Object) -> ApiError {
+    let kind = obj.kind();
+    ApiError::bad_request(format!(
+        "{} in version \"{}\" cannot be handled as a {}: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+        kind.name(),
+        kind.api_version().rsplit('/').next().unwrap_or("v1"),
+        kind.name()
+    ))
 }
 
 /// An integer field of the request and the Go struct that declares it upstream,

@@ -38,7 +38,7 @@ pub use backoff::{
     finished_time, BackoffRecord, DEFAULT_POD_FAILURE_BACKOFF, MAX_POD_FAILURE_BACKOFF,
 };
 pub use controller_utils::{pod_from_job, sort_active_pods, JOB_TRACKING_FINALIZER};
-pub use indexes::{format_indexes, parse_indexes, JOB_COMPLETION_INDEX};
+pub use indexes::{parse_indexes, OrderedIntervals, JOB_COMPLETION_INDEX};
 
 use backoff::new_backoff_record;
 use controller_utils::{create_pod, delete_job_pod, delete_pod, has_tracking_finalizer, release};
@@ -125,7 +125,7 @@ struct SyncCtx<'a> {
     ready: i64,
     succeeded: i64,
     failed: i64,
-    succeeded_indexes: BTreeSet<i64>,
+    succeeded_indexes: OrderedIntervals,
     finished: Option<Condition>,
     /// Pods this sync creates (`active += diff` after `ExpectCreations`).
     created: i64,
@@ -175,7 +175,7 @@ impl JobController {
                 + new_succeeded.len() as i64
                 + uncounted.succeeded.len() as i64,
             failed: job.status.failed + counted_failed + uncounted.failed.len() as i64,
-            succeeded_indexes: BTreeSet::new(),
+            succeeded_indexes: OrderedIntervals::default(),
             finished: None,
             created: 0,
             pods,
@@ -232,7 +232,7 @@ impl JobController {
         };
         if job.spec.is_indexed() {
             sc.succeeded_indexes = succeeded_indexes(job, &new_succeeded);
-            sc.succeeded = sc.succeeded_indexes.len() as i64;
+            sc.succeeded = sc.succeeded_indexes.total();
             if sc.finished.is_none() {
                 if let Some(i) = policy::match_success_policy(job, &sc.succeeded_indexes) {
                     sc.finished = Some(new_condition(
@@ -492,10 +492,9 @@ impl JobController {
             to_release.push(p);
         }
         if job.spec.is_indexed() {
-            let mut all = sc.succeeded_indexes.clone();
-            all.extend(new_indexes);
-            status.completed_indexes = format_indexes(&all);
-            status.succeeded = all.len() as i64;
+            let all = sc.succeeded_indexes.with_indexes(new_indexes);
+            status.completed_indexes = all.to_string();
+            status.succeeded = all.total();
         }
         // The interim condition is written with the first flush.
         let mut terminal = sc.finished.clone();
@@ -717,8 +716,11 @@ fn past_active_deadline(job: &Job, start: Option<SimTime>, now: SimTime) -> bool
 fn first_pending_indexes(sc: &SyncCtx<'_>, n: usize) -> Vec<i64> {
     let job = sc.job;
     let completions = job.spec.completions.unwrap_or(0);
-    let mut taken: BTreeSet<i64> = sc.succeeded_indexes.clone();
-    taken.extend(sc.active.iter().filter_map(|p| valid_index(job, p)));
+    let mut taken: Vec<i64> = sc
+        .active
+        .iter()
+        .filter_map(|p| valid_index(job, p))
+        .collect();
     if only_replace_failed_pods(job) {
         taken.extend(
             sc.pods
@@ -727,10 +729,11 @@ fn first_pending_indexes(sc: &SyncCtx<'_>, n: usize) -> Vec<i64> {
                 .filter_map(|p| valid_index(job, p)),
         );
     }
-    (0..completions)
-        .filter(|i| !taken.contains(i))
-        .take(n)
-        .collect()
+    // Over the intervals' gaps: a Job of 2,147,483,647 completions costs its Pods and
+    // intervals, not a walk over every index.
+    sc.succeeded_indexes
+        .with_indexes(taken)
+        .first_missing(completions, n)
 }
 
 /// `activePodsForRemoval`: an Indexed Job's Pods with no valid index or a duplicated

@@ -1,9 +1,8 @@
 //! The Pod failure policy and the success policy (`pod_failure_policy.go`:
 //! `matchPodFailurePolicy`; `success_policy.go`: `matchSuccessPolicy`).
 
-use super::indexes::parse_indexes;
+use super::indexes::{parse_indexes, OrderedIntervals};
 use crate::api::*;
-use std::collections::BTreeSet;
 
 /// What the first matching rule of the podFailurePolicy says of failed Pod `p`: the
 /// action and, for FailJob, the message; None when no rule matches (counted).
@@ -76,7 +75,7 @@ pub fn fail_job_message(job: &Job, failed: &[&Pod]) -> Option<String> {
 }
 
 /// `matchSuccessPolicy`: the index of the first rule the succeeded indexes meet.
-pub fn match_success_policy(job: &Job, succeeded: &BTreeSet<i64>) -> Option<usize> {
+pub fn match_success_policy(job: &Job, succeeded: &OrderedIntervals) -> Option<usize> {
     let policy = job.spec.success_policy.as_ref()?;
     if succeeded.is_empty() {
         return None;
@@ -89,17 +88,17 @@ pub fn match_success_policy(job: &Job, succeeded: &BTreeSet<i64>) -> Option<usiz
                 if want.is_empty() {
                     continue;
                 }
-                let overlap = want.intersection(succeeded).count() as i64;
+                let overlap = want.intersection_total(succeeded);
                 let met = match count {
                     Some(c) => overlap >= c,
-                    None => overlap == want.len() as i64,
+                    None => overlap == want.total(),
                 };
                 if met {
                     return Some(i);
                 }
             }
             (None, Some(c)) => {
-                if succeeded.len() as i64 >= c {
+                if succeeded.total() >= c {
                     return Some(i);
                 }
             }

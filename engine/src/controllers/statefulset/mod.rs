@@ -33,11 +33,19 @@ use crate::controllers::history::{
     controlled_revisions, revision_name, revision_patch, revision_template,
 };
 use crate::time::SimTime;
+use std::collections::BTreeMap;
 
 /// The Pod label naming the Pod (`StatefulSetPodNameLabel`).
 pub const POD_NAME_LABEL: &str = "statefulset.kubernetes.io/pod-name";
 /// The Pod label with its ordinal (`PodIndexLabel`).
 pub const POD_INDEX_LABEL: &str = "apps.kubernetes.io/pod-index";
+
+/// The most Pods one sync creates (a kubeplay bound, as the ReplicaSet controller's
+/// `burstReplicas`): upstream's `Parallel` set creates every missing Pod in one sync;
+/// here a set of 2,147,483,647 replicas creates this many, then the rest a burst at a
+/// time as the creates' own events bring the next sync (the Pod limit stops them long
+/// before). An `OrderedReady` set creates one at a time anyway.
+pub const MAX_CREATES_PER_SYNC: usize = 500;
 
 /// The StatefulSet controller (stateless: everything it needs is in the store).
 #[derive(Clone, Debug, Default)]
@@ -376,13 +384,16 @@ fn update_stateful_set(u: &Update<'_>, pods: &[&Pod], out: &mut Reconcile) -> St
     let name = &set.metadata.name;
     let start = set.spec.start_ordinal();
     let count = set.spec.replicas.max(0);
-    let in_range = |ord: i64| ord >= start && ord < start + count;
-    let mut replicas: Vec<Option<&Pod>> = vec![None; count as usize];
+    let end = start + count;
+    // Upstream allocates a slot per replica (`make([]*v1.Pod, replicaCount)`); here only
+    // the Pods that exist are kept, by ordinal, so 2,147,483,647 replicas cost what
+    // their Pods do.
+    let mut replicas: BTreeMap<i64, &Pod> = BTreeMap::new();
     let mut condemned: Vec<&Pod> = Vec::new();
     for p in pods {
         let ord = get_ordinal(name, &p.metadata.name);
-        if in_range(ord) {
-            replicas[(ord - start) as usize] = Some(p);
+        if ord >= start && ord < end {
+            replicas.insert(ord, p);
         } else if ord >= 0 {
             condemned.push(p);
         }
@@ -394,14 +405,21 @@ fn update_stateful_set(u: &Update<'_>, pods: &[&Pod], out: &mut Reconcile) -> St
         return status;
     }
     let first_unhealthy: Option<&str> = replicas
-        .iter()
-        .flatten()
+        .values()
         .chain(condemned.iter())
         .find(|p| !is_healthy(p))
         .map(|p| p.metadata.name.as_str());
     let mut blocked = false;
-    for (i, slot) in replicas.iter().enumerate() {
-        if process_replica(u, start + i as i64, *slot, out) {
+    let mut created = 0;
+    for ord in start..end {
+        let slot = replicas.get(&ord).copied();
+        if slot.is_none() && created == MAX_CREATES_PER_SYNC {
+            // The rest on the next sync, which these creates' own events bring.
+            blocked = true;
+            break;
+        }
+        created += usize::from(slot.is_none());
+        if process_replica(u, ord, slot, out) {
             blocked = true;
             break;
         }
@@ -416,9 +434,9 @@ fn update_stateful_set(u: &Update<'_>, pods: &[&Pod], out: &mut Reconcile) -> St
     }
     // The rolling update: from the highest ordinal down to the partition.
     if !blocked && set.spec.update_strategy.type_ == "RollingUpdate" {
-        let min = set.spec.partition().max(0) as usize;
-        for target in (min..replicas.len()).rev() {
-            let Some(p) = replicas[target] else {
+        let min = start + set.spec.partition().max(0);
+        for target in (min..end).rev() {
+            let Some(p) = replicas.get(&target).copied() else {
                 break;
             };
             if pod_revision(p) != u.update.0 && !p.metadata.is_deleting() {

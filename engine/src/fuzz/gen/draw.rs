@@ -14,15 +14,29 @@ pub(super) fn chance(rng: &mut Rng, percent: u64) -> bool {
     rng.below(100) < percent
 }
 
-/// A number: usually small and plausible, sometimes at a type limit or not a number.
+/// A number: usually small and plausible, sometimes at a type limit or not a number,
+/// and one time in eight a count at its extreme (int32's largest above all: the count
+/// a controller must never turn into an allocation or a walk of that size).
 pub(super) fn number(rng: &mut Rng) -> String {
-    match rng.below(6) {
+    match rng.below(8) {
         0 | 1 => rng.below(6).to_string(),
         2 => rng.below(200).to_string(),
         3 => (rng.next_u64() >> rng.below(64)).to_string(),
         4 => format!("-{}", rng.below(1000)),
+        5 => pick(rng, EXTREME_COUNTS).to_string(),
         _ => pick(rng, HOSTILE).to_string(),
     }
+}
+
+/// A scalar of `len` characters anchored as `&name` once, and a flow list aliasing
+/// it `times` times: a few kilobytes of text that expand to megabytes, the shape
+/// serde_yaml_ng's repetition limit does not stop (the engine bounds the expansion).
+pub(super) fn aliased_scalar(rng: &mut Rng, name: &str) -> (String, String) {
+    let len = 1 + rng.below(20_000) as usize;
+    let times = 1 + rng.below(2_000) as usize;
+    let anchor = format!("&{name} \"{}\"", "x".repeat(len));
+    let aliases = format!("[{}]", vec![format!("*{name}"); times].join(", "));
+    (anchor, aliases)
 }
 
 /// A name: a known one, a plausible one, or a hostile one (empty, long, unicode…).

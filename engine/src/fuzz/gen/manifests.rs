@@ -124,11 +124,26 @@ fn kind_fields(rng: &mut Rng, corpus: &Corpus, kind: &str, d: &mut String) {
     }
 }
 
-/// YAML that stresses the parser itself: deep nesting, alias expansion, tags,
-/// directives, odd line ends.
+/// YAML that stresses the parser itself: deep nesting, alias expansion (nested lists,
+/// and one long scalar aliased many times), tags, directives, odd line ends, and now
+/// and then a body near or past the API server's object size limit (1.5 MiB).
 fn chaos_yaml(rng: &mut Rng) -> String {
     let deep = 1 + rng.below(2_000) as usize;
-    match rng.below(8) {
+    match rng.below(10) {
+        8 => {
+            let (anchor, aliases) = aliased_scalar(rng, "s");
+            format!(
+                "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels: {{a: {anchor}}}\nspec:\n  containers:\n  - name: c\n    image: nginx\n    args: {aliases}\n"
+            )
+        }
+        9 => {
+            // A ConfigMap of 1.4 to 1.6 MiB: either side of etcd's limit.
+            let size = 1_400_000 + rng.below(300_000) as usize;
+            format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  blob: {}\n",
+                "x".repeat(size)
+            )
+        }
         0 => format!("{}{}", "[".repeat(deep), "]".repeat(deep)),
         1 => format!("{}1{}", "{a: ".repeat(deep), "}".repeat(deep)),
         2 => (0..deep.min(300))

@@ -32,6 +32,15 @@ pub fn scenario(rng: &mut Rng, corpus: &Corpus) -> String {
     if chance(rng, 30) {
         s.push_str(&format!("ordered: {}\n", scalar(rng, corpus)));
     }
+    if chance(rng, 4) {
+        // A long scalar aliased many times, in a field the loader reads.
+        let (anchor, aliases) = aliased_scalar(rng, "l");
+        s = s.replacen(
+            "description: ",
+            &format!("description: {anchor}\nx-aliases: {aliases}\nx-was: "),
+            1,
+        );
+    }
     scenario_nodes(rng, corpus, &mut s);
     if chance(rng, 80) {
         s.push_str("setup: |\n");

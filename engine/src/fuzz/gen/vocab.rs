@@ -113,6 +113,21 @@ pub(super) const DURATIONS: &[&str] = &[
     "1000000h",
     "1e15ms",
     "0s",
+    "6h",
+    "24h",
+    "23h59m59s",
+    "8760h",
+    "2562047h47m16.854775807s",
+];
+
+/// Counts at their extremes: int32's largest (and one below it, which the fuzz harness
+/// lowers for its time budget), a million, and one past int32.
+pub(super) const EXTREME_COUNTS: &[&str] = &[
+    "2147483647",
+    "2147483647",
+    "2147483646",
+    "1000000",
+    "2147483648",
 ];
 
 /// Quantities, valid and not.
