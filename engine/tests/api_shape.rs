@@ -290,3 +290,20 @@ fn every_node_carries_all_ten_node_info_fields_as_a_real_server_sends_them() {
         assert_eq!(got, want, "{node}: {json}");
     }
 }
+
+#[test]
+fn a_synced_stateful_set_reports_its_collision_count_zero_included() {
+    let mut c = Cluster::with_default_nodes(2);
+    sh(
+        &mut c,
+        "kubectl apply -f -",
+        Some("apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  serviceName: db\n  replicas: 1\n  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n      containers: [{name: db, image: 'postgres:16'}]\n"),
+    );
+    assert!(c.settle(120_000));
+    let count = sh(
+        &mut c,
+        "kubectl get statefulset db -o jsonpath={.status.collisionCount}",
+        None,
+    );
+    assert_eq!(count.trim(), "0");
+}

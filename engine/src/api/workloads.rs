@@ -699,9 +699,11 @@ pub struct StatefulSetStatus {
     /// The revision of the template now.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub update_revision: String,
-    /// Bumped on revision-name collisions.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub collision_count: i64,
+    /// Bumped on revision-name collisions. The StatefulSet controller writes it on
+    /// every status update (`status.CollisionCount = new(int32)`), so a synced set
+    /// always carries it, 0 included; None until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collision_count: Option<i64>,
     /// Pods Ready for minReadySeconds.
     #[serde(default)]
     pub available_replicas: i64,

@@ -302,7 +302,7 @@ fn get_stateful_set_revisions(
     out: &mut Reconcile,
 ) -> (String, PodTemplateSpec, String) {
     let name = &set.metadata.name;
-    let collision_count = set.status.collision_count;
+    let collision_count = set.status.collision_count.unwrap_or(0);
     let data = revision_patch(&set.spec.template);
     let update_name = revision_name(name, &data, collision_count);
     let next_revision = revisions.last().map_or(1, |r| r.revision + 1);
@@ -463,7 +463,7 @@ fn compute_replica_status(
         observed_generation: set.metadata.generation,
         current_revision: current_name.to_string(),
         update_revision: update_name.to_string(),
-        collision_count: set.status.collision_count,
+        collision_count: Some(set.status.collision_count.unwrap_or(0)),
         ..Default::default()
     };
     for p in pods {
