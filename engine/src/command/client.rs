@@ -446,13 +446,8 @@ impl crate::printers::describe::Reader for Reads<'_> {
         labels: Option<&LabelSelector>,
         fields: &str,
     ) -> Vec<Arc<Object>> {
-        let fields = if fields.is_empty() {
-            Vec::new()
-        } else {
-            match crate::apiserver::selectors::parse_field_selector(kind, fields) {
-                Ok(f) => f,
-                Err(_) => return Vec::new(),
-            }
+        let Ok(fields) = crate::apiserver::selectors::parse_field_selector(kind, fields) else {
+            return Vec::new();
         };
         self.k
             .list(self.c, kind, namespace, labels, &fields)

@@ -64,10 +64,10 @@ impl Reader for StoreReader<'_> {
         labels: Option<&LabelSelector>,
         fields: &str,
     ) -> Vec<Arc<Object>> {
-        let fields = if fields.is_empty() {
-            Vec::new()
-        } else {
-            parse_field_selector(kind, fields).unwrap_or_default()
+        // As a client's list would be refused: a selector that does not parse finds
+        // nothing (never everything).
+        let Ok(fields) = parse_field_selector(kind, fields) else {
+            return Vec::new();
         };
         let mut items = self
             .0
