@@ -226,3 +226,65 @@ fn node_restriction_keeps_a_node_to_the_pods_bound_to_it() {
     );
     assert!(pod(&c, &elsewhere).is_some_and(|p| !p.metadata.is_deleting()));
 }
+
+/// How many requests of this verb on this kind the API server answered with `code`.
+fn answered(c: &Cluster, verb: &str, kind: Kind, code: u16) -> u64 {
+    c.request_counts()
+        .iter()
+        .filter(|(s, _)| s.verb.as_str() == verb && s.kind == kind && s.code == code)
+        .map(|(_, n)| n)
+        .sum()
+}
+
+#[test]
+fn informers_list_and_watch_through_the_door_as_the_manager_the_scheduler_and_each_kubelet() {
+    let c = web_cluster(3);
+    // The controller manager's shared informers list each kind once, the scheduler's
+    // own, and each of three kubelets its Pods: five LISTs of Pods, five WATCHes.
+    assert_eq!(answered(&c, "list", Kind::Pod, 200), 5);
+    assert_eq!(answered(&c, "watch", Kind::Pod, 200), 5);
+    assert_eq!(answered(&c, "list", Kind::Deployment, 200), 1);
+    assert_eq!(answered(&c, "list", Kind::Lease, 200), 1);
+    assert_eq!(c.component_refusals(), Vec::<String>::new());
+}
+
+#[test]
+fn a_relist_the_authorizer_refuses_leaves_the_watch_broken_until_the_role_is_back() {
+    let mut c = web_cluster(2);
+    let role = sh(
+        &mut c,
+        "kubectl get clusterrole system:kube-controller-manager -o yaml",
+    );
+    sh(
+        &mut c,
+        "kubectl delete clusterrole system:kube-controller-manager",
+    );
+    sh(
+        &mut c,
+        "sim watch break replicaset-controller --for 5s --gone",
+    );
+    sh(&mut c, "kubectl delete pod -l app=web");
+    c.advance(10_000);
+    let q = sh(&mut c, "sim queues");
+    assert!(
+        q.contains("failed to list *v1.ReplicaSet: replicasets.apps is forbidden: User \"system:kube-controller-manager\" cannot list resource \"replicasets\" in API group \"apps\" at the cluster scope"),
+        "{q}"
+    );
+    assert!(c
+        .component_refusals()
+        .iter()
+        .any(|r| r.starts_with("kube-controller-manager|list|apps|replicasets")));
+    // Its role back, the next retry relists and the ReplicaSet is whole again.
+    let o = run(&mut c, "kubectl apply -f -", Some(&role), &NoFiles);
+    assert!(o.ok, "{}", o.output);
+    c.advance(30_000);
+    let q = sh(&mut c, "sim queues");
+    assert!(q.contains("410 Gone"), "{q}");
+    let web = c
+        .store
+        .list::<Pod>()
+        .filter(|p| p.metadata.labels.get("app").map(String::as_str) == Some("web"))
+        .filter(|p| !p.metadata.is_deleting())
+        .count();
+    assert_eq!(web, 3);
+}

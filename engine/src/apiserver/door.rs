@@ -13,8 +13,10 @@
 //! 4. **storage**: the read or the write in etcd, unless etcd has no quorum (500), or
 //!    nothing at all answers (the API server is down).
 //!
-//! Reads (get, list) are requests too: they are authorized and, when a person sent
-//! them, recorded with the writes in the request log (`request_path`).
+//! Reads (get, list, watch) are requests too, the components' informers included:
+//! they are authorized, counted by shape and code (`apiserver_request_total`) and,
+//! when a person sent them, recorded with the writes in the request log
+//! (`request_path`).
 //!
 //! Upstream: `staging/src/k8s.io/apiserver/pkg/server/config.go`
 //! (`DefaultBuildHandlerChain`), `endpoints/filters/{authentication,impersonation,
@@ -42,6 +44,23 @@ pub struct ApiServer {
     pub requests: RequestLog,
     /// Who owns which fields of each object (`metadata.managedFields`).
     pub managed: ManagedFields,
+    /// Every request answered, counted by its shape and status code (upstream's
+    /// `apiserver_request_total`): the components' reads included.
+    pub counts: std::collections::BTreeMap<RequestShape, u64>,
+}
+
+/// A request's shape as `apiserver_request_total` labels it: the verb, the resource
+/// (its kind), the subresource and the status code answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RequestShape {
+    /// The verb.
+    pub verb: Verb,
+    /// The resource.
+    pub kind: Kind,
+    /// The subresource, or empty.
+    pub subresource: &'static str,
+    /// The status code answered.
+    pub code: u16,
 }
 
 /// The users the API server's authenticator knows by token: None for a token it
@@ -89,8 +108,38 @@ fn unauthorized() -> ApiError {
 }
 
 impl ApiServer {
-    /// Answer one request, through every stage in order.
+    /// Answer one request, through every stage in order, and count it.
     pub fn call(
+        &mut self,
+        store: &mut Store,
+        rng: &mut Rng,
+        now: SimTime,
+        backend: &Backend,
+        req: ApiRequest,
+    ) -> Result<ApiResponse, ApiError> {
+        // A path or a review is not a resource request; a request nothing answered
+        // (the API server down) is not counted either.
+        let shape = (!matches!(req.body, Body::Path(_) | Body::Review(_))
+            && backend.unavailable != Some(Unavailable::ApiServerDown))
+        .then_some(RequestShape {
+            verb: req.verb,
+            kind: req.kind,
+            subresource: req.subresource,
+            code: 0,
+        });
+        let r = self.handle(store, rng, now, backend, req);
+        if let Some(mut shape) = shape {
+            shape.code = match &r {
+                Ok(resp) => resp.code,
+                Err(e) => e.code,
+            };
+            *self.counts.entry(shape).or_default() += 1;
+        }
+        r
+    }
+
+    /// The handler chain.
+    fn handle(
         &mut self,
         store: &mut Store,
         rng: &mut Rng,
@@ -212,11 +261,13 @@ impl ApiServer {
         // A node's reads of Pods follow the Pods' bindings, which change without an
         // RBAC write: decided each time.
         let name_matters = a.resource == "leases" || (node.is_some() && a.resource == "nodes");
+        // A node's list or watch of Pods follows its field selector, which the key
+        // leaves out: decided each time too.
         let cacheable = req.cache_authz
             && !(node.is_some()
                 && a.resource == "pods"
                 && a.subresource.is_empty()
-                && a.verb == "get");
+                && matches!(a.verb.as_str(), "get" | "list" | "watch"));
         let key = cacheable.then(|| {
             format!(
                 "{}|{}|{}|{}|{}|{}|{}",
@@ -630,6 +681,15 @@ fn read(store: &Store, backend: &Backend, req: &ApiRequest) -> Result<ApiRespons
         return Ok(ApiResponse {
             code: 200,
             object: Some(o),
+            revision,
+            ..Default::default()
+        });
+    }
+    if req.verb == Verb::Watch && req.resource_version.unwrap_or(0) > 0 {
+        // A watch from a version: its events come from the watch cache, nothing is
+        // listed.
+        return Ok(ApiResponse {
+            code: 200,
             revision,
             ..Default::default()
         });

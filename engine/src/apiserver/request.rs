@@ -16,7 +16,7 @@ use crate::time::SimTime;
 use std::sync::Arc;
 
 /// An HTTP verb as the authorizer names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Verb {
     /// Read one object.
     Get,
@@ -204,6 +204,9 @@ pub struct ApiRequest {
     pub labels: Option<LabelSelector>,
     /// A list's field selector.
     pub fields: Vec<FieldReq>,
+    /// A watch's `resourceVersion`: events after this version. None or 0: the current
+    /// objects first, as ADDED events (a list is made for them).
+    pub resource_version: Option<u64>,
     /// `dryRun=All`: every stage runs, nothing is stored.
     pub dry_run: bool,
     /// `fieldValidation` for what the API server decodes itself (a patch's result):
@@ -233,6 +236,7 @@ impl ApiRequest {
             body: Body::None,
             labels: None,
             fields: Vec::new(),
+            resource_version: None,
             dry_run: false,
             field_validation: "Warn",
             trace: None,
@@ -268,7 +272,19 @@ impl ApiRequest {
         } else {
             &self.name
         };
-        Attributes::on(self.verb.as_str(), self.kind, ns, name).subresource(self.subresource)
+        let mut a =
+            Attributes::on(self.verb.as_str(), self.kind, ns, name).subresource(self.subresource);
+        if matches!(self.verb, Verb::List | Verb::Watch) {
+            a.field_selector = self.fields.iter().filter_map(|f| f.equality()).collect();
+            // `requestinfo.go`: a list or watch of one `metadata.name` is a request on
+            // that name.
+            if a.name.is_empty() {
+                if let Some((_, n)) = a.field_selector.iter().find(|(f, _)| f == "metadata.name") {
+                    a.name = n.clone();
+                }
+            }
+        }
+        a
     }
 }
 

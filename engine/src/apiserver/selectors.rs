@@ -93,6 +93,25 @@ pub struct FieldReq {
     equal: bool,
 }
 
+impl FieldReq {
+    /// `field=value` for an equality term; None for `!=`.
+    pub fn equality(&self) -> Option<(String, String)> {
+        self.equal.then(|| (self.field.clone(), self.value.clone()))
+    }
+}
+
+/// The `field=value` terms of a raw field selector (`a=b,c==d`; `!=` terms left out),
+/// as an authorizer reads them.
+pub fn equality_terms(raw: &str) -> Vec<(String, String)> {
+    raw.split(',')
+        .filter(|t| !t.contains("!="))
+        .filter_map(|t| {
+            let (f, v) = t.split_once("==").or_else(|| t.split_once('='))?;
+            Some((f.trim().to_string(), v.trim().to_string()))
+        })
+        .collect()
+}
+
 /// Fields the API server supports per kind.
 fn supported(kind: Kind, field: &str) -> bool {
     matches!(field, "metadata.name" | "metadata.namespace")

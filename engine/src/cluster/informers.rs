@@ -1,5 +1,8 @@
 //! Informers and work queues, visible: every control loop lists and watches with a
-//! resourceVersion; a watch can break (`sim watch break CONTROLLER`) and be
+//! resourceVersion, each LIST and WATCH a request through the API server's door
+//! (authorized as kube-controller-manager's shared informers, the scheduler or the
+//! kubelet, and counted; a refused one leaves the watch broken and the reflector
+//! retries each second); a watch can break (`sim watch break CONTROLLER`) and be
 //! re-established, or find its resourceVersion gone (`410 Gone`) and relist; `sim
 //! queues` and the page's queue view show each loop's queue depth, retries and the key
 //! being synced.
@@ -36,6 +39,8 @@
 //! stale cache.
 
 use super::*;
+use crate::apiserver::request::{ApiRequest, Credentials, Verb};
+use crate::client::Component;
 use crate::time::{MINUTE, SECOND};
 
 /// How long a broken watch stays broken unless `--for` says otherwise.
@@ -212,6 +217,18 @@ impl Cluster {
             return;
         }
         let now = self.now;
+        let Some(b) = self.controllers.watch(c).broken.clone() else {
+            return;
+        };
+        let gone = b.gone || now.saturating_sub(b.since) > COMPACTION_INTERVAL;
+        // The LIST (for a gone version) and the WATCH are requests through the door: one
+        // the authorizer refuses leaves the watch broken, and the reflector tries again.
+        let from = (!gone).then_some(b.from);
+        if let Err(line) = self.list_and_watch(&informer_client(c), c.watches(), from) {
+            self.controllers.watch_mut(c).last = Some(line);
+            self.push_timer(now + SECOND, Timer::Rewatch(c));
+            return;
+        }
         let revision = self.store.revision();
         let w = self.controllers.watch_mut(c);
         let Some(b) = w.broken.take() else {
@@ -219,7 +236,6 @@ impl Cluster {
         };
         let missed = std::mem::take(&mut w.missed);
         let changed = std::mem::take(&mut w.changed).changes();
-        let gone = b.gone || now.saturating_sub(b.since) > COMPACTION_INTERVAL;
         let deliver = if gone {
             w.relists += 1;
             w.last = Some(format!(
@@ -246,10 +262,119 @@ impl Cluster {
         self.arm_controllers();
     }
 
+    /// A reflector's `ListAndWatch` for each of `kinds`, through the API server's
+    /// door as `who`: from `from`, a WATCH that resumes there; otherwise a LIST at the
+    /// current resourceVersion, then a WATCH from it. Err: the reflector's error line
+    /// for the first request refused.
+    pub(super) fn list_and_watch(
+        &mut self,
+        who: &Component,
+        kinds: &[Kind],
+        from: Option<u64>,
+    ) -> Result<(), String> {
+        self.list_and_watch_selected(who, kinds, from, &[])
+    }
+
+    /// [`Self::list_and_watch`] with a field selector per kind (a kubelet watches its
+    /// own Pods and its own Node).
+    pub(super) fn list_and_watch_selected(
+        &mut self,
+        who: &Component,
+        kinds: &[Kind],
+        from: Option<u64>,
+        selectors: &[(Kind, &str)],
+    ) -> Result<(), String> {
+        let user = who.user();
+        for &kind in kinds {
+            let fields = selectors
+                .iter()
+                .find(|(k, _)| *k == kind)
+                .and_then(|(k, s)| crate::apiserver::selectors::parse_field_selector(*k, s).ok())
+                .unwrap_or_default();
+            let request = |verb: Verb| {
+                let mut r =
+                    ApiRequest::new(Credentials::Identity(user.clone()), &who.writer, verb, kind);
+                r.cache_authz = true;
+                r.fields = fields.clone();
+                r
+            };
+            let version = match from {
+                Some(v) => v,
+                None => match self.call(request(Verb::List)) {
+                    Ok(resp) => resp.revision,
+                    Err(e) => return Err(reflector_error("failed to list", kind, &e)),
+                },
+            };
+            let mut watch = request(Verb::Watch);
+            watch.resource_version = Some(version.max(1));
+            if let Err(e) = self.call(watch) {
+                return Err(reflector_error("failed to watch", kind, &e));
+            }
+        }
+        Ok(())
+    }
+
+    /// A controller manager or scheduler replica leads now: its loops' informers
+    /// start, one LIST and WATCH per kind (the shared informer factory watches a kind
+    /// once for every loop that asks for it). A refused one leaves those loops'
+    /// watches broken until the reflector's retry succeeds.
+    pub(super) fn start_informers(&mut self, e: super::leader_election::Elected) {
+        let loops: Vec<Ctl> = Ctl::ALL
+            .iter()
+            .copied()
+            .filter(|c| super::leader_election::Elected::of(*c) == Some(e))
+            .collect();
+        let mut kinds: Vec<Kind> = Vec::new();
+        for c in &loops {
+            for k in c.watches() {
+                if !kinds.contains(k) {
+                    kinds.push(*k);
+                }
+            }
+        }
+        let who = informer_client(loops[0]);
+        let Err(line) = self.list_and_watch(&who, &kinds, None) else {
+            return;
+        };
+        let now = self.now;
+        for c in loops {
+            let w = self.controllers.watch_mut(c);
+            w.last = Some(line.clone());
+            if w.broken.is_none() {
+                w.broken = Some(Broken {
+                    since: now,
+                    from: w.resource_version,
+                    until: now + SECOND,
+                    gone: true,
+                    missed: 0,
+                });
+                self.push_timer(now + SECOND, Timer::Rewatch(c));
+            }
+        }
+    }
+
     /// Whether a loop's watch is broken.
     pub fn watch_broken(&self, c: Ctl) -> bool {
         self.controllers.watch(c).broken.is_some()
     }
+}
+
+/// Who a loop's informers list and watch as: kube-controller-manager's shared
+/// informers use the manager's own identity (`rootClientBuilder.ClientOrDie(
+/// "shared-informers")`), not each controller's ServiceAccount; the scheduler and
+/// the components outside the manager are themselves.
+fn informer_client(c: Ctl) -> Component {
+    match super::leader_election::Elected::of(c) {
+        Some(e @ super::leader_election::Elected::ControllerManager) => e.component(),
+        _ => c.component(),
+    }
+}
+
+/// The reflector's error line (`reflector.go`): `failed to list *v1.Pod: pods is
+/// forbidden: …`.
+fn reflector_error(what: &str, kind: Kind, e: &ApiError) -> String {
+    let version = kind.api_version().rsplit('/').next().unwrap_or("v1");
+    format!("{what} *{version}.{}: {}", kind.name(), e.message)
 }
 
 /// A relist's view of missed changes: each object once, from the state the informer

@@ -390,6 +390,8 @@ impl Cluster {
                 },
             );
         }
+        // Its loops' informers list and watch before they run anything.
+        self.start_informers(e);
         let now = self.now;
         for t in held {
             self.push_timer(now, t);

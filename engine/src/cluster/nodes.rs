@@ -27,6 +27,7 @@ impl Cluster {
         self.recount_foreground();
         let comp = kubelet_component(name);
         self.apply(&comp, requests)?;
+        self.kubelet_list_and_watch(name);
         self.kubelet_timers(name, timers);
         // Pods still bound to this name (a node removed and added again) are synced
         // like any Pod a starting kubelet finds.
@@ -187,8 +188,22 @@ impl Cluster {
         self.proxies.node_restarted(name);
         self.recount_foreground();
         let _ = self.apply(&kubelet_component(name), requests);
+        self.kubelet_list_and_watch(name);
         self.kubelet_timers(name, timers);
         Ok(())
+    }
+
+    /// A starting kubelet's informers, through the door as `system:node:<name>`: its
+    /// own Pods (`spec.nodeName`), its own Node (`metadata.name`) and the Services its
+    /// containers' environment names. The Node authorizer allows them; were one
+    /// refused, the refusal is kept with the components' others
+    /// ([`Cluster::component_refusals`]).
+    fn kubelet_list_and_watch(&mut self, name: &str) {
+        let pods = format!("spec.nodeName={name}");
+        let node = format!("metadata.name={name}");
+        let selectors = [(Kind::Pod, pods.as_str()), (Kind::Node, node.as_str())];
+        let kinds = [Kind::Pod, Kind::Node, Kind::Service];
+        let _ = self.list_and_watch_selected(&kubelet_component(name), &kinds, None, &selectors);
     }
 
     /// What a kubelet produced: its timers are armed and its requests sent — or held

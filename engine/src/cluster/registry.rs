@@ -140,6 +140,13 @@ macro_rules! registry {
                     $( Ctl::$variant => <$ty as Controller>::identity() ),+
                 }
             }
+
+            /// The kinds its informers list and watch.
+            pub fn watches(self) -> &'static [crate::api::Kind] {
+                match self {
+                    $( Ctl::$variant => <$ty as Controller>::WATCHES ),+
+                }
+            }
         }
 
         /// A key of some controller's work queue.

@@ -41,6 +41,14 @@ impl Cluster {
         r
     }
 
+    /// Every request the API server answered, counted by shape and status code
+    /// (`apiserver_request_total`): the components' LISTs and WATCHes included.
+    pub fn request_counts(
+        &self,
+    ) -> &std::collections::BTreeMap<crate::apiserver::door::RequestShape, u64> {
+        &self.api.counts
+    }
+
     /// Field ownership (read-only).
     pub fn managed_fields(&self) -> &crate::apiserver::managed_fields::ManagedFields {
         &self.api.managed

@@ -142,6 +142,12 @@ impl AttachDetachController {
 impl Controller for AttachDetachController {
     type Key = ObjKey;
     type Timer = super::NoTimer;
+    const WATCHES: &'static [Kind] = &[
+        Kind::Pod,
+        Kind::Node,
+        Kind::PersistentVolumeClaim,
+        Kind::PersistentVolume,
+    ];
 
     fn identity() -> Component {
         Component::named(writer::ATTACH_DETACH_CONTROLLER)

@@ -18,6 +18,13 @@ pub struct DisruptionController;
 impl Controller for DisruptionController {
     type Key = ObjKey;
     type Timer = NoTimer;
+    const WATCHES: &'static [Kind] = &[
+        Kind::PodDisruptionBudget,
+        Kind::Pod,
+        Kind::ReplicaSet,
+        Kind::Deployment,
+        Kind::StatefulSet,
+    ];
 
     fn identity() -> Component {
         Component::named(writer::DISRUPTION_CONTROLLER)

@@ -23,9 +23,26 @@ fn has_finalizer(meta: &ObjectMeta, f: &str) -> bool {
     meta.finalizers.iter().any(|x| x == f)
 }
 
+/// The garbage collector's metadata informers: every resource the API server serves
+/// that can be deleted, except Events (`ignoredResources` in upstream's
+/// `garbagecollector.go`).
+const GC_WATCHES: &[Kind] = &{
+    let mut out = [Kind::Deployment; Kind::ALL.len() - 1];
+    let (mut i, mut j) = (0, 0);
+    while i < Kind::ALL.len() {
+        if !matches!(Kind::ALL[i], Kind::Event) {
+            out[j] = Kind::ALL[i];
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+};
+
 impl Controller for GarbageCollector {
     type Key = GcKey;
     type Timer = NoTimer;
+    const WATCHES: &'static [Kind] = GC_WATCHES;
 
     fn identity() -> Component {
         Component {

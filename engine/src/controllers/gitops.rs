@@ -97,6 +97,7 @@ impl GitOpsController {
 impl Controller for GitOpsController {
     type Key = ObjKey;
     type Timer = SyncDue;
+    const WATCHES: &'static [Kind] = &[Kind::Deployment];
 
     fn identity() -> Component {
         Component::named(writer::GITOPS_SYNC)

@@ -162,6 +162,11 @@ pub trait Controller: Clone + std::fmt::Debug + Default {
     type Timer: Clone + std::fmt::Debug;
     /// How its failed reconciles are retried.
     const RETRY: Retry = Retry::DEFAULT;
+    /// The kinds its informers list and watch: upstream's `informers.X().Informer()`
+    /// handed to its constructor (`NewReplicaSetController(rsInformer, podInformer…)`).
+    /// The cluster sends those LISTs and WATCHes through the API server's door when the
+    /// loop starts and when its watch is re-established.
+    const WATCHES: &'static [crate::api::Kind];
 
     /// Its identity: the writer in the watch log and the Event source.
     fn identity() -> Component;

@@ -22,6 +22,7 @@ pub struct NamespaceController;
 impl Controller for NamespaceController {
     type Key = ObjKey;
     type Timer = NoTimer;
+    const WATCHES: &'static [Kind] = &[Kind::Namespace];
 
     fn identity() -> Component {
         Component::named(writer::NAMESPACE_CONTROLLER)

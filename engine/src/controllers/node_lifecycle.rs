@@ -75,6 +75,7 @@ pub(crate) fn next_tick_after(t: SimTime) -> SimTime {
 impl Controller for NodeLifecycleController {
     type Key = ObjKey;
     type Timer = NodeLifecycleTimer;
+    const WATCHES: &'static [Kind] = &[Kind::Lease, Kind::Pod, Kind::Node, Kind::DaemonSet];
 
     fn identity() -> Component {
         Component {

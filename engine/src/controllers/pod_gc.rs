@@ -37,6 +37,7 @@ pub struct PodGcController {
 impl Controller for PodGcController {
     type Key = ObjKey;
     type Timer = SweepDue;
+    const WATCHES: &'static [Kind] = &[Kind::Pod, Kind::Node];
 
     fn identity() -> Component {
         Component::named(writer::POD_GARBAGE_COLLECTOR)

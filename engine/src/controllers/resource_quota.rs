@@ -36,6 +36,14 @@ pub struct ResourceQuotaController {
 impl Controller for ResourceQuotaController {
     type Key = ObjKey;
     type Timer = ResyncDue;
+    const WATCHES: &'static [Kind] = &[
+        Kind::ResourceQuota,
+        Kind::Pod,
+        Kind::Service,
+        Kind::PersistentVolumeClaim,
+        Kind::ConfigMap,
+        Kind::Secret,
+    ];
 
     fn identity() -> Component {
         Component::named(writer::RESOURCE_QUOTA_CONTROLLER)

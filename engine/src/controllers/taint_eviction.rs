@@ -51,6 +51,7 @@ pub struct EvictionDue(pub ObjKey, pub String);
 impl Controller for TaintEvictionController {
     type Key = ObjKey;
     type Timer = EvictionDue;
+    const WATCHES: &'static [Kind] = &[Kind::Pod, Kind::Node];
     /// Upstream retries a failed delete inside the eviction itself, not through a queue.
     const RETRY: Retry = Retry {
         on_error: None,

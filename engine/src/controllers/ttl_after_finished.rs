@@ -29,6 +29,7 @@ pub fn finished_at(job: &Job) -> Option<SimTime> {
 impl Controller for TtlAfterFinishedController {
     type Key = ObjKey;
     type Timer = Expire;
+    const WATCHES: &'static [Kind] = &[Kind::Job];
 
     fn identity() -> Component {
         Component::named(writer::TTL_AFTER_FINISHED_CONTROLLER)

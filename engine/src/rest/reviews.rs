@@ -49,6 +49,11 @@ impl ApiServer {
                 namespace: s(r, "namespace"),
                 name: s(r, "name"),
                 path: String::new(),
+                field_selector: r
+                    .pointer("/fieldSelector/rawSelector")
+                    .and_then(Value::as_str)
+                    .map(crate::apiserver::selectors::equality_terms)
+                    .unwrap_or_default(),
             }
         } else if let Some(n) = spec.get("nonResourceAttributes") {
             Attributes::path(&s(n, "verb"), &s(n, "path"))

@@ -93,6 +93,7 @@ impl ApiServer {
             .param("resourceVersion")
             .filter(|s| !s.is_empty())
             .and_then(|s| s.parse().ok());
+        r.resource_version = from;
         // The watch is a request of its own: authorized (and, from "0", its first
         // events are the current objects the door lists).
         let resp = match self.cluster.call(r) {

@@ -169,6 +169,18 @@ impl Controller for Scheduler {
     /// Unused: Pods wait in the scheduling queue, not in a work queue.
     type Key = ObjKey;
     type Timer = SchedulerTimer;
+    const WATCHES: &'static [Kind] = &[
+        Kind::Pod,
+        Kind::Node,
+        Kind::PersistentVolumeClaim,
+        Kind::PersistentVolume,
+        Kind::StorageClass,
+        Kind::Namespace,
+        Kind::PodDisruptionBudget,
+        Kind::Service,
+        Kind::ReplicaSet,
+        Kind::StatefulSet,
+    ];
 
     fn identity() -> Component {
         Component::named(writer::DEFAULT_SCHEDULER)

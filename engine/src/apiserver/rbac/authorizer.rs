@@ -48,6 +48,9 @@ pub struct Attributes {
     pub name: String,
     /// For a non-resource request: its path (`/healthz`, `/version`); empty otherwise.
     pub path: String,
+    /// A list's or watch's field selector, its `field=value` terms
+    /// (`GetFieldSelector`: the Node authorizer lets a node list its own Pods).
+    pub field_selector: Vec<(String, String)>,
 }
 
 impl Attributes {

@@ -64,8 +64,7 @@ fn pod_on_node_references(store: &Store, node: &str, ns: &str, kind: &str, name:
 
 /// The Node authorizer (`node_authorizer.go`, `AuthorizeNodeWithSelectors` on, as in
 /// v1.33): Ok for what `node` may do, else the reason it has no opinion (often empty).
-/// kubeplay's attributes carry no field selector, so a node's list or watch of Pods
-/// is refused as one without `spec.nodeName`.
+/// A node lists and watches Pods only with its own `spec.nodeName` field selector.
 pub fn node_authorize(store: &Store, node: &str, a: &Attributes) -> Result<(), String> {
     if !a.path.is_empty() {
         return authorize_static(a);
@@ -220,7 +219,15 @@ fn authorize_pod(store: &Store, node: &str, a: &Attributes) -> Result<(), String
             }
         }
         ("", "list" | "watch") => {
-            Err("can only list/watch pods with spec.nodeName field selector".into())
+            // Only a scoped field selector: the node's own Pods.
+            if a.field_selector
+                .iter()
+                .any(|(f, v)| f == "spec.nodeName" && v == node)
+            {
+                Ok(())
+            } else {
+                Err("can only list/watch pods with spec.nodeName field selector".into())
+            }
         }
         ("", "create" | "delete") => Ok(()),
         ("status", "update" | "patch") => Ok(()),

@@ -183,6 +183,7 @@ fn can_i(c: &mut Cluster, k: &Client, words: &[String]) -> Outcome {
                     namespace,
                     name,
                     path: String::new(),
+                    field_selector: Vec::new(),
                 }
             }
         }

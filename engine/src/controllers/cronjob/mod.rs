@@ -36,6 +36,7 @@ pub struct NextSchedule(pub ObjKey);
 impl Controller for CronJobController {
     type Key = ObjKey;
     type Timer = NextSchedule;
+    const WATCHES: &'static [Kind] = &[Kind::Job, Kind::CronJob];
 
     fn identity() -> Component {
         Component::named(writer::CRONJOB_CONTROLLER)

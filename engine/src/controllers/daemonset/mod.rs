@@ -56,6 +56,12 @@ pub struct DaemonSetController {
 impl Controller for DaemonSetController {
     type Key = ObjKey;
     type Timer = super::NoTimer;
+    const WATCHES: &'static [Kind] = &[
+        Kind::DaemonSet,
+        Kind::ControllerRevision,
+        Kind::Pod,
+        Kind::Node,
+    ];
 
     fn identity() -> Component {
         Component::named(writer::DAEMONSET_CONTROLLER)

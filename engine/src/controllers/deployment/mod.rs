@@ -58,6 +58,7 @@ impl SyncCtx<'_> {
 impl Controller for DeploymentController {
     type Key = ObjKey;
     type Timer = NoTimer;
+    const WATCHES: &'static [Kind] = &[Kind::Deployment, Kind::ReplicaSet, Kind::Pod];
     /// Its requeues are progress-deadline checks, counted by `awaiting_deadline`.
     const RETRY: Retry = Retry {
         requeue_is_background: true,

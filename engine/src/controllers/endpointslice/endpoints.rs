@@ -33,6 +33,7 @@ pub struct EndpointsController {
 impl Controller for EndpointsController {
     type Key = ObjKey;
     type Timer = NoTimer;
+    const WATCHES: &'static [Kind] = &[Kind::Service, Kind::Pod, Kind::Endpoints];
 
     fn identity() -> Component {
         Component::named(writer::ENDPOINT_CONTROLLER)

@@ -52,6 +52,7 @@ pub struct EndpointSliceController {
 impl Controller for EndpointSliceController {
     type Key = ObjKey;
     type Timer = NoTimer;
+    const WATCHES: &'static [Kind] = &[Kind::Pod, Kind::Service, Kind::Node, Kind::EndpointSlice];
     /// `ItemExponentialFailureRateLimiter(1s, 1000s)`.
     const RETRY: Retry = Retry {
         on_error: Some((SECOND, 1_000 * SECOND)),

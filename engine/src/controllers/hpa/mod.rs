@@ -48,6 +48,7 @@ pub struct HorizontalController {
 impl Controller for HorizontalController {
     type Key = ObjKey;
     type Timer = super::NoTimer;
+    const WATCHES: &'static [Kind] = &[Kind::HorizontalPodAutoscaler, Kind::Pod];
     /// The 15 s resync is background: a quiet cluster with an HPA is quiescent.
     const RETRY: Retry = Retry {
         on_error: Retry::DEFAULT.on_error,

@@ -75,6 +75,7 @@ pub struct JobController {
 impl Controller for JobController {
     type Key = ObjKey;
     type Timer = JobTimer;
+    const WATCHES: &'static [Kind] = &[Kind::Job, Kind::Pod];
 
     fn identity() -> Component {
         Component::named(writer::JOB_CONTROLLER)

@@ -29,6 +29,7 @@ pub struct ReplicaSetController;
 impl Controller for ReplicaSetController {
     type Key = ObjKey;
     type Timer = NoTimer;
+    const WATCHES: &'static [Kind] = &[Kind::ReplicaSet, Kind::Pod];
 
     fn identity() -> Component {
         Component::named(writer::REPLICASET_CONTROLLER)

@@ -54,6 +54,12 @@ pub struct StatefulSetController;
 impl Controller for StatefulSetController {
     type Key = ObjKey;
     type Timer = super::NoTimer;
+    const WATCHES: &'static [Kind] = &[
+        Kind::Pod,
+        Kind::StatefulSet,
+        Kind::PersistentVolumeClaim,
+        Kind::ControllerRevision,
+    ];
 
     fn identity() -> Component {
         Component::named(writer::STATEFULSET_CONTROLLER)

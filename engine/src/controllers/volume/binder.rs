@@ -25,6 +25,13 @@ pub struct PersistentVolumeController {
 impl Controller for PersistentVolumeController {
     type Key = (Kind, ObjKey);
     type Timer = NoTimer;
+    const WATCHES: &'static [Kind] = &[
+        Kind::PersistentVolume,
+        Kind::PersistentVolumeClaim,
+        Kind::StorageClass,
+        Kind::Pod,
+        Kind::Node,
+    ];
 
     fn identity() -> Component {
         Component::named(writer::PERSISTENT_VOLUME_CONTROLLER)

@@ -28,6 +28,7 @@ pub struct PvcProtectionController;
 impl Controller for PvcProtectionController {
     type Key = ObjKey;
     type Timer = NoTimer;
+    const WATCHES: &'static [Kind] = &[Kind::PersistentVolumeClaim, Kind::Pod];
 
     fn identity() -> Component {
         Component::named(writer::PVC_PROTECTION_CONTROLLER)
@@ -100,6 +101,7 @@ pub struct PvProtectionController;
 impl Controller for PvProtectionController {
     type Key = ObjKey;
     type Timer = NoTimer;
+    const WATCHES: &'static [Kind] = &[Kind::PersistentVolume];
 
     fn identity() -> Component {
         Component::named(writer::PV_PROTECTION_CONTROLLER)

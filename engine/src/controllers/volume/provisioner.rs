@@ -23,6 +23,11 @@ pub struct ExternalProvisioner {
 impl Controller for ExternalProvisioner {
     type Key = (Kind, ObjKey);
     type Timer = NoTimer;
+    const WATCHES: &'static [Kind] = &[
+        Kind::PersistentVolumeClaim,
+        Kind::PersistentVolume,
+        Kind::StorageClass,
+    ];
 
     fn identity() -> Component {
         Component::named(EXTERNAL_PROVISIONER)
