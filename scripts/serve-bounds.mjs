@@ -8,6 +8,12 @@
 //
 //   node scripts/serve-bounds.mjs [--bin target/release/kubeplay-cli] [--pods 10000]
 //        [--idle 500] [--watches 100] [--body-mib 63] [--advance 6h] [--cap-seconds 180]
+//        [--ulimit-kib N] [--check]
+//
+// `--ulimit-kib N` starts the server under `ulimit -v N` (its address space, in KiB).
+// `--check` makes the run a test of behaviour, never of time: it exits 1 when the server
+// died, a /healthz probe got no 200, `sim advance` was not answered, or the oversized body
+// was not refused with 413. The latencies are printed either way.
 //
 // Build the binary first (cargo build --release -p kubeplay-cli). The server is started
 // on a free port with its own kubeconfig; the script speaks whatever it serves — HTTPS with
@@ -37,10 +43,10 @@ if (!isMainThread) {
     const t0 = performance.now();
     const req = lib.request({ host: '127.0.0.1', port, path: '/healthz', ca, agent: false, headers }, (r) => {
       r.resume();
-      r.on('end', () => res(r.statusCode === 200 ? performance.now() - t0 : capMs));
+      r.on('end', () => res(r.statusCode === 200 ? performance.now() - t0 : -1));
     });
-    req.setTimeout(capMs, () => { req.destroy(); res(capMs); });
-    req.on('error', () => res(capMs));
+    req.setTimeout(capMs, () => { req.destroy(); res(-1); });
+    req.on('error', () => res(-1));
     req.end();
   });
   const pending = [];
@@ -64,6 +70,8 @@ const watches = Number(opt('--watches', 100));
 const bodyMiB = Number(opt('--body-mib', 63));
 const advance = opt('--advance', '6h');
 const capMs = Number(opt('--cap-seconds', 180)) * 1000;
+const ulimitKib = opt('--ulimit-kib', null);
+const check = argv.includes('--check');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const say = (name, v, unit = '') => console.log(`${name}: ${v}${unit ? ` ${unit}` : ''}`);
@@ -71,7 +79,11 @@ const say = (name, v, unit = '') => console.log(`${name}: ${v}${unit ? ` ${unit}
 // The server, its kubeconfig, and how to talk to it.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kubeplay-bounds-'));
 const kubeconfig = path.join(dir, 'kubeconfig');
-const server = spawn(bin, ['serve', '--port', '0', '--kubeconfig', kubeconfig], { stdio: ['ignore', 'pipe', 'inherit'] });
+const serveArgs = ['serve', '--port', '0', '--kubeconfig', kubeconfig];
+// Under `ulimit -v`, bash sets the limit and execs the server: the same process id.
+const server = ulimitKib
+  ? spawn('bash', ['-c', `ulimit -v ${Number(ulimitKib)} && exec "$0" "$@"`, bin, ...serveArgs], { stdio: ['ignore', 'pipe', 'inherit'] })
+  : spawn(bin, serveArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise((res, rej) => {
   let text = '';
   server.stdout.on('data', (d) => {
@@ -174,12 +186,16 @@ while (simDone === null && performance.now() - t0 < capMs) {
   await sleep(100);
 }
 prober.postMessage('stop');
-const latencies = await new Promise((res) => prober.once('message', res));
+const probed = await new Promise((res) => prober.once('message', res));
+// A probe that got no 200 in time counts as the cap in the latencies.
+const failed = probed.filter((ms) => ms < 0).length;
+const latencies = probed.map((ms) => (ms < 0 ? capMs : ms));
 const [b, a] = await Promise.all([bodyDone, Promise.race([advanced, sleep(1000).then(() => ({ status: 0 }))])]);
 say('load seconds', r1((performance.now() - t0) / 1000));
 say('sim advance answered', a.status === 200 ? `after ${r1((simDone - t0) / 1000)} s` : 'no');
 say(`${bodyMiB} MiB body answered`, b.status || 'no answer');
 say('healthz probes', latencies.length);
+say('healthz probes without a 200', failed);
 say('healthz during the load p50', r1(pct(latencies, 0.5)), 'ms');
 say('healthz during the load p99', r1(pct(latencies, 0.99)), 'ms');
 say('healthz during the load max', r1(Math.max(...latencies)), 'ms');
@@ -194,5 +210,19 @@ for (let i = 0; i < 51; i++) row.push((await request('GET', '/version', { agent 
 row.shift();
 say('kept-alive /version p50', r1(pct(row, 0.5)), 'ms');
 agent.destroy();
+const alive = server.exitCode === null && server.signalCode === null;
 server.kill();
 fs.rmSync(dir, { recursive: true, force: true });
+if (check) {
+  const wrong = [];
+  if (!alive) wrong.push('the server died');
+  if (failed > 0) wrong.push(`${failed} /healthz probes got no 200`);
+  if (a.status !== 200) wrong.push('sim advance was not answered');
+  if (b.status !== 413) wrong.push(`the ${bodyMiB} MiB body got ${b.status || 'no answer'}, not 413`);
+  if (row.some((ms) => ms >= capMs)) wrong.push('a kept-alive /version got no answer');
+  if (wrong.length) {
+    console.error(`FAILED: ${wrong.join('; ')}`);
+    process.exit(1);
+  }
+  console.log('ok: the server answered every request under the load');
+}

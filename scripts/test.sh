@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run every test (installing missing tools, Chromium included, first):
 # formatting, clippy, the module graph (no cycle), the engine's and the app's Rust tests, real kubectl against
-# kubeplay-cli serve (when kubectl is on PATH), the release build with
+# kubeplay-cli serve (when kubectl is on PATH), the bounded-resources run, the release build with
 # its sizes, and the browser tests in headless Chromium.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/install-tools.sh" --browser
@@ -38,6 +38,13 @@ if command -v kubectl >/dev/null 2>&1; then
 else
   echo "skipped: no kubectl on PATH, so real kubectl was not compared with kubeplay's"
 fi
+
+step "bounded resources under ulimit -v (scripts/bounds.mjs)"
+# The worst link, record and scenario within the bounds, a year of a minutely CronJob,
+# and serve under load, each in its own address-space limit: a failure is a process
+# killed, aborted or answering wrongly. Times are printed, never asserted.
+cargo build --release --locked -p kubeplay-cli
+node scripts/bounds.mjs
 
 step "trunk build --release"
 trunk build --release --offline
