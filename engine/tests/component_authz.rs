@@ -231,7 +231,7 @@ fn node_restriction_keeps_a_node_to_the_pods_bound_to_it() {
 fn answered(c: &Cluster, verb: &str, kind: Kind, code: u16) -> u64 {
     c.request_counts()
         .iter()
-        .filter(|(s, _)| s.verb.as_str() == verb && s.kind == kind && s.code == code)
+        .filter(|(s, _)| s.verb == verb && s.kind == kind && s.code == code)
         .map(|(_, n)| n)
         .sum()
 }
@@ -241,10 +241,10 @@ fn informers_list_and_watch_through_the_door_as_the_manager_the_scheduler_and_ea
     let c = web_cluster(3);
     // The controller manager's shared informers list each kind once, the scheduler's
     // own, and each of three kubelets its Pods: five LISTs of Pods, five WATCHes.
-    assert_eq!(answered(&c, "list", Kind::Pod, 200), 5);
-    assert_eq!(answered(&c, "watch", Kind::Pod, 200), 5);
-    assert_eq!(answered(&c, "list", Kind::Deployment, 200), 1);
-    assert_eq!(answered(&c, "list", Kind::Lease, 200), 1);
+    assert_eq!(answered(&c, "LIST", Kind::Pod, 200), 5);
+    assert_eq!(answered(&c, "WATCH", Kind::Pod, 200), 5);
+    assert_eq!(answered(&c, "LIST", Kind::Deployment, 200), 1);
+    assert_eq!(answered(&c, "LIST", Kind::Lease, 200), 1);
     assert_eq!(c.component_refusals(), Vec::<String>::new());
 }
 

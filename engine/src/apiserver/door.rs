@@ -25,6 +25,7 @@
 //! `--authorization-mode=Node,RBAC`).
 
 use super::managed_fields::{api_version, tracked_kind, Entry, ManagedFields, Stamp};
+use super::metrics::RequestShape;
 use super::rbac::{self, Attributes, Decision, UserInfo};
 use super::request::*;
 use super::request_path::{self as trace, RequestLog, RequestTrace, Stage, StageResult, Verdict};
@@ -47,20 +48,6 @@ pub struct ApiServer {
     /// Every request answered, counted by its shape and status code (upstream's
     /// `apiserver_request_total`): the components' reads included.
     pub counts: std::collections::BTreeMap<RequestShape, u64>,
-}
-
-/// A request's shape as `apiserver_request_total` labels it: the verb, the resource
-/// (its kind), the subresource and the status code answered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct RequestShape {
-    /// The verb.
-    pub verb: Verb,
-    /// The resource.
-    pub kind: Kind,
-    /// The subresource, or empty.
-    pub subresource: &'static str,
-    /// The status code answered.
-    pub code: u16,
 }
 
 /// The users the API server's authenticator knows by token: None for a token it
@@ -117,16 +104,9 @@ impl ApiServer {
         backend: &Backend,
         req: ApiRequest,
     ) -> Result<ApiResponse, ApiError> {
-        // A path or a review is not a resource request; a request nothing answered
-        // (the API server down) is not counted either.
-        let shape = (!matches!(req.body, Body::Path(_) | Body::Review(_))
-            && backend.unavailable != Some(Unavailable::ApiServerDown))
-        .then_some(RequestShape {
-            verb: req.verb,
-            kind: req.kind,
-            subresource: req.subresource,
-            code: 0,
-        });
+        // A request nothing answered (the API server down) is not counted.
+        let shape = RequestShape::of(&req)
+            .filter(|_| backend.unavailable != Some(Unavailable::ApiServerDown));
         let r = self.handle(store, rng, now, backend, req);
         if let Some(mut shape) = shape {
             shape.code = match &r {

@@ -23,6 +23,7 @@ pub mod health;
 mod log;
 mod logs;
 pub mod managed_fields;
+pub mod metrics;
 pub mod node_restriction;
 pub mod patch;
 pub mod prepare;

@@ -45,7 +45,7 @@ impl Cluster {
     /// (`apiserver_request_total`): the components' LISTs and WATCHes included.
     pub fn request_counts(
         &self,
-    ) -> &std::collections::BTreeMap<crate::apiserver::door::RequestShape, u64> {
+    ) -> &std::collections::BTreeMap<crate::apiserver::metrics::RequestShape, u64> {
         &self.api.counts
     }
 

@@ -620,6 +620,25 @@ impl ApiServer {
                     Err(e) => HttpResponse::json(e.code, &status_of(&e, None, "")),
                 });
             }
+            "/metrics" => {
+                let mut r = self.request(req, get, Kind::Pod);
+                r.body = Body::Path(path.clone());
+                r.trace = None;
+                // Authorized first (`system:monitoring`, or the admin), then the page:
+                // this very request is counted on the next scrape, as upstream's is.
+                return Reply::Response(match self.cluster.call(r) {
+                    Ok(_) => {
+                        let text = crate::apiserver::metrics::prometheus(
+                            self.cluster.request_counts(),
+                            &self.cluster.store,
+                        );
+                        let mut resp = HttpResponse::text(200, text);
+                        resp.content_type = "text/plain; version=0.0.4; charset=utf-8".into();
+                        resp
+                    }
+                    Err(e) => HttpResponse::json(e.code, &status_of(&e, None, "")),
+                });
+            }
             SIM_PATH => return self.sim(req),
             _ => {}
         }

@@ -804,3 +804,52 @@ fn readyz_says_what_a_real_api_server_says_in_health_without_etcd_and_when_stopp
     s.cluster.start_apiserver().unwrap();
     assert_eq!(call(&mut s, &req("GET", "/readyz")).0, 200);
 }
+
+#[test]
+fn metrics_count_every_request_the_components_informers_included_for_whoever_may_read_them() {
+    let mut s = server();
+    assert_eq!(
+        call(&mut s, &req("GET", "/api/v1/namespaces/default/pods")).0,
+        200
+    );
+    let r = reply(&mut s, &req("GET", "/metrics"));
+    let Reply::Response(resp) = r else {
+        panic!("no response")
+    };
+    assert_eq!(resp.status, 200);
+    assert_eq!(
+        resp.content_type,
+        "text/plain; version=0.0.4; charset=utf-8"
+    );
+    let text = String::from_utf8(resp.body).unwrap();
+    assert!(
+        text.starts_with("# HELP apiserver_request_total [STABLE]"),
+        "{text}"
+    );
+    // This client's list, and the controller manager's informers' list and watch.
+    assert!(text.contains("apiserver_request_total{code=\"200\",component=\"apiserver\",dry_run=\"\",group=\"\",resource=\"pods\",scope=\"namespace\",subresource=\"\",verb=\"LIST\",version=\"v1\"} 1\n"), "{text}");
+    assert!(text.contains("group=\"apps\",resource=\"replicasets\",scope=\"cluster\",subresource=\"\",verb=\"WATCH\",version=\"v1\"}"), "{text}");
+    assert!(
+        text.contains("apiserver_storage_objects{resource=\"nodes\"} 3\n"),
+        "{text}"
+    );
+    // Not every user may: `system:monitoring` is a group of its own.
+    let mut alice = req("GET", "/metrics");
+    alice
+        .headers
+        .push(("impersonate-user".into(), "alice".into()));
+    let (code, st) = call(&mut s, &alice);
+    assert_eq!(code, 403);
+    assert_eq!(
+        st["message"],
+        "forbidden: User \"alice\" cannot get path \"/metrics\""
+    );
+    let mut monitor = req("GET", "/metrics");
+    monitor
+        .headers
+        .push(("impersonate-user".into(), "prometheus".into()));
+    monitor
+        .headers
+        .push(("impersonate-group".into(), "system:monitoring".into()));
+    assert_eq!(call(&mut s, &monitor).0, 200);
+}

@@ -239,6 +239,23 @@ pub fn bootstrap_cluster_roles() -> Vec<ClusterRole> {
             )],
         ),
         role(
+            "system:monitoring",
+            &[],
+            vec![urls(
+                &["get"],
+                &[
+                    "/metrics",
+                    "/metrics/slis",
+                    "/livez",
+                    "/readyz",
+                    "/healthz",
+                    "/livez/*",
+                    "/readyz/*",
+                    "/healthz/*",
+                ],
+            )],
+        ),
+        role(
             "system:public-info-viewer",
             &[],
             vec![urls(
@@ -488,6 +505,12 @@ pub fn bootstrap_cluster_role_bindings() -> Vec<ClusterRoleBinding> {
             "system:discovery",
             "system:discovery",
             vec![group("system:authenticated")],
+            true,
+        ),
+        binding(
+            "system:monitoring",
+            "system:monitoring",
+            vec![group("system:monitoring")],
             true,
         ),
         binding(
