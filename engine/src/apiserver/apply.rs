@@ -70,6 +70,7 @@ pub(super) fn server_side_apply(
             reason: "Conflict",
             message: conflict_message(&conflicts),
             kubectl_message: None,
+            details: None,
         })?;
     super::decode::drop_nulls(&mut merged);
     let mut updated =

@@ -81,6 +81,7 @@ pub fn impersonation_without_user(groups: &[String]) -> ApiError {
             refs.join(" ")
         ),
         kubectl_message: None,
+        details: None,
     }
 }
 
@@ -91,6 +92,7 @@ fn unauthorized() -> ApiError {
         reason: "Unauthorized",
         message: "Unauthorized".into(),
         kubectl_message: Some("error: You must be logged in to the server (Unauthorized)".into()),
+        details: None,
     }
 }
 

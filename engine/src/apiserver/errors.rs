@@ -31,6 +31,21 @@ pub struct ApiError {
     pub message: String,
     /// For `Invalid`: what kubectl prints instead (`The Deployment "web" is invalid: …`).
     pub kubectl_message: Option<String>,
+    /// What the Status's `details` name when it is not the request's own object: the
+    /// missing namespace of a create, the DeleteOptions of a delete.
+    pub details: Option<Box<Details>>,
+}
+
+/// A Status's `details` (`metav1.StatusDetails`): the group, kind and name an error is
+/// about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Details {
+    /// The API group (empty for the core group).
+    pub group: &'static str,
+    /// The kind for `Invalid` (`DeleteOptions`), the resource otherwise (`namespaces`).
+    pub kind: &'static str,
+    /// The object's name.
+    pub name: String,
 }
 
 impl ApiError {
@@ -42,6 +57,7 @@ impl ApiError {
             reason: "ServiceUnavailable",
             message: "connection refused".into(),
             kubectl_message: Some(connection_refused_line()),
+            details: None,
         }
     }
 
@@ -54,6 +70,7 @@ impl ApiError {
             reason: "",
             message: REQUEST_TIMED_OUT.into(),
             kubectl_message: None,
+            details: None,
         }
     }
 
@@ -64,6 +81,34 @@ impl ApiError {
             reason: "NotFound",
             message: format!("{} \"{name}\" not found", kind.qualified_resource()),
             kubectl_message: None,
+            // `NewNotFound(qualifiedResource, name)`: the details name what was not
+            // found, which for a create in a missing namespace is the namespace.
+            details: Some(Box::new(Details {
+                group: kind.api_version().split_once('/').map_or("", |(g, _)| g),
+                kind: kind.resource(),
+                name: name.to_string(),
+            })),
+        }
+    }
+
+    /// 422 for DeleteOptions the API server refuses (`ValidateDeleteOptions`):
+    /// `DeleteOptions.meta.k8s.io "" is invalid: …`.
+    pub fn invalid_delete_options(causes: &[String]) -> Self {
+        let detail = if causes.len() == 1 {
+            causes[0].clone()
+        } else {
+            format!("[{}]", causes.join(", "))
+        };
+        ApiError {
+            code: 422,
+            reason: "Invalid",
+            message: format!("DeleteOptions.meta.k8s.io \"\" is invalid: {detail}"),
+            kubectl_message: Some(format!("The DeleteOptions \"\" is invalid: {detail}")),
+            details: Some(Box::new(Details {
+                group: "meta.k8s.io",
+                kind: "DeleteOptions",
+                name: String::new(),
+            })),
         }
     }
 
@@ -75,6 +120,7 @@ impl ApiError {
             reason: "NotFound",
             message: "the server could not find the requested resource".into(),
             kubectl_message: None,
+            details: None,
         }
     }
 
@@ -85,6 +131,7 @@ impl ApiError {
             reason: "AlreadyExists",
             message: format!("{} \"{name}\" already exists", kind.qualified_resource()),
             kubectl_message: None,
+            details: None,
         }
     }
 
@@ -98,6 +145,7 @@ impl ApiError {
                 kind.qualified_resource()
             ),
             kubectl_message: None,
+            details: None,
         }
     }
 
@@ -111,6 +159,7 @@ impl ApiError {
                 kind.qualified_resource()
             ),
             kubectl_message: None,
+            details: None,
         }
     }
 
@@ -142,6 +191,7 @@ impl ApiError {
             reason: "Invalid",
             message: format!("{group} \"{name}\" is invalid: {detail}"),
             kubectl_message: Some(kubectl),
+            details: None,
         }
     }
 
@@ -152,6 +202,7 @@ impl ApiError {
             reason: "BadRequest",
             message,
             kubectl_message: None,
+            details: None,
         }
     }
 
@@ -162,6 +213,7 @@ impl ApiError {
             reason: "InternalError",
             message: format!("Internal error occurred: {detail}"),
             kubectl_message: None,
+            details: None,
         }
     }
 

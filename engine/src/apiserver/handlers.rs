@@ -69,6 +69,7 @@ pub(super) fn write_on(
                 reason: "",
                 message: "etcdserver: request is too large".into(),
                 kubectl_message: None,
+                details: None,
             });
         }
     }

@@ -388,6 +388,7 @@ pub fn validate_pod(pod: &Pod, ranges: &[&LimitRange]) -> Result<(), ApiError> {
         reason: "Forbidden",
         message: format!("pods \"{}\" is forbidden: {body}", pod.metadata.name),
         kubectl_message: None,
+        details: None,
     })
 }
 

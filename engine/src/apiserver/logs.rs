@@ -51,6 +51,7 @@ pub(super) fn log(
                 req.namespace
             ),
             kubectl_message: None,
+            details: None,
         });
     };
     let mut lines = nodes.container_log(pod, container, o.previous)?;

@@ -24,6 +24,7 @@ pub fn admit(store: &Store, node: &str, req: &ApiRequest) -> Result<(), ApiError
                 req.kind.qualified_resource()
             ),
             kubectl_message: None,
+            details: None,
         }
     })
 }

@@ -44,6 +44,7 @@ pub fn apply_patch(doc: &mut Value, t: PatchType, patch: &Value) -> Result<(), A
             reason: "Invalid",
             message: e,
             kubectl_message: None,
+            details: None,
         }),
         PatchType::Merge => {
             merge_patch(doc, patch);

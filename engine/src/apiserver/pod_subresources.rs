@@ -80,6 +80,7 @@ impl Store {
                 reason: "InternalError",
                 message: "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.".into(),
                 kubectl_message: None,
+                details: None,
             });
         }
         let mut changes = Vec::new();
@@ -94,6 +95,7 @@ impl Store {
                     message: "Cannot evict pod as it would violate the pod's disruption budget."
                         .into(),
                     kubectl_message: None,
+                    details: None,
                 });
             } else {
                 let mut b = pdb.clone();

@@ -207,6 +207,7 @@ pub fn admit_pod(store: &Store, pod: &Pod) -> Result<Vec<ResourceQuota>, ApiErro
         reason: "Forbidden",
         message: format!("pods \"{}\" is forbidden: {msg}", pod.metadata.name),
         kubectl_message: None,
+        details: None,
     };
     let usage = pod_usage(pod);
     let mut updated = Vec::new();

@@ -135,8 +135,52 @@ fn supported(kind: Kind, field: &str) -> bool {
         }
 }
 
-/// Parse `a=b,c!=d` for `kind`; unsupported fields are the API server's BadRequest.
+/// Why a field selector was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldSelectorError {
+    /// It does not parse (kubectl's own line: `error: invalid selector: …`).
+    Syntax(String),
+    /// The API server does not index this field for the kind (400).
+    Unsupported(String),
+}
+
+impl FieldSelectorError {
+    /// What the API server says (the Status's message): `field label not supported:
+    /// foo`.
+    pub fn server_message(&self) -> String {
+        match self {
+            FieldSelectorError::Syntax(line) => line.trim_start_matches("error: ").to_string(),
+            FieldSelectorError::Unsupported(field) => format!("field label not supported: {field}"),
+        }
+    }
+
+    /// What kubectl prints for it: its builder wraps the server's refusal of the list
+    /// with the resource and both selectors (`Unable to find "/v1, Resource=pods" that
+    /// match label selector "app=web", field selector "foo=bar": …`).
+    pub fn kubectl_line(&self, kind: Kind, labels: &str, fields: &str) -> String {
+        match self {
+            FieldSelectorError::Syntax(line) => line.clone(),
+            FieldSelectorError::Unsupported(_) => format!(
+                "Error from server (BadRequest): Unable to find \"{}, Resource={}\" that match label selector \"{labels}\", field selector \"{fields}\": {}",
+                match kind.api_version().split_once('/') {
+                    Some((g, v)) => format!("{g}/{v}"),
+                    None => format!("/{}", kind.api_version()),
+                },
+                kind.resource(),
+                self.server_message()
+            ),
+        }
+    }
+}
+
+/// Parse `a=b,c!=d` for `kind`; an unsupported field is the API server's BadRequest,
+/// in kubectl's words (for a list with no label selector).
 pub fn parse_field_selector(kind: Kind, s: &str) -> Result<Vec<FieldReq>, String> {
+    parse_fields(kind, s).map_err(|e| e.kubectl_line(kind, "", s))
+}
+
+/// Parse `a=b,c!=d` for `kind`, as the API server does.
+pub fn parse_fields(kind: Kind, s: &str) -> Result<Vec<FieldReq>, FieldSelectorError> {
     let mut out = Vec::new();
     for p in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (field, value, equal) = if let Some((f, v)) = p.split_once("!=") {
@@ -144,20 +188,13 @@ pub fn parse_field_selector(kind: Kind, s: &str) -> Result<Vec<FieldReq>, String
         } else if let Some((f, v)) = p.split_once("==").or_else(|| p.split_once('=')) {
             (f, v, true)
         } else {
-            return Err(format!(
+            return Err(FieldSelectorError::Syntax(format!(
                 "error: invalid selector: '{s}'; can't understand '{p}'"
-            ));
+            )));
         };
         let field = field.trim();
         if !supported(kind, field) {
-            return Err(format!(
-                "Error from server (BadRequest): Unable to find \"{}, Resource={}\" that match label selector \"\", field selector \"{s}\": field label not supported: {field}",
-                match kind.api_version().split_once('/') {
-                    Some((g, v)) => format!("{g}/{v}"),
-                    None => format!("/{}", kind.api_version()),
-                },
-                kind.resource()
-            ));
+            return Err(FieldSelectorError::Unsupported(field.to_string()));
         }
         out.push(FieldReq {
             field: field.to_string(),

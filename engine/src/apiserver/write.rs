@@ -63,6 +63,7 @@ impl Store {
                     reason: "Forbidden",
                     message: format!("pods \"{}\" is forbidden: {m}", pod.metadata.name),
                     kubectl_message: None,
+                    details: None,
                 });
             }
         }
@@ -125,6 +126,7 @@ impl Store {
                             obj.meta().name
                         ),
                         kubectl_message: None,
+                        details: None,
                     })
                 }
                 Some(_) => {}
@@ -153,6 +155,7 @@ impl Store {
                         obj.meta().name
                     ),
                     kubectl_message: None,
+                    details: None,
                 });
             }
         }
@@ -439,6 +442,7 @@ impl Store {
                         key.name
                     ),
                     kubectl_message: None,
+                    details: None,
                 });
             }
             if !n.spec.finalizers.is_empty() {

@@ -206,7 +206,17 @@ pub fn status_of(e: &ApiError, kind: Option<Kind>, name: &str) -> Value {
         s.as_object_mut().map(|m| m.remove("reason"));
     }
     if let Some(kind) = kind {
-        let (group, _) = discovery::group_version(kind);
+        // The error's own details where it names another object (the namespace a
+        // create did not find, the DeleteOptions); the request's object otherwise.
+        let (group, name, kind_name, resource) = match &e.details {
+            Some(d) => (d.group, d.name.as_str(), d.kind, d.kind),
+            None => (
+                discovery::group_version(kind).0,
+                name,
+                kind.name(),
+                kind.resource(),
+            ),
+        };
         let mut d = json!({});
         if !name.is_empty() {
             d["name"] = json!(name);
@@ -215,7 +225,7 @@ pub fn status_of(e: &ApiError, kind: Option<Kind>, name: &str) -> Value {
             d["group"] = json!(group);
         }
         if e.reason == "Invalid" {
-            d["kind"] = json!(kind.name());
+            d["kind"] = json!(kind_name);
             // "field: message" causes, as `field.ErrorList` gives them.
             let causes: Vec<Value> = invalid_causes(&e.message)
                 .into_iter()
@@ -230,7 +240,7 @@ pub fn status_of(e: &ApiError, kind: Option<Kind>, name: &str) -> Value {
                 .collect();
             d["causes"] = Value::Array(causes);
         } else {
-            d["kind"] = json!(kind.resource());
+            d["kind"] = json!(resource);
         }
         if e.code != 500 {
             s["details"] = d;
@@ -335,6 +345,7 @@ fn unsupported_media_type() -> ApiError {
         reason: "UnsupportedMediaType",
         message: "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf".into(),
         kubectl_message: None,
+        details: None,
     }
 }
 

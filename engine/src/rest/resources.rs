@@ -13,7 +13,7 @@ use crate::api::Object;
 use crate::apiserver::decode::decode_object;
 use crate::apiserver::patch::{scale_of, PatchType};
 use crate::apiserver::request::{ApiResponse, LogOptions};
-use crate::apiserver::selectors::{parse_field_selector, parse_label_selector};
+use crate::apiserver::selectors::{parse_fields, parse_label_selector};
 use crate::apiserver::{DeleteOptions, ObjKey};
 
 /// The subresources served, as the door names them (None: not served, a 404).
@@ -68,9 +68,9 @@ impl ApiServer {
         r.fields = req
             .param("fieldSelector")
             .filter(|s| !s.is_empty())
-            .map(|f| parse_field_selector(t.kind, f))
+            .map(|f| parse_fields(t.kind, f))
             .transpose()
-            .map_err(bad)?
+            .map_err(|e| bad(e.server_message()))?
             .unwrap_or_default();
         Ok(())
     }
@@ -325,6 +325,7 @@ impl ApiServer {
                 reason: "UnsupportedMediaType",
                 message: format!("the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml (got {ct})"),
                 kubectl_message: None,
+                details: None,
             });
         };
         let body = self.body(req)?;
@@ -356,11 +357,9 @@ impl ApiServer {
             .map(str::to_string);
         if let Some(p) = &propagation {
             if !matches!(p.as_str(), "Orphan" | "Background" | "Foreground") {
-                return Err(ApiError::invalid(
-                    Kind::Pod,
-                    "",
-                    &[format!("propagationPolicy: Unsupported value: \"{p}\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\"")],
-                ));
+                return Err(ApiError::invalid_delete_options(&[format!(
+                    "propagationPolicy: Unsupported value: \"{p}\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\""
+                )]));
             }
         }
         let uid = body

@@ -853,3 +853,37 @@ fn metrics_count_every_request_the_components_informers_included_for_whoever_may
         .push(("impersonate-group".into(), "system:monitoring".into()));
     assert_eq!(call(&mut s, &monitor).0, 200);
 }
+
+#[test]
+fn error_bodies_name_what_upstreams_do() {
+    let mut s = server();
+    // An unsupported field selector: the server's words only; kubectl adds its own.
+    let (code, st) = call(&mut s, &req("GET", "/api/v1/pods?fieldSelector=foo=bar"));
+    assert_eq!(code, 400);
+    assert_eq!(st["message"], "field label not supported: foo");
+    // A create in a missing namespace: the details name the namespace.
+    let pod = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"nginx"}]}}"#;
+    let r = with_body(
+        req("POST", "/api/v1/namespaces/nope/pods"),
+        "application/json",
+        pod,
+    );
+    let (code, st) = call(&mut s, &r);
+    assert_eq!(code, 404);
+    assert_eq!(st["message"], "namespaces \"nope\" not found");
+    assert_eq!(st["details"], json!({"name": "nope", "kind": "namespaces"}));
+    // DeleteOptions the server refuses are DeleteOptions', not the object's.
+    let r = with_body(
+        req("DELETE", "/api/v1/namespaces/default/pods/x"),
+        "application/json",
+        r#"{"propagationPolicy":"Sideways"}"#,
+    );
+    let (code, st) = call(&mut s, &r);
+    assert_eq!(code, 422);
+    assert_eq!(
+        st["message"],
+        "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \"Sideways\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\""
+    );
+    assert_eq!(st["details"]["kind"], "DeleteOptions");
+    assert_eq!(st["details"]["group"], "meta.k8s.io");
+}

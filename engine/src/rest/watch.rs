@@ -66,6 +66,7 @@ fn expired(rv: u64, oldest: u64) -> Vec<u8> {
         reason: "Expired",
         message: format!("too old resource version: {rv} ({oldest})"),
         kubectl_message: None,
+        details: None,
     };
     let mut line = json!({"type": "ERROR", "object": status_of(&e, None, "")}).to_string();
     line.push('\n');

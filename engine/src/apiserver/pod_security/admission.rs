@@ -202,6 +202,7 @@ impl super::super::Store {
                         reason: "Forbidden",
                         message: format!("pods \"{}\" is forbidden: {why}", p.metadata.name),
                         kubectl_message: None,
+                        details: None,
                     });
                 }
                 Ok(if warn { d.warnings } else { Vec::new() })

@@ -298,5 +298,6 @@ pub fn forbidden(user: &UserInfo, a: &Attributes, reason: &str) -> ApiError {
         reason: "Forbidden",
         message: format!("{prefix}: {msg}"),
         kubectl_message: None,
+        details: None,
     }
 }

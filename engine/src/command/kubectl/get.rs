@@ -6,7 +6,7 @@
 
 use super::util::{api, key_for, kind_arg, namespace, targets, NS, R};
 use crate::api::*;
-use crate::apiserver::selectors::{fields_match, parse_field_selector, parse_label_selector};
+use crate::apiserver::selectors::{fields_match, parse_fields, parse_label_selector};
 use crate::apiserver::ApiError;
 use crate::cluster::Cluster;
 use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec, Parsed};
@@ -365,7 +365,10 @@ fn gather(
     for kind in kinds {
         let field_reqs = p
             .get("field-selector")
-            .map(|s| parse_field_selector(*kind, s))
+            .map(|s| {
+                parse_fields(*kind, s)
+                    .map_err(|e| e.kubectl_line(*kind, p.get("selector").unwrap_or(""), s))
+            })
             .transpose()?;
         let mut objs: Vec<Arc<Object>> = if names.is_empty() {
             // A list sends its selectors: the API server filters. A refused list is
