@@ -70,7 +70,21 @@ pub(super) fn server_side_apply(
             reason: "Conflict",
             message: conflict_message(&conflicts),
             kubectl_message: None,
-            details: None,
+            // `NewConflictError`: one FieldManagerConflict cause per field, and no
+            // name, group or kind in the details.
+            details: Some(Box::new(super::Details {
+                group: "",
+                kind: "",
+                name: String::new(),
+                causes: conflicts
+                    .iter()
+                    .map(|c| super::Cause {
+                        reason: "FieldManagerConflict",
+                        message: format!("conflict with {}", c.manager),
+                        field: super::managed_fields::path_string(&c.path),
+                    })
+                    .collect(),
+            })),
         })?;
     super::decode::drop_nulls(&mut merged);
     let mut updated =

@@ -46,6 +46,19 @@ pub struct Details {
     pub kind: &'static str,
     /// The object's name.
     pub name: String,
+    /// Its causes, where the error gives them itself (a server-side apply's conflicts).
+    pub causes: Vec<Cause>,
+}
+
+/// One cause of a Status (`metav1.StatusCause`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cause {
+    /// `FieldManagerConflict`, `FieldValueInvalid`…
+    pub reason: &'static str,
+    /// What is wrong.
+    pub message: String,
+    /// The field (`.spec.replicas`).
+    pub field: String,
 }
 
 impl ApiError {
@@ -87,6 +100,7 @@ impl ApiError {
                 group: kind.api_version().split_once('/').map_or("", |(g, _)| g),
                 kind: kind.resource(),
                 name: name.to_string(),
+                causes: Vec::new(),
             })),
         }
     }
@@ -108,6 +122,7 @@ impl ApiError {
                 group: "meta.k8s.io",
                 kind: "DeleteOptions",
                 name: String::new(),
+                causes: Vec::new(),
             })),
         }
     }

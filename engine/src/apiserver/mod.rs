@@ -34,7 +34,8 @@ mod errors;
 pub mod validation;
 
 pub use errors::{
-    connection_refused_line, ApiError, API_SERVER_HOST_PORT, KUBE_APISERVER, REQUEST_TIMED_OUT,
+    connection_refused_line, ApiError, Cause, Details, API_SERVER_HOST_PORT, KUBE_APISERVER,
+    REQUEST_TIMED_OUT,
 };
 mod events;
 mod index;

@@ -206,27 +206,9 @@ pub fn status_of(e: &ApiError, kind: Option<Kind>, name: &str) -> Value {
         s.as_object_mut().map(|m| m.remove("reason"));
     }
     if let Some(kind) = kind {
-        // The error's own details where it names another object (the namespace a
-        // create did not find, the DeleteOptions); the request's object otherwise.
-        let (group, name, kind_name, resource) = match &e.details {
-            Some(d) => (d.group, d.name.as_str(), d.kind, d.kind),
-            None => (
-                discovery::group_version(kind).0,
-                name,
-                kind.name(),
-                kind.resource(),
-            ),
-        };
         let mut d = json!({});
-        if !name.is_empty() {
-            d["name"] = json!(name);
-        }
-        if !group.is_empty() {
-            d["group"] = json!(group);
-        }
-        if e.reason == "Invalid" {
-            d["kind"] = json!(kind_name);
-            // "field: message" causes, as `field.ErrorList` gives them.
+        // "field: message" causes of an Invalid message, as `field.ErrorList` gives them.
+        let invalid = || {
             let causes: Vec<Value> = invalid_causes(&e.message)
                 .into_iter()
                 .map(|c| match c.split_once(": ") {
@@ -238,9 +220,50 @@ pub fn status_of(e: &ApiError, kind: Option<Kind>, name: &str) -> Value {
                     None => json!({"message": c}),
                 })
                 .collect();
-            d["causes"] = Value::Array(causes);
-        } else {
-            d["kind"] = json!(resource);
+            Value::Array(causes)
+        };
+        match &e.details {
+            // The error's own details where it names another object (the namespace a
+            // create did not find, the DeleteOptions) or gives its causes itself.
+            Some(x) => {
+                if !x.name.is_empty() {
+                    d["name"] = json!(x.name);
+                }
+                if !x.group.is_empty() {
+                    d["group"] = json!(x.group);
+                }
+                if !x.kind.is_empty() {
+                    d["kind"] = json!(x.kind);
+                }
+                if !x.causes.is_empty() {
+                    let causes: Vec<Value> = x
+                        .causes
+                        .iter()
+                        .map(
+                            |c| json!({"reason": c.reason, "message": c.message, "field": c.field}),
+                        )
+                        .collect();
+                    d["causes"] = Value::Array(causes);
+                } else if e.reason == "Invalid" {
+                    d["causes"] = invalid();
+                }
+            }
+            // The request's own object.
+            None => {
+                let (group, _) = discovery::group_version(kind);
+                if !name.is_empty() {
+                    d["name"] = json!(name);
+                }
+                if !group.is_empty() {
+                    d["group"] = json!(group);
+                }
+                if e.reason == "Invalid" {
+                    d["kind"] = json!(kind.name());
+                    d["causes"] = invalid();
+                } else {
+                    d["kind"] = json!(kind.resource());
+                }
+            }
         }
         if e.code != 500 {
             s["details"] = d;
@@ -565,6 +588,18 @@ impl ApiServer {
     }
 
     /// A non-resource path: authenticated and authorized by the door, then served.
+    /// An object as the API server serves it: its JSON with `metadata.managedFields`
+    /// (which every response carries; kubectl hides them unless asked).
+    fn object_json(&self, o: &crate::api::Object) -> Value {
+        let mut j = o.to_json();
+        let key = crate::apiserver::ObjKey::of(o.meta());
+        let managed = self.cluster.managed_fields();
+        if managed.has(o.kind(), &key) {
+            j["metadata"]["managedFields"] = managed.to_json(o.kind(), &key);
+        }
+        j
+    }
+
     fn non_resource(
         &mut self,
         req: &HttpRequest,

@@ -123,7 +123,7 @@ impl ApiServer {
                     let rv = self.revision();
                     HttpResponse::json(200, &table(t.kind, &[&obj], tw, rv, self.cluster.now()))
                 }
-                None => HttpResponse::json(200, &obj.to_json()),
+                None => HttpResponse::json(200, &self.object_json(&obj)),
             },
             _ => not_found_path(),
         }
@@ -146,7 +146,7 @@ impl ApiServer {
         if let Some(tw) = table_wanted(req) {
             return HttpResponse::json(200, &table(t.kind, &objs, tw, rv, self.cluster.now()));
         }
-        let items: Vec<Value> = objs.iter().map(|o| o.to_json()).collect();
+        let items: Vec<Value> = objs.iter().map(|o| self.object_json(o)).collect();
         HttpResponse::json(
             200,
             &json!({
@@ -199,7 +199,7 @@ impl ApiServer {
         let status = resp.code;
         let r = match (resp.object, sub) {
             (Some(o), "scale") => HttpResponse::json(status, &scale_of(&o).unwrap_or(Value::Null)),
-            (Some(o), _) => HttpResponse::json(status, &o.to_json()),
+            (Some(o), _) => HttpResponse::json(status, &self.object_json(&o)),
             (None, _) => HttpResponse::json(
                 200,
                 &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success"}),
@@ -387,7 +387,7 @@ impl ApiServer {
         // identity; still terminating (grace, finalizers): the object as it is now.
         let still = self.cluster.store.get_object(t.kind, &key).cloned();
         Ok(match still {
-            Some(o) if !dry_run => HttpResponse::json(200, &o.to_json()),
+            Some(o) if !dry_run => HttpResponse::json(200, &self.object_json(&o)),
             _ => {
                 let uid = resp
                     .object
@@ -428,7 +428,7 @@ impl ApiServer {
             let resp = self.cluster.call(d)?;
             let key = ObjKey::of(o.meta());
             match self.cluster.store.get_object(t.kind, &key) {
-                Some(now) => items.push(now.to_json()),
+                Some(now) => items.push(self.object_json(now)),
                 None => items.push(
                     resp.object
                         .map(|x| x.to_json())

@@ -295,7 +295,29 @@ fn server_side_apply_creates_then_merges_and_a_conflict_is_a_409() {
     );
     let (code, st) = call(&mut s, &other);
     assert_eq!(code, 409, "{st}");
-    assert!(st["message"].as_str().unwrap().contains("conflict"), "{st}");
+    assert_eq!(
+        st["message"],
+        "Apply failed with 1 conflict: conflict with \"ci\": .spec.replicas"
+    );
+    // `NewConflictError`: the causes, and nothing else, in the details.
+    assert_eq!(
+        st["details"],
+        json!({"causes": [{"reason": "FieldManagerConflict", "message": "conflict with \"ci\"", "field": ".spec.replicas"}]})
+    );
+    // The managers are in every answer's metadata.managedFields.
+    let (_, got) = call(
+        &mut s,
+        &req("GET", "/apis/apps/v1/namespaces/default/deployments/web"),
+    );
+    let managers: Vec<&str> = got["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["manager"].as_str().unwrap())
+        .collect();
+    assert_eq!(managers, ["ci"]);
+    assert_eq!(got["metadata"]["managedFields"][0]["operation"], "Apply");
+    assert!(got["metadata"]["managedFields"][0]["fieldsV1"]["f:spec"]["f:replicas"].is_object());
     let forced = with_body(
         req(
             "PATCH",

@@ -138,7 +138,7 @@ impl ApiServer {
                 rv.unwrap_or(w.listed_at),
                 self.cluster.now(),
             ),
-            None => obj.to_json(),
+            None => self.object_json(obj),
         };
         if let (Some(rv), None) = (rv, w.table) {
             o["metadata"]["resourceVersion"] = json!(rv.to_string());
