@@ -684,6 +684,24 @@ fn read(store: &Store, backend: &Backend, req: &ApiRequest) -> Result<ApiRespons
     if !req.fields.is_empty() {
         items.retain(|o| fields_match(o, &req.fields));
     }
+    if req.limit.is_some() || req.continue_token.is_some() {
+        let filtered = req.labels.is_some() || !req.fields.is_empty();
+        let page = super::pagination::paginate(
+            items,
+            revision,
+            req.limit,
+            req.continue_token.as_deref(),
+            filtered,
+        )?;
+        return Ok(ApiResponse {
+            code: 200,
+            items: page.items,
+            revision: page.revision,
+            continue_token: page.continue_token,
+            remaining: page.remaining,
+            ..Default::default()
+        });
+    }
     Ok(ApiResponse {
         code: 200,
         items,

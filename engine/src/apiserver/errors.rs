@@ -108,6 +108,12 @@ impl ApiError {
     /// 422 for DeleteOptions the API server refuses (`ValidateDeleteOptions`):
     /// `DeleteOptions.meta.k8s.io "" is invalid: …`.
     pub fn invalid_delete_options(causes: &[String]) -> Self {
+        ApiError::invalid_options("DeleteOptions", causes)
+    }
+
+    /// 422 for request options the API server refuses (`ValidateDeleteOptions`,
+    /// `ValidateListOptions`): `ListOptions.meta.k8s.io "" is invalid: …`.
+    pub fn invalid_options(kind: &'static str, causes: &[String]) -> Self {
         let detail = if causes.len() == 1 {
             causes[0].clone()
         } else {
@@ -116,11 +122,11 @@ impl ApiError {
         ApiError {
             code: 422,
             reason: "Invalid",
-            message: format!("DeleteOptions.meta.k8s.io \"\" is invalid: {detail}"),
-            kubectl_message: Some(format!("The DeleteOptions \"\" is invalid: {detail}")),
+            message: format!("{kind}.meta.k8s.io \"\" is invalid: {detail}"),
+            kubectl_message: Some(format!("The {kind} \"\" is invalid: {detail}")),
             details: Some(Box::new(Details {
                 group: "meta.k8s.io",
-                kind: "DeleteOptions",
+                kind,
                 name: String::new(),
                 causes: Vec::new(),
             })),

@@ -140,9 +140,7 @@ pub(super) fn write_on(
         changes,
         warnings,
         revision: store.revision(),
-        review: None,
-        unchanged: false,
-        log: None,
+        ..Default::default()
     })
 }
 

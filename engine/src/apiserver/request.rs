@@ -207,6 +207,10 @@ pub struct ApiRequest {
     /// A watch's `resourceVersion`: events after this version. None or 0: the current
     /// objects first, as ADDED events (a list is made for them).
     pub resource_version: Option<u64>,
+    /// A list's `limit`: at most this many items, and a continue token for the rest.
+    pub limit: Option<u64>,
+    /// A list's `continue`: the token of the chunk before.
+    pub continue_token: Option<String>,
     /// `dryRun=All`: every stage runs, nothing is stored.
     pub dry_run: bool,
     /// `fieldValidation` for what the API server decodes itself (a patch's result):
@@ -237,6 +241,8 @@ impl ApiRequest {
             labels: None,
             fields: Vec::new(),
             resource_version: None,
+            limit: None,
+            continue_token: None,
             dry_run: false,
             field_validation: "Warn",
             trace: None,
@@ -309,6 +315,10 @@ pub struct ApiResponse {
     pub unchanged: bool,
     /// `pods/log`'s text.
     pub log: Option<String>,
+    /// A chunked list's continue token (empty on its last chunk).
+    pub continue_token: String,
+    /// A chunked list's `remainingItemCount`.
+    pub remaining: Option<u64>,
 }
 
 /// Why requests fail while the control plane is stalled.

@@ -30,6 +30,7 @@
 //! `staging/src/k8s.io/apiserver/pkg/endpoints/request/requestinfo.go` (paths to
 //! attributes), `staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go`.
 
+mod list_options;
 mod proto_fields;
 pub mod protobuf;
 mod resources;
@@ -770,3 +771,5 @@ fn impersonated_groups(req: &HttpRequest) -> Vec<String> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_api;

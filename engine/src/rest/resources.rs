@@ -7,6 +7,7 @@
 //! Upstream: `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/` (get.go,
 //! create.go, update.go, patch.go, delete.go, watch.go).
 
+use super::list_options::At;
 use super::table::{table, table_wanted};
 use super::*;
 use crate::api::Object;
@@ -137,25 +138,69 @@ impl ApiServer {
         if let Err(resp) = self.selectors(req, t, &mut r) {
             return resp;
         }
-        let resp = match self.cluster.call(r) {
-            Ok(resp) => resp,
-            Err(e) => return HttpResponse::error(&e, Some(t.kind), ""),
+        let at = match self.list_options(req, false) {
+            Ok(at) => at,
+            Err(resp) => return resp,
+        };
+        let limit = req.param("limit").and_then(|l| l.parse::<u64>().ok());
+        let token = req.param("continue").filter(|c| !c.is_empty());
+        let mut resp = match at {
+            // The door pages the list it reads.
+            At::Newest => {
+                r.limit = limit;
+                r.continue_token = token.map(str::to_string);
+                match self.cluster.call(r) {
+                    Ok(resp) => resp,
+                    Err(e) => return HttpResponse::error(&e, Some(t.kind), ""),
+                }
+            }
+            // An older version: the door reads now, the kept writes take it back.
+            At::Exact(n) => {
+                let shape = r.clone();
+                let now = match self.cluster.call(r) {
+                    Ok(resp) => resp.items,
+                    Err(e) => return HttpResponse::error(&e, Some(t.kind), ""),
+                };
+                let Some(then) = self.list_at(&shape, now, n) else {
+                    let e = ApiError {
+                        code: 410,
+                        reason: "Expired",
+                        message: "The resourceVersion for the provided list is too old.".into(),
+                        kubectl_message: None,
+                        details: None,
+                    };
+                    return HttpResponse::json(410, &status_of(&e, None, ""));
+                };
+                let filtered = shape.labels.is_some() || !shape.fields.is_empty();
+                match crate::apiserver::pagination::paginate(then, n, limit, token, filtered) {
+                    Ok(p) => ApiResponse {
+                        code: 200,
+                        items: p.items,
+                        revision: n,
+                        continue_token: p.continue_token,
+                        remaining: p.remaining,
+                        ..Default::default()
+                    },
+                    Err(e) => return HttpResponse::error(&e, Some(t.kind), ""),
+                }
+            }
         };
         let rv = resp.revision;
         let objs: Vec<&Object> = resp.items.iter().map(|o| &**o).collect();
         if let Some(tw) = table_wanted(req) {
-            return HttpResponse::json(200, &table(t.kind, &objs, tw, rv, self.cluster.now()));
+            let mut tab = table(t.kind, &objs, tw, rv, self.cluster.now());
+            list_metadata(&mut tab, &mut resp);
+            return HttpResponse::json(200, &tab);
         }
         let items: Vec<Value> = objs.iter().map(|o| self.object_json(o)).collect();
-        HttpResponse::json(
-            200,
-            &json!({
-                "kind": format!("{}List", t.kind.name()),
-                "apiVersion": t.kind.api_version(),
-                "metadata": {"resourceVersion": rv.to_string()},
-                "items": items,
-            }),
-        )
+        let mut list = json!({
+            "kind": format!("{}List", t.kind.name()),
+            "apiVersion": t.kind.api_version(),
+            "metadata": {"resourceVersion": rv.to_string()},
+            "items": items,
+        });
+        list_metadata(&mut list, &mut resp);
+        HttpResponse::json(200, &list)
     }
 
     pub(super) fn write(&mut self, req: &HttpRequest, t: &Target, verb: Verb) -> HttpResponse {
@@ -472,5 +517,15 @@ impl ApiServer {
             201,
             &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}),
         ))
+    }
+}
+
+/// A chunked list's `continue` and `remainingItemCount` in its metadata.
+fn list_metadata(list: &mut Value, resp: &mut ApiResponse) {
+    if !resp.continue_token.is_empty() {
+        list["metadata"]["continue"] = json!(std::mem::take(&mut resp.continue_token));
+    }
+    if let Some(n) = resp.remaining {
+        list["metadata"]["remainingItemCount"] = json!(n);
     }
 }

@@ -1,11 +1,11 @@
 use super::*;
 use crate::cluster::Cluster;
 
-fn server() -> ApiServer {
+pub(super) fn server() -> ApiServer {
     ApiServer::new(Cluster::with_default_nodes(1))
 }
 
-fn req(method: &str, path: &str) -> HttpRequest {
+pub(super) fn req(method: &str, path: &str) -> HttpRequest {
     let (path, query) = path.split_once('?').unwrap_or((path, ""));
     HttpRequest {
         method: method.into(),
@@ -30,13 +30,13 @@ fn req(method: &str, path: &str) -> HttpRequest {
 }
 
 /// Set a header, replacing any of that name.
-fn set_header(r: &mut HttpRequest, name: &str, value: &str) {
+pub(super) fn set_header(r: &mut HttpRequest, name: &str, value: &str) {
     r.headers.retain(|(k, _)| k != name);
     r.headers.push((name.into(), value.into()));
 }
 
 /// The request's reply; a `sim` verb's run to its end in one piece.
-fn reply(s: &mut ApiServer, r: &HttpRequest) -> Reply {
+pub(super) fn reply(s: &mut ApiServer, r: &HttpRequest) -> Reply {
     let mut reply = s.handle(r);
     while let Reply::Sim(run) = reply {
         reply = s.sim_continue(run, &mut || false);
@@ -44,13 +44,13 @@ fn reply(s: &mut ApiServer, r: &HttpRequest) -> Reply {
     reply
 }
 
-fn with_body(mut r: HttpRequest, content_type: &str, body: &str) -> HttpRequest {
+pub(super) fn with_body(mut r: HttpRequest, content_type: &str, body: &str) -> HttpRequest {
     r.headers.push(("content-type".into(), content_type.into()));
     r.body = body.as_bytes().to_vec();
     r
 }
 
-fn call(s: &mut ApiServer, r: &HttpRequest) -> (u16, Value) {
+pub(super) fn call(s: &mut ApiServer, r: &HttpRequest) -> (u16, Value) {
     match reply(s, r) {
         Reply::Response(resp) => (
             resp.status,
@@ -825,87 +825,4 @@ fn readyz_says_what_a_real_api_server_says_in_health_without_etcd_and_when_stopp
     }
     s.cluster.start_apiserver().unwrap();
     assert_eq!(call(&mut s, &req("GET", "/readyz")).0, 200);
-}
-
-#[test]
-fn metrics_count_every_request_the_components_informers_included_for_whoever_may_read_them() {
-    let mut s = server();
-    assert_eq!(
-        call(&mut s, &req("GET", "/api/v1/namespaces/default/pods")).0,
-        200
-    );
-    let r = reply(&mut s, &req("GET", "/metrics"));
-    let Reply::Response(resp) = r else {
-        panic!("no response")
-    };
-    assert_eq!(resp.status, 200);
-    assert_eq!(
-        resp.content_type,
-        "text/plain; version=0.0.4; charset=utf-8"
-    );
-    let text = String::from_utf8(resp.body).unwrap();
-    assert!(
-        text.starts_with("# HELP apiserver_request_total [STABLE]"),
-        "{text}"
-    );
-    // This client's list, and the controller manager's informers' list and watch.
-    assert!(text.contains("apiserver_request_total{code=\"200\",component=\"apiserver\",dry_run=\"\",group=\"\",resource=\"pods\",scope=\"namespace\",subresource=\"\",verb=\"LIST\",version=\"v1\"} 1\n"), "{text}");
-    assert!(text.contains("group=\"apps\",resource=\"replicasets\",scope=\"cluster\",subresource=\"\",verb=\"WATCH\",version=\"v1\"}"), "{text}");
-    assert!(
-        text.contains("apiserver_storage_objects{resource=\"nodes\"} 3\n"),
-        "{text}"
-    );
-    // Not every user may: `system:monitoring` is a group of its own.
-    let mut alice = req("GET", "/metrics");
-    alice
-        .headers
-        .push(("impersonate-user".into(), "alice".into()));
-    let (code, st) = call(&mut s, &alice);
-    assert_eq!(code, 403);
-    assert_eq!(
-        st["message"],
-        "forbidden: User \"alice\" cannot get path \"/metrics\""
-    );
-    let mut monitor = req("GET", "/metrics");
-    monitor
-        .headers
-        .push(("impersonate-user".into(), "prometheus".into()));
-    monitor
-        .headers
-        .push(("impersonate-group".into(), "system:monitoring".into()));
-    assert_eq!(call(&mut s, &monitor).0, 200);
-}
-
-#[test]
-fn error_bodies_name_what_upstreams_do() {
-    let mut s = server();
-    // An unsupported field selector: the server's words only; kubectl adds its own.
-    let (code, st) = call(&mut s, &req("GET", "/api/v1/pods?fieldSelector=foo=bar"));
-    assert_eq!(code, 400);
-    assert_eq!(st["message"], "field label not supported: foo");
-    // A create in a missing namespace: the details name the namespace.
-    let pod = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"nginx"}]}}"#;
-    let r = with_body(
-        req("POST", "/api/v1/namespaces/nope/pods"),
-        "application/json",
-        pod,
-    );
-    let (code, st) = call(&mut s, &r);
-    assert_eq!(code, 404);
-    assert_eq!(st["message"], "namespaces \"nope\" not found");
-    assert_eq!(st["details"], json!({"name": "nope", "kind": "namespaces"}));
-    // DeleteOptions the server refuses are DeleteOptions', not the object's.
-    let r = with_body(
-        req("DELETE", "/api/v1/namespaces/default/pods/x"),
-        "application/json",
-        r#"{"propagationPolicy":"Sideways"}"#,
-    );
-    let (code, st) = call(&mut s, &r);
-    assert_eq!(code, 422);
-    assert_eq!(
-        st["message"],
-        "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \"Sideways\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\""
-    );
-    assert_eq!(st["details"]["kind"], "DeleteOptions");
-    assert_eq!(st["details"]["group"], "meta.k8s.io");
 }

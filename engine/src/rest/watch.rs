@@ -82,6 +82,9 @@ impl ApiServer {
         if let Err(resp) = self.selectors(req, t, &mut r) {
             return Reply::Response(resp);
         }
+        if let Err(resp) = self.list_options(req, true) {
+            return Reply::Response(resp);
+        }
         if let Some(name) = &t.name {
             // A watch on one name (old clients): the same as a metadata.name selector.
             if let Ok(mut f) = parse_field_selector(t.kind, &format!("metadata.name={name}")) {

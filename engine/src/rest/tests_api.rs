@@ -1,0 +1,235 @@
+//! The REST adapter's answers to what clients send beyond objects: metrics, error
+//! bodies, chunked and versioned lists.
+use super::tests::*;
+use super::*;
+
+#[test]
+fn metrics_count_every_request_the_components_informers_included_for_whoever_may_read_them() {
+    let mut s = server();
+    assert_eq!(
+        call(&mut s, &req("GET", "/api/v1/namespaces/default/pods")).0,
+        200
+    );
+    let r = reply(&mut s, &req("GET", "/metrics"));
+    let Reply::Response(resp) = r else {
+        panic!("no response")
+    };
+    assert_eq!(resp.status, 200);
+    assert_eq!(
+        resp.content_type,
+        "text/plain; version=0.0.4; charset=utf-8"
+    );
+    let text = String::from_utf8(resp.body).unwrap();
+    assert!(
+        text.starts_with("# HELP apiserver_request_total [STABLE]"),
+        "{text}"
+    );
+    // This client's list, and the controller manager's informers' list and watch.
+    assert!(text.contains("apiserver_request_total{code=\"200\",component=\"apiserver\",dry_run=\"\",group=\"\",resource=\"pods\",scope=\"namespace\",subresource=\"\",verb=\"LIST\",version=\"v1\"} 1\n"), "{text}");
+    assert!(text.contains("group=\"apps\",resource=\"replicasets\",scope=\"cluster\",subresource=\"\",verb=\"WATCH\",version=\"v1\"}"), "{text}");
+    assert!(
+        text.contains("apiserver_storage_objects{resource=\"nodes\"} 3\n"),
+        "{text}"
+    );
+    // Not every user may: `system:monitoring` is a group of its own.
+    let mut alice = req("GET", "/metrics");
+    alice
+        .headers
+        .push(("impersonate-user".into(), "alice".into()));
+    let (code, st) = call(&mut s, &alice);
+    assert_eq!(code, 403);
+    assert_eq!(
+        st["message"],
+        "forbidden: User \"alice\" cannot get path \"/metrics\""
+    );
+    let mut monitor = req("GET", "/metrics");
+    monitor
+        .headers
+        .push(("impersonate-user".into(), "prometheus".into()));
+    monitor
+        .headers
+        .push(("impersonate-group".into(), "system:monitoring".into()));
+    assert_eq!(call(&mut s, &monitor).0, 200);
+}
+
+#[test]
+fn error_bodies_name_what_upstreams_do() {
+    let mut s = server();
+    // An unsupported field selector: the server's words only; kubectl adds its own.
+    let (code, st) = call(&mut s, &req("GET", "/api/v1/pods?fieldSelector=foo=bar"));
+    assert_eq!(code, 400);
+    assert_eq!(st["message"], "field label not supported: foo");
+    // A create in a missing namespace: the details name the namespace.
+    let pod = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":"nginx"}]}}"#;
+    let r = with_body(
+        req("POST", "/api/v1/namespaces/nope/pods"),
+        "application/json",
+        pod,
+    );
+    let (code, st) = call(&mut s, &r);
+    assert_eq!(code, 404);
+    assert_eq!(st["message"], "namespaces \"nope\" not found");
+    assert_eq!(st["details"], json!({"name": "nope", "kind": "namespaces"}));
+    // DeleteOptions the server refuses are DeleteOptions', not the object's.
+    let r = with_body(
+        req("DELETE", "/api/v1/namespaces/default/pods/x"),
+        "application/json",
+        r#"{"propagationPolicy":"Sideways"}"#,
+    );
+    let (code, st) = call(&mut s, &r);
+    assert_eq!(code, 422);
+    assert_eq!(
+        st["message"],
+        "DeleteOptions.meta.k8s.io \"\" is invalid: propagationPolicy: Unsupported value: \"Sideways\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\""
+    );
+    assert_eq!(st["details"]["kind"], "DeleteOptions");
+    assert_eq!(st["details"]["group"], "meta.k8s.io");
+}
+
+/// Create ConfigMaps `cm-0`… in `default`.
+fn config_maps(s: &mut ApiServer, n: usize) {
+    for i in 0..n {
+        let body =
+            format!(r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"cm-{i}"}}}}"#);
+        let r = with_body(
+            req("POST", "/api/v1/namespaces/default/configmaps"),
+            "application/json",
+            &body,
+        );
+        assert_eq!(call(s, &r).0, 201);
+    }
+}
+
+fn names(list: &Value) -> Vec<String> {
+    list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["metadata"]["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_limited_list_comes_in_chunks_with_a_continue_token_and_the_remaining_count() {
+    let mut s = server();
+    config_maps(&mut s, 5);
+    let (code, first) = call(
+        &mut s,
+        &req("GET", "/api/v1/namespaces/default/configmaps?limit=2"),
+    );
+    assert_eq!(code, 200);
+    assert_eq!(names(&first), ["cm-0", "cm-1"]);
+    assert_eq!(first["metadata"]["remainingItemCount"], 3);
+    let token = first["metadata"]["continue"].as_str().unwrap().to_string();
+    let rv = first["metadata"]["resourceVersion"].clone();
+    let (_, second) = call(
+        &mut s,
+        &req(
+            "GET",
+            &format!("/api/v1/namespaces/default/configmaps?limit=2&continue={token}"),
+        ),
+    );
+    assert_eq!(names(&second), ["cm-2", "cm-3"]);
+    assert_eq!(second["metadata"]["resourceVersion"], rv);
+    let token = second["metadata"]["continue"].as_str().unwrap().to_string();
+    let (_, last) = call(
+        &mut s,
+        &req(
+            "GET",
+            &format!("/api/v1/namespaces/default/configmaps?limit=2&continue={token}"),
+        ),
+    );
+    assert_eq!(names(&last), ["cm-4"]);
+    assert!(last["metadata"].get("continue").is_none());
+    assert!(last["metadata"].get("remainingItemCount").is_none());
+    // A token that is not one is the storage layer's 400.
+    let (code, st) = call(
+        &mut s,
+        &req(
+            "GET",
+            "/api/v1/namespaces/default/configmaps?limit=2&continue=%%",
+        ),
+    );
+    assert_eq!(code, 400);
+    assert_eq!(
+        st["message"],
+        "invalid continue token: continue key is not valid: illegal base64 data at input byte 0"
+    );
+}
+
+#[test]
+fn resource_version_match_is_validated_and_exact_lists_the_objects_as_they_were() {
+    let mut s = server();
+    config_maps(&mut s, 2);
+    let (_, before) = call(&mut s, &req("GET", "/api/v1/namespaces/default/configmaps"));
+    let rv: u64 = before["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    // One more, and one of the two deleted: the list at `rv` still has the two.
+    config_maps_from(&mut s, 2, 3);
+    assert_eq!(
+        call(
+            &mut s,
+            &req("DELETE", "/api/v1/namespaces/default/configmaps/cm-0")
+        )
+        .0,
+        200
+    );
+    let (code, then) = call(
+        &mut s,
+        &req("GET", &format!("/api/v1/namespaces/default/configmaps?resourceVersion={rv}&resourceVersionMatch=Exact")),
+    );
+    assert_eq!(code, 200, "{then}");
+    assert_eq!(names(&then), ["cm-0", "cm-1"]);
+    assert_eq!(then["metadata"]["resourceVersion"], rv.to_string());
+    let (_, now) = call(&mut s, &req("GET", "/api/v1/namespaces/default/configmaps"));
+    assert_eq!(names(&now), ["cm-1", "cm-2"]);
+    // Without a version: ValidateListOptions' 422.
+    let (code, st) = call(
+        &mut s,
+        &req("GET", "/api/v1/pods?resourceVersionMatch=NotOlderThan"),
+    );
+    assert_eq!(code, 422);
+    assert_eq!(
+        st["message"],
+        "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided"
+    );
+    assert_eq!(st["details"]["kind"], "ListOptions");
+    // From the future: 504 with the storage layer's cause.
+    let (code, st) = call(&mut s, &req("GET", "/api/v1/pods?resourceVersion=99999999"));
+    assert_eq!(code, 504);
+    assert_eq!(st["reason"], "Timeout");
+    assert_eq!(
+        st["details"]["causes"][0]["reason"],
+        "ResourceVersionTooLarge"
+    );
+    // Older than the kept writes: 410.
+    let (code, st) = call(
+        &mut s,
+        &req(
+            "GET",
+            "/api/v1/pods?resourceVersion=1&resourceVersionMatch=Exact",
+        ),
+    );
+    assert_eq!(code, 410);
+    assert_eq!(
+        st["message"],
+        "The resourceVersion for the provided list is too old."
+    );
+}
+
+/// Create ConfigMaps `cm-FROM`… up to `cm-TO` (exclusive).
+fn config_maps_from(s: &mut ApiServer, from: usize, to: usize) {
+    for i in from..to {
+        let body =
+            format!(r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"cm-{i}"}}}}"#);
+        let r = with_body(
+            req("POST", "/api/v1/namespaces/default/configmaps"),
+            "application/json",
+            &body,
+        );
+        assert_eq!(call(s, &r).0, 201);
+    }
+}
