@@ -2,9 +2,10 @@
 //! `resourceVersionMatch`, `limit` and `continue`, validated and served as the API
 //! server serves them.
 //!
-//! - `ValidateListOptions`: `resourceVersionMatch` needs a `resourceVersion`, is not for
-//!   a watch or with `continue`, is `Exact` or `NotOlderThan`, and `Exact` is not for
-//!   `"0"` (422, `ListOptions.meta.k8s.io "" is invalid`).
+//! - `ValidateListOptions`: `resourceVersionMatch` needs a `resourceVersion`, is not
+//!   with `continue`, is `Exact` or `NotOlderThan`, and `Exact` is not for `"0"` (422,
+//!   `ListOptions.meta.k8s.io "" is invalid`); on a watch it comes only with
+//!   `sendInitialEvents` (then `NotOlderThan`, and with `allowWatchBookmarks`).
 //! - A version newer than the store's is `504 Too large resource version` (upstream
 //!   first waits up to 3 s for it to arrive; here nothing arrives while a request waits).
 //! - `Exact` at an older version lists the objects as they were then, from the writes
@@ -37,11 +38,27 @@ impl ApiServer {
         let rv = req.param("resourceVersion").unwrap_or("");
         let rvm = req.param("resourceVersionMatch").unwrap_or("");
         let mut errs = Vec::new();
-        if !rvm.is_empty() {
-            let forbidden = |m: &str| format!("resourceVersionMatch: Forbidden: {m}");
-            if watch {
-                errs.push(forbidden("resourceVersionMatch is forbidden for watch"));
+        let forbidden = |m: &str| format!("resourceVersionMatch: Forbidden: {m}");
+        if watch {
+            // `validateWatchOptions`, the WatchList feature on.
+            let initial = req.param("sendInitialEvents").is_some();
+            if initial && rvm != "NotOlderThan" {
+                errs.push(forbidden(
+                    "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+                ));
             }
+            if initial && req.flag("sendInitialEvents") && !req.flag("allowWatchBookmarks") {
+                errs.push("allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true".into());
+            }
+            if !initial && !rvm.is_empty() {
+                errs.push(forbidden(
+                    "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+                ));
+            }
+            if !rvm.is_empty() && rvm != "NotOlderThan" {
+                errs.push(format!("resourceVersionMatch: Unsupported value: \"{rvm}\": supported values: \"NotOlderThan\""));
+            }
+        } else if !rvm.is_empty() {
             if rv.is_empty() {
                 errs.push(forbidden(
                     "resourceVersionMatch is forbidden unless resourceVersion is provided",

@@ -233,3 +233,46 @@ fn config_maps_from(s: &mut ApiServer, from: usize, to: usize) {
         assert_eq!(call(s, &r).0, 201);
     }
 }
+
+#[test]
+fn a_watch_with_initial_events_sends_the_objects_then_the_bookmark_that_ends_them() {
+    let mut s = server();
+    config_maps(&mut s, 2);
+    let path = "/api/v1/namespaces/default/configmaps?watch=1&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&resourceVersion=";
+    let Reply::Watch(mut w) = s.handle(&req("GET", path)) else {
+        panic!("not a watch")
+    };
+    let lines = String::from_utf8(s.watch_events(&mut w, usize::MAX)).unwrap();
+    let events: Vec<Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(types, ["ADDED", "ADDED", "BOOKMARK"]);
+    let end = &events[2]["object"];
+    assert_eq!(end["kind"], "ConfigMap");
+    assert_eq!(
+        end["metadata"]["annotations"]["k8s.io/initial-events-end"],
+        "true"
+    );
+    assert_eq!(end["metadata"]["resourceVersion"], s.revision().to_string());
+    // Without bookmarks allowed, or without NotOlderThan: validateWatchOptions' 422.
+    let bad = "/api/v1/pods?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan";
+    let (code, st) = call(&mut s, &req("GET", bad));
+    assert_eq!(code, 422);
+    assert_eq!(
+        st["message"],
+        "ListOptions.meta.k8s.io \"\" is invalid: allowWatchBookmarks: Forbidden: sendInitialEvents requires setting allowWatchBookmarks to true"
+    );
+    let (code, st) = call(
+        &mut s,
+        &req(
+            "GET",
+            "/api/v1/pods?watch=1&resourceVersionMatch=NotOlderThan&resourceVersion=1",
+        ),
+    );
+    assert_eq!(code, 422);
+    assert!(st["message"].as_str().unwrap().ends_with(
+        "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"
+    ));
+}

@@ -35,6 +35,9 @@ pub struct WatchStream {
     /// An event to send before anything else, which ends the watch (the 410 of a
     /// watch from before the kept window).
     ending: Option<Vec<u8>>,
+    /// `sendInitialEvents=true`: after the objects it starts with, a BOOKMARK at the
+    /// version they were listed at, annotated `k8s.io/initial-events-end`.
+    initial_end: bool,
     /// `timeoutSeconds`: when the server ends the watch.
     pub timeout_seconds: Option<u64>,
     /// The response's `Content-Type`.
@@ -57,6 +60,24 @@ impl WatchStream {
     pub fn ended(&self) -> bool {
         self.cursor == u64::MAX && self.ending.is_none()
     }
+}
+
+/// The BOOKMARK that ends a watch's initial events: an empty object of the kind
+/// with the version they were listed at and the `k8s.io/initial-events-end`
+/// annotation (`cacheWatcher.convertToWatchEvent`'s bookmark).
+fn bookmark(w: &WatchStream, rv: u64) -> Vec<u8> {
+    let object = json!({
+        "kind": w.kind.name(),
+        "apiVersion": w.kind.api_version(),
+        "metadata": {
+            "resourceVersion": rv.to_string(),
+            "creationTimestamp": null,
+            "annotations": {"k8s.io/initial-events-end": "true"},
+        },
+    });
+    let mut line = json!({"type": "BOOKMARK", "object": object}).to_string();
+    line.push('\n');
+    line.into_bytes()
 }
 
 /// The ERROR event of a watch that starts, or has fallen, before the kept window.
@@ -93,9 +114,12 @@ impl ApiServer {
             r.name.clear();
         }
         let (labels, fields) = (r.labels.clone(), r.fields.clone());
+        // `sendInitialEvents=true`: the objects as they are first (at a version not
+        // older than the one asked for), then the bookmark that ends them.
+        let initial_events = req.flag("sendInitialEvents");
         let from: Option<u64> = req
             .param("resourceVersion")
-            .filter(|s| !s.is_empty())
+            .filter(|s| !s.is_empty() && !initial_events)
             .and_then(|s| s.parse().ok());
         r.resource_version = from;
         // The watch is a request of its own: authorized (and, from "0", its first
@@ -115,6 +139,7 @@ impl ApiServer {
             initial: VecDeque::new(),
             listed_at: revision,
             ending: None,
+            initial_end: initial_events,
             timeout_seconds: req.param("timeoutSeconds").and_then(|s| s.parse().ok()),
             content_type: "application/json".into(),
         };
@@ -169,6 +194,9 @@ impl ApiServer {
             if out.len() >= limit {
                 return out;
             }
+        }
+        if std::mem::take(&mut w.initial_end) {
+            out.extend(bookmark(w, w.listed_at));
         }
         if w.cursor < self.compacted {
             // Writes it has not seen are gone from the window: it must list again.
