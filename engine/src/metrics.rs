@@ -99,6 +99,29 @@ pub struct PodUsage {
     pub memory_bytes: i64,
 }
 
+/// What a node's own daemons (the kubelet, the runtime) use besides its Pods.
+pub const NODE_DAEMONS: PodUsage = PodUsage {
+    cpu_milli: 100,
+    memory_bytes: 600 << 20,
+};
+
+/// A node's usage as metrics-server reports it: its daemons plus its Pods' readings
+/// (`usages`, from [`pod_usages`]).
+pub fn node_usage(
+    store: &Store,
+    usages: &BTreeMap<(String, String), PodUsage>,
+    node: &str,
+) -> PodUsage {
+    let mut u = NODE_DAEMONS;
+    for pod in store.pods_on_node(node) {
+        if let Some(p) = usages.get(&(pod.metadata.namespace.clone(), pod.metadata.name.clone())) {
+            u.cpu_milli += p.cpu_milli;
+            u.memory_bytes += p.memory_bytes;
+        }
+    }
+    u
+}
+
 /// The workload a Pod serves, (kind, name): a ReplicaSet's Pods serve its Deployment.
 pub fn workload_of(store: &Store, pod: &Pod) -> Option<(String, String)> {
     let r = pod.metadata.controller_ref()?;

@@ -209,6 +209,29 @@ pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
+/// Go's `time.Duration.String()` of a span in ms: `5m0s`, `2m30.5s`, `1h0m0s`, `750ms`.
+pub fn go_duration(ms: SimTime) -> String {
+    if ms < 1_000 {
+        return if ms == 0 {
+            "0s".into()
+        } else {
+            format!("{ms}ms")
+        };
+    }
+    let (h, m) = (ms / 3_600_000, ms / 60_000 % 60);
+    let (s, frac) = (ms / 1_000 % 60, ms % 1_000);
+    let secs = if frac == 0 {
+        format!("{s}s")
+    } else {
+        format!("{s}.{}s", format!("{frac:03}").trim_end_matches('0'))
+    };
+    match (h, m) {
+        (0, 0) => secs,
+        (0, m) => format!("{m}m{secs}"),
+        (h, m) => format!("{h}h{m}m{secs}"),
+    }
+}
+
 /// kubectl's `HumanDuration` (k8s.io/apimachinery/pkg/util/duration), used for AGE columns.
 pub fn human_duration(ms: SimTime) -> String {
     let s = ms / 1000;
@@ -310,6 +333,15 @@ pub fn rfc1123z(t: SimTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn go_duration_prints_as_gos_duration_string_does() {
+        assert_eq!(go_duration(0), "0s");
+        assert_eq!(go_duration(750), "750ms");
+        assert_eq!(go_duration(300_000), "5m0s");
+        assert_eq!(go_duration(150_500), "2m30.5s");
+        assert_eq!(go_duration(3_600_000), "1h0m0s");
+    }
 
     #[test]
     fn a_micro_time_parses_back_to_its_millisecond_and_a_bad_fraction_is_refused() {

@@ -238,25 +238,68 @@ pub const SERVED: &[Served] = &[
 
 /// Resources that are not stored objects but questions to the API server, answered
 /// on `create`: (group, version, resource, kind).
-pub const REVIEWS: &[(&str, &str, &str, &str)] = &[
-    (
+/// A served resource that is not a stored kind: the self-reviews (create only) and the
+/// resource metrics API (`metrics.k8s.io`, read only, as metrics-server serves it).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Virtual {
+    /// The group.
+    pub group: &'static str,
+    /// The version.
+    pub version: &'static str,
+    /// The resource.
+    pub resource: &'static str,
+    /// The kind it answers with.
+    pub kind: &'static str,
+    /// Whether it lives in a namespace.
+    pub namespaced: bool,
+    /// Its verbs.
+    pub verbs: &'static [&'static str],
+}
+
+const fn review(group: &'static str, resource: &'static str, kind: &'static str) -> Virtual {
+    Virtual {
+        group,
+        version: "v1",
+        resource,
+        kind,
+        namespaced: false,
+        verbs: &["create"],
+    }
+}
+
+/// Every [`Virtual`] resource, in discovery order within each group.
+pub const REVIEWS: &[Virtual] = &[
+    review(
         "authentication.k8s.io",
-        "v1",
         "selfsubjectreviews",
         "SelfSubjectReview",
     ),
-    (
+    review(
         "authorization.k8s.io",
-        "v1",
         "selfsubjectaccessreviews",
         "SelfSubjectAccessReview",
     ),
-    (
+    review(
         "authorization.k8s.io",
-        "v1",
         "selfsubjectrulesreviews",
         "SelfSubjectRulesReview",
     ),
+    Virtual {
+        group: "metrics.k8s.io",
+        version: "v1beta1",
+        resource: "nodes",
+        kind: "NodeMetrics",
+        namespaced: false,
+        verbs: &["get", "list"],
+    },
+    Virtual {
+        group: "metrics.k8s.io",
+        version: "v1beta1",
+        resource: "pods",
+        kind: "PodMetrics",
+        namespaced: true,
+        verbs: &["get", "list"],
+    },
 ];
 
 /// (group, version) of a kind: `("", "v1")` for the core group.
@@ -284,21 +327,21 @@ fn groups() -> Vec<&'static str> {
             out.push(g);
         }
     }
-    for (g, _, _, _) in REVIEWS {
-        if !out.contains(g) {
-            out.push(g);
+    for r in REVIEWS {
+        if !out.contains(&r.group) {
+            out.push(r.group);
         }
     }
     out
 }
 
-fn review_discovery(r: &(&str, &str, &str, &str)) -> Value {
+fn review_discovery(r: &Virtual) -> Value {
     json!({
-        "resource": r.2,
-        "responseKind": {"group": r.0, "version": r.1, "kind": r.3},
-        "scope": "Cluster",
-        "singularResource": r.3.to_ascii_lowercase(),
-        "verbs": ["create"],
+        "resource": r.resource,
+        "responseKind": {"group": r.group, "version": r.version, "kind": r.kind},
+        "scope": if r.namespaced { "Namespaced" } else { "Cluster" },
+        "singularResource": r.kind.to_ascii_lowercase(),
+        "verbs": r.verbs,
     })
 }
 
@@ -358,8 +401,8 @@ fn group_discovery(group: &str) -> Value {
         }
     }
     for r in REVIEWS {
-        if r.0 == group && !versions.contains(&r.1) {
-            versions.push(r.1);
+        if r.group == group && !versions.contains(&r.version) {
+            versions.push(r.version);
         }
     }
     let versions: Vec<Value> = versions
@@ -373,7 +416,7 @@ fn group_discovery(group: &str) -> Value {
             resources.extend(
                 REVIEWS
                     .iter()
-                    .filter(|r| r.0 == group && r.1 == *v)
+                    .filter(|r| r.group == group && r.version == *v)
                     .map(review_discovery),
             );
             json!({"version": v, "resources": resources, "freshness": "Current"})
@@ -418,7 +461,7 @@ pub fn api_group_list() -> Value {
             let v = SERVED
                 .iter()
                 .map(|s| group_version(s.kind))
-                .chain(REVIEWS.iter().map(|r| (r.0, r.1)))
+                .chain(REVIEWS.iter().map(|r| (r.group, r.version)))
                 .find(|(sg, _)| *sg == g)
                 .map(|(_, v)| v)
                 .unwrap_or("v1");
@@ -468,10 +511,13 @@ pub fn resource_list(group: &str, version: &str) -> Option<Value> {
             resources.push(sr);
         }
     }
-    for r in REVIEWS.iter().filter(|r| r.0 == group && r.1 == version) {
+    for r in REVIEWS
+        .iter()
+        .filter(|r| r.group == group && r.version == version)
+    {
         resources.push(json!({
-            "name": r.2, "singularName": r.3.to_ascii_lowercase(), "namespaced": false,
-            "kind": r.3, "verbs": ["create"],
+            "name": r.resource, "singularName": r.kind.to_ascii_lowercase(), "namespaced": r.namespaced,
+            "kind": r.kind, "verbs": r.verbs,
         }));
     }
     if resources.is_empty() {

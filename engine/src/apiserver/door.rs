@@ -151,7 +151,7 @@ impl ApiServer {
                 return Err(e);
             }
         };
-        let result = if let Body::Path(_) = &req.body {
+        let result = if let Body::Path(_) | Body::Aggregated(_) = &req.body {
             Ok(ApiResponse {
                 code: 200,
                 revision: store.revision(),

@@ -36,7 +36,10 @@ impl RequestShape {
     /// The shape of `req`, its code not yet known; None for what is not a resource
     /// request (a path, a review).
     pub fn of(req: &ApiRequest) -> Option<RequestShape> {
-        if matches!(req.body, Body::Path(_) | Body::Review(_)) {
+        if matches!(
+            req.body,
+            Body::Path(_) | Body::Review(_) | Body::Aggregated(_)
+        ) {
             return None;
         }
         // `CleanVerb`: a server-side apply is APPLY.

@@ -97,6 +97,10 @@ pub enum Body {
     /// A non-resource path (`/api`, `/version`, `/healthz`…): authorized by its path;
     /// what it serves is the HTTP layer's.
     Path(String),
+    /// A resource of an aggregated API (`metrics.k8s.io`'s nodes and pods): authorized
+    /// by its group and resource, then served by the API behind it, as the aggregation
+    /// layer proxies to metrics-server once the request passed the handler chain.
+    Aggregated(&'static crate::apiserver::discovery::Virtual),
     /// A delete's options.
     Delete(DeleteOptions),
     /// A binding to this node.
@@ -254,6 +258,16 @@ impl ApiRequest {
     pub fn attributes(&self) -> Attributes {
         if let Body::Path(path) = &self.body {
             return Attributes::path(self.verb.as_str(), path);
+        }
+        if let Body::Aggregated(v) = &self.body {
+            return Attributes {
+                verb: self.verb.as_str().into(),
+                api_group: v.group.into(),
+                resource: v.resource.into(),
+                namespace: self.namespace.clone(),
+                name: self.name.clone(),
+                ..Default::default()
+            };
         }
         if let Body::Review(r) = &self.body {
             let (group, resource) = match r {

@@ -31,6 +31,7 @@
 //! attributes), `staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go`.
 
 mod list_options;
+mod metrics_api;
 mod proto_fields;
 pub mod protobuf;
 mod resources;
@@ -696,6 +697,11 @@ impl ApiServer {
             };
         }
         let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
+        if let ["apis", "metrics.k8s.io", "v1beta1", rest @ ..] = segs.as_slice() {
+            if let Some(resp) = self.metrics_api(req, rest) {
+                return Reply::Response(resp);
+            }
+        }
         let list = match segs.as_slice() {
             ["api", v] => discovery::resource_list("", v),
             ["apis", g, v] => discovery::resource_list(g, v),

@@ -276,3 +276,55 @@ fn a_watch_with_initial_events_sends_the_objects_then_the_bookmark_that_ends_the
         "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"
     ));
 }
+
+#[test]
+fn metrics_k8s_io_serves_node_and_pod_metrics_behind_the_door() {
+    let mut s = server();
+    let (code, nodes) = call(&mut s, &req("GET", "/apis/metrics.k8s.io/v1beta1/nodes"));
+    assert_eq!(code, 200);
+    assert_eq!(nodes["kind"], "NodeMetricsList");
+    let first = &nodes["items"][0];
+    assert_eq!(first["metadata"]["name"], "node-1");
+    // The node's daemons alone: 100m and 600Mi, as metrics-server writes them.
+    assert_eq!(
+        first["usage"],
+        json!({"cpu": "100000000n", "memory": "614400Ki"})
+    );
+    let (code, one) = call(
+        &mut s,
+        &req("GET", "/apis/metrics.k8s.io/v1beta1/nodes/node-2"),
+    );
+    assert_eq!((code, one["kind"].as_str()), (200, Some("NodeMetrics")));
+    // No Pod has run a scrape window: no PodMetrics, and a named one is metrics-server's 404.
+    let (code, pods) = call(
+        &mut s,
+        &req(
+            "GET",
+            "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods",
+        ),
+    );
+    assert_eq!(
+        (code, pods["items"].as_array().map(Vec::len)),
+        (200, Some(0))
+    );
+    let (code, st) = call(
+        &mut s,
+        &req(
+            "GET",
+            "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/web",
+        ),
+    );
+    assert_eq!(code, 404);
+    assert_eq!(st["message"], "podmetrics.metrics.k8s.io \"web\" not found");
+    // RBAC decides first, on the group and resource.
+    let mut alice = req("GET", "/apis/metrics.k8s.io/v1beta1/nodes");
+    alice
+        .headers
+        .push(("impersonate-user".into(), "alice".into()));
+    let (code, st) = call(&mut s, &alice);
+    assert_eq!(code, 403);
+    assert_eq!(
+        st["message"],
+        "nodes.metrics.k8s.io is forbidden: User \"alice\" cannot list resource \"nodes\" in API group \"metrics.k8s.io\" at the cluster scope"
+    );
+}

@@ -39,11 +39,18 @@ fn rows() -> Vec<Row> {
             )
         })
         .collect();
-    out.extend(
-        REVIEWS
-            .iter()
-            .map(|r| (r.0, r.1, r.2, vec![], false, r.3, vec!["create"], vec![])),
-    );
+    out.extend(REVIEWS.iter().map(|r| {
+        (
+            r.group,
+            r.version,
+            r.resource,
+            vec![],
+            r.namespaced,
+            r.kind,
+            r.verbs.to_vec(),
+            vec![],
+        )
+    }));
     out.sort_by(|a, b| (a.0, a.2).cmp(&(b.0, b.2)));
     out
 }

@@ -218,12 +218,16 @@ fn top_pods(
         .filter_map(|o| Pod::from_object(o))
         .filter(|pod| select(pod))
         .collect();
-    if candidates.is_empty() {
-        if let Some(n) = &name {
+    // A named Pod is one GET of its PodMetrics: metrics-server's 404 when it has no
+    // reading, whether or not the Pod exists (top_pod.go returns that error as is).
+    if let Some(n) = &name {
+        if usages.is_empty() {
             return Err(format!(
-                "Error from server (NotFound): pods \"{n}\" not found"
+                "Error from server (NotFound): podmetrics.metrics.k8s.io \"{n}\" not found"
             ));
         }
+    }
+    if candidates.is_empty() {
         return Ok(TopTable::Nothing(if all {
             "No resources found".into()
         } else {
@@ -231,20 +235,19 @@ fn top_pods(
         }));
     }
     if usages.is_empty() {
-        // metricsCreationDelay: a Pod younger than 2 minutes may simply be new.
-        let young = candidates
+        // verifyEmptyMetrics: the first Pod older than metricsCreationDelay (2 minutes)
+        // is named; if all are younger, their metrics may simply not be there yet.
+        let old = candidates
             .iter()
-            .all(|pod| now.saturating_sub(pod.metadata.created_ms) < 120_000);
-        return Err(if young || name.is_none() {
-            "error: metrics not available yet".into()
-        } else {
-            let pod = candidates[0];
-            format!(
+            .find(|pod| now.saturating_sub(pod.metadata.created_ms) > 120_000);
+        return Err(match old {
+            None => "error: metrics not available yet".into(),
+            Some(pod) => format!(
                 "error: Metrics not available for pod {}/{}, age: {}",
                 pod.metadata.namespace,
                 pod.metadata.name,
-                crate::time::human_duration(now.saturating_sub(pod.metadata.created_ms))
-            )
+                crate::time::go_duration(now.saturating_sub(pod.metadata.created_ms))
+            ),
         });
     }
     let headers = if all {
@@ -308,15 +311,8 @@ fn top_nodes(
             continue;
         }
         // The node's own daemons (kubelet, runtime) plus its Pods.
-        let (mut used_cpu, mut used_mem) = (100i64, 600i64 << 20);
-        for pod in c.store.pods_on_node(node) {
-            if let Some(u) =
-                usages.get(&(pod.metadata.namespace.clone(), pod.metadata.name.clone()))
-            {
-                used_cpu += u.cpu_milli;
-                used_mem += u.memory_bytes;
-            }
-        }
+        let u = crate::metrics::node_usage(&c.store, &usages, node);
+        let (used_cpu, used_mem) = (u.cpu_milli, u.memory_bytes);
         let alloc = crate::apiserver::allocatable(n);
         let pct = |used: i64, avail: i64| {
             if avail > 0 {
