@@ -149,6 +149,8 @@ pub struct Scheduler {
     /// Scheduling cycles run, and the Pod and time of the last (the queue view).
     cycles: u64,
     last_cycled: Option<(ObjKey, SimTime)>,
+    /// The default spread's counts per ReplicaSet between cycles.
+    spread_cache: topology::SpreadCache,
 }
 
 fn pod_priority(p: &Pod) -> i64 {

@@ -133,7 +133,7 @@ impl Scheduler {
         let chosen = if filtered.feasible.len() == 1 {
             filtered.feasible[0]
         } else {
-            prioritize_nodes(store, pod, &req, &mut filtered);
+            prioritize_nodes(store, pod, &req, &mut filtered, &mut self.spread_cache);
             select_host(&filtered.feasible, &filtered.verdicts, rng)
         };
         bind(pod, filtered.verdicts, chosen, now)
@@ -414,7 +414,13 @@ fn prepare_candidate(
 
 /// `prioritizeNodes`: each score plugin's raw scores over the feasible nodes, normalized
 /// where the plugin normalizes, weighted and summed into each verdict's [`NodeScores`].
-pub fn prioritize_nodes(store: &Store, pod: &Pod, req: &PodRequests, f: &mut Filtered<'_>) {
+pub fn prioritize_nodes(
+    store: &Store,
+    pod: &Pod,
+    req: &PodRequests,
+    f: &mut Filtered<'_>,
+    cache: &mut topology::SpreadCache,
+) {
     let feasible_nodes: Vec<&Node> = f.feasible.iter().map(|i| f.nodes[*i]).collect();
     let mut taint_scores: Vec<i64> = feasible_nodes
         .iter()
@@ -431,7 +437,8 @@ pub fn prioritize_nodes(store: &Store, pod: &Pod, req: &PodRequests, f: &mut Fil
         .iter()
         .map(|i| f.positions.get(*i).copied())
         .collect();
-    let spread_scores = topology::spread_scores(store, pod, &feasible_nodes, positions.as_deref());
+    let spread_scores =
+        topology::spread_scores(store, pod, &feasible_nodes, positions.as_deref(), cache);
     let pod_affinity_scores = topology::affinity_scores(store, pod, &feasible_nodes);
     let image_names = pod_image_names(pod);
     for (pos, i) in f.feasible.iter().enumerate() {
