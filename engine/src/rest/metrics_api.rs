@@ -86,59 +86,10 @@ impl ApiServer {
             },
             None => None,
         };
-        let c = &self.cluster;
-        let now = c.now();
-        let stamp = rfc3339(now);
-        let items: Vec<Value> = if resource == "nodes" {
-            let all = crate::metrics::pod_usages(
-                &c.store,
-                &c.config.load,
-                &c.config.served,
-                None,
-                &|_| true,
-                now,
-            );
-            c.store
-                .list::<crate::api::Node>()
-                .filter(|n| name.is_none_or(|x| n.metadata.name == x))
-                .filter(|n| labels.as_ref().is_none_or(|s| s.matches(&n.metadata.labels)))
-                .filter(|n| c.node_up(&n.metadata.name))
-                .map(|n| {
-                    let u = crate::metrics::node_usage(&c.store, &all, &n.metadata.name);
-                    json!({
-                        "kind": "NodeMetrics", "apiVersion": "metrics.k8s.io/v1beta1",
-                        "metadata": {"name": n.metadata.name, "creationTimestamp": stamp, "labels": n.metadata.labels},
-                        "timestamp": stamp, "window": WINDOW, "usage": usage_json(u),
-                    })
-                })
-                .collect()
+        let items = if resource == "nodes" {
+            node_metrics(&self.cluster, name, labels.as_ref())
         } else {
-            let select = |p: &crate::api::Pod| {
-                name.is_none_or(|n| p.metadata.name == n)
-                    && labels
-                        .as_ref()
-                        .is_none_or(|s| s.matches(&p.metadata.labels))
-            };
-            let usages = crate::metrics::pod_usages(
-                &c.store,
-                &c.config.load,
-                &c.config.served,
-                namespace,
-                &select,
-                now,
-            );
-            usages
-                .iter()
-                .filter_map(|((ns, pn), u)| {
-                    let pod = c.store.get::<crate::api::Pod>(&crate::apiserver::ObjKey::new(ns, pn))?;
-                    Some(json!({
-                        "kind": "PodMetrics", "apiVersion": "metrics.k8s.io/v1beta1",
-                        "metadata": {"name": pn, "namespace": ns, "creationTimestamp": stamp, "labels": pod.metadata.labels},
-                        "timestamp": stamp, "window": WINDOW,
-                        "containers": containers(pod, *u),
-                    }))
-                })
-                .collect()
+            pod_metrics(&self.cluster, namespace, name, labels.as_ref())
         };
         let kind = if resource == "nodes" {
             "NodeMetrics"
@@ -168,6 +119,73 @@ impl ApiServer {
             ),
         })
     }
+}
+
+/// NodeMetrics of each node that is up (metrics-server cannot scrape the others).
+fn node_metrics(
+    c: &crate::cluster::Cluster,
+    name: Option<&str>,
+    labels: Option<&crate::api::LabelSelector>,
+) -> Vec<Value> {
+    let now = c.now();
+    let stamp = rfc3339(now);
+    let all = crate::metrics::pod_usages(
+        &c.store,
+        &c.config.load,
+        &c.config.served,
+        None,
+        &|_| true,
+        now,
+    );
+    c.store
+        .list::<crate::api::Node>()
+        .filter(|n| name.is_none_or(|x| n.metadata.name == x))
+        .filter(|n| labels.is_none_or(|s| s.matches(&n.metadata.labels)))
+        .filter(|n| c.node_up(&n.metadata.name))
+        .map(|n| {
+            let u = crate::metrics::node_usage(&c.store, &all, &n.metadata.name);
+            json!({
+                "kind": "NodeMetrics", "apiVersion": "metrics.k8s.io/v1beta1",
+                "metadata": {"name": n.metadata.name, "creationTimestamp": stamp, "labels": n.metadata.labels},
+                "timestamp": stamp, "window": WINDOW, "usage": usage_json(u),
+            })
+        })
+        .collect()
+}
+
+/// PodMetrics of each selected Pod with a reading.
+fn pod_metrics(
+    c: &crate::cluster::Cluster,
+    namespace: Option<&str>,
+    name: Option<&str>,
+    labels: Option<&crate::api::LabelSelector>,
+) -> Vec<Value> {
+    let now = c.now();
+    let stamp = rfc3339(now);
+    let select = |p: &crate::api::Pod| {
+        name.is_none_or(|n| p.metadata.name == n)
+            && labels.is_none_or(|s| s.matches(&p.metadata.labels))
+    };
+    let usages = crate::metrics::pod_usages(
+        &c.store,
+        &c.config.load,
+        &c.config.served,
+        namespace,
+        &select,
+        now,
+    );
+    usages
+        .iter()
+        .filter_map(|((ns, pn), u)| {
+            let pod = c.store.get::<crate::api::Pod>(&crate::apiserver::ObjKey::new(ns, pn))?;
+            Some(json!({
+                "kind": "PodMetrics", "apiVersion": "metrics.k8s.io/v1beta1",
+                "metadata": {"name": pn, "namespace": ns, "creationTimestamp": stamp, "labels": pod.metadata.labels},
+                "timestamp": stamp, "window": WINDOW,
+                "containers": containers(pod, *u),
+            }))
+        })
+        .collect()
 }
 
 /// A Pod's reading split among its containers (the first takes what does not divide),

@@ -623,6 +623,48 @@ impl ApiServer {
         })
     }
 
+    /// `/healthz`, `/livez`, `/readyz` (`?verbose` lists the checks).
+    fn health(&mut self, req: &HttpRequest, path: &str) -> Reply {
+        let mut r = self.request(req, Verb::Get, Kind::Pod);
+        r.body = Body::Path(path.to_string());
+        r.trace = None;
+        // `?verbose` has no value: its presence asks for the listing.
+        let verbose = req.param("verbose").is_some();
+        let name = path.trim_start_matches('/');
+        Reply::Response(match self.cluster.call(r) {
+            Ok(_) => {
+                let h = health::answer(self.cluster.unavailable(), name, verbose).unwrap_or(
+                    health::Health {
+                        code: 503,
+                        body: String::new(),
+                    },
+                );
+                HttpResponse::text(h.code, h.body)
+            }
+            Err(e) => HttpResponse::json(e.code, &status_of(&e, None, "")),
+        })
+    }
+
+    /// `/metrics`: authorized first (`system:monitoring`, or the admin), then the page:
+    /// this very request is counted on the next scrape, as upstream's is.
+    fn metrics_page(&mut self, req: &HttpRequest, path: &str) -> Reply {
+        let mut r = self.request(req, Verb::Get, Kind::Pod);
+        r.body = Body::Path(path.to_string());
+        r.trace = None;
+        Reply::Response(match self.cluster.call(r) {
+            Ok(_) => {
+                let text = crate::apiserver::metrics::prometheus(
+                    self.cluster.request_counts(),
+                    &self.cluster.store,
+                );
+                let mut resp = HttpResponse::text(200, text);
+                resp.content_type = "text/plain; version=0.0.4; charset=utf-8".into();
+                resp
+            }
+            Err(e) => HttpResponse::json(e.code, &status_of(&e, None, "")),
+        })
+    }
+
     fn route(&mut self, req: &HttpRequest) -> Reply {
         if let Some(refused) = self.filters(req) {
             return Reply::Response(refused);
@@ -649,44 +691,8 @@ impl ApiServer {
             "/openapi/v3" => {
                 return self.non_resource(req, &path, get, discovery::openapi_index(), JSON)
             }
-            "/healthz" | "/livez" | "/readyz" => {
-                let mut r = self.request(req, get, Kind::Pod);
-                r.body = Body::Path(path.clone());
-                r.trace = None;
-                // `?verbose` has no value: its presence asks for the listing.
-                let verbose = req.param("verbose").is_some();
-                let name = path.trim_start_matches('/');
-                return Reply::Response(match self.cluster.call(r) {
-                    Ok(_) => {
-                        let h = health::answer(self.cluster.unavailable(), name, verbose)
-                            .unwrap_or(health::Health {
-                                code: 503,
-                                body: String::new(),
-                            });
-                        HttpResponse::text(h.code, h.body)
-                    }
-                    Err(e) => HttpResponse::json(e.code, &status_of(&e, None, "")),
-                });
-            }
-            "/metrics" => {
-                let mut r = self.request(req, get, Kind::Pod);
-                r.body = Body::Path(path.clone());
-                r.trace = None;
-                // Authorized first (`system:monitoring`, or the admin), then the page:
-                // this very request is counted on the next scrape, as upstream's is.
-                return Reply::Response(match self.cluster.call(r) {
-                    Ok(_) => {
-                        let text = crate::apiserver::metrics::prometheus(
-                            self.cluster.request_counts(),
-                            &self.cluster.store,
-                        );
-                        let mut resp = HttpResponse::text(200, text);
-                        resp.content_type = "text/plain; version=0.0.4; charset=utf-8".into();
-                        resp
-                    }
-                    Err(e) => HttpResponse::json(e.code, &status_of(&e, None, "")),
-                });
-            }
+            "/healthz" | "/livez" | "/readyz" => return self.health(req, &path),
+            "/metrics" => return self.metrics_page(req, &path),
             SIM_PATH => return self.sim(req),
             _ => {}
         }
