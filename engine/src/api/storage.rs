@@ -304,6 +304,11 @@ const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 
 /// Standard base64 with padding, as a Secret's `data` holds its values.
 pub fn base64_encode(bytes: &[u8]) -> String {
+    base64_encode_with(bytes, B64, true)
+}
+
+/// Base64 in `alphabet` (standard, or URL-safe as a continue token's), padded or not.
+pub fn base64_encode_with(bytes: &[u8], alphabet: &[u8; 64], pad: bool) -> String {
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
         let b = [
@@ -314,8 +319,8 @@ pub fn base64_encode(bytes: &[u8]) -> String {
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for i in 0..4 {
             if i <= chunk.len() {
-                out.push(B64[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
+                out.push(alphabet[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else if pad {
                 out.push('=');
             }
         }

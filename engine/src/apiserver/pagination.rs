@@ -92,20 +92,7 @@ pub fn encode_continue(start: &str, rv: u64) -> String {
         "{{\"v\":\"meta.k8s.io/v1\",\"rv\":{rv},\"start\":{}}}",
         serde_json::Value::from(start)
     );
-    let bytes = json.as_bytes();
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..=chunk.len() {
-            out.push(URL_SAFE[((n >> (18 - 6 * i)) & 63) as usize] as char);
-        }
-    }
-    out
+    crate::api::base64_encode_with(json.as_bytes(), URL_SAFE, false)
 }
 
 /// `DecodeContinue`: the key to start from and the resourceVersion, or the error in

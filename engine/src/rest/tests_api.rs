@@ -88,16 +88,7 @@ fn error_bodies_name_what_upstreams_do() {
 
 /// Create ConfigMaps `cm-0`… in `default`.
 fn config_maps(s: &mut ApiServer, n: usize) {
-    for i in 0..n {
-        let body =
-            format!(r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"cm-{i}"}}}}"#);
-        let r = with_body(
-            req("POST", "/api/v1/namespaces/default/configmaps"),
-            "application/json",
-            &body,
-        );
-        assert_eq!(call(s, &r).0, 201);
-    }
+    config_maps_from(s, 0, n);
 }
 
 fn names(list: &Value) -> Vec<String> {
