@@ -32,11 +32,7 @@ fn metrics_count_every_request_the_components_informers_included_for_whoever_may
         "{text}"
     );
     // Not every user may: `system:monitoring` is a group of its own.
-    let mut alice = req("GET", "/metrics");
-    alice
-        .headers
-        .push(("impersonate-user".into(), "alice".into()));
-    let (code, st) = call(&mut s, &alice);
+    let (code, st) = call(&mut s, &as_alice(req("GET", "/metrics")));
     assert_eq!(code, 403);
     assert_eq!(
         st["message"],
@@ -84,6 +80,12 @@ fn error_bodies_name_what_upstreams_do() {
     );
     assert_eq!(st["details"]["kind"], "DeleteOptions");
     assert_eq!(st["details"]["group"], "meta.k8s.io");
+}
+
+/// The request, sent as alice (who may do little).
+fn as_alice(mut r: HttpRequest) -> HttpRequest {
+    r.headers.push(("impersonate-user".into(), "alice".into()));
+    r
 }
 
 /// Create ConfigMaps `cm-0`… in `default`.
@@ -308,11 +310,10 @@ fn metrics_k8s_io_serves_node_and_pod_metrics_behind_the_door() {
     assert_eq!(code, 404);
     assert_eq!(st["message"], "podmetrics.metrics.k8s.io \"web\" not found");
     // RBAC decides first, on the group and resource.
-    let mut alice = req("GET", "/apis/metrics.k8s.io/v1beta1/nodes");
-    alice
-        .headers
-        .push(("impersonate-user".into(), "alice".into()));
-    let (code, st) = call(&mut s, &alice);
+    let (code, st) = call(
+        &mut s,
+        &as_alice(req("GET", "/apis/metrics.k8s.io/v1beta1/nodes")),
+    );
     assert_eq!(code, 403);
     assert_eq!(
         st["message"],

@@ -15,6 +15,7 @@ pub mod plugins;
 pub mod preemption;
 mod queue;
 pub mod schedule_one;
+pub mod spread_cache;
 pub mod topology;
 
 pub use schedule_one::{fit_error, num_feasible_nodes_to_find};
@@ -150,7 +151,7 @@ pub struct Scheduler {
     cycles: u64,
     last_cycled: Option<(ObjKey, SimTime)>,
     /// The default spread's counts per ReplicaSet between cycles.
-    spread_cache: topology::SpreadCache,
+    spread_cache: spread_cache::SpreadCache,
 }
 
 fn pod_priority(p: &Pod) -> i64 {

@@ -419,7 +419,7 @@ pub fn prioritize_nodes(
     pod: &Pod,
     req: &PodRequests,
     f: &mut Filtered<'_>,
-    cache: &mut topology::SpreadCache,
+    cache: &mut super::spread_cache::SpreadCache,
 ) {
     let feasible_nodes: Vec<&Node> = f.feasible.iter().map(|i| f.nodes[*i]).collect();
     let mut taint_scores: Vec<i64> = feasible_nodes

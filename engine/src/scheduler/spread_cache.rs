@@ -1,0 +1,160 @@
+//! The default topology spread's counts per ReplicaSet, kept between scheduling cycles
+//! (see [`SpreadCache`]); [`super::topology`] scores with them.
+
+use crate::api::*;
+use crate::apiserver::fxhash::FxHashMap;
+use crate::apiserver::Store;
+use std::collections::BTreeMap;
+
+/// The system defaults' PreScore counts of each ReplicaSet, kept between scheduling
+/// cycles and brought up to date from the writes since (the store's watch log), so a
+/// cycle costs the writes since the last one and the nodes, not every Pod of the
+/// ReplicaSet: scheduling n Pods of one ReplicaSet was quadratic in n. Derived data:
+/// a copy of the scheduler (a snapshot) starts empty and counts afresh.
+#[derive(Debug, Default)]
+pub struct SpreadCache {
+    by_rs: FxHashMap<String, OwnedCounts>,
+}
+
+impl Clone for SpreadCache {
+    fn clone(&self) -> Self {
+        SpreadCache::default()
+    }
+}
+
+/// One ReplicaSet's bound, live, matching Pods: each Pod's node, and the count per node.
+#[derive(Debug, Default)]
+pub struct OwnedCounts {
+    /// The watch log's length when last brought up to date, and that write's version.
+    seen: (usize, u64),
+    /// Each counted Pod's node.
+    node_of: FxHashMap<crate::apiserver::ObjKey, String>,
+    /// Counted Pods per node (no zero entries).
+    pub(super) per_node: BTreeMap<String, i64>,
+}
+
+/// ReplicaSets whose counts are kept at most; past it they are counted afresh.
+const SPREAD_CACHE_SETS: usize = 256;
+
+impl SpreadCache {
+    /// `rs`'s counts, up to date with the store.
+    pub(super) fn owned(&mut self, store: &Store, rs: &ReplicaSet) -> &OwnedCounts {
+        if self.by_rs.len() >= SPREAD_CACHE_SETS && !self.by_rs.contains_key(&rs.metadata.uid) {
+            self.by_rs.clear();
+        }
+        let log = &store.log;
+        let last_rv = |i: usize| {
+            i.checked_sub(1)
+                .and_then(|i| log.get(i))
+                .map_or(0, |e| e.resource_version)
+        };
+        let c = self.by_rs.entry(rs.metadata.uid.clone()).or_default();
+        let (seen, rv) = c.seen;
+        // A log that is not the one counted from (compacted past it, or another
+        // store's): count afresh.
+        if seen == 0 || seen < log.first_kept() || seen > log.len() || last_rv(seen) != rv {
+            *c = OwnedCounts::default();
+            for obj in store.dependent_objects(&rs.metadata.uid) {
+                if let Some(p) = Pod::from_object(obj) {
+                    c.set(
+                        crate::apiserver::ObjKey::of(&p.metadata),
+                        counted_node(p, rs),
+                    );
+                }
+            }
+        } else {
+            for e in log.since(seen) {
+                if e.kind == Kind::Pod {
+                    let now = store.get::<Pod>(&e.key).and_then(|p| counted_node(p, rs));
+                    c.set(e.key.clone(), now);
+                }
+            }
+        }
+        c.seen = (log.len(), last_rv(log.len()));
+        c
+    }
+}
+
+impl OwnedCounts {
+    /// The Pod at `key` counts on `node` now (None: not at all).
+    fn set(&mut self, key: crate::apiserver::ObjKey, node: Option<String>) {
+        if self.node_of.get(&key) == node.as_ref() {
+            return;
+        }
+        if let Some(old) = self.node_of.remove(&key) {
+            if let Some(n) = self.per_node.get_mut(&old) {
+                *n -= 1;
+                if *n == 0 {
+                    self.per_node.remove(&old);
+                }
+            }
+        }
+        if let Some(n) = node {
+            *self.per_node.entry(n.clone()).or_default() += 1;
+            self.node_of.insert(key, n);
+        }
+    }
+}
+
+/// The node `p` counts on for its ReplicaSet's defaults, as the topology's
+/// `count_owned` counts it: a dependent of `rs` in its namespace, bound, live, and matching its
+/// selector.
+fn counted_node(p: &Pod, rs: &ReplicaSet) -> Option<String> {
+    let owned = p
+        .metadata
+        .owner_references
+        .iter()
+        .any(|r| r.uid == rs.metadata.uid);
+    (owned
+        && !p.spec.node_name.is_empty()
+        && p.metadata.namespace == rs.metadata.namespace
+        && !p.metadata.is_deleting()
+        && !p.is_terminal()
+        && rs.spec.selector.matches(&p.metadata.labels))
+    .then(|| p.spec.node_name.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::Cluster;
+
+    #[test]
+    fn the_counts_kept_between_cycles_equal_a_fresh_count_through_scale_deletes_and_relabels() {
+        let mut c = Cluster::with_default_nodes(3);
+        c.create_deployment("web", "nginx:1.27", 40, "10m", "16Mi")
+            .expect("create web");
+        let mut cache = SpreadCache::default();
+        let check = |c: &Cluster, cache: &mut SpreadCache| {
+            let rs = c.store.list::<ReplicaSet>().next().expect("a ReplicaSet");
+            let kept = cache.owned(&c.store, rs).per_node.clone();
+            let fresh = SpreadCache::default().owned(&c.store, rs).per_node.clone();
+            assert_eq!(kept, fresh);
+            kept.values().sum::<i64>()
+        };
+        c.advance(1_000);
+        check(&c, &mut cache);
+        c.advance(60_000);
+        assert_eq!(check(&c, &mut cache), 40);
+        // Deleted, relabelled out of the selector, scaled down: each write is seen.
+        let pods: Vec<String> = c
+            .store
+            .list::<Pod>()
+            .map(|p| p.metadata.name.clone())
+            .take(3)
+            .collect();
+        let mut run = |line: &str| {
+            let o = crate::command::run(&mut c, line, None, &crate::command::NoFiles);
+            assert!(o.ok, "{line}: {}", o.output);
+        };
+        run(&format!("kubectl delete pod {} --wait=false", pods[0]));
+        run(&format!(
+            "kubectl label pod {} app=other --overwrite",
+            pods[1]
+        ));
+        run("kubectl scale deployment web --replicas=30");
+        assert!(check(&c, &mut cache) < 40);
+        c.advance(60_000);
+        check(&c, &mut cache);
+    }
+}
