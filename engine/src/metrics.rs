@@ -99,6 +99,16 @@ pub struct PodUsage {
     pub memory_bytes: i64,
 }
 
+/// The readings of every Pod in the cluster (what node usage sums).
+pub fn all_pod_usages(
+    store: &Store,
+    load: &Load,
+    served: &Served,
+    now: SimTime,
+) -> BTreeMap<(String, String), PodUsage> {
+    pod_usages(store, load, served, None, &|_| true, now)
+}
+
 /// What a node's own daemons (the kubelet, the runtime) use besides its Pods.
 pub const NODE_DAEMONS: PodUsage = PodUsage {
     cpu_milli: 100,

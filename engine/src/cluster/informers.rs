@@ -332,7 +332,10 @@ impl Cluster {
                 }
             }
         }
-        let who = informer_client(loops[0]);
+        let Some(&first) = loops.first() else {
+            return;
+        };
+        let who = informer_client(first);
         let Err(line) = self.list_and_watch(&who, &kinds, None) else {
             return;
         };

@@ -129,14 +129,7 @@ fn node_metrics(
 ) -> Vec<Value> {
     let now = c.now();
     let stamp = rfc3339(now);
-    let all = crate::metrics::pod_usages(
-        &c.store,
-        &c.config.load,
-        &c.config.served,
-        None,
-        &|_| true,
-        now,
-    );
+    let all = crate::metrics::all_pod_usages(&c.store, &c.config.load, &c.config.served, now);
     c.store
         .list::<crate::api::Node>()
         .filter(|n| name.is_none_or(|x| n.metadata.name == x))

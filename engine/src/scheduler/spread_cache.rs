@@ -96,22 +96,26 @@ impl OwnedCounts {
     }
 }
 
-/// The node `p` counts on for its ReplicaSet's defaults, as the topology's
-/// `count_owned` counts it: a dependent of `rs` in its namespace, bound, live, and matching its
-/// selector.
-fn counted_node(p: &Pod, rs: &ReplicaSet) -> Option<String> {
+/// Whether `p` counts for its ReplicaSet's defaults: a dependent of `rs` in its
+/// namespace, bound, live, and matching its selector. The one predicate of both counts,
+/// the kept one here and the topology's fresh `count_owned`.
+pub(super) fn counts_for_owner(p: &Pod, rs: &ReplicaSet) -> bool {
     let owned = p
         .metadata
         .owner_references
         .iter()
         .any(|r| r.uid == rs.metadata.uid);
-    (owned
+    owned
         && !p.spec.node_name.is_empty()
         && p.metadata.namespace == rs.metadata.namespace
         && !p.metadata.is_deleting()
         && !p.is_terminal()
-        && rs.spec.selector.matches(&p.metadata.labels))
-    .then(|| p.spec.node_name.clone())
+        && rs.spec.selector.matches(&p.metadata.labels)
+}
+
+/// The node `p` counts on for its ReplicaSet's defaults (None: it does not count).
+fn counted_node(p: &Pod, rs: &ReplicaSet) -> Option<String> {
+    counts_for_owner(p, rs).then(|| p.spec.node_name.clone())
 }
 
 #[cfg(test)]

@@ -365,21 +365,14 @@ impl<'a> PreScoreState<'a> {
     /// The system defaults' PreScore: the owning ReplicaSet's bound Pods that match its
     /// selector, counted from the owner index.
     fn count_owned(&mut self, store: &'a Store, pod: &Pod, rs: &ReplicaSet) {
-        let ns = &pod.metadata.namespace;
         let zoned = self.zoned();
         for obj in store.dependent_objects(&rs.metadata.uid) {
             let Some(p) = Pod::from_object(obj) else {
                 continue;
             };
-            if p.spec.node_name.is_empty()
-                || p.metadata.namespace != *ns
-                || p.metadata.is_deleting()
-                || p.is_terminal()
-            {
-                continue;
-            }
-            // The defaults share one selector: match it once.
-            if !self.constraints[0].selector.matches(&p.metadata.labels) {
+            // The defaults share the ReplicaSet's selector: matched once, with the rest
+            // of what makes a Pod count.
+            if !super::spread_cache::counts_for_owner(p, rs) {
                 continue;
             }
             // The zone domains need the Pod's Node; hostname counts need only its name.

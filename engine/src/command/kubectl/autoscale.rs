@@ -281,14 +281,7 @@ fn top_nodes(
     let now = c.now();
     let headers = vec!["NAME", "CPU(cores)", "CPU(%)", "MEMORY(bytes)", "MEMORY(%)"];
     let mut lines: Vec<TopRow> = Vec::new();
-    let usages = crate::metrics::pod_usages(
-        &c.store,
-        &c.config.load,
-        &c.config.served,
-        None,
-        &|_| true,
-        now,
-    );
+    let usages = crate::metrics::all_pod_usages(&c.store, &c.config.load, &c.config.served, now);
     let nodes = k.list(c, Kind::Node, None, None, &[]).map_err(api)?;
     for n in nodes.iter().filter_map(|o| Node::from_object(o)) {
         if name.as_ref().is_some_and(|x| *x != n.metadata.name) {
