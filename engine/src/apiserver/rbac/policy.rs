@@ -279,8 +279,8 @@ pub fn bootstrap_cluster_roles() -> Vec<ClusterRole> {
 }
 
 /// `controller_policy.go`'s roles for [`CONTROLLER_ACCOUNTS`], and `policy.go`'s
-/// `system:kube-controller-manager`, `system:kube-scheduler`, `system:volume-scheduler`
-/// and `system:node` (v1.33, default feature gates), by name.
+/// `system:kube-controller-manager`, `system:kube-scheduler`, `system:volume-scheduler`,
+/// `system:node` and `system:node-proxier` (v1.33, default feature gates), by name.
 fn component_roles() -> Vec<(String, Vec<PolicyRule>)> {
     let mut out = controller_roles();
     out.push((
@@ -290,6 +290,7 @@ fn component_roles() -> Vec<(String, Vec<PolicyRule>)> {
     out.push(("system:kube-scheduler".into(), kube_scheduler_rules()));
     out.push(("system:volume-scheduler".into(), volume_scheduler_rules()));
     out.push(("system:node".into(), node_rules()));
+    out.push(("system:node-proxier".into(), node_proxier_rules()));
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
@@ -389,6 +390,21 @@ fn volume_scheduler_rules() -> Vec<PolicyRule> {
             &["get", "list", "watch", "update", "patch"],
             &[""],
             &["persistentvolumeclaims"],
+        ),
+    ]
+}
+
+/// `system:node-proxier`: what kube-proxy's informers read (Services, EndpointSlices,
+/// its Node) and its Events.
+fn node_proxier_rules() -> Vec<PolicyRule> {
+    vec![
+        rule(&["list", "watch"], &[""], &["services", "endpoints"]),
+        rule(&["get", "list", "watch"], &[""], &["nodes"]),
+        events_rule(),
+        rule(
+            &["list", "watch"],
+            &["discovery.k8s.io"],
+            &["endpointslices"],
         ),
     ]
 }
@@ -530,6 +546,7 @@ pub fn bootstrap_cluster_role_bindings() -> Vec<ClusterRoleBinding> {
         namespace: String::new(),
     };
     for (name, subjects) in [
+        ("system:node-proxier", vec![user("system:kube-proxy")]),
         (
             "system:kube-controller-manager",
             vec![user("system:kube-controller-manager")],
