@@ -129,7 +129,9 @@ impl Component {
     /// kube-controller-manager runs with `--use-service-account-credentials`), the
     /// scheduler as `system:kube-scheduler`, leader election as
     /// `system:kube-controller-manager`, each kubelet as `system:node:<node>` in
-    /// `system:nodes`. The parts whose roles kubeplay does not model — the API server
+    /// `system:nodes`, each kube-proxy as `system:kube-proxy` (bootstrap policy's
+    /// subject of `system:node-proxier`; kubeadm runs it with a ServiceAccount bound to
+    /// the same role). The parts whose roles kubeplay does not model — the API server
     /// itself, the pod garbage collector, the taint-eviction controller, the GitOps
     /// agent, an import — act in the privileged group, which no RBAC change touches.
     ///
@@ -138,6 +140,10 @@ impl Component {
     pub fn user(&self) -> UserInfo {
         if let Some(node) = self.writer.strip_prefix(writer::KUBELET_PREFIX) {
             return UserInfo::new(&format!("system:node:{node}"), &["system:nodes"]);
+        }
+        if self.writer.starts_with(writer::KUBE_PROXY_PREFIX) {
+            // The user bootstrap policy binds to `system:node-proxier`.
+            return UserInfo::new("system:kube-proxy", &[]);
         }
         let account = match self.writer.as_str() {
             writer::DEPLOYMENT_CONTROLLER => "deployment-controller",
@@ -353,9 +359,17 @@ pub mod writer {
     /// Every kubelet writes as `kubelet/<node>`.
     pub const KUBELET_PREFIX: &str = "kubelet/";
 
+    /// Every kube-proxy reads as `kube-proxy/<node>`.
+    pub const KUBE_PROXY_PREFIX: &str = "kube-proxy/";
+
     /// The kubelet of `node`.
     pub fn kubelet(node: &str) -> String {
         format!("{KUBELET_PREFIX}{node}")
+    }
+
+    /// The kube-proxy of `node`.
+    pub fn kube_proxy(node: &str) -> String {
+        format!("{KUBE_PROXY_PREFIX}{node}")
     }
 }
 

@@ -288,3 +288,24 @@ fn a_relist_the_authorizer_refuses_leaves_the_watch_broken_until_the_role_is_bac
         .count();
     assert_eq!(web, 3);
 }
+
+#[test]
+fn each_kube_proxy_lists_and_watches_as_system_kube_proxy_and_is_refused_without_its_binding() {
+    let mut c = web_cluster(3);
+    // Three kube-proxies, each a LIST and a WATCH of EndpointSlices beside the
+    // EndpointSlice controller's one.
+    assert_eq!(answered(&c, "LIST", Kind::EndpointSlice, 200), 4);
+    assert_eq!(answered(&c, "WATCH", Kind::EndpointSlice, 200), 4);
+    assert_eq!(c.component_refusals(), Vec::<String>::new());
+    sh(&mut c, "kubectl delete clusterrolebinding system:node-proxier");
+    sh(&mut c, "sim node down node-2");
+    sh(&mut c, "sim node up node-2");
+    let refused = c.component_refusals();
+    assert!(
+        refused
+            .iter()
+            .any(|r| r.starts_with("kube-proxy/node-2|list||services")),
+        "{refused:?}"
+    );
+    assert!(refused.iter().all(|r| r.starts_with("kube-proxy/node-2|")), "{refused:?}");
+}

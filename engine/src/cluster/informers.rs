@@ -275,27 +275,33 @@ impl Cluster {
         self.list_and_watch_selected(who, kinds, from, &[])
     }
 
-    /// [`Self::list_and_watch`] with a field selector per kind (a kubelet watches its
-    /// own Pods and its own Node).
+    /// [`Self::list_and_watch`] with selectors per kind (a kubelet watches its own Pods
+    /// and its own Node; kube-proxy its own Node and the slices of proxied Services).
     pub(super) fn list_and_watch_selected(
         &mut self,
         who: &Component,
         kinds: &[Kind],
         from: Option<u64>,
-        selectors: &[(Kind, &str)],
+        selectors: &[InformerSelector],
     ) -> Result<(), String> {
         let user = who.user();
         for &kind in kinds {
-            let fields = selectors
-                .iter()
-                .find(|(k, _)| *k == kind)
-                .and_then(|(k, s)| crate::apiserver::selectors::parse_field_selector(*k, s).ok())
+            let selector = selectors.iter().find(|s| s.kind == kind);
+            let fields = selector
+                .filter(|s| !s.fields.is_empty())
+                .and_then(|s| {
+                    crate::apiserver::selectors::parse_field_selector(kind, &s.fields).ok()
+                })
                 .unwrap_or_default();
+            let labels = selector
+                .filter(|s| !s.labels.is_empty())
+                .and_then(|s| crate::apiserver::selectors::parse_label_selector(&s.labels).ok());
             let request = |verb: Verb| {
                 let mut r =
                     ApiRequest::new(Credentials::Identity(user.clone()), &who.writer, verb, kind);
                 r.cache_authz = true;
                 r.fields = fields.clone();
+                r.labels = labels.clone();
                 r
             };
             let version = match from {
@@ -359,6 +365,37 @@ impl Cluster {
     /// Whether a loop's watch is broken.
     pub fn watch_broken(&self, c: Ctl) -> bool {
         self.controllers.watch(c).broken.is_some()
+    }
+}
+
+/// The selectors an informer lists and watches one kind with (`ListOptions`'
+/// `fieldSelector` and `labelSelector`; empty: none).
+pub(super) struct InformerSelector {
+    /// The kind.
+    pub kind: Kind,
+    /// Its field selector.
+    pub fields: String,
+    /// Its label selector.
+    pub labels: String,
+}
+
+impl InformerSelector {
+    /// A field selector for `kind`.
+    pub fn fields(kind: Kind, fields: String) -> Self {
+        InformerSelector {
+            kind,
+            fields,
+            labels: String::new(),
+        }
+    }
+
+    /// A label selector for `kind`.
+    pub fn labels(kind: Kind, labels: &str) -> Self {
+        InformerSelector {
+            kind,
+            fields: String::new(),
+            labels: labels.into(),
+        }
     }
 }
 

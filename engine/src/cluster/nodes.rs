@@ -1,6 +1,7 @@
 //! Nodes and the faults a learner injects into them: add, power off and on, partition,
 //! remove; crash, hang, OOM-kill or un-ready a Pod's containers; refuse or crash images.
 //! Each reaches the node's kubelet (or the world's fault registry), never the store.
+use super::informers::InformerSelector;
 use super::*;
 
 impl Cluster {
@@ -22,7 +23,7 @@ impl Cluster {
         let (requests, timers) = k.register(self.now);
         self.kubelets.insert(name.to_string(), k);
         // A new kube-proxy starts with the current rules.
-        self.proxies.node_restarted(name);
+        self.kube_proxy_started(name);
         // Timers about this node name (a removed node's evictions) change class.
         self.recount_foreground();
         let comp = kubelet_component(name);
@@ -165,7 +166,7 @@ impl Cluster {
             self.recount_foreground();
             self.kubelet_output(name, out);
             // Its kube-proxy's watch reconnects: it relists and programs the rules.
-            self.proxies.node_restarted(name);
+            self.kube_proxy_started(name);
             return Ok(());
         }
         if k.up {
@@ -185,7 +186,7 @@ impl Cluster {
             None => {}
         }
         let (requests, timers) = k.power_on(&self.store, self.now);
-        self.proxies.node_restarted(name);
+        self.kube_proxy_started(name);
         self.recount_foreground();
         let _ = self.apply(&kubelet_component(name), requests);
         self.kubelet_list_and_watch(name);
@@ -199,11 +200,36 @@ impl Cluster {
     /// refused, the refusal is kept with the components' others
     /// ([`Cluster::component_refusals`]).
     fn kubelet_list_and_watch(&mut self, name: &str) {
-        let pods = format!("spec.nodeName={name}");
-        let node = format!("metadata.name={name}");
-        let selectors = [(Kind::Pod, pods.as_str()), (Kind::Node, node.as_str())];
+        let selectors = [
+            InformerSelector::fields(Kind::Pod, format!("spec.nodeName={name}")),
+            InformerSelector::fields(Kind::Node, format!("metadata.name={name}")),
+        ];
         let kinds = [Kind::Pod, Kind::Node, Kind::Service];
         let _ = self.list_and_watch_selected(&kubelet_component(name), &kinds, None, &selectors);
+    }
+
+    /// A node's kube-proxy starts (or its watch reconnects): it programs the current
+    /// rules, after its informers list and watch through the door as
+    /// `system:kube-proxy`: Services and EndpointSlices without a proxy name or the
+    /// headless label (`NewProxyServer`'s `WithTweakListOptions`), and its own Node.
+    /// `system:node-proxier` allows them; were one refused, the refusal is kept with
+    /// the components' others ([`Cluster::component_refusals`]).
+    pub(super) fn kube_proxy_started(&mut self, name: &str) {
+        self.proxies.node_restarted(name);
+        const PROXIED: &str =
+            "!service.kubernetes.io/headless,!service.kubernetes.io/service-proxy-name";
+        let selectors = [
+            InformerSelector::labels(Kind::Service, PROXIED),
+            InformerSelector::labels(Kind::EndpointSlice, PROXIED),
+            InformerSelector::fields(Kind::Node, format!("metadata.name={name}")),
+        ];
+        let kinds = [Kind::Service, Kind::EndpointSlice, Kind::Node];
+        let who = Component {
+            writer: writer::kube_proxy(name),
+            event_component: "kube-proxy".into(),
+            host: name.into(),
+        };
+        let _ = self.list_and_watch_selected(&who, &kinds, None, &selectors);
     }
 
     /// What a kubelet produced: its timers are armed and its requests sent — or held

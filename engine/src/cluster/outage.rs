@@ -168,7 +168,7 @@ impl Cluster {
         }
         let out = k.heal(&self.store, now);
         self.kubelet_output(name, out);
-        self.proxies.node_restarted(name);
+        self.kube_proxy_started(name);
         self.recount_foreground();
     }
 
