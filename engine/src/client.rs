@@ -164,6 +164,8 @@ impl Component {
             writer::PV_PROTECTION_CONTROLLER => "pv-protection-controller",
             writer::HPA_CONTROLLER => "horizontal-pod-autoscaler",
             writer::TTL_AFTER_FINISHED_CONTROLLER => "ttl-after-finished-controller",
+            writer::SERVICE_ACCOUNT_CONTROLLER => "service-account-controller",
+            writer::ROOT_CA_CERT_PUBLISHER => "root-ca-cert-publisher",
             writer::DEFAULT_SCHEDULER => return UserInfo::new("system:kube-scheduler", &[]),
             writer::KUBE_CONTROLLER_MANAGER => {
                 return UserInfo::new("system:kube-controller-manager", &[])
@@ -348,6 +350,10 @@ pub mod writer {
     pub const PVC_PROTECTION_CONTROLLER: &str = "pvc-protection-controller";
     /// The PV protection controller's writer.
     pub const PV_PROTECTION_CONTROLLER: &str = "pv-protection-controller";
+    /// The ServiceAccount controller's writer.
+    pub const SERVICE_ACCOUNT_CONTROLLER: &str = "serviceaccount-controller";
+    /// The root CA publisher's writer.
+    pub const ROOT_CA_CERT_PUBLISHER: &str = "root-ca-cert-publisher";
     /// The writer and Event source.
     pub const DAEMONSET_CONTROLLER: &str = "daemonset-controller";
     /// The writer and Event source.

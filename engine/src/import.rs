@@ -134,6 +134,7 @@ const ORDER: &[Kind] = &[
     Kind::PersistentVolumeClaim,
     Kind::ConfigMap,
     Kind::Secret,
+    Kind::ServiceAccount,
     Kind::ClusterRole,
     Kind::ClusterRoleBinding,
     Kind::Role,

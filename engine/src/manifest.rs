@@ -250,6 +250,7 @@ fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String,
         Kind::StorageClass => Object::StorageClass(typed(value)?),
         Kind::ConfigMap => Object::ConfigMap(typed(value)?),
         Kind::Secret => Object::Secret(typed(value)?),
+        Kind::ServiceAccount => Object::ServiceAccount(typed(value)?),
         Kind::HorizontalPodAutoscaler => Object::HorizontalPodAutoscaler(typed(value)?),
     })
 }

@@ -53,6 +53,7 @@ fn root(kind: Kind) -> &'static str {
         Kind::StorageClass => "V1StorageClass",
         Kind::ConfigMap => "V1ConfigMap",
         Kind::Secret => "V1Secret",
+        Kind::ServiceAccount => "V1ServiceAccount",
         Kind::HorizontalPodAutoscaler => "V2HorizontalPodAutoscaler",
     }
 }

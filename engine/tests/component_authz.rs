@@ -297,7 +297,10 @@ fn each_kube_proxy_lists_and_watches_as_system_kube_proxy_and_is_refused_without
     assert_eq!(answered(&c, "LIST", Kind::EndpointSlice, 200), 4);
     assert_eq!(answered(&c, "WATCH", Kind::EndpointSlice, 200), 4);
     assert_eq!(c.component_refusals(), Vec::<String>::new());
-    sh(&mut c, "kubectl delete clusterrolebinding system:node-proxier");
+    sh(
+        &mut c,
+        "kubectl delete clusterrolebinding system:node-proxier",
+    );
     sh(&mut c, "sim node down node-2");
     sh(&mut c, "sim node up node-2");
     let refused = c.component_refusals();
@@ -307,5 +310,8 @@ fn each_kube_proxy_lists_and_watches_as_system_kube_proxy_and_is_refused_without
             .any(|r| r.starts_with("kube-proxy/node-2|list||services")),
         "{refused:?}"
     );
-    assert!(refused.iter().all(|r| r.starts_with("kube-proxy/node-2|")), "{refused:?}");
+    assert!(
+        refused.iter().all(|r| r.starts_with("kube-proxy/node-2|")),
+        "{refused:?}"
+    );
 }

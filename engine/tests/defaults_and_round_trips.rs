@@ -108,6 +108,7 @@ kind: Pod
 metadata: {name: full}
 spec:
   serviceAccountName: builder
+  automountServiceAccountToken: false
   hostNetwork: true
   hostname: box
   imagePullSecrets: [{name: regcred}]
@@ -146,6 +147,7 @@ spec:
 #[test]
 fn everything_a_user_writes_in_a_pod_survives_the_round_trip_and_only_typos_are_dropped() {
     let mut c = Cluster::with_default_nodes(1);
+    sh(&mut c, "kubectl create serviceaccount builder", None);
     // Under kubectl's default --validate=strict the typo refuses the whole Pod.
     let refused = run(&mut c, "kubectl apply -f -", Some(EVERYTHING), &NoFiles);
     assert!(

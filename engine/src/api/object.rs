@@ -64,11 +64,13 @@ pub enum Kind {
     Secret,
     /// `autoscaling/v2` HorizontalPodAutoscaler.
     HorizontalPodAutoscaler,
+    /// `v1` ServiceAccount.
+    ServiceAccount,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 29] = [
+    pub const ALL: [Kind; 30] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -98,6 +100,7 @@ impl Kind {
         Kind::ConfigMap,
         Kind::Secret,
         Kind::HorizontalPodAutoscaler,
+        Kind::ServiceAccount,
     ];
 
     /// The Kind name, e.g. `ReplicaSet`.
@@ -132,6 +135,7 @@ impl Kind {
             Kind::ConfigMap => "ConfigMap",
             Kind::Secret => "Secret",
             Kind::HorizontalPodAutoscaler => "HorizontalPodAutoscaler",
+            Kind::ServiceAccount => "ServiceAccount",
         }
     }
 
@@ -189,6 +193,7 @@ impl Kind {
             Kind::ConfigMap => "configmaps",
             Kind::Secret => "secrets",
             Kind::HorizontalPodAutoscaler => "horizontalpodautoscalers",
+            Kind::ServiceAccount => "serviceaccounts",
         }
     }
 
@@ -276,6 +281,8 @@ pub enum Object {
     ConfigMap(ConfigMap),
     /// A Secret.
     Secret(Secret),
+    /// A ServiceAccount.
+    ServiceAccount(ServiceAccount),
     /// A HorizontalPodAutoscaler.
     HorizontalPodAutoscaler(Box<HorizontalPodAutoscaler>),
 }
@@ -312,6 +319,7 @@ impl Object {
             Object::StorageClass(_) => Kind::StorageClass,
             Object::ConfigMap(_) => Kind::ConfigMap,
             Object::Secret(_) => Kind::Secret,
+            Object::ServiceAccount(_) => Kind::ServiceAccount,
             Object::HorizontalPodAutoscaler(_) => Kind::HorizontalPodAutoscaler,
         }
     }
@@ -347,6 +355,7 @@ impl Object {
             Object::StorageClass(o) => &o.metadata,
             Object::ConfigMap(o) => &o.metadata,
             Object::Secret(o) => &o.metadata,
+            Object::ServiceAccount(o) => &o.metadata,
             Object::HorizontalPodAutoscaler(o) => &o.metadata,
         }
     }
@@ -382,6 +391,7 @@ impl Object {
             Object::StorageClass(o) => &mut o.metadata,
             Object::ConfigMap(o) => &mut o.metadata,
             Object::Secret(o) => &mut o.metadata,
+            Object::ServiceAccount(o) => &mut o.metadata,
             Object::HorizontalPodAutoscaler(o) => &mut o.metadata,
         }
     }
@@ -417,6 +427,7 @@ impl Object {
             Object::StorageClass(o) => serde_json::to_value(o),
             Object::ConfigMap(o) => serde_json::to_value(o),
             Object::Secret(o) => serde_json::to_value(o),
+            Object::ServiceAccount(o) => serde_json::to_value(o),
             Object::HorizontalPodAutoscaler(o) => serde_json::to_value(o),
         }
         .unwrap_or(serde_json::Value::Null);
@@ -528,4 +539,5 @@ resource!(PersistentVolume, boxed);
 resource!(StorageClass);
 resource!(ConfigMap);
 resource!(Secret);
+resource!(ServiceAccount);
 resource!(HorizontalPodAutoscaler, boxed);

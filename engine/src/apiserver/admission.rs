@@ -1,6 +1,6 @@
 //! Admission on create: defaulting, `DefaultTolerationSeconds`, `Priority` and the
-//! ServiceAccount plugin's default account (not its token volume: kubeplay models no
-//! ServiceAccount objects or tokens).
+//! ServiceAccount plugin's default account name (its lookup and token volume are in
+//! `service_account`).
 //!
 //! Upstream: `plugin/pkg/admission/serviceaccount/admission.go`,
 //! `plugin/pkg/admission/defaulttolerationseconds/admission.go`,

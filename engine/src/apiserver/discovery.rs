@@ -109,6 +109,17 @@ pub const SERVED: &[Served] = &[
         subresources: &[],
     },
     Served {
+        kind: Kind::ServiceAccount,
+        short_names: &["sa"],
+        categories: &[],
+        subresources: &[(
+            "token",
+            "authentication.k8s.io/v1",
+            "TokenRequest",
+            &["create"],
+        )],
+    },
+    Served {
         kind: Kind::ResourceQuota,
         short_names: &["quota"],
         categories: &[],

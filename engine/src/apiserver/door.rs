@@ -159,6 +159,14 @@ impl ApiServer {
             })
         } else if let Body::Review(r) = &req.body {
             Ok(review(store, &user, r))
+        } else if let Body::TokenRequest(spec) = &req.body {
+            super::service_account::issue_token(store, rng, now, &req.namespace, &req.name, spec)
+                .map(|t| ApiResponse {
+                    code: 201,
+                    revision: store.revision(),
+                    review: Some(ReviewAnswer::Token(t)),
+                    ..Default::default()
+                })
         } else if req.verb.reads() {
             read(store, backend, &req)
         } else {
@@ -191,6 +199,20 @@ impl ApiServer {
     ) -> Result<UserInfo, ApiError> {
         let me = match &req.credentials {
             Credentials::Identity(u) => u.clone(),
+            // A JWT is a ServiceAccount's token; anything else names a kubeconfig user.
+            Credentials::Token(token) if super::service_account::is_jwt(token) => {
+                match super::service_account::authenticate_token(store, now, token) {
+                    Some(u) => u,
+                    None => {
+                        let e = unauthorized();
+                        if let Some(command) = &req.trace {
+                            self.requests
+                                .push(trace::refused(now, command, "", None, attrs, &e));
+                        }
+                        return Err(e);
+                    }
+                }
+            }
             Credentials::Token(name) => match authenticate(name) {
                 Some(u) => u,
                 None => {

@@ -46,6 +46,7 @@ mod pod_subresources;
 pub mod quota;
 pub mod rbac;
 pub mod selectors;
+pub mod service_account;
 pub mod services;
 mod storage;
 mod usage;
@@ -417,6 +418,31 @@ impl Store {
     /// An empty store.
     pub fn new() -> Self {
         Store::default()
+    }
+
+    /// An empty store with the `default` ServiceAccount of the namespaces unit tests
+    /// use, as a cluster has them, so that their Pods pass ServiceAccount admission.
+    #[cfg(test)]
+    pub fn for_tests() -> Self {
+        let mut s = Store::default();
+        let mut rng = crate::rng::Rng::new(0x5a);
+        for ns in ["default", "kube-system", "prod", "team-a", "team-b", "dev"] {
+            let sa = ServiceAccount {
+                metadata: ObjectMeta {
+                    name: "default".into(),
+                    namespace: ns.into(),
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            let _ = s.create(
+                0,
+                &mut rng,
+                Object::ServiceAccount(sa),
+                "serviceaccount-controller",
+            );
+        }
+        s
     }
 
     /// The current store revision (the newest resourceVersion).

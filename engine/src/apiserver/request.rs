@@ -103,6 +103,8 @@ pub enum Body {
     Aggregated(&'static crate::apiserver::discovery::Virtual),
     /// A delete's options.
     Delete(DeleteOptions),
+    /// A TokenRequest for the ServiceAccount named (`serviceaccounts/NAME/token`).
+    TokenRequest(crate::apiserver::service_account::TokenRequestSpec),
     /// A binding to this node.
     Bind(String),
     /// An Event the client's recorder sends (the API server correlates repeats into
@@ -178,6 +180,8 @@ pub enum ReviewAnswer {
     Rules(Vec<(String, PolicyRule)>, Vec<String>),
     /// The user as authenticated.
     WhoAmI(UserInfo),
+    /// A TokenRequest's answer: the token issued.
+    Token(crate::apiserver::service_account::TokenRequestStatus),
 }
 
 /// One request to the API server.

@@ -20,7 +20,8 @@ fn pod(name: &str) -> Object {
 
 #[test]
 fn create_assigns_uid_timestamp_resource_version_and_generation() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
+    let before = s.revision();
     let mut rng = Rng::new(1);
     let ch = s.create(1500, &mut rng, pod("a"), "kubectl").unwrap();
     let m = ch
@@ -32,9 +33,10 @@ fn create_assigns_uid_timestamp_resource_version_and_generation() {
     assert_eq!(m.namespace, "default");
     assert_eq!(m.uid.len(), 36);
     assert_eq!(m.creation_timestamp, "2025-01-01T00:00:01Z");
-    assert_eq!(m.resource_version, "1");
+    assert_eq!(m.resource_version, (before + 1).to_string());
     assert_eq!(m.generation, 0, "Pods carry no generation in v1.33");
-    assert_eq!(s.log.get(0).map(|e| e.writer.as_str()), Some("kubectl"));
+    let last = s.log.len() - 1;
+    assert_eq!(s.log.get(last).map(|e| e.writer.as_str()), Some("kubectl"));
     assert_eq!(
         s.create(0, &mut rng, pod("a"), "kubectl")
             .unwrap_err()
@@ -45,7 +47,7 @@ fn create_assigns_uid_timestamp_resource_version_and_generation() {
 
 #[test]
 fn generate_name_gets_five_safe_characters() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(1);
     let mut p = pod("");
     p.meta_mut().generate_name = "web-7c5ddbdf54-".into();
@@ -58,7 +60,7 @@ fn generate_name_gets_five_safe_characters() {
 
 #[test]
 fn generation_moves_only_when_the_spec_changes() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(1);
     let mut d = Deployment::default();
     d.metadata.name = "web".into();
@@ -107,7 +109,7 @@ fn generation_moves_only_when_the_spec_changes() {
 
 #[test]
 fn a_stale_resource_version_is_a_conflict_in_kubectls_words() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(1);
     let first = s
         .create(0, &mut rng, pod("a"), "kubectl")
@@ -127,7 +129,7 @@ fn a_stale_resource_version_is_a_conflict_in_kubectls_words() {
 
 #[test]
 fn deleting_a_missing_object_is_not_found() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let err = s
         .delete(
             0,
@@ -145,7 +147,7 @@ fn deleting_a_missing_object_is_not_found() {
 
 #[test]
 fn an_unscheduled_pod_is_deleted_at_once_and_a_bound_one_gracefully() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(1);
     s.create(0, &mut rng, pod("a"), "x").unwrap();
     s.create(0, &mut rng, pod("b"), "x").unwrap();
@@ -201,7 +203,7 @@ fn an_unscheduled_pod_is_deleted_at_once_and_a_bound_one_gracefully() {
 
 #[test]
 fn admission_adds_the_300_second_not_ready_and_unreachable_tolerations() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(1);
     let Object::Pod(p) = s
         .create(0, &mut rng, pod("a"), "x")
@@ -230,7 +232,7 @@ fn admission_adds_the_300_second_not_ready_and_unreachable_tolerations() {
 
 #[test]
 fn binding_twice_is_refused_and_the_node_index_follows_bindings() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(1);
     s.create(0, &mut rng, pod("a"), "x").unwrap();
     let k = ObjKey::new("default", "a");
@@ -243,7 +245,7 @@ fn binding_twice_is_refused_and_the_node_index_follows_bindings() {
 
 #[test]
 fn identical_events_are_counted_on_one_object() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(1);
     let r = ObjectReference {
         kind: "Pod".into(),
@@ -289,7 +291,7 @@ fn pod_ref(name: &str) -> ObjectReference {
 
 #[test]
 fn a_source_may_send_25_events_about_an_object_then_one_every_five_minutes() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(1);
     let r = pod_ref("a");
     let mut recorded = 0;
@@ -378,7 +380,7 @@ fn a_source_may_send_25_events_about_an_object_then_one_every_five_minutes() {
 
 #[test]
 fn the_tenth_similar_event_with_another_message_within_ten_minutes_is_combined() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(1);
     let r = ObjectReference {
         kind: "ReplicaSet".into(),
@@ -427,7 +429,7 @@ fn the_tenth_similar_event_with_another_message_within_ten_minutes_is_combined()
 
 #[test]
 fn a_deployment_whose_selector_does_not_match_its_labels_is_invalid() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(1);
     let mut d = Deployment::default();
     d.metadata.name = "web".into();
@@ -478,7 +480,7 @@ fn web_deployment() -> Deployment {
 #[test]
 fn both_zero_unavailable_over_100_percent_and_rolling_update_with_recreate_are_invalid_but_a_large_surge_is_not(
 ) {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(1);
     let mut d = web_deployment();
     d.spec.strategy.rolling_update = Some(RollingUpdateDeployment {
@@ -536,7 +538,7 @@ fn both_zero_unavailable_over_100_percent_and_rolling_update_with_recreate_are_i
 
 #[test]
 fn a_quantity_that_does_not_parse_is_a_bad_request() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(1);
     let mut d = web_deployment();
     d.spec.template.spec.containers[0]
@@ -552,7 +554,7 @@ fn a_quantity_that_does_not_parse_is_a_bad_request() {
 
 #[test]
 fn the_selector_of_a_deployment_is_immutable() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(1);
     let created = s
         .create(
@@ -586,7 +588,7 @@ fn the_selector_of_a_deployment_is_immutable() {
 
 #[test]
 fn negative_replicas_a_non_always_restart_policy_and_bad_names_are_invalid() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(1);
     let mut d = web_deployment();
     d.spec.replicas = -1;
@@ -612,7 +614,7 @@ fn negative_replicas_a_non_always_restart_policy_and_bad_names_are_invalid() {
 
 #[test]
 fn the_node_list_by_position_follows_creates_updates_and_deletes_in_name_order() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(1);
     let node = |name: &str| {
         let mut n = Node::default();
@@ -653,7 +655,7 @@ fn the_node_list_by_position_follows_creates_updates_and_deletes_in_name_order()
 fn lookups_by_hash_find_what_the_b_tree_holds_through_creates_updates_and_deletes_even_when_keys_share_a_hash(
 ) {
     // In unit tests the lookup hash keeps four bits: 60 names share 16 hashes.
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(7);
     let names: Vec<String> = (0..60).map(|i| format!("p-{i}")).collect();
     let check = |s: &Store| {
@@ -698,7 +700,7 @@ fn lookups_by_hash_find_what_the_b_tree_holds_through_creates_updates_and_delete
 
 #[test]
 fn the_node_lists_usage_by_position_follows_binds_terminations_deletes_and_node_changes() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(3);
     let node = |name: &str| {
         Object::Node(Box::new(Node {
@@ -758,7 +760,7 @@ fn the_node_lists_usage_by_position_follows_binds_terminations_deletes_and_node_
 
 #[test]
 fn the_node_lists_topology_labels_follow_label_changes() {
-    let mut s = Store::new();
+    let mut s = Store::for_tests();
     let mut rng = Rng::new(3);
     let node = |name: &str, zone: Option<&str>| {
         let mut n = Node::default();

@@ -19,9 +19,17 @@ impl Store {
         writer: &str,
     ) -> Result<Change, ApiError> {
         let kind = obj.kind();
+        // The name admission's refusals give: the generateName before a name is drawn
+        // (`extractResourceName`).
+        let admission_name;
         {
             let meta = obj.meta_mut();
             default_namespace(kind, meta);
+            admission_name = if meta.name.is_empty() {
+                meta.generate_name.clone()
+            } else {
+                meta.name.clone()
+            };
             if meta.name.is_empty() {
                 if meta.generate_name.is_empty() {
                     return Err(ApiError::invalid(
@@ -55,17 +63,57 @@ impl Store {
             }
             _ => None,
         };
-        if let Object::Pod(pod) = &mut obj {
-            let classes: Vec<&PriorityClass> = self.list::<PriorityClass>().collect();
-            if let Err(m) = admission::admit_priority(pod, &classes) {
-                return Err(ApiError {
-                    code: 403,
-                    reason: "Forbidden",
-                    message: format!("pods \"{}\" is forbidden: {m}", pod.metadata.name),
-                    kubectl_message: None,
-                    details: None,
-                });
+        // NamespaceLifecycle, the first admission plugin: a store that tracks namespaces
+        // (every Cluster's does) refuses content in a missing or terminating one; the
+        // bare stores of unit tests track none.
+        if kind.namespaced() && self.count(Kind::Namespace) > 0 {
+            let ns = obj.meta().namespace.clone();
+            match self.get::<Namespace>(&ObjKey::new("", &ns)) {
+                None => return Err(ApiError::not_found(Kind::Namespace, &ns)),
+                Some(n) if n.metadata.is_deleting() => {
+                    return Err(ApiError {
+                        code: 403,
+                        reason: "Forbidden",
+                        message: format!(
+                            "{} \"{}\" is forbidden: unable to create new content in namespace {ns} because it is being terminated",
+                            kind.qualified_resource(),
+                            admission_name
+                        ),
+                        kubectl_message: None,
+                        details: None,
+                    })
+                }
+                Some(_) => {}
             }
+        }
+        if let Object::Pod(pod) = &mut obj {
+            let forbidden = |m: String| ApiError {
+                code: 403,
+                reason: "Forbidden",
+                message: format!("pods \"{admission_name}\" is forbidden: {m}"),
+                kubectl_message: None,
+                details: None,
+            };
+            let account = self.get::<ServiceAccount>(&ObjKey::new(
+                &pod.metadata.namespace,
+                &pod.spec.service_account_name,
+            ));
+            // The volume's random characters come from a stream of their own, seeded by
+            // the Pod's key and the revision: upstream draws them from the plugin's own
+            // source, and the cluster's seeded stream (names, scheduling ties) stays
+            // what it was before the plugin mounted tokens.
+            let mut own = {
+                use std::hash::Hasher;
+                let mut h = super::fxhash::FxHasher::default();
+                h.write(pod.metadata.namespace.as_bytes());
+                h.write(pod.metadata.name.as_bytes());
+                h.write_u64(self.revision());
+                Rng::new(h.finish())
+            };
+            super::service_account::admit_pod(pod, account, &mut || own.safe_string(5))
+                .map_err(forbidden)?;
+            let classes: Vec<&PriorityClass> = self.list::<PriorityClass>().collect();
+            admission::admit_priority(pod, &classes).map_err(forbidden)?;
         }
         // DefaultStorageClass (mutating): a claim that names no class gets the default
         // one (the newest, when several are marked); StorageObjectInUseProtection
@@ -110,28 +158,6 @@ impl Store {
             }
         }
         validation::validate(&obj, None)?;
-        // A store that tracks namespaces (every Cluster's does) refuses content in a
-        // missing or terminating one; the bare stores of unit tests track none.
-        if kind.namespaced() && self.count(Kind::Namespace) > 0 {
-            let ns = obj.meta().namespace.clone();
-            match self.get::<Namespace>(&ObjKey::new("", &ns)) {
-                None => return Err(ApiError::not_found(Kind::Namespace, &ns)),
-                Some(n) if n.metadata.is_deleting() => {
-                    return Err(ApiError {
-                        code: 403,
-                        reason: "Forbidden",
-                        message: format!(
-                            "{} \"{}\" is forbidden: unable to create new content in namespace {ns} because it is being terminated",
-                            kind.qualified_resource(),
-                            obj.meta().name
-                        ),
-                        kubectl_message: None,
-                        details: None,
-                    })
-                }
-                Some(_) => {}
-            }
-        }
         // LimitRanger (validating): each range's min, max and ratio.
         if let Object::Pod(pod) = &obj {
             let ranges = self.limit_ranges(&pod.metadata.namespace);

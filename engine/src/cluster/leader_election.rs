@@ -390,6 +390,9 @@ impl Cluster {
                 },
             );
         }
+        if e == Elected::ControllerManager {
+            self.ensure_controller_accounts();
+        }
         // Its loops' informers list and watch before they run anything.
         self.start_informers(e);
         let now = self.now;
@@ -397,6 +400,42 @@ impl Cluster {
             self.push_timer(now, t);
         }
         self.recount_foreground();
+    }
+
+    /// kube-controller-manager starts its controllers, each with the credentials of
+    /// its ServiceAccount in `kube-system` (`--use-service-account-credentials`): the
+    /// client builder gets that account, or creates it (`SAControllerClientBuilder`'s
+    /// `getOrCreateServiceAccount`).
+    fn ensure_controller_accounts(&mut self) {
+        let missing: Vec<Object> = crate::apiserver::rbac::CONTROLLER_ACCOUNTS
+            .iter()
+            .filter(|name| {
+                self.store
+                    .get::<ServiceAccount>(&ObjKey::new("kube-system", name))
+                    .is_none()
+            })
+            .map(|name| {
+                Object::ServiceAccount(ServiceAccount {
+                    metadata: ObjectMeta {
+                        name: name.to_string(),
+                        namespace: "kube-system".into(),
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                })
+            })
+            .collect();
+        if missing.is_empty() {
+            return;
+        }
+        // Their uids from an RNG of their own, so that neither the cluster's seeded
+        // stream nor the elections' (who wins the next Lease) moves.
+        let salt = 0x6b63_6d73 ^ self.store.revision();
+        self.create_as(
+            crate::client::writer::KUBE_CONTROLLER_MANAGER,
+            salt,
+            missing,
+        );
     }
 
     fn stop_leading(&mut self, e: Elected) {

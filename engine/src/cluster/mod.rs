@@ -172,8 +172,37 @@ impl Cluster {
                 crate::controllers::volume::default_storage_class(),
             )],
         );
+        c.create_namespace_defaults();
         c.start_leader_election();
         c
+    }
+
+    /// What a cluster's first namespaces hold by the time anyone uses it: the
+    /// `default` ServiceAccount (the ServiceAccount controller's) and the
+    /// `kube-root-ca.crt` ConfigMap (the root CA publisher's), so a Pod created at
+    /// once finds its account. Their uids come from an RNG of their own.
+    fn create_namespace_defaults(&mut self) {
+        use crate::controllers::{root_ca_publisher, service_account};
+        let namespaces: Vec<String> = self
+            .store
+            .list::<Namespace>()
+            .map(|n| n.metadata.name.clone())
+            .collect();
+        let accounts = namespaces.iter().map(|ns| {
+            Object::ServiceAccount(ServiceAccount {
+                metadata: ObjectMeta {
+                    name: service_account::DEFAULT_SERVICE_ACCOUNT.into(),
+                    namespace: ns.clone(),
+                    ..Default::default()
+                },
+                ..Default::default()
+            })
+        });
+        self.create_as(writer::SERVICE_ACCOUNT_CONTROLLER, 0x7361_6363, accounts);
+        let maps = namespaces
+            .iter()
+            .map(|ns| Object::ConfigMap(root_ca_publisher::root_ca_config_map(ns)));
+        self.create_as(writer::ROOT_CA_CERT_PUBLISHER, 0x6361_6372, maps);
     }
 
     /// The RBAC bootstrap policy (`apiserver::rbac`): its uids from an RNG of their
@@ -275,11 +304,16 @@ impl Cluster {
     /// own (seeded by the cluster's seed and `salt`), so the cluster's seeded stream
     /// (Pod names, uids) stays what it was before the API server served them.
     fn create_as_apiserver(&mut self, salt: u64, objects: impl IntoIterator<Item = Object>) {
+        self.create_as(writer::KUBE_APISERVER, salt, objects);
+    }
+
+    /// [`Self::create_as_apiserver`] as another component.
+    fn create_as(&mut self, who: &str, salt: u64, objects: impl IntoIterator<Item = Object>) {
         let main = std::mem::replace(&mut self.rng, Rng::new(self.seed ^ salt));
         for object in objects {
             // Fixed, valid objects on a fresh store: creation cannot fail.
             let _ = self.submit(
-                &Component::named(writer::KUBE_APISERVER),
+                &Component::named(who),
                 Request::Create {
                     object,
                     event: None,

@@ -29,6 +29,8 @@ use crate::controllers::node_lifecycle::NodeLifecycleController;
 use crate::controllers::pod_gc::PodGcController;
 use crate::controllers::replicaset::ReplicaSetController;
 use crate::controllers::resource_quota::ResourceQuotaController;
+use crate::controllers::root_ca_publisher::RootCaPublisher;
+use crate::controllers::service_account::ServiceAccountsController;
 use crate::controllers::statefulset::StatefulSetController;
 use crate::controllers::taint_eviction::TaintEvictionController;
 use crate::controllers::ttl_after_finished::TtlAfterFinishedController;
@@ -338,6 +340,10 @@ registry! {
     PvProtection => pv_protection: PvProtectionController,
     /// attachdetach-controller: a disk attached to the node of the Pod using it.
     AttachDetach => attach_detach: AttachDetachController,
+    /// serviceaccount-controller: the `default` ServiceAccount of every namespace.
+    ServiceAccounts => service_accounts: ServiceAccountsController,
+    /// root-ca-cert-publisher: the `kube-root-ca.crt` ConfigMap of every namespace.
+    RootCaPublisher => root_ca_publisher: RootCaPublisher,
     /// default-scheduler: binds Pods to nodes.
     Scheduler => scheduler: Scheduler,
 }

@@ -87,6 +87,14 @@ impl Client {
         }
     }
 
+    /// The same client sending `token` (`--token`).
+    pub(crate) fn with_token(mut self, token: Option<String>) -> Self {
+        if let Some(t) = token {
+            self.user = t;
+        }
+        self
+    }
+
     /// The warnings the answers carried so far, taken.
     pub(crate) fn take_warnings(&self) -> Vec<String> {
         self.met
@@ -317,6 +325,27 @@ impl Client {
         self.send(c, r)
     }
 
+    /// `POST serviceaccounts/NAME/token`: a token for that account.
+    pub(crate) fn token_request(
+        &self,
+        c: &mut Cluster,
+        key: &ObjKey,
+        spec: crate::apiserver::service_account::TokenRequestSpec,
+    ) -> Result<crate::apiserver::service_account::TokenRequestStatus, ApiError> {
+        let mut r = self.request(
+            Verb::Create,
+            Kind::ServiceAccount,
+            &key.namespace,
+            &key.name,
+        );
+        r.subresource = "token";
+        r.body = Body::TokenRequest(spec);
+        match self.send(c, r)?.review {
+            Some(ReviewAnswer::Token(t)) => Ok(t),
+            _ => Err(ApiError::bad_request("no token in server response".into())),
+        }
+    }
+
     /// A self-review (`auth can-i`, `auth can-i --list`, `auth whoami`): not kept in
     /// the request log.
     pub(crate) fn review(&self, c: &mut Cluster, review: Review) -> Result<ReviewAnswer, ApiError> {
@@ -423,6 +452,34 @@ pub(crate) fn take_impersonation(words: &[String]) -> Result<Impersonation, Stri
         );
     }
     Ok((out, user, groups))
+}
+
+/// `--token` (kubectl's global flag): the bearer token to send instead of the current
+/// context user's, taken out of the words.
+pub(crate) fn take_token(words: &[String]) -> Result<(Vec<String>, Option<String>), String> {
+    let mut out = Vec::new();
+    let mut token = None;
+    let mut i = 0;
+    while i < words.len() {
+        let w = &words[i];
+        if w == "--" {
+            out.extend(words[i..].iter().cloned());
+            break;
+        }
+        if let Some(v) = w.strip_prefix("--token=") {
+            token = Some(v.to_string());
+        } else if w == "--token" {
+            i += 1;
+            let v = words
+                .get(i)
+                .ok_or_else(|| "error: flag needs an argument: --token".to_string())?;
+            token = Some(v.clone());
+        } else {
+            out.push(w.clone());
+        }
+        i += 1;
+    }
+    Ok((out, token))
 }
 
 /// A describer's reads (`printers::describe::Reader`) as this client's requests: the

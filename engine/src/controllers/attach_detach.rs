@@ -438,7 +438,7 @@ mod tests {
 
     /// A bound RWO claim, its CSI volume, Pod db-0 on `pod_node`, and `nodes`.
     fn world(nodes: Vec<Node>, pod_node: &str) -> (Store, AttachDetachController) {
-        let mut store = Store::new();
+        let mut store = Store::for_tests();
         let mut rng = Rng::new(1);
         for n in nodes {
             store

@@ -31,6 +31,8 @@ pub mod node_lifecycle;
 pub mod pod_gc;
 pub mod replicaset;
 pub mod resource_quota;
+pub mod root_ca_publisher;
+pub mod service_account;
 pub mod statefulset;
 pub mod taint_eviction;
 pub mod ttl_after_finished;

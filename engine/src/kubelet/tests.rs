@@ -46,7 +46,7 @@ impl Bench {
     /// A registered node `node-1` (its Node and Lease in the store).
     fn new() -> Self {
         let mut b = Bench {
-            store: Store::new(),
+            store: Store::for_tests(),
             rng: Rng::new(1),
             k: Kubelet::new("node-1", 1, NodeConfig::default(), KubeletTiming::default()),
             faults: Faults::default(),

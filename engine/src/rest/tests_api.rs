@@ -112,7 +112,8 @@ fn a_limited_list_comes_in_chunks_with_a_continue_token_and_the_remaining_count(
     );
     assert_eq!(code, 200);
     assert_eq!(names(&first), ["cm-0", "cm-1"]);
-    assert_eq!(first["metadata"]["remainingItemCount"], 3);
+    // Three more, and the namespace's `kube-root-ca.crt`.
+    assert_eq!(first["metadata"]["remainingItemCount"], 4);
     let token = first["metadata"]["continue"].as_str().unwrap().to_string();
     let rv = first["metadata"]["resourceVersion"].clone();
     let (_, second) = call(
@@ -132,7 +133,7 @@ fn a_limited_list_comes_in_chunks_with_a_continue_token_and_the_remaining_count(
             &format!("/api/v1/namespaces/default/configmaps?limit=2&continue={token}"),
         ),
     );
-    assert_eq!(names(&last), ["cm-4"]);
+    assert_eq!(names(&last), ["cm-4", "kube-root-ca.crt"]);
     assert!(last["metadata"].get("continue").is_none());
     assert!(last["metadata"].get("remainingItemCount").is_none());
     // A token that is not one is the storage layer's 400.
@@ -175,10 +176,10 @@ fn resource_version_match_is_validated_and_exact_lists_the_objects_as_they_were(
         &req("GET", &format!("/api/v1/namespaces/default/configmaps?resourceVersion={rv}&resourceVersionMatch=Exact")),
     );
     assert_eq!(code, 200, "{then}");
-    assert_eq!(names(&then), ["cm-0", "cm-1"]);
+    assert_eq!(names(&then), ["cm-0", "cm-1", "kube-root-ca.crt"]);
     assert_eq!(then["metadata"]["resourceVersion"], rv.to_string());
     let (_, now) = call(&mut s, &req("GET", "/api/v1/namespaces/default/configmaps"));
-    assert_eq!(names(&now), ["cm-1", "cm-2"]);
+    assert_eq!(names(&now), ["cm-1", "cm-2", "kube-root-ca.crt"]);
     // Without a version: ValidateListOptions' 422.
     let (code, st) = call(
         &mut s,
@@ -241,8 +242,8 @@ fn a_watch_with_initial_events_sends_the_objects_then_the_bookmark_that_ends_the
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
-    assert_eq!(types, ["ADDED", "ADDED", "BOOKMARK"]);
-    let end = &events[2]["object"];
+    assert_eq!(types, ["ADDED", "ADDED", "ADDED", "BOOKMARK"]);
+    let end = &events[3]["object"];
     assert_eq!(end["kind"], "ConfigMap");
     assert_eq!(
         end["metadata"]["annotations"]["k8s.io/initial-events-end"],

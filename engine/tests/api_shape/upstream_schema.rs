@@ -1918,6 +1918,17 @@ pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "V1ServiceAccount",
+        &[
+            ("apiVersion", ""),
+            ("automountServiceAccountToken", ""),
+            ("imagePullSecrets", "V1LocalObjectReference"),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("secrets", "V1ObjectReference"),
+        ],
+    ),
+    (
         "V2HorizontalPodAutoscaler",
         &[
             ("apiVersion", ""),

@@ -1,5 +1,5 @@
 //! `core/v1` (and `coordination.k8s.io/v1` Lease): Pod, Node, Event, Namespace, Lease,
-//! LimitRange, ResourceQuota.
+//! LimitRange, ResourceQuota, ServiceAccount.
 //!
 //! The Pod and what it is made of are in `pod`, the Node in `node`; the smaller kinds
 //! are here.
@@ -26,12 +26,14 @@ fn is_false(v: &bool) -> bool {
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectReference {
-    /// Kind.
+    /// Kind (every field is optional upstream; a ServiceAccount's `secrets` name only).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub kind: String,
     /// Namespace.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub namespace: String,
     /// Name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
     /// Uid.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -247,4 +249,32 @@ pub struct ResourceQuota {
     /// The counts.
     #[serde(default)]
     pub status: ResourceQuotaStatus,
+}
+
+/// `v1.LocalObjectReference`: a name in the same namespace.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LocalObjectReference {
+    /// The name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+}
+
+/// `v1.ServiceAccount`: an identity for processes in Pods. Every namespace has
+/// `default`, which the ServiceAccount controller creates.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServiceAccount {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// Secrets Pods running as it may use (legacy token Secrets among them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub secrets: Vec<ObjectReference>,
+    /// Secrets added to the Pods running as it for pulling images.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub image_pull_secrets: Vec<LocalObjectReference>,
+    /// False: its token is not mounted into Pods that do not ask for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub automount_service_account_token: Option<bool>,
 }

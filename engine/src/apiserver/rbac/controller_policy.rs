@@ -35,6 +35,8 @@ pub const CONTROLLER_ACCOUNTS: &[&str] = &[
     "pvc-protection-controller",
     "replicaset-controller",
     "resourcequota-controller",
+    "root-ca-cert-publisher",
+    "service-account-controller",
     "statefulset-controller",
     "ttl-after-finished-controller",
 ];
@@ -73,6 +75,20 @@ pub(super) fn controller_roles() -> Vec<(String, Vec<PolicyRule>)> {
         ("node-controller", node_controller_rules()),
         ("replicaset-controller", replicaset_controller_rules()),
         ("resourcequota-controller", resourcequota_controller_rules()),
+        (
+            "root-ca-cert-publisher",
+            vec![
+                rule(&["create", "update"], &[""], &["configmaps"]),
+                events_rule(),
+            ],
+        ),
+        (
+            "service-account-controller",
+            vec![
+                rule(&["create"], &[""], &["serviceaccounts"]),
+                events_rule(),
+            ],
+        ),
     ];
     controllers
         .into_iter()

@@ -350,6 +350,10 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
         Ok(x) => x,
         Err(e) => return Outcome::err(format!("{e}\n")),
     };
+    let (words, token) = match crate::command::client::take_token(&words) {
+        Ok(x) => x,
+        Err(e) => return Outcome::err(format!("{e}\n")),
+    };
     let words = &words;
     if c.apiserver_down() {
         if let Some(o) = refused::refused(c, words) {
@@ -360,7 +364,7 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
         return o;
     }
     let command = format!("kubectl {}", words.join(" "));
-    let k = Client::new(c, &command, as_user.map(|u| (u, as_groups)));
+    let k = Client::new(c, &command, as_user.map(|u| (u, as_groups))).with_token(token);
     let o = run_sent(c, &k, words, stdin, files);
     // A token the authenticator refuses, or an impersonation the user may not do, is
     // met in discovery, before the verb's own requests: kubectl prints it alone.

@@ -47,7 +47,7 @@ fn node(name: &str, taints: Vec<Taint>) -> Node {
 }
 
 fn world(nodes: Vec<Node>) -> (Store, ObjKey) {
-    let mut store = Store::new();
+    let mut store = Store::for_tests();
     let mut rng = Rng::new(1);
     for n in nodes {
         store

@@ -12,7 +12,7 @@ fn key() -> ObjKey {
 
 #[test]
 fn a_new_deployment_creates_one_hashed_replicaset_at_full_size_and_says_so() {
-    let mut store = Store::new();
+    let mut store = Store::for_tests();
     let mut rng = Rng::new(1);
     store
         .create(
@@ -123,7 +123,7 @@ fn sync_and_apply(store: &mut Store, rng: &mut Rng, now: u64) -> Vec<Request> {
 
 #[test]
 fn scaling_a_deployment_scales_its_only_replicaset_and_records_scaling_replicaset() {
-    let mut store = Store::new();
+    let mut store = Store::for_tests();
     let mut rng = Rng::new(1);
     store
         .create(
@@ -175,7 +175,7 @@ fn scaling_a_deployment_scales_its_only_replicaset_and_records_scaling_replicase
 
 #[test]
 fn a_new_template_surges_one_new_pod_before_any_old_one_goes() {
-    let mut store = Store::new();
+    let mut store = Store::for_tests();
     let mut rng = Rng::new(1);
     store
         .create(

@@ -13,7 +13,7 @@ fn labels(pairs: &[(&str, &str)]) -> StringMap {
 /// A store with a Service `web` (selector app=web, port 80 → container port `http`)
 /// and a node `node-1`.
 fn world() -> (Store, Rng) {
-    let mut store = Store::new();
+    let mut store = Store::for_tests();
     let mut rng = Rng::new(1);
     let svc = Service {
         metadata: ObjectMeta {

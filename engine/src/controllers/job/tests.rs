@@ -32,7 +32,7 @@ fn job(completions: Option<i64>, parallelism: Option<i64>, policy: &str) -> Job 
 
 /// A store holding `j` (created through the API server: defaults, selector, uid).
 fn world(j: Job) -> (Store, Rng, ObjKey) {
-    let mut store = Store::new();
+    let mut store = Store::for_tests();
     let mut rng = Rng::new(1);
     store
         .create(0, &mut rng, Object::Job(Box::new(j)), "test")

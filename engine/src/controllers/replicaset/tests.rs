@@ -42,7 +42,7 @@ fn rs(replicas: i64) -> ReplicaSet {
 
 /// A store holding `rs` and `pods` of it (created through the API server).
 fn world(replicas: i64, pods: usize) -> (Store, ObjKey) {
-    let mut store = Store::new();
+    let mut store = Store::for_tests();
     let mut rng = Rng::new(1);
     let ch = store
         .create(

@@ -52,7 +52,7 @@ fn set(replicas: i64, policy: &str) -> StatefulSet {
 }
 
 fn world(s: StatefulSet) -> (Store, Rng, ObjKey) {
-    let mut store = Store::new();
+    let mut store = Store::for_tests();
     let mut rng = Rng::new(1);
     store
         .create(0, &mut rng, Object::StatefulSet(Box::new(s)), "test")

@@ -54,7 +54,7 @@ fn reasons(requests: &[Request]) -> Vec<String> {
 
 #[test]
 fn a_claim_binds_the_smallest_available_volume_that_fits() {
-    let mut store = Store::new();
+    let mut store = Store::for_tests();
     let mut rng = Rng::new(1);
     for v in [
         volume("big", "10Gi", "manual"),
@@ -90,7 +90,7 @@ fn a_claim_binds_the_smallest_available_volume_that_fits() {
 
 #[test]
 fn a_claim_of_the_default_class_asks_its_external_provisioner_once() {
-    let mut store = Store::new();
+    let mut store = Store::for_tests();
     let mut rng = Rng::new(1);
     store
         .create(
@@ -126,7 +126,7 @@ fn a_claim_of_the_default_class_asks_its_external_provisioner_once() {
 
 #[test]
 fn a_claim_of_a_missing_class_fails_provisioning_in_the_binders_words() {
-    let mut store = Store::new();
+    let mut store = Store::for_tests();
     let mut rng = Rng::new(1);
     store
         .create(

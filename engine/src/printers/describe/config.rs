@@ -1,4 +1,4 @@
-//! The configuration and policy describers: ConfigMap, Secret, PodDisruptionBudget,
+//! The configuration and policy describers: ConfigMap, Secret, ServiceAccount, PodDisruptionBudget,
 //! Namespace (with its quotas and ranges), LimitRange, ResourceQuota, PriorityClass.
 
 use super::common::*;
@@ -43,6 +43,66 @@ pub(super) fn describe_secret(sec: &Secret) -> String {
         let n = base64_decode(v).map_or(0, |b| b.len());
         let _ = writeln!(w, "{k}:\t{n} bytes");
     }
+    tabwriter::format(&w, 0, 2)
+}
+
+/// `describeServiceAccount`: its image pull and mountable Secrets (a missing one
+/// marked `(not found)`), the legacy token Secrets naming it, and its Events.
+pub(super) fn describe_service_account(rd: &mut dyn Reader, sa: &ServiceAccount) -> String {
+    let mut w = String::new();
+    let m = &sa.metadata;
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    let _ = writeln!(w, "Namespace:\t{}", m.namespace);
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    let secrets = rd.list(Kind::Secret, Some(&m.namespace), None, "");
+    let found: Vec<&str> = secrets.iter().map(|s| s.meta().name.as_str()).collect();
+    let tokens: Vec<String> = secrets
+        .iter()
+        .filter_map(|o| match o.as_ref() {
+            Object::Secret(s)
+                if s.type_ == "kubernetes.io/service-account-token"
+                    && s.metadata
+                        .annotations
+                        .get("kubernetes.io/service-account.name")
+                        == Some(&m.name)
+                    && s.metadata
+                        .annotations
+                        .get("kubernetes.io/service-account.uid")
+                        == Some(&m.uid) =>
+            {
+                Some(s.metadata.name.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    let pull: Vec<String> = sa
+        .image_pull_secrets
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    let mount: Vec<String> = sa.secrets.iter().map(|s| s.name.clone()).collect();
+    // The headers sorted, as `sets.StringKeySet(types).List()` walks them.
+    for (header, names) in [
+        ("Image pull secrets:", &pull),
+        ("Mountable secrets: ", &mount),
+        ("Tokens:            ", &tokens),
+    ] {
+        if names.is_empty() {
+            let _ = writeln!(w, "{header}\t<none>");
+        }
+        let mut prefix = header;
+        for name in names.iter() {
+            let missing = if found.contains(&name.as_str()) {
+                ""
+            } else {
+                " (not found)"
+            };
+            let _ = writeln!(w, "{prefix}\t{name}{missing}");
+            prefix = "                   ";
+        }
+    }
+    events(&mut w, rd, &m.uid);
     tabwriter::format(&w, 0, 2)
 }
 

@@ -118,6 +118,7 @@ pub fn describe_with(rd: &mut dyn Reader, obj: &Object) -> String {
         Object::StorageClass(sc) => describe_storage_class(rd, sc),
         Object::ConfigMap(cm) => describe_config_map(rd, cm),
         Object::Secret(sec) => describe_secret(sec),
+        Object::ServiceAccount(sa) => describe_service_account(rd, sa),
         Object::HorizontalPodAutoscaler(h) => describe_hpa(rd, h),
         other => {
             let mut w = String::new();

@@ -53,6 +53,7 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "storageclasses" | "storageclass" | "sc" => Kind::StorageClass,
         "configmaps" | "configmap" | "cm" => Kind::ConfigMap,
         "secrets" | "secret" => Kind::Secret,
+        "serviceaccounts" | "serviceaccount" | "sa" => Kind::ServiceAccount,
         "horizontalpodautoscalers" | "horizontalpodautoscaler" | "hpa" => {
             Kind::HorizontalPodAutoscaler
         }
@@ -112,6 +113,7 @@ pub fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
         Kind::StorageClass => &storage::STORAGE_CLASS,
         Kind::ConfigMap => &storage::CONFIG_MAP,
         Kind::Secret => &storage::SECRET,
+        Kind::ServiceAccount => &storage::SERVICE_ACCOUNT,
     };
     let mut h: Vec<String> = columns.names.iter().copied().map(String::from).collect();
     if o.wide {
@@ -171,6 +173,7 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
         Object::StorageClass(sc) => storage::print_storage_class(name, sc, now),
         Object::ConfigMap(cm) => storage::print_config_map(name, cm, now),
         Object::Secret(sec) => storage::print_secret(name, sec, now),
+        Object::ServiceAccount(sa) => storage::print_service_account(name, sa, now),
         Object::HorizontalPodAutoscaler(h) => workloads::print_hpa(name, h, now),
     };
     // A label the object lacks is an empty cell.

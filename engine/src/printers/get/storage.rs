@@ -57,6 +57,12 @@ pub(super) const CONFIG_MAP: Columns = Columns {
     wide: &[],
 };
 
+/// ServiceAccount's columns.
+pub(super) const SERVICE_ACCOUNT: Columns = Columns {
+    names: &["NAME", "SECRETS", "AGE"],
+    wide: &[],
+};
+
 /// Secret's columns.
 pub(super) const SECRET: Columns = Columns {
     names: &["NAME", "TYPE", "DATA", "AGE"],
@@ -203,4 +209,17 @@ pub fn access_modes_string(modes: &[String]) -> String {
     .map(|(_, short)| *short)
     .collect::<Vec<_>>()
     .join(",")
+}
+
+/// `printServiceAccount`: how many Secrets it lists.
+pub(super) fn print_service_account(
+    name: String,
+    sa: &ServiceAccount,
+    now: SimTime,
+) -> Vec<String> {
+    vec![
+        name,
+        sa.secrets.len().to_string(),
+        age(sa.metadata.created_ms, now),
+    ]
 }

@@ -12,6 +12,7 @@ use crate::apiserver::selectors::parse_label_selector;
 use crate::apiserver::ObjKey;
 use crate::cluster::Cluster;
 use crate::command::args::Parsed;
+use crate::command::kubectl::Client;
 
 /// `kubectl create deployment NAME --image=IMAGE [--replicas=N] [--port=PORT]`
 /// (`create_deployment.go`).
@@ -394,6 +395,52 @@ pub(super) fn create_config_map(c: &mut Cluster, p: &Parsed, ns: &str, out: &Out
         ..Default::default()
     };
     create_object(c, Object::ConfigMap(cm), client, out, None)
+}
+
+/// `kubectl create serviceaccount NAME` (`create_serviceaccount.go`).
+pub(super) fn create_service_account(c: &mut Cluster, p: &Parsed, ns: &str, out: &Output) -> R {
+    let name = name_from_args(p)?.clone();
+    let client = serde_json::json!({
+        "apiVersion": "v1",
+        "kind": "ServiceAccount",
+        "metadata": client_meta(&name, out.explicit_ns.then_some(ns)),
+    });
+    let sa = ServiceAccount {
+        metadata: ObjectMeta {
+            name,
+            namespace: ns.to_string(),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    create_object(c, Object::ServiceAccount(sa), client, out, None)
+}
+
+/// `kubectl create token SERVICEACCOUNT [--duration=D] [--audience=A …]`
+/// (`create_token.go`): a TokenRequest for the account, and the token it returns.
+pub(super) fn create_token(c: &mut Cluster, k: &Client, p: &Parsed, ns: &str) -> R {
+    let name = name_from_args(p)?.clone();
+    let mut expiration_seconds = None;
+    if let Some(d) = p.get("duration") {
+        let ms = crate::command::args::parse_duration(d).map_err(|e| format!("error: {e}"))?;
+        if ms % 1000 != 0 {
+            return Err("error: --duration cannot be expressed in units less than seconds".into());
+        }
+        // 0 (the default) lets the server choose.
+        expiration_seconds = (ms > 0).then_some((ms / 1000) as i64);
+    }
+    let audiences: Vec<String> = p.all("audience").into_iter().map(String::from).collect();
+    if audiences.iter().any(String::is_empty) {
+        return Err("error: --audience must not be an empty string".into());
+    }
+    let spec = crate::apiserver::service_account::TokenRequestSpec {
+        audiences,
+        expiration_seconds,
+    };
+    let t = k
+        .token_request(c, &ObjKey::new(ns, &name), spec)
+        .map_err(|e| format!("error: failed to create token: {}", e.message))?;
+    Ok(format!("{}\n", t.token))
 }
 
 /// `kubectl create secret generic NAME [--type=TYPE] [--from-literal=KEY=VALUE …]`

@@ -56,6 +56,8 @@ const CREATE_FLAGS: &[FlagSpec] = &[
     flag("from-file", None),
     flag("from-env-file", None),
     flag("type", None),
+    flag("duration", None),
+    flag("audience", None),
 ];
 
 /// `kubectl create -f FILE` or `kubectl create SUBCOMMAND NAME …`.
@@ -108,6 +110,8 @@ pub(super) fn create_with(
         Some("cronjob" | "cj") => create_cron_job(c, &p, &ns, &out),
         Some("configmap" | "cm") => create_config_map(c, &p, &ns, &out),
         Some("secret") => create_secret(c, &p, &ns, &out),
+        Some("serviceaccount" | "sa") => create_service_account(c, &p, &ns, &out),
+        Some("token") => create_token(c, k, &p, &ns),
         Some("role") => rbac::create_role(c, &p, &ns, &out, true),
         Some("clusterrole") => rbac::create_role(c, &p, &ns, &out, false),
         Some("rolebinding") => rbac::create_binding(c, &p, &ns, &out, true),
