@@ -2,7 +2,7 @@
 `kubeplay-cli serve`, on the paths its users take: typed reads of every core kind it
 decodes strictly, list and watch (a timed-out watch, then more requests on the same
 connection pool), the patch types, server-side apply with its conflict, pagination,
-error bodies, and the API server's /metrics.
+error bodies, the API server's /metrics, and ServiceAccount tokens.
 
     KUBECONFIG=… python tests/clients/python_client.py
 
@@ -227,6 +227,33 @@ def _():
         _preload_content=False, _request_timeout=TIMEOUT,
     )[0].data.decode()
     assert 'apiserver_request_total{code="200"' in data, data[:400]
+
+
+@check("ServiceAccounts: the defaults, a TokenRequest, and the token as a bearer")
+def _():
+    names = [sa.metadata.name for sa in core.list_namespaced_service_account("default", _request_timeout=TIMEOUT).items]
+    assert "default" in names, names
+    core.create_namespaced_service_account(
+        "default", {"metadata": {"name": "py-robot"}}, _request_timeout=TIMEOUT
+    )
+    tr = core.create_namespaced_service_account_token(
+        "py-robot", "default", {"spec": {"expirationSeconds": 3600}}, _request_timeout=TIMEOUT
+    )
+    token = tr.status.token
+    assert token.count(".") == 2, token
+    cfg = client.Configuration.get_default_copy()
+    cfg.api_key = {"authorization": "Bearer " + token}
+    # The kubeconfig loader refreshes the admin token before each call: not here.
+    cfg.refresh_api_key_hook = None
+    robot = client.CoreV1Api(client.ApiClient(cfg))
+    try:
+        robot.list_namespaced_pod("default", _request_timeout=TIMEOUT)
+        raise AssertionError("a new account may not list pods")
+    except ApiException as e:
+        assert e.status == 403, e.status
+        assert "system:serviceaccount:default:py-robot" in json.loads(e.body)["message"]
+    ca = core.read_namespaced_config_map("kube-root-ca.crt", "default", _request_timeout=TIMEOUT)
+    assert ca.data["ca.crt"].startswith("-----BEGIN CERTIFICATE-----")
 
 
 print(f"{len(failures)} of the checks failed" if failures else "every check passed")

@@ -447,6 +447,11 @@ pub const MESSAGES: &[(&str, &[Field])] = &[
     ]),
     // kubernetes/api batch/v1/generated.proto:466 (message JobTemplateSpec)
     ("JobTemplateSpec", &[(1, "metadata", "msg:ObjectMeta", false), (2, "spec", "msg:JobSpec", false)]),
+    // kubernetes/api authentication/v1/generated.proto (message TokenRequest,
+    // TokenRequestSpec, BoundObjectReference)
+    ("TokenRequest", &[(1, "metadata", "msg:ObjectMeta", false), (2, "spec", "msg:TokenRequestSpec", false)]),
+    ("TokenRequestSpec", &[(1, "audiences", "string", true), (3, "boundObjectRef", "msg:BoundObjectReference", false), (4, "expirationSeconds", "int", false)]),
+    ("BoundObjectReference", &[(1, "kind", "string", false), (2, "apiVersion", "string", false), (3, "name", "string", false), (4, "uid", "string", false)]),
     // kubernetes/api policy/v1/generated.proto:35 (message Eviction)
     ("Eviction", &[(1, "metadata", "msg:ObjectMeta", false), (2, "deleteOptions", "msg:DeleteOptions", false)]),
     // kubernetes/api policy/v1/generated.proto:46 (message PodDisruptionBudget)

@@ -27,6 +27,7 @@ fn subresource(t: &Target) -> Option<&'static str> {
         Some("binding") => "binding",
         Some("log") => "log",
         Some("finalize") => "finalize",
+        Some("token") => "token",
         Some(_) => return None,
     })
 }
@@ -212,6 +213,9 @@ impl ApiServer {
         let result = match (verb, r.subresource) {
             (Verb::Create, "eviction") => self.evict(req, r),
             (Verb::Create, "binding") => self.bind(req, r),
+            (Verb::Create, "token") if t.kind == crate::api::Kind::ServiceAccount => {
+                self.token_request(req, r)
+            }
             (Verb::Create, "") => match self.body(req) {
                 Ok(body) => {
                     // A create's error names the object of the body (`The Deployment
@@ -501,6 +505,52 @@ impl ApiServer {
         Ok(HttpResponse::json(
             201,
             &json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}),
+        ))
+    }
+
+    /// `POST serviceaccounts/NAME/token`: the TokenRequest back, with its token.
+    fn token_request(
+        &mut self,
+        req: &HttpRequest,
+        mut r: ApiRequest,
+    ) -> Result<HttpResponse, ApiError> {
+        use crate::apiserver::request::ReviewAnswer;
+        use crate::apiserver::service_account::TokenRequestSpec;
+        let body = self.body(req)?;
+        let spec = body.get("spec").cloned().unwrap_or(Value::Null);
+        let audiences = spec
+            .get("audiences")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let expiration_seconds = spec.get("expirationSeconds").and_then(Value::as_i64);
+        r.body = Body::TokenRequest(TokenRequestSpec {
+            audiences,
+            expiration_seconds,
+        });
+        let (ns, name) = (r.namespace.clone(), r.name.clone());
+        let resp = self.cluster.call(r)?;
+        let Some(ReviewAnswer::Token(t)) = resp.review else {
+            return Err(ApiError::bad_request("no token issued".into()));
+        };
+        Ok(HttpResponse::json(
+            201,
+            &json!({
+                "kind": "TokenRequest",
+                "apiVersion": "authentication.k8s.io/v1",
+                "metadata": {"name": name, "namespace": ns, "creationTimestamp": null},
+                "spec": {
+                    "audiences": t.audiences,
+                    "expirationSeconds": t.expiration_seconds,
+                    "boundObjectRef": null,
+                },
+                "status": {"token": t.token, "expirationTimestamp": t.expiration_timestamp},
+            }),
         ))
     }
 
