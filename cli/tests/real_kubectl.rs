@@ -234,12 +234,6 @@ fn indent(l: &str) -> usize {
     l.len() - l.trim_start().len()
 }
 
-/// Mask what the two sides cannot agree on by construction:
-/// - in `describe`, every Age column (the Events', a node's Pods'): kubectl computes
-///   it from its own wall clock, not the simulation's; those tables are compared
-///   cell by cell with the age masked;
-/// - in `drain`, the order of the eviction lines: kubectl evicts in parallel, and the
-///   order of its lines varies from run to run.
 /// kubeplay's kubectl is v1.33's. Where kubectl v1.32's own printing differs (not the
 /// server's answer), its text is rewritten as v1.32 prints it: a projected volume's
 /// ConfigMap source says `ConfigMapOptional: <nil>` in v1.32's describe, `Optional:
@@ -267,6 +261,12 @@ fn as_v1_32_prints(text: &str) -> String {
     out
 }
 
+/// Mask what the two sides cannot agree on by construction:
+/// - in `describe`, every Age column (the Events', a node's Pods'): kubectl computes
+///   it from its own wall clock, not the simulation's; those tables are compared
+///   cell by cell with the age masked;
+/// - in `drain`, the order of the eviction lines: kubectl evicts in parallel, and the
+///   order of its lines varies from run to run.
 fn normalize(line: &str, text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = String::new();
