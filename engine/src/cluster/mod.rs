@@ -216,7 +216,11 @@ impl Cluster {
                 bootstrap_cluster_role_bindings()
                     .into_iter()
                     .map(Object::from),
-            );
+            )
+            // metrics-server's reader role, installed with it.
+            .chain([Object::from(
+                crate::apiserver::rbac::aggregated_metrics_reader(),
+            )]);
         self.create_as_apiserver(0x7262_6163, objects);
     }
 

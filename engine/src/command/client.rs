@@ -346,6 +346,32 @@ impl Client {
         }
     }
 
+    /// A read of metrics.k8s.io's `resource` (`nodes`, `pods`) through the aggregation
+    /// layer: the door authorizes it on that group, as it does before proxying to
+    /// metrics-server. The answer itself is computed by the caller.
+    pub(crate) fn metrics(
+        &self,
+        c: &mut Cluster,
+        resource: &str,
+        namespace: Option<&str>,
+        name: Option<&str>,
+    ) -> Result<(), ApiError> {
+        let Some(served) = crate::apiserver::discovery::REVIEWS
+            .iter()
+            .find(|v| v.group == "metrics.k8s.io" && v.resource == resource)
+        else {
+            return Ok(());
+        };
+        let verb = if name.is_some() {
+            Verb::Get
+        } else {
+            Verb::List
+        };
+        let mut r = self.request(verb, Kind::Pod, namespace.unwrap_or(""), name.unwrap_or(""));
+        r.body = Body::Aggregated(served);
+        self.send(c, r).map(|_| ())
+    }
+
     /// A self-review (`auth can-i`, `auth can-i --list`, `auth whoami`): not kept in
     /// the request log.
     pub(crate) fn review(&self, c: &mut Cluster, review: Review) -> Result<ReviewAnswer, ApiError> {

@@ -43,4 +43,6 @@ pub use authorizer::{forbidden, rule_allows, rules_for, Attributes, Decision, Us
 pub use chain::{authorize, impersonate, PRIVILEGED_GROUP};
 pub use controller_policy::CONTROLLER_ACCOUNTS;
 pub use node::{node_authorize, node_identity};
-pub use policy::{bootstrap_cluster_role_bindings, bootstrap_cluster_roles, node_rules};
+pub use policy::{
+    aggregated_metrics_reader, bootstrap_cluster_role_bindings, bootstrap_cluster_roles, node_rules,
+};

@@ -80,7 +80,38 @@ fn view_rules() -> Vec<PolicyRule> {
             &["policy"],
             &["poddisruptionbudgets", "poddisruptionbudgets/status"],
         ),
+        // Aggregated from metrics-server's `system:aggregated-metrics-reader`.
+        metrics_reader_rule(),
     ]
+}
+
+/// metrics-server's `system:aggregated-metrics-reader` rule: reading NodeMetrics and
+/// PodMetrics.
+fn metrics_reader_rule() -> PolicyRule {
+    rule(READ, &["metrics.k8s.io"], &["pods", "nodes"])
+}
+
+/// The ClusterRole metrics-server's manifest installs, labelled for aggregation into
+/// `view`, `edit` and `admin` (the clusterrole-aggregation-controller's work is done:
+/// those roles carry its rule), so that `view` users can run `kubectl top`.
+pub fn aggregated_metrics_reader() -> ClusterRole {
+    let labels = [
+        ("k8s-app", "metrics-server"),
+        ("rbac.authorization.k8s.io/aggregate-to-admin", "true"),
+        ("rbac.authorization.k8s.io/aggregate-to-edit", "true"),
+        ("rbac.authorization.k8s.io/aggregate-to-view", "true"),
+    ];
+    ClusterRole {
+        metadata: ObjectMeta {
+            name: "system:aggregated-metrics-reader".into(),
+            labels: labels
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            ..Default::default()
+        },
+        rules: Some(vec![metrics_reader_rule()]),
+    }
 }
 
 /// `edit`: `view` plus writing what a namespace's user runs (`system:aggregate-to-edit`).

@@ -166,7 +166,19 @@ fn can_i(c: &mut Cluster, k: &Client, words: &[String]) -> Outcome {
                     .split_once('.')
                     .map(|(r, g)| (r.to_string(), g.to_string()))
                     .unwrap_or((type_.clone(), String::new()));
-                if !matches!(res.as_str(), "users" | "groups" | "*") {
+                // An aggregated API's resource is in discovery too (metrics.k8s.io's
+                // nodes and pods), so kubectl's RESTMapper finds it.
+                let served = crate::apiserver::discovery::REVIEWS.iter().find(|v| {
+                    v.group == group && (v.resource == res || v.kind.eq_ignore_ascii_case(&res))
+                });
+                if let Some(v) = served {
+                    if !v.namespaced && !all {
+                        warnings.push_str(&format!(
+                            "Warning: resource '{}' is not namespace scoped in group '{}'\n\n",
+                            v.resource, v.group
+                        ));
+                    }
+                } else if !matches!(res.as_str(), "users" | "groups" | "*") {
                     warnings.push_str(&if group.is_empty() {
                         format!("Warning: the server doesn't have a resource type '{res}'\n\n")
                     } else {
@@ -178,7 +190,7 @@ fn can_i(c: &mut Cluster, k: &Client, words: &[String]) -> Outcome {
                 Attributes {
                     verb: verb.clone(),
                     api_group: group,
-                    resource: res,
+                    resource: served.map_or(res, |v| v.resource.to_string()),
                     subresource,
                     namespace,
                     name,

@@ -202,6 +202,9 @@ fn top_pods(
         name.as_ref().is_none_or(|n| pod.metadata.name == *n)
             && sel.as_ref().is_none_or(|s| s.matches(&pod.metadata.labels))
     };
+    // getMetricsFromMetricsAPI comes first: its refusal is what kubectl prints.
+    k.metrics(c, "pods", (!all).then_some(ns.as_str()), name.as_deref())
+        .map_err(api)?;
     let usages = crate::metrics::pod_usages(
         &c.store,
         &c.config.load,
@@ -279,6 +282,8 @@ fn top_nodes(
     name: Option<String>,
 ) -> Result<(Vec<&'static str>, Vec<TopRow>), String> {
     let now = c.now();
+    // getNodeMetricsFromMetricsAPI comes first: its refusal is what kubectl prints.
+    k.metrics(c, "nodes", None, name.as_deref()).map_err(api)?;
     let headers = vec!["NAME", "CPU(cores)", "CPU(%)", "MEMORY(bytes)", "MEMORY(%)"];
     let mut lines: Vec<TopRow> = Vec::new();
     let usages = crate::metrics::all_pod_usages(&c.store, &c.config.load, &c.config.served, now);
