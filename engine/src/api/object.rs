@@ -233,8 +233,9 @@ pub enum Object {
     Pod(Box<Pod>),
     /// A Node (boxed: its status is the largest of the unboxed kinds).
     Node(Box<Node>),
-    /// An Event.
-    Event(Event),
+    /// An Event (boxed: with the fields events.k8s.io writers set, the largest of the
+    /// small kinds).
+    Event(Box<Event>),
     /// A Lease.
     Lease(Lease),
     /// A Namespace.
@@ -515,7 +516,7 @@ resource!(Deployment, boxed);
 resource!(ReplicaSet, boxed);
 resource!(Pod, boxed);
 resource!(Node, boxed);
-resource!(Event);
+resource!(Event, boxed);
 resource!(Lease);
 resource!(Namespace);
 resource!(PodDisruptionBudget);

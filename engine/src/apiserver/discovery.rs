@@ -265,6 +265,8 @@ pub struct Virtual {
     pub namespaced: bool,
     /// Its verbs.
     pub verbs: &'static [&'static str],
+    /// Its short names.
+    pub short_names: &'static [&'static str],
 }
 
 const fn review(group: &'static str, resource: &'static str, kind: &'static str) -> Virtual {
@@ -275,6 +277,7 @@ const fn review(group: &'static str, resource: &'static str, kind: &'static str)
         kind,
         namespaced: false,
         verbs: &["create"],
+        short_names: &[],
     }
 }
 
@@ -302,6 +305,7 @@ pub const REVIEWS: &[Virtual] = &[
         kind: "NodeMetrics",
         namespaced: false,
         verbs: &["get", "list"],
+        short_names: &[],
     },
     Virtual {
         group: "metrics.k8s.io",
@@ -310,6 +314,18 @@ pub const REVIEWS: &[Virtual] = &[
         kind: "PodMetrics",
         namespaced: true,
         verbs: &["get", "list"],
+        short_names: &[],
+    },
+    // The Events of core v1, served again in events.k8s.io/v1 and converted at the
+    // endpoint (`apiserver::events_v1`).
+    Virtual {
+        group: "events.k8s.io",
+        version: "v1",
+        resource: "events",
+        kind: "Event",
+        namespaced: true,
+        verbs: RW,
+        short_names: &["ev"],
     },
 ];
 
@@ -323,6 +339,9 @@ pub fn group_version(kind: Kind) -> (&'static str, &'static str) {
 
 /// The kind served at `resource` in group/version.
 pub fn kind_of(group: &str, version: &str, resource: &str) -> Option<Kind> {
+    if (group, version, resource) == ("events.k8s.io", "v1", "events") {
+        return Some(Kind::Event);
+    }
     SERVED
         .iter()
         .map(|s| s.kind)
@@ -347,13 +366,17 @@ fn groups() -> Vec<&'static str> {
 }
 
 fn review_discovery(r: &Virtual) -> Value {
-    json!({
+    let mut d = json!({
         "resource": r.resource,
         "responseKind": {"group": r.group, "version": r.version, "kind": r.kind},
         "scope": if r.namespaced { "Namespaced" } else { "Cluster" },
         "singularResource": r.kind.to_ascii_lowercase(),
         "verbs": r.verbs,
-    })
+    });
+    if !r.short_names.is_empty() {
+        d["shortNames"] = json!(r.short_names);
+    }
+    d
 }
 
 fn singular(kind: Kind) -> String {
@@ -526,10 +549,14 @@ pub fn resource_list(group: &str, version: &str) -> Option<Value> {
         .iter()
         .filter(|r| r.group == group && r.version == version)
     {
-        resources.push(json!({
+        let mut d = json!({
             "name": r.resource, "singularName": r.kind.to_ascii_lowercase(), "namespaced": r.namespaced,
             "kind": r.kind, "verbs": r.verbs,
-        }));
+        });
+        if !r.short_names.is_empty() {
+            d["shortNames"] = json!(r.short_names);
+        }
+        resources.push(d);
     }
     if resources.is_empty() {
         return None;

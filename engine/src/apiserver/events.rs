@@ -108,7 +108,7 @@ impl Store {
             }
             let key = self.new_event(&mut probe, ns, now, rng);
             self.aggregate_event_is(&probe, key);
-            return Some(self.put(now, "create", Object::Event(probe), &writer));
+            return Some(self.put(now, "create", Object::Event(Box::new(probe)), &writer));
         }
         let h = event_dedupe_hash(&probe);
         let same = self.event_dedupe.get(&h).and_then(|bucket| {
@@ -128,7 +128,7 @@ impl Store {
         let mut e = probe;
         let key = self.new_event(&mut e, ns, now, rng);
         self.event_dedupe.entry(h).or_default().push(key);
-        Some(self.put(now, "create", Object::Event(e), &writer))
+        Some(self.put(now, "create", Object::Event(Box::new(e)), &writer))
     }
 
     /// Name, uid and timestamps of a new Event, counted once.
@@ -148,6 +148,8 @@ impl Store {
             ..Default::default()
         };
         e.count = 1;
+        e.reporting_component = e.source.component.clone();
+        e.reporting_instance = e.source.host.clone();
         e.first_ms = now;
         e.last_ms = now;
         e.first_timestamp = rfc3339(now);

@@ -39,6 +39,7 @@ pub use errors::{
     REQUEST_TIMED_OUT,
 };
 mod events;
+pub mod events_v1;
 mod index;
 pub mod limit_ranger;
 pub mod pod_security;

@@ -191,6 +191,9 @@ pub struct ApiServer {
     /// The body of the request being answered, decoded before its turn
     /// ([`ApiServer::handle_decoded`]).
     decoded: Option<Result<Value, ApiError>>,
+    /// The request being answered is events.k8s.io/v1's: objects go out, and bodies
+    /// come in, converted ([`crate::apiserver::events_v1`]).
+    events_v1: std::cell::Cell<bool>,
 }
 
 /// The `metav1.Status` of an error, as the API server writes it.
@@ -303,6 +306,8 @@ fn cause_reason(msg: &str) -> &'static str {
 #[derive(Clone, Debug, PartialEq)]
 struct Target {
     kind: Kind,
+    /// Served through events.k8s.io/v1 (core Events, converted at the endpoint).
+    events_v1: bool,
     /// The namespace of the path (None: cluster-scoped, or every namespace).
     namespace: Option<String>,
     name: Option<String>,
@@ -356,6 +361,7 @@ fn parse_target(path: &str) -> Option<Target> {
     }
     Some(Target {
         kind,
+        events_v1: group == "events.k8s.io",
         namespace,
         name,
         subresource: sub,
@@ -466,16 +472,24 @@ impl ApiServer {
             kept: VecDeque::new(),
             compacted,
             decoded: None,
+            events_v1: std::cell::Cell::new(false),
         }
     }
 
     /// The request's body, decoded: as decoded before the request's turn when the
     /// server did that ([`ApiServer::handle_decoded`]), else now.
     fn body(&mut self, req: &HttpRequest) -> Result<Value, ApiError> {
-        match self.decoded.take() {
+        let body = match self.decoded.take() {
             Some(d) => d,
             None => decode_body(req),
+        }?;
+        if !self.events_v1.get() {
+            return Ok(body);
         }
+        Ok(match &body {
+            Value::Array(_) => crate::apiserver::events_v1::json_patch_to_core(&body),
+            _ => crate::apiserver::events_v1::to_core(&body),
+        })
     }
 
     /// Take the writes made since the last call into the kept window (call after
@@ -603,7 +617,18 @@ impl ApiServer {
         if managed.has(o.kind(), &key) {
             j["metadata"]["managedFields"] = managed.to_json(o.kind(), &key);
         }
+        if self.events_v1.get() && o.kind() == Kind::Event {
+            return crate::apiserver::events_v1::to_v1(&j);
+        }
         j
+    }
+
+    /// A list's `kind` and `apiVersion` for `t`.
+    fn list_type(t: &Target) -> (String, &'static str) {
+        if t.events_v1 {
+            return ("EventList".into(), crate::apiserver::events_v1::API_VERSION);
+        }
+        (format!("{}List", t.kind.name()), t.kind.api_version())
     }
 
     fn non_resource(
@@ -746,12 +771,18 @@ impl ApiServer {
                 ))
             }
         };
+        self.events_v1.set(t.events_v1);
         let r = match verb {
-            Verb::Watch => return self.watch(req, &t),
+            Verb::Watch => {
+                let w = self.watch(req, &t);
+                self.events_v1.set(false);
+                return w;
+            }
             Verb::Get => self.get(req, &t),
             Verb::List => self.list(req, &t),
             _ => self.write(req, &t, verb),
         };
+        self.events_v1.set(false);
         Reply::Response(if t.kind == Kind::Endpoints {
             // `deprecation.WarningMessage`: on every request for v1 Endpoints.
             let w = crate::command::kubectl::ENDPOINTS_DEPRECATED

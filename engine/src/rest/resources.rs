@@ -194,9 +194,10 @@ impl ApiServer {
             return HttpResponse::json(200, &tab);
         }
         let items: Vec<Value> = objs.iter().map(|o| self.object_json(o)).collect();
+        let (list_kind, api_version) = Self::list_type(t);
         let mut list = json!({
-            "kind": format!("{}List", t.kind.name()),
-            "apiVersion": t.kind.api_version(),
+            "kind": list_kind,
+            "apiVersion": api_version,
             "metadata": {"resourceVersion": rv.to_string()},
             "items": items,
         });
@@ -485,11 +486,11 @@ impl ApiServer {
                 ),
             }
         }
-        Ok(HttpResponse::json(
-            200,
-            &json!({"kind": format!("{}List", t.kind.name()), "apiVersion": t.kind.api_version(),
-                    "metadata": {"resourceVersion": self.revision().to_string()}, "items": items}),
-        ))
+        Ok(HttpResponse::json(200, &{
+            let (list_kind, api_version) = Self::list_type(t);
+            json!({"kind": list_kind, "apiVersion": api_version,
+                    "metadata": {"resourceVersion": self.revision().to_string()}, "items": items})
+        }))
     }
 
     fn evict(&mut self, req: &HttpRequest, r: ApiRequest) -> Result<HttpResponse, ApiError> {

@@ -321,3 +321,62 @@ fn metrics_k8s_io_serves_node_and_pod_metrics_behind_the_door() {
         "nodes.metrics.k8s.io is forbidden: User \"alice\" cannot list resource \"nodes\" in API group \"metrics.k8s.io\" at the cluster scope"
     );
 }
+
+#[test]
+fn events_are_served_in_events_k8s_io_v1_too_converted_both_ways() {
+    let mut s = server();
+    let ev = r#"{"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"hello.1"},
+        "eventTime":"2025-01-01T00:00:00.000000Z","reportingController":"example.com/ctl",
+        "reportingInstance":"ctl-0","action":"Reconcile","reason":"Synced","type":"Normal",
+        "regarding":{"kind":"Pod","name":"p","namespace":"default"},"note":"all good"}"#;
+    let r = with_body(
+        req("POST", "/apis/events.k8s.io/v1/namespaces/default/events"),
+        "application/json",
+        ev,
+    );
+    let (code, created) = call(&mut s, &r);
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(created["apiVersion"], "events.k8s.io/v1");
+    assert_eq!(created["note"], "all good");
+    // Stored once, as a core Event.
+    let (code, core) = call(
+        &mut s,
+        &req("GET", "/api/v1/namespaces/default/events/hello.1"),
+    );
+    assert_eq!(code, 200);
+    assert_eq!(core["message"], "all good");
+    assert_eq!(core["involvedObject"]["name"], "p");
+    assert_eq!(core["reportingComponent"], "example.com/ctl");
+    assert_eq!(core["action"], "Reconcile");
+    let (code, list) = call(
+        &mut s,
+        &req("GET", "/apis/events.k8s.io/v1/namespaces/default/events"),
+    );
+    assert_eq!(code, 200);
+    assert_eq!(list["kind"], "EventList");
+    assert_eq!(list["apiVersion"], "events.k8s.io/v1");
+    let item = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["metadata"]["name"] == "hello.1")
+        .unwrap();
+    assert_eq!(item["regarding"]["kind"], "Pod");
+    assert!(item.get("message").is_none());
+    // A merge patch in events.k8s.io's names.
+    let r = with_body(
+        req(
+            "PATCH",
+            "/apis/events.k8s.io/v1/namespaces/default/events/hello.1",
+        ),
+        "application/merge-patch+json",
+        r#"{"note":"still good"}"#,
+    );
+    let (code, patched) = call(&mut s, &r);
+    assert_eq!(code, 200, "{patched}");
+    assert_eq!(patched["note"], "still good");
+    // Discovery lists the group.
+    let (_, d) = call(&mut s, &req("GET", "/apis/events.k8s.io/v1"));
+    assert_eq!(d["resources"][0]["name"], "events");
+    assert_eq!(d["resources"][0]["shortNames"], json!(["ev"]));
+}

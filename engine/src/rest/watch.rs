@@ -22,6 +22,8 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct WatchStream {
     kind: Kind,
+    /// Watched through events.k8s.io/v1: its Events are converted.
+    events_v1: bool,
     namespace: Option<String>,
     labels: Option<crate::api::LabelSelector>,
     fields: Vec<crate::apiserver::selectors::FieldReq>,
@@ -68,7 +70,11 @@ impl WatchStream {
 fn bookmark(w: &WatchStream, rv: u64) -> Vec<u8> {
     let object = json!({
         "kind": w.kind.name(),
-        "apiVersion": w.kind.api_version(),
+        "apiVersion": if w.events_v1 {
+            crate::apiserver::events_v1::API_VERSION
+        } else {
+            w.kind.api_version()
+        },
         "metadata": {
             "resourceVersion": rv.to_string(),
             "creationTimestamp": null,
@@ -131,6 +137,7 @@ impl ApiServer {
         let revision = self.revision();
         let mut w = WatchStream {
             kind: t.kind,
+            events_v1: t.events_v1,
             namespace: t.namespace.clone(),
             labels,
             fields,
@@ -166,7 +173,12 @@ impl ApiServer {
                 rv.unwrap_or(w.listed_at),
                 self.cluster.now(),
             ),
-            None => self.object_json(obj),
+            None => {
+                self.events_v1.set(w.events_v1);
+                let o = self.object_json(obj);
+                self.events_v1.set(false);
+                o
+            }
         };
         if let (Some(rv), None) = (rv, w.table) {
             o["metadata"]["resourceVersion"] = json!(rv.to_string());

@@ -22,6 +22,15 @@ fn is_false(v: &bool) -> bool {
     !*v
 }
 
+/// A `metav1.Time` that is unset: written as null, as Go writes a zero time.
+fn null_if_empty<S: serde::Serializer>(v: &str, s: S) -> Result<S::Ok, S::Error> {
+    if v.is_empty() {
+        s.serialize_none()
+    } else {
+        s.serialize_str(v)
+    }
+}
+
 /// `v1.ObjectReference` as Events carry it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -62,22 +71,49 @@ pub struct Event {
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// The object the event is about.
+    #[serde(default)]
     pub involved_object: ObjectReference,
     /// CamelCase reason, e.g. `Scheduled`.
+    #[serde(default)]
     pub reason: String,
     /// Human-readable message.
+    #[serde(default)]
     pub message: String,
     /// Who reported it.
+    #[serde(default)]
     pub source: EventSource,
-    /// First occurrence.
+    /// First occurrence (null when unset: an events.k8s.io writer's Event).
+    #[serde(default, serialize_with = "null_if_empty")]
     pub first_timestamp: String,
     /// Last occurrence.
+    #[serde(default, serialize_with = "null_if_empty")]
     pub last_timestamp: String,
     /// Occurrences (identical events are counted, not repeated).
+    #[serde(default)]
     pub count: i64,
     /// `Normal` or `Warning`.
-    #[serde(rename = "type")]
+    #[serde(rename = "type", default)]
     pub type_: String,
+    /// When an events.k8s.io recorder observed it (MicroTime); null for the core
+    /// recorder's Events, as upstream writes them.
+    #[serde(default)]
+    pub event_time: Option<String>,
+    /// The controller that reported it: the core recorder copies `source.component`
+    /// (`record/event.go`'s `makeEvent`); always written, `""` included.
+    #[serde(default)]
+    pub reporting_component: String,
+    /// Its instance: the core recorder copies `source.host`.
+    #[serde(default)]
+    pub reporting_instance: String,
+    /// What was done (events.k8s.io writers set it).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub action: String,
+    /// A second object it is about, as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub related: Option<ObjectReference>,
+    /// An events.k8s.io EventSeries (`count`, `lastObservedTime`), as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<serde_json::Value>,
     /// Simulated ms of the first occurrence (not part of the API shape).
     #[serde(skip)]
     pub first_ms: u64,

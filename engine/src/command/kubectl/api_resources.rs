@@ -44,7 +44,7 @@ fn rows() -> Vec<Row> {
             r.group,
             r.version,
             r.resource,
-            vec![],
+            r.short_names.to_vec(),
             r.namespaced,
             r.kind,
             r.verbs.to_vec(),
