@@ -41,7 +41,7 @@ pub fn admit_pod(
     let fresh_default;
     let sa = match account {
         Some(sa) => sa,
-        None if name == crate::controllers::service_account::DEFAULT_SERVICE_ACCOUNT => {
+        None if name == DEFAULT_SERVICE_ACCOUNT => {
             fresh_default = ServiceAccount::default();
             &fresh_default
         }
@@ -126,7 +126,7 @@ fn token_volume(name: String) -> Volume {
             {"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}},
             {"configMap": {
                 "items": [{"key": "ca.crt", "path": "ca.crt"}],
-                "name": crate::controllers::root_ca_publisher::ROOT_CA_CONFIG_MAP,
+                "name": ROOT_CA_CONFIG_MAP,
             }},
             {"downwardAPI": {"items": [{
                 "fieldRef": {"apiVersion": "v1", "fieldPath": "metadata.namespace"},

@@ -182,7 +182,7 @@ impl Cluster {
     /// `kube-root-ca.crt` ConfigMap (the root CA publisher's), so a Pod created at
     /// once finds its account. Their uids come from an RNG of their own.
     fn create_namespace_defaults(&mut self) {
-        use crate::controllers::{root_ca_publisher, service_account};
+        use crate::controllers::root_ca_publisher;
         let namespaces: Vec<String> = self
             .store
             .list::<Namespace>()
@@ -191,7 +191,7 @@ impl Cluster {
         let accounts = namespaces.iter().map(|ns| {
             Object::ServiceAccount(ServiceAccount {
                 metadata: ObjectMeta {
-                    name: service_account::DEFAULT_SERVICE_ACCOUNT.into(),
+                    name: DEFAULT_SERVICE_ACCOUNT.into(),
                     namespace: ns.clone(),
                     ..Default::default()
                 },

@@ -13,8 +13,6 @@ use crate::api::*;
 use crate::apiserver::{Change, ObjKey};
 use crate::client::{writer, Component, Request};
 
-/// The ConfigMap's name.
-pub const ROOT_CA_CONFIG_MAP: &str = "kube-root-ca.crt";
 /// Its annotation.
 pub const DESCRIPTION_ANNOTATION: &str = "kubernetes.io/description";
 /// Its annotation's text.

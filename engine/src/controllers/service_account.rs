@@ -10,9 +10,6 @@ use crate::api::*;
 use crate::apiserver::{Change, ObjKey};
 use crate::client::{writer, Component, Request};
 
-/// The account every namespace has.
-pub const DEFAULT_SERVICE_ACCOUNT: &str = "default";
-
 /// The ServiceAccount controller (stateless: its work queue is the cluster's).
 #[derive(Clone, Debug, Default)]
 pub struct ServiceAccountsController;

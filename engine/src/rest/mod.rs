@@ -38,6 +38,7 @@ mod resources;
 mod reviews;
 mod sim;
 mod table;
+mod target;
 mod watch;
 
 use crate::api::Kind;
@@ -49,6 +50,7 @@ use crate::cluster::Cluster;
 use serde_json::{json, Value};
 pub use sim::SimRun;
 use std::collections::VecDeque;
+use target::{not_found_path, parse_target, Target};
 pub use watch::WatchStream;
 
 /// An HTTP request as the server read it.
@@ -300,72 +302,6 @@ fn cause_reason(msg: &str) -> &'static str {
     } else {
         "FieldValueInvalid"
     }
-}
-
-/// Where a request goes, from its path.
-#[derive(Clone, Debug, PartialEq)]
-struct Target {
-    kind: Kind,
-    /// Served through events.k8s.io/v1 (core Events, converted at the endpoint).
-    events_v1: bool,
-    /// The namespace of the path (None: cluster-scoped, or every namespace).
-    namespace: Option<String>,
-    name: Option<String>,
-    subresource: Option<String>,
-}
-
-fn not_found_path() -> HttpResponse {
-    HttpResponse::json(
-        404,
-        &json!({
-            "kind": "Status",
-            "apiVersion": "v1",
-            "metadata": {},
-            "status": "Failure",
-            "message": "the server could not find the requested resource",
-            "reason": "NotFound",
-            "details": {},
-            "code": 404,
-        }),
-    )
-}
-
-/// Parse a resource path; None when it names nothing served.
-fn parse_target(path: &str) -> Option<Target> {
-    let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
-    let (group, version, rest) = match segs.as_slice() {
-        ["api", v, rest @ ..] => ("", *v, rest),
-        ["apis", g, v, rest @ ..] => (*g, *v, rest),
-        _ => return None,
-    };
-    let (namespace, rest): (Option<String>, &[&str]) = match rest {
-        // `/api/v1/namespaces/NAME[/status]` is the Namespace itself.
-        ["namespaces", ns, res, tail @ ..] if group.is_empty() || !res.is_empty() => {
-            if group.is_empty() && matches!(*res, "status" | "finalize") && tail.is_empty() {
-                (None, rest)
-            } else {
-                (Some(ns.to_string()), &rest[2..])
-            }
-        }
-        _ => (None, rest),
-    };
-    let (resource, name, sub) = match rest {
-        [r] => (*r, None, None),
-        [r, n] => (*r, Some(n.to_string()), None),
-        [r, n, s] => (*r, Some(n.to_string()), Some(s.to_string())),
-        _ => return None,
-    };
-    let kind = discovery::kind_of(group, version, resource)?;
-    if namespace.is_some() && !kind.namespaced() {
-        return None;
-    }
-    Some(Target {
-        kind,
-        events_v1: group == "events.k8s.io",
-        namespace,
-        name,
-        subresource: sub,
-    })
 }
 
 /// The 415 of a body in a media type the server does not read

@@ -287,6 +287,14 @@ pub struct ResourceQuota {
     pub status: ResourceQuotaStatus,
 }
 
+/// The ServiceAccount every namespace has (the ServiceAccount controller's), which a
+/// Pod that names none runs as.
+pub const DEFAULT_SERVICE_ACCOUNT: &str = "default";
+
+/// The ConfigMap with the cluster's CA bundle in every namespace (the root CA
+/// publisher's), which the token volume projects.
+pub const ROOT_CA_CONFIG_MAP: &str = "kube-root-ca.crt";
+
 /// `v1.LocalObjectReference`: a name in the same namespace.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
