@@ -436,40 +436,15 @@ pub(crate) type Impersonation = (Vec<String>, Option<String>, Vec<String>);
 
 /// `--as USER`, `--as-group GROUP` (repeatable), removed from the words.
 pub(crate) fn take_impersonation(words: &[String]) -> Result<Impersonation, String> {
-    let mut out = Vec::new();
+    let (out, taken) = take_global_flags(words, &["--as", "--as-group"])?;
     let mut user = None;
     let mut groups = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let w = &words[i];
-        if w == "--" {
-            out.extend(words[i..].iter().cloned());
-            break;
-        }
-        let (flag, inline) = match w.split_once('=') {
-            Some((f, v)) => (f, Some(v.to_string())),
-            None => (w.as_str(), None),
-        };
-        if flag == "--as" || flag == "--as-group" {
-            let value = match inline {
-                Some(v) => v,
-                None => {
-                    i += 1;
-                    words
-                        .get(i)
-                        .cloned()
-                        .ok_or_else(|| format!("error: flag needs an argument: {flag}"))?
-                }
-            };
-            if flag == "--as" {
-                user = Some(value);
-            } else {
-                groups.push(value);
-            }
+    for (flag, value) in taken {
+        if flag == "--as" {
+            user = Some(value);
         } else {
-            out.push(w.clone());
+            groups.push(value);
         }
-        i += 1;
     }
     if user.is_none() && !groups.is_empty() {
         return Err(
@@ -483,8 +458,23 @@ pub(crate) fn take_impersonation(words: &[String]) -> Result<Impersonation, Stri
 /// `--token` (kubectl's global flag): the bearer token to send instead of the current
 /// context user's, taken out of the words.
 pub(crate) fn take_token(words: &[String]) -> Result<(Vec<String>, Option<String>), String> {
+    let (out, taken) = take_global_flags(words, &["--token"])?;
+    Ok((out, taken.into_iter().last().map(|(_, v)| v)))
+}
+
+/// The words left after taking global flags out, and each flag given with its value.
+type TakenFlags = (Vec<String>, Vec<(&'static str, String)>);
+
+/// kubectl's global flags `flags` (`--flag VALUE` or `--flag=VALUE`, anywhere before
+/// `--`) taken out of the words.
+fn take_global_flags(words: &[String], flags: &[&str]) -> Result<TakenFlags, String> {
+    let known = |f: &str| -> Option<&'static str> {
+        ["--as", "--as-group", "--token"]
+            .into_iter()
+            .find(|k| *k == f && flags.contains(k))
+    };
     let mut out = Vec::new();
-    let mut token = None;
+    let mut taken = Vec::new();
     let mut i = 0;
     while i < words.len() {
         let w = &words[i];
@@ -492,20 +482,28 @@ pub(crate) fn take_token(words: &[String]) -> Result<(Vec<String>, Option<String
             out.extend(words[i..].iter().cloned());
             break;
         }
-        if let Some(v) = w.strip_prefix("--token=") {
-            token = Some(v.to_string());
-        } else if w == "--token" {
-            i += 1;
-            let v = words
-                .get(i)
-                .ok_or_else(|| "error: flag needs an argument: --token".to_string())?;
-            token = Some(v.clone());
+        let (flag, inline) = match w.split_once('=') {
+            Some((f, v)) => (f, Some(v.to_string())),
+            None => (w.as_str(), None),
+        };
+        if let Some(flag) = known(flag) {
+            let value = match inline {
+                Some(v) => v,
+                None => {
+                    i += 1;
+                    words
+                        .get(i)
+                        .cloned()
+                        .ok_or_else(|| format!("error: flag needs an argument: {flag}"))?
+                }
+            };
+            taken.push((flag, value));
         } else {
             out.push(w.clone());
         }
         i += 1;
     }
-    Ok((out, token))
+    Ok((out, taken))
 }
 
 /// A describer's reads (`printers::describe::Reader`) as this client's requests: the
