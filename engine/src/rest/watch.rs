@@ -42,6 +42,9 @@ pub struct WatchStream {
     initial_end: bool,
     /// `timeoutSeconds`: when the server ends the watch.
     pub timeout_seconds: Option<u64>,
+    /// `allowWatchBookmarks=true`: the server may send BOOKMARKs
+    /// ([`ApiServer::watch_bookmark`]).
+    pub bookmarks: bool,
     /// The response's `Content-Type`.
     pub content_type: String,
 }
@@ -68,7 +71,13 @@ impl WatchStream {
 /// with the version they were listed at and the `k8s.io/initial-events-end`
 /// annotation (`cacheWatcher.convertToWatchEvent`'s bookmark).
 fn bookmark(w: &WatchStream, rv: u64) -> Vec<u8> {
-    let object = json!({
+    bookmark_line(w, rv, true)
+}
+
+/// A BOOKMARK at `rv`: an empty object of the watched kind with that version (and the
+/// initial-events-end annotation when it ends them).
+fn bookmark_line(w: &WatchStream, rv: u64, initial_events_end: bool) -> Vec<u8> {
+    let mut object = json!({
         "kind": w.kind.name(),
         "apiVersion": if w.events_v1 {
             crate::apiserver::events_v1::API_VERSION
@@ -81,6 +90,11 @@ fn bookmark(w: &WatchStream, rv: u64) -> Vec<u8> {
             "annotations": {"k8s.io/initial-events-end": "true"},
         },
     });
+    if !initial_events_end {
+        object["metadata"]
+            .as_object_mut()
+            .map(|m| m.remove("annotations"));
+    }
     let mut line = json!({"type": "BOOKMARK", "object": object}).to_string();
     line.push('\n');
     line.into_bytes()
@@ -148,6 +162,7 @@ impl ApiServer {
             ending: None,
             initial_end: initial_events,
             timeout_seconds: req.param("timeoutSeconds").and_then(|s| s.parse().ok()),
+            bookmarks: req.flag("allowWatchBookmarks"),
             content_type: "application/json".into(),
         };
         match from {
@@ -186,6 +201,23 @@ impl ApiServer {
         let mut line = json!({"type": type_, "object": o}).to_string();
         line.push('\n');
         line.into_bytes()
+    }
+
+    /// A periodic BOOKMARK for a watch that asked for them (`allowWatchBookmarks`), at
+    /// the version it has read up to, so that its client can resume from there; the
+    /// HTTP layer asks once a minute and two seconds before the watch's timeout, as
+    /// the watch cache's `nextBookmarkTime` schedules them. Empty for a watch that did
+    /// not ask, has ended, or still has events to send first.
+    pub fn watch_bookmark(&self, w: &WatchStream) -> Vec<u8> {
+        let caught_up = w.initial.is_empty()
+            && !w.initial_end
+            && w.ending.is_none()
+            && w.cursor != u64::MAX
+            && w.cursor >= self.revision();
+        if !w.bookmarks || !caught_up {
+            return Vec::new();
+        }
+        bookmark_line(w, w.cursor, false)
     }
 
     /// The watch's next events as lines to send, about `limit` bytes at most (always
