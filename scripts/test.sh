@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run every test (installing missing tools, Chromium included, first):
 # formatting, clippy, the module graph (no cycle), the engine's and the app's Rust tests, real kubectl against
-# kubeplay-cli serve (when kubectl is on PATH), the bounded-resources run, the Python client against serve, the release build with
+# kubeplay-cli serve (when kubectl is on PATH), the bounded-resources run, the Python and JavaScript clients against serve, the release build with
 # its sizes, and the browser tests in headless Chromium.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/install-tools.sh" --browser
@@ -49,6 +49,10 @@ node scripts/bounds.mjs
 step "the official Python client against kubeplay-cli serve (scripts/python-client.sh)"
 # kubernetes 33.1.0 from the package registry, in a virtual environment under target/.
 bash scripts/python-client.sh target/release/kubeplay-cli
+
+step "the official JavaScript client against kubeplay-cli serve (scripts/node-client.sh)"
+# @kubernetes/client-node 1.4.0 from its lock file, installed under target/.
+bash scripts/node-client.sh target/release/kubeplay-cli
 
 step "trunk build --release"
 trunk build --release --offline
