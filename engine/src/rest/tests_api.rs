@@ -385,7 +385,8 @@ fn events_are_served_in_events_k8s_io_v1_too_converted_both_ways() {
 fn a_watch_that_allows_bookmarks_gets_one_at_the_version_it_has_read_and_others_get_none() {
     let mut s = server();
     config_maps(&mut s, 1);
-    let path = "/api/v1/namespaces/default/configmaps?watch=1&allowWatchBookmarks=true&resourceVersion=";
+    let path =
+        "/api/v1/namespaces/default/configmaps?watch=1&allowWatchBookmarks=true&resourceVersion=";
     let rv = s.revision();
     let Reply::Watch(mut w) = s.handle(&req("GET", &format!("{path}{rv}"))) else {
         panic!("not a watch")
@@ -395,7 +396,10 @@ fn a_watch_that_allows_bookmarks_gets_one_at_the_version_it_has_read_and_others_
     let event: Value = serde_json::from_str(line.trim()).unwrap();
     assert_eq!(event["type"], "BOOKMARK");
     assert_eq!(event["object"]["kind"], "ConfigMap");
-    assert_eq!(event["object"]["metadata"]["resourceVersion"], rv.to_string());
+    assert_eq!(
+        event["object"]["metadata"]["resourceVersion"],
+        rv.to_string()
+    );
     assert!(event["object"]["metadata"].get("annotations").is_none());
     // Without allowWatchBookmarks, none.
     let plain = "/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=";
