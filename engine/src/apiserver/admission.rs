@@ -429,13 +429,27 @@ pub fn default_pull_policy(image: &str) -> &'static str {
 /// configMap, secret, downwardAPI and projected files get mode 0644 (420); hostPath
 /// gets type `""`.
 fn default_volume(v: &mut Volume) {
-    if v.source.is_empty() {
-        v.source.insert(
+    // Most sources are defaulted already (a template's, the token volume): a shared
+    // source is copied only when a default is missing.
+    let missing = v.source.is_empty()
+        || v.source.iter().any(|(kind, src)| match kind.as_str() {
+            "configMap" | "secret" | "downwardAPI" | "projected" => {
+                src.get("defaultMode").is_none() && src.is_object()
+            }
+            "hostPath" => src.get("type").is_none() && src.is_object(),
+            _ => false,
+        });
+    if !missing {
+        return;
+    }
+    let source = std::sync::Arc::make_mut(&mut v.source);
+    if source.is_empty() {
+        source.insert(
             "emptyDir".into(),
             serde_json::Value::Object(Default::default()),
         );
     }
-    for (kind, src) in v.source.iter_mut() {
+    for (kind, src) in source.iter_mut() {
         let Some(src) = src.as_object_mut() else {
             continue;
         };

@@ -8,6 +8,7 @@
 //! `mountServiceAccountToken`, copy the account's `imagePullSecrets`) and
 //! `TokenVolumeSource` (3,607 s tokens: an hour and seven seconds).
 
+use crate::api::extra::Extra;
 use crate::api::*;
 use serde_json::json;
 
@@ -118,8 +119,18 @@ fn mount_service_account_token(spec: &mut PodSpec, suffix: &mut dyn FnMut() -> S
     }
 }
 
-/// `TokenVolumeSource`: the token, the CA bundle and the namespace.
+/// `TokenVolumeSource`: the token, the CA bundle and the namespace, one copy shared by
+/// every Pod's token volume.
 fn token_volume(name: String) -> Volume {
+    static SOURCE: std::sync::LazyLock<std::sync::Arc<Extra>> =
+        std::sync::LazyLock::new(|| std::sync::Arc::new(token_volume_source()));
+    Volume {
+        name,
+        source: SOURCE.clone(),
+    }
+}
+
+fn token_volume_source() -> Extra {
     let projected = json!({
         "defaultMode": 420,
         "sources": [
@@ -134,10 +145,7 @@ fn token_volume(name: String) -> Volume {
             }]}},
         ],
     });
-    Volume {
-        name,
-        source: [("projected".to_string(), projected)].into(),
-    }
+    [("projected".to_string(), projected)].into()
 }
 
 /// The issuer and default audience of the tokens (`--service-account-issuer`, as

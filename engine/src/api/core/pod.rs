@@ -233,9 +233,17 @@ pub struct Volume {
     /// Name the containers' volumeMounts refer to.
     #[serde(default)]
     pub name: String,
-    /// The source, keyed by its type, e.g. `{"emptyDir": {}}`.
-    #[serde(flatten, deserialize_with = "extra::volume")]
-    pub source: Extra,
+    /// The source, keyed by its type, e.g. `{"emptyDir": {}}`. Shared: every Pod a
+    /// template makes, every stored version of a Pod and every Pod's ServiceAccount
+    /// token volume point at one copy (cloned only when written, `Arc::make_mut`).
+    #[serde(flatten, deserialize_with = "shared_volume_source")]
+    pub source: std::sync::Arc<Extra>,
+}
+
+fn shared_volume_source<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<std::sync::Arc<Extra>, D::Error> {
+    extra::volume(d).map(std::sync::Arc::new)
 }
 
 impl Volume {

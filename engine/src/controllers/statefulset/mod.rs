@@ -173,7 +173,7 @@ pub fn new_stateful_set_pod(
         );
         let volume = Volume {
             name: vname.clone(),
-            source,
+            source: std::sync::Arc::new(source),
         };
         match spec.volumes.iter_mut().find(|v| v.name == *vname) {
             Some(v) => *v = volume,
