@@ -55,6 +55,9 @@ function limited(kib, args, stdin = '') {
       clearInterval(sample);
       res({ code, signal, out, seconds: (performance.now() - t0) / 1000, peakMiB: peak / 1024 });
     });
+    // A process that exits without reading all of its input (it refused the input, or
+    // reads a file instead) closes the pipe: the write's EPIPE is not a finding.
+    p.stdin.on('error', () => {});
     p.stdin.end(stdin);
   });
 }
