@@ -9,6 +9,11 @@
 //! work ahead of it, however much of it is queued, and the work still moves while
 //! requests keep coming. Within a line, first come, first served.
 //!
+//! Health probes (`/healthz`, `/livez`, `/readyz`) wait in neither: they go first, as
+//! kube-apiserver's API Priority and Fairness gives them the `exempt` priority level
+//! (the `probes` FlowSchema), never queued behind other requests. A probe still waits
+//! for the one job that is running.
+//!
 //! After each job the thread publishes the store's revision; open watches wait on it.
 
 use super::limits::SIM_SLICE;
@@ -23,6 +28,8 @@ type Job = Box<dyn FnOnce(&mut ApiServer) + Send>;
 /// Which line a job waits in.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Line {
+    /// A health probe: taken before any other waiting job.
+    Exempt,
     /// A client's request.
     Request,
     /// Work that goes on by itself: sim slices, watch chunks, the realtime clock.
@@ -31,6 +38,7 @@ pub enum Line {
 
 #[derive(Default)]
 struct Lines {
+    exempt: VecDeque<Job>,
     requests: VecDeque<Job>,
     background: VecDeque<Job>,
     /// The last job taken was a request: a waiting background job goes next.
@@ -52,6 +60,7 @@ impl Queue {
     fn push(&self, line: Line, job: Job) {
         let mut l = self.lock();
         match line {
+            Line::Exempt => l.exempt.push_back(job),
             Line::Request => l.requests.push_back(job),
             Line::Background => l.background.push_back(job),
         }
@@ -59,10 +68,14 @@ impl Queue {
         self.ready.notify_one();
     }
 
-    /// The next job: from each line in turn while both wait.
+    /// The next job: a probe first, then from each of the other lines in turn while
+    /// both wait.
     fn next(&self) -> Job {
         let mut l = self.lock();
         loop {
+            if let Some(job) = l.exempt.pop_front() {
+                return job;
+            }
             let take_request =
                 !l.requests.is_empty() && (!l.request_last || l.background.is_empty());
             if take_request {
@@ -174,6 +187,26 @@ mod tests {
         assert_eq!(
             *log.lock().unwrap(),
             vec!["healthz", "slice 1", "get", "slice 2", "list", "slice 3"]
+        );
+    }
+
+    #[test]
+    fn a_health_probe_goes_before_every_waiting_request_and_slice() {
+        let q = Queue::default();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        q.push(Line::Background, job(&log, "slice"));
+        for name in ["watch 1", "watch 2", "watch 3"] {
+            q.push(Line::Request, job(&log, name));
+        }
+        q.push(Line::Exempt, job(&log, "readyz"));
+        q.push(Line::Exempt, job(&log, "healthz"));
+        let mut api = ApiServer::new(kubeplay_engine::cluster::Cluster::with_default_nodes(1));
+        for _ in 0..6 {
+            q.next()(&mut api);
+        }
+        assert_eq!(
+            *log.lock().unwrap(),
+            vec!["readyz", "healthz", "watch 1", "slice", "watch 2", "watch 3"]
         );
     }
 }

@@ -150,9 +150,16 @@ async fn answer(state: &Arc<State>, close: Arc<Notify>, req: Request<Incoming>) 
         decoding = state.decoding.clone().acquire_owned().await.ok();
         Some(rest::decode_body(&req))
     };
+    // Probes are exempt from queueing (the `probes` FlowSchema), so a busy cluster
+    // still answers its health checks at once.
+    let line = if rest::is_health_probe(&req.method, &req.path) {
+        Line::Exempt
+    } else {
+        Line::Request
+    };
     let engine = state.engine.clone();
     let first = engine
-        .run(Line::Request, move |api| api.handle_decoded(&req, decoded))
+        .run(line, move |api| api.handle_decoded(&req, decoded))
         .await;
     // The body and its decoding are spent: their room goes to the next request, not
     // held while a `sim advance` runs on.

@@ -52,7 +52,7 @@ pub const WATCH_STALL_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How long one slice of a `sim advance`/`sim settle` runs the cluster before other
 /// requests take their turn.
-pub const SIM_SLICE: Duration = Duration::from_millis(20);
+pub const SIM_SLICE: Duration = Duration::from_millis(10);
 
 /// Raise the soft limit on open descriptors to the hard one (as Go's runtime does
 /// for kube-apiserver at start) and return the limit now in force.

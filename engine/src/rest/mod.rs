@@ -157,6 +157,12 @@ pub const KEPT_WRITES: usize = 100_000;
 /// The path the `sim` verbs are sent to (body: the words after `sim`).
 pub const SIM_PATH: &str = "/kubeplay/v1/sim";
 
+/// A health probe: a GET of `/healthz`, `/livez` or `/readyz`, which kube-apiserver's
+/// `probes` FlowSchema puts on the `exempt` priority level, ahead of every queue.
+pub fn is_health_probe(method: &str, path: &str) -> bool {
+    method == "GET" && matches!(path, "/healthz" | "/livez" | "/readyz")
+}
+
 /// The bearer token of a kubeconfig user.
 pub fn token_for(user: &str) -> String {
     format!("kubeplay-token-{user}")
