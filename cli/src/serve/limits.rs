@@ -9,6 +9,12 @@ use std::time::Duration;
 /// buffers for writing, so a client that never reads holds this much, not more.
 pub const MAX_HEAD_BYTES: usize = 64 << 10;
 
+/// The kernel's send buffer of each connection. Linux grows it to 4 MiB by itself
+/// (`tcp_wmem`), so 100 watches whose clients never read would each have megabytes
+/// serialized, encrypted and held for them; on the loopback a reader needs no more
+/// than this to go at full speed.
+pub const SEND_BUFFER_BYTES: usize = 256 << 10;
+
 /// The most header fields in a request; more is a 431.
 pub const MAX_HEADERS: usize = 100;
 

@@ -13,7 +13,7 @@
 //! socket would answer with a reset, and the client's kernel would drop the answer —
 //! the 413 or 431 — before the client read it.
 
-use super::limits::{HEADER_READ_TIMEOUT, LINGER, MAX_HEADERS, MAX_HEAD_BYTES};
+use super::limits::{HEADER_READ_TIMEOUT, LINGER, MAX_HEADERS, MAX_HEAD_BYTES, SEND_BUFFER_BYTES};
 use super::{http, State};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -42,6 +42,10 @@ pub async fn accept_loop(listener: TcpListener, tls: TlsAcceptor, state: Arc<Sta
                 // Replies go out as soon as they are written: a kept-alive client
                 // does not wait for its delayed ACK.
                 let _ = tcp.set_nodelay(true);
+                // What the kernel holds for a client that does not read is bounded
+                // too: without this, send-buffer autotuning lets each connection
+                // take megabytes, and the server serializes that much for it.
+                let _ = socket2::SockRef::from(&tcp).set_send_buffer_size(SEND_BUFFER_BYTES);
                 tokio::spawn(connection(tcp, tls.clone(), state.clone(), slot));
             }
             Err(e) => {
