@@ -351,3 +351,60 @@ fn reads_are_answered_between_the_slices_of_a_long_sim_advance() {
         "{before} {seen:?} {after}"
     );
 }
+
+/// `sim WORDS` through the server, as the admin.
+fn sim(s: &Started, words: &str) -> (u16, String) {
+    let body = serde_json::json!({ "command": words }).to_string();
+    let request = head(
+        s,
+        "POST",
+        "/kubeplay/v1/sim",
+        &format!(
+            "{}Content-Type: application/json\r\nContent-Length: {}\r\n",
+            admin(),
+            body.len()
+        ),
+    ) + &body;
+    let (code, _, printed) = ask(s, request.as_bytes());
+    (code, printed)
+}
+
+#[test]
+fn probes_answered_without_the_clusters_thread_still_follow_its_health_and_its_rbac() {
+    let s = start(Options::default());
+    let as_user = |u: &str| format!("Authorization: Bearer {}\r\n", token_for(u));
+    let probe = |path: &str, u: &str| {
+        let (code, _, body) = ask(&s, head(&s, "GET", path, &as_user(u)).as_bytes());
+        (code, body)
+    };
+    assert_eq!(probe("/readyz", "alice"), (200, "ok".to_string()));
+    // etcd without quorum: /readyz lists its failing etcd checks, /livez is fine.
+    for words in ["etcd members 3", "etcd down etcd-1", "etcd down etcd-2"] {
+        assert_eq!(sim(&s, words).0, 200, "sim {words}");
+    }
+    let (code, body) = probe("/readyz?verbose", "kubernetes-admin");
+    assert_eq!(code, 500, "{body}");
+    assert!(body.contains("[-]etcd failed: reason withheld\n"), "{body}");
+    assert!(body.ends_with("readyz check failed\n"), "{body}");
+    assert_eq!(probe("/livez", "kubernetes-admin").0, 200);
+    for words in ["etcd up etcd-1", "etcd up etcd-2"] {
+        assert_eq!(sim(&s, words).0, 200, "sim {words}");
+    }
+    assert_eq!(probe("/readyz", "kubernetes-admin").0, 200);
+    // A token the server refuses is 401 whatever the path.
+    assert_eq!(probe("/healthz", "expired").0, 401);
+    // Without the bindings of system:discovery and system:public-info-viewer (each lets
+    // every authenticated user GET the probes), alice may not probe.
+    for binding in ["system:discovery", "system:public-info-viewer"] {
+        let delete = head(
+            &s,
+            "DELETE",
+            &format!("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/{binding}"),
+            &admin(),
+        );
+        assert_eq!(ask(&s, delete.as_bytes()).0, 200, "{binding}");
+    }
+    let (code, body) = probe("/healthz", "alice");
+    assert_eq!(code, 403, "{body}");
+    assert_eq!(probe("/healthz", "kubernetes-admin").0, 200);
+}

@@ -14,16 +14,69 @@
 //! (the `probes` FlowSchema), never queued behind other requests. A probe still waits
 //! for the one job that is running.
 //!
-//! After each job the thread publishes the store's revision; open watches wait on it.
+//! After each job the thread publishes the store's revision, which open watches wait
+//! on, and whether the control plane is available, from which health probes of the
+//! kubeconfig's users are answered without waiting for the thread at all
+//! ([`Engine::health`]).
 
 use super::limits::SIM_SLICE;
-use kubeplay_engine::rest::{ApiServer, Reply};
+use kubeplay_engine::apiserver::door;
+use kubeplay_engine::apiserver::rbac::{authorize, Attributes, Decision};
+use kubeplay_engine::apiserver::request::Unavailable;
+use kubeplay_engine::rest::{ApiServer, Reply, USERS};
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 use tokio::sync::{oneshot, watch};
 
 type Job = Box<dyn FnOnce(&mut ApiServer) + Send>;
+
+/// The health endpoints, in the order [`Health::allowed`] keeps them.
+pub const PROBES: [&str; 3] = ["/healthz", "/livez", "/readyz"];
+
+/// What a health probe's answer depends on, as of the last job: whether the control
+/// plane is available, and which of the kubeconfig's users RBAC lets GET each probe
+/// (kubeadm binds `system:public-info-viewer` to every authenticated user, and a
+/// learner may delete that binding).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Health {
+    /// Why the control plane is unavailable (None: it is not).
+    pub unavailable: Option<Unavailable>,
+    /// Per user the server knows (its token accepted): may it GET each of [`PROBES`].
+    pub allowed: Vec<(&'static str, [bool; 3])>,
+}
+
+impl Health {
+    fn of(api: &ApiServer) -> Health {
+        let store = &api.cluster.store;
+        let allowed = USERS
+            .iter()
+            .filter_map(|&u| door::authenticate(u).map(|info| (u, info)))
+            .map(|(u, info)| {
+                let may = |path: &str| {
+                    let a = Attributes {
+                        verb: "get".into(),
+                        path: path.into(),
+                        ..Default::default()
+                    };
+                    matches!(authorize(store, &info, &a), Decision::Allow(_))
+                };
+                (u, PROBES.map(may))
+            })
+            .collect();
+        Health {
+            unavailable: api.cluster.unavailable(),
+            allowed,
+        }
+    }
+
+    /// Whether `user` may GET `path`, one of [`PROBES`] (None: a user not known here).
+    pub fn allows(&self, user: &str, path: &str) -> Option<bool> {
+        let at = PROBES.iter().position(|p| *p == path)?;
+        let (_, may) = self.allowed.iter().find(|(u, _)| *u == user)?;
+        Some(may[at])
+    }
+}
 
 /// Which line a job waits in.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -97,6 +150,7 @@ impl Queue {
 pub struct Engine {
     queue: Arc<Queue>,
     revision: watch::Receiver<u64>,
+    health: watch::Receiver<Health>,
 }
 
 impl Engine {
@@ -104,11 +158,16 @@ impl Engine {
     pub fn start(api: ApiServer) -> std::io::Result<Engine> {
         let queue = Arc::new(Queue::default());
         let (published, revision) = watch::channel(api.revision());
+        let (health_published, health) = watch::channel(Health::of(&api));
         let q = queue.clone();
         std::thread::Builder::new()
             .name("kubeplay-engine".into())
-            .spawn(move || run(api, &q, published))?;
-        Ok(Engine { queue, revision })
+            .spawn(move || run(api, &q, (published, health_published)))?;
+        Ok(Engine {
+            queue,
+            revision,
+            health,
+        })
     }
 
     /// Run `f` on the cluster in its turn in `line`; None if the job was lost (it
@@ -126,6 +185,11 @@ impl Engine {
             }),
         );
         rx.await.ok()
+    }
+
+    /// What health probes are answered from, as of the last job.
+    pub fn health(&self) -> Health {
+        self.health.borrow().clone()
     }
 
     /// The store's revision after the last job, to wait on.
@@ -148,7 +212,11 @@ impl Engine {
     }
 }
 
-fn run(mut api: ApiServer, queue: &Queue, published: watch::Sender<u64>) {
+fn run(
+    mut api: ApiServer,
+    queue: &Queue,
+    (published, health): (watch::Sender<u64>, watch::Sender<Health>),
+) {
     loop {
         let job = queue.next();
         // A job that panics (a bug: the engine refuses bad input with errors) loses
@@ -157,7 +225,13 @@ fn run(mut api: ApiServer, queue: &Queue, published: watch::Sender<u64>) {
         // build aborts on panic instead.)
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&mut api)));
         let now = api.revision();
-        published.send_if_modified(|r| std::mem::replace(r, now) != now);
+        let wrote = published.send_if_modified(|r| std::mem::replace(r, now) != now);
+        let up = api.cluster.unavailable();
+        // RBAC changes only with a write; availability with any job.
+        if wrote || health.borrow().unavailable != up {
+            let h = Health::of(&api);
+            health.send_if_modified(|old| std::mem::replace(old, h.clone()) != h);
+        }
     }
 }
 
@@ -188,6 +262,20 @@ mod tests {
             *log.lock().unwrap(),
             vec!["healthz", "slice 1", "get", "slice 2", "list", "slice 3"]
         );
+    }
+
+    #[test]
+    fn the_published_health_lets_each_accepted_user_probe_and_knows_no_refused_token() {
+        let api = ApiServer::new(kubeplay_engine::cluster::Cluster::with_default_nodes(1));
+        let h = Health::of(&api);
+        assert_eq!(h.unavailable, None);
+        for user in ["kubernetes-admin", "alice", "bob"] {
+            for path in PROBES {
+                assert_eq!(h.allows(user, path), Some(true), "{user} {path}");
+            }
+        }
+        assert_eq!(h.allows("expired", "/healthz"), None);
+        assert_eq!(h.allows("alice", "/version"), None);
     }
 
     #[test]

@@ -11,6 +11,7 @@ use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use hyper::header::{HeaderName, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
+use kubeplay_engine::apiserver::health;
 use kubeplay_engine::rest::{self, HttpRequest, HttpResponse, Reply, MAX_REQUEST_BODY_BYTES};
 use serde_json::json;
 use std::convert::Infallible;
@@ -130,6 +131,9 @@ async fn answer(state: &Arc<State>, close: Arc<Notify>, req: Request<Incoming>) 
     if !path.starts_with("/kubeplay/") {
         state.activity.note();
     }
+    if let Some(answered) = probe_answered(state, &req) {
+        return answered;
+    }
     let (parts, incoming) = req.into_parts();
     // One `sim` verb at a time runs the clock; API requests go between its slices.
     let _turn = if parts.uri.path() == rest::SIM_PATH {
@@ -195,6 +199,40 @@ async fn answer(state: &Arc<State>, close: Arc<Notify>, req: Request<Incoming>) 
             "Internal error occurred: the request was not answered",
         )),
     }
+}
+
+/// A health probe of one of the kubeconfig's users, answered from the engine's last
+/// published [`Health`](super::engine::Health), as kube-apiserver answers `/healthz`
+/// from its checks without touching the store: no waiting for the cluster's thread,
+/// however busy. A probe RBAC refuses, any other token (a ServiceAccount's, to be
+/// checked), an impersonation and an API server that is down are None: the engine
+/// answers those. Health requests are not counted in `apiserver_request_total`, so
+/// nothing else is owed to the engine.
+fn probe_answered(state: &State, req: &Request<Incoming>) -> Option<Response<Body>> {
+    let path = req.uri().path();
+    if !rest::is_health_probe(req.method().as_str(), path)
+        || req
+            .headers()
+            .keys()
+            .any(|k| k.as_str().starts_with("impersonate-"))
+    {
+        return None;
+    }
+    let probe = engine_request(req.method(), req.uri(), req.headers(), Vec::new());
+    let user = rest::bearer_user(&probe);
+    let health = state.engine.health();
+    if health.allows(&user, path) != Some(true) {
+        return None;
+    }
+    let verbose = probe.param("verbose").is_some();
+    let h = health::answer(health.unavailable, path.trim_start_matches('/'), verbose)?;
+    // What the engine's own answer carries (`ApiServer::health`).
+    Some(response(HttpResponse {
+        status: h.code,
+        content_type: "text/plain; charset=utf-8".into(),
+        headers: Vec::new(),
+        body: h.body.into_bytes(),
+    }))
 }
 
 /// `GET /kubeplay/v1/activity`: how many API requests the server answered and how
@@ -292,8 +330,16 @@ async fn read_body(
 
 /// The engine's request: the path and query percent-decoded, header names in lower case.
 fn http_request(parts: &hyper::http::request::Parts, body: Vec<u8>) -> HttpRequest {
-    let query = parts
-        .uri
+    engine_request(&parts.method, &parts.uri, &parts.headers, body)
+}
+
+fn engine_request(
+    method: &Method,
+    uri: &hyper::Uri,
+    headers: &hyper::HeaderMap,
+    body: Vec<u8>,
+) -> HttpRequest {
+    let query = uri
         .query()
         .unwrap_or("")
         .split('&')
@@ -304,11 +350,10 @@ fn http_request(parts: &hyper::http::request::Parts, body: Vec<u8>) -> HttpReque
         })
         .collect();
     HttpRequest {
-        method: parts.method.as_str().to_string(),
-        path: percent_decode(parts.uri.path(), false),
+        method: method.as_str().to_string(),
+        path: percent_decode(uri.path(), false),
         query,
-        headers: parts
-            .headers
+        headers: headers
             .iter()
             .map(|(k, v)| {
                 (
