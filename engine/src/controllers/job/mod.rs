@@ -30,6 +30,7 @@
 mod backoff;
 mod controller_utils;
 mod indexes;
+mod orphan;
 mod policy;
 #[cfg(test)]
 mod tests;
@@ -61,6 +62,9 @@ pub const MAX_POD_CREATE_DELETE_PER_SYNC: usize = 500;
 pub enum JobTimer {
     /// `enqueueSyncJobBatched`: a Pod of this Job changed a batch period ago.
     Batched(ObjKey),
+    /// `enqueueOrphanPod`: this Pod holds the tracking finalizer but no running Job
+    /// controls it (`syncOrphanPod`).
+    Orphan(ObjKey),
 }
 
 /// The Job controller: its in-memory back-off records (lost on restart, as upstream's).
@@ -84,6 +88,9 @@ impl Controller for JobController {
     /// `addJob`, `updateJob`, `deleteJob` sync at once; a Pod change of a Job
     /// (`addPod`, `updatePod`, `deletePod`) syncs it a batch period later.
     fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, JobTimer>) {
+        for pod in orphan::orphans_of(ctx.store, ch) {
+            ctx.after(ctx.now, JobTimer::Orphan(pod));
+        }
         match ch.kind {
             Kind::Job => {
                 if let Some(o) = ch.new.as_deref().or(ch.old.as_deref()) {
@@ -110,10 +117,16 @@ impl Controller for JobController {
     }
 
     fn on_timer(&mut self, timer: JobTimer, ctx: &mut Ctx<'_, ObjKey, JobTimer>) -> Vec<Request> {
-        let JobTimer::Batched(key) = timer;
-        self.batched.remove(&key);
-        ctx.enqueue(key);
-        Vec::new()
+        match timer {
+            JobTimer::Batched(key) => {
+                self.batched.remove(&key);
+                ctx.enqueue(key);
+                Vec::new()
+            }
+            JobTimer::Orphan(pod) => orphan::sync_orphan_pod(ctx.store, &pod)
+                .into_iter()
+                .collect(),
+        }
     }
 }
 
