@@ -312,3 +312,99 @@ fn an_hpa_and_a_gitops_agent_fight_over_the_replica_count() {
     );
     assert!(rescales.lines().count() >= 1);
 }
+
+/// When the autoscaler wrote `web`'s scale, and what it wrote, in order.
+fn rescales(c: &Cluster) -> Vec<(u64, String)> {
+    c.store
+        .log
+        .iter()
+        .filter(|e| e.writer == "horizontal-pod-autoscaler" && e.kind == Kind::Deployment)
+        .map(|e| (e.time, e.change.clone()))
+        .collect()
+}
+
+#[test]
+fn an_hpa_is_reconciled_once_per_fifteen_seconds_from_one_period_after_its_creation() {
+    let mut c = Cluster::with_default_nodes(3);
+    sh(&mut c, "kubectl apply -f -", Some(WEB));
+    c.advance(360_000);
+    sh(&mut c, "sim load deployment/web --cpu 400%", None);
+    c.advance(30_000);
+    sh(
+        &mut c,
+        "kubectl autoscale deployment web --min=1 --max=10 --cpu-percent=50",
+        None,
+    );
+    let created = c
+        .store
+        .log
+        .iter()
+        .find(|e| e.kind == Kind::HorizontalPodAutoscaler)
+        .unwrap()
+        .time;
+    // Nothing before one sync period.
+    c.advance(14_000);
+    assert_eq!(replicas(&c), 2);
+    assert!(hpa(&c).status.conditions.is_empty());
+    c.advance(2_000);
+    // 2 → 4 (the legacy scale-up limit), and not again in the same instant.
+    assert_eq!(replicas(&c), 4);
+    let r = rescales(&c);
+    assert_eq!(r.len(), 1, "{r:?}");
+    // One period, and the sync's own request round trips.
+    assert!(
+        (15_000..16_000).contains(&(r[0].0 - created)),
+        "{}",
+        r[0].0 - created
+    );
+    // Its own status writes and the Pods' changes do not pull the next sync forward.
+    c.advance(14_000);
+    assert_eq!(rescales(&c).len(), 1);
+    c.advance(60_000);
+    let times: Vec<u64> = rescales(&c).iter().map(|(t, _)| t - created).collect();
+    assert!(times.windows(2).all(|w| w[1] - w[0] >= 15_000), "{times:?}");
+}
+
+#[test]
+fn failed_compute_metrics_replicas_keeps_each_wrapping_layer() {
+    let mut c = Cluster::with_default_nodes(3);
+    // No requests: utilization cannot be computed.
+    sh(
+        &mut c,
+        "kubectl create deployment web --image=nginx:1.27 --replicas=2",
+        None,
+    );
+    c.advance(120_000);
+    sh(
+        &mut c,
+        "kubectl autoscale deployment web --min=2 --max=10 --cpu-percent=50",
+        None,
+    );
+    c.advance(16_000);
+    let warn = |reason: &str| {
+        c.store
+            .list::<Event>()
+            .find(|e| e.reason == reason)
+            .map(|e| e.message.clone())
+            .unwrap_or_default()
+    };
+    assert!(
+        warn("FailedGetResourceMetric").starts_with(
+            "failed to get cpu utilization: missing request for cpu in container nginx of Pod web-"
+        ),
+        "{}",
+        warn("FailedGetResourceMetric")
+    );
+    assert!(warn("FailedComputeMetricsReplicas").starts_with(
+        "invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed to get cpu utilization: missing request for cpu"
+    ), "{}", warn("FailedComputeMetricsReplicas"));
+    let active = hpa(&c)
+        .status
+        .conditions
+        .into_iter()
+        .find(|c| c.type_ == HpaConditionType::ScalingActive)
+        .unwrap();
+    assert!(active.message.starts_with(
+        "the HPA was unable to compute the replica count: failed to get cpu utilization: "
+    ));
+}

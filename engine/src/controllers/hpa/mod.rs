@@ -18,11 +18,12 @@
 //!
 //! This file follows `horizontal.go`; the replica calculator is [`replica_calculator`].
 
+mod normalize;
 mod replica_calculator;
 
 pub use replica_calculator::TOLERANCE;
 
-use super::{Controller, Ctx, Reconcile, Retry};
+use super::{Controller, Ctx, Reconcile};
 use crate::api::*;
 use crate::apiserver::{Change, ObjKey, Store};
 use crate::client::writer;
@@ -30,6 +31,13 @@ use crate::client::{event_ref, Component, Request};
 use crate::time::{rfc3339, SimTime, SECOND};
 use replica_calculator::{get_resource_replicas, Proposal};
 use std::collections::BTreeMap;
+
+/// The HPA controller's timer: its work queue's rate limiter handing a key back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HpaTimer {
+    /// `AddRateLimited` came due at this time: the HPA is reconciled now.
+    Due(ObjKey, SimTime),
+}
 
 /// `--horizontal-pod-autoscaler-sync-period`.
 pub const SYNC_PERIOD: SimTime = 15 * SECOND;
@@ -40,6 +48,9 @@ pub const DOWNSCALE_STABILIZATION: SimTime = 300 * SECOND;
 /// recent scale changes.
 #[derive(Clone, Debug, Default)]
 pub struct HorizontalController {
+    /// Keys waiting in the rate-limited queue, and whether the wait was started by a
+    /// change of the HPA itself (foreground) rather than by the periodic resync.
+    waiting: BTreeMap<ObjKey, (SimTime, bool)>,
     recommendations: BTreeMap<ObjKey, Vec<(SimTime, i64)>>,
     scale_up_events: BTreeMap<ObjKey, Vec<(SimTime, i64)>>,
     scale_down_events: BTreeMap<ObjKey, Vec<(SimTime, i64)>>,
@@ -47,36 +58,80 @@ pub struct HorizontalController {
 
 impl Controller for HorizontalController {
     type Key = ObjKey;
-    type Timer = super::NoTimer;
+    type Timer = HpaTimer;
     const WATCHES: &'static [Kind] = &[Kind::HorizontalPodAutoscaler, Kind::Pod];
-    /// The 15 s resync is background: a quiet cluster with an HPA is quiescent.
-    const RETRY: Retry = Retry {
-        on_error: Retry::DEFAULT.on_error,
-        requeue_is_background: true,
-    };
 
     fn identity() -> Component {
         Component::named(writer::HPA_CONTROLLER)
     }
 
-    fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, super::NoTimer>) {
-        if ch.kind == Kind::HorizontalPodAutoscaler {
-            if let Some(o) = ch.new.as_deref().or(ch.old.as_deref()) {
-                ctx.enqueue(ObjKey::of(o.meta()));
+    /// `addHPA` and `updateHPA` call `enqueueHPA`; `deleteHPA` reconciles at once,
+    /// which forgets the HPA's recommendations.
+    fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, HpaTimer>) {
+        if ch.kind != Kind::HorizontalPodAutoscaler {
+            return;
+        }
+        match (ch.old.as_deref(), ch.new.as_deref()) {
+            (_, None) => {
+                if let Some(o) = ch.old.as_deref() {
+                    self.waiting.remove(&ObjKey::of(o.meta()));
+                    ctx.enqueue(ObjKey::of(o.meta()));
+                }
+            }
+            (old, Some(new)) => {
+                // Its own status writes do not make the next sync foreground work.
+                let spec_changed = old.is_none_or(|o| o.meta().generation != new.meta().generation);
+                self.enqueue_hpa(ObjKey::of(new.meta()), spec_changed, ctx);
             }
         }
     }
 
-    fn sync(&mut self, key: &ObjKey, ctx: &mut Ctx<'_, ObjKey, super::NoTimer>) -> Reconcile {
+    fn sync(&mut self, key: &ObjKey, ctx: &mut Ctx<'_, ObjKey, HpaTimer>) -> Reconcile {
         let Some(hpa) = ctx.store.get::<HorizontalPodAutoscaler>(key) else {
             self.recommendations.remove(key);
             self.scale_up_events.remove(key);
             self.scale_down_events.remove(key);
             return Reconcile::default();
         };
-        let mut r = self.reconcile(ctx.store, ctx.config, hpa, ctx.now);
-        r.requeue_after = Some(SYNC_PERIOD);
+        let r = self.reconcile(ctx.store, ctx.config, hpa, ctx.now);
+        // `processNextWorkItem` adds the key back after each reconcile, in case the
+        // informer's resync raced it.
+        self.enqueue_hpa(key.clone(), false, ctx);
         r
+    }
+
+    fn on_timer(&mut self, timer: HpaTimer, ctx: &mut Ctx<'_, ObjKey, HpaTimer>) -> Vec<Request> {
+        let HpaTimer::Due(key, at) = timer;
+        // A wait the HPA's deletion cancelled is not the wait of a new HPA of its name.
+        if self.waiting.get(&key).is_some_and(|(due, _)| *due == at) {
+            self.waiting.remove(&key);
+            ctx.enqueue(key);
+        }
+        Vec::new()
+    }
+
+    /// The periodic resync finds nothing to do in a quiet cluster; a wait started by
+    /// a new or edited HPA is work to come.
+    fn is_background(&self, timer: &HpaTimer, _: &dyn Fn(&str) -> bool) -> bool {
+        let HpaTimer::Due(key, at) = timer;
+        !matches!(self.waiting.get(key), Some((due, true)) if due == at)
+    }
+}
+
+impl HorizontalController {
+    /// `enqueueHPA`: `AddRateLimited` with upstream's HPA rate limiter, a fixed
+    /// interval of the sync period. A key already waiting keeps its earlier time, so
+    /// however often an HPA changes it is reconciled once per period, the first time
+    /// one period after it was created.
+    fn enqueue_hpa(&mut self, key: ObjKey, foreground: bool, ctx: &mut Ctx<'_, ObjKey, HpaTimer>) {
+        match self.waiting.get_mut(&key) {
+            Some((_, f)) => *f |= foreground,
+            None => {
+                let at = ctx.now + SYNC_PERIOD;
+                self.waiting.insert(key.clone(), (at, foreground));
+                ctx.after(at, HpaTimer::Due(key, at));
+            }
+        }
     }
 }
 
@@ -349,7 +404,7 @@ impl HorizontalController {
     ) -> (Vec<MetricStatus>, Result<(i64, String), String>) {
         let ns = &hpa.metadata.namespace;
         let mut best: Option<(i64, String)> = None;
-        let mut invalid: Option<(HpaConditionReason, String)> = None;
+        let mut invalid: Option<(HpaConditionReason, String, String)> = None;
         let mut invalid_count = 0;
         let mut new_statuses = Vec::new();
         for m in &hpa.spec.metrics {
@@ -369,7 +424,16 @@ impl HorizontalController {
                         message: err.clone(),
                     });
                     if invalid.is_none() {
-                        invalid = Some((reason, err));
+                        // `computeReplicasForMetric` wraps a Resource metric's error once
+                        // more; the condition keeps the inner text, the returned error
+                        // (and so FailedComputeMetricsReplicas) the wrapped one.
+                        let wrapped = match m.resource.as_ref().filter(|_| m.type_ == "Resource") {
+                            Some(r) => {
+                                format!("failed to get {} resource metric value: {err}", r.name)
+                            }
+                            None => err.clone(),
+                        };
+                        invalid = Some((reason, err, wrapped));
                     }
                     invalid_count += 1;
                 }
@@ -377,7 +441,7 @@ impl HorizontalController {
         }
         let total = hpa.spec.metrics.len();
         let proposal = best.as_ref().map_or(0, |(n, _)| *n);
-        if let Some((ireason, ierr)) = &invalid {
+        if let Some((ireason, ierr, wrapped)) = &invalid {
             if invalid_count >= total || proposal < current {
                 set_cond(
                     h,
@@ -387,7 +451,7 @@ impl HorizontalController {
                     format!("the HPA was unable to compute the replica count: {ierr}"),
                     now,
                 );
-                let err = format!("invalid metrics ({invalid_count} invalid out of {total}), first error is: {ierr}");
+                let err = format!("invalid metrics ({invalid_count} invalid out of {total}), first error is: {wrapped}");
                 return (new_statuses, Err(err));
             }
         }
@@ -440,338 +504,4 @@ impl HorizontalController {
         };
         get_resource_replicas(store, config, ns, selector, current, r, now)
     }
-
-    /// `normalizeDesiredReplicas` (no `behavior`): the 5-minute scale-down
-    /// stabilization and the legacy scale-up limit.
-    fn normalize_desired_replicas(
-        &mut self,
-        h: &mut HorizontalPodAutoscaler,
-        key: &ObjKey,
-        current: i64,
-        desired: i64,
-        min: i64,
-        now: SimTime,
-    ) -> i64 {
-        // stabilizeRecommendation: the highest of the window, this one recorded.
-        let recs = self.recommendations.entry(key.clone()).or_default();
-        let cutoff = now.saturating_sub(DOWNSCALE_STABILIZATION);
-        let mut stabilized = desired;
-        let mut old = None;
-        for (i, (t, r)) in recs.iter().enumerate() {
-            if *t > cutoff {
-                stabilized = stabilized.max(*r);
-            } else {
-                old = Some(i);
-            }
-        }
-        match old {
-            Some(i) => recs[i] = (now, desired),
-            None => recs.push((now, desired)),
-        }
-        if stabilized != desired {
-            set_cond(h, HpaConditionType::AbleToScale, ConditionStatus::True, HpaConditionReason::ScaleDownStabilized, "recent recommendations were higher than current one, applying the highest recent recommendation".into(), now);
-        } else {
-            set_cond(
-                h,
-                HpaConditionType::AbleToScale,
-                ConditionStatus::True,
-                HpaConditionReason::ReadyForNewScale,
-                "recommended size matches current size".into(),
-                now,
-            );
-        }
-        let max = h.spec.max_replicas;
-        let scale_up_limit = (2 * current).max(4);
-        let (cap, cap_reason, cap_msg) = if max > scale_up_limit {
-            (
-                scale_up_limit,
-                HpaConditionReason::ScaleUpLimit,
-                "the desired replica count is increasing faster than the maximum scale rate",
-            )
-        } else {
-            (
-                max,
-                HpaConditionReason::TooManyReplicas,
-                "the desired replica count is more than the maximum replica count",
-            )
-        };
-        let (out, reason, msg) = if stabilized < min {
-            (
-                min,
-                HpaConditionReason::TooFewReplicas,
-                "the desired replica count is less than the minimum replica count",
-            )
-        } else if stabilized > cap {
-            (cap, cap_reason, cap_msg)
-        } else {
-            (
-                stabilized,
-                HpaConditionReason::DesiredWithinRange,
-                "the desired count is within the acceptable range",
-            )
-        };
-        let limited = if out == stabilized {
-            ConditionStatus::False
-        } else {
-            ConditionStatus::True
-        };
-        set_cond(
-            h,
-            HpaConditionType::ScalingLimited,
-            limited,
-            reason,
-            msg.into(),
-            now,
-        );
-        out
-    }
-
-    /// `normalizeDesiredReplicasWithBehaviors`: the recommendation stabilized over the
-    /// behavior's windows, then held to its rate policies and the bounds.
-    #[allow(clippy::too_many_arguments)]
-    fn normalize_with_behaviors(
-        &mut self,
-        h: &mut HorizontalPodAutoscaler,
-        key: &ObjKey,
-        b: &HorizontalPodAutoscalerBehavior,
-        current: i64,
-        desired: i64,
-        min: i64,
-        now: SimTime,
-    ) -> i64 {
-        let up = b.scale_up.clone().unwrap_or_default();
-        let down = b.scale_down.clone().unwrap_or_default();
-        let (stabilized, reason, msg) =
-            self.stabilize_recommendation_with_behaviors(key, &up, &down, current, desired, now);
-        if stabilized != desired {
-            set_cond(
-                h,
-                HpaConditionType::AbleToScale,
-                ConditionStatus::True,
-                reason,
-                msg.into(),
-                now,
-            );
-        } else {
-            set_cond(
-                h,
-                HpaConditionType::AbleToScale,
-                ConditionStatus::True,
-                HpaConditionReason::ReadyForNewScale,
-                "recommended size matches current size".into(),
-                now,
-            );
-        }
-        let (out, reason, msg) = self.convert_desired_replicas_with_behavior_rate(
-            key,
-            &up,
-            &down,
-            current,
-            stabilized,
-            (min, h.spec.max_replicas),
-            now,
-        );
-        let limited = if out == stabilized {
-            ConditionStatus::False
-        } else {
-            ConditionStatus::True
-        };
-        set_cond(
-            h,
-            HpaConditionType::ScalingLimited,
-            limited,
-            reason,
-            msg.into(),
-            now,
-        );
-        out
-    }
-
-    /// `stabilizeRecommendationWithBehaviors`: the lowest recommendation of the scale-up
-    /// window and the highest of the scale-down window bound the new one; it is
-    /// remembered in place of one both windows have left. The reason and message say
-    /// which way it was held.
-    fn stabilize_recommendation_with_behaviors(
-        &mut self,
-        key: &ObjKey,
-        up: &HpaScalingRules,
-        down: &HpaScalingRules,
-        current: i64,
-        desired: i64,
-        now: SimTime,
-    ) -> (i64, HpaConditionReason, &'static str) {
-        let up_window = up.stabilization_window_seconds.unwrap_or(0).max(0) as SimTime * SECOND;
-        let down_window = down
-            .stabilization_window_seconds
-            .map_or(DOWNSCALE_STABILIZATION, |s| s.max(0) as SimTime * SECOND);
-        let recs = self.recommendations.entry(key.clone()).or_default();
-        let (mut up_rec, mut down_rec) = (desired, desired);
-        let mut old = None;
-        for (i, (t, r)) in recs.iter().enumerate() {
-            if *t > now.saturating_sub(up_window) {
-                up_rec = up_rec.min(*r);
-            }
-            if *t > now.saturating_sub(down_window) {
-                down_rec = down_rec.max(*r);
-            }
-            if *t <= now.saturating_sub(up_window) && *t <= now.saturating_sub(down_window) {
-                old = Some(i);
-            }
-        }
-        let stabilized = current.max(up_rec).min(down_rec);
-        match old {
-            Some(i) => recs[i] = (now, desired),
-            None => recs.push((now, desired)),
-        }
-        let (reason, msg) = if desired >= current {
-            (HpaConditionReason::ScaleUpStabilized, "recent recommendations were lower than current one, applying the lowest recent recommendation")
-        } else {
-            (HpaConditionReason::ScaleDownStabilized, "recent recommendations were higher than current one, applying the highest recent recommendation")
-        };
-        (stabilized, reason, msg)
-    }
-
-    /// `convertDesiredReplicasWithBehaviorRate`: the stabilized count held within the
-    /// scale-up or scale-down limit of the rate policies and within (min, max), with
-    /// the ScalingLimited reason and message.
-    #[allow(clippy::too_many_arguments)]
-    fn convert_desired_replicas_with_behavior_rate(
-        &self,
-        key: &ObjKey,
-        up: &HpaScalingRules,
-        down: &HpaScalingRules,
-        current: i64,
-        stabilized: i64,
-        (min, max): (i64, i64),
-        now: SimTime,
-    ) -> (i64, HpaConditionReason, &'static str) {
-        let (ups, downs) = (
-            self.scale_up_events.get(key),
-            self.scale_down_events.get(key),
-        );
-        let within = (
-            stabilized,
-            HpaConditionReason::DesiredWithinRange,
-            "the desired count is within the acceptable range",
-        );
-        if stabilized > current {
-            let limit = scale_up_limit(current, ups, downs, up, now).max(current);
-            let (cap, r, m) = if max > limit {
-                (
-                    limit,
-                    HpaConditionReason::ScaleUpLimit,
-                    "the desired replica count is increasing faster than the maximum scale rate",
-                )
-            } else {
-                (
-                    max,
-                    HpaConditionReason::TooManyReplicas,
-                    "the desired replica count is more than the maximum replica count",
-                )
-            };
-            if stabilized > cap {
-                (cap, r, m)
-            } else {
-                within
-            }
-        } else if stabilized < current {
-            let limit = scale_down_limit(current, ups, downs, down, now).min(current);
-            let (floor, r, m) = if min < limit {
-                (
-                    limit,
-                    HpaConditionReason::ScaleDownLimit,
-                    "the desired replica count is decreasing faster than the maximum scale rate",
-                )
-            } else {
-                (
-                    min,
-                    HpaConditionReason::TooFewReplicas,
-                    "the desired replica count is less than the minimum replica count",
-                )
-            };
-            if stabilized < floor {
-                (floor, r, m)
-            } else {
-                within
-            }
-        } else {
-            within
-        }
-    }
-}
-
-/// An autoscaler's recent scale changes (when, by how many replicas).
-type ScaleEvents = Vec<(SimTime, i64)>;
-
-/// `getReplicasChangePerPeriod`: the replicas the events of the last `period` seconds
-/// changed.
-fn replicas_change_per_period(events: Option<&ScaleEvents>, period: i64, now: SimTime) -> i64 {
-    events.map_or(0, |l| {
-        l.iter()
-            .filter(|(t, _)| *t > now.saturating_sub(period.max(0) as SimTime * SECOND))
-            .map(|(_, c)| c)
-            .sum()
-    })
-}
-
-/// `calculateScaleUpLimitWithScalingRules`: each policy's limit from the count its
-/// period began with (`Pods`: plus the value; `Percent`: times 1 + value%, rounded up),
-/// the largest unless `selectPolicy: Min`; `Disabled`: no scale-up.
-fn scale_up_limit(
-    current: i64,
-    ups: Option<&ScaleEvents>,
-    downs: Option<&ScaleEvents>,
-    rules: &HpaScalingRules,
-    now: SimTime,
-) -> i64 {
-    let select = rules.select_policy.as_deref().unwrap_or("Max");
-    if select == "Disabled" {
-        return current;
-    }
-    let proposals = rules.policies.iter().map(|p| {
-        let start = current - replicas_change_per_period(ups, p.period_seconds, now)
-            + replicas_change_per_period(downs, p.period_seconds, now);
-        if p.type_ == "Pods" {
-            start + p.value
-        } else {
-            (start as f64 * (1.0 + p.value as f64 / 100.0)).ceil() as i64
-        }
-    });
-    if select == "Min" {
-        proposals.min()
-    } else {
-        proposals.max()
-    }
-    .unwrap_or(current)
-}
-
-/// `calculateScaleDownLimitWithBehaviors`: each policy's limit from the count its
-/// period began with (`Pods`: minus the value; `Percent`: times 1 − value%), the
-/// smallest unless `selectPolicy: Min`; `Disabled`: no scale-down.
-fn scale_down_limit(
-    current: i64,
-    ups: Option<&ScaleEvents>,
-    downs: Option<&ScaleEvents>,
-    rules: &HpaScalingRules,
-    now: SimTime,
-) -> i64 {
-    let select = rules.select_policy.as_deref().unwrap_or("Max");
-    if select == "Disabled" {
-        return current;
-    }
-    let proposals = rules.policies.iter().map(|p| {
-        let start = current - replicas_change_per_period(ups, p.period_seconds, now)
-            + replicas_change_per_period(downs, p.period_seconds, now);
-        if p.type_ == "Pods" {
-            start - p.value
-        } else {
-            (start as f64 * (1.0 - p.value as f64 / 100.0)) as i64
-        }
-    });
-    if select == "Min" {
-        proposals.max()
-    } else {
-        proposals.min()
-    }
-    .unwrap_or(current)
 }
