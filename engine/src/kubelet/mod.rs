@@ -29,6 +29,7 @@ use crate::time::{rfc3339, SimTime, SECOND};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub mod admission;
+mod container_config;
 mod housekeeping;
 mod images;
 mod init_containers;

@@ -28,8 +28,24 @@ impl Kubelet {
         let Some(pod) = self.starting_pod(store, uid) else {
             return (vec![], vec![]);
         };
-        let (mut requests, mut timers, p) = self.start_one(faults, &pod, uid, i, now, false);
-        if i + 1 < p.spec.containers.len() {
+        // A start that failed for its config is retried alone: the next container's
+        // pull began after the first attempt.
+        let retry = container_config::retrying(&pod, i);
+        let config = pod
+            .spec
+            .containers
+            .get(i)
+            .and_then(|c| container_config::container_config_error(store, &pod, c));
+        let (mut requests, mut timers, p) = match config {
+            Some(err) => self.config_error(&pod, uid, i, err, now),
+            None => {
+                let mut requests = self.retry_events(&pod, i);
+                let (r, t, p) = self.start_one(faults, &pod, uid, i, now, false);
+                requests.extend(r);
+                (requests, t, p)
+            }
+        };
+        if !retry && i + 1 < p.spec.containers.len() {
             let (r, t) = self.pull(faults, &p, uid, i + 1, now);
             requests.extend(r);
             timers.extend(t);
@@ -68,7 +84,9 @@ impl Kubelet {
             cs.ready = !has_probe && !has_startup;
             cs.started = Some(!has_startup);
         }
-        p.status.phase = PodPhase::Running.into();
+        if !container_config::waiting_for_first_start(&p) {
+            p.status.phase = PodPhase::Running.into();
+        }
         let all_ready = refresh_ready(&mut p, now);
         if all_ready {
             if let Some(w) = self.workers.get_mut(uid) {
