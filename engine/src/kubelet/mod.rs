@@ -329,8 +329,8 @@ impl Kubelet {
         self.partitioned = false;
         self.apiserver_only = false;
         let cut = self.cut.take().unwrap_or_default();
-        let mut requests = vec![Request::blind_update(self.lease(now))];
         let node = store.get::<Node>(&ObjKey::new("", &self.node));
+        let mut requests = vec![Request::blind_update(self.lease(node, now))];
         // Ready as it was for the kubelet: post it only if the controller changed it.
         if let Some(n) = node.filter(|n| n.ready_status() != ConditionStatus::True) {
             requests.extend(self.node_ready(n, now));
@@ -593,7 +593,7 @@ impl Kubelet {
     /// heartbeat again, and post `node` Ready with a `NodeReady` event.
     fn rejoin(&mut self, node: Option<&Node>, now: SimTime) -> KubeletOutput {
         self.epoch += 1;
-        let mut requests = vec![Request::blind_update(self.lease(now))];
+        let mut requests = vec![Request::blind_update(self.lease(node, now))];
         if let Some(n) = node {
             requests.extend(self.node_ready(n, now));
         }

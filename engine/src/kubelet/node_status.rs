@@ -77,11 +77,25 @@ impl Kubelet {
         c
     }
 
-    pub(super) fn lease(&self, now: SimTime) -> Lease {
+    /// The node's Lease. Once the Node is known it is the Lease's owner
+    /// (`setNodeOwnerFunc`, tried at every renewal until it succeeds), so the garbage
+    /// collector deletes the Lease with its Node.
+    pub(super) fn lease(&self, node: Option<&Node>, now: SimTime) -> Lease {
+        let owner_references = node
+            .map(|n| OwnerReference {
+                api_version: "v1".into(),
+                kind: "Node".into(),
+                name: n.metadata.name.clone(),
+                uid: n.metadata.uid.clone(),
+                ..Default::default()
+            })
+            .into_iter()
+            .collect();
         Lease {
             metadata: ObjectMeta {
                 name: self.node.clone(),
                 namespace: "kube-node-lease".into(),
+                owner_references,
                 ..Default::default()
             },
             spec: LeaseSpec {
@@ -156,7 +170,7 @@ impl Kubelet {
                     event: None,
                 },
                 Request::Create {
-                    object: Object::Lease(self.lease(now)),
+                    object: Object::Lease(self.lease(None, now)),
                     event: None,
                 },
             ],
@@ -169,7 +183,7 @@ impl Kubelet {
 
     /// Renew the Lease.
     pub fn heartbeat(&mut self, store: &Store, now: SimTime) -> KubeletOutput {
-        let lease = self.lease(now);
+        let lease = self.lease(self.node_object(store), now);
         let mut requests = vec![Request::blind_update(lease)];
         // The node status sync (every 10 s, like the Lease here): report the images
         // when they changed — what the scheduler's ImageLocality reads.

@@ -360,7 +360,11 @@ impl Kubelet {
         s.host_ips = vec![HostIp {
             ip: s.host_ip.clone(),
         }];
-        if s.pod_ip.is_empty() || restarted {
+        if p.spec.host_network {
+            // In the node's network namespace: no sandbox IP, the node's own
+            // (`generateAPIPodStatus` copies hostIPs into podIPs).
+            s.pod_ip = s.host_ip.clone();
+        } else if s.pod_ip.is_empty() || restarted {
             s.pod_ip = format!("10.244.{}.{}", self.index, self.ip_seq % 250 + 2);
             self.ip_seq += 1;
         }

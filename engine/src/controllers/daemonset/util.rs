@@ -28,7 +28,7 @@ pub fn add_or_update_daemon_pod_tolerations(spec: &mut PodSpec) {
     add("node.kubernetes.io/memory-pressure", "NoSchedule");
     add("node.kubernetes.io/pid-pressure", "NoSchedule");
     add("node.kubernetes.io/unschedulable", "NoSchedule");
-    if spec.extra.get("hostNetwork").and_then(|v| v.as_bool()) == Some(true) {
+    if spec.host_network {
         add("node.kubernetes.io/network-unavailable", "NoSchedule");
     }
 }
