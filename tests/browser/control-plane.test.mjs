@@ -151,7 +151,7 @@ test('the request path panel shows each stage, and a switch to alice shows the 4
   await panel.getByTestId('context-select').selectOption('alice@kubeplay');
   await page.getByTestId('console-output').getByText('Switched to context "alice@kubeplay".').waitFor();
   await page.getByRole('button', { name: 'Scale up Deployment web' }).click();
-  await page.getByTestId('console-output').getByText('Error from server (Forbidden): deployments.apps "web" is forbidden: User "alice" cannot patch resource "deployments/scale" in API group "apps" in the namespace "default"').waitFor();
+  await page.getByTestId('console-output').getByText('error: no objects passed to scale deployments.apps "web" is forbidden: User "alice" cannot get resource "deployments" in API group "apps" in the namespace "default"').waitFor();
   await shown.and(page.locator('[data-code="403"]')).waitFor();
   const refused = shown.getByTestId('stage-refused');
   assert.equal(await refused.getAttribute('data-stage'), 'authorization');

@@ -348,6 +348,33 @@ pub fn kind_of(group: &str, version: &str, resource: &str) -> Option<Kind> {
         .find(|k| k.resource() == resource && group_version(*k) == (group, version))
 }
 
+/// An API group's priority among the others (`apiVersionPriorities` in
+/// `pkg/controlplane/apiserver/aggregator.go` and its generic defaults, v1.33): discovery
+/// lists groups from the highest, ties by name. metrics-server registers its group at 100.
+fn group_priority(group: &str) -> u32 {
+    match group {
+        "" => 18000,
+        "apps" => 17800,
+        "events.k8s.io" => 17750,
+        "authentication.k8s.io" => 17700,
+        "authorization.k8s.io" => 17600,
+        "autoscaling" => 17500,
+        "batch" => 17400,
+        "certificates.k8s.io" => 17300,
+        "networking.k8s.io" => 17200,
+        "policy" => 17100,
+        "rbac.authorization.k8s.io" => 17000,
+        "storage.k8s.io" => 16800,
+        "admissionregistration.k8s.io" | "apiextensions.k8s.io" => 16700,
+        "scheduling.k8s.io" => 16600,
+        "coordination.k8s.io" => 16500,
+        "node.k8s.io" => 16300,
+        "discovery.k8s.io" => 16200,
+        "flowcontrol.apiserver.k8s.io" => 16100,
+        _ => 100,
+    }
+}
+
 /// The groups in the order `/apis` lists them (the core group is `/api`'s).
 fn groups() -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
@@ -362,7 +389,27 @@ fn groups() -> Vec<&'static str> {
             out.push(r.group);
         }
     }
+    out.sort_by(|a, b| group_priority(b).cmp(&group_priority(a)).then(a.cmp(b)));
     out
+}
+
+/// The kinds of a category (`all`) in the order kubectl expands it: discovery's order,
+/// groups by priority and resources by name (`pods`, `services`, `daemonsets`,
+/// `deployments`, `replicasets`, `statefulsets`, `horizontalpodautoscalers`, `cronjobs`,
+/// `jobs`).
+pub fn category(name: &str) -> Vec<Kind> {
+    std::iter::once("")
+        .chain(groups())
+        .flat_map(|g| {
+            let mut kinds: Vec<Kind> = SERVED
+                .iter()
+                .filter(|s| group_version(s.kind).0 == g && s.categories.contains(&name))
+                .map(|s| s.kind)
+                .collect();
+            kinds.sort_by_key(|k| k.resource());
+            kinds
+        })
+        .collect()
 }
 
 fn review_discovery(r: &Virtual) -> Value {
@@ -453,6 +500,8 @@ fn group_discovery(group: &str) -> Value {
                     .filter(|r| r.group == group && r.version == *v)
                     .map(review_discovery),
             );
+            // The API server lists a version's resources by name.
+            resources.sort_by(|a, b| a["resource"].as_str().cmp(&b["resource"].as_str()));
             json!({"version": v, "resources": resources, "freshness": "Current"})
         })
         .collect();
@@ -561,6 +610,8 @@ pub fn resource_list(group: &str, version: &str) -> Option<Value> {
     if resources.is_empty() {
         return None;
     }
+    // By name, each subresource after its resource (`deployments`, `deployments/scale`).
+    resources.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
     let gv = if group.is_empty() {
         version.to_string()
     } else {
@@ -684,6 +735,33 @@ mod tests {
     }
 
     #[test]
+    fn groups_are_listed_by_priority_and_the_all_category_follows_them() {
+        let g = groups();
+        let at = |name: &str| g.iter().position(|x| *x == name).unwrap();
+        assert_eq!(g[0], "apps");
+        assert!(at("autoscaling") < at("batch"));
+        assert!(at("batch") < at("policy"));
+        assert_eq!(g.last(), Some(&"metrics.k8s.io"));
+        assert_eq!(
+            category("all")
+                .iter()
+                .map(|k| k.resource())
+                .collect::<Vec<_>>(),
+            [
+                "pods",
+                "services",
+                "daemonsets",
+                "deployments",
+                "replicasets",
+                "statefulsets",
+                "horizontalpodautoscalers",
+                "cronjobs",
+                "jobs"
+            ]
+        );
+    }
+
+    #[test]
     fn aggregated_discovery_lists_apps_deployments_with_scale_and_the_core_pods_with_eviction() {
         let apis = aggregated(false);
         let apps = apis["items"]
@@ -706,8 +784,20 @@ mod tests {
             .iter()
             .any(|s| s["subresource"] == "scale" && s["responseKind"]["kind"] == "Scale"));
         let core = aggregated(true);
-        let pods = &core["items"][0]["versions"][0]["resources"][0];
-        assert_eq!(pods["resource"], "pods");
+        let core_resources = core["items"][0]["versions"][0]["resources"]
+            .as_array()
+            .unwrap();
+        let names: Vec<&str> = core_resources
+            .iter()
+            .filter_map(|r| r["resource"].as_str())
+            .collect();
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(names, sorted, "a version's resources are listed by name");
+        let pods = core_resources
+            .iter()
+            .find(|r| r["resource"] == "pods")
+            .unwrap();
         assert!(pods["subresources"]
             .as_array()
             .unwrap()

@@ -87,7 +87,16 @@ pub fn patched(
     }
     let before = live.to_json();
     let mut doc = before.clone();
-    apply_patch(&mut doc, t, patch)?;
+    apply_patch(&mut doc, t, patch).map_err(|e| {
+        // A JSON patch that cannot apply is the object's 422, naming it: kubectl
+        // prints `The Deployment "web" is invalid: testing value /spec/replicas
+        // failed: test failed`.
+        if t == PatchType::Json && e.code == 422 {
+            ApiError::invalid(kind, &live.meta().name, &[e.message])
+        } else {
+            e
+        }
+    })?;
     // The strategies' PrepareForUpdate: the main resource cannot change status, nor
     // the status subresource anything else. (A patch that is not an object replaced
     // the whole document: decoding refuses it.)

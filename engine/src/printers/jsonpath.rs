@@ -308,18 +308,32 @@ fn parse_path(p: &str) -> Result<Vec<Seg>, String> {
             '.' => {
                 let recursive = i + 1 < s.len() && s[i + 1] == '.';
                 i += if recursive { 2 } else { 1 };
-                let start = i;
-                while i < s.len() && s[i] != '.' && s[i] != '[' {
-                    // The lexer's field names: letters, digits, `_`, `-`, `/`, `*`.
-                    if !(s[i].is_alphanumeric() || matches!(s[i], '_' | '-' | '/' | '*')) {
-                        return Err(format!(
-                            "unrecognized character in action: {}",
-                            go_char(s[i])
-                        ));
+                // parseField: up to the next terminator not escaped by `\` (`advance`),
+                // the backslashes then dropped, so `deployment\.kubernetes\.io/revision`
+                // is one annotation's key.
+                let mut name = String::new();
+                while i < s.len() && !matches!(s[i], '.' | '[' | ']' | ',' | '$' | '@' | '{' | '}')
+                {
+                    match s[i] {
+                        '\\' => {
+                            if let Some(&next) = s.get(i + 1) {
+                                name.push(next);
+                            }
+                            i += 2;
+                            continue;
+                        }
+                        c if c.is_whitespace() => {
+                            return Err(format!(
+                                "unrecognized character in action: {}",
+                                go_char(c)
+                            ));
+                        }
+                        c => name.push(c),
                     }
                     i += 1;
                 }
-                let name: String = s[start..i].iter().collect();
+                let i_end = i.min(s.len());
+                i = i_end;
                 if name.is_empty() {
                     if recursive || i < s.len() {
                         return Err("empty field name".into());
@@ -659,6 +673,16 @@ mod tests {
         for (t, want) in cases {
             assert_eq!(run(t, &data), want, "template {t}");
         }
+        // A backslash escapes a dot of a key (an annotation's, a label's).
+        let annotated =
+            json!({"metadata": {"annotations": {"deployment.kubernetes.io/revision": "3"}}});
+        assert_eq!(
+            run(
+                r"{.metadata.annotations.deployment\.kubernetes\.io/revision}",
+                &annotated
+            ),
+            "3"
+        );
     }
 
     #[test]

@@ -23,9 +23,10 @@ sim trace request/1
 sim trace request/3
 sim trace request/4
 sim trace request/5
-sim trace request/7
+sim trace request/6
 sim trace request/8
 sim trace request/9
+sim trace request/10
 sim trace request/last
 sim trace request/99   # expect error
 sim trace request/x   # expect error

@@ -164,8 +164,15 @@ fn selected(c: &mut Cluster, k: &Client, p: &Parsed, ns: &str) -> Result<Vec<Tar
         .first()
         .ok_or("error: resource(s) were provided, but no name was specified")?
         .split(',')
-        .map(kind_arg)
-        .collect::<Result<_, _>>()?;
+        .map(|t| match t {
+            // The `all` category, expanded as discovery lists it.
+            "all" => Ok(crate::apiserver::discovery::category("all")),
+            t => kind_arg(t).map(|k| vec![k]),
+        })
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .flatten()
+        .collect();
     let sel = p.get("selector").map(parse_label_selector).transpose()?;
     let mut victims = Vec::new();
     for kind in kinds {

@@ -122,7 +122,7 @@ pub(super) fn create_service(
         }
     }
     if sub == "externalname" && p.get("external-name").is_none() {
-        return Err(super::required_flag(c, "external-name"));
+        return Err(super::required_flag("external-name"));
     }
     let names = &p.args[2..];
     if names.len() != 1 {

@@ -3,7 +3,7 @@
 //! One file per group of verbs, as kubectl keeps one package per verb under
 //! `staging/src/k8s.io/kubectl/pkg/cmd/` (dispatched from `pkg/cmd/cmd.go`):
 //! `get.rs` (get, describe), `create.rs` (create and its subcommands, apply),
-//! `delete.rs`, `update.rs` (scale, set image|resources, label, annotate, patch), `node.rs`
+//! `delete.rs`, `scale.rs`, `update.rs` (set image|resources, label, annotate, patch), `node.rs`
 //! (cordon, uncordon, drain, taint), `rollout.rs` and `wait.rs`; what several of them
 //! share is in `util.rs`.
 
@@ -21,6 +21,7 @@ mod node;
 mod refused;
 mod rollout;
 mod run;
+mod scale;
 mod three_way;
 mod update;
 mod util;
@@ -31,15 +32,11 @@ use crate::cluster::Cluster;
 use crate::command::client::Client;
 use util::{R, RB};
 
-/// A required flag left out: cobra's error, which kubectl's `cli.Run` logs through klog
-/// (`E0101 00:00:05.000000       1 run.go:72] "command failed" err="required flag(s) \"image\" not set"`),
-/// stamped from the simulated clock.
-fn required_flag(c: &Cluster, name: &str) -> String {
-    format!(
-        "E{} {:>7} run.go:72] \"command failed\" err=\"required flag(s) \\\"{name}\\\" not set\"",
-        crate::time::klog_stamp(c.now()),
-        1
-    )
+/// A required flag left out: cobra's error, as kubectl v1.33 prints it
+/// (`error: required flag(s) "image" not set`; `cli.RunNoErrOutput` leaves the printing
+/// to `CheckErr`, never to klog).
+fn required_flag(name: &str) -> String {
+    format!("error: required flag(s) \"{name}\" not set")
 }
 
 /// `--dry-run`'s strategy (`cmdutil.GetDryRunStrategy`).
@@ -504,7 +501,31 @@ fn run_verb(
     if names_endpoints(words) && (o.ok || o.output.contains("Error from server")) {
         o.output.insert_str(0, ENDPOINTS_DEPRECATED);
     }
+    if names_events_by_short_name(words) {
+        o.output.insert_str(0, EV_AMBIGUOUS);
+    }
     o
+}
+
+/// The shortcut expander's warning: `ev` is the short name of both core Events and
+/// events.k8s.io Events, and the RESTMapper takes the core group's, the one of higher
+/// priority.
+const EV_AMBIGUOUS: &str =
+    "Warning: short name \"ev\" could also match lower priority resource events.events.k8s.io\n";
+
+/// Whether a verb that maps resource types is given `ev` as one (`ev`, `ev,pods`,
+/// `ev/NAME`).
+fn names_events_by_short_name(words: &[String]) -> bool {
+    let maps_types = matches!(
+        words.first().map(String::as_str),
+        Some("get" | "describe" | "delete" | "label" | "annotate" | "patch" | "wait" | "edit")
+    );
+    maps_types
+        && words
+            .iter()
+            .skip(1)
+            .filter(|w| !w.starts_with('-'))
+            .any(|w| w.split(',').any(|t| t.split('/').next() == Some("ev")))
 }
 
 fn run_verb_inner(
@@ -530,7 +551,7 @@ fn run_verb_inner(
         "apply" => apply::apply(c, k, rest, stdin, files),
         "replace" => apply::replace(c, k, rest, stdin, files),
         "delete" => return blocking(delete::delete(c, k, rest, stdin, files)),
-        "scale" => update::scale(c, k, rest),
+        "scale" => scale::scale(c, k, rest),
         "autoscale" => autoscale::autoscale(c, k, rest),
         "top" => autoscale::top(c, k, rest),
         "set" => update::set(c, k, rest),

@@ -1,13 +1,12 @@
-//! The verbs that change part of one live object: `kubectl scale`, `kubectl set image`,
+//! The verbs that change part of one live object: `kubectl set image`,
 //! `kubectl label`, `kubectl annotate` and `kubectl patch` (a JSON merge patch).
 //!
-//! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/scale/scale.go`,
-//! `staging/src/k8s.io/kubectl/pkg/cmd/set/set_image.go`,
+//! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/set/set_image.go`,
 //! `staging/src/k8s.io/kubectl/pkg/cmd/label/label.go`,
 //! `staging/src/k8s.io/kubectl/pkg/cmd/annotate/annotate.go`,
 //! `staging/src/k8s.io/kubectl/pkg/cmd/patch/patch.go`.
 
-use super::util::{api, int_flag, key_for, namespace, one_target, targets, NS, R};
+use super::util::{api, key_for, namespace, one_target, targets, NS, R};
 use crate::api::*;
 use crate::apiserver::patch::PatchType;
 use crate::apiserver::selectors::{parse_field_selector, parse_label_selector};
@@ -27,71 +26,6 @@ fn get_cloned(c: &mut Cluster, k: &Client, kind: Kind, key: &ObjKey) -> Result<O
     k.get(c, kind, &key.namespace, &key.name)
         .map(|o| (*o).clone())
         .map_err(api)
-}
-
-/// `kubectl scale TYPE NAME --replicas=N` (Deployments and ReplicaSets).
-pub(super) fn scale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
-    let p = parse_flags(
-        words,
-        &[
-            NS,
-            flag("replicas", None),
-            flag("current-replicas", None),
-            flag("timeout", None),
-        ],
-        "kubectl scale",
-    )?;
-    let replicas = int_flag(
-        p.get("replicas")
-            .ok_or_else(|| super::required_flag(c, "replicas"))?,
-        "--replicas",
-        64,
-        "kubectl scale",
-    )?;
-    if replicas < 0 {
-        return Err("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0".into());
-    }
-    // scale.go waits for the new size only with --timeout; kubeplay answers at once.
-    if p.get("timeout").is_some_and(|t| !matches!(t, "0" | "0s")) {
-        return Err("error: kubeplay's scale does not wait; --timeout is not supported (use kubectl rollout status or kubectl wait)".into());
-    }
-    let current: Option<i64> = match p.get("current-replicas") {
-        None => None,
-        Some(v) => Some(v.parse().map_err(|_| {
-            format!("error: invalid argument \"{v}\" for \"--current-replicas\" flag: strconv.ParseInt: parsing \"{v}\": invalid syntax\nSee 'kubectl scale --help' for usage.")
-        })?),
-    }
-    // -1 is the flag's "no precondition".
-    .filter(|v| *v != -1);
-    let (kind, name) = one_target(&p, "scale")?;
-    let key = key_for(kind, &namespace(&p), &name);
-    if !matches!(
-        kind,
-        Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
-    ) {
-        return Err(format!(
-            "error: no scaler has been implemented for {{\"\" \"{}\"}}",
-            kind.name()
-        ));
-    }
-    if let Some(want) = current {
-        // kubectl/pkg/scale's ScalePrecondition reads the scale first.
-        let obj = get_cloned(c, k, kind, &key)?;
-        let was = obj
-            .to_json()
-            .pointer("/spec/replicas")
-            .and_then(serde_json::Value::as_i64)
-            .unwrap_or(0);
-        if want != was {
-            // kubectl/pkg/scale's PreconditionError.
-            return Err(format!("error: Expected replicas to be {want}, was {was}"));
-        }
-    }
-    // ScaleSimple: a merge patch of the scale subresource.
-    let patch = serde_json::json!({"spec": {"replicas": replicas}});
-    k.patch_doc(c, kind, &key, "scale", PatchType::Merge, patch)
-        .map_err(api)?;
-    Ok(format!("{} scaled", qualified_name(kind, &name)))
 }
 
 /// `kubectl set image|resources …`.
@@ -650,7 +584,7 @@ pub(super) fn patch(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     let t = match p.get("type").unwrap_or("strategic") {
         "merge" => PatchType::Merge,
         "strategic" => PatchType::Strategic,
-        "json" => return Err("error: --type=json is not supported here; use --type=merge".into()),
+        "json" => PatchType::Json,
         t => {
             return Err(format!(
                 "error: --type must be one of [json merge strategic], not \"{t}\""
@@ -661,10 +595,17 @@ pub(super) fn patch(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     let r = k
         .patch_doc(c, kind, &key, subresource, t, patch)
         .map_err(api)?;
-    Ok(if r.unchanged {
-        format!("{} patched (no change)", qualified_name(kind, &name))
+    // The object printed is the one the server answered with: a Scale for the scale
+    // subresource.
+    let shown = if subresource == "scale" {
+        format!("scale.autoscaling/{name}")
     } else {
-        format!("{} patched", qualified_name(kind, &name))
+        qualified_name(kind, &name)
+    };
+    Ok(if r.unchanged {
+        format!("{shown} patched (no change)")
+    } else {
+        format!("{shown} patched")
     })
 }
 

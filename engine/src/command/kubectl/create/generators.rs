@@ -20,7 +20,7 @@ pub(super) fn create_deployment(c: &mut Cluster, p: &Parsed, ns: &str, out: &Out
     // cobra checks required flags before the command runs, so before the NAME.
     let image = p
         .get("image")
-        .ok_or_else(|| super::super::required_flag(c, "image"))?;
+        .ok_or_else(|| super::super::required_flag("image"))?;
     let name = name_from_args(p)?;
     // An int32 flag: kubectl refuses 3000000000 before any request.
     let replicas = int_flag(
