@@ -121,6 +121,7 @@ impl<'a> Reader<'a> {
 }
 
 /// One field's raw value.
+#[derive(Clone, Copy)]
 enum Raw<'a> {
     Varint(u64),
     Bytes(&'a [u8]),
@@ -169,8 +170,14 @@ fn message(b: &[u8], name: &str, depth: usize) -> Result<Value, String> {
         let Some(&(_, json_name, type_, repeated)) = table.iter().find(|f| f.0 == num) else {
             continue;
         };
-        let Some(v) = scalar(raw, type_, json_name, depth)? else {
-            continue;
+        let v = match (type_, raw, repeated) {
+            // An element of a list is kept even when empty: `apiGroups: [""]` names
+            // the core group, and is not the empty list.
+            ("string", Raw::Bytes(b), true) => json!(text(b)?),
+            _ => match scalar(raw, type_, json_name, depth)? {
+                Some(v) => v,
+                None => continue,
+            },
         };
         if json_name.is_empty() {
             // An inline struct: its fields are the parent's.
@@ -397,6 +404,24 @@ mod tests {
         field_bytes(3, b"", &mut env);
         field_bytes(4, b"", &mut env);
         env
+    }
+
+    #[test]
+    fn an_empty_string_in_a_list_is_kept_as_kubectl_create_role_sends_the_core_group() {
+        // The bytes kubectl v1.33 sends for `kubectl create role r --verb=get --resource=pods`.
+        let body: &[u8] = &[
+            0x6b, 0x38, 0x73, 0x00, 0x0a, 0x24, 0x0a, 0x1c, b'r', b'b', b'a', b'c', b'.', b'a',
+            b'u', b't', b'h', b'o', b'r', b'i', b'z', b'a', b't', b'i', b'o', b'n', b'.', b'k',
+            b'8', b's', b'.', b'i', b'o', b'/', b'v', b'1', 0x12, 0x04, b'R', b'o', b'l', b'e',
+            0x12, 0x22, 0x0a, 0x11, 0x0a, 0x01, b'r', 0x12, 0x00, 0x1a, 0x00, 0x22, 0x00, 0x2a,
+            0x00, 0x32, 0x00, 0x38, 0x00, 0x42, 0x00, 0x12, 0x0d, 0x0a, 0x03, b'g', b'e', b't',
+            0x12, 0x00, 0x1a, 0x04, b'p', b'o', b'd', b's', 0x1a, 0x00, 0x22, 0x00,
+        ];
+        let v = decode(body).unwrap();
+        assert_eq!(
+            v["rules"],
+            json!([{"verbs": ["get"], "apiGroups": [""], "resources": ["pods"]}])
+        );
     }
 
     #[test]

@@ -390,12 +390,31 @@ impl ApiServer {
         Ok(self.answer(resp, sub))
     }
 
-    fn delete_options(&mut self, req: &HttpRequest) -> Result<DeleteOptions, ApiError> {
+    /// The DeleteOptions of the body (or the query), and whether they ask for a dry run:
+    /// client-go sends `dryRun` in the body of a DELETE, not in its query.
+    fn delete_options(&mut self, req: &HttpRequest) -> Result<(DeleteOptions, bool), ApiError> {
         let body: Value = if req.body.is_empty() {
             json!({})
         } else {
             self.body(req)?
         };
+        let mut dry_run = false;
+        for v in body
+            .get("dryRun")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            match v.as_str() {
+                Some("All") => dry_run = true,
+                other => {
+                    return Err(ApiError::invalid_delete_options(&[format!(
+                        "dryRun: Unsupported value: \"{}\": supported values: \"All\"",
+                        other.unwrap_or_default()
+                    )]))
+                }
+            }
+        }
         let grace = body
             .get("gracePeriodSeconds")
             .and_then(Value::as_i64)
@@ -416,11 +435,12 @@ impl ApiServer {
             .pointer("/preconditions/uid")
             .and_then(Value::as_str)
             .map(str::to_string);
-        Ok(DeleteOptions {
+        let options = DeleteOptions {
             grace_period_seconds: grace,
             propagation,
             precondition_uid: uid,
-        })
+        };
+        Ok((options, dry_run))
     }
 
     fn delete(
@@ -429,7 +449,9 @@ impl ApiServer {
         t: &Target,
         mut r: ApiRequest,
     ) -> Result<HttpResponse, ApiError> {
-        r.body = Body::Delete(self.delete_options(req)?);
+        let (options, body_dry_run) = self.delete_options(req)?;
+        r.body = Body::Delete(options);
+        r.dry_run |= body_dry_run;
         let key = ObjKey::new(&r.namespace, &r.name);
         let dry_run = r.dry_run;
         let resp = self.cluster.call(r)?;
@@ -467,10 +489,11 @@ impl ApiServer {
             return Ok(resp);
         }
         let listed = self.cluster.call(list)?;
-        let options = self.delete_options(req)?;
+        let (options, body_dry_run) = self.delete_options(req)?;
         let mut items = Vec::new();
         for o in &listed.items {
             let mut d = r.clone();
+            d.dry_run |= body_dry_run;
             d.verb = Verb::Delete;
             d.namespace = o.meta().namespace.clone();
             d.name = o.meta().name.clone();

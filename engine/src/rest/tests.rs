@@ -67,7 +67,7 @@ const DEPLOYMENT: &str = r#"{"apiVersion":"apps/v1","kind":"Deployment","metadat
  "spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},
  "template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"web","image":"nginx:1.27"}]}}}}"#;
 
-fn create_web(s: &mut ApiServer) {
+pub(super) fn create_web(s: &mut ApiServer) {
     let r = with_body(
         req(
             "POST",

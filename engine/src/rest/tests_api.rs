@@ -409,3 +409,47 @@ fn a_watch_that_allows_bookmarks_gets_one_at_the_version_it_has_read_and_others_
     assert!(s.watch_events(&mut p, usize::MAX).is_empty());
     assert!(s.watch_bookmark(&p).is_empty());
 }
+
+#[test]
+fn a_delete_whose_body_asks_for_a_dry_run_deletes_nothing_and_a_bad_value_is_invalid() {
+    let mut s = server();
+    create_web(&mut s);
+    s.cluster.advance(30_000);
+    let pods: Vec<String> = s
+        .cluster
+        .store
+        .list::<crate::api::Pod>()
+        .map(|p| p.metadata.name.clone())
+        .collect();
+    let name = &pods[0];
+    let path = format!("/api/v1/namespaces/default/pods/{name}");
+    let dry = with_body(
+        req("DELETE", &path),
+        "application/json",
+        r#"{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"Background","dryRun":["All"]}"#,
+    );
+    let (code, _) = call(&mut s, &dry);
+    assert_eq!(code, 200);
+    let key = crate::apiserver::ObjKey::new("default", name);
+    let pod = s.cluster.store.get::<crate::api::Pod>(&key).unwrap();
+    assert!(pod.metadata.deletion_timestamp.is_none());
+    let bad = with_body(
+        req("DELETE", &path),
+        "application/json",
+        r#"{"kind":"DeleteOptions","apiVersion":"v1","dryRun":["Some"]}"#,
+    );
+    let (code, body) = call(&mut s, &bad);
+    assert_eq!(code, 422, "{body}");
+    assert!(body["message"]
+        .as_str()
+        .unwrap()
+        .contains("dryRun: Unsupported value: \"Some\": supported values: \"All\""));
+    assert!(s
+        .cluster
+        .store
+        .get::<crate::api::Pod>(&key)
+        .unwrap()
+        .metadata
+        .deletion_timestamp
+        .is_none());
+}

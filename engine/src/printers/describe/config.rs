@@ -16,8 +16,9 @@ pub(super) fn describe_config_map(rd: &mut dyn Reader, cm: &ConfigMap) -> String
     multiline(&mut w, "Labels", &m.labels);
     annotations(&mut w, &m.annotations);
     let _ = writeln!(w, "\nData\n====");
+    // Each value is followed by a newline and then a blank line of its own.
     for (k, v) in &cm.data {
-        let _ = writeln!(w, "{k}:\n----\n{v}");
+        let _ = writeln!(w, "{k}:\n----\n{v}\n");
     }
     let _ = writeln!(w, "\nBinaryData\n====");
     for (k, v) in &cm.binary_data {

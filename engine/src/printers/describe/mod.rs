@@ -10,6 +10,7 @@ mod config;
 mod network;
 mod node;
 mod pod;
+mod rbac;
 mod storage;
 mod workloads;
 
@@ -120,6 +121,14 @@ pub fn describe_with(rd: &mut dyn Reader, obj: &Object) -> String {
         Object::Secret(sec) => describe_secret(sec),
         Object::ServiceAccount(sa) => describe_service_account(rd, sa),
         Object::HorizontalPodAutoscaler(h) => describe_hpa(rd, h),
+        Object::Role(r) => rbac::describe_role(&r.metadata, r.rules.as_deref().unwrap_or_default()),
+        Object::ClusterRole(r) => {
+            rbac::describe_role(&r.metadata, r.rules.as_deref().unwrap_or_default())
+        }
+        Object::RoleBinding(b) => rbac::describe_binding(&b.metadata, &b.role_ref, &b.subjects),
+        Object::ClusterRoleBinding(b) => {
+            rbac::describe_binding(&b.metadata, &b.role_ref, &b.subjects)
+        }
         other => {
             let mut w = String::new();
             let _ = writeln!(w, "Name:\t{}", other.meta().name);

@@ -57,16 +57,28 @@ pub(super) fn describe_deployment(rd: &mut dyn Reader, d: &Deployment) -> String
             ru.max_unavailable, ru.max_surge
         );
     }
-    let tmpl = pod_template(&d.spec.template, 0);
-    w.push_str(&tmpl.replace('\t', " "));
+    // One tabwriter for the whole description: the template's cells align with
+    // the lines after it, as in kubectl's single prefix writer.
+    w.push_str(&pod_template_raw(&d.spec.template, 0));
     conditions_table(&mut w, &s.conditions);
     let rss = owned_replica_sets(rd, d);
     let new = crate::controllers::deployment::sync::find_new(d, &rss);
-    let olds: Vec<String> = rss
+    // kubectl's describer takes every old ReplicaSet, scaled to zero or not, in the
+    // order FindNewReplicaSet sorted the list into (`ReplicaSetsByCreationTimestamp`:
+    // creation second, then name).
+    let mut old_rss: Vec<&ReplicaSet> = rss
         .iter()
         .enumerate()
-        .filter(|(i, r)| Some(*i) != new && r.spec.replicas > 0)
-        .map(|(_, r)| {
+        .filter(|(i, _)| Some(*i) != new)
+        .map(|(_, r)| r)
+        .collect();
+    old_rss.sort_by(|a, b| {
+        (a.metadata.created_ms / 1000, &a.metadata.name)
+            .cmp(&(b.metadata.created_ms / 1000, &b.metadata.name))
+    });
+    let olds: Vec<String> = old_rss
+        .iter()
+        .map(|r| {
             format!(
                 "{} ({}/{} replicas created)",
                 r.metadata.name, r.status.replicas, r.spec.replicas
@@ -130,8 +142,9 @@ pub(super) fn describe_replicaset(rd: &mut dyn Reader, r: &ReplicaSet) -> String
         count(PodPhase::Succeeded),
         count(PodPhase::Failed)
     );
-    let tmpl = pod_template(&r.spec.template, 0);
-    w.push_str(&tmpl.replace('\t', " "));
+    // One tabwriter for the whole description: the template's cells align with
+    // the lines after it, as in kubectl's single prefix writer.
+    w.push_str(&pod_template_raw(&r.spec.template, 0));
     conditions_table(&mut w, &r.status.conditions);
     events(&mut w, rd, &m.uid);
     let _ = revision(m);
@@ -218,8 +231,9 @@ pub(super) fn describe_job(rd: &mut dyn Reader, j: &Job) -> String {
             cap_indexes(&st.completed_indexes, 50)
         );
     }
-    let tmpl = pod_template(&spec.template, 0);
-    w.push_str(&tmpl.replace('\t', " "));
+    // One tabwriter for the whole description: the template's cells align with
+    // the lines after it, as in kubectl's single prefix writer.
+    w.push_str(&pod_template_raw(&spec.template, 0));
     events(&mut w, rd, &m.uid);
     tabwriter::format(&w, 0, 2)
 }
@@ -279,8 +293,9 @@ pub(super) fn describe_daemon_set(rd: &mut dyn Reader, ds: &DaemonSet) -> String
         st.number_misscheduled
     );
     pods_status(&mut w, rd, m, &ds.spec.selector);
-    let tmpl = pod_template(&ds.spec.template, 0);
-    w.push_str(&tmpl.replace('\t', " "));
+    // One tabwriter for the whole description: the template's cells align with
+    // the lines after it, as in kubectl's single prefix writer.
+    w.push_str(&pod_template_raw(&ds.spec.template, 0));
     events(&mut w, rd, &m.uid);
     tabwriter::format(&w, 0, 2)
 }
@@ -325,8 +340,9 @@ pub(super) fn describe_stateful_set(rd: &mut dyn Reader, ss: &StatefulSet) -> St
         let _ = writeln!(w, "  Partition:\t{}", ru.partition);
     }
     pods_status(&mut w, rd, m, &ss.spec.selector);
-    let tmpl = pod_template(&ss.spec.template, 0);
-    w.push_str(&tmpl.replace('\t', " "));
+    // One tabwriter for the whole description: the template's cells align with
+    // the lines after it, as in kubectl's single prefix writer.
+    w.push_str(&pod_template_raw(&ss.spec.template, 0));
     if ss.spec.volume_claim_templates.is_empty() {
         let _ = writeln!(w, "Volume Claims:\t<none>");
     } else {
@@ -529,8 +545,9 @@ pub(super) fn describe_cron_job(rd: &mut dyn Reader, cj: &CronJob) -> String {
     if let Some(ads) = jt.active_deadline_seconds {
         let _ = writeln!(w, "Active Deadline Seconds:\t{ads}s");
     }
-    let tmpl = pod_template(&jt.template, 0);
-    w.push_str(&tmpl.replace('\t', " "));
+    // One tabwriter for the whole description: the template's cells align with
+    // the lines after it, as in kubectl's single prefix writer.
+    w.push_str(&pod_template_raw(&jt.template, 0));
     let _ = writeln!(
         w,
         "Last Schedule Time:\t{}",
