@@ -407,3 +407,49 @@ fn retry_after_is_checked_and_said_in_the_flow_line() {
     let out = refused(&mut c, "sim traffic service/web --rps 5 --retry-after soon");
     assert!(out.starts_with("error: "), "{out}");
 }
+
+#[test]
+fn internal_traffic_policy_local_keeps_traffic_on_its_node_and_drops_it_where_no_endpoint_runs() {
+    let mut c = serving(7, "web:1", true, false);
+    sh(&mut c, "sim traffic service/web --stop");
+    sh(&mut c, "kubectl scale deployment web --replicas=1");
+    sh(
+        &mut c,
+        "kubectl patch service web -p '{\"spec\":{\"internalTrafficPolicy\":\"Local\"}}'",
+    );
+    c.advance(60_000);
+    let pod = c
+        .store
+        .list::<kubeplay_engine::api::Pod>()
+        .find(|p| p.metadata.name.starts_with("web-") && p.metadata.deletion_timestamp.is_none())
+        .unwrap()
+        .clone();
+    let home = pod.spec.node_name.clone();
+    let other = ["node-1", "node-2", "node-3"]
+        .into_iter()
+        .find(|n| *n != home)
+        .unwrap();
+    // From its own node every request reaches the one Pod.
+    let before = totals(&c, "web");
+    sh(
+        &mut c,
+        &format!("sim traffic service/web --rps 10 --from {home} --for 5s"),
+    );
+    c.advance(10_000);
+    let after = totals(&c, "web");
+    assert_eq!(count(&after, Outcome::Ok) - count(&before, Outcome::Ok), 50);
+    // From a node without an endpoint the cluster IP is dropped: the client times out,
+    // where without the policy it would have crossed to the other node.
+    let before = after;
+    sh(
+        &mut c,
+        &format!("sim traffic service/web --rps 10 --from {other} --for 5s"),
+    );
+    c.advance(30_000);
+    let after = totals(&c, "web");
+    assert_eq!(count(&after, Outcome::Ok) - count(&before, Outcome::Ok), 0);
+    assert_eq!(
+        count(&after, Outcome::Timeout) - count(&before, Outcome::Timeout),
+        50
+    );
+}

@@ -38,7 +38,9 @@ mod report;
 mod rules;
 mod traffic;
 
-pub use rules::{categorize_endpoints, rules_for, RuleEndpoint, ServiceRules};
+pub use rules::{
+    categorize_endpoints, internal_endpoints, rules_for, Reachable, RuleEndpoint, ServiceRules,
+};
 pub use traffic::{Answer, Bucket, Flow, Outcome, PodHits, CLIENTS, DEFAULT_CPU_PER_REQUEST_US};
 
 use crate::apiserver::ObjKey;

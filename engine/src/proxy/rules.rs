@@ -43,6 +43,21 @@ pub struct ServiceRules {
     /// `sessionAffinity: ClientIP`: how long (s) a client stays with the endpoint it
     /// was sent to (`sessionAffinityConfig.clientIP.timeoutSeconds`, 10800 by default).
     pub affinity_seconds: Option<u64>,
+    /// `internalTrafficPolicy: Local`: traffic to the cluster IP goes only to endpoints
+    /// on the node it entered.
+    pub internal_local: bool,
+}
+
+/// Where a connection to a Service's cluster IP may go from one node.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Reachable<'a> {
+    /// These endpoints.
+    To(Vec<&'a RuleEndpoint>),
+    /// No endpoint anywhere: the filter table REJECTs (`has no endpoints`).
+    Rejected,
+    /// Endpoints elsewhere, none on this node, with `internalTrafficPolicy: Local`: the
+    /// filter table DROPs (`has no local endpoints`), so the client times out.
+    Dropped,
 }
 
 impl Proxies {
@@ -168,6 +183,39 @@ pub fn categorize_endpoints(eps: &[RuleEndpoint]) -> Vec<&RuleEndpoint> {
     eps.iter().filter(|e| e.serving && e.terminating).collect()
 }
 
+/// `CategorizeEndpoints` for traffic to the cluster IP entering at `node`: the cluster
+/// endpoints, or with `internalTrafficPolicy: Local` the local ones (ready, else serving
+/// and terminating), and the iptables proxier's REJECT or DROP when there are none.
+pub fn internal_endpoints<'a>(rules: &'a ServiceRules, node: &str) -> Reachable<'a> {
+    let cluster = categorize_endpoints(&rules.endpoints);
+    if cluster.is_empty() {
+        return Reachable::Rejected;
+    }
+    if !rules.internal_local {
+        return Reachable::To(cluster);
+    }
+    let local = |e: &&RuleEndpoint| e.node == node;
+    let ready: Vec<&RuleEndpoint> = rules
+        .endpoints
+        .iter()
+        .filter(|e| local(e) && e.ready)
+        .collect();
+    let local_eps = if ready.is_empty() {
+        rules
+            .endpoints
+            .iter()
+            .filter(|e| local(e) && e.serving && e.terminating)
+            .collect()
+    } else {
+        ready
+    };
+    if local_eps.is_empty() {
+        Reachable::Dropped
+    } else {
+        Reachable::To(local_eps)
+    }
+}
+
 /// What a kube-proxy programs for Service `key`: its ports and every endpoint of its
 /// slices (any manager's: the `kubernetes` Service's slice is the API server's). None:
 /// no Service, or a headless one (no cluster IP, no rules).
@@ -250,6 +298,7 @@ fn rules_from(
                 .and_then(serde_json::Value::as_u64)
                 .unwrap_or(crate::apiserver::admission::DEFAULT_CLIENT_IP_AFFINITY_SECONDS)
         }),
+        internal_local: svc.spec.internal_traffic_policy == "Local",
     })
 }
 

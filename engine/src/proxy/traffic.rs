@@ -2,7 +2,7 @@
 //! each through its entry node's rules to an endpoint, answered as the world says, with
 //! the per-second outcomes and each Pod's recent hits.
 
-use super::rules::{categorize_endpoints, RuleEndpoint};
+use super::rules::{internal_endpoints, Reachable, RuleEndpoint};
 use super::{Proxies, ProxyTimer, LOG_LINES, TRAFFIC_TICK};
 use crate::apiserver::ObjKey;
 use crate::rng::Rng;
@@ -458,10 +458,11 @@ impl Proxies {
         let Some(rules) = self.rules(entry, key) else {
             return (Outcome::NoEndpoints, None);
         };
-        let candidates = categorize_endpoints(&rules.endpoints);
-        if candidates.is_empty() {
-            return (Outcome::NoEndpoints, None);
-        }
+        let candidates = match internal_endpoints(rules, entry) {
+            Reachable::To(eps) => eps,
+            Reachable::Rejected => return (Outcome::NoEndpoints, None),
+            Reachable::Dropped => return (Outcome::Timeout, None),
+        };
         // ClientIP affinity: the endpoint this client went to last, while it is still
         // among the candidates and the affinity has not timed out; else a random pick
         // that the client then sticks to.
@@ -503,10 +504,9 @@ impl Proxies {
         let Some(rules) = self.rules(node, db) else {
             return false;
         };
-        let candidates = categorize_endpoints(&rules.endpoints);
-        if candidates.is_empty() {
+        let Reachable::To(candidates) = internal_endpoints(rules, node) else {
             return false;
-        }
+        };
         let pick = candidates[rng.below(candidates.len() as u64) as usize];
         answer(pick) == Answer::Accept
     }
