@@ -631,17 +631,21 @@ fn job_event(job: &Job, type_: EventType, reason: &str, message: &str) -> Reques
 /// change is not followed).
 fn get_pods_for_job<'a>(store: &'a Store, job: &'a Job) -> Vec<&'a Pod> {
     let sel = job.spec.selector.clone().unwrap_or_default();
+    controlled_pods(store, &job.metadata.uid)
+        .filter(|p| sel.matches(&p.metadata.labels))
+        .collect()
+}
+
+/// The Pods whose controller is the Job of `uid` (the owner index, then the
+/// controller reference).
+fn controlled_pods<'a>(store: &'a Store, uid: &'a str) -> impl Iterator<Item = &'a Pod> + 'a {
     store
-        .dependent_objects(&job.metadata.uid)
+        .dependent_objects(uid)
         .filter_map(|o| match o {
             Object::Pod(p) => Some(&**p),
             _ => None,
         })
-        .filter(|p| {
-            p.metadata.controller_ref().map(|r| r.uid.as_str()) == Some(job.metadata.uid.as_str())
-                && sel.matches(&p.metadata.labels)
-        })
-        .collect()
+        .filter(move |p| p.metadata.controller_ref().map(|r| r.uid.as_str()) == Some(uid))
 }
 
 /// `onlyReplaceFailedPods`: `podReplacementPolicy: Failed`, or a podFailurePolicy.

@@ -21,17 +21,8 @@ pub(super) fn orphans_of(store: &Store, ch: &Change) -> Vec<ObjKey> {
             let Some(Object::Job(job)) = ch.old.as_deref() else {
                 return Vec::new();
             };
-            store
-                .dependent_objects(&job.metadata.uid)
-                .filter_map(|o| match o {
-                    Object::Pod(p) => Some(&**p),
-                    _ => None,
-                })
-                .filter(|p| {
-                    p.metadata.controller_ref().map(|r| r.uid.as_str())
-                        == Some(job.metadata.uid.as_str())
-                        && has_tracking_finalizer(p)
-                })
+            super::controlled_pods(store, &job.metadata.uid)
+                .filter(|p| has_tracking_finalizer(p))
                 .map(|p| ObjKey::of(&p.metadata))
                 .collect()
         }
