@@ -34,6 +34,21 @@ pub struct PolicyRule {
     pub verbs: Vec<String>,
 }
 
+/// The generated `PolicyRule.String()` of a rule's lists (verbs, groups, resources,
+/// names, URLs): kubectl sorts rules by it (`SortableRuleSlice`), in `describe` and in
+/// `auth can-i --list`.
+pub fn policy_rule_string(lists: [&[String]; 5]) -> String {
+    let l = |v: &[String]| format!("[{}]", v.join(" "));
+    format!(
+        "&PolicyRule{{Verbs:{},APIGroups:{},Resources:{},ResourceNames:{},NonResourceURLs:{},}}",
+        l(lists[0]),
+        l(lists[1]),
+        l(lists[2]),
+        l(lists[3]),
+        l(lists[4])
+    )
+}
+
 /// `Role`: rules within one namespace.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -238,15 +238,13 @@ struct Row {
 impl Row {
     /// The generated `PolicyRule.String()`: the sort key.
     fn key(&self) -> String {
-        let l = |v: &[String]| format!("[{}]", v.join(" "));
-        format!(
-            "&PolicyRule{{Verbs:{},APIGroups:{},Resources:{},ResourceNames:{},NonResourceURLs:{},}}",
-            l(&self.verbs),
-            l(&self.groups),
-            l(&self.resources),
-            l(&self.names),
-            l(&self.urls)
-        )
+        crate::api::policy_rule_string([
+            &self.verbs,
+            &self.groups,
+            &self.resources,
+            &self.names,
+            &self.urls,
+        ])
     }
 }
 

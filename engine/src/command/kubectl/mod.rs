@@ -466,15 +466,19 @@ pub const ENDPOINTS_DEPRECATED: &str =
 /// Whether the words name the Endpoints resource (`endpoints`, `ep`, in a list such
 /// as `svc,ep`, or as `endpoints/NAME`).
 fn names_endpoints(words: &[String]) -> bool {
+    names_type(words, |t| {
+        crate::printers::get::resolve_kind(t) == Some(crate::api::Kind::Endpoints)
+    })
+}
+
+/// Whether an argument after the verb names a type `is` accepts, alone, in a list
+/// (`svc,ep`) or as `TYPE/NAME`.
+fn names_type(words: &[String], is: impl Fn(&str) -> bool) -> bool {
     words
         .iter()
         .skip(1)
         .filter(|w| !w.starts_with('-'))
-        .any(|w| {
-            w.split(',')
-                .map(|t| t.split('/').next().unwrap_or(""))
-                .any(|t| crate::printers::get::resolve_kind(t) == Some(crate::api::Kind::Endpoints))
-        })
+        .any(|w| w.split(',').any(|t| is(t.split('/').next().unwrap_or(""))))
 }
 
 /// Run one verb (no `--dry-run` left in `words`).
@@ -520,12 +524,7 @@ fn names_events_by_short_name(words: &[String]) -> bool {
         words.first().map(String::as_str),
         Some("get" | "describe" | "delete" | "label" | "annotate" | "patch" | "wait" | "edit")
     );
-    maps_types
-        && words
-            .iter()
-            .skip(1)
-            .filter(|w| !w.starts_with('-'))
-            .any(|w| w.split(',').any(|t| t.split('/').next() == Some("ev")))
+    maps_types && names_type(words, |t| t == "ev")
 }
 
 fn run_verb_inner(

@@ -137,14 +137,13 @@ fn compact_rules(rules: Vec<PolicyRule>) -> Vec<PolicyRule> {
 
 /// The generated `PolicyRule.String()` the rules are sorted by.
 fn go_string(r: &PolicyRule) -> String {
-    format!(
-        "&PolicyRule{{Verbs:{},APIGroups:{},Resources:{},ResourceNames:{},NonResourceURLs:{},}}",
-        go_list(&r.verbs),
-        go_list(&r.api_groups),
-        go_list(&r.resources),
-        go_list(&r.resource_names),
-        go_list(&r.non_resource_urls)
-    )
+    policy_rule_string([
+        &r.verbs,
+        &r.api_groups,
+        &r.resources,
+        &r.resource_names,
+        &r.non_resource_urls,
+    ])
 }
 
 /// `CombineResourceGroup`: `pods`, `deployments.apps`, `deployments.apps/scale`.
