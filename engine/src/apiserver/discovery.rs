@@ -329,6 +329,25 @@ pub const REVIEWS: &[Virtual] = &[
     },
 ];
 
+/// A stored kind served again in an older group version, converted at the endpoint
+/// (`apiserver::autoscaling_v1`): (kind, group, version). Discovery lists it after the
+/// kind's preferred version, with the same names, categories and subresources.
+pub const ALSO_SERVED: &[(Kind, &str, &str)] =
+    &[(Kind::HorizontalPodAutoscaler, "autoscaling", "v1")];
+
+/// Every served resource with the (group, version) it is served in: each kind's own,
+/// then [`ALSO_SERVED`].
+pub fn served_versions() -> impl Iterator<Item = (&'static Served, &'static str, &'static str)> {
+    let own = SERVED.iter().map(|s| {
+        let (g, v) = group_version(s.kind);
+        (s, g, v)
+    });
+    let also = ALSO_SERVED
+        .iter()
+        .filter_map(|(kind, g, v)| SERVED.iter().find(|s| s.kind == *kind).map(|s| (s, *g, *v)));
+    own.chain(also)
+}
+
 /// (group, version) of a kind: `("", "v1")` for the core group.
 pub fn group_version(kind: Kind) -> (&'static str, &'static str) {
     match kind.api_version().split_once('/') {
@@ -342,10 +361,9 @@ pub fn kind_of(group: &str, version: &str, resource: &str) -> Option<Kind> {
     if (group, version, resource) == ("events.k8s.io", "v1", "events") {
         return Some(Kind::Event);
     }
-    SERVED
-        .iter()
-        .map(|s| s.kind)
-        .find(|k| k.resource() == resource && group_version(*k) == (group, version))
+    served_versions()
+        .find(|(s, g, v)| s.kind.resource() == resource && (*g, *v) == (group, version))
+        .map(|(s, _, _)| s.kind)
 }
 
 /// An API group's priority among the others (`apiVersionPriorities` in
@@ -439,8 +457,7 @@ fn split_gv(gv: &str) -> (&str, &str) {
 }
 
 /// `apidiscovery.k8s.io/v2` `APIResourceDiscovery` of one resource.
-fn resource_discovery(s: &Served) -> Value {
-    let (g, v) = group_version(s.kind);
+fn resource_discovery(s: &Served, g: &str, v: &str) -> Value {
     let subs: Vec<Value> = s
         .subresources
         .iter()
@@ -475,8 +492,7 @@ fn resource_discovery(s: &Served) -> Value {
 
 fn group_discovery(group: &str) -> Value {
     let mut versions: Vec<&str> = Vec::new();
-    for s in SERVED {
-        let (g, v) = group_version(s.kind);
+    for (_, g, v) in served_versions() {
         if g == group && !versions.contains(&v) {
             versions.push(v);
         }
@@ -489,10 +505,9 @@ fn group_discovery(group: &str) -> Value {
     let versions: Vec<Value> = versions
         .iter()
         .map(|v| {
-            let mut resources: Vec<Value> = SERVED
-                .iter()
-                .filter(|s| group_version(s.kind) == (group, v))
-                .map(resource_discovery)
+            let mut resources: Vec<Value> = served_versions()
+                .filter(|(_, g, sv)| (*g, *sv) == (group, *v))
+                .map(|(s, g, v)| resource_discovery(s, g, v))
                 .collect();
             resources.extend(
                 REVIEWS
@@ -541,15 +556,22 @@ pub fn api_group_list() -> Value {
     let groups: Vec<Value> = groups()
         .into_iter()
         .map(|g| {
-            let v = SERVED
-                .iter()
-                .map(|s| group_version(s.kind))
+            // Every version, the preferred (the first served) first.
+            let mut versions: Vec<&str> = Vec::new();
+            for (sg, v) in served_versions()
+                .map(|(_, g, v)| (g, v))
                 .chain(REVIEWS.iter().map(|r| (r.group, r.version)))
-                .find(|(sg, _)| *sg == g)
-                .map(|(_, v)| v)
-                .unwrap_or("v1");
-            let gv = json!({"groupVersion": format!("{g}/{v}"), "version": v});
-            json!({"name": g, "versions": [gv.clone()], "preferredVersion": gv})
+            {
+                if sg == g && !versions.contains(&v) {
+                    versions.push(v);
+                }
+            }
+            let gvs: Vec<Value> = versions
+                .iter()
+                .map(|v| json!({"groupVersion": format!("{g}/{v}"), "version": v}))
+                .collect();
+            let preferred = gvs.first().cloned().unwrap_or(Value::Null);
+            json!({"name": g, "versions": gvs, "preferredVersion": preferred})
         })
         .collect();
     json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
@@ -558,10 +580,7 @@ pub fn api_group_list() -> Value {
 /// `/api/v1` or `/apis/GROUP/VERSION`: `APIResourceList`, or None when not served.
 pub fn resource_list(group: &str, version: &str) -> Option<Value> {
     let mut resources = Vec::new();
-    for s in SERVED
-        .iter()
-        .filter(|s| group_version(s.kind) == (group, version))
-    {
+    for (s, _, _) in served_versions().filter(|(_, g, v)| (*g, *v) == (group, version)) {
         let mut r = json!({
             "name": s.kind.resource(),
             "singularName": singular(s.kind),
@@ -628,8 +647,7 @@ pub fn resource_list(group: &str, version: &str) -> Option<Value> {
 /// The group-version paths of the OpenAPI v3 index (`api/v1`, `apis/apps/v1`…).
 fn openapi_paths() -> Vec<(String, &'static str, &'static str)> {
     let mut out: Vec<(String, &'static str, &'static str)> = Vec::new();
-    for s in SERVED {
-        let (g, v) = group_version(s.kind);
+    for (_, g, v) in served_versions() {
         let p = if g.is_empty() {
             format!("api/{v}")
         } else {
@@ -669,7 +687,7 @@ pub fn openapi_document(gv_path: &str) -> Option<Value> {
         {"name": "fieldValidation", "in": "query", "schema": {"type": "string", "uniqueItems": true}},
         {"name": "force", "in": "query", "schema": {"type": "boolean", "uniqueItems": true}},
     ]);
-    for s in SERVED.iter().filter(|s| group_version(s.kind) == (g, v)) {
+    for (s, _, _) in served_versions().filter(|(_, sg, sv)| (*sg, *sv) == (g, v)) {
         let base = if g.is_empty() {
             format!("/api/{v}")
         } else {

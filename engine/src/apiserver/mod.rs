@@ -38,6 +38,7 @@ pub use errors::{
     connection_refused_line, ApiError, Cause, Details, API_SERVER_HOST_PORT, KUBE_APISERVER,
     REQUEST_TIMED_OUT,
 };
+pub mod autoscaling_v1;
 mod events;
 pub mod events_v1;
 mod index;

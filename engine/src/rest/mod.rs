@@ -202,6 +202,9 @@ pub struct ApiServer {
     /// The request being answered is events.k8s.io/v1's: objects go out, and bodies
     /// come in, converted ([`crate::apiserver::events_v1`]).
     events_v1: std::cell::Cell<bool>,
+    /// The request being answered is autoscaling/v1's
+    /// ([`crate::apiserver::autoscaling_v1`]).
+    autoscaling_v1: std::cell::Cell<bool>,
 }
 
 /// The `metav1.Status` of an error, as the API server writes it.
@@ -415,16 +418,17 @@ impl ApiServer {
             compacted,
             decoded: None,
             events_v1: std::cell::Cell::new(false),
+            autoscaling_v1: std::cell::Cell::new(false),
         }
     }
 
     /// The request's body, decoded: as decoded before the request's turn when the
     /// server did that ([`ApiServer::handle_decoded`]), else now.
     fn body(&mut self, req: &HttpRequest) -> Result<Value, ApiError> {
-        let body = match self.decoded.take() {
-            Some(d) => d,
-            None => decode_body(req),
-        }?;
+        let body = self.raw_body(req)?;
+        if self.autoscaling_v1.get() && body.is_object() {
+            return Ok(crate::apiserver::autoscaling_v1::to_v2(&body));
+        }
         if !self.events_v1.get() {
             return Ok(body);
         }
@@ -432,6 +436,14 @@ impl ApiServer {
             Value::Array(_) => crate::apiserver::events_v1::json_patch_to_core(&body),
             _ => crate::apiserver::events_v1::to_core(&body),
         })
+    }
+
+    /// The request's body as the client wrote it, in the version of its path.
+    fn raw_body(&mut self, req: &HttpRequest) -> Result<Value, ApiError> {
+        match self.decoded.take() {
+            Some(d) => d,
+            None => decode_body(req),
+        }
     }
 
     /// Take the writes made since the last call into the kept window (call after
@@ -562,6 +574,9 @@ impl ApiServer {
         if self.events_v1.get() && o.kind() == Kind::Event {
             return crate::apiserver::events_v1::to_v1(&j);
         }
+        if self.autoscaling_v1.get() && o.kind() == Kind::HorizontalPodAutoscaler {
+            return crate::apiserver::autoscaling_v1::to_v1(&j);
+        }
         j
     }
 
@@ -569,6 +584,12 @@ impl ApiServer {
     fn list_type(t: &Target) -> (String, &'static str) {
         if t.events_v1 {
             return ("EventList".into(), crate::apiserver::events_v1::API_VERSION);
+        }
+        if t.autoscaling_v1 {
+            return (
+                "HorizontalPodAutoscalerList".into(),
+                crate::apiserver::autoscaling_v1::API_VERSION,
+            );
         }
         (format!("{}List", t.kind.name()), t.kind.api_version())
     }
@@ -714,17 +735,18 @@ impl ApiServer {
             }
         };
         self.events_v1.set(t.events_v1);
+        self.autoscaling_v1.set(t.autoscaling_v1);
         let r = match verb {
-            Verb::Watch => {
-                let w = self.watch(req, &t);
-                self.events_v1.set(false);
-                return w;
-            }
-            Verb::Get => self.get(req, &t),
-            Verb::List => self.list(req, &t),
-            _ => self.write(req, &t, verb),
+            Verb::Watch => self.watch(req, &t),
+            Verb::Get => Reply::Response(self.get(req, &t)),
+            Verb::List => Reply::Response(self.list(req, &t)),
+            _ => Reply::Response(self.write(req, &t, verb)),
         };
         self.events_v1.set(false);
+        self.autoscaling_v1.set(false);
+        let Reply::Response(r) = r else {
+            return r;
+        };
         Reply::Response(if t.kind == Kind::Endpoints {
             // `deprecation.WarningMessage`: on every request for v1 Endpoints.
             let w = crate::command::kubectl::ENDPOINTS_DEPRECATED

@@ -344,7 +344,7 @@ impl ApiServer {
     fn patch(
         &mut self,
         req: &HttpRequest,
-        _t: &Target,
+        t: &Target,
         mut r: ApiRequest,
     ) -> Result<HttpResponse, ApiError> {
         let ct = req.header("content-type").unwrap_or("");
@@ -378,8 +378,17 @@ impl ApiServer {
                 details: None,
             });
         };
-        let body = self.body(req)?;
-        r.body = Body::Patch(pt, body);
+        let body = if self.autoscaling_v1.get() && r.subresource != "scale" {
+            let patch = self.raw_body(req)?;
+            let (pt2, body) = self.patch_in_v1(t, &r, pt, &patch)?;
+            r.body = Body::Patch(pt2, body);
+            None
+        } else {
+            Some(self.body(req)?)
+        };
+        if let Some(body) = body {
+            r.body = Body::Patch(pt, body);
+        }
         r.field_validation = match req.param("fieldValidation") {
             Some("Strict") => "Strict",
             Some("Ignore") => "Ignore",
@@ -388,6 +397,42 @@ impl ApiServer {
         let sub = r.subresource;
         let resp = self.cluster.call(r)?;
         Ok(self.answer(resp, sub))
+    }
+
+    /// A patch sent through autoscaling/v1 applies to the object as v1 shows it: the
+    /// live object is converted, patched, converted back, and written as a JSON patch
+    /// of its metadata, spec and status (the live resourceVersion is its precondition
+    /// unless the patch set one).
+    fn patch_in_v1(
+        &self,
+        t: &Target,
+        r: &ApiRequest,
+        pt: PatchType,
+        patch: &Value,
+    ) -> Result<(PatchType, Value), ApiError> {
+        use crate::apiserver::autoscaling_v1::{to_v1, to_v2};
+        let key = ObjKey::new(&r.namespace, &r.name);
+        // Missing: the door answers (its 403 comes before the 404).
+        let Some(live) = self.cluster.store.get_object(t.kind, &key) else {
+            return Ok((pt, patch.clone()));
+        };
+        let mut doc = to_v1(&live.to_json());
+        crate::apiserver::patch::apply_patch(&mut doc, pt, patch).map_err(|e| {
+            if pt == PatchType::Json && e.code == 422 {
+                ApiError::invalid(t.kind, &r.name, &[e.message])
+            } else {
+                e
+            }
+        })?;
+        let v2 = to_v2(&doc);
+        let ops: Vec<Value> = ["metadata", "spec", "status"]
+            .iter()
+            .filter_map(|k| {
+                let v = v2.get(*k)?;
+                Some(json!({"op": "add", "path": format!("/{k}"), "value": v}))
+            })
+            .collect();
+        Ok((PatchType::Json, Value::Array(ops)))
     }
 
     /// The DeleteOptions of the body (or the query), and whether they ask for a dry run:

@@ -11,6 +11,9 @@ pub(super) struct Target {
     pub(super) kind: Kind,
     /// Served through events.k8s.io/v1 (core Events, converted at the endpoint).
     pub(super) events_v1: bool,
+    /// Served through autoscaling/v1 (HorizontalPodAutoscalers stored in v2,
+    /// converted at the endpoint).
+    pub(super) autoscaling_v1: bool,
     /// The namespace of the path (None: cluster-scoped, or every namespace).
     pub(super) namespace: Option<String>,
     pub(super) name: Option<String>,
@@ -65,6 +68,7 @@ pub(super) fn parse_target(path: &str) -> Option<Target> {
     Some(Target {
         kind,
         events_v1: group == "events.k8s.io",
+        autoscaling_v1: (group, version) == ("autoscaling", "v1"),
         namespace,
         name,
         subresource: sub,

@@ -453,3 +453,99 @@ fn a_delete_whose_body_asks_for_a_dry_run_deletes_nothing_and_a_bad_value_is_inv
         .deletion_timestamp
         .is_none());
 }
+
+#[test]
+fn horizontal_pod_autoscalers_are_served_in_autoscaling_v1_too_converted_both_ways() {
+    let mut s = server();
+    create_web(&mut s);
+    // kubectl v1.32's `autoscale` creates through v1.
+    let hpa = r#"{"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler",
+        "metadata":{"name":"web"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1",
+        "kind":"Deployment","name":"web"},"maxReplicas":5,"targetCPUUtilizationPercentage":60}}"#;
+    let r = with_body(
+        req(
+            "POST",
+            "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers",
+        ),
+        "application/json",
+        hpa,
+    );
+    let (code, created) = call(&mut s, &r);
+    assert_eq!(code, 201, "{created}");
+    assert_eq!(created["apiVersion"], "autoscaling/v1");
+    assert_eq!(created["spec"]["targetCPUUtilizationPercentage"], 60);
+    assert_eq!(created["spec"]["minReplicas"], 1);
+    assert_eq!(
+        created["status"],
+        json!({"currentReplicas": 0, "desiredReplicas": 0})
+    );
+    // Stored once, in v2.
+    let v2 = "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/web";
+    let (_, stored) = call(&mut s, &req("GET", v2));
+    assert_eq!(
+        stored["spec"]["metrics"][0]["resource"]["target"],
+        json!({"type": "Utilization", "averageUtilization": 60})
+    );
+    // A v2 metric v1 cannot show rides in an annotation, and a merge patch through v1
+    // keeps it.
+    let r = with_body(
+        req("PATCH", v2),
+        "application/merge-patch+json",
+        r#"{"spec":{"metrics":[{"type":"Resource","resource":{"name":"memory","target":{"type":"AverageValue","averageValue":"100Mi"}}},
+            {"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":60}}}]}}"#,
+    );
+    assert_eq!(call(&mut s, &r).0, 200);
+    let v1 = "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/web";
+    let (_, read) = call(&mut s, &req("GET", v1));
+    assert_eq!(
+        read["metadata"]["annotations"]["autoscaling.alpha.kubernetes.io/metrics"],
+        r#"[{"type":"Resource","resource":{"name":"memory","targetAverageValue":"100Mi"}}]"#
+    );
+    let r = with_body(
+        req("PATCH", v1),
+        "application/merge-patch+json",
+        r#"{"spec":{"targetCPUUtilizationPercentage":75}}"#,
+    );
+    let (code, patched) = call(&mut s, &r);
+    assert_eq!(code, 200, "{patched}");
+    assert_eq!(patched["spec"]["targetCPUUtilizationPercentage"], 75);
+    let (_, stored) = call(&mut s, &req("GET", v2));
+    assert_eq!(stored["spec"]["metrics"][0]["resource"]["name"], "memory");
+    assert_eq!(
+        stored["spec"]["metrics"][1]["resource"]["target"]["averageUtilization"],
+        75
+    );
+    assert!(stored["metadata"].get("annotations").is_none(), "{stored}");
+    // A JSON patch addresses v1's fields.
+    let r = with_body(
+        req("PATCH", v1),
+        "application/json-patch+json",
+        r#"[{"op":"test","path":"/spec/targetCPUUtilizationPercentage","value":70}]"#,
+    );
+    let (code, st) = call(&mut s, &r);
+    assert_eq!(code, 422, "{st}");
+    let (code, list) = call(
+        &mut s,
+        &req(
+            "GET",
+            "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers",
+        ),
+    );
+    assert_eq!(code, 200);
+    assert_eq!(list["kind"], "HorizontalPodAutoscalerList");
+    assert_eq!(list["apiVersion"], "autoscaling/v1");
+    assert_eq!(list["items"][0]["apiVersion"], "autoscaling/v1");
+    // Discovery lists both versions, v2 preferred.
+    let (_, groups) = call(&mut s, &req("GET", "/apis"));
+    let autoscaling = groups["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == "autoscaling")
+        .unwrap();
+    assert_eq!(autoscaling["preferredVersion"]["version"], "v2");
+    assert_eq!(autoscaling["versions"][1]["groupVersion"], "autoscaling/v1");
+    let (_, d) = call(&mut s, &req("GET", "/apis/autoscaling/v1"));
+    assert_eq!(d["resources"][0]["name"], "horizontalpodautoscalers");
+    assert_eq!(d["resources"][0]["shortNames"], json!(["hpa"]));
+}

@@ -24,6 +24,8 @@ pub struct WatchStream {
     kind: Kind,
     /// Watched through events.k8s.io/v1: its Events are converted.
     events_v1: bool,
+    /// Watched through autoscaling/v1: its HorizontalPodAutoscalers are converted.
+    autoscaling_v1: bool,
     namespace: Option<String>,
     labels: Option<crate::api::LabelSelector>,
     fields: Vec<crate::apiserver::selectors::FieldReq>,
@@ -81,6 +83,8 @@ fn bookmark_line(w: &WatchStream, rv: u64, initial_events_end: bool) -> Vec<u8> 
         "kind": w.kind.name(),
         "apiVersion": if w.events_v1 {
             crate::apiserver::events_v1::API_VERSION
+        } else if w.autoscaling_v1 {
+            crate::apiserver::autoscaling_v1::API_VERSION
         } else {
             w.kind.api_version()
         },
@@ -152,6 +156,7 @@ impl ApiServer {
         let mut w = WatchStream {
             kind: t.kind,
             events_v1: t.events_v1,
+            autoscaling_v1: t.autoscaling_v1,
             namespace: t.namespace.clone(),
             labels,
             fields,
@@ -190,8 +195,10 @@ impl ApiServer {
             ),
             None => {
                 self.events_v1.set(w.events_v1);
+                self.autoscaling_v1.set(w.autoscaling_v1);
                 let o = self.object_json(obj);
                 self.events_v1.set(false);
+                self.autoscaling_v1.set(false);
                 o
             }
         };
