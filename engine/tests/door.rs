@@ -129,6 +129,24 @@ fn a_server_dry_run_passes_every_stage_and_stores_nothing() {
     );
 }
 
+#[test]
+fn a_server_dry_run_of_a_create_answers_without_a_resource_version() {
+    let mut c = web_cluster(3);
+    let o = run(
+        &mut c,
+        "kubectl create deployment api --image=api:1 --dry-run=server -o yaml",
+        None,
+        &NoFiles,
+    );
+    assert!(o.ok, "{}", o.output);
+    assert!(o.output.contains("  uid: "), "{}", o.output);
+    assert!(
+        !o.output.contains("resourceVersion"),
+        "a create's dry run stores nothing, so has no version: {}",
+        o.output
+    );
+}
+
 /// A request as a node's kubelet sends it.
 fn as_node(node: &str, verb: Verb, kind: Kind, ns: &str, name: &str) -> ApiRequest {
     let user = UserInfo::new(&format!("system:node:{node}"), &["system:nodes"]);

@@ -360,6 +360,7 @@ impl ApiServer {
                     *force,
                 )?;
                 r.changes.clear();
+                dry_run_version(store, &mut r);
                 return Ok(r);
             }
             return super::apply::server_side_apply(
@@ -380,6 +381,7 @@ impl ApiServer {
             let mut copy_rng = rng.clone();
             let mut r = super::handlers::write_on(&mut copy, &mut copy_rng, now, req)?;
             r.changes.clear();
+            dry_run_version(store, &mut r);
             return Ok(r);
         }
         let r = super::handlers::write_on(store, rng, now, req)?;
@@ -730,4 +732,20 @@ fn read(store: &Store, backend: &Backend, req: &ApiRequest) -> Result<ApiRespons
         revision,
         ..Default::default()
     })
+}
+
+/// A dry run writes nothing to etcd, so its answer has no new resource version
+/// (`DryRunnableStorage` copies the object out instead of storing it): a create's
+/// object has none, an update's keeps the live object's.
+fn dry_run_version(store: &Store, r: &mut ApiResponse) {
+    let Some(o) = r.object.as_mut() else {
+        return;
+    };
+    let live = store
+        .get_object(o.kind(), &ObjKey::of(o.meta()))
+        .map(|l| l.meta().resource_version.clone())
+        .unwrap_or_default();
+    if o.meta().resource_version != live {
+        std::sync::Arc::make_mut(o).meta_mut().resource_version = live;
+    }
 }

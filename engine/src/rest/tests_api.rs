@@ -549,3 +549,23 @@ fn horizontal_pod_autoscalers_are_served_in_autoscaling_v1_too_converted_both_wa
     assert_eq!(d["resources"][0]["name"], "horizontalpodautoscalers");
     assert_eq!(d["resources"][0]["shortNames"], json!(["hpa"]));
 }
+
+#[test]
+fn a_dry_run_update_answers_with_the_live_resource_version() {
+    let mut s = server();
+    create_web(&mut s);
+    let path = "/apis/apps/v1/namespaces/default/deployments/web";
+    let (_, live) = call(&mut s, &req("GET", path));
+    let r = with_body(
+        req("PATCH", &format!("{path}?dryRun=All")),
+        "application/merge-patch+json",
+        r#"{"spec":{"replicas":7}}"#,
+    );
+    let (code, answer) = call(&mut s, &r);
+    assert_eq!(code, 200, "{answer}");
+    assert_eq!(answer["spec"]["replicas"], 7);
+    assert_eq!(
+        answer["metadata"]["resourceVersion"],
+        live["metadata"]["resourceVersion"]
+    );
+}

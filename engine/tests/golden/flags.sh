@@ -33,7 +33,8 @@ kubectl create namespace prod --dry-run=client -o yaml
 kubectl create pdb api --selector=app=api --min-available=2 --dry-run=client -o yaml
 kubectl create priorityclass high --value=1000 --description=x --dry-run=client -o yaml
 kubectl create deployment api --image=nginx --dry-run=client -o name
-kubectl create deployment api --image=nginx -o json # expect error
+kubectl create deployment api --image=nginx -o wide # expect error
+kubectl create deployment api2 --image=nginx --dry-run=server -o 'jsonpath={.metadata.name}{" "}{.spec.replicas}'
 kubectl get deployments
 kubectl create namespace staging -o name
 kubectl apply -f web.yaml --server-side

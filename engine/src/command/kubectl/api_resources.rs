@@ -146,6 +146,12 @@ pub(super) fn api_versions(words: &[String]) -> R {
             }
         })
         .collect();
+    // Every served version, not only the preferred ones api-resources shows.
+    gvs.extend(
+        crate::apiserver::discovery::ALSO_SERVED
+            .iter()
+            .map(|(_, g, v)| format!("{g}/{v}")),
+    );
     gvs.sort();
     gvs.dedup();
     Ok(gvs.join("\n"))

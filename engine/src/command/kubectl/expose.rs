@@ -35,15 +35,12 @@ fn send(
     if !r.client_dry_run {
         sent = r.client.create(c, svc.into()).map_err(ApiFailure)?.object;
     }
-    Ok(match r.format {
-        Some("name") => qn,
-        Some(_) if r.client_dry_run => crate::printers::yaml::to_yaml(&client),
-        Some(_) => sent
-            .map(|o| crate::printers::yaml::to_yaml(&o.to_json()))
-            .unwrap_or_default(),
-        // A dry run's " (dry run)" is added where every verb's is.
-        None => format!("{qn} {}", r.verb),
-    })
+    let shown = match sent {
+        Some(o) if !r.client_dry_run => o.to_json(),
+        _ => client,
+    };
+    // A dry run's " (dry run)" is added where every verb's is.
+    Ok(super::print_flags::report(r.format, &shown, &qn, r.verb).unwrap_or_else(|e| e))
 }
 
 /// A refusal from the API server, which each command words its own way.
@@ -289,14 +286,8 @@ const EXPOSE_FLAGS: &[FlagSpec] = &[
 pub(super) fn expose(c: &mut Cluster, k: &Client, words: &[String], client_dry_run: bool) -> R {
     let p = parse_flags(words, EXPOSE_FLAGS, "kubectl expose")?;
     let ns = namespace(&p);
-    let format = p.get("output");
-    if let Some(f) = format {
-        if f != "yaml" && f != "name" {
-            return Err(format!(
-                "error: kubeplay prints kubectl expose -o yaml or -o name, not -o {f}"
-            ));
-        }
-    }
+    let format = super::print_flags::inline(p.get("output"), &crate::command::NoFiles)?;
+    let format = format.as_deref();
     if p.args.is_empty() {
         return Err("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'".into());
     }

@@ -38,11 +38,15 @@ const GET_FORMATS: &str = "custom-columns,custom-columns-file,go-template,go-tem
 
 /// What `-o` asked for, its template read and parsed.
 enum Output {
-    Table { wide: bool },
+    Table {
+        wide: bool,
+    },
     Name,
     Json,
     Yaml,
     JsonPath(Template),
+    /// `-o jsonpath-as-json`: each result list as an indented JSON array.
+    JsonPathAsJson(Template),
     CustomColumns(Vec<crate::printers::custom_columns::Column>),
     GoTemplate(crate::printers::gotemplate::GoTemplate),
 }
@@ -68,7 +72,8 @@ fn output_format(p: &Parsed, files: &dyn Files) -> Result<Output, String> {
         "jsonpath" | "jsonpath-as-json" | "jsonpath-file" if arg.is_empty() => {
             return Err(no_template())
         }
-        "jsonpath" | "jsonpath-as-json" => Output::JsonPath(Template::parse(arg)?),
+        "jsonpath" => Output::JsonPath(Template::parse(arg)?),
+        "jsonpath-as-json" => Output::JsonPathAsJson(Template::parse(arg)?),
         "jsonpath-file" => Output::JsonPath(Template::parse(&read("--template")?)?),
         "go-template" | "template" | "go-template-file" | "templatefile" if arg.is_empty() => {
             return Err(no_template())
@@ -445,6 +450,9 @@ fn print(
         Output::Json => out = pretty_json(&with_managed_fields(c, p, document(groups, single))),
         Output::Yaml => out = to_yaml(&with_managed_fields(c, p, document(groups, single))),
         Output::JsonPath(t) => out = t.execute(&document(groups, single))?,
+        Output::JsonPathAsJson(t) => {
+            out = super::print_flags::jsonpath_as_json(t, &document(groups, single))?
+        }
         Output::GoTemplate(t) => out = t.execute(&document(groups, single))?,
         Output::CustomColumns(cols) => {
             // The printer walks a List's items, or the one object.

@@ -18,6 +18,7 @@ mod expose;
 mod get;
 mod logs;
 mod node;
+mod print_flags;
 mod refused;
 mod rollout;
 mod run;

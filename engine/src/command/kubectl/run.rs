@@ -103,7 +103,7 @@ pub(super) fn run_pod(
     pod.metadata.namespace = ns.clone();
     let out = Output {
         client: k.clone(),
-        format: p.get("output").map(str::to_string),
+        format: super::print_flags::inline(p.get("output"), &crate::command::NoFiles)?,
         client_dry_run,
         explicit_ns,
     };

@@ -45,11 +45,7 @@ pub(super) fn scale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     if replicas < 0 {
         return Err("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0".into());
     }
-    let short = match p.get("output") {
-        None => false,
-        Some("name") => true,
-        Some(o) => return Err(format!("error: unable to match a printer suitable for the output format \"{o}\", allowed formats are: name")),
-    };
+    let printer = super::print_flags::inline(p.get("output"), &crate::command::NoFiles)?;
     // scale.go waits for the new size only with --timeout; kubeplay answers at once.
     if p.get("timeout").is_some_and(|t| !matches!(t, "0" | "0s")) {
         return Err("error: kubeplay's scale does not wait; --timeout is not supported (use kubectl rollout status or kubectl wait)".into());
@@ -73,7 +69,7 @@ pub(super) fn scale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         return Err(format!("error: no objects passed to scale{text}"));
     }
     let mut out = String::new();
-    for (kind, key) in infos {
+    for (kind, key, read) in infos {
         if !matches!(
             kind,
             Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
@@ -96,12 +92,15 @@ pub(super) fn scale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         let patch = serde_json::json!({"spec": {"replicas": replicas}});
         k.patch_doc(c, kind, &key, "scale", PatchType::Merge, patch)
             .map_err(|e| format!("{out}{}", api(e)))?;
+        // `printer.PrintObj(info.Object)`: the object as the builder read it.
         let name = qualified_name(kind, &key.name);
-        out.push_str(&if short {
-            format!("{name}\n")
-        } else {
-            format!("{name} scaled\n")
-        });
+        let text = super::print_flags::report(printer.as_deref(), &read, &name, "scaled")
+            .map_err(|e| format!("{out}{e}"))?;
+        out.push_str(&text);
+        // The line printers end their lines; a template prints only what it says.
+        if matches!(printer.as_deref(), None | Some("name")) {
+            out.push('\n');
+        }
     }
     if info_err.is_empty() {
         return Ok(out.trim_end_matches('\n').to_string());
@@ -150,11 +149,14 @@ fn precondition(obj: &Object, size: Option<i64>, rv: Option<&str>) -> Result<(),
 type Missing = Vec<ApiError>;
 
 /// The builder's visit: the objects found, and the errors of those that were not.
+/// A builder's info: the object's kind, key, and the object as read.
+type Info = (Kind, ObjKey, serde_json::Value);
+
 fn visit(
     c: &mut Cluster,
     k: &Client,
     p: &Parsed,
-) -> Result<(Vec<(Kind, ObjKey)>, Missing), String> {
+) -> Result<(Vec<Info>, Missing), String> {
     let ns = namespace(p);
     let selector = p.get("selector");
     let all = p.bool("all");
@@ -167,7 +169,10 @@ fn visit(
         for t in p.args[0].split(',') {
             let kind = kind_arg(t)?;
             let list = k.list(c, kind, Some(&ns), sel.as_ref(), &[]).map_err(api)?;
-            found.extend(list.iter().map(|o| (kind, ObjKey::of(o.meta()))));
+            found.extend(
+                list.iter()
+                    .map(|o| (kind, ObjKey::of(o.meta()), o.to_json())),
+            );
         }
         return Ok((found, Vec::new()));
     }
@@ -182,7 +187,7 @@ fn visit(
     for (kind, name) in named {
         let key = key_for(kind, &ns, &name);
         match k.get(c, kind, &key.namespace, &key.name) {
-            Ok(_) => found.push((kind, key)),
+            Ok(o) => found.push((kind, key, o.to_json())),
             Err(e) => errors.push(e),
         }
     }

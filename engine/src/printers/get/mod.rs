@@ -59,16 +59,19 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         }
         _ => return None,
     };
+    let (want_group, want_version) = kind.api_version().split_once('/').unwrap_or(("", "v1"));
     match group {
         None => Some(kind),
-        Some(g) => {
-            let want = kind
-                .api_version()
-                .split_once('/')
-                .map(|(g, _)| g)
-                .unwrap_or("");
-            (g == want || (want.is_empty() && g == "v1")).then_some(kind)
+        // `RESOURCE.VERSION.GROUP` (`deployments.v1.apps`), as ParseResourceArg tries
+        // first; the console reads each kind in its own version.
+        Some(g)
+            if g.split_once('.').is_some_and(|(v, rest)| {
+                v == want_version && rest == want_group && !want_group.is_empty()
+            }) =>
+        {
+            Some(kind)
         }
+        Some(g) => (g == want_group || (want_group.is_empty() && g == "v1")).then_some(kind),
     }
 }
 

@@ -164,7 +164,7 @@ pub(in crate::command::kubectl) fn name_from_args(p: &Parsed) -> Result<&String,
 pub(in crate::command::kubectl) struct Output {
     /// kubectl's client for this command.
     pub(in crate::command::kubectl) client: crate::command::client::Client,
-    /// `-o yaml` or `-o name`.
+    /// `-o`, checked, a `-file` template put inline (`print_flags::inline`).
     pub(in crate::command::kubectl) format: Option<String>,
     /// `--dry-run=client`: nothing is sent.
     pub(in crate::command::kubectl) client_dry_run: bool,
@@ -197,16 +197,13 @@ pub(in crate::command::kubectl) fn create_object(
         })?;
         sent = r.object;
     }
-    Ok(match out.format.as_deref() {
-        Some("name") => qn,
-        Some(_) if out.client_dry_run => crate::printers::yaml::to_yaml(&client),
-        // The server's answer: the object as it stored it (or, in a server dry run,
-        // as it would have).
-        Some(_) => sent
-            .map(|o| crate::printers::yaml::to_yaml(&o.to_json()))
-            .unwrap_or_default(),
-        None => format!("{qn} created"),
-    })
+    // The server's answer: the object as it stored it (or, in a server dry run, as
+    // it would have); in a client dry run, the object as kubectl built it.
+    let shown = match sent {
+        Some(o) if !out.client_dry_run => o.to_json(),
+        _ => client,
+    };
+    super::super::print_flags::report(out.format.as_deref(), &shown, &qn, "created")
 }
 
 /// `metadata` of a generated object: `creationTimestamp: null`, the name, and the

@@ -85,20 +85,13 @@ pub(super) fn create_with(
     let ns = namespace(&p);
     let out = Output {
         client: k.clone(),
-        format: p.get("output").map(str::to_string),
+        format: super::print_flags::inline(p.get("output"), files)?,
         client_dry_run,
         // The namespace appears in the object only when -n said it (enforceNamespace).
         explicit_ns: p.get("namespace").is_some(),
     };
-    if let Some(f) = out.format.as_deref() {
-        if f != "yaml" && f != "name" {
-            return Err(format!(
-                "error: kubeplay prints kubectl create -o yaml or -o name, not -o {f}"
-            ));
-        }
-        if p.args.is_empty() {
-            return Err("error: kubeplay prints -o only for kubectl create SUBCOMMAND NAME".into());
-        }
+    if out.format.is_some() && p.args.is_empty() {
+        return Err("error: kubeplay prints -o only for kubectl create SUBCOMMAND NAME".into());
     }
     match p.args.first().map(String::as_str) {
         Some("deployment" | "deploy") => create_deployment(c, &p, &ns, &out),
