@@ -24,9 +24,11 @@ pub(super) fn autoscale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
             flag("max", None),
             flag("cpu-percent", None),
             flag("name", None),
+            flag("output", Some('o')),
         ],
         "kubectl autoscale",
     )?;
+    let format = super::print_flags::inline(p.get("output"), &crate::command::NoFiles)?;
     let Some(max) = p.get("max") else {
         return Err("error: required flag(s) \"max\" not set".into());
     };
@@ -103,11 +105,16 @@ pub(super) fn autoscale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
             ..Default::default()
         });
     }
-    k.create(c, Object::HorizontalPodAutoscaler(Box::new(hpa)))
+    let created = k
+        .create(c, Object::HorizontalPodAutoscaler(Box::new(hpa)))
         .map_err(api)?;
-    Ok(format!(
-        "horizontalpodautoscaler.autoscaling/{name} autoscaled"
-    ))
+    let shown = created.object.map(|o| o.to_json()).unwrap_or_default();
+    let text = super::print_flags::Reporter::new(format).object(
+        &shown,
+        &format!("horizontalpodautoscaler.autoscaling/{name}"),
+        "autoscaled",
+    )?;
+    Ok(text.trim_end_matches('\n').to_string())
 }
 
 /// One row of `kubectl top`: its name (`NS/NAME` for a Pod), CPU and memory (what

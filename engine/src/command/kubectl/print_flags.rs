@@ -110,6 +110,39 @@ pub(super) fn report(
     }
 }
 
+/// The printer of a verb that writes several objects, each printed as it is done:
+/// the line printers end their lines, YAML puts `---` between objects, and a
+/// template prints only what it says.
+pub(super) struct Reporter {
+    format: Option<String>,
+    printed: usize,
+}
+
+impl Reporter {
+    /// For `-o` (checked, a `-file` template inline: [`inline`]).
+    pub(super) fn new(format: Option<String>) -> Reporter {
+        Reporter { format, printed: 0 }
+    }
+
+    /// The text for one object (see [`report`]).
+    pub(super) fn object(
+        &mut self,
+        obj: &Value,
+        qualified_name: &str,
+        operation: &str,
+    ) -> Result<String, String> {
+        let mut text = report(self.format.as_deref(), obj, qualified_name, operation)?;
+        let name_or_line = matches!(self.format.as_deref(), None | Some("name"));
+        if name_or_line {
+            text.push('\n');
+        } else if self.format.as_deref() == Some("yaml") && self.printed > 0 {
+            text = format!("---\n{text}");
+        }
+        self.printed += 1;
+        Ok(text)
+    }
+}
+
 /// `-o jsonpath-as-json`: each of the template's results as an indented JSON array
 /// (`PrintResults` with `outputJSON`).
 pub(super) fn jsonpath_as_json(t: &Template, data: &Value) -> Result<String, String> {

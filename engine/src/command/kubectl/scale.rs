@@ -45,7 +45,10 @@ pub(super) fn scale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     if replicas < 0 {
         return Err("error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0".into());
     }
-    let printer = super::print_flags::inline(p.get("output"), &crate::command::NoFiles)?;
+    let mut printer = super::print_flags::Reporter::new(super::print_flags::inline(
+        p.get("output"),
+        &crate::command::NoFiles,
+    )?);
     // scale.go waits for the new size only with --timeout; kubeplay answers at once.
     if p.get("timeout").is_some_and(|t| !matches!(t, "0" | "0s")) {
         return Err("error: kubeplay's scale does not wait; --timeout is not supported (use kubectl rollout status or kubectl wait)".into());
@@ -94,13 +97,10 @@ pub(super) fn scale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
             .map_err(|e| format!("{out}{}", api(e)))?;
         // `printer.PrintObj(info.Object)`: the object as the builder read it.
         let name = qualified_name(kind, &key.name);
-        let text = super::print_flags::report(printer.as_deref(), &read, &name, "scaled")
+        let text = printer
+            .object(&read, &name, "scaled")
             .map_err(|e| format!("{out}{e}"))?;
         out.push_str(&text);
-        // The line printers end their lines; a template prints only what it says.
-        if matches!(printer.as_deref(), None | Some("name")) {
-            out.push('\n');
-        }
     }
     if info_err.is_empty() {
         return Ok(out.trim_end_matches('\n').to_string());
@@ -152,11 +152,7 @@ type Missing = Vec<ApiError>;
 /// A builder's info: the object's kind, key, and the object as read.
 type Info = (Kind, ObjKey, serde_json::Value);
 
-fn visit(
-    c: &mut Cluster,
-    k: &Client,
-    p: &Parsed,
-) -> Result<(Vec<Info>, Missing), String> {
+fn visit(c: &mut Cluster, k: &Client, p: &Parsed) -> Result<(Vec<Info>, Missing), String> {
     let ns = namespace(p);
     let selector = p.get("selector");
     let all = p.bool("all");

@@ -6,6 +6,7 @@
 //! `staging/src/k8s.io/kubectl/pkg/cmd/annotate/annotate.go`,
 //! `staging/src/k8s.io/kubectl/pkg/cmd/patch/patch.go`.
 
+use super::print_flags::{inline, Reporter};
 use super::util::{api, key_for, namespace, one_target, targets, NS, R};
 use crate::api::*;
 use crate::apiserver::patch::PatchType;
@@ -15,6 +16,7 @@ use crate::apiserver::ObjKey;
 use crate::cluster::Cluster;
 use crate::command::args::{bool_flag, flag, parse_flags, Parsed};
 use crate::command::client::Client;
+use crate::command::NoFiles;
 use crate::printers::qualified_name;
 
 /// `kubernetes.io/change-cause` (polymorphichelpers.ChangeCauseAnnotation).
@@ -43,7 +45,12 @@ pub(super) fn set(c: &mut Cluster, k: &Client, words: &[String]) -> R {
             ));
         }
     }
-    let p = parse_flags(&words[1..], &[NS], "kubectl set image")?;
+    let p = parse_flags(
+        &words[1..],
+        &[NS, flag("output", Some('o'))],
+        "kubectl set image",
+    )?;
+    let format = inline(p.get("output"), &NoFiles)?;
     let (res, pairs): (Vec<String>, Vec<String>) =
         p.args.iter().cloned().partition(|a| !a.contains('='));
     if pairs.is_empty() {
@@ -81,8 +88,11 @@ pub(super) fn set(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     if before == obj {
         return Ok(String::new());
     }
-    k.patch(c, "", obj).map_err(api)?;
-    Ok(format!("{} image updated", qualified_name(kind, &name)))
+    let r = k.patch(c, "", obj).map_err(api)?;
+    let shown = r.object.map(|o| o.to_json()).unwrap_or_default();
+    let text =
+        Reporter::new(format).object(&shown, &qualified_name(kind, &name), "image updated")?;
+    Ok(text.trim_end_matches('\n').to_string())
 }
 
 /// The Pod spec of an object that has one (`UpdatePodSpecForObjectFn`).
@@ -160,9 +170,11 @@ fn set_resources(c: &mut Cluster, k: &Client, words: &[String]) -> R {
             flag("containers", Some('c')),
             flag("limits", None),
             flag("requests", None),
+            flag("output", Some('o')),
         ],
         "kubectl set resources",
     )?;
+    let mut printer = Reporter::new(inline(p.get("output"), &NoFiles)?);
     let (limits, requests) = (
         p.get("limits").unwrap_or_default(),
         p.get("requests").unwrap_or_default(),
@@ -216,22 +228,22 @@ fn set_resources(c: &mut Cluster, k: &Client, words: &[String]) -> R {
             continue;
         }
         match k.patch(c, "", obj) {
-            Ok(_) => out.push(format!("{qn} resource requirements updated")),
+            Ok(r) => {
+                let shown = r.object.map(|o| o.to_json()).unwrap_or_default();
+                out.push(printer.object(&shown, &qn, "resource requirements updated")?)
+            }
             Err(e) => errs.push(format!(
                 "error: failed to patch resources update to pod template {}",
                 e.message
             )),
         }
     }
+    // Each chunk ends its own lines (a template prints only what it says).
+    let printed = out.concat();
     if errs.is_empty() {
-        Ok(out.join("\n"))
+        Ok(printed.trim_end_matches('\n').to_string())
     } else {
-        let text = aggregate(&errs);
-        Err(if out.is_empty() {
-            text
-        } else {
-            format!("{}\n{text}", out.join("\n"))
-        })
+        Err(format!("{printed}{}", aggregate(&errs)))
     }
 }
 
@@ -352,9 +364,11 @@ pub(super) fn label(c: &mut Cluster, k: &Client, words: &[String], annotations: 
             flag("field-selector", None),
             bool_flag("all", None),
             bool_flag("all-namespaces", Some('A')),
+            flag("output", Some('o')),
         ],
         &format!("kubectl {verb}"),
     )?;
+    let mut printer = Reporter::new(inline(p.get("output"), &NoFiles)?);
     let (res, changes) = resources_and_pairs(&p.args, what)?;
     let (new, remove) = if annotations {
         parse_annotations(&changes)?
@@ -389,7 +403,7 @@ pub(super) fn label(c: &mut Cluster, k: &Client, words: &[String], annotations: 
         if !annotations {
             for r in &remove {
                 if !map.contains_key(r) {
-                    out.push(format!("label \"{r}\" not found."));
+                    out.push(format!("label \"{r}\" not found.\n"));
                 }
             }
         }
@@ -409,10 +423,20 @@ pub(super) fn label(c: &mut Cluster, k: &Client, words: &[String], annotations: 
         // label.go's updateDataChangeMsg compares the JSON before and after: shorter
         // without --overwrite reads "unlabeled".
         let shrank = obj.to_json().to_string().len() < live.to_json().to_string().len();
+        // The printer prints the server's answer (the object as read, when nothing
+        // changed and nothing was sent).
+        let mut shown = live.to_json();
         if !unchanged {
-            if let Err(e) = k.patch(c, "", obj) {
-                errors.push(api(e));
-                continue;
+            match k.patch(c, "", obj) {
+                Ok(r) => {
+                    if let Some(o) = r.object {
+                        shown = o.to_json();
+                    }
+                }
+                Err(e) => {
+                    errors.push(api(e));
+                    continue;
+                }
             }
         }
         let word = match (annotations, unchanged, shrank && !p.bool("overwrite")) {
@@ -421,13 +445,14 @@ pub(super) fn label(c: &mut Cluster, k: &Client, words: &[String], annotations: 
             (false, false, true) => "unlabeled",
             (false, false, false) => "labeled",
         };
-        out.push(format!("{} {word}", qualified_name(kind, &key.name)));
+        out.push(printer.object(&shown, &qualified_name(kind, &key.name), word)?);
     }
+    // Each chunk ends its own lines (a template prints only what it says).
+    let printed = out.concat();
     if errors.is_empty() {
-        Ok(out.join("\n"))
+        Ok(printed.trim_end_matches('\n').to_string())
     } else {
-        out.extend(errors);
-        Err(out.join("\n"))
+        Err(format!("{printed}{}", errors.join("\n")))
     }
 }
 
@@ -556,9 +581,11 @@ pub(super) fn patch(c: &mut Cluster, k: &Client, words: &[String]) -> R {
             flag("patch", Some('p')),
             flag("type", None),
             flag("subresource", None),
+            flag("output", Some('o')),
         ],
         "kubectl patch",
     )?;
+    let format = inline(p.get("output"), &NoFiles)?;
     // `PatchOptions.Validate`: the subresources kubectl knows.
     let subresource = match p.get("subresource").filter(|s| !s.is_empty()) {
         None => "",
@@ -597,16 +624,25 @@ pub(super) fn patch(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         .map_err(api)?;
     // The object printed is the one the server answered with: a Scale for the scale
     // subresource.
-    let shown = if subresource == "scale" {
-        format!("scale.autoscaling/{name}")
-    } else {
-        qualified_name(kind, &name)
+    let (shown, object) = match (subresource, &r.object) {
+        ("scale", o) => (
+            format!("scale.autoscaling/{name}"),
+            o.as_ref()
+                .and_then(|o| crate::apiserver::patch::scale_of(o))
+                .unwrap_or_default(),
+        ),
+        (_, o) => (
+            qualified_name(kind, &name),
+            o.as_ref().map(|o| o.to_json()).unwrap_or_default(),
+        ),
     };
-    Ok(if r.unchanged {
-        format!("{shown} patched (no change)")
+    let operation = if r.unchanged {
+        "patched (no change)"
     } else {
-        format!("{shown} patched")
-    })
+        "patched"
+    };
+    let text = Reporter::new(format).object(&object, &shown, operation)?;
+    Ok(text.trim_end_matches('\n').to_string())
 }
 
 /// `kubectl edit TYPE NAME`: kubeplay has no editor, so the edited object comes as a
