@@ -282,5 +282,30 @@ def _():
     assert v1.note == core_event.message and v1.regarding.name == "x", v1
 
 
+@check("autoscaling/v1: an HPA created there reads in v2, and v2's other metrics ride in v1's annotations")
+def _():
+    v1 = client.AutoscalingV1Api(api)
+    v2 = client.AutoscalingV2Api(api)
+    v1.create_namespaced_horizontal_pod_autoscaler("default", {
+        "metadata": {"name": "web-v1"},
+        "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"},
+                 "maxReplicas": 4, "targetCPUUtilizationPercentage": 60},
+    }, _request_timeout=TIMEOUT)
+    h = v2.read_namespaced_horizontal_pod_autoscaler("web-v1", "default", _request_timeout=TIMEOUT)
+    assert h.spec.metrics[0].resource.target.average_utilization == 60, h.spec.metrics
+    v2.patch_namespaced_horizontal_pod_autoscaler("web-v1", "default", {"spec": {"metrics": [
+        {"type": "Resource", "resource": {"name": "memory",
+            "target": {"type": "AverageValue", "averageValue": "100Mi"}}},
+        {"type": "Resource", "resource": {"name": "cpu",
+            "target": {"type": "Utilization", "averageUtilization": 60}}},
+    ]}}, _request_timeout=TIMEOUT)
+    old = v1.read_namespaced_horizontal_pod_autoscaler("web-v1", "default", _request_timeout=TIMEOUT)
+    assert old.spec.target_cpu_utilization_percentage == 60
+    assert "memory" in old.metadata.annotations["autoscaling.alpha.kubernetes.io/metrics"]
+    listed = v1.list_namespaced_horizontal_pod_autoscaler("default", _request_timeout=TIMEOUT)
+    assert any(i.metadata.name == "web-v1" for i in listed.items)
+    v1.delete_namespaced_horizontal_pod_autoscaler("web-v1", "default", _request_timeout=TIMEOUT)
+
+
 print(f"{len(failures)} of the checks failed" if failures else "every check passed")
 sys.exit(1 if failures else 0)
