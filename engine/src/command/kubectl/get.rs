@@ -194,7 +194,7 @@ fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 /// `SortObjects`: the relaxed path parsed, an error unless some object has the
-/// field, then a stable sort by [`sort_less`].
+/// field, then Go's `sort.Sort` (not stable) with `TableSorter.Less`.
 fn sort_objects(objs: Vec<Arc<Object>>, expr: &str) -> Result<Vec<Arc<Object>>, String> {
     if objs.is_empty() {
         return Ok(objs);
@@ -214,9 +214,13 @@ fn sort_objects(objs: Vec<Arc<Object>>, expr: &str) -> Result<Vec<Arc<Object>>, 
             "error: couldn't find any field with path \"{field}\" in the list of objects"
         ));
     }
-    // Go's sort.Sort is not stable; a stable sort keeps equal keys in list order,
-    // which is what it yields for the short lists printed here.
-    keyed.sort_by(|a, b| sort_less(&a.0, &b.0));
+    // `TableSorter.Less`: a row without the field is less than any, even another
+    // without it; then `isLess`.
+    crate::printers::go_sort::sort(&mut keyed, |a, b| match (&a.0, &b.0) {
+        (None, _) => true,
+        (_, None) => false,
+        _ => sort_less(&a.0, &b.0) == std::cmp::Ordering::Less,
+    });
     Ok(keyed.into_iter().map(|(_, o)| o).collect())
 }
 
