@@ -112,13 +112,23 @@ pub fn equality_terms(raw: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Fields the API server supports per kind.
+/// Fields the API server supports per kind: each registry strategy's
+/// `ToSelectableFields` / `GetAttrs` (`pkg/registry/core/pod/strategy.go`,
+/// `core/event`, `core/node`, `core/namespace`, `core/secret`, `apps/replicaset`,
+/// `batch/job`).
 fn supported(kind: Kind, field: &str) -> bool {
     matches!(field, "metadata.name" | "metadata.namespace")
         || match kind {
             Kind::Pod => matches!(
                 field,
-                "status.phase" | "spec.nodeName" | "spec.schedulerName" | "status.podIP"
+                "status.phase"
+                    | "spec.nodeName"
+                    | "spec.restartPolicy"
+                    | "spec.schedulerName"
+                    | "spec.serviceAccountName"
+                    | "spec.hostNetwork"
+                    | "status.podIP"
+                    | "status.nominatedNodeName"
             ),
             Kind::Event => matches!(
                 field,
@@ -128,9 +138,17 @@ fn supported(kind: Kind, field: &str) -> bool {
                     | "involvedObject.kind"
                     | "involvedObject.namespace"
                     | "involvedObject.uid"
+                    | "involvedObject.apiVersion"
+                    | "involvedObject.resourceVersion"
+                    | "involvedObject.fieldPath"
+                    | "reportingComponent"
                     | "source"
             ),
             Kind::Node => field == "spec.unschedulable",
+            Kind::Namespace => field == "status.phase",
+            Kind::Secret => field == "type",
+            Kind::ReplicaSet => field == "status.replicas",
+            Kind::Job => field == "status.successful",
             _ => false,
         }
 }
@@ -216,7 +234,21 @@ fn field_value(obj: &Object, field: &str) -> String {
         (Object::Pod(p), "status.podIP") => p.status.pod_ip.clone(),
         (Object::Event(e), "reason") => e.reason.clone(),
         (Object::Event(e), "type") => e.type_.clone(),
+        // An Event without a source component selects by its reporting controller.
+        (Object::Event(e), "source") if e.source.component.is_empty() => {
+            e.reporting_component.clone()
+        }
         (Object::Event(e), "source") => e.source.component.clone(),
+        (Object::Event(e), "reportingComponent") => e.reporting_component.clone(),
+        (Object::Event(e), "involvedObject.apiVersion") => e.involved_object.api_version.clone(),
+        (Object::Pod(p), "spec.restartPolicy") => p.spec.restart_policy.clone(),
+        (Object::Pod(p), "spec.serviceAccountName") => p.spec.service_account_name.clone(),
+        (Object::Pod(p), "spec.hostNetwork") => p.spec.host_network.to_string(),
+        (Object::Pod(p), "status.nominatedNodeName") => p.status.nominated_node_name.clone(),
+        (Object::Namespace(n), "status.phase") => n.status.phase.clone(),
+        (Object::Secret(s), "type") => s.type_.clone(),
+        (Object::ReplicaSet(r), "status.replicas") => r.status.replicas.to_string(),
+        (Object::Job(j), "status.successful") => j.status.succeeded.to_string(),
         (Object::Event(e), "involvedObject.name") => e.involved_object.name.clone(),
         (Object::Event(e), "involvedObject.kind") => e.involved_object.kind.clone(),
         (Object::Event(e), "involvedObject.namespace") => e.involved_object.namespace.clone(),

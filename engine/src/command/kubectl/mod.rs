@@ -14,6 +14,7 @@ mod autoscale;
 
 mod create;
 mod delete;
+mod events;
 mod expose;
 mod get;
 mod logs;
@@ -541,6 +542,7 @@ fn run_verb_inner(
     let rest = &words[1..];
     let r = match verb.as_str() {
         "get" => get::get(c, k, rest, files),
+        "events" => events::events(c, k, rest),
         "describe" => get::describe(c, k, rest),
         "create" => create::create(c, k, rest, stdin, files),
         "run" => run::run_pod(c, k, rest, false),
