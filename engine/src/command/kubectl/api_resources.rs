@@ -65,9 +65,23 @@ pub(super) fn api_resources(words: &[String]) -> R {
             flag("api-group", None),
             flag("output", Some('o')),
             bool_flag("no-headers", None),
+            flag("verbs", None),
+            flag("categories", None),
+            flag("sort-by", None),
+            bool_flag("cached", None),
         ],
         "kubectl api-resources",
     )?;
+    // String slices: repeated, or comma-separated.
+    let list = |name: &str| -> Vec<String> {
+        p.all(name)
+            .iter()
+            .flat_map(|v| v.split(','))
+            .filter(|v| !v.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let (verbs, categories) = (list("verbs"), list("categories"));
     let namespaced = match p.get("namespaced") {
         None => None,
         Some("true") | Some("") => Some(true),
@@ -84,11 +98,27 @@ pub(super) fn api_resources(words: &[String]) -> R {
             "error: --output {output} is not available\nSee 'kubectl api-resources -h' for help and examples"
         ));
     }
-    let rows: Vec<Row> = rows()
+    let sort_by = p.get("sort-by").unwrap_or("");
+    if !matches!(sort_by, "" | "name" | "kind") {
+        return Err("error: --sort-by accepts only name or kind".into());
+    }
+    let mut rows: Vec<Row> = rows()
         .into_iter()
         .filter(|r| namespaced.is_none_or(|n| r.4 == n))
         .filter(|r| p.get("api-group").is_none_or(|g| r.0 == g))
+        // Every verb and category asked for (`HasAll`).
+        .filter(|r| verbs.iter().all(|v| r.6.contains(&v.as_str())))
+        .filter(|r| categories.iter().all(|c| r.7.contains(&c.as_str())))
         .collect();
+    // `sortableResource`: by the group (or name, or kind), then by name; stable.
+    rows.sort_by(|a, b| {
+        let key = |r: &Row| match sort_by {
+            "name" => r.2,
+            "kind" => r.5,
+            _ => r.0,
+        };
+        key(a).cmp(key(b)).then(a.2.cmp(b.2))
+    });
     if output == "name" {
         return Ok(rows
             .iter()

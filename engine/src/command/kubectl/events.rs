@@ -31,6 +31,9 @@ pub(super) fn events(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         ],
         "kubectl events",
     )?;
+    if let Some(n) = p.get("chunk-size") {
+        super::util::int_flag(n, "--chunk-size", 64, "kubectl events")?;
+    }
     let all = p.bool("all-namespaces");
     let ns = namespace(&p);
     // `ToOptions`: `--types` split on commas, deduplicated and sorted (a set's List).

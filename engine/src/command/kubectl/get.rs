@@ -30,6 +30,7 @@ const GET_FLAGS: &[FlagSpec] = &[
     bool_flag("watch", Some('w')),
     flag("label-columns", Some('L')),
     bool_flag("show-managed-fields", None),
+    flag("chunk-size", None),
 ];
 
 /// Every `-o` that `kubectl get` knows, as `NoCompatiblePrinterError` lists them
@@ -272,6 +273,10 @@ pub(super) fn get_raw(c: &Cluster, words: &[String]) -> Option<crate::command::O
 /// `kubectl get TYPE[,TYPE…] [NAME…]` or `kubectl get TYPE/NAME…`.
 pub(super) fn get(c: &mut Cluster, k: &Client, words: &[String], files: &dyn Files) -> R {
     let p = parse_flags(words, GET_FLAGS, "kubectl get")?;
+    // `--chunk-size` only pages the requests; what is printed is the same.
+    if let Some(n) = p.get("chunk-size") {
+        super::util::int_flag(n, "--chunk-size", 64, "kubectl get")?;
+    }
     if p.bool("watch") {
         return Err("error: --watch is not supported here: the simulation plays in the page (use sim advance)".into());
     }

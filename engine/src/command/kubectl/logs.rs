@@ -24,6 +24,7 @@ const LOGS_FLAGS: &[FlagSpec] = &[
     flag("tail", None),
     bool_flag("follow", Some('f')),
     bool_flag("timestamps", None),
+    flag("selector", Some('l')),
 ];
 
 /// How long `-f` follows.
@@ -45,6 +46,9 @@ pub(super) fn logs(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         },
         None => None,
     };
+    if let Some(sel) = p.get("selector") {
+        return logs_by_selector(c, k, &p, &ns, sel, tail);
+    }
     let name = match p.args.as_slice() {
         [] => return Err("error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples".into()),
         [one] => match one.split_once('/') {
@@ -66,6 +70,43 @@ pub(super) fn logs(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     };
     let inline = p.args.get(1).cloned();
     logs_of(c, k, &p, &ns, &name, inline, tail, String::new())
+}
+
+/// `kubectl logs -l SELECTOR`: the logs of every matching Pod in list order, each of
+/// its default container, and the last 10 lines of each unless `--tail` says otherwise
+/// (`selectorTail`); a name beside the selector is a usage error.
+fn logs_by_selector(
+    c: &mut Cluster,
+    k: &Client,
+    p: &crate::command::args::Parsed,
+    ns: &str,
+    sel: &str,
+    tail: Option<usize>,
+) -> R {
+    if !p.args.is_empty() {
+        return Err("error: only a selector (-l) or a POD name is allowed\nSee 'kubectl logs -h' for help and examples".into());
+    }
+    if p.bool("follow") {
+        return Err(
+            "error: kubeplay follows one Pod's log at a time: name the Pod, or drop -f".into(),
+        );
+    }
+    let selector = crate::apiserver::selectors::parse_label_selector(sel)?;
+    let pods = k
+        .list(c, Kind::Pod, Some(ns), Some(&selector), &[])
+        .map_err(api)?;
+    if pods.is_empty() {
+        return Ok(format!("No resources found in {ns} namespace."));
+    }
+    let tail = tail.or(Some(10));
+    let mut out = Vec::new();
+    for pod in &pods {
+        let text = logs_of(c, k, p, ns, &pod.meta().name, None, tail, String::new())?;
+        if !text.is_empty() {
+            out.push(text);
+        }
+    }
+    Ok(out.join("\n"))
 }
 
 /// `AttachablePodForObject` for `TYPE/NAME`: the first of the workload's Pods in
