@@ -105,16 +105,6 @@ fn list_json(items: Vec<serde_json::Value>) -> serde_json::Value {
     serde_json::json!({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}})
 }
 
-/// JSON as kubectl prints it (4-space indent).
-pub fn pretty_json(v: &serde_json::Value) -> String {
-    use serde::Serialize;
-    let mut buf = Vec::new();
-    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
-    let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
-    let _ = v.serialize(&mut ser);
-    String::from_utf8(buf).unwrap_or_default()
-}
-
 /// `--sort-by`'s key for one object: the first value the path finds (none when it
 /// finds nothing), or the evaluator's error.
 fn sort_key(v: &serde_json::Value, t: &Template) -> Result<Option<serde_json::Value>, String> {
@@ -456,7 +446,13 @@ fn print(
                 }
             }
         }
-        Output::Json => out = pretty_json(&with_managed_fields(c, p, document(groups, single))),
+        Output::Json => {
+            out = super::print_flags::pretty_json(&with_managed_fields(
+                c,
+                p,
+                document(groups, single),
+            ))
+        }
         Output::Yaml => out = to_yaml(&with_managed_fields(c, p, document(groups, single))),
         Output::JsonPath(t) => out = t.execute(&document(groups, single))?,
         Output::JsonPathAsJson(t) => {

@@ -24,6 +24,7 @@ mod refused;
 mod rollout;
 mod run;
 mod scale;
+mod set_env;
 mod three_way;
 mod update;
 mod util;
@@ -138,6 +139,7 @@ const OPERATIONS: &[&str] = &[
     "annotated",
     "scaled",
     "image updated",
+    "env updated",
     "autoscaled",
     "resource requirements updated",
     "patched",
@@ -556,6 +558,9 @@ fn run_verb_inner(
         "scale" => scale::scale(c, k, rest),
         "autoscale" => autoscale::autoscale(c, k, rest),
         "top" => autoscale::top(c, k, rest),
+        "set" if rest.first().map(String::as_str) == Some("env") => {
+            set_env::set_env(c, k, &rest[1..])
+        }
         "set" => update::set(c, k, rest),
         "rollout" => return blocking(rollout::rollout(c, k, rest)),
         "cordon" => node::cordon(c, k, rest, true),

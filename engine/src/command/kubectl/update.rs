@@ -24,7 +24,12 @@ const CHANGE_CAUSE: &str = "kubernetes.io/change-cause";
 
 /// A copy of the live object to change (a GET), or the API server's error as kubectl
 /// prints it.
-fn get_cloned(c: &mut Cluster, k: &Client, kind: Kind, key: &ObjKey) -> Result<Object, String> {
+pub(super) fn get_cloned(
+    c: &mut Cluster,
+    k: &Client,
+    kind: Kind,
+    key: &ObjKey,
+) -> Result<Object, String> {
     k.get(c, kind, &key.namespace, &key.name)
         .map(|o| (*o).clone())
         .map_err(api)
@@ -96,7 +101,7 @@ pub(super) fn set(c: &mut Cluster, k: &Client, words: &[String]) -> R {
 }
 
 /// The Pod spec of an object that has one (`UpdatePodSpecForObjectFn`).
-fn pod_spec_of(obj: &mut Object) -> Option<&mut PodSpec> {
+pub(super) fn pod_spec_of(obj: &mut Object) -> Option<&mut PodSpec> {
     Some(match obj {
         Object::Deployment(d) => &mut d.spec.template.spec,
         Object::ReplicaSet(r) => &mut r.spec.template.spec,
@@ -135,7 +140,7 @@ fn resource_list(spec: &str) -> Result<StringMap, String> {
 }
 
 /// `filepath.Match` for container names: `*` any run, `?` one character.
-fn glob_match(pattern: &str, name: &str) -> bool {
+pub(super) fn glob_match(pattern: &str, name: &str) -> bool {
     let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
     // Classic two-pointer wildcard match with backtracking to the last `*`.
     let (mut i, mut j, mut star, mut mark) = (0, 0, None, 0);
