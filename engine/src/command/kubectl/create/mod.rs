@@ -58,6 +58,10 @@ const CREATE_FLAGS: &[FlagSpec] = &[
     flag("type", None),
     flag("duration", None),
     flag("audience", None),
+    flag("docker-server", None),
+    flag("docker-username", None),
+    flag("docker-password", None),
+    flag("docker-email", None),
 ];
 
 /// `kubectl create -f FILE` or `kubectl create SUBCOMMAND NAME …`.
