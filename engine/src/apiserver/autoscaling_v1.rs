@@ -324,6 +324,18 @@ pub fn to_v1(v2: &Value) -> Value {
     Value::Object(out)
 }
 
+/// A v2 `MetricTarget`: its type and the values that are set.
+fn metric_target(type_: &str, values: [(&str, Option<Value>); 3]) -> Value {
+    let mut t = Map::new();
+    t.insert("type".into(), json!(type_));
+    for (k, v) in values {
+        if let Some(v) = v {
+            t.insert(k.into(), v);
+        }
+    }
+    Value::Object(t)
+}
+
 /// A v1 `MetricSpec` (from the annotation) in v2's shape
 /// (`Convert_v1_MetricSpec_To_autoscaling_MetricSpec`).
 fn metric_spec_to_v2(m: &Value) -> Value {
@@ -339,22 +351,19 @@ fn metric_spec_to_v2(m: &Value) -> Value {
     };
     let resource_target = |r: &Value| {
         let util = cloned(r, "targetAverageUtilization");
-        let mut t = Map::new();
-        t.insert(
-            "type".into(),
-            json!(if util.is_some() {
-                "Utilization"
-            } else {
-                "AverageValue"
-            }),
-        );
-        if let Some(u) = util {
-            t.insert("averageUtilization".into(), u);
-        }
-        if let Some(v) = cloned(r, "targetAverageValue") {
-            t.insert("averageValue".into(), v);
-        }
-        Value::Object(t)
+        let type_ = if util.is_some() {
+            "Utilization"
+        } else {
+            "AverageValue"
+        };
+        metric_target(
+            type_,
+            [
+                ("averageUtilization", util),
+                ("averageValue", cloned(r, "targetAverageValue")),
+                ("value", None),
+            ],
+        )
     };
     if let Some(r) = get(m, "resource") {
         out.insert(
@@ -380,50 +389,46 @@ fn metric_spec_to_v2(m: &Value) -> Value {
     }
     if let Some(o) = get(m, "object") {
         let average = cloned(o, "averageValue");
-        let mut t = Map::new();
-        t.insert(
-            "type".into(),
-            json!(if average.is_some() {
-                "AverageValue"
-            } else {
-                "Value"
-            }),
+        let type_ = if average.is_some() {
+            "AverageValue"
+        } else {
+            "Value"
+        };
+        let value = o.get("targetValue").cloned().unwrap_or(json!("0"));
+        let t = metric_target(
+            type_,
+            [
+                ("value", Some(value)),
+                ("averageValue", average),
+                ("averageUtilization", None),
+            ],
         );
-        t.insert(
-            "value".into(),
-            o.get("targetValue").cloned().unwrap_or(json!("0")),
-        );
-        if let Some(a) = average {
-            t.insert("averageValue".into(), a);
-        }
         out.insert(
             "object".into(),
             json!({"describedObject": o.get("target").cloned().unwrap_or(json!({})),
                    "metric": identifier(cloned(o, "metricName"), cloned(o, "selector")),
-                   "target": Value::Object(t)}),
+                   "target": t}),
         );
     }
     if let Some(e) = get(m, "external") {
         let value = cloned(e, "targetValue");
-        let mut t = Map::new();
-        t.insert(
-            "type".into(),
-            json!(if value.is_some() {
-                "Value"
-            } else {
-                "AverageValue"
-            }),
+        let type_ = if value.is_some() {
+            "Value"
+        } else {
+            "AverageValue"
+        };
+        let t = metric_target(
+            type_,
+            [
+                ("value", value),
+                ("averageValue", cloned(e, "targetAverageValue")),
+                ("averageUtilization", None),
+            ],
         );
-        if let Some(v) = value {
-            t.insert("value".into(), v);
-        }
-        if let Some(a) = cloned(e, "targetAverageValue") {
-            t.insert("averageValue".into(), a);
-        }
         out.insert(
             "external".into(),
             json!({"metric": identifier(cloned(e, "metricName"), cloned(e, "metricSelector")),
-                   "target": Value::Object(t)}),
+                   "target": t}),
         );
     }
     Value::Object(out)
