@@ -114,6 +114,15 @@ impl Parsed {
             .map(|(_, v)| v.as_str())
     }
 
+    /// A string-slice flag (pflag's `StringSlice`): every value of a repeatable
+    /// flag, each split on commas.
+    pub fn slice(&self, long: &str) -> Vec<&str> {
+        self.all(long)
+            .into_iter()
+            .flat_map(|v| v.split(','))
+            .collect()
+    }
+
     /// Every value of a repeatable flag.
     pub fn all(&self, long: &str) -> Vec<&str> {
         self.flags

@@ -74,9 +74,8 @@ pub(super) fn api_resources(words: &[String]) -> R {
     )?;
     // String slices: repeated, or comma-separated.
     let list = |name: &str| -> Vec<String> {
-        p.all(name)
-            .iter()
-            .flat_map(|v| v.split(','))
+        p.slice(name)
+            .into_iter()
             .filter(|v| !v.is_empty())
             .map(str::to_string)
             .collect()

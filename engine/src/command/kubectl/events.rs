@@ -38,9 +38,8 @@ pub(super) fn events(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     let ns = namespace(&p);
     // `ToOptions`: `--types` split on commas, deduplicated and sorted (a set's List).
     let mut types: Vec<String> = p
-        .all("types")
-        .iter()
-        .flat_map(|t| t.split(','))
+        .slice("types")
+        .into_iter()
         .filter(|t| !t.is_empty())
         .map(str::to_string)
         .collect();

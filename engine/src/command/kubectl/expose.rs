@@ -33,18 +33,26 @@ fn send(
     let qn = qualified_name(Kind::Service, &key.name);
     let mut sent = None;
     if !r.client_dry_run {
-        sent = r.client.create(c, svc.into()).map_err(ApiFailure)?.object;
+        sent = r
+            .client
+            .create(c, svc.into())
+            .map_err(ApiFailure::Api)?
+            .object;
     }
     let shown = match sent {
         Some(o) if !r.client_dry_run => o.to_json(),
         _ => client,
     };
     // A dry run's " (dry run)" is added where every verb's is.
-    Ok(super::print_flags::report(r.format, &shown, &qn, r.verb).unwrap_or_else(|e| e))
+    super::print_flags::report(r.format, &shown, &qn, r.verb).map_err(ApiFailure::Print)
 }
 
-/// A refusal from the API server, which each command words its own way.
-struct ApiFailure(crate::apiserver::ApiError);
+/// Why a Service was not reported: the API server refused it (each command words
+/// that its own way), or the printer failed (its error as it is).
+enum ApiFailure {
+    Api(crate::apiserver::ApiError),
+    Print(String),
+}
 
 /// `metadata` of a generated object (`creationTimestamp: null`, labels, name, and the
 /// namespace when -n gave it).
@@ -132,11 +140,7 @@ pub(super) fn create_service(
     let cluster_ip = p.get("clusterip").unwrap_or_default();
     let external_name = p.get("external-name").unwrap_or_default();
     // Validate().
-    let tcp: Vec<&str> = p
-        .all("tcp")
-        .into_iter()
-        .flat_map(|v| v.split(','))
-        .collect();
+    let tcp: Vec<&str> = p.slice("tcp");
     if tcp.is_empty() && cluster_ip != "None" && type_ != "ExternalName" {
         return Err("error: at least one tcp port specifier must be provided".into());
     }
@@ -206,8 +210,10 @@ pub(super) fn create_service(
         verb: "created",
     };
     // kubectl wraps the server's refusal: "failed to create ClusterIP service: …".
-    send(c, svc, client, &report)
-        .map_err(|ApiFailure(e)| format!("error: failed to create {type_} service: {}", e.message))
+    send(c, svc, client, &report).map_err(|f| match f {
+        ApiFailure::Api(e) => format!("error: failed to create {type_} service: {}", e.message),
+        ApiFailure::Print(text) => text,
+    })
 }
 
 /// `parsePorts` of one `--tcp` value: `port[:targetPort]`, named after the text with
@@ -502,7 +508,10 @@ fn expose_one(
         client_dry_run,
         verb: "exposed",
     };
-    send(c, svc, client, &report).map_err(|ApiFailure(e)| api(e))
+    send(c, svc, client, &report).map_err(|f| match f {
+        ApiFailure::Api(e) => api(e),
+        ApiFailure::Print(text) => text,
+    })
 }
 
 /// `CanBeExposed`: a Pod, a Service, a Deployment or a ReplicaSet.

@@ -483,9 +483,8 @@ fn tables(c: &Cluster, p: &Parsed, groups: &[Group], wide: bool) -> String {
         // `multipleGVKsRequested`: by the kinds found, not the kinds asked for.
         with_kind: groups.iter().filter(|(_, v)| !v.is_empty()).count() > 1,
         label_columns: p
-            .all("label-columns")
-            .iter()
-            .flat_map(|l| l.split(','))
+            .slice("label-columns")
+            .into_iter()
             .map(String::from)
             .collect(),
     };

@@ -65,32 +65,38 @@ fn key_to_env_name(key: &str) -> String {
 
 /// `updateEnv`: existing variables in place (replaced by a newer one of the same
 /// name, dropped when removed), then the new ones in order.
+/// Names are looked up in ordered sets, so a long list on either side stays linear
+/// in its length (times a logarithm).
 fn update_env(existing: &[Value], env: &[Value], remove: &[String]) -> Vec<Value> {
+    use std::collections::{BTreeMap, BTreeSet};
     let name = |v: &Value| {
         v.get("name")
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string()
     };
-    let mut covered: Vec<String> = remove.to_vec();
+    // `findEnv` returns the first of a name.
+    let mut newer: BTreeMap<String, &Value> = BTreeMap::new();
+    for e in env {
+        newer.entry(name(e)).or_insert(e);
+    }
+    let mut covered: BTreeSet<String> = remove.iter().cloned().collect();
     let mut out = Vec::new();
     for e in existing {
         let n = name(e);
         if covered.contains(&n) {
             continue;
         }
-        match env.iter().find(|x| name(x) == n) {
-            Some(newer) => {
-                covered.push(n);
-                out.push(newer.clone());
+        match newer.get(&n) {
+            Some(v) => {
+                out.push((*v).clone());
+                covered.insert(n);
             }
             None => out.push(e.clone()),
         }
     }
     for e in env {
-        let n = name(e);
-        if !covered.contains(&n) {
-            covered.push(n);
+        if covered.insert(name(e)) {
             out.push(e.clone());
         }
     }
@@ -168,12 +174,7 @@ pub(super) fn set_env(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     if p.bool("list") && format.is_some() {
         return Err("error: --list and --output may not be specified together".into());
     }
-    let keys: Vec<String> = p
-        .all("keys")
-        .iter()
-        .flat_map(|v| v.split(','))
-        .map(str::to_string)
-        .collect();
+    let keys: Vec<String> = p.slice("keys").into_iter().map(str::to_string).collect();
     if !keys.is_empty() && p.get("from").is_none() {
         return Err(
             "error: when specifying --keys, a configmap or secret must be provided with --from"
