@@ -133,7 +133,7 @@ impl Component {
     /// subject of `system:node-proxier`; kubeadm runs it with a ServiceAccount bound to
     /// the same role). The parts whose roles kubeplay does not model — the API server
     /// itself, the pod garbage collector, the taint-eviction controller, the GitOps
-    /// agent, an import — act in the privileged group, which no RBAC change touches.
+    /// agent, the ingress controller, an import — act in the privileged group, which no RBAC change touches.
     ///
     /// Upstream: `plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go`
     /// and `policy.go`, `cmd/kubeadm/app/phases/controlplane/manifests.go`.
@@ -193,6 +193,7 @@ impl Component {
                 subresource: String::new(),
             },
             writer::KUBE_APISERVER => Writer::update("kube-apiserver"),
+            writer::INGRESS_NGINX => Writer::update(writer::INGRESS_NGINX),
             writer::DEFAULT_SCHEDULER | "kube-scheduler" => Writer::update("kube-scheduler"),
             w if w.starts_with(writer::KUBELET_PREFIX) => Writer::update("kubelet"),
             _ => Writer::update("kube-controller-manager"),
@@ -334,6 +335,8 @@ pub mod writer {
     pub const IMPORT: &str = "import";
     /// The GitOps agent of the drift lessons.
     pub const GITOPS_SYNC: &str = "gitops-sync";
+    /// The ingress controller (ingress-nginx's name as a writer and Event source).
+    pub const INGRESS_NGINX: &str = "nginx-ingress-controller";
     /// The writer and Event source.
     pub const ATTACH_DETACH_CONTROLLER: &str = "attachdetach-controller";
     /// The writer and Event source.

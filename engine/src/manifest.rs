@@ -252,6 +252,9 @@ fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String,
         Kind::Secret => Object::Secret(typed(value)?),
         Kind::ServiceAccount => Object::ServiceAccount(typed(value)?),
         Kind::HorizontalPodAutoscaler => Object::HorizontalPodAutoscaler(typed(value)?),
+        Kind::Ingress => Object::Ingress(typed(value)?),
+        Kind::IngressClass => Object::IngressClass(typed(value)?),
+        Kind::NetworkPolicy => Object::NetworkPolicy(typed(value)?),
     })
 }
 

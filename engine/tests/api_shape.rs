@@ -55,6 +55,9 @@ fn root(kind: Kind) -> &'static str {
         Kind::Secret => "V1Secret",
         Kind::ServiceAccount => "V1ServiceAccount",
         Kind::HorizontalPodAutoscaler => "V2HorizontalPodAutoscaler",
+        Kind::Ingress => "V1Ingress",
+        Kind::IngressClass => "V1IngressClass",
+        Kind::NetworkPolicy => "V1NetworkPolicy",
     }
 }
 
@@ -186,6 +189,18 @@ fn every_object_a_busy_cluster_writes_has_only_upstream_keys() {
         "kubectl set image statefulset/db pg=postgres:17",
         None,
     );
+    sh(
+        &mut c,
+        "kubectl create ingress site --class=nginx --rule=shop.example.com/*=web:80,tls=shop-cert --default-backend=web:http",
+        None,
+    );
+    sh(
+        &mut c,
+        "kubectl apply -f -",
+        Some(
+            "apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata: {name: nginx}\nspec:\n  controller: k8s.io/ingress-nginx\n  parameters: {apiGroup: k8s.example.com, kind: IngressParameters, name: external-lb}\n---\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: db-in}\nspec:\n  podSelector: {matchLabels: {app: db}}\n  ingress:\n  - from: [{podSelector: {matchLabels: {app: web}}}, {namespaceSelector: {matchLabels: {team: a}}}, {ipBlock: {cidr: 10.0.0.0/8, except: [10.1.0.0/16]}}]\n    ports: [{port: 5432}, {port: 6000, endPort: 6010}]\n  egress:\n  - to: [{podSelector: {}}]\n",
+        ),
+    );
     c.advance(60_000);
     let seen = assert_upstream_shape(&c);
     assert!(seen > 20, "{seen} objects checked");
@@ -198,6 +213,9 @@ fn every_object_a_busy_cluster_writes_has_only_upstream_keys() {
         Kind::ConfigMap,
         Kind::Secret,
         Kind::HorizontalPodAutoscaler,
+        Kind::Ingress,
+        Kind::IngressClass,
+        Kind::NetworkPolicy,
     ] {
         assert!(c.store.count(kind) > 0, "no {kind:?} was checked");
     }

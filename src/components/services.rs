@@ -114,7 +114,7 @@ fn service_row(props: &RowProps) -> Html {
                     if let Some(rps) = v.rps {
                         <span class="svc-rps">{ trf(lang, "{} requests/s", &[&rps]) }</span>
                         if !readonly {
-                            <button data-testid="svc-stop" onclick={act(Verb::StopTraffic(v.name.clone()))}>{ t(lang, "Stop traffic") }</button>
+                            <button data-testid="svc-stop" onclick={act(Verb::StopTraffic(v.flow.clone()))}>{ t(lang, "Stop traffic") }</button>
                         }
                     } else if !readonly {
                         <button data-testid="svc-traffic-start" onclick={act(Verb::Traffic(v.name.clone(), 20))}>{ t(lang, "Send 20 requests/s") }</button>

@@ -362,6 +362,7 @@ pub(super) const ZH: &[(&str, &str)] = &[
     ("Keep messages in each Pod's memory", "把消息保存在每个 Pod 的内存里"),
     ("{} not ready", "{} 未就绪"),
     ("{} req/s", "每秒 {} 个请求"),
+    ("through {}", "经由 {}"),
     ("last {} s: {} answered, {} failed", "最近 {} 秒：{} 个得到应答，{} 个失败"),
     ("{} failed · {} answered in the last {} s", "{} 个失败 · {} 个得到应答（最近 {} 秒）"),
     ("endpoints {} ready · {} not ready · {} terminating", "端点 {} 就绪 · {} 未就绪 · {} 终止中"),

@@ -58,7 +58,7 @@ pub enum Verb {
     Expose(String),
     /// Send a Service requests (per second) for ten minutes.
     Traffic(String, u32),
-    /// Stop a Service's requests.
+    /// Stop a flow of requests (`service/NAME`, or `ingress/NAME` through an Ingress).
     StopTraffic(String),
     /// Run the message API behind a Service, its state in memory (None) or in the
     /// database behind another Service.
@@ -120,7 +120,7 @@ impl Verb {
             Verb::Traffic(svc, rps) => {
                 format!("sim traffic service/{svc} --rps {rps} --retries 1 --for 10m")
             }
-            Verb::StopTraffic(svc) => format!("sim traffic service/{svc} --stop"),
+            Verb::StopTraffic(flow) => format!("sim traffic {flow} --stop"),
             Verb::App(svc, None) => format!("sim app service/{svc}"),
             Verb::App(svc, Some(db)) => format!("sim app service/{svc} --store service/{db}"),
             Verb::ApiServer(true) => "sim apiserver up".to_string(),

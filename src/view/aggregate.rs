@@ -105,7 +105,7 @@ pub fn service_summaries(c: &Cluster) -> Vec<ServiceSummary> {
                 },
                 ..Default::default()
             };
-            if let Some(series) = c.proxies.series.get(&key) {
+            if let Some(series) = c.proxies.series.get(&c.proxies.traffic_key(&key)) {
                 for (_, b) in series.range(now_s.saturating_sub(SERVICE_WINDOW_S - 1)..=now_s) {
                     sum.answered += b.outcomes[0];
                     sum.failed += b.errors();

@@ -25,6 +25,9 @@ pub struct ServiceView {
     pub deployment: Option<(String, i64, i64)>,
     /// A flow runs: its requests per second.
     pub rps: Option<u32>,
+    /// What that flow is sent to: `service/NAME`, or `ingress/NAME` when it comes
+    /// through an Ingress (what stopping it names).
+    pub flow: String,
     /// The last 10 s: requests, then each outcome in [`Outcome::ALL`] order.
     pub recent: (u64, [u64; 5]),
     /// Error share of each of the last [`SPARK_SECONDS`] seconds, in thousandths
@@ -111,7 +114,9 @@ pub fn service_views(c: &Cluster) -> (Vec<ServiceView>, usize) {
                     !sel.is_empty() && sel.iter().all(|(k, v)| l.get(k) == Some(v))
                 })
             });
-            let series = c.proxies.series.get(&key);
+            // Traffic through an Ingress counts on the Service it goes to.
+            let traffic = c.proxies.traffic_key(&key);
+            let series = c.proxies.series.get(&traffic);
             let second = |s: u64| series.and_then(|m| m.get(&s));
             let mut recent = (0, [0u64; 5]);
             for s in now_s.saturating_sub(9)..=now_s {
@@ -163,7 +168,12 @@ pub fn service_views(c: &Cluster) -> (Vec<ServiceView>, usize) {
                         d.spec.replicas,
                     )
                 }),
-                rps: c.proxies.flows.get(&key).map(|f| f.rps),
+                rps: c.proxies.flows.get(&traffic).map(|f| f.rps),
+                flow: if traffic.name.contains('/') {
+                    traffic.name.clone()
+                } else {
+                    format!("service/{}", traffic.name)
+                },
                 recent,
                 spark,
                 business,

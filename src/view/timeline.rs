@@ -259,11 +259,7 @@ pub fn timeline_model(
         }
     }
     for (key, series) in &c.proxies.series {
-        let name = if key.namespace == "default" {
-            format!("traffic service/{}", key.name)
-        } else {
-            format!("traffic service/{}/{}", key.namespace, key.name)
-        };
+        let name = traffic_lane(key);
         let Some(l) = out.iter_mut().find(|l| l.writer == name) else {
             continue;
         };
@@ -339,13 +335,18 @@ fn push_mark(l: &mut Lane, bin: usize, mark: Mark, future: bool, span: SimTime, 
 
 /// The names of the traffic lanes a cluster has had.
 pub fn traffic_writers(c: &Cluster) -> impl Iterator<Item = String> + '_ {
-    c.proxies.series.keys().map(|key| {
-        if key.namespace == "default" {
-            format!("traffic service/{}", key.name)
-        } else {
-            format!("traffic service/{}/{}", key.namespace, key.name)
-        }
-    })
+    c.proxies.series.keys().map(traffic_lane)
+}
+
+/// A traffic lane's name: `traffic service/NAME`, or `traffic ingress/NAME` for a flow
+/// through an Ingress (kept under that name); `KIND/NAMESPACE/NAME` outside `default`.
+fn traffic_lane(key: &kubeplay_engine::apiserver::ObjKey) -> String {
+    let (kind, name) = key.name.split_once('/').unwrap_or(("service", &key.name));
+    if key.namespace == "default" {
+        format!("traffic {kind}/{name}")
+    } else {
+        format!("traffic {kind}/{}/{name}", key.namespace)
+    }
 }
 
 /// The timeline of the last `window` ms, its lanes read from the whole log (the

@@ -66,11 +66,17 @@ pub enum Kind {
     HorizontalPodAutoscaler,
     /// `v1` ServiceAccount.
     ServiceAccount,
+    /// `networking.k8s.io/v1` Ingress.
+    Ingress,
+    /// `networking.k8s.io/v1` IngressClass (cluster-scoped).
+    IngressClass,
+    /// `networking.k8s.io/v1` NetworkPolicy.
+    NetworkPolicy,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 30] = [
+    pub const ALL: [Kind; 33] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -101,6 +107,9 @@ impl Kind {
         Kind::Secret,
         Kind::HorizontalPodAutoscaler,
         Kind::ServiceAccount,
+        Kind::Ingress,
+        Kind::IngressClass,
+        Kind::NetworkPolicy,
     ];
 
     /// The Kind name, e.g. `ReplicaSet`.
@@ -136,6 +145,9 @@ impl Kind {
             Kind::Secret => "Secret",
             Kind::HorizontalPodAutoscaler => "HorizontalPodAutoscaler",
             Kind::ServiceAccount => "ServiceAccount",
+            Kind::Ingress => "Ingress",
+            Kind::IngressClass => "IngressClass",
+            Kind::NetworkPolicy => "NetworkPolicy",
         }
     }
 
@@ -154,6 +166,7 @@ impl Kind {
             Kind::PodDisruptionBudget => "policy/v1",
             Kind::PriorityClass => "scheduling.k8s.io/v1",
             Kind::EndpointSlice => "discovery.k8s.io/v1",
+            Kind::Ingress | Kind::IngressClass | Kind::NetworkPolicy => "networking.k8s.io/v1",
             Kind::Role | Kind::ClusterRole | Kind::RoleBinding | Kind::ClusterRoleBinding => {
                 "rbac.authorization.k8s.io/v1"
             }
@@ -194,6 +207,9 @@ impl Kind {
             Kind::Secret => "secrets",
             Kind::HorizontalPodAutoscaler => "horizontalpodautoscalers",
             Kind::ServiceAccount => "serviceaccounts",
+            Kind::Ingress => "ingresses",
+            Kind::IngressClass => "ingressclasses",
+            Kind::NetworkPolicy => "networkpolicies",
         }
     }
 
@@ -216,6 +232,7 @@ impl Kind {
                 | Kind::ClusterRoleBinding
                 | Kind::PersistentVolume
                 | Kind::StorageClass
+                | Kind::IngressClass
         )
     }
 }
@@ -286,6 +303,12 @@ pub enum Object {
     ServiceAccount(ServiceAccount),
     /// A HorizontalPodAutoscaler.
     HorizontalPodAutoscaler(Box<HorizontalPodAutoscaler>),
+    /// An Ingress.
+    Ingress(Box<Ingress>),
+    /// An IngressClass.
+    IngressClass(IngressClass),
+    /// A NetworkPolicy.
+    NetworkPolicy(Box<NetworkPolicy>),
 }
 
 impl Object {
@@ -322,6 +345,9 @@ impl Object {
             Object::Secret(_) => Kind::Secret,
             Object::ServiceAccount(_) => Kind::ServiceAccount,
             Object::HorizontalPodAutoscaler(_) => Kind::HorizontalPodAutoscaler,
+            Object::Ingress(_) => Kind::Ingress,
+            Object::IngressClass(_) => Kind::IngressClass,
+            Object::NetworkPolicy(_) => Kind::NetworkPolicy,
         }
     }
 
@@ -358,6 +384,9 @@ impl Object {
             Object::Secret(o) => &o.metadata,
             Object::ServiceAccount(o) => &o.metadata,
             Object::HorizontalPodAutoscaler(o) => &o.metadata,
+            Object::Ingress(o) => &o.metadata,
+            Object::IngressClass(o) => &o.metadata,
+            Object::NetworkPolicy(o) => &o.metadata,
         }
     }
 
@@ -394,6 +423,9 @@ impl Object {
             Object::Secret(o) => &mut o.metadata,
             Object::ServiceAccount(o) => &mut o.metadata,
             Object::HorizontalPodAutoscaler(o) => &mut o.metadata,
+            Object::Ingress(o) => &mut o.metadata,
+            Object::IngressClass(o) => &mut o.metadata,
+            Object::NetworkPolicy(o) => &mut o.metadata,
         }
     }
 
@@ -430,6 +462,9 @@ impl Object {
             Object::Secret(o) => serde_json::to_value(o),
             Object::ServiceAccount(o) => serde_json::to_value(o),
             Object::HorizontalPodAutoscaler(o) => serde_json::to_value(o),
+            Object::Ingress(o) => serde_json::to_value(o),
+            Object::IngressClass(o) => serde_json::to_value(o),
+            Object::NetworkPolicy(o) => serde_json::to_value(o),
         }
         .unwrap_or(serde_json::Value::Null);
         let mut map = serde_json::Map::new();
@@ -464,6 +499,9 @@ impl Object {
             (Object::HorizontalPodAutoscaler(a), Object::HorizontalPodAutoscaler(b)) => {
                 a.spec != b.spec
             }
+            (Object::Ingress(a), Object::Ingress(b)) => a.spec != b.spec,
+            (Object::IngressClass(a), Object::IngressClass(b)) => a.spec != b.spec,
+            (Object::NetworkPolicy(a), Object::NetworkPolicy(b)) => a.spec != b.spec,
             _ => false,
         }
     }
@@ -542,3 +580,6 @@ resource!(ConfigMap);
 resource!(Secret);
 resource!(ServiceAccount);
 resource!(HorizontalPodAutoscaler, boxed);
+resource!(Ingress, boxed);
+resource!(IngressClass);
+resource!(NetworkPolicy, boxed);

@@ -119,6 +119,32 @@ pub fn admit_create(obj: &mut Object) {
                 sc.volume_binding_mode = "Immediate".into();
             }
         }
+        Object::NetworkPolicy(np) => {
+            // `SetDefaults_NetworkPolicyPort` and `SetDefaults_NetworkPolicy`
+            // (`pkg/apis/networking/v1/defaults.go`): ports are TCP; a policy without
+            // types isolates ingress, and egress too when it has egress rules.
+            let ports = np
+                .spec
+                .ingress
+                .iter_mut()
+                .flat_map(|r| r.ports.iter_mut())
+                .chain(np.spec.egress.iter_mut().flat_map(|r| r.ports.iter_mut()));
+            for port in ports {
+                port.protocol.get_or_insert_with(|| "TCP".into());
+            }
+            if np.spec.policy_types.is_empty() {
+                np.spec.policy_types.push("Ingress".into());
+                if !np.spec.egress.is_empty() {
+                    np.spec.policy_types.push("Egress".into());
+                }
+            }
+        }
+        Object::IngressClass(ic) => {
+            // `SetDefaults_IngressClass`: parameters are cluster-scoped by default.
+            if let Some(p) = &mut ic.spec.parameters {
+                p.scope.get_or_insert_with(|| "Cluster".into());
+            }
+        }
         Object::Secret(sec) => {
             // `SetDefaults_Secret` and the v1 conversion: stringData is written into
             // data (base64) and never stored.

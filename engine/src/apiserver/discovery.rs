@@ -216,6 +216,24 @@ pub const SERVED: &[Served] = &[
         subresources: &[],
     },
     Served {
+        kind: Kind::Ingress,
+        short_names: &["ing"],
+        categories: &[],
+        subresources: &[STATUS],
+    },
+    Served {
+        kind: Kind::IngressClass,
+        short_names: &[],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
+        kind: Kind::NetworkPolicy,
+        short_names: &["netpol"],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
         kind: Kind::StorageClass,
         short_names: &["sc"],
         categories: &[],

@@ -246,6 +246,30 @@ impl Default for FastPaths {
     }
 }
 
+/// One `T` per [`Kind`], indexed by the kind's position in [`Kind::ALL`]. (The
+/// standard library derives `Default` for arrays of at most 32 elements only.)
+#[derive(Clone, Debug)]
+pub struct PerKind<T>([T; Kind::ALL.len()]);
+
+impl<T: Default> Default for PerKind<T> {
+    fn default() -> Self {
+        PerKind(std::array::from_fn(|_| T::default()))
+    }
+}
+
+impl<T> std::ops::Deref for PerKind<T> {
+    type Target = [T; Kind::ALL.len()];
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl<T> std::ops::DerefMut for PerKind<T> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
 /// The store: objects by kind and key, the indexes, and the watch log.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
@@ -253,13 +277,13 @@ pub struct Store {
     /// largest kind (a Pod, 1.3 KB), so inline B-tree slots wasted most of the memory of
     /// the small kinds (Events, Leases); and a write's Change, the rewind snapshots and
     /// the informers all read the same allocation instead of a copy each.
-    objects: [BTreeMap<ObjKey, Arc<Object>>; Kind::ALL.len()],
+    objects: PerKind<BTreeMap<ObjKey, Arc<Object>>>,
     /// The same objects by a hash of their key, for [`Store::get_object`]: a B-tree
     /// lookup compares its key with some 17 others at 150,000 Pods (string compares
     /// were a third of the envelope's CPU time), a hash lookup with one. `None`: two
     /// keys share the hash, and the B-tree answers for both. Only looked up, never
     /// iterated, so its order reaches no output.
-    by_hash: [fxhash::FxHashMap<u64, Option<Arc<Object>>>; Kind::ALL.len()],
+    by_hash: PerKind<fxhash::FxHashMap<u64, Option<Arc<Object>>>>,
     revision: u64,
     uids: HashMap<String, (Kind, ObjKey)>,
     /// Owner uid → its dependents, with the stored object itself so the controllers

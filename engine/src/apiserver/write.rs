@@ -140,6 +140,7 @@ impl Store {
                     ..Default::default()
                 };
             }
+            Object::Ingress(ing) => self.admit_ingress(ing),
             Object::PersistentVolume(v) => {
                 add_finalizer(&mut v.metadata, "kubernetes.io/pv-protection");
                 v.status = PersistentVolumeStatus {
@@ -543,6 +544,37 @@ fn default_namespace(kind: Kind, meta: &mut ObjectMeta) {
     }
 }
 
+impl Store {
+    /// DefaultIngressClass (mutating): an Ingress that names no class, neither by field
+    /// nor by the old annotation, gets the default class (the newest, ties by name).
+    /// The strategy's PrepareForCreate drops any status, and WarningsOnCreate flags the
+    /// old annotation used alone.
+    fn admit_ingress(&mut self, ing: &mut Ingress) {
+        let annotated = ing
+            .metadata
+            .annotations
+            .contains_key(INGRESS_CLASS_ANNOTATION);
+        if ing.spec.ingress_class_name.is_none() && !annotated {
+            ing.spec.ingress_class_name = self
+                .list::<IngressClass>()
+                .filter(|ic| ic.is_default())
+                .max_by(|a, b| {
+                    a.metadata
+                        .created_ms
+                        .cmp(&b.metadata.created_ms)
+                        .then(b.metadata.name.cmp(&a.metadata.name))
+                })
+                .map(|ic| ic.metadata.name.clone());
+        }
+        if annotated && ing.spec.ingress_class_name.is_none() && self.collect_warnings {
+            self.warnings.push(format!(
+                "annotation \"{INGRESS_CLASS_ANNOTATION}\" is deprecated, please use 'spec.ingressClassName' instead"
+            ));
+        }
+        ing.status = IngressStatus::default();
+    }
+}
+
 /// Whether the kind tracks spec changes in `metadata.generation`: the workload kinds;
 /// in v1.33 Pods, Nodes, Events and Leases leave it unset (Pod generation is an alpha
 /// feature, off).
@@ -556,5 +588,8 @@ fn tracks_generation(kind: Kind) -> bool {
             | Kind::DaemonSet
             | Kind::StatefulSet
             | Kind::HorizontalPodAutoscaler
+            | Kind::Ingress
+            | Kind::IngressClass
+            | Kind::NetworkPolicy
     )
 }

@@ -211,10 +211,17 @@ impl Cluster {
             crate::proxy::ProxyTimer::Traffic => {
                 let (store, faults, now) = (&self.store, &self.faults, self.now);
                 let node_up = |n: &str| kubelets.get(n).is_some_and(|k| k.up);
-                let answer = |e: &crate::proxy::RuleEndpoint| match kubelets.get(&e.node) {
-                    Some(k) => k.answer(store, faults, &e.uid, now),
-                    // A node that is gone: nothing answers at that address.
-                    None => crate::proxy::Answer::Silent,
+                let answer = |e: &crate::proxy::RuleEndpoint, from: crate::proxy::Client<'_>| {
+                    // The network plugin drops what a NetworkPolicy does not allow,
+                    // before the Pod sees it.
+                    if !policy_allows(store, e, from) {
+                        return crate::proxy::Answer::Silent;
+                    }
+                    match kubelets.get(&e.node) {
+                        Some(k) => k.answer(store, faults, &e.uid, now),
+                        // A node that is gone: nothing answers at that address.
+                        None => crate::proxy::Answer::Silent,
+                    }
                 };
                 let instance = |uid: &str| {
                     let (_, key) = store.by_uid(uid)?;
@@ -228,6 +235,18 @@ impl Cluster {
                         .unwrap_or_default();
                     Some(run)
                 };
+                // The ingress controller's choice of a Service for a flow through an
+                // Ingress it implements.
+                let route = |ing: &ObjKey, host: &str, path: &str| {
+                    let i = store.get::<Ingress>(ing)?;
+                    if !crate::controllers::ingress::implements(store, i) {
+                        return None;
+                    }
+                    let svc = crate::proxy::ingress::route(i, host, path)?
+                        .service
+                        .as_ref()?;
+                    Some(ObjKey::new(&ing.namespace, &svc.name))
+                };
                 self.proxies.tick(
                     now,
                     &mut self.rng,
@@ -235,6 +254,7 @@ impl Cluster {
                     node_up,
                     answer,
                     instance,
+                    route,
                     &mut self.config.served,
                 )
             }
@@ -330,4 +350,31 @@ pub enum SettleSlice {
     Limit,
     /// The wall-time budget ran out (possibly inside an instant).
     OutOfTime,
+}
+
+/// Whether the NetworkPolicies let a connection from `from` reach endpoint `e` (its
+/// first port): from the sending Pod, or else from the entry node's host network.
+fn policy_allows(
+    store: &Store,
+    e: &crate::proxy::RuleEndpoint,
+    from: crate::proxy::Client<'_>,
+) -> bool {
+    if store.count(Kind::NetworkPolicy) == 0 {
+        return true;
+    }
+    let Some(to) = store.get::<Pod>(&e.pod) else {
+        return true;
+    };
+    let port = e.ports.first().map_or(0, |p| p.1);
+    let src = from.pod.and_then(|k| store.get::<Pod>(k));
+    let node_ip = store
+        .get::<Node>(&ObjKey::new("", from.node))
+        .and_then(|n| n.status.addresses.iter().find(|a| a.type_ == "InternalIP"))
+        .map(|a| a.address.clone())
+        .unwrap_or_default();
+    let peer = match src {
+        Some(p) => crate::proxy::Peer::Pod(p),
+        None => crate::proxy::Peer::Host(from.node, &node_ip),
+    };
+    crate::proxy::allows(store, peer, to, port)
 }

@@ -23,6 +23,7 @@ use crate::controllers::endpointslice::EndpointSliceController;
 use crate::controllers::garbage_collector::GarbageCollector;
 use crate::controllers::gitops::GitOpsController;
 use crate::controllers::hpa::HorizontalController;
+use crate::controllers::ingress::IngressController;
 use crate::controllers::job::JobController;
 use crate::controllers::namespace::NamespaceController;
 use crate::controllers::node_lifecycle::NodeLifecycleController;
@@ -344,6 +345,8 @@ registry! {
     ServiceAccounts => service_accounts: ServiceAccountsController,
     /// root-ca-cert-publisher: the `kube-root-ca.crt` ConfigMap of every namespace.
     RootCaPublisher => root_ca_publisher: RootCaPublisher,
+    /// The ingress controller (ingress-nginx's behaviour; not part of Kubernetes).
+    Ingress => ingress: IngressController,
     /// default-scheduler: binds Pods to nodes.
     Scheduler => scheduler: Scheduler,
 }

@@ -25,6 +25,7 @@ pub mod garbage_collector;
 pub mod gitops;
 pub mod history;
 pub mod hpa;
+pub mod ingress;
 pub mod job;
 pub mod namespace;
 pub mod node_lifecycle;

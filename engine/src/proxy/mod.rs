@@ -29,19 +29,26 @@
 //! refusal) only counted in the latency.
 //!
 //! The files: [`rules`] is kube-proxy (the shared versioned rules, `CategorizeEndpoints`);
-//! [`traffic`] the traffic generator and what a request meets; [`report`] the traffic's
+//! [`traffic`] the traffic generator and what a request meets; [`policy`] the
+//! NetworkPolicies a network plugin enforces on each connection; [`ingress`] how an
+//! ingress controller picks a request's backend; [`report`] the traffic's
 //! per-second series as `sim traffic` prints it.
 //!
 //! Not part of Kubernetes' objects: nothing here writes the API server.
 
+pub mod ingress;
+mod policy;
 mod report;
 mod rules;
 mod traffic;
 
+pub use policy::{allows, Peer};
 pub use rules::{
     categorize_endpoints, internal_endpoints, rules_for, Reachable, RuleEndpoint, ServiceRules,
 };
-pub use traffic::{Answer, Bucket, Flow, Outcome, PodHits, CLIENTS, DEFAULT_CPU_PER_REQUEST_US};
+pub use traffic::{
+    Answer, Bucket, Client, Flow, Outcome, PodHits, CLIENTS, DEFAULT_CPU_PER_REQUEST_US,
+};
 
 use crate::apiserver::ObjKey;
 use crate::time::{SimTime, SECOND};

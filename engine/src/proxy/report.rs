@@ -12,7 +12,14 @@ impl Proxies {
     /// A Service's traffic and business numbers so far, as `sim expect traffic/NAME`
     /// reads them (None: no request was ever sent to it).
     pub fn summary(&self, key: &ObjKey) -> Option<serde_json::Value> {
-        let series = self.series.get(key)?;
+        // An application reached only through an Ingress has business numbers and no
+        // flow of its own.
+        let empty = BTreeMap::new();
+        let series = match self.series.get(key) {
+            Some(s) => s,
+            None if self.apps.contains_key(key) => &empty,
+            None => return None,
+        };
         let mut t = Bucket::default();
         for b in series.values() {
             for (i, n) in b.outcomes.iter().enumerate() {
@@ -163,7 +170,12 @@ fn every_ten_seconds(key: &ObjKey, series: &BTreeMap<u64, Bucket>) -> String {
         }
         w.retries += b.retries;
     }
-    let mut out = format!("\nservice/{} every 10s:\n", key.name);
+    // A flow through an Ingress is named `ingress/NAME` already.
+    let mut out = if key.name.contains('/') {
+        format!("\n{} every 10s:\n", key.name)
+    } else {
+        format!("\nservice/{} every 10s:\n", key.name)
+    };
     let mut rows = vec![vec![
         "FROM".to_string(),
         "REQUESTS".into(),

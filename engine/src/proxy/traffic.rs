@@ -53,6 +53,16 @@ impl Outcome {
     }
 }
 
+/// Where a connection comes from: the node it enters the network at and, when a Pod
+/// sends it, that Pod.
+#[derive(Clone, Copy, Debug)]
+pub struct Client<'a> {
+    /// The node.
+    pub node: &'a str,
+    /// The Pod, if a Pod sends it.
+    pub pod: Option<&'a ObjKey>,
+}
+
 /// How a Pod answers a connection, as its node's runtime sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Answer {
@@ -75,6 +85,15 @@ pub struct Flow {
     pub rps: u32,
     /// The node whose kube-proxy the requests enter through; None: every node in turn.
     pub from: Option<String>,
+    /// The Pod the requests come from (`--from pod/NAME`, on `from`'s node); None: a
+    /// client on the entry node's host network. NetworkPolicies read it.
+    pub source: Option<ObjKey>,
+    /// The Ingress the requests go through (`sim traffic ingress/NAME`) with their host
+    /// and path: the ingress controller picks the Service at each tick, as it is then.
+    pub via: Option<(ObjKey, String, String)>,
+    /// The Service a flow through an Ingress goes to now (None: nothing matches; the
+    /// controller answers with an error, counted as no endpoints).
+    target: Option<ObjKey>,
     /// When it stops.
     pub until: SimTime,
     /// The client's timeout per attempt.
@@ -113,6 +132,9 @@ impl Flow {
             service,
             rps,
             from,
+            source: None,
+            via: None,
+            target: None,
             until: duration,
             timeout,
             retries,
@@ -207,7 +229,28 @@ impl PodHits {
     }
 }
 
+impl Flow {
+    /// The Service a flow through an Ingress goes to now.
+    pub fn target(&self) -> Option<&ObjKey> {
+        self.via.as_ref().and(self.target.as_ref())
+    }
+}
+
 impl Proxies {
+    /// Where Service `svc`'s traffic is counted: under its own name when a flow goes
+    /// to it, else under the flow through an Ingress that goes to it now (the page
+    /// draws that traffic on the Service), else its own name.
+    pub fn traffic_key(&self, svc: &ObjKey) -> ObjKey {
+        if self.series.contains_key(svc) || self.flows.contains_key(svc) {
+            return svc.clone();
+        }
+        self.flows
+            .iter()
+            .find(|(_, f)| f.target() == Some(svc))
+            .map(|(k, _)| k.clone())
+            .unwrap_or_else(|| svc.clone())
+    }
+
     /// The endpoint (Pod uid) `sessionAffinity: ClientIP` keeps `client` on when it
     /// enters Service `svc` through `node` (None: no affinity, or none yet).
     pub fn affinity_of(&self, svc: &ObjKey, client: u64, node: &str) -> Option<&str> {
@@ -253,8 +296,9 @@ impl Proxies {
         rng: &mut Rng,
         nodes: &[String],
         node_up: impl Fn(&str) -> bool,
-        answer: impl Fn(&RuleEndpoint) -> Answer,
+        answer: impl Fn(&RuleEndpoint, Client<'_>) -> Answer,
         instance: impl Fn(&str) -> Option<String>,
+        route: impl Fn(&ObjKey, &str, &str) -> Option<ObjKey>,
         served: &mut crate::metrics::Served,
     ) -> Option<(SimTime, ProxyTimer)> {
         self.tick_armed = false;
@@ -282,6 +326,9 @@ impl Proxies {
             let Some(mut flow) = self.flows.remove(&key) else {
                 continue;
             };
+            if let Some((ing, host, path)) = &flow.via {
+                flow.target = route(ing, host, path);
+            }
             // Retries due first (the client sends them when their wait is over), then
             // this tick's new requests.
             while flow.later.front().is_some_and(|r| r.due <= now) {
@@ -316,7 +363,12 @@ impl Proxies {
                 };
                 // With an application, a new message or (three times in ten, once
                 // there are some) an earlier one read back.
-                let op = match self.apps.get(&key) {
+                // Through an Ingress, the application is the Service's it goes to.
+                let app_key = match &flow.via {
+                    Some(_) => flow.target.clone().unwrap_or_else(|| ObjKey::new("", "")),
+                    None => key.clone(),
+                };
+                let op = match self.apps.get(&app_key) {
                     Some(app) if app.sent_count() > 0 && rng.below(10) < 3 => {
                         let i = rng.below(app.sent_count() as u64) as usize;
                         app.sent_nth(i).map(|id| (false, id))
@@ -324,7 +376,7 @@ impl Proxies {
                     Some(app) => Some((true, app.next_id)),
                     None => None,
                 };
-                if let (Some((true, _)), Some(app)) = (op, self.apps.get_mut(&key)) {
+                if let (Some((true, _)), Some(app)) = (op, self.apps.get_mut(&app_key)) {
                     app.next_id += 1;
                 }
                 let client = flow.sent % CLIENTS;
@@ -355,19 +407,35 @@ impl Proxies {
         now: SimTime,
         rng: &mut Rng,
         node_up: &impl Fn(&str) -> bool,
-        answer: &impl Fn(&RuleEndpoint) -> Answer,
+        answer: &impl Fn(&RuleEndpoint, Client<'_>) -> Answer,
         served: &mut crate::metrics::Served,
     ) {
         let second = now / SECOND;
         let (entry, client, op) = (&r.entry, r.client, r.op);
         let key = key.clone();
+        // Through an Ingress, the Service its controller picked (none: an empty key,
+        // which has no rules).
+        let target = match &flow.via {
+            Some(_) => flow.target.clone().unwrap_or_else(|| ObjKey::new("", "")),
+            None => key.clone(),
+        };
         let mut retries = r.tries;
         let outcome = loop {
-            let (o, pick) = self.attempt(entry, &key, client, now, rng, node_up, answer);
+            let source = flow.source.clone();
+            let (o, pick) = self.attempt(
+                entry,
+                source.as_ref(),
+                &target,
+                client,
+                now,
+                rng,
+                node_up,
+                answer,
+            );
             if let Some(p) = &pick {
                 let i = Outcome::ALL.iter().position(|x| *x == o).unwrap_or(0);
                 self.hits
-                    .entry((key.clone(), p.pod.name.clone()))
+                    .entry((target.clone(), p.pod.name.clone()))
                     .or_default()
                     .add(second, i);
             }
@@ -377,13 +445,13 @@ impl Proxies {
                 // The application processed it if it answered, and a POST also
                 // if it was stopping: then only the answer was lost.
                 if o == Outcome::Ok || (post && o == Outcome::Reset) {
-                    let db = match self.apps.get(&key).map(|a| a.store.clone()) {
+                    let db = match self.apps.get(&target).map(|a| a.store.clone()) {
                         Some(crate::app::Store::Database(db)) => {
-                            self.db_up(&db, &pick.node, rng, answer)
+                            self.db_up(&db, &pick, rng, answer)
                         }
                         _ => true,
                     };
-                    if let Some(app) = self.apps.get_mut(&key) {
+                    if let Some(app) = self.apps.get_mut(&target) {
                         reply = Some(if post {
                             app.post(id, &pick.uid, db)
                         } else {
@@ -445,12 +513,13 @@ impl Proxies {
     fn attempt(
         &mut self,
         entry: &str,
+        source: Option<&ObjKey>,
         key: &ObjKey,
         client: u64,
         now: SimTime,
         rng: &mut Rng,
         node_up: &impl Fn(&str) -> bool,
-        answer: &impl Fn(&RuleEndpoint) -> Answer,
+        answer: &impl Fn(&RuleEndpoint, Client<'_>) -> Answer,
     ) -> (Outcome, Option<RuleEndpoint>) {
         if entry.is_empty() || !node_up(entry) {
             return (Outcome::Timeout, None);
@@ -483,7 +552,11 @@ impl Proxies {
             self.affinity.insert(k, (pick.uid.clone(), now));
         }
         let pick = &pick;
-        let o = match answer(pick) {
+        let from = Client {
+            node: entry,
+            pod: source,
+        };
+        let o = match answer(pick, from) {
             Answer::Accept => Outcome::Ok,
             Answer::Refuse => Outcome::Refused,
             Answer::Reset => Outcome::Reset,
@@ -492,15 +565,17 @@ impl Proxies {
         (o, Some(pick.clone()))
     }
 
-    /// Whether the application's database answers from `node` (its Service's rules on
-    /// that node's kube-proxy lead to a Pod that accepts).
+    /// Whether the application's database answers the application's Pod `app` (its
+    /// Service's rules on that Pod's node lead to a Pod that accepts the Pod's
+    /// connection).
     fn db_up(
         &self,
         db: &ObjKey,
-        node: &str,
+        app: &RuleEndpoint,
         rng: &mut Rng,
-        answer: &impl Fn(&RuleEndpoint) -> Answer,
+        answer: &impl Fn(&RuleEndpoint, Client<'_>) -> Answer,
     ) -> bool {
+        let node = app.node.as_str();
         let Some(rules) = self.rules(node, db) else {
             return false;
         };
@@ -508,6 +583,10 @@ impl Proxies {
             return false;
         };
         let pick = candidates[rng.below(candidates.len() as u64) as usize];
-        answer(pick) == Answer::Accept
+        let from = Client {
+            node,
+            pod: Some(&app.pod),
+        };
+        answer(pick, from) == Answer::Accept
     }
 }

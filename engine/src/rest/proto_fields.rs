@@ -545,4 +545,70 @@ pub const MESSAGES: &[(&str, &[Field])] = &[
     ("SelfSubjectRulesReview", &[(1, "metadata", "msg:ObjectMeta", false), (2, "spec", "msg:SelfSubjectRulesReviewSpec", false)]),
     // kubernetes/api authorization/v1/generated.proto (message SelfSubjectRulesReviewSpec)
     ("SelfSubjectRulesReviewSpec", &[(1, "namespace", "string", false)]),
+    // kubernetes/api networking/v1/generated.proto:133 (message Ingress)
+    ("Ingress", &[(1, "metadata", "msg:ObjectMeta", false), (2, "spec", "msg:IngressSpec", false), (3, "status", "msg:IngressStatus", false)]),
+    // kubernetes/api networking/v1/generated.proto:354 (message IngressSpec)
+    ("IngressSpec", &[
+        (1, "defaultBackend", "msg:IngressBackend", false),
+        (2, "tls", "msg:IngressTLS", true),
+        (3, "rules", "msg:IngressRule", true),
+        (4, "ingressClassName", "string", false),
+    ]),
+    // kubernetes/api networking/v1/generated.proto:151 (message IngressBackend)
+    ("IngressBackend", &[(3, "resource", "msg:TypedLocalObjectReference", false), (4, "service", "msg:IngressServiceBackend", false)]),
+    // kubernetes/api networking/v1/generated.proto:343 (message IngressServiceBackend)
+    ("IngressServiceBackend", &[(1, "name", "string", false), (2, "port", "msg:ServiceBackendPort", false)]),
+    // kubernetes/api networking/v1/generated.proto:602 (message ServiceBackendPort)
+    ("ServiceBackendPort", &[(1, "name", "string", false), (2, "number", "int", false)]),
+    // kubernetes/api networking/v1/generated.proto:399 (message IngressTLS)
+    ("IngressTLS", &[(1, "hosts", "string", true), (2, "secretName", "string", false)]),
+    // kubernetes/api networking/v1/generated.proto:298 (message IngressRule)
+    ("IngressRule", &[(1, "host", "string", false), (2, "", "msg:IngressRuleValue", false)]),
+    // kubernetes/api networking/v1/generated.proto:337 (message IngressRuleValue)
+    ("IngressRuleValue", &[(1, "http", "msg:HTTPIngressRuleValue", false)]),
+    // kubernetes/api networking/v1/generated.proto:69 (message HTTPIngressRuleValue)
+    ("HTTPIngressRuleValue", &[(1, "paths", "msg:HTTPIngressPath", true)]),
+    // kubernetes/api networking/v1/generated.proto:35 (message HTTPIngressPath)
+    ("HTTPIngressPath", &[(1, "path", "string", false), (2, "backend", "msg:IngressBackend", false), (3, "pathType", "string", false)]),
+    // kubernetes/api networking/v1/generated.proto:392 (message IngressStatus)
+    ("IngressStatus", &[(1, "loadBalancer", "msg:IngressLoadBalancerStatus", false)]),
+    // kubernetes/api networking/v1/generated.proto:264 (message IngressLoadBalancerStatus)
+    ("IngressLoadBalancerStatus", &[(1, "ingress", "msg:IngressLoadBalancerIngress", true)]),
+    // kubernetes/api networking/v1/generated.proto:248 (message IngressLoadBalancerIngress)
+    ("IngressLoadBalancerIngress", &[(1, "ip", "string", false), (2, "hostname", "string", false), (4, "ports", "msg:IngressPortStatus", true)]),
+    // kubernetes/api networking/v1/generated.proto:272 (message IngressPortStatus)
+    ("IngressPortStatus", &[(1, "port", "int", false), (2, "protocol", "string", false), (3, "error", "string", false)]),
+    // kubernetes/api networking/v1/generated.proto:170 (message IngressClass)
+    ("IngressClass", &[(1, "metadata", "msg:ObjectMeta", false), (2, "spec", "msg:IngressClassSpec", false)]),
+    // kubernetes/api networking/v1/generated.proto:220 (message IngressClassSpec)
+    ("IngressClassSpec", &[(1, "controller", "string", false), (2, "parameters", "msg:IngressClassParametersReference", false)]),
+    // kubernetes/api networking/v1/generated.proto:194 (message IngressClassParametersReference)
+    ("IngressClassParametersReference", &[
+        (1, "apiGroup", "string", false),
+        (2, "kind", "string", false),
+        (3, "name", "string", false),
+        (4, "scope", "string", false),
+        (5, "namespace", "string", false),
+    ]),
+    // kubernetes/api networking/v1/generated.proto:418 (message NetworkPolicy)
+    ("NetworkPolicy", &[(1, "metadata", "msg:ObjectMeta", false), (2, "spec", "msg:NetworkPolicySpec", false)]),
+    // kubernetes/api networking/v1/generated.proto:535 (message NetworkPolicySpec)
+    ("NetworkPolicySpec", &[
+        (1, "podSelector", "msg:LabelSelector", false),
+        (2, "ingress", "msg:NetworkPolicyIngressRule", true),
+        (3, "egress", "msg:NetworkPolicyEgressRule", true),
+        (4, "policyTypes", "string", true),
+    ]),
+    // kubernetes/api networking/v1/generated.proto:454 (message NetworkPolicyIngressRule)
+    ("NetworkPolicyIngressRule", &[(1, "ports", "msg:NetworkPolicyPort", true), (2, "from", "msg:NetworkPolicyPeer", true)]),
+    // kubernetes/api networking/v1/generated.proto:432 (message NetworkPolicyEgressRule)
+    ("NetworkPolicyEgressRule", &[(1, "ports", "msg:NetworkPolicyPort", true), (2, "to", "msg:NetworkPolicyPeer", true)]),
+    // kubernetes/api networking/v1/generated.proto:487 (message NetworkPolicyPeer)
+    ("NetworkPolicyPeer", &[(1, "podSelector", "msg:LabelSelector", false), (2, "namespaceSelector", "msg:LabelSelector", false), (3, "ipBlock", "msg:IPBlock", false)]),
+    // kubernetes/api networking/v1/generated.proto:513 (message NetworkPolicyPort)
+    ("NetworkPolicyPort", &[(1, "protocol", "string", false), (2, "port", "intorstr", false), (3, "endPort", "int", false)]),
+    // kubernetes/api networking/v1/generated.proto:116 (message IPBlock)
+    ("IPBlock", &[(1, "cidr", "string", false), (2, "except", "string", true)]),
+    // kubernetes/api core/v1/generated.proto:6508 (message TypedLocalObjectReference)
+    ("TypedLocalObjectReference", &[(1, "apiGroup", "string", false), (2, "kind", "string", false), (3, "name", "string", false)]),
 ];

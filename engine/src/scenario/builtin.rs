@@ -173,6 +173,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "asking-the-api-server",
         include_str!("../../scenarios/42-asking-the-api-server.yaml"),
     ),
+    (
+        "ready-but-blocked",
+        include_str!("../../scenarios/43-ready-but-blocked.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

@@ -9,7 +9,8 @@
 // scalar, quantity or int-or-string, "map" for a map of strings, or a definition name
 // (lists are transparent: a list of X is X). The Service, EndpointSlice and Endpoints
 // definitions were added later from the same v1.33 definitions (core/v1, discovery/v1), and
-// the RBAC ones from rbac.authorization.k8s.io/v1 (k8s.io/api rbac/v1 types.go).
+// the RBAC ones from rbac.authorization.k8s.io/v1 (k8s.io/api rbac/v1 types.go), and the
+// networking.k8s.io/v1 ones (Ingress, IngressClass, NetworkPolicy) from the same client's models.
 
 /// Definition name → its properties and their types.
 pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
@@ -2040,4 +2041,140 @@ pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
             ("value", ""),
         ],
     ),
+    (
+        "V1Ingress",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("spec", "V1IngressSpec"),
+            ("status", "V1IngressStatus"),
+        ],
+    ),
+    (
+        "V1IngressClass",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("spec", "V1IngressClassSpec"),
+        ],
+    ),
+    (
+        "V1NetworkPolicy",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("spec", "V1NetworkPolicySpec"),
+        ],
+    ),
+    (
+        "V1IngressSpec",
+        &[
+            ("defaultBackend", "V1IngressBackend"),
+            ("ingressClassName", ""),
+            ("rules", "V1IngressRule"),
+            ("tls", "V1IngressTLS"),
+        ],
+    ),
+    (
+        "V1IngressStatus",
+        &[("loadBalancer", "V1IngressLoadBalancerStatus")],
+    ),
+    (
+        "V1IngressClassSpec",
+        &[
+            ("controller", ""),
+            ("parameters", "V1IngressClassParametersReference"),
+        ],
+    ),
+    (
+        "V1NetworkPolicySpec",
+        &[
+            ("egress", "V1NetworkPolicyEgressRule"),
+            ("ingress", "V1NetworkPolicyIngressRule"),
+            ("podSelector", "V1LabelSelector"),
+            ("policyTypes", ""),
+        ],
+    ),
+    (
+        "V1IngressBackend",
+        &[
+            ("resource", "V1TypedLocalObjectReference"),
+            ("service", "V1IngressServiceBackend"),
+        ],
+    ),
+    (
+        "V1IngressRule",
+        &[("host", ""), ("http", "V1HTTPIngressRuleValue")],
+    ),
+    ("V1IngressTLS", &[("hosts", ""), ("secretName", "")]),
+    (
+        "V1IngressLoadBalancerStatus",
+        &[("ingress", "V1IngressLoadBalancerIngress")],
+    ),
+    (
+        "V1IngressClassParametersReference",
+        &[
+            ("apiGroup", ""),
+            ("kind", ""),
+            ("name", ""),
+            ("namespace", ""),
+            ("scope", ""),
+        ],
+    ),
+    (
+        "V1NetworkPolicyEgressRule",
+        &[
+            ("ports", "V1NetworkPolicyPort"),
+            ("to", "V1NetworkPolicyPeer"),
+        ],
+    ),
+    (
+        "V1NetworkPolicyIngressRule",
+        &[
+            ("from", "V1NetworkPolicyPeer"),
+            ("ports", "V1NetworkPolicyPort"),
+        ],
+    ),
+    (
+        "V1IngressServiceBackend",
+        &[("name", ""), ("port", "V1ServiceBackendPort")],
+    ),
+    ("V1HTTPIngressRuleValue", &[("paths", "V1HTTPIngressPath")]),
+    (
+        "V1IngressLoadBalancerIngress",
+        &[
+            ("hostname", ""),
+            ("ip", ""),
+            ("ports", "V1IngressPortStatus"),
+        ],
+    ),
+    (
+        "V1NetworkPolicyPort",
+        &[("endPort", ""), ("port", ""), ("protocol", "")],
+    ),
+    (
+        "V1NetworkPolicyPeer",
+        &[
+            ("ipBlock", "V1IPBlock"),
+            ("namespaceSelector", "V1LabelSelector"),
+            ("podSelector", "V1LabelSelector"),
+        ],
+    ),
+    ("V1ServiceBackendPort", &[("name", ""), ("number", "")]),
+    (
+        "V1HTTPIngressPath",
+        &[
+            ("backend", "V1IngressBackend"),
+            ("path", ""),
+            ("pathType", ""),
+        ],
+    ),
+    (
+        "V1IngressPortStatus",
+        &[("error", ""), ("port", ""), ("protocol", "")],
+    ),
+    ("V1IPBlock", &[("cidr", ""), ("except", "")]),
 ];

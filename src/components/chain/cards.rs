@@ -80,9 +80,12 @@ pub(super) fn service_card(lang: crate::i18n::Lang, g: &Geo, s: &ServiceCard) ->
         (None, 0) => t(lang, "no traffic").to_string(),
         _ => traffic_label(lang, s.answered, s.failed, seconds, room),
     };
-    let title = s.rps.map_or(full_traffic.clone(), |rps| {
+    let mut title = s.rps.map_or(full_traffic.clone(), |rps| {
         format!("{full_traffic} · {}", trf(lang, "{} req/s", &[&rps]))
     });
+    if let Some(through) = &s.through {
+        title = format!("{title} · {}", trf(lang, "through {}", &[through]));
+    }
     let full_kind = format!("{} · {} · {}", t(lang, "Service"), s.type_, s.address);
     let (kind, address) = service_kind_lines(lang, &s.type_, &s.address, room);
     let endpoints_title = format!(

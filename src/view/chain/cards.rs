@@ -230,6 +230,8 @@ pub struct ServiceCard {
     pub endpoints: (usize, usize, usize),
     /// A flow runs: its requests per second.
     pub rps: Option<u32>,
+    /// The Ingress the flow comes through (`ingress/NAME`), when it does.
+    pub through: Option<String>,
     /// Requests answered in the last two seconds (and this one so far).
     pub answered: u64,
     /// Requests that failed in the same window.

@@ -25,7 +25,9 @@ pub(super) fn service_cards(c: &Cluster) -> Vec<ServiceCard> {
             }
         }
         let (mut answered, mut failed) = (0, 0);
-        if let Some(series) = c.proxies.series.get(&key) {
+        // Traffic through an Ingress counts on the Service it goes to.
+        let traffic = c.proxies.traffic_key(&key);
+        if let Some(series) = c.proxies.series.get(&traffic) {
             for (_, b) in series.range(now_s.saturating_sub(ROUTE_SECONDS)..=now_s) {
                 answered += b.outcomes[0];
                 failed += b.errors();
@@ -41,7 +43,8 @@ pub(super) fn service_cards(c: &Cluster) -> Vec<ServiceCard> {
                 _ => s.spec.cluster_ip.clone(),
             },
             endpoints,
-            rps: c.proxies.flows.get(&key).map(|f| f.rps),
+            rps: c.proxies.flows.get(&traffic).map(|f| f.rps),
+            through: (traffic != key).then(|| traffic.name.clone()),
             answered,
             failed,
             lane: i,

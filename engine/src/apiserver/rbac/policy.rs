@@ -80,6 +80,11 @@ fn view_rules() -> Vec<PolicyRule> {
             &["policy"],
             &["poddisruptionbudgets", "poddisruptionbudgets/status"],
         ),
+        rule(
+            READ,
+            &["networking.k8s.io"],
+            &["ingresses", "ingresses/status", "networkpolicies"],
+        ),
         // Aggregated from metrics-server's `system:aggregated-metrics-reader`.
         metrics_reader_rule(),
     ]
@@ -175,6 +180,11 @@ fn edit_rules() -> Vec<PolicyRule> {
         rule(WRITE, &["autoscaling"], &["horizontalpodautoscalers"]),
         rule(WRITE, &["batch"], &["cronjobs", "jobs"]),
         rule(WRITE, &["policy"], &["poddisruptionbudgets"]),
+        rule(
+            WRITE,
+            &["networking.k8s.io"],
+            &["ingresses", "networkpolicies"],
+        ),
     ];
     rules.extend(view_rules());
     rules

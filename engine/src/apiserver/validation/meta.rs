@@ -78,6 +78,53 @@ pub(super) fn validate_selector_operators(causes: &mut Vec<String>, sel: &LabelS
     }
 }
 
+/// `metav1validation.ValidateLabelSelector` at `at`: match labels as `ValidateLabels`,
+/// and each requirement's operator, values and key (`ValidateLabelSelectorRequirement`).
+pub(super) fn validate_label_selector(causes: &mut Vec<String>, sel: &LabelSelector, at: &str) {
+    let quote = |s: &str| serde_json::Value::String(s.to_string()).to_string();
+    for (k, v) in &sel.match_labels {
+        for msg in qualified_name_errors(k) {
+            causes.push(format!(
+                "{at}.matchLabels: Invalid value: {}: {msg}",
+                quote(k)
+            ));
+        }
+        for msg in label_value_errors(v) {
+            causes.push(format!(
+                "{at}.matchLabels: Invalid value: {}: {msg}",
+                quote(v)
+            ));
+        }
+    }
+    for (i, r) in sel.match_expressions.iter().enumerate() {
+        let p = format!("{at}.matchExpressions[{i}]");
+        match r.operator.as_str() {
+            "In" | "NotIn" if r.values.is_empty() => causes.push(format!(
+                "{p}.values: Required value: must be specified when `operator` is 'In' or 'NotIn'"
+            )),
+            "Exists" | "DoesNotExist" if !r.values.is_empty() => causes.push(format!(
+                "{p}.values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
+            )),
+            "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
+            op => causes.push(format!(
+                "{p}.operator: Invalid value: {}: not a valid selector operator",
+                quote(op)
+            )),
+        }
+        for msg in qualified_name_errors(&r.key) {
+            causes.push(format!("{p}.key: Invalid value: {}: {msg}", quote(&r.key)));
+        }
+        for (j, v) in r.values.iter().enumerate() {
+            for msg in label_value_errors(v) {
+                causes.push(format!(
+                    "{p}.values[{j}]: Invalid value: {}: {msg}",
+                    quote(v)
+                ));
+            }
+        }
+    }
+}
+
 /// `ValidateNonnegativeField`.
 pub(super) fn nonnegative(causes: &mut Vec<String>, path: &str, value: i64) {
     if value < 0 {

@@ -1,6 +1,6 @@
 //! Validation (422) of the fields the simulation relies on, with the API server's text,
 //! one file per API group as upstream keeps `pkg/apis/<group>/validation`: [`core`],
-//! [`apps`], [`batch`], [`autoscaling`], [`policy`], [`rbac`], [`scheduling`],
+//! [`apps`], [`batch`], [`autoscaling`], [`networking`], [`policy`], [`rbac`], [`scheduling`],
 //! [`storage`]; the name and metadata rules of apimachinery in [`names`] and [`meta`];
 //! what the decoder refuses before validation (400) in [`decoding`].
 //!
@@ -14,6 +14,7 @@ mod core;
 mod decoding;
 mod meta;
 mod names;
+mod networking;
 mod policy;
 mod rbac;
 mod scheduling;
@@ -22,6 +23,7 @@ mod storage;
 pub use names::{
     dns1123_subdomain_error, label_value_errors, port_name_errors, qualified_name_errors,
 };
+pub use networking::{cidr_contains, parse_cidr_sloppy};
 pub use scheduling::HIGHEST_USER_DEFINABLE_PRIORITY;
 
 use super::ApiError;
@@ -58,6 +60,9 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
         Object::RoleBinding(b) => rbac::validate_role_binding(c, b, old),
         Object::ClusterRoleBinding(b) => rbac::validate_cluster_role_binding(c, b, old),
         Object::Service(svc) => self::core::validate_service_object(c, svc, old),
+        Object::Ingress(i) => networking::validate_ingress(c, i, old.is_none()),
+        Object::IngressClass(ic) => networking::validate_ingress_class(c, ic, old),
+        Object::NetworkPolicy(np) => networking::validate_network_policy(c, np),
         _ => {}
     }
     if causes.is_empty() {

@@ -19,6 +19,26 @@ pub fn dns1123_subdomain_error(name: &str) -> Option<String> {
     })
 }
 
+/// `IsDNS1123Subdomain`'s messages: at most 253 characters, dot-separated labels of
+/// lower-case letters, digits and `-`, each starting and ending with a letter or digit.
+pub(super) fn subdomain_errors(v: &str) -> Vec<String> {
+    let mut errs = Vec::new();
+    if v.len() > 253 {
+        errs.push("must be no more than 253 characters".to_string());
+    }
+    let label_ok = |l: &str| {
+        !l.is_empty()
+            && l.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+    };
+    if !v.split('.').all(label_ok) {
+        errs.push("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')".to_string());
+    }
+    errs
+}
+
 /// `IsDNS1035Label`.
 pub(super) fn dns1035_label_errors(v: &str) -> Vec<String> {
     label_errors(v, true)

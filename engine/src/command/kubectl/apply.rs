@@ -86,8 +86,8 @@ pub(super) fn apply(
         let live = match k.get_opt(c, doc.object.kind(), &live_key) {
             Ok(live) => live,
             Err(e) => {
-                errors.push(with_source(
-                    api(e),
+                errors.push(Failure::api(
+                    e,
                     &source_name(&p),
                     &format!(
                         "retrieving current configuration of:\n{}\nfrom server for:",
@@ -103,7 +103,7 @@ pub(super) fn apply(
         match field_validation(&doc, v, verb, &source_name(&p)) {
             Ok(warnings) => out.push_str(&warnings),
             Err(e) => {
-                errors.push(e);
+                errors.push(e.into());
                 continue;
             }
         }
@@ -123,7 +123,7 @@ pub(super) fn apply(
             let force = p.bool("force-conflicts");
             match server_side_apply(c, k, kind, &key, &doc.source, manager, force) {
                 Ok(()) => out.push_str(&format!("{name} serverside-applied\n")),
-                Err(e) => errors.push(e),
+                Err(e) => errors.push(e.into()),
             }
             continue;
         }
@@ -135,7 +135,7 @@ pub(super) fn apply(
         let Some(live) = live.map(|o| (*o).clone()) else {
             match k.create(c, obj) {
                 Ok(_) => out.push_str(&format!("{name} {}\n", applied(&p, "created"))),
-                Err(e) => errors.push(with_source(api(e), &source_name(&p), "creating")),
+                Err(e) => errors.push(Failure::api(e, &source_name(&p), "creating")),
             }
             continue;
         };
@@ -182,9 +182,7 @@ pub(super) fn apply(
                     &live.to_json(),
                 );
                 let source = source_name(&p);
-                let inner = with_source(api(e), &source, "patching");
-                errors.push(with_source(
-                    inner,
+                errors.push(Failure::api(e, &source, "patching").within(
                     &source,
                     &format!(
                         "applying patch:\n{patch}\nto:\n{}\nfor:",
@@ -222,7 +220,7 @@ pub(super) fn replace(
         match field_validation(&doc, v, "replacing", &source) {
             Ok(warnings) => out.push_str(&warnings),
             Err(e) => {
-                errors.push(e);
+                errors.push(e.into());
                 continue;
             }
         }
@@ -235,7 +233,7 @@ pub(super) fn replace(
         let name = qualified_name(kind, &key.name);
         match k.update(c, obj) {
             Ok(_) => out.push_str(&format!("{name} replaced\n")),
-            Err(e) => errors.push(with_source(api(e), &source, "replacing")),
+            Err(e) => errors.push(Failure::api(e, &source, "replacing")),
         }
     }
     finish(out, errors)

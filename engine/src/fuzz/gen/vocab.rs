@@ -179,6 +179,9 @@ pub(super) const KINDS: &[(&str, &str)] = &[
     ("batch/v1", "Job"),
     ("batch/v1", "CronJob"),
     ("apps/v1", "DaemonSet"),
+    ("networking.k8s.io/v1", "Ingress"),
+    ("networking.k8s.io/v1", "IngressClass"),
+    ("networking.k8s.io/v1", "NetworkPolicy"),
 ];
 
 /// Field names of the API types (snake case in the source; camel case in manifests).

@@ -1,13 +1,14 @@
 //! `kubectl describe` (`k8s.io/kubectl/pkg/describe/describe.go`), written with
 //! kubectl's tab placements and laid out by the [`crate::tabwriter`] port, so the
 //! alignment is kubectl's. One file per family of kinds (`pod`, `workloads`, `node`,
-//! `network`, `storage`, `config`), what they share in `common`. What a describer
+//! `network`, `networking`, `storage`, `config`), what they share in `common`. What a describer
 //! reads besides its object comes through a [`Reader`]: kubectl's requests, or the
 //! store for the page's own views.
 
 mod common;
 mod config;
 mod network;
+mod networking;
 mod node;
 mod pod;
 mod rbac;
@@ -121,6 +122,9 @@ pub fn describe_with(rd: &mut dyn Reader, obj: &Object) -> String {
         Object::Secret(sec) => describe_secret(sec),
         Object::ServiceAccount(sa) => describe_service_account(rd, sa),
         Object::HorizontalPodAutoscaler(h) => describe_hpa(rd, h),
+        Object::Ingress(i) => networking::describe_ingress(rd, i),
+        Object::IngressClass(ic) => networking::describe_ingress_class(rd, ic),
+        Object::NetworkPolicy(np) => networking::describe_network_policy(np),
         Object::Role(r) => rbac::describe_role(&r.metadata, r.rules.as_deref().unwrap_or_default()),
         Object::ClusterRole(r) => {
             rbac::describe_role(&r.metadata, r.rules.as_deref().unwrap_or_default())

@@ -12,6 +12,7 @@ mod storage;
 mod workloads;
 
 pub use cells::TableOptions;
+pub use network::ingress_load_balancer_status_stringer;
 pub use storage::access_modes_string;
 pub use workloads::format_hpa_metrics;
 
@@ -57,6 +58,9 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "horizontalpodautoscalers" | "horizontalpodautoscaler" | "hpa" => {
             Kind::HorizontalPodAutoscaler
         }
+        "ingresses" | "ingress" | "ing" => Kind::Ingress,
+        "ingressclasses" | "ingressclass" => Kind::IngressClass,
+        "networkpolicies" | "networkpolicy" | "netpol" => Kind::NetworkPolicy,
         _ => return None,
     };
     let (want_group, want_version) = kind.api_version().split_once('/').unwrap_or(("", "v1"));
@@ -99,6 +103,9 @@ pub fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
         Kind::Service => &network::SERVICE,
         Kind::EndpointSlice => &network::ENDPOINT_SLICE,
         Kind::Endpoints => &network::ENDPOINTS,
+        Kind::Ingress => &network::INGRESS,
+        Kind::IngressClass => &network::INGRESS_CLASS,
+        Kind::NetworkPolicy => &network::NETWORK_POLICY,
         Kind::Node => &cluster::NODE,
         Kind::Event => &cluster::EVENT,
         Kind::Lease => &cluster::LEASE,
@@ -156,6 +163,9 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
         Object::Service(svc) => network::print_service(name, svc, o, now),
         Object::EndpointSlice(s) => network::print_endpoint_slice(name, s, now),
         Object::Endpoints(e) => network::print_endpoints(name, e, now),
+        Object::Ingress(i) => network::print_ingress(name, i, o, now),
+        Object::IngressClass(ic) => network::print_ingress_class(name, ic, now),
+        Object::NetworkPolicy(np) => network::print_network_policy(name, np, now),
         // The API server's default table (`rest.NewDefaultTableConvertor`) and
         // `printLimitRange`: the creation time as RFC 3339.
         Object::Role(_) | Object::ClusterRole(_) | Object::LimitRange(_) => {

@@ -195,3 +195,153 @@ pub(super) fn print_endpoints(name: String, e: &Endpoints, now: SimTime) -> Vec<
     let m = &e.metadata;
     vec![name, format_endpoints(e), age(m.created_ms, now)]
 }
+
+/// Ingress's columns.
+pub(super) const INGRESS: Columns = Columns {
+    names: &["NAME", "CLASS", "HOSTS", "ADDRESS", "PORTS", "AGE"],
+    wide: &[],
+};
+
+/// IngressClass's columns.
+pub(super) const INGRESS_CLASS: Columns = Columns {
+    names: &["NAME", "CONTROLLER", "PARAMETERS", "AGE"],
+    wide: &[],
+};
+
+/// NetworkPolicy's columns.
+pub(super) const NETWORK_POLICY: Columns = Columns {
+    names: &["NAME", "POD-SELECTOR", "AGE"],
+    wide: &[],
+};
+
+/// `printIngress`.
+pub(super) fn print_ingress(
+    name: String,
+    ing: &Ingress,
+    o: &TableOptions,
+    now: SimTime,
+) -> Vec<String> {
+    let class = ing
+        .spec
+        .ingress_class_name
+        .clone()
+        .unwrap_or_else(|| "<none>".into());
+    // `formatPorts`: TLS anywhere means both.
+    let ports = if ing.spec.tls.is_empty() {
+        "80"
+    } else {
+        "80, 443"
+    };
+    vec![
+        name,
+        class,
+        format_hosts(&ing.spec.rules),
+        ingress_load_balancer_status_stringer(&ing.status.load_balancer, o.wide),
+        ports.into(),
+        age(ing.metadata.created_ms, now),
+    ]
+}
+
+/// `formatHosts`: the first three hosts, then how many rules more.
+fn format_hosts(rules: &[IngressRule]) -> String {
+    const MAX: usize = 3;
+    let mut list: Vec<&str> = Vec::new();
+    let mut more = false;
+    for rule in rules {
+        if list.len() == MAX {
+            more = true;
+        }
+        if !more && !rule.host.is_empty() {
+            list.push(&rule.host);
+        }
+    }
+    if list.is_empty() {
+        return "*".into();
+    }
+    let ret = list.join(",");
+    if more {
+        format!("{ret} + {} more...", rules.len() - MAX)
+    } else {
+        ret
+    }
+}
+
+/// `ingressLoadBalancerStatusStringer`: the distinct IPs (or else host names), sorted,
+/// cut to 16 bytes unless wide (`describe ingress` asks for it wide).
+pub fn ingress_load_balancer_status_stringer(s: &IngressLoadBalancerStatus, wide: bool) -> String {
+    let set: std::collections::BTreeSet<&str> = s
+        .ingress
+        .iter()
+        .filter_map(|i| {
+            if !i.ip.is_empty() {
+                Some(i.ip.as_str())
+            } else if !i.hostname.is_empty() {
+                Some(i.hostname.as_str())
+            } else {
+                None
+            }
+        })
+        .collect();
+    let r = set.into_iter().collect::<Vec<_>>().join(",");
+    const LOAD_BALANCER_WIDTH: usize = 16;
+    if !wide && r.len() > LOAD_BALANCER_WIDTH {
+        // Go cuts bytes; a status written through the API may hold any text, so the
+        // cut moves back to a character boundary rather than split one.
+        let mut end = LOAD_BALANCER_WIDTH - 3;
+        while !r.is_char_boundary(end) {
+            end -= 1;
+        }
+        format!("{}...", &r[..end])
+    } else {
+        r
+    }
+}
+
+/// `printIngressClass`: the controller and `Kind[.apiGroup]/name` of its parameters.
+pub(super) fn print_ingress_class(name: String, ic: &IngressClass, now: SimTime) -> Vec<String> {
+    let parameters = match &ic.spec.parameters {
+        None => "<none>".to_string(),
+        Some(p) => match &p.api_group {
+            Some(g) => format!("{}.{g}/{}", p.kind, p.name),
+            None => format!("{}/{}", p.kind, p.name),
+        },
+    };
+    vec![
+        name,
+        ic.spec.controller.clone(),
+        parameters,
+        age(ic.metadata.created_ms, now),
+    ]
+}
+
+/// `printNetworkPolicy`: the Pod selector.
+pub(super) fn print_network_policy(name: String, np: &NetworkPolicy, now: SimTime) -> Vec<String> {
+    vec![
+        name,
+        format_label_selector(Some(&np.spec.pod_selector)),
+        age(np.metadata.created_ms, now),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_ingress_address_is_cut_without_splitting_a_character() {
+        let status = IngressLoadBalancerStatus {
+            ingress: vec![IngressLoadBalancerIngress {
+                hostname: "ééééééééééé.example".into(),
+                ..Default::default()
+            }],
+        };
+        assert_eq!(
+            ingress_load_balancer_status_stringer(&status, false),
+            "éééééé..."
+        );
+        assert_eq!(
+            ingress_load_balancer_status_stringer(&status, true),
+            "ééééééééééé.example"
+        );
+    }
+}

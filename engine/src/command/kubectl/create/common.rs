@@ -255,12 +255,60 @@ pub(in crate::command::kubectl) fn info_string(kind: Kind, key: &ObjKey) -> Stri
     )
 }
 
+/// One object's failure in a verb over several objects, as kubectl prints it: alone
+/// (`checkErr` of the one error: an Invalid status as `The Kind "name" is invalid: …`)
+/// or as one of several (`checkErr` of the aggregate prints each error's
+/// `StandardErrorMessage`: `Error from server (Invalid): error when creating …`).
+pub(in crate::command::kubectl) struct Failure {
+    alone: String,
+    listed: String,
+}
+
+impl From<String> for Failure {
+    fn from(text: String) -> Failure {
+        Failure {
+            alone: text.clone(),
+            listed: text,
+        }
+    }
+}
+
+impl Failure {
+    /// The server's refusal of one object of `source` (`cmdutil.AddSourceToErr`).
+    pub(in crate::command::kubectl) fn api(
+        e: crate::apiserver::ApiError,
+        source: &str,
+        verb: &str,
+    ) -> Failure {
+        let standard = if e.reason.is_empty() {
+            format!("Error from server: {}", e.message)
+        } else {
+            format!("Error from server ({}): {}", e.reason, e.message)
+        };
+        Failure {
+            alone: with_source(e.kubectl_text(), source, verb),
+            listed: with_source(standard, source, verb),
+        }
+    }
+
+    /// Another `AddSourceToErr` around both forms.
+    pub(in crate::command::kubectl) fn within(self, source: &str, verb: &str) -> Failure {
+        Failure {
+            alone: with_source(self.alone, source, verb),
+            listed: with_source(self.listed, source, verb),
+        }
+    }
+}
+
 /// What a multi-object verb printed, then its errors (an error exit if any).
-pub(in crate::command::kubectl) fn finish(out: String, errors: Vec<String>) -> R {
-    if errors.is_empty() {
-        Ok(out)
-    } else {
-        Err(format!("{out}{}", errors.join("\n")))
+pub(in crate::command::kubectl) fn finish(out: String, errors: Vec<Failure>) -> R {
+    match errors.as_slice() {
+        [] => Ok(out),
+        [one] => Err(format!("{out}{}", one.alone)),
+        many => {
+            let listed: Vec<&str> = many.iter().map(|f| f.listed.as_str()).collect();
+            Err(format!("{out}{}", listed.join("\n")))
+        }
     }
 }
 

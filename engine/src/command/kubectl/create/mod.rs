@@ -1,15 +1,16 @@
 //! `kubectl create`: from `-f`, and the dispatch to its subcommands (`generators`:
 //! deployment, job, cronjob, poddisruptionbudget, priorityclass, configmap, secret,
-//! namespace, quota; `rbac`: role, clusterrole, rolebinding, clusterrolebinding). What
+//! namespace, quota; `ingress`; `rbac`: role, clusterrole, rolebinding, clusterrolebinding). What
 //! it shares with `apply`, `replace` and `delete -f` is in `common`.
 //!
 //! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/create/create.go`.
 
 pub(super) mod common;
 mod generators;
+mod ingress;
 mod rbac;
 
-use super::util::{api, namespace, NS, R};
+use super::util::{namespace, NS, R};
 use crate::cluster::Cluster;
 use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec, Parsed};
 use crate::command::client::Client;
@@ -62,6 +63,10 @@ const CREATE_FLAGS: &[FlagSpec] = &[
     flag("docker-username", None),
     flag("docker-password", None),
     flag("docker-email", None),
+    flag("class", None),
+    flag("rule", None),
+    flag("default-backend", None),
+    flag("annotation", None),
 ];
 
 /// `kubectl create -f FILE` or `kubectl create SUBCOMMAND NAME …`.
@@ -109,6 +114,7 @@ pub(super) fn create_with(
         Some("secret") => create_secret(c, &p, &ns, &out),
         Some("serviceaccount" | "sa") => create_service_account(c, &p, &ns, &out),
         Some("token") => create_token(c, k, &p, &ns),
+        Some("ingress" | "ing") => ingress::create_ingress(c, &p, &ns, &out),
         Some("role") => rbac::create_role(c, &p, &ns, &out, true),
         Some("clusterrole") => rbac::create_role(c, &p, &ns, &out, false),
         Some("rolebinding") => rbac::create_binding(c, &p, &ns, &out, true),
@@ -153,7 +159,7 @@ fn create_from_files(
         match field_validation(&doc, v, "creating", &source_name(p)) {
             Ok(warnings) => out.push_str(&warnings),
             Err(e) => {
-                errors.push(e);
+                errors.push(e.into());
                 continue;
             }
         }
@@ -167,7 +173,7 @@ fn create_from_files(
         match k.create(c, obj) {
             Ok(_) => out.push_str(&format!("{} created\n", qualified_name(kind, &name))),
             // cmdutil.AddSourceToErr("creating", …).
-            Err(e) => errors.push(with_source(api(e), &source_name(p), "creating")),
+            Err(e) => errors.push(Failure::api(e, &source_name(p), "creating")),
         }
     }
     finish(out, errors)
