@@ -53,82 +53,200 @@ fn typed<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, 
         .map_err(|e| (e.path().to_string(), e.inner().to_string()))
 }
 
-/// Real Kubernetes API field names the simulator does not model (yet): kubectl would not
-/// warn about them, so neither does kubeplay (they are dropped, not applied).
-const REAL_UNMODELLED_FIELDS: &[&str] = &[
-    "managedFields",
-    "selfLink",
-    "command",
-    "args",
-    "env",
-    "envFrom",
-    "imagePullPolicy",
-    "livenessProbe",
-    "readinessProbe",
-    "startupProbe",
-    "volumeMounts",
-    "volumeDevices",
-    "workingDir",
-    "securityContext",
-    "lifecycle",
-    "terminationMessagePath",
-    "terminationMessagePolicy",
-    "stdin",
-    "stdinOnce",
-    "tty",
-    "resizePolicy",
-    "restartPolicy",
-    "volumes",
-    "serviceAccountName",
-    "serviceAccount",
-    "dnsPolicy",
-    "dnsConfig",
-    "podAffinity",
-    "podAntiAffinity",
-    "topologySpreadConstraints",
-    "ephemeralContainers",
-    "hostNetwork",
-    "hostPID",
-    "hostIPC",
-    "imagePullSecrets",
-    "priorityClassName",
-    "automountServiceAccountToken",
-    "enableServiceLinks",
-    "hostname",
-    "subdomain",
-    "preemptionPolicy",
-    "runtimeClassName",
-    "shareProcessNamespace",
-    "readinessGates",
-    "overhead",
-    "os",
-    "schedulingGates",
-    "hostAliases",
-    "activeDeadlineSeconds",
-    "setHostnameAsFQDN",
-    "resourceClaims",
-    "hostUsers",
-    "providerID",
-    "configSource",
-    "externalID",
-    "daemonEndpoints",
-    "images",
-    "volumesInUse",
-    "volumesAttached",
-    "qosClass",
-    "initContainerStatuses",
-    "ephemeralContainerStatuses",
-    "resize",
-    "observedGeneration",
-    "allocatedResources",
-    "user",
-    "volumeMounts",
-    "stopSignal",
-    "namespace",
-    "finalizers",
-    "deletionGracePeriodSeconds",
-    "terminatingReplicas",
+/// Where in an object a field sits, for the real fields the simulator does not model.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Place {
+    /// `metadata` of any object.
+    Meta,
+    /// A PodSpec: a Pod's `spec`, or any `template.spec`.
+    PodSpec,
+    /// An entry of `containers`, `initContainers` or `ephemeralContainers`.
+    Container,
+    /// `affinity` of a PodSpec.
+    Affinity,
+    /// A Pod's `status`.
+    PodStatus,
+    /// An entry of a Pod's container statuses.
+    ContainerStatus,
+    /// A Node's `spec`.
+    NodeSpec,
+    /// A Node's `status`.
+    NodeStatus,
+    /// A workload's `status` (Deployment, ReplicaSet, ...).
+    Status,
+    /// A condition in any `conditions` list.
+    Condition,
+    /// A ServiceAccount's top level.
+    ServiceAccount,
+    /// A Job's `spec` (also a CronJob's `jobTemplate.spec`).
+    JobSpec,
+}
+
+/// Real Kubernetes API fields the simulator does not model (yet), each at the place
+/// it belongs: kubectl would not warn about them, so neither does kubeplay (they are
+/// dropped, not applied). Why by place: a real field name is unknown elsewhere, and
+/// strict decoding refuses `images` in a container even though a Node's status has one.
+const REAL_UNMODELLED_FIELDS: &[(Place, &[&str])] = &[
+    (
+        Place::Meta,
+        &[
+            "managedFields",
+            "selfLink",
+            "namespace",
+            "finalizers",
+            "deletionGracePeriodSeconds",
+        ],
+    ),
+    (
+        Place::Container,
+        &[
+            "command",
+            "args",
+            "env",
+            "envFrom",
+            "imagePullPolicy",
+            "livenessProbe",
+            "readinessProbe",
+            "startupProbe",
+            "volumeMounts",
+            "volumeDevices",
+            "workingDir",
+            "securityContext",
+            "lifecycle",
+            "terminationMessagePath",
+            "terminationMessagePolicy",
+            "stdin",
+            "stdinOnce",
+            "tty",
+            "resizePolicy",
+            "restartPolicy",
+            "targetContainerName",
+        ],
+    ),
+    (
+        Place::PodSpec,
+        &[
+            "restartPolicy",
+            "securityContext",
+            "volumes",
+            "serviceAccountName",
+            "serviceAccount",
+            "dnsPolicy",
+            "dnsConfig",
+            "topologySpreadConstraints",
+            "ephemeralContainers",
+            "hostNetwork",
+            "hostPID",
+            "hostIPC",
+            "imagePullSecrets",
+            "priorityClassName",
+            "automountServiceAccountToken",
+            "enableServiceLinks",
+            "hostname",
+            "subdomain",
+            "preemptionPolicy",
+            "runtimeClassName",
+            "shareProcessNamespace",
+            "readinessGates",
+            "overhead",
+            "os",
+            "schedulingGates",
+            "hostAliases",
+            "activeDeadlineSeconds",
+            "setHostnameAsFQDN",
+            "resourceClaims",
+            "hostUsers",
+        ],
+    ),
+    (Place::Affinity, &["podAffinity", "podAntiAffinity"]),
+    (
+        Place::PodStatus,
+        &[
+            "qosClass",
+            "initContainerStatuses",
+            "ephemeralContainerStatuses",
+            "resize",
+            "observedGeneration",
+        ],
+    ),
+    (
+        Place::ContainerStatus,
+        &["allocatedResources", "user", "volumeMounts", "stopSignal"],
+    ),
+    (
+        Place::NodeSpec,
+        &["providerID", "configSource", "externalID"],
+    ),
+    (
+        Place::NodeStatus,
+        &[
+            "daemonEndpoints",
+            "images",
+            "volumesInUse",
+            "volumesAttached",
+        ],
+    ),
+    (
+        Place::Status,
+        &["observedGeneration", "terminatingReplicas"],
+    ),
+    (Place::Condition, &["observedGeneration"]),
+    (
+        Place::ServiceAccount,
+        &["imagePullSecrets", "automountServiceAccountToken"],
+    ),
+    (Place::JobSpec, &["activeDeadlineSeconds"]),
 ];
+
+/// The places a field with the path `segs` (its own key last) sits in.
+fn places(kind: Kind, segs: &[Seg]) -> Vec<Place> {
+    let keys: Vec<&str> = segs[..segs.len().saturating_sub(1)]
+        .iter()
+        .filter_map(|s| match s {
+            Seg::Key(k) => Some(k.as_str()),
+            Seg::Index(_) => None,
+        })
+        .collect();
+    let last = keys.last().copied().unwrap_or("");
+    let mut out = Vec::new();
+    match last {
+        "metadata" => out.push(Place::Meta),
+        "containers" | "initContainers" | "ephemeralContainers" => out.push(Place::Container),
+        "containerStatuses" | "initContainerStatuses" | "ephemeralContainerStatuses" => {
+            out.push(Place::ContainerStatus)
+        }
+        "affinity" => out.push(Place::Affinity),
+        "conditions" => out.push(Place::Condition),
+        _ => {}
+    }
+    let pod_spec = keys.ends_with(&["template", "spec"]);
+    match (kind, keys.as_slice()) {
+        (Kind::Pod, ["spec"]) => out.push(Place::PodSpec),
+        (Kind::Pod, ["status"]) => out.push(Place::PodStatus),
+        (Kind::Node, ["spec"]) => out.push(Place::NodeSpec),
+        (Kind::Node, ["status"]) => out.push(Place::NodeStatus),
+        (Kind::ServiceAccount, []) => out.push(Place::ServiceAccount),
+        (Kind::Job, ["spec"]) | (Kind::CronJob, ["spec", "jobTemplate", "spec"]) => {
+            out.push(Place::JobSpec)
+        }
+        (_, ["status"]) => out.push(Place::Status),
+        _ if pod_spec => out.push(Place::PodSpec),
+        _ => {}
+    }
+    out
+}
+
+/// Whether the field at `segs` is a real field the simulator does not model.
+fn real_unmodelled(kind: Kind, segs: &[Seg]) -> bool {
+    let Some(Seg::Key(field)) = segs.last() else {
+        return false;
+    };
+    places(kind, segs).into_iter().any(|place| {
+        REAL_UNMODELLED_FIELDS
+            .iter()
+            .any(|(p, fields)| *p == place && fields.contains(&field.as_str()))
+    })
+}
 
 fn default_like(v: &serde_json::Value) -> bool {
     match v {
@@ -170,6 +288,7 @@ type Missing = (String, Option<Vec<Seg>>);
 /// Fields of `input` that did not survive decoding (the API server's strict decoding
 /// errors), found by walking the input beside the decoded object's own JSON.
 fn unknown_fields(
+    kind: Kind,
     input: &serde_json::Value,
     decoded: &serde_json::Value,
     path: &str,
@@ -186,8 +305,8 @@ fn unknown_fields(
                 };
                 segs.push(Seg::Key(k.clone()));
                 match d.get(k) {
-                    Some(dv) => unknown_fields(v, dv, &p, segs, out),
-                    None if REAL_UNMODELLED_FIELDS.contains(&k.as_str()) => {}
+                    Some(dv) => unknown_fields(kind, v, dv, &p, segs, out),
+                    None if real_unmodelled(kind, segs) => {}
                     None if !default_like(v) => out.push((p, None)),
                     // An empty {} or [] cannot be probed with a value of its own shape;
                     // a known field written empty (`strategy: {}`) is common.
@@ -200,7 +319,7 @@ fn unknown_fields(
         (serde_json::Value::Array(i), serde_json::Value::Array(d)) => {
             for (idx, (v, dv)) in i.iter().zip(d).enumerate() {
                 segs.push(Seg::Index(idx));
-                unknown_fields(v, dv, &format!("{path}[{idx}]"), segs, out);
+                unknown_fields(kind, v, dv, &format!("{path}[{idx}]"), segs, out);
                 segs.pop();
             }
         }
@@ -268,7 +387,14 @@ pub fn decode(
     let input = value.clone();
     let obj = decode_typed(kind, value)?;
     let mut missing = Vec::new();
-    unknown_fields(&input, &obj.to_json(), "", &mut Vec::new(), &mut missing);
+    unknown_fields(
+        kind,
+        &input,
+        &obj.to_json(),
+        "",
+        &mut Vec::new(),
+        &mut missing,
+    );
     for (path, probe) in missing {
         let Some(segs) = probe else {
             unknown.push(path);
@@ -500,6 +626,33 @@ spec:
             docs[0].unknown_fields.is_empty(),
             "{:?}",
             docs[0].unknown_fields
+        );
+    }
+
+    #[test]
+    fn a_real_field_name_in_the_wrong_place_is_unknown() {
+        // `images` is a Node status field, not a container's.
+        let m = WEB.replace("image: nginx:1.27", "images: nginx:1.27");
+        let docs = parse(&m, "web.yaml").unwrap();
+        assert_eq!(
+            docs[0].unknown_fields,
+            [
+                "spec.template.spec.containers[0].imagePullPolice",
+                "spec.template.spec.containers[0].images"
+            ]
+        );
+        // A pod spec field in a Deployment's own spec, a container field in the pod spec.
+        let m = WEB.replace("replicas: 3", "replicas: 3\n  hostNetwork: true");
+        let docs = parse(&m, "web.yaml").unwrap();
+        assert!(docs[0]
+            .unknown_fields
+            .contains(&"spec.hostNetwork".to_string()));
+        let node = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus:\n  images: [{names: [nginx]}]\n  daemonEndpoints: {kubeletEndpoint: {Port: 10250}}\n";
+        assert!(parse(node, "n.yaml").unwrap()[0].unknown_fields.is_empty());
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: i, hostNetwork: true}]\n";
+        assert_eq!(
+            parse(pod, "p.yaml").unwrap()[0].unknown_fields,
+            ["spec.containers[0].hostNetwork"]
         );
     }
 

@@ -209,7 +209,7 @@ fn negative_counts_and_durations_are_refused_where_the_api_server_refuses_them()
         "spec.revisionHistoryLimit: Invalid value: -2: must be greater than or equal to 0",
         "spec.template.spec.containers[0].readinessProbe.periodSeconds: Invalid value: -3: must be greater than or equal to 0",
         "spec.template.spec.containers[0].readinessProbe.failureThreshold: Invalid value: -4: must be greater than or equal to 0",
-        "spec.template.spec.containers[0].ports[0].containerPort: Invalid value: 0: must be between 1 and 65535, inclusive",
+        "spec.template.spec.containers[0].ports[0].containerPort: Required value",
     ] {
         assert!(out.contains(cause), "{cause} missing from {out}");
     }

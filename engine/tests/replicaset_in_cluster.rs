@@ -39,11 +39,12 @@ fn replicaset(replicas: i64, image: &str) -> ReplicaSet {
 #[test]
 fn creates_that_fail_stop_after_the_first_slow_start_batch_with_a_failed_create_event() {
     let mut c = Cluster::with_default_nodes(1);
-    // A template the Pod validation refuses (no image): every create fails.
+    // A template the Pod validation refuses (an image with a leading blank, which
+    // a template may keep and a Pod may not): every create fails.
     c.submit(
         &kubectl(),
         Request::Create {
-            object: Object::ReplicaSet(Box::new(replicaset(8, ""))),
+            object: Object::ReplicaSet(Box::new(replicaset(8, " busybox"))),
             event: None,
         },
     )
@@ -69,7 +70,7 @@ fn creates_that_fail_stop_after_the_first_slow_start_batch_with_a_failed_create_
     );
     assert!(
         ev.message
-            .ends_with("is invalid: spec.containers[0].image: Required value"),
+            .ends_with("is invalid: spec.containers[0].image: Invalid value: \" busybox\": must not have leading or trailing whitespace"),
         "{}",
         ev.message
     );
@@ -135,7 +136,7 @@ fn a_replica_set_that_cannot_create_pods_retries_with_a_doubling_back_off() {
     c.submit(
         &kubectl(),
         Request::Create {
-            object: Object::ReplicaSet(Box::new(replicaset(3, ""))),
+            object: Object::ReplicaSet(Box::new(replicaset(3, " busybox"))),
             event: None,
         },
     )

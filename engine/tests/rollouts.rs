@@ -450,8 +450,8 @@ fn the_gitops_sync_undoes_a_manual_deployment_scale_under_its_own_name() {
 #[test]
 fn pods_that_cannot_be_created_surface_as_replica_failure_on_the_replicaset_and_deployment() {
     let mut c = Cluster::with_default_nodes(1);
-    // The Deployment is valid; the Pods it stamps out are not (no image).
-    apply(&mut c, &deployment_yaml("web", 2, "", "{}"));
+    // The Deployment is valid; the Pods it stamps out are not (a blank-edged image).
+    apply(&mut c, &deployment_yaml("web", 2, " web:1", "{}"));
     c.advance(5_000);
     let rs = rss(&c, "web")[0].clone();
     let f = get_condition(&rs.status.conditions, "ReplicaFailure")
@@ -462,7 +462,7 @@ fn pods_that_cannot_be_created_surface_as_replica_failure_on_the_replicaset_and_
     );
     assert!(
         f.message
-            .ends_with("is invalid: spec.containers[0].image: Required value"),
+            .ends_with("is invalid: spec.containers[0].image: Invalid value: \" web:1\": must not have leading or trailing whitespace"),
         "{}",
         f.message
     );

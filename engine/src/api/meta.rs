@@ -80,12 +80,16 @@ impl ObjectMeta {
 #[serde(rename_all = "camelCase")]
 pub struct OwnerReference {
     /// API version of the owner, e.g. `apps/v1`.
+    #[serde(default)]
     pub api_version: String,
     /// Kind of the owner, e.g. `ReplicaSet`.
+    #[serde(default)]
     pub kind: String,
     /// Name of the owner.
+    #[serde(default)]
     pub name: String,
     /// Uid of the owner: the reference is to this incarnation only.
+    #[serde(default)]
     pub uid: String,
     /// True for the managing controller.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,8 +104,10 @@ pub struct OwnerReference {
 #[serde(rename_all = "camelCase")]
 pub struct LabelSelectorRequirement {
     /// Label key.
+    #[serde(default)]
     pub key: String,
     /// `In`, `NotIn`, `Exists` or `DoesNotExist`.
+    #[serde(default)]
     pub operator: String,
     /// Values for `In` / `NotIn`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -179,8 +185,10 @@ impl LabelSelector {
 pub struct Condition {
     /// Condition type, e.g. `Ready`.
     #[serde(rename = "type")]
+    #[serde(default)]
     pub type_: String,
     /// `True`, `False` or `Unknown`.
+    #[serde(default)]
     pub status: String,
     /// Last time this condition was probed or heartbeated (Node conditions only).
     #[serde(default, skip_serializing_if = "Option::is_none")]

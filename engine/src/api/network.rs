@@ -220,6 +220,7 @@ pub struct EndpointSlice {
 #[serde(rename_all = "camelCase")]
 pub struct EndpointAddress {
     /// The Pod's IP.
+    #[serde(default)]
     pub ip: String,
     /// The Pod's hostname under the Service's subdomain.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -240,6 +241,7 @@ pub struct V1EndpointPort {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
     /// The Pods' port number.
+    #[serde(default)]
     pub port: i64,
     /// TCP, UDP or SCTP.
     #[serde(default, skip_serializing_if = "String::is_empty")]

@@ -81,8 +81,10 @@ pub struct Subject {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub api_group: String,
     /// `User`, `Group` or `ServiceAccount`.
+    #[serde(default)]
     pub kind: String,
     /// The name.
+    #[serde(default)]
     pub name: String,
     /// For a ServiceAccount: its namespace.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -97,8 +99,10 @@ pub struct RoleRef {
     #[serde(default)]
     pub api_group: String,
     /// `Role` or `ClusterRole`.
+    #[serde(default)]
     pub kind: String,
     /// The role's name.
+    #[serde(default)]
     pub name: String,
 }
 
@@ -110,6 +114,7 @@ pub struct RoleBinding {
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// The role granted.
+    #[serde(default)]
     pub role_ref: RoleRef,
     /// Who it is granted to.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -124,6 +129,7 @@ pub struct ClusterRoleBinding {
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// The role granted.
+    #[serde(default)]
     pub role_ref: RoleRef,
     /// Who it is granted to.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -47,11 +47,13 @@ impl Toleration {
 #[serde(rename_all = "camelCase")]
 pub struct Taint {
     /// Taint key.
+    #[serde(default)]
     pub key: String,
     /// Optional value.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub value: String,
     /// `NoSchedule`, `PreferNoSchedule` or `NoExecute`.
+    #[serde(default)]
     pub effect: String,
     /// When a NoExecute taint was added (set by the node lifecycle controller).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -77,8 +79,10 @@ impl std::fmt::Display for Taint {
 #[serde(rename_all = "camelCase")]
 pub struct NodeSelectorRequirement {
     /// Label key.
+    #[serde(default)]
     pub key: String,
     /// Operator.
+    #[serde(default)]
     pub operator: String,
     /// Values (one integer for Gt / Lt).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -167,8 +171,10 @@ pub struct NodeSelector {
 #[serde(rename_all = "camelCase")]
 pub struct PreferredSchedulingTerm {
     /// 1–100.
+    #[serde(default)]
     pub weight: i64,
     /// The term.
+    #[serde(default)]
     pub preference: NodeSelectorTerm,
 }
 
@@ -206,6 +212,7 @@ pub struct PodAffinityTerm {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namespace_selector: Option<LabelSelector>,
     /// Node label whose value defines a domain (`kubernetes.io/hostname`, a zone...).
+    #[serde(default)]
     pub topology_key: String,
     /// Unmodelled fields (`matchLabelKeys`, `mismatchLabelKeys`), kept as written.
     #[serde(flatten, deserialize_with = "super::extra::pod_affinity_term")]
@@ -217,8 +224,10 @@ pub struct PodAffinityTerm {
 #[serde(rename_all = "camelCase")]
 pub struct WeightedPodAffinityTerm {
     /// 1–100.
+    #[serde(default)]
     pub weight: i64,
     /// The term.
+    #[serde(default)]
     pub pod_affinity_term: PodAffinityTerm,
 }
 
@@ -262,10 +271,13 @@ pub struct Affinity {
 #[serde(rename_all = "camelCase")]
 pub struct TopologySpreadConstraint {
     /// Largest allowed difference between a domain's matching Pods and the minimum.
+    #[serde(default)]
     pub max_skew: i64,
     /// Node label whose value defines a domain.
+    #[serde(default)]
     pub topology_key: String,
     /// `DoNotSchedule` (filter) or `ScheduleAnyway` (score).
+    #[serde(default)]
     pub when_unsatisfiable: String,
     /// Which Pods count.
     #[serde(default, skip_serializing_if = "Option::is_none")]

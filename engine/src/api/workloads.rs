@@ -43,6 +43,13 @@ pub enum IntOrString {
     String(String),
 }
 
+/// Go's zero value: the integer 0 (a probe's missing `port`).
+impl Default for IntOrString {
+    fn default() -> Self {
+        IntOrString::Int(0)
+    }
+}
+
 impl IntOrString {
     /// `intstr.GetScaledValueFromIntOrPercent`: resolve against `total`, rounding up or
     /// down as asked. `None` for a malformed string.
@@ -296,12 +303,16 @@ pub struct PodDisruptionBudgetStatus {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub observed_generation: i64,
     /// Evictions the budget allows now.
+    #[serde(default)]
     pub disruptions_allowed: i64,
     /// Ready Pods it selects.
+    #[serde(default)]
     pub current_healthy: i64,
     /// Ready Pods it requires.
+    #[serde(default)]
     pub desired_healthy: i64,
     /// Pods it expects (from their controllers' scale).
+    #[serde(default)]
     pub expected_pods: i64,
     /// DisruptionAllowed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -332,6 +343,7 @@ pub struct PriorityClass {
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// The priority (higher schedules first and may preempt lower).
+    #[serde(default)]
     pub value: i64,
     /// Pods without a class get this one's value.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -378,6 +390,7 @@ impl Default for ReplicaSetSpec {
 #[serde(rename_all = "camelCase")]
 pub struct ReplicaSetStatus {
     /// Active Pods (not terminating, not terminal).
+    #[serde(default)]
     pub replicas: i64,
     /// Pods whose labels match the template labels.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -498,12 +511,16 @@ impl Default for DaemonSetSpec {
 #[serde(rename_all = "camelCase")]
 pub struct DaemonSetStatus {
     /// Nodes running at least one daemon Pod that should.
+    #[serde(default)]
     pub current_number_scheduled: i64,
     /// Nodes running a daemon Pod that should not.
+    #[serde(default)]
     pub number_misscheduled: i64,
     /// Nodes that should run the daemon Pod.
+    #[serde(default)]
     pub desired_number_scheduled: i64,
     /// Nodes whose daemon Pod is Ready.
+    #[serde(default)]
     pub number_ready: i64,
     /// The generation this status describes.
     #[serde(default, skip_serializing_if = "is_zero")]

@@ -81,6 +81,67 @@ fn needs_node_ports(svc: &Service) -> bool {
     }
 }
 
+/// `serviceutil.ExternallyAccessible`.
+fn externally_accessible(svc: &Service) -> bool {
+    matches!(svc.spec.type_.as_str(), "NodePort" | "LoadBalancer")
+        || (svc.spec.type_ == "ClusterIP" && !svc.spec.external_ips.is_empty())
+}
+
+/// `dropTypeDependentFields` (the Service strategy's `PrepareForUpdate`, before
+/// validation): a type change wipes what the old type needed and the new one does not,
+/// where the request left it as it was — so `kubectl patch -p '{"spec":{"type":
+/// "ClusterIP"}}'` on a NodePort Service drops its node ports (freed after the write)
+/// instead of being refused for them. A value the user changed is kept, for
+/// validation to judge.
+pub(super) fn drop_type_dependent_fields(svc: &mut Service, old: &Service) {
+    let spec = &mut svc.spec;
+    let needs_cluster_ip = |t: &str| t != "ExternalName";
+    if needs_cluster_ip(&old.spec.type_) && !needs_cluster_ip(&spec.type_) {
+        if spec.cluster_ip == old.spec.cluster_ip && spec.cluster_ips == old.spec.cluster_ips {
+            spec.cluster_ip.clear();
+            spec.cluster_ips.clear();
+        }
+        if spec.ip_families == old.spec.ip_families {
+            spec.ip_families.clear();
+        }
+        if spec.ip_family_policy == old.spec.ip_family_policy {
+            spec.ip_family_policy.clear();
+        }
+    }
+    let needs_node_port = |t: &str| t == "NodePort" || t == "LoadBalancer";
+    // sameNodePorts: no node port that the old Service did not have.
+    let same_node_ports = spec
+        .ports
+        .iter()
+        .all(|p| p.node_port == 0 || old.spec.ports.iter().any(|o| o.node_port == p.node_port));
+    if needs_node_port(&old.spec.type_) && !needs_node_port(&spec.type_) && same_node_ports {
+        for p in &mut spec.ports {
+            p.node_port = 0;
+        }
+    }
+    let needs_hc =
+        |s: &ServiceSpec| s.type_ == "LoadBalancer" && s.external_traffic_policy == "Local";
+    if needs_hc(&old.spec)
+        && !needs_hc(spec)
+        && spec.extra.get("healthCheckNodePort") == old.spec.extra.get("healthCheckNodePort")
+    {
+        spec.extra.remove("healthCheckNodePort");
+    }
+    if old.spec.type_ == "LoadBalancer" && spec.type_ != "LoadBalancer" {
+        for field in ["allocateLoadBalancerNodePorts", "loadBalancerClass"] {
+            if spec.extra.get(field) == old.spec.extra.get(field) {
+                spec.extra.remove(field);
+            }
+        }
+    }
+    if externally_accessible(old)
+        && !externally_accessible(svc)
+        && svc.spec.external_traffic_policy == old.spec.external_traffic_policy
+    {
+        svc.spec.external_traffic_policy.clear();
+    }
+}
+
 fn invalid(svc: &Service, causes: Vec<String>) -> ApiError {
     ApiError::invalid(Kind::Service, &svc.metadata.name, &causes)
 }

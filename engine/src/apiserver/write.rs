@@ -324,6 +324,9 @@ impl Store {
         Self::check_rv(current, &obj)?;
         // Defaulting runs on every write, as the API server decodes every request.
         admission::admit_create(&mut obj);
+        if let (Object::Service(svc), Object::Service(old)) = (&mut obj, current) {
+            services::drop_type_dependent_fields(svc, old);
+        }
         validation::validate(&obj, Some(current))?;
         let warnings = self.admit_pod_security(&obj, Some(current), self.collect_warnings)?;
         if let (Object::Service(svc), Object::Service(old)) = (&mut obj, current) {
@@ -362,6 +365,12 @@ impl Store {
             (Object::PersistentVolume(n), Object::PersistentVolume(c)) => {
                 n.status = c.status.clone()
             }
+            // dropTypeDependentFields: a Service that is no longer a LoadBalancer has
+            // no load-balancer status.
+            (Object::Service(n), Object::Service(c)) if n.spec.type_ == "LoadBalancer" => {
+                n.status = c.status.clone()
+            }
+            (Object::Service(n), Object::Service(_)) => n.status = Default::default(),
             _ => {}
         }
         let meta = obj.meta_mut();

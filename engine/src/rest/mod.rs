@@ -225,7 +225,7 @@ pub fn status_of(e: &ApiError, kind: Option<Kind>, name: &str) -> Value {
         let mut d = json!({});
         // "field: message" causes of an Invalid message, as `field.ErrorList` gives them.
         let invalid = || {
-            let causes: Vec<Value> = invalid_causes(&e.message)
+            let causes: Vec<Value> = invalid_causes(e)
                 .into_iter()
                 .map(|c| match c.split_once(": ") {
                     Some((field, msg)) => json!({
@@ -288,14 +288,24 @@ pub fn status_of(e: &ApiError, kind: Option<Kind>, name: &str) -> Value {
     s
 }
 
-/// The causes of an `Invalid` message `KIND "name" is invalid: a` or `…: [a, b]`.
-fn invalid_causes(message: &str) -> Vec<String> {
-    let Some((_, detail)) = message.split_once(" is invalid: ") else {
-        return vec![message.to_string()];
+/// The causes of an `Invalid` error, whole: from kubectl's list (`The KIND "name" is
+/// invalid: \n* a\n* b`), since a cause may itself hold ", " (the label-name rule's
+/// message does), so the server's `[a, b]` cannot be split back apart.
+fn invalid_causes(e: &ApiError) -> Vec<String> {
+    let text = e.kubectl_message.as_deref().unwrap_or(&e.message);
+    let Some((_, detail)) = text.split_once(" is invalid: ") else {
+        return vec![text.to_string()];
     };
+    if detail.is_empty() || detail.starts_with("\n* ") {
+        return detail
+            .split("\n* ")
+            .filter(|c| !c.is_empty())
+            .map(str::to_string)
+            .collect();
+    }
     match detail.strip_prefix('[').and_then(|d| d.strip_suffix(']')) {
-        Some(list) => list.split(", ").map(str::to_string).collect(),
-        None => vec![detail.to_string()],
+        Some(list) if e.kubectl_message.is_none() => list.split(", ").map(str::to_string).collect(),
+        _ => vec![detail.to_string()],
     }
 }
 

@@ -66,6 +66,22 @@ fn fields_of(name: &str) -> Option<Fields> {
     MESSAGES.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
 }
 
+/// Non-pointer integer fields whose JSON tag is `omitempty`: protobuf writes their 0,
+/// Go's JSON leaves it out. (A pointer's 0 — `replicas: 0`, `backoffLimit: 0` — is a
+/// choice, and fields without `omitempty` read back as the same 0.)
+const OMITTED_ZERO_INTS: &[&str] = &[
+    "healthCheckNodePort",
+    "nodePort",
+    "hostPort",
+    "minReadySeconds",
+    "initialDelaySeconds",
+    "periodSeconds",
+    "successThreshold",
+    "failureThreshold",
+    "generation",
+    "number",
+];
+
 /// The bool fields that are pointers (`*bool`) in the Go types: false there differs
 /// from unset (`automountServiceAccountToken: false` turns the token off).
 const POINTER_BOOLS: &[&str] = &[
@@ -217,6 +233,9 @@ fn scalar(
 ) -> Result<Option<Value>, String> {
     Ok(match (type_, raw) {
         (_, Raw::Fixed) => None,
+        // Likewise a non-pointer `omitempty` integer: a Service's unset
+        // healthCheckNodePort is not `healthCheckNodePort: 0` in its JSON.
+        ("int", Raw::Varint(0)) if OMITTED_ZERO_INTS.contains(&json_name) => None,
         ("int", Raw::Varint(v)) => Some(json!(v as i64)),
         // A non-pointer bool is written even when false, where Go's JSON leaves it
         // out (`omitempty`); a pointer's false is a choice and is kept.

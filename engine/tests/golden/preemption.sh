@@ -21,7 +21,7 @@ spec:
         app: batch
     spec:
       containers:
-      - name: batch
+      - name: busybox
         image: busybox:1.36
         resources:
           requests:

@@ -33,8 +33,10 @@ pub struct NodeSpec {
 pub struct NodeAddress {
     /// `InternalIP`, `Hostname`.
     #[serde(rename = "type")]
+    #[serde(default)]
     pub type_: String,
     /// The address.
+    #[serde(default)]
     pub address: String,
 }
 
@@ -117,6 +119,7 @@ pub struct NodeStatus {
 #[serde(rename_all = "camelCase")]
 pub struct AttachedVolume {
     /// The volume's unique name (`kubernetes.io/csi/<driver>^<handle>`).
+    #[serde(default)]
     pub name: String,
     /// Where it shows up on the node (empty for a CSI volume).
     #[serde(default)]

@@ -30,6 +30,7 @@ pub struct ResourceRequirements {
 #[serde(rename_all = "camelCase")]
 pub struct ContainerPort {
     /// Port the container listens on.
+    #[serde(default)]
     pub container_port: i64,
     /// Port reserved on the node (NodePorts filter).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -53,6 +54,7 @@ pub struct HttpGetAction {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub path: String,
     /// Port number or name.
+    #[serde(default)]
     pub port: crate::api::IntOrString,
     /// `HTTP` (the default) or `HTTPS`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -67,6 +69,7 @@ pub struct HttpGetAction {
 #[serde(rename_all = "camelCase")]
 pub struct TcpSocketAction {
     /// Port number or name.
+    #[serde(default)]
     pub port: crate::api::IntOrString,
     /// Unmodelled fields (`host`), kept as written.
     #[serde(flatten, deserialize_with = "extra::tcp_socket")]
@@ -144,6 +147,7 @@ impl Probe {
 #[serde(rename_all = "camelCase")]
 pub struct Container {
     /// Container name, unique in the Pod.
+    #[serde(default)]
     pub name: String,
     /// Image reference, e.g. `nginx:1.27`.
     #[serde(default)]
@@ -358,6 +362,7 @@ pub struct ContainerStateRunning {
 #[serde(rename_all = "camelCase")]
 pub struct ContainerStateTerminated {
     /// Process exit code.
+    #[serde(default)]
     pub exit_code: i64,
     /// `Completed`, `Error`, `OOMKilled`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -390,6 +395,7 @@ pub struct ContainerState {
 #[serde(rename_all = "camelCase")]
 pub struct ContainerStatus {
     /// Container name.
+    #[serde(default)]
     pub name: String,
     /// Current state.
     #[serde(default)]
@@ -398,10 +404,13 @@ pub struct ContainerStatus {
     #[serde(default, skip_serializing_if = "is_default_state")]
     pub last_state: ContainerState,
     /// Readiness (probe result; true once started when there is no readiness probe).
+    #[serde(default)]
     pub ready: bool,
     /// Restarts in this Pod (same UID).
+    #[serde(default)]
     pub restart_count: i64,
     /// Image reference.
+    #[serde(default)]
     pub image: String,
     /// Resolved image, e.g. `docker.io/library/nginx@sha256:…`.
     #[serde(rename = "imageID", default)]

@@ -3,8 +3,9 @@
 //! (`ValidatePositiveIntOrPercent`, `IsNotMoreThan100Percent`) the policy group
 //! borrows from it as upstream does.
 
-use super::core::{validate_claim_spec, validate_pod_spec_numbers, validate_scheduling};
+use super::core::validate_claim_spec;
 use super::meta::{go_map, go_selector, nonnegative, validate_selector_operators};
+use super::pod_spec::{validate_containers, validate_pod_spec_numbers, validate_scheduling};
 use crate::api::*;
 
 /// The template rules the replicated kinds share (`ValidatePodTemplateSpecForReplicaSet`
@@ -33,9 +34,7 @@ pub(super) fn validate_template(
             go_map(&template.metadata.labels)
         ));
     }
-    if template.spec.containers.is_empty() {
-        causes.push("spec.template.spec.containers: Required value".into());
-    }
+    validate_containers(causes, "spec.template.spec", &template.spec);
     if !template.spec.restart_policy.is_empty() && template.spec.restart_policy != "Always" {
         causes.push(format!(
             "spec.template.spec.restartPolicy: Unsupported value: \"{}\": supported values: \"Always\"",
@@ -229,9 +228,7 @@ pub(super) fn validate_stateful_set(
         ));
     }
     validate_selector_operators(causes, &s.selector);
-    if s.template.spec.containers.is_empty() {
-        causes.push("spec.template.spec.containers: Required value".into());
-    }
+    validate_containers(causes, "spec.template.spec", &s.template.spec);
     if !s.template.spec.restart_policy.is_empty() && s.template.spec.restart_policy != "Always" {
         causes.push(format!(
             "spec.template.spec.restartPolicy: Unsupported value: \"{}\": supported values: \"Always\"",

@@ -1,8 +1,8 @@
 //! The batch API group (`pkg/apis/batch/validation/validation.go`): Jobs and
 //! CronJobs (whose job template is a Job spec).
 
-use super::core::{validate_pod_spec_numbers, validate_scheduling};
 use super::meta::{go_map, go_selector, nonnegative};
+use super::pod_spec::{validate_containers, validate_pod_spec_numbers, validate_scheduling};
 use crate::api::*;
 
 /// `ValidateJob` and, on update, `ValidateJobSpecUpdate`.
@@ -119,16 +119,7 @@ fn validate_job_spec(causes: &mut Vec<String>, at: &str, spec: &JobSpec) {
         }
     }
     let t = &spec.template.spec;
-    if t.containers.is_empty() {
-        causes.push(format!("{at}.template.spec.containers: Required value"));
-    }
-    for (i, c) in t.containers.iter().enumerate() {
-        if c.image.is_empty() {
-            causes.push(format!(
-                "{at}.template.spec.containers[{i}].image: Required value"
-            ));
-        }
-    }
+    validate_containers(causes, &format!("{at}.template.spec"), t);
     // Defaulting turned an unset restart policy into Always, so upstream checks both.
     let policy = t.restart_policy.as_str();
     if policy.is_empty() || policy == "Always" {

@@ -1,152 +1,35 @@
-//! The core API group (`pkg/apis/core/validation/validation.go`): Pods and pod specs
-//! (ports, probes, scheduling directives), Services, PersistentVolumeClaims and
-//! PersistentVolumes. LimitRange's own checks live with its admission plugin
+//! The core API group (`pkg/apis/core/validation/validation.go`): Pods (their specs'
+//! rules are `pod_spec`'s, shared with every template), Services,
+//! PersistentVolumeClaims and PersistentVolumes. LimitRange's own checks live with its admission plugin
 //! (`limit_ranger.rs`).
 
-use super::meta::nonnegative;
 use super::names::{
     dns1123_label_errors, label_value_errors, port_name_errors, qualified_name_errors,
 };
+use super::pod_spec::{quote, validate_containers, validate_pod_spec_numbers, validate_scheduling};
 use crate::api::*;
 
 /// `ValidatePodCreate`'s spec rules the simulation models: containers with images,
 /// scheduling directives and numbers.
 pub(super) fn validate_pod(causes: &mut Vec<String>, p: &Pod) {
-    if p.spec.containers.is_empty() {
-        causes.push("spec.containers: Required value".into());
-    }
-    for (i, c) in p.spec.containers.iter().enumerate() {
-        if c.image.is_empty() {
-            causes.push(format!("spec.containers[{i}].image: Required value"));
+    validate_containers(causes, "spec", &p.spec);
+    // validateContainersOnlyForPod: a template may keep a blank-edged image (some
+    // tools use " " as a placeholder), a Pod may not.
+    for (list, containers) in [
+        ("containers", &p.spec.containers),
+        ("initContainers", &p.spec.init_containers),
+    ] {
+        for (i, c) in containers.iter().enumerate() {
+            if c.image.trim() != c.image {
+                causes.push(format!(
+                    "spec.{list}[{i}].image: Invalid value: {}: must not have leading or trailing whitespace",
+                    quote(&c.image)
+                ));
+            }
         }
     }
     validate_scheduling(causes, "spec", &p.spec);
     validate_pod_spec_numbers(causes, "spec", &p.spec);
-}
-
-/// The integer rules of a pod spec (`pkg/apis/core/validation`): `validateProbe`'s
-/// non-negative fields, `validateContainerPorts`' port range, `activeDeadlineSeconds`
-/// in 1..MaxInt32. `at` is `spec` or `spec.template.spec`.
-pub(super) fn validate_pod_spec_numbers(causes: &mut Vec<String>, at: &str, spec: &PodSpec) {
-    for (list, containers) in [
-        ("containers", &spec.containers),
-        ("initContainers", &spec.init_containers),
-    ] {
-        for (i, c) in containers.iter().enumerate() {
-            let p = format!("{at}.{list}[{i}]");
-            for (j, port) in c.ports.iter().enumerate() {
-                if !(1..=65535).contains(&port.container_port) {
-                    causes.push(format!(
-                        "{p}.ports[{j}].containerPort: Invalid value: {}: must be between 1 and 65535, inclusive",
-                        port.container_port
-                    ));
-                }
-                // 0 means "no host port".
-                if port.host_port != 0 && !(1..=65535).contains(&port.host_port) {
-                    causes.push(format!(
-                        "{p}.ports[{j}].hostPort: Invalid value: {}: must be between 1 and 65535, inclusive",
-                        port.host_port
-                    ));
-                }
-            }
-            for (name, probe) in [
-                ("livenessProbe", &c.liveness_probe),
-                ("readinessProbe", &c.readiness_probe),
-                ("startupProbe", &c.startup_probe),
-            ] {
-                let Some(probe) = probe else { continue };
-                for (field, value) in probe_counts(probe) {
-                    nonnegative(causes, &format!("{p}.{name}.{field}"), value);
-                }
-            }
-        }
-    }
-    if let Some(v) = spec.extra.get("activeDeadlineSeconds") {
-        // Kept as written (the simulation does not act on it), so any JSON value.
-        let ok = v
-            .as_i64()
-            .is_some_and(|n| (1..=i64::from(i32::MAX)).contains(&n));
-        if !ok {
-            causes.push(format!(
-                "{at}.activeDeadlineSeconds: Invalid value: {v}: must be between 1 and 2147483647, inclusive"
-            ));
-        }
-    }
-}
-
-/// A probe's counts and durations by their JSON names: both the int32 decode check
-/// and validation's `must be greater than or equal to 0` read them.
-pub(super) fn probe_counts(probe: &Probe) -> [(&'static str, i64); 5] {
-    [
-        ("initialDelaySeconds", probe.initial_delay_seconds),
-        ("timeoutSeconds", probe.timeout_seconds),
-        ("periodSeconds", probe.period_seconds),
-        ("successThreshold", probe.success_threshold),
-        ("failureThreshold", probe.failure_threshold),
-    ]
-}
-
-/// Topology spread constraints and pod (anti-)affinity terms
-/// (`ValidateTopologySpreadConstraints`, `validatePodAffinityTerm`,
-/// `validateWeightedPodAffinityTerm`); `at` is `spec` or `spec.template.spec`.
-pub(super) fn validate_scheduling(causes: &mut Vec<String>, at: &str, spec: &PodSpec) {
-    for (i, c) in spec.topology_spread_constraints.iter().enumerate() {
-        let p = format!("{at}.topologySpreadConstraints[{i}]");
-        if c.max_skew <= 0 {
-            causes.push(format!(
-                "{p}.maxSkew: Invalid value: {}: must be greater than zero",
-                c.max_skew
-            ));
-        }
-        if c.topology_key.is_empty() {
-            causes.push(format!("{p}.topologyKey: Required value: can not be empty"));
-        }
-        if c.when_unsatisfiable != "DoNotSchedule" && c.when_unsatisfiable != "ScheduleAnyway" {
-            causes.push(format!(
-                "{p}.whenUnsatisfiable: Unsupported value: \"{}\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"",
-                c.when_unsatisfiable
-            ));
-        }
-    }
-    let Some(a) = &spec.affinity else { return };
-    for (field, aff) in [
-        ("podAffinity", &a.pod_affinity),
-        ("podAntiAffinity", &a.pod_anti_affinity),
-    ] {
-        let Some(aff) = aff else { continue };
-        let p = format!("{at}.affinity.{field}");
-        for (i, t) in aff.required.iter().enumerate() {
-            if t.topology_key.is_empty() {
-                causes.push(format!(
-                    "{p}.requiredDuringSchedulingIgnoredDuringExecution[{i}].topologyKey: Required value: can not be empty"
-                ));
-            }
-        }
-        for (i, t) in aff.preferred.iter().enumerate() {
-            let q = format!("{p}.preferredDuringSchedulingIgnoredDuringExecution[{i}]");
-            if !(1..=100).contains(&t.weight) {
-                causes.push(format!(
-                    "{q}.weight: Invalid value: {}: must be in the range 1-100",
-                    t.weight
-                ));
-            }
-            if t.pod_affinity_term.topology_key.is_empty() {
-                causes.push(format!(
-                    "{q}.podAffinityTerm.topologyKey: Required value: can not be empty"
-                ));
-            }
-        }
-    }
-    if let Some(n) = &a.node_affinity {
-        for (i, t) in n.preferred.iter().enumerate() {
-            if !(1..=100).contains(&t.weight) {
-                causes.push(format!(
-                    "{at}.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[{i}].weight: Invalid value: {}: must be in the range 1-100",
-                    t.weight
-                ));
-            }
-        }
-    }
 }
 
 /// `ValidateService` on create, with `ValidateServiceUpdate`'s clusterIP rule on update.
@@ -166,7 +49,6 @@ pub(super) fn validate_service_object(
 /// (`pkg/apis/core/validation/validation.go`), for the fields the simulation models.
 fn validate_service(causes: &mut Vec<String>, svc: &Service, old: Option<&Service>) {
     let spec = &svc.spec;
-    let quote = |s: &str| serde_json::Value::String(s.to_string()).to_string();
     let headless = svc.is_headless();
     if spec.ports.is_empty() && !headless && spec.type_ != "ExternalName" {
         causes.push("spec.ports: Required value".into());

@@ -4,7 +4,7 @@
 //! (encoding/json's `UnmarshalTypeError`).
 
 use super::super::ApiError;
-use super::core::probe_counts;
+use super::pod_spec::probe_counts;
 use crate::api::*;
 
 /// Quantities that do not parse are refused when the request is decoded (400), before

@@ -34,8 +34,9 @@ pub(super) fn validate_name(causes: &mut Vec<String>, obj: &Object) {
     }
 }
 
-/// `ValidateLabels` and `ValidateAnnotations` of ObjectMeta: label keys are qualified
-/// names and values valid label values; annotation keys (lower-cased) qualified names.
+/// `ValidateLabels`, `ValidateAnnotations` and `ValidateOwnerReferences` of ObjectMeta:
+/// label keys are qualified names and values valid label values; annotation keys
+/// (lower-cased) qualified names; owner references name their owner fully.
 pub(super) fn validate_meta_maps(causes: &mut Vec<String>, m: &ObjectMeta) {
     let quote = |s: &str| serde_json::Value::String(s.to_string()).to_string();
     for (k, v) in &m.labels {
@@ -58,6 +59,34 @@ pub(super) fn validate_meta_maps(causes: &mut Vec<String>, m: &ObjectMeta) {
                 "metadata.annotations: Invalid value: {}: {msg}",
                 quote(k)
             ));
+        }
+    }
+    // ValidateOwnerReferences (validateOwnerReference): every part named, the path
+    // without an index as upstream writes it.
+    for r in &m.owner_references {
+        let at = "metadata.ownerReferences";
+        // schema.ParseGroupVersion: `v1`, `apps/v1`; anything else has no version.
+        let version = match r.api_version.split('/').collect::<Vec<_>>().as_slice() {
+            [v] | [_, v] => *v,
+            _ => "",
+        };
+        for (field, value, empty) in [
+            ("apiVersion", &r.api_version, version.is_empty()),
+            ("kind", &r.kind, r.kind.is_empty()),
+            ("name", &r.name, r.name.is_empty()),
+            ("uid", &r.uid, r.uid.is_empty()),
+        ] {
+            if empty {
+                let what = if field == "apiVersion" {
+                    "version"
+                } else {
+                    field
+                };
+                causes.push(format!(
+                    "{at}.{field}: Invalid value: {}: {what} must not be empty",
+                    quote(value)
+                ));
+            }
         }
     }
 }

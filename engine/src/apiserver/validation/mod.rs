@@ -15,6 +15,7 @@ mod decoding;
 mod meta;
 mod names;
 mod networking;
+mod pod_spec;
 mod policy;
 mod rbac;
 mod scheduling;

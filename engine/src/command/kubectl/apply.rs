@@ -7,6 +7,7 @@
 use super::create::common::*;
 use super::util::{api, key_for, namespace, NS, R};
 use crate::api::*;
+use crate::apiserver::patch::PatchType;
 use crate::apiserver::ObjKey;
 use crate::cluster::Cluster;
 use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec, Parsed};
@@ -108,9 +109,6 @@ pub(super) fn apply(
             }
         }
         let mut obj = doc.object;
-        // The manifest's resourceVersion, if it names one, goes into the patch: the
-        // API server takes it as a precondition.
-        let manifest_rv = obj.meta().resource_version.clone();
         strip_server_fields(&mut obj);
         if obj.kind().namespaced() && obj.meta().namespace.is_empty() {
             obj.meta_mut().namespace = ns.clone();
@@ -139,12 +137,16 @@ pub(super) fn apply(
             }
             continue;
         };
-        let mut merged = merge_into_live(&live, &obj);
-        // modified: the manifest as sent, with its new annotation.
+        // modified (GetModifiedConfiguration): the manifest with the namespace the
+        // resource builder set, and its new annotation.
         let mut modified = doc.source.clone();
         if let Some(m) = modified.as_object_mut() {
             let meta = m.entry("metadata").or_insert_with(|| serde_json::json!({}));
             if let Some(meta) = meta.as_object_mut() {
+                let ns = obj_ns(kind, &key);
+                if !ns.is_empty() {
+                    meta.insert("namespace".into(), ns.into());
+                }
                 let ann = meta
                     .entry("annotations")
                     .or_insert_with(|| serde_json::json!({}));
@@ -156,31 +158,36 @@ pub(super) fn apply(
                 }
             }
         }
-        let stale = !manifest_rv.is_empty() && manifest_rv != live.meta().resource_version;
-        if merged == live && !stale {
+        // patcher.Patch warns of an object no apply wrote, then patches it anyway.
+        if !live.meta().annotations.contains_key(LAST_APPLIED) {
+            out.push_str(&format!(
+                "Warning: resource {}/{} is missing the {LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n",
+                kind.qualified_resource(),
+                key.name
+            ));
+        }
+        // The three-way patch (patcher.Patch): what the manifest changes, and what the
+        // last apply set and the manifest dropped. Fields other writers set (a `kubectl
+        // set resources` limit, the Deployment controller's annotations, a Pod's node)
+        // are in neither, so they stay. The manifest's resourceVersion, when it is not
+        // the live one, is part of the patch: the API server takes it as a precondition.
+        let original = live
+            .meta()
+            .annotations
+            .get(LAST_APPLIED)
+            .and_then(|a| serde_json::from_str::<serde_json::Value>(a).ok());
+        let patch =
+            super::three_way::three_way_patch(original.as_ref(), &modified, &live.to_json());
+        // apply.go: an empty patch is `unchanged`, and is not sent.
+        if patch.as_object().is_none_or(|m| m.is_empty()) {
             out.push_str(&format!("{name} {}\n", applied(&p, "unchanged")));
             continue;
         }
-        if stale {
-            // The patch carries the manifest's resourceVersion: a precondition that
-            // no longer holds (kubectl's five retries each get the same answer).
-            merged.meta_mut().resource_version = manifest_rv;
-        }
-        match k.patch(c, "", merged) {
+        match k.patch_doc(c, kind, &key, "", PatchType::Strategic, patch.clone()) {
             Ok(_) => out.push_str(&format!("{name} {}\n", applied(&p, "configured"))),
             Err(e) => {
                 // apply.go: `applying patch:\n%s\nto:\n%v\nfor:` around the patcher's
                 // own `error when patching`.
-                let original = live
-                    .meta()
-                    .annotations
-                    .get(LAST_APPLIED)
-                    .and_then(|a| serde_json::from_str::<serde_json::Value>(a).ok());
-                let patch = super::three_way::three_way_patch(
-                    original.as_ref(),
-                    &modified,
-                    &live.to_json(),
-                );
                 let source = source_name(&p);
                 errors.push(Failure::api(e, &source, "patching").within(
                     &source,
@@ -293,38 +300,4 @@ fn last_applied(source: &serde_json::Value, namespace: &str) -> String {
         o.remove("status");
     }
     format!("{}\n", applied)
-}
-
-/// Client-side apply, simplified: the manifest's spec, labels and annotations replace
-/// the live ones; everything the server owns stays (a Pod's node, the Deployment
-/// controller's annotations), and admission's defaults fill in what the manifest left
-/// out, so an unchanged manifest compares equal to the live object.
-fn merge_into_live(live: &Object, obj: &Object) -> Object {
-    let mut merged = live.clone();
-    {
-        let m = merged.meta_mut();
-        m.labels = obj.meta().labels.clone();
-        let mut ann = obj.meta().annotations.clone();
-        for (k, v) in &live.meta().annotations {
-            if k.starts_with("deployment.kubernetes.io/") {
-                ann.entry(k.clone()).or_insert_with(|| v.clone());
-            }
-        }
-        m.annotations = ann;
-    }
-    match (&mut merged, obj) {
-        (Object::Deployment(m), Object::Deployment(n)) => m.spec = n.spec.clone(),
-        (Object::ReplicaSet(m), Object::ReplicaSet(n)) => m.spec = n.spec.clone(),
-        (Object::Pod(m), Object::Pod(n)) => {
-            let node = m.spec.node_name.clone();
-            m.spec = n.spec.clone();
-            if m.spec.node_name.is_empty() {
-                m.spec.node_name = node;
-            }
-        }
-        (Object::Node(m), Object::Node(n)) => m.spec = n.spec.clone(),
-        (m, n) => *m = n.clone(),
-    }
-    crate::apiserver::admission_defaults(&mut merged);
-    merged
 }

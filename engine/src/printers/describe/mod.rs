@@ -1,12 +1,14 @@
 //! `kubectl describe` (`k8s.io/kubectl/pkg/describe/describe.go`), written with
 //! kubectl's tab placements and laid out by the [`crate::tabwriter`] port, so the
 //! alignment is kubectl's. One file per family of kinds (`pod`, `workloads`, `node`,
-//! `network`, `networking`, `storage`, `config`), what they share in `common`. What a describer
+//! `network`, `networking`, `storage`, `config`, `generic` for the kinds kubectl has
+//! no describer for), what they share in `common`. What a describer
 //! reads besides its object comes through a [`Reader`]: kubectl's requests, or the
 //! store for the page's own views.
 
 mod common;
 mod config;
+mod generic;
 mod network;
 mod networking;
 mod node;
@@ -17,14 +19,11 @@ mod workloads;
 
 use crate::api::*;
 use crate::apiserver::selectors::parse_field_selector;
-use crate::tabwriter;
-use common::{annotations, multiline};
 use config::*;
 use network::*;
 use node::*;
 use pod::*;
 pub use pod::{pod_template, pod_template_raw};
-use std::fmt::Write;
 use std::sync::Arc;
 use storage::*;
 pub use workloads::owned_replica_sets;
@@ -133,14 +132,7 @@ pub fn describe_with(rd: &mut dyn Reader, obj: &Object) -> String {
         Object::ClusterRoleBinding(b) => {
             rbac::describe_binding(&b.metadata, &b.role_ref, &b.subjects)
         }
-        other => {
-            let mut w = String::new();
-            let _ = writeln!(w, "Name:\t{}", other.meta().name);
-            let _ = writeln!(w, "Namespace:\t{}", other.meta().namespace);
-            multiline(&mut w, "Labels", &other.meta().labels);
-            annotations(&mut w, &other.meta().annotations);
-            tabwriter::format(&w, 0, 2)
-        }
+        other => generic::describe_generic(rd, other),
     };
     text.trim_end().to_string()
 }
