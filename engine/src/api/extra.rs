@@ -55,6 +55,8 @@ keep! {
     pod_affinity_term => ["labelSelector", "matchLabelKeys", "mismatchLabelKeys", "namespaceSelector", "namespaces", "topologyKey"];
     /// `v1.TopologySpreadConstraint`.
     topology_spread => ["labelSelector", "matchLabelKeys", "maxSkew", "minDomains", "nodeAffinityPolicy", "nodeTaintsPolicy", "topologyKey", "whenUnsatisfiable"];
+    /// `discovery/v1.EndpointHints`.
+    endpoint_hints => ["forNodes", "forZones"];
     /// `v1.ServicePort`.
     service_port => ["appProtocol", "name", "nodePort", "port", "protocol", "targetPort"];
     /// `v1.ServiceSpec`.

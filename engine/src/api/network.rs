@@ -177,6 +177,30 @@ pub struct Endpoint {
     /// The node's `topology.kubernetes.io/zone`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub zone: String,
+    /// Where kube-proxy should prefer to send traffic to this endpoint: the EndpointSlice
+    /// controller's zone hint for `trafficDistribution: PreferClose`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hints: Option<EndpointHints>,
+}
+
+/// `discovery/v1.EndpointHints`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EndpointHints {
+    /// The zones whose traffic should go to this endpoint.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub for_zones: Vec<ForZone>,
+    /// `forNodes` (alpha in v1.33, not acted on), kept as written.
+    #[serde(flatten, deserialize_with = "extra::endpoint_hints")]
+    pub extra: Extra,
+}
+
+/// `discovery/v1.ForZone`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForZone {
+    /// The zone's name.
+    #[serde(default)]
+    pub name: String,
 }
 
 /// `discovery/v1.EndpointPort`.

@@ -243,7 +243,7 @@ impl Cluster {
         if ch.kind == Kind::Pod {
             self.kubelets_on_pod_change(ch);
         }
-        if matches!(ch.kind, Kind::Service | Kind::EndpointSlice) {
+        if matches!(ch.kind, Kind::Service | Kind::EndpointSlice | Kind::Node) {
             let (old, new) = (ch.old.as_deref(), ch.new.as_deref());
             if let Some((at, t)) = self.proxies.on_change(ch.kind, old, new, &ch.key, self.now) {
                 self.push_timer(at, Timer::Proxy(t));

@@ -98,6 +98,8 @@ pub struct Proxies {
     /// `sessionAffinity: ClientIP`: each client's endpoint (uid) and when it last went.
     affinity: BTreeMap<AffinityKey, (String, SimTime)>,
     tick_armed: bool,
+    /// Each node's `topology.kubernetes.io/zone`, as its kube-proxy reads it.
+    zones: BTreeMap<String, String>,
 }
 
 /// What the proxies ask of the clock.

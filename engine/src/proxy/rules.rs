@@ -29,6 +29,8 @@ pub struct RuleEndpoint {
     pub serving: bool,
     /// Terminating.
     pub terminating: bool,
+    /// The zones the EndpointSlice controller hinted this endpoint for.
+    pub zone_hints: Vec<String>,
 }
 
 /// A Service as a proxy's rules hold it.
@@ -62,7 +64,8 @@ pub enum Reachable<'a> {
 
 impl Proxies {
     /// A Service or EndpointSlice changed: the proxies will see it after
-    /// [`PROPAGATION`]. Returns the timer to arm, if one is not already.
+    /// [`PROPAGATION`]. Returns the timer to arm, if one is not already. A Node
+    /// changed: its kube-proxy knows its zone.
     pub fn on_change(
         &mut self,
         kind: Kind,
@@ -78,6 +81,16 @@ impl Proxies {
                 .map(|n| ObjKey::new(&key.namespace, n))
         };
         let svc = match kind {
+            Kind::Node => {
+                // kube-proxy reads its own Node's zone label (`nodeLabels`).
+                let zone =
+                    new.and_then(|n| n.meta().labels.get("topology.kubernetes.io/zone").cloned());
+                match zone {
+                    Some(z) => self.zones.insert(key.name.clone(), z),
+                    None => self.zones.remove(&key.name),
+                };
+                return None;
+            }
             Kind::Service => key.clone(),
             Kind::EndpointSlice => {
                 // The informer's index of slices by Service (their label).
@@ -173,21 +186,41 @@ impl Proxies {
     }
 }
 
-/// `CategorizeEndpoints` for cluster traffic: the ready endpoints, else the serving
-/// and terminating ones.
-pub fn categorize_endpoints(eps: &[RuleEndpoint]) -> Vec<&RuleEndpoint> {
-    let ready: Vec<&RuleEndpoint> = eps.iter().filter(|e| e.ready).collect();
+/// `topologyModeFromHints`: whether to keep to the hints for `zone` — only when every
+/// ready endpoint has a zone hint and some are hinted for this zone.
+fn zone_mode(eps: &[RuleEndpoint], zone: &str) -> bool {
+    let mut all_hinted = true;
+    let mut for_zone = false;
+    for e in eps.iter().filter(|e| e.ready) {
+        if e.zone_hints.is_empty() {
+            all_hinted = false;
+        } else if e.zone_hints.iter().any(|z| z == zone) {
+            for_zone = true;
+        }
+    }
+    all_hinted && for_zone
+}
+
+/// `CategorizeEndpoints` for cluster traffic from a node in `zone`: the ready
+/// endpoints (those hinted for the zone, when the hints cover every endpoint and
+/// name it: `trafficDistribution: PreferClose`), else the serving and terminating ones.
+pub fn categorize_endpoints<'a>(eps: &'a [RuleEndpoint], zone: &str) -> Vec<&'a RuleEndpoint> {
+    let topology = zone_mode(eps, zone);
+    let ready: Vec<&RuleEndpoint> = eps
+        .iter()
+        .filter(|e| e.ready && (!topology || e.zone_hints.iter().any(|z| z == zone)))
+        .collect();
     if !ready.is_empty() {
         return ready;
     }
     eps.iter().filter(|e| e.serving && e.terminating).collect()
 }
 
-/// `CategorizeEndpoints` for traffic to the cluster IP entering at `node`: the cluster
+/// `CategorizeEndpoints` for traffic to the cluster IP entering at `node` (in `zone`): the cluster
 /// endpoints, or with `internalTrafficPolicy: Local` the local ones (ready, else serving
 /// and terminating), and the iptables proxier's REJECT or DROP when there are none.
-pub fn internal_endpoints<'a>(rules: &'a ServiceRules, node: &str) -> Reachable<'a> {
-    let cluster = categorize_endpoints(&rules.endpoints);
+pub fn internal_endpoints<'a>(rules: &'a ServiceRules, node: &str, zone: &str) -> Reachable<'a> {
+    let cluster = categorize_endpoints(&rules.endpoints, zone);
     if cluster.is_empty() {
         return Reachable::Rejected;
     }
@@ -277,6 +310,11 @@ fn rules_from(
                 ready: e.conditions.ready.unwrap_or(true),
                 serving: e.conditions.serving.unwrap_or(true),
                 terminating: e.conditions.terminating.unwrap_or(false),
+                zone_hints: e
+                    .hints
+                    .iter()
+                    .flat_map(|h| h.for_zones.iter().map(|z| z.name.clone()))
+                    .collect(),
             });
         }
     }
@@ -316,6 +354,7 @@ mod tests {
             ready,
             serving,
             terminating,
+            zone_hints: vec![],
         }
     }
 
@@ -327,8 +366,8 @@ mod tests {
             ep("c", false, false, false),
         ];
         let ips = |v: Vec<&RuleEndpoint>| v.iter().map(|e| e.ip.clone()).collect::<Vec<_>>();
-        assert_eq!(ips(categorize_endpoints(&eps)), ["a"]);
-        assert_eq!(ips(categorize_endpoints(&eps[1..])), ["b"]);
-        assert!(categorize_endpoints(&eps[2..]).is_empty());
+        assert_eq!(ips(categorize_endpoints(&eps, "")), ["a"]);
+        assert_eq!(ips(categorize_endpoints(&eps[1..], "")), ["b"]);
+        assert!(categorize_endpoints(&eps[2..], "").is_empty());
     }
 }

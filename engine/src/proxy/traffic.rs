@@ -237,6 +237,11 @@ impl Flow {
 }
 
 impl Proxies {
+    /// Node `node`'s zone as its kube-proxy knows it ("" without the label).
+    fn zone_of(&self, node: &str) -> &str {
+        self.zones.get(node).map_or("", String::as_str)
+    }
+
     /// Where Service `svc`'s traffic is counted: under its own name when a flow goes
     /// to it, else under the flow through an Ingress that goes to it now (the page
     /// draws that traffic on the Service), else its own name.
@@ -527,7 +532,8 @@ impl Proxies {
         let Some(rules) = self.rules(entry, key) else {
             return (Outcome::NoEndpoints, None);
         };
-        let candidates = match internal_endpoints(rules, entry) {
+        let zone = self.zone_of(entry);
+        let candidates = match internal_endpoints(rules, entry, zone) {
             Reachable::To(eps) => eps,
             Reachable::Rejected => return (Outcome::NoEndpoints, None),
             Reachable::Dropped => return (Outcome::Timeout, None),
@@ -579,7 +585,7 @@ impl Proxies {
         let Some(rules) = self.rules(node, db) else {
             return false;
         };
-        let Reachable::To(candidates) = internal_endpoints(rules, node) else {
+        let Reachable::To(candidates) = internal_endpoints(rules, node, self.zone_of(node)) else {
             return false;
         };
         let pick = candidates[rng.below(candidates.len() as u64) as usize];

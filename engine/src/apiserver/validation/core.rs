@@ -193,6 +193,17 @@ fn validate_service(causes: &mut Vec<String>, svc: &Service, old: Option<&Servic
             ));
         }
     }
+    // validateServiceTrafficDistribution (PreferSameZone and PreferSameNode are
+    // behind a feature gate that v1.33 leaves off).
+    if let Some(td) = spec.extra.get("trafficDistribution") {
+        let td = td.as_str().unwrap_or_default();
+        if td != "PreferClose" {
+            causes.push(format!(
+                "spec.trafficDistribution: Unsupported value: {}: supported values: \"PreferClose\"",
+                quote(td)
+            ));
+        }
+    }
 }
 
 /// Go's `%#v` of a `core.ServicePort` holding only a protocol and a port (the key of

@@ -15,6 +15,7 @@
 //! so each Service has one address type.
 
 pub mod endpoints;
+mod trafficdist;
 pub mod utils;
 
 use super::{Controller, Ctx, NoTimer, Reconcile, Retry};
@@ -244,6 +245,7 @@ pub fn pod_to_endpoint(pod: &Pod, node: Option<&Node>, svc: &Service) -> Endpoin
             .and_then(|n| n.metadata.labels.get("topology.kubernetes.io/zone"))
             .cloned()
             .unwrap_or_default(),
+        hints: None,
     }
 }
 
@@ -321,6 +323,8 @@ struct Plan {
     create: Vec<EndpointSlice>,
     update: Vec<EndpointSlice>,
     delete: Vec<EndpointSlice>,
+    /// Slices left as they are (hints may still move them to `update`).
+    unchanged: Vec<EndpointSlice>,
 }
 
 /// `reconcileByPortMapping`: keep the wanted endpoints where they are (updating those
@@ -344,8 +348,13 @@ fn reconcile_by_port_mapping(
         let mut endpoint_updated = false;
         for e in old {
             if let Some(got) = desired.remove(&endpoint_key(e)) {
-                // EndpointsEqualBeyondHash: conditions, zone, node and target.
-                endpoint_updated |= got != *e;
+                // EndpointsEqualBeyondHash: conditions, zone, node and target (the
+                // hints are trafficdist's to compare).
+                endpoint_updated |= got
+                    != Endpoint {
+                        hints: None,
+                        ..e.clone()
+                    };
                 kept.push(got);
             }
         }
@@ -416,6 +425,9 @@ fn reconcile_by_port_mapping(
     }
     for n in &to_delete {
         plan.delete.push(by_name[n].clone());
+    }
+    for n in &unchanged {
+        plan.unchanged.push(by_name[n].clone());
     }
 }
 
@@ -489,6 +501,8 @@ pub fn reconcile(
             plan.create.push(placeholder);
         }
     }
+    let unchanged = std::mem::take(&mut plan.unchanged);
+    trafficdist::reconcile_hints(svc, &mut plan.create, &mut plan.update, unchanged);
     finalize(svc, plan, trigger)
 }
 
