@@ -155,6 +155,7 @@ impl Component {
             writer::DISRUPTION_CONTROLLER => "disruption-controller",
             writer::ENDPOINTSLICE_CONTROLLER => "endpointslice-controller",
             writer::ENDPOINT_CONTROLLER => "endpoint-controller",
+            writer::ENDPOINTSLICE_MIRRORING_CONTROLLER => "endpointslicemirroring-controller",
             writer::DAEMONSET_CONTROLLER => "daemon-set-controller",
             writer::JOB_CONTROLLER => "job-controller",
             writer::CRONJOB_CONTROLLER => "cronjob-controller",
@@ -329,6 +330,8 @@ pub mod writer {
     pub const ENDPOINTSLICE_CONTROLLER: &str = "endpointslice-controller";
     /// The (v1) Endpoints controller.
     pub const ENDPOINT_CONTROLLER: &str = "endpoint-controller";
+    /// The EndpointSlice mirroring controller (Endpoints of selector-less Services).
+    pub const ENDPOINTSLICE_MIRRORING_CONTROLLER: &str = "endpointslicemirroring-controller";
     /// The pod garbage collector.
     pub const POD_GARBAGE_COLLECTOR: &str = "pod-garbage-collector";
     /// A restore of another cluster's state (`sim import`).

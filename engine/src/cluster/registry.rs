@@ -19,6 +19,7 @@ use crate::controllers::daemonset::DaemonSetController;
 use crate::controllers::deployment::DeploymentController;
 use crate::controllers::disruption::DisruptionController;
 use crate::controllers::endpointslice::endpoints::EndpointsController;
+use crate::controllers::endpointslice::mirroring::EndpointSliceMirroringController;
 use crate::controllers::endpointslice::EndpointSliceController;
 use crate::controllers::garbage_collector::GarbageCollector;
 use crate::controllers::gitops::GitOpsController;
@@ -315,6 +316,8 @@ registry! {
     EndpointSlice => endpointslice: EndpointSliceController,
     /// endpoint-controller: the (deprecated) Endpoints of Services.
     Endpoints => endpoints: EndpointsController,
+    /// endpointslicemirroring-controller: EndpointSlices from hand-written Endpoints.
+    EndpointSliceMirroring => endpointslice_mirroring: EndpointSliceMirroringController,
     /// pod-garbage-collector: Pods of deleted nodes.
     PodGc => pod_gc: PodGcController,
     /// A GitOps agent re-applying declared Deployment specs (not part of Kubernetes).

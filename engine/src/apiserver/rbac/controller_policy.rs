@@ -25,6 +25,7 @@ pub const CONTROLLER_ACCOUNTS: &[&str] = &[
     "disruption-controller",
     "endpoint-controller",
     "endpointslice-controller",
+    "endpointslicemirroring-controller",
     "generic-garbage-collector",
     "horizontal-pod-autoscaler",
     "job-controller",
@@ -67,6 +68,10 @@ pub(super) fn controller_roles() -> Vec<(String, Vec<PolicyRule>)> {
         ("disruption-controller", disruption_controller_rules()),
         ("endpoint-controller", endpoint_controller_rules()),
         ("endpointslice-controller", endpointslice_controller_rules()),
+        (
+            "endpointslicemirroring-controller",
+            endpointslicemirroring_controller_rules(),
+        ),
         (
             "generic-garbage-collector",
             generic_garbage_collector_rules(),
@@ -343,6 +348,21 @@ fn endpointslice_controller_rules() -> Vec<PolicyRule> {
         rule(&["update"], &[""], &["services/finalizers"]),
         rule(
             &["get", "list", "watch", "create", "update", "delete"],
+            &["discovery.k8s.io"],
+            &["endpointslices"],
+        ),
+        events_rule(),
+    ]
+}
+
+/// `system:controller:endpointslicemirroring-controller`: EndpointSlices from the
+/// Endpoints of selector-less Services.
+fn endpointslicemirroring_controller_rules() -> Vec<PolicyRule> {
+    vec![
+        rule(READ, &[""], &["services", "endpoints"]),
+        rule(&["update"], &[""], &["endpoints/finalizers"]),
+        rule(
+            &["get", "list", "create", "update", "delete"],
             &["discovery.k8s.io"],
             &["endpointslices"],
         ),

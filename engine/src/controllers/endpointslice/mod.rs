@@ -15,6 +15,7 @@
 //! so each Service has one address type.
 
 pub mod endpoints;
+pub mod mirroring;
 mod trafficdist;
 pub mod utils;
 
