@@ -164,3 +164,24 @@ fn a_node_port_service_patched_to_cluster_ip_drops_and_frees_its_node_port() {
         o.output
     );
 }
+
+#[test]
+fn a_warning_is_printed_when_its_object_is_answered_once_a_command() {
+    let mut c = Cluster::with_default_nodes(1);
+    let two = "apiVersion: v1\nkind: Service\nmetadata: {name: db}\nspec:\n  ports: [{port: 5432}]\n---\napiVersion: v1\nkind: Endpoints\nmetadata: {name: db}\nsubsets: [{addresses: [{ip: 192.168.10.5}], ports: [{port: 5432}]}]\n---\napiVersion: v1\nkind: Endpoints\nmetadata: {name: db2}\n";
+    let o = run(&mut c, "kubectl apply -f -", Some(two), &NoFiles);
+    assert_eq!(
+        o.output,
+        "service/db created\nWarning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\nendpoints/db created\nendpoints/db2 created\n"
+    );
+    // SetDefaults_EndpointPort.
+    assert_eq!(
+        sh(
+            &mut c,
+            "kubectl get endpoints db -o jsonpath={.subsets[0].ports[0].protocol}"
+        )
+        .lines()
+        .last(),
+        Some("TCP")
+    );
+}

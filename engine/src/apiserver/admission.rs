@@ -62,6 +62,14 @@ pub fn admit_create(obj: &mut Object) {
         }
         Object::ReplicaSet(rs) => default_pod_spec(&mut rs.spec.template.spec),
         Object::Service(svc) => default_service(svc),
+        // SetDefaults_EndpointPort.
+        Object::Endpoints(ep) => {
+            for p in ep.subsets.iter_mut().flat_map(|s| s.ports.iter_mut()) {
+                if p.protocol.is_empty() {
+                    p.protocol = "TCP".into();
+                }
+            }
+        }
         Object::LimitRange(lr) => super::limit_ranger::default_limit_range(lr),
         Object::Job(j) => {
             default_job_spec(&mut j.spec);

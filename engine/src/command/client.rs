@@ -26,6 +26,9 @@ use std::sync::{Arc, Mutex};
 #[derive(Debug, Default)]
 struct Met {
     warnings: Vec<String>,
+    /// The warnings printed so far: kubectl's warning handler prints each once a
+    /// command.
+    printed: std::collections::BTreeSet<String>,
     identity_error: Option<ApiError>,
 }
 
@@ -95,12 +98,18 @@ impl Client {
         self
     }
 
-    /// The warnings the answers carried so far, taken.
-    pub(crate) fn take_warnings(&self) -> Vec<String> {
-        self.met
-            .lock()
-            .map(|mut m| std::mem::take(&mut m.warnings))
-            .unwrap_or_default()
+    /// The warnings the answers carried since the last call, as kubectl prints them
+    /// when the answer arrives (`Warning: …` lines, each once a command): a command
+    /// that writes object after object prints each object's warnings before its line.
+    pub(crate) fn warning_lines(&self) -> String {
+        let Ok(mut m) = self.met.lock() else {
+            return String::new();
+        };
+        let new = std::mem::take(&mut m.warnings);
+        new.into_iter()
+            .filter(|w| m.printed.insert(w.clone()))
+            .map(|w| format!("Warning: {w}\n"))
+            .collect()
     }
 
     /// The authentication or impersonation refusal this command met, if it met one.
@@ -135,10 +144,25 @@ impl Client {
 
     /// Send `r`; an identity refusal is kept for the command's answer.
     fn send(&self, c: &mut Cluster, r: ApiRequest) -> Result<ApiResponse, ApiError> {
+        let endpoints = r.kind == Kind::Endpoints;
         let out = c.call(r);
         let Ok(mut met) = self.met.lock() else {
             return out;
         };
+        // `deprecation.WarningMessage`: every answer the handler gives about v1
+        // Endpoints carries it (a refusal before the handler does not).
+        let deprecated = endpoints
+            && out
+                .as_ref()
+                .map_or_else(|e| e.code != 401 && e.code != 403, |_| true);
+        if deprecated {
+            met.warnings.push(
+                crate::command::kubectl::ENDPOINTS_DEPRECATED
+                    .trim_start_matches("Warning: ")
+                    .trim_end()
+                    .to_string(),
+            );
+        }
         match &out {
             Ok(resp) => met.warnings.extend(resp.warnings.iter().cloned()),
             Err(e)

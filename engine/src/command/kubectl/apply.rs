@@ -131,7 +131,9 @@ pub(super) fn apply(
         );
         let name = qualified_name(kind, &key.name);
         let Some(live) = live.map(|o| (*o).clone()) else {
-            match k.create(c, obj) {
+            let answer = k.create(c, obj);
+            out.push_str(&k.warning_lines());
+            match answer {
                 Ok(_) => out.push_str(&format!("{name} {}\n", applied(&p, "created"))),
                 Err(e) => errors.push(Failure::api(e, &source_name(&p), "creating")),
             }
@@ -183,7 +185,9 @@ pub(super) fn apply(
             out.push_str(&format!("{name} {}\n", applied(&p, "unchanged")));
             continue;
         }
-        match k.patch_doc(c, kind, &key, "", PatchType::Strategic, patch.clone()) {
+        let answer = k.patch_doc(c, kind, &key, "", PatchType::Strategic, patch.clone());
+        out.push_str(&k.warning_lines());
+        match answer {
             Ok(_) => out.push_str(&format!("{name} {}\n", applied(&p, "configured"))),
             Err(e) => {
                 // apply.go: `applying patch:\n%s\nto:\n%v\nfor:` around the patcher's
@@ -238,7 +242,9 @@ pub(super) fn replace(
         let kind = obj.kind();
         let key = ObjKey::of(obj.meta());
         let name = qualified_name(kind, &key.name);
-        match k.update(c, obj) {
+        let answer = k.update(c, obj);
+        out.push_str(&k.warning_lines());
+        match answer {
             Ok(_) => out.push_str(&format!("{name} replaced\n")),
             Err(e) => errors.push(Failure::api(e, &source, "replacing")),
         }

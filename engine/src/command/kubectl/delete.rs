@@ -261,7 +261,9 @@ fn delete_each(
 ) -> Vec<Victim> {
     let mut deleted = Vec::new();
     for (kind, key, source) in targets {
-        match k.delete(c, *kind, key, options.clone()) {
+        let answer = k.delete(c, *kind, key, options.clone());
+        out.push_str(&k.warning_lines());
+        match answer {
             Ok(r) => {
                 let word = if immediate {
                     "force deleted"

@@ -467,14 +467,6 @@ fn client_dry_run(
 pub const ENDPOINTS_DEPRECATED: &str =
     "Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n";
 
-/// Whether the words name the Endpoints resource (`endpoints`, `ep`, in a list such
-/// as `svc,ep`, or as `endpoints/NAME`).
-fn names_endpoints(words: &[String]) -> bool {
-    names_type(words, |t| {
-        crate::printers::get::resolve_kind(t) == Some(crate::api::Kind::Endpoints)
-    })
-}
-
 /// Whether an argument after the verb names a type `is` accepts, alone, in a list
 /// (`svc,ep`) or as `TYPE/NAME`.
 fn names_type(words: &[String], is: impl Fn(&str) -> bool) -> bool {
@@ -494,21 +486,9 @@ fn run_verb(
     files: &dyn Files,
 ) -> Outcome {
     let mut o = run_verb_inner(c, k, words, stdin, files);
-    // Admission's warnings (PodSecurity's `would violate …`), once each, before the
-    // answer: kubectl's warning handler deduplicates them for the whole command.
-    let warnings = k.take_warnings();
-    let mut seen = std::collections::BTreeSet::new();
-    let lines: String = warnings
-        .into_iter()
-        .filter(|w| seen.insert(w.clone()))
-        .map(|w| format!("Warning: {w}\n"))
-        .collect();
-    o.output.insert_str(0, &lines);
-    // The warning comes with the server's answer: not when kubectl refused the
-    // command itself.
-    if names_endpoints(words) && (o.ok || o.output.contains("Error from server")) {
-        o.output.insert_str(0, ENDPOINTS_DEPRECATED);
-    }
+    // Warnings not printed with an object's line yet (admission's `would violate …`,
+    // v1 Endpoints' deprecation) come before the answer.
+    o.output.insert_str(0, &k.warning_lines());
     if names_events_by_short_name(words) {
         o.output.insert_str(0, EV_AMBIGUOUS);
     }

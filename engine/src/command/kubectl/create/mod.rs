@@ -170,7 +170,9 @@ fn create_from_files(
         }
         let kind = obj.kind();
         let name = obj.meta().name.clone();
-        match k.create(c, obj) {
+        let answer = k.create(c, obj);
+        out.push_str(&k.warning_lines());
+        match answer {
             Ok(_) => out.push_str(&format!("{} created\n", qualified_name(kind, &name))),
             // cmdutil.AddSourceToErr("creating", …).
             Err(e) => errors.push(Failure::api(e, &source_name(p), "creating")),
