@@ -185,3 +185,27 @@ fn a_warning_is_printed_when_its_object_is_answered_once_a_command() {
         Some("TCP")
     );
 }
+
+#[test]
+fn an_ingress_status_update_is_validated_and_leaves_the_spec_alone() {
+    let mut c = Cluster::with_default_nodes(1);
+    sh(&mut c, r#"kubectl create ingress st --rule="/=web:80""#);
+    let o = run(
+        &mut c,
+        r#"kubectl patch ingress st --subresource=status --type=merge -p '{"status":{"loadBalancer":{"ingress":[{"ip":"10.0.0.300"},{"hostname":"10.0.0.9"}]}}}'"#,
+        None,
+        &NoFiles,
+    );
+    assert_eq!(
+        o.output.trim(),
+        "The Ingress \"st\" is invalid: \n* status.loadBalancer.ingress[0].ip: Invalid value: \"10.0.0.300\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)\n* status.loadBalancer.ingress[1].hostname: Invalid value: \"10.0.0.9\": must be a DNS name, not an IP address"
+    );
+    sh(
+        &mut c,
+        r#"kubectl patch ingress st --subresource=status --type=merge -p '{"status":{"loadBalancer":{"ingress":[{"hostname":"lb.example.com"}]}},"spec":{"defaultBackend":{"service":{"name":"x","port":{"number":1}}}}}'"#,
+    );
+    assert_eq!(
+        sh(&mut c, "kubectl get ingress st -o jsonpath={.status.loadBalancer.ingress[0].hostname}/{.spec.defaultBackend}").trim(),
+        "lb.example.com/"
+    );
+}

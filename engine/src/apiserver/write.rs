@@ -435,8 +435,11 @@ impl Store {
                 m.status = n.status
             }
             (Object::PersistentVolume(m), Object::PersistentVolume(n)) => m.status = n.status,
+            (Object::Ingress(m), Object::Ingress(n)) => m.status = n.status,
+            (Object::Service(m), Object::Service(n)) => m.status = n.status,
             (m, n) => *m = n,
         }
+        validation::validate_status(&merged)?;
         Ok(self.put(now, "update-status", merged, writer))
     }
 

@@ -30,6 +30,20 @@ pub use scheduling::HIGHEST_USER_DEFINABLE_PRIORITY;
 use super::ApiError;
 use crate::api::Object;
 
+/// Validate a status update's object (the strategies' `ValidateUpdate` of the status
+/// subresource): an Ingress's load-balancer points.
+pub fn validate_status(obj: &Object) -> Result<(), ApiError> {
+    let mut causes = Vec::new();
+    if let Object::Ingress(i) = obj {
+        networking::validate_ingress_status(&mut causes, i);
+    }
+    if causes.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::invalid(obj.kind(), &obj.meta().name, &causes))
+    }
+}
+
 /// Validate `obj` (against `old` on update). Returns a 422 listing every cause: the
 /// name and metadata first (`ValidateObjectMeta`), then the kind's own rules
 /// (`rest.BeforeCreate` / `BeforeUpdate` calling the strategy's `Validate`).

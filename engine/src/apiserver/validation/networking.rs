@@ -39,6 +39,35 @@ fn wildcard_subdomain_errors(v: &str) -> Vec<String> {
     errs
 }
 
+/// `ValidateIngressStatusUpdate`'s `ValidateIngressLoadBalancerStatus`: each ingress
+/// point's IP an IP, its hostname a DNS name and not an IP.
+pub(super) fn validate_ingress_status(c: &mut Vec<String>, ing: &Ingress) {
+    let quote = |s: &str| serde_json::Value::String(s.to_string()).to_string();
+    for (i, point) in ing.status.load_balancer.ingress.iter().enumerate() {
+        let at = format!("status.loadBalancer.ingress[{i}]");
+        if !point.ip.is_empty() && parse_ip_sloppy(&point.ip).is_none() {
+            c.push(format!(
+                "{at}.ip: Invalid value: {}: must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
+                quote(&point.ip)
+            ));
+        }
+        if !point.hostname.is_empty() {
+            for m in subdomain_errors(&point.hostname) {
+                c.push(format!(
+                    "{at}.hostname: Invalid value: {}: {m}",
+                    quote(&point.hostname)
+                ));
+            }
+            if parse_ip_sloppy(&point.hostname).is_some() {
+                c.push(format!(
+                    "{at}.hostname: Invalid value: {}: must be a DNS name, not an IP address",
+                    quote(&point.hostname)
+                ));
+            }
+        }
+    }
+}
+
 /// `netutils.ParseIPSloppy`: an IPv4 address (leading zeros allowed) or an IPv6 one.
 fn parse_ip_sloppy(s: &str) -> Option<IpAddr> {
     if let Ok(v6) = s.parse::<Ipv6Addr>() {
