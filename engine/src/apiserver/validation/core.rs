@@ -193,9 +193,13 @@ fn validate_service(causes: &mut Vec<String>, svc: &Service, old: Option<&Servic
             ));
         }
     }
-    // validateServiceTrafficDistribution (PreferSameZone and PreferSameNode are
-    // behind a feature gate that v1.33 leaves off).
-    if let Some(td) = spec.extra.get("trafficDistribution") {
+    validate_service_traffic_distribution(causes, svc);
+}
+
+/// `validateServiceTrafficDistribution` (PreferSameZone and PreferSameNode are behind
+/// a feature gate that v1.33 leaves off).
+fn validate_service_traffic_distribution(causes: &mut Vec<String>, svc: &Service) {
+    if let Some(td) = svc.spec.extra.get("trafficDistribution") {
         let td = td.as_str().unwrap_or_default();
         if td != "PreferClose" {
             causes.push(format!(

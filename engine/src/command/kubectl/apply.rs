@@ -139,27 +139,7 @@ pub(super) fn apply(
             }
             continue;
         };
-        // modified (GetModifiedConfiguration): the manifest with the namespace the
-        // resource builder set, and its new annotation.
-        let mut modified = doc.source.clone();
-        if let Some(m) = modified.as_object_mut() {
-            let meta = m.entry("metadata").or_insert_with(|| serde_json::json!({}));
-            if let Some(meta) = meta.as_object_mut() {
-                let ns = obj_ns(kind, &key);
-                if !ns.is_empty() {
-                    meta.insert("namespace".into(), ns.into());
-                }
-                let ann = meta
-                    .entry("annotations")
-                    .or_insert_with(|| serde_json::json!({}));
-                if let Some(ann) = ann.as_object_mut() {
-                    ann.insert(
-                        LAST_APPLIED.into(),
-                        last_applied(&doc.source, &obj_ns(kind, &key)).into(),
-                    );
-                }
-            }
-        }
+        let modified = modified_configuration(&doc.source, &obj_ns(kind, &key));
         // patcher.Patch warns of an object no apply wrote, then patches it anyway.
         if !live.meta().annotations.contains_key(LAST_APPLIED) {
             out.push_str(&format!(
@@ -273,6 +253,27 @@ fn server_side_apply(
                 api(e)
             }
         })
+}
+
+/// `GetModifiedConfiguration`: the manifest with the namespace the resource builder
+/// set, and its new `last-applied-configuration` annotation.
+fn modified_configuration(source: &serde_json::Value, ns: &str) -> serde_json::Value {
+    let mut modified = source.clone();
+    if let Some(m) = modified.as_object_mut() {
+        let meta = m.entry("metadata").or_insert_with(|| serde_json::json!({}));
+        if let Some(meta) = meta.as_object_mut() {
+            if !ns.is_empty() {
+                meta.insert("namespace".into(), ns.into());
+            }
+            let ann = meta
+                .entry("annotations")
+                .or_insert_with(|| serde_json::json!({}));
+            if let Some(ann) = ann.as_object_mut() {
+                ann.insert(LAST_APPLIED.into(), last_applied(source, ns).into());
+            }
+        }
+    }
+    modified
 }
 
 /// The `last-applied-configuration` annotation's value: the manifest as written,
