@@ -14,6 +14,11 @@
 use crate::api::Kind;
 use serde_json::{json, Value};
 
+/// The API server's warning with every answer about the deprecated v1 Endpoints
+/// (`deprecation.WarningMessage`); kubectl prints it as `Warning: …`.
+pub const ENDPOINTS_DEPRECATED: &str =
+    "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice";
+
 /// The Kubernetes version the server reports (`/version`).
 pub const GIT_VERSION: &str = "v1.33.0";
 

@@ -156,12 +156,8 @@ impl Client {
                 .as_ref()
                 .map_or_else(|e| e.code != 401 && e.code != 403, |_| true);
         if deprecated {
-            met.warnings.push(
-                crate::command::kubectl::ENDPOINTS_DEPRECATED
-                    .trim_start_matches("Warning: ")
-                    .trim_end()
-                    .to_string(),
-            );
+            met.warnings
+                .push(crate::apiserver::discovery::ENDPOINTS_DEPRECATED.to_string());
         }
         match &out {
             Ok(resp) => met.warnings.extend(resp.warnings.iter().cloned()),

@@ -759,10 +759,7 @@ impl ApiServer {
         };
         Reply::Response(if t.kind == Kind::Endpoints {
             // `deprecation.WarningMessage`: on every request for v1 Endpoints.
-            let w = crate::command::kubectl::ENDPOINTS_DEPRECATED
-                .trim_start_matches("Warning: ")
-                .trim_end()
-                .to_string();
+            let w = discovery::ENDPOINTS_DEPRECATED.to_string();
             with_warnings(r, &[w])
         } else {
             r

@@ -462,11 +462,6 @@ fn client_dry_run(
     }
 }
 
-/// The API server's warning on every request for the deprecated v1 Endpoints
-/// (`deprecation.WarningMessage`); kubectl prints it once, before the answer.
-pub const ENDPOINTS_DEPRECATED: &str =
-    "Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n";
-
 /// Whether an argument after the verb names a type `is` accepts, alone, in a list
 /// (`svc,ep`) or as `TYPE/NAME`.
 fn names_type(words: &[String], is: impl Fn(&str) -> bool) -> bool {
