@@ -49,7 +49,7 @@ fn apply_to_an_object_kubectl_create_made_warns_and_merges_containers_by_name() 
     sh(&mut c, "kubectl create deployment web --image=nginx:1.27");
     let o = run(&mut c, "kubectl apply -f -", Some(WEB), &NoFiles);
     assert!(o.ok, "{}", o.output);
-    assert!(o.output.starts_with("Warning: resource deployments.apps/web is missing the kubectl.kubernetes.io/last-applied-configuration annotation"), "{}", o.output);
+    assert!(o.output.starts_with("Warning: resource deployments/web is missing the kubectl.kubernetes.io/last-applied-configuration annotation"), "{}", o.output);
     // `kubectl create` named the container after the image; the manifest's `nginx`
     // is the same name, so one container, now with the request.
     assert_eq!(
@@ -207,5 +207,24 @@ fn an_ingress_status_update_is_validated_and_leaves_the_spec_alone() {
     assert_eq!(
         sh(&mut c, "kubectl get ingress st -o jsonpath={.status.loadBalancer.ingress[0].hostname}/{.spec.defaultBackend}").trim(),
         "lb.example.com/"
+    );
+}
+
+#[test]
+fn a_probes_explicit_zeros_are_its_defaults() {
+    let mut c = Cluster::with_default_nodes(1);
+    let probe = WEB.replace(
+        "        resources: {requests: {cpu: 100m}}\n",
+        "        livenessProbe: {tcpSocket: {port: 80}, successThreshold: 0, timeoutSeconds: 0, periodSeconds: 0, failureThreshold: 0}\n",
+    );
+    let o = run(&mut c, "kubectl apply -f -", Some(&probe), &NoFiles);
+    assert!(o.ok, "{}", o.output);
+    assert_eq!(
+        sh(
+            &mut c,
+            "kubectl get deploy web -o jsonpath={.spec.template.spec.containers[0].livenessProbe}"
+        )
+        .trim(),
+        r#"{"failureThreshold":3,"periodSeconds":10,"successThreshold":1,"tcpSocket":{"port":80},"timeoutSeconds":1}"#
     );
 }

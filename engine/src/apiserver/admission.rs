@@ -432,6 +432,17 @@ fn default_container(c: &mut Container) {
     .into_iter()
     .flatten()
     {
+        // SetDefaults_Probe: an explicit 0 is the default too.
+        for (v, d) in [
+            (&mut probe.timeout_seconds, 1),
+            (&mut probe.period_seconds, 10),
+            (&mut probe.success_threshold, 1),
+            (&mut probe.failure_threshold, 3),
+        ] {
+            if *v == 0 {
+                *v = d;
+            }
+        }
         if let Some(h) = &mut probe.http_get {
             if h.path.is_empty() {
                 h.path = "/".into();

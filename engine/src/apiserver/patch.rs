@@ -189,8 +189,8 @@ pub fn merge_key(field: &str, sample: Option<&Value>) -> Option<&'static str> {
         | "env"
         | "volumes"
         | "imagePullSecrets"
-        | "hostAliases"
         | "resourceClaims" => Some("name"),
+        "hostAliases" => Some("ip"),
         "volumeMounts" => Some("mountPath"),
         "volumeDevices" => Some("devicePath"),
         "conditions" => Some("type"),

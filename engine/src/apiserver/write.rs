@@ -365,6 +365,7 @@ impl Store {
             (Object::PersistentVolume(n), Object::PersistentVolume(c)) => {
                 n.status = c.status.clone()
             }
+            (Object::Ingress(n), Object::Ingress(c)) => n.status = c.status.clone(),
             // dropTypeDependentFields: a Service that is no longer a LoadBalancer has
             // no load-balancer status.
             (Object::Service(n), Object::Service(c)) if n.spec.type_ == "LoadBalancer" => {
@@ -437,6 +438,7 @@ impl Store {
             (Object::PersistentVolume(m), Object::PersistentVolume(n)) => m.status = n.status,
             (Object::Ingress(m), Object::Ingress(n)) => m.status = n.status,
             (Object::Service(m), Object::Service(n)) => m.status = n.status,
+            (Object::Namespace(m), Object::Namespace(n)) => m.status = n.status,
             (m, n) => *m = n,
         }
         validation::validate_status(&merged)?;

@@ -78,6 +78,7 @@ const OMITTED_ZERO_INTS: &[&str] = &[
     "periodSeconds",
     "successThreshold",
     "failureThreshold",
+    "timeoutSeconds",
     "generation",
     "number",
 ];

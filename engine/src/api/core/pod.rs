@@ -85,6 +85,10 @@ pub struct ExecAction {
     pub command: Vec<String>,
 }
 
+fn is_zero_seconds(v: &i64) -> bool {
+    *v == 0
+}
+
 fn default_period() -> i64 {
     10
 }
@@ -108,8 +112,8 @@ pub struct Probe {
     /// Exec probe.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exec: Option<ExecAction>,
-    /// Seconds after start before the first probe.
-    #[serde(default)]
+    /// Seconds after start before the first probe (`omitempty`: 0 is not written).
+    #[serde(default, skip_serializing_if = "is_zero_seconds")]
     pub initial_delay_seconds: i64,
     /// Seconds between probes.
     #[serde(default = "default_period")]

@@ -84,7 +84,9 @@ pub(super) fn apply(
             },
             &doc.object.meta().name,
         );
-        let live = match k.get_opt(c, doc.object.kind(), &live_key) {
+        let got = k.get_opt(c, doc.object.kind(), &live_key);
+        out.push_str(&k.warning_lines());
+        let live = match got {
             Ok(live) => live,
             Err(e) => {
                 errors.push(Failure::api(
@@ -144,7 +146,7 @@ pub(super) fn apply(
         if !live.meta().annotations.contains_key(LAST_APPLIED) {
             out.push_str(&format!(
                 "Warning: resource {}/{} is missing the {LAST_APPLIED} annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n",
-                kind.qualified_resource(),
+                kind.resource(),
                 key.name
             ));
         }

@@ -1,16 +1,18 @@
 //! The patch client-side `kubectl apply` sends: a three-way strategic merge patch
 //! from the last applied configuration (`original`), the manifest with its new
-//! annotation (`modified`) and the live object (`current`). kubeplay applies the
-//! manifest itself (`merge_into_live`); the patch is computed for what kubectl prints
-//! when the API server refuses it (`error when applying patch:\n{patch}\nto:…`).
+//! annotation (`modified`) and the live object (`current`), sent as a strategic merge
+//! patch (and printed in `error when applying patch:\n{patch}\nto:…` when the API
+//! server refuses it). Also `kubectl edit`'s patch (no `original`).
 //!
 //! Upstream: `staging/src/k8s.io/apimachinery/pkg/util/strategicpatch/patch.go`
 //! (`CreateThreeWayMergePatch`: the changes from current to modified, and the
 //! deletions of what original had and modified dropped; lists with a patch merge key
 //! as `$setElementOrder/<list>` plus the changed elements by key, `$patch: delete` for
-//! removed ones). Simplification: the merge keys are looked up by the list's field
+//! removed ones). Simplifications: the merge keys are looked up by the list's field
 //! name (`containers` → `name`, `ports` → `containerPort` or `port`, `volumeMounts` →
-//! `mountPath`…) rather than from the OpenAPI schema; other lists are replaced whole.
+//! `mountPath`…) rather than from the OpenAPI schema; other lists are replaced whole;
+//! no `$retainKeys` (so a switch of `strategy.type` to `Recreate` keeps the live
+//! `rollingUpdate`, which validation then refuses).
 
 use crate::apiserver::patch::merge_key;
 use serde_json::{Map, Value};
@@ -61,7 +63,7 @@ fn diff_maps(
     // What the last apply set and this manifest dropped is deleted.
     if let Some(o) = o {
         for k in o.keys() {
-            if !m.contains_key(k) && c.contains_key(k) {
+            if !m.contains_key(k) {
                 out.insert(k.clone(), Value::Null);
             }
         }
@@ -105,7 +107,7 @@ fn diff_keyed_list(
     if let Some(o) = o {
         for oe in o {
             let Some(id) = oe.get(key) else { continue };
-            if find(m, id).is_none() && find(c, id).is_some() {
+            if find(m, id).is_none() {
                 let mut del = Map::new();
                 del.insert("$patch".into(), "delete".into());
                 del.insert(key.to_string(), id.clone());

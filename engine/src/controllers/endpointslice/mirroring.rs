@@ -17,7 +17,7 @@ use crate::api::*;
 use crate::apiserver::{Change, ObjKey};
 use crate::client::{writer, Component, Request};
 use crate::controllers::{Controller, Ctx, NoTimer, Reconcile};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The controller's name in the slices' managed-by label.
 pub const CONTROLLER_NAME: &str = "endpointslicemirroring-controller.k8s.io";
@@ -93,7 +93,11 @@ pub fn sync_endpoints(store: &crate::apiserver::Store, key: &ObjKey) -> Vec<Requ
         .get::<Endpoints>(key)
         .filter(|e| should_mirror(e) && !e.metadata.is_deleting());
     let desired = match (svc, ep) {
-        (Some(svc), Some(ep)) if svc.spec.selector.is_none() && !svc.metadata.is_deleting() => {
+        (Some(svc), Some(ep))
+            if svc.spec.selector.is_none()
+                && svc.spec.type_ != "ExternalName"
+                && !svc.metadata.is_deleting() =>
+        {
             desired_slices(ep)
         }
         _ => BTreeMap::new(),
@@ -107,8 +111,8 @@ type SliceKey = (Vec<EndpointPort>, &'static str);
 /// The slices an Endpoints object mirrors to: one per port set and address type,
 /// each subset's addresses (ready) and not-ready addresses, at most
 /// [`MAX_ENDPOINTS_PER_SUBSET`] of a subset.
-fn desired_slices(ep: &Endpoints) -> BTreeMap<SliceKey, (EndpointSlice, Vec<String>)> {
-    let mut out: BTreeMap<SliceKey, (EndpointSlice, Vec<String>)> = BTreeMap::new();
+fn desired_slices(ep: &Endpoints) -> BTreeMap<SliceKey, (EndpointSlice, BTreeSet<String>)> {
+    let mut out: BTreeMap<SliceKey, (EndpointSlice, BTreeSet<String>)> = BTreeMap::new();
     for subset in &ep.subsets {
         let mut ports: Vec<EndpointPort> = subset
             .ports
@@ -141,12 +145,11 @@ fn desired_slices(ep: &Endpoints) -> BTreeMap<SliceKey, (EndpointSlice, Vec<Stri
             };
             let (slice, seen) = out
                 .entry((ports.clone(), family))
-                .or_insert_with(|| (new_endpoint_slice(ep, &ports, family), Vec::new()));
+                .or_insert_with(|| (new_endpoint_slice(ep, &ports, family), BTreeSet::new()));
             // An address listed twice for the same ports is one endpoint.
-            if seen.contains(&a.ip) {
+            if !seen.insert(a.ip.clone()) {
                 continue;
             }
-            seen.push(a.ip.clone());
             slice
                 .endpoints
                 .get_or_insert_with(Vec::new)
@@ -213,7 +216,7 @@ fn address_to_endpoint(a: &EndpointAddress, ready: bool) -> Endpoint {
 fn reconcile(
     key: &ObjKey,
     existing: &[&EndpointSlice],
-    mut desired: BTreeMap<SliceKey, (EndpointSlice, Vec<String>)>,
+    mut desired: BTreeMap<SliceKey, (EndpointSlice, BTreeSet<String>)>,
 ) -> Vec<Request> {
     let mut requests = Vec::new();
     for s in existing {
