@@ -568,7 +568,11 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Document>, String> {
             )
         })?;
         let mut unknown = Vec::new();
-        let object = decode(k, value.clone(), &mut unknown).map_err(|(path, msg)| {
+        // A null is Go's zero value (`creationTimestamp: null`, which every
+        // `--dry-run=client -o yaml` writes): decoded as left out, kept in the source.
+        let mut decodable = value.clone();
+        crate::apiserver::decode::drop_nulls(&mut decodable);
+        let object = decode(k, decodable, &mut unknown).map_err(|(path, msg)| {
             let at = starts
                 .get(i)
                 .and_then(|from| locate(text, *from, &path))
@@ -683,6 +687,14 @@ spec:
             );
         let docs = parse(&m, "web.yaml").unwrap();
         assert_eq!(docs[0].unknown_fields, ["spec.flag", "spec.replica"]);
+    }
+
+    #[test]
+    fn a_null_is_a_zero_value_as_dry_run_output_writes_it() {
+        let m = WEB.replace("  name: web\n", "  name: web\n  creationTimestamp: null\n");
+        let docs = parse(&m, "web.yaml").unwrap();
+        assert_eq!(docs[0].object.meta().name, "web");
+        assert!(docs[0].source["metadata"]["creationTimestamp"].is_null());
     }
 
     #[test]
