@@ -423,6 +423,18 @@ pub fn decode(
     Ok(obj)
 }
 
+/// Drop JSON nulls (Go's zero values; a merge's deletions) before decoding.
+pub fn drop_nulls(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            m.retain(|_, x| !x.is_null());
+            m.values_mut().for_each(drop_nulls);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(drop_nulls),
+        _ => {}
+    }
+}
+
 /// The documents of a YAML stream with the 0-based line each starts on.
 fn document_starts(text: &str) -> Vec<usize> {
     let mut starts = vec![0];
@@ -571,7 +583,7 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Document>, String> {
         // A null is Go's zero value (`creationTimestamp: null`, which every
         // `--dry-run=client -o yaml` writes): decoded as left out, kept in the source.
         let mut decodable = value.clone();
-        crate::apiserver::decode::drop_nulls(&mut decodable);
+        drop_nulls(&mut decodable);
         let object = decode(k, decodable, &mut unknown).map_err(|(path, msg)| {
             let at = starts
                 .get(i)

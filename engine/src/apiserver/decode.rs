@@ -66,14 +66,5 @@ pub fn decode_object(
     Ok(obj)
 }
 
-/// Drop JSON nulls (a merge's deletions) before decoding.
-pub fn drop_nulls(v: &mut Value) {
-    match v {
-        Value::Object(m) => {
-            m.retain(|_, x| !x.is_null());
-            m.values_mut().for_each(drop_nulls);
-        }
-        Value::Array(a) => a.iter_mut().for_each(drop_nulls),
-        _ => {}
-    }
-}
+/// Drop JSON nulls (a merge's deletions) before decoding: the manifest reader's.
+pub use crate::manifest::drop_nulls;
