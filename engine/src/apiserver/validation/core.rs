@@ -3,10 +3,11 @@
 //! PersistentVolumeClaims and PersistentVolumes. LimitRange's own checks live with its admission plugin
 //! (`limit_ranger.rs`).
 
+use super::names::quote;
 use super::names::{
     dns1123_label_errors, label_value_errors, port_name_errors, qualified_name_errors,
 };
-use super::pod_spec::{quote, validate_containers, validate_pod_spec_numbers, validate_scheduling};
+use super::pod_spec::{validate_containers, validate_pod_spec_numbers, validate_scheduling};
 use crate::api::*;
 
 /// `ValidatePodCreate`'s spec rules the simulation models: containers with images,

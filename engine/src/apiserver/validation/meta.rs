@@ -5,7 +5,7 @@
 
 use super::names::{
     dns1035_label_errors, dns1123_subdomain_error, label_value_errors, path_segment_errors,
-    qualified_name_errors,
+    qualified_name_errors, quote,
 };
 use crate::api::*;
 
@@ -38,7 +38,6 @@ pub(super) fn validate_name(causes: &mut Vec<String>, obj: &Object) {
 /// label keys are qualified names and values valid label values; annotation keys
 /// (lower-cased) qualified names; owner references name their owner fully.
 pub(super) fn validate_meta_maps(causes: &mut Vec<String>, m: &ObjectMeta) {
-    let quote = |s: &str| serde_json::Value::String(s.to_string()).to_string();
     for (k, v) in &m.labels {
         for msg in qualified_name_errors(k) {
             causes.push(format!(
@@ -110,7 +109,6 @@ pub(super) fn validate_selector_operators(causes: &mut Vec<String>, sel: &LabelS
 /// `metav1validation.ValidateLabelSelector` at `at`: match labels as `ValidateLabels`,
 /// and each requirement's operator, values and key (`ValidateLabelSelectorRequirement`).
 pub(super) fn validate_label_selector(causes: &mut Vec<String>, sel: &LabelSelector, at: &str) {
-    let quote = |s: &str| serde_json::Value::String(s.to_string()).to_string();
     for (k, v) in &sel.match_labels {
         for msg in qualified_name_errors(k) {
             causes.push(format!(

@@ -183,3 +183,8 @@ pub(super) fn path_segment_errors(name: &str) -> Vec<String> {
     }
     out
 }
+
+/// A string as Go's `%q` writes it in a field error.
+pub(super) fn quote(s: &str) -> String {
+    serde_json::Value::String(s.to_string()).to_string()
+}

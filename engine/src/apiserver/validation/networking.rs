@@ -3,7 +3,7 @@
 
 use super::meta::validate_label_selector;
 use super::names::{
-    dns1035_label_errors, dns1123_label_errors, port_name_errors, subdomain_errors,
+    dns1035_label_errors, dns1123_label_errors, port_name_errors, quote, subdomain_errors,
 };
 use crate::api::*;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
@@ -42,7 +42,6 @@ fn wildcard_subdomain_errors(v: &str) -> Vec<String> {
 /// `ValidateIngressStatusUpdate`'s `ValidateIngressLoadBalancerStatus`: each ingress
 /// point's IP an IP, its hostname a DNS name and not an IP.
 pub(super) fn validate_ingress_status(c: &mut Vec<String>, ing: &Ingress) {
-    let quote = |s: &str| serde_json::Value::String(s.to_string()).to_string();
     for (i, point) in ing.status.load_balancer.ingress.iter().enumerate() {
         let at = format!("status.loadBalancer.ingress[{i}]");
         if !point.ip.is_empty() && parse_ip_sloppy(&point.ip).is_none() {

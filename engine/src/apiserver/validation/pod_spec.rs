@@ -7,14 +7,9 @@
 
 use super::meta::{nonnegative, validate_label_selector};
 use super::names::{
-    dns1123_label_errors, label_value_errors, port_name_errors, qualified_name_errors,
+    dns1123_label_errors, label_value_errors, port_name_errors, qualified_name_errors, quote,
 };
 use crate::api::*;
-
-/// A string as Go's `%q` writes it in a field error.
-pub(super) fn quote(s: &str) -> String {
-    serde_json::Value::String(s.to_string()).to_string()
-}
 
 /// `validateContainers` then `validateInitContainers`: at least one container; each
 /// with a DNS-label name unique across both lists, an image, valid ports and probes.
