@@ -15,6 +15,7 @@ fn is_zero(v: &i64) -> bool {
 
 /// `autoscaling/v2.CrossVersionObjectReference`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CrossVersionObjectReference {
     /// e.g. `apps/v1`.
@@ -30,6 +31,7 @@ pub struct CrossVersionObjectReference {
 
 /// `autoscaling/v2.MetricTarget`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct MetricTarget {
     /// `Utilization`, `Value` or `AverageValue`.
@@ -48,6 +50,7 @@ pub struct MetricTarget {
 
 /// `autoscaling/v2.ResourceMetricSource`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceMetricSource {
     /// `cpu` or `memory`.
@@ -60,6 +63,7 @@ pub struct ResourceMetricSource {
 
 /// `autoscaling/v2.MetricSpec`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct MetricSpec {
     /// `Resource`, `Pods`, `Object`, `External` or `ContainerResource`.
@@ -84,6 +88,7 @@ pub struct MetricSpec {
 
 /// `autoscaling/v2.HPAScalingPolicy`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HpaScalingPolicy {
     /// `Pods` or `Percent`.
@@ -99,6 +104,7 @@ pub struct HpaScalingPolicy {
 
 /// `autoscaling/v2.HPAScalingRules`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HpaScalingRules {
     /// Recommendations looked back over.
@@ -114,6 +120,7 @@ pub struct HpaScalingRules {
 
 /// `autoscaling/v2.HorizontalPodAutoscalerBehavior`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HorizontalPodAutoscalerBehavior {
     /// Rules when scaling up.
@@ -126,6 +133,7 @@ pub struct HorizontalPodAutoscalerBehavior {
 
 /// `autoscaling/v2.HorizontalPodAutoscalerSpec`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HorizontalPodAutoscalerSpec {
     /// What it scales.
@@ -147,6 +155,7 @@ pub struct HorizontalPodAutoscalerSpec {
 
 /// `autoscaling/v2.MetricValueStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct MetricValueStatus {
     /// Percent of the Pods' requests.
@@ -159,6 +168,7 @@ pub struct MetricValueStatus {
 
 /// `autoscaling/v2.ResourceMetricStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceMetricStatus {
     /// `cpu` or `memory`.
@@ -171,6 +181,7 @@ pub struct ResourceMetricStatus {
 
 /// `autoscaling/v2.MetricStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct MetricStatus {
     /// The metric's source type.
@@ -183,6 +194,7 @@ pub struct MetricStatus {
 
 /// `autoscaling/v2.HorizontalPodAutoscalerStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HorizontalPodAutoscalerStatus {
     /// The generation this status describes.
@@ -207,6 +219,7 @@ pub struct HorizontalPodAutoscalerStatus {
 
 /// `autoscaling/v2.HorizontalPodAutoscaler`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HorizontalPodAutoscaler {
     /// Object metadata.

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 /// `batch/v1.Job`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Job {
     /// Object metadata.
@@ -27,6 +28,7 @@ pub struct Job {
 /// `batch/v1.JobSpec`. Optional fields stay `Option` as upstream's pointers, so that
 /// "unset" (e.g. `completions` of a work-queue Job) is distinct from zero.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct JobSpec {
     /// Pods running at once at most (default 1).
@@ -102,6 +104,7 @@ impl JobSpec {
 
 /// `batch/v1.PodFailurePolicy`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PodFailurePolicy {
     /// Checked in order; the first that matches decides.
@@ -111,6 +114,7 @@ pub struct PodFailurePolicy {
 
 /// `batch/v1.PodFailurePolicyRule`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PodFailurePolicyRule {
     /// `FailJob`, `FailIndex`, `Ignore` or `Count`.
@@ -126,6 +130,7 @@ pub struct PodFailurePolicyRule {
 
 /// `batch/v1.PodFailurePolicyOnExitCodesRequirement`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PodFailurePolicyOnExitCodesRequirement {
     /// Only this container's exit code (all containers when unset).
@@ -141,6 +146,7 @@ pub struct PodFailurePolicyOnExitCodesRequirement {
 
 /// `batch/v1.PodFailurePolicyOnPodConditionsPattern`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PodFailurePolicyOnPodConditionsPattern {
     /// The condition type.
@@ -157,6 +163,7 @@ fn condition_true() -> String {
 
 /// `batch/v1.SuccessPolicy`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SuccessPolicy {
     /// Any one rule met declares success.
@@ -166,6 +173,7 @@ pub struct SuccessPolicy {
 
 /// `batch/v1.SuccessPolicyRule`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SuccessPolicyRule {
     /// Indexes that must have succeeded, e.g. `0,2-3`.
@@ -179,6 +187,7 @@ pub struct SuccessPolicyRule {
 /// `batch/v1.UncountedTerminatedPods`: the uids of finished Pods whose tracking
 /// finalizer the controller is removing, before it adds them to the counters.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct UncountedTerminatedPods {
     /// Succeeded Pods' uids.
@@ -191,6 +200,7 @@ pub struct UncountedTerminatedPods {
 
 /// `batch/v1.JobStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct JobStatus {
     /// `Complete`, `Failed`, `Suspended`, `FailureTarget`, `SuccessCriteriaMet`.
@@ -263,6 +273,7 @@ impl Job {
 
 /// `batch/v1.JobTemplateSpec`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct JobTemplateSpec {
     /// Labels and annotations for the Jobs.
@@ -275,6 +286,7 @@ pub struct JobTemplateSpec {
 
 /// `batch/v1.CronJob`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CronJob {
     /// Object metadata.
@@ -290,6 +302,7 @@ pub struct CronJob {
 
 /// `batch/v1.CronJobSpec`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CronJobSpec {
     /// The schedule in cron format (five fields or a macro such as `@hourly`).
@@ -320,6 +333,7 @@ pub struct CronJobSpec {
 
 /// `v1.ObjectReference` as a CronJob lists its active Jobs.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct JobReference {
     /// `batch/v1`.
@@ -344,6 +358,7 @@ pub struct JobReference {
 
 /// `batch/v1.CronJobStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct CronJobStatus {
     /// Jobs running now.

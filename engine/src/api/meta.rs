@@ -12,6 +12,7 @@ fn is_zero(v: &i64) -> bool {
 
 /// `metav1.ObjectMeta`: the part every object has.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectMeta {
     /// Unique within the namespace and kind.
@@ -77,6 +78,7 @@ impl ObjectMeta {
 
 /// `metav1.OwnerReference`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct OwnerReference {
     /// API version of the owner, e.g. `apps/v1`.
@@ -101,6 +103,7 @@ pub struct OwnerReference {
 
 /// One `matchExpressions` requirement of a label selector.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LabelSelectorRequirement {
     /// Label key.
@@ -116,6 +119,7 @@ pub struct LabelSelectorRequirement {
 
 /// `metav1.LabelSelector`: matchLabels AND matchExpressions.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LabelSelector {
     /// Exact key=value pairs, all required.
@@ -181,6 +185,7 @@ impl LabelSelector {
 
 /// A condition as every kind carries it (`type`, `status`, `reason`, `message`, times).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Condition {
     /// Condition type, e.g. `Ready`.

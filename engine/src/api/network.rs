@@ -16,6 +16,7 @@ fn is_false(v: &bool) -> bool {
 
 /// `v1.ServicePort`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ServicePort {
     /// The port's name (required when a Service has more than one port).
@@ -40,6 +41,7 @@ pub struct ServicePort {
 
 /// `v1.ServiceSpec`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ServiceSpec {
     /// The ports the Service exposes.
@@ -90,6 +92,7 @@ pub struct ServiceSpec {
 
 /// `v1.ServiceStatus`: the load balancer's ingress points (none here: no cloud).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ServiceStatus {
     /// `{}` until a cloud provider fills it.
@@ -111,6 +114,7 @@ impl Default for ServiceStatus {
 
 /// `v1.Service`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Service {
     /// Object metadata.
@@ -142,6 +146,7 @@ impl Service {
 
 /// `discovery/v1.EndpointConditions`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct EndpointConditions {
     /// Serving and not terminating (or the Service publishes not-ready addresses).
@@ -157,6 +162,7 @@ pub struct EndpointConditions {
 
 /// `discovery/v1.Endpoint`: one Pod behind a Service.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Endpoint {
     /// The Pod's IP.
@@ -185,6 +191,7 @@ pub struct Endpoint {
 
 /// `discovery/v1.EndpointHints`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct EndpointHints {
     /// The zones whose traffic should go to this endpoint.
@@ -197,6 +204,7 @@ pub struct EndpointHints {
 
 /// `discovery/v1.ForZone`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 pub struct ForZone {
     /// The zone's name.
     #[serde(default)]
@@ -205,6 +213,7 @@ pub struct ForZone {
 
 /// `discovery/v1.EndpointPort`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct EndpointPort {
     /// The Service port's name (`""` for a single unnamed port).
@@ -223,6 +232,7 @@ pub struct EndpointPort {
 
 /// `discovery/v1.EndpointSlice`: up to 100 endpoints of one Service sharing one port set.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct EndpointSlice {
     /// Object metadata.
@@ -241,6 +251,7 @@ pub struct EndpointSlice {
 
 /// `v1.EndpointAddress`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct EndpointAddress {
     /// The Pod's IP.
@@ -259,6 +270,7 @@ pub struct EndpointAddress {
 
 /// `v1.EndpointPort` (of the deprecated Endpoints API).
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct V1EndpointPort {
     /// The Service port's name.
@@ -274,6 +286,7 @@ pub struct V1EndpointPort {
 
 /// `v1.EndpointSubset`: addresses sharing one port set.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct EndpointSubset {
     /// Ready Pods.
@@ -290,6 +303,7 @@ pub struct EndpointSubset {
 /// `v1.Endpoints`: the deprecated one-object-per-Service list of endpoints, still kept
 /// by the endpoints controller in v1.33.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Endpoints {
     /// Object metadata (the Service's name).

@@ -13,6 +13,7 @@ fn is_zero(v: &i64) -> bool {
 
 /// `v1.ServiceBackendPort`: a Service port by name or by number (one of them).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ServiceBackendPort {
     /// The Service port's name.
@@ -25,6 +26,7 @@ pub struct ServiceBackendPort {
 
 /// `v1.IngressServiceBackend`: a Service in the Ingress's namespace.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct IngressServiceBackend {
     /// The Service's name.
@@ -38,6 +40,7 @@ pub struct IngressServiceBackend {
 /// `v1.TypedLocalObjectReference`: an object in the same namespace (`apiGroup` is
 /// written as `null` when unset: the Go field has no `omitempty`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TypedLocalObjectReference {
     /// The group (none for the core group).
@@ -53,6 +56,7 @@ pub struct TypedLocalObjectReference {
 
 /// `v1.IngressBackend`: a Service or another resource (exactly one).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct IngressBackend {
     /// A Service backend.
@@ -65,6 +69,7 @@ pub struct IngressBackend {
 
 /// `v1.IngressTLS`: hosts served with one certificate's Secret.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct IngressTLS {
     /// The hosts the certificate covers.
@@ -77,6 +82,7 @@ pub struct IngressTLS {
 
 /// `v1.HTTPIngressPath`: a path and where its requests go.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HTTPIngressPath {
     /// The path (`/` when unset, for the ingress controller).
@@ -92,6 +98,7 @@ pub struct HTTPIngressPath {
 
 /// `v1.HTTPIngressRuleValue`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HTTPIngressRuleValue {
     /// The paths, matched longest first (`null` when none: required).
@@ -101,6 +108,7 @@ pub struct HTTPIngressRuleValue {
 
 /// `v1.IngressRule`: a host (or every host) and its HTTP paths.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct IngressRule {
     /// The host; empty for every host; `*.example.com` for one level of subdomain.
@@ -113,6 +121,7 @@ pub struct IngressRule {
 
 /// `v1.IngressSpec`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct IngressSpec {
     /// The IngressClass that implements this Ingress.
@@ -131,6 +140,7 @@ pub struct IngressSpec {
 
 /// `v1.IngressPortStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct IngressPortStatus {
     /// The port.
@@ -146,6 +156,7 @@ pub struct IngressPortStatus {
 
 /// `v1.IngressLoadBalancerIngress`: one address the Ingress is reached at.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct IngressLoadBalancerIngress {
     /// An IP address.
@@ -161,6 +172,7 @@ pub struct IngressLoadBalancerIngress {
 
 /// `v1.IngressLoadBalancerStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct IngressLoadBalancerStatus {
     /// The addresses, set by the ingress controller.
@@ -170,6 +182,7 @@ pub struct IngressLoadBalancerStatus {
 
 /// `v1.IngressStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct IngressStatus {
     /// Where the Ingress is reached.
@@ -180,6 +193,7 @@ pub struct IngressStatus {
 /// `networking.k8s.io/v1.Ingress`: HTTP routes from outside the cluster to Services,
 /// implemented by the ingress controller its class names.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Ingress {
     /// Object metadata.
@@ -213,6 +227,7 @@ pub const DEFAULT_INGRESS_CLASS_ANNOTATION: &str = "ingressclass.kubernetes.io/i
 
 /// `v1.IngressClassParametersReference`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct IngressClassParametersReference {
     /// The group (none for the core group).
@@ -234,6 +249,7 @@ pub struct IngressClassParametersReference {
 
 /// `v1.IngressClassSpec`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct IngressClassSpec {
     /// The controller that implements the class, e.g. `k8s.io/ingress-nginx`.
@@ -247,6 +263,7 @@ pub struct IngressClassSpec {
 /// `networking.k8s.io/v1.IngressClass` (cluster-scoped): which controller implements
 /// the Ingresses that name it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct IngressClass {
     /// Object metadata.
@@ -269,6 +286,7 @@ impl IngressClass {
 
 /// `v1.IPBlock`: a CIDR, minus some CIDRs inside it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct IPBlock {
     /// `10.0.0.0/16`.
@@ -281,6 +299,7 @@ pub struct IPBlock {
 
 /// `v1.NetworkPolicyPeer`: Pods (by Pod and namespace selector) or an IP block.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NetworkPolicyPeer {
     /// Pods, in the policy's namespace unless a namespace selector is given too.
@@ -296,6 +315,7 @@ pub struct NetworkPolicyPeer {
 
 /// `v1.NetworkPolicyPort`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NetworkPolicyPort {
     /// TCP (the default), UDP or SCTP.
@@ -311,6 +331,7 @@ pub struct NetworkPolicyPort {
 
 /// `v1.NetworkPolicyIngressRule`: traffic allowed in, from peers to ports.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NetworkPolicyIngressRule {
     /// The ports (every port when empty).
@@ -323,6 +344,7 @@ pub struct NetworkPolicyIngressRule {
 
 /// `v1.NetworkPolicyEgressRule`: traffic allowed out, to peers on ports.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NetworkPolicyEgressRule {
     /// The ports (every port when empty).
@@ -335,6 +357,7 @@ pub struct NetworkPolicyEgressRule {
 
 /// `v1.NetworkPolicySpec`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NetworkPolicySpec {
     /// The Pods the policy isolates (`{}`: every Pod of the namespace).
@@ -354,6 +377,7 @@ pub struct NetworkPolicySpec {
 /// `networking.k8s.io/v1.NetworkPolicy`: which traffic the selected Pods accept and
 /// send, enforced by the network plugin.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NetworkPolicy {
     /// Object metadata.

@@ -11,6 +11,7 @@ pub const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
 /// `PolicyRule`: verbs allowed on resources of API groups (optionally only some
 /// names), or on non-resource URLs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PolicyRule {
     /// API groups (`""` is the core group, `*` any).
@@ -51,6 +52,7 @@ pub fn policy_rule_string(lists: [&[String]; 5]) -> String {
 
 /// `Role`: rules within one namespace.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Role {
     /// Object metadata.
@@ -63,6 +65,7 @@ pub struct Role {
 
 /// `ClusterRole`: rules across the cluster (or in a namespace, when bound there).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterRole {
     /// Object metadata.
@@ -75,6 +78,7 @@ pub struct ClusterRole {
 
 /// `Subject`: who a binding grants to.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Subject {
     /// `rbac.authorization.k8s.io` for users and groups, empty for service accounts.
@@ -93,6 +97,7 @@ pub struct Subject {
 
 /// `RoleRef`: the role a binding grants.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RoleRef {
     /// `rbac.authorization.k8s.io`.
@@ -108,6 +113,7 @@ pub struct RoleRef {
 
 /// `RoleBinding`: grants a Role or ClusterRole within one namespace.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RoleBinding {
     /// Object metadata.
@@ -123,6 +129,7 @@ pub struct RoleBinding {
 
 /// `ClusterRoleBinding`: grants a ClusterRole across the cluster.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterRoleBinding {
     /// Object metadata.

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// `v1.Toleration`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Toleration {
     /// Taint key; empty with `Exists` tolerates every taint.
@@ -44,6 +45,7 @@ impl Toleration {
 
 /// `v1.Taint`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Taint {
     /// Taint key.
@@ -76,6 +78,7 @@ impl std::fmt::Display for Taint {
 
 /// `v1.NodeSelectorRequirement`: In, NotIn, Exists, DoesNotExist, Gt, Lt.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NodeSelectorRequirement {
     /// Label key.
@@ -118,6 +121,7 @@ impl NodeSelectorRequirement {
 
 /// `v1.NodeSelectorTerm`: its requirements are ANDed.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NodeSelectorTerm {
     /// Requirements on node labels.
@@ -159,6 +163,7 @@ impl NodeSelectorTerm {
 
 /// `v1.NodeSelector`: its terms are ORed.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NodeSelector {
     /// Terms.
@@ -168,6 +173,7 @@ pub struct NodeSelector {
 
 /// `v1.PreferredSchedulingTerm`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PreferredSchedulingTerm {
     /// 1–100.
@@ -180,6 +186,7 @@ pub struct PreferredSchedulingTerm {
 
 /// `v1.NodeAffinity`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 pub struct NodeAffinity {
     /// Hard: some term must match.
     #[serde(
@@ -200,6 +207,7 @@ pub struct NodeAffinity {
 /// `v1.PodAffinityTerm`: Pods matching `labelSelector` (in `namespaces`, default the
 /// Pod's own) that run in the same `topologyKey` domain.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PodAffinityTerm {
     /// Which Pods count (none: no Pod).
@@ -221,6 +229,7 @@ pub struct PodAffinityTerm {
 
 /// `v1.WeightedPodAffinityTerm`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct WeightedPodAffinityTerm {
     /// 1–100.
@@ -233,6 +242,7 @@ pub struct WeightedPodAffinityTerm {
 
 /// `v1.PodAffinity` and `v1.PodAntiAffinity` (same shape).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PodAffinity {
     /// Hard terms: all must hold.
@@ -253,6 +263,7 @@ pub struct PodAffinity {
 
 /// `v1.Affinity`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Affinity {
     /// Node affinity.
@@ -268,6 +279,7 @@ pub struct Affinity {
 
 /// `v1.TopologySpreadConstraint`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TopologySpreadConstraint {
     /// Largest allowed difference between a domain's matching Pods and the minimum.

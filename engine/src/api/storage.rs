@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 /// `v1.PersistentVolumeClaimSpec`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PersistentVolumeClaimSpec {
     /// `ReadWriteOnce`, `ReadOnlyMany`, `ReadWriteMany`, `ReadWriteOncePod`.
@@ -37,6 +38,7 @@ pub struct PersistentVolumeClaimSpec {
 
 /// `v1.VolumeResourceRequirements`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct VolumeResourceRequirements {
     /// e.g. `storage: 1Gi`.
@@ -49,6 +51,7 @@ pub struct VolumeResourceRequirements {
 
 /// `v1.PersistentVolumeClaimStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PersistentVolumeClaimStatus {
     /// `Pending`, `Bound` or `Lost`.
@@ -64,6 +67,7 @@ pub struct PersistentVolumeClaimStatus {
 
 /// `v1.PersistentVolumeClaim`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PersistentVolumeClaim {
     /// Object metadata.
@@ -91,6 +95,7 @@ impl PersistentVolumeClaim {
 
 /// `v1.ObjectReference` as a PersistentVolume's `claimRef` holds it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ClaimRef {
     /// `v1`.
@@ -116,6 +121,7 @@ pub struct ClaimRef {
 /// `v1.PersistentVolumeSpec`. The volume source (`csi`, `hostPath`, `nfs`, …) is kept
 /// as written in `source`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PersistentVolumeSpec {
     /// e.g. `storage: 1Gi`.
@@ -146,6 +152,7 @@ pub struct PersistentVolumeSpec {
 
 /// `v1.PersistentVolumeStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PersistentVolumeStatus {
     /// `Pending`, `Available`, `Bound`, `Released` or `Failed`.
@@ -161,6 +168,7 @@ pub struct PersistentVolumeStatus {
 
 /// `v1.PersistentVolume` (cluster-scoped).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PersistentVolume {
     /// Object metadata.
@@ -176,6 +184,7 @@ pub struct PersistentVolume {
 
 /// `storage.k8s.io/v1.StorageClass` (cluster-scoped; no spec or status).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct StorageClass {
     /// Object metadata (`storageclass.kubernetes.io/is-default-class: "true"` marks
@@ -217,6 +226,7 @@ impl StorageClass {
 
 /// `v1.ConfigMap`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ConfigMap {
     /// Object metadata.
@@ -235,6 +245,7 @@ pub struct ConfigMap {
 
 /// `v1.Secret`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Secret {
     /// Object metadata.

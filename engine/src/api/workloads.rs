@@ -23,6 +23,7 @@ fn is_false(v: &bool) -> bool {
 
 /// `v1.PodTemplateSpec`: metadata (labels) and spec of the Pods to create.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PodTemplateSpec {
     /// Template metadata (labels, annotations).
@@ -35,6 +36,7 @@ pub struct PodTemplateSpec {
 
 /// An `IntOrString` for maxSurge / maxUnavailable (`1` or `"25%"`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum IntOrString {
     /// An absolute number.
@@ -85,6 +87,7 @@ impl std::fmt::Display for IntOrString {
 
 /// `apps/v1.RollingUpdateDeployment`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RollingUpdateDeployment {
     /// Pods that may be unavailable during the update (default 25%, rounded down).
@@ -110,6 +113,7 @@ impl Default for RollingUpdateDeployment {
 
 /// `apps/v1.DeploymentStrategy`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct DeploymentStrategy {
     /// `RollingUpdate` (default) or `Recreate`.
@@ -145,6 +149,7 @@ fn default_deadline() -> i64 {
 
 /// `apps/v1.DeploymentSpec` with upstream defaults applied on deserialization.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct DeploymentSpec {
     /// Desired Pods (default 1).
@@ -190,6 +195,7 @@ impl Default for DeploymentSpec {
 
 /// `apps/v1.DeploymentStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct DeploymentStatus {
     /// The generation this status describes.
@@ -220,6 +226,7 @@ pub struct DeploymentStatus {
 
 /// `apps/v1.Deployment`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Deployment {
     /// Object metadata.
@@ -279,6 +286,7 @@ impl Deployment {
 
 /// `policy/v1.PodDisruptionBudgetSpec`: one of minAvailable / maxUnavailable.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PodDisruptionBudgetSpec {
     /// Pods that must stay available (number or percentage).
@@ -297,6 +305,7 @@ pub struct PodDisruptionBudgetSpec {
 
 /// `policy/v1.PodDisruptionBudgetStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PodDisruptionBudgetStatus {
     /// The generation this status describes.
@@ -321,6 +330,7 @@ pub struct PodDisruptionBudgetStatus {
 
 /// `policy/v1.PodDisruptionBudget`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PodDisruptionBudget {
     /// Object metadata.
@@ -337,6 +347,7 @@ pub struct PodDisruptionBudget {
 /// `scheduling.k8s.io/v1.PriorityClass`: a name for a Pod priority. The Priority
 /// admission plugin copies `value` and `preemptionPolicy` into Pods that name it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PriorityClass {
     /// Object metadata.
@@ -358,6 +369,7 @@ pub struct PriorityClass {
 
 /// `apps/v1.ReplicaSetSpec`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ReplicaSetSpec {
     /// Desired Pods (default 1).
@@ -387,6 +399,7 @@ impl Default for ReplicaSetSpec {
 
 /// `apps/v1.ReplicaSetStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ReplicaSetStatus {
     /// Active Pods (not terminating, not terminal).
@@ -411,6 +424,7 @@ pub struct ReplicaSetStatus {
 
 /// `apps/v1.ReplicaSet`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ReplicaSet {
     /// Object metadata.
@@ -426,6 +440,7 @@ pub struct ReplicaSet {
 
 /// `apps/v1.RollingUpdateDaemonSet`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RollingUpdateDaemonSet {
     /// Nodes whose Pod may be unavailable during the update (default 1).
@@ -454,6 +469,7 @@ impl Default for RollingUpdateDaemonSet {
 
 /// `apps/v1.DaemonSetUpdateStrategy`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct DaemonSetUpdateStrategy {
     /// `RollingUpdate` (default) or `OnDelete`.
@@ -475,6 +491,7 @@ impl Default for DaemonSetUpdateStrategy {
 
 /// `apps/v1.DaemonSetSpec`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct DaemonSetSpec {
     /// Which Pods belong to it; must match the template labels.
@@ -508,6 +525,7 @@ impl Default for DaemonSetSpec {
 
 /// `apps/v1.DaemonSetStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct DaemonSetStatus {
     /// Nodes running at least one daemon Pod that should.
@@ -538,6 +556,7 @@ pub struct DaemonSetStatus {
 
 /// `apps/v1.DaemonSet`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct DaemonSet {
     /// Object metadata.
@@ -553,6 +572,7 @@ pub struct DaemonSet {
 
 /// `apps/v1.StatefulSetSpec` with upstream defaults applied on deserialization.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct StatefulSetSpec {
     /// Desired Pods (default 1).
@@ -631,6 +651,7 @@ impl StatefulSetSpec {
 
 /// `apps/v1.StatefulSetOrdinals`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct StatefulSetOrdinals {
     /// The first replica's ordinal.
@@ -640,6 +661,7 @@ pub struct StatefulSetOrdinals {
 
 /// `apps/v1.StatefulSetPersistentVolumeClaimRetentionPolicy`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// `Retain` (default) or `Delete`: the claims when the set is deleted.
@@ -661,6 +683,7 @@ impl Default for StatefulSetPersistentVolumeClaimRetentionPolicy {
 
 /// `apps/v1.StatefulSetUpdateStrategy`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct StatefulSetUpdateStrategy {
     /// `RollingUpdate` (default) or `OnDelete`.
@@ -684,6 +707,7 @@ impl Default for StatefulSetUpdateStrategy {
 /// gate `MaxUnavailableStatefulSet` (off in v1.33), so the API server drops it and it
 /// is not modelled: a rolling update replaces one Pod at a time.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RollingUpdateStatefulSetStrategy {
     /// Ordinals below it keep the current revision.
@@ -693,6 +717,7 @@ pub struct RollingUpdateStatefulSetStrategy {
 
 /// `apps/v1.StatefulSetStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct StatefulSetStatus {
     /// The generation this status describes.
@@ -728,6 +753,7 @@ pub struct StatefulSetStatus {
 
 /// `apps/v1.StatefulSet`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct StatefulSet {
     /// Object metadata.
@@ -744,6 +770,7 @@ pub struct StatefulSet {
 /// `apps/v1.ControllerRevision`: one immutable snapshot of a StatefulSet's (or a
 /// DaemonSet's) template, the history `rollout undo` goes back to.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ControllerRevision {
     /// Object metadata.

@@ -25,6 +25,7 @@ mod logs;
 pub mod managed_fields;
 pub mod metrics;
 pub mod node_restriction;
+pub mod openapi;
 pub mod pagination;
 pub mod patch;
 pub mod prepare;

@@ -691,7 +691,13 @@ impl ApiServer {
             }
             "/version" => return self.non_resource(req, &path, get, discovery::version(), JSON),
             "/openapi/v3" => {
-                return self.non_resource(req, &path, get, discovery::openapi_index(), JSON)
+                return self.non_resource(
+                    req,
+                    &path,
+                    get,
+                    crate::apiserver::openapi::openapi_index(),
+                    JSON,
+                )
             }
             "/healthz" | "/livez" | "/readyz" => return self.health(req, &path),
             "/metrics" => return self.metrics_page(req, &path),
@@ -699,7 +705,7 @@ impl ApiServer {
             _ => {}
         }
         if let Some(gv) = path.strip_prefix("/openapi/v3/") {
-            return match discovery::openapi_document(gv) {
+            return match crate::apiserver::openapi::openapi_document(gv) {
                 Some(doc) => self.non_resource(req, &path, get, doc, JSON),
                 None => Reply::Response(not_found_path()),
             };

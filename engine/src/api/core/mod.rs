@@ -33,6 +33,7 @@ fn null_if_empty<S: serde::Serializer>(v: &str, s: S) -> Result<S::Ok, S::Error>
 
 /// `v1.ObjectReference` as Events carry it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectReference {
     /// Kind (every field is optional upstream; a ServiceAccount's `secrets` name only).
@@ -54,6 +55,7 @@ pub struct ObjectReference {
 
 /// `v1.EventSource`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 pub struct EventSource {
     /// Reporting component, e.g. `default-scheduler`, `kubelet`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -65,6 +67,7 @@ pub struct EventSource {
 
 /// `v1.Event` (core/v1 shape, as `kubectl get events` and `describe` read it).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Event {
     /// Object metadata.
@@ -124,6 +127,7 @@ pub struct Event {
 
 /// `v1.NamespaceSpec`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 pub struct NamespaceSpec {
     /// `kubernetes`: held until the namespace controller has emptied the namespace.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -132,6 +136,7 @@ pub struct NamespaceSpec {
 
 /// `v1.NamespaceStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 pub struct NamespaceStatus {
     /// `Active` or `Terminating`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -140,6 +145,7 @@ pub struct NamespaceStatus {
 
 /// `v1.Namespace` (cluster-scoped).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 pub struct Namespace {
     /// Object metadata.
     #[serde(default)]
@@ -154,6 +160,7 @@ pub struct Namespace {
 
 /// `coordination.k8s.io/v1.LeaseSpec`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LeaseSpec {
     /// The node name for node leases.
@@ -175,6 +182,7 @@ pub struct LeaseSpec {
 
 /// `coordination.k8s.io/v1.Lease`: node heartbeats live in namespace `kube-node-lease`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Lease {
     /// Object metadata.
@@ -188,6 +196,7 @@ pub struct Lease {
 /// `v1.LimitRangeItem`: the bounds and defaults of one type of thing (`Container`,
 /// `Pod`, `PersistentVolumeClaim`) in a namespace.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LimitRangeItem {
     /// `Container`, `Pod` or `PersistentVolumeClaim`.
@@ -229,6 +238,7 @@ impl LimitRangeItem {
 
 /// `v1.LimitRangeSpec`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct LimitRangeSpec {
     /// The items, each for one type.
@@ -239,6 +249,7 @@ pub struct LimitRangeSpec {
 /// `v1.LimitRange`: per-container (or per-Pod) bounds and defaults in a namespace,
 /// enforced by the LimitRanger admission plugin.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 pub struct LimitRange {
     /// Object metadata.
     #[serde(default)]
@@ -250,6 +261,7 @@ pub struct LimitRange {
 
 /// `v1.ResourceQuotaSpec`: the hard limits of a namespace's consumption.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceQuotaSpec {
     /// Resource name → quantity: `pods`, `requests.cpu`, `limits.memory`,
@@ -263,6 +275,7 @@ pub struct ResourceQuotaSpec {
 
 /// `v1.ResourceQuotaStatus`: what the quota controller counted.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceQuotaStatus {
     /// The enforced limits (a copy of `spec.hard`).
@@ -275,6 +288,7 @@ pub struct ResourceQuotaStatus {
 
 /// `v1.ResourceQuota`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 pub struct ResourceQuota {
     /// Object metadata.
     #[serde(default)]
@@ -297,6 +311,7 @@ pub const ROOT_CA_CONFIG_MAP: &str = "kube-root-ca.crt";
 
 /// `v1.LocalObjectReference`: a name in the same namespace.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct LocalObjectReference {
     /// The name.
@@ -307,6 +322,7 @@ pub struct LocalObjectReference {
 /// `v1.ServiceAccount`: an identity for processes in Pods. Every namespace has
 /// `default`, which the ServiceAccount controller creates.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ServiceAccount {
     /// Object metadata.

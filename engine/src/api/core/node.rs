@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 /// `v1.NodeSpec`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NodeSpec {
     /// Cordoned.
@@ -30,6 +31,7 @@ pub struct NodeSpec {
 
 /// `v1.NodeAddress`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 pub struct NodeAddress {
     /// `InternalIP`, `Hostname`.
     #[serde(rename = "type")]
@@ -44,6 +46,7 @@ pub struct NodeAddress {
 /// Node carries all of them, empty or not: clients generated from the OpenAPI (the
 /// Python client among them) refuse a Node whose `nodeInfo` lacks one.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NodeSystemInfo {
     /// `machineID` (kubeplay's nodes report none).
@@ -83,6 +86,7 @@ pub struct NodeSystemInfo {
 
 /// `v1.NodeStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct NodeStatus {
     /// Total resources.
@@ -116,6 +120,7 @@ pub struct NodeStatus {
 
 /// `v1.AttachedVolume`: a volume attached to a node.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct AttachedVolume {
     /// The volume's unique name (`kubernetes.io/csi/<driver>^<handle>`).
@@ -128,6 +133,7 @@ pub struct AttachedVolume {
 
 /// `v1.ContainerImage`: the names the runtime knows an image by, and its size.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerImage {
     /// Digest and tag references, e.g. `docker.io/library/nginx@sha256:…` and
@@ -141,6 +147,7 @@ pub struct ContainerImage {
 
 /// `v1.Node`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Node {
     /// Object metadata.

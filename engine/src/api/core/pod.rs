@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 /// `v1.ResourceRequirements`: requests (what the scheduler reserves) and limits.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ResourceRequirements {
     /// e.g. `{cpu: 100m, memory: 128Mi}`.
@@ -27,6 +28,7 @@ pub struct ResourceRequirements {
 
 /// `v1.ContainerPort`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerPort {
     /// Port the container listens on.
@@ -48,6 +50,7 @@ pub struct ContainerPort {
 
 /// `v1.HTTPGetAction`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HttpGetAction {
     /// Request path (defaulted to `/`).
@@ -66,6 +69,7 @@ pub struct HttpGetAction {
 
 /// `v1.TCPSocketAction`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TcpSocketAction {
     /// Port number or name.
@@ -78,6 +82,7 @@ pub struct TcpSocketAction {
 
 /// `v1.ExecAction`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ExecAction {
     /// Command run in the container.
@@ -101,6 +106,7 @@ fn default_three() -> i64 {
 
 /// `v1.Probe` with upstream defaults (period 10 s, timeout 1 s, success 1, failure 3).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Probe {
     /// HTTP GET probe.
@@ -148,6 +154,7 @@ impl Probe {
 
 /// `v1.Container` (the fields the simulation uses).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Container {
     /// Container name, unique in the Pod.
@@ -217,6 +224,7 @@ impl Container {
 
 /// `v1.VolumeMount`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct VolumeMount {
     /// The volume's name in `spec.volumes`.
@@ -237,6 +245,7 @@ pub struct VolumeMount {
 /// `hostPath`, `persistentVolumeClaim`, `projected`, `downwardAPI`…), the source kept
 /// as written.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 pub struct Volume {
     /// Name the containers' volumeMounts refer to.
     #[serde(default)]
@@ -263,6 +272,7 @@ impl Volume {
 
 /// `v1.PodSpec` (the fields the simulation uses).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PodSpec {
     /// Application containers.
@@ -342,6 +352,7 @@ impl PodSpec {
 
 /// Container state `waiting`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerStateWaiting {
     /// e.g. `ContainerCreating`, `ImagePullBackOff`, `CrashLoopBackOff`.
@@ -354,6 +365,7 @@ pub struct ContainerStateWaiting {
 
 /// Container state `running`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerStateRunning {
     /// When the container started.
@@ -363,6 +375,7 @@ pub struct ContainerStateRunning {
 
 /// Container state `terminated`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerStateTerminated {
     /// Process exit code.
@@ -381,6 +394,7 @@ pub struct ContainerStateTerminated {
 
 /// `v1.ContainerState`: exactly one member is set.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerState {
     /// Not running yet (or backing off).
@@ -396,6 +410,7 @@ pub struct ContainerState {
 
 /// `v1.ContainerStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ContainerStatus {
     /// Container name.
@@ -437,6 +452,7 @@ fn is_default_state(s: &ContainerState) -> bool {
 
 /// `v1.PodIP`: one address of a Pod.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 pub struct PodIp {
     /// The address.
     #[serde(default)]
@@ -445,6 +461,7 @@ pub struct PodIp {
 
 /// `v1.HostIP`: one address of the Pod's node.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 pub struct HostIp {
     /// The address.
     #[serde(default)]
@@ -453,6 +470,7 @@ pub struct HostIp {
 
 /// `v1.PodStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct PodStatus {
     /// Pending, Running, Succeeded, Failed.
@@ -496,6 +514,7 @@ pub struct PodStatus {
 
 /// `v1.Pod`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Pod {
     /// Object metadata.

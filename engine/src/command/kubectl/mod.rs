@@ -15,6 +15,7 @@ mod autoscale;
 mod create;
 mod delete;
 mod events;
+mod explain;
 mod expose;
 mod get;
 mod logs;
@@ -206,6 +207,7 @@ const HELP: &[(&str, &str)] = &[
         "create service nodeport",
         include_str!("help/create-service-nodeport.txt"),
     ),
+    ("explain", include_str!("help/explain.txt")),
     ("expose", include_str!("help/expose.txt")),
     ("logs", include_str!("help/logs.txt")),
     (
@@ -501,7 +503,17 @@ const EV_AMBIGUOUS: &str =
 fn names_events_by_short_name(words: &[String]) -> bool {
     let maps_types = matches!(
         words.first().map(String::as_str),
-        Some("get" | "describe" | "delete" | "label" | "annotate" | "patch" | "wait" | "edit")
+        Some(
+            "get"
+                | "describe"
+                | "delete"
+                | "label"
+                | "annotate"
+                | "patch"
+                | "wait"
+                | "edit"
+                | "explain"
+        )
     );
     maps_types && names_type(words, |t| t == "ev")
 }
@@ -525,6 +537,7 @@ fn run_verb_inner(
         "run" => run::run_pod(c, k, rest, false),
         "api-resources" => api_resources::api_resources(rest),
         "api-versions" => api_resources::api_versions(rest),
+        "explain" => explain::explain(rest),
         "expose" => expose::expose(c, k, rest, false),
         "logs" => logs::logs(c, k, rest),
         "apply" => apply::apply(c, k, rest, stdin, files),
