@@ -8,11 +8,11 @@
 //! (`CreateThreeWayMergePatch`: the changes from current to modified, and the
 //! deletions of what original had and modified dropped; lists with a patch merge key
 //! as `$setElementOrder/<list>` plus the changed elements by key, `$patch: delete` for
-//! removed ones). Simplifications: the merge keys are looked up by the list's field
-//! name (`containers` → `name`, `ports` → `containerPort` or `port`, `volumeMounts` →
-//! `mountPath`…) rather than from the OpenAPI schema; other lists are replaced whole;
-//! no `$retainKeys` (so a switch of `strategy.type` to `Recreate` keeps the live
-//! `rollingUpdate`, which validation then refuses).
+//! removed ones; `$retainKeys` in a map whose field's patch strategy is `retainKeys`).
+//! The merge keys and strategies are looked up by the field's name (`containers` →
+//! `name`, `ports` → `containerPort` or `port`, `volumeMounts` → `mountPath`;
+//! `strategy` and each of `volumes` retain keys), as kubectl's compiled-in types
+//! have them; other lists are replaced whole.
 
 use crate::apiserver::patch::merge_key;
 use serde_json::{Map, Value};
@@ -27,13 +27,27 @@ pub(super) fn three_way_patch(
     let o = original.and_then(Value::as_object);
     let m = modified.as_object().unwrap_or(&empty);
     let c = current.as_object().unwrap_or(&empty);
-    Value::Object(diff_maps(o, m, c))
+    Value::Object(diff_maps(o, m, c, false))
+}
+
+/// Whether a map field's patch strategy is `retainKeys`: a Deployment's `strategy`
+/// (`DeploymentSpec.Strategy`), and each element of a Pod's `volumes`
+/// (`patchStrategy:"merge,retainKeys"`), so that a field the manifest no longer sets
+/// (`rollingUpdate` beside `type: Recreate`; a volume's old source) is cleared.
+fn retains_keys(field: &str) -> bool {
+    matches!(field, "strategy" | "volumes")
+}
+
+/// `hasAdditionalNewField`: a key of `a` with a non-null value that `b` lacks.
+fn has_additional_new_field(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+    a.iter().any(|(k, v)| !v.is_null() && !b.contains_key(k))
 }
 
 fn diff_maps(
     o: Option<&Map<String, Value>>,
     m: &Map<String, Value>,
     c: &Map<String, Value>,
+    retain_keys: bool,
 ) -> Map<String, Value> {
     let mut out = Map::new();
     for (k, mv) in m {
@@ -41,7 +55,7 @@ fn diff_maps(
         let ov = o.and_then(|o| o.get(k));
         match (mv, cv) {
             (Value::Object(mm), Some(Value::Object(cm))) => {
-                let sub = diff_maps(ov.and_then(Value::as_object), mm, cm);
+                let sub = diff_maps(ov.and_then(Value::as_object), mm, cm, retains_keys(k));
                 if !sub.is_empty() {
                     out.insert(k.clone(), Value::Object(sub));
                 }
@@ -67,6 +81,17 @@ fn diff_maps(
                 out.insert(k.clone(), Value::Null);
             }
         }
+    }
+    // Every key the manifest sets, when anything changes or the live object (or the
+    // last apply) has a key the manifest does not: the server then clears the rest.
+    let keep: Vec<Value> = m
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, _)| Value::from(k.as_str()))
+        .collect();
+    let extra = has_additional_new_field(c, m) || o.is_some_and(|o| has_additional_new_field(o, m));
+    if retain_keys && !keep.is_empty() && (!out.is_empty() || extra) {
+        out.insert("$retainKeys".into(), Value::Array(keep));
     }
     out
 }
@@ -96,6 +121,7 @@ fn diff_keyed_list(
                     oe.as_ref().and_then(Value::as_object),
                     me.as_object().unwrap_or(&empty),
                     ce.as_object().unwrap_or(&empty),
+                    retains_keys(field),
                 );
                 if !sub.is_empty() {
                     sub.insert(key.to_string(), id.clone());
@@ -144,6 +170,22 @@ mod tests {
         assert_eq!(
             p.to_string(),
             r#"{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"nginx"}],"containers":[{"image":"nginx:1.28","name":"nginx"}]}}}}"#
+        );
+    }
+
+    #[test]
+    fn a_switch_to_recreate_retains_only_the_keys_the_manifest_sets() {
+        let live = json!({"spec": {"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}}}});
+        let modified = json!({"spec": {"strategy": {"type": "Recreate"}}});
+        assert_eq!(
+            three_way_patch(None, &modified, &live).to_string(),
+            r#"{"spec":{"strategy":{"$retainKeys":["type"],"type":"Recreate"}}}"#
+        );
+        // Nothing changed, but the live object has a key the manifest does not set.
+        let same = json!({"spec": {"strategy": {"type": "RollingUpdate"}}});
+        assert_eq!(
+            three_way_patch(Some(&same), &same, &live).to_string(),
+            r#"{"spec":{"strategy":{"$retainKeys":["type"]}}}"#
         );
     }
 
