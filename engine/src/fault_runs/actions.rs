@@ -43,6 +43,14 @@ pub(super) fn job_manifest(step: usize, code: u64, on_failure: bool) -> String {
     )
 }
 
+/// A NetworkPolicy that lets nothing into a Deployment's Pods (the traffic model
+/// enforces it; the control plane must not care).
+fn deny_ingress_manifest(step: usize, d: &str) -> String {
+    format!(
+        "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {{name: deny-{step}}}\nspec:\n  podSelector: {{matchLabels: {{app: {d}}}}}\n  policyTypes: [Ingress]\n"
+    )
+}
+
 /// One random action of a run, drawn after the setup: mostly a command line, now and
 /// then a manifest applied (a new Deployment, a deleted one back, a Job).
 pub(super) fn random_step(
@@ -60,7 +68,7 @@ pub(super) fn random_step(
         line: "kubectl apply -f -".into(),
         stdin: Some(m),
     };
-    let k = rng.below(46);
+    let k = rng.below(52);
     match k {
         20 => {
             let name = format!("d{step}");
@@ -72,6 +80,7 @@ pub(super) fn random_step(
         // its selector.
         32 => apply(manifest(&d, image, 1 + rng.below(4), false)),
         44 => apply(job_manifest(step, rng.below(3), rng.below(2) == 0)),
+        50 => apply(deny_ingress_manifest(step, &d)),
         _ => Step::new(command_line(rng, k, step, &n, &p, &d, image)),
     }
 }
@@ -158,6 +167,16 @@ fn command_line(
         1 + rng.below(3),
         rng.below(120)
     ),
+    // The HPA under changing load: created, its target loaded and unloaded.
+    46 => format!(
+        "kubectl autoscale deployment {d} --min=1 --max={} --cpu-percent=50",
+        2 + rng.below(4)
+    ),
+    47 => format!("sim load deployment/{d} --cpu {}%", 20 + 20 * rng.below(8)),
+    48 => format!("sim load deployment/{d} --stop"),
+    // The network: a Service (EndpointSlices, kube-proxy) and an Ingress in front of it.
+    49 => format!("kubectl expose deployment {d} --port=80"),
+    51 => format!("kubectl create ingress ing-{step} --rule=/={d}:80"),
     _ => format!("kubectl label pods {p} tier=x --overwrite"),
     }
 }

@@ -216,6 +216,16 @@ impl Runner {
                 ));
             }
         }
+        // An autoscaler keeps acting on its load: gone, the replicas it set stay.
+        if self
+            .c
+            .store
+            .list::<HorizontalPodAutoscaler>()
+            .next()
+            .is_some()
+        {
+            out.push("kubectl delete hpa --all -A".to_string());
+        }
         for d in self.c.store.list::<Deployment>() {
             if d.spec.paused {
                 out.push(format!(

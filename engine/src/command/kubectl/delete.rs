@@ -22,6 +22,7 @@ const DELETE_FLAGS: &[FlagSpec] = &[
     flag("selector", Some('l')),
     flag("field-selector", None),
     bool_flag("all", None),
+    bool_flag("all-namespaces", Some('A')),
     flag("grace-period", None),
     bool_flag("force", None),
     bool_flag("now", None),
@@ -69,7 +70,8 @@ pub(super) fn delete(
     } else if p.get("selector").is_some() || p.get("field-selector").is_some() || p.bool("all") {
         let targets = selected(c, k, &p, &ns)?;
         if targets.is_empty() {
-            return Ok((format!("No resources found in {ns} namespace."), None));
+            // RunDelete's own line (unlike get's, it names no namespace).
+            return Ok(("No resources found".to_string(), None));
         }
         targets
     } else {
@@ -180,11 +182,13 @@ fn selected(c: &mut Cluster, k: &Client, p: &Parsed, ns: &str) -> Result<Vec<Tar
             .get("field-selector")
             .map(|f| parse_field_selector(kind, f))
             .transpose()?;
+        // `-A`: the namespace is ignored, even one given with `-n`.
+        let in_ns = (!p.bool("all-namespaces")).then_some(ns);
         let found = k
             .list(
                 c,
                 kind,
-                Some(ns),
+                in_ns,
                 sel.as_ref(),
                 fields.as_deref().unwrap_or(&[]),
             )
