@@ -267,6 +267,27 @@ fn as_v1_32_prints(text: &str) -> String {
 ///   cell by cell with the age masked;
 /// - in `drain`, the order of the eviction lines: kubectl evicts in parallel, and the
 ///   order of its lines varies from run to run.
+/// The server's address as the console's kubectl knows it: serve listens on a port of
+/// its own (`https://127.0.0.1:PORT`), the console's API server is `10.0.0.2:6443`.
+/// Nothing else is rewritten.
+fn console_address(text: &str) -> String {
+    let from = "https://127.0.0.1:";
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(from) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + from.len()..];
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        out.push_str(&format!(
+            "https://{}",
+            kubeplay_engine::apiserver::API_SERVER_HOST_PORT
+        ));
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn normalize(line: &str, text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = String::new();
@@ -377,7 +398,8 @@ fn real_kubectl_against_kubeplay_cli_serve_prints_what_kubeplays_kubectl_prints(
         } else {
             e.output.clone()
         };
-        let (a, b) = (normalize(line, &ours), normalize(line, &r.output));
+        let theirs = console_address(&r.output);
+        let (a, b) = (normalize(line, &ours), normalize(line, &theirs));
         let differs = a != b || e.ok != r.ok;
         match (differs, allowed.get(line)) {
             (false, None) => same += 1,

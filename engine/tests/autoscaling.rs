@@ -408,3 +408,37 @@ fn failed_compute_metrics_replicas_keeps_each_wrapping_layer() {
         "the HPA was unable to compute the replica count: failed to get cpu utilization: "
     ));
 }
+
+#[test]
+fn an_hpa_deleted_while_its_first_sync_waits_leaves_settle_an_exact_count_of_pending_work() {
+    let mut c = Cluster::with_default_nodes(3);
+    sh(
+        &mut c,
+        "kubectl create deployment web --image=nginx:1.27 --replicas=3",
+        None,
+    );
+    c.advance(45_000);
+    sh(
+        &mut c,
+        "kubectl autoscale deployment web --min=1 --max=5 --cpu-percent=50",
+        None,
+    );
+    assert!(c.foreground_count_is_exact());
+    sh(&mut c, "kubectl delete hpa web", None);
+    assert!(c.foreground_count_is_exact());
+    assert!(c.settle(1_200_000), "{:?}", c.busy_work(5));
+    // An edit of an HPA whose periodic wait is pending makes that wait foreground work.
+    sh(
+        &mut c,
+        "kubectl autoscale deployment web --min=1 --max=5 --cpu-percent=50",
+        None,
+    );
+    c.advance(20_000);
+    sh(
+        &mut c,
+        "kubectl patch hpa web -p '{\"spec\":{\"maxReplicas\":4}}'",
+        None,
+    );
+    assert!(c.foreground_count_is_exact());
+    assert!(c.settle(1_200_000), "{:?}", c.busy_work(5));
+}

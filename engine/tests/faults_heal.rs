@@ -350,3 +350,30 @@ fn declaring_a_drifted_deployment_again_with_gitops_on_settles_with_one_chain_of
         "one sync undid the drift, not two chains of them"
     );
 }
+
+#[test]
+fn a_pull_in_back_off_beside_a_crashing_container_is_retried_once_the_registry_serves_it() {
+    // A Deployment created for nginx, then applied for shop:2.0 without the
+    // last-applied annotation: containers merge by name, so its Pods run both, one
+    // refused by the registry, the other crashing 3 s after each start.
+    let mut c = Cluster::with_default_nodes(4272);
+    sh(
+        &mut c,
+        "kubectl create deployment web --image=nginx:1.27 --replicas=3",
+    );
+    sh(&mut c, "sim image-fail nginx:1.27");
+    sh(&mut c, "sim image-crash shop:2.0 --after 3s");
+    apply(&mut c, "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 3\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n      - name: app\n        image: shop:2.0\n        resources: {requests: {cpu: 200m, memory: 256Mi}}\n");
+    sh(&mut c, "sim node add n8 --cpu 4 --memory 8Gi");
+    sh(&mut c, "kubectl taint nodes node-3 dedicated=x:NoExecute");
+    sh(&mut c, "sim advance 57s");
+    sh(&mut c, "sim image-ok nginx:1.27");
+    sh(&mut c, "sim image-ok shop:2.0");
+    sh(&mut c, "kubectl taint nodes node-3 dedicated-");
+    // The exit of the crashing container must not end the bring-up of the other: its
+    // pull is retried after its back-off, and no worker is left without a timer.
+    for _ in 0..300 {
+        c.advance(1_000);
+        assert_no_stranded_work(&c);
+    }
+}

@@ -3,7 +3,7 @@
 
 use crate::api::*;
 use crate::apiserver::{allocatable, ObjKey, WatchType};
-use crate::cluster::Cluster;
+use crate::cluster::{Cluster, Ctl};
 use crate::controllers::deployment::sync::is_scaling_event;
 use crate::controllers::deployment::util::resolve_fenceposts;
 use crate::time::{SimTime, SECOND};
@@ -95,6 +95,14 @@ impl Invariants {
         // reach is counted again from when it is back.
         if c.unavailable().is_some() {
             self.missing_since.clear();
+            self.dangling_since.clear();
+        }
+        // Nor while its watch is broken (`sim watch break`): it learns of the deletion
+        // when the watch (or its re-list) is back.
+        if c.watch_broken(Ctl::PodGc) {
+            self.missing_since.clear();
+        }
+        if c.watch_broken(Ctl::GarbageCollector) {
             self.dangling_since.clear();
         }
         self.check_pod_gc(c, now, &mut found);
@@ -406,8 +414,17 @@ pub(super) fn rollout_watch(c: &Cluster, line: &str) -> Vec<(String, bool)> {
     {
         return vec![];
     }
+    // An autoscaled Deployment's replicas move under the rollout (the HPA scales it,
+    // a GitOps agent scales it back): its bounds are not the rollout's.
+    let autoscaled = |d: &Deployment| {
+        c.store.list::<HorizontalPodAutoscaler>().any(|h| {
+            h.metadata.namespace == d.metadata.namespace
+                && h.spec.scale_target_ref.kind == "Deployment"
+                && h.spec.scale_target_ref.name == d.metadata.name
+        })
+    };
     ds.iter()
-        .filter(|d| !d.spec.paused && d.spec.strategy.type_ != "Recreate")
+        .filter(|d| !d.spec.paused && d.spec.strategy.type_ != "Recreate" && !autoscaled(d))
         .map(|d| (d.metadata.name.clone(), rollout))
         .collect()
 }

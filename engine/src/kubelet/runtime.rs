@@ -191,7 +191,10 @@ impl Kubelet {
         cs.started = Some(false);
         refresh_ready(&mut p, now);
         let gen = self.bump_gen(uid, i, slot_count(&p));
-        if !c.is_sidecar() {
+        // An app container's exit ends the bring-up only when no other container still
+        // waits for its first start (an image pull in back-off beside a crashing
+        // container): that one's retry is bring-up work, and would be dropped.
+        if !c.is_sidecar() && !container_config::waiting_for_first_start(&p) {
             if let Some(w) = self.workers.get_mut(uid) {
                 w.stage = Stage::Running;
             }

@@ -11,6 +11,7 @@ mod api_resources;
 mod apply;
 mod auth;
 mod autoscale;
+mod cluster_info;
 
 mod create;
 mod delete;
@@ -207,6 +208,7 @@ const HELP: &[(&str, &str)] = &[
         "create service nodeport",
         include_str!("help/create-service-nodeport.txt"),
     ),
+    ("cluster-info", include_str!("help/cluster-info.txt")),
     ("explain", include_str!("help/explain.txt")),
     ("expose", include_str!("help/expose.txt")),
     ("logs", include_str!("help/logs.txt")),
@@ -538,6 +540,7 @@ fn run_verb_inner(
         "api-resources" => api_resources::api_resources(rest),
         "api-versions" => api_resources::api_versions(rest),
         "explain" => explain::explain(rest),
+        "cluster-info" => cluster_info::cluster_info(c, k, rest),
         "expose" => expose::expose(c, k, rest, false),
         "logs" => logs::logs(c, k, rest),
         "apply" => apply::apply(c, k, rest, stdin, files),

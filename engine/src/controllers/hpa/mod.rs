@@ -35,8 +35,11 @@ use std::collections::BTreeMap;
 /// The HPA controller's timer: its work queue's rate limiter handing a key back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HpaTimer {
-    /// `AddRateLimited` came due at this time: the HPA is reconciled now.
-    Due(ObjKey, SimTime),
+    /// `AddRateLimited` came due at this time: the HPA is reconciled now. The flag
+    /// says whether the wait is foreground work (a new or edited HPA), fixed when the
+    /// timer is set: `sim settle` counts foreground timers as they are queued, so a
+    /// timer's class must never change while it waits.
+    Due(ObjKey, SimTime, bool),
 }
 
 /// `--horizontal-pod-autoscaler-sync-period`.
@@ -101,8 +104,9 @@ impl Controller for HorizontalController {
     }
 
     fn on_timer(&mut self, timer: HpaTimer, ctx: &mut Ctx<'_, ObjKey, HpaTimer>) -> Vec<Request> {
-        let HpaTimer::Due(key, at) = timer;
-        // A wait the HPA's deletion cancelled is not the wait of a new HPA of its name.
+        let HpaTimer::Due(key, at, _) = timer;
+        // A wait the HPA's deletion cancelled is not the wait of a new HPA of its name
+        // (and of two timers for one wait, the first reconciles).
         if self.waiting.get(&key).is_some_and(|(due, _)| *due == at) {
             self.waiting.remove(&key);
             ctx.enqueue(key);
@@ -113,8 +117,8 @@ impl Controller for HorizontalController {
     /// The periodic resync finds nothing to do in a quiet cluster; a wait started by
     /// a new or edited HPA is work to come.
     fn is_background(&self, timer: &HpaTimer, _: &dyn Fn(&str) -> bool) -> bool {
-        let HpaTimer::Due(key, at) = timer;
-        !matches!(self.waiting.get(key), Some((due, true)) if due == at)
+        let HpaTimer::Due(_, _, foreground) = timer;
+        !foreground
     }
 }
 
@@ -125,11 +129,18 @@ impl HorizontalController {
     /// one period after it was created.
     fn enqueue_hpa(&mut self, key: ObjKey, foreground: bool, ctx: &mut Ctx<'_, ObjKey, HpaTimer>) {
         match self.waiting.get_mut(&key) {
-            Some((_, f)) => *f |= foreground,
+            // A background wait that becomes foreground work: a second, foreground
+            // timer for the same moment (the first to fire reconciles).
+            Some((at, f)) => {
+                if foreground && !*f {
+                    *f = true;
+                    ctx.after(*at, HpaTimer::Due(key, *at, true));
+                }
+            }
             None => {
                 let at = ctx.now + SYNC_PERIOD;
                 self.waiting.insert(key.clone(), (at, foreground));
-                ctx.after(at, HpaTimer::Due(key, at));
+                ctx.after(at, HpaTimer::Due(key, at, foreground));
             }
         }
     }
