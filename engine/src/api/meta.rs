@@ -33,7 +33,7 @@ pub struct ObjectMeta {
     /// Incremented by the API server on every spec change.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub generation: i64,
-    /// Simulated creation time (ms); printed as RFC 3339 by the printers.
+    /// When the API server created the object (RFC 3339, on the cluster's clock).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub creation_timestamp: String,
     /// Set when a graceful deletion or a finalizer holds the object.

@@ -76,7 +76,8 @@ pub struct ServiceSpec {
     /// List not-ready Pods as ready endpoints (for peer discovery).
     #[serde(default, skip_serializing_if = "is_false")]
     pub publish_not_ready_addresses: bool,
-    /// `[IPv4]` here: the simulated cluster is single-stack.
+    /// The IP families of the Service's cluster IPs: `[IPv4]` (the cluster is
+    /// single-stack).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ip_families: Vec<String>,
     /// `SingleStack` (the default).

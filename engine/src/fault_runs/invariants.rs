@@ -376,8 +376,11 @@ pub(super) fn faults_active(c: &Cluster) -> bool {
         !p.metadata.is_deleting()
             && (p.spec.node_name.is_empty() || c.kubelets.contains_key(&p.spec.node_name))
     });
+    // A controller whose watch is broken (`sim watch break`) acts late: a fault too.
+    let watches_ok = Ctl::ALL.iter().all(|l| !c.watch_broken(*l));
     !(nodes_ok
         && pods_ok
+        && watches_ok
         && f.refused_images.is_empty()
         && f.crashing_images.is_empty()
         && f.unready.is_empty()
@@ -414,14 +417,18 @@ pub(super) fn rollout_watch(c: &Cluster, line: &str) -> Vec<(String, bool)> {
     {
         return vec![];
     }
-    // An autoscaled Deployment's replicas move under the rollout (the HPA scales it,
-    // a GitOps agent scales it back): its bounds are not the rollout's.
+    // A Deployment another writer scales moves under the rollout (an HPA scales it; a
+    // GitOps agent puts its declared count back, maybe mid-scale): scaled down while
+    // the ReplicaSet controller has not yet deleted the surplus, it is briefly over
+    // its bounds, and these are not the rollout's.
     let autoscaled = |d: &Deployment| {
-        c.store.list::<HorizontalPodAutoscaler>().any(|h| {
+        let hpa = c.store.list::<HorizontalPodAutoscaler>().any(|h| {
             h.metadata.namespace == d.metadata.namespace
                 && h.spec.scale_target_ref.kind == "Deployment"
                 && h.spec.scale_target_ref.name == d.metadata.name
-        })
+        });
+        let synced = c.controllers.gitops.syncs.get(&ObjKey::of(&d.metadata));
+        hpa || (scale && synced.is_some_and(|s| s.declared.replicas == d.spec.replicas))
     };
     ds.iter()
         .filter(|d| !d.spec.paused && d.spec.strategy.type_ != "Recreate" && !autoscaled(d))

@@ -118,7 +118,8 @@ pub struct Probe {
     /// Exec probe.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exec: Option<ExecAction>,
-    /// Seconds after start before the first probe (`omitempty`: 0 is not written).
+    /// Seconds after the container starts before the first probe (default 0).
+    // `omitempty` upstream: 0 is not written.
     #[serde(default, skip_serializing_if = "is_zero_seconds")]
     pub initial_delay_seconds: i64,
     /// Seconds between probes.
@@ -163,8 +164,9 @@ pub struct Container {
     /// Image reference, e.g. `nginx:1.27`.
     #[serde(default)]
     pub image: String,
-    /// `Always`, `IfNotPresent` or `Never`; defaulted from the image tag on create
-    /// (`SetDefaults_Container`).
+    /// `Always`, `IfNotPresent` or `Never`. When unset: `Always` for the `:latest`
+    /// tag or no tag, `IfNotPresent` otherwise.
+    // Defaulted on create (`SetDefaults_Container`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub image_pull_policy: String,
     /// Entrypoint (the image's ENTRYPOINT when empty).
@@ -195,8 +197,10 @@ pub struct Container {
     /// Ports.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<ContainerPort>,
-    /// Requests and limits (`resources: {}` when empty, as the API writes it: the Go
-    /// struct is not a pointer, so `omitempty` never drops it).
+    /// Requests (what the scheduler reserves on a node) and limits (what the
+    /// container may use).
+    // Written as `resources: {}` when empty, as the API does: the Go struct is not a
+    // pointer, so `omitempty` never drops it.
     #[serde(default)]
     pub resources: ResourceRequirements,
     /// Readiness probe: only Ready changes with it.
@@ -485,8 +489,9 @@ pub struct PodStatus {
     /// Detail for `reason`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
-    /// The node's IP. Named `hostIP` on the wire: serde's camelCase would spell it
-    /// `hostIp`, which the API does not know.
+    /// The IP of the node the Pod is bound to.
+    // Named `hostIP` on the wire: serde's camelCase would spell it `hostIp`, which the
+    // API does not know.
     #[serde(rename = "hostIP", default, skip_serializing_if = "String::is_empty")]
     pub host_ip: String,
     /// Every IP of the node (`hostIPs[0].ip == hostIP`).
