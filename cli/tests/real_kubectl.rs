@@ -261,12 +261,6 @@ fn as_v1_32_prints(text: &str) -> String {
     out
 }
 
-/// Mask what the two sides cannot agree on by construction:
-/// - in `describe`, every Age column (the Events', a node's Pods'): kubectl computes
-///   it from its own wall clock, not the simulation's; those tables are compared
-///   cell by cell with the age masked;
-/// - in `drain`, the order of the eviction lines: kubectl evicts in parallel, and the
-///   order of its lines varies from run to run.
 /// The server's address as the console's kubectl knows it: serve listens on a port of
 /// its own (`https://127.0.0.1:PORT`), the console's API server is `10.0.0.2:6443`.
 /// Nothing else is rewritten.
@@ -288,6 +282,12 @@ fn console_address(text: &str) -> String {
     out
 }
 
+/// Mask what the two sides cannot agree on by construction:
+/// - in `describe`, every Age column (the Events', a node's Pods'): kubectl computes
+///   it from its own wall clock, not the simulation's; those tables are compared
+///   cell by cell with the age masked;
+/// - in `drain`, the order of the eviction lines: kubectl evicts in parallel, and the
+///   order of its lines varies from run to run.
 fn normalize(line: &str, text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = String::new();
