@@ -6,6 +6,9 @@
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/install-tools.sh" --browser
 cd "$kp_root"
+# One build from a fresh clone gains nothing from incremental state, which costs disk
+# (several GB across the test binaries) and time; a developer may set it back.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
 step() { printf '\n== %s\n' "$*"; }
 
