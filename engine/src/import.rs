@@ -100,7 +100,7 @@ impl Report {
         if !self.ignored_fields.is_empty() {
             out.push_str("fields kubeplay ignores (objects with them):\n");
             let mut fields: Vec<(&String, &usize)> = self.ignored_fields.iter().collect();
-            fields.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            crate::sorting::sort_by(&mut fields, |a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
             for (f, n) in fields.iter().take(FIELDS_LISTED) {
                 out.push_str(&format!("  {f} ({n})\n"));
             }
@@ -531,7 +531,7 @@ fn restore_objects(
     report: &mut Report,
 ) -> Result<(), String> {
     for (_, list) in objects.iter_mut() {
-        list.sort_by(|a, b| {
+        crate::sorting::sort_by(list, |a, b| {
             let (a, b) = (a.1.meta(), b.1.meta());
             (a.namespace.as_str(), a.name.as_str()).cmp(&(b.namespace.as_str(), b.name.as_str()))
         });

@@ -81,7 +81,7 @@ pub fn changes(
         .filter(|(k, v)| before.get(*k) != Some(*v))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    out.sort_by(|a, b| natural_cmp(&a.0, &b.0));
+    kubeplay_engine::sorting::sort_by(&mut out, |a, b| natural_cmp(&a.0, &b.0));
     out
 }
 

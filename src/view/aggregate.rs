@@ -177,7 +177,9 @@ pub fn aggregate_model(c: &Cluster) -> AggregateModel {
         })
         .collect();
     let mut nodes: Vec<&Node> = store.list::<Node>().collect();
-    nodes.sort_by(|a, b| natural_cmp(&a.metadata.name, &b.metadata.name));
+    kubeplay_engine::sorting::sort_by(&mut nodes, |a, b| {
+        natural_cmp(&a.metadata.name, &b.metadata.name)
+    });
     let nodes = nodes
         .into_iter()
         .map(|n| {

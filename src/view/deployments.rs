@@ -106,7 +106,9 @@ fn deployment_details_of<'a>(
                     current: Some(i) == new,
                 })
                 .collect();
-            revisions.sort_by_key(|r| std::cmp::Reverse(r.revision));
+            kubeplay_engine::sorting::sort_by_key(&mut revisions, |r| {
+                std::cmp::Reverse(r.revision)
+            });
             let first = d.spec.template.spec.containers.first();
             DeploymentDetail {
                 name: d.metadata.name.clone(),

@@ -105,7 +105,7 @@ pub fn lane_names(writers: &BTreeSet<String>) -> (Vec<String>, Option<String>) {
         .map(|w| lane_of(w, shared.as_deref()))
         .collect();
     lanes.dedup();
-    lanes.sort_by(|a, b| {
+    kubeplay_engine::sorting::sort_by(&mut lanes, |a, b| {
         let (ra, rb) = (
             kubeplay_engine::explain::lanes::lane_rank(a).0,
             kubeplay_engine::explain::lanes::lane_rank(b).0,

@@ -430,7 +430,9 @@ fn groups() -> Vec<&'static str> {
             out.push(r.group);
         }
     }
-    out.sort_by(|a, b| group_priority(b).cmp(&group_priority(a)).then(a.cmp(b)));
+    crate::sorting::sort_by(&mut out, |a, b| {
+        group_priority(b).cmp(&group_priority(a)).then(a.cmp(b))
+    });
     out
 }
 
@@ -447,7 +449,7 @@ pub fn category(name: &str) -> Vec<Kind> {
                 .filter(|s| group_version(s.kind).0 == g && s.categories.contains(&name))
                 .map(|s| s.kind)
                 .collect();
-            kinds.sort_by_key(|k| k.resource());
+            crate::sorting::sort_by_key(&mut kinds, |k| k.resource());
             kinds
         })
         .collect()
@@ -539,7 +541,9 @@ fn group_discovery(group: &str) -> Value {
                     .map(review_discovery),
             );
             // The API server lists a version's resources by name.
-            resources.sort_by(|a, b| a["resource"].as_str().cmp(&b["resource"].as_str()));
+            crate::sorting::sort_by(&mut resources, |a, b| {
+                a["resource"].as_str().cmp(&b["resource"].as_str())
+            });
             json!({"version": v, "resources": resources, "freshness": "Current"})
         })
         .collect();
@@ -653,7 +657,9 @@ pub fn resource_list(group: &str, version: &str) -> Option<Value> {
         return None;
     }
     // By name, each subresource after its resource (`deployments`, `deployments/scale`).
-    resources.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+    crate::sorting::sort_by(&mut resources, |a, b| {
+        a["name"].as_str().cmp(&b["name"].as_str())
+    });
     let gv = if group.is_empty() {
         version.to_string()
     } else {

@@ -327,7 +327,7 @@ impl ApiServer {
             .filter(|(_, d)| d.is_err())
             .map(|(k, _)| k.clone())
             .collect();
-        out.sort();
+        crate::sorting::sort(&mut out);
         out
     }
 

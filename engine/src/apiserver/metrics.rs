@@ -106,7 +106,7 @@ pub fn prometheus(counts: &BTreeMap<RequestShape, u64>, store: &Store) -> String
         })
         .collect();
     // Several shapes can print alike (none today); sorted text is what a scrape sees.
-    lines.sort();
+    crate::sorting::sort(&mut lines);
     for (l, n) in lines {
         let _ = writeln!(out, "{l} {n}");
     }
@@ -124,7 +124,7 @@ pub fn prometheus(counts: &BTreeMap<RequestShape, u64>, store: &Store) -> String
             (resource, store.count(k))
         })
         .collect();
-    objects.sort();
+    crate::sorting::sort(&mut objects);
     for (r, n) in objects {
         let _ = writeln!(out, "apiserver_storage_objects{{resource=\"{r}\"}} {n}");
     }

@@ -296,7 +296,7 @@ fn merge_map(t: &mut Map<String, Value>, p: &Map<String, Value>) -> Result<(), S
                 })
                 .unwrap_or(usize::MAX)
         };
-        list.sort_by_key(pos);
+        crate::sorting::sort_by_key(list, pos);
     }
     Ok(())
 }

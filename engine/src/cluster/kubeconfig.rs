@@ -60,7 +60,7 @@ impl Default for Kubeconfig {
             ctx(EXPIRED_USER),
             ctx("kubernetes-admin"),
         ];
-        contexts.sort_by(|a, b| a.name.cmp(&b.name));
+        crate::sorting::sort_by(&mut contexts, |a, b| a.name.cmp(&b.name));
         Kubeconfig {
             contexts,
             current: ADMIN_CONTEXT.into(),

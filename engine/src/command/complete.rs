@@ -101,7 +101,7 @@ pub fn complete(c: &Cluster, line: &str) -> Vec<String> {
         out = COMMON_FLAGS.iter().map(|s| s.to_string()).collect();
     }
     out.retain(|s| s.starts_with(partial));
-    out.sort();
+    crate::sorting::sort(&mut out);
     out.dedup();
     out
 }

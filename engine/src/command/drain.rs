@@ -169,7 +169,7 @@ pub fn pods_for_deletion(
         .filter_map(|o| Pod::from_object(o))
         .cloned()
         .collect();
-    pods.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut pods, |a, b| {
         (&a.metadata.namespace, &a.metadata.name).cmp(&(&b.metadata.namespace, &b.metadata.name))
     });
     let mut list = PodDeleteList::default();
@@ -194,7 +194,7 @@ pub fn pods_for_deletion(
             list.pods.push(p.clone());
         }
     }
-    errors.sort();
+    crate::sorting::sort(&mut errors);
     list.errors = errors
         .into_iter()
         .map(|(m, ps)| format!("cannot delete {m}: {}", ps.join(", ")))

@@ -50,7 +50,7 @@ pub fn controlled_revisions<'a>(store: &'a Store, uid: &str) -> Vec<&'a Controll
         })
         .filter(|r| r.metadata.controller_ref().map(|c| c.uid.as_str()) == Some(uid))
         .collect();
-    out.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut out, |a, b| {
         a.revision
             .cmp(&b.revision)
             .then(a.metadata.name.cmp(&b.metadata.name))

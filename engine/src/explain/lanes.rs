@@ -38,7 +38,7 @@ mod tests {
             writer::DEPLOYMENT_CONTROLLER,
             writer::KUBECTL,
         ];
-        writers.sort_by_key(|w| lane_rank(w));
+        crate::sorting::sort_by_key(&mut writers, |w| lane_rank(w));
         assert_eq!(
             writers,
             vec![

@@ -145,7 +145,9 @@ impl<'a> Facts<'a> {
             .list::<Event>()
             .filter(|e| e.involved_object.uid == pod.metadata.uid)
             .collect();
-        events.sort_by(|a, b| (a.last_ms, &a.metadata.name).cmp(&(b.last_ms, &b.metadata.name)));
+        crate::sorting::sort_by(&mut events, |a, b| {
+            (a.last_ms, &a.metadata.name).cmp(&(b.last_ms, &b.metadata.name))
+        });
         let statuses = &pod.status.container_statuses;
         let waiting: Vec<(String, String)> = statuses
             .iter()

@@ -133,7 +133,7 @@ pub fn trace(c: &Cluster, kind: Kind, key: &ObjKey) -> Option<Vec<Cause>> {
     }
     // The object's own steps in time order (the owner's count comes from a later scan).
     let first_own = out.iter().position(|c| c.depth == 0).unwrap_or(out.len());
-    out[first_own..].sort_by_key(|c| c.time);
+    crate::sorting::sort_by_key(&mut out[first_own..], |c| c.time);
     Some(out)
 }
 

@@ -30,7 +30,9 @@ pub fn node_images(images: &BTreeSet<String>) -> Vec<ContainerImage> {
             size_bytes: image_size(i) as i64,
         })
         .collect();
-    v.sort_by(|a, b| b.size_bytes.cmp(&a.size_bytes).then(a.names.cmp(&b.names)));
+    crate::sorting::sort_by(&mut v, |a, b| {
+        b.size_bytes.cmp(&a.size_bytes).then(a.names.cmp(&b.names))
+    });
     v.truncate(NODE_STATUS_MAX_IMAGES);
     v
 }

@@ -177,7 +177,7 @@ pub(super) fn order_conditions(conds: &mut [Condition]) {
         Some(PodConditionType::ContainersReady) => 3,
         _ => 4,
     };
-    conds.sort_by_key(|c| rank(&c.type_));
+    crate::sorting::sort_by_key(conds, |c| rank(&c.type_));
 }
 
 /// Go's `time.Duration.String()` for millisecond durations (`2.5s`, `850ms`, `1m2s`).

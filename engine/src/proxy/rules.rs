@@ -318,7 +318,9 @@ fn rules_from(
             });
         }
     }
-    endpoints.sort_by(|a, b| a.ip.cmp(&b.ip).then_with(|| a.pod.cmp(&b.pod)));
+    crate::sorting::sort_by(&mut endpoints, |a, b| {
+        a.ip.cmp(&b.ip).then_with(|| a.pod.cmp(&b.pod))
+    });
     Some(ServiceRules {
         cluster_ip: svc.spec.cluster_ip.clone(),
         ports: svc

@@ -167,7 +167,7 @@ fn select_victims_on_node<'a>(
     if lower.is_empty() {
         return Err(vec![NO_VICTIMS.into()]);
     }
-    lower.sort_by(more_important_first);
+    crate::sorting::sort_by(&mut lower, more_important_first);
     let reqs: BTreeMap<&str, PodRequests> = lower
         .iter()
         .map(|p| (p.metadata.uid.as_str(), pod_requests(p)))
@@ -233,7 +233,7 @@ fn select_victims_on_node<'a>(
             }
         }
     }
-    victims.sort_by(more_important_first);
+    crate::sorting::sort_by(&mut victims, more_important_first);
     Ok((victims, violations))
 }
 
@@ -246,6 +246,6 @@ pub fn post_filter_message(num_nodes: usize, statuses: &[(String, Vec<String>)])
         }
     }
     let mut parts: Vec<String> = counts.iter().map(|(r, c)| format!("{c} {r}")).collect();
-    parts.sort();
+    crate::sorting::sort(&mut parts);
     format!("0/{num_nodes} nodes are available: {}.", parts.join(", "))
 }

@@ -565,7 +565,7 @@ pub fn fit_error(num_nodes: usize, verdicts: &[NodeVerdict], post: Option<&str>)
         }
     }
     let mut main: Vec<String> = reasons.iter().map(|(r, c)| format!("{c} {r}")).collect();
-    main.sort();
+    crate::sorting::sort(&mut main);
     let main = format!("0/{num_nodes} nodes are available: {}.", main.join(", "));
     match post {
         Some(p) => format!("{main} preemption: {p}"),

@@ -9,7 +9,9 @@ pub fn node_views(c: &Cluster) -> Vec<NodeView> {
     let mut out = Vec::new();
     let mut y = 0.0;
     let mut nodes: Vec<&Node> = store.list::<Node>().collect();
-    nodes.sort_by(|a, b| natural_cmp(&a.metadata.name, &b.metadata.name));
+    kubeplay_engine::sorting::sort_by(&mut nodes, |a, b| {
+        natural_cmp(&a.metadata.name, &b.metadata.name)
+    });
     for n in nodes {
         let usage = store.node_usage(&n.metadata.name);
         let alloc = usage
@@ -41,7 +43,7 @@ pub fn node_views(c: &Cluster) -> Vec<NodeView> {
 
 pub(super) fn replica_sets_oldest_first(c: &Cluster) -> Vec<&ReplicaSet> {
     let mut rss: Vec<&ReplicaSet> = c.store.list::<ReplicaSet>().collect();
-    rss.sort_by(|a, b| {
+    kubeplay_engine::sorting::sort_by(&mut rss, |a, b| {
         (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
     });
     rss
@@ -56,7 +58,7 @@ pub(super) fn pods_by_owner<'a>(c: &'a Cluster, rss: &[&ReplicaSet]) -> Vec<&'a 
         .map(|(i, rs)| (rs.metadata.name.as_str(), i))
         .collect();
     let mut jobs: Vec<&Job> = c.store.list::<Job>().collect();
-    jobs.sort_by(|a, b| {
+    kubeplay_engine::sorting::sort_by(&mut jobs, |a, b| {
         (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
     });
     let job_rank: std::collections::BTreeMap<&str, usize> = jobs
@@ -102,7 +104,7 @@ pub(super) fn pods_by_owner<'a>(c: &'a Cluster, rss: &[&ReplicaSet]) -> Vec<&'a 
         }
         _ => 0,
     };
-    pods.sort_by(|a, b| {
+    kubeplay_engine::sorting::sort_by(&mut pods, |a, b| {
         (
             rs_rank(a),
             ordinal(a),
@@ -168,7 +170,7 @@ pub(super) fn pair_replacements(m: &mut ChainModel, pods: &[&Pod]) {
             p.metadata.deletion_grace_period_seconds.unwrap_or(0).max(0) as u64 * 1000,
         )
     };
-    dying.sort_by_key(|p| (asked_at(p), p.metadata.name.clone()));
+    kubeplay_engine::sorting::sort_by_key(&mut dying, |p| (asked_at(p), p.metadata.name.clone()));
     for d in dying {
         let owner = d.metadata.controller_ref().map(|r| r.uid.clone());
         let at = asked_at(d);
@@ -233,7 +235,7 @@ pub(super) fn replica_set_views(m: &mut ChainModel, rss: &[&ReplicaSet]) -> f64 
 /// Jobs below the ReplicaSets, each centred on its Pods; returns the next free slot.
 pub(super) fn job_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64) -> f64 {
     let mut jobs: Vec<&Job> = c.store.list::<Job>().collect();
-    jobs.sort_by(|a, b| {
+    kubeplay_engine::sorting::sort_by(&mut jobs, |a, b| {
         (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
     });
     let now = c.now();
@@ -372,7 +374,7 @@ pub(super) fn deployment_views(m: &mut ChainModel, c: &Cluster) -> f64 {
             .map(|r| r.y)
             .fold(f64::INFINITY, f64::min)
     };
-    deps.sort_by(|a, b| {
+    kubeplay_engine::sorting::sort_by(&mut deps, |a, b| {
         first_rs_y(a)
             .total_cmp(&first_rs_y(b))
             .then_with(|| a.metadata.name.cmp(&b.metadata.name))

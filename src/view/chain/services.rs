@@ -132,6 +132,6 @@ pub(super) fn routes(m: &mut ChainModel, c: &Cluster) {
         }
     }
     // Lanes share their vertical run: the failing routes are drawn last, on top.
-    routes.sort_by_key(|l| l.kind.ends_with("fail"));
+    kubeplay_engine::sorting::sort_by_key(&mut routes, |l| l.kind.ends_with("fail"));
     m.links.extend(routes);
 }

@@ -230,7 +230,7 @@ impl LimitRangeItem {
             .chain(self.default_request.keys())
             .chain(self.max_limit_request_ratio.keys())
             .collect();
-        keys.sort();
+        crate::sorting::sort(&mut keys);
         keys.dedup();
         keys
     }

@@ -106,7 +106,7 @@ pub fn generate() -> Map<String, Value> {
         }
     }
     let mut sorted: Vec<(String, Value)> = defs.into_iter().collect();
-    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::sorting::sort_by(&mut sorted, |a, b| a.0.cmp(&b.0));
     sorted.into_iter().collect()
 }
 

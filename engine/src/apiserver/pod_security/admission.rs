@@ -122,7 +122,7 @@ pub fn existing_pod_warnings(ns: &str, lv: &LevelVersion, pods: &[&Pod]) -> Vec<
             n => format!("{name} (and {} other pods): {reasons}", n - 1),
         })
         .collect();
-    lines.sort();
+    crate::sorting::sort(&mut lines);
     out.extend(lines);
     out
 }

@@ -332,7 +332,7 @@ fn component_roles() -> Vec<(String, Vec<PolicyRule>)> {
     out.push(("system:volume-scheduler".into(), volume_scheduler_rules()));
     out.push(("system:node".into(), node_rules()));
     out.push(("system:node-proxier".into(), node_proxier_rules()));
-    out.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::sorting::sort_by(&mut out, |a, b| a.0.cmp(&b.0));
     out
 }
 

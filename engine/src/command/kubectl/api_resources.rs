@@ -51,7 +51,7 @@ fn rows() -> Vec<Row> {
             vec![],
         )
     }));
-    out.sort_by(|a, b| (a.0, a.2).cmp(&(b.0, b.2)));
+    crate::sorting::sort_by(&mut out, |a, b| (a.0, a.2).cmp(&(b.0, b.2)));
     out
 }
 
@@ -110,7 +110,7 @@ pub(super) fn api_resources(words: &[String]) -> R {
         .filter(|r| categories.iter().all(|c| r.7.contains(&c.as_str())))
         .collect();
     // `sortableResource`: by the group (or name, or kind), then by name; stable.
-    rows.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut rows, |a, b| {
         let key = |r: &Row| match sort_by {
             "name" => r.2,
             "kind" => r.5,
@@ -181,7 +181,7 @@ pub(super) fn api_versions(words: &[String]) -> R {
             .iter()
             .map(|(_, g, v)| format!("{g}/{v}")),
     );
-    gvs.sort();
+    crate::sorting::sort(&mut gvs);
     gvs.dedup();
     Ok(gvs.join("\n"))
 }

@@ -315,7 +315,7 @@ fn list_rules(rules: &[(String, crate::api::PolicyRule)], no_headers: bool) -> S
         }
     }
     compact.extend(simple);
-    compact.sort_by_key(Row::key);
+    crate::sorting::sort_by_key(&mut compact, Row::key);
     let mut rows = Vec::new();
     if !no_headers {
         rows.push(

@@ -171,9 +171,9 @@ pub(super) fn top(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         }
     };
     match sort {
-        "cpu" => lines.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0))),
-        "memory" => lines.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0))),
-        _ => lines.sort_by(|a, b| a.0.cmp(&b.0)),
+        "cpu" => crate::sorting::sort_by(&mut lines, |a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0))),
+        "memory" => crate::sorting::sort_by(&mut lines, |a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0))),
+        _ => crate::sorting::sort_by(&mut lines, |a, b| a.0.cmp(&b.0)),
     }
     let mut text = String::new();
     if !p.bool("no-headers") {

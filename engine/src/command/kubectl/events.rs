@@ -43,7 +43,7 @@ pub(super) fn events(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         .filter(|t| !t.is_empty())
         .map(str::to_string)
         .collect();
-    types.sort();
+    crate::sorting::sort(&mut types);
     types.dedup();
     let mut fields = String::new();
     if let Some(f) = p.get("for").filter(|f| !f.is_empty()) {

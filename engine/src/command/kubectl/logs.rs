@@ -160,7 +160,7 @@ fn attachable_pod(
             .unwrap_or(0)
     };
     // ByLogging: assigned, running, ready, ready longer, more restarts, older.
-    pods.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut pods, |a, b| {
         b.spec
             .node_name
             .is_empty()

@@ -47,7 +47,7 @@ fn owned_rs(c: &mut Cluster, k: &Client, d: &Deployment) -> Result<Vec<ReplicaSe
         .filter(|r| r.metadata.controller_ref().map(|c| c.uid.as_str()) == Some(&d.metadata.uid))
         .cloned()
         .collect();
-    out.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut out, |a, b| {
         (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
     });
     Ok(out)
@@ -170,7 +170,7 @@ fn rollout_status(c: &mut Cluster, k: &Client, p: &Parsed, kind: Kind, ns: &str,
 fn rollout_history(c: &mut Cluster, k: &Client, p: &Parsed, ns: &str, name: &str, qn: &str) -> R {
     let d = deployment(c, k, ns, name)?;
     let mut rss = owned_rs(c, k, &d)?;
-    rss.sort_by_key(|r| revision(&r.metadata));
+    crate::sorting::sort_by_key(&mut rss, |r| revision(&r.metadata));
     // history.go's ViewHistory: each revision's template, with the ReplicaSet's
     // change-cause written into the template's annotations (so `--revision=N` shows it).
     let history: Vec<(i64, PodTemplateSpec)> = rss
@@ -277,7 +277,7 @@ fn rollout_undo(
     let to = to_revision_flag(p)?;
     let mut revs: Vec<(i64, &ReplicaSet)> =
         rss.iter().map(|r| (revision(&r.metadata), r)).collect();
-    revs.sort_by_key(|(r, _)| *r);
+    crate::sorting::sort_by_key(&mut revs, |(r, _)| *r);
     let target = if to == 0 {
         if revs.len() < 2 {
             return Err(format!(
@@ -347,7 +347,7 @@ fn controlled_histories(
         .filter(|r| r.metadata.controller_ref().map(|c| c.uid.as_str()) == Some(&m.uid))
         .cloned()
         .collect();
-    out.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut out, |a, b| {
         a.revision
             .cmp(&b.revision)
             .then(a.metadata.name.cmp(&b.metadata.name))

@@ -305,7 +305,7 @@ fn parse_labels(specs: &[String]) -> Result<PairChanges, String> {
     if remove.iter().any(|r| new.iter().any(|(k, _)| k == r)) {
         return Err("error: can not both modify and remove a label in the same command".into());
     }
-    new.sort();
+    crate::sorting::sort(&mut new);
     Ok((new, remove))
 }
 
@@ -342,7 +342,7 @@ fn parse_annotations(specs: &[String]) -> Result<PairChanges, String> {
             both.join(", ")
         ));
     }
-    new.sort();
+    crate::sorting::sort(&mut new);
     Ok((new, remove))
 }
 

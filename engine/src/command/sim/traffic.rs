@@ -414,7 +414,7 @@ pub(super) fn nslookup(c: &mut Cluster, words: &[String]) -> R {
                 .filter(|e| e.conditions.ready.unwrap_or(true))
                 .filter_map(|e| e.addresses.first().cloned())
                 .collect();
-            ips.sort();
+            crate::sorting::sort(&mut ips);
             ips.dedup();
             ips
         } else {

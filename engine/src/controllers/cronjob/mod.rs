@@ -97,7 +97,7 @@ fn jobs_of<'a>(store: &'a Store, cj: &'a CronJob) -> Vec<&'a Job> {
             j.metadata.controller_ref().map(|r| r.uid.as_str()) == Some(cj.metadata.uid.as_str())
         })
         .collect();
-    jobs.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    crate::sorting::sort_by(&mut jobs, |a, b| a.metadata.name.cmp(&b.metadata.name));
     jobs
 }
 
@@ -395,7 +395,7 @@ fn cleanup_finished_jobs(
             continue;
         }
         // `byJobStartTime`: no start time last, then by start, then by name.
-        finished.sort_by(|a, b| {
+        crate::sorting::sort_by(&mut finished, |a, b| {
             let key = |j: &Job| {
                 (
                     j.status.start_ms.is_none(),

@@ -327,7 +327,7 @@ impl DaemonSetController {
 
 /// `podByCreationTimestampAndPhase`: Running before not, then oldest first.
 fn sort_by_creation_and_phase(pods: &mut [&Pod]) {
-    pods.sort_by(|a, b| {
+    crate::sorting::sort_by(pods, |a, b| {
         let running = |p: &Pod| p.status.phase != PodPhase::Running;
         running(a)
             .cmp(&running(b))

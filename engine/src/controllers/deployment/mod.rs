@@ -224,7 +224,7 @@ pub fn claim_replica_sets(store: &Store, d: &Deployment) -> (Vec<ReplicaSet>, Ve
             }
         }
     }
-    rss.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut rss, |a, b| {
         (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
     });
     (rss, requests)
@@ -241,7 +241,7 @@ pub fn owned_replica_sets(store: &Store, d: &Deployment) -> Vec<ReplicaSet> {
         })
         .cloned()
         .collect();
-    rss.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut rss, |a, b| {
         (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
     });
     rss

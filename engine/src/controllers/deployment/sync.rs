@@ -310,7 +310,7 @@ pub fn scale(ctx: &mut SyncCtx, new: Option<usize>, rss: &mut [ReplicaSet]) {
     };
     let to_add = allowed - all_active;
     // Largest first; ties: newer first when growing, older first when shrinking.
-    active.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut active, |a, b| {
         let (ra, rb) = (&rss[*a], &rss[*b]);
         rb.spec.replicas.cmp(&ra.spec.replicas).then_with(|| {
             let age = (ra.metadata.created_ms, &ra.metadata.name)
@@ -413,7 +413,7 @@ pub fn cleanup_deployment(ctx: &mut SyncCtx, rss: &[ReplicaSet], new_name: Optio
     if diff <= 0 {
         return;
     }
-    cleanable.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut cleanable, |a, b| {
         (revision(&a.metadata), &a.metadata.name).cmp(&(revision(&b.metadata), &b.metadata.name))
     });
     for rs in cleanable.into_iter().take(diff as usize) {

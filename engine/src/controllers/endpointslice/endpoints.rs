@@ -284,13 +284,13 @@ pub fn repack_subsets(subsets: Vec<EndpointSubset>) -> Vec<EndpointSubset> {
                 };
                 a.ip.cmp(&b.ip).then_with(|| uid(a).cmp(&uid(b)))
             };
-            ss.addresses.sort_by(by_ip_uid);
-            ss.not_ready_addresses.sort_by(by_ip_uid);
-            ss.ports.sort();
+            crate::sorting::sort_by(&mut ss.addresses, by_ip_uid);
+            crate::sorting::sort_by(&mut ss.not_ready_addresses, by_ip_uid);
+            crate::sorting::sort(&mut ss.ports);
             ss
         })
         .collect();
-    out.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut out, |a, b| {
         let first = |s: &EndpointSubset| {
             s.addresses
                 .first()

@@ -128,7 +128,7 @@ fn desired_slices(ep: &Endpoints) -> BTreeMap<SliceKey, (EndpointSlice, BTreeSet
                 app_protocol: None,
             })
             .collect();
-        ports.sort();
+        crate::sorting::sort(&mut ports);
         let addresses = subset
             .addresses
             .iter()
@@ -221,7 +221,7 @@ fn reconcile(
     let mut requests = Vec::new();
     for s in existing {
         let mut ports = s.ports.clone().unwrap_or_default();
-        ports.sort();
+        crate::sorting::sort(&mut ports);
         let family = match s.address_type.as_str() {
             "IPv4" => "IPv4",
             "IPv6" => "IPv6",

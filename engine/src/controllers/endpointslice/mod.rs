@@ -173,7 +173,7 @@ type DesiredByPorts = (Vec<EndpointPort>, BTreeMap<EndpointKey, Endpoint>);
 
 fn endpoint_key(e: &Endpoint) -> EndpointKey {
     let mut addresses = e.addresses.clone();
-    addresses.sort();
+    crate::sorting::sort(&mut addresses);
     let (ns, name) = e
         .target_ref
         .as_ref()
@@ -384,8 +384,9 @@ fn reconcile_by_port_mapping(
     // Fill the slices being updated anyway, fullest first.
     if !desired.is_empty() && !to_update.is_empty() {
         let mut names: Vec<&String> = to_update.iter().collect();
-        names
-            .sort_by_key(|n| std::cmp::Reverse(by_name[*n].endpoints.as_ref().map_or(0, Vec::len)));
+        crate::sorting::sort_by_key(&mut names, |n| {
+            std::cmp::Reverse(by_name[*n].endpoints.as_ref().map_or(0, Vec::len))
+        });
         let names: Vec<String> = names.into_iter().cloned().collect();
         for n in names {
             let s = by_name.get_mut(&n).expect("named above");
@@ -447,7 +448,7 @@ pub fn reconcile(
     for s in existing {
         if owned_by(s, svc) && s.address_type == "IPv4" {
             let mut key = s.ports.clone().unwrap_or_default();
-            key.sort();
+            crate::sorting::sort(&mut key);
             existing_by_ports.entry(key).or_default().push(s);
         } else {
             plan.delete.push((*s).clone());
@@ -461,7 +462,7 @@ pub fn reconcile(
         }
         let ports = get_endpoint_ports(svc, pod);
         let mut key = ports.clone();
-        key.sort();
+        crate::sorting::sort(&mut key);
         let node = store.get::<Node>(&ObjKey::new("", &pod.spec.node_name));
         if node.is_none() && !svc.spec.publish_not_ready_addresses {
             // A Pod on a node that no longer exists is left out (upstream also

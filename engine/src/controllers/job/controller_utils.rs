@@ -22,7 +22,7 @@ pub(super) fn has_tracking_finalizer(p: &Pod) -> bool {
 
 /// `controller.ActivePods.Less`: the Pod to delete first sorts first.
 pub fn sort_active_pods(pods: &mut [&Pod]) {
-    pods.sort_by(|a, b| active_pods_cmp(a, b));
+    crate::sorting::sort_by(pods, |a, b| active_pods_cmp(a, b));
 }
 
 /// The order of `controller.ActivePods`: unassigned before assigned, Pending before

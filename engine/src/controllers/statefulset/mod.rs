@@ -295,7 +295,7 @@ fn get_pods_for_stateful_set<'a>(store: &'a Store, set: &StatefulSet) -> Vec<&'a
                 && set.spec.selector.matches(&p.metadata.labels)
         })
         .collect();
-    pods.sort_by_key(|p| get_ordinal(name, &p.metadata.name));
+    crate::sorting::sort_by_key(&mut pods, |p| get_ordinal(name, &p.metadata.name));
     pods
 }
 
@@ -404,7 +404,9 @@ fn update_stateful_set(u: &Update<'_>, pods: &[&Pod], out: &mut Reconcile) -> St
             condemned.push(p);
         }
     }
-    condemned.sort_by_key(|p| std::cmp::Reverse(get_ordinal(name, &p.metadata.name)));
+    crate::sorting::sort_by_key(&mut condemned, |p| {
+        std::cmp::Reverse(get_ordinal(name, &p.metadata.name))
+    });
     let mut status = compute_replica_status(set, pods, u.current.0, u.update.0, u.now);
     complete_rolling_update(set, &mut status);
     if set.metadata.is_deleting() {

@@ -140,7 +140,7 @@ pub(super) fn events(w: &mut String, rd: &mut dyn Reader, uid: &str) {
         let _ = writeln!(w, "Events:\t<none>");
         return;
     }
-    evs.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut evs, |a, b| {
         (a.last_ms, a.first_ms, &a.metadata.name).cmp(&(b.last_ms, b.first_ms, &b.metadata.name))
     });
     let now = rd.now();
@@ -198,7 +198,7 @@ pub(super) fn format_labels(m: Option<&StringMap>) -> String {
         .flatten()
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
-    pairs.sort();
+    crate::sorting::sort(&mut pairs);
     if pairs.is_empty() {
         "<none>".into()
     } else {

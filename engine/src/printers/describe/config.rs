@@ -159,7 +159,7 @@ pub(super) fn describe_namespace(rd: &mut dyn Reader, n: &Namespace) -> String {
             let _ = writeln!(w, "  Name:\t{}", q.metadata.name);
             if !q.spec.scopes.is_empty() {
                 let mut scopes = q.spec.scopes.clone();
-                scopes.sort();
+                crate::sorting::sort(&mut scopes);
                 let _ = writeln!(w, "  Scopes:\t{}", scopes.join(", "));
             }
             let _ = writeln!(w, "  Resource\tUsed\tHard");

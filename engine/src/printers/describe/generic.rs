@@ -42,7 +42,7 @@ fn print_unstructured_content(
     prefix: &str,
 ) {
     let mut fields: Vec<&String> = content.keys().collect();
-    fields.sort();
+    crate::sorting::sort(&mut fields);
     let indent = "  ".repeat(level);
     for field in fields {
         let path = format!("{prefix}.{field}");

@@ -19,7 +19,7 @@ pub(super) fn describe_node(rd: &mut dyn Reader, n: &Node) -> String {
         .keys()
         .filter_map(|k| k.strip_prefix("node-role.kubernetes.io/"))
         .collect();
-    roles.sort();
+    crate::sorting::sort(&mut roles);
     let _ = writeln!(w, "Name:\t{}", m.name);
     let _ = writeln!(
         w,

@@ -208,7 +208,7 @@ pub(super) fn container_mounts(w: &mut String, ct: &Container, indent: &str) {
     }
     let _ = writeln!(w, "{indent}Mounts:");
     let mut mounts: Vec<&VolumeMount> = ct.volume_mounts.iter().collect();
-    mounts.sort_by(|a, b| a.mount_path.cmp(&b.mount_path));
+    crate::sorting::sort_by(&mut mounts, |a, b| a.mount_path.cmp(&b.mount_path));
     for m in mounts {
         let mut flags = vec![if m.read_only == Some(true) {
             "ro".to_string()
@@ -605,7 +605,7 @@ pub(super) fn topology_spread(w: &mut String, tscs: &[TopologySpreadConstraint],
         return;
     }
     let mut sorted: Vec<&TopologySpreadConstraint> = tscs.iter().collect();
-    sorted.sort_by(|a, b| a.topology_key.cmp(&b.topology_key));
+    crate::sorting::sort_by(&mut sorted, |a, b| a.topology_key.cmp(&b.topology_key));
     for (i, t) in sorted.iter().enumerate() {
         if i == 0 {
             let _ = write!(w, "{space}Topology Spread Constraints:\t");

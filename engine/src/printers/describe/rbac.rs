@@ -68,7 +68,7 @@ fn sorted_rule(mut r: PolicyRule) -> PolicyRule {
         &mut r.non_resource_urls,
         &mut r.verbs,
     ] {
-        v.sort();
+        crate::sorting::sort(v);
     }
     r
 }
@@ -131,7 +131,7 @@ fn compact_rules(rules: Vec<PolicyRule>) -> Vec<PolicyRule> {
         }
     }
     compacted.extend(simple.into_values());
-    compacted.sort_by_key(go_string);
+    crate::sorting::sort_by_key(&mut compacted, go_string);
     compacted
 }
 

@@ -23,7 +23,7 @@ pub fn owned_replica_sets(rd: &mut dyn Reader, d: &Deployment) -> Vec<ReplicaSet
         .into_iter()
         .filter(|rs| rs.metadata.controller_ref().map(|r| r.uid.as_str()) == Some(&d.metadata.uid))
         .collect();
-    rss.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut rss, |a, b| {
         (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
     });
     rss
@@ -72,7 +72,7 @@ pub(super) fn describe_deployment(rd: &mut dyn Reader, d: &Deployment) -> String
         .filter(|(i, _)| Some(*i) != new)
         .map(|(_, r)| r)
         .collect();
-    old_rss.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut old_rss, |a, b| {
         (a.metadata.created_ms / 1000, &a.metadata.name)
             .cmp(&(b.metadata.created_ms / 1000, &b.metadata.name))
     });

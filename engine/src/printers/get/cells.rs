@@ -35,7 +35,7 @@ pub(super) fn labels_col(m: &StringMap) -> String {
         "<none>".into()
     } else {
         let mut pairs: Vec<String> = m.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        pairs.sort();
+        crate::sorting::sort(&mut pairs);
         pairs.join(",")
     }
 }

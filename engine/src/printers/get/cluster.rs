@@ -106,7 +106,7 @@ pub(super) fn print_node(name: String, n: &Node, o: &TableOptions, now: SimTime)
         .filter_map(|k| k.strip_prefix("node-role.kubernetes.io/"))
         .filter(|r| !r.is_empty())
         .collect();
-    roles.sort();
+    crate::sorting::sort(&mut roles);
     let mut r = vec![
         name,
         node_status(n),
