@@ -3,7 +3,7 @@
 
 use crate::i18n::{t, trf, Lang};
 use crate::sim::{use_sim, Panel, ScenarioSource, SimHandle, SimState};
-use kubeplay_engine::scenario::{parse, BUILTIN};
+use kubeplay_engine::scenario::parse;
 use kubeplay_engine::time::{clock_label, SimTime};
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -18,17 +18,12 @@ fn lang_code(l: Lang) -> &'static str {
 /// The picker's prompt option (it changes nothing).
 const PROMPT: &str = "-";
 
-/// The built-in lessons' titles, read once (parsing forty scenario files on every
-/// redraw of the panel cost the page a frame's time).
+/// The built-in lessons' titles, read once (reading them on every redraw of the panel
+/// cost the page a frame's time).
 fn builtin_titles() -> &'static [(&'static str, kubeplay_engine::scenario::Text)] {
     static TITLES: std::sync::OnceLock<Vec<(&'static str, kubeplay_engine::scenario::Text)>> =
         std::sync::OnceLock::new();
-    TITLES.get_or_init(|| {
-        BUILTIN
-            .iter()
-            .filter_map(|(id, y)| parse(y, id).ok().map(|s| (*id, s.title)))
-            .collect()
-    })
+    TITLES.get_or_init(kubeplay_engine::scenario::builtin_titles)
 }
 
 /// The lesson panel.

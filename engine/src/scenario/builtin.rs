@@ -1,6 +1,6 @@
 //! The built-in lessons: every file of `engine/scenarios/`, in course order.
 
-use super::format::Scenario;
+use super::format::{Scenario, Text};
 use super::parse::parse;
 
 /// The built-in scenarios, in course order: (id, YAML).
@@ -185,4 +185,43 @@ pub fn builtin(id: &str) -> Option<Result<Scenario, String>> {
         .iter()
         .find(|(i, _)| *i == id)
         .map(|(i, y)| parse(y, &format!("{i}.yaml")))
+}
+
+/// The built-in scenarios' titles, by id, in [`BUILTIN`]'s order, without parsing
+/// each whole file: the lesson picker is on the first screen, and parsing forty
+/// scenario files (with their expansion checks) for it cost the page's start about
+/// 65 ms of WebAssembly. Each title is its file's top-level `title:` block, read on its
+/// own; a test keeps it equal to the full parse's title.
+pub fn builtin_titles() -> Vec<(&'static str, Text)> {
+    BUILTIN
+        .iter()
+        .filter_map(|(id, yaml)| Some((*id, title_of(yaml)?)))
+        .collect()
+}
+
+/// The top-level `title:` block of a scenario file, read alone.
+fn title_of(yaml: &str) -> Option<Text> {
+    #[derive(serde::Deserialize)]
+    struct TitleOnly {
+        title: Text,
+    }
+    let start = yaml
+        .match_indices("title:")
+        .map(|(i, _)| i)
+        .find(|&i| i == 0 || yaml.as_bytes()[i - 1] == b'\n')?;
+    let block = &yaml[start..];
+    // The block ends at the next line that starts at column 0.
+    let end = block
+        .match_indices('\n')
+        .map(|(i, _)| i + 1)
+        .find(|&i| {
+            block[i..]
+                .chars()
+                .next()
+                .is_some_and(|c| !c.is_whitespace())
+        })
+        .unwrap_or(block.len());
+    serde_yaml_ng::from_str::<TitleOnly>(&block[..end])
+        .ok()
+        .map(|t| t.title)
 }

@@ -56,7 +56,7 @@ mod placeholders;
 mod runner;
 
 pub use build::{build, build_observed, build_with};
-pub use builtin::{builtin, BUILTIN};
+pub use builtin::{builtin, builtin_titles, BUILTIN};
 pub use format::{Choice, ClusterSpec, Goal, NodeSpec, Predict, Scenario, Step, Text, View};
 pub use goals::{goal_met, observed_choice, read, Tracker};
 pub use parse::parse;

@@ -178,3 +178,17 @@ fn the_chinese_texts_of_every_scenario_have_no_stray_spaces_from_line_folding() 
         }
     }
 }
+
+#[test]
+fn each_built_in_title_read_alone_is_the_title_the_whole_file_parses_to() {
+    let titles = super::builtin_titles();
+    assert_eq!(
+        titles.len(),
+        super::BUILTIN.len(),
+        "every file has a title block"
+    );
+    for (id, title) in titles {
+        let whole = super::builtin(id).unwrap().unwrap();
+        assert_eq!(title, whole.title, "{id}");
+    }
+}
