@@ -87,4 +87,5 @@ pub mod session;
 pub mod sorting;
 pub mod tabwriter;
 pub mod time;
+pub mod value_de;
 pub mod yaml_depth;

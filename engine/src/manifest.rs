@@ -48,9 +48,8 @@ fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
 fn typed<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, (String, String)> {
     // One instantiation of every typed Deserialize (over serde_json::Value) serves
     // manifests and `kubectl patch` alike; deserializing straight from YAML, or through
-    // serde_ignored's wrappers, cost hundreds of KB of wasm.
-    serde_path_to_error::deserialize(value)
-        .map_err(|e| (e.path().to_string(), e.inner().to_string()))
+    // serde_ignored's or serde_path_to_error's wrappers, cost hundreds of KB of wasm.
+    crate::value_de::from_value(value)
 }
 
 /// Where in an object a field sits, for the real fields the simulator does not model.

@@ -64,5 +64,5 @@ pub fn revision_template(rev: &ControllerRevision) -> Option<PodTemplateSpec> {
     if let serde_json::Value::Object(m) = &mut t {
         m.remove("$patch");
     }
-    serde_json::from_value(t).ok()
+    crate::value_de::from_value(t).ok()
 }

@@ -328,5 +328,5 @@ pub(in crate::command::kubectl) fn typed_from_client<T: serde::de::DeserializeOw
     }
     let mut v = client.clone();
     strip(&mut v);
-    serde_json::from_value(v).map_err(|e| format!("error: {e}"))
+    crate::value_de::from_value(v).map_err(|(_, e)| format!("error: {e}"))
 }
