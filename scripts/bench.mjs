@@ -4,7 +4,7 @@
 //   node scripts/bench.mjs [--sizes 100:30:100,1000:300:100,5000:1500:100] [--skip-native] [--skip-wasm] [--skip-ui]
 //                          [--ui-envelope 5000:1500:100] [--ui-envelope-seconds 60]
 //                          [--daemonset-sizes 15000:300:100] [--skip-first-screen] [--only-first-screen]
-//                          [--dist DIR]
+//                          [--dist DIR] [--compare REV [--compare-runs 2]]
 //
 // Each size is nodes:deployments:replicas (--daemonset-sizes: plus a DaemonSet with a
 // Pod on every node, scheduler_perf's largest case at 15000:300:100). For each: the native example
@@ -23,6 +23,13 @@
 // cluster" to the first Pod; and an embedded lesson in a 700 px column of a 1366×768
 // course page, in English and Chinese: the frame's height, where its first Run button
 // and its goals end. `--dist DIR` measures another build (an older dist/, to compare).
+//
+// --compare REV: the native envelope of commit REV beside today's, on the same machine in
+// one run: both built first (REV in a scratch worktree under target/, its own target
+// directory), then run alternately, REV first, --compare-runs times each per size. Prints
+// each figure of each run and the ratio of the medians (today ÷ REV), so that a claim
+// about speed is a ratio from one run, not two runs on two days. Only the native figures
+// run with it.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -45,6 +52,53 @@ function native([n, d, r, ds]) {
     '--nodes', String(n), '--deployments', String(d), '--replicas', String(r), ...(ds ? ['--daemonset'] : [])],
     { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24 });
   return parse(out);
+}
+
+// The envelope example of `rev`, built in a scratch worktree with its own target
+// directory (so today's build is not thrown away), and today's: the two binaries.
+function buildBoth(rev) {
+  const tree = path.join(root, 'target', 'compare', 'tree');
+  const target = path.join(root, 'target', 'compare', 'target');
+  try { execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: root, stdio: 'ignore' }); } catch { /* none yet */ }
+  fs.rmSync(tree, { recursive: true, force: true });
+  execFileSync('git', ['worktree', 'prune'], { cwd: root });
+  execFileSync('git', ['worktree', 'add', '--detach', tree, rev], { cwd: root, stdio: 'inherit' });
+  const build = (cwd, env) => execFileSync('cargo', ['build', '--quiet', '--release', '--locked', '-p', 'kubeplay-engine', '--example', 'envelope'],
+    { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
+  build(tree, { CARGO_TARGET_DIR: target });
+  build(root, {});
+  const short = execFileSync('git', ['rev-parse', '--short', rev], { cwd: root, encoding: 'utf8' }).trim();
+  return { short, tree, old: path.join(target, 'release', 'examples', 'envelope'), today: path.join(root, 'target', 'release', 'examples', 'envelope') };
+}
+
+function runEnvelope(bin, [n, d, r, ds]) {
+  const out = execFileSync(bin, ['--nodes', String(n), '--deployments', String(d), '--replicas', String(r), ...(ds ? ['--daemonset'] : [])],
+    { encoding: 'utf8', maxBuffer: 1 << 24 });
+  return parse(out);
+}
+
+function compare(rev, sizes, runs) {
+  const b = buildBoth(rev);
+  try {
+    for (const size of sizes) {
+      const [n, d, r, ds] = size;
+      console.log(`== ${n} nodes / ${d * r + (ds ? n : 0)} pods: ${b.short} beside today, alternately, ${runs} runs each`);
+      const got = { old: [], today: [] };
+      for (let i = 0; i < runs; i++) {
+        got.old.push(runEnvelope(b.old, size));
+        got.today.push(runEnvelope(b.today, size));
+      }
+      const keys = Object.keys(got.today[0]).filter((k) => k in got.old[0]);
+      const med = (xs) => { const v = [...xs].sort((a, b) => a - b), m = v.length >> 1; return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2; };
+      for (const k of keys) {
+        const o = got.old.map((f) => f[k].v), t = got.today.map((f) => f[k].v);
+        const ratio = med(o) ? (med(t) / med(o)).toFixed(2) : '-';
+        console.log(`${k}: ${b.short} ${o.join(' / ')} | today ${t.join(' / ')} ${got.today[0][k].unit} | today/${b.short} ${ratio}`);
+      }
+    }
+  } finally {
+    execFileSync('git', ['worktree', 'remove', '--force', b.tree], { cwd: root });
+  }
 }
 
 async function wasm(browser, server, [n, d, r, ds]) {
@@ -261,6 +315,12 @@ function bundle() {
     raw += b.length; gz += zlib.gzipSync(b, { level: 9 }).length;
   }
   return { raw, gz };
+}
+
+const compareRev = opt('--compare', null);
+if (compareRev) {
+  compare(compareRev, sizes, Number(opt('--compare-runs', '2')));
+  process.exit(0);
 }
 
 const rows = [];

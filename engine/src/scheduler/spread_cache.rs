@@ -36,6 +36,9 @@ pub struct OwnedCounts {
 /// ReplicaSets whose counts are kept at most; past it they are counted afresh.
 const SPREAD_CACHE_SETS: usize = 256;
 
+/// Writes replayed at most beyond a ReplicaSet's counted Pods before counting afresh.
+const REPLAY_AT_MOST: usize = 64;
+
 impl SpreadCache {
     /// `rs`'s counts, up to date with the store.
     pub(super) fn owned(&mut self, store: &Store, rs: &ReplicaSet) -> &OwnedCounts {
@@ -51,8 +54,17 @@ impl SpreadCache {
         let c = self.by_rs.entry(rs.metadata.uid.clone()).or_default();
         let (seen, rv) = c.seen;
         // A log that is not the one counted from (compacted past it, or another
-        // store's): count afresh.
-        if seen == 0 || seen < log.first_kept() || seen > log.len() || last_rv(seen) != rv {
+        // store's): count afresh. So too when more was written since than the
+        // ReplicaSet has Pods: replaying every write of every other ReplicaSet (a
+        // failover reschedules hundreds of them, interleaved) costs more than counting
+        // this one's dependents, and both give the same counts.
+        let behind = log.len().saturating_sub(seen);
+        if seen == 0
+            || seen < log.first_kept()
+            || seen > log.len()
+            || last_rv(seen) != rv
+            || behind > c.node_of.len() + REPLAY_AT_MOST
+        {
             *c = OwnedCounts::default();
             for obj in store.dependent_objects(&rs.metadata.uid) {
                 if let Some(p) = Pod::from_object(obj) {
@@ -160,5 +172,46 @@ mod tests {
         assert!(check(&c, &mut cache) < 40);
         c.advance(60_000);
         check(&c, &mut cache);
+    }
+
+    fn replica_set_of(c: &Cluster, deployment: &str) -> ReplicaSet {
+        c.store
+            .list::<ReplicaSet>()
+            .find(|rs| rs.metadata.name.starts_with(&format!("{deployment}-")))
+            .cloned()
+            .expect("the Deployment's ReplicaSet")
+    }
+
+    #[test]
+    fn counts_kept_across_many_other_writes_equal_counts_taken_afresh() {
+        let mut c = Cluster::with_default_nodes(7);
+        c.create_deployment("a", "nginx:1.27", 4, "10m", "16Mi")
+            .unwrap();
+        c.create_deployment("b", "nginx:1.27", 2, "10m", "16Mi")
+            .unwrap();
+        c.settle(120_000);
+        let a = replica_set_of(&c, "a");
+        let mut kept = SpreadCache::default();
+        let before = kept.owned(&c.store, &a).per_node.clone();
+        assert_eq!(before.values().sum::<i64>(), 4);
+        // Far more writes than `a` has Pods (so the kept counts are recounted), then a
+        // few (so they are brought up to date from the log): both as counted afresh.
+        c.scale_deployment("b", 40).unwrap();
+        c.settle(120_000);
+        let after_many = kept.owned(&c.store, &a).per_node.clone();
+        let fresh = SpreadCache::default().owned(&c.store, &a).per_node.clone();
+        assert_eq!(after_many, fresh);
+        let victim = c
+            .store
+            .list::<Pod>()
+            .find(|p| p.metadata.name.starts_with("a-"))
+            .map(|p| p.metadata.name.clone())
+            .unwrap();
+        c.delete_pod(&victim).unwrap();
+        c.settle(120_000);
+        let after_few = kept.owned(&c.store, &a).per_node.clone();
+        let fresh = SpreadCache::default().owned(&c.store, &a).per_node.clone();
+        assert_eq!(after_few, fresh);
+        assert_eq!(after_few.values().sum::<i64>(), 4);
     }
 }
