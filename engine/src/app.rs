@@ -199,7 +199,7 @@ impl App {
 
     /// Ids the client had accepted that no Pod (or the database) holds any more.
     pub fn lost(&self) -> u64 {
-        let held: BTreeSet<u64> = self.held.values().flatten().copied().collect();
+        let held: BTreeSet<u64> = crate::sorting::btree_set(self.held.values().flatten().copied());
         self.sent.iter().filter(|id| !held.contains(id)).count() as u64
     }
 

@@ -8,6 +8,7 @@
 //! The order is exactly `sort_by`'s: stable, equal elements keep their input order.
 
 use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The positions `0..n` in the order `cmp` sorts them, stably.
 fn sorted_positions(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
@@ -56,6 +57,27 @@ pub fn sort<T: Ord>(v: &mut [T]) {
     sort_by(v, T::cmp);
 }
 
+/// A B-tree map of `pairs`, each inserted in turn: what `collect()` makes (a later
+/// pair's value wins over an earlier one's with an equal key), without the sort that
+/// `collect()` runs first and compiles again for each iterator type.
+pub fn btree_map<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
+    let mut m = BTreeMap::new();
+    for (k, v) in pairs {
+        m.insert(k, v);
+    }
+    m
+}
+
+/// A B-tree set of `items`, each inserted in turn: what `collect()` makes, without its
+/// sort (see [`btree_map`]).
+pub fn btree_set<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
+    let mut s = BTreeSet::new();
+    for x in items {
+        s.insert(x);
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,6 +103,15 @@ mod tests {
                 assert_eq!(ours, std, "input {v:?}");
             }
         }
+    }
+
+    #[test]
+    fn maps_and_sets_built_by_inserting_equal_those_collect_builds() {
+        let pairs = [(3, "c"), (1, "a"), (3, "z"), (2, "b"), (1, "y")];
+        let collected: BTreeMap<i32, &str> = pairs.into_iter().collect();
+        assert_eq!(btree_map(pairs), collected);
+        let collected: BTreeSet<i32> = pairs.iter().map(|p| p.0).collect();
+        assert_eq!(btree_set(pairs.iter().map(|p| p.0)), collected);
     }
 
     #[test]

@@ -48,7 +48,7 @@ pub fn node_name_prefilter(pod: &Pod) -> Option<BTreeSet<String>> {
         let mut term: Option<BTreeSet<String>> = None;
         for r in &t.match_fields {
             if r.key == "metadata.name" && r.operator == "In" {
-                let s: BTreeSet<String> = r.values.iter().cloned().collect();
+                let s: BTreeSet<String> = crate::sorting::btree_set(r.values.iter().cloned());
                 term = Some(match term {
                     None => s,
                     Some(prev) => prev.intersection(&s).cloned().collect(),

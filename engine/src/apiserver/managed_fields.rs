@@ -441,13 +441,14 @@ impl ManagedFields {
         let (api_version, now) = (at.api_version, at.time);
         let after = leaves(new);
         let before = old.map(leaves).unwrap_or_default();
-        let changed: BTreeSet<FieldPath> = after
-            .iter()
-            .filter(|(p, v)| before.get(*p) != Some(*v))
-            .map(|(p, _)| p.clone())
-            .collect();
+        let changed: BTreeSet<FieldPath> = crate::sorting::btree_set(
+            after
+                .iter()
+                .filter(|(p, v)| before.get(*p) != Some(*v))
+                .map(|(p, _)| p.clone()),
+        );
         let removed: BTreeSet<&FieldPath> =
-            before.keys().filter(|p| !after.contains_key(*p)).collect();
+            crate::sorting::btree_set(before.keys().filter(|p| !after.contains_key(*p)));
         if changed.is_empty() && removed.is_empty() {
             return;
         }
@@ -511,11 +512,12 @@ impl ManagedFields {
             set_at(&mut object, p, v.clone());
         }
         // What it named before and names no more, owned by no one else, goes.
-        let others: BTreeSet<&FieldPath> = entries
-            .iter()
-            .filter(|e| !is_me(e))
-            .flat_map(|e| e.fields.iter())
-            .collect();
+        let others: BTreeSet<&FieldPath> = crate::sorting::btree_set(
+            entries
+                .iter()
+                .filter(|e| !is_me(e))
+                .flat_map(|e| e.fields.iter()),
+        );
         if let Some(prev) = entries.iter().find(|e| is_me(e)) {
             for p in prev.fields.iter().filter(|p| !mine.contains_key(*p)) {
                 if !others.contains(p) {
@@ -525,7 +527,8 @@ impl ManagedFields {
         }
         let mut after: Vec<Entry> = entries;
         if force {
-            let taken: BTreeSet<&FieldPath> = conflicts.iter().map(|c| &c.path).collect();
+            let taken: BTreeSet<&FieldPath> =
+                crate::sorting::btree_set(conflicts.iter().map(|c| &c.path));
             for e in after.iter_mut().filter(|e| !is_me(e)) {
                 e.fields.retain(|p| !taken.contains(p));
             }

@@ -258,12 +258,13 @@ impl Cluster {
         let now = self.now;
         let old_pod = ch.old.as_deref().and_then(Pod::from_object);
         let new_pod = ch.new.as_deref().and_then(Pod::from_object);
-        let nodes: BTreeSet<String> = [old_pod, new_pod]
-            .into_iter()
-            .flatten()
-            .map(|p| p.spec.node_name.clone())
-            .filter(|n| !n.is_empty())
-            .collect();
+        let nodes: BTreeSet<String> = crate::sorting::btree_set(
+            [old_pod, new_pod]
+                .into_iter()
+                .flatten()
+                .map(|p| p.spec.node_name.clone())
+                .filter(|n| !n.is_empty()),
+        );
         for n in nodes {
             if let Some(k) = self.kubelets.get_mut(&n).filter(|k| !k.partitioned) {
                 let (requests, timers) = k.on_pod_change(old_pod, new_pod, now);

@@ -473,10 +473,11 @@ impl Kubelet {
         let mut p = pod;
         // Each container exited at its turn in the stop order (the last at `now`, the
         // grace deadline cutting the wait short).
-        let finished: BTreeMap<String, SimTime> = stop_order(&p)
-            .into_iter()
-            .map(|(name, k)| (name, (killed_at + k * self.timing.container_stop).min(now)))
-            .collect();
+        let finished: BTreeMap<String, SimTime> = crate::sorting::btree_map(
+            stop_order(&p)
+                .into_iter()
+                .map(|(name, k)| (name, (killed_at + k * self.timing.container_stop).min(now))),
+        );
         let sidecars = p
             .status
             .init_container_statuses

@@ -253,11 +253,12 @@ pub fn internal_endpoints<'a>(rules: &'a ServiceRules, node: &str, zone: &str) -
 /// slices (any manager's: the `kubernetes` Service's slice is the API server's). None:
 /// no Service, or a headless one (no cluster IP, no rules).
 pub fn rules_for(store: &Store, key: &ObjKey) -> Option<ServiceRules> {
-    let names: BTreeSet<String> = store
-        .list_ns::<EndpointSlice>(&key.namespace)
-        .filter(|s| s.metadata.labels.get("kubernetes.io/service-name") == Some(&key.name))
-        .map(|s| s.metadata.name.clone())
-        .collect();
+    let names: BTreeSet<String> = crate::sorting::btree_set(
+        store
+            .list_ns::<EndpointSlice>(&key.namespace)
+            .filter(|s| s.metadata.labels.get("kubernetes.io/service-name") == Some(&key.name))
+            .map(|s| s.metadata.name.clone()),
+    );
     rules_from(store, key, Some(&names))
 }
 

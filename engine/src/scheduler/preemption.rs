@@ -168,10 +168,11 @@ fn select_victims_on_node<'a>(
         return Err(vec![NO_VICTIMS.into()]);
     }
     crate::sorting::sort_by(&mut lower, more_important_first);
-    let reqs: BTreeMap<&str, PodRequests> = lower
-        .iter()
-        .map(|p| (p.metadata.uid.as_str(), pod_requests(p)))
-        .collect();
+    let reqs: BTreeMap<&str, PodRequests> = crate::sorting::btree_map(
+        lower
+            .iter()
+            .map(|p| (p.metadata.uid.as_str(), pod_requests(p))),
+    );
     for p in &lower {
         usage.remove_pod(&reqs[p.metadata.uid.as_str()]);
     }

@@ -375,7 +375,8 @@ impl Template<'_> {
         let resolved = self.resolved(schema);
         let mut out = String::new();
         if let Some(props) = field(resolved, "properties").and_then(Value::as_object) {
-            let sorted: std::collections::BTreeMap<&String, &Value> = props.iter().collect();
+            let sorted: std::collections::BTreeMap<&String, &Value> =
+                crate::sorting::btree_map(props.iter());
             for (name, sub) in sorted {
                 out += &self.field_detail(name, resolved, level);
                 if self.recursive {

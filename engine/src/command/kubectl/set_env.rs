@@ -80,7 +80,7 @@ fn update_env(existing: &[Value], env: &[Value], remove: &[String]) -> Vec<Value
     for e in env {
         newer.entry(name(e)).or_insert(e);
     }
-    let mut covered: BTreeSet<String> = remove.iter().cloned().collect();
+    let mut covered: BTreeSet<String> = crate::sorting::btree_set(remove.iter().cloned());
     let mut out = Vec::new();
     for e in existing {
         let n = name(e);

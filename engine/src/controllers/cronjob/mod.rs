@@ -129,9 +129,9 @@ pub fn sync(store: &Store, key: &ObjKey, now: SimTime) -> (Reconcile, Option<Sim
     // The active list and the Jobs by uid: each lookup a set's, not a walk of the
     // other list (a CronJob whose Jobs never end lists thousands).
     let active: std::collections::BTreeSet<String> =
-        status.active.iter().map(|r| r.uid.clone()).collect();
+        crate::sorting::btree_set(status.active.iter().map(|r| r.uid.clone()));
     let listed: std::collections::BTreeSet<&str> =
-        jobs.iter().map(|j| j.metadata.uid.as_str()).collect();
+        crate::sorting::btree_set(jobs.iter().map(|j| j.metadata.uid.as_str()));
     let mut seen_done: std::collections::BTreeSet<String> = Default::default();
     for j in &jobs {
         let found = active.contains(&j.metadata.uid);

@@ -72,12 +72,13 @@ pub(super) fn cleanup_history(
     if to_kill <= 0 {
         return;
     }
-    let live: BTreeSet<&str> = node_pods
-        .values()
-        .flatten()
-        .filter_map(|p| p.metadata.labels.get(CONTROLLER_REVISION_HASH))
-        .map(String::as_str)
-        .collect();
+    let live: BTreeSet<&str> = crate::sorting::btree_set(
+        node_pods
+            .values()
+            .flatten()
+            .filter_map(|p| p.metadata.labels.get(CONTROLLER_REVISION_HASH))
+            .map(String::as_str),
+    );
     for r in old {
         if to_kill <= 0 {
             break;

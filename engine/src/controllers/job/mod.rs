@@ -341,7 +341,8 @@ impl JobController {
             }
             sc.terminating += victims.len() as i64;
             sc.ready -= victims.iter().filter(|p| p.is_ready()).count() as i64;
-            let gone: BTreeSet<&str> = victims.iter().map(|p| p.metadata.uid.as_str()).collect();
+            let gone: BTreeSet<&str> =
+                crate::sorting::btree_set(victims.iter().map(|p| p.metadata.uid.as_str()));
             sc.active
                 .retain(|p| !gone.contains(p.metadata.uid.as_str()));
             // Pod deletion takes precedence: no creations in the same sync.
@@ -453,12 +454,12 @@ impl JobController {
         let job = sc.job;
         let mut uncounted = status.uncounted_terminated_pods.take().unwrap_or_default();
         // Uids whose Pods no longer hold the finalizer are counted now.
-        let holding: BTreeSet<&str> = sc
-            .pods
-            .iter()
-            .filter(|p| has_tracking_finalizer(p))
-            .map(|p| p.metadata.uid.as_str())
-            .collect();
+        let holding: BTreeSet<&str> = crate::sorting::btree_set(
+            sc.pods
+                .iter()
+                .filter(|p| has_tracking_finalizer(p))
+                .map(|p| p.metadata.uid.as_str()),
+        );
         let (s_done, s_left): (Vec<String>, Vec<String>) = std::mem::take(&mut uncounted.succeeded)
             .into_iter()
             .partition(|u| !holding.contains(u.as_str()));
@@ -475,12 +476,13 @@ impl JobController {
             .is_some_and(|c| c.type_ != JobConditionType::SuccessCriteriaMet);
         let mut to_release: Vec<&Pod> = Vec::new();
         let mut new_indexes = BTreeSet::new();
-        let listed: BTreeSet<String> = uncounted
-            .succeeded
-            .iter()
-            .chain(uncounted.failed.iter())
-            .cloned()
-            .collect();
+        let listed: BTreeSet<String> = crate::sorting::btree_set(
+            uncounted
+                .succeeded
+                .iter()
+                .chain(uncounted.failed.iter())
+                .cloned(),
+        );
         for p in sc.pods.iter().filter(|p| has_tracking_finalizer(p)) {
             if listed.contains(&p.metadata.uid) {
                 continue;
