@@ -47,9 +47,11 @@ const onlyFirst = has('--only-first-screen');
 const parse = (text) => Object.fromEntries(text.split('\n').filter((l) => l.includes(': '))
   .map((l) => { const [k, v] = l.split(': '); const [num, ...unit] = v.split(' '); return [k, { v: Number(num), unit: unit.join(' ') }]; }));
 
-function native([n, d, r, ds]) {
-  const out = execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'kubeplay-engine', '--example', 'envelope', '--',
-    '--nodes', String(n), '--deployments', String(d), '--replicas', String(r), ...(ds ? ['--daemonset'] : [])],
+// The envelope example's arguments for one size.
+const envelopeArgs = ([n, d, r, ds]) => ['--nodes', String(n), '--deployments', String(d), '--replicas', String(r), ...(ds ? ['--daemonset'] : [])];
+
+function native(size) {
+  const out = execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'kubeplay-engine', '--example', 'envelope', '--', ...envelopeArgs(size)],
     { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24 });
   return parse(out);
 }
@@ -71,9 +73,8 @@ function buildBoth(rev) {
   return { short, tree, old: path.join(target, 'release', 'examples', 'envelope'), today: path.join(root, 'target', 'release', 'examples', 'envelope') };
 }
 
-function runEnvelope(bin, [n, d, r, ds]) {
-  const out = execFileSync(bin, ['--nodes', String(n), '--deployments', String(d), '--replicas', String(r), ...(ds ? ['--daemonset'] : [])],
-    { encoding: 'utf8', maxBuffer: 1 << 24 });
+function runEnvelope(bin, size) {
+  const out = execFileSync(bin, envelopeArgs(size), { encoding: 'utf8', maxBuffer: 1 << 24 });
   return parse(out);
 }
 
