@@ -137,6 +137,13 @@ impl Store {
                 *slot = obj.clone();
             }
         }
+        if let Object::Pod(p) = &**obj {
+            let bound = self.pods_by_node.get_mut(&p.spec.node_name);
+            if let Some(slot) = bound.and_then(|m| m.get_mut(key)) {
+                // Same spec (`same_index_inputs`): the same requests.
+                slot.0 = obj.clone();
+            }
+        }
     }
 
     pub(super) fn index_add(&mut self, obj: &Arc<Object>) {
@@ -150,6 +157,7 @@ impl Store {
                 .or_default()
                 .insert((obj.kind(), key.clone()), obj.clone());
         }
+        let stored = obj;
         let obj: &Object = obj;
         if let Object::Event(e) = obj {
             self.events_by_time.insert((e.last_ms, key.clone()));
@@ -182,7 +190,7 @@ impl Store {
                 self.pods_by_node
                     .entry(p.spec.node_name.clone())
                     .or_default()
-                    .insert(key);
+                    .insert(key, (stored.clone(), pod_requests(p)));
                 if !p.is_terminal() {
                     self.node_usage
                         .entry(p.spec.node_name.clone())

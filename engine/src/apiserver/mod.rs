@@ -290,7 +290,11 @@ pub struct Store {
     /// Owner uid → its dependents, with the stored object itself so the controllers
     /// that list their Pods (claimPods) read them without a lookup per Pod.
     by_owner: BTreeMap<String, BTreeMap<(Kind, ObjKey), Arc<Object>>>,
-    pods_by_node: BTreeMap<String, BTreeSet<ObjKey>>,
+    /// Node name → its bound Pods, with the stored object itself (as `by_owner`) and
+    /// its requests: a kubelet reads every Pod of its node for each Pod it admits
+    /// (30 Pods a node, 30,000 admissions at 1,000 nodes), which was a hash of the key,
+    /// a compare of names and a parse of every quantity per Pod.
+    pods_by_node: BTreeMap<String, BTreeMap<ObjKey, (Arc<Object>, PodRequests)>>,
     orphans: BTreeMap<(Kind, String), BTreeSet<ObjKey>>,
     /// Node name → requests of its Pods and its allocatable. A hash map: the scheduler
     /// reads it for every node of every attempt, and it is only ever looked up (never
@@ -678,7 +682,20 @@ impl Store {
             .get(node)
             .into_iter()
             .flatten()
-            .filter_map(|k| self.get::<Pod>(k))
+            .filter_map(|(_, (o, _))| Pod::from_object(o))
+    }
+
+    /// [`Store::pods_on_node`], each with its requests ([`pod_requests`], kept by the
+    /// index: a Pod's resources do not change once it is bound).
+    pub fn pods_on_node_with_requests<'a>(
+        &'a self,
+        node: &str,
+    ) -> impl Iterator<Item = (&'a Pod, PodRequests)> + 'a {
+        self.pods_by_node
+            .get(node)
+            .into_iter()
+            .flatten()
+            .filter_map(|(_, (o, r))| Some((Pod::from_object(o)?, *r)))
     }
 
     /// Pods in `ns` without a controller ownerReference (candidates for adoption).

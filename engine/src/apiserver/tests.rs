@@ -244,6 +244,33 @@ fn binding_twice_is_refused_and_the_node_index_follows_bindings() {
 }
 
 #[test]
+fn the_node_index_serves_each_pods_latest_version_with_its_requests() {
+    let mut s = Store::for_tests();
+    let mut rng = Rng::new(1);
+    let Object::Pod(mut p) = pod("a") else {
+        unreachable!()
+    };
+    p.spec.containers[0]
+        .resources
+        .requests
+        .insert("cpu".into(), "250m".into());
+    s.create(0, &mut rng, Object::Pod(p), "x").unwrap();
+    let k = ObjKey::new("default", "a");
+    s.bind(0, &k, "node-1", "default-scheduler").unwrap();
+    // A status write keeps the index entry (same spec) but must point it at the new
+    // version.
+    let mut running = s.get::<Pod>(&k).unwrap().clone();
+    running.status.phase = "Running".into();
+    s.update_status(1, Object::Pod(Box::new(running)), "kubelet")
+        .unwrap();
+    let on_node: Vec<(&Pod, PodRequests)> = s.pods_on_node_with_requests("node-1").collect();
+    assert_eq!(on_node.len(), 1);
+    assert_eq!(on_node[0].0.status.phase, "Running");
+    assert_eq!(on_node[0].1, pod_requests(on_node[0].0));
+    assert_eq!(on_node[0].1.cpu_milli, 250);
+}
+
+#[test]
 fn identical_events_are_counted_on_one_object() {
     let mut s = Store::for_tests();
     let mut rng = Rng::new(1);

@@ -11,7 +11,7 @@
 
 use super::*;
 use crate::api::node_affinity::node_affinity_matches;
-use crate::apiserver::{allocatable, pod_requests};
+use crate::apiserver::{allocatable, pod_requests, PodRequests};
 use crate::scheduler::plugins::host_ports;
 
 /// Why the kubelet refuses a Pod: the status reason (and event reason) and message.
@@ -42,13 +42,13 @@ fn predicate(name: &str, desc: &str) -> Rejection {
 }
 
 /// `predicateAdmitHandler.Admit` for `pod` on `node`, beside `others` (the Pods this
-/// kubelet has admitted and that are not terminal). `None`: admitted.
-pub fn admit(pod: &Pod, node: &Node, others: &[&Pod]) -> Option<Rejection> {
+/// kubelet has admitted and that are not terminal, each with its requests). `None`:
+/// admitted.
+pub fn admit(pod: &Pod, node: &Node, others: &[(&Pod, PodRequests)]) -> Option<Rejection> {
     let alloc = allocatable(node);
     let req = pod_requests(pod);
     let (mut used_cpu, mut used_mem) = (0, 0);
-    for o in others {
-        let r = pod_requests(o);
+    for (_, r) in others {
         // Saturating, as the scheduler's sums (`apiserver::usage`): a quantity may be
         // i64::MAX.
         used_cpu = i64::saturating_add(used_cpu, r.cpu_milli);
@@ -76,8 +76,11 @@ pub fn admit(pod: &Pod, node: &Node, others: &[&Pod]) -> Option<Rejection> {
             "node(s) didn't match Pod's node affinity/selector",
         ));
     }
-    let taken: Vec<(i64, String)> = others.iter().flat_map(|o| host_ports(o)).collect();
-    if host_ports(pod).iter().any(|p| taken.contains(p)) {
+    // The others' ports only when this Pod asks for one (few Pods do).
+    let wanted = host_ports(pod);
+    let taken =
+        || -> Vec<(i64, String)> { others.iter().flat_map(|(o, _)| host_ports(o)).collect() };
+    if !wanted.is_empty() && wanted.iter().any(|p| taken().contains(p)) {
         return Some(predicate(
             "NodePorts",
             "node(s) didn't have free ports for the requested pod ports",
@@ -97,18 +100,34 @@ pub fn admit(pod: &Pod, node: &Node, others: &[&Pod]) -> Option<Rejection> {
 }
 
 impl Kubelet {
-    /// The Pods this kubelet has admitted and still runs (not `uid`, not terminal).
-    pub(super) fn admitted_pods<'a>(&'a self, store: &'a Store, uid: &str) -> Vec<&'a Pod> {
-        self.my_pods(store)
-            .filter(|p| {
-                p.metadata.uid != uid
-                    && !p.is_terminal()
-                    && self
-                        .workers
-                        .get(&p.metadata.uid)
-                        .is_some_and(|w| w.admitted)
-            })
-            .collect()
+    /// The Pods this kubelet has admitted and still runs (not `uid`, not terminal),
+    /// each with its requests.
+    pub(super) fn admitted_pods<'a>(
+        &'a self,
+        store: &'a Store,
+        uid: &str,
+    ) -> Vec<(&'a Pod, PodRequests)> {
+        let admitted = |p: &Pod| {
+            p.metadata.uid != uid
+                && !p.is_terminal()
+                && self
+                    .workers
+                    .get(&p.metadata.uid)
+                    .is_some_and(|w| w.admitted)
+        };
+        match &self.cut {
+            Some(cut) => cut
+                .pods
+                .values()
+                .filter(|p| admitted(p))
+                .map(|p| (p, pod_requests(p)))
+                .collect(),
+            // The store keeps each bound Pod's requests.
+            None => store
+                .pods_on_node_with_requests(&self.node)
+                .filter(|(p, _)| admitted(p))
+                .collect(),
+        }
     }
 
     /// `rejectPod`: the Warning event and the Failed status; the worker goes away.

@@ -529,17 +529,6 @@ impl Kubelet {
         }
     }
 
-    /// The Pods bound here as this kubelet sees them.
-    pub(super) fn my_pods<'a>(
-        &'a self,
-        store: &'a Store,
-    ) -> Box<dyn Iterator<Item = &'a Pod> + 'a> {
-        match &self.cut {
-            Some(cut) => Box::new(cut.pods.values()),
-            None => Box::new(store.pods_on_node(&self.node)),
-        }
-    }
-
     /// Handle one of this kubelet's timers.
     pub fn fire(
         &mut self,
