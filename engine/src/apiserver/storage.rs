@@ -62,7 +62,9 @@ impl Store {
         let key = ObjKey::of(obj.meta());
         let rv = self.next_rv();
         obj.meta_mut().resource_version = rv.to_string();
-        let old = self.objects[kind_index(kind)].remove(&key);
+        // The old version by its hash (one compare), not by a B-tree removal: the
+        // insert below replaces it in place, so the tree is walked once per write.
+        let old = self.get_shared(kind, &key);
         let type_ = if old.is_some() {
             WatchType::Modified
         } else {
