@@ -686,7 +686,8 @@ impl Store {
     }
 
     /// [`Store::pods_on_node`], each with its requests ([`pod_requests`], kept by the
-    /// index: a Pod's resources do not change once it is bound).
+    /// index: a write that changes a Pod's spec re-adds its entry, so they are never
+    /// stale).
     pub fn pods_on_node_with_requests<'a>(
         &'a self,
         node: &str,

@@ -78,9 +78,12 @@ pub fn admit(pod: &Pod, node: &Node, others: &[(&Pod, PodRequests)]) -> Option<R
     }
     // The others' ports only when this Pod asks for one (few Pods do).
     let wanted = host_ports(pod);
-    let taken =
-        || -> Vec<(i64, String)> { others.iter().flat_map(|(o, _)| host_ports(o)).collect() };
-    if !wanted.is_empty() && wanted.iter().any(|p| taken().contains(p)) {
+    let taken: Vec<(i64, String)> = if wanted.is_empty() {
+        Vec::new()
+    } else {
+        others.iter().flat_map(|(o, _)| host_ports(o)).collect()
+    };
+    if wanted.iter().any(|p| taken.contains(p)) {
         return Some(predicate(
             "NodePorts",
             "node(s) didn't have free ports for the requested pod ports",

@@ -30,7 +30,8 @@ pub struct OwnedCounts {
     node_of: FxHashMap<crate::apiserver::ObjKey, String>,
     /// Counted Pods per node (no zero entries). A hash map: the score reads it for
     /// each of some 400 feasible nodes per cycle (a B-tree compared names a dozen
-    /// times each), and it is only summed over, so its order reaches no output.
+    /// times each); where it is iterated its counts are only added up, so its order
+    /// reaches no output.
     pub(super) per_node: FxHashMap<String, i64>,
 }
 
