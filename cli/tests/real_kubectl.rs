@@ -237,8 +237,25 @@ fn indent(l: &str) -> usize {
 /// kubeplay's kubectl is v1.33's. Where kubectl v1.32's own printing differs (not the
 /// server's answer), its text is rewritten as v1.32 prints it: a projected volume's
 /// ConfigMap source says `ConfigMapOptional: <nil>` in v1.32's describe, `Optional:
-/// false` in v1.33's.
-fn as_v1_32_prints(text: &str) -> String {
+/// false` in v1.33's. And v1.33's `autoscale`, when its autoscaling/v2 attempt fails
+/// (its printer included: a bad `-o`), creates once more through autoscaling/v1 and
+/// reports that create's AlreadyExists; v1.32 reports the printer's own error.
+fn as_v1_32_prints(line: &str, text: &str) -> String {
+    if line.starts_with("kubectl autoscale") && text.contains("(AlreadyExists)") {
+        let words = split_words(line).unwrap_or_default();
+        let format = words
+            .iter()
+            .position(|w| w == "-o")
+            .and_then(|i| words.get(i + 1).cloned())
+            .or_else(|| {
+                words
+                    .iter()
+                    .find_map(|w| w.strip_prefix("-o=").map(String::from))
+            });
+        if let Some(f) = format {
+            return format!("error: unable to match a printer suitable for the output format \"{f}\", allowed formats are: go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,yaml\n");
+        }
+    }
     let mut out = String::new();
     let mut after_config_map_name = false;
     for l in text.lines() {
@@ -394,7 +411,7 @@ fn real_kubectl_against_kubeplay_cli_serve_prints_what_kubeplays_kubectl_prints(
             }
         }
         let ours = if v1_32 {
-            as_v1_32_prints(&e.output)
+            as_v1_32_prints(line, &e.output)
         } else {
             e.output.clone()
         };

@@ -228,3 +228,62 @@ fn a_probes_explicit_zeros_are_its_defaults() {
         r#"{"failureThreshold":3,"periodSeconds":10,"successThreshold":1,"tcpSocket":{"port":80},"timeoutSeconds":1}"#
     );
 }
+
+#[test]
+fn a_bad_output_format_is_met_after_the_write_where_kubectls_printer_is_made_after_it() {
+    let mut c = Cluster::with_default_nodes(1);
+    sh(&mut c, "kubectl create deployment web --image=nginx:1.27");
+    let printer_error = "error: unable to match a printer suitable for the output format \"wide\"";
+    // label and patch: sent, then refused at the printer.
+    let o = run(
+        &mut c,
+        "kubectl label deploy web x=1 -o wide",
+        None,
+        &NoFiles,
+    );
+    assert!(!o.ok && o.output.starts_with(printer_error), "{}", o.output);
+    let o = run(
+        &mut c,
+        r#"kubectl patch deploy web -p '{"metadata":{"labels":{"p":"1"}}}' -o wide"#,
+        None,
+        &NoFiles,
+    );
+    assert!(!o.ok && o.output.starts_with(printer_error), "{}", o.output);
+    assert_eq!(
+        sh(
+            &mut c,
+            "kubectl get deploy web -o jsonpath={.metadata.labels}"
+        )
+        .trim(),
+        r#"{"app":"web","p":"1","x":"1"}"#
+    );
+    // annotate: refused before anything is sent.
+    let o = run(
+        &mut c,
+        "kubectl annotate deploy web a=1 -o wide",
+        None,
+        &NoFiles,
+    );
+    assert!(!o.ok && o.output.starts_with(printer_error), "{}", o.output);
+    assert_eq!(
+        sh(
+            &mut c,
+            "kubectl get deploy web -o jsonpath={.metadata.annotations.a}"
+        )
+        .trim(),
+        ""
+    );
+    // autoscale: created through autoscaling/v2, then created again through v1 by
+    // kubectl's fallback, whose AlreadyExists is what it reports.
+    let o = run(
+        &mut c,
+        "kubectl autoscale deploy web --max=3 -o wide",
+        None,
+        &NoFiles,
+    );
+    assert_eq!(
+        o.output.trim(),
+        "Error from server (AlreadyExists): horizontalpodautoscalers.autoscaling \"web\" already exists"
+    );
+    assert!(sh(&mut c, "kubectl get hpa web").contains("web"));
+}

@@ -28,7 +28,8 @@ pub(super) fn autoscale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         ],
         "kubectl autoscale",
     )?;
-    let format = super::print_flags::inline(p.get("output"), &crate::command::NoFiles)?;
+    // The printer is made after the create (a bad `-o` is met then).
+    let format = super::print_flags::inline(p.get("output"), &crate::command::NoFiles);
     let Some(max) = p.get("max") else {
         return Err("error: required flag(s) \"max\" not set".into());
     };
@@ -105,9 +106,21 @@ pub(super) fn autoscale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
             ..Default::default()
         });
     }
-    let created = k
-        .create(c, Object::HorizontalPodAutoscaler(Box::new(hpa)))
-        .map_err(api)?;
+    let hpa = Object::HorizontalPodAutoscaler(Box::new(hpa));
+    let created = k.create(c, hpa.clone()).map_err(api)?;
+    let format = match format {
+        Ok(f) => f,
+        // kubectl v1.33 creates and prints through autoscaling/v2, and when that
+        // fails (here at its printer) tries once more through autoscaling/v1: the
+        // second create of the same name is the error it reports (seen against
+        // `serve`: POST v2, POST v1, "AlreadyExists").
+        Err(e) => {
+            return Err(match k.create(c, hpa) {
+                Err(err) => api(err),
+                Ok(_) => e,
+            })
+        }
+    };
     let shown = created.object.map(|o| o.to_json()).unwrap_or_default();
     let text = super::print_flags::Reporter::new(format).object(
         &shown,

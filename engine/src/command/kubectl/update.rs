@@ -373,7 +373,15 @@ pub(super) fn label(c: &mut Cluster, k: &Client, words: &[String], annotations: 
         ],
         &format!("kubectl {verb}"),
     )?;
-    let mut printer = Reporter::new(inline(p.get("output"), &NoFiles)?);
+    // annotate.go builds its printer in Complete, before anything is sent; label.go's
+    // `ToPrinter` runs after each object's patch, so a bad `-o` is met with the
+    // object already labelled (real kubectl v1.33 does so).
+    let format = inline(p.get("output"), &NoFiles);
+    let mut printer = Reporter::new(match &format {
+        Err(e) if annotations => return Err(e.clone()),
+        Err(_) => None,
+        Ok(f) => f.clone(),
+    });
     let (res, changes) = resources_and_pairs(&p.args, what)?;
     let (new, remove) = if annotations {
         parse_annotations(&changes)?
@@ -443,6 +451,10 @@ pub(super) fn label(c: &mut Cluster, k: &Client, words: &[String], annotations: 
                     continue;
                 }
             }
+        }
+        if let Err(e) = &format {
+            errors.push(e.clone());
+            continue;
         }
         let word = match (annotations, unchanged, shrank && !p.bool("overwrite")) {
             (true, _, _) => "annotated",
@@ -590,7 +602,9 @@ pub(super) fn patch(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         ],
         "kubectl patch",
     )?;
-    let format = inline(p.get("output"), &NoFiles)?;
+    // patch.go's `ToPrinter` runs after the patch: a bad `-o` is met with the object
+    // already patched (real kubectl v1.33 does so).
+    let format = inline(p.get("output"), &NoFiles);
     // `PatchOptions.Validate`: the subresources kubectl knows.
     let subresource = match p.get("subresource").filter(|s| !s.is_empty()) {
         None => "",
@@ -646,7 +660,7 @@ pub(super) fn patch(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     } else {
         "patched"
     };
-    let text = Reporter::new(format).object(&object, &shown, operation)?;
+    let text = Reporter::new(format?).object(&object, &shown, operation)?;
     Ok(text.trim_end_matches('\n').to_string())
 }
 
