@@ -47,8 +47,10 @@ impl Store {
             // None: the filters and scores parse the Node's allocatable themselves.
             ..NodeUsage::default()
         };
+        // Each Pod's requests parsed afresh, not the index's kept ones: this is the
+        // reference the kept sums are checked against.
         for p in self.pods_on_node(node).filter(|p| !p.is_terminal()) {
-            u.add_bound(p);
+            u.add_bound(p, &pod_requests(p));
         }
         u
     }
@@ -92,14 +94,17 @@ impl Store {
         if let Object::Pod(p) = obj {
             if !p.spec.node_name.is_empty() {
                 self.pods_with_affinity.remove(&key);
-                if let Some(set) = self.pods_by_node.get_mut(&p.spec.node_name) {
-                    set.remove(&key);
-                }
+                let kept = self
+                    .pods_by_node
+                    .get_mut(&p.spec.node_name)
+                    .and_then(|set| set.remove(&key));
                 if !p.is_terminal() {
+                    // The requests kept with the entry are this version's (same spec).
+                    let r = kept.map_or_else(|| pod_requests(p), |(_, r)| r);
                     self.node_usage
                         .entry(p.spec.node_name.clone())
                         .or_default()
-                        .remove_bound(p);
+                        .remove_bound(p, &r);
                     self.mirror_usage(&p.spec.node_name);
                 }
             }
@@ -187,15 +192,16 @@ impl Store {
                 if has_pod_affinity(p) {
                     self.pods_with_affinity.insert(key.clone());
                 }
+                let r = pod_requests(p);
                 self.pods_by_node
                     .entry(p.spec.node_name.clone())
                     .or_default()
-                    .insert(key, (stored.clone(), pod_requests(p)));
+                    .insert(key, (stored.clone(), r));
                 if !p.is_terminal() {
                     self.node_usage
                         .entry(p.spec.node_name.clone())
                         .or_default()
-                        .add_bound(p);
+                        .add_bound(p, &r);
                     self.mirror_usage(&p.spec.node_name);
                 }
             }

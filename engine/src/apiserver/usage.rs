@@ -125,17 +125,18 @@ impl NodeUsage {
         add(&mut self.requested, r);
     }
 
-    /// Count one more bound Pod: its requests and its priority.
-    pub fn add_bound(&mut self, p: &Pod) {
-        self.add_pod(&pod_requests(p));
+    /// Count one more bound Pod: its requests `r` ([`pod_requests`]) and its priority.
+    pub fn add_bound(&mut self, p: &Pod, r: &PodRequests) {
+        self.add_pod(r);
         if p.spec.priority.is_some_and(|v| v < 0) {
             self.below_zero_priority = self.below_zero_priority.saturating_add(1);
         }
     }
 
-    /// Count one bound Pod fewer (the inverse of [`NodeUsage::add_bound`]).
-    pub fn remove_bound(&mut self, p: &Pod) {
-        self.remove_pod(&pod_requests(p));
+    /// Count one bound Pod fewer, with its requests `r` (the inverse of
+    /// [`NodeUsage::add_bound`]).
+    pub fn remove_bound(&mut self, p: &Pod, r: &PodRequests) {
+        self.remove_pod(r);
         if p.spec.priority.is_some_and(|v| v < 0) {
             self.below_zero_priority = (self.below_zero_priority - 1).max(0);
         }
