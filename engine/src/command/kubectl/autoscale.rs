@@ -113,7 +113,8 @@ pub(super) fn autoscale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         // kubectl v1.33 creates and prints through autoscaling/v2, and when that
         // fails (here at its printer) tries once more through autoscaling/v1: the
         // second create of the same name is the error it reports (seen against
-        // `serve`: POST v2, POST v1, "AlreadyExists").
+        // `serve`: POST v2, POST v1, "AlreadyExists"). Here the second create goes
+        // through the same client call, so the request log shows it as the first.
         Err(e) => {
             return Err(match k.create(c, hpa) {
                 Err(err) => api(err),
