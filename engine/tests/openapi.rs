@@ -136,3 +136,31 @@ fn the_checked_in_schemas_are_the_ones_the_api_types_generate() {
         "src/apiserver/openapi/schemas.json is stale: regenerate it with UPDATE_GOLDEN=1 cargo test -p kubeplay-engine --features openapi --test openapi"
     );
 }
+
+#[test]
+fn the_index_lists_every_group_version_discovery_lists() {
+    let index = openapi_index();
+    for gv in [
+        "api/v1",
+        "apis/apps/v1",
+        "apis/autoscaling/v1",
+        "apis/events.k8s.io/v1",
+        "apis/authorization.k8s.io/v1",
+        "apis/authentication.k8s.io/v1",
+        "apis/metrics.k8s.io/v1beta1",
+    ] {
+        assert!(index["paths"].get(gv).is_some(), "{gv}");
+    }
+    // A review is created, not read; events.k8s.io's Events are read and patched.
+    let authz = openapi_document("apis/authorization.k8s.io/v1").unwrap();
+    let op = &authz["paths"]["/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"]["post"];
+    assert_eq!(op["x-kubernetes-action"], "post");
+    assert_eq!(
+        op["x-kubernetes-group-version-kind"]["kind"],
+        "SelfSubjectAccessReview"
+    );
+    let events = openapi_document("apis/events.k8s.io/v1").unwrap();
+    assert!(events["paths"]
+        .get("/apis/events.k8s.io/v1/namespaces/{namespace}/events/{name}")
+        .is_some());
+}

@@ -678,6 +678,11 @@ pub fn version() -> Value {
     json!({
         "major": "1",
         "minor": "33",
+        // The compatibility version (KEP-4330), which v1.33 reports.
+        "emulationMajor": "1",
+        "emulationMinor": "33",
+        "minCompatibilityMajor": "1",
+        "minCompatibilityMinor": "32",
         "gitVersion": GIT_VERSION,
         "gitCommit": "kubeplay",
         "gitTreeState": "clean",

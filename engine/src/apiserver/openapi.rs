@@ -17,7 +17,7 @@
 //! build client-side apply's patch from these schemas (their merge keys) instead of
 //! from its own compiled-in types, which are upstream's exactly.
 
-use super::discovery::{served_versions, GIT_VERSION};
+use super::discovery::{served_versions, GIT_VERSION, REVIEWS};
 use serde_json::{json, Map, Value};
 use std::sync::OnceLock;
 
@@ -80,10 +80,15 @@ fn refs(v: &Value, out: &mut Vec<String>) {
     }
 }
 
-/// The group-version paths of the OpenAPI v3 index (`api/v1`, `apis/apps/v1`…).
+/// The group-version paths of the OpenAPI v3 index (`api/v1`, `apis/apps/v1`…): every
+/// group version discovery lists, the reviews', metrics.k8s.io's and events.k8s.io's
+/// included.
 fn openapi_paths() -> Vec<(String, &'static str, &'static str)> {
     let mut out: Vec<(String, &'static str, &'static str)> = Vec::new();
-    for (_, g, v) in served_versions() {
+    let gvs = served_versions()
+        .map(|(_, g, v)| (g, v))
+        .chain(REVIEWS.iter().map(|r| (r.group, r.version)));
+    for (g, v) in gvs {
         let p = if g.is_empty() {
             format!("api/{v}")
         } else {
@@ -162,6 +167,33 @@ pub fn openapi_document(gv_path: &str) -> Option<Value> {
                 },
             }),
         );
+    }
+    // The resources served without a stored type of their own: a review is created
+    // (`post`), the others read.
+    for r in REVIEWS.iter().filter(|r| (r.group, r.version) == (g, v)) {
+        let gvk = json!({"group": g, "version": v, "kind": r.kind});
+        let (path, op, action) = if r.verbs == ["create"] {
+            (format!("/apis/{g}/{v}/{}", r.resource), "post", "post")
+        } else if r.namespaced {
+            let p = format!(
+                "/apis/{g}/{v}/namespaces/{{namespace}}/{}/{{name}}",
+                r.resource
+            );
+            (p, "get", "get")
+        } else {
+            (
+                format!("/apis/{g}/{v}/{}/{{name}}", r.resource),
+                "get",
+                "get",
+            )
+        };
+        let operation = json!({
+            "operationId": format!("{op}{}", r.kind),
+            "x-kubernetes-action": action,
+            "x-kubernetes-group-version-kind": gvk,
+            "responses": {"200": {"description": "OK"}},
+        });
+        paths.insert(path, json!({ op: operation }));
     }
     Some(json!({
         "openapi": "3.0.0",

@@ -32,6 +32,7 @@
 
 mod list_options;
 mod metrics_api;
+mod non_resource;
 mod proto_fields;
 pub mod protobuf;
 mod resources;
@@ -111,12 +112,16 @@ pub struct HttpResponse {
 }
 
 impl HttpResponse {
+    /// An object or a Status as the API machinery's serializer writes it: compact JSON
+    /// and a newline (`json.Encoder.Encode`).
     fn json(status: u16, v: &Value) -> Self {
+        let mut body = v.to_string().into_bytes();
+        body.push(b'\n');
         HttpResponse {
             status,
             content_type: "application/json".into(),
             headers: Vec::new(),
-            body: v.to_string().into_bytes(),
+            body,
         }
     }
 
@@ -571,7 +576,6 @@ impl ApiServer {
         None
     }
 
-    /// A non-resource path: authenticated and authorized by the door, then served.
     /// An object as the API server serves it: its JSON with `metadata.managedFields`
     /// (which every response carries; kubectl hides them unless asked).
     fn object_json(&self, o: &crate::api::Object) -> Value {
@@ -604,125 +608,13 @@ impl ApiServer {
         (format!("{}List", t.kind.name()), t.kind.api_version())
     }
 
-    fn non_resource(
-        &mut self,
-        req: &HttpRequest,
-        path: &str,
-        verb: Verb,
-        body: Value,
-        ct: &str,
-    ) -> Reply {
-        let mut r = self.request(req, verb, Kind::Pod);
-        r.body = Body::Path(path.to_string());
-        r.trace = None;
-        Reply::Response(match self.cluster.call(r) {
-            Ok(_) => {
-                let mut resp = HttpResponse::json(200, &body);
-                resp.content_type = ct.into();
-                resp
-            }
-            Err(e) => HttpResponse::json(e.code, &status_of(&e, None, "")),
-        })
-    }
-
-    /// `/healthz`, `/livez`, `/readyz` (`?verbose` lists the checks).
-    fn health(&mut self, req: &HttpRequest, path: &str) -> Reply {
-        let mut r = self.request(req, Verb::Get, Kind::Pod);
-        r.body = Body::Path(path.to_string());
-        r.trace = None;
-        // `?verbose` has no value: its presence asks for the listing.
-        let verbose = req.param("verbose").is_some();
-        let name = path.trim_start_matches('/');
-        Reply::Response(match self.cluster.call(r) {
-            Ok(_) => {
-                let h = health::answer(self.cluster.unavailable(), name, verbose).unwrap_or(
-                    health::Health {
-                        code: 503,
-                        body: String::new(),
-                    },
-                );
-                HttpResponse::text(h.code, h.body)
-            }
-            Err(e) => HttpResponse::json(e.code, &status_of(&e, None, "")),
-        })
-    }
-
-    /// `/metrics`: authorized first (`system:monitoring`, or the admin), then the page:
-    /// this very request is counted on the next scrape, as upstream's is.
-    fn metrics_page(&mut self, req: &HttpRequest, path: &str) -> Reply {
-        let mut r = self.request(req, Verb::Get, Kind::Pod);
-        r.body = Body::Path(path.to_string());
-        r.trace = None;
-        Reply::Response(match self.cluster.call(r) {
-            Ok(_) => {
-                let text = crate::apiserver::metrics::prometheus(
-                    self.cluster.request_counts(),
-                    &self.cluster.store,
-                );
-                let mut resp = HttpResponse::text(200, text);
-                resp.content_type = "text/plain; version=0.0.4; charset=utf-8".into();
-                resp
-            }
-            Err(e) => HttpResponse::json(e.code, &status_of(&e, None, "")),
-        })
-    }
-
     fn route(&mut self, req: &HttpRequest) -> Reply {
         if let Some(refused) = self.filters(req) {
             return Reply::Response(refused);
         }
         let path = req.path.trim_end_matches('/').to_string();
-        let accept = req.header("accept").unwrap_or("");
-        let aggregated = accept.contains("as=APIGroupDiscoveryList");
-        const AGGREGATED: &str =
-            "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
-        const JSON: &str = "application/json";
-        let get = Verb::Get;
-        match path.as_str() {
-            "/api" if aggregated => {
-                return self.non_resource(req, &path, get, discovery::aggregated(true), AGGREGATED)
-            }
-            "/apis" if aggregated => {
-                return self.non_resource(req, &path, get, discovery::aggregated(false), AGGREGATED)
-            }
-            "/api" => return self.non_resource(req, &path, get, discovery::api_versions(), JSON),
-            "/apis" => {
-                return self.non_resource(req, &path, get, discovery::api_group_list(), JSON)
-            }
-            "/version" => return self.non_resource(req, &path, get, discovery::version(), JSON),
-            "/openapi/v3" => {
-                return self.non_resource(
-                    req,
-                    &path,
-                    get,
-                    crate::apiserver::openapi::openapi_index(),
-                    JSON,
-                )
-            }
-            "/healthz" | "/livez" | "/readyz" => return self.health(req, &path),
-            "/metrics" => return self.metrics_page(req, &path),
-            SIM_PATH => return self.sim(req),
-            _ => {}
-        }
-        if let Some(gv) = path.strip_prefix("/openapi/v3/") {
-            return match crate::apiserver::openapi::openapi_document(gv) {
-                Some(doc) => self.non_resource(req, &path, get, doc, JSON),
-                None => Reply::Response(not_found_path()),
-            };
-        }
-        let segs: Vec<&str> = path.trim_matches('/').split('/').collect();
-        if let ["apis", "metrics.k8s.io", "v1beta1", rest @ ..] = segs.as_slice() {
-            if let Some(resp) = self.metrics_api(req, rest) {
-                return Reply::Response(resp);
-            }
-        }
-        let list = match segs.as_slice() {
-            ["api", v] => discovery::resource_list("", v),
-            ["apis", g, v] => discovery::resource_list(g, v),
-            _ => None,
-        };
-        if let Some(list) = list {
-            return self.non_resource(req, &path, get, list, JSON);
+        if let Some(r) = self.non_resource_route(req, &path) {
+            return r;
         }
         if req.method == "POST" {
             if let Some(r) = self.review(req, &path) {

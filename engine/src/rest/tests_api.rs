@@ -569,3 +569,38 @@ fn a_dry_run_update_answers_with_the_live_resource_version() {
         live["metadata"]["resourceVersion"]
     );
 }
+
+#[test]
+fn each_body_ends_as_the_upstream_handler_that_writes_it_ends_it() {
+    let mut s = server();
+    create_web(&mut s);
+    let body = |s: &mut ApiServer, path: &str| -> String {
+        let Reply::Response(resp) = reply(s, &req("GET", path)) else {
+            panic!("no response for {path}")
+        };
+        String::from_utf8(resp.body).unwrap()
+    };
+    // The API machinery's serializer: a newline after the object, the Status, the list
+    // and discovery.
+    for path in [
+        "/apis/apps/v1/namespaces/default/deployments/web",
+        "/apis/apps/v1/namespaces/default/deployments/nope",
+        "/api/v1/namespaces/default/pods",
+        "/api",
+        "/apis",
+        "/apis/apps/v1",
+    ] {
+        let b = body(&mut s, path);
+        assert!(b.starts_with('{') && b.ends_with("}\n"), "{path}: {b}");
+    }
+    // `/version` is indented, and has none; nor have the OpenAPI documents.
+    let version = body(&mut s, "/version");
+    assert!(
+        version.starts_with("{\n  \"") && version.ends_with("\"\n}"),
+        "{version}"
+    );
+    assert!(version.contains("\"emulationMinor\": \"33\""), "{version}");
+    for path in ["/openapi/v3", "/openapi/v3/apis/apps/v1"] {
+        assert!(body(&mut s, path).ends_with("}}"), "{path}");
+    }
+}
