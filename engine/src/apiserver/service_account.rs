@@ -181,6 +181,24 @@ pub struct TokenRequestStatus {
     pub expiration_seconds: i64,
 }
 
+impl TokenRequestStatus {
+    /// The TokenRequest the API server answers with: the account's name and namespace,
+    /// the spec as issued, and the token (`authentication.k8s.io/v1`).
+    pub fn to_json(&self, namespace: &str, name: &str) -> serde_json::Value {
+        json!({
+            "kind": "TokenRequest",
+            "apiVersion": "authentication.k8s.io/v1",
+            "metadata": {"name": name, "namespace": namespace, "creationTimestamp": null},
+            "spec": {
+                "audiences": self.audiences,
+                "expirationSeconds": self.expiration_seconds,
+                "boundObjectRef": null,
+            },
+            "status": {"token": self.token, "expirationTimestamp": self.expiration_timestamp},
+        })
+    }
+}
+
 /// `POST serviceaccounts/NAME/token` (`pkg/registry/core/serviceaccount/storage/
 /// token.go`): validate, find the account, issue a JWT naming it. The signature is a
 /// keyed hash of the header and claims, checked again by [`authenticate_token`]; the

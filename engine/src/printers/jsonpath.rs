@@ -232,11 +232,12 @@ pub fn select<'a>(expr: &str, data: &'a Value) -> Result<Vec<&'a Value>, String>
     eval(&path, data)
 }
 
-/// Format a value as kubectl's JSONPath printer does (strings raw, the rest as JSON).
+/// Format a value as kubectl's JSONPath printer does (strings raw, the rest as JSON,
+/// which Go's `json.Marshal` writes with `<`, `>` and `&` escaped).
 pub fn format_value(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
-        other => other.to_string(),
+        other => super::go_json::go_html_escape(&other.to_string()),
     }
 }
 

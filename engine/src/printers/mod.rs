@@ -7,6 +7,7 @@
 pub mod custom_columns;
 pub mod describe;
 pub mod get;
+pub mod go_json;
 pub mod go_sort;
 pub mod gotemplate;
 pub mod jsonpath;

@@ -607,20 +607,7 @@ impl ApiServer {
         let Some(ReviewAnswer::Token(t)) = resp.review else {
             return Err(ApiError::bad_request("no token issued".into()));
         };
-        Ok(HttpResponse::json(
-            201,
-            &json!({
-                "kind": "TokenRequest",
-                "apiVersion": "authentication.k8s.io/v1",
-                "metadata": {"name": name, "namespace": ns, "creationTimestamp": null},
-                "spec": {
-                    "audiences": t.audiences,
-                    "expirationSeconds": t.expiration_seconds,
-                    "boundObjectRef": null,
-                },
-                "status": {"token": t.token, "expirationTimestamp": t.expiration_timestamp},
-            }),
-        ))
+        Ok(HttpResponse::json(201, &t.to_json(&ns, &name)))
     }
 
     fn bind(&mut self, req: &HttpRequest, mut r: ApiRequest) -> Result<HttpResponse, ApiError> {

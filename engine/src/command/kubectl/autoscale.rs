@@ -123,7 +123,8 @@ pub(super) fn autoscale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         }
     };
     let shown = created.object.map(|o| o.to_json()).unwrap_or_default();
-    let text = super::print_flags::Reporter::new(format).object(
+    let text = super::print_flags::Reporter::new(format).typed_object(
+        crate::api::Kind::HorizontalPodAutoscaler,
         &shown,
         &format!("horizontalpodautoscaler.autoscaling/{name}"),
         "autoscaled",

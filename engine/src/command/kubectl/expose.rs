@@ -44,7 +44,9 @@ fn send(
         _ => client,
     };
     // A dry run's " (dry run)" is added where every verb's is.
-    super::print_flags::report(r.format, &shown, &qn, r.verb).map_err(ApiFailure::Print)
+    let go_type = crate::printers::go_json::root_type(Kind::Service);
+    super::print_flags::report_typed(r.format, &go_type, &shown, &qn, r.verb)
+        .map_err(ApiFailure::Print)
 }
 
 /// Why a Service was not reported: the API server refused it (each command words

@@ -9,6 +9,7 @@
 //! `staging/src/k8s.io/client-go/util/jsonpath/jsonpath.go` (`PrintResults`).
 
 use crate::command::Files;
+use crate::printers::go_json;
 use crate::printers::gotemplate::GoTemplate;
 use crate::printers::jsonpath::Template;
 use serde_json::Value;
@@ -110,6 +111,23 @@ pub(super) fn report(
     }
 }
 
+/// [`report`] for an object kubectl holds as a Go type (what a typed client answered,
+/// or a generator built): JSON in the struct's field order, and every format with the
+/// struct's zero-valued fields ([`crate::printers::go_json`]).
+pub(super) fn report_typed(
+    format: Option<&str>,
+    go_type: &str,
+    obj: &Value,
+    qualified_name: &str,
+    operation: &str,
+) -> Result<String, String> {
+    let typed = crate::printers::go_json::typed(go_type, obj);
+    match printer(format, &crate::command::NoFiles)? {
+        Some(Printer::Json) => Ok(typed.to_indented() + "\n"),
+        _ => report(format, &typed.to_value(), qualified_name, operation),
+    }
+}
+
 /// The printer of a verb that writes several objects, each printed as it is done:
 /// the line printers end their lines, YAML puts `---` between objects, and a
 /// template prints only what it says.
@@ -141,6 +159,23 @@ impl Reporter {
         self.printed += 1;
         Ok(text)
     }
+
+    /// [`Reporter::object`] for an object kubectl holds as a Go type
+    /// ([`report_typed`]).
+    pub(super) fn typed_object(
+        &mut self,
+        kind: crate::api::Kind,
+        obj: &Value,
+        qualified_name: &str,
+        operation: &str,
+    ) -> Result<String, String> {
+        let typed = crate::printers::go_json::typed(&go_json::root_type(kind), obj);
+        if self.format.as_deref() == Some("json") {
+            self.printed += 1;
+            return Ok(typed.to_indented() + "\n");
+        }
+        self.object(&typed.to_value(), qualified_name, operation)
+    }
 }
 
 /// JSON as kubectl prints it (4-space indent).
@@ -150,7 +185,7 @@ pub(super) fn pretty_json(v: &serde_json::Value) -> String {
     let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
     let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
     let _ = v.serialize(&mut ser);
-    String::from_utf8(buf).unwrap_or_default()
+    crate::printers::go_json::go_html_escape(&String::from_utf8(buf).unwrap_or_default())
 }
 
 /// `-o jsonpath-as-json`: each of the template's results as an indented JSON array

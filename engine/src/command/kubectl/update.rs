@@ -95,8 +95,12 @@ pub(super) fn set(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     }
     let r = k.patch(c, "", obj).map_err(api)?;
     let shown = r.object.map(|o| o.to_json()).unwrap_or_default();
-    let text =
-        Reporter::new(format).object(&shown, &qualified_name(kind, &name), "image updated")?;
+    let text = Reporter::new(format).typed_object(
+        kind,
+        &shown,
+        &qualified_name(kind, &name),
+        "image updated",
+    )?;
     Ok(text.trim_end_matches('\n').to_string())
 }
 
@@ -235,7 +239,12 @@ fn set_resources(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         match k.patch(c, "", obj) {
             Ok(r) => {
                 let shown = r.object.map(|o| o.to_json()).unwrap_or_default();
-                out.push(printer.object(&shown, &qn, "resource requirements updated")?)
+                out.push(printer.typed_object(
+                    kind,
+                    &shown,
+                    &qn,
+                    "resource requirements updated",
+                )?)
             }
             Err(e) => errs.push(format!(
                 "error: failed to patch resources update to pod template {}",

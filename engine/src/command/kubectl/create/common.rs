@@ -203,7 +203,9 @@ pub(in crate::command::kubectl) fn create_object(
         Some(o) if !out.client_dry_run => o.to_json(),
         _ => client,
     };
-    super::super::print_flags::report(out.format.as_deref(), &shown, &qn, "created")
+    // kubectl's generators hold what they send and get back as Go types.
+    let go_type = crate::printers::go_json::root_type(kind);
+    super::super::print_flags::report_typed(out.format.as_deref(), &go_type, &shown, &qn, "created")
 }
 
 /// `metadata` of a generated object: `creationTimestamp: null`, the name, and the

@@ -418,7 +418,7 @@ pub(super) fn create_service_account(c: &mut Cluster, p: &Parsed, ns: &str, out:
 
 /// `kubectl create token SERVICEACCOUNT [--duration=D] [--audience=A …]`
 /// (`create_token.go`): a TokenRequest for the account, and the token it returns.
-pub(super) fn create_token(c: &mut Cluster, k: &Client, p: &Parsed, ns: &str) -> R {
+pub(super) fn create_token(c: &mut Cluster, k: &Client, p: &Parsed, ns: &str, out: &Output) -> R {
     let name = name_from_args(p)?.clone();
     let mut expiration_seconds = None;
     if let Some(d) = p.get("duration") {
@@ -440,6 +440,18 @@ pub(super) fn create_token(c: &mut Cluster, k: &Client, p: &Parsed, ns: &str) ->
     let t = k
         .token_request(c, &ObjKey::new(ns, &name), spec)
         .map_err(|e| format!("error: failed to create token: {}", e.message))?;
+    if out.format.is_some() {
+        // With -o, the TokenRequest itself, as its typed client decoded it.
+        let qn = format!("tokenrequest.authentication.k8s.io/{name}");
+        let obj = t.to_json(ns, &name);
+        return super::super::print_flags::report_typed(
+            out.format.as_deref(),
+            crate::printers::go_json::TOKEN_REQUEST,
+            &obj,
+            &qn,
+            "created",
+        );
+    }
     Ok(format!("{}\n", t.token))
 }
 

@@ -113,7 +113,7 @@ pub(super) fn create_with(
         Some("configmap" | "cm") => create_config_map(c, &p, &ns, &out),
         Some("secret") => create_secret(c, &p, &ns, &out),
         Some("serviceaccount" | "sa") => create_service_account(c, &p, &ns, &out),
-        Some("token") => create_token(c, k, &p, &ns),
+        Some("token") => create_token(c, k, &p, &ns, &out),
         Some("ingress" | "ing") => ingress::create_ingress(c, &p, &ns, &out),
         Some("role") => rbac::create_role(c, &p, &ns, &out, true),
         Some("clusterrole") => rbac::create_role(c, &p, &ns, &out, false),
