@@ -34,6 +34,7 @@ pub mod request_path;
 pub use log::WatchLog;
 mod errors;
 pub mod validation;
+mod warnings;
 
 pub use errors::{
     connection_refused_line, ApiError, Cause, Details, API_SERVER_HOST_PORT, KUBE_APISERVER,

@@ -166,8 +166,14 @@ impl Store {
                 super::limit_ranger::validate_pod(pod, &ranges)?;
             }
         }
-        // PodSecurity (validating): refuses Pods under `enforce`, warns otherwise.
-        let warnings = self.admit_pod_security(&obj, None, self.collect_warnings)?;
+        // The strategy's WarningsOnCreate, then PodSecurity (validating admission,
+        // after the strategy): refuses Pods under `enforce`, warns otherwise.
+        let mut warnings = if self.collect_warnings {
+            super::warnings::on_create(&obj)
+        } else {
+            Vec::new()
+        };
+        warnings.extend(self.admit_pod_security(&obj, None, self.collect_warnings)?);
         // The cluster-wide Pod limit, as validating admission (after validation, like
         // the ResourceQuota admission whose refusal it copies).
         if kind == Kind::Pod {
@@ -328,7 +334,12 @@ impl Store {
             services::drop_type_dependent_fields(svc, old);
         }
         validation::validate(&obj, Some(current))?;
-        let warnings = self.admit_pod_security(&obj, Some(current), self.collect_warnings)?;
+        let mut warnings = if self.collect_warnings {
+            super::warnings::on_update(&obj, Some(current))
+        } else {
+            Vec::new()
+        };
+        warnings.extend(self.admit_pod_security(&obj, Some(current), self.collect_warnings)?);
         if let (Object::Service(svc), Object::Service(old)) = (&mut obj, current) {
             // The allocators' rare random pick on an update (a type that now needs node
             // ports) is seeded by the store's revision: deterministic, and independent of

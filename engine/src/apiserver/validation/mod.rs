@@ -14,7 +14,7 @@ mod core;
 mod decoding;
 mod meta;
 mod names;
-mod networking;
+pub(super) mod networking;
 mod pod_spec;
 mod policy;
 mod rbac;
