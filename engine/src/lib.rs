@@ -84,6 +84,7 @@ pub mod rng;
 pub mod scenario;
 pub mod scheduler;
 pub mod session;
+pub mod sim_endpoint;
 pub mod sorting;
 pub mod tabwriter;
 pub mod time;

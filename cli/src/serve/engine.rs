@@ -24,6 +24,7 @@ use kubeplay_engine::apiserver::door;
 use kubeplay_engine::apiserver::rbac::{authorize, Attributes, Decision};
 use kubeplay_engine::apiserver::request::Unavailable;
 use kubeplay_engine::rest::{ApiServer, Reply, USERS};
+use kubeplay_engine::sim_endpoint::{self, Served};
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
@@ -199,16 +200,22 @@ impl Engine {
 
     /// Run a `sim advance`/`sim settle` to its end a slice at a time, each slice a
     /// background job of its own; the answer.
-    pub async fn finish_sim(&self, mut reply: Reply) -> Option<Reply> {
-        while let Reply::Sim(run) = reply {
-            reply = self
-                .run(Line::Background, move |api| {
-                    let start = Instant::now();
-                    api.sim_continue(run, &mut || start.elapsed() >= SIM_SLICE)
-                })
-                .await?;
+    pub async fn finish_sim(&self, mut served: Served) -> Option<Reply> {
+        loop {
+            match served {
+                Served::Reply(r) => return Some(r),
+                Served::Running(run) => {
+                    served = self
+                        .run(Line::Background, move |api| {
+                            let start = Instant::now();
+                            sim_endpoint::sim_continue(api, run, &mut || {
+                                start.elapsed() >= SIM_SLICE
+                            })
+                        })
+                        .await?;
+                }
+            }
         }
-        Some(reply)
     }
 }
 

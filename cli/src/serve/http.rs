@@ -163,7 +163,9 @@ async fn answer(state: &Arc<State>, close: Arc<Notify>, req: Request<Incoming>) 
     };
     let engine = state.engine.clone();
     let first = engine
-        .run(line, move |api| api.handle_decoded(&req, decoded))
+        .run(line, move |api| {
+            kubeplay_engine::sim_endpoint::handle(api, &req, decoded)
+        })
         .await;
     // The body and its decoding are spent: their room goes to the next request, not
     // held while a `sim advance` runs on.

@@ -22,8 +22,8 @@
 //!
 //! Time stands still between requests: the simulation moves only by the `sim` verbs
 //! sent to `POST /kubeplay/v1/sim` (or, with the server's realtime clock, with the wall).
-//! A `sim` verb that runs the clock comes back as [`Reply::Sim`], for the server to run
-//! in slices between other clients' requests.
+//! A `sim` verb comes back as [`Reply::Sim`], for [`crate::sim_endpoint`] to run (in
+//! slices between other clients' requests when it runs the clock).
 //!
 //! Upstream: `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/` (get.go, create.go,
 //! update.go, patch.go, delete.go, watch.go, response.go for Table conversion),
@@ -49,7 +49,7 @@ use crate::apiserver::{discovery, health};
 use crate::apiserver::{ApiError, Written};
 use crate::cluster::Cluster;
 use serde_json::{json, Value};
-pub use sim::SimRun;
+pub use sim::SimCommand;
 use std::collections::VecDeque;
 use target::{not_found_path, parse_target, Target};
 pub use watch::WatchStream;
@@ -112,6 +112,16 @@ pub struct HttpResponse {
 }
 
 impl HttpResponse {
+    /// Plain text (a `sim` command's words, a health check's).
+    pub fn text(status: u16, s: String) -> Self {
+        HttpResponse {
+            status,
+            content_type: "text/plain; charset=utf-8".into(),
+            headers: Vec::new(),
+            body: s.into_bytes(),
+        }
+    }
+
     /// An object or a Status as the API machinery's serializer writes it: compact JSON
     /// and a newline (`json.Encoder.Encode`).
     fn json(status: u16, v: &Value) -> Self {
@@ -122,15 +132,6 @@ impl HttpResponse {
             content_type: "application/json".into(),
             headers: Vec::new(),
             body,
-        }
-    }
-
-    fn text(status: u16, s: String) -> Self {
-        HttpResponse {
-            status,
-            content_type: "text/plain; charset=utf-8".into(),
-            headers: Vec::new(),
-            body: s.into_bytes(),
         }
     }
 
@@ -147,9 +148,8 @@ pub enum Reply {
     Response(HttpResponse),
     /// A watch: send [`ApiServer::watch_events`] as they come, until it ends.
     Watch(WatchStream),
-    /// A `sim advance` or `sim settle` on its way: run it on with
-    /// [`ApiServer::sim_continue`] until that gives the response.
-    Sim(SimRun),
+    /// An authorized `sim` command, for [`crate::sim_endpoint`] to run.
+    Sim(SimCommand),
     /// Nothing: the API server is down (`sim apiserver down`), so nothing listens at its
     /// address; the connection is closed without a response.
     NoAnswer,

@@ -35,13 +35,10 @@ pub(super) fn set_header(r: &mut HttpRequest, name: &str, value: &str) {
     r.headers.push((name.into(), value.into()));
 }
 
-/// The request's reply; a `sim` verb's run to its end in one piece.
+/// The request's reply (a `sim` command is run above this adapter:
+/// `engine/tests/sim_endpoint.rs`).
 pub(super) fn reply(s: &mut ApiServer, r: &HttpRequest) -> Reply {
-    let mut reply = s.handle(r);
-    while let Reply::Sim(run) = reply {
-        reply = s.sim_continue(run, &mut || false);
-    }
-    reply
+    s.handle(r)
 }
 
 pub(super) fn with_body(mut r: HttpRequest, content_type: &str, body: &str) -> HttpRequest {
@@ -412,25 +409,6 @@ fn impersonation_is_judged_by_rbac_and_a_bad_token_is_401() {
 }
 
 #[test]
-fn sim_verbs_move_the_clock_through_the_server_and_a_bad_one_is_a_400() {
-    let mut s = server();
-    let r = with_body(
-        req("POST", SIM_PATH),
-        "application/json",
-        r#"{"command":"advance 30s"}"#,
-    );
-    let (code, out) = call(&mut s, &r);
-    assert_eq!(code, 200, "{out}");
-    assert_eq!(s.cluster.now(), 30_000);
-    let r = with_body(
-        req("POST", SIM_PATH),
-        "application/json",
-        r#"{"command":"advance soon"}"#,
-    );
-    assert_eq!(call(&mut s, &r).0, 400);
-}
-
-#[test]
 fn an_eviction_and_a_binding_go_through_their_subresources() {
     let mut s = server();
     let pod = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"schedulerName":"none","containers":[{"name":"c","image":"nginx"}]}}"#;
@@ -721,46 +699,6 @@ fn a_watch_from_zero_is_written_a_bounded_chunk_at_a_time_and_sends_every_object
 }
 
 #[test]
-fn a_sim_advance_run_in_slices_ends_where_one_run_in_one_piece_ends_and_prints_the_same() {
-    let advance = || {
-        with_body(
-            req("POST", SIM_PATH),
-            "application/json",
-            r#"{"command":"advance 1h"}"#,
-        )
-    };
-    let mut whole = server();
-    create_web(&mut whole);
-    let (code, printed) = call(&mut whole, &advance());
-    assert_eq!(code, 200);
-    let mut sliced = server();
-    create_web(&mut sliced);
-    let mut reply = sliced.handle(&advance());
-    let mut slices = 0;
-    while let Reply::Sim(run) = reply {
-        slices += 1;
-        // Between two slices another client is answered.
-        assert_eq!(call(&mut sliced, &req("GET", "/healthz")).0, 200);
-        let mut budget = 50;
-        reply = sliced.sim_continue(run, &mut || {
-            budget -= 1;
-            budget == 0
-        });
-    }
-    assert!(slices > 10, "{slices} slices");
-    let Reply::Response(resp) = reply else {
-        panic!("no answer");
-    };
-    assert_eq!(resp.status, 200);
-    assert_eq!(
-        Value::String(String::from_utf8(resp.body).unwrap()),
-        printed
-    );
-    assert_eq!(sliced.cluster.now(), whole.cluster.now());
-    assert_eq!(sliced.revision(), whole.revision());
-}
-
-#[test]
 fn a_body_decoded_before_its_turn_is_the_one_the_request_uses() {
     let mut s = server();
     let r = with_body(
@@ -777,52 +715,4 @@ fn a_body_decoded_before_its_turn_is_the_one_the_request_uses() {
     assert_eq!(resp.status, 201);
     // Used once: the next request decodes its own.
     assert_eq!(call(&mut s, &emptied).0, 400);
-}
-
-#[test]
-fn readyz_says_what_a_real_api_server_says_in_health_without_etcd_and_when_stopped() {
-    let mut s = server();
-    let (code, body) = call(&mut s, &req("GET", "/readyz"));
-    assert_eq!((code, body), (200, Value::String("ok".into())));
-    let (code, body) = call(&mut s, &req("GET", "/readyz?verbose"));
-    assert_eq!(code, 200);
-    assert!(
-        body.as_str()
-            .unwrap()
-            .ends_with("[+]shutdown ok\nreadyz check passed\n"),
-        "{body}"
-    );
-    // etcd without its quorum: the API server answers, its readiness says why not.
-    let r = with_body(
-        req("POST", SIM_PATH),
-        "application/json",
-        r#"{"command":"etcd down etcd-1"}"#,
-    );
-    assert_eq!(call(&mut s, &r).0, 200);
-    let (code, body) = call(&mut s, &req("GET", "/readyz"));
-    assert_eq!(code, 500);
-    let body = body.as_str().unwrap().to_string();
-    assert!(body.contains("[-]etcd failed: reason withheld\n"), "{body}");
-    assert!(body.ends_with("readyz check failed\n"), "{body}");
-    let r = with_body(
-        req("POST", SIM_PATH),
-        "application/json",
-        r#"{"command":"etcd up etcd-1"}"#,
-    );
-    assert_eq!(call(&mut s, &r).0, 200);
-    // Stopped: nothing answers, not even "ok".
-    let r = with_body(
-        req("POST", SIM_PATH),
-        "application/json",
-        r#"{"command":"apiserver down"}"#,
-    );
-    assert_eq!(call(&mut s, &r).0, 200);
-    for path in ["/readyz", "/livez", "/healthz", "/api/v1/pods"] {
-        assert!(
-            matches!(s.handle(&req("GET", path)), Reply::NoAnswer),
-            "{path}"
-        );
-    }
-    s.cluster.start_apiserver().unwrap();
-    assert_eq!(call(&mut s, &req("GET", "/readyz")).0, 200);
 }
