@@ -267,3 +267,58 @@ fn a_bad_output_format_is_met_after_the_write_where_kubectls_printer_is_made_aft
     );
     assert!(sh(&mut c, "kubectl get hpa web").contains("web"));
 }
+
+#[test]
+fn get_raw_asks_the_api_servers_own_handlers_and_prints_their_answer_in_kubectls_words() {
+    let mut c = Cluster::with_default_nodes(1);
+    apply(&mut c, WEB);
+    let rv_before = c.store.revision();
+    let o = run(
+        &mut c,
+        "kubectl get --raw /apis/apps/v1/namespaces/default/deployments/web",
+        None,
+        &NoFiles,
+    );
+    assert!(o.ok, "{}", o.output);
+    let web: serde_json::Value = serde_json::from_str(&o.output).unwrap();
+    assert_eq!(web["spec"]["replicas"], 1);
+    // managedFields, which the server always sends, and kubectl's get hides.
+    assert!(web["metadata"]["managedFields"].is_array(), "{web}");
+    // A GET writes nothing.
+    assert_eq!(c.store.revision(), rv_before);
+    let fails = [
+        (
+            "kubectl get --raw /api/v1/namespaces/default/pods/nope",
+            "Error from server (NotFound): pods \"nope\" not found",
+        ),
+        (
+            "kubectl get --raw /no/such/path",
+            "Error from server (NotFound): the server could not find the requested resource",
+        ),
+        (
+            "kubectl get --raw api/v1",
+            "error: --raw must be a valid URL path: parse \"api/v1\": invalid URI for request",
+        ),
+        (
+            "kubectl get --raw /api/v1/nodes --as=alice",
+            "Error from server (Forbidden): nodes is forbidden: User \"alice\" cannot list resource \"nodes\" in API group \"\" at the cluster scope",
+        ),
+        (
+            "kubectl get --raw /api/v1/nodes --token=bogus",
+            "error: You must be logged in to the server (Unauthorized)",
+        ),
+        (
+            "kubectl get pods --raw /api",
+            "error: arguments may not be passed when --raw is specified",
+        ),
+        (
+            "kubectl get --raw /api -o yaml",
+            "error: --raw and --output are mutually exclusive",
+        ),
+    ];
+    for (line, want) in fails {
+        let o = run(&mut c, line, None, &NoFiles);
+        assert!(!o.ok, "{line}");
+        assert_eq!(o.output.trim_end(), want, "{line}");
+    }
+}

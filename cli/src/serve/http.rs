@@ -341,19 +341,10 @@ fn engine_request(
     headers: &hyper::HeaderMap,
     body: Vec<u8>,
 ) -> HttpRequest {
-    let query = uri
-        .query()
-        .unwrap_or("")
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (percent_decode(k, true), percent_decode(v, true))
-        })
-        .collect();
+    let query = rest::uri::split_query(uri.query().unwrap_or(""));
     HttpRequest {
         method: method.as_str().to_string(),
-        path: percent_decode(uri.path(), false),
+        path: rest::uri::percent_decode(uri.path(), false),
         query,
         headers: headers
             .iter()
@@ -366,32 +357,6 @@ fn engine_request(
             .collect(),
         body,
     }
-}
-
-/// Decode `%XX` escapes (and `+` as a space in a query); a bad escape stays as it is.
-pub fn percent_decode(s: &str, plus_is_space: bool) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'%' if i + 2 < b.len() => {
-                let hex = std::str::from_utf8(&b[i + 1..i + 3]).ok();
-                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                    Some(v) => {
-                        out.push(v);
-                        i += 3;
-                        continue;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            b'+' if plus_is_space => out.push(b' '),
-            c => out.push(c),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// hyper's response for the engine's: its status, type and headers, and the server's
@@ -447,18 +412,5 @@ impl Activity {
 impl Default for Activity {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_query_decodes_percent_escapes_and_plus_but_a_path_keeps_its_plus() {
-        assert_eq!(percent_decode("app%3Dweb%2Ctier+x", true), "app=web,tier x");
-        assert_eq!(percent_decode("a+b%2", false), "a+b%2");
-        assert_eq!(percent_decode("%zz%", true), "%zz%");
-        assert_eq!(percent_decode("%41%4", true), "A%4");
     }
 }

@@ -327,6 +327,12 @@ impl Cluster {
         self.rng = main;
     }
 
+    /// An empty cluster that stands in for one lent away for a moment
+    /// ([`crate::rest::ApiServer::answer_lent`]): nothing in it, nothing running.
+    pub fn placeholder() -> Self {
+        Cluster::bare(0)
+    }
+
     fn bare(seed: u64) -> Self {
         Cluster {
             store: Store::new(),

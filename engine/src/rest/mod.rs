@@ -30,6 +30,7 @@
 //! `staging/src/k8s.io/apiserver/pkg/endpoints/request/requestinfo.go` (paths to
 //! attributes), `staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go`.
 
+mod lent;
 mod list_options;
 mod metrics_api;
 mod non_resource;
@@ -40,6 +41,7 @@ mod reviews;
 mod sim;
 mod table;
 mod target;
+pub mod uri;
 mod watch;
 
 use crate::api::Kind;

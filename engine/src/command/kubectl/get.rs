@@ -18,7 +18,7 @@ use crate::printers::qualified_name;
 use crate::printers::yaml::to_yaml;
 use std::sync::Arc;
 
-const GET_FLAGS: &[FlagSpec] = &[
+pub(super) const GET_FLAGS: &[FlagSpec] = &[
     flag("output", Some('o')),
     flag("selector", Some('l')),
     flag("field-selector", None),
@@ -217,48 +217,6 @@ fn sort_objects(objs: Vec<Arc<Object>>, expr: &str) -> Result<Vec<Arc<Object>>, 
 
 /// The objects of one kind, in the order they are printed.
 type Group = (Kind, Vec<Arc<Object>>);
-
-/// `kubectl get --raw PATH`: one GET of a path, its body printed as it comes. The
-/// console answers the API server's health endpoints (`/readyz`, `/livez`, `/healthz`,
-/// with `?verbose`), which every user may read (`system:public-info-viewer`); None when
-/// the command is not a `get --raw`.
-pub(super) fn get_raw(c: &Cluster, words: &[String]) -> Option<crate::command::Outcome> {
-    use crate::command::Outcome;
-    if words.first().map(String::as_str) != Some("get") {
-        return None;
-    }
-    let mut path = None;
-    let mut it = words[1..].iter();
-    while let Some(w) = it.next() {
-        if w == "--raw" {
-            path = Some(it.next().cloned().unwrap_or_default());
-        } else if let Some(v) = w.strip_prefix("--raw=") {
-            path = Some(v.to_string());
-        }
-    }
-    let path = path?;
-    let path = path.trim_matches('\'').trim_matches('"');
-    if words.len() > 3 || (words.len() == 3 && words[1].starts_with("--raw=")) {
-        return Some(Outcome::err(
-            "error: arguments may not be passed when --raw is specified\n".into(),
-        ));
-    }
-    let Some((name, verbose)) = crate::apiserver::health::endpoint(path) else {
-        return Some(Outcome::err(format!(
-            "error: kubeplay's kubectl answers --raw for /readyz, /livez and /healthz only (not {path})\n"
-        )));
-    };
-    // The API server is up here (a stopped one refused the connection before).
-    let h = crate::apiserver::health::answer(c.unavailable(), name, verbose)?;
-    Some(match crate::apiserver::health::kubectl_text(&h) {
-        Ok(body) => Outcome::ok(if body.ends_with('\n') {
-            body
-        } else {
-            format!("{body}\n")
-        }),
-        Err(e) => Outcome::err(e),
-    })
-}
 
 /// `kubectl get TYPE[,TYPE…] [NAME…]` or `kubectl get TYPE/NAME…`.
 pub(super) fn get(c: &mut Cluster, k: &Client, words: &[String], files: &dyn Files) -> R {

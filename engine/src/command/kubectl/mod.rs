@@ -22,6 +22,7 @@ mod get;
 mod logs;
 mod node;
 mod print_flags;
+mod raw;
 mod refused;
 mod rollout;
 mod run;
@@ -365,7 +366,11 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
             return o;
         }
     }
-    if let Some(o) = get::get_raw(c, words) {
+    let raw_identity = raw::RawIdentity {
+        token: token.clone(),
+        impersonate: as_user.clone().map(|u| (u, as_groups.clone())),
+    };
+    if let Some(o) = raw::get_raw(c, words, &raw_identity) {
         return o;
     }
     let command = format!("kubectl {}", words.join(" "));

@@ -1,0 +1,32 @@
+//! The console's `kubectl get --raw PATH`: one GET answered by the handlers that
+//! answer `serve`'s clients, on the console's own cluster, lent to a server for that
+//! one request. Real kubectl sends the same request to `serve` and prints the same
+//! body.
+
+use super::*;
+
+impl ApiServer {
+    /// Answer `req`, a GET, on `c`, lent for this one request and given back. A GET
+    /// writes nothing: the world is as it was, and the request log keeps the request
+    /// as it keeps every request of the console's.
+    pub fn answer_lent(c: &mut Cluster, req: &HttpRequest) -> Reply {
+        if req.method != "GET" {
+            return Reply::Response(not_found_path());
+        }
+        let cluster = std::mem::replace(c, Cluster::placeholder());
+        // The server keeps no writes of before: a watch or an exact list from an older
+        // version is answered as after a compaction.
+        let compacted = cluster.store.revision();
+        let mut api = ApiServer {
+            cluster,
+            kept: VecDeque::new(),
+            compacted,
+            decoded: None,
+            events_v1: std::cell::Cell::new(false),
+            autoscaling_v1: std::cell::Cell::new(false),
+        };
+        let reply = api.handle(req);
+        *c = api.cluster;
+        reply
+    }
+}
