@@ -195,7 +195,7 @@ impl Ordered {
     }
 
     /// Plain JSON with its keys in the order they come (sorted, from serde_json).
-    fn from_value(v: &Value) -> Ordered {
+    pub fn from_value(v: &Value) -> Ordered {
         match v {
             Value::Array(a) => Ordered::Array(a.iter().map(Ordered::from_value).collect()),
             Value::Object(m) => Ordered::Object(

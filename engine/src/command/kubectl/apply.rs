@@ -22,6 +22,7 @@ const APPLY_FLAGS: &[FlagSpec] = &[
     bool_flag("server-side", None),
     bool_flag("force-conflicts", None),
     flag("field-manager", None),
+    flag("output", Some('o')),
 ];
 
 /// apply.go's words after a server-side apply's 409 (the API server's message first).
@@ -73,6 +74,16 @@ pub(super) fn apply(
     let mut out = String::new();
     // apply.go collects each object's error and reports them after the others.
     let mut errors = Vec::new();
+    // `-o`: `name` prints each object's name as it is applied; any other format prints
+    // the objects the server answered with after all are applied (`printObjects`), its
+    // printer made only then, so that a bad format fails after the writes.
+    let format = p.get("output").filter(|o| !o.is_empty()).map(String::from);
+    let mut printed: Vec<serde_json::Value> = Vec::new();
+    let line = |out: &mut String, name: &str, operation: &'static str| match format.as_deref() {
+        None => out.push_str(&format!("{name} {}\n", applied(&p, operation))),
+        Some("name") => out.push_str(&format!("{name}\n")),
+        Some(_) => {}
+    };
     for doc in docs {
         // apply's first request is the GET of the live object.
         let live_key = key_for(
@@ -122,7 +133,10 @@ pub(super) fn apply(
             let name = qualified_name(kind, &key.name);
             let force = p.bool("force-conflicts");
             match server_side_apply(c, k, kind, &key, &doc.source, manager, force) {
-                Ok(()) => out.push_str(&format!("{name} serverside-applied\n")),
+                Ok(o) => {
+                    line(&mut out, &name, "serverside-applied");
+                    printed.extend(o.map(|o| o.to_json()));
+                }
                 Err(e) => errors.push(e.into()),
             }
             continue;
@@ -136,7 +150,10 @@ pub(super) fn apply(
             let answer = k.create(c, obj);
             out.push_str(&k.warning_lines());
             match answer {
-                Ok(_) => out.push_str(&format!("{name} {}\n", applied(&p, "created"))),
+                Ok(r) => {
+                    line(&mut out, &name, "created");
+                    printed.extend(r.object.map(|o| o.to_json()));
+                }
                 Err(e) => errors.push(Failure::api(e, &source_name(&p), "creating")),
             }
             continue;
@@ -164,13 +181,17 @@ pub(super) fn apply(
             super::three_way::three_way_patch(original.as_ref(), &modified, &live.to_json());
         // apply.go: an empty patch is `unchanged`, and is not sent.
         if patch.as_object().is_none_or(|m| m.is_empty()) {
-            out.push_str(&format!("{name} {}\n", applied(&p, "unchanged")));
+            line(&mut out, &name, "unchanged");
+            printed.push(live.to_json());
             continue;
         }
         let answer = k.patch_doc(c, kind, &key, "", PatchType::Strategic, patch.clone());
         out.push_str(&k.warning_lines());
         match answer {
-            Ok(_) => out.push_str(&format!("{name} {}\n", applied(&p, "configured"))),
+            Ok(r) => {
+                line(&mut out, &name, "configured");
+                printed.extend(r.object.map(|o| o.to_json()));
+            }
             Err(e) => {
                 // apply.go: `applying patch:\n%s\nto:\n%v\nfor:` around the patcher's
                 // own `error when patching`.
@@ -185,7 +206,42 @@ pub(super) fn apply(
             }
         }
     }
+    if errors.is_empty() {
+        if let Some(f) = format.as_deref().filter(|f| *f != "name") {
+            out.push_str(&print_applied(f, printed)?);
+        }
+    }
     finish(out, errors)
+}
+
+/// `printObjects`: the one object applied, or all of them in a `v1` `List` (a typed
+/// `corev1.List`, so its JSON comes in Go's field order).
+fn print_applied(format: &str, mut objects: Vec<serde_json::Value>) -> Result<String, String> {
+    use super::print_flags::{printer, Printer};
+    use crate::printers::go_json::Ordered;
+    let Some(p) = printer(Some(format), &crate::command::NoFiles)? else {
+        return Ok(String::new());
+    };
+    let doc = match objects.len() {
+        0 => return Ok(String::new()),
+        1 => objects.remove(0),
+        _ => {
+            let list = Ordered::Object(vec![
+                ("kind".into(), Ordered::Leaf("List".into())),
+                ("apiVersion".into(), Ordered::Leaf("v1".into())),
+                ("metadata".into(), Ordered::Object(Vec::new())),
+                (
+                    "items".into(),
+                    Ordered::Array(objects.iter().map(Ordered::from_value).collect()),
+                ),
+            ]);
+            if matches!(p, Printer::Json) {
+                return Ok(list.to_indented() + "\n");
+            }
+            list.to_value()
+        }
+    };
+    p.print(&[(doc, String::new())])
 }
 
 const REPLACE_FLAGS: &[FlagSpec] = &[flag("filename", Some('f')), flag("validate", None), NS];
@@ -245,9 +301,9 @@ fn server_side_apply(
     applied: &serde_json::Value,
     manager: &str,
     force: bool,
-) -> Result<(), String> {
+) -> Result<Option<std::sync::Arc<Object>>, String> {
     k.apply(c, kind, key, applied.clone(), manager, force)
-        .map(|_| ())
+        .map(|r| r.object)
         .map_err(|e| {
             if e.code == 409 && e.reason == "Conflict" {
                 format!("error: {}\n{SSA_CONFLICT_HELP}", e.message)
