@@ -25,7 +25,12 @@ impl ApiServer {
             events_v1: std::cell::Cell::new(false),
             autoscaling_v1: std::cell::Cell::new(false),
         };
-        let reply = api.handle(req);
+        // The reads' routes only (no write or watch path is reached from here).
+        api.cluster.finish_instant();
+        let reply = match api.route_read(req) {
+            Routed::Answered(r) => r,
+            _ => Reply::Response(not_found_path()),
+        };
         *c = api.cluster;
         reply
     }

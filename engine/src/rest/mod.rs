@@ -615,16 +615,55 @@ impl ApiServer {
             return Reply::Response(refused);
         }
         let path = req.path.trim_end_matches('/').to_string();
-        if let Some(r) = self.non_resource_route(req, &path) {
-            return r;
+        if path == SIM_PATH {
+            return self.sim(req);
         }
-        if req.method == "POST" {
-            if let Some(r) = self.review(req, &path) {
-                return Reply::Response(r);
+        let (t, verb) = match self.route_filtered(req) {
+            Routed::Answered(r) => return r,
+            Routed::Review => {
+                return match self.review(req, &path) {
+                    Some(r) => Reply::Response(r),
+                    None => Reply::Response(not_found_path()),
+                }
             }
+            Routed::Other(t, verb) => (t, verb),
+        };
+        self.events_v1.set(t.events_v1);
+        self.autoscaling_v1.set(t.autoscaling_v1);
+        let r = match verb {
+            Verb::Watch => self.watch(req, &t),
+            _ => Reply::Response(self.write(req, &t, verb)),
+        };
+        self.events_v1.set(false);
+        self.autoscaling_v1.set(false);
+        match r {
+            Reply::Response(r) => Reply::Response(endpoints_deprecated(t.kind, r)),
+            other => other,
+        }
+    }
+
+    /// What reads answer: the filters' refusals, the non-resource paths, get and list.
+    /// Anything else is handed back to [`ApiServer::route`]. The console's `get --raw`
+    /// goes through here only, so the page carries no write or watch path of this
+    /// adapter.
+    fn route_read(&mut self, req: &HttpRequest) -> Routed {
+        if let Some(refused) = self.filters(req) {
+            return Routed::Answered(Reply::Response(refused));
+        }
+        self.route_filtered(req)
+    }
+
+    /// [`ApiServer::route_read`] after the filters.
+    fn route_filtered(&mut self, req: &HttpRequest) -> Routed {
+        let path = req.path.trim_end_matches('/').to_string();
+        if let Some(r) = self.non_resource_route(req, &path) {
+            return Routed::Answered(r);
+        }
+        if req.method == "POST" && self.is_review(&path) {
+            return Routed::Review;
         }
         let Some(t) = parse_target(&path) else {
-            return Reply::Response(not_found_path());
+            return Routed::Answered(Reply::Response(not_found_path()));
         };
         let verb = match (req.method.as_str(), &t.name) {
             ("GET", _) if req.flag("watch") => Verb::Watch,
@@ -636,34 +675,45 @@ impl ApiServer {
             ("DELETE", Some(_)) => Verb::Delete,
             ("DELETE", None) => Verb::DeleteCollection,
             _ => {
-                return Reply::Response(HttpResponse::json(
+                return Routed::Answered(Reply::Response(HttpResponse::json(
                     405,
                     &json!({"kind": "Status", "apiVersion": "v1", "metadata": {},
-                            "status": "Failure", "message": format!("the server does not allow this method on the requested resource"),
+                            "status": "Failure", "message": "the server does not allow this method on the requested resource",
                             "reason": "MethodNotAllowed", "code": 405}),
-                ))
+                )))
             }
         };
+        if !matches!(verb, Verb::Get | Verb::List) {
+            return Routed::Other(t, verb);
+        }
         self.events_v1.set(t.events_v1);
         self.autoscaling_v1.set(t.autoscaling_v1);
         let r = match verb {
-            Verb::Watch => self.watch(req, &t),
-            Verb::Get => Reply::Response(self.get(req, &t)),
-            Verb::List => Reply::Response(self.list(req, &t)),
-            _ => Reply::Response(self.write(req, &t, verb)),
+            Verb::Get => self.get(req, &t),
+            _ => self.list(req, &t),
         };
         self.events_v1.set(false);
         self.autoscaling_v1.set(false);
-        let Reply::Response(r) = r else {
-            return r;
-        };
-        Reply::Response(if t.kind == Kind::Endpoints {
-            // `deprecation.WarningMessage`: on every request for v1 Endpoints.
-            let w = discovery::ENDPOINTS_DEPRECATED.to_string();
-            with_warnings(r, &[w])
-        } else {
-            r
-        })
+        Routed::Answered(Reply::Response(endpoints_deprecated(t.kind, r)))
+    }
+}
+
+/// Where [`ApiServer::route_read`] leaves a request.
+enum Routed {
+    /// Answered.
+    Answered(Reply),
+    /// A POST to a self-review.
+    Review,
+    /// A watch or a write of the target.
+    Other(Target, Verb),
+}
+
+/// `deprecation.WarningMessage`: on every answer about v1 Endpoints.
+fn endpoints_deprecated(kind: Kind, r: HttpResponse) -> HttpResponse {
+    if kind == Kind::Endpoints {
+        with_warnings(r, &[discovery::ENDPOINTS_DEPRECATED.to_string()])
+    } else {
+        r
     }
 }
 

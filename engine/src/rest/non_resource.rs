@@ -63,7 +63,6 @@ impl ApiServer {
             "/openapi/v3" => (Encoding::Raw(openapi::openapi_index()), JSON),
             "/healthz" | "/livez" | "/readyz" => return Some(self.health(req, path)),
             "/metrics" => return Some(self.metrics_page(req, path)),
-            SIM_PATH => return Some(self.sim(req)),
             _ => {
                 if let Some(gv) = path.strip_prefix("/openapi/v3/") {
                     return Some(match openapi::openapi_document(gv) {

@@ -9,6 +9,16 @@ use crate::apiserver::rbac::Attributes;
 use crate::apiserver::request::{Review, ReviewAnswer};
 
 impl ApiServer {
+    /// Whether `path` is a self-review's.
+    pub(super) fn is_review(&self, path: &str) -> bool {
+        matches!(
+            path,
+            "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"
+                | "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews"
+                | "/apis/authentication.k8s.io/v1/selfsubjectreviews"
+        )
+    }
+
     /// A self-review at `path`, or None when the path is not one.
     pub(super) fn review(&mut self, req: &HttpRequest, path: &str) -> Option<HttpResponse> {
         Some(match path {
