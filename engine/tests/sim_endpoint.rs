@@ -9,34 +9,23 @@ fn server() -> ApiServer {
     ApiServer::new(Cluster::with_default_nodes(1))
 }
 
-fn post(path: &str, body: &str) -> HttpRequest {
-    let (path, query) = path.split_once('?').unwrap_or((path, ""));
-    HttpRequest {
-        method: "POST".into(),
-        path: path.into(),
-        query: query
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .map(|p| {
-                let (k, v) = p.split_once('=').unwrap_or((p, ""));
-                (k.to_string(), v.to_string())
-            })
-            .collect(),
-        headers: vec![
+fn get(target: &str) -> HttpRequest {
+    let auth = format!("Bearer {}", token_for(ADMIN_USER));
+    HttpRequest::get(
+        target,
+        vec![
             ("accept".into(), "application/json".into()),
-            ("content-type".into(), "application/json".into()),
-            (
-                "authorization".into(),
-                format!("Bearer {}", token_for(ADMIN_USER)),
-            ),
+            ("authorization".into(), auth),
         ],
-        body: body.as_bytes().to_vec(),
-    }
+    )
 }
 
-fn get(path: &str) -> HttpRequest {
-    let mut r = post(path, "");
-    r.method = "GET".into();
+fn post(target: &str, body: &str) -> HttpRequest {
+    let mut r = get(target);
+    r.method = "POST".into();
+    r.headers
+        .push(("content-type".into(), "application/json".into()));
+    r.body = body.as_bytes().to_vec();
     r
 }
 

@@ -9,32 +9,13 @@
 //! `pkg/registry/core/endpoint/strategy.go`,
 //! `pkg/registry/discovery/endpointslice/strategy.go`.
 
-use super::validation::networking::parse_cidr_sloppy;
+use super::validation::networking::{parse_cidr_sloppy, parse_ip_sloppy};
 use crate::api::*;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 /// Go's `%q`.
 fn q(s: &str) -> String {
     serde_json::Value::String(s.to_string()).to_string()
-}
-
-/// `netutils.ParseIPSloppy`: IPv4 octets may carry leading zeros.
-fn parse_ip_sloppy(s: &str) -> Option<IpAddr> {
-    if let Ok(v6) = s.parse::<Ipv6Addr>() {
-        return Some(IpAddr::V6(v6));
-    }
-    let parts: Vec<&str> = s.split('.').collect();
-    if parts.len() != 4 {
-        return None;
-    }
-    let mut octets = [0u8; 4];
-    for (o, p) in octets.iter_mut().zip(&parts) {
-        if p.is_empty() || p.len() > 3 || !p.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        *o = p.parse().ok()?;
-    }
-    Some(IpAddr::V4(Ipv4Addr::from(octets)))
 }
 
 /// `net.IP.String()`: an IPv4-mapped IPv6 address prints as IPv4.

@@ -14,17 +14,7 @@ impl ApiServer {
             return Reply::Response(not_found_path());
         }
         let cluster = std::mem::replace(c, Cluster::placeholder());
-        // The server keeps no writes of before: a watch or an exact list from an older
-        // version is answered as after a compaction.
-        let compacted = cluster.store.revision();
-        let mut api = ApiServer {
-            cluster,
-            kept: VecDeque::new(),
-            compacted,
-            decoded: None,
-            events_v1: std::cell::Cell::new(false),
-            autoscaling_v1: std::cell::Cell::new(false),
-        };
+        let mut api = ApiServer::serving(cluster);
         // The reads' routes only (no write or watch path is reached from here).
         api.cluster.finish_instant();
         let reply = match api.route_read(req) {

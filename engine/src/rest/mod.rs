@@ -428,6 +428,12 @@ impl ApiServer {
     /// Serve `cluster`: from now on every write is kept for watches.
     pub fn new(mut cluster: Cluster) -> Self {
         cluster.store.journal_objects(true);
+        Self::serving(cluster)
+    }
+
+    /// A server over `cluster` that keeps no writes of before (a watch or an exact list
+    /// from an older version is answered as after a compaction).
+    fn serving(cluster: Cluster) -> Self {
         let compacted = cluster.store.revision();
         ApiServer {
             cluster,

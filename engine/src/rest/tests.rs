@@ -6,27 +6,18 @@ pub(super) fn server() -> ApiServer {
 }
 
 pub(super) fn req(method: &str, path: &str) -> HttpRequest {
-    let (path, query) = path.split_once('?').unwrap_or((path, ""));
-    HttpRequest {
-        method: method.into(),
-        path: path.into(),
-        query: query
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .map(|p| {
-                let (k, v) = p.split_once('=').unwrap_or((p, ""));
-                (k.to_string(), v.to_string())
-            })
-            .collect(),
-        headers: vec![
+    let mut r = HttpRequest::get(
+        path,
+        vec![
             ("accept".into(), "application/json".into()),
             (
                 "authorization".into(),
                 format!("Bearer {}", token_for(ADMIN_USER)),
             ),
         ],
-        body: Vec::new(),
-    }
+    );
+    r.method = method.into();
+    r
 }
 
 /// Set a header, replacing any of that name.

@@ -68,7 +68,7 @@ pub(super) fn validate_ingress_status(c: &mut Vec<String>, ing: &Ingress) {
 }
 
 /// `netutils.ParseIPSloppy`: an IPv4 address (leading zeros allowed) or an IPv6 one.
-fn parse_ip_sloppy(s: &str) -> Option<IpAddr> {
+pub fn parse_ip_sloppy(s: &str) -> Option<IpAddr> {
     if let Ok(v6) = s.parse::<Ipv6Addr>() {
         return Some(IpAddr::V6(v6));
     }
