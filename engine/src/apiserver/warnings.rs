@@ -170,8 +170,15 @@ fn service(svc: &Service) -> Vec<String> {
         w.push("annotation service.kubernetes.io/topology-aware-hints is deprecated, please use service.kubernetes.io/topology-mode instead".to_string());
     }
     // IsServiceIPSet: a cluster IP that is neither empty nor None.
+    // (`normalizeClusterIPs` has copied a lone clusterIP into clusterIPs by then.)
     if !svc.spec.cluster_ip.is_empty() && svc.spec.cluster_ip != "None" {
-        for (i, ip) in svc.spec.cluster_ips.iter().enumerate() {
+        let lone = [svc.spec.cluster_ip.clone()];
+        let ips = if svc.spec.cluster_ips.is_empty() {
+            &lone[..]
+        } else {
+            &svc.spec.cluster_ips[..]
+        };
+        for (i, ip) in ips.iter().enumerate() {
             w.extend(warnings_for_ip(&format!("spec.clusterIPs[{i}]"), ip));
         }
     }
@@ -295,6 +302,10 @@ mod tests {
             warnings_for_ip("x", "2001:db8:0:0::2"),
             ["x: IPv6 address \"2001:db8:0:0::2\" should be in RFC 5952 canonical format (\"2001:db8::2\")"]
         );
+        assert_eq!(
+            warnings_for_ip("x", "0001.2.3.4"),
+            ["x: non-standard IP address \"0001.2.3.4\" will be considered invalid in a future Kubernetes release: use \"1.2.3.4\""]
+        );
         assert!(warnings_for_ip("x", "10.0.0.1").is_empty());
         assert!(warnings_for_ip("x", "2001:db8::2").is_empty());
     }
@@ -314,5 +325,18 @@ mod tests {
             ["x: IPv6 CIDR value \"2001:db8:0:0::/64\" should be in RFC 5952 canonical format (\"2001:db8::/64\")"]
         );
         assert!(warnings_for_cidr("x", "10.0.0.0/8").is_empty());
+    }
+
+    #[test]
+    fn a_lone_cluster_ip_is_warned_of_as_the_first_of_cluster_ips() {
+        let svc: Service = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "s"},
+            "spec": {"clusterIP": "10.96.0.010", "ports": [{"port": 80}]}
+        }))
+        .unwrap();
+        assert_eq!(
+            on_create(&Object::Service(Box::new(svc))),
+            ["spec.clusterIPs[0]: non-standard IP address \"10.96.0.010\" will be considered invalid in a future Kubernetes release: use \"10.96.0.10\""]
+        );
     }
 }

@@ -13,15 +13,26 @@ impl ApiServer {
         if req.method != "GET" {
             return Reply::Response(not_found_path());
         }
+        // The cluster goes home however the request ends, a panic included.
+        struct Lent<'a> {
+            home: &'a mut Cluster,
+            api: ApiServer,
+        }
+        impl Drop for Lent<'_> {
+            fn drop(&mut self) {
+                std::mem::swap(self.home, &mut self.api.cluster);
+            }
+        }
         let cluster = std::mem::replace(c, Cluster::placeholder());
-        let mut api = ApiServer::serving(cluster);
+        let mut lent = Lent {
+            home: c,
+            api: ApiServer::serving(cluster),
+        };
         // The reads' routes only (no write or watch path is reached from here).
-        api.cluster.finish_instant();
-        let reply = match api.route_read(req) {
+        lent.api.cluster.finish_instant();
+        match lent.api.route_read(req) {
             Routed::Answered(r) => r,
             _ => Reply::Response(not_found_path()),
-        };
-        *c = api.cluster;
-        reply
+        }
     }
 }

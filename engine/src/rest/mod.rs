@@ -127,7 +127,7 @@ impl HttpResponse {
     /// An object or a Status as the API machinery's serializer writes it: compact JSON
     /// and a newline (`json.Encoder.Encode`).
     fn json(status: u16, v: &Value) -> Self {
-        let mut body = v.to_string().into_bytes();
+        let mut body = go_json_text(v).into_bytes();
         body.push(b'\n');
         HttpResponse {
             status,
@@ -715,12 +715,20 @@ enum Routed {
 }
 
 /// `deprecation.WarningMessage`: on every answer about v1 Endpoints.
-fn endpoints_deprecated(kind: Kind, r: HttpResponse) -> HttpResponse {
-    if kind == Kind::Endpoints {
-        with_warnings(r, &[discovery::ENDPOINTS_DEPRECATED.to_string()])
-    } else {
-        r
+fn endpoints_deprecated(kind: Kind, mut r: HttpResponse) -> HttpResponse {
+    if kind != Kind::Endpoints {
+        return r;
     }
+    // Its handler wraps the request's, so it comes before the strategy's warnings.
+    let later = std::mem::take(&mut r.headers);
+    let mut r = with_warnings(r, &[discovery::ENDPOINTS_DEPRECATED.to_string()]);
+    r.headers.extend(later);
+    r
+}
+
+/// JSON as Go's encoder writes it: compact, `<`, `>` and `&` escaped.
+fn go_json_text(v: &Value) -> String {
+    crate::printers::go_json::go_html_escape(&v.to_string())
 }
 
 /// `Warning` headers, as the API server sends admission's warnings.

@@ -14,6 +14,33 @@
 
 use super::*;
 use crate::apiserver::openapi;
+use crate::printers::go_json::go_html_escape;
+
+/// `version.Info`'s fields in its struct's order, as `MarshalIndent` writes them.
+const VERSION_FIELDS: [&str; 13] = [
+    "major",
+    "minor",
+    "emulationMajor",
+    "emulationMinor",
+    "minCompatibilityMajor",
+    "minCompatibilityMinor",
+    "gitVersion",
+    "gitCommit",
+    "gitTreeState",
+    "buildDate",
+    "goVersion",
+    "compiler",
+    "platform",
+];
+
+/// `/version` indented by two spaces, its fields in `version.Info`'s order.
+fn version_text(v: &Value) -> String {
+    let lines: Vec<String> = VERSION_FIELDS
+        .iter()
+        .filter_map(|k| v.get(*k).map(|x| format!("  {}: {x}", Value::from(*k))))
+        .collect();
+    format!("{{\n{}\n}}", lines.join(",\n"))
+}
 
 /// How a body is written (see the module's comment).
 enum Encoding {
@@ -29,12 +56,12 @@ impl Encoding {
     fn bytes(self) -> Vec<u8> {
         match self {
             Encoding::Serialized(v) => {
-                let mut b = v.to_string().into_bytes();
+                let mut b = super::go_json_text(&v).into_bytes();
                 b.push(b'\n');
                 b
             }
-            Encoding::Indented(v) => serde_json::to_vec_pretty(&v).unwrap_or_default(),
-            Encoding::Raw(v) => v.to_string().into_bytes(),
+            Encoding::Indented(v) => go_html_escape(&version_text(&v)).into_bytes(),
+            Encoding::Raw(v) => super::go_json_text(&v).into_bytes(),
         }
     }
 }

@@ -99,7 +99,7 @@ fn bookmark_line(w: &WatchStream, rv: u64, initial_events_end: bool) -> Vec<u8> 
             .as_object_mut()
             .map(|m| m.remove("annotations"));
     }
-    let mut line = json!({"type": "BOOKMARK", "object": object}).to_string();
+    let mut line = go_json_text(&json!({"type": "BOOKMARK", "object": object}));
     line.push('\n');
     line.into_bytes()
 }
@@ -113,7 +113,7 @@ fn expired(rv: u64, oldest: u64) -> Vec<u8> {
         kubectl_message: None,
         details: None,
     };
-    let mut line = json!({"type": "ERROR", "object": status_of(&e, None, "")}).to_string();
+    let mut line = go_json_text(&json!({"type": "ERROR", "object": status_of(&e, None, "")}));
     line.push('\n');
     line.into_bytes()
 }
@@ -205,7 +205,7 @@ impl ApiServer {
         if let (Some(rv), None) = (rv, w.table) {
             o["metadata"]["resourceVersion"] = json!(rv.to_string());
         }
-        let mut line = json!({"type": type_, "object": o}).to_string();
+        let mut line = go_json_text(&json!({"type": type_, "object": o}));
         line.push('\n');
         line.into_bytes()
     }

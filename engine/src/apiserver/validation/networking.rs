@@ -78,7 +78,8 @@ pub fn parse_ip_sloppy(s: &str) -> Option<IpAddr> {
     }
     let mut octets = [0u8; 4];
     for (o, p) in octets.iter_mut().zip(&parts) {
-        if p.is_empty() || p.len() > 3 || !p.bytes().all(|b| b.is_ascii_digit()) {
+        // Go's dtoi: any number of digits, leading zeros included; the value ≤ 255.
+        if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
         *o = p.parse().ok()?;
@@ -90,10 +91,16 @@ pub fn parse_ip_sloppy(s: &str) -> Option<IpAddr> {
 pub fn parse_cidr_sloppy(s: &str) -> Option<(IpAddr, u32)> {
     let (ip, len) = s.split_once('/')?;
     let ip = parse_ip_sloppy(ip)?;
-    if len.is_empty() || len.len() > 3 || !len.bytes().all(|b| b.is_ascii_digit()) {
+    if len.is_empty() || !len.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let len: u32 = len.parse().ok()?;
+    // Go's dtoi: leading zeros of any number; a number too large fails.
+    let digits = len.trim_start_matches('0');
+    let len: u32 = if digits.is_empty() {
+        0
+    } else {
+        digits.parse().ok()?
+    };
     let max = if ip.is_ipv4() { 32 } else { 128 };
     (len <= max).then_some((ip, len))
 }

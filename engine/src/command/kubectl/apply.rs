@@ -208,7 +208,11 @@ pub(super) fn apply(
     }
     if errors.is_empty() {
         if let Some(f) = format.as_deref().filter(|f| *f != "name") {
-            out.push_str(&print_applied(f, printed)?);
+            // The writes are done: what was printed so far stays before the error.
+            match print_applied(f, printed) {
+                Ok(text) => out.push_str(&text),
+                Err(e) => return Err(format!("{out}{e}")),
+            }
         }
     }
     finish(out, errors)
