@@ -237,7 +237,7 @@ pub fn select<'a>(expr: &str, data: &'a Value) -> Result<Vec<&'a Value>, String>
 pub fn format_value(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
-        other => super::go_json::go_html_escape(&other.to_string()),
+        other => super::go_json::go_html_escape(other.to_string()),
     }
 }
 

@@ -728,7 +728,7 @@ fn endpoints_deprecated(kind: Kind, mut r: HttpResponse) -> HttpResponse {
 
 /// JSON as Go's encoder writes it: compact, `<`, `>` and `&` escaped.
 fn go_json_text(v: &Value) -> String {
-    crate::printers::go_json::go_html_escape(&v.to_string())
+    crate::printers::go_json::go_html_escape(v.to_string())
 }
 
 /// `Warning` headers, as the API server sends admission's warnings.

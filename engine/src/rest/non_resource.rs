@@ -60,7 +60,7 @@ impl Encoding {
                 b.push(b'\n');
                 b
             }
-            Encoding::Indented(v) => go_html_escape(&version_text(&v)).into_bytes(),
+            Encoding::Indented(v) => go_html_escape(version_text(&v)).into_bytes(),
             Encoding::Raw(v) => super::go_json_text(&v).into_bytes(),
         }
     }

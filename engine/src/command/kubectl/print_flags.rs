@@ -185,7 +185,7 @@ pub(super) fn pretty_json(v: &serde_json::Value) -> String {
     let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
     let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
     let _ = v.serialize(&mut ser);
-    crate::printers::go_json::go_html_escape(&String::from_utf8(buf).unwrap_or_default())
+    crate::printers::go_json::go_html_escape(String::from_utf8(buf).unwrap_or_default())
 }
 
 /// `-o jsonpath-as-json`: each of the template's results as an indented JSON array
