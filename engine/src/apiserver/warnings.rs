@@ -9,14 +9,10 @@
 //! `pkg/registry/core/endpoint/strategy.go`,
 //! `pkg/registry/discovery/endpointslice/strategy.go`.
 
+use super::validation::names::quote as q;
 use super::validation::networking::{parse_cidr_sloppy, parse_ip_sloppy};
 use crate::api::*;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
-
-/// Go's `%q`.
-fn q(s: &str) -> String {
-    serde_json::Value::String(s.to_string()).to_string()
-}
 
 /// `net.IP.String()`: an IPv4-mapped IPv6 address prints as IPv4.
 fn go_ip_string(ip: IpAddr) -> String {

@@ -13,7 +13,7 @@ mod batch;
 mod core;
 mod decoding;
 mod meta;
-mod names;
+pub(super) mod names;
 pub(super) mod networking;
 mod pod_spec;
 mod policy;

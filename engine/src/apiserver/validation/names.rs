@@ -185,6 +185,6 @@ pub(super) fn path_segment_errors(name: &str) -> Vec<String> {
 }
 
 /// A string as Go's `%q` writes it in a field error.
-pub(super) fn quote(s: &str) -> String {
+pub(in crate::apiserver) fn quote(s: &str) -> String {
     serde_json::Value::String(s.to_string()).to_string()
 }
