@@ -143,10 +143,17 @@ fn spawn(server: &Server, line: &str) -> Child {
         (kubectl(), words[1..].to_vec())
     };
     // Both streams into one pipe, in the order written (a warning before the table).
-    Command::new("sh")
+    // Run as `kubectl` whatever the binary's file name (`kubectl.1.32`): its name is
+    // its User-Agent, and so the field manager of every write that names none.
+    Command::new("bash")
         .arg("-c")
-        .arg("exec \"$0\" \"$@\" 2>&1")
-        .arg(program)
+        .arg("name=$1; shift; exec -a \"$name\" \"$0\" \"$@\" 2>&1")
+        .arg(&program)
+        .arg(if words[0] == "sim" {
+            "kubeplay-cli"
+        } else {
+            "kubectl"
+        })
         .args(&args)
         .current_dir(dir())
         .env("KUBECONFIG", &server.kubeconfig)

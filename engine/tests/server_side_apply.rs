@@ -171,7 +171,53 @@ fn managed_fields_show_only_with_show_managed_fields() {
         "{shown}"
     );
     assert!(
-        shown.contains("              k:{\"name\":\"nginx\"}:\n                \".\": {}\n"),
+        shown.contains("              k:{\"name\":\"nginx\"}:\n                .: {}\n"),
         "{shown}"
+    );
+}
+
+#[test]
+fn a_server_side_apply_after_a_client_side_one_moves_its_fields_to_the_applier() {
+    let mut c = Cluster::with_default_nodes(1);
+    let o = run(
+        &mut c,
+        "kubectl apply -f -",
+        Some(&manifest(Some(3), "nginx:1.27")),
+        &NoFiles,
+    );
+    assert!(o.ok, "{}", o.output);
+    assert!(owns(
+        &c,
+        "kubectl-client-side-apply",
+        Operation::Update,
+        ".spec.replicas"
+    ));
+    let (ok, out) = ssa(&mut c, &manifest(Some(3), "nginx:1.27"), "");
+    assert_eq!(
+        (ok, out.as_str()),
+        (true, "deployment.apps/web serverside-applied\n")
+    );
+    let managers: Vec<(String, Operation)> =
+        owners(&c).into_iter().map(|(m, o, _, _)| (m, o)).collect();
+    assert_eq!(
+        managers,
+        [
+            ("kubectl-last-applied".to_string(), Operation::Apply),
+            ("kubectl".to_string(), Operation::Apply)
+        ],
+        "the client-side manager is gone"
+    );
+    assert!(owns(
+        &c,
+        "kubectl-last-applied",
+        Operation::Apply,
+        ".metadata.annotations.kubectl.kubernetes.io/last-applied-configuration"
+    ));
+    assert!(owns(&c, "kubectl", Operation::Apply, ".spec.replicas"));
+    // Migrated once: the next apply finds nothing to move.
+    let (ok, out) = ssa(&mut c, &manifest(Some(3), "nginx:1.27"), "");
+    assert_eq!(
+        (ok, out.as_str()),
+        (true, "deployment.apps/web serverside-applied\n")
     );
 }

@@ -379,19 +379,40 @@ impl ApiServer {
             let mut copy = store.clone();
             copy.journal_objects(false);
             let mut copy_rng = rng.clone();
-            let mut r = super::handlers::write_on(&mut copy, &mut copy_rng, now, req)?;
+            let served = self.served_managers(req);
+            let (mut r, _) =
+                super::handlers::write_on(&mut copy, &mut copy_rng, now, req, served.as_ref())?;
             r.changes.clear();
             dry_run_version(store, &mut r);
             return Ok(r);
         }
-        let r = super::handlers::write_on(store, rng, now, req)?;
-        self.record_managers(now, req, &r.changes);
+        let served = self.served_managers(req);
+        let (r, sent) = super::handlers::write_on(store, rng, now, req, served.as_ref())?;
+        self.record_managers(now, req, &r.changes, sent.as_ref());
         Ok(r)
+    }
+
+    /// The managers of a patch's object as served, for the patch to apply to (a
+    /// person's patch only: the components never patch managedFields).
+    fn served_managers(&self, req: &ApiRequest) -> Option<serde_json::Value> {
+        if !matches!(req.body, Body::Patch(..)) || req.trace.is_none() {
+            return None;
+        }
+        let key = super::ObjKey::new(&req.namespace, &req.name);
+        self.managed
+            .has(req.kind, &key)
+            .then(|| self.managed.to_json(req.kind, &key))
     }
 
     /// An accepted create, update, patch or delete: the writer's fields (see
     /// `managed_fields`).
-    fn record_managers(&mut self, now: SimTime, req: &ApiRequest, changes: &[Change]) {
+    fn record_managers(
+        &mut self,
+        now: SimTime,
+        req: &ApiRequest,
+        changes: &[Change],
+        sent: Option<&serde_json::Value>,
+    ) {
         let spec_write = matches!(
             req.verb,
             Verb::Create | Verb::Update | Verb::Patch | Verb::Delete
@@ -400,7 +421,13 @@ impl ApiServer {
         if !spec_write {
             return;
         }
-        let w = &req.manager;
+        // A write through a subresource (`scale`) is that subresource's manager,
+        // whoever sent it (`BuildManagerInfoManager`).
+        let mut w = req.manager.clone();
+        if w.subresource.is_empty() {
+            w.subresource = req.subresource.to_string();
+        }
+        let w = &w;
         for ch in changes {
             if !tracked_kind(ch.kind) {
                 continue;
@@ -432,6 +459,11 @@ impl ApiServer {
                         .finish_apply(ch.kind, &ch.key, entries, &w.manager, &applied, at);
                 }
                 continue;
+            }
+            if let Some(sent) = sent
+                .filter(|_| ch.kind == req.kind && (req.name.is_empty() || ch.key.name == req.name))
+            {
+                self.managed.take_sent(ch.kind, &ch.key, sent);
             }
             self.managed
                 .record_update(ch.kind, &ch.key, old_json.as_ref(), &now_json, w, at);

@@ -11,18 +11,23 @@ use crate::rng::Rng;
 use crate::time::SimTime;
 
 /// The write itself, on `store`: admission, validation and storage are the store's.
+/// `managed` is the live object's `metadata.managedFields` as served, which a patch
+/// applies to; the answer carries the managers the request set, if it set any (an
+/// update's body, a patch's result), for the field manager.
 pub(super) fn write_on(
     store: &mut Store,
     rng: &mut Rng,
     now: SimTime,
     req: &ApiRequest,
-) -> Result<ApiResponse, ApiError> {
+    managed: Option<&serde_json::Value>,
+) -> Result<(ApiResponse, Option<serde_json::Value>), ApiError> {
     let writer = req.client.as_str();
     store.warnings.clear();
     store.collect_warnings = req.trace.is_some();
     let key = ObjKey::new(&req.namespace, &req.name);
     let mut warnings = Vec::new();
     let patched;
+    let mut sent = req.managed_fields.clone();
     let body = match &req.body {
         Body::Patch(t, patch) => {
             let live = store
@@ -30,6 +35,7 @@ pub(super) fn write_on(
                 .ok_or_else(|| ApiError::not_found(req.kind, &req.name))?;
             let p = super::patch::patched(
                 &live,
+                managed,
                 req.subresource,
                 *t,
                 patch,
@@ -40,16 +46,18 @@ pub(super) fn write_on(
                 // Nothing changes: the live object is the answer, and nothing is written.
                 None => {
                     store.collect_warnings = false;
-                    return Ok(ApiResponse {
+                    let r = ApiResponse {
                         code: 200,
                         object: Some(live),
                         warnings,
                         revision: store.revision(),
                         unchanged: true,
                         ..Default::default()
-                    });
+                    };
+                    return Ok((r, None));
                 }
-                Some(obj) => {
+                Some((obj, managers)) => {
+                    sent = managers;
                     patched = Body::Object(obj);
                     &patched
                 }
@@ -129,7 +137,7 @@ pub(super) fn write_on(
         .find(|c| c.kind == req.kind)
         .or(changes.first())
         .and_then(|c| c.new.clone().or_else(|| c.old.clone()));
-    Ok(ApiResponse {
+    let r = ApiResponse {
         code: if req.verb == Verb::Create && req.subresource.is_empty() {
             201
         } else {
@@ -141,7 +149,9 @@ pub(super) fn write_on(
         warnings,
         revision: store.revision(),
         ..Default::default()
-    })
+    };
+    // A subresource's write never sets managers (`decodeLiveOrNew`).
+    Ok((r, sent.filter(|_| req.subresource.is_empty())))
 }
 
 /// etcd's `--max-request-bytes` (1.5 MiB), which bounds every object stored.

@@ -28,9 +28,12 @@
 
 use crate::api::{Kind, Object};
 use crate::apiserver::ObjKey;
-use crate::time::{rfc3339, SimTime};
+use crate::time::SimTime;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
+
+mod wire;
+pub use wire::{decode_live_or_new, fields_to_set, set_to_fields, Sent};
 
 /// One step of a field path.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -301,8 +304,8 @@ pub struct Entry {
     pub subresource: String,
     /// The API version it wrote with.
     pub api_version: String,
-    /// When it last wrote.
-    pub time: SimTime,
+    /// When it last wrote (None: a client sent the entry without a time).
+    pub time: Option<SimTime>,
     /// The fields it owns.
     pub fields: BTreeSet<FieldPath>,
 }
@@ -463,7 +466,7 @@ impl ManagedFields {
         {
             Some(e) => {
                 e.fields.extend(changed);
-                e.time = now;
+                e.time = Some(now);
                 e.api_version = api_version.into();
             }
             None => entries.push(Entry {
@@ -471,7 +474,7 @@ impl ManagedFields {
                 operation: w.operation,
                 subresource: w.subresource.clone(),
                 api_version: api_version.into(),
-                time: now,
+                time: Some(now),
                 fields: changed,
             }),
         }
@@ -554,67 +557,11 @@ impl ManagedFields {
             operation: Operation::Apply,
             subresource: String::new(),
             api_version: api_version.into(),
-            time: now,
+            time: Some(now),
             fields: leaves(applied).into_keys().collect(),
         });
         self.by.insert((kind, key.clone()), entries);
     }
-
-    /// `metadata.managedFields` as the API shows it.
-    pub fn to_json(&self, kind: Kind, key: &ObjKey) -> Value {
-        Value::Array(
-            self.get(kind, key)
-                .iter()
-                .map(|e| {
-                    let mut m = serde_json::Map::new();
-                    m.insert("apiVersion".into(), e.api_version.clone().into());
-                    m.insert("fieldsType".into(), "FieldsV1".into());
-                    m.insert("fieldsV1".into(), fields_v1(&e.fields));
-                    m.insert("manager".into(), e.manager.clone().into());
-                    m.insert("operation".into(), e.operation.as_str().into());
-                    if !e.subresource.is_empty() {
-                        m.insert("subresource".into(), e.subresource.clone().into());
-                    }
-                    m.insert("time".into(), rfc3339(e.time).into());
-                    Value::Object(m)
-                })
-                .collect(),
-        )
-    }
-}
-
-/// FieldsV1: `f:` for fields, `k:{…}` for keyed list elements (with `.` for the
-/// element itself).
-fn fields_v1(fields: &BTreeSet<FieldPath>) -> Value {
-    let mut root = Value::Object(Default::default());
-    for p in fields {
-        let mut cur = &mut root;
-        for seg in p {
-            let name = match seg {
-                Seg::Field(f) => format!("f:{f}"),
-                Seg::Key(kv) => {
-                    let obj: serde_json::Map<String, Value> = kv
-                        .iter()
-                        .map(|(k, v)| (k.clone(), serde_json::from_str(v).unwrap_or(Value::Null)))
-                        .collect();
-                    format!("k:{}", Value::Object(obj))
-                }
-            };
-            let m = cur.as_object_mut().expect("fieldsV1 nodes are objects");
-            let keyed = name.starts_with("k:");
-            let next = m
-                .entry(name)
-                .or_insert_with(|| Value::Object(Default::default()));
-            if keyed {
-                if let Some(o) = next.as_object_mut() {
-                    o.entry(".")
-                        .or_insert_with(|| Value::Object(Default::default()));
-                }
-            }
-            cur = next;
-        }
-    }
-    root
 }
 
 /// The API version a kind is written with.

@@ -57,14 +57,19 @@ pub fn apply_patch(doc: &mut Value, t: PatchType, patch: &Value) -> Result<(), A
 /// What a patch of `live` (or of its `scale` subresource) writes: the patched object,
 /// or None when it changes nothing. A patch is unconditional unless it sets a
 /// resourceVersion itself; unknown fields follow `validation` (`fieldValidation`).
+///
+/// The patch applies to the object as it is served, `managed` (its
+/// `metadata.managedFields`) included: a patch that changes them hands them back
+/// beside the object, for the field manager (`managed_fields::take_sent`).
 pub fn patched(
     live: &Object,
+    managed: Option<&Value>,
     subresource: &str,
     t: PatchType,
     patch: &Value,
     validation: &str,
     warnings: &mut Vec<String>,
-) -> Result<Option<Object>, ApiError> {
+) -> Result<Option<(Object, Option<Value>)>, ApiError> {
     let kind = live.kind();
     if subresource == "scale" {
         let mut doc = scale_of(live).ok_or_else(ApiError::no_such_resource)?;
@@ -83,9 +88,12 @@ pub fn patched(
         let mut obj = crate::manifest::object_from_json(kind, j).map_err(ApiError::bad_request)?;
         super::prepare::keep_hidden(live, &mut obj);
         obj.meta_mut().resource_version = want_rv.to_string();
-        return Ok(Some(obj));
+        return Ok(Some((obj, None)));
     }
-    let before = live.to_json();
+    let mut before = live.to_json();
+    if let (Some(m), Some(meta)) = (managed, before.get_mut("metadata")) {
+        meta["managedFields"] = m.clone();
+    }
     let mut doc = before.clone();
     apply_patch(&mut doc, t, patch).map_err(|e| {
         // A JSON patch that cannot apply is the object's 422, naming it: kubectl
@@ -122,8 +130,15 @@ pub fn patched(
             m["resourceVersion"] = json!(live.meta().resource_version);
         }
     }
+    let take = |v: &mut Value| {
+        v.get_mut("metadata")
+            .and_then(Value::as_object_mut)
+            .and_then(|m| m.remove("managedFields"))
+    };
+    let sent = take(&mut doc).filter(|m| Some(m) != managed);
+    take(&mut before);
     // Nothing changes: no write (the API server's no-op update).
-    if doc == before {
+    if doc == before && sent.is_none() {
         return Ok(None);
     }
     let mut obj = super::decode::decode_object(kind, doc, validation, warnings)?;
@@ -138,7 +153,7 @@ pub fn patched(
         obj.meta_mut().namespace = live.meta().namespace.clone();
     }
     super::prepare::keep_hidden(live, &mut obj);
-    Ok(Some(obj))
+    Ok(Some((obj, sent)))
 }
 
 /// The `autoscaling/v1` Scale of a scalable object.

@@ -230,6 +230,9 @@ pub struct ApiRequest {
     /// Cache the authorization decision under the client's name (the components:
     /// their requests are many and their permissions change only with RBAC objects).
     pub cache_authz: bool,
+    /// The `metadata.managedFields` an update's body carried (an HTTP client's PUT):
+    /// they replace the live managers if they decode (`managed_fields::take_sent`).
+    pub managed_fields: Option<serde_json::Value>,
 }
 
 impl ApiRequest {
@@ -255,6 +258,7 @@ impl ApiRequest {
             field_validation: "Warn",
             trace: None,
             cache_authz: false,
+            managed_fields: None,
         }
     }
 

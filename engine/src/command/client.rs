@@ -90,6 +90,13 @@ impl Client {
         }
     }
 
+    /// The same client writing as `manager` (kubectl's helper `WithFieldManager`).
+    pub(crate) fn with_manager(&self, manager: &str) -> Self {
+        let mut k = self.clone();
+        k.manager = Writer::update(manager);
+        k
+    }
+
     /// The same client sending `token` (`--token`).
     pub(crate) fn with_token(mut self, token: Option<String>) -> Self {
         if let Some(t) = token {

@@ -138,7 +138,6 @@ fn looks_like_number(s: &str) -> bool {
         || s.starts_with("0x")
         || s.starts_with("0o")
         || s.starts_with("+")
-        || s == "."
         || s.starts_with('.') && s[1..].parse::<f64>().is_ok()
 }
 

@@ -755,3 +755,5 @@ fn impersonated_groups(req: &HttpRequest) -> Vec<String> {
 mod tests;
 #[cfg(test)]
 mod tests_api;
+#[cfg(test)]
+mod tests_managed_fields;

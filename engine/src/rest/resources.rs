@@ -267,6 +267,7 @@ impl ApiServer {
     ) -> Result<HttpResponse, ApiError> {
         let mut warnings = Vec::new();
         let validation = req.param("fieldValidation").unwrap_or("Warn");
+        r.managed_fields = body.pointer("/metadata/managedFields").cloned();
         let mut obj = decode_object(t.kind, body, validation, &mut warnings)?;
         let ns = t.namespace.clone().unwrap_or_default();
         if t.kind.namespaced() {
@@ -322,6 +323,7 @@ impl ApiServer {
         }
         let mut warnings = Vec::new();
         let validation = req.param("fieldValidation").unwrap_or("Warn");
+        r.managed_fields = body.pointer("/metadata/managedFields").cloned();
         let mut obj = decode_object(t.kind, body, validation, &mut warnings)?;
         if obj.meta().name != name {
             return Err(ApiError::bad_request(format!(

@@ -133,7 +133,21 @@ pub(super) fn apply(
             let name = qualified_name(kind, &key.name);
             let force = p.bool("force-conflicts");
             match server_side_apply(c, k, kind, &key, &doc.source, manager, force) {
-                Ok(o) => {
+                Ok(mut o) => {
+                    let warnings = super::csa_upgrade::after_server_side_apply(
+                        c,
+                        k,
+                        kind,
+                        &key,
+                        &doc.source,
+                        manager,
+                        force,
+                    );
+                    out.push_str(&warnings);
+                    // Each step that succeeded refreshed the object kubectl prints.
+                    if !(k.server_dry_run || k.client_dry_run) {
+                        o = c.store.get_shared(kind, &key).or(o);
+                    }
                     line(&mut out, &name, "serverside-applied");
                     printed.extend(o.map(|o| o.to_json()));
                 }

@@ -407,19 +407,30 @@ fn print(
         Output::Json => {
             out = super::print_flags::pretty_json(&with_managed_fields(
                 c,
-                p,
+                p.bool("show-managed-fields"),
                 document(groups, single),
             ))
         }
-        Output::Yaml => out = to_yaml(&with_managed_fields(c, p, document(groups, single))),
-        Output::JsonPath(t) => out = t.execute(&document(groups, single))?,
-        Output::JsonPathAsJson(t) => {
-            out = super::print_flags::jsonpath_as_json(t, &document(groups, single))?
+        Output::Yaml => {
+            out = to_yaml(&with_managed_fields(
+                c,
+                p.bool("show-managed-fields"),
+                document(groups, single),
+            ))
         }
-        Output::GoTemplate(t) => out = t.execute(&document(groups, single))?,
+        Output::JsonPath(t) => {
+            out = t.execute(&with_managed_fields(c, true, document(groups, single)))?
+        }
+        Output::JsonPathAsJson(t) => {
+            let doc = with_managed_fields(c, true, document(groups, single));
+            out = super::print_flags::jsonpath_as_json(t, &doc)?
+        }
+        Output::GoTemplate(t) => {
+            out = t.execute(&with_managed_fields(c, true, document(groups, single)))?
+        }
         Output::CustomColumns(cols) => {
             // The printer walks a List's items, or the one object.
-            let doc = document(groups, single);
+            let doc = with_managed_fields(c, true, document(groups, single));
             let items = match doc.get("items") {
                 Some(serde_json::Value::Array(a)) if !single => a.clone(),
                 _ => vec![doc],
@@ -463,10 +474,11 @@ fn tables(c: &Cluster, p: &Parsed, groups: &[Group], wide: bool) -> String {
     tables.join(if p.bool("no-headers") { "" } else { "\n" })
 }
 
-/// `--show-managed-fields`: JSON and YAML keep `metadata.managedFields` (which they
-/// omit by default since v1.21).
-fn with_managed_fields(c: &Cluster, p: &Parsed, mut doc: serde_json::Value) -> serde_json::Value {
-    if !p.bool("show-managed-fields") {
+/// The objects as the server sent them, `metadata.managedFields` included when `show`:
+/// JSON and YAML omit them unless `--show-managed-fields` (since v1.21, cli-runtime's
+/// `OmitManagedFieldsPrinter`); the template printers always see them.
+fn with_managed_fields(c: &Cluster, show: bool, mut doc: serde_json::Value) -> serde_json::Value {
+    if !show {
         return doc;
     }
     let add = |o: &mut serde_json::Value| {

@@ -12,6 +12,7 @@ mod apply;
 mod auth;
 mod autoscale;
 mod cluster_info;
+mod csa_upgrade;
 
 mod create;
 mod delete;
