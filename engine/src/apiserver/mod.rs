@@ -33,6 +33,7 @@ pub mod request;
 pub mod request_path;
 pub use log::WatchLog;
 mod errors;
+mod pod_warnings;
 pub mod validation;
 mod warnings;
 

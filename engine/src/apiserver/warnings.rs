@@ -144,7 +144,7 @@ pub fn on_update(obj: &Object, old: Option<&Object>) -> Vec<String> {
         }
         Object::Endpoints(e) => endpoints(e),
         Object::EndpointSlice(s) => endpoint_slice(s),
-        _ => Vec::new(),
+        _ => super::pod_warnings::for_object(obj, old),
     }
 }
 

@@ -4,8 +4,8 @@
 //! label selectors), with Go's `%#v` of the values their messages print.
 
 use super::names::{
-    dns1035_label_errors, dns1123_subdomain_error, label_value_errors, path_segment_errors,
-    qualified_name_errors, quote,
+    dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_error, label_value_errors,
+    path_segment_errors, qualified_name_errors, quote,
 };
 use crate::api::*;
 
@@ -21,6 +21,13 @@ pub(super) fn validate_name(causes: &mut Vec<String>, obj: &Object) {
         | Object::ClusterRoleBinding(_) => causes.extend(path_segment_errors(name)),
         // ValidateServiceName: a DNS-1035 label (it becomes a DNS name).
         Object::Service(_) => causes.extend(dns1035_label_errors(name).into_iter().map(|m| {
+            format!(
+                "metadata.name: Invalid value: {}: {m}",
+                serde_json::Value::String(name.clone())
+            )
+        })),
+        // ValidateNamespaceName: a DNS-1123 label.
+        Object::Namespace(_) => causes.extend(dns1123_label_errors(name).into_iter().map(|m| {
             format!(
                 "metadata.name: Invalid value: {}: {m}",
                 serde_json::Value::String(name.clone())

@@ -45,7 +45,7 @@ pub(super) fn dns1035_label_errors(v: &str) -> Vec<String> {
 }
 
 /// `IsDNS1123Label`.
-pub(super) fn dns1123_label_errors(v: &str) -> Vec<String> {
+pub(in crate::apiserver) fn dns1123_label_errors(v: &str) -> Vec<String> {
     label_errors(v, false)
 }
 
@@ -62,7 +62,14 @@ fn label_errors(v: &str, alpha_first: bool) -> Vec<String> {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
         && v.starts_with(first_ok)
         && v.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit());
-    if !ok {
+    // A valid subdomain that is not a valid label has dots (`IsDNS1123Label`).
+    let subdomain = !v.is_empty()
+        && subdomain_errors(v)
+            .iter()
+            .all(|e| e.starts_with("must be no more"));
+    if !ok && !alpha_first && subdomain {
+        errs.push("must not contain dots".to_string());
+    } else if !ok {
         errs.push(if alpha_first {
             "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
         } else {
