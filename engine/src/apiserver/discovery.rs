@@ -311,6 +311,7 @@ pub const REVIEWS: &[Virtual] = &[
         "selfsubjectreviews",
         "SelfSubjectReview",
     ),
+    review("authentication.k8s.io", "tokenreviews", "TokenReview"),
     review(
         "authorization.k8s.io",
         "selfsubjectaccessreviews",

@@ -158,7 +158,7 @@ impl ApiServer {
                 ..Default::default()
             })
         } else if let Body::Review(r) = &req.body {
-            Ok(review(store, &user, r))
+            Ok(review(store, now, &user, r))
         } else if let Body::TokenRequest(spec) = &req.body {
             super::service_account::issue_token(store, rng, now, &req.namespace, &req.name, spec)
                 .map(|t| ApiResponse {
@@ -675,7 +675,7 @@ impl ApiServer {
 }
 
 /// A self-review, answered from the authorizer (no storage: the reviews are not kept).
-fn review(store: &Store, user: &UserInfo, r: &Review) -> ApiResponse {
+fn review(store: &Store, now: SimTime, user: &UserInfo, r: &Review) -> ApiResponse {
     let answer = match r {
         Review::Access(a) => {
             let (allowed, reason) = match rbac::authorize(store, user, a) {
@@ -692,6 +692,13 @@ fn review(store: &Store, user: &UserInfo, r: &Review) -> ApiResponse {
             )
         }
         Review::WhoAmI => ReviewAnswer::WhoAmI(user.clone()),
+        // The token authenticators, on the token the review carries.
+        Review::Token(token) if super::service_account::is_jwt(token) => {
+            ReviewAnswer::Authenticated(super::service_account::authenticate_token(
+                store, now, token,
+            ))
+        }
+        Review::Token(name) => ReviewAnswer::Authenticated(authenticate(name)),
     };
     ApiResponse {
         code: 201,

@@ -203,6 +203,8 @@ pub fn openapi_document(gv_path: &str) -> Option<Value> {
     }))
 }
 
+pub mod v2;
+
 #[cfg(feature = "openapi")]
 pub mod schemas;
 #[cfg(feature = "openapi")]

@@ -163,6 +163,9 @@ pub enum Review {
     Rules(String),
     /// A SelfSubjectReview: who am I?
     WhoAmI,
+    /// A TokenReview: whose is this token? (a kubeconfig user's name, as the HTTP
+    /// layer maps its bearer token, or a ServiceAccount's token as it is).
+    Token(String),
 }
 
 /// What a self-review answers.
@@ -180,6 +183,9 @@ pub enum ReviewAnswer {
     Rules(Vec<(String, PolicyRule)>, Vec<String>),
     /// The user as authenticated.
     WhoAmI(UserInfo),
+    /// A TokenReview's answer: the token's user, or None when the authenticator
+    /// refuses it.
+    Authenticated(Option<UserInfo>),
     /// A TokenRequest's answer: the token issued.
     Token(crate::apiserver::service_account::TokenRequestStatus),
 }
@@ -282,6 +288,7 @@ impl ApiRequest {
                 Review::Access(_) => ("authorization.k8s.io", "selfsubjectaccessreviews"),
                 Review::Rules(_) => ("authorization.k8s.io", "selfsubjectrulesreviews"),
                 Review::WhoAmI => ("authentication.k8s.io", "selfsubjectreviews"),
+                Review::Token(_) => ("authentication.k8s.io", "tokenreviews"),
             };
             return Attributes {
                 verb: "create".into(),

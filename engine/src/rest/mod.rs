@@ -34,6 +34,7 @@ mod lent;
 mod list_options;
 mod metrics_api;
 mod non_resource;
+mod openapi_pb;
 mod proto_fields;
 pub mod protobuf;
 mod resources;

@@ -12,6 +12,7 @@
 //! `staging/src/k8s.io/apiserver/pkg/server/routes/version.go`,
 //! `k8s.io/kube-openapi/pkg/handler3/handler.go`, `k8s.io/kube-openapi/pkg/handler/handler.go`.
 
+use super::openapi_pb::{OPENAPI_V2_PROTOBUF, OPENAPI_V2_PROTOBUF_ASKED};
 use super::*;
 use crate::apiserver::openapi;
 use crate::printers::go_json::go_html_escape;
@@ -50,6 +51,8 @@ enum Encoding {
     Indented(Value),
     /// Compact, no newline.
     Raw(Value),
+    /// Already written (the OpenAPI v2 document's protobuf).
+    Bytes(Vec<u8>),
 }
 
 impl Encoding {
@@ -62,8 +65,15 @@ impl Encoding {
             }
             Encoding::Indented(v) => go_html_escape(version_text(&v)).into_bytes(),
             Encoding::Raw(v) => super::go_json_text(&v).into_bytes(),
+            Encoding::Bytes(b) => b,
         }
     }
+}
+
+/// The v2 document's protobuf, written once.
+fn openapi_v2_protobuf() -> &'static [u8] {
+    static PB: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    PB.get_or_init(|| super::openapi_pb::encode_document(openapi::v2::openapi_v2_document()))
 }
 
 /// Discovery's content types.
@@ -88,6 +98,15 @@ impl ApiServer {
             "/apis" => (Encoding::Serialized(discovery::api_group_list()), JSON),
             "/version" => (Encoding::Indented(discovery::version()), JSON),
             "/openapi/v3" => (Encoding::Raw(openapi::openapi_index()), JSON),
+            // client-go's `OpenAPISchema()` asks for protobuf alone; others get JSON.
+            "/openapi/v2" if accept.contains(OPENAPI_V2_PROTOBUF_ASKED) => (
+                Encoding::Bytes(openapi_v2_protobuf().to_vec()),
+                OPENAPI_V2_PROTOBUF,
+            ),
+            "/openapi/v2" => (
+                Encoding::Raw(openapi::v2::openapi_v2_document().clone()),
+                JSON,
+            ),
             "/healthz" | "/livez" | "/readyz" => return Some(self.health(req, path)),
             "/metrics" => return Some(self.metrics_page(req, path)),
             _ => {

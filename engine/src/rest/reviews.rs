@@ -16,6 +16,7 @@ impl ApiServer {
             "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"
                 | "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews"
                 | "/apis/authentication.k8s.io/v1/selfsubjectreviews"
+                | "/apis/authentication.k8s.io/v1/tokenreviews"
         )
     }
 
@@ -25,6 +26,7 @@ impl ApiServer {
             "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews" => self.access_review(req),
             "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews" => self.rules_review(req),
             "/apis/authentication.k8s.io/v1/selfsubjectreviews" => self.whoami(req),
+            "/apis/authentication.k8s.io/v1/tokenreviews" => self.token_review(req),
             _ => return None,
         })
     }
@@ -138,6 +140,50 @@ impl ApiServer {
             201,
             &json!({"kind": "SelfSubjectRulesReview", "apiVersion": "authorization.k8s.io/v1",
                     "metadata": {"creationTimestamp": null}, "spec": {"namespace": ns}, "status": status}),
+        )
+    }
+
+    /// `TokenReview`: whose is the token in the body? The requester needs `create
+    /// tokenreviews`; the token goes through the authenticators, as a request's would.
+    fn token_review(&mut self, req: &HttpRequest) -> HttpResponse {
+        let body = match self.body(req) {
+            Ok(b) => b,
+            Err(e) => return HttpResponse::error(&e, None, ""),
+        };
+        let token = body
+            .pointer("/spec/token")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        if token.is_empty() {
+            let e =
+                ApiError::bad_request("token is required for TokenReview in authentication".into());
+            return HttpResponse::error(&e, None, "");
+        }
+        // The bearer token a header would carry, mapped as the header's is.
+        let mut as_header = req.clone();
+        as_header.headers = vec![("authorization".into(), format!("Bearer {token}"))];
+        let who = bearer_user(&as_header);
+        let user = match self.ask(req, Review::Token(who)) {
+            Ok(ReviewAnswer::Authenticated(u)) => u,
+            Ok(_) => return not_found_path(),
+            Err(r) => return r,
+        };
+        let mut spec = json!({"token": token});
+        if let Some(a) = body.pointer("/spec/audiences") {
+            spec["audiences"] = a.clone();
+        }
+        let status = match user {
+            // The authenticators answer for the API server's own audience.
+            Some(u) => json!({"authenticated": true,
+                "user": {"username": u.name, "groups": u.groups},
+                "audiences": ["https://kubernetes.default.svc.cluster.local"]}),
+            None => json!({"user": {}}),
+        };
+        HttpResponse::json(
+            201,
+            &json!({"kind": "TokenReview", "apiVersion": "authentication.k8s.io/v1",
+                    "metadata": {"creationTimestamp": null}, "spec": spec, "status": status}),
         )
     }
 

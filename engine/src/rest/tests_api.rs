@@ -617,3 +617,37 @@ fn each_body_ends_as_the_upstream_handler_that_writes_it_ends_it() {
     let got = body(&mut s, "/api/v1/namespaces/default/configmaps/h");
     assert!(got.contains(r#""a":"\u003cb\u003e\u0026""#), "{got}");
 }
+
+#[test]
+fn a_token_review_names_the_tokens_user_and_refuses_an_unknown_token() {
+    let mut s = server();
+    let review = |s: &mut ApiServer, token: &str, as_user: &str| {
+        let mut r = with_body(
+            req("POST", "/apis/authentication.k8s.io/v1/tokenreviews"),
+            "application/json",
+            &json!({"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview", "spec": {"token": token}}).to_string(),
+        );
+        set_header(
+            &mut r,
+            "authorization",
+            &format!("Bearer {}", token_for(as_user)),
+        );
+        call(s, &r)
+    };
+    let (code, body) = review(&mut s, &token_for("alice"), ADMIN_USER);
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(body["status"]["authenticated"], true);
+    assert_eq!(body["status"]["user"]["username"], "alice");
+    let (code, body) = review(&mut s, "bogus", ADMIN_USER);
+    assert_eq!(code, 201, "{body}");
+    assert_eq!(body["status"], json!({"user": {}}));
+    let (code, body) = review(&mut s, "", ADMIN_USER);
+    assert_eq!(code, 400, "{body}");
+    assert_eq!(
+        body["message"],
+        "token is required for TokenReview in authentication"
+    );
+    // Reviewing tokens is the admin's: alice may not.
+    let (code, _) = review(&mut s, "bogus", "alice");
+    assert_eq!(code, 403);
+}

@@ -38,18 +38,31 @@ pub(super) fn explain(words: &[String]) -> R {
     let arg = p.args[0].trim_end_matches('.');
     let (kind, fields) = split_and_parse(arg, api_version.is_empty())?;
     let output = p.get("output").unwrap_or("plaintext");
-    if output == "plaintext-openapiv2" {
-        // The v2 document is served as protobuf only by a real API server; kubeplay
-        // publishes v3, so kubectl's v2 request finds nothing.
-        return Err(
-            "Error from server (NotFound): the server could not find the requested resource\n"
-                .into(),
-        );
-    }
     let (mut group, mut version) = crate::apiserver::discovery::group_version(kind);
     if !api_version.is_empty() {
         let (g, v) = parse_group_version(api_version)?;
         (group, version) = (g, v);
+    }
+    if output == "plaintext-openapiv2" {
+        // `renderOpenAPIV2`: the kind's model in the v2 document, by its
+        // group-version-kind.
+        let defs = crate::apiserver::openapi::v2::v2_definitions();
+        let gvk = serde_json::json!([{"group": group, "version": version, "kind": kind.name()}]);
+        let root = defs
+            .iter()
+            .find(|(_, d)| d.get("x-kubernetes-group-version-kind") == Some(&gvk))
+            .map(|(n, _)| n.clone())
+            .unwrap_or_default();
+        return super::explain_v2::print_model_description(
+            &defs,
+            &root,
+            group,
+            version,
+            kind.name(),
+            &fields,
+            recursive,
+        )
+        .map_err(|e| format!("error: {e}\n"));
     }
     if output != "plaintext" {
         return Err(format!("error: unrecognized format: {output}\n"));

@@ -18,6 +18,7 @@ mod create;
 mod delete;
 mod events;
 mod explain;
+mod explain_v2;
 mod expose;
 mod get;
 mod logs;
