@@ -125,35 +125,6 @@ pub fn answer(unavailable: Option<Unavailable>, name: &str, verbose: bool) -> Op
     })
 }
 
-/// How kubectl prints a health endpoint's answer for `kubectl get --raw PATH`: the body
-/// as it came when it is 200, else client-go's error for a text response
-/// (`newUnstructuredResponseError`: the body trimmed, quoted into the generic message).
-pub fn kubectl_text(h: &Health) -> Result<String, String> {
-    if h.code == 200 {
-        return Ok(h.body.clone());
-    }
-    Err(format!(
-        "Error from server (InternalError): an error on the server ({}) has prevented the request from succeeding\n",
-        go_quote(h.body.trim())
-    ))
-}
-
-/// Go's `%q` for the text a health endpoint writes (ASCII with newlines).
-fn go_quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,11 +156,6 @@ mod tests {
             h.body
         );
         assert!(h.body.ends_with("readyz check failed\n"));
-        let e = kubectl_text(&h).unwrap_err();
-        assert!(e.starts_with(
-            "Error from server (InternalError): an error on the server (\"[+]ping ok\\n[+]log ok\\n[-]etcd failed: reason withheld\\n"
-        ), "{e}");
-        assert!(e.ends_with("readyz check failed\") has prevented the request from succeeding\n"));
         assert_eq!(answer(no_quorum, "livez", false).unwrap().body, "ok");
     }
 

@@ -24,6 +24,8 @@ kubectl create deployment api --image=api:1.0 --dry-run=client -o yaml
 kubectl apply -f web.yaml   # expect error
 kubectl create -f web.yaml   # expect error
 kubectl version
+kubectl get --raw /livez
+kubectl get --raw /readyz   # expect error
 sim node add node-4   # expect error
 sim advance 2m
 sim settle

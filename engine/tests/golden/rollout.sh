@@ -26,3 +26,11 @@ kubectl rollout undo deployment/web --to-revision=3
 kubectl rollout undo deployment/web --to-revision=x # expect error
 kubectl rollout undo deployment/web --to-revision=2 --dry-run=client
 kubectl rollout history deployment/web
+kubectl rollout restart deployment/web -o name
+kubectl rollout restart deployment/web # expect error
+sim advance 1s
+kubectl rollout restart deployment/web -o jsonpath='{.kind} {.spec.template.metadata.annotations}{"\n"}'
+kubectl rollout pause deployment/web -o bogus # expect error
+kubectl get deployment web -o jsonpath='{.spec.paused}{"\n"}'
+kubectl rollout resume deployment/web -o name
+kubectl rollout status deployment/web -o name # expect error

@@ -299,7 +299,7 @@ pub(super) fn expose(c: &mut Cluster, k: &Client, words: &[String], client_dry_r
     if p.args.is_empty() {
         return Err("error: You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'".into());
     }
-    let targets = if p.args[0].contains('/') {
+    let targets = if p.args.iter().any(|a| a.contains('/')) {
         super::util::targets(&p.args)?
     } else {
         let kind = super::util::kind_arg(&p.args[0])?;

@@ -274,7 +274,7 @@ type Wanted = (Vec<Kind>, Vec<(Kind, String)>);
 /// Which kinds and which names: `TYPE/NAME…`, or `TYPE[,TYPE…] [NAME…]` where `all`
 /// stands for the workload kinds.
 fn kinds_and_names(args: &[String]) -> Result<Wanted, String> {
-    if args[0].contains('/') {
+    if args.iter().any(|a| a.contains('/')) {
         let t = targets(args)?;
         let mut ks: Vec<Kind> = Vec::new();
         for (k, _) in &t {

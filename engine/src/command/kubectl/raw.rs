@@ -10,9 +10,8 @@
 use crate::cluster::Cluster;
 
 /// `kubectl get --raw PATH`: one GET of a path, its body printed as it comes; None
-/// when the command is not a `get --raw`. The health endpoints (`/readyz`, `/livez`,
-/// `/healthz`, with `?verbose`), which every user may read, print kubectl's texts for
-/// a failing check; any other path is answered by the API server's handlers.
+/// when the command is not a `get --raw`. Every path, the health checks included, is
+/// answered by the API server's handlers.
 pub(super) fn get_raw(
     c: &mut Cluster,
     words: &[String],
@@ -50,19 +49,7 @@ pub(super) fn get_raw(
             "error: --raw and --output are mutually exclusive\n".into(),
         ));
     }
-    let Some((name, verbose)) = crate::apiserver::health::endpoint(path) else {
-        return Some(raw_get(c, path, identity));
-    };
-    // The API server is up here (a stopped one refused the connection before).
-    let h = crate::apiserver::health::answer(c.unavailable(), name, verbose)?;
-    Some(match crate::apiserver::health::kubectl_text(&h) {
-        Ok(body) => Outcome::ok(if body.ends_with('\n') {
-            body
-        } else {
-            format!("{body}\n")
-        }),
-        Err(e) => Outcome::err(e),
-    })
+    Some(raw_get(c, path, identity))
 }
 
 /// Who `kubectl get --raw` sends as: the current context's user, or `--token`'s, and
@@ -74,7 +61,7 @@ pub(super) struct RawIdentity {
     pub(super) impersonate: Option<(String, Vec<String>)>,
 }
 
-/// `kubectl get --raw PATH` for any path but the health checks (`RawURI`): a GET of
+/// `kubectl get --raw PATH` (`RawURI`): a GET of
 /// that path, answered by the API server's own handlers (what `serve` answers real
 /// kubectl with), the body printed as it came. A status that is not a success is
 /// printed as kubectl prints a `Status` (`Error from server (NotFound): …`).

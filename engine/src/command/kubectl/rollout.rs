@@ -80,17 +80,19 @@ pub(super) fn rollout_with(
             words.join(" ")
         ));
     }
-    let p = parse_flags(
-        &words[1..],
-        &[
-            NS,
-            flag("revision", None),
-            flag("to-revision", None),
-            flag("timeout", None),
-            flag("watch", Some('w')),
-        ],
-        &format!("kubectl rollout {sub}"),
-    )?;
+    let mut flags = vec![
+        NS,
+        flag("revision", None),
+        flag("to-revision", None),
+        flag("timeout", None),
+        flag("watch", Some('w')),
+    ];
+    // pause, resume and restart print what they wrote (their PrintFlags).
+    if matches!(sub.as_str(), "pause" | "resume" | "restart") {
+        flags.push(flag("output", Some('o')));
+    }
+    let p = parse_flags(&words[1..], &flags, &format!("kubectl rollout {sub}"))?;
+    let format = p.get("output").filter(|o| !o.is_empty());
     let ns = namespace(&p);
     if p.args.is_empty() {
         // Every rollout subcommand's Validate.
@@ -114,7 +116,7 @@ pub(super) fn rollout_with(
             "status" => rollout_status(c, k, &p, kind, &ns, &name),
             "history" => set_history(c, k, &p, &obj, &qn).map(at_once),
             "undo" => set_undo(c, k, &p, obj, &qn, client_dry_run).map(at_once),
-            "restart" => set_restart(c, k, obj, &qn).map(at_once),
+            "restart" => set_restart(c, k, obj, &qn, format).map(at_once),
             // objectpauser.go / objectresumer.go know only Deployments.
             verb => Err(format!(
                 "error: {} \"{name}\" {} is not supported",
@@ -130,9 +132,9 @@ pub(super) fn rollout_with(
     match sub.as_str() {
         "status" => rollout_status(c, k, &p, kind, &ns, &name),
         "history" => rollout_history(c, k, &p, &ns, &name, &qn).map(at_once),
-        "pause" => rollout_pause(c, k, &ns, &name, &qn, true).map(at_once),
-        "resume" => rollout_pause(c, k, &ns, &name, &qn, false).map(at_once),
-        "restart" => rollout_restart(c, k, &ns, &name, &qn).map(at_once),
+        "pause" => rollout_pause(c, k, (&ns, &name, &qn), true, format).map(at_once),
+        "resume" => rollout_pause(c, k, (&ns, &name, &qn), false, format).map(at_once),
+        "restart" => rollout_restart(c, k, (&ns, &name, &qn), format).map(at_once),
         "undo" => rollout_undo(c, k, &p, (&ns, &name, &qn), client_dry_run).map(at_once),
         other => Err(format!(
             "error: unknown command \"{other}\" for \"kubectl rollout\""
@@ -225,7 +227,13 @@ fn rollout_history(c: &mut Cluster, k: &Client, p: &Parsed, ns: &str, name: &str
 
 /// `kubectl rollout pause` (`rollout_pause.go`), or `kubectl rollout resume`
 /// (`rollout_resume.go`) when not `pause`: set `spec.paused`.
-fn rollout_pause(c: &mut Cluster, k: &Client, ns: &str, name: &str, qn: &str, pause: bool) -> R {
+fn rollout_pause(
+    c: &mut Cluster,
+    k: &Client,
+    (ns, name, qn): (&str, &str, &str),
+    pause: bool,
+    format: Option<&str>,
+) -> R {
     let mut d = deployment(c, k, ns, name)?;
     if d.spec.paused == pause {
         // objectpauser.go / objectresumer.go refuse, and RunPause / RunResume name the
@@ -240,26 +248,63 @@ fn rollout_pause(c: &mut Cluster, k: &Client, ns: &str, name: &str, qn: &str, pa
         ));
     }
     d.spec.paused = pause;
-    k.patch(c, "", Object::Deployment(Box::new(d)))
+    let written = k
+        .patch(c, "", Object::Deployment(Box::new(d)))
         .map_err(api)?;
-    Ok(format!("{qn} {}", if pause { "paused" } else { "resumed" }))
+    printed(
+        written,
+        qn,
+        if pause { "paused" } else { "resumed" },
+        format,
+    )
+}
+
+/// What pause, resume and restart print of the object the server answered: its line,
+/// or `-o` of it as kubectl's typed client holds it.
+fn printed(
+    written: crate::apiserver::request::ApiResponse,
+    qn: &str,
+    operation: &str,
+    format: Option<&str>,
+) -> R {
+    let Some(obj) = written.object else {
+        return Ok(format!("{qn} {operation}"));
+    };
+    let go_type = crate::printers::go_json::root_type(obj.kind());
+    super::print_flags::report_typed(format, &go_type, &obj.to_json(), qn, operation)
+}
+
+/// The annotation a restart stamps on the Pod template.
+const RESTARTED_AT: &str = "kubectl.kubernetes.io/restartedAt";
+
+/// A restart within the second of the last one: its stamp is the same, so the patch is
+/// empty, and `RunRestart` refuses it.
+fn restart_unchanged(name: &str) -> String {
+    format!("error: failed to create patch for {name}: if restart has already been triggered within the past second, please wait before attempting to trigger another")
 }
 
 /// `kubectl rollout restart` (`rollout_restart.go`): a new `restartedAt` annotation
 /// on the Pod template, so the Deployment rolls out new Pods.
-fn rollout_restart(c: &mut Cluster, k: &Client, ns: &str, name: &str, qn: &str) -> R {
+fn rollout_restart(
+    c: &mut Cluster,
+    k: &Client,
+    (ns, name, qn): (&str, &str, &str),
+    format: Option<&str>,
+) -> R {
     let mut d = deployment(c, k, ns, name)?;
     if d.spec.paused {
         return Err(format!("error: deployments.apps \"{name}\" can't restart paused deployment (run rollout resume first)"));
     }
-    d.spec
-        .template
-        .metadata
-        .annotations
-        .insert("kubectl.kubernetes.io/restartedAt".into(), rfc3339(c.now()));
-    k.patch(c, "", Object::Deployment(Box::new(d)))
+    let now = rfc3339(c.now());
+    let annotations = &mut d.spec.template.metadata.annotations;
+    if annotations.get(RESTARTED_AT) == Some(&now) {
+        return Err(restart_unchanged(name));
+    }
+    annotations.insert(RESTARTED_AT.into(), now);
+    let written = k
+        .patch(c, "", Object::Deployment(Box::new(d)))
         .map_err(api)?;
-    Ok(format!("{qn} restarted"))
+    printed(written, qn, "restarted", format)
 }
 
 /// `kubectl rollout undo` (`rollout_undo.go`, the rollback of
@@ -471,14 +516,16 @@ fn set_undo(
 
 /// `kubectl rollout restart` of a DaemonSet or StatefulSet (`objectrestarter.go`): a
 /// new `restartedAt` annotation on the template.
-fn set_restart(c: &mut Cluster, k: &Client, mut obj: Object, qn: &str) -> R {
+fn set_restart(c: &mut Cluster, k: &Client, mut obj: Object, qn: &str, format: Option<&str>) -> R {
     let now = rfc3339(c.now());
+    let obj_name = obj.meta().name.clone();
     let Some(t) = set_template(&mut obj) else {
         return Err(format!("error: no restarter has been implemented for {qn}"));
     };
-    t.metadata
-        .annotations
-        .insert("kubectl.kubernetes.io/restartedAt".into(), now);
-    k.patch(c, "", obj).map_err(api)?;
-    Ok(format!("{qn} restarted"))
+    if t.metadata.annotations.get(RESTARTED_AT) == Some(&now) {
+        return Err(restart_unchanged(&obj_name));
+    }
+    t.metadata.annotations.insert(RESTARTED_AT.into(), now);
+    let written = k.patch(c, "", obj).map_err(api)?;
+    printed(written, qn, "restarted", format)
 }

@@ -79,11 +79,14 @@ pub(super) fn targets(args: &[String]) -> Result<Vec<(Kind, String)>, String> {
     if args.is_empty() {
         return Ok(out);
     }
-    if args[0].contains('/') {
+    // `hasCombinedTypeArgs`: every argument `TYPE/NAME`, or none.
+    let slashed = args.iter().filter(|a| a.contains('/')).count();
+    if slashed > 0 && slashed != args.len() {
+        return Err("error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'".to_string());
+    }
+    if slashed > 0 {
         for a in args {
-            let (t, n) = a
-                .split_once('/')
-                .ok_or_else(|| "error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. 'kubectl get resource/<resource_name>' instead of 'kubectl get resource resource/<resource_name>'".to_string())?;
+            let (t, n) = a.split_once('/').unwrap_or((a, ""));
             out.push((kind_arg(t)?, n.to_string()));
         }
     } else {
