@@ -31,6 +31,10 @@ pub(super) const GET_FLAGS: &[FlagSpec] = &[
     flag("label-columns", Some('L')),
     bool_flag("show-managed-fields", None),
     flag("chunk-size", None),
+    bool_flag("ignore-not-found", None),
+    bool_flag("show-kind", None),
+    bool_flag("output-watch-events", None),
+    bool_flag("watch-only", None),
 ];
 
 /// Every `-o` that `kubectl get` knows, as `NoCompatiblePrinterError` lists them
@@ -225,7 +229,22 @@ pub(super) fn get(c: &mut Cluster, k: &Client, words: &[String], files: &dyn Fil
     if let Some(n) = p.get("chunk-size") {
         super::util::int_flag(n, "--chunk-size", 64, "kubectl get")?;
     }
-    if p.bool("watch") {
+    // `Validate`.
+    if p.bool("show-labels") {
+        if let Some(o) = p.get("output").filter(|o| !o.is_empty() && *o != "wide") {
+            return Err(format!(
+                "error: --show-labels option cannot be used with {o} printer"
+            ));
+        }
+    }
+    let watch = p.bool("watch") || p.bool("watch-only");
+    if p.bool("output-watch-events") && !watch {
+        return Err(
+            "error: --output-watch-events option can only be used with --watch or --watch-only"
+                .into(),
+        );
+    }
+    if watch {
         return Err("error: --watch is not supported here: the simulation plays in the page (use sim advance)".into());
     }
     if p.args.is_empty() {
@@ -250,6 +269,11 @@ pub(super) fn get(c: &mut Cluster, k: &Client, words: &[String], files: &dyn Fil
     let single = !names.is_empty() && names.len() == 1 && total == 1;
     let none_found = total == 0 && errors.is_empty();
     let output = output_format(&p, files)?;
+    // `--ignore-not-found` with nothing found prints nothing: no empty List, and no
+    // "No resources found" (RunGet writes that only when not ignoring NotFound).
+    if total == 0 && errors.is_empty() && p.bool("ignore-not-found") {
+        return Ok(String::new());
+    }
     // printGeneric: one name asked for (a single item implied) and not found — the
     // error alone, no empty List.
     if names.len() == 1 && !errors.is_empty() && !matches!(output, Output::Table { .. }) {
@@ -350,6 +374,8 @@ fn gather(
                 let key = key_for(*nk, ns, n);
                 match k.get_opt(c, *nk, &key).map_err(api)? {
                     Some(o) => v.push(o),
+                    // `--ignore-not-found`: the builder ignores NotFound.
+                    None if p.bool("ignore-not-found") => {}
                     None => errors.push(ApiError::not_found(*nk, n).kubectl_text()),
                 }
             }
@@ -449,8 +475,9 @@ fn tables(c: &Cluster, p: &Parsed, groups: &[Group], wide: bool) -> String {
         wide,
         show_labels: p.bool("show-labels"),
         with_namespace: p.bool("all-namespaces"),
-        // `multipleGVKsRequested`: by the kinds found, not the kinds asked for.
-        with_kind: groups.iter().filter(|(_, v)| !v.is_empty()).count() > 1,
+        // `multipleGVKsRequested`: by the kinds found, not the kinds asked for; or
+        // `--show-kind`.
+        with_kind: p.bool("show-kind") || groups.iter().filter(|(_, v)| !v.is_empty()).count() > 1,
         label_columns: p
             .slice("label-columns")
             .into_iter()
