@@ -101,6 +101,23 @@ fn openapi_paths() -> Vec<(String, &'static str, &'static str)> {
     out
 }
 
+/// The path of one object of `kind` in `g`/`v`, as the documents name it.
+fn object_path(kind: crate::api::Kind, g: &str, v: &str) -> String {
+    let base = if g.is_empty() {
+        format!("/api/{v}")
+    } else {
+        format!("/apis/{g}/{v}")
+    };
+    if kind.namespaced() {
+        format!(
+            "{base}/namespaces/{{namespace}}/{}/{{name}}",
+            kind.resource()
+        )
+    } else {
+        format!("{base}/{}/{{name}}", kind.resource())
+    }
+}
+
 /// `/openapi/v3`: where each group version's document is.
 pub fn openapi_index() -> Value {
     let mut paths = Map::new();
@@ -126,19 +143,7 @@ pub fn openapi_document(gv_path: &str) -> Option<Value> {
     ]);
     let mut roots = Vec::new();
     for (s, _, _) in served_versions().filter(|(_, sg, sv)| (*sg, *sv) == (g, v)) {
-        let base = if g.is_empty() {
-            format!("/api/{v}")
-        } else {
-            format!("/apis/{g}/{v}")
-        };
-        let path = if s.kind.namespaced() {
-            format!(
-                "{base}/namespaces/{{namespace}}/{}/{{name}}",
-                s.kind.resource()
-            )
-        } else {
-            format!("{base}/{}/{{name}}", s.kind.resource())
-        };
+        let path = object_path(s.kind, g, v);
         let gvk = json!({"group": g, "version": v, "kind": s.kind.name()});
         // Only a kind whose type is this version's has a schema here (the HPA's
         // autoscaling/v1 form is converted, not modelled).

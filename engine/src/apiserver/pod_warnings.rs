@@ -13,7 +13,7 @@
 //!
 //! Go ranges over maps in no order; kubeplay reads them in key order.
 
-use crate::api::{Container, PodSpec};
+use crate::api::{Container, PodSpec, PodTemplateSpec};
 use crate::api::{NodeSelectorTerm, Object, PodAffinityTerm, StringMap};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -108,46 +108,22 @@ fn template_warnings(obj: &Object, old: Option<&Object>) -> Vec<String> {
     match obj {
         Object::Pod(p) => warnings_for_pod_spec_and_meta("", &p.spec, &p.metadata.annotations),
         _ if spec_unchanged => Vec::new(),
-        Object::Deployment(d) => template(
-            "spec.template",
-            &d.spec.template.spec,
-            &d.spec.template.metadata.annotations,
+        Object::Deployment(d) => template("spec.template", &d.spec.template),
+        Object::ReplicaSet(r) => template("spec.template", &r.spec.template),
+        Object::DaemonSet(d) => template("spec.template", &d.spec.template),
+        Object::StatefulSet(s) => template("spec.template", &s.spec.template),
+        Object::Job(j) => template("spec.template", &j.spec.template),
+        Object::CronJob(c) => template(
+            "spec.jobTemplate.spec.template",
+            &c.spec.job_template.spec.template,
         ),
-        Object::ReplicaSet(r) => template(
-            "spec.template",
-            &r.spec.template.spec,
-            &r.spec.template.metadata.annotations,
-        ),
-        Object::DaemonSet(d) => template(
-            "spec.template",
-            &d.spec.template.spec,
-            &d.spec.template.metadata.annotations,
-        ),
-        Object::StatefulSet(s) => template(
-            "spec.template",
-            &s.spec.template.spec,
-            &s.spec.template.metadata.annotations,
-        ),
-        Object::Job(j) => template(
-            "spec.template",
-            &j.spec.template.spec,
-            &j.spec.template.metadata.annotations,
-        ),
-        Object::CronJob(c) => {
-            let t = &c.spec.job_template.spec.template;
-            template(
-                "spec.jobTemplate.spec.template",
-                &t.spec,
-                &t.metadata.annotations,
-            )
-        }
         _ => Vec::new(),
     }
 }
 
 /// `GetWarningsForPodTemplate`.
-fn template(path: &str, spec: &PodSpec, annotations: &StringMap) -> Vec<String> {
-    warnings_for_pod_spec_and_meta(path, spec, annotations)
+fn template(path: &str, t: &PodTemplateSpec) -> Vec<String> {
+    warnings_for_pod_spec_and_meta(path, &t.spec, &t.metadata.annotations)
 }
 
 /// `fieldPath.Child(...)`: `a.b`, or `b` under the empty path.

@@ -37,19 +37,7 @@ pub fn v2_definitions() -> Map<String, Value> {
 fn build() -> Value {
     let mut paths = Map::new();
     for (s, g, v) in served_versions() {
-        let base = if g.is_empty() {
-            format!("/api/{v}")
-        } else {
-            format!("/apis/{g}/{v}")
-        };
-        let path = if s.kind.namespaced() {
-            format!(
-                "{base}/namespaces/{{namespace}}/{}/{{name}}",
-                s.kind.resource()
-            )
-        } else {
-            format!("{base}/{}/{{name}}", s.kind.resource())
-        };
+        let path = super::object_path(s.kind, g, v);
         let gvk = json!({"group": g, "version": v, "kind": s.kind.name()});
         let mut ok = json!({"description": "OK"});
         if let Some(name) = super::kind_schema_name(g, v, s.kind.name()) {
