@@ -170,14 +170,16 @@ pub fn set_to_fields(fields: &BTreeSet<FieldPath>) -> Value {
                 }
             };
             let keyed = name.starts_with("k:");
-            let next = cur
+            let entry = cur
                 .entry(name)
                 .or_insert_with(|| Value::Object(Default::default()));
-            if !next.is_object() {
-                *next = Value::Object(Default::default());
+            // Every node this builds is an object; a leaf becomes one when a longer
+            // path passes through it.
+            if !entry.is_object() {
+                *entry = Value::Object(Default::default());
             }
-            let Value::Object(next) = next else {
-                unreachable!("made an object above")
+            let Some(next) = entry.as_object_mut() else {
+                break;
             };
             if keyed {
                 next.entry(".")
