@@ -33,7 +33,7 @@
 mod lent;
 mod list_options;
 mod metrics_api;
-mod non_resource;
+pub(crate) mod non_resource;
 mod openapi_pb;
 mod proto_fields;
 pub mod protobuf;

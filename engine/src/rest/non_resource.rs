@@ -18,7 +18,7 @@ use crate::apiserver::openapi;
 use crate::printers::go_json::go_html_escape;
 
 /// `version.Info`'s fields in its struct's order, as `MarshalIndent` writes them.
-const VERSION_FIELDS: [&str; 13] = [
+pub(crate) const VERSION_FIELDS: [&str; 13] = [
     "major",
     "minor",
     "emulationMajor",

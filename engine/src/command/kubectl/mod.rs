@@ -33,6 +33,7 @@ mod set_env;
 mod three_way;
 mod update;
 mod util;
+mod version;
 mod wait;
 
 use super::{Files, Outcome};
@@ -375,6 +376,9 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
     if let Some(o) = raw::get_raw(c, words, &raw_identity) {
         return o;
     }
+    if words.first().map(String::as_str) == Some("version") {
+        return version::version(c, &words[1..], &raw_identity);
+    }
     let command = format!("kubectl {}", words.join(" "));
     let k = Client::new(c, &command, as_user.map(|u| (u, as_groups))).with_token(token);
     let o = run_sent(c, &k, words, stdin, files);
@@ -570,7 +574,6 @@ fn run_verb_inner(
         "patch" => update::patch(c, k, rest),
         "edit" => update::edit(c, k, rest, stdin),
         "wait" => return blocking(wait::wait(c, k, rest)),
-        "version" => version(rest),
         "auth" => return auth::auth(c, k, rest),
         other => Err(format!(
             "error: unknown command \"{other}\" for \"kubectl\"\nRun 'kubectl --help' for usage."
@@ -580,36 +583,6 @@ fn run_verb_inner(
         Ok(s) => Outcome::ok(s),
         Err(e) => Outcome::err(e),
     }
-}
-
-/// `kubectl version [--client] [-o yaml|json]` (version.go): `--client` prints only the
-/// client and Kustomize lines, and skips the `extra arguments` check, which Complete
-/// never reaches then.
-fn version(words: &[String]) -> Result<String, String> {
-    use crate::command::args::{bool_flag, flag, parse_flags};
-    let p = parse_flags(
-        words,
-        &[bool_flag("client", None), flag("output", Some('o'))],
-        "kubectl version",
-    )?;
-    let client = p.bool("client");
-    if !client && !p.args.is_empty() {
-        return Err(format!("error: extra arguments: [{}]", p.args.join(" ")));
-    }
-    match p.get("output") {
-        None | Some("") => {}
-        Some("yaml" | "json") => {
-            return Err(
-                "error: kubeplay's version prints text only; --output is not supported".into(),
-            )
-        }
-        Some(_) => return Err("error: --output must be 'yaml' or 'json'".into()),
-    }
-    let mut out = String::from("Client Version: v1.33.0\nKustomize Version: v5.6.0");
-    if !client {
-        out.push_str("\nServer Version: v1.33.0 (kubeplay)");
-    }
-    Ok(out)
 }
 
 /// A verb that may block, as an [`Outcome`] that carries the waiting command.

@@ -67,6 +67,43 @@ pub(super) struct RawIdentity {
 /// printed as kubectl prints a `Status` (`Error from server (NotFound): …`).
 fn raw_get(c: &mut Cluster, path: &str, identity: &RawIdentity) -> crate::command::Outcome {
     use crate::command::Outcome;
+    // `url.ParseRequestURI`: an absolute path, or an absolute URL (its path and query
+    // are what is asked for).
+    let target = match path.split_once("://") {
+        Some((scheme, rest)) if !scheme.is_empty() && !scheme.contains('/') => {
+            rest.find('/').map_or("/", |i| &rest[i..])
+        }
+        _ if path.starts_with('/') => path,
+        _ => {
+            return Outcome::err(format!(
+                "error: --raw must be a valid URL path: parse {path:?}: invalid URI for request\n"
+            ))
+        }
+    };
+    if crate::rest::HttpRequest::get(target, Vec::new()).flag("watch") {
+        return Outcome::err(
+            "error: a watch through --raw is not supported here: the simulation plays in the page (use sim advance)\n".into(),
+        );
+    }
+    match get_path(c, target, identity) {
+        Ok(mut body) => {
+            if !body.ends_with('\n') {
+                body.push('\n');
+            }
+            Outcome::ok(body)
+        }
+        Err((status, body)) => Outcome::err(format!("{}\n", raw_error_text(status, &body))),
+    }
+}
+
+/// One GET of `target` (a path and query) as the console's kubectl sends it: the
+/// current context's user, or `--token`'s, with `--as`; answered by the API server's
+/// handlers. The body on a success; the status and body of anything else.
+pub(super) fn get_path(
+    c: &mut Cluster,
+    target: &str,
+    identity: &RawIdentity,
+) -> Result<String, (u16, Vec<u8>)> {
     use crate::rest::{ApiServer, HttpRequest, Reply, USERS};
     let user = match &identity.token {
         Some(t) => t.clone(),
@@ -92,36 +129,13 @@ fn raw_get(c: &mut Cluster, path: &str, identity: &RawIdentity) -> crate::comman
             headers.push(("impersonate-group".into(), g.clone()));
         }
     }
-    // `url.ParseRequestURI`: an absolute path, or an absolute URL (its path and query
-    // are what is asked for).
-    let target = match path.split_once("://") {
-        Some((scheme, rest)) if !scheme.is_empty() && !scheme.contains('/') => {
-            rest.find('/').map_or("/", |i| &rest[i..])
-        }
-        _ if path.starts_with('/') => path,
-        _ => {
-            return Outcome::err(format!(
-                "error: --raw must be a valid URL path: parse {path:?}: invalid URI for request\n"
-            ))
-        }
-    };
-    let req = HttpRequest::get(target, headers);
-    if req.flag("watch") {
-        return Outcome::err(
-            "error: a watch through --raw is not supported here: the simulation plays in the page (use sim advance)\n".into(),
-        );
-    }
-    match ApiServer::answer_lent(c, &req) {
+    match ApiServer::answer_lent(c, &HttpRequest::get(target, headers)) {
         Reply::Response(r) if (200..300).contains(&r.status) => {
-            let mut body = String::from_utf8_lossy(&r.body).into_owned();
-            if !body.ends_with('\n') {
-                body.push('\n');
-            }
-            Outcome::ok(body)
+            Ok(String::from_utf8_lossy(&r.body).into_owned())
         }
-        Reply::Response(r) => Outcome::err(format!("{}\n", raw_error_text(r.status, &r.body))),
+        Reply::Response(r) => Err((r.status, r.body)),
         // The API server is up here (a stopped one refused the connection before).
-        _ => Outcome::err("error: the server did not answer\n".into()),
+        _ => Err((503, Vec::new())),
     }
 }
 
@@ -129,7 +143,7 @@ fn raw_get(c: &mut Cluster, path: &str, identity: &RawIdentity) -> crate::comman
 /// and message; any other body by its code, as client-go's
 /// `newUnstructuredResponseError` and `NewGenericServerResponse` word it; then
 /// `StandardErrorMessage` (an Unauthorized one is "You must be logged in").
-fn raw_error_text(status: u16, body: &[u8]) -> String {
+pub(super) fn raw_error_text(status: u16, body: &[u8]) -> String {
     let v: serde_json::Value = serde_json::from_slice(body).unwrap_or_default();
     let field = |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
     let (reason, message) = if field("kind") == "Status" {

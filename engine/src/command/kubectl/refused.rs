@@ -49,10 +49,8 @@ pub(super) fn refused(c: &Cluster, words: &[String]) -> Option<Outcome> {
         format!("unable to recognize \"{f}\": Get \"https://{HP}/api?timeout=32s\": {dial}\n")
     };
     Some(match verb {
-        "version" if has("--client") => return None,
-        "version" => Outcome::err(format!(
-            "Client Version: v1.33.0\nKustomize Version: v5.6.0\n{last}"
-        )),
+        // `version` prints the client's lines first (version.rs).
+        "version" => return None,
         "create" | "apply" | "replace" if file.is_some() => {
             let f = file.unwrap_or_default();
             if words
