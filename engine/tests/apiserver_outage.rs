@@ -7,6 +7,7 @@ mod common;
 use common::*;
 use kubeplay_engine::api::{Node, Pod};
 use kubeplay_engine::apiserver::ObjKey;
+use kubeplay_engine::cluster::leader_election::Elected;
 use kubeplay_engine::cluster::Cluster;
 use kubeplay_engine::command::{run, NoFiles};
 
@@ -45,6 +46,17 @@ fn node_no_execute_taints(c: &Cluster, name: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+fn leader(c: &Cluster, e: Elected) -> Option<String> {
+    c.elections().get(e).leader().map(|l| l.identity.clone())
+}
+
+fn lease_holder(c: &Cluster, e: Elected) -> String {
+    c.store
+        .get::<kubeplay_engine::api::Lease>(&ObjKey::new("kube-system", e.name()))
+        .map(|l| l.spec.holder_identity.clone())
+        .unwrap_or_default()
+}
+
 fn pod_names(c: &Cluster) -> Vec<String> {
     c.store
         .list_ns::<Pod>("default")
@@ -74,24 +86,86 @@ fn while_the_api_server_is_down_nothing_is_written_and_users_are_still_served() 
     ));
     assert_eq!(c.store.revision(), rev, "a refused request writes nothing");
     let pods_before = pod_names(&c);
-    // Back: the controllers resume at once, the kubelets at their next heartbeat. The
-    // node lifecycle controller looks first and finds every Lease three minutes old:
-    // every node NotReady, and with every zone unhealthy, nothing tainted or evicted.
+    // Back: the kubelets report at their next heartbeat. The controller manager's
+    // leader gave up 10 s into the outage and restarted: a new leader takes the Lease
+    // once the old record has gone unrenewed for 15 s after the API is back, and its
+    // node lifecycle controller, a new process, gives every node a fresh grace period.
+    // The nodes never go NotReady and no Pod is evicted or replaced.
     sh(&mut c, "sim apiserver up");
     c.advance(1_000);
     for n in ["node-1", "node-2", "node-3"] {
-        assert_eq!(node_ready(&c, n), "Unknown", "{n}");
-        assert!(
-            node_no_execute_taints(&c, n).is_empty(),
-            "{n}: in FullDisruption nothing is tainted NoExecute"
-        );
+        assert_eq!(node_ready(&c, n), "True", "{n}");
+        assert!(node_no_execute_taints(&c, n).is_empty(), "{n}");
     }
-    c.advance(60_000);
+    c.advance(120_000);
     for n in ["node-1", "node-2", "node-3"] {
         assert_eq!(node_ready(&c, n), "True", "{n}");
     }
     assert_eq!(web(&c).status.ready_replicas, 3);
     assert_eq!(pod_names(&c), pods_before, "no Pod was evicted or replaced");
+}
+
+#[test]
+fn after_an_outage_longer_than_the_renew_deadline_each_leader_restarts_with_a_new_identity() {
+    let mut c = serving();
+    let before: Vec<String> = Elected::ALL
+        .iter()
+        .map(|e| leader(&c, *e).expect("a leader"))
+        .collect();
+    sh(&mut c, "sim apiserver down");
+    c.advance(9_000);
+    for (e, id) in Elected::ALL.iter().zip(&before) {
+        assert_eq!(
+            leader(&c, *e).as_ref(),
+            Some(id),
+            "within the renew deadline"
+        );
+    }
+    c.advance(60_000);
+    for (e, id) in Elected::ALL.iter().zip(&before) {
+        assert_eq!(leader(&c, *e), None, "{}: gave up", e.name());
+        assert_eq!(&lease_holder(&c, *e), id, "nothing could be written");
+        let restarted = &c.elections().get(*e).candidates[0].identity;
+        assert!(restarted != id && restarted.starts_with("control-plane-1_"));
+    }
+    sh(&mut c, "sim apiserver up");
+    // The Lease still names the old identity: the restarted replica waits a lease
+    // duration from its first successful read, and its loops wait with it.
+    sh(&mut c, "kubectl scale deployment web --replicas=4");
+    c.advance(14_000);
+    assert_eq!(leader(&c, Elected::ControllerManager), None);
+    assert_eq!(
+        web(&c).status.replicas,
+        3,
+        "no controller has run the scale"
+    );
+    c.advance(10_000);
+    for (e, id) in Elected::ALL.iter().zip(&before) {
+        let now = leader(&c, *e).expect("a new leader");
+        assert!(&now != id);
+        assert_eq!(lease_holder(&c, *e), now);
+    }
+    c.advance(30_000);
+    assert_eq!(
+        web(&c).status.ready_replicas,
+        4,
+        "the new leader's loops ran it"
+    );
+}
+
+#[test]
+fn an_outage_shorter_than_the_renew_deadline_leaves_each_leader_leading() {
+    let mut c = serving();
+    let before = leader(&c, Elected::ControllerManager);
+    sh(&mut c, "sim apiserver down");
+    c.advance(6_000);
+    sh(&mut c, "sim apiserver up");
+    c.advance(30_000);
+    assert_eq!(leader(&c, Elected::ControllerManager), before);
+    assert_eq!(
+        lease_holder(&c, Elected::ControllerManager),
+        before.unwrap()
+    );
 }
 
 #[test]
@@ -135,14 +209,18 @@ fn a_node_that_dies_during_the_outage_is_noticed_only_once_the_api_server_is_bac
     c.advance(120_000);
     assert_eq!(node_ready(&c, "node-1"), "True", "no controller can write");
     sh(&mut c, "sim apiserver up");
-    // The node lifecycle controller looks before any kubelet has reported: every
-    // Lease is far older than the 50 s grace, so every node is NotReady (Unknown) at
-    // first; the live kubelets report at their next heartbeat, node-1's never does.
-    c.advance(1_000);
+    // The live kubelets report at their next heartbeat; node-1's never does. The new
+    // leader's node lifecycle controller starts node-1's grace period when it starts
+    // (15-20 s after the API is back) and finds it NotReady once that has passed.
+    c.advance(30_000);
     for n in ["node-1", "node-2", "node-3"] {
-        assert_eq!(node_ready(&c, n), "Unknown", "{n}");
+        assert_eq!(
+            node_ready(&c, n),
+            "True",
+            "{n}: within the new grace period"
+        );
     }
-    c.advance(15_000);
+    c.advance(60_000);
     assert_eq!(node_ready(&c, "node-1"), "Unknown");
     assert_eq!(node_ready(&c, "node-2"), "True");
     assert_eq!(node_ready(&c, "node-3"), "True");

@@ -195,17 +195,27 @@ fn a_leader_whose_lease_another_took_stops_leading_and_restarts_as_a_standby() {
 }
 
 #[test]
-fn an_api_server_outage_keeps_each_leader_through_the_stall() {
+fn an_api_server_outage_past_the_renew_deadline_hands_the_lease_to_a_restarted_replica() {
     let mut c = web_cluster(6);
     sh(&mut c, "sim leader replicas 3");
     c.advance(5_000);
     let kcm = leader_identity(&c, Elected::ControllerManager);
     sh(&mut c, "sim apiserver down");
     c.advance(60_000);
+    assert_eq!(leader_identity(&c, Elected::ControllerManager), None);
     sh(&mut c, "sim apiserver up");
     c.advance(10_000);
-    assert_eq!(leader_identity(&c, Elected::ControllerManager), kcm);
-    assert_eq!(transitions(&lease(&c, "kube-controller-manager")), 0);
+    assert_eq!(
+        leader_identity(&c, Elected::ControllerManager),
+        None,
+        "every replica waits a lease duration from its first read after the outage"
+    );
+    c.advance(15_000);
+    let now = leader_identity(&c, Elected::ControllerManager).expect("a new leader");
+    assert_ne!(Some(now.clone()), kcm);
+    let l = lease(&c, "kube-controller-manager");
+    assert_eq!(l.spec.holder_identity, now);
+    assert_eq!(transitions(&l), 1);
 }
 
 #[test]

@@ -16,7 +16,9 @@
 //!
 //! The leader renews every retry period (2 s); a standby retries every 2 s plus up to
 //! 1.2 × 2 s of jitter (`wait.JitterUntil(…, RetryPeriod, 1.2, sliding)`). A leader
-//! that cannot renew within the renew deadline (10 s: someone else took the Lease)
+//! renews in rounds (`renew`: a round a retry period after the last, each trying every
+//! retry period for the renew deadline), so one that cannot renew (someone else took
+//! the Lease, or the API does not answer) gives up 12 s after its last renewal: it
 //! stops leading and exits, as kube-controller-manager does on `leaderelection lost`;
 //! the kubelet restarts it as a new process, a standby with a new identity.
 //!
@@ -41,14 +43,17 @@
 //! `leaderelection lost`), the defaults in `k8s.io/component-base/config/v1alpha1`
 //! (15 s, 10 s, 2 s; the facts sheet §10).
 //!
-//! Simplification, chosen for the facts sheet's recovery path (§10): while the control
-//! plane is stalled (the API server down, etcd without quorum) the elections are held
-//! with everything else, and the time the stall lasted is not counted against any
-//! Lease. Upstream the leader would give up after its 10 s renew deadline and restart,
-//! and its successor's node lifecycle controller would start with fresh heartbeat
-//! timestamps; here the leader keeps its Lease through the stall, so the controllers
-//! resume at once and the node lifecycle controller sees the stale node Leases, as the
-//! facts sheet's failure chain describes.
+//! While the control plane is stalled (the API server down, etcd without quorum) the
+//! replicas keep trying, as client-go's loops do, and every try fails: a leader that
+//! has not renewed for its renew deadline gives up (`OnStoppedLeading`: the process
+//! exits) and its kubelet restarts it as a standby with a new identity. Once the API
+//! answers again, the Lease still names the old identity; every replica, the restarted
+//! one included, must see that record unrenewed for a lease duration by its own clock
+//! before it takes the Lease, so the component is leaderless for 15 s or more after
+//! the outage. The new leader is a new process: its node lifecycle controller has no
+//! heartbeat on record and gives every node a fresh grace period (`tryUpdateNodeHealth`:
+//! "Missing timestamp for Node … Assuming now as a timestamp"). An outage shorter than
+//! the renew deadline leaves the leader leading.
 
 use super::*;
 use crate::time::SECOND;
@@ -263,12 +268,13 @@ impl Cluster {
     /// client-go's `tryAcquireOrRenew` for replica `i`, then its next try armed.
     fn try_acquire_or_renew(&mut self, e: Elected, i: usize) {
         let now = self.now;
-        if !self.host_reaches_apiserver(i) {
-            // Its host's API server is down: the Lease can be neither read nor
-            // written. A leader gives up once its renew deadline has passed.
+        if !self.host_reaches_apiserver(i) || self.unavailable().is_some() {
+            // Its host's API server is down, or the whole control plane stalled: the
+            // Lease can be neither read nor written. A leader gives up once its renew
+            // deadline has passed.
             let leading = self.elections.get(e).leader == Some(i);
             let renewed_at = self.elections.get(e).candidates[i].renewed_at;
-            if leading && now >= renewed_at + RENEW_DEADLINE {
+            if leading && now >= renewed_at + RETRY_PERIOD + RENEW_DEADLINE {
                 self.stop_leading(e);
                 self.restart_replica(e, i);
                 return;
@@ -335,7 +341,7 @@ impl Cluster {
             }
         } else if leading {
             let renewed_at = self.elections.get(e).candidates[i].renewed_at;
-            if now >= renewed_at + RENEW_DEADLINE {
+            if now >= renewed_at + RETRY_PERIOD + RENEW_DEADLINE {
                 // `leaderelection lost`: the process exits; its kubelet restarts it.
                 self.stop_leading(e);
                 self.restart_replica(e, i);
@@ -392,6 +398,12 @@ impl Cluster {
         }
         if e == Elected::ControllerManager {
             self.ensure_controller_accounts();
+            // A new process: its node lifecycle controller starts with no heartbeat
+            // on record, and assumes each node's is now.
+            let now = self.now;
+            for probe in self.controllers.node_lifecycle.ctl.probe.values_mut() {
+                *probe = now;
+            }
         }
         // Its loops' informers list and watch before they run anything.
         self.start_informers(e);
@@ -463,12 +475,6 @@ impl Cluster {
     /// is not released) and restarted by its kubelet as a standby. Returns the
     /// killed identity.
     pub fn kill_leader(&mut self, e: Elected) -> Result<String, String> {
-        if self.outage.is_some() {
-            return Err(format!(
-                "the control plane is stalled: {} cannot renew or acquire until it is back",
-                e.name()
-            ));
-        }
         let Some(i) = self.elections.get(e).leader else {
             return Err(format!(
                 "{} has no leader now: its replicas wait for the Lease to expire",
@@ -556,23 +562,13 @@ impl Cluster {
     }
 
     /// Whether a replica's timer is background work: a renewal or a standby's retry
-    /// while some replica leads is; a try while none leads is not (the component's
+    /// while some replica leads is, and so is every try while the control plane is
+    /// stalled (none can succeed); a try while none leads is not (the component's
     /// loops wait for it), nor is one whose process is gone.
     pub(super) fn election_timer_is_background(&self, e: Elected, i: usize, epoch: u64) -> bool {
         let el = self.elections.get(e);
         let live = el.candidates.get(i).is_some_and(|c| c.epoch == epoch);
-        !live || el.leader.is_some()
-    }
-
-    /// A stall ended after `lasted` ms: no Lease counts that time against its holder
-    /// (see the module docs).
-    pub(super) fn elections_resume(&mut self, lasted: SimTime) {
-        for e in Elected::ALL {
-            for c in &mut self.elections.get_mut(e).candidates {
-                c.observed_at = c.observed_at.saturating_add(lasted);
-                c.renewed_at = c.renewed_at.saturating_add(lasted);
-            }
-        }
+        !live || el.leader.is_some() || self.outage.is_some()
     }
 }
 

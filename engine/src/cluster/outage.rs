@@ -10,18 +10,19 @@
 //! serving, which is the point the course makes (notes-api: control plane down, data
 //! plane still serving).
 //!
-//! **When it comes back** the held controller timers run at once, as controllers whose
-//! informers relist and whose queues resume. Each kubelet reconnects on its own
-//! schedule: its Lease and status loops retry every 10 s, so it reports at its next
-//! heartbeat (`Kubelet::heal`: renew the Lease, post what changed), and its node's
-//! kube-proxy resyncs then. The node lifecycle controller therefore looks first: after
-//! an outage longer than the 40 s grace period it finds every Lease stale and marks the
-//! nodes `Unknown` (NodeNotReady, their Pods not ready); with every zone looking
-//! unhealthy it is in FullDisruption and taints and evicts nothing; seconds later the
-//! kubelets report and the nodes are Ready again. This is the facts sheet's failure
-//! chain ("after recovery, nodes with stale Leases go through the Unknown/taint path;
-//! if every zone looks unhealthy, evictions pause"), the same for an API server outage
-//! and for etcd's lost quorum (`cluster::etcd`), which stall the components alike.
+//! **When it comes back** the held controller timers are given back. Each kubelet
+//! reconnects on its own schedule: its Lease and status loops retry every 10 s, so it
+//! reports at its next heartbeat (`Kubelet::heal`: renew the Lease, post what changed),
+//! and its node's kube-proxy resyncs then. The controller manager and the scheduler do
+//! not resume at once after an outage longer than their 10 s renew deadline: their
+//! leaders gave up and restarted during it (`cluster::leader_election`), and a new
+//! leader takes the Lease only after seeing it unrenewed for 15 s. Its node lifecycle
+//! controller, a new process, starts each node's grace period then, by which time the
+//! kubelets have reported: the nodes stay Ready, and a node that died during the
+//! outage is found NotReady one grace period after the new leader started. After a
+//! shorter outage the leader keeps leading and its loops resume at once. The same
+//! holds for an API server outage and for etcd's lost quorum (`cluster::etcd`), which
+//! stall the components alike.
 //!
 //! Simplifications: one API server (no HA replicas); a node cannot be powered on or
 //! added while the control plane is stalled (its kubelet could not register).
@@ -142,7 +143,6 @@ impl Cluster {
         let Some(outage) = self.outage.take() else {
             return;
         };
-        self.elections_resume(self.now.saturating_sub(outage.since));
         self.reconnecting = outage.cut;
         self.recount_foreground();
         // The held timers run now, in the order they came due. Each is foreground or
@@ -173,10 +173,11 @@ impl Cluster {
     }
 
     /// While the control plane is stalled, a controller's or the scheduler's timer is
-    /// held (returns None); otherwise it is given back to run.
+    /// held (returns None); otherwise it is given back to run. The elections' own tries
+    /// run and fail (`cluster::leader_election`).
     pub(super) fn hold_if_down(&mut self, timer: Timer) -> Option<Timer> {
         match (&mut self.outage, &timer) {
-            (Some(o), Timer::Process(_) | Timer::Requeue(_) | Timer::Own(_) | Timer::Elect(..)) => {
+            (Some(o), Timer::Process(_) | Timer::Requeue(_) | Timer::Own(_)) => {
                 o.held.push(timer);
                 None
             }

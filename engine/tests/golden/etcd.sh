@@ -1,7 +1,8 @@
 # etcd's quorum: 3 members tolerate one failure, not two. Without a quorum the API
 # server still answers (version, discovery, client-side checks), but every read and
-# write that reaches the store times out; back with a quorum, the nodes' stale Leases
-# take them through NotReady until their kubelets report, and nothing is evicted.
+# write that reaches the store times out; the leaders of the controller manager and the
+# scheduler give up their Leases and restart, and back with a quorum the restarted ones
+# lead again 15 s later with fresh node heartbeats: no node goes NotReady.
 kubectl create deployment web --image=nginx:1.27 --replicas=3
 sim settle
 sim etcd status

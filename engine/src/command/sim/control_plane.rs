@@ -81,7 +81,7 @@ pub(super) fn apiserver(c: &mut Cluster, words: &[String]) -> R {
             Ok(if c.etcd_lost_quorum() {
                 format!("apiserver started after {after} down, but etcd has no quorum: requests still time out (sim etcd status)")
             } else {
-                format!("apiserver started after {after} down: the controllers relist and resume; each kubelet reconnects at its next heartbeat (within 10s) and reports")
+                format!("apiserver started after {after} down: each kubelet reconnects at its next heartbeat (within 10s) and reports; {}", leaders_back(c))
             })
         }
         (Some("replicas"), 2) => {
@@ -176,6 +176,10 @@ pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
         [v, m] if v == "up" => {
             let since = c.etcd().lost_since;
             c.etcd_member_up(m).map_err(e)?;
+            let resumed = format!(
+                ": each kubelet reports at its next heartbeat; {}",
+                leaders_back(c)
+            );
             let back = match since {
                 Some(t) if !c.etcd_lost_quorum() => format!(
                     "quorum regained after {}{} — ",
@@ -183,7 +187,7 @@ pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
                     if c.apiserver_down() {
                         " (the API server is still down)"
                     } else {
-                        ": the controllers resume, each kubelet reports at its next heartbeat"
+                        &resumed
                     }
                 ),
                 _ => String::new(),
@@ -194,6 +198,10 @@ pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
             let had = !c.etcd_lost_quorum();
             let since = c.etcd().lost_since;
             c.etcd_member_isolated(m, v == "isolate").map_err(e)?;
+            let resumed = format!(
+                ": each kubelet reports at its next heartbeat; {}",
+                leaders_back(c)
+            );
             let change = match (had, c.etcd_lost_quorum(), since) {
                 (true, true, _) => "quorum lost — ".to_string(),
                 (false, false, Some(t)) => format!(
@@ -202,7 +210,7 @@ pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
                     if c.apiserver_down() {
                         " (the API server is still down)"
                     } else {
-                        ": the controllers resume, each kubelet reports at its next heartbeat"
+                        &resumed
                     }
                 ),
                 _ => String::new(),
@@ -423,4 +431,24 @@ pub(super) fn queues(c: &mut Cluster, words: &[String]) -> R {
         out.push_str(&n);
     }
     Ok(out)
+}
+
+/// What the leader-elected components do once the control plane answers again: those
+/// whose leader kept its Lease through the stall resume at once; those whose leader gave
+/// up and restarted wait for a replica to take the Lease.
+fn leaders_back(c: &Cluster) -> String {
+    use crate::cluster::leader_election::{Elected, LEASE_DURATION};
+    let restarted: Vec<&str> = Elected::ALL
+        .iter()
+        .filter(|e| c.elections().get(**e).leader().is_none())
+        .map(|e| e.name())
+        .collect();
+    if restarted.is_empty() {
+        return "the controllers and the scheduler resume".into();
+    }
+    format!(
+        "{} restarted during the outage and lead again once a replica has seen its Lease unrenewed for {}",
+        restarted.join(" and "),
+        crate::time::human_duration(LEASE_DURATION)
+    )
 }
