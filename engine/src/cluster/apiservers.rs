@@ -84,8 +84,15 @@ impl Cluster {
         if self.apiserver_down() {
             return Err("the API server is down: start it first (sim apiserver up)".into());
         }
+        let had = self.apiservers.replicas;
         self.apiservers.replicas = n;
         self.apiservers.down.retain(|i| *i < n);
+        for i in n..had {
+            self.stop_apiserver_identity(i);
+        }
+        for i in had..n {
+            self.start_apiserver_identity(i);
+        }
         self.release_reachable_leaders();
         Ok(())
     }
@@ -99,6 +106,7 @@ impl Cluster {
         if self.apiservers.up() == 0 {
             self.stop_apiserver()?;
         }
+        self.stop_apiserver_identity(i);
         Ok(())
     }
 
@@ -110,6 +118,7 @@ impl Cluster {
         if self.apiserver_down() {
             self.start_apiserver()?;
         }
+        self.start_apiserver_identity(i);
         self.release_reachable_leaders();
         Ok(())
     }
@@ -118,11 +127,17 @@ impl Cluster {
     /// [`Cluster::stop_apiserver`]).
     pub fn mark_all_apiservers_down(&mut self) {
         self.apiservers.down = (0..self.apiservers.replicas).collect();
+        for i in 0..self.apiservers.replicas {
+            self.stop_apiserver_identity(i);
+        }
     }
 
     /// Every replica up (`sim apiserver up` without a name).
     pub fn mark_all_apiservers_up(&mut self) {
-        self.apiservers.down.clear();
+        let down = std::mem::take(&mut self.apiservers.down);
+        for i in down {
+            self.start_apiserver_identity(i);
+        }
         self.release_reachable_leaders();
     }
 }

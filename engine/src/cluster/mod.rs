@@ -22,6 +22,7 @@ use crate::rng::Rng;
 use crate::time::{SimTime, TimerQueue};
 use std::collections::{BTreeMap, BTreeSet};
 
+pub mod apiserver_identity;
 pub mod apiservers;
 mod clock;
 pub use clock::SettleSlice;
@@ -57,6 +58,9 @@ enum Timer {
     Elect(leader_election::Elected, usize, u64),
     /// A loop's reflector watches again after its watch broke.
     Rewatch(Ctl),
+    /// An API server replica's identity Lease and endpoints heartbeat: (replica, its
+    /// process epoch).
+    ApiServer(usize, u64),
 }
 
 /// A request the API server refused (kept for the log and the learner).
@@ -121,6 +125,8 @@ pub struct Cluster {
     pub(crate) api: crate::apiserver::door::ApiServer,
     /// The API server replicas behind the load balancer.
     apiservers: apiservers::ApiServers,
+    /// Each API server process's identity Lease holder (`apiserver_identity`).
+    apiserver_ids: apiserver_identity::Identities,
 }
 
 /// The user's identity for clicks and commands.
@@ -164,6 +170,7 @@ impl Cluster {
             );
         }
         c.create_kubernetes_service();
+        c.start_apiserver_identity(0);
         c.create_bootstrap_policy();
         // The default StorageClass a cluster installer adds (its own RNG, as above).
         c.create_as_apiserver(
@@ -359,6 +366,7 @@ impl Cluster {
             elections: leader_election::initial(seed),
             api: Default::default(),
             apiservers: Default::default(),
+            apiserver_ids: Default::default(),
         }
     }
 
