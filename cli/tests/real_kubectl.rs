@@ -306,18 +306,59 @@ fn console_address(text: &str) -> String {
     out
 }
 
+/// One line of `kubectl diff`'s output with the client's own names, times and pid
+/// masked (see [`normalize`]).
+fn mask_diff_line(l: &str) -> String {
+    // A klog line: `W1205 21:57:29.281577   28624 diff.go:723] …`.
+    if l.len() > 1 && l.as_bytes()[1].is_ascii_digit() && l.starts_with(['W', 'E', 'I']) {
+        if let Some(i) = l.find("] ") {
+            let file = l[..i].rsplit(' ').next().unwrap_or("");
+            return format!("{}… {file}{}", &l[..1], &l[i..]);
+        }
+    }
+    let l = if l.starts_with("--- ") || l.starts_with("+++ ") {
+        l.split('\t').next().unwrap_or(l)
+    } else {
+        l
+    };
+    let mut masked = String::new();
+    let mut rest = l;
+    while let Some(i) = rest.find("/tmp/") {
+        masked.push_str(&rest[..i + 5]);
+        rest = &rest[i + 5..];
+        for dir in ["LIVE-", "MERGED-"] {
+            if let Some(after) = rest.strip_prefix(dir) {
+                masked.push_str(dir);
+                masked.push('N');
+                rest = after.trim_start_matches(|c: char| c.is_ascii_digit());
+            }
+        }
+    }
+    masked.push_str(rest);
+    masked
+}
+
 /// Mask what the two sides cannot agree on by construction:
 /// - in `describe`, every Age column (the Events', a node's Pods'): kubectl computes
 ///   it from its own wall clock, not the simulation's; those tables are compared
 ///   cell by cell with the age masked;
 /// - in `drain`, the order of the eviction lines: kubectl evicts in parallel, and the
 ///   order of its lines varies from run to run;
+/// - in `diff`, the temporary directories' random names and the files' times (the
+///   client's wall clock), and the time and process id of a klog line;
 /// - in `version`, the client's own version: the two clients are different programs;
 ///   what the server reports is compared, less the compatibility fields v1.32's
 ///   `version.Info` does not decode.
 fn normalize(line: &str, text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = String::new();
+    if line.starts_with("kubectl diff") {
+        for l in lines {
+            out.push_str(&mask_diff_line(l));
+            out.push('\n');
+        }
+        return out;
+    }
     if line.starts_with("kubectl version") {
         let server = text.find("serverVersion").map_or(text, |i| &text[i..]);
         for l in server.lines().filter(|l| {

@@ -13,6 +13,7 @@ pub mod gotemplate;
 pub mod jsonpath;
 pub mod request_trace;
 pub mod table;
+pub mod unified_diff;
 pub mod yaml;
 
 use crate::api::*;

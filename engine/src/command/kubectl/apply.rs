@@ -53,7 +53,7 @@ fn applied(p: &Parsed, client_side: &'static str) -> &'static str {
 }
 
 /// Where client-side apply keeps the manifest it last applied.
-const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+pub(super) const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
 /// `kubectl apply -f FILE`: create what is missing, update what differs.
 pub(super) fn apply(
@@ -333,7 +333,7 @@ fn server_side_apply(
 
 /// `GetModifiedConfiguration`: the manifest with the namespace the resource builder
 /// set, and its new `last-applied-configuration` annotation.
-fn modified_configuration(source: &serde_json::Value, ns: &str) -> serde_json::Value {
+pub(super) fn modified_configuration(source: &serde_json::Value, ns: &str) -> serde_json::Value {
     let mut modified = source.clone();
     if let Some(m) = modified.as_object_mut() {
         let meta = m.entry("metadata").or_insert_with(|| serde_json::json!({}));

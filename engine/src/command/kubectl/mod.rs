@@ -16,6 +16,7 @@ mod csa_upgrade;
 
 mod create;
 mod delete;
+mod diff;
 mod events;
 mod explain;
 mod explain_v2;
@@ -234,6 +235,7 @@ const HELP: &[(&str, &str)] = &[
     ),
     ("delete", include_str!("help/delete.txt")),
     ("describe", include_str!("help/describe.txt")),
+    ("diff", include_str!("help/diff.txt")),
     ("drain", include_str!("help/drain.txt")),
     ("get", include_str!("help/get.txt")),
     ("label", include_str!("help/label.txt")),
@@ -555,6 +557,7 @@ fn run_verb_inner(
         "expose" => expose::expose(c, k, rest, false),
         "logs" => logs::logs(c, k, rest),
         "apply" => apply::apply(c, k, rest, stdin, files),
+        "diff" => diff::diff(c, k, rest, stdin, files),
         "replace" => apply::replace(c, k, rest, stdin, files),
         "delete" => return blocking(delete::delete(c, k, rest, stdin, files)),
         "scale" => scale::scale(c, k, rest),

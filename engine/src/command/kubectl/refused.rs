@@ -12,7 +12,7 @@ use super::*;
 use crate::apiserver::API_SERVER_HOST_PORT as HP;
 
 /// The pid kubectl's klog lines carry (a fixed one: output is deterministic).
-const KUBECTL_PID: u32 = 4242;
+pub(super) const KUBECTL_PID: u32 = 4242;
 
 /// The refused command's output (None: the command needs no server and runs).
 pub(super) fn refused(c: &Cluster, words: &[String]) -> Option<Outcome> {
