@@ -149,7 +149,7 @@ pub(super) fn apply(
                         o = c.store.get_shared(kind, &key).or(o);
                     }
                     line(&mut out, &name, "serverside-applied");
-                    printed.extend(o.map(|o| o.to_json()));
+                    printed.extend(o.map(|o| super::util::served(c, o.to_json())));
                 }
                 Err(e) => errors.push(e.into()),
             }
@@ -166,7 +166,7 @@ pub(super) fn apply(
             match answer {
                 Ok(r) => {
                     line(&mut out, &name, "created");
-                    printed.extend(r.object.map(|o| o.to_json()));
+                    printed.extend(r.object.map(|o| super::util::served(c, o.to_json())));
                 }
                 Err(e) => errors.push(Failure::api(e, &source_name(&p), "creating")),
             }
@@ -196,7 +196,7 @@ pub(super) fn apply(
         // apply.go: an empty patch is `unchanged`, and is not sent.
         if patch.as_object().is_none_or(|m| m.is_empty()) {
             line(&mut out, &name, "unchanged");
-            printed.push(live.to_json());
+            printed.push(super::util::served(c, live.to_json()));
             continue;
         }
         let answer = k.patch_doc(c, kind, &key, "", PatchType::Strategic, patch.clone());
@@ -204,7 +204,7 @@ pub(super) fn apply(
         match answer {
             Ok(r) => {
                 line(&mut out, &name, "configured");
-                printed.extend(r.object.map(|o| o.to_json()));
+                printed.extend(r.object.map(|o| super::util::served(c, o.to_json())));
             }
             Err(e) => {
                 // apply.go: `applying patch:\n%s\nto:\n%v\nfor:` around the patcher's
@@ -250,7 +250,17 @@ fn print_applied(format: &str, mut objects: Vec<serde_json::Value>) -> Result<St
                 ("metadata".into(), Ordered::Object(Vec::new())),
                 (
                     "items".into(),
-                    Ordered::Array(objects.iter().map(Ordered::from_value).collect()),
+                    Ordered::Array(
+                        objects
+                            .iter()
+                            .map(|o| match p {
+                                Printer::Json | Printer::Yaml => {
+                                    Ordered::from_value(&super::print_flags::omit_managed_fields(o))
+                                }
+                                _ => Ordered::from_value(o),
+                            })
+                            .collect(),
+                    ),
                 ),
             ]);
             if matches!(p, Printer::Json) {

@@ -122,7 +122,7 @@ pub(super) fn autoscale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
             })
         }
     };
-    let shown = created.object.map(|o| o.to_json()).unwrap_or_default();
+    let shown = super::util::served(c, created.object.map(|o| o.to_json()).unwrap_or_default());
     let text = super::print_flags::Reporter::new(format).typed_object(
         crate::api::Kind::HorizontalPodAutoscaler,
         &shown,

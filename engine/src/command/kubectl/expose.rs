@@ -40,7 +40,7 @@ fn send(
             .object;
     }
     let shown = match sent {
-        Some(o) if !r.client_dry_run => o.to_json(),
+        Some(o) if !r.client_dry_run => super::util::served(c, o.to_json()),
         _ => client,
     };
     // A dry run's " (dry run)" is added where every verb's is.

@@ -123,7 +123,10 @@ pub(super) fn report_typed(
 ) -> Result<String, String> {
     let typed = crate::printers::go_json::typed(go_type, obj);
     match printer(format, &crate::command::NoFiles)? {
-        Some(Printer::Json) => Ok(typed.to_indented() + "\n"),
+        Some(Printer::Json) => {
+            let typed = crate::printers::go_json::typed(go_type, &omit_managed_fields(obj));
+            Ok(typed.to_indented() + "\n")
+        }
         _ => report(format, &typed.to_value(), qualified_name, operation),
     }
 }
@@ -172,10 +175,21 @@ impl Reporter {
         let typed = crate::printers::go_json::typed(&go_json::root_type(kind), obj);
         if self.format.as_deref() == Some("json") {
             self.printed += 1;
+            let typed = go_json::typed(&go_json::root_type(kind), &omit_managed_fields(obj));
             return Ok(typed.to_indented() + "\n");
         }
         self.object(&typed.to_value(), qualified_name, operation)
     }
+}
+
+/// `OmitManagedFieldsPrinter`: the JSON and YAML printers leave out
+/// `metadata.managedFields` (the verbs that write have no `--show-managed-fields`).
+pub(super) fn omit_managed_fields(v: &Value) -> Value {
+    let mut v = v.clone();
+    if let Some(m) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+        m.remove("managedFields");
+    }
+    v
 }
 
 /// JSON as kubectl prints it (4-space indent).
@@ -212,14 +226,14 @@ impl Printer {
                     out.push('\n');
                 }
                 Printer::Json => {
-                    out.push_str(&pretty_json(obj));
+                    out.push_str(&pretty_json(&omit_managed_fields(obj)));
                     out.push('\n');
                 }
                 Printer::Yaml => {
                     if i > 0 {
                         out.push_str("---\n");
                     }
-                    out.push_str(&crate::printers::yaml::to_yaml(obj));
+                    out.push_str(&crate::printers::yaml::to_yaml(&omit_managed_fields(obj)));
                 }
                 Printer::JsonPath { template, as_json } => {
                     if *as_json {

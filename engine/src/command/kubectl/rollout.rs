@@ -252,6 +252,7 @@ fn rollout_pause(
         .patch(c, "", Object::Deployment(Box::new(d)))
         .map_err(api)?;
     printed(
+        c,
         written,
         qn,
         if pause { "paused" } else { "resumed" },
@@ -262,6 +263,7 @@ fn rollout_pause(
 /// What pause, resume and restart print of the object the server answered: its line,
 /// or `-o` of it as kubectl's typed client holds it.
 fn printed(
+    c: &Cluster,
     written: crate::apiserver::request::ApiResponse,
     qn: &str,
     operation: &str,
@@ -271,7 +273,8 @@ fn printed(
         return Ok(format!("{qn} {operation}"));
     };
     let go_type = crate::printers::go_json::root_type(obj.kind());
-    super::print_flags::report_typed(format, &go_type, &obj.to_json(), qn, operation)
+    let shown = super::util::served(c, obj.to_json());
+    super::print_flags::report_typed(format, &go_type, &shown, qn, operation)
 }
 
 /// The annotation a restart stamps on the Pod template.
@@ -304,7 +307,7 @@ fn rollout_restart(
     let written = k
         .patch(c, "", Object::Deployment(Box::new(d)))
         .map_err(api)?;
-    printed(written, qn, "restarted", format)
+    printed(c, written, qn, "restarted", format)
 }
 
 /// `kubectl rollout undo` (`rollout_undo.go`, the rollback of
@@ -527,5 +530,5 @@ fn set_restart(c: &mut Cluster, k: &Client, mut obj: Object, qn: &str, format: O
     }
     t.metadata.annotations.insert(RESTARTED_AT.into(), now);
     let written = k.patch(c, "", obj).map_err(api)?;
-    printed(written, qn, "restarted", format)
+    printed(c, written, qn, "restarted", format)
 }

@@ -165,10 +165,13 @@ fn visit(c: &mut Cluster, k: &Client, p: &Parsed) -> Result<(Vec<Info>, Missing)
         for t in p.args[0].split(',') {
             let kind = kind_arg(t)?;
             let list = k.list(c, kind, Some(&ns), sel.as_ref(), &[]).map_err(api)?;
-            found.extend(
-                list.iter()
-                    .map(|o| (kind, ObjKey::of(o.meta()), o.to_json())),
-            );
+            found.extend(list.iter().map(|o| {
+                (
+                    kind,
+                    ObjKey::of(o.meta()),
+                    super::util::served(c, o.to_json()),
+                )
+            }));
         }
         return Ok((found, Vec::new()));
     }
@@ -183,7 +186,7 @@ fn visit(c: &mut Cluster, k: &Client, p: &Parsed) -> Result<(Vec<Info>, Missing)
     for (kind, name) in named {
         let key = key_for(kind, &ns, &name);
         match k.get(c, kind, &key.namespace, &key.name) {
-            Ok(o) => found.push((kind, key, o.to_json())),
+            Ok(o) => found.push((kind, key, super::util::served(c, o.to_json()))),
             Err(e) => errors.push(e),
         }
     }

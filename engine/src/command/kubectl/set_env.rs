@@ -321,7 +321,8 @@ fn run(
         }
         match k.patch(c, "", obj) {
             Ok(r) => {
-                let shown = r.object.map(|o| o.to_json()).unwrap_or_default();
+                let shown =
+                    super::util::served(c, r.object.map(|o| o.to_json()).unwrap_or_default());
                 out.push_str(&printer.typed_object(
                     kind,
                     &shown,

@@ -94,7 +94,7 @@ pub(super) fn set(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         return Ok(String::new());
     }
     let r = k.patch(c, "", obj).map_err(api)?;
-    let shown = r.object.map(|o| o.to_json()).unwrap_or_default();
+    let shown = super::util::served(c, r.object.map(|o| o.to_json()).unwrap_or_default());
     let text = Reporter::new(format).typed_object(
         kind,
         &shown,
@@ -238,7 +238,8 @@ fn set_resources(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         }
         match k.patch(c, "", obj) {
             Ok(r) => {
-                let shown = r.object.map(|o| o.to_json()).unwrap_or_default();
+                let shown =
+                    super::util::served(c, r.object.map(|o| o.to_json()).unwrap_or_default());
                 out.push(printer.typed_object(
                     kind,
                     &shown,
@@ -445,14 +446,17 @@ pub(super) fn label(c: &mut Cluster, k: &Client, words: &[String], annotations: 
         // label.go's updateDataChangeMsg compares the JSON before and after: shorter
         // without --overwrite reads "unlabeled".
         let shrank = obj.to_json().to_string().len() < live.to_json().to_string().len();
-        // The printer prints the server's answer (the object as read, when nothing
-        // changed and nothing was sent).
-        let mut shown = live.to_json();
+        // annotate prints the server's answer (the object as read, when nothing
+        // changed and nothing was sent); label prints its own copy as read with the
+        // labels changed (label.go's `PrintObj(info.Object)`): the resourceVersion and
+        // managers it read.
+        let local = super::util::served(c, obj.to_json());
+        let mut shown = super::util::served(c, live.to_json());
         if !unchanged {
             match k.patch(c, "", obj) {
                 Ok(r) => {
-                    if let Some(o) = r.object {
-                        shown = o.to_json();
+                    if let Some(o) = r.object.filter(|_| annotations) {
+                        shown = super::util::served(c, o.to_json());
                     }
                 }
                 Err(e) => {
@@ -464,6 +468,9 @@ pub(super) fn label(c: &mut Cluster, k: &Client, words: &[String], annotations: 
         if let Err(e) = &format {
             errors.push(e.clone());
             continue;
+        }
+        if !annotations {
+            shown = local;
         }
         let word = match (annotations, unchanged, shrank && !p.bool("overwrite")) {
             (true, _, _) => "annotated",
@@ -661,7 +668,7 @@ pub(super) fn patch(c: &mut Cluster, k: &Client, words: &[String]) -> R {
         ),
         (_, o) => (
             qualified_name(kind, &name),
-            o.as_ref().map(|o| o.to_json()).unwrap_or_default(),
+            super::util::served(c, o.as_ref().map(|o| o.to_json()).unwrap_or_default()),
         ),
     };
     let operation = if r.unchanged {

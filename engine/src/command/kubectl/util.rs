@@ -119,3 +119,22 @@ pub(super) fn one_target(p: &Parsed, verb: &str) -> Result<(Kind, String), Strin
         _ => Err(format!("error: exactly one resource is required for kubectl {verb}")),
     }
 }
+
+/// An object's JSON as the API server serves it: with the `metadata.managedFields` it
+/// keeps for the object. The JSON and YAML printers leave them out again
+/// (cli-runtime's `OmitManagedFieldsPrinter`); the template printers see them.
+pub(super) fn served(c: &crate::cluster::Cluster, mut v: serde_json::Value) -> serde_json::Value {
+    let kind = v["kind"]
+        .as_str()
+        .and_then(|k| Kind::ALL.iter().copied().find(|x| x.name() == k));
+    let key = ObjKey::new(
+        v["metadata"]["namespace"].as_str().unwrap_or(""),
+        v["metadata"]["name"].as_str().unwrap_or(""),
+    );
+    if let Some(kind) = kind.filter(|k| c.managed_fields().has(*k, &key)) {
+        if v["metadata"].is_object() {
+            v["metadata"]["managedFields"] = c.managed_fields().to_json(kind, &key);
+        }
+    }
+    v
+}

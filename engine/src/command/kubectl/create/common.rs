@@ -200,7 +200,7 @@ pub(in crate::command::kubectl) fn create_object(
     // The server's answer: the object as it stored it (or, in a server dry run, as
     // it would have); in a client dry run, the object as kubectl built it.
     let shown = match sent {
-        Some(o) if !out.client_dry_run => o.to_json(),
+        Some(o) if !out.client_dry_run => super::super::util::served(c, o.to_json()),
         _ => client,
     };
     // kubectl's generators hold what they send and get back as Go types.
