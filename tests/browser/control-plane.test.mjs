@@ -122,7 +122,7 @@ for (const [id, title, steps, goals] of [
   ['write-path-refusals', "The API server's write path: who refuses what", 7, 6],
   ['leader-killed', "The controller manager's leader is killed", 6, 7],
   ['watch-broke', 'A watch broke and the controller relisted', 5, 4],
-  ['two-writers-one-field', 'Two writers, one field: server-side apply and its conflicts', 6, 4],
+  ['two-writers-one-field', 'Two writers, one field: server-side apply and its conflicts', 7, 4],
   ['three-replicas-one-node', 'Three replicas, one node: no N−1 margin', 6, 6],
   ['admission-mutates-and-refuses', 'Admission changes what you sent, or refuses it', 5, 4],
 ]) {
