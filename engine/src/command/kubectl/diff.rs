@@ -215,24 +215,12 @@ fn merged(
 /// `omitManagedFields`, unless `--show-managed-fields`: then the managers the API
 /// server serves with the object (the stored ones: a dry run's answer carries the
 /// live object's managers here).
-fn shown(c: &Cluster, mut v: Value, show_managed_fields: bool) -> Value {
-    if !show_managed_fields {
-        if let Some(m) = v.get_mut("metadata").and_then(Value::as_object_mut) {
-            m.remove("managedFields");
-        }
-        return v;
+fn shown(c: &Cluster, v: Value, show_managed_fields: bool) -> Value {
+    if show_managed_fields {
+        super::util::served(c, v)
+    } else {
+        super::print_flags::omit_managed_fields(&v)
     }
-    let kind = v["kind"]
-        .as_str()
-        .and_then(|k| Kind::ALL.iter().copied().find(|x| x.name() == k));
-    let key = ObjKey::new(
-        v["metadata"]["namespace"].as_str().unwrap_or(""),
-        v["metadata"]["name"].as_str().unwrap_or(""),
-    );
-    if let Some(kind) = kind.filter(|k| c.managed_fields().has(*k, &key)) {
-        v["metadata"]["managedFields"] = c.managed_fields().to_json(kind, &key);
-    }
-    v
 }
 
 /// `Masker.run`: every value of a Secret's `data` masked; a key on both sides whose

@@ -12,19 +12,14 @@ use crate::command::args::{bool_flag, flag, parse_flags};
 use crate::rest::non_resource::VERSION_FIELDS;
 use serde_json::{json, Value};
 
-/// The console's kubectl as `version.Get()` reports it.
+/// The console's kubectl as `version.Get()` reports it: built with the server it
+/// simulates, without the server's compatibility-version fields.
 fn client_info() -> Value {
-    json!({
-        "major": "1",
-        "minor": "33",
-        "gitVersion": "v1.33.0",
-        "gitCommit": "kubeplay",
-        "gitTreeState": "clean",
-        "buildDate": "2025-04-23T00:00:00Z",
-        "goVersion": "go1.24.2",
-        "compiler": "gc",
-        "platform": "linux/amd64",
-    })
+    let mut v = crate::apiserver::discovery::version();
+    if let Some(m) = v.as_object_mut() {
+        m.retain(|k, _| !k.starts_with("emulation") && !k.starts_with("minCompatibility"));
+    }
+    v
 }
 
 /// The Kustomize version kubectl v1.33 embeds.
