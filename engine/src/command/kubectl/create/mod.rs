@@ -99,9 +99,6 @@ pub(super) fn create_with(
         // The namespace appears in the object only when -n said it (enforceNamespace).
         explicit_ns: p.get("namespace").is_some(),
     };
-    if out.format.is_some() && p.args.is_empty() {
-        return Err("error: kubeplay prints -o only for kubectl create SUBCOMMAND NAME".into());
-    }
     match p.args.first().map(String::as_str) {
         Some("deployment" | "deploy") => create_deployment(c, &p, &ns, &out),
         Some("poddisruptionbudget" | "pdb") => create_pdb(c, &p, &ns, &out),
@@ -131,7 +128,7 @@ pub(super) fn create_with(
         Some(other) => Err(format!(
             "error: unknown command \"{other}\" for \"kubectl create\""
         )),
-        None => create_from_files(c, k, &p, &ns, stdin, files),
+        None => create_from_files(c, k, &p, &ns, stdin, files, out.format),
     }
 }
 
@@ -144,6 +141,7 @@ fn create_from_files(
     ns: &str,
     stdin: Option<&str>,
     files: &dyn Files,
+    format: Option<String>,
 ) -> R {
     if p.all("filename").is_empty() {
         // create.go's RunE returns this before CheckErr sees it, so cobra prints it
@@ -155,6 +153,9 @@ fn create_from_files(
     let mut out = String::new();
     // The builder's ContinueOnError: every document is tried, the errors come last.
     let mut errors = Vec::new();
+    // `-o`: each object the server answered with, printed as it is created (the
+    // builder's objects are unstructured: JSON keys sorted, no Go types).
+    let mut printer = super::print_flags::Reporter::new(format);
     for doc in docs {
         match field_validation(&doc, v, "creating", &source_name(p)) {
             Ok(warnings) => out.push_str(&warnings),
@@ -173,7 +174,14 @@ fn create_from_files(
         let answer = k.create(c, obj);
         out.push_str(&k.warning_lines());
         match answer {
-            Ok(_) => out.push_str(&format!("{} created\n", qualified_name(kind, &name))),
+            Ok(r) => {
+                let shown =
+                    super::util::served(c, r.object.map(|o| o.to_json()).unwrap_or_default());
+                match printer.object(&shown, &qualified_name(kind, &name), "created") {
+                    Ok(text) => out.push_str(&text),
+                    Err(e) => errors.push(Failure::from(e)),
+                }
+            }
             // cmdutil.AddSourceToErr("creating", …).
             Err(e) => errors.push(Failure::api(e, &source_name(p), "creating")),
         }
