@@ -14,9 +14,10 @@
 /// Lines of context around each change (`-u`).
 const CONTEXT: usize = 3;
 
-/// The most edits searched for before a difference is given as one change (bounds
-/// the work and memory a pair of large objects can cost).
-const MAX_EDITS: usize = 4_000;
+/// The most edits searched for before a difference is given as one change. The search
+/// keeps each round's furthest points (2d + 1 of them in round d), so this bounds its
+/// memory to about MAX_EDITS² values, whatever the objects' size.
+const MAX_EDITS: usize = 1_000;
 
 /// One line's fate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,7 +62,9 @@ fn changed(a: &[&str], b: &[&str]) -> (Vec<bool>, Vec<bool>) {
     let mut trace: Vec<Vec<isize>> = Vec::new();
     let mut found = max == 0;
     for d in 0..=max.min(MAX_EDITS) as isize {
-        trace.push(v.clone());
+        // Only diagonals -d..=d can be read back from round d.
+        let lo = (offset - d) as usize;
+        trace.push(v[lo..=lo + 2 * d as usize].to_vec());
         let mut k = -d;
         while k <= d {
             let i = (k + offset) as usize;
@@ -95,15 +98,15 @@ fn changed(a: &[&str], b: &[&str]) -> (Vec<bool>, Vec<bool>) {
     // Walk back from the end through each round's furthest points.
     let (mut x, mut y) = (n2, m2);
     for d in (1..trace.len() as isize).rev() {
-        let v = &trace[d as usize];
+        let round = &trace[d as usize];
+        let at = |k: isize| round[(k + d) as usize];
         let k = x - y;
-        let i = (k + offset) as usize;
-        let prev_k = if k == -d || (k != d && v[i - 1] < v[i + 1]) {
+        let prev_k = if k == -d || (k != d && at(k - 1) < at(k + 1)) {
             k + 1
         } else {
             k - 1
         };
-        let prev_x = v[(prev_k + offset) as usize];
+        let prev_x = at(prev_k);
         let prev_y = prev_x - prev_k;
         while x > prev_x && y > prev_y {
             x -= 1;
@@ -356,6 +359,15 @@ mod tests {
             hunks("a\nb\nc\n", "a\nb\nb\nc\n"),
             "@@ -1,3 +1,4 @@\n a\n b\n+b\n c\n"
         );
+    }
+
+    #[test]
+    fn texts_too_far_apart_to_search_are_one_change_of_all_for_all() {
+        let a: String = (0..20_000).map(|i| format!("a{i}\n")).collect();
+        let b: String = (0..20_000).map(|i| format!("b{i}\n")).collect();
+        let h = hunks(&a, &b);
+        assert!(h.starts_with("@@ -1,20000 +1,20000 @@\n-a0\n"));
+        assert_eq!(h.lines().count(), 40_001);
     }
 
     #[test]
