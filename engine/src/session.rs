@@ -366,6 +366,8 @@ impl Machine {
         let out = std::mem::take(&mut b.output);
         if let Some(e) = self.console.get_mut(idx) {
             e.output.push_str(&out);
+            // A watch left running: the console keeps its entry's last part.
+            command::wait::keep_tail(&mut e.output, command::wait::KEPT_OUTPUT);
             if done {
                 e.ok = !b.failed;
             }
@@ -380,7 +382,7 @@ impl Machine {
     /// Ctrl+C: stop the pending command (it prints `^C`) and drop queued lines.
     pub fn stop_pending(&mut self) {
         if let Some((idx, mut b)) = self.pending.take() {
-            b.interrupt(&self.cluster);
+            b.interrupt(&mut self.cluster);
             if let Some(e) = self.console.get_mut(idx) {
                 e.output.push_str(&b.output);
                 e.ok = false;

@@ -363,10 +363,28 @@ pub struct Store {
     /// objects, and a watch over HTTP streams each state. `None` (the default) keeps
     /// nothing, so the page and the benchmarks pay nothing for it.
     journal: Option<Vec<Written>>,
-    /// The one object a waiting kubectl command follows ([`Store::follow`]), and
-    /// each state written to it since it was last read: a watch sees every write,
-    /// not only the last of an instant.
-    followed: Option<(Kind, ObjKey, Vec<Arc<Object>>)>,
+    /// What a waiting kubectl command follows ([`Store::follow`]), and each write to
+    /// it since it was last read: a watch sees every write, not only the last of an
+    /// instant.
+    followed: Option<(Follow, Vec<Written>)>,
+}
+
+/// What a waiting kubectl command follows, write by write ([`Store::follow`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Follow {
+    /// One object (`kubectl rollout status`).
+    Object(Kind, ObjKey),
+    /// Every object of a kind, in one namespace or (`None`) in all (`kubectl get -w`).
+    Kind(Kind, Option<String>),
+}
+
+impl Follow {
+    fn covers(&self, kind: Kind, key: &ObjKey) -> bool {
+        match self {
+            Follow::Object(k, fk) => *k == kind && fk == key,
+            Follow::Kind(k, ns) => *k == kind && ns.as_ref().is_none_or(|n| *n == key.namespace),
+        }
+    }
 }
 
 /// One write with the object it left ([`Store::take_journal`]): for a DELETED write,
@@ -379,6 +397,9 @@ pub struct Written {
     pub type_: WatchType,
     /// The object.
     pub object: Arc<Object>,
+    /// When it was written: a watch's table row is rendered as of then, as the API
+    /// server renders it when it sends the event.
+    pub at: SimTime,
 }
 
 /// The floor of the cluster-wide Pod limit (see [`Store::pod_limit`]).
@@ -418,24 +439,29 @@ impl Store {
         self.journal = on.then(Vec::new);
     }
 
-    /// Keep each state written to this object from now on (`None`: stop).
-    pub fn follow(&mut self, what: Option<(Kind, ObjKey)>) {
-        self.followed = what.map(|(k, key)| (k, key, Vec::new()));
+    /// Keep each write to what `what` covers from now on (`None`: stop).
+    pub fn follow(&mut self, what: Option<Follow>) {
+        self.followed = what.map(|f| (f, Vec::new()));
     }
 
-    /// The states written to the followed object since the last call.
-    pub fn take_followed(&mut self) -> Vec<Arc<Object>> {
+    /// The writes to what is followed since the last call, in order.
+    pub fn take_followed(&mut self) -> Vec<Written> {
         self.followed
             .as_mut()
-            .map(|f| std::mem::take(&mut f.2))
+            .map(|f| std::mem::take(&mut f.1))
             .unwrap_or_default()
     }
 
     /// Note a write for [`Store::follow`].
-    fn note_followed(&mut self, kind: Kind, key: &ObjKey, obj: &Arc<Object>) {
-        if let Some((k, fk, states)) = &mut self.followed {
-            if *k == kind && fk == key {
-                states.push(obj.clone());
+    fn note_followed(&mut self, w: (WatchType, u64, SimTime), key: &ObjKey, obj: &Arc<Object>) {
+        if let Some((f, writes)) = &mut self.followed {
+            if f.covers(obj.kind(), key) {
+                writes.push(Written {
+                    resource_version: w.1,
+                    type_: w.0,
+                    object: obj.clone(),
+                    at: w.2,
+                });
             }
         }
     }

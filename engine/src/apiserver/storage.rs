@@ -82,9 +82,10 @@ impl Store {
                 resource_version: rv,
                 type_,
                 object: obj.clone(),
+                at: now,
             });
         }
-        self.note_followed(kind, &key, &obj);
+        self.note_followed((type_, rv, now), &key, &obj);
         match &old {
             Some(o) if self.fast.index_refresh && Self::same_index_inputs(o, &obj) => {
                 self.index_refresh(kind, &key, &obj)
@@ -142,8 +143,10 @@ impl Store {
                 resource_version: rv,
                 type_: WatchType::Deleted,
                 object: old.clone(),
+                at: now,
             });
         }
+        self.note_followed((WatchType::Deleted, rv, now), key, &old);
         if let Object::Event(e) = &*old {
             let h = event_dedupe_hash(e);
             if let Some(bucket) = self.event_dedupe.get_mut(&h) {

@@ -51,6 +51,8 @@ pub struct Client {
     /// impersonation filter refused: kubectl meets it in discovery, before its verb's
     /// own requests, and prints it alone.
     met: Arc<Mutex<Met>>,
+    /// `--request-timeout`, in simulated time (`None`: none): what ends a watch.
+    pub(crate) request_timeout: Option<crate::time::SimTime>,
 }
 
 impl PartialEq for Client {
@@ -64,6 +66,7 @@ impl PartialEq for Client {
             )
             && (self.server_dry_run, self.client_dry_run)
                 == (other.server_dry_run, other.client_dry_run)
+            && self.request_timeout == other.request_timeout
     }
 }
 
@@ -87,6 +90,7 @@ impl Client {
             server_dry_run: false,
             client_dry_run: false,
             met: Arc::default(),
+            request_timeout: None,
         }
     }
 
@@ -489,6 +493,25 @@ pub(crate) fn take_token(words: &[String]) -> Result<(Vec<String>, Option<String
     Ok((out, taken.into_iter().last().map(|(_, v)| v)))
 }
 
+/// `--request-timeout` (kubectl's global flag), taken out of the words: a whole number
+/// of seconds or a duration with its unit, as client-go's `ParseTimeout` reads it;
+/// zero means none.
+pub(crate) fn take_request_timeout(
+    words: &[String],
+) -> Result<(Vec<String>, Option<crate::time::SimTime>), String> {
+    let (out, taken) = take_global_flags(words, &["--request-timeout"])?;
+    let Some((_, value)) = taken.into_iter().last() else {
+        return Ok((out, None));
+    };
+    // Go's durations have no days, and no sign here.
+    let bad_unit = value.starts_with('-') || value.contains('d');
+    match crate::command::args::parse_span("--request-timeout", &value) {
+        Ok(ms) if !bad_unit => Ok((out, (ms > 0).then_some(ms))),
+        Err(e) if e.contains("24h") => Err(format!("error: {e}")),
+        _ => Err("error: Invalid timeout value. Timeout must be a single integer in seconds, or an integer followed by a corresponding time unit (e.g. 1s | 2m | 3h)".into()),
+    }
+}
+
 /// The words left after taking global flags out, and each flag given with its value.
 type TakenFlags = (Vec<String>, Vec<(&'static str, String)>);
 
@@ -496,7 +519,7 @@ type TakenFlags = (Vec<String>, Vec<(&'static str, String)>);
 /// `--`) taken out of the words.
 fn take_global_flags(words: &[String], flags: &[&str]) -> Result<TakenFlags, String> {
     let known = |f: &str| -> Option<&'static str> {
-        ["--as", "--as-group", "--token"]
+        ["--as", "--as-group", "--token", "--request-timeout"]
             .into_iter()
             .find(|k| *k == f && flags.contains(k))
     };

@@ -11,6 +11,7 @@ pub mod go_json;
 pub mod go_sort;
 pub mod gotemplate;
 pub mod jsonpath;
+pub mod output;
 pub mod request_trace;
 pub mod table;
 pub mod unified_diff;

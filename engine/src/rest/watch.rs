@@ -16,6 +16,7 @@ use super::*;
 use crate::api::Object;
 use crate::apiserver::selectors::{fields_match, parse_field_selector};
 use crate::apiserver::WatchType;
+use crate::time::SimTime;
 use std::sync::Arc;
 
 /// An open watch: what it watches and how far it has read.
@@ -184,14 +185,21 @@ impl ApiServer {
 
     /// One event's line. A Table's resource version is the event's, or for the objects
     /// a watch starts with, the one they were listed at.
-    fn event_line(&self, w: &WatchStream, type_: &str, obj: &Object, rv: Option<u64>) -> Vec<u8> {
+    fn event_line(
+        &self,
+        w: &WatchStream,
+        type_: &str,
+        obj: &Object,
+        rv: Option<(u64, SimTime)>,
+    ) -> Vec<u8> {
         let mut o = match w.table {
+            // A write's row as of the write: the API server renders it as it sends it.
             Some(tw) => table(
                 w.kind,
                 &[obj],
                 tw,
-                rv.unwrap_or(w.listed_at),
-                self.cluster.now(),
+                rv.map_or(w.listed_at, |(v, _)| v),
+                rv.map_or(self.cluster.now(), |(_, at)| at),
             ),
             None => {
                 self.events_v1.set(w.events_v1);
@@ -202,7 +210,7 @@ impl ApiServer {
                 o
             }
         };
-        if let (Some(rv), None) = (rv, w.table) {
+        if let (Some((rv, _)), None) = (rv, w.table) {
             o["metadata"]["resourceVersion"] = json!(rv.to_string());
         }
         let mut line = go_json_text(&json!({"type": type_, "object": o}));
@@ -268,7 +276,7 @@ impl ApiServer {
                 WatchType::Modified => "MODIFIED",
                 WatchType::Deleted => "DELETED",
             };
-            out.extend(self.event_line(w, type_, &e.object, Some(e.resource_version)));
+            out.extend(self.event_line(w, type_, &e.object, Some((e.resource_version, e.at))));
             if out.len() >= limit {
                 return out;
             }

@@ -4,16 +4,18 @@
 //! Upstream: `staging/src/k8s.io/kubectl/pkg/cmd/get/get.go` (`GetOptions.Run`),
 //! `staging/src/k8s.io/kubectl/pkg/cmd/describe/describe.go`.
 
-use super::util::{api, key_for, kind_arg, namespace, targets, NS, R};
+use super::util::{api, key_for, kind_arg, namespace, targets, NS, R, RB};
 use crate::api::*;
 use crate::apiserver::selectors::{fields_match, parse_fields, parse_label_selector};
 use crate::apiserver::ApiError;
 use crate::cluster::Cluster;
 use crate::command::args::{bool_flag, flag, parse_flags, FlagSpec, Parsed};
 use crate::command::client::Client;
+use crate::command::wait::{Blocking, Watch, WATCH_TIMEOUT};
 use crate::command::Files;
 use crate::printers::get::{table, TableOptions};
 use crate::printers::jsonpath::Template;
+use crate::printers::output::Output;
 use crate::printers::qualified_name;
 use crate::printers::yaml::to_yaml;
 use std::sync::Arc;
@@ -40,21 +42,6 @@ pub(super) const GET_FLAGS: &[FlagSpec] = &[
 /// Every `-o` that `kubectl get` knows, as `NoCompatiblePrinterError` lists them
 /// (sorted).
 const GET_FORMATS: &str = "custom-columns,custom-columns-file,go-template,go-template-file,json,jsonpath,jsonpath-as-json,jsonpath-file,name,template,templatefile,wide,yaml";
-
-/// What `-o` asked for, its template read and parsed.
-enum Output {
-    Table {
-        wide: bool,
-    },
-    Name,
-    Json,
-    Yaml,
-    JsonPath(Template),
-    /// `-o jsonpath-as-json`: each result list as an indented JSON array.
-    JsonPathAsJson(Template),
-    CustomColumns(Vec<crate::printers::custom_columns::Column>),
-    GoTemplate(crate::printers::gotemplate::GoTemplate),
-}
 
 /// `PrintFlags.ToPrinter`: the format name, then its argument after `=` (inline, or a
 /// file to read), with kubectl's error for an unknown format or a missing argument.
@@ -223,7 +210,7 @@ fn sort_objects(objs: Vec<Arc<Object>>, expr: &str) -> Result<Vec<Arc<Object>>, 
 type Group = (Kind, Vec<Arc<Object>>);
 
 /// `kubectl get TYPE[,TYPE…] [NAME…]` or `kubectl get TYPE/NAME…`.
-pub(super) fn get(c: &mut Cluster, k: &Client, words: &[String], files: &dyn Files) -> R {
+pub(super) fn get(c: &mut Cluster, k: &Client, words: &[String], files: &dyn Files) -> RB {
     let p = parse_flags(words, GET_FLAGS, "kubectl get")?;
     // `--chunk-size` only pages the requests; what is printed is the same.
     if let Some(n) = p.get("chunk-size") {
@@ -244,15 +231,15 @@ pub(super) fn get(c: &mut Cluster, k: &Client, words: &[String], files: &dyn Fil
                 .into(),
         );
     }
-    if watch {
-        return Err("error: --watch is not supported here: the simulation plays in the page (use sim advance)".into());
-    }
     if p.args.is_empty() {
         return Err("You must specify the type of resource to get. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse \"kubectl explain <resource>\" for a detailed description of that resource (e.g. kubectl explain pods).\nSee 'kubectl get -h' for help and examples".into());
     }
     let ns = namespace(&p);
     let label_sel = p.get("selector").map(parse_label_selector).transpose()?;
     let (kinds, names) = kinds_and_names(&p.args)?;
+    if watch {
+        return get_watch(c, k, &p, files, (&kinds, &names), &ns, label_sel);
+    }
     // Names that are not found are reported after whatever was found.
     let mut errors = Vec::new();
     let groups = gather(
@@ -272,7 +259,7 @@ pub(super) fn get(c: &mut Cluster, k: &Client, words: &[String], files: &dyn Fil
     // `--ignore-not-found` with nothing found prints nothing: no empty List, and no
     // "No resources found" (RunGet writes that only when not ignoring NotFound).
     if total == 0 && errors.is_empty() && p.bool("ignore-not-found") {
-        return Ok(String::new());
+        return Ok((String::new(), None));
     }
     // printGeneric: one name asked for (a single item implied) and not found — the
     // error alone, no empty List.
@@ -288,7 +275,80 @@ pub(super) fn get(c: &mut Cluster, k: &Client, words: &[String], files: &dyn Fil
         text.push_str(&errors.join("\n"));
         return Err(text);
     }
-    Ok(out)
+    Ok((out, None))
+}
+
+/// `kubectl get --watch` (`get.go`'s `watch`): one kind; the objects as they are
+/// (unless `--watch-only`), then a [`Watch`] that prints each write until
+/// `--request-timeout` or the API server's own end of the watch.
+fn get_watch(
+    c: &mut Cluster,
+    k: &Client,
+    p: &Parsed,
+    files: &dyn Files,
+    (kinds, names): (&[Kind], &[(Kind, String)]),
+    ns: &str,
+    label_sel: Option<LabelSelector>,
+) -> RB {
+    if kinds.len() != 1 {
+        return Err("error: you may only specify a single resource type".into());
+    }
+    let kind = kinds[0];
+    let output = output_format(p, files)?;
+    let mut errors = Vec::new();
+    let groups = gather(c, k, p, kinds, names, ns, label_sel.as_ref(), &mut errors)?;
+    if !errors.is_empty() {
+        return Err(errors.join("\n"));
+    }
+    let objs = groups
+        .into_iter()
+        .next()
+        .map(|(_, v)| v)
+        .unwrap_or_default();
+    let fields = match p.get("field-selector") {
+        Some(s) => parse_fields(kind, s).map_err(|e| e.kubectl_line(kind, "", s))?,
+        None => Vec::new(),
+    };
+    let table = TableOptions {
+        show_labels: p.bool("show-labels"),
+        with_namespace: p.bool("all-namespaces"),
+        with_kind: p.bool("show-kind"),
+        label_columns: p
+            .slice("label-columns")
+            .into_iter()
+            .map(String::from)
+            .collect(),
+        ..Default::default()
+    };
+    let filter = (
+        (!p.bool("all-namespaces")).then(|| ns.to_string()),
+        (names.len() == 1).then(|| names[0].1.clone()),
+        label_sel,
+        fields,
+    );
+    let flags = (
+        table,
+        p.bool("no-headers"),
+        p.bool("output-watch-events"),
+        p.bool("show-managed-fields"),
+    );
+    let mut w = Watch::new(kind, filter, output, flags);
+    let initial = if p.bool("watch-only") {
+        &[][..]
+    } else {
+        &objs[..]
+    };
+    let printed = w.start(c, initial)?;
+    if names.len() > 1 {
+        // A list of named objects is printed, but cannot be watched.
+        c.store.follow(None);
+        return Err(format!(
+            "{printed}error: you may only watch a single resource or type of resource at a time"
+        ));
+    }
+    let timeout = k.request_timeout.unwrap_or(WATCH_TIMEOUT);
+    let deadline = c.now().saturating_add(timeout);
+    Ok((printed, Some(Blocking::watch(deadline, w))))
 }
 
 /// The kinds asked for, in order, and the names asked for, each with its kind (none:

@@ -365,6 +365,10 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
         Ok(x) => x,
         Err(e) => return Outcome::err(format!("{e}\n")),
     };
+    let (words, request_timeout) = match crate::command::client::take_request_timeout(&words) {
+        Ok(x) => x,
+        Err(e) => return Outcome::err(format!("{e}\n")),
+    };
     let words = &words;
     if c.apiserver_down() {
         if let Some(o) = refused::refused(c, words) {
@@ -382,7 +386,8 @@ pub fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn F
         return version::version(c, &words[1..], &raw_identity);
     }
     let command = format!("kubectl {}", words.join(" "));
-    let k = Client::new(c, &command, as_user.map(|u| (u, as_groups))).with_token(token);
+    let mut k = Client::new(c, &command, as_user.map(|u| (u, as_groups))).with_token(token);
+    k.request_timeout = request_timeout;
     let o = run_sent(c, &k, words, stdin, files);
     // A token the authenticator refuses, or an impersonation the user may not do, is
     // met in discovery, before the verb's own requests: kubectl prints it alone.
@@ -545,7 +550,7 @@ fn run_verb_inner(
     };
     let rest = &words[1..];
     let r = match verb.as_str() {
-        "get" => get::get(c, k, rest, files),
+        "get" => return blocking(get::get(c, k, rest, files)),
         "events" => events::events(c, k, rest),
         "describe" => get::describe(c, k, rest),
         "create" => create::create(c, k, rest, stdin, files),

@@ -192,26 +192,7 @@ pub(super) fn omit_managed_fields(v: &Value) -> Value {
     v
 }
 
-/// JSON as kubectl prints it (4-space indent).
-pub(super) fn pretty_json(v: &serde_json::Value) -> String {
-    use serde::Serialize;
-    let mut buf = Vec::new();
-    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
-    let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
-    let _ = v.serialize(&mut ser);
-    crate::printers::go_json::go_html_escape(String::from_utf8(buf).unwrap_or_default())
-}
-
-/// `-o jsonpath-as-json`: each of the template's results as an indented JSON array
-/// (`PrintResults` with `outputJSON`).
-pub(super) fn jsonpath_as_json(t: &Template, data: &Value) -> Result<String, String> {
-    let mut out = String::new();
-    for results in t.find_results(data)? {
-        out.push_str(&pretty_json(&Value::Array(results)));
-        out.push('\n');
-    }
-    Ok(out)
-}
+pub(super) use crate::printers::output::{jsonpath_as_json, pretty_json};
 
 impl Printer {
     /// Print the objects a command wrote, in order: `objects` holds each object's JSON

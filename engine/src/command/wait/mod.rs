@@ -7,7 +7,7 @@
 //! `sim advance` and `sim settle` (`clock`).
 
 use crate::api::*;
-use crate::apiserver::ObjKey;
+use crate::apiserver::{Follow, ObjKey, WatchType};
 use crate::cluster::Cluster;
 use crate::command::client::Client;
 use crate::command::drain::DrainOptions;
@@ -17,11 +17,13 @@ use std::collections::VecDeque;
 mod clock;
 mod evictions;
 mod objects;
+mod watch;
 
 pub use evictions::{evict, Eviction, EVICTION_RETRY};
 use evictions::{poll_drain, retry_evictions};
 pub use objects::condition_met;
 use objects::{poll_conditions, poll_created, poll_gone, poll_rollout};
+pub use watch::{Watch, WatchFilter, WATCH_TIMEOUT};
 
 /// A Pod a drain evicts, with its uid.
 type Pending = (ObjKey, String);
@@ -74,6 +76,8 @@ enum Step {
         name: String,
         last: Option<String>,
     },
+    /// `kubectl get --watch`: each write printed until the deadline.
+    Watch(Box<Watch>),
 }
 
 /// A command that is waiting for the cluster.
@@ -181,6 +185,11 @@ impl Blocking {
         )
     }
 
+    /// Print what `watch` sees until `deadline` (its [`Watch::start`] has run).
+    pub fn watch(deadline: SimTime, watch: Watch) -> Self {
+        Self::new(deadline, Step::Watch(Box::new(watch)))
+    }
+
     /// When the command wants to look again even if nothing happens in the cluster
     /// (drain's 5-second eviction retries).
     pub fn wake_at(&self) -> Option<SimTime> {
@@ -197,6 +206,22 @@ impl Blocking {
     pub fn poll(&mut self, c: &mut Cluster) -> bool {
         if let Step::Clock { .. } = self.step {
             return self.poll_clock(c);
+        }
+        if let Step::Watch(w) = &mut self.step {
+            let printed = w.poll(c, &mut self.output);
+            keep_tail(&mut self.output, KEPT_OUTPUT);
+            // The watch ends quietly at its deadline (kubectl ignores the watch's
+            // end); a printer's error ends it with that error.
+            // At the deadline's instant, once every write of it is printed.
+            let done = printed.is_err() || (c.now() >= self.deadline && !c.is_mid_instant());
+            if let Err(e) = printed {
+                line(&mut self.output, &e);
+                self.failed = true;
+            }
+            if done {
+                w.stop(c);
+            }
+            return done;
         }
         let timed_out = c.now() >= self.deadline;
         let mut out = std::mem::take(&mut self.output);
@@ -230,9 +255,16 @@ impl Blocking {
                 last,
             } => {
                 if last.is_none() {
-                    c.store.follow(Some((*kind, ObjKey::new(ns, name))));
+                    c.store
+                        .follow(Some(Follow::Object(*kind, ObjKey::new(ns, name))));
                 }
-                c.store.take_followed()
+                // The status viewer looks at the states written, not at a removal.
+                c.store
+                    .take_followed()
+                    .into_iter()
+                    .filter(|w| w.type_ != WatchType::Deleted)
+                    .map(|w| w.object)
+                    .collect()
             }
             _ => Vec::new(),
         };
@@ -277,7 +309,7 @@ impl Blocking {
                 name,
                 last,
             } => poll_rollout(cr, (*kind, ns, name), last, &followed, timed_out, &mut out),
-            Step::Clock { .. } => Progress::Waiting,
+            Step::Clock { .. } | Step::Watch(_) => Progress::Waiting,
         };
         if progress != Progress::Waiting && matches!(self.step, Step::Rollout { .. }) {
             c.store.follow(None);
@@ -309,6 +341,10 @@ impl Blocking {
         }
         loop {
             if self.poll(c) {
+                // Whatever the command saw, the instant it ended in runs to its end, as
+                // a server that moved its clock there has run it: the next command acts
+                // between instants.
+                c.finish_instant();
                 return;
             }
             let next = c.next_event_time();
@@ -331,8 +367,11 @@ impl Blocking {
 
     /// Stop waiting (Ctrl+C in the console). `sim advance` and `sim settle` say where
     /// the clock stopped.
-    pub fn interrupt(&mut self, c: &Cluster) {
+    pub fn interrupt(&mut self, c: &mut Cluster) {
         self.output.push_str("^C\n");
+        if let Step::Watch(w) = &self.step {
+            w.stop(c);
+        }
         if let Step::Clock { from, .. } = self.step {
             line(
                 &mut self.output,
@@ -345,6 +384,24 @@ impl Blocking {
         }
         self.failed = true;
     }
+}
+
+/// The most of a waiting command's output kept before it is taken: a watch left
+/// running in a script keeps its last 256 KiB.
+pub const KEPT_OUTPUT: usize = 256 * 1024;
+
+/// Keep the last `max` bytes of `s` or a little less (from a line's start), after a
+/// line that says earlier output was dropped.
+pub fn keep_tail(s: &mut String, max: usize) {
+    if s.len() <= max {
+        return;
+    }
+    let mut cut = s.len() - max;
+    while !s.is_char_boundary(cut) {
+        cut += 1;
+    }
+    let start = s[cut..].find('\n').map_or(s.len(), |i| cut + i + 1);
+    s.replace_range(..start, "… (earlier output dropped)\n");
 }
 
 /// What one look at the cluster found.

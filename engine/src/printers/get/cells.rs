@@ -4,7 +4,7 @@
 use crate::api::*;
 
 /// Options that change the columns.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TableOptions {
     /// `-o wide`.
     pub wide: bool,
