@@ -373,6 +373,8 @@ fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String,
         Kind::Ingress => Object::Ingress(typed(value)?),
         Kind::IngressClass => Object::IngressClass(typed(value)?),
         Kind::NetworkPolicy => Object::NetworkPolicy(typed(value)?),
+        Kind::ServiceCIDR => Object::ServiceCIDR(typed(value)?),
+        Kind::IPAddress => Object::IPAddress(typed(value)?),
     })
 }
 

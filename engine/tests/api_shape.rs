@@ -58,6 +58,8 @@ fn root(kind: Kind) -> &'static str {
         Kind::Ingress => "V1Ingress",
         Kind::IngressClass => "V1IngressClass",
         Kind::NetworkPolicy => "V1NetworkPolicy",
+        Kind::ServiceCIDR => "V1ServiceCIDR",
+        Kind::IPAddress => "V1IPAddress",
     }
 }
 
@@ -216,6 +218,8 @@ fn every_object_a_busy_cluster_writes_has_only_upstream_keys() {
         Kind::Ingress,
         Kind::IngressClass,
         Kind::NetworkPolicy,
+        Kind::ServiceCIDR,
+        Kind::IPAddress,
     ] {
         assert!(c.store.count(kind) > 0, "no {kind:?} was checked");
     }

@@ -1,10 +1,10 @@
-//! `networking.k8s.io/v1`: Ingress, IngressClass and NetworkPolicy, every field of
+//! `networking.k8s.io/v1`: Ingress, IngressClass, NetworkPolicy, ServiceCIDR and IPAddress, every field of
 //! upstream's types (`k8s.io/api/networking/v1/types.go`) in its field order, written
 //! as Go writes them: a struct field is always written even with `omitempty` (so
 //! `spec: {}` and `status: {loadBalancer: {}}`), a pointer or slice with `omitempty`
 //! only when set.
 
-use super::{IntOrString, LabelSelector, ObjectMeta};
+use super::{Condition, IntOrString, LabelSelector, ObjectMeta};
 use serde::{Deserialize, Serialize};
 
 fn is_zero(v: &i64) -> bool {
@@ -398,4 +398,85 @@ impl NetworkPolicy {
     pub fn isolates_egress(&self) -> bool {
         self.spec.policy_types.iter().any(|t| t == "Egress")
     }
+}
+
+/// `networking.k8s.io/v1` ServiceCIDR (cluster-scoped): a range the API server allocates
+/// Services' ClusterIPs from. The API server creates the default one, `kubernetes`,
+/// from its `--service-cluster-ip-range`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ServiceCIDR {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// What is wanted.
+    #[serde(default)]
+    pub spec: ServiceCIDRSpec,
+    /// What the ServiceCIDR controller observed.
+    #[serde(default)]
+    pub status: ServiceCIDRStatus,
+}
+
+/// `v1.ServiceCIDRSpec`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ServiceCIDRSpec {
+    /// At most two CIDRs, one per IP family (`10.96.0.0/12`); immutable.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cidrs: Vec<String>,
+}
+
+/// `v1.ServiceCIDRStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ServiceCIDRStatus {
+    /// `Ready`: whether ClusterIPs may be allocated from it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Condition>,
+}
+
+/// `networking.k8s.io/v1` IPAddress (cluster-scoped): one allocated ClusterIP, named by
+/// the address itself, pointing at the Service that holds it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct IPAddress {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// What is wanted.
+    #[serde(default)]
+    pub spec: IPAddressSpec,
+}
+
+/// `v1.IPAddressSpec`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct IPAddressSpec {
+    /// The object the address is allocated to; required and immutable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_ref: Option<ParentReference>,
+}
+
+/// `v1.ParentReference`: the object an IPAddress belongs to.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ParentReference {
+    /// Its API group (empty: the core group).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub group: String,
+    /// Its resource, e.g. `services`.
+    #[serde(default)]
+    pub resource: String,
+    /// Its namespace.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub namespace: String,
+    /// Its name.
+    #[serde(default)]
+    pub name: String,
 }

@@ -72,11 +72,15 @@ pub enum Kind {
     IngressClass,
     /// `networking.k8s.io/v1` NetworkPolicy.
     NetworkPolicy,
+    /// `networking.k8s.io/v1` ServiceCIDR (cluster-scoped).
+    ServiceCIDR,
+    /// `networking.k8s.io/v1` IPAddress (cluster-scoped).
+    IPAddress,
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 33] = [
+    pub const ALL: [Kind; 35] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -110,6 +114,8 @@ impl Kind {
         Kind::Ingress,
         Kind::IngressClass,
         Kind::NetworkPolicy,
+        Kind::ServiceCIDR,
+        Kind::IPAddress,
     ];
 
     /// The Kind name, e.g. `ReplicaSet`.
@@ -148,6 +154,8 @@ impl Kind {
             Kind::Ingress => "Ingress",
             Kind::IngressClass => "IngressClass",
             Kind::NetworkPolicy => "NetworkPolicy",
+            Kind::ServiceCIDR => "ServiceCIDR",
+            Kind::IPAddress => "IPAddress",
         }
     }
 
@@ -166,7 +174,11 @@ impl Kind {
             Kind::PodDisruptionBudget => "policy/v1",
             Kind::PriorityClass => "scheduling.k8s.io/v1",
             Kind::EndpointSlice => "discovery.k8s.io/v1",
-            Kind::Ingress | Kind::IngressClass | Kind::NetworkPolicy => "networking.k8s.io/v1",
+            Kind::Ingress
+            | Kind::IngressClass
+            | Kind::NetworkPolicy
+            | Kind::ServiceCIDR
+            | Kind::IPAddress => "networking.k8s.io/v1",
             Kind::Role | Kind::ClusterRole | Kind::RoleBinding | Kind::ClusterRoleBinding => {
                 "rbac.authorization.k8s.io/v1"
             }
@@ -210,6 +222,8 @@ impl Kind {
             Kind::Ingress => "ingresses",
             Kind::IngressClass => "ingressclasses",
             Kind::NetworkPolicy => "networkpolicies",
+            Kind::ServiceCIDR => "servicecidrs",
+            Kind::IPAddress => "ipaddresses",
         }
     }
 
@@ -233,6 +247,8 @@ impl Kind {
                 | Kind::PersistentVolume
                 | Kind::StorageClass
                 | Kind::IngressClass
+                | Kind::ServiceCIDR
+                | Kind::IPAddress
         )
     }
 }
@@ -309,6 +325,10 @@ pub enum Object {
     IngressClass(IngressClass),
     /// A NetworkPolicy.
     NetworkPolicy(Box<NetworkPolicy>),
+    /// A ServiceCIDR.
+    ServiceCIDR(ServiceCIDR),
+    /// An IPAddress.
+    IPAddress(IPAddress),
 }
 
 impl Object {
@@ -348,6 +368,8 @@ impl Object {
             Object::Ingress(_) => Kind::Ingress,
             Object::IngressClass(_) => Kind::IngressClass,
             Object::NetworkPolicy(_) => Kind::NetworkPolicy,
+            Object::ServiceCIDR(_) => Kind::ServiceCIDR,
+            Object::IPAddress(_) => Kind::IPAddress,
         }
     }
 
@@ -387,6 +409,8 @@ impl Object {
             Object::Ingress(o) => &o.metadata,
             Object::IngressClass(o) => &o.metadata,
             Object::NetworkPolicy(o) => &o.metadata,
+            Object::ServiceCIDR(o) => &o.metadata,
+            Object::IPAddress(o) => &o.metadata,
         }
     }
 
@@ -426,6 +450,8 @@ impl Object {
             Object::Ingress(o) => &mut o.metadata,
             Object::IngressClass(o) => &mut o.metadata,
             Object::NetworkPolicy(o) => &mut o.metadata,
+            Object::ServiceCIDR(o) => &mut o.metadata,
+            Object::IPAddress(o) => &mut o.metadata,
         }
     }
 
@@ -465,6 +491,8 @@ impl Object {
             Object::Ingress(o) => serde_json::to_value(o),
             Object::IngressClass(o) => serde_json::to_value(o),
             Object::NetworkPolicy(o) => serde_json::to_value(o),
+            Object::ServiceCIDR(o) => serde_json::to_value(o),
+            Object::IPAddress(o) => serde_json::to_value(o),
         }
         .unwrap_or(serde_json::Value::Null);
         let mut map = serde_json::Map::new();
@@ -502,6 +530,8 @@ impl Object {
             (Object::Ingress(a), Object::Ingress(b)) => a.spec != b.spec,
             (Object::IngressClass(a), Object::IngressClass(b)) => a.spec != b.spec,
             (Object::NetworkPolicy(a), Object::NetworkPolicy(b)) => a.spec != b.spec,
+            (Object::ServiceCIDR(a), Object::ServiceCIDR(b)) => a.spec != b.spec,
+            (Object::IPAddress(a), Object::IPAddress(b)) => a.spec != b.spec,
             _ => false,
         }
     }
@@ -583,3 +613,5 @@ resource!(HorizontalPodAutoscaler, boxed);
 resource!(Ingress, boxed);
 resource!(IngressClass);
 resource!(NetworkPolicy, boxed);
+resource!(ServiceCIDR);
+resource!(IPAddress);

@@ -239,6 +239,18 @@ pub const SERVED: &[Served] = &[
         subresources: &[],
     },
     Served {
+        kind: Kind::ServiceCIDR,
+        short_names: &[],
+        categories: &[],
+        subresources: &[STATUS],
+    },
+    Served {
+        kind: Kind::IPAddress,
+        short_names: &["ip"],
+        categories: &[],
+        subresources: &[],
+    },
+    Served {
         kind: Kind::StorageClass,
         short_names: &["sc"],
         categories: &[],

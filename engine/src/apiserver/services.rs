@@ -398,10 +398,73 @@ impl Store {
         }
     }
 
+    /// After a Service write: the IPAddress objects follow its cluster IP, as upstream's
+    /// allocator keeps one per allocated address (`ipallocator.createIPAddress`,
+    /// `release`): `old_ip` (before the write) released, `new` (after it, `None` once
+    /// deleted) allocated. Written by the API server itself; the uid comes from the
+    /// address and the Service's uid, not the cluster's seeded stream.
+    pub(super) fn sync_ip_address(
+        &mut self,
+        now: SimTime,
+        old_ip: Option<&str>,
+        new: Option<&Service>,
+    ) {
+        let new_ip = new.and_then(allocated_ip);
+        if old_ip.is_some() && old_ip != new_ip.as_deref() {
+            let key = ObjKey::new("", old_ip.unwrap_or_default());
+            self.remove(
+                now,
+                Kind::IPAddress,
+                &key,
+                crate::client::writer::KUBE_APISERVER,
+            );
+        }
+        let (Some(ip), Some(svc)) = (new_ip, new) else {
+            return;
+        };
+        if old_ip == Some(ip.as_str()) {
+            return;
+        }
+        let seed = crate::hash::fnv1a32(format!("{ip}/{}", svc.metadata.uid).as_bytes());
+        let mut labels = std::collections::BTreeMap::new();
+        labels.insert(
+            "ipaddress.kubernetes.io/ip-family".to_string(),
+            "IPv4".to_string(),
+        );
+        labels.insert(
+            "ipaddress.kubernetes.io/managed-by".to_string(),
+            "ipallocator.k8s.io".to_string(),
+        );
+        let obj = Object::IPAddress(IPAddress {
+            metadata: ObjectMeta {
+                name: ip,
+                labels,
+                uid: Rng::new(u64::from(seed)).uuid_v4(),
+                creation_timestamp: crate::time::rfc3339(now),
+                created_ms: now,
+                ..Default::default()
+            },
+            spec: IPAddressSpec {
+                parent_ref: Some(ParentReference {
+                    group: String::new(),
+                    resource: "services".into(),
+                    namespace: svc.metadata.namespace.clone(),
+                    name: svc.metadata.name.clone(),
+                }),
+            },
+        });
+        self.put(now, "create", obj, crate::client::writer::KUBE_APISERVER);
+    }
+
     /// The Service holding a cluster IP, if any.
     pub fn service_with_ip(&self, ip: &str) -> Option<&ObjKey> {
         self.service_ips.get(&parse_ipv4(ip)?)
     }
+}
+
+/// The cluster IP a Service holds (none for a headless or ExternalName one).
+pub(super) fn allocated_ip(svc: &Service) -> Option<String> {
+    parse_ipv4(&svc.spec.cluster_ip).map(format_ipv4)
 }
 
 #[cfg(test)]

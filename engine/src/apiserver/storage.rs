@@ -147,6 +147,11 @@ impl Store {
             });
         }
         self.note_followed((WatchType::Deleted, rv, now), key, &old);
+        if let Object::Service(svc) = &*old {
+            // The allocator releases the address once the Service is gone.
+            let ip = super::services::allocated_ip(svc);
+            self.sync_ip_address(now, ip.as_deref(), None);
+        }
         if let Object::Event(e) = &*old {
             let h = event_dedupe_hash(e);
             if let Some(bucket) = self.event_dedupe.get_mut(&h) {

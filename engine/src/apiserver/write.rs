@@ -225,6 +225,10 @@ impl Store {
             );
         }
         let change = self.put(now, "create", obj, writer);
+        if let Some(Object::Service(svc)) = change.new.as_deref() {
+            let svc = svc.clone();
+            self.sync_ip_address(now, None, Some(&svc));
+        }
         self.warnings.extend(warnings);
         for q in quotas {
             self.put(
@@ -414,7 +418,16 @@ impl Store {
             let change = self.put(now, "update", obj, writer);
             return Ok(self.remove(now, kind, &key, writer).unwrap_or(change));
         }
-        Ok(self.put(now, "update", obj, writer))
+        let old_ip = match current {
+            Object::Service(svc) => services::allocated_ip(svc),
+            _ => None,
+        };
+        let change = self.put(now, "update", obj, writer);
+        if let Some(Object::Service(svc)) = change.new.as_deref() {
+            let svc = svc.clone();
+            self.sync_ip_address(now, old_ip.as_deref(), Some(&svc));
+        }
+        Ok(change)
     }
 
     /// `PUT .../status`: replace the status only.

@@ -129,6 +129,32 @@ pub struct Cluster {
     apiserver_ids: apiserver_identity::Identities,
 }
 
+/// The default ServiceCIDR, `kubernetes`: the API server's `--service-cluster-ip-range`
+/// (`defaultservicecidr`), with the finalizer and the Ready condition the ServiceCIDR
+/// controller adds (`servicecidrs_controller.go`), written at once at bootstrap.
+pub fn default_service_cidr() -> crate::api::ServiceCIDR {
+    use crate::api::{Condition, ServiceCIDR, ServiceCIDRSpec, ServiceCIDRStatus};
+    ServiceCIDR {
+        metadata: ObjectMeta {
+            name: "kubernetes".into(),
+            finalizers: vec!["networking.k8s.io/service-cidr-finalizer".into()],
+            ..Default::default()
+        },
+        spec: ServiceCIDRSpec {
+            cidrs: vec!["10.96.0.0/12".into()],
+        },
+        status: ServiceCIDRStatus {
+            conditions: vec![Condition {
+                type_: "Ready".into(),
+                status: "True".into(),
+                last_transition_time: Some(crate::time::rfc3339(0)),
+                message: "Kubernetes Service CIDR is ready".into(),
+                ..Default::default()
+            }],
+        },
+    }
+}
+
 /// The user's identity for clicks and commands.
 pub fn kubectl() -> Component {
     Component::named(writer::KUBECTL)
@@ -169,6 +195,7 @@ impl Cluster {
                 },
             );
         }
+        c.create_as_apiserver(0x7363_6964, [Object::ServiceCIDR(default_service_cidr())]);
         c.create_kubernetes_service();
         c.start_apiserver_identity(0);
         c.create_bootstrap_policy();

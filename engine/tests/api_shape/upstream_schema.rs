@@ -2070,6 +2070,37 @@ pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "V1ServiceCIDR",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("spec", "V1ServiceCIDRSpec"),
+            ("status", "V1ServiceCIDRStatus"),
+        ],
+    ),
+    ("V1ServiceCIDRSpec", &[("cidrs", "")]),
+    ("V1ServiceCIDRStatus", &[("conditions", "V1Condition")]),
+    (
+        "V1IPAddress",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("spec", "V1IPAddressSpec"),
+        ],
+    ),
+    ("V1IPAddressSpec", &[("parentRef", "V1ParentReference")]),
+    (
+        "V1ParentReference",
+        &[
+            ("group", ""),
+            ("name", ""),
+            ("namespace", ""),
+            ("resource", ""),
+        ],
+    ),
+    (
         "V1IngressSpec",
         &[
             ("defaultBackend", "V1IngressBackend"),

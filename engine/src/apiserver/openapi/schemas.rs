@@ -61,6 +61,8 @@ kinds!(
     Ingress,
     IngressClass,
     NetworkPolicy,
+    ServiceCIDR,
+    IPAddress,
 );
 
 /// Every definition, generated from the api types and shaped as upstream's (kinds

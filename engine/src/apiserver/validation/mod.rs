@@ -19,6 +19,7 @@ mod pod_spec;
 mod policy;
 mod rbac;
 mod scheduling;
+mod service_cidr;
 mod storage;
 
 pub use names::{
@@ -78,6 +79,8 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
         Object::Ingress(i) => networking::validate_ingress(c, i, old.is_none()),
         Object::IngressClass(ic) => networking::validate_ingress_class(c, ic, old),
         Object::NetworkPolicy(np) => networking::validate_network_policy(c, np),
+        Object::ServiceCIDR(sc) => service_cidr::validate_service_cidr(c, sc, old),
+        Object::IPAddress(ip) => service_cidr::validate_ip_address(c, ip, old),
         _ => {}
     }
     if causes.is_empty() {

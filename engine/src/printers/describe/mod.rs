@@ -123,6 +123,8 @@ pub fn describe_with(rd: &mut dyn Reader, obj: &Object) -> String {
         Object::HorizontalPodAutoscaler(h) => describe_hpa(rd, h),
         Object::Ingress(i) => networking::describe_ingress(rd, i),
         Object::IngressClass(ic) => networking::describe_ingress_class(rd, ic),
+        Object::ServiceCIDR(sc) => networking::describe_service_cidr(rd, sc),
+        Object::IPAddress(ip) => networking::describe_ip_address(rd, ip),
         Object::NetworkPolicy(np) => networking::describe_network_policy(np),
         Object::Role(r) => rbac::describe_role(&r.metadata, r.rules.as_deref().unwrap_or_default()),
         Object::ClusterRole(r) => {

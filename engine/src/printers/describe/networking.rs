@@ -134,6 +134,55 @@ pub(super) fn describe_ingress_class(rd: &mut dyn Reader, ic: &IngressClass) -> 
     tabwriter::format(&w, 0, 2)
 }
 
+/// `describeServiceCIDRV1`: the CIDRs, then the conditions in a table.
+pub(super) fn describe_service_cidr(rd: &mut dyn Reader, sc: &ServiceCIDR) -> String {
+    let mut w = String::new();
+    let m = &sc.metadata;
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    let _ = writeln!(w, "CIDRs:\t{}", sc.spec.cidrs.join(", "));
+    if !sc.status.conditions.is_empty() {
+        let _ = writeln!(w, "Status:");
+        let _ = writeln!(w, "Conditions:");
+        let _ = writeln!(w, "  Type\tStatus\tLastTransitionTime\tReason\tMessage");
+        let _ = writeln!(w, "  ----\t------\t------------------\t------\t-------");
+        for c in &sc.status.conditions {
+            let at = c
+                .last_transition_time
+                .as_deref()
+                .and_then(crate::time::parse_rfc3339)
+                .map(crate::time::rfc1123z)
+                .unwrap_or_else(|| "Mon, 01 Jan 0001 00:00:00 +0000".into());
+            let _ = writeln!(
+                w,
+                "  {}\t{}\t{at}\t{}\t{}",
+                c.type_, c.status, c.reason, c.message
+            );
+        }
+    }
+    events(&mut w, rd, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
+/// `describeIPAddressV1`: the object the address belongs to.
+pub(super) fn describe_ip_address(rd: &mut dyn Reader, ip: &IPAddress) -> String {
+    let mut w = String::new();
+    let m = &ip.metadata;
+    let _ = writeln!(w, "Name:\t{}", m.name);
+    multiline(&mut w, "Labels", &m.labels);
+    annotations(&mut w, &m.annotations);
+    if let Some(p) = &ip.spec.parent_ref {
+        let _ = writeln!(w, "Parent Reference:");
+        let _ = writeln!(w, "  Group:\t{}", p.group);
+        let _ = writeln!(w, "  Resource:\t{}", p.resource);
+        let _ = writeln!(w, "  Namespace:\t{}", p.namespace);
+        let _ = writeln!(w, "  Name:\t{}", p.name);
+    }
+    events(&mut w, rd, &m.uid);
+    tabwriter::format(&w, 0, 2)
+}
+
 /// `To Port` lines of one rule's ports (`printNetworkPolicySpecIngressFrom`).
 fn policy_ports(w: &mut String, ports: &[NetworkPolicyPort]) {
     if ports.is_empty() {

@@ -61,6 +61,8 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "ingresses" | "ingress" | "ing" => Kind::Ingress,
         "ingressclasses" | "ingressclass" => Kind::IngressClass,
         "networkpolicies" | "networkpolicy" | "netpol" => Kind::NetworkPolicy,
+        "servicecidrs" | "servicecidr" => Kind::ServiceCIDR,
+        "ipaddresses" | "ipaddress" | "ip" => Kind::IPAddress,
         _ => return None,
     };
     let (want_group, want_version) = kind.api_version().split_once('/').unwrap_or(("", "v1"));
@@ -105,6 +107,8 @@ pub fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
         Kind::Endpoints => &network::ENDPOINTS,
         Kind::Ingress => &network::INGRESS,
         Kind::IngressClass => &network::INGRESS_CLASS,
+        Kind::ServiceCIDR => &network::SERVICE_CIDR,
+        Kind::IPAddress => &network::IP_ADDRESS,
         Kind::NetworkPolicy => &network::NETWORK_POLICY,
         Kind::Node => &cluster::NODE,
         Kind::Event => &cluster::EVENT,
@@ -165,6 +169,8 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
         Object::Endpoints(e) => network::print_endpoints(name, e, now),
         Object::Ingress(i) => network::print_ingress(name, i, o, now),
         Object::IngressClass(ic) => network::print_ingress_class(name, ic, now),
+        Object::ServiceCIDR(sc) => network::print_service_cidr(name, sc, now),
+        Object::IPAddress(ip) => network::print_ip_address(name, ip),
         Object::NetworkPolicy(np) => network::print_network_policy(name, np, now),
         // The API server's default table (`rest.NewDefaultTableConvertor`) and
         // `printLimitRange`: the creation time as RFC 3339.

@@ -208,6 +208,18 @@ pub(super) const INGRESS_CLASS: Columns = Columns {
     wide: &[],
 };
 
+/// ServiceCIDR's columns.
+pub(super) const SERVICE_CIDR: Columns = Columns {
+    names: &["NAME", "CIDRS", "AGE"],
+    wide: &[],
+};
+
+/// IPAddress's columns: upstream defines two, so its age cell is never printed.
+pub(super) const IP_ADDRESS: Columns = Columns {
+    names: &["NAME", "PARENTREF"],
+    wide: &[],
+};
+
 /// NetworkPolicy's columns.
 pub(super) const NETWORK_POLICY: Columns = Columns {
     names: &["NAME", "POD-SELECTOR", "AGE"],
@@ -295,6 +307,38 @@ pub fn ingress_load_balancer_status_stringer(s: &IngressLoadBalancerStatus, wide
     } else {
         r
     }
+}
+
+/// `printServiceCIDR`: its CIDRs joined by commas.
+pub(super) fn print_service_cidr(name: String, sc: &ServiceCIDR, now: SimTime) -> Vec<String> {
+    vec![
+        name,
+        sc.spec.cidrs.join(","),
+        age(sc.metadata.created_ms, now),
+    ]
+}
+
+/// `printIPAddress`: its parent as `resource[.group][/namespace]/name`, lowercased
+/// (upstream's row has an age cell too, past its two columns).
+pub(super) fn print_ip_address(name: String, ip: &IPAddress) -> Vec<String> {
+    let parent = match &ip.spec.parent_ref {
+        None => "<none>".to_string(),
+        Some(p) => {
+            let mut s = if p.group.is_empty() {
+                p.resource.to_lowercase()
+            } else {
+                format!("{}.{}", p.resource, p.group).to_lowercase()
+            };
+            if !p.namespace.is_empty() {
+                s.push('/');
+                s.push_str(&p.namespace);
+            }
+            s.push('/');
+            s.push_str(&p.name);
+            s
+        }
+    };
+    vec![name, parent]
 }
 
 /// `printIngressClass`: the controller and `Kind[.apiGroup]/name` of its parameters.
