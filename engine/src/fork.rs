@@ -47,6 +47,8 @@ impl Fork {
     pub fn start(main: &Machine, change: &str) -> Result<Fork, String> {
         let mut m = main.clone();
         m.pending = None;
+        // Nothing waits in the branch: the store keeps no writes for a watch of main's.
+        m.cluster.store.follow(None);
         m.queued.clear();
         m.console.clear();
         m.journal.clear();
@@ -76,6 +78,7 @@ impl Fork {
     pub fn resume(main: &Machine, at: SimTime, change: &str, journal: Vec<(SimTime, Act)>) -> Fork {
         let mut m = main.clone();
         m.pending = None;
+        m.cluster.store.follow(None);
         m.queued.clear();
         m.console.clear();
         m.goals_reached.clear();

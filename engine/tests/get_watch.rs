@@ -114,3 +114,16 @@ fn output_kept_for_a_long_watch_is_its_last_part_from_a_line_start() {
     keep_tail(&mut short, KEPT_OUTPUT);
     assert_eq!(short, "a\nb\n");
 }
+
+#[test]
+fn a_branch_forked_while_a_watch_waits_keeps_no_writes_for_it() {
+    let mut m = Machine::new(Cluster::with_default_nodes(1));
+    m.run_text_unrecorded("kubectl create deployment web --image=nginx --replicas=2");
+    m.run_text_unrecorded("kubectl get pods -w");
+    assert!(m.pending.is_some());
+    let mut f = kubeplay_engine::fork::Fork::start(&m, "kubectl scale deployment web --replicas=4")
+        .expect("the change runs");
+    let t = f.m.cluster.now() + 10 * SECOND;
+    f.m.cluster.run_until(t);
+    assert!(f.m.cluster.store.take_followed().is_empty());
+}

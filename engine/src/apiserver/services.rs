@@ -412,12 +412,7 @@ impl Store {
         let new_ip = new.and_then(allocated_ip);
         if old_ip.is_some() && old_ip != new_ip.as_deref() {
             let key = ObjKey::new("", old_ip.unwrap_or_default());
-            self.remove(
-                now,
-                Kind::IPAddress,
-                &key,
-                crate::client::writer::KUBE_APISERVER,
-            );
+            self.remove(now, Kind::IPAddress, &key, KUBE_APISERVER);
         }
         let (Some(ip), Some(svc)) = (new_ip, new) else {
             return;
@@ -453,7 +448,7 @@ impl Store {
                 }),
             },
         });
-        self.put(now, "create", obj, crate::client::writer::KUBE_APISERVER);
+        self.put(now, "create", obj, KUBE_APISERVER);
     }
 
     /// The Service holding a cluster IP, if any.
