@@ -1,10 +1,12 @@
 //! kubectl's table layout: Go's text/tabwriter with min width 6 and padding 3
 //! (`k8s.io/cli-runtime/pkg/printers/tabwriter.go`); the last column is not padded.
 
+/// kubectl's tabwriter: a column's least width, and the spaces after its widest cell.
+const MIN_WIDTH: usize = 6;
+const PADDING: usize = 3;
+
 /// Lay out rows (the first one is the header) as kubectl prints them.
 pub fn render(rows: &[Vec<String>]) -> String {
-    const MIN_WIDTH: usize = 6;
-    const PADDING: usize = 3;
     let cols = rows.iter().map(|r| r.len()).max().unwrap_or(0);
     let mut widths = vec![0usize; cols];
     for r in rows {
@@ -41,8 +43,6 @@ pub struct RememberedWidths(Vec<usize>);
 impl RememberedWidths {
     /// Lay out the rows of one flush.
     pub fn layout(&mut self, rows: &[Vec<String>]) -> String {
-        const MIN_WIDTH: usize = 6;
-        const PADDING: usize = 3;
         for r in rows {
             // Only a cell a tab ends (not a row's last) sets its column's width.
             for (i, cell) in r.iter().enumerate().take(r.len().saturating_sub(1)) {

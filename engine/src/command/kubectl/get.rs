@@ -309,17 +309,7 @@ fn get_watch(
         Some(s) => parse_fields(kind, s).map_err(|e| e.kubectl_line(kind, "", s))?,
         None => Vec::new(),
     };
-    let table = TableOptions {
-        show_labels: p.bool("show-labels"),
-        with_namespace: p.bool("all-namespaces"),
-        with_kind: p.bool("show-kind"),
-        label_columns: p
-            .slice("label-columns")
-            .into_iter()
-            .map(String::from)
-            .collect(),
-        ..Default::default()
-    };
+    let table = table_options(p, false, p.bool("show-kind"));
     let filter = (
         (!p.bool("all-namespaces")).then(|| ns.to_string()),
         (names.len() == 1).then(|| names[0].1.clone()),
@@ -531,19 +521,10 @@ fn print(
 /// One table per kind that has objects, with `--show-labels`, `-A`'s NAMESPACE column,
 /// kind-qualified names when several kinds print, and `--no-headers`.
 fn tables(c: &Cluster, p: &Parsed, groups: &[Group], wide: bool) -> String {
-    let o = TableOptions {
-        wide,
-        show_labels: p.bool("show-labels"),
-        with_namespace: p.bool("all-namespaces"),
-        // `multipleGVKsRequested`: by the kinds found, not the kinds asked for; or
-        // `--show-kind`.
-        with_kind: p.bool("show-kind") || groups.iter().filter(|(_, v)| !v.is_empty()).count() > 1,
-        label_columns: p
-            .slice("label-columns")
-            .into_iter()
-            .map(String::from)
-            .collect(),
-    };
+    // `multipleGVKsRequested`: by the kinds found, not the kinds asked for; or
+    // `--show-kind`.
+    let with_kind = p.bool("show-kind") || groups.iter().filter(|(_, v)| !v.is_empty()).count() > 1;
+    let o = table_options(p, wide, with_kind);
     let now = c.now();
     let tables: Vec<String> = groups
         .iter()
@@ -559,6 +540,22 @@ fn tables(c: &Cluster, p: &Parsed, groups: &[Group], wide: bool) -> String {
         .collect();
     // A blank line between tables only where a header follows.
     tables.join(if p.bool("no-headers") { "" } else { "\n" })
+}
+
+/// The table's options from the flags: `--show-labels`, `-A`'s NAMESPACE column and
+/// `-L`; `wide` and `with_kind` as the caller decides them.
+fn table_options(p: &Parsed, wide: bool, with_kind: bool) -> TableOptions {
+    TableOptions {
+        wide,
+        show_labels: p.bool("show-labels"),
+        with_namespace: p.bool("all-namespaces"),
+        with_kind,
+        label_columns: p
+            .slice("label-columns")
+            .into_iter()
+            .map(String::from)
+            .collect(),
+    }
 }
 
 /// The objects as the server sent them, `metadata.managedFields` included when `show`:
