@@ -224,7 +224,7 @@ fn run_file(file: &str, seed: Option<u64>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut cluster = Cluster::with_default_nodes(seed.unwrap_or(1));
+    let mut cluster = Cluster::standard(seed.unwrap_or(1));
     let files = DiskFiles { base };
     // Each command's output as soon as it ran: a crash later loses nothing printed.
     let r = script::run_lines_streaming(&mut cluster, &lines, &files, &mut |chunk| {
@@ -359,7 +359,7 @@ fn read_line(prompt: &str, history: &[String], raw: bool) -> Option<String> {
 
 fn repl(seed: u64) -> ExitCode {
     println!("kubeplay — a simulated Kubernetes v1.33 cluster (3 nodes, seed {seed}). Type kubectl or sim commands; exit to leave.");
-    let mut cluster = Cluster::with_default_nodes(seed);
+    let mut cluster = Cluster::standard(seed);
     let files = DiskFiles {
         base: PathBuf::from("."),
     };

@@ -129,7 +129,8 @@ fn span(ms: SimTime) -> String {
 /// The playground's Deployments as a setup that builds them again.
 fn playground_setup(start: &Cluster) -> String {
     let mut out = String::new();
-    for d in start.store.list::<Deployment>() {
+    // The learner's Deployments: the DNS add-on's in kube-system comes with the cluster.
+    for d in start.store.list_ns::<Deployment>("default") {
         let tpl = &d.spec.template.spec;
         let mut containers = String::new();
         for c in &tpl.containers {
@@ -169,11 +170,11 @@ fn playground_setup(start: &Cluster) -> String {
 /// Only what was not already true at the start: a goal is reached by doing the lesson.
 fn suggested_goals(start: &Cluster, end: &Cluster) -> Vec<(String, String, String)> {
     let mut goals = Vec::new();
-    for d in end.store.list::<Deployment>() {
+    for d in end.store.list_ns::<Deployment>("default") {
         let ready = d.status.ready_replicas;
         let before = start
             .store
-            .list::<Deployment>()
+            .list_ns::<Deployment>("default")
             .find(|s| s.metadata.name == d.metadata.name)
             .map(|s| s.status.ready_replicas);
         if before != Some(ready) {
@@ -189,7 +190,8 @@ fn suggested_goals(start: &Cluster, end: &Cluster) -> Vec<(String, String, Strin
     }
     let count = |c: &Cluster| {
         let mut m: BTreeMap<String, usize> = BTreeMap::new();
-        for e in c.store.list::<Event>() {
+        // `count events` counts in the lesson's namespace, as the goal will.
+        for e in c.store.list_ns::<Event>("default") {
             *m.entry(e.reason.clone()).or_default() += 1;
         }
         m

@@ -308,6 +308,8 @@ impl Component {
 pub mod writer {
     /// The learner (clicks and commands).
     pub const KUBECTL: &str = "kubectl";
+    /// The installer that adds the cluster DNS add-on.
+    pub const KUBEADM: &str = "kubeadm";
     /// The API server itself (the namespaces and priority classes every cluster has).
     pub const KUBE_APISERVER: &str = crate::apiserver::KUBE_APISERVER;
     /// deployment-controller.

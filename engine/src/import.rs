@@ -653,11 +653,13 @@ const SYSTEM_NAMESPACES: &[&str] = &["default", "kube-node-lease", "kube-public"
 /// resourceVersion, generation, creationTimestamp, managedFields, a Service's
 /// allocated addresses, a bare Pod's node), the objects a controller makes left to
 /// that controller (ReplicaSets of Deployments, their Pods, ControllerRevisions…), as
-/// is what every cluster has (its namespaces, the `kubernetes` Service, system
+/// is what every cluster has (its namespaces, the `kubernetes` Service, the DNS add-on, system
 /// priority classes and RBAC, the default StorageClass) and what no manifest holds
 /// (Nodes, Events, Leases, EndpointSlices).
 pub fn manifests(c: &Cluster) -> String {
-    let fresh = Cluster::new(c.seed());
+    // The DNS add-on is there too on a cluster the manifests are applied to.
+    let mut fresh = Cluster::new(c.seed());
+    fresh.install_cluster_dns();
     let mut docs = Vec::new();
     for kind in ORDER.iter().copied() {
         for obj in c.store.list_objects(kind) {

@@ -8,7 +8,7 @@ use kubeplay_engine::session::{open_lesson, Act, Machine, ScenarioSource};
 
 /// The playground as the page opens it: three nodes, `web` settled.
 fn playground() -> Cluster {
-    let mut c = Cluster::with_default_nodes(1);
+    let mut c = Cluster::standard(1);
     let _ = c.create_deployment("web", "nginx:1.27", 3, "100m", "128Mi");
     c.settle(120_000);
     c

@@ -89,7 +89,7 @@ fn rolling_updates_stay_within_max_surge_and_max_unavailable_at_every_moment() {
             }
             let images: Vec<String> = c
                 .store
-                .list::<Pod>()
+                .list_ns::<Pod>("default")
                 .filter(|p| p.is_active())
                 .map(|p| p.spec.containers[0].image.clone())
                 .collect();

@@ -41,7 +41,11 @@ pub fn facts(c: &Cluster, lang: Lang) -> BTreeMap<String, String> {
             trf(lang, "{} of {} nodes Ready", &[&ready, &nodes.len()]),
         );
     }
-    let deployments: Vec<&Deployment> = c.store.list::<Deployment>().collect();
+    let deployments: Vec<&Deployment> = c
+        .store
+        .list::<Deployment>()
+        .filter(|d| crate::view::drawn(&d.metadata))
+        .collect();
     if deployments.len() <= ONE_BY_ONE_MAX {
         for d in &deployments {
             out.insert(

@@ -792,7 +792,7 @@ fn sim_advance_in_the_console_runs_in_slices_and_prints_what_the_cli_prints() {
         "kubectl get deploy web",
     ]);
     assert_eq!(s.console[1].output, cli[1]);
-    assert_eq!(s.console[1].output, "time 0:03.9 → 2:03.9\n");
+    assert_eq!(s.console[1].output, "time 0:06.7 → 2:06.7\n");
     assert_eq!(s.console[2].output, cli[2]);
 }
 
@@ -892,11 +892,11 @@ fn an_embedding_pages_sim_advance_answers_with_where_the_clock_got() {
     let api = SimHandle::new(Rc::clone(&state), 0, Callback::noop());
     let (out, ok) = api.api_run("sim advance 30s");
     assert!(ok);
-    assert_eq!(out, "time 0:03.9 → 0:33.9\n");
+    assert_eq!(out, "time 0:06.7 → 0:36.7\n");
     assert!(state.borrow().pending.is_none());
     let (out, ok) = api.api_run("sim settle");
     assert!(ok, "{out}");
-    assert_eq!(out, "settled at 0:33.9 (after 0s)\n");
+    assert_eq!(out, "settled at 0:36.7 (after 0s)\n");
 }
 
 #[test]

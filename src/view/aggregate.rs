@@ -95,6 +95,7 @@ pub fn service_summaries(c: &Cluster) -> Vec<ServiceSummary> {
         .store
         .list::<Service>()
         .filter(|s| !(s.metadata.namespace == "default" && s.metadata.name == "kubernetes"))
+        .filter(|s| super::drawn(&s.metadata))
         .map(|s| {
             let key = ObjKey::new(&s.metadata.namespace, &s.metadata.name);
             let mut sum = ServiceSummary {
@@ -146,6 +147,7 @@ pub fn aggregate_model(c: &Cluster) -> AggregateModel {
     // Pods in all, however many ReplicaSets there are.
     let replicasets: Vec<RsSummary> = store
         .list::<ReplicaSet>()
+        .filter(|rs| super::drawn(&rs.metadata))
         .map(|rs| {
             let mut s = RsSummary {
                 name: rs.metadata.name.clone(),
@@ -205,6 +207,7 @@ pub fn aggregate_model(c: &Cluster) -> AggregateModel {
         total_pods: pod_count(c),
         deployments: store
             .list::<Deployment>()
+            .filter(|d| super::drawn(&d.metadata))
             .map(|d| {
                 (
                     d.metadata.name.clone(),

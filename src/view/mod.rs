@@ -41,6 +41,14 @@ pub fn busy_first(len: usize, max: usize, busy: impl Fn(usize) -> bool) -> Vec<u
     picked
 }
 
+/// Whether the page draws an object: the cluster's add-ons in `kube-system`
+/// (CoreDNS's Deployment, ReplicaSet and Pods) run beside the learner's workloads and
+/// count on their nodes, but the chain does not draw them; the console lists them
+/// (`kubectl get pods -n kube-system`).
+pub fn drawn(m: &ObjectMeta) -> bool {
+    m.namespace != "kube-system"
+}
+
 /// Names in the order a person reads them: runs of digits compare as numbers, so
 /// `node-2` comes before `node-10` (kubectl's own output stays in the API server's
 /// byte order; this is the page's order).
@@ -113,7 +121,7 @@ pub fn default_cluster() -> Cluster {
 
 /// The default scenario at 0:00 (the Deployment just created) and settled.
 pub fn default_cluster_opening() -> (Cluster, Cluster) {
-    let mut c = Cluster::with_default_nodes(1);
+    let mut c = Cluster::standard(1);
     // A fixed, valid Deployment on an empty cluster: creation cannot fail.
     let _ = c.create_deployment("web", "nginx:1.27", 3, "100m", "128Mi");
     let opening = c.clone();

@@ -14,10 +14,11 @@ fn the_default_scenario_draws_one_chain_of_three_pods_over_three_nodes() {
         .iter()
         .all(|p| p.status == "Running" && p.ready_col == "1/1"));
     assert_eq!(m.nodes.len(), 3);
-    assert!(m
-        .nodes
-        .iter()
-        .all(|n| n.status == "Ready" && n.pods == 1 && n.cpu_requested == 100));
+    // Each node runs a web Pod; two of them also one of CoreDNS's (100m each), which
+    // the chain does not draw but the node's counts and bars hold.
+    assert!(m.nodes.iter().all(|n| n.status == "Ready" && n.pods >= 1));
+    assert_eq!(m.nodes.iter().map(|n| n.pods).sum::<i64>(), 5);
+    assert_eq!(m.nodes.iter().map(|n| n.cpu_requested).sum::<i64>(), 500);
     // 1 Deployment→RS line, 3 RS→Pod lines, 3 Pod→Node bindings.
     assert_eq!(m.links.iter().filter(|l| l.kind == "owner").count(), 4);
     assert_eq!(m.links.iter().filter(|l| l.kind == "binding").count(), 3);
@@ -343,7 +344,9 @@ fn the_timeline_has_a_traffic_lane_whose_marks_turn_red_in_the_seconds_requests_
         .map(|k| k.label.clone())
         .unwrap_or_default();
     assert!(
-        fail.contains("service/web · 20 requests, ") && fail.contains(" TIMEOUT"),
+        fail.contains("service/web · ")
+            && fail.contains(" requests, ")
+            && fail.contains(" TIMEOUT"),
         "{fail}"
     );
 }

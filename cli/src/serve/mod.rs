@@ -141,7 +141,7 @@ pub fn serve(args: &[String], seed: Option<u64>) -> ExitCode {
         }
     };
     let cluster = match &options.scenario {
-        None => Cluster::with_default_nodes(seed.unwrap_or(1)),
+        None => Cluster::standard(seed.unwrap_or(1)),
         Some(s) => match open_scenario(s) {
             Ok(c) => c,
             Err(e) => {

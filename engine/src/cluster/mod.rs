@@ -25,6 +25,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub mod apiserver_identity;
 pub mod apiservers;
 mod clock;
+pub mod dns;
 pub use clock::SettleSlice;
 pub mod etcd;
 pub mod informers;
@@ -165,8 +166,11 @@ pub fn kubectl() -> Component {
 pub const API_SERVER_ADDRESS: &str = "10.0.0.2";
 
 impl Cluster {
-    /// An empty cluster (no nodes) with this seed: just the namespaces every cluster
-    /// starts with.
+    /// An empty cluster (no nodes) with this seed: the control plane and what it
+    /// creates for itself (namespaces, RBAC, the `kubernetes` Service…), but no add-on,
+    /// as `kubeadm init --skip-phases=addon/coredns` leaves it. The clusters a learner
+    /// gets ([`Self::with_default_nodes`], a scenario's) also run the DNS add-on
+    /// ([`Self::install_cluster_dns`]).
     pub fn new(seed: u64) -> Self {
         let mut c = Cluster::bare(seed);
         for ns in ["default", "kube-node-lease", "kube-public", "kube-system"] {
@@ -397,7 +401,17 @@ impl Cluster {
         }
     }
 
-    /// The default cluster: three Ready worker nodes `node-1..node-3` (4 CPU, 8Gi, 110 pods).
+    /// The cluster a learner starts from (the page's free play, `kubeplay-cli run` and
+    /// `serve`, `sim reset`): three Ready worker nodes `node-1..node-3` (4 CPU, 8Gi,
+    /// 110 pods) and the DNS add-on.
+    pub fn standard(seed: u64) -> Self {
+        let mut c = Cluster::with_default_nodes(seed);
+        c.install_cluster_dns();
+        c
+    }
+
+    /// Three Ready worker nodes `node-1..node-3` (4 CPU, 8Gi, 110 pods) and no add-on:
+    /// the controllers' tests count every Pod in the cluster as theirs.
     pub fn with_default_nodes(seed: u64) -> Self {
         let mut c = Cluster::new(seed);
         for i in 1..=3 {

@@ -31,7 +31,7 @@ impl Runner {
     /// A run on a fresh cluster with the default nodes, seeded.
     pub(super) fn new(seed: u64) -> Self {
         Runner {
-            c: Cluster::with_default_nodes(seed),
+            c: Cluster::standard(seed),
             steps: vec![],
             ok: vec![],
             transcript: String::new(),

@@ -30,6 +30,9 @@ pub fn build_observed(
 ) -> Result<Cluster, String> {
     let mut c = Cluster::new(s.seed);
     c.store.fast = fast;
+    if s.cluster.dns {
+        c.install_cluster_dns();
+    }
     for n in &s.cluster.nodes {
         let mut labels: Vec<String> = n.labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
         if let Some(z) = &n.zone {

@@ -76,6 +76,15 @@ fn default_seed() -> u64 {
 pub struct ClusterSpec {
     /// Its nodes.
     pub nodes: Vec<NodeSpec>,
+    /// Whether it runs the DNS add-on (CoreDNS behind `kube-system/kube-dns`), as a
+    /// kubeadm cluster does. A lesson whose arithmetic counts every request on its
+    /// nodes may leave it out: CoreDNS's Pods request CPU and memory there too.
+    #[serde(default = "default_dns")]
+    pub dns: bool,
+}
+
+fn default_dns() -> bool {
+    true
 }
 
 /// A step of the lesson: text, and a command the learner can run by clicking.

@@ -51,7 +51,11 @@ fn placeholders_name_the_first_pod_its_node_and_the_newest_replicaset() {
     )
     .unwrap();
     let c = build(&s).unwrap();
-    let mut pods: Vec<&Pod> = c.store.list::<Pod>().collect();
+    let mut pods: Vec<&Pod> = c
+        .store
+        .list::<Pod>()
+        .filter(|p| p.metadata.labels.get("app").map(String::as_str) == Some("web"))
+        .collect();
     pods.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
     let e = expand(
         &c,

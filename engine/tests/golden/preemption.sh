@@ -1,5 +1,5 @@
 # PriorityClass and preemption: a higher-priority Pod makes room by deleting a lower one.
-sim reset --nodes 2 --cpu 2 --memory 4Gi
+sim reset --nodes 2 --cpu 2 --memory 4Gi --dns=false
 kubectl get priorityclasses
 kubectl create priorityclass critical --value=1000 --description="payments"
 kubectl create priorityclass polite --value=1000 --preemption-policy=Never

@@ -1,5 +1,5 @@
 # Why a Pod landed where it did, or why it is Pending: filters, scores, spread, affinity.
-sim reset --nodes 0
+sim reset --nodes 0 --dns=false
 sim node add a1 --cpu 4 --memory 8Gi --labels topology.kubernetes.io/zone=a,disk=nvme
 sim node add a2 --cpu 4 --memory 8Gi --labels topology.kubernetes.io/zone=a
 sim node add b1 --cpu 4 --memory 8Gi --pods 1 --labels topology.kubernetes.io/zone=b

@@ -1,6 +1,6 @@
 # sim verbs: time, nodes, faults, checks and the watch log.
 sim time
-sim reset --nodes 2 --cpu 2 --memory 4Gi
+sim reset --nodes 2 --cpu 2 --memory 4Gi --dns=false
 kubectl get nodes
 sim node add edge-1 --cpu 1 --memory 2Gi --labels disk=nvme,topology.kubernetes.io/zone=z1 --taints edge=true:NoSchedule
 kubectl get nodes --show-labels

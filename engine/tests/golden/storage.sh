@@ -17,8 +17,6 @@ kubectl describe sts web
 kubectl describe pvc data-web-1
 kubectl describe sc standard
 kubectl get controllerrevisions
-sim nslookup web-0.web
-sim nslookup web-9.web   # expect error
 sim node down node-3
 sim advance 400s
 kubectl get pods -o wide
@@ -37,8 +35,6 @@ kubectl set image sts/web nginx=nginx:1.28
 sim advance 90s
 kubectl get pods -L controller-revision-hash
 kubectl get controllerrevisions
-sim nslookup web-0.web
-sim nslookup web-9.web   # expect error
 kubectl get sts web -o jsonpath='{.status.currentRevision} {.status.updateRevision} {.status.updatedReplicas}{"\n"}'
 kubectl scale sts web --replicas=1
 sim advance 60s

@@ -1,5 +1,5 @@
 # The why-trace: causes of a replacement Pod, a deleted Pod, a ReplicaSet, a Deployment, and an eviction.
-sim reset --nodes 3
+sim reset --nodes 3 --dns=false
 kubectl create deployment gateway --image=nginx:1.27 --replicas=3
 sim settle
 kubectl delete pod gateway-7948b44c66-kmcs7 --wait=false

@@ -42,7 +42,11 @@ pub fn node_views(c: &Cluster) -> Vec<NodeView> {
 }
 
 pub(super) fn replica_sets_oldest_first(c: &Cluster) -> Vec<&ReplicaSet> {
-    let mut rss: Vec<&ReplicaSet> = c.store.list::<ReplicaSet>().collect();
+    let mut rss: Vec<&ReplicaSet> = c
+        .store
+        .list::<ReplicaSet>()
+        .filter(|r| crate::view::drawn(&r.metadata))
+        .collect();
     kubeplay_engine::sorting::sort_by(&mut rss, |a, b| {
         (a.metadata.created_ms, &a.metadata.name).cmp(&(b.metadata.created_ms, &b.metadata.name))
     });
@@ -51,7 +55,11 @@ pub(super) fn replica_sets_oldest_first(c: &Cluster) -> Vec<&ReplicaSet> {
 
 /// Pods grouped by owner ReplicaSet (oldest ReplicaSet first), then by age and name.
 pub(super) fn pods_by_owner<'a>(c: &'a Cluster, rss: &[&ReplicaSet]) -> Vec<&'a Pod> {
-    let mut pods: Vec<&Pod> = c.store.list::<Pod>().collect();
+    let mut pods: Vec<&Pod> = c
+        .store
+        .list::<Pod>()
+        .filter(|p| crate::view::drawn(&p.metadata))
+        .collect();
     let rank: std::collections::BTreeMap<&str, usize> = rss
         .iter()
         .enumerate()
@@ -366,7 +374,11 @@ pub(super) fn cron_job_views(m: &mut ChainModel, c: &Cluster, mut next_free: f64
 /// next free slot of the column.
 pub(super) fn deployment_views(m: &mut ChainModel, c: &Cluster) -> f64 {
     let mut next_free = 0.0f64;
-    let mut deps: Vec<&Deployment> = c.store.list::<Deployment>().collect();
+    let mut deps: Vec<&Deployment> = c
+        .store
+        .list::<Deployment>()
+        .filter(|d| crate::view::drawn(&d.metadata))
+        .collect();
     let first_rs_y = |d: &Deployment| {
         m.replicasets
             .iter()

@@ -87,7 +87,8 @@ pub struct ChainModel {
     pub pods: Vec<PodView>,
     /// Nodes.
     pub nodes: Vec<NodeView>,
-    /// Services (every one but the API server's own `default/kubernetes`).
+    /// Services (every one but the API server's own `default/kubernetes` and the
+    /// add-ons' in `kube-system`).
     pub services: Vec<ServiceCard>,
     /// Lines.
     pub links: Vec<Link>,

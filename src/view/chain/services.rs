@@ -12,7 +12,9 @@ pub(super) fn service_cards(c: &Cluster) -> Vec<ServiceCard> {
     let now_s = c.now() / 1000;
     let mut out = Vec::new();
     for s in c.store.list::<Service>() {
-        if s.metadata.namespace == "default" && s.metadata.name == "kubernetes" {
+        if (s.metadata.namespace == "default" && s.metadata.name == "kubernetes")
+            || !crate::view::drawn(&s.metadata)
+        {
             continue;
         }
         let key = kubeplay_engine::apiserver::ObjKey::new(&s.metadata.namespace, &s.metadata.name);

@@ -1,7 +1,7 @@
 //! `sim advance`, `sim settle`, `sim reset` and `sim seed`: the simulated clock and the
 //! world it runs.
 
-use super::super::args::{flag, parse_flags, parse_span, FlagSpec};
+use super::super::args::{bool_flag, flag, parse_flags, parse_span, FlagSpec};
 use super::super::Outcome;
 use super::*;
 use crate::api::*;
@@ -52,6 +52,7 @@ pub(super) const RESET_FLAGS: &[FlagSpec] = &[
     flag("memory", None),
     flag("pods", None),
     flag("zones", None),
+    bool_flag("dns", None),
 ];
 
 pub(super) fn reset(c: &mut Cluster, words: &[String]) -> R {
@@ -91,6 +92,12 @@ pub(super) fn reset(c: &mut Cluster, words: &[String]) -> R {
     let floor = c.store.pod_limit_floor;
     *c = Cluster::new(c.seed());
     c.store.pod_limit_floor = floor;
+    // The DNS add-on unless `--dns=false`: a script about a node's arithmetic may
+    // want nodes that hold only its own Pods.
+    let dns = p.get("dns") != Some("false");
+    if dns {
+        c.install_cluster_dns();
+    }
     for i in 1..=n {
         let mut node = cfg.clone();
         if zones > 0 {
@@ -108,11 +115,12 @@ pub(super) fn reset(c: &mut Cluster, words: &[String]) -> R {
         String::new()
     };
     Ok(format!(
-        "cluster reset: {n} nodes{in_zones} ({} CPU, {} memory, {} pods each), seed {}",
+        "cluster reset: {n} nodes{in_zones} ({} CPU, {} memory, {} pods each), seed {}{}",
         cfg.cpu,
         cfg.memory,
         cfg.pods,
-        c.seed()
+        c.seed(),
+        if dns { "" } else { ", no DNS add-on" }
     ))
 }
 
@@ -122,6 +130,6 @@ pub(super) fn seed(c: &mut Cluster, words: &[String]) -> R {
         .ok_or("error: usage: sim seed N")?
         .parse()
         .map_err(|_| "error: the seed is a whole number".to_string())?;
-    *c = Cluster::with_default_nodes(s);
+    *c = Cluster::standard(s);
     Ok(format!("cluster reset with seed {s}: 3 nodes"))
 }
