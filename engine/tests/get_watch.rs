@@ -127,3 +127,56 @@ fn a_branch_forked_while_a_watch_waits_keeps_no_writes_for_it() {
     f.m.cluster.run_until(t);
     assert!(f.m.cluster.store.take_followed().is_empty());
 }
+
+#[test]
+fn a_filtered_watch_hears_an_object_that_starts_to_match_as_added_and_one_that_stops_as_deleted() {
+    let mut c = Cluster::with_default_nodes(1);
+    let o = run(
+        &mut c,
+        "kubectl create deployment web --image=nginx:1.27 --replicas=2",
+    );
+    assert!(o.ok, "{}", o.output);
+    // The Pods are not Running yet: none is listed; each is ADDED when it starts.
+    let o = run(
+        &mut c,
+        "kubectl get pods --field-selector status.phase=Running -w --output-watch-events --request-timeout=20s",
+    );
+    assert!(o.ok, "{}", o.output);
+    let events: Vec<&str> = o
+        .output
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(events.first(), Some(&"ADDED"), "{}", o.output);
+    assert_eq!(
+        events.iter().filter(|e| **e == "ADDED").count(),
+        2,
+        "{}",
+        o.output
+    );
+    // A label taken off moves a Pod out of a label selector's watch: DELETED, as it was.
+    let pod = c
+        .store
+        .list::<kubeplay_engine::api::Pod>()
+        .next()
+        .map(|p| p.metadata.name.clone())
+        .expect("a Pod");
+    let o = run(&mut c, &format!("kubectl label pod {pod} tier=web"));
+    assert!(o.ok, "{}", o.output);
+    let mut m = Machine::new(c);
+    m.run_text_unrecorded("kubectl get pods -l tier=web -w --output-watch-events");
+    assert!(m.pending.is_some(), "the watch waits");
+    // Another client takes the label off while the watch waits.
+    let o = run(&mut m.cluster, &format!("kubectl label pod {pod} tier-"));
+    assert!(o.ok, "{}", o.output);
+    let t = m.cluster.now() + SECOND;
+    m.cluster.run_until(t);
+    m.poll_pending();
+    let out = m
+        .console
+        .iter()
+        .map(|e| e.output.clone())
+        .collect::<String>();
+    assert!(out.contains("DELETED"), "{out}");
+}

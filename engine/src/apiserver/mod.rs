@@ -397,9 +397,32 @@ pub struct Written {
     pub type_: WatchType,
     /// The object.
     pub object: Arc<Object>,
+    /// The object before the write (None for an ADDED; the deleted object itself for a
+    /// DELETED), which a filtered watch compares against.
+    pub prev: Option<Arc<Object>>,
     /// When it was written: a watch's table row is rendered as of then, as the API
     /// server renders it when it sends the event.
     pub at: SimTime,
+}
+
+impl Written {
+    /// What a watch whose filter is `passes` hears of this write (the watch cache's
+    /// `convertToWatchEvent`): an object that starts to pass is ADDED, one that stops
+    /// passing is DELETED as it was before (at this write's resourceVersion), and a
+    /// write on either side of the filter is not sent.
+    pub fn seen_through(
+        &self,
+        passes: impl Fn(&Object) -> bool,
+    ) -> Option<(WatchType, &Arc<Object>)> {
+        let now = self.type_ != WatchType::Deleted && passes(&self.object);
+        let before = self.prev.as_deref().is_some_and(&passes);
+        match (now, before) {
+            (true, false) => Some((WatchType::Added, &self.object)),
+            (true, true) => Some((WatchType::Modified, &self.object)),
+            (false, true) => self.prev.as_ref().map(|p| (WatchType::Deleted, p)),
+            (false, false) => None,
+        }
+    }
 }
 
 /// The floor of the cluster-wide Pod limit (see [`Store::pod_limit`]).
@@ -453,13 +476,20 @@ impl Store {
     }
 
     /// Note a write for [`Store::follow`].
-    fn note_followed(&mut self, w: (WatchType, u64, SimTime), key: &ObjKey, obj: &Arc<Object>) {
+    fn note_followed(
+        &mut self,
+        w: (WatchType, u64, SimTime),
+        key: &ObjKey,
+        obj: &Arc<Object>,
+        prev: Option<&Arc<Object>>,
+    ) {
         if let Some((f, writes)) = &mut self.followed {
             if f.covers(obj.kind(), key) {
                 writes.push(Written {
                     resource_version: w.1,
                     type_: w.0,
                     object: obj.clone(),
+                    prev: prev.cloned(),
                     at: w.2,
                 });
             }

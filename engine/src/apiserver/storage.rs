@@ -82,10 +82,11 @@ impl Store {
                 resource_version: rv,
                 type_,
                 object: obj.clone(),
+                prev: old.clone(),
                 at: now,
             });
         }
-        self.note_followed((type_, rv, now), &key, &obj);
+        self.note_followed((type_, rv, now), &key, &obj, old.as_ref());
         match &old {
             Some(o) if self.fast.index_refresh && Self::same_index_inputs(o, &obj) => {
                 self.index_refresh(kind, &key, &obj)
@@ -143,10 +144,11 @@ impl Store {
                 resource_version: rv,
                 type_: WatchType::Deleted,
                 object: old.clone(),
+                prev: Some(old.clone()),
                 at: now,
             });
         }
-        self.note_followed((WatchType::Deleted, rv, now), key, &old);
+        self.note_followed((WatchType::Deleted, rv, now), key, &old, Some(&old));
         if let Object::Service(svc) = &*old {
             // The allocator releases the address once the Service is gone.
             let ip = super::services::allocated_ip(svc);

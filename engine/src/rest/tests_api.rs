@@ -651,3 +651,48 @@ fn a_token_review_names_the_tokens_user_and_refuses_an_unknown_token() {
     let (code, _) = review(&mut s, "bogus", "alice");
     assert_eq!(code, 403);
 }
+
+#[test]
+fn a_label_selector_watch_hears_a_relabelled_object_leave_as_deleted_and_return_as_added() {
+    let mut s = server();
+    config_maps(&mut s, 1);
+    let patch = |s: &mut ApiServer, body: &str| {
+        let r = with_body(
+            req("PATCH", "/api/v1/namespaces/default/configmaps/cm-0"),
+            "application/merge-patch+json",
+            body,
+        );
+        assert_eq!(call(s, &r).0, 200);
+    };
+    patch(&mut s, r#"{"metadata":{"labels":{"tier":"web"}}}"#);
+    let Reply::Watch(mut w) = s.handle(&req(
+        "GET",
+        &format!(
+            "/api/v1/namespaces/default/configmaps?watch=1&labelSelector=tier%3Dweb&resourceVersion={}",
+            s.revision()
+        ),
+    )) else {
+        panic!("not a watch")
+    };
+    patch(&mut s, r#"{"data":{"k":"1"}}"#);
+    patch(&mut s, r#"{"metadata":{"labels":{"tier":null}}}"#);
+    patch(&mut s, r#"{"data":{"k":"2"}}"#);
+    patch(&mut s, r#"{"metadata":{"labels":{"tier":"web"}}}"#);
+    let lines = String::from_utf8(s.watch_events(&mut w, usize::MAX)).unwrap();
+    let events: Vec<Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    // The write while outside the selector is not sent.
+    assert_eq!(types, ["MODIFIED", "DELETED", "ADDED"], "{lines}");
+    // DELETED carries the object as it was, at the write's resourceVersion.
+    let gone = &events[1]["object"];
+    assert_eq!(gone["metadata"]["labels"]["tier"], "web");
+    assert_eq!(gone["data"]["k"], "1");
+    assert_ne!(
+        gone["metadata"]["resourceVersion"],
+        events[0]["object"]["metadata"]["resourceVersion"]
+    );
+    assert_eq!(events[2]["object"]["data"]["k"], "2");
+}

@@ -268,15 +268,20 @@ impl ApiServer {
             .partition_point(|e| e.resource_version <= w.cursor);
         for e in self.kept.range(start..) {
             w.cursor = e.resource_version;
-            if e.object.kind() != w.kind || !w.matches(&e.object) {
+            if e.object.kind() != w.kind {
                 continue;
             }
-            let type_ = match e.type_ {
+            // A write that moves an object into or out of the filter is ADDED or
+            // DELETED to this watch.
+            let Some((type_, obj)) = e.seen_through(|o| w.matches(o)) else {
+                continue;
+            };
+            let type_ = match type_ {
                 WatchType::Added => "ADDED",
                 WatchType::Modified => "MODIFIED",
                 WatchType::Deleted => "DELETED",
             };
-            out.extend(self.event_line(w, type_, &e.object, Some((e.resource_version, e.at))));
+            out.extend(self.event_line(w, type_, obj, Some((e.resource_version, e.at))));
             if out.len() >= limit {
                 return out;
             }

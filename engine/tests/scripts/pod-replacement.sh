@@ -1,4 +1,6 @@
-# The course's t0–t4 story: one of three gateway replicas deleted and replaced.
+# The course's t0–t4 story: one of three gateway replicas deleted and replaced, on the
+# course's three nodes, which hold only the gateway's Pods.
+sim reset --dns=false
 kubectl create deployment gateway --image=nginx:1.27 --replicas=3
 kubectl rollout status deployment/gateway
 sim expect deployment/gateway {.status.readyReplicas} == 3

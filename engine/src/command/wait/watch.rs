@@ -13,8 +13,9 @@
 //!   watch's table rows as it sends them, at once.
 //!
 //! What is watched is every write to the kind in the namespace (or in all of them),
-//! then the name, `-l` and `--field-selector` on the object written, as the API
-//! server's watch filters (`rest::watch`).
+//! then the name, `-l` and `--field-selector` on the object before and after the
+//! write, as the API server's watch filters (`rest::watch`): one that starts to match
+//! is ADDED, one that stops is DELETED.
 
 use crate::api::{Kind, LabelSelector, Object};
 use crate::apiserver::selectors::{fields_match, FieldReq};
@@ -108,8 +109,9 @@ impl Watch {
     pub(super) fn poll(&mut self, c: &mut Cluster, out: &mut String) -> Result<(), String> {
         let writes: Vec<Written> = c.store.take_followed();
         for w in &writes {
-            if self.sees(&w.object) {
-                out.push_str(&self.print(c, w.at, &[(w.type_, &w.object)])?);
+            // An object that starts or stops matching is ADDED or DELETED to the watch.
+            if let Some((type_, obj)) = w.seen_through(|o| self.sees(o)) {
+                out.push_str(&self.print(c, w.at, &[(type_, obj)])?);
             }
         }
         Ok(())
