@@ -93,6 +93,20 @@ fn config_maps(s: &mut ApiServer, n: usize) {
     config_maps_from(s, 0, n);
 }
 
+/// A watch's events so far, and their types.
+fn watch_events(s: &mut ApiServer, w: &mut WatchStream) -> (Vec<Value>, Vec<String>) {
+    let lines = String::from_utf8(s.watch_events(w, usize::MAX)).unwrap();
+    let events: Vec<Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let types = events
+        .iter()
+        .map(|e| e["type"].as_str().unwrap().to_string())
+        .collect();
+    (events, types)
+}
+
 fn names(list: &Value) -> Vec<String> {
     list["items"]
         .as_array()
@@ -236,12 +250,7 @@ fn a_watch_with_initial_events_sends_the_objects_then_the_bookmark_that_ends_the
     let Reply::Watch(mut w) = s.handle(&req("GET", path)) else {
         panic!("not a watch")
     };
-    let lines = String::from_utf8(s.watch_events(&mut w, usize::MAX)).unwrap();
-    let events: Vec<Value> = lines
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    let (events, types) = watch_events(&mut s, &mut w);
     assert_eq!(types, ["ADDED", "ADDED", "ADDED", "BOOKMARK"]);
     let end = &events[3]["object"];
     assert_eq!(end["kind"], "ConfigMap");
@@ -678,14 +687,9 @@ fn a_label_selector_watch_hears_a_relabelled_object_leave_as_deleted_and_return_
     patch(&mut s, r#"{"metadata":{"labels":{"tier":null}}}"#);
     patch(&mut s, r#"{"data":{"k":"2"}}"#);
     patch(&mut s, r#"{"metadata":{"labels":{"tier":"web"}}}"#);
-    let lines = String::from_utf8(s.watch_events(&mut w, usize::MAX)).unwrap();
-    let events: Vec<Value> = lines
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    let (events, types) = watch_events(&mut s, &mut w);
     // The write while outside the selector is not sent.
-    assert_eq!(types, ["MODIFIED", "DELETED", "ADDED"], "{lines}");
+    assert_eq!(types, ["MODIFIED", "DELETED", "ADDED"], "{events:?}");
     // DELETED carries the object as it was, at the write's resourceVersion.
     let gone = &events[1]["object"];
     assert_eq!(gone["metadata"]["labels"]["tier"], "web");
