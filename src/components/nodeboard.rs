@@ -155,6 +155,7 @@ mod tests {
             mem_requested: 0,
             mem_allocatable: 1,
             pods: 0,
+            system_pods: 0,
             taints: taints.iter().map(|t| t.to_string()).collect(),
             silence: None,
             y: 0.0,

@@ -71,6 +71,7 @@ pub(super) const ZH: &[(&str, &str)] = &[
     ("replaced by {}", "替代者 {}"),
     ("1 pod", "1 个 Pod"),
     ("{} pods", "{} 个 Pod"),
+    ("{} ({} in kube-system)", "{}（{} 个在 kube-system 中）"),
     ("power off", "已关机"),
     ("not Ready", "未就绪"),
     ("Scale down Deployment {}", "缩容 Deployment {}"),

@@ -492,11 +492,7 @@ pub(super) fn node_card(sim: &SimHandle, g: &Geo, n: &NodeView) -> Html {
         }
         _ => (n.status.clone(), None),
     };
-    let pods = if n.pods == 1 {
-        t(lang, "1 pod").to_string()
-    } else {
-        trf(lang, "{} pods", &[&n.pods])
-    };
+    let pods = pods_label(lang, n);
     let heartbeat = n
         .silence
         .map(|s| heartbeat_label(lang, s.for_ms, s.not_ready_in));
@@ -570,11 +566,7 @@ pub(super) fn node_chip(sim: &SimHandle, n: &NodeView) -> Html {
         }
     });
     let title = node_click_title(sim, n);
-    let pods = if n.pods == 1 {
-        t(lang, "1 pod").to_string()
-    } else {
-        trf(lang, "{} pods", &[&n.pods])
-    };
+    let pods = pods_label(lang, n);
     html! {
         <div key={format!("nodechip/{}", n.name)} class="nodechip-item">
             <button class={classes!("nodechip", if n.ready { "ready" } else { "notready" }, (!n.powered).then_some("off"))}
@@ -692,4 +684,18 @@ pub(super) fn inspect_button(
             <svg viewBox="0 0 16 16" aria-hidden="true"><circle cx="7" cy="7" r="4.5" fill="none" stroke="currentColor" stroke-width="1.8"/><path d="M10.5 10.5l3.5 3.5" stroke="currentColor" stroke-width="1.8"/></svg>
         </button>
     }
+}
+
+/// "2 pods (1 in kube-system)": the Pods bound to a node, and how many of them are the
+/// add-ons' the chain does not draw, so that the count matches what is drawn.
+fn pods_label(lang: crate::i18n::Lang, n: &NodeView) -> String {
+    let all = if n.pods == 1 {
+        t(lang, "1 pod").to_string()
+    } else {
+        trf(lang, "{} pods", &[&n.pods])
+    };
+    if n.system_pods == 0 {
+        return all;
+    }
+    trf(lang, "{} ({} in kube-system)", &[&all, &n.system_pods])
 }

@@ -207,6 +207,8 @@ pub struct NodeView {
     pub mem_allocatable: i64,
     /// Pods bound.
     pub pods: i64,
+    /// Of them, the add-ons' in `kube-system` (CoreDNS), which the chain does not draw.
+    pub system_pods: i64,
     /// Taints as `key:Effect`.
     pub taints: Vec<String>,
     /// Its kubelet has gone silent: since when, and when it goes NotReady.

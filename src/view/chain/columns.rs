@@ -27,6 +27,10 @@ pub fn node_views(c: &Cluster) -> Vec<NodeView> {
             mem_requested: usage.requested.memory,
             mem_allocatable: alloc.memory,
             pods: usage.pods,
+            system_pods: store
+                .pods_on_node(&n.metadata.name)
+                .filter(|p| !crate::view::drawn(&p.metadata))
+                .count() as i64,
             taints: n
                 .spec
                 .taints
