@@ -133,9 +133,7 @@ impl Bench {
                         .unwrap();
                 }
                 Request::Update(o) => {
-                    self.store
-                        .update(self.now, o, "kubelet/node-1", false)
-                        .unwrap();
+                    self.store.update(self.now, o, "kubelet/node-1").unwrap();
                 }
                 _ => {}
             }
