@@ -74,8 +74,8 @@ fn allowed() -> BTreeMap<String, String> {
 }
 
 fn emulate(lines: &[String]) -> Vec<Ran> {
-    // The cluster `serve` starts with: three nodes and the DNS add-on.
-    let mut c = Cluster::standard(1);
+    // The cluster `serve` starts with.
+    let mut c = Cluster::with_default_nodes(1);
     let files = DirFiles(dir());
     lines
         .iter()
