@@ -5,6 +5,9 @@ use crate::sim::{speed_label, use_sim, SPEEDS_X10};
 use kubeplay_engine::time::clock_label;
 use yew::prelude::*;
 
+/// The rewind slider's step (ms).
+const SCRUB_STEP: u64 = 100;
+
 /// The toolbar.
 #[function_component(Toolbar)]
 pub fn toolbar() -> Html {
@@ -40,7 +43,11 @@ pub fn toolbar() -> Html {
         Callback::from(move |e: InputEvent| {
             if let Some(input) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
                 if let Ok(t) = input.value().parse::<u64>() {
-                    sim.seek(t);
+                    // The range snaps to 100 ms steps from 0, so a latest moment between
+                    // two steps is out of its reach: the last step before the end means
+                    // the end.
+                    let max = input.max().parse::<u64>().unwrap_or(t);
+                    sim.seek(if t + SCRUB_STEP > max { max } else { t });
                 }
             }
         })
@@ -87,7 +94,7 @@ pub fn toolbar() -> Html {
             }
             <label class="scrub" title={t(lang, "Drag to go back in time and forward again (the engine replays from snapshots)")}>
                 <span>{ t(lang, "Rewind") }</span>
-                <input type="range" min="0" max={horizon.to_string()} step="100" value={now.to_string()}
+                <input type="range" min="0" max={horizon.to_string()} step={SCRUB_STEP.to_string()} value={now.to_string()}
                     oninput={seek} aria-label={t(lang, "Simulated time: drag to rewind or fast-forward")} aria-valuetext={clock_label(now)}
                     data-testid="scrub" />
                 if now < horizon {

@@ -71,7 +71,7 @@ pub(super) const ZH: &[(&str, &str)] = &[
     ("replaced by {}", "替代者 {}"),
     ("1 pod", "1 个 Pod"),
     ("{} pods", "{} 个 Pod"),
-    ("{} ({} in kube-system)", "{}（{} 个在 kube-system 中）"),
+    ("{} of them in kube-system (the cluster's DNS add-on), which the chain does not draw", "其中 {} 个在 kube-system 中（集群的 DNS 插件），链路图不画出它们"),
     ("power off", "已关机"),
     ("not Ready", "未就绪"),
     ("Scale down Deployment {}", "缩容 Deployment {}"),

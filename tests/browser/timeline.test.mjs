@@ -28,6 +28,8 @@ test('scrubbing back shows the past and forward again reproduces the same state'
   await page.locator(`[data-testid=pod][aria-label="Pod ${deleted}"]`).waitFor({ state: 'detached', timeout: 60_000 });
   await page.getByText('ready 3/3').waitFor({ timeout: 20_000 });
   await page.getByTestId('play').click(); // pause
+  // The latest moment may fall between two of the slider's 100 ms steps: its value is
+  // the step before, which the page reads as the end.
   const end = Number(await page.getByTestId('scrub').inputValue());
   const endClock = await page.getByTestId('clock').innerText();
   const after = await podNames(page);

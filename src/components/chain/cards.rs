@@ -492,7 +492,7 @@ pub(super) fn node_card(sim: &SimHandle, g: &Geo, n: &NodeView) -> Html {
         }
         _ => (n.status.clone(), None),
     };
-    let pods = pods_label(lang, n);
+    let (pods, pods_why) = pods_label(lang, n);
     let heartbeat = n
         .silence
         .map(|s| heartbeat_label(lang, s.for_ms, s.not_ready_in));
@@ -521,7 +521,7 @@ pub(super) fn node_card(sim: &SimHandle, g: &Geo, n: &NodeView) -> Html {
             { bar(lang, "mem", n.mem_requested, n.mem_allocatable, format_bytes) }
             <span class="row3">
                 <span class="line">
-                    { pods }
+                    <span title={pods_why.clone()}>{ pods }</span>
                     if !n.powered { <span class="power">{ format!(" · {}", t(lang, "power off")) }</span> }
                 </span>
                 if let Some(rest) = status_rest {
@@ -566,7 +566,7 @@ pub(super) fn node_chip(sim: &SimHandle, n: &NodeView) -> Html {
         }
     });
     let title = node_click_title(sim, n);
-    let pods = pods_label(lang, n);
+    let (pods, pods_why) = pods_label(lang, n);
     html! {
         <div key={format!("nodechip/{}", n.name)} class="nodechip-item">
             <button class={classes!("nodechip", if n.ready { "ready" } else { "notready" }, (!n.powered).then_some("off"))}
@@ -575,7 +575,7 @@ pub(super) fn node_chip(sim: &SimHandle, n: &NodeView) -> Html {
                 <span class="icon" aria-hidden="true">{ if n.ready { "✓" } else { "✕" } }</span>
                 <span class="name">{ &n.name }</span>
                 <span class="nodestatus">{ &n.status }</span>
-                <span class="pods">{ pods }</span>
+                <span class="pods" title={pods_why}>{ pods }</span>
                 if !n.powered { <span class="power">{ t(lang, "power off") }</span> }
             </button>
             if !fork_view && !readonly {
@@ -686,16 +686,21 @@ pub(super) fn inspect_button(
     }
 }
 
-/// "2 pods (1 in kube-system)": the Pods bound to a node, and how many of them are the
-/// add-ons' the chain does not draw, so that the count matches what is drawn.
-fn pods_label(lang: crate::i18n::Lang, n: &NodeView) -> String {
+/// "2 pods": the Pods bound to a node, and, when some of them are the add-ons' the
+/// chain does not draw, a tooltip that says how many (the card's line keeps its
+/// length: it shares it with "· power off").
+fn pods_label(lang: crate::i18n::Lang, n: &NodeView) -> (String, Option<String>) {
     let all = if n.pods == 1 {
         t(lang, "1 pod").to_string()
     } else {
         trf(lang, "{} pods", &[&n.pods])
     };
-    if n.system_pods == 0 {
-        return all;
-    }
-    trf(lang, "{} ({} in kube-system)", &[&all, &n.system_pods])
+    let why = (n.system_pods > 0).then(|| {
+        trf(
+            lang,
+            "{} of them in kube-system (the cluster's DNS add-on), which the chain does not draw",
+            &[&n.system_pods],
+        )
+    });
+    (all, why)
 }
