@@ -74,8 +74,10 @@ fn allowed() -> BTreeMap<String, String> {
 }
 
 fn emulate(lines: &[String]) -> Vec<Ran> {
-    // The cluster `serve` starts with.
-    let mut c = Cluster::with_default_nodes(1);
+    // The cluster `serve --scenario cluster.yaml` starts with, built the same way.
+    let text = std::fs::read_to_string(dir().join("cluster.yaml")).expect("cluster.yaml");
+    let s = kubeplay_engine::scenario::parse(&text, "cluster.yaml").expect("the scenario");
+    let mut c: Cluster = kubeplay_engine::scenario::build(&s).expect("the cluster");
     let files = DirFiles(dir());
     lines
         .iter()
@@ -110,7 +112,9 @@ impl Drop for Server {
 fn start_server(work: &Path) -> Server {
     let kubeconfig = work.join("kubeconfig");
     let mut child = Command::new(env!("CARGO_BIN_EXE_kubeplay-cli"))
-        .args(["serve", "--port", "0", "--kubeconfig"])
+        .args(["serve", "--port", "0", "--scenario"])
+        .arg(dir().join("cluster.yaml"))
+        .arg("--kubeconfig")
         .arg(&kubeconfig)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

@@ -141,9 +141,7 @@ pub fn serve(args: &[String], seed: Option<u64>) -> ExitCode {
         }
     };
     let cluster = match &options.scenario {
-        // Without the DNS add-on for now: with it, real kubectl through `serve` and the
-        // console's kubectl part by one write in the differential suite (to find).
-        None => Cluster::with_default_nodes(seed.unwrap_or(1)),
+        None => Cluster::standard(seed.unwrap_or(1)),
         Some(s) => match open_scenario(s) {
             Ok(c) => c,
             Err(e) => {

@@ -401,9 +401,9 @@ impl Cluster {
         }
     }
 
-    /// The cluster a learner starts from (the page's free play, `kubeplay-cli run`,
-    /// `sim reset`): three Ready worker nodes `node-1..node-3` (4 CPU, 8Gi, 110 pods)
-    /// and the DNS add-on.
+    /// The cluster a learner starts from (the page's free play, `kubeplay-cli run` and
+    /// `serve`, `sim reset`): three Ready worker nodes `node-1..node-3` (4 CPU, 8Gi,
+    /// 110 pods) and the DNS add-on.
     pub fn standard(seed: u64) -> Self {
         let mut c = Cluster::with_default_nodes(seed);
         c.install_cluster_dns();
