@@ -173,10 +173,13 @@ fn reverse(c: &Cluster, head: &str, ip: [u8; 4]) -> R {
     let [a, b, cc, d] = ip;
     let arpa = format!("{d}.{cc}.{b}.{a}.in-addr.arpa");
     let addr = format_ipv4(ip);
+    // The allocator's IPAddress of a cluster IP names its Service (no scan of them).
     let service = c
         .store
-        .list::<Service>()
-        .find(|s| !s.is_headless() && s.spec.cluster_ip == addr);
+        .get::<IPAddress>(&ObjKey::new("", &addr))
+        .and_then(|a| a.spec.parent_ref.as_ref())
+        .filter(|r| r.resource == "services")
+        .and_then(|r| c.store.get::<Service>(&ObjKey::new(&r.namespace, &r.name)));
     let names: Vec<String> = match service {
         Some(s) => vec![format!(
             "{}.{}.svc.{ZONE}",
@@ -219,20 +222,13 @@ fn reverse(c: &Cluster, head: &str, ip: [u8; 4]) -> R {
 
 /// A dotted IPv4 address, as Go's `net.ParseIP` reads one (no leading zeros).
 fn parse_ipv4(s: &str) -> Option<[u8; 4]> {
-    let mut out = [0u8; 4];
-    let mut parts = s.split('.');
-    for slot in &mut out {
-        let p = parts.next()?;
-        if p.is_empty() || p.len() > 3 || (p.len() > 1 && p.starts_with('0')) {
-            return None;
-        }
-        *slot = p.parse().ok()?;
-    }
-    parts.next().is_none().then_some(out)
+    let leading_zero = s.split('.').any(|p| p.len() > 1 && p.starts_with('0'));
+    let n = crate::apiserver::services::parse_ipv4(s).filter(|_| !leading_zero)?;
+    Some(n.to_be_bytes())
 }
 
-fn format_ipv4([a, b, c, d]: [u8; 4]) -> String {
-    format!("{a}.{b}.{c}.{d}")
+fn format_ipv4(ip: [u8; 4]) -> String {
+    crate::apiserver::services::format_ipv4(u32::from_be_bytes(ip))
 }
 
 #[cfg(test)]
