@@ -12,6 +12,7 @@ use crate::api::*;
 use crate::apiserver::ObjKey;
 use crate::cluster::dns::DNS_SERVICE_IP;
 use crate::cluster::Cluster;
+use crate::controllers::endpointslice::LABEL_SERVICE_NAME;
 
 /// The cluster's DNS domain (kubeadm's `networking.dnsDomain`).
 const ZONE: &str = "cluster.local";
@@ -77,7 +78,7 @@ fn ready_endpoints(c: &Cluster, ns: &str, svc: &str) -> Vec<Endpoint> {
         .filter(|e| {
             e.metadata
                 .labels
-                .get("kubernetes.io/service-name")
+                .get(LABEL_SERVICE_NAME)
                 .map(String::as_str)
                 == Some(svc)
         })
@@ -192,7 +193,7 @@ fn reverse(c: &Cluster, head: &str, ip: [u8; 4]) -> R {
                 let svc = slice
                     .metadata
                     .labels
-                    .get("kubernetes.io/service-name")
+                    .get(LABEL_SERVICE_NAME)
                     .cloned()
                     .unwrap_or_default();
                 let ns = slice.metadata.namespace.clone();
