@@ -69,6 +69,7 @@ fn bench_request() -> Option<kubeplay_engine::bench::Size> {
         replicas: n("replicas", 100),
         services: p.get("services").as_deref() == Some("1"),
         daemonset: p.get("daemonset").as_deref() == Some("1"),
+        converge_only: false,
     })
 }
 

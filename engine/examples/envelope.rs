@@ -5,7 +5,7 @@
 //! again.
 //!
 //! ```text
-//! cargo run --release -p kubeplay-engine --example envelope -- [--nodes 5000 --deployments 1500 --replicas 100] [--services] [--daemonset]
+//! cargo run --release -p kubeplay-engine --example envelope -- [--nodes 5000 --deployments 1500 --replicas 100] [--services] [--daemonset] [--converge-only]
 //! ```
 //! Prints one figure a line as `name: value unit`.
 
@@ -20,6 +20,7 @@ fn main() {
         replicas: arg(&args, "--replicas", 100),
         services: args.iter().any(|a| a == "--services"),
         daemonset: args.iter().any(|a| a == "--daemonset"),
+        converge_only: args.iter().any(|a| a == "--converge-only"),
     };
     let start = Instant::now();
     envelope(size, &|| start.elapsed().as_secs_f64(), &rss, &mut |f| {

@@ -24,6 +24,8 @@ pub struct Size {
     pub services: bool,
     /// A DaemonSet too: one Pod on every node.
     pub daemonset: bool,
+    /// Stop after the converge, without the failover (to profile the converge alone).
+    pub converge_only: bool,
 }
 
 /// One printed figure: `name: value unit`.
@@ -174,6 +176,9 @@ pub fn envelope(
         mem1.saturating_sub(mem0) as f64 / pods.max(1) as f64,
         "B",
     );
+    if size.converge_only {
+        return out;
+    }
     let down = size.nodes / 10;
     let t2 = now();
     for i in 0..down {
@@ -238,6 +243,7 @@ mod tests {
                 replicas: 10,
                 services: true,
                 daemonset: true,
+                converge_only: false,
             },
             &|| 0.0,
             &|| (0, 0),
