@@ -22,11 +22,13 @@ impl Store {
                 let usage = self.node_usage.get(name).copied().unwrap_or_default();
                 self.node_usage_list.insert(i, usage);
                 self.node_topology.insert(i, topology(o));
+                self.node_list_generation += 1;
             }
             (Ok(i), None) => {
                 self.node_list.remove(i);
                 self.node_usage_list.remove(i);
                 self.node_topology.remove(i);
+                self.node_list_generation += 1;
             }
             (Err(_), None) => {}
         }

@@ -336,6 +336,9 @@ pub struct Store {
     /// system-default topology spread reads both for every node it scores, and reading
     /// them from the string-keyed label maps was a fifth of the 5,000-node envelope.
     node_topology: Vec<[Option<Arc<str>>; 2]>,
+    /// Bumped whenever a Node joins or leaves `node_list` (the positions move): what
+    /// is kept by node position elsewhere is laid out again when it changes.
+    node_list_generation: u64,
     /// Events by (lastTimestamp, namespace, name): the order of `kubectl get events -A
     /// --sort-by=.lastTimestamp` (a stable sort of the namespace/name list), so the
     /// newest are read without sorting every Event (there are several per Pod).
@@ -652,6 +655,12 @@ impl Store {
     pub fn node_entry(&self, i: usize) -> Option<(&Arc<str>, &Node)> {
         let (name, o) = self.node_list.get(i)?;
         Node::from_object(o).map(|n| (name, n))
+    }
+
+    /// Changes whenever a Node joins or leaves the name-ordered node list, so that
+    /// positions ([`Store::node_position`]) kept from before can be checked.
+    pub fn node_list_generation(&self) -> u64 {
+        self.node_list_generation
     }
 
     /// The value of the label `TOPOLOGY_LABELS[which]` of the `i`-th Node in name order.

@@ -170,6 +170,10 @@ pub fn least_allocated(node: &Node, usage: &NodeUsage, req: &PodRequests) -> i64
     let one = |cap: i64, requested: i64| -> i64 {
         if cap <= 0 || requested > cap {
             0
+        } else if requested >= 0 && cap <= i64::MAX / MAX_NODE_SCORE {
+            // The same quotient in i64 where the product cannot overflow (every real
+            // node): a 128-bit division is a call, and this runs for every scored node.
+            (cap - requested) * MAX_NODE_SCORE / cap
         } else {
             let score = (i128::from(cap) - i128::from(requested)) * i128::from(MAX_NODE_SCORE)
                 / i128::from(cap);
@@ -284,7 +288,9 @@ pub fn image_locality(
     total_nodes: usize,
     state: impl Fn(&str) -> Option<(i64, usize)>,
 ) -> i64 {
-    image_locality_of(&pod_image_names(pod), node, total_nodes, state)
+    let names = pod_image_names(pod);
+    let states: Vec<_> = names.iter().map(|n| state(n)).collect();
+    image_locality_of(&names, &states, node, total_nodes)
 }
 
 /// The normalized image name of each container (init containers first): computed once
@@ -298,20 +304,23 @@ pub fn pod_image_names(pod: &Pod) -> Vec<String> {
         .collect()
 }
 
-/// [`image_locality`] with the Pod's image names already normalized.
+/// [`image_locality`] with the Pod's image names already normalized and each one's
+/// cluster-wide state (`states`, by the same index) looked up: once per attempt, not
+/// once per node.
 pub fn image_locality_of(
     names: &[String],
+    states: &[Option<(i64, usize)>],
     node: &Node,
     total_nodes: usize,
-    state: impl Fn(&str) -> Option<(i64, usize)>,
 ) -> i64 {
     let mut sum: i64 = 0;
-    for name in names {
-        let on_node = node.status.images.iter().any(|i| i.names.contains(name));
-        if !on_node {
+    for (name, state) in names.iter().zip(states) {
+        // An image no node reports adds nothing: the node's list is not read.
+        let Some((size, n)) = *state else {
             continue;
-        }
-        if let Some((size, n)) = state(name) {
+        };
+        let on_node = node.status.images.iter().any(|i| i.names.contains(name));
+        if on_node {
             let spread = n as f64 / total_nodes.max(1) as f64;
             // `as` saturates a float; the sum saturates too (image sizes come from
             // node status, which a manifest may set to anything).
@@ -320,7 +329,7 @@ pub fn image_locality_of(
     }
     let max = IMAGE_MAX_CONTAINER_THRESHOLD.saturating_mul(names.len() as i64);
     let sum = sum.clamp(IMAGE_MIN_THRESHOLD, max.max(IMAGE_MIN_THRESHOLD));
-    if max <= IMAGE_MIN_THRESHOLD {
+    if max <= IMAGE_MIN_THRESHOLD || sum == IMAGE_MIN_THRESHOLD {
         return 0;
     }
     // (sum − min) ≤ (max − min): the product fits in i128 and the result in 0..=100.

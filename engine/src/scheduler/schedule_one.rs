@@ -199,6 +199,13 @@ impl Scheduler {
                 .collect()
         });
         let count = pinned_at.as_ref().map_or(n, Vec::len);
+        // Room for the nodes a cycle usually looks at, laid out once rather than grown
+        // by doubling (each a copy of what was pushed so far; the verdicts are kept).
+        let room = to_find.min(count);
+        out.verdicts.reserve_exact(room);
+        out.feasible.reserve_exact(room);
+        out.nodes.reserve_exact(room);
+        out.positions.reserve_exact(room);
         for i in 0..count {
             let idx = match &pinned_at {
                 Some(at) => at[i],
@@ -441,6 +448,7 @@ pub fn prioritize_nodes(
         topology::spread_scores(store, pod, &feasible_nodes, positions.as_deref(), cache);
     let pod_affinity_scores = topology::affinity_scores(store, pod, &feasible_nodes);
     let image_names = pod_image_names(pod);
+    let image_states: Vec<_> = image_names.iter().map(|n| store.image_state(n)).collect();
     for (pos, i) in f.feasible.iter().enumerate() {
         let nd = f.nodes[*i];
         let usage = f.positions.get(*i).map_or_else(
@@ -454,9 +462,7 @@ pub fn prioritize_nodes(
             affinity_scores[pos],
             spread_scores.as_ref().map(|s| s[pos]),
             pod_affinity_scores.as_ref().map(|s| s[pos]),
-            image_locality_of(&image_names, nd, f.num_all_nodes, |name| {
-                store.image_state(name)
-            }),
+            image_locality_of(&image_names, &image_states, nd, f.num_all_nodes),
         );
         f.verdicts[*i].scores = Some(scores);
     }

@@ -33,6 +33,9 @@ pub struct OwnedCounts {
     /// times each); where it is iterated its counts are only added up, so its order
     /// reaches no output.
     pub(super) per_node: FxHashMap<String, i64>,
+    /// `per_node` by the nodes' positions in the store's node list (what the score
+    /// reads for each feasible node), and the node list generation it is laid out for.
+    by_position: (Vec<i64>, Option<u64>),
 }
 
 /// ReplicaSets whose counts are kept at most; past it they are counted afresh.
@@ -77,24 +80,31 @@ impl SpreadCache {
                 }
             }
         } else {
+            let mut touched = Vec::new();
             for e in log.since(seen) {
                 if e.kind == Kind::Pod {
                     let now = store.get::<Pod>(&e.key).and_then(|p| counted_node(p, rs));
-                    c.set(e.key.clone(), now);
+                    touched.extend(c.set(e.key.clone(), now));
                 }
             }
+            c.reposition(store, &touched);
         }
         c.seen = (log.len(), last_rv(log.len()));
+        if c.by_position.1 != Some(store.node_list_generation()) {
+            c.lay_out(store);
+        }
         c
     }
 }
 
 impl OwnedCounts {
-    /// The Pod at `key` counts on `node` now (None: not at all).
-    fn set(&mut self, key: crate::apiserver::ObjKey, node: Option<String>) {
+    /// The Pod at `key` counts on `node` now (None: not at all). Returns the nodes
+    /// whose counts changed.
+    fn set(&mut self, key: crate::apiserver::ObjKey, node: Option<String>) -> Vec<String> {
         if self.node_of.get(&key) == node.as_ref() {
-            return;
+            return Vec::new();
         }
+        let mut touched = Vec::new();
         if let Some(old) = self.node_of.remove(&key) {
             if let Some(n) = self.per_node.get_mut(&old) {
                 *n -= 1;
@@ -102,11 +112,46 @@ impl OwnedCounts {
                     self.per_node.remove(&old);
                 }
             }
+            touched.push(old);
         }
         if let Some(n) = node {
             *self.per_node.entry(n.clone()).or_default() += 1;
+            touched.push(n.clone());
             self.node_of.insert(key, n);
         }
+        touched
+    }
+
+    /// `per_node` laid out afresh by the store's node positions.
+    fn lay_out(&mut self, store: &Store) {
+        let mut at = vec![0; store.node_count()];
+        for (name, n) in &self.per_node {
+            if let Some(i) = store.node_position(name) {
+                at[i] = *n;
+            }
+        }
+        self.by_position = (at, Some(store.node_list_generation()));
+    }
+
+    /// The positions of the `touched` nodes brought up to date with `per_node` (when
+    /// laid out for the store's node list as it is; otherwise [`Self::owned`] lays it
+    /// out afresh).
+    fn reposition(&mut self, store: &Store, touched: &[String]) {
+        if self.by_position.1 != Some(store.node_list_generation()) {
+            return;
+        }
+        for name in touched {
+            if let Some(i) = store.node_position(name) {
+                if let Some(slot) = self.by_position.0.get_mut(i) {
+                    *slot = self.per_node.get(name).copied().unwrap_or(0);
+                }
+            }
+        }
+    }
+
+    /// Counted Pods per node position in the store's node list.
+    pub(super) fn by_position(&self) -> &[i64] {
+        &self.by_position.0
     }
 }
 

@@ -19,7 +19,7 @@ use crate::api::node_affinity::node_affinity_matches;
 use crate::api::*;
 use crate::apiserver::fxhash::FxHashMap;
 use crate::apiserver::Store;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// `ErrReasonConstraintsNotMatch`.
 pub const SPREAD_NOT_MATCH: &str = "node(s) didn't match pod topology spread constraints";
@@ -241,17 +241,19 @@ pub fn spread_scores<'a>(
         return None;
     }
     let mut s = PreScoreState::new(store, constraints, feasible, positions, !system_defaulted);
-    match owner {
+    match (owner, positions) {
         // A Pod placed by no node selector or affinity counts on every node: the
         // ReplicaSet's counts kept between cycles serve it.
-        Some(rs) if pod.spec.node_selector.is_empty() && pod.spec.affinity.is_none() => {
+        (Some(rs), Some(positions))
+            if pod.spec.node_selector.is_empty() && pod.spec.affinity.is_none() =>
+        {
             let counts = cache.owned(store, rs);
-            s.count_owned_per_node(store, pod, counts, feasible);
+            s.count_owned_per_node(store, counts, positions);
         }
-        Some(rs) => s.count_owned(store, pod, rs),
-        None => s.count_on_nodes(store, pod, feasible),
+        (Some(rs), _) => s.count_owned(store, pod, rs, feasible),
+        (None, _) => s.count_on_nodes(store, pod, feasible),
     }
-    Some(normalize_spread_scores(&s.scores(feasible)))
+    Some(normalize_spread_scores(&s.scores()))
 }
 
 /// PodTopologySpread's `preScoreState`: the soft constraints, the domains the feasible
@@ -263,16 +265,18 @@ struct PreScoreState<'a> {
     require_all: bool,
     /// Per constraint: whether its key is the hostname (counted per node name).
     is_host: Vec<bool>,
-    /// Feasible nodes left out for lacking a key.
-    ignored: BTreeSet<&'a str>,
+    /// Per feasible node: left out for lacking a key.
+    ignored: Vec<bool>,
     /// Per constraint (not hostname): the matching Pods in each domain.
     domains: Vec<BTreeMap<&'a str, i64>>,
     /// Per feasible node and constraint: the node's value for the key, if it has it.
     values: Vec<Option<&'a str>>,
     /// Per constraint: `topologyNormalizingWeight`.
     weights: Vec<f64>,
-    /// Per constraint (hostname): the matching Pods bound to each node.
-    per_node: Vec<FxHashMap<&'a str, i64>>,
+    /// Per constraint (hostname): the matching Pods bound to each feasible node, by its
+    /// place among the feasible nodes (the score reads it for each of some 400 nodes
+    /// per cycle: by position, not by hashing the node's name).
+    per_node: Vec<Vec<i64>>,
 }
 
 impl<'a> PreScoreState<'a> {
@@ -289,7 +293,8 @@ impl<'a> PreScoreState<'a> {
             .iter()
             .map(|c| c.key == LABEL_HOSTNAME)
             .collect();
-        let mut ignored: BTreeSet<&str> = BTreeSet::new();
+        let mut ignored = vec![false; feasible.len()];
+        let mut ignored_count = 0;
         let mut domains: Vec<BTreeMap<&'a str, i64>> = vec![BTreeMap::new(); constraints.len()];
         let mut values: Vec<Option<&'a str>> =
             Vec::with_capacity(feasible.len() * constraints.len());
@@ -311,7 +316,8 @@ impl<'a> PreScoreState<'a> {
             }
             let row = &values[values.len() - constraints.len()..];
             if require_all && row.iter().any(Option::is_none) {
-                ignored.insert(&n.metadata.name);
+                ignored[j] = true;
+                ignored_count += 1;
                 continue;
             }
             for (i, v) in row.iter().enumerate() {
@@ -325,7 +331,7 @@ impl<'a> PreScoreState<'a> {
             .enumerate()
             .map(|(i, _)| {
                 let size = if is_host[i] {
-                    feasible.len() - ignored.len()
+                    feasible.len() - ignored_count
                 } else {
                     domains[i].len()
                 };
@@ -333,7 +339,7 @@ impl<'a> PreScoreState<'a> {
                 ((size + 2) as f64).ln()
             })
             .collect();
-        let per_node = vec![FxHashMap::default(); constraints.len()];
+        let per_node = vec![vec![0; feasible.len()]; constraints.len()];
         PreScoreState {
             constraints,
             require_all,
@@ -364,8 +370,9 @@ impl<'a> PreScoreState<'a> {
 
     /// The system defaults' PreScore: the owning ReplicaSet's bound Pods that match its
     /// selector, counted from the owner index.
-    fn count_owned(&mut self, store: &'a Store, pod: &Pod, rs: &ReplicaSet) {
+    fn count_owned(&mut self, store: &'a Store, pod: &Pod, rs: &ReplicaSet, feasible: &[&Node]) {
         let zoned = self.zoned();
+        let mut on_node: FxHashMap<&str, i64> = FxHashMap::default();
         for obj in store.dependent_objects(&rs.metadata.uid) {
             let Some(p) = Pod::from_object(obj) else {
                 continue;
@@ -384,9 +391,7 @@ impl<'a> PreScoreState<'a> {
             let node = node.filter(|n| self.counts_for(pod, n));
             for (i, c) in self.constraints.iter().enumerate() {
                 if self.is_host[i] {
-                    *self.per_node[i]
-                        .entry(p.spec.node_name.as_str())
-                        .or_default() += 1;
+                    *on_node.entry(p.spec.node_name.as_str()).or_default() += 1;
                 } else if let Some(node) = node {
                     if let Some(cnt) = self.domains[i].get_mut(label_value(node, &c.key)) {
                         *cnt += 1;
@@ -394,39 +399,58 @@ impl<'a> PreScoreState<'a> {
                 }
             }
         }
+        // Every hostname constraint counts the same Pods (the defaults have one).
+        for (j, n) in feasible.iter().enumerate() {
+            let cnt = on_node.get(n.metadata.name.as_str()).copied().unwrap_or(0);
+            for i in 0..self.constraints.len() {
+                if self.is_host[i] {
+                    self.per_node[i][j] = cnt;
+                }
+            }
+        }
     }
 
     /// [`Self::count_owned`] from the ReplicaSet's counts per node: the same sums,
-    /// grouped by node.
+    /// grouped by node, read by the nodes' positions in the store's node list
+    /// (`positions`: the feasible nodes'). Only for a Pod without a node selector or
+    /// affinity and with the system defaults (no key required), so every node counts:
+    /// `counts_for` is true of each.
     fn count_owned_per_node(
         &mut self,
         store: &'a Store,
-        pod: &Pod,
         counts: &OwnedCounts,
-        feasible: &[&'a Node],
+        positions: &[usize],
     ) {
+        let by_position = counts.by_position();
         if self.zoned() {
-            for (name, n) in &counts.per_node {
-                let Some(node) = store.node_named(name).filter(|x| self.counts_for(pod, x)) else {
+            for (at, n) in by_position.iter().enumerate() {
+                if *n == 0 {
                     continue;
-                };
+                }
                 for (i, c) in self.constraints.iter().enumerate() {
-                    if !self.is_host[i] {
-                        if let Some(cnt) = self.domains[i].get_mut(label_value(node, &c.key)) {
-                            *cnt += n;
-                        }
+                    if self.is_host[i] {
+                        continue;
+                    }
+                    let value = match crate::apiserver::TOPOLOGY_LABELS
+                        .iter()
+                        .position(|k| *k == c.key)
+                    {
+                        Some(which) => store.node_topology_label(at, which).unwrap_or(""),
+                        None => store
+                            .node_at(at)
+                            .map_or("", |node| label_value(node, &c.key)),
+                    };
+                    if let Some(cnt) = self.domains[i].get_mut(value) {
+                        *cnt += n;
                     }
                 }
             }
         }
-        for node in feasible {
-            let name = node.metadata.name.as_str();
-            let Some(n) = counts.per_node.get(name) else {
-                continue;
-            };
+        for (j, at) in positions.iter().enumerate() {
+            let n = by_position.get(*at).copied().unwrap_or(0);
             for i in 0..self.constraints.len() {
                 if self.is_host[i] {
-                    *self.per_node[i].entry(name).or_default() += n;
+                    self.per_node[i][j] += n;
                 }
             }
         }
@@ -455,13 +479,11 @@ impl<'a> PreScoreState<'a> {
                 }
             }
         }
-        for n in feasible {
+        for (j, n) in feasible.iter().enumerate() {
             for (i, c) in self.constraints.iter().enumerate() {
                 if self.is_host[i] {
-                    self.per_node[i].insert(
-                        n.metadata.name.as_str(),
-                        count_matching(store.pods_on_node(&n.metadata.name), &c.selector, ns),
-                    );
+                    self.per_node[i][j] =
+                        count_matching(store.pods_on_node(&n.metadata.name), &c.selector, ns);
                 }
             }
         }
@@ -469,12 +491,12 @@ impl<'a> PreScoreState<'a> {
 
     /// Score: each feasible node's raw score, the sum over the constraints whose key it
     /// carries of `scoreForCount` (None: the node was left out).
-    fn scores(&self, feasible: &[&Node]) -> Vec<Option<i64>> {
-        feasible
-            .iter()
-            .zip(self.values.chunks(self.constraints.len()))
-            .map(|(n, row)| {
-                if !self.ignored.is_empty() && self.ignored.contains(n.metadata.name.as_str()) {
+    fn scores(&self) -> Vec<Option<i64>> {
+        self.values
+            .chunks(self.constraints.len())
+            .enumerate()
+            .map(|(j, row)| {
+                if self.ignored[j] {
                     return None;
                 }
                 let mut score = 0f64;
@@ -484,10 +506,7 @@ impl<'a> PreScoreState<'a> {
                         continue;
                     };
                     let cnt = if self.is_host[i] {
-                        self.per_node[i]
-                            .get(n.metadata.name.as_str())
-                            .copied()
-                            .unwrap_or(0)
+                        self.per_node[i][j]
                     } else {
                         self.domains[i].get(value).copied().unwrap_or(0)
                     };
