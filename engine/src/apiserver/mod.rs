@@ -64,7 +64,7 @@ pub use usage::{
 use crate::api::*;
 use crate::rng::Rng;
 use crate::time::{rfc3339, SimTime, EPOCH_UNIX_SECONDS};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// The Node labels kept by position beside the node list
@@ -288,7 +288,10 @@ pub struct Store {
     /// iterated, so its order reaches no output.
     by_hash: PerKind<fxhash::FxHashMap<u64, Option<Arc<Object>>>>,
     revision: u64,
-    uids: HashMap<String, (Kind, ObjKey)>,
+    /// Uid → kind and key: every object, for the garbage collector's owner look-ups.
+    /// Fx-hashed (one insert per created object: SipHash was most of an insert), and
+    /// only looked up, never iterated, so its order reaches no output.
+    uids: fxhash::FxHashMap<String, (Kind, ObjKey)>,
     /// Owner uid → its dependents, with the stored object itself so the controllers
     /// that list their Pods (claimPods) read them without a lookup per Pod.
     by_owner: BTreeMap<String, BTreeMap<(Kind, ObjKey), Arc<Object>>>,
