@@ -152,6 +152,8 @@ pub struct Scheduler {
     last_cycled: Option<(ObjKey, SimTime)>,
     /// The default spread's counts per ReplicaSet between cycles.
     spread_cache: spread_cache::SpreadCache,
+    /// The Nodes' names by position, for the verdicts.
+    node_names: schedule_one::NodeNames,
 }
 
 fn pod_priority(p: &Pod) -> i64 {
