@@ -54,7 +54,7 @@ pub(super) fn server_side_apply(
         let mut w = req.clone();
         w.verb = verb;
         w.body = Body::Object(object);
-        super::handlers::write_on(store, rng, now, &w, None).map(|(r, _)| r)
+        super::handlers::write_on(store, rng, now, &w, None, false).map(|(r, _)| r)
     };
     let Some(live) = store.get_shared(req.kind, &key) else {
         super::prepare::clear_server_fields(&mut obj);

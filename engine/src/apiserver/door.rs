@@ -380,22 +380,33 @@ impl ApiServer {
             copy.journal_objects(false);
             let mut copy_rng = rng.clone();
             let served = self.served_managers(req);
-            let (mut r, _) =
-                super::handlers::write_on(&mut copy, &mut copy_rng, now, req, served.as_ref())?;
+            let (mut r, _) = super::handlers::write_on(
+                &mut copy,
+                &mut copy_rng,
+                now,
+                req,
+                served.as_ref(),
+                true,
+            )?;
             r.changes.clear();
             dry_run_version(store, &mut r);
             return Ok(r);
         }
         let served = self.served_managers(req);
-        let (r, sent) = super::handlers::write_on(store, rng, now, req, served.as_ref())?;
+        let (r, sent) = super::handlers::write_on(store, rng, now, req, served.as_ref(), true)?;
         self.record_managers(now, req, &r.changes, sent.as_ref());
         Ok(r)
     }
 
-    /// The managers of a patch's object as served, for the patch to apply to (a
-    /// person's patch only: the components never patch managedFields).
+    /// The managers of a patch's or an update's object as served, for the patch to
+    /// apply to (a person's only: the components never send managedFields).
     fn served_managers(&self, req: &ApiRequest) -> Option<serde_json::Value> {
-        if !matches!(req.body, Body::Patch(..)) || req.trace.is_none() {
+        // An update's too: whether the managers it sends are the ones stored decides
+        // whether an otherwise identical update writes.
+        let update = matches!(req.body, Body::Object(_))
+            && req.verb == Verb::Update
+            && req.subresource.is_empty();
+        if !(matches!(req.body, Body::Patch(..)) || update) || req.trace.is_none() {
             return None;
         }
         let key = super::ObjKey::new(&req.namespace, &req.name);

@@ -13,13 +13,16 @@ use crate::time::SimTime;
 /// The write itself, on `store`: admission, validation and storage are the store's.
 /// `managed` is the live object's `metadata.managedFields` as served, which a patch
 /// applies to; the answer carries the managers the request set, if it set any (an
-/// update's body, a patch's result), for the field manager.
+/// update's body, a patch's result), for the field manager. With `may_noop`, an
+/// update that changes nothing (its managers included) writes nothing; a server-side
+/// apply's own write passes false, as the managers it records are a change.
 pub(super) fn write_on(
     store: &mut Store,
     rng: &mut Rng,
     now: SimTime,
     req: &ApiRequest,
     managed: Option<&serde_json::Value>,
+    may_noop: bool,
 ) -> Result<(ApiResponse, Option<serde_json::Value>), ApiError> {
     let writer = req.client.as_str();
     store.warnings.clear();
@@ -109,7 +112,24 @@ pub(super) fn write_on(
             store.update_status(now, o.clone(), writer).map(|c| vec![c])
         }
         (Body::Object(o), Verb::Update | Verb::Patch, _) => {
-            store.update(now, o.clone(), writer).map(|c| vec![c])
+            // A write that changes nothing is no write, unless it sets other managers.
+            let noop = may_noop && sent.as_ref().is_none_or(|m| Some(m) == managed);
+            match store.update(now, o.clone(), writer, noop) {
+                Ok(c) if is_noop(&c) => {
+                    store.collect_warnings = false;
+                    warnings.extend(std::mem::take(&mut store.warnings));
+                    let r = ApiResponse {
+                        code: 200,
+                        object: c.new,
+                        warnings,
+                        revision: store.revision(),
+                        unchanged: true,
+                        ..Default::default()
+                    };
+                    return Ok((r, None));
+                }
+                r => r.map(|c| vec![c]),
+            }
         }
         (Body::Delete(options), Verb::Delete, "") => {
             store.delete(now, req.kind, &key, options, writer)
@@ -175,4 +195,9 @@ fn too_large(o: &crate::api::Object) -> bool {
     }
     let mut n = Count(0);
     serde_json::to_writer(&mut n, &o.to_json()).is_err() || n.0 > MAX_OBJECT_BYTES
+}
+
+/// An update that wrote nothing: its old and new are the one stored object.
+fn is_noop(c: &super::Change) -> bool {
+    matches!((&c.old, &c.new), (Some(a), Some(b)) if std::sync::Arc::ptr_eq(a, b))
 }

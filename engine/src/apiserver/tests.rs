@@ -88,7 +88,7 @@ fn generation_moves_only_when_the_spec_changes() {
     let mut o = created.clone();
     o.meta_mut().labels.insert("x".into(), "y".into());
     let after = s
-        .update(1, o, "kubectl")
+        .update(1, o, "kubectl", false)
         .unwrap()
         .new
         .map(std::sync::Arc::unwrap_or_clone)
@@ -99,7 +99,7 @@ fn generation_moves_only_when_the_spec_changes() {
     };
     d.spec.replicas = 5;
     let after = s
-        .update(2, Object::Deployment(d), "kubectl")
+        .update(2, Object::Deployment(d), "kubectl", false)
         .unwrap()
         .new
         .map(std::sync::Arc::unwrap_or_clone)
@@ -119,8 +119,8 @@ fn a_stale_resource_version_is_a_conflict_in_kubectls_words() {
         .unwrap();
     let mut newer = first.clone();
     newer.meta_mut().labels.insert("v".into(), "2".into());
-    s.update(1, newer, "kubectl").unwrap();
-    let err = s.update(2, first, "kubectl").unwrap_err();
+    s.update(1, newer, "kubectl", false).unwrap();
+    let err = s.update(2, first, "kubectl", false).unwrap_err();
     assert_eq!(
         err.kubectl_text(),
         "Error from server (Conflict): Operation cannot be fulfilled on pods \"a\": the object has been modified; please apply your changes to the latest version and try again"
@@ -606,7 +606,9 @@ fn the_selector_of_a_deployment_is_immutable() {
         .metadata
         .labels
         .insert("tier".into(), "a".into());
-    let e = s.update(1, Object::Deployment(d), "kubectl").unwrap_err();
+    let e = s
+        .update(1, Object::Deployment(d), "kubectl", false)
+        .unwrap_err();
     assert_eq!(
         e.kubectl_text(),
         "The Deployment \"web\" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"web\", \"tier\":\"a\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable"
@@ -659,7 +661,8 @@ fn the_node_list_by_position_follows_creates_updates_and_deletes_in_name_order()
     assert_eq!(names(&s), ["node-a", "node-b", "node-c"]);
     let mut b = s.get::<Node>(&ObjKey::new("", "node-b")).unwrap().clone();
     b.spec.unschedulable = true;
-    s.update(1, Object::Node(Box::new(b)), "kubectl").unwrap();
+    s.update(1, Object::Node(Box::new(b)), "kubectl", false)
+        .unwrap();
     assert!(
         s.node_at(1).unwrap().spec.unschedulable,
         "the updated object"
@@ -704,7 +707,7 @@ fn lookups_by_hash_find_what_the_b_tree_holds_through_creates_updates_and_delete
     for n in names.iter().step_by(2) {
         let mut p = s.get::<Pod>(&ObjKey::new("default", n)).unwrap().clone();
         p.metadata.labels.insert("v".into(), "2".into());
-        s.update(0, Object::Pod(Box::new(p)), "x").unwrap();
+        s.update(0, Object::Pod(Box::new(p)), "x", false).unwrap();
     }
     check(&s);
     for n in names.iter().step_by(3) {
@@ -822,7 +825,7 @@ fn the_node_lists_topology_labels_follow_label_changes() {
     a.metadata
         .labels
         .insert(LABEL_TOPOLOGY_ZONE.into(), "zone-a".into());
-    s.update(0, Object::Node(Box::new(a)), "x").unwrap();
+    s.update(0, Object::Node(Box::new(a)), "x", false).unwrap();
     assert_eq!(label(&s, "a", 1).as_deref(), Some("zone-a"));
     assert_eq!(label(&s, "b", 0).as_deref(), Some("host-b"));
 }

@@ -319,11 +319,15 @@ impl Store {
 
     /// `PUT`: replace spec and metadata (status is kept: it has its own subresource).
     /// `generation` goes up when the spec changes. A non-empty resourceVersion must match.
+    /// With `noop`, an update that changes nothing writes nothing: the answer's old and
+    /// new are the stored object itself, and its resourceVersion stays (etcd3's
+    /// `GuaranteedUpdate` returns when the new bytes equal the stored ones).
     pub fn update(
         &mut self,
         now: SimTime,
         mut obj: Object,
         writer: &str,
+        noop: bool,
     ) -> Result<Change, ApiError> {
         let kind = obj.kind();
         if kind.namespaced() && obj.meta().namespace.is_empty() {
@@ -417,6 +421,21 @@ impl Store {
             // The last finalizer is gone: the object can finally be removed.
             let change = self.put(now, "update", obj, writer);
             return Ok(self.remove(now, kind, &key, writer).unwrap_or(change));
+        }
+        if noop {
+            let stored = self.get_shared(kind, &key);
+            if let Some(stored) = stored.filter(|s| {
+                obj.meta_mut().resource_version = s.meta().resource_version.clone();
+                obj == **s
+            }) {
+                return Ok(Change {
+                    type_: WatchType::Modified,
+                    kind,
+                    key,
+                    old: Some(stored.clone()),
+                    new: Some(stored),
+                });
+            }
         }
         let old_ip = match current {
             Object::Service(svc) => services::allocated_ip(svc),

@@ -133,7 +133,9 @@ impl Bench {
                         .unwrap();
                 }
                 Request::Update(o) => {
-                    self.store.update(self.now, o, "kubelet/node-1").unwrap();
+                    self.store
+                        .update(self.now, o, "kubelet/node-1", false)
+                        .unwrap();
                 }
                 _ => {}
             }

@@ -213,7 +213,7 @@ fn each_template_gets_a_revision_and_a_template_that_comes_back_moves_to_the_end
                 store.create(0, rng, o.clone(), "test").unwrap();
             }
             if let Request::Update(o @ Object::ControllerRevision(_)) = q {
-                store.update(0, o.clone(), "test").unwrap();
+                store.update(0, o.clone(), "test", false).unwrap();
             }
         }
     };
@@ -230,7 +230,7 @@ fn each_template_gets_a_revision_and_a_template_that_comes_back_moves_to_the_end
     let mut d = store.get::<DaemonSet>(&key).unwrap().clone();
     d.spec.template.spec.containers[0].image = "fluentd:2".into();
     store
-        .update(0, Object::DaemonSet(Box::new(d.clone())), "test")
+        .update(0, Object::DaemonSet(Box::new(d.clone())), "test", false)
         .unwrap();
     let h2 = compute_hash(&store.get::<DaemonSet>(&key).unwrap().spec.template, None);
     let second = c.sync_daemon_set(&store, &key, 0);
@@ -243,7 +243,7 @@ fn each_template_gets_a_revision_and_a_template_that_comes_back_moves_to_the_end
     d = store.get::<DaemonSet>(&key).unwrap().clone();
     d.spec.template.spec.containers[0].image = "fluentd".into();
     store
-        .update(0, Object::DaemonSet(Box::new(d)), "test")
+        .update(0, Object::DaemonSet(Box::new(d)), "test", false)
         .unwrap();
     let back = c.sync_daemon_set(&store, &key, 0);
     assert_eq!(

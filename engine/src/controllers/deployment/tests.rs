@@ -113,7 +113,7 @@ fn sync_and_apply(store: &mut Store, rng: &mut Rng, now: u64) -> Vec<Request> {
             Request::Create { object, .. } => {
                 drop(store.create(now, rng, object, "deployment-controller"))
             }
-            Request::Update(o) => drop(store.update(now, o, "deployment-controller")),
+            Request::Update(o) => drop(store.update(now, o, "deployment-controller", false)),
             Request::UpdateStatus(o) => drop(store.update_status(now, o, "deployment-controller")),
             _ => {}
         }
@@ -138,7 +138,7 @@ fn scaling_a_deployment_scales_its_only_replicaset_and_records_scaling_replicase
     d.spec.replicas = 5;
     d.metadata.resource_version.clear();
     store
-        .update(1, Object::Deployment(Box::new(d)), "kubectl")
+        .update(1, Object::Deployment(Box::new(d)), "kubectl", false)
         .unwrap();
     let requests = sync_and_apply(&mut store, &mut rng, 2);
     let rs_updates: Vec<&ReplicaSet> = requests
@@ -204,7 +204,7 @@ fn a_new_template_surges_one_new_pod_before_any_old_one_goes() {
     d.spec.template.spec.containers[0].image = "nginx:1.28".into();
     d.metadata.resource_version.clear();
     store
-        .update(2, Object::Deployment(Box::new(d)), "kubectl")
+        .update(2, Object::Deployment(Box::new(d)), "kubectl", false)
         .unwrap();
     let requests = sync_and_apply(&mut store, &mut rng, 3);
     let new_rs = requests.iter().find_map(|q| match q {

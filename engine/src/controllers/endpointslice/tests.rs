@@ -93,7 +93,7 @@ fn apply(
     for r in requests {
         let changes = match r {
             Request::Create { object, .. } => vec![store.create(1, rng, object, "test").unwrap()],
-            Request::Update(o) => vec![store.update(1, o, "test").unwrap()],
+            Request::Update(o) => vec![store.update(1, o, "test", false).unwrap()],
             Request::Delete { kind, key, .. } => store
                 .delete(1, kind, &key, &Default::default(), "test")
                 .unwrap(),
@@ -305,7 +305,7 @@ fn a_service_without_a_selector_or_of_type_external_name_gets_no_slices() {
     let (mut store, mut rng) = world();
     let mut svc = store.get::<Service>(&web()).unwrap().clone();
     svc.spec.selector = None;
-    store.update(0, svc.into(), "test").unwrap();
+    store.update(0, svc.into(), "test", false).unwrap();
     let mut ctl = EndpointSliceController::default();
     assert_eq!(ctl.sync_service(&store, &web()), vec![]);
     let mut e = EndpointsController::default();

@@ -187,7 +187,7 @@ fn a_failed_pod_is_replaced_only_after_the_pod_failure_back_off() {
     let mut p = store.list::<Pod>().next().cloned().unwrap();
     p.metadata.finalizers.clear();
     store
-        .update(6_000, Object::Pod(Box::new(p)), "test")
+        .update(6_000, Object::Pod(Box::new(p)), "test", false)
         .unwrap();
     assert_eq!(creates(&ctl.sync_job(&store, &key, 14_999)), 0);
     assert_eq!(creates(&ctl.sync_job(&store, &key, 15_000)), 1);
@@ -385,7 +385,7 @@ fn suspending_deletes_active_pods_without_counting_them_and_says_so() {
     let mut j = stored(&store, &key);
     j.spec.suspend = Some(true);
     store
-        .update(2_000, Object::Job(Box::new(j)), "test")
+        .update(2_000, Object::Job(Box::new(j)), "test", false)
         .unwrap();
     let r = JobController::default().sync_job(&store, &key, 3_000);
     let steps: Vec<String> = r

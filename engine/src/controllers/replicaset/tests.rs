@@ -177,7 +177,7 @@ fn a_matching_orphan_is_adopted_and_a_non_matching_owned_pod_is_released() {
     let mut relabeled = owned.clone();
     relabeled.metadata.labels = labels(&[("app", "debug")]);
     store
-        .update(0, Object::Pod(Box::new(relabeled)), "kubectl")
+        .update(0, Object::Pod(Box::new(relabeled)), "kubectl", false)
         .unwrap();
     let r = ReplicaSetController.sync_replica_set(&store, &key, 0);
     let updates: Vec<&Pod> = r

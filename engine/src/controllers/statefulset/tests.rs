@@ -188,7 +188,9 @@ fn a_pod_that_still_exists_while_terminating_is_not_replaced() {
     let mut p = store.get::<Pod>(&pk).unwrap().clone();
     p.metadata.deletion_timestamp = Some("2025-01-01T00:00:00Z".into());
     p.metadata.deletion_ms = Some(1);
-    store.update(0, Object::Pod(Box::new(p)), "test").unwrap();
+    store
+        .update(0, Object::Pod(Box::new(p)), "test", false)
+        .unwrap();
     let r = sync_stateful_set(&store, &key, 10);
     assert!(
         describe(&r.requests)
@@ -210,7 +212,7 @@ fn scaling_down_deletes_the_highest_ordinal_first_and_one_at_a_time() {
     let mut s = store.get::<StatefulSet>(&key).unwrap().clone();
     s.spec.replicas = 1;
     store
-        .update(0, Object::StatefulSet(Box::new(s)), "test")
+        .update(0, Object::StatefulSet(Box::new(s)), "test", false)
         .unwrap();
     let r = sync_stateful_set(&store, &key, 10);
     let d = describe(&r.requests);
@@ -235,7 +237,7 @@ fn a_partitioned_update_replaces_only_the_ordinals_at_or_above_the_partition() {
     s.spec.template.spec.containers[0].image = "postgres:17".into();
     s.spec.update_strategy.rolling_update = Some(RollingUpdateStatefulSetStrategy { partition: 2 });
     store
-        .update(0, Object::StatefulSet(Box::new(s)), "test")
+        .update(0, Object::StatefulSet(Box::new(s)), "test", false)
         .unwrap();
     let r = sync_stateful_set(&store, &key, 10);
     let d = describe(&r.requests);
