@@ -221,6 +221,46 @@ mod tests {
         check(&c, &mut cache);
     }
 
+    #[test]
+    fn the_counts_by_node_position_follow_nodes_joining_and_leaving() {
+        let mut c = Cluster::with_default_nodes(3);
+        c.create_deployment("web", "nginx:1.27", 12, "10m", "16Mi")
+            .expect("create web");
+        c.settle(120_000);
+        let rs = replica_set_of(&c, "web");
+        let mut kept = SpreadCache::default();
+        let check = |c: &Cluster, kept: &mut SpreadCache| {
+            let mine = kept.owned(&c.store, &rs).by_position().to_vec();
+            let fresh = SpreadCache::default()
+                .owned(&c.store, &rs)
+                .by_position()
+                .to_vec();
+            assert_eq!(mine, fresh);
+            assert_eq!(mine.len(), c.store.node_count());
+            // Each position holds the count of the Node at that position.
+            let by_name = &kept.owned(&c.store, &rs).per_node;
+            for (i, n) in mine.iter().enumerate() {
+                let name = &c.store.node_at(i).expect("a node").metadata.name;
+                assert_eq!(*n, by_name.get(name).copied().unwrap_or(0));
+            }
+            mine.iter().sum::<i64>()
+        };
+        assert_eq!(check(&c, &mut kept), 12);
+        // A Node whose name sorts first moves every position by one.
+        c.add_node("a-first", crate::kubelet::NodeConfig::default())
+            .expect("add a node");
+        check(&c, &mut kept);
+        let o = crate::command::run(
+            &mut c,
+            "kubectl delete node a-first",
+            None,
+            &crate::command::NoFiles,
+        );
+        assert!(o.ok, "{}", o.output);
+        c.settle(1_000);
+        assert_eq!(check(&c, &mut kept), 12);
+    }
+
     fn replica_set_of(c: &Cluster, deployment: &str) -> ReplicaSet {
         c.store
             .list::<ReplicaSet>()
