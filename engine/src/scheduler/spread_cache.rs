@@ -74,20 +74,19 @@ impl SpreadCache {
             for obj in store.dependent_objects(&rs.metadata.uid) {
                 if let Some(p) = Pod::from_object(obj) {
                     c.set(
+                        store,
                         crate::apiserver::ObjKey::of(&p.metadata),
                         counted_node(p, rs),
                     );
                 }
             }
         } else {
-            let mut touched = Vec::new();
             for e in log.since(seen) {
                 if e.kind == Kind::Pod {
                     let now = store.get::<Pod>(&e.key).and_then(|p| counted_node(p, rs));
-                    touched.extend(c.set(e.key.clone(), now));
+                    c.set(store, e.key.clone(), now);
                 }
             }
-            c.reposition(store, &touched);
         }
         c.seen = (log.len(), last_rv(log.len()));
         if c.by_position.1 != Some(store.node_list_generation()) {
@@ -98,28 +97,38 @@ impl SpreadCache {
 }
 
 impl OwnedCounts {
-    /// The Pod at `key` counts on `node` now (None: not at all). Returns the nodes
-    /// whose counts changed.
-    fn set(&mut self, key: crate::apiserver::ObjKey, node: Option<String>) -> Vec<String> {
+    /// The Pod at `key` counts on `node` now (None: not at all).
+    fn set(&mut self, store: &Store, key: crate::apiserver::ObjKey, node: Option<String>) {
         if self.node_of.get(&key) == node.as_ref() {
-            return Vec::new();
+            return;
         }
-        let mut touched = Vec::new();
         if let Some(old) = self.node_of.remove(&key) {
-            if let Some(n) = self.per_node.get_mut(&old) {
-                *n -= 1;
-                if *n == 0 {
-                    self.per_node.remove(&old);
-                }
-            }
-            touched.push(old);
+            self.add(store, &old, -1);
         }
         if let Some(n) = node {
-            *self.per_node.entry(n.clone()).or_default() += 1;
-            touched.push(n.clone());
+            self.add(store, &n, 1);
             self.node_of.insert(key, n);
         }
-        touched
+    }
+
+    /// `delta` more Pods on `node`, in `per_node` and, when it is laid out for the
+    /// store's node list as it is, at the node's position (otherwise
+    /// [`SpreadCache::owned`] lays it out afresh).
+    fn add(&mut self, store: &Store, node: &str, delta: i64) {
+        let n = self.per_node.entry(node.to_string()).or_default();
+        *n += delta;
+        let now = *n;
+        if now == 0 {
+            self.per_node.remove(node);
+        }
+        if self.by_position.1 == Some(store.node_list_generation()) {
+            let slot = store
+                .node_position(node)
+                .and_then(|i| self.by_position.0.get_mut(i));
+            if let Some(slot) = slot {
+                *slot = now;
+            }
+        }
     }
 
     /// `per_node` laid out afresh by the store's node positions.
@@ -131,22 +140,6 @@ impl OwnedCounts {
             }
         }
         self.by_position = (at, Some(store.node_list_generation()));
-    }
-
-    /// The positions of the `touched` nodes brought up to date with `per_node` (when
-    /// laid out for the store's node list as it is; otherwise [`Self::owned`] lays it
-    /// out afresh).
-    fn reposition(&mut self, store: &Store, touched: &[String]) {
-        if self.by_position.1 != Some(store.node_list_generation()) {
-            return;
-        }
-        for name in touched {
-            if let Some(i) = store.node_position(name) {
-                if let Some(slot) = self.by_position.0.get_mut(i) {
-                    *slot = self.per_node.get(name).copied().unwrap_or(0);
-                }
-            }
-        }
     }
 
     /// Counted Pods per node position in the store's node list.
