@@ -193,7 +193,9 @@ impl Component {
                 operation: Operation::Apply,
                 subresource: String::new(),
             },
-            writer::KUBE_APISERVER => Writer::update("kube-apiserver"),
+            writer::KUBE_APISERVER | writer::APIEXTENSIONS_CONTROLLERS => {
+                Writer::update("kube-apiserver")
+            }
             writer::INGRESS_NGINX => Writer::update(writer::INGRESS_NGINX),
             writer::DEFAULT_SCHEDULER | "kube-scheduler" => Writer::update("kube-scheduler"),
             w if w.starts_with(writer::KUBELET_PREFIX) => Writer::update("kubelet"),
@@ -368,6 +370,9 @@ pub mod writer {
     pub const STATEFULSET_CONTROLLER: &str = "statefulset-controller";
     /// kube-controller-manager itself (its leader election).
     pub const KUBE_CONTROLLER_MANAGER: &str = "kube-controller-manager";
+    /// The API server's own controllers of CustomResourceDefinitions (naming,
+    /// establishing, finalizer), which write as `kube-apiserver`.
+    pub const APIEXTENSIONS_CONTROLLERS: &str = "apiextensions-controllers";
     /// kube-scheduler (its writer name is its profile's name).
     pub const DEFAULT_SCHEDULER: &str = crate::api::DEFAULT_SCHEDULER_NAME;
     /// Every kubelet writes as `kubelet/<node>`.

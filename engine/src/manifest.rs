@@ -32,6 +32,9 @@ struct TypeMeta {
 fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
     // Why a lookup in Kind::ALL: one table names every kind, so a kind added there
     // is read from manifests without a second list to keep in step.
+    if let Some(k) = crate::api::discovered::resolve_manifest(api_version, kind) {
+        return Ok(k);
+    }
     let Some(k) = Kind::ALL.iter().copied().find(|k| k.name() == kind) else {
         return Err(format!(
             "resource mapping not found for name: \"\" namespace: \"\" from \"\": no matches for kind \"{kind}\" in version \"{api_version}\"\nensure CRDs are installed first"
@@ -375,6 +378,8 @@ fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String,
         Kind::NetworkPolicy => Object::NetworkPolicy(typed(value)?),
         Kind::ServiceCIDR => Object::ServiceCIDR(typed(value)?),
         Kind::IPAddress => Object::IPAddress(typed(value)?),
+        Kind::CustomResourceDefinition => Object::CustomResourceDefinition(typed(value)?),
+        Kind::Custom(t) => Object::Custom(Box::new(CustomObject::from_json(t, value)?)),
     })
 }
 
@@ -385,6 +390,12 @@ pub fn decode(
     value: serde_json::Value,
     unknown: &mut Vec<String>,
 ) -> Result<Object, (String, String)> {
+    if let Kind::Custom(_) = kind {
+        // What the schema does not name is pruned by the API server; strict decoding
+        // names it.
+        unknown.extend(crate::api::discovered::unknown_fields(kind, &value));
+        return decode_typed(kind, value);
+    }
     let input = value.clone();
     let obj = decode_typed(kind, value)?;
     let mut missing = Vec::new();

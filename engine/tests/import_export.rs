@@ -241,9 +241,9 @@ items:
 "#;
     let (mut c, report) = import(1, None, &[("dump.yaml".into(), yaml.into())]).unwrap();
     let s = report.summary();
-    assert!(s.contains("1 CustomResourceDefinition (apiextensions.k8s.io/v1: custom resources are not modelled)"), "{s}");
+    assert!(s.contains("1 CustomResourceDefinition (apiextensions.k8s.io/v1: custom resources are not imported)"), "{s}");
     assert!(
-        s.contains("2 Widget (example.com/v1: a custom resource)"),
+        s.contains("2 Widget (example.com/v1: a custom resource, not imported)"),
         "{s}"
     );
     assert!(s.contains("1 Event (Events are written anew"), "{s}");

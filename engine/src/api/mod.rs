@@ -2,10 +2,12 @@
 //! as `k8s.io/api` (camelCase, empty fields omitted), so `-o json` and manifests match
 //! what a real cluster prints. Only the fields the simulation uses are modelled.
 
+mod apiextensions;
 mod autoscaling;
 mod batch;
 mod core;
 pub mod cron;
+pub mod discovered;
 pub mod extra;
 mod meta;
 mod network;
@@ -16,10 +18,12 @@ pub mod quantity;
 mod rbac;
 mod scheduling;
 mod storage;
+pub mod structural;
 pub mod vocab;
 mod workloads;
 
 pub use self::core::*;
+pub use apiextensions::*;
 pub use autoscaling::*;
 pub use batch::*;
 pub use meta::*;

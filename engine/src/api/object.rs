@@ -76,11 +76,16 @@ pub enum Kind {
     ServiceCIDR,
     /// `networking.k8s.io/v1` IPAddress (cluster-scoped).
     IPAddress,
+    /// `apiextensions.k8s.io/v1` CustomResourceDefinition (cluster-scoped).
+    CustomResourceDefinition,
+    /// A custom resource a CustomResourceDefinition serves (not in [`Kind::ALL`]: the
+    /// store learns them as definitions are made).
+    Custom(CustomKind),
 }
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 35] = [
+    pub const ALL: [Kind; 36] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -116,7 +121,51 @@ impl Kind {
         Kind::NetworkPolicy,
         Kind::ServiceCIDR,
         Kind::IPAddress,
+        Kind::CustomResourceDefinition,
     ];
+
+    /// The built-in kind's place in [`Kind::ALL`] (None for a custom resource).
+    pub fn index(self) -> Option<usize> {
+        Some(match self {
+            Kind::Deployment => 0,
+            Kind::ReplicaSet => 1,
+            Kind::Pod => 2,
+            Kind::Node => 3,
+            Kind::Event => 4,
+            Kind::Lease => 5,
+            Kind::Namespace => 6,
+            Kind::PodDisruptionBudget => 7,
+            Kind::PriorityClass => 8,
+            Kind::Service => 9,
+            Kind::EndpointSlice => 10,
+            Kind::Endpoints => 11,
+            Kind::Role => 12,
+            Kind::ClusterRole => 13,
+            Kind::RoleBinding => 14,
+            Kind::ClusterRoleBinding => 15,
+            Kind::ResourceQuota => 16,
+            Kind::LimitRange => 17,
+            Kind::Job => 18,
+            Kind::CronJob => 19,
+            Kind::DaemonSet => 20,
+            Kind::StatefulSet => 21,
+            Kind::ControllerRevision => 22,
+            Kind::PersistentVolumeClaim => 23,
+            Kind::PersistentVolume => 24,
+            Kind::StorageClass => 25,
+            Kind::ConfigMap => 26,
+            Kind::Secret => 27,
+            Kind::HorizontalPodAutoscaler => 28,
+            Kind::ServiceAccount => 29,
+            Kind::Ingress => 30,
+            Kind::IngressClass => 31,
+            Kind::NetworkPolicy => 32,
+            Kind::ServiceCIDR => 33,
+            Kind::IPAddress => 34,
+            Kind::CustomResourceDefinition => 35,
+            Kind::Custom(_) => return None,
+        })
+    }
 
     /// The Kind name, e.g. `ReplicaSet`.
     pub fn name(self) -> &'static str {
@@ -156,6 +205,8 @@ impl Kind {
             Kind::NetworkPolicy => "NetworkPolicy",
             Kind::ServiceCIDR => "ServiceCIDR",
             Kind::IPAddress => "IPAddress",
+            Kind::CustomResourceDefinition => "CustomResourceDefinition",
+            Kind::Custom(t) => &t.ty.kind,
         }
     }
 
@@ -179,6 +230,8 @@ impl Kind {
             | Kind::NetworkPolicy
             | Kind::ServiceCIDR
             | Kind::IPAddress => "networking.k8s.io/v1",
+            Kind::CustomResourceDefinition => "apiextensions.k8s.io/v1",
+            Kind::Custom(t) => &t.api_version,
             Kind::Role | Kind::ClusterRole | Kind::RoleBinding | Kind::ClusterRoleBinding => {
                 "rbac.authorization.k8s.io/v1"
             }
@@ -224,6 +277,8 @@ impl Kind {
             Kind::NetworkPolicy => "networkpolicies",
             Kind::ServiceCIDR => "servicecidrs",
             Kind::IPAddress => "ipaddresses",
+            Kind::CustomResourceDefinition => "customresourcedefinitions",
+            Kind::Custom(t) => &t.ty.plural,
         }
     }
 
@@ -237,6 +292,9 @@ impl Kind {
 
     /// True for namespaced kinds.
     pub fn namespaced(self) -> bool {
+        if let Kind::Custom(t) = self {
+            return t.ty.namespaced;
+        }
         !matches!(
             self,
             Kind::Node
@@ -249,6 +307,7 @@ impl Kind {
                 | Kind::IngressClass
                 | Kind::ServiceCIDR
                 | Kind::IPAddress
+                | Kind::CustomResourceDefinition
         )
     }
 }
@@ -329,6 +388,10 @@ pub enum Object {
     ServiceCIDR(ServiceCIDR),
     /// An IPAddress.
     IPAddress(IPAddress),
+    /// A CustomResourceDefinition (boxed: its schema and columns).
+    CustomResourceDefinition(Box<CustomResourceDefinition>),
+    /// An object of a custom resource.
+    Custom(Box<CustomObject>),
 }
 
 impl Object {
@@ -370,6 +433,8 @@ impl Object {
             Object::NetworkPolicy(_) => Kind::NetworkPolicy,
             Object::ServiceCIDR(_) => Kind::ServiceCIDR,
             Object::IPAddress(_) => Kind::IPAddress,
+            Object::CustomResourceDefinition(_) => Kind::CustomResourceDefinition,
+            Object::Custom(o) => Kind::Custom(o.kind),
         }
     }
 
@@ -411,6 +476,8 @@ impl Object {
             Object::NetworkPolicy(o) => &o.metadata,
             Object::ServiceCIDR(o) => &o.metadata,
             Object::IPAddress(o) => &o.metadata,
+            Object::CustomResourceDefinition(o) => &o.metadata,
+            Object::Custom(o) => &o.metadata,
         }
     }
 
@@ -452,6 +519,8 @@ impl Object {
             Object::NetworkPolicy(o) => &mut o.metadata,
             Object::ServiceCIDR(o) => &mut o.metadata,
             Object::IPAddress(o) => &mut o.metadata,
+            Object::CustomResourceDefinition(o) => &mut o.metadata,
+            Object::Custom(o) => &mut o.metadata,
         }
     }
 
@@ -493,6 +562,8 @@ impl Object {
             Object::NetworkPolicy(o) => serde_json::to_value(o),
             Object::ServiceCIDR(o) => serde_json::to_value(o),
             Object::IPAddress(o) => serde_json::to_value(o),
+            Object::CustomResourceDefinition(o) => serde_json::to_value(o),
+            Object::Custom(o) => Ok(o.body_json()),
         }
         .unwrap_or(serde_json::Value::Null);
         let mut map = serde_json::Map::new();
@@ -532,6 +603,12 @@ impl Object {
             (Object::NetworkPolicy(a), Object::NetworkPolicy(b)) => a.spec != b.spec,
             (Object::ServiceCIDR(a), Object::ServiceCIDR(b)) => a.spec != b.spec,
             (Object::IPAddress(a), Object::IPAddress(b)) => a.spec != b.spec,
+            (Object::CustomResourceDefinition(a), Object::CustomResourceDefinition(b)) => {
+                a.spec != b.spec
+            }
+            // Upstream's custom resource strategy: anything but metadata (a status the
+            // status subresource owns was already put back as it was).
+            (Object::Custom(a), Object::Custom(b)) => a.content != b.content,
             _ => false,
         }
     }
@@ -615,3 +692,4 @@ resource!(IngressClass);
 resource!(NetworkPolicy, boxed);
 resource!(ServiceCIDR);
 resource!(IPAddress);
+resource!(CustomResourceDefinition, boxed);

@@ -227,6 +227,12 @@ pub const SERVED: &[Served] = &[
         subresources: &[STATUS],
     },
     Served {
+        kind: Kind::CustomResourceDefinition,
+        short_names: &["crd", "crds"],
+        categories: &["api-extensions"],
+        subresources: &[STATUS],
+    },
+    Served {
         kind: Kind::IngressClass,
         short_names: &[],
         categories: &[],

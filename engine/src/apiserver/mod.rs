@@ -42,6 +42,7 @@ pub use errors::{
     REQUEST_TIMED_OUT,
 };
 pub mod autoscaling_v1;
+pub mod custom;
 mod events;
 pub mod events_v1;
 mod index;
@@ -249,27 +250,49 @@ impl Default for FastPaths {
     }
 }
 
-/// One `T` per [`Kind`], indexed by the kind's position in [`Kind::ALL`]. (The
-/// standard library derives `Default` for arrays of at most 32 elements only.)
+/// One `T` per [`Kind`]: the built-in kinds by their place in [`Kind::ALL`], the
+/// custom resources by type as the store meets them.
 #[derive(Clone, Debug)]
-pub struct PerKind<T>([T; Kind::ALL.len()]);
+pub struct PerKind<T> {
+    builtin: [T; Kind::ALL.len()],
+    custom: BTreeMap<CustomKind, T>,
+    /// What a custom resource the store has never held reads as.
+    empty: T,
+}
 
 impl<T: Default> Default for PerKind<T> {
     fn default() -> Self {
-        PerKind(std::array::from_fn(|_| T::default()))
+        PerKind {
+            builtin: std::array::from_fn(|_| T::default()),
+            custom: BTreeMap::new(),
+            empty: T::default(),
+        }
     }
 }
 
-impl<T> std::ops::Deref for PerKind<T> {
-    type Target = [T; Kind::ALL.len()];
-    fn deref(&self) -> &Self::Target {
-        &self.0
+impl<T: Default> PerKind<T> {
+    /// The kind's `T`.
+    pub fn of(&self, kind: Kind) -> &T {
+        match (kind.index(), kind) {
+            (Some(i), _) => &self.builtin[i],
+            (None, Kind::Custom(t)) => self.custom.get(t).unwrap_or(&self.empty),
+            (None, _) => &self.empty,
+        }
     }
-}
 
-impl<T> std::ops::DerefMut for PerKind<T> {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.0
+    /// The kind's `T`, mutable (made for a custom resource met for the first time).
+    pub fn of_mut(&mut self, kind: Kind) -> &mut T {
+        match (kind.index(), kind) {
+            (Some(i), _) => &mut self.builtin[i],
+            (None, Kind::Custom(t)) => self.custom.entry(t).or_default(),
+            (None, _) => &mut self.empty,
+        }
+    }
+
+    /// Every kind's `T`: the built-in kinds in [`Kind::ALL`]'s order, then the custom
+    /// resources by type.
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
+        self.builtin.iter().chain(self.custom.values())
     }
 }
 
@@ -458,10 +481,6 @@ pub fn has_pod_affinity(p: &Pod) -> bool {
         .is_some_and(|a| a.pod_affinity.is_some() || a.pod_anti_affinity.is_some())
 }
 
-fn kind_index(kind: Kind) -> usize {
-    kind as usize
-}
-
 impl Store {
     /// Keep every write's object from now on (`on`), or stop and drop what was kept.
     pub fn journal_objects(&mut self, on: bool) {
@@ -540,6 +559,16 @@ impl Store {
         s
     }
 
+    /// The custom resources the store holds objects of, by type.
+    pub fn custom_kinds(&self) -> Vec<Kind> {
+        self.objects
+            .custom
+            .iter()
+            .filter(|(_, m)| !m.is_empty())
+            .map(|(t, _)| Kind::Custom(t))
+            .collect()
+    }
+
     /// The current store revision (the newest resourceVersion).
     pub fn revision(&self) -> u64 {
         self.revision
@@ -547,29 +576,27 @@ impl Store {
 
     /// Look up an object.
     pub fn get_object(&self, kind: Kind, key: &ObjKey) -> Option<&Object> {
-        let i = kind_index(kind);
-        match self.by_hash[i].get(&key_hash(key)) {
+        match self.by_hash.of(kind).get(&key_hash(key)) {
             None => None,
             // The hash's one object is this key's, or this key has none.
             Some(Some(o)) => has_key(o, key).then_some(&**o),
-            Some(None) => self.objects[i].get(key).map(|o| &**o),
+            Some(None) => self.objects.of(kind).get(key).map(|o| &**o),
         }
     }
 
     /// Look up an object, shared (what a read through the door answers with).
     pub fn get_shared(&self, kind: Kind, key: &ObjKey) -> Option<Arc<Object>> {
-        let i = kind_index(kind);
-        match self.by_hash[i].get(&key_hash(key)) {
+        match self.by_hash.of(kind).get(&key_hash(key)) {
             None => None,
             Some(Some(o)) => has_key(o, key).then(|| o.clone()),
-            Some(None) => self.objects[i].get(key).cloned(),
+            Some(None) => self.objects.of(kind).get(key).cloned(),
         }
     }
 
     /// The objects of a kind, shared, sorted by namespace then name: in one namespace,
     /// or in all (`None`).
     pub fn list_shared(&self, kind: Kind, namespace: Option<&str>) -> Vec<Arc<Object>> {
-        let all = &self.objects[kind_index(kind)];
+        let all = &self.objects.of(kind);
         match namespace {
             None => all.values().cloned().collect(),
             Some(ns) => all
@@ -583,7 +610,7 @@ impl Store {
     /// Keep [`Store::by_hash`] with `objects` (`obj` None: the key's object is gone).
     fn by_hash_set(&mut self, kind: Kind, key: &ObjKey, obj: Option<&Arc<Object>>) {
         use std::collections::hash_map::Entry;
-        let map = &mut self.by_hash[kind_index(kind)];
+        let map = self.by_hash.of_mut(kind);
         match (map.entry(key_hash(key)), obj) {
             (Entry::Vacant(e), Some(o)) => {
                 e.insert(Some(o.clone()));
@@ -609,14 +636,15 @@ impl Store {
 
     /// All objects of a kind, sorted by namespace then name.
     pub fn list<'a, T: Resource + 'a>(&'a self) -> impl Iterator<Item = &'a T> + 'a {
-        self.objects[kind_index(T::KIND)]
+        self.objects
+            .of(T::KIND)
             .values()
             .filter_map(|o| T::from_object(o))
     }
 
     /// All objects of a kind, untyped, sorted by namespace then name.
     pub fn list_objects(&self, kind: Kind) -> impl Iterator<Item = &Object> + '_ {
-        self.objects[kind_index(kind)].values().map(|o| &**o)
+        self.objects.of(kind).values().map(|o| &**o)
     }
 
     /// All objects of a kind in one namespace, sorted by name.
@@ -625,7 +653,8 @@ impl Store {
         ns: &'a str,
     ) -> impl Iterator<Item = &'a T> + 'a {
         let from = ObjKey::new(ns, "");
-        self.objects[kind_index(T::KIND)]
+        self.objects
+            .of(T::KIND)
             .range(from..)
             .take_while(move |(k, _)| k.namespace == ns)
             .filter_map(|(_, o)| T::from_object(o))
@@ -695,7 +724,7 @@ impl Store {
     /// name-ordered node list): for loops that look up a node per Pod.
     pub fn node_named(&self, name: &str) -> Option<&Node> {
         // By hash, without making a key (the scheduler asks for every Pod it counts).
-        match self.by_hash[kind_index(Kind::Node)].get(&key_hash_of("", name)) {
+        match self.by_hash.of(Kind::Node).get(&key_hash_of("", name)) {
             None => None,
             Some(Some(o)) => is_named(o, "", name)
                 .then_some(o)
@@ -717,7 +746,7 @@ impl Store {
 
     /// Number of objects of a kind.
     pub fn count(&self, kind: Kind) -> usize {
-        self.objects[kind_index(kind)].len()
+        self.objects.of(kind).len()
     }
 
     /// Events, oldest first by lastTimestamp (then namespace and name); `.rev()` for the

@@ -102,7 +102,7 @@ impl Store {
             self.node_list_set(&key.name, Some(&obj));
         }
         self.by_hash_set(kind, &key, Some(&obj));
-        self.objects[kind_index(kind)].insert(key.clone(), obj.clone());
+        self.objects.of_mut(kind).insert(key.clone(), obj.clone());
         Change {
             type_,
             kind,
@@ -120,7 +120,7 @@ impl Store {
         key: &ObjKey,
         writer: &str,
     ) -> Option<Change> {
-        let old = self.objects[kind_index(kind)].remove(key)?;
+        let old = self.objects.of_mut(kind).remove(key)?;
         self.by_hash_set(kind, key, None);
         self.index_remove(&old);
         if let Object::Service(svc) = &*old {

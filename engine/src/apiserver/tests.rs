@@ -691,7 +691,7 @@ fn lookups_by_hash_find_what_the_b_tree_holds_through_creates_updates_and_delete
     let check = |s: &Store| {
         for n in &names {
             let key = ObjKey::new("default", n);
-            let want = s.objects[kind_index(Kind::Pod)].get(&key).map(|o| &**o);
+            let want = s.objects.of(Kind::Pod).get(&key).map(|o| &**o);
             assert_eq!(s.get_object(Kind::Pod, &key), want, "{n}");
         }
         assert!(s
@@ -721,9 +721,7 @@ fn lookups_by_hash_find_what_the_b_tree_holds_through_creates_updates_and_delete
     }
     check(&s);
     assert!(
-        s.by_hash[kind_index(Kind::Pod)]
-            .values()
-            .any(Option::is_none),
+        s.by_hash.of(Kind::Pod).values().any(Option::is_none),
         "some keys shared a hash"
     );
 }

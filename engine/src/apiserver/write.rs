@@ -47,6 +47,7 @@ impl Store {
             }
         }
         admission::admit_create(&mut obj);
+        self.prepare_custom_create(&mut obj)?;
         // A Job's selector is generated from its uid, which the API server assigns
         // before the strategy's Validate runs (`BeforeCreate`); other kinds draw their
         // uid at the end, as before.
@@ -159,6 +160,7 @@ impl Store {
             }
         }
         validation::validate(&obj, None)?;
+        self.validate_custom(&obj)?;
         // LimitRanger (validating): each range's min, max and ratio.
         if let Object::Pod(pod) = &obj {
             let ranges = self.limit_ranges(&pod.metadata.namespace);
@@ -199,7 +201,7 @@ impl Store {
             _ => Vec::new(),
         };
         let key = ObjKey::of(obj.meta());
-        if self.objects[kind_index(kind)].contains_key(&key) {
+        if self.objects.of(kind).contains_key(&key) {
             return Err(ApiError::already_exists(kind, &key.name));
         }
         if let Object::Service(svc) = &mut obj {
@@ -268,7 +270,7 @@ impl Store {
             }
         }
         let key = ObjKey::of(obj.meta());
-        if self.objects[kind_index(kind)].contains_key(&key) {
+        if self.objects.of(kind).contains_key(&key) {
             return Err(ApiError::already_exists(kind, &key.name));
         }
         if let Object::Service(svc) = &mut obj {
@@ -338,10 +340,12 @@ impl Store {
         Self::check_rv(current, &obj)?;
         // Defaulting runs on every write, as the API server decodes every request.
         admission::admit_create(&mut obj);
+        self.prepare_custom_update(&mut obj, current)?;
         if let (Object::Service(svc), Object::Service(old)) = (&mut obj, current) {
             services::drop_type_dependent_fields(svc, old);
         }
         validation::validate(&obj, Some(current))?;
+        self.validate_custom(&obj)?;
         let mut warnings = if self.collect_warnings {
             super::warnings::on_update(&obj, Some(current))
         } else {
@@ -461,6 +465,16 @@ impl Store {
         let current = self.current(kind, &key)?;
         Self::check_rv(current, &obj)?;
         let mut merged = current.clone();
+        if self.merge_custom_status(&mut merged, &obj)? {
+            // A definition's controllers remove its last finalizer through `/status`:
+            // the store then deletes it (`ShouldDeleteDuringUpdate`).
+            let gone = merged.meta().is_deleting() && merged.meta().finalizers.is_empty();
+            let change = self.put(now, "update-status", merged, writer);
+            if gone {
+                return Ok(self.remove(now, kind, &key, writer).unwrap_or(change));
+            }
+            return Ok(change);
+        }
         match (&mut merged, obj) {
             (Object::Deployment(m), Object::Deployment(n)) => m.status = n.status,
             (Object::ReplicaSet(m), Object::ReplicaSet(n)) => m.status = n.status,
@@ -511,6 +525,9 @@ impl Store {
                     ),
                 ));
             }
+        }
+        if let Some(marked) = self.mark_definition_deleted(current, now) {
+            return Ok(vec![self.put(now, "delete", marked, writer)]);
         }
         let mut obj = current.clone();
         if let Object::Namespace(n) = &mut obj {
@@ -648,5 +665,7 @@ fn tracks_generation(kind: Kind) -> bool {
             | Kind::Ingress
             | Kind::IngressClass
             | Kind::NetworkPolicy
+            | Kind::CustomResourceDefinition
+            | Kind::Custom(_)
     )
 }

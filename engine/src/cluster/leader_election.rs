@@ -122,7 +122,7 @@ impl Elected {
     pub fn of(ctl: Ctl) -> Option<Elected> {
         match ctl {
             Ctl::Scheduler => Some(Elected::Scheduler),
-            Ctl::GitOps => None,
+            Ctl::GitOps | Ctl::ApiExtensions => None,
             _ => Some(Elected::ControllerManager),
         }
     }

@@ -13,6 +13,7 @@ use super::informers::{LoopStats, LoopView, Watch};
 use super::{Cluster, Timer};
 use crate::apiserver::{ApiError, Change};
 use crate::client::{Component, Request};
+use crate::controllers::apiextensions::ApiExtensionsControllers;
 use crate::controllers::attach_detach::AttachDetachController;
 use crate::controllers::cronjob::CronJobController;
 use crate::controllers::daemonset::DaemonSetController;
@@ -350,6 +351,9 @@ registry! {
     RootCaPublisher => root_ca_publisher: RootCaPublisher,
     /// The ingress controller (ingress-nginx's behaviour; not part of Kubernetes).
     Ingress => ingress: IngressController,
+    /// The API server's CustomResourceDefinition controllers: names, establishing,
+    /// cleanup.
+    ApiExtensions => apiextensions: ApiExtensionsControllers,
     /// default-scheduler: binds Pods to nodes.
     Scheduler => scheduler: Scheduler,
 }

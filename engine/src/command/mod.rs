@@ -75,7 +75,8 @@ fn with_newline(mut s: String) -> String {
 pub fn run(cluster: &mut Cluster, line: &str, stdin: Option<&str>, files: &dyn Files) -> Outcome {
     let mut o = start(cluster, line, stdin, files);
     if let Some(mut b) = o.blocking.take() {
-        b.drive(cluster);
+        let served = crate::apiserver::custom::served(&cluster.store);
+        crate::apiserver::custom::scope(served, || b.drive(cluster));
         o.output.push_str(&b.output);
         o.ok = !b.failed;
     }
@@ -85,6 +86,17 @@ pub fn run(cluster: &mut Cluster, line: &str, stdin: Option<&str>, files: &dyn F
 /// Start one command: what it printed so far, and — for a blocking command — the
 /// [`wait::Blocking`] the caller polls as its clock plays (the page's console).
 pub fn start(cluster: &mut Cluster, line: &str, stdin: Option<&str>, files: &dyn Files) -> Outcome {
+    // The custom resources served now are what this command's kubectl discovers.
+    let served = crate::apiserver::custom::served(&cluster.store);
+    crate::apiserver::custom::scope(served, || start_in_scope(cluster, line, stdin, files))
+}
+
+fn start_in_scope(
+    cluster: &mut Cluster,
+    line: &str,
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> Outcome {
     let words = match args::split_words(line) {
         Ok(w) => w,
         Err(e) => return Outcome::err(format!("error: {e}")),

@@ -15,6 +15,7 @@
 //! `processNextWorkItem → syncHandler → handleErr`), and each controller's own .go file,
 //! named in its module docs.
 
+pub mod apiextensions;
 pub mod attach_detach;
 pub mod cronjob;
 pub mod daemonset;

@@ -49,7 +49,8 @@ impl Controller for NamespaceController {
         }
         let mut remaining = 0;
         let mut requests = Vec::new();
-        for kind in Kind::ALL.into_iter().filter(|k| k.namespaced()) {
+        let kinds = Kind::ALL.into_iter().chain(store.custom_kinds());
+        for kind in kinds.filter(|k| k.namespaced()) {
             for o in store
                 .list_objects(kind)
                 .filter(|o| o.meta().namespace == key.name)

@@ -277,7 +277,12 @@ mod tests {
 
     #[test]
     fn every_served_kind_has_its_go_struct_in_the_table() {
-        for kind in Kind::ALL {
+        // kubectl never holds a CustomResourceDefinition as a typed object of
+        // k8s.io/api (it is apiextensions-apiserver's type): it prints it unstructured.
+        for kind in Kind::ALL
+            .into_iter()
+            .filter(|k| *k != Kind::CustomResourceDefinition)
+        {
             assert!(structs().contains_key(root_type(kind).as_str()), "{kind:?}");
         }
     }

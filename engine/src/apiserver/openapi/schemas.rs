@@ -63,6 +63,7 @@ kinds!(
     NetworkPolicy,
     ServiceCIDR,
     IPAddress,
+    CustomResourceDefinition,
 );
 
 /// Every definition, generated from the api types and shaped as upstream's (kinds

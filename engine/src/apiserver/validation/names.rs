@@ -21,7 +21,7 @@ pub fn dns1123_subdomain_error(name: &str) -> Option<String> {
 
 /// `IsDNS1123Subdomain`'s messages: at most 253 characters, dot-separated labels of
 /// lower-case letters, digits and `-`, each starting and ending with a letter or digit.
-pub(super) fn subdomain_errors(v: &str) -> Vec<String> {
+pub(in crate::apiserver) fn subdomain_errors(v: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if v.len() > 253 {
         errs.push("must be no more than 253 characters".to_string());
@@ -40,7 +40,7 @@ pub(super) fn subdomain_errors(v: &str) -> Vec<String> {
 }
 
 /// `IsDNS1035Label`.
-pub(super) fn dns1035_label_errors(v: &str) -> Vec<String> {
+pub(in crate::apiserver) fn dns1035_label_errors(v: &str) -> Vec<String> {
     label_errors(v, true)
 }
 

@@ -7,6 +7,7 @@
 
 mod cells;
 mod cluster;
+pub mod custom;
 mod network;
 mod storage;
 mod workloads;
@@ -63,7 +64,10 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "networkpolicies" | "networkpolicy" | "netpol" => Kind::NetworkPolicy,
         "servicecidrs" | "servicecidr" => Kind::ServiceCIDR,
         "ipaddresses" | "ipaddress" | "ip" => Kind::IPAddress,
-        _ => return None,
+        "customresourcedefinitions" | "customresourcedefinition" | "crd" | "crds" => {
+            Kind::CustomResourceDefinition
+        }
+        _ => return crate::api::discovered::resolve(&s),
     };
     let (want_group, want_version) = kind.api_version().split_once('/').unwrap_or(("", "v1"));
     match group {
@@ -81,6 +85,17 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
     }
 }
 
+/// A custom resource's columns, as the running command's discovery has them (its
+/// storage version's `additionalPrinterColumns`, or the default Age column).
+fn custom_columns(kind: Kind) -> Vec<CustomResourceColumnDefinition> {
+    let c = crate::api::discovered::columns(kind);
+    if c.is_empty() {
+        crate::apiserver::custom::default_columns()
+    } else {
+        c
+    }
+}
+
 /// `-o name` prefix: `pod`, `deployment.apps`, `lease.coordination.k8s.io`.
 pub fn name_prefix(kind: Kind) -> String {
     let singular = kind.name().to_ascii_lowercase();
@@ -92,7 +107,25 @@ pub fn name_prefix(kind: Kind) -> String {
 
 /// The column headers of `kind`'s table with these options.
 pub fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
+    let mut h = kind_headers(kind, o);
+    h.extend(o.label_columns.iter().map(|l| {
+        // formatLabelHeaders: the part after the last `/`, upper-cased.
+        l.rsplit('/').next().unwrap_or("").to_uppercase()
+    }));
+    if o.show_labels {
+        h.push("LABELS".into());
+    }
+    if o.with_namespace && kind.namespaced() {
+        h.insert(0, "NAMESPACE".into());
+    }
+    h
+}
+
+/// The kind's own columns (and `-o wide`'s).
+fn kind_headers(kind: Kind, o: &TableOptions) -> Vec<String> {
     let columns = match kind {
+        Kind::Custom(_) => return custom::headers(&custom_columns(kind), o.wide),
+        Kind::CustomResourceDefinition => &cluster::ROLE,
         Kind::Pod => &workloads::POD,
         Kind::Deployment => &workloads::DEPLOYMENT,
         Kind::ReplicaSet => &workloads::REPLICA_SET,
@@ -132,16 +165,6 @@ pub fn headers(kind: Kind, o: &TableOptions) -> Vec<String> {
     let mut h: Vec<String> = columns.names.iter().copied().map(String::from).collect();
     if o.wide {
         h.extend(columns.wide.iter().copied().map(String::from));
-    }
-    h.extend(o.label_columns.iter().map(|l| {
-        // formatLabelHeaders: the part after the last `/`, upper-cased.
-        l.rsplit('/').next().unwrap_or("").to_uppercase()
-    }));
-    if o.show_labels {
-        h.push("LABELS".into());
-    }
-    if o.with_namespace && kind.namespaced() {
-        h.insert(0, "NAMESPACE".into());
     }
     h
 }
@@ -194,6 +217,8 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
         Object::Secret(sec) => storage::print_secret(name, sec, now),
         Object::ServiceAccount(sa) => storage::print_service_account(name, sa, now),
         Object::HorizontalPodAutoscaler(h) => workloads::print_hpa(name, h, now),
+        Object::CustomResourceDefinition(_) => vec![name, m.creation_timestamp.clone()],
+        Object::Custom(_) => custom::row(name, obj, &custom_columns(obj.kind()), o.wide, now),
     };
     // A label the object lacks is an empty cell.
     r.extend(

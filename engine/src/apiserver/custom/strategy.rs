@@ -1,0 +1,267 @@
+//! The registry strategies of definitions and custom objects: what the API server
+//! sets, keeps and checks itself on their writes
+//! (`apiextensions-apiserver/pkg/registry/customresourcedefinition/strategy.go`,
+//! `pkg/registry/customresource/strategy.go` and `status_strategy.go`, and the
+//! definitions' `REST.Delete` in `customresourcedefinition/etcd.go`).
+
+use crate::api::structural as schema;
+use crate::api::*;
+use crate::apiserver::{ApiError, Store};
+use crate::time::{rfc3339, SimTime};
+use serde_json::Value;
+
+/// The finalizer that holds a definition until its objects are gone.
+pub const CLEANUP_FINALIZER: &str = "customresourcecleanup.apiextensions.k8s.io";
+
+/// A condition of a definition (they carry no heartbeat or probe times).
+pub fn condition(
+    type_: &str,
+    status: &str,
+    reason: &str,
+    message: &str,
+    now: SimTime,
+) -> Condition {
+    Condition {
+        type_: type_.into(),
+        status: status.into(),
+        reason: reason.into(),
+        message: message.into(),
+        last_transition_time: Some(rfc3339(now)),
+        transition_ms: now,
+        ..Default::default()
+    }
+}
+
+/// The defaults of a v1 definition (`v1/defaults.go`): the singular and list kind
+/// from the kind, conversion `None`.
+pub fn set_defaults(d: &mut CustomResourceDefinition) {
+    let n = &mut d.spec.names;
+    if n.singular.is_empty() {
+        n.singular = n.kind.to_ascii_lowercase();
+    }
+    if n.list_kind.is_empty() && !n.kind.is_empty() {
+        n.list_kind = format!("{}List", n.kind);
+    }
+    let conv = d.spec.conversion.get_or_insert_with(Default::default);
+    if conv.strategy.is_empty() {
+        conv.strategy = "None".into();
+    }
+}
+
+/// The version's schema, if it has one.
+fn schema_of(d: &CustomResourceDefinition, version: &str) -> Option<Value> {
+    d.spec
+        .versions
+        .iter()
+        .find(|v| v.name == version)
+        .and_then(|v| v.schema.as_ref())
+        .and_then(|s| s.open_api_v3_schema.clone())
+}
+
+fn has_status_subresource(d: &CustomResourceDefinition, version: &str) -> bool {
+    d.spec
+        .versions
+        .iter()
+        .find(|v| v.name == version)
+        .and_then(|v| v.subresources.as_ref())
+        .is_some_and(|s| s.status.is_some())
+}
+
+/// The object's top-level fields as one JSON object.
+fn content_value(o: &CustomObject) -> Value {
+    Value::Object(o.content.clone())
+}
+
+impl Store {
+    /// The definition that serves a custom object's type, or the 404 a client gets
+    /// for a resource the API server does not serve.
+    fn serving_definition(&self, t: CustomKind) -> Result<&CustomResourceDefinition, ApiError> {
+        super::definition_of(self, t)
+            .filter(|d| d.condition_true("NamesAccepted") || d.condition_true("Established"))
+            .ok_or_else(ApiError::no_such_resource)
+    }
+
+    /// `PrepareForCreate`, defaulting and the schema's validation of a definition or a
+    /// custom object being created (other kinds pass untouched).
+    pub(in crate::apiserver) fn prepare_custom_create(
+        &self,
+        obj: &mut Object,
+    ) -> Result<(), ApiError> {
+        match obj {
+            Object::CustomResourceDefinition(d) => {
+                set_defaults(d);
+                d.status = Default::default();
+                if let Some(v) = d.storage_version() {
+                    d.status.stored_versions = vec![v.name.clone()];
+                }
+                Ok(())
+            }
+            Object::Custom(o) => {
+                let d = self.serving_definition(o.kind)?;
+                if d.metadata.is_deleting() || d.condition_true("Terminating") {
+                    return Err(ApiError {
+                        code: 405,
+                        reason: "MethodNotAllowed",
+                        message:
+                            "create not allowed while custom resource definition is terminating"
+                                .into(),
+                        kubectl_message: None,
+                        details: None,
+                    });
+                }
+                let version = o.kind.ty.version.clone();
+                let mut content = content_value(o);
+                if let Some(s) = schema_of(d, &version) {
+                    schema::prune(&s, &mut content);
+                    schema::default(&s, &mut content);
+                }
+                if let Value::Object(m) = content {
+                    o.content = m;
+                }
+                if has_status_subresource(d, &version) {
+                    o.content.remove("status");
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The schema's validation of a custom object (after the metadata's).
+    pub(in crate::apiserver) fn validate_custom(&self, obj: &Object) -> Result<(), ApiError> {
+        let Object::Custom(o) = obj else {
+            return Ok(());
+        };
+        let d = self.serving_definition(o.kind)?;
+        let Some(s) = schema_of(d, &o.kind.ty.version) else {
+            return Ok(());
+        };
+        let causes = schema::validate(&s, &content_value(o));
+        if causes.is_empty() {
+            Ok(())
+        } else {
+            Err(ApiError::invalid(obj.kind(), &o.metadata.name, &causes))
+        }
+    }
+
+    /// `PrepareForUpdate` of the main resource: a definition's status stays (with its
+    /// new storage version recorded); a custom object is pruned and defaulted, and
+    /// keeps its status when it has the status subresource.
+    pub(in crate::apiserver) fn prepare_custom_update(
+        &self,
+        obj: &mut Object,
+        old: &Object,
+    ) -> Result<(), ApiError> {
+        match (obj, old) {
+            (Object::CustomResourceDefinition(d), Object::CustomResourceDefinition(o)) => {
+                set_defaults(d);
+                d.status = o.status.clone();
+                if let Some(v) = d.storage_version().map(|v| v.name.clone()) {
+                    if !d.status.stored_versions.contains(&v) {
+                        d.status.stored_versions.push(v);
+                    }
+                }
+                Ok(())
+            }
+            (Object::Custom(n), Object::Custom(o)) => {
+                let d = self.serving_definition(n.kind)?;
+                let version = n.kind.ty.version.clone();
+                let mut content = content_value(n);
+                if let Some(s) = schema_of(d, &version) {
+                    schema::prune(&s, &mut content);
+                    schema::default(&s, &mut content);
+                }
+                if let Value::Object(m) = content {
+                    n.content = m;
+                }
+                if has_status_subresource(d, &version) {
+                    match o.content.get("status") {
+                        Some(s) => n.content.insert("status".into(), s.clone()),
+                        None => n.content.remove("status"),
+                    };
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// `/status` of a custom object or a definition: `merged` (the stored object) takes
+    /// the request's status alone; a custom object without the status subresource has
+    /// no `/status` (404).
+    pub(in crate::apiserver) fn merge_custom_status(
+        &self,
+        merged: &mut Object,
+        new: &Object,
+    ) -> Result<bool, ApiError> {
+        match (merged, new) {
+            (Object::Custom(m), Object::Custom(n)) => {
+                let d = self.serving_definition(m.kind)?;
+                if !has_status_subresource(d, &m.kind.ty.version) {
+                    return Err(ApiError::no_such_resource());
+                }
+                match n.content.get("status") {
+                    Some(s) => m.content.insert("status".into(), s.clone()),
+                    None => m.content.remove("status"),
+                };
+                let mut content = content_value(m);
+                if let Some(s) = schema_of(d, &m.kind.ty.version) {
+                    schema::prune(&s, &mut content);
+                    schema::default(&s, &mut content);
+                    let causes = schema::validate(&s, &content);
+                    if !causes.is_empty() {
+                        return Err(ApiError::invalid(new.kind(), &m.metadata.name, &causes));
+                    }
+                }
+                if let Value::Object(c) = content {
+                    m.content = c;
+                }
+                Ok(true)
+            }
+            // The definition's status strategy keeps the spec and takes the rest, so
+            // its controllers change finalizers through `/status`.
+            (Object::CustomResourceDefinition(m), Object::CustomResourceDefinition(n)) => {
+                let spec = std::mem::take(&mut m.spec);
+                **m = (**n).clone();
+                m.spec = spec;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    /// The first `DELETE` of a definition (`REST.Delete`): it is marked for deletion,
+    /// holds the cleanup finalizer and says so in a `Terminating` condition; the
+    /// finalizer controller deletes its objects. None for any other object, or a
+    /// definition already being deleted.
+    pub(in crate::apiserver) fn mark_definition_deleted(
+        &self,
+        obj: &Object,
+        now: SimTime,
+    ) -> Option<Object> {
+        let Object::CustomResourceDefinition(d) = obj else {
+            return None;
+        };
+        if d.metadata.is_deleting() {
+            return None;
+        }
+        let mut d = d.clone();
+        d.metadata.deletion_ms = Some(now);
+        d.metadata.deletion_timestamp = Some(rfc3339(now));
+        d.metadata.deletion_grace_period_seconds = Some(0);
+        if !d.metadata.finalizers.iter().any(|f| f == CLEANUP_FINALIZER) {
+            d.metadata.finalizers.push(CLEANUP_FINALIZER.into());
+        }
+        set_condition(
+            &mut d.status.conditions,
+            condition(
+                "Terminating",
+                "True",
+                "InstanceDeletionPending",
+                "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
+                now,
+            ),
+        );
+        Some(Object::CustomResourceDefinition(d))
+    }
+}

@@ -1,0 +1,334 @@
+//! CustomResourceDefinitions and their objects, as the v1.33 apiextensions-apiserver
+//! serves them: the definition's validation and conditions, the schema's pruning,
+//! defaults and validation texts, printer columns, the status subresource, and the
+//! cleanup of a deleted definition's objects.
+
+use kubeplay_engine::api::*;
+use kubeplay_engine::apiserver::ObjKey;
+use kubeplay_engine::cluster::Cluster;
+use kubeplay_engine::command::{run, NoFiles};
+
+fn sh(c: &mut Cluster, cmd: &str, stdin: Option<&str>) -> String {
+    let o = run(c, cmd, stdin, &NoFiles);
+    assert!(o.ok, "{cmd}: {}", o.output);
+    o.output
+}
+
+fn fails(c: &mut Cluster, cmd: &str, stdin: Option<&str>) -> String {
+    let o = run(c, cmd, stdin, &NoFiles);
+    assert!(!o.ok, "{cmd} should fail: {}", o.output);
+    o.output
+}
+
+const WIDGETS: &str = "\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names:
+    plural: widgets
+    kind: Widget
+    shortNames: [wd]
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources:
+      status: {}
+    additionalPrinterColumns:
+    - name: Replicas
+      type: integer
+      jsonPath: .spec.replicas
+    - name: Ready
+      type: integer
+      jsonPath: .status.readyReplicas
+    - name: Image
+      type: string
+      jsonPath: .spec.image
+      priority: 1
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [image]
+            properties:
+              replicas:
+                type: integer
+                minimum: 0
+                maximum: 10
+                default: 1
+              image:
+                type: string
+                maxLength: 20
+              color:
+                type: string
+                enum: [red, blue]
+              extra:
+                type: object
+                x-kubernetes-preserve-unknown-fields: true
+          status:
+            type: object
+            properties:
+              readyReplicas:
+                type: integer
+";
+
+fn with_widgets() -> Cluster {
+    let mut c = Cluster::with_default_nodes(1);
+    sh(&mut c, "kubectl apply -f -", Some(WIDGETS));
+    sh(&mut c, "sim advance 1s", None);
+    c
+}
+
+fn widget(c: &Cluster, name: &str) -> CustomObject {
+    let t = c
+        .store
+        .get::<CustomResourceDefinition>(&ObjKey::new("", "widgets.example.com"))
+        .and_then(|d| d.custom_type())
+        .unwrap();
+    match c
+        .store
+        .get_object(Kind::Custom(t), &ObjKey::new("default", name))
+    {
+        Some(Object::Custom(o)) => (**o).clone(),
+        other => panic!("no widget {name}: {other:?}"),
+    }
+}
+
+#[test]
+fn a_definition_is_defaulted_accepted_and_established() {
+    let c = with_widgets();
+    let d = c
+        .store
+        .get::<CustomResourceDefinition>(&ObjKey::new("", "widgets.example.com"))
+        .unwrap();
+    assert_eq!(d.spec.names.singular, "widget");
+    assert_eq!(d.spec.names.list_kind, "WidgetList");
+    assert_eq!(d.spec.conversion.as_ref().unwrap().strategy, "None");
+    assert_eq!(d.status.stored_versions, ["v1"]);
+    assert_eq!(d.status.accepted_names, d.spec.names);
+    let conds: Vec<(&str, &str, &str, &str)> = d
+        .status
+        .conditions
+        .iter()
+        .map(|c| (&*c.type_, &*c.status, &*c.reason, &*c.message))
+        .collect();
+    assert_eq!(
+        conds,
+        [
+            ("NamesAccepted", "True", "NoConflicts", "no conflicts found"),
+            (
+                "Established",
+                "True",
+                "InitialNamesAccepted",
+                "the initial names have been accepted"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_definition_with_bad_names_and_versions_is_refused_with_the_api_servers_words() {
+    let mut c = Cluster::with_default_nodes(1);
+    let bad = WIDGETS
+        .replace("name: widgets.example.com", "name: gadgets.example.com")
+        .replace("scope: Namespaced", "scope: Everywhere")
+        .replace("storage: true", "storage: false")
+        .replace(
+            "  - name: Replicas\n      type: integer",
+            "  - name: Replicas\n      type: int",
+        );
+    let out = fails(&mut c, "kubectl apply -f -", Some(&bad));
+    assert_eq!(
+        out.trim(),
+        "The CustomResourceDefinition \"gadgets.example.com\" is invalid: \n\
+* metadata.name: Invalid value: \"gadgets.example.com\": must be spec.names.plural+\".\"+spec.group\n\
+* spec.scope: Unsupported value: \"Everywhere\": supported values: \"Cluster\", \"Namespaced\"\n\
+* spec.versions: Invalid value: [\"v1\"]: must have exactly one version marked as storage version\n\
+* spec.additionalPrinterColumns[0].type: Invalid value: \"int\": must be one of boolean,date,integer,number,string"
+    );
+    let untyped = WIDGETS.replace(
+        "              image:\n                type: string\n",
+        "              image:\n                maxLength: 3\n",
+    );
+    let out = fails(&mut c, "kubectl apply -f -", Some(&untyped));
+    assert!(
+        out.contains("spec.validation.openAPIV3Schema.properties[spec].properties[image].type: Required value: must not be empty for specified object fields"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_object_is_pruned_defaulted_and_printed_with_the_definitions_columns() {
+    let mut c = with_widgets();
+    let w = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec:\n  image: nginx\n  extra: {anything: [1, 2]}\n";
+    assert_eq!(
+        sh(&mut c, "kubectl apply -f -", Some(w)).trim(),
+        "widget.example.com/w1 created"
+    );
+    let o = widget(&c, "w1");
+    assert_eq!(o.content["spec"]["replicas"], 1, "defaulted");
+    assert_eq!(
+        o.content["spec"]["extra"]["anything"][1], 2,
+        "kept where unknown fields are preserved"
+    );
+    assert_eq!(o.metadata.generation, 1);
+    sh(&mut c, "sim advance 5s", None);
+    assert_eq!(
+        sh(&mut c, "kubectl get widgets", None),
+        "NAME   REPLICAS   READY\nw1     1          \n"
+    );
+    assert_eq!(
+        sh(&mut c, "kubectl get wd -o wide", None),
+        "NAME   REPLICAS   READY   IMAGE\nw1     1                  nginx\n"
+    );
+    // A field the schema does not name is refused by kubectl's strict validation.
+    let typo = w
+        .replace("name: w1", "name: w9")
+        .replace("image: nginx", "image: nginx\n  colour: red");
+    assert_eq!(
+        fails(&mut c, "kubectl apply -f -", Some(&typo)).trim(),
+        "Error from server (BadRequest): error when creating \"STDIN\": Widget in version \"v1\" cannot be handled as a Widget: strict decoding error: unknown field \"spec.colour\""
+    );
+}
+
+#[test]
+fn an_invalid_object_gets_every_schema_error_in_the_api_servers_words() {
+    let mut c = with_widgets();
+    let w = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w2}\nspec:\n  replicas: 11\n  color: pink\n  image: a-very-long-image-name-indeed\n";
+    assert_eq!(
+        fails(&mut c, "kubectl apply -f -", Some(w)).trim(),
+        "The Widget \"w2\" is invalid: \n\
+* spec.color: Unsupported value: \"pink\": supported values: \"red\", \"blue\"\n\
+* spec.image: Too long: may not be more than 20 bytes\n\
+* spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10"
+    );
+    let w = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w3}\nspec:\n  replicas: three\n";
+    assert_eq!(
+        fails(&mut c, "kubectl apply -f -", Some(w)).trim(),
+        "The Widget \"w3\" is invalid: \n\
+* spec.image: Required value\n\
+* spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\""
+    );
+}
+
+#[test]
+fn status_is_written_only_through_its_subresource_and_spec_changes_move_the_generation() {
+    let mut c = with_widgets();
+    let w = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {image: nginx}\nstatus: {readyReplicas: 3}\n";
+    sh(&mut c, "kubectl apply -f -", Some(w));
+    assert!(
+        widget(&c, "w1").content.get("status").is_none(),
+        "dropped on create"
+    );
+    sh(
+        &mut c,
+        "kubectl patch widget w1 --type=merge -p '{\"status\":{\"readyReplicas\":2}}'",
+        None,
+    );
+    assert!(
+        widget(&c, "w1").content.get("status").is_none(),
+        "ignored by the main resource"
+    );
+    assert_eq!(widget(&c, "w1").metadata.generation, 1);
+    sh(
+        &mut c,
+        "kubectl patch widget w1 --subresource=status --type=merge -p '{\"status\":{\"readyReplicas\":2}}'",
+        None,
+    );
+    assert_eq!(widget(&c, "w1").content["status"]["readyReplicas"], 2);
+    assert_eq!(
+        widget(&c, "w1").metadata.generation,
+        1,
+        "status does not move it"
+    );
+    sh(
+        &mut c,
+        "kubectl patch widget w1 --type=merge -p '{\"spec\":{\"replicas\":4}}'",
+        None,
+    );
+    assert_eq!(widget(&c, "w1").metadata.generation, 2);
+}
+
+#[test]
+fn deleting_a_definition_deletes_its_objects_then_the_definition() {
+    let mut c = with_widgets();
+    for n in ["a", "b"] {
+        let w = format!("apiVersion: example.com/v1\nkind: Widget\nmetadata: {{name: {n}}}\nspec: {{image: x}}\n");
+        sh(&mut c, "kubectl apply -f -", Some(&w));
+    }
+    sh(
+        &mut c,
+        "kubectl delete crd widgets.example.com --wait=false",
+        None,
+    );
+    let d = c
+        .store
+        .get::<CustomResourceDefinition>(&ObjKey::new("", "widgets.example.com"))
+        .unwrap()
+        .clone();
+    assert!(d
+        .metadata
+        .finalizers
+        .iter()
+        .any(|f| f == "customresourcecleanup.apiextensions.k8s.io"));
+    assert!(d
+        .status
+        .conditions
+        .iter()
+        .any(|c| c.type_ == "Terminating" && c.reason == "InstanceDeletionPending"));
+    let refused =
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: c}\nspec: {image: x}\n";
+    assert!(fails(&mut c, "kubectl create -f -", Some(refused))
+        .contains("create not allowed while custom resource definition is terminating"));
+    sh(&mut c, "sim advance 2s", None);
+    assert_eq!(c.store.count(Kind::CustomResourceDefinition), 0);
+    assert!(c.store.custom_kinds().is_empty(), "its objects are gone");
+    assert!(fails(&mut c, "kubectl get widgets", None)
+        .contains("the server doesn't have a resource type \"widgets\""));
+}
+
+#[test]
+fn a_second_definition_cannot_take_names_its_group_already_serves() {
+    let mut c = with_widgets();
+    let gadgets = WIDGETS
+        .replace("widgets.example.com", "gadgets.example.com")
+        .replace("plural: widgets", "plural: gadgets")
+        .replace("kind: Widget", "kind: Gadget");
+    sh(&mut c, "kubectl apply -f -", Some(&gadgets));
+    sh(&mut c, "sim advance 1s", None);
+    let g = c
+        .store
+        .get::<CustomResourceDefinition>(&ObjKey::new("", "gadgets.example.com"))
+        .unwrap();
+    let names = g
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.type_ == "NamesAccepted")
+        .unwrap();
+    assert_eq!(
+        (&*names.status, &*names.reason, &*names.message),
+        ("False", "ShortNamesConflict", "\"wd\" is already in use")
+    );
+    assert!(g.status.accepted_names.short_names.is_empty());
+    assert_eq!(g.status.accepted_names.plural, "gadgets");
+}
+
+#[test]
+fn objects_in_a_deleted_namespace_go_with_it() {
+    let mut c = with_widgets();
+    sh(&mut c, "kubectl create namespace team", None);
+    let w = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: t1, namespace: team}\nspec: {image: x}\n";
+    sh(&mut c, "kubectl apply -f -", Some(w));
+    sh(&mut c, "kubectl delete namespace team", None);
+    assert_eq!(
+        sh(&mut c, "kubectl get widgets -A", None),
+        "No resources found\n"
+    );
+}
