@@ -31,6 +31,10 @@ pub struct Served {
     pub columns: Vec<CustomResourceColumnDefinition>,
     /// The storage version's schema.
     pub schema: Option<serde_json::Value>,
+    /// It has the status subresource.
+    pub status: bool,
+    /// It has the scale subresource.
+    pub scale: bool,
 }
 
 impl Served {

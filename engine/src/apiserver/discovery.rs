@@ -406,6 +406,7 @@ pub fn kind_of(group: &str, version: &str, resource: &str) -> Option<Kind> {
     served_versions()
         .find(|(s, g, v)| s.kind.resource() == resource && (*g, *v) == (group, version))
         .map(|(s, _, _)| s.kind)
+        .or_else(|| super::custom::discovery::kind_of(group, version, resource))
 }
 
 /// An API group's priority among the others (`apiVersionPriorities` in
@@ -578,7 +579,9 @@ pub fn aggregated(core: bool) -> Value {
     let items: Vec<Value> = if core {
         vec![group_discovery("")]
     } else {
-        groups().into_iter().map(group_discovery).collect()
+        let mut items: Vec<Value> = groups().into_iter().map(group_discovery).collect();
+        items.extend(super::custom::discovery::aggregated());
+        items
     };
     json!({
         "kind": "APIGroupDiscoveryList",
@@ -620,6 +623,8 @@ pub fn api_group_list() -> Value {
             json!({"name": g, "versions": gvs, "preferredVersion": preferred})
         })
         .collect();
+    let mut groups = groups;
+    groups.extend(super::custom::discovery::api_groups());
     json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
 }
 
@@ -673,7 +678,7 @@ pub fn resource_list(group: &str, version: &str) -> Option<Value> {
         resources.push(d);
     }
     if resources.is_empty() {
-        return None;
+        return super::custom::discovery::resource_list(group, version);
     }
     // By name, each subresource after its resource (`deployments`, `deployments/scale`).
     crate::sorting::sort_by(&mut resources, |a, b| {

@@ -127,13 +127,19 @@ pub fn openapi_index() -> Value {
             json!({"serverRelativeURL": format!("/openapi/v3/{p}?hash={}", GIT_VERSION)}),
         );
     }
+    for p in super::custom::openapi::paths() {
+        let url = format!("/openapi/v3/{p}?hash={}", GIT_VERSION);
+        paths.insert(p, json!({ "serverRelativeURL": url }));
+    }
     json!({"paths": paths})
 }
 
 /// `/openapi/v3/api/v1` or `/openapi/v3/apis/GROUP/VERSION`: the operations on each
 /// object and the schemas of the kinds served there (see the module's comment).
 pub fn openapi_document(gv_path: &str) -> Option<Value> {
-    let (_, g, v) = openapi_paths().into_iter().find(|(p, _, _)| p == gv_path)?;
+    let Some((_, g, v)) = openapi_paths().into_iter().find(|(p, _, _)| p == gv_path) else {
+        return super::custom::openapi::document(gv_path, reachable);
+    };
     let mut paths = Map::new();
     let params = json!([
         {"name": "dryRun", "in": "query", "schema": {"type": "string", "uniqueItems": true}},

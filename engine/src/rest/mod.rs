@@ -541,7 +541,9 @@ impl ApiServer {
             return Reply::NoAnswer;
         }
         self.decoded = decoded;
-        let reply = self.route(req);
+        // The custom resources served now are what this request finds.
+        let served = crate::apiserver::custom::served(&self.cluster.store);
+        let reply = crate::apiserver::custom::scope(served, || self.route(req));
         self.decoded = None;
         self.collect();
         reply

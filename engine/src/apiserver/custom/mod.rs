@@ -8,6 +8,8 @@
 //! simulation: a command sees the definitions established when it starts
 //! ([`scope`]), as real kubectl sees the discovery it read for that command.
 
+pub mod discovery;
+pub mod openapi;
 pub mod strategy;
 
 pub use crate::api::discovered::{
@@ -48,6 +50,14 @@ pub fn served(store: &Store) -> Vec<Served> {
                     .schema
                     .as_ref()
                     .and_then(|s| s.open_api_v3_schema.clone()),
+                status: storage
+                    .subresources
+                    .as_ref()
+                    .is_some_and(|s| s.status.is_some()),
+                scale: storage
+                    .subresources
+                    .as_ref()
+                    .is_some_and(|s| s.scale.is_some()),
             })
         })
         .collect()

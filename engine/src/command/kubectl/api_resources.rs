@@ -12,15 +12,19 @@ use crate::command::args::{bool_flag, flag, parse_flags};
 
 /// One row: (group, version, resource, short names, namespaced, kind, verbs, categories).
 type Row = (
-    &'static str,
-    &'static str,
-    &'static str,
-    Vec<&'static str>,
+    String,
+    String,
+    String,
+    Vec<String>,
     bool,
-    &'static str,
-    Vec<&'static str>,
-    Vec<&'static str>,
+    String,
+    Vec<String>,
+    Vec<String>,
 );
+
+fn owned(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
 
 fn rows() -> Vec<Row> {
     let mut out: Vec<Row> = SERVED
@@ -28,31 +32,78 @@ fn rows() -> Vec<Row> {
         .map(|s| {
             let (g, v) = group_version(s.kind);
             (
-                g,
-                v,
-                s.kind.resource(),
-                s.short_names.to_vec(),
+                g.into(),
+                v.into(),
+                s.kind.resource().into(),
+                owned(s.short_names),
                 s.kind.namespaced(),
-                s.kind.name(),
-                RW.to_vec(),
-                s.categories.to_vec(),
+                s.kind.name().into(),
+                owned(RW),
+                owned(s.categories),
             )
         })
         .collect();
     out.extend(REVIEWS.iter().map(|r| {
         (
-            r.group,
-            r.version,
-            r.resource,
-            r.short_names.to_vec(),
+            r.group.into(),
+            r.version.into(),
+            r.resource.into(),
+            owned(r.short_names),
             r.namespaced,
-            r.kind,
-            r.verbs.to_vec(),
+            r.kind.into(),
+            owned(r.verbs),
             vec![],
         )
     }));
-    crate::sorting::sort_by(&mut out, |a, b| (a.0, a.2).cmp(&(b.0, b.2)));
+    // The custom resources this command's discovery found, in their group's
+    // preferred version.
+    for g in custom_groups() {
+        let Some(list) = custom_list(&g) else {
+            continue;
+        };
+        for r in list["resources"].as_array().into_iter().flatten() {
+            let name = r["name"].as_str().unwrap_or_default();
+            if name.contains('/') {
+                continue;
+            }
+            let strings = |k: &str| -> Vec<String> {
+                r[k].as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|x| x.as_str().map(String::from))
+                    .collect()
+            };
+            out.push((
+                g.clone(),
+                list["groupVersion"]
+                    .as_str()
+                    .and_then(|gv| gv.split_once('/'))
+                    .map(|(_, v)| v.to_string())
+                    .unwrap_or_default(),
+                name.into(),
+                strings("shortNames"),
+                r["namespaced"].as_bool().unwrap_or(false),
+                r["kind"].as_str().unwrap_or_default().into(),
+                strings("verbs"),
+                strings("categories"),
+            ));
+        }
+    }
+    crate::sorting::sort_by(&mut out, |a, b| (&a.0, &a.2).cmp(&(&b.0, &b.2)));
     out
+}
+
+/// The custom groups, by name.
+fn custom_groups() -> Vec<String> {
+    crate::apiserver::custom::discovery::groups()
+}
+
+/// The resource list of a custom group's preferred version.
+fn custom_list(group: &str) -> Option<serde_json::Value> {
+    let groups = crate::apiserver::custom::discovery::api_groups();
+    let g = groups.iter().find(|x| x["name"] == group)?;
+    let v = g["preferredVersion"]["version"].as_str()?;
+    crate::apiserver::custom::discovery::resource_list(group, v)
 }
 
 /// `kubectl api-resources [--namespaced=true|false] [--api-group=G] [-o wide|name]
@@ -106,17 +157,17 @@ pub(super) fn api_resources(words: &[String]) -> R {
         .filter(|r| namespaced.is_none_or(|n| r.4 == n))
         .filter(|r| p.get("api-group").is_none_or(|g| r.0 == g))
         // Every verb and category asked for (`HasAll`).
-        .filter(|r| verbs.iter().all(|v| r.6.contains(&v.as_str())))
-        .filter(|r| categories.iter().all(|c| r.7.contains(&c.as_str())))
+        .filter(|r| verbs.iter().all(|v| r.6.contains(v)))
+        .filter(|r| categories.iter().all(|c| r.7.contains(c)))
         .collect();
     // `sortableResource`: by the group (or name, or kind), then by name; stable.
     crate::sorting::sort_by(&mut rows, |a, b| {
         let key = |r: &Row| match sort_by {
-            "name" => r.2,
-            "kind" => r.5,
-            _ => r.0,
+            "name" => r.2.clone(),
+            "kind" => r.5.clone(),
+            _ => r.0.clone(),
         };
-        key(a).cmp(key(b)).then(a.2.cmp(b.2))
+        key(a).cmp(&key(b)).then(a.2.cmp(&b.2))
     });
     if output == "name" {
         return Ok(rows

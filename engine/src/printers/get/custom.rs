@@ -37,6 +37,27 @@ pub fn row(
     r
 }
 
+/// The Table's cells of one object: its name, then each column's value typed as
+/// `cellForJSONValue` types it (an integer column's a JSON integer…), null for none.
+pub fn cells(
+    obj: &Object,
+    columns: &[CustomResourceColumnDefinition],
+    now: SimTime,
+) -> Vec<serde_json::Value> {
+    let json = obj.to_json();
+    let mut r = vec![serde_json::Value::String(obj.meta().name.clone())];
+    for c in columns {
+        let v = cell(c, &json, now).map_or(serde_json::Value::Null, |s| match c.type_.as_str() {
+            "integer" => s.parse::<i64>().map_or(serde_json::Value::Null, Into::into),
+            "number" => s.parse::<f64>().map_or(serde_json::Value::Null, Into::into),
+            "boolean" => serde_json::Value::Bool(s == "true"),
+            _ => serde_json::Value::String(s),
+        });
+        r.push(v);
+    }
+    r
+}
+
 /// `cellForJSONValue`, and a string column printed as the JSON path printer does.
 fn cell(
     c: &CustomResourceColumnDefinition,
