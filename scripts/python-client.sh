@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The official Python client against kubeplay-cli serve (tests/clients/python_client.py):
+# The official Python client against kubeplay-cli serve (tests/clients/python_client.py, and
+# the controller of tests/clients/podset_controller.py):
 # makes a virtual environment with the client from the package registry (once), starts the
 # server on a free port with its own kubeconfig, runs the checks, stops the server.
 #
@@ -33,3 +34,5 @@ for _ in $(seq 300); do
 done
 grep -q 'serving the Kubernetes API on' "$dir/out" || { cat "$dir/out" "$dir/err"; echo "python-client: the server did not start"; exit 1; }
 KUBECONFIG="$dir/kubeconfig" "$venv/bin/python" "$root/tests/clients/python_client.py"
+# The course's reconcile loop as a real controller of a custom resource.
+KUBECONFIG="$dir/kubeconfig" "$venv/bin/python" "$root/tests/clients/podset_controller.py" --check
