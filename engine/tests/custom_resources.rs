@@ -332,3 +332,113 @@ fn objects_in_a_deleted_namespace_go_with_it() {
         "No resources found\n"
     );
 }
+
+const RULED: &str = "\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: pools.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: pools, kind: Pool}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-validations:
+        - rule: \"self.metadata.name.startsWith('pool-')\"
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: self.replicas <= self.maxReplicas
+              message: replicas must not exceed maxReplicas
+            - rule: \"!has(self.tier) || self.tier in ['gold', 'silver']\"
+              fieldPath: .tier
+              reason: FieldValueForbidden
+              messageExpression: \"'tier ' + self.tier + ' is not sold'\"
+            properties:
+              replicas: {type: integer}
+              maxReplicas: {type: integer}
+              tier: {type: string}
+              image:
+                type: string
+                x-kubernetes-validations:
+                - rule: self == oldSelf
+                  message: image is immutable
+              zones:
+                type: array
+                items: {type: string}
+                x-kubernetes-validations:
+                - rule: self.all(z, z.endsWith('-a') || z.endsWith('-b'))
+";
+
+fn pool(name: &str, spec: &str) -> String {
+    format!("apiVersion: example.com/v1\nkind: Pool\nmetadata: {{name: {name}}}\nspec: {spec}\n")
+}
+
+#[test]
+fn validation_rules_are_evaluated_with_upstreams_messages() {
+    let mut c = Cluster::with_default_nodes(1);
+    sh(&mut c, "kubectl apply -f -", Some(RULED));
+    sh(&mut c, "sim advance 1s", None);
+    let ok = pool(
+        "pool-a",
+        "{replicas: 2, maxReplicas: 3, image: x, zones: [eu-a]}",
+    );
+    sh(&mut c, "kubectl apply -f -", Some(&ok));
+    let bad = pool(
+        "p",
+        "{replicas: 5, maxReplicas: 3, tier: bronze, zones: [eu-a, eu-c]}",
+    );
+    assert_eq!(
+        fails(&mut c, "kubectl apply -f -", Some(&bad)).trim(),
+        "The Pool \"p\" is invalid: \n\
+* <nil>: Invalid value: \"object\": failed rule: self.metadata.name.startsWith('pool-')\n\
+* spec: Invalid value: \"object\": replicas must not exceed maxReplicas\n\
+* spec.tier: Forbidden: tier bronze is not sold\n\
+* spec.zones: Invalid value: \"array\": failed rule: self.all(z, z.endsWith('-a') || z.endsWith('-b'))"
+    );
+    // A transition rule holds on create and is checked on update.
+    let changed = pool(
+        "pool-a",
+        "{replicas: 2, maxReplicas: 3, image: y, zones: [eu-a]}",
+    );
+    assert_eq!(
+        fails(&mut c, "kubectl apply -f -", Some(&changed)).trim(),
+        "The Pool \"pool-a\" is invalid: spec.image: Invalid value: \"string\": image is immutable"
+    );
+    // A schema error keeps the rules from running.
+    let typed = pool("pool-b", "{replicas: two, maxReplicas: 3}");
+    assert_eq!(
+        fails(&mut c, "kubectl apply -f -", Some(&typed)).trim(),
+        "The Pool \"pool-b\" is invalid: \n\
+* spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer: \"string\"\n\
+* <nil>: Invalid value: \"null\": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"
+    );
+}
+
+#[test]
+fn a_rule_that_does_not_compile_is_refused_with_the_definition() {
+    let mut c = Cluster::with_default_nodes(1);
+    let broken = RULED.replace("self.replicas <= self.maxReplicas", "self.replicas <=");
+    let out = fails(&mut c, "kubectl apply -f -", Some(&broken));
+    assert!(
+        out.contains("spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:\"self.replicas <=\""),
+        "{out}"
+    );
+    assert!(
+        out.contains("compilation failed: ERROR: <input>:1:"),
+        "{out}"
+    );
+    let unknown = RULED.replace(
+        "self.replicas <= self.maxReplicas",
+        "quantity(self.size) > 1",
+    );
+    let out = fails(&mut c, "kubectl apply -f -", Some(&unknown));
+    assert!(out.contains("undeclared reference to 'quantity'"), "{out}");
+}

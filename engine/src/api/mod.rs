@@ -5,6 +5,7 @@
 mod apiextensions;
 mod autoscaling;
 mod batch;
+pub mod cel;
 mod core;
 pub mod cron;
 pub mod discovered;

@@ -160,7 +160,7 @@ impl Store {
             }
         }
         validation::validate(&obj, None)?;
-        self.validate_custom(&obj)?;
+        self.validate_custom(&obj, None)?;
         // LimitRanger (validating): each range's min, max and ratio.
         if let Object::Pod(pod) = &obj {
             let ranges = self.limit_ranges(&pod.metadata.namespace);
@@ -345,7 +345,7 @@ impl Store {
             services::drop_type_dependent_fields(svc, old);
         }
         validation::validate(&obj, Some(current))?;
-        self.validate_custom(&obj)?;
+        self.validate_custom(&obj, Some(current))?;
         let mut warnings = if self.collect_warnings {
             super::warnings::on_update(&obj, Some(current))
         } else {

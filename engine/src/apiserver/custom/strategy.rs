@@ -72,6 +72,27 @@ fn content_value(o: &CustomObject) -> Value {
     Value::Object(o.content.clone())
 }
 
+/// What a rule at the root sees: the object with `apiVersion`, `kind` and the
+/// `metadata` fields a schema may name (`name`, `generateName`).
+fn rule_input(o: &CustomObject) -> Value {
+    let mut m = o.content.clone();
+    m.insert(
+        "apiVersion".into(),
+        Value::String(o.kind.api_version.clone()),
+    );
+    m.insert("kind".into(), Value::String(o.kind.ty.kind.clone()));
+    let mut meta = serde_json::Map::new();
+    meta.insert("name".into(), Value::String(o.metadata.name.clone()));
+    if !o.metadata.generate_name.is_empty() {
+        meta.insert(
+            "generateName".into(),
+            Value::String(o.metadata.generate_name.clone()),
+        );
+    }
+    m.insert("metadata".into(), Value::Object(meta));
+    Value::Object(m)
+}
+
 impl Store {
     /// The definition that serves a custom object's type, or the 404 a client gets
     /// for a resource the API server does not serve.
@@ -127,8 +148,14 @@ impl Store {
         }
     }
 
-    /// The schema's validation of a custom object (after the metadata's).
-    pub(in crate::apiserver) fn validate_custom(&self, obj: &Object) -> Result<(), ApiError> {
+    /// The schema's validation of a custom object (after the metadata's), then its
+    /// validation rules, unless a schema error keeps them from running (`old`: the
+    /// stored object, for transition rules).
+    pub(in crate::apiserver) fn validate_custom(
+        &self,
+        obj: &Object,
+        old: Option<&Object>,
+    ) -> Result<(), ApiError> {
         let Object::Custom(o) = obj else {
             return Ok(());
         };
@@ -136,7 +163,23 @@ impl Store {
         let Some(s) = schema_of(d, &o.kind.ty.version) else {
             return Ok(());
         };
-        let causes = schema::validate(&s, &content_value(o));
+        let new = content_value(o);
+        let mut causes = schema::validate(&s, &new);
+        if !crate::api::cel::rules::any(&s) {
+            // No rules: no CEL validator (upstream's is nil), nothing to say.
+        } else if causes.iter().any(|c| crate::api::cel::rules::blocking(c)) {
+            causes.push(crate::api::cel::rules::NOT_CHECKED.into());
+        } else {
+            let old = match old {
+                Some(Object::Custom(p)) => Some(rule_input(p)),
+                _ => None,
+            };
+            causes.extend(crate::api::cel::rules::validate(
+                &s,
+                &rule_input(o),
+                old.as_ref(),
+            ));
+        }
         if causes.is_empty() {
             Ok(())
         } else {

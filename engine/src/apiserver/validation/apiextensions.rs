@@ -296,6 +296,9 @@ fn structural(c: &mut Vec<String>, schema: &Value, at: &str, root: bool) {
     );
     errs.sort();
     c.extend(errs);
+    // Then the validation rules, which must compile
+    // (`ValidateCustomResourceDefinitionOpenAPISchema`).
+    crate::api::cel::rules::compile_errors(schema, at, 0, c);
 }
 
 #[derive(Clone, Copy, PartialEq)]
