@@ -38,6 +38,9 @@ spec:
     storage: true
     subresources:
       status: {}
+      scale:
+        specReplicasPath: .spec.replicas
+        statusReplicasPath: .status.readyReplicas
     additionalPrinterColumns:
     - name: Replicas
       type: integer
@@ -441,4 +444,35 @@ fn a_rule_that_does_not_compile_is_refused_with_the_definition() {
     );
     let out = fails(&mut c, "kubectl apply -f -", Some(&unknown));
     assert!(out.contains("undeclared reference to 'quantity'"), "{out}");
+}
+
+#[test]
+fn the_scale_subresource_reads_and_writes_the_definitions_paths() {
+    let mut c = with_widgets();
+    let w = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {image: nginx, replicas: 2}\n";
+    sh(&mut c, "kubectl apply -f -", Some(w));
+    assert_eq!(
+        sh(&mut c, "kubectl scale widget w1 --replicas=4", None).trim(),
+        "widget.example.com/w1 scaled"
+    );
+    assert_eq!(widget(&c, "w1").content["spec"]["replicas"], 4);
+    assert_eq!(widget(&c, "w1").metadata.generation, 2);
+    let scale = sh(
+        &mut c,
+        "kubectl get --raw /apis/example.com/v1/namespaces/default/widgets/w1/scale",
+        None,
+    );
+    let scale: serde_json::Value = serde_json::from_str(&scale).unwrap();
+    assert_eq!(
+        (
+            &scale["kind"],
+            &scale["spec"]["replicas"],
+            &scale["status"]["replicas"]
+        ),
+        (
+            &serde_json::json!("Scale"),
+            &serde_json::json!(4),
+            &serde_json::json!(0)
+        )
+    );
 }

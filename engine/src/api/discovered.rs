@@ -33,8 +33,8 @@ pub struct Served {
     pub schema: Option<serde_json::Value>,
     /// It has the status subresource.
     pub status: bool,
-    /// It has the scale subresource.
-    pub scale: bool,
+    /// Its scale subresource's paths, if it has one.
+    pub scale: Option<CustomResourceSubresourceScale>,
 }
 
 impl Served {
@@ -117,6 +117,27 @@ pub fn unknown_fields(kind: Kind, value: &serde_json::Value) -> Vec<String> {
     let mut paths = structural::prune(schema, &mut copy);
     paths.sort();
     paths
+}
+
+/// The scale subresource's paths of a custom resource in the current scope, as JSON
+/// pointers: (spec replicas, status replicas, label selector).
+pub fn scale_paths(kind: Kind) -> Option<(String, String, Option<String>)> {
+    let pointer = |p: &str| p.replace('.', "/");
+    in_scope()
+        .iter()
+        .find(|s| s.kind == kind)?
+        .scale
+        .as_ref()
+        .map(|s| {
+            (
+                pointer(&s.spec_replicas_path),
+                pointer(&s.status_replicas_path),
+                s.label_selector_path
+                    .as_deref()
+                    .filter(|p| !p.is_empty())
+                    .map(pointer),
+            )
+        })
 }
 
 /// The printer columns of a custom resource in the current scope.

@@ -84,7 +84,10 @@ pub fn patched(
             .and_then(Value::as_str)
             .unwrap_or("");
         let mut j = live.to_json();
-        j["spec"]["replicas"] = json!(replicas);
+        match spec_replicas_pointer(live) {
+            Some(at) => set_at(&mut j, &at, json!(replicas)),
+            None => j["spec"]["replicas"] = json!(replicas),
+        }
         let mut obj = crate::manifest::object_from_json(kind, j).map_err(ApiError::bad_request)?;
         super::prepare::keep_hidden(live, &mut obj);
         obj.meta_mut().resource_version = want_rv.to_string();
@@ -159,6 +162,25 @@ pub fn patched(
 /// The `autoscaling/v1` Scale of a scalable object.
 pub fn scale_of(obj: &Object) -> Option<Value> {
     let j = obj.to_json();
+    if let Object::Custom(_) = obj {
+        // `scaleFromCustomResource`: the values at the definition's paths.
+        let (spec, status, selector) = crate::api::discovered::scale_paths(obj.kind())?;
+        let replicas = j.pointer(&spec)?.as_i64()?;
+        let m = &j["metadata"];
+        return Some(json!({
+            "kind": "Scale",
+            "apiVersion": "autoscaling/v1",
+            "metadata": {
+                "name": m["name"], "namespace": m["namespace"], "uid": m["uid"],
+                "resourceVersion": m["resourceVersion"], "creationTimestamp": m["creationTimestamp"],
+            },
+            "spec": {"replicas": replicas},
+            "status": {
+                "replicas": j.pointer(&status).and_then(Value::as_i64).unwrap_or(0),
+                "selector": selector.and_then(|p| j.pointer(&p).and_then(Value::as_str).map(String::from)).unwrap_or_default(),
+            },
+        }));
+    }
     let replicas = j.pointer("/spec/replicas").cloned()?;
     let (status_replicas, selector) = match obj {
         Object::Deployment(d) => (d.status.replicas, d.spec.selector.to_selector_string()),
@@ -177,6 +199,32 @@ pub fn scale_of(obj: &Object) -> Option<Value> {
         "spec": {"replicas": replicas},
         "status": {"replicas": status_replicas, "selector": selector},
     }))
+}
+
+/// Where a custom object keeps its desired replicas (its scale subresource's
+/// `specReplicasPath`); None for the built-in kinds (`spec.replicas`).
+fn spec_replicas_pointer(obj: &Object) -> Option<String> {
+    match obj {
+        Object::Custom(_) => crate::api::discovered::scale_paths(obj.kind()).map(|(s, _, _)| s),
+        _ => None,
+    }
+}
+
+/// Set the value at a JSON pointer, making the objects on the way.
+fn set_at(v: &mut Value, pointer: &str, x: Value) {
+    let mut at = v;
+    let parts: Vec<&str> = pointer.trim_start_matches('/').split('/').collect();
+    for (i, p) in parts.iter().enumerate() {
+        if !at.is_object() {
+            *at = json!({});
+        }
+        let Value::Object(m) = at else { return };
+        if i + 1 == parts.len() {
+            m.insert(p.to_string(), x);
+            return;
+        }
+        at = m.entry(p.to_string()).or_insert_with(|| json!({}));
+    }
 }
 
 /// RFC 7386: a merge patch applied to `target`.

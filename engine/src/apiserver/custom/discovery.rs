@@ -95,7 +95,7 @@ fn resource(s: &Served, version: &str) -> Value {
             "responseKind": {"group": s.group, "version": version, "kind": s.names.kind},
             "verbs": ["get", "patch", "update"]}));
     }
-    if s.scale {
+    if s.scale.is_some() {
         subs.push(json!({"subresource": "scale",
             "responseKind": {"group": "autoscaling", "version": "v1", "kind": "Scale"},
             "verbs": ["get", "patch", "update"]}));
@@ -170,7 +170,7 @@ pub fn resource_list(group: &str, version: &str) -> Option<Value> {
             resources.push(json!({"name": format!("{}/status", s.names.plural), "singularName": "",
                 "namespaced": s.kind.namespaced(), "kind": s.names.kind, "verbs": ["get", "patch", "update"]}));
         }
-        if s.scale {
+        if s.scale.is_some() {
             resources.push(
                 json!({"name": format!("{}/scale", s.names.plural), "singularName": "",
                 "namespaced": s.kind.namespaced(), "group": "autoscaling", "version": "v1",

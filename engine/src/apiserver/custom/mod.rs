@@ -54,10 +54,7 @@ pub fn served(store: &Store) -> Vec<Served> {
                     .subresources
                     .as_ref()
                     .is_some_and(|s| s.status.is_some()),
-                scale: storage
-                    .subresources
-                    .as_ref()
-                    .is_some_and(|s| s.scale.is_some()),
+                scale: storage.subresources.as_ref().and_then(|s| s.scale.clone()),
             })
         })
         .collect()

@@ -73,10 +73,13 @@ pub(super) fn scale(c: &mut Cluster, k: &Client, words: &[String]) -> R {
     }
     let mut out = String::new();
     for (kind, key, read) in infos {
+        let custom_scale =
+            matches!(kind, Kind::Custom(_)) && crate::api::discovered::scale_paths(kind).is_some();
         if !matches!(
             kind,
             Kind::Deployment | Kind::ReplicaSet | Kind::StatefulSet
-        ) {
+        ) && !custom_scale
+        {
             // The scale client finds no scale subresource for the kind.
             return Err(format!(
                 "{out}error: no scaler has been implemented for {{\"\" \"{}\"}}",
