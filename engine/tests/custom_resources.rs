@@ -476,3 +476,59 @@ fn the_scale_subresource_reads_and_writes_the_definitions_paths() {
         )
     );
 }
+
+#[test]
+fn a_definition_serves_several_versions_and_stores_one() {
+    let mut c = Cluster::with_default_nodes(1);
+    let two = WIDGETS.replace(
+        "  versions:\n  - name: v1\n",
+        "  versions:\n  - name: v1beta1\n    served: true\n    storage: false\n    schema:\n      openAPIV3Schema:\n        type: object\n        x-kubernetes-preserve-unknown-fields: true\n  - name: v1\n",
+    );
+    sh(&mut c, "kubectl apply -f -", Some(&two));
+    sh(&mut c, "sim advance 1s", None);
+    let old = "apiVersion: example.com/v1beta1\nkind: Widget\nmetadata: {name: old}\nspec: {image: nginx}\n";
+    sh(&mut c, "kubectl apply -f -", Some(old));
+    assert_eq!(
+        widget(&c, "old").api_version,
+        "example.com/v1",
+        "stored in the storage version"
+    );
+    let read = |c: &mut Cluster, v: &str| -> serde_json::Value {
+        let raw = sh(
+            c,
+            &format!("kubectl get --raw /apis/example.com/{v}/namespaces/default/widgets/old"),
+            None,
+        );
+        serde_json::from_str(&raw).unwrap()
+    };
+    assert_eq!(read(&mut c, "v1beta1")["apiVersion"], "example.com/v1beta1");
+    assert_eq!(read(&mut c, "v1")["apiVersion"], "example.com/v1");
+    let list = sh(
+        &mut c,
+        "kubectl get --raw /apis/example.com/v1beta1/namespaces/default/widgets",
+        None,
+    );
+    let list: serde_json::Value = serde_json::from_str(&list).unwrap();
+    assert_eq!(
+        (&list["kind"], &list["apiVersion"]),
+        (
+            &serde_json::json!("WidgetList"),
+            &serde_json::json!("example.com/v1beta1")
+        )
+    );
+    // Moving the storage version keeps the objects, and records the new one.
+    let moved = two
+        .replace("storage: false", "storage: maybe")
+        .replace("storage: true", "storage: false")
+        .replace("storage: maybe", "storage: true");
+    sh(&mut c, "kubectl apply -f -", Some(&moved));
+    let d = c
+        .store
+        .get::<CustomResourceDefinition>(&ObjKey::new("", "widgets.example.com"))
+        .unwrap();
+    assert_eq!(d.status.stored_versions, ["v1", "v1beta1"]);
+    assert_eq!(
+        sh(&mut c, "kubectl get widgets -o name", None).trim(),
+        "widget.example.com/old"
+    );
+}

@@ -242,25 +242,24 @@ impl CustomResourceDefinition {
         let names = &self.spec.names;
         CustomType {
             group: self.spec.group.clone(),
-            version: storage.name.clone(),
             kind: names.kind.clone(),
             plural: names.plural.clone(),
             namespaced: self.spec.scope == "Namespaced",
         }
-        .intern()
+        .intern(&storage.name)
     }
 }
 
 /// The identity of a custom resource type: what `Kind::Custom` carries. Interned (one
 /// allocation per distinct type in the process), so a `Kind` stays `Copy` and its
 /// names stay `&'static str`; compared by value, so interning order never reaches
-/// output.
+/// output. The version is not part of it: a definition may serve several, and change
+/// its storage version, while its objects stay the same resource (each object keeps
+/// the version it was written in, [`CustomObject::api_version`]).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct CustomType {
     /// The group, e.g. `example.com`.
     pub group: String,
-    /// The storage version, e.g. `v1`.
-    pub version: String,
     /// The kind, e.g. `Widget`.
     pub kind: String,
     /// The plural resource, e.g. `widgets`.
@@ -272,13 +271,38 @@ pub struct CustomType {
 /// An interned [`CustomType`].
 pub type CustomKind = &'static InternedType;
 
-/// A [`CustomType`] with its `apiVersion` spelled once.
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+/// A [`CustomType`] with an `apiVersion` spelled once: the storage version it was
+/// first defined with, what the type is named by where no object says better (an
+/// error's group, an empty list).
+#[derive(Debug, Serialize)]
 pub struct InternedType {
     /// The identity.
     pub ty: CustomType,
     /// `group/version`.
     pub api_version: String,
+}
+
+// Compared, ordered and hashed by identity alone.
+impl PartialEq for InternedType {
+    fn eq(&self, other: &Self) -> bool {
+        self.ty == other.ty
+    }
+}
+impl Eq for InternedType {}
+impl PartialOrd for InternedType {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for InternedType {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.ty.cmp(&other.ty)
+    }
+}
+impl std::hash::Hash for InternedType {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.ty.hash(state)
+    }
 }
 
 /// How many distinct custom resource types one process interns. Each is a few hundred
@@ -290,8 +314,8 @@ static INTERNED: Mutex<Vec<&'static InternedType>> = Mutex::new(Vec::new());
 
 impl CustomType {
     /// The one `&'static` copy of this type (None once [`MAX_CUSTOM_TYPES`] are
-    /// interned).
-    pub fn intern(self) -> Option<CustomKind> {
+    /// interned); `version` names it if it is new.
+    pub fn intern(self, version: &str) -> Option<CustomKind> {
         // A poisoned lock only means another thread panicked while holding it; the
         // list itself is always whole (a push is the only write).
         let mut all = INTERNED.lock().unwrap_or_else(|e| e.into_inner());
@@ -301,7 +325,7 @@ impl CustomType {
         if all.len() >= MAX_CUSTOM_TYPES {
             return None;
         }
-        let api_version = format!("{}/{}", self.group, self.version);
+        let api_version = format!("{}/{version}", self.group);
         let t: &'static InternedType = Box::leak(Box::new(InternedType {
             ty: self,
             api_version,
@@ -317,6 +341,9 @@ impl CustomType {
 pub struct CustomObject {
     /// Its type.
     pub kind: CustomKind,
+    /// The version it is written in (`group/version`): the storage version once
+    /// stored, as etcd keeps it; empty for the type's own.
+    pub api_version: String,
     /// Metadata.
     pub metadata: ObjectMeta,
     /// The other top-level fields, without `apiVersion`, `kind` and `metadata`.
@@ -332,7 +359,10 @@ impl CustomObject {
         let serde_json::Value::Object(mut map) = value else {
             return Err((String::new(), "expected an object".into()));
         };
-        map.remove("apiVersion");
+        let api_version = match map.remove("apiVersion") {
+            Some(serde_json::Value::String(v)) => v,
+            _ => String::new(),
+        };
         map.remove("kind");
         let metadata = match map.remove("metadata") {
             Some(m) => crate::value_de::from_value(m).map_err(|(p, e)| {
@@ -347,14 +377,19 @@ impl CustomObject {
         };
         Ok(CustomObject {
             kind,
+            api_version,
             metadata,
             content: map,
         })
     }
 
-    /// Written as JSON, without `apiVersion` and `kind`.
+    /// Written as JSON, without `kind` (and without `apiVersion` when it is the
+    /// type's own).
     pub fn body_json(&self) -> serde_json::Value {
         let mut map = serde_json::Map::new();
+        if !self.api_version.is_empty() {
+            map.insert("apiVersion".into(), self.api_version.clone().into());
+        }
         map.insert(
             "metadata".into(),
             serde_json::to_value(&self.metadata).unwrap_or(serde_json::Value::Null),

@@ -213,6 +213,9 @@ pub struct ApiServer {
     /// The request being answered is autoscaling/v1's
     /// ([`crate::apiserver::autoscaling_v1`]).
     autoscaling_v1: std::cell::Cell<bool>,
+    /// The request being answered is for a custom resource in this `group/version`:
+    /// objects go out in it (conversion `None`).
+    custom_version: std::cell::RefCell<Option<String>>,
 }
 
 /// The `metav1.Status` of an error, as the API server writes it.
@@ -443,6 +446,7 @@ impl ApiServer {
             decoded: None,
             events_v1: std::cell::Cell::new(false),
             autoscaling_v1: std::cell::Cell::new(false),
+            custom_version: std::cell::RefCell::new(None),
         }
     }
 
@@ -602,21 +606,40 @@ impl ApiServer {
         if self.autoscaling_v1.get() && o.kind() == Kind::HorizontalPodAutoscaler {
             return crate::apiserver::autoscaling_v1::to_v1(&j);
         }
+        if let (Kind::Custom(_), Some(v)) = (o.kind(), self.custom_version.borrow().as_ref()) {
+            j["apiVersion"] = json!(v);
+        }
         j
     }
 
+    /// A custom resource's objects go out in the version of the path.
+    fn serve_version(&self, t: &Target) {
+        if let Kind::Custom(_) = t.kind {
+            self.custom_version.replace(Some(t.api_version.clone()));
+        }
+    }
+
     /// A list's `kind` and `apiVersion` for `t`.
-    fn list_type(t: &Target) -> (String, &'static str) {
+    fn list_type(t: &Target) -> (String, String) {
         if t.events_v1 {
-            return ("EventList".into(), crate::apiserver::events_v1::API_VERSION);
+            return (
+                "EventList".into(),
+                crate::apiserver::events_v1::API_VERSION.into(),
+            );
         }
         if t.autoscaling_v1 {
             return (
                 "HorizontalPodAutoscalerList".into(),
-                crate::apiserver::autoscaling_v1::API_VERSION,
+                crate::apiserver::autoscaling_v1::API_VERSION.into(),
             );
         }
-        (format!("{}List", t.kind.name()), t.kind.api_version())
+        if let Kind::Custom(_) = t.kind {
+            return (format!("{}List", t.kind.name()), t.api_version.clone());
+        }
+        (
+            format!("{}List", t.kind.name()),
+            t.kind.api_version().into(),
+        )
     }
 
     fn route(&mut self, req: &HttpRequest) -> Reply {
@@ -639,12 +662,14 @@ impl ApiServer {
         };
         self.events_v1.set(t.events_v1);
         self.autoscaling_v1.set(t.autoscaling_v1);
+        self.serve_version(&t);
         let r = match verb {
             Verb::Watch => self.watch(req, &t),
             _ => Reply::Response(self.write(req, &t, verb)),
         };
         self.events_v1.set(false);
         self.autoscaling_v1.set(false);
+        self.custom_version.replace(None);
         match r {
             Reply::Response(r) => Reply::Response(endpoints_deprecated(t.kind, r)),
             other => other,
@@ -697,12 +722,14 @@ impl ApiServer {
         }
         self.events_v1.set(t.events_v1);
         self.autoscaling_v1.set(t.autoscaling_v1);
+        self.serve_version(&t);
         let r = match verb {
             Verb::Get => self.get(req, &t),
             _ => self.list(req, &t),
         };
         self.events_v1.set(false);
         self.autoscaling_v1.set(false);
+        self.custom_version.replace(None);
         Routed::Answered(Reply::Response(endpoints_deprecated(t.kind, r)))
     }
 }

@@ -18,6 +18,9 @@ pub(super) struct Target {
     pub(super) namespace: Option<String>,
     pub(super) name: Option<String>,
     pub(super) subresource: Option<String>,
+    /// The `group/version` of the path (a custom object is served in any version its
+    /// definition serves, converted at the endpoint).
+    pub(super) api_version: String,
 }
 
 pub(super) fn not_found_path() -> HttpResponse {
@@ -72,5 +75,10 @@ pub(super) fn parse_target(path: &str) -> Option<Target> {
         namespace,
         name,
         subresource: sub,
+        api_version: if group.is_empty() {
+            version.to_string()
+        } else {
+            format!("{group}/{version}")
+        },
     })
 }

@@ -67,6 +67,27 @@ fn has_status_subresource(d: &CustomResourceDefinition, version: &str) -> bool {
         .is_some_and(|s| s.status.is_some())
 }
 
+/// The storage version's name.
+fn storage_name(d: &CustomResourceDefinition) -> String {
+    d.storage_version()
+        .map(|v| v.name.clone())
+        .unwrap_or_default()
+}
+
+/// `group/version` of the storage version.
+fn storage_api_version(d: &CustomResourceDefinition) -> String {
+    format!("{}/{}", d.spec.group, storage_name(d))
+}
+
+/// The served version an object was sent in (its `apiVersion`), or the storage version.
+fn request_version(d: &CustomResourceDefinition, o: &CustomObject) -> String {
+    o.api_version
+        .split_once('/')
+        .map(|(_, v)| v)
+        .filter(|v| d.served_version(v).is_some())
+        .map_or_else(|| storage_name(d), str::to_string)
+}
+
 /// The object's top-level fields as one JSON object.
 fn content_value(o: &CustomObject) -> Value {
     Value::Object(o.content.clone())
@@ -130,7 +151,7 @@ impl Store {
                         details: None,
                     });
                 }
-                let version = o.kind.ty.version.clone();
+                let version = request_version(d, o);
                 let mut content = content_value(o);
                 if let Some(s) = schema_of(d, &version) {
                     schema::prune(&s, &mut content);
@@ -142,6 +163,9 @@ impl Store {
                 if has_status_subresource(d, &version) {
                     o.content.remove("status");
                 }
+                // Stored in the storage version (conversion `None`: only `apiVersion`
+                // changes).
+                o.api_version = storage_api_version(d);
                 Ok(())
             }
             _ => Ok(()),
@@ -160,7 +184,7 @@ impl Store {
             return Ok(());
         };
         let d = self.serving_definition(o.kind)?;
-        let Some(s) = schema_of(d, &o.kind.ty.version) else {
+        let Some(s) = schema_of(d, &storage_name(d)) else {
             return Ok(());
         };
         let new = content_value(o);
@@ -208,7 +232,7 @@ impl Store {
             }
             (Object::Custom(n), Object::Custom(o)) => {
                 let d = self.serving_definition(n.kind)?;
-                let version = n.kind.ty.version.clone();
+                let version = request_version(d, n);
                 let mut content = content_value(n);
                 if let Some(s) = schema_of(d, &version) {
                     schema::prune(&s, &mut content);
@@ -223,6 +247,7 @@ impl Store {
                         None => n.content.remove("status"),
                     };
                 }
+                n.api_version = storage_api_version(d);
                 Ok(())
             }
             _ => Ok(()),
@@ -240,7 +265,8 @@ impl Store {
         match (merged, new) {
             (Object::Custom(m), Object::Custom(n)) => {
                 let d = self.serving_definition(m.kind)?;
-                if !has_status_subresource(d, &m.kind.ty.version) {
+                let version = storage_name(d);
+                if !has_status_subresource(d, &version) {
                     return Err(ApiError::no_such_resource());
                 }
                 match n.content.get("status") {
@@ -248,7 +274,7 @@ impl Store {
                     None => m.content.remove("status"),
                 };
                 let mut content = content_value(m);
-                if let Some(s) = schema_of(d, &m.kind.ty.version) {
+                if let Some(s) = schema_of(d, &version) {
                     schema::prune(&s, &mut content);
                     schema::default(&s, &mut content);
                     let causes = schema::validate(&s, &content);
