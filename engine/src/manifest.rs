@@ -32,7 +32,13 @@ struct TypeMeta {
 fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
     // Why a lookup in Kind::ALL: one table names every kind, so a kind added there
     // is read from manifests without a second list to keep in step.
-    if let Some(k) = crate::api::discovered::resolve_manifest(api_version, kind) {
+    // The built-in kinds first: a definition cannot take a built-in resource's place.
+    let builtin = Kind::ALL
+        .iter()
+        .copied()
+        .find(|k| k.name() == kind && k.api_version() == api_version);
+    if let Some(k) = builtin.or_else(|| crate::api::discovered::resolve_manifest(api_version, kind))
+    {
         return Ok(k);
     }
     let Some(k) = Kind::ALL.iter().copied().find(|k| k.name() == kind) else {

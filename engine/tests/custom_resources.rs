@@ -532,3 +532,58 @@ fn a_definition_serves_several_versions_and_stores_one() {
         "widget.example.com/old"
     );
 }
+
+#[test]
+fn a_status_write_to_a_definition_changes_its_status_and_never_its_identity() {
+    let mut c = with_widgets();
+    let key = ObjKey::new("", "widgets.example.com");
+    let uid = c
+        .store
+        .get::<CustomResourceDefinition>(&key)
+        .unwrap()
+        .metadata
+        .uid
+        .clone();
+    sh(
+        &mut c,
+        "kubectl patch crd widgets.example.com --subresource=status --type=merge -p '{\"metadata\":{\"uid\":\"forged\",\"generation\":77,\"labels\":{\"a\":\"b\"}}}'",
+        None,
+    );
+    let d = c.store.get::<CustomResourceDefinition>(&key).unwrap();
+    assert_eq!((&d.metadata.uid, d.metadata.generation), (&uid, 1));
+    let out = fails(
+        &mut c,
+        "kubectl patch crd widgets.example.com --subresource=status --type=merge -p '{\"status\":{\"storedVersions\":[\"v2\"]}}'",
+        None,
+    );
+    assert!(
+        out.contains("status.storedVersions[0]: Invalid value: \"v2\": missing from spec.versions"),
+        "{out}"
+    );
+    assert!(out.contains("must have the storage version v1"), "{out}");
+}
+
+#[test]
+fn the_projects_own_groups_need_approval_and_built_in_kinds_keep_their_place() {
+    let mut c = Cluster::with_default_nodes(1);
+    let protected = WIDGETS.replace("example.com", "example.k8s.io");
+    let out = fails(&mut c, "kubectl apply -f -", Some(&protected));
+    assert!(out.contains("metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation"), "{out}");
+    // A definition of `Service` in another group does not take the built-in's place.
+    let services = WIDGETS
+        .replace("widgets.example.com", "services.serving.example.com")
+        .replace("group: example.com", "group: serving.example.com")
+        .replace("plural: widgets", "plural: services")
+        .replace("kind: Widget", "kind: Service")
+        .replace("shortNames: [wd]", "shortNames: [ksvc]");
+    sh(&mut c, "kubectl apply -f -", Some(&services));
+    sh(&mut c, "sim advance 1s", None);
+    let svc = "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec: {ports: [{port: 80}]}\n";
+    assert_eq!(
+        sh(&mut c, "kubectl apply -f -", Some(svc)).trim(),
+        "service/web created"
+    );
+    assert!(
+        sh(&mut c, "kubectl get services.serving.example.com", None).contains("No resources found")
+    );
+}

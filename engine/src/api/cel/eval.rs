@@ -6,6 +6,32 @@ use serde_json::{json, Value};
 /// The cost one evaluation may spend (upstream's `PerCallLimit`, 1,000,000).
 pub const COST_LIMIT: u64 = 1_000_000;
 
+/// What every rule of one object's validation may spend together (upstream's
+/// `RuntimeCELCostBudget`, 10,000,000).
+pub const OBJECT_BUDGET: u64 = 10_000_000;
+
+/// What a value costs to make or copy: one unit per JSON node, counted up to a cap
+/// (a copy of a large `self` is charged for its size, so a rule cannot copy it a
+/// million times for the price of a million steps).
+fn weight(v: &Value) -> u64 {
+    const CAP: u64 = 1 << 20;
+    let mut n = 0;
+    let mut todo = vec![v];
+    while let Some(x) = todo.pop() {
+        n += 1;
+        if n >= CAP {
+            break;
+        }
+        match x {
+            Value::Array(a) => todo.extend(a.iter()),
+            Value::Object(m) => todo.extend(m.values()),
+            Value::String(s) => n += s.len() as u64 / 16,
+            _ => {}
+        }
+    }
+    n
+}
+
 /// What a rule came to.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
@@ -95,21 +121,29 @@ struct Env<'a> {
     self_: &'a Value,
     old: Option<&'a Value>,
     cost: u64,
+    /// The most this evaluation may spend: the per-call limit, or what is left of
+    /// the object's budget.
+    limit: u64,
 }
 
-/// Evaluate `e` with `self` (and `oldSelf`).
-pub fn evaluate(e: &Expr, self_: &Value, old: Option<&Value>) -> Outcome {
+/// Evaluate `e` with `self` (and `oldSelf`), spending from `left` (what is left of
+/// the object's budget).
+pub fn evaluate(e: &Expr, self_: &Value, old: Option<&Value>, left: &mut u64) -> Outcome {
+    let limit = COST_LIMIT.min(*left);
     let mut env = Env {
         vars: Vec::new(),
         self_,
         old,
         cost: 0,
+        limit,
     };
-    match eval(e, &mut env) {
+    let r = eval(e, &mut env);
+    *left = left.saturating_sub(env.cost);
+    match r {
         Ok(Value::Bool(true)) => Outcome::Holds,
         Ok(Value::Bool(false)) => Outcome::Fails,
         Ok(_) => Outcome::Error("no matching overload".into()),
-        Err(_) if env.cost > COST_LIMIT => Outcome::OverBudget,
+        Err(_) if env.cost > env.limit => Outcome::OverBudget,
         Err(e) => Outcome::Error(e),
     }
 }
@@ -121,6 +155,7 @@ pub fn evaluate_string(e: &Expr, self_: &Value, old: Option<&Value>) -> Option<S
         self_,
         old,
         cost: 0,
+        limit: COST_LIMIT,
     };
     match eval(e, &mut env) {
         Ok(Value::String(s)) => Some(s),
@@ -136,9 +171,30 @@ fn no_overload(op: &str) -> String {
 
 fn eval(e: &Expr, env: &mut Env) -> R {
     env.cost += 1;
-    if env.cost > COST_LIMIT {
+    if env.cost > env.limit {
         return Err("operation cancelled: actual cost limit exceeded".into());
     }
+    let v = eval_node(e, env)?;
+    // Values made or copied are charged for their size (see `weight`).
+    let made = matches!(
+        e,
+        Expr::Ident(_)
+            | Expr::Select(..)
+            | Expr::Index(..)
+            | Expr::List(_)
+            | Expr::Binary("+", ..)
+            | Expr::Call(..)
+    );
+    if made {
+        env.cost += weight(&v);
+        if env.cost > env.limit {
+            return Err("operation cancelled: actual cost limit exceeded".into());
+        }
+    }
+    Ok(v)
+}
+
+fn eval_node(e: &Expr, env: &mut Env) -> R {
     match e {
         Expr::Null => Ok(Value::Null),
         Expr::Bool(b) => Ok(json!(b)),
@@ -429,7 +485,7 @@ fn comprehension(r: &Expr, name: &str, args: &[Expr], env: &mut Env) -> R {
             ("all", Ok(Value::Bool(false))) => return Ok(json!(false)),
             (_, Ok(Value::Bool(false))) => {}
             (_, Ok(_)) => return Err(no_overload(name)),
-            (_, Err(e)) if env.cost > COST_LIMIT => return Err(e),
+            (_, Err(e)) if env.cost > env.limit => return Err(e),
             // An error is kept unless a later item decides (`all` false, `exists` true).
             (_, Err(e)) => {
                 if matches!(name, "map" | "filter" | "exists_one") {

@@ -20,7 +20,7 @@ mod eval;
 mod parse;
 pub mod rules;
 
-pub use eval::{evaluate, evaluate_string, uses_old_self, Outcome, COST_LIMIT};
+pub use eval::{evaluate, evaluate_string, uses_old_self, Outcome, COST_LIMIT, OBJECT_BUDGET};
 pub use parse::{parse, Expr, MAX_RULE_LEN};
 
 /// Compile a rule: parse it and check that every function it calls is one this
@@ -37,7 +37,12 @@ mod tests {
     use serde_json::json;
 
     fn run(rule: &str, self_: serde_json::Value) -> Outcome {
-        evaluate(&compile(rule).unwrap(), &self_, None)
+        evaluate(
+            &compile(rule).unwrap(),
+            &self_,
+            None,
+            &mut OBJECT_BUDGET.clone(),
+        )
     }
 
     #[test]
@@ -102,6 +107,18 @@ mod tests {
         let big: Vec<i64> = (0..200).collect();
         let rule = "self.all(a, self.all(b, self.all(c, a + b + c >= 0)))";
         assert_eq!(run(rule, json!(big)), Outcome::OverBudget);
+        // Copies are charged for their size: a rule that copies a large self over
+        // and over stops long before it holds gigabytes.
+        let l: Vec<i64> = (0..300).collect();
+        let rule = "self.l.map(a, self.l.map(b, self.l)).size() > 0";
+        assert_eq!(run(rule, json!({ "l": l })), Outcome::OverBudget);
+        // One object's rules share one budget.
+        let mut left = 1_500_000;
+        let e = compile("self.all(a, self.all(b, a + b >= 0))").unwrap();
+        let v = json!((0..900).collect::<Vec<i64>>());
+        assert_eq!(evaluate(&e, &v, None, &mut left), Outcome::OverBudget);
+        assert_eq!(evaluate(&e, &v, None, &mut left), Outcome::OverBudget);
+        assert_eq!(left, 0);
     }
 
     #[test]
@@ -118,6 +135,17 @@ mod tests {
         }
         assert!(compile(&"(".repeat(10_000)).is_err());
         assert!(compile(&"!".repeat(10_000)).is_err());
+        // Chains the parser builds in a loop are as bounded as nesting.
+        for chain in [
+            "1+".repeat(600) + "1",
+            "self".to_string() + &".a".repeat(1000),
+            "self".to_string() + &"[0]".repeat(1000),
+        ] {
+            assert!(compile(&chain).is_err(), "{}", &chain[..20]);
+        }
+        // An escape before a multi-byte character is one character.
+        assert_eq!(run("'\\é' == 'é'", json!({})), Outcome::Holds);
+        assert!(compile("'\\").is_err());
         // Every token soup parses or is refused, and evaluates within the limit.
         let words = [
             "self", ".", "a", "(", ")", "[", "]", "1", "'s'", "+", "==", "&&", "||", "!", "-", "?",
@@ -130,7 +158,7 @@ mod tests {
                 .map(|_| words[(rng.next_u64() % words.len() as u64) as usize])
                 .collect();
             if let Ok(e) = compile(&text.join(" ")) {
-                let _ = evaluate(&e, &json!({"a": [1, 2]}), None);
+                let _ = evaluate(&e, &json!({"a": [1, 2]}), None, &mut OBJECT_BUDGET.clone());
             }
         }
     }

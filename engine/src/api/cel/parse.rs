@@ -110,13 +110,16 @@ fn lex(src: &str) -> Result<Vec<(usize, Tok)>, String> {
                     break;
                 }
                 if d == b'\\' {
-                    let e = b.get(i + 1).copied().unwrap_or(b'\\');
+                    // The escaped character, whole (it may be several bytes).
+                    let Some(e) = src[i + 1..].chars().next() else {
+                        return Err(at(src, start, "Syntax error: token recognition error"));
+                    };
                     s.push(match e {
-                        b'n' => '\n',
-                        b't' => '\t',
-                        other => other as char,
+                        'n' => '\n',
+                        't' => '\t',
+                        other => other,
                     });
-                    i += 2;
+                    i += 1 + e.len_utf8();
                     continue;
                 }
                 let ch = src[i..].chars().next().unwrap_or('?');
@@ -147,6 +150,31 @@ struct Parser<'a> {
     depth: usize,
 }
 
+/// How deep a parsed expression is, walked without recursion (a left-deep chain
+/// `1+1+…` is built by a loop, not by recursion, and evaluating it recurses once per
+/// level).
+pub fn depth(e: &Expr) -> usize {
+    let mut deepest = 0;
+    let mut todo = vec![(e, 1usize)];
+    while let Some((x, d)) = todo.pop() {
+        deepest = deepest.max(d);
+        match x {
+            Expr::List(xs) => todo.extend(xs.iter().map(|c| (c, d + 1))),
+            Expr::Select(c, _) | Expr::Unary(_, c) => todo.push((c, d + 1)),
+            Expr::Index(a, b) | Expr::Binary(_, a, b) => {
+                todo.extend([(&**a, d + 1), (&**b, d + 1)])
+            }
+            Expr::Call(r, _, args) => {
+                todo.extend(r.iter().map(|c| (&**c, d + 1)));
+                todo.extend(args.iter().map(|c| (c, d + 1)));
+            }
+            Expr::Cond(a, b, c) => todo.extend([(&**a, d + 1), (&**b, d + 1), (&**c, d + 1)]),
+            _ => {}
+        }
+    }
+    deepest
+}
+
 /// Parse a rule.
 pub fn parse(src: &str) -> Result<Expr, String> {
     if src.len() > MAX_RULE_LEN {
@@ -164,6 +192,9 @@ pub fn parse(src: &str) -> Result<Expr, String> {
     let e = p.expr()?;
     if let Some((at_, _)) = p.toks.get(p.pos) {
         return Err(at(src, *at_, "Syntax error: extraneous input"));
+    }
+    if depth(&e) > MAX_NESTING {
+        return Err(at(src, 0, "expression recursion limit exceeded"));
     }
     Ok(e)
 }

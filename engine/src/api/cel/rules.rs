@@ -56,7 +56,8 @@ fn text<'a>(r: &'a Value, k: &str) -> &'a str {
 /// object on an update. Every failure in the API server's words.
 pub fn validate(schema: &Value, new: &Value, old: Option<&Value>) -> Vec<String> {
     let mut out = Vec::new();
-    walk(schema, new, old, None, 0, &mut out);
+    let mut left = super::OBJECT_BUDGET;
+    walk(schema, new, old, None, 0, &mut left, &mut out);
     out
 }
 
@@ -66,9 +67,10 @@ fn walk(
     old: Option<&Value>,
     path: Option<&str>,
     depth: usize,
+    left: &mut u64,
     out: &mut Vec<String>,
 ) {
-    if depth > MAX_DEPTH || v.is_null() {
+    if depth > MAX_DEPTH || v.is_null() || *left == 0 {
         return;
     }
     let ty = s.get("type").and_then(Value::as_str).unwrap_or("object");
@@ -95,7 +97,7 @@ fn walk(
                 m.to_string()
             }
         };
-        match evaluate(&expr, v, old) {
+        match evaluate(&expr, v, old, left) {
             Outcome::Holds => {}
             Outcome::Fails => {
                 let me = text(r, "messageExpression");
@@ -122,6 +124,7 @@ fn walk(
             }
             Outcome::OverBudget => {
                 out.push(format!("{at}: Invalid value: \"{ty}\": validation failed due to running out of cost budget, no further validation rules will be run"));
+                *left = 0;
                 return;
             }
         }
@@ -136,7 +139,7 @@ fn walk(
                 for (k, sub) in props {
                     if let Some(x) = m.get(k) {
                         let o = old.and_then(|o| o.get(k));
-                        walk(sub, x, o, Some(&child(k)), depth + 1, out);
+                        walk(sub, x, o, Some(&child(k)), depth + 1, left, out);
                     }
                 }
             } else if let Some(sub) = s.get("additionalProperties").filter(|a| a.is_object()) {
@@ -148,6 +151,7 @@ fn walk(
                         o,
                         Some(&format!("{}[{k}]", path.unwrap_or(""))),
                         depth + 1,
+                        left,
                         out,
                     );
                 }
@@ -163,6 +167,7 @@ fn walk(
                         None,
                         Some(&format!("{}[{i}]", path.unwrap_or(""))),
                         depth + 1,
+                        left,
                         out,
                     );
                 }

@@ -88,6 +88,41 @@ fn request_version(d: &CustomResourceDefinition, o: &CustomObject) -> String {
         .map_or_else(|| storage_name(d), str::to_string)
 }
 
+/// `ValidateCustomResourceDefinitionStoredVersions`.
+pub(crate) fn stored_versions_errors(d: &CustomResourceDefinition) -> Vec<String> {
+    let stored = &d.status.stored_versions;
+    let go = |v: &[String]| {
+        if v.is_empty() {
+            "[]string{}".to_string()
+        } else {
+            let q: Vec<String> = v.iter().map(|s| format!("{s:?}")).collect();
+            format!("[]string{{{}}}", q.join(", "))
+        }
+    };
+    let mut out = Vec::new();
+    if stored.is_empty() {
+        out.push(format!(
+            "status.storedVersions: Invalid value: {}: must have at least one stored version",
+            go(stored)
+        ));
+    }
+    for (i, v) in stored.iter().enumerate() {
+        if !d.spec.versions.iter().any(|x| &x.name == v) {
+            out.push(format!("status.storedVersions[{i}]: Invalid value: {v:?}: missing from spec.versions; {v} was previously a storage version, and must remain in spec.versions until a storage migration ensures no data remains persisted in {v} and removes {v} from status.storedVersions"));
+        }
+    }
+    if let Some(s) = d.storage_version() {
+        if !stored.is_empty() && !stored.contains(&s.name) {
+            out.push(format!(
+                "status.storedVersions: Invalid value: {}: must have the storage version {}",
+                go(stored),
+                s.name
+            ));
+        }
+    }
+    out
+}
+
 /// The object's top-level fields as one JSON object.
 fn content_value(o: &CustomObject) -> Value {
     Value::Object(o.content.clone())
@@ -287,12 +322,18 @@ impl Store {
                 }
                 Ok(true)
             }
-            // The definition's status strategy keeps the spec and takes the rest, so
-            // its controllers change finalizers through `/status`.
+            // The definition's status strategy keeps the spec; of the metadata, what a
+            // status write may change (its finalizers, which is how the finalizer
+            // controller lets it go, labels, annotations); never its identity.
             (Object::CustomResourceDefinition(m), Object::CustomResourceDefinition(n)) => {
-                let spec = std::mem::take(&mut m.spec);
-                **m = (**n).clone();
-                m.spec = spec;
+                m.status = n.status.clone();
+                m.metadata.finalizers = n.metadata.finalizers.clone();
+                m.metadata.labels = n.metadata.labels.clone();
+                m.metadata.annotations = n.metadata.annotations.clone();
+                let causes = stored_versions_errors(m);
+                if !causes.is_empty() {
+                    return Err(ApiError::invalid(new.kind(), &m.metadata.name, &causes));
+                }
                 Ok(true)
             }
             _ => Ok(false),

@@ -61,7 +61,21 @@ pub(super) fn validate_crd(
     if spec.preserve_unknown_fields {
         c.push("spec.preserveUnknownFields: Invalid value: true: cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead".into());
     }
+    if is_protected(&spec.group)
+        && !d
+            .metadata
+            .annotations
+            .contains_key("api-approved.kubernetes.io")
+    {
+        // `validateAPIApproval`: the Kubernetes project's own groups are reviewed.
+        c.push("metadata.annotations[api-approved.kubernetes.io]: Required value: protected groups must have approval annotation \"api-approved.kubernetes.io\", see https://github.com/kubernetes/enhancements/pull/1111".into());
+    }
     if let Some(old) = old {
+        // The status was carried over from the stored definition: a version objects
+        // are still stored in cannot leave spec.versions.
+        c.extend(crate::apiserver::custom::strategy::stored_versions_errors(
+            d,
+        ));
         let immutable = |c: &mut Vec<String>, path: &str, new: &str, old: &str| {
             if new != old {
                 c.push(format!(
@@ -82,6 +96,13 @@ pub(super) fn validate_crd(
             immutable(c, "spec.names.kind", &spec.names.kind, &old.spec.names.kind);
         }
     }
+}
+
+/// A group of the Kubernetes project (`*.k8s.io`, `*.kubernetes.io`).
+fn is_protected(group: &str) -> bool {
+    ["k8s.io", "kubernetes.io"]
+        .iter()
+        .any(|g| group == *g || group.ends_with(&format!(".{g}")))
 }
 
 fn validate_names(c: &mut Vec<String>, n: &CustomResourceDefinitionNames, at: &str) {

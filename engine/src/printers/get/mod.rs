@@ -81,7 +81,9 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         {
             Some(kind)
         }
-        Some(g) => (g == want_group || (want_group.is_empty() && g == "v1")).then_some(kind),
+        Some(g) if g == want_group || (want_group.is_empty() && g == "v1") => Some(kind),
+        // Another group's resource of the same name (`services.serving.knative.dev`).
+        Some(_) => crate::api::discovered::resolve(&s),
     }
 }
 
