@@ -362,7 +362,9 @@ impl Machine {
         let Some((idx, mut b)) = self.pending.take() else {
             return;
         };
-        let done = b.poll(&mut self.cluster);
+        // A running command sees the custom resources served now, as when it started.
+        let served = crate::apiserver::custom::served(&self.cluster.store);
+        let done = crate::apiserver::custom::scope(served, || b.poll(&mut self.cluster));
         let out = std::mem::take(&mut b.output);
         if let Some(e) = self.console.get_mut(idx) {
             e.output.push_str(&out);
@@ -382,7 +384,8 @@ impl Machine {
     /// Ctrl+C: stop the pending command (it prints `^C`) and drop queued lines.
     pub fn stop_pending(&mut self) {
         if let Some((idx, mut b)) = self.pending.take() {
-            b.interrupt(&mut self.cluster);
+            let served = crate::apiserver::custom::served(&self.cluster.store);
+            crate::apiserver::custom::scope(served, || b.interrupt(&mut self.cluster));
             if let Some(e) = self.console.get_mut(idx) {
                 e.output.push_str(&b.output);
                 e.ok = false;

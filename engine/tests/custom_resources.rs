@@ -587,3 +587,26 @@ fn the_projects_own_groups_need_approval_and_built_in_kinds_keep_their_place() {
         sh(&mut c, "kubectl get services.serving.example.com", None).contains("No resources found")
     );
 }
+
+#[test]
+fn a_status_write_is_held_to_the_rules_too() {
+    let mut c = Cluster::with_default_nodes(1);
+    let ruled = WIDGETS.replace(
+        "          status:\n            type: object\n",
+        "          status:\n            type: object\n            x-kubernetes-validations:\n            - rule: self.readyReplicas >= 0\n              message: ready replicas cannot be negative\n",
+    );
+    sh(&mut c, "kubectl apply -f -", Some(&ruled));
+    sh(&mut c, "sim advance 1s", None);
+    let w =
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {image: nginx}\n";
+    sh(&mut c, "kubectl apply -f -", Some(w));
+    let out = fails(
+        &mut c,
+        "kubectl patch widget w1 --subresource=status --type=merge -p '{\"status\":{\"readyReplicas\":-1}}'",
+        None,
+    );
+    assert!(
+        out.contains("status: Invalid value: \"object\": ready replicas cannot be negative"),
+        "{out}"
+    );
+}

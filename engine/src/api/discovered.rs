@@ -74,11 +74,17 @@ thread_local! {
 /// ([`resolve`], [`resolve_manifest`]): one command's view of discovery. Nested
 /// scopes see their own, and the outer one is back after.
 pub fn scope<R>(served: Vec<Served>, f: impl FnOnce() -> R) -> R {
-    let now = Rc::new(served);
-    let before = SCOPE.with(|s| s.replace(Some(now)));
-    let r = f();
-    SCOPE.with(|s| *s.borrow_mut() = before);
-    r
+    /// Puts the outer scope back when dropped, on an unwind too: one cluster's
+    /// resources never stay visible to the next code on the thread.
+    struct Restore(Option<Rc<Vec<Served>>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let before = self.0.take();
+            SCOPE.with(|s| *s.borrow_mut() = before);
+        }
+    }
+    let _restore = Restore(SCOPE.with(|s| s.replace(Some(Rc::new(served)))));
+    f()
 }
 
 /// The served custom resources of the current [`scope`] (none outside one).

@@ -255,10 +255,9 @@ fn finalize(store: &Store, d: &CustomResourceDefinition, now: SimTime) -> Reconc
         );
         return status_update(t, None);
     }
-    let done = if d.condition_true("Established") {
-        let Some(t) = d.custom_type() else {
-            return Reconcile::default();
-        };
+    // A type that could not be interned never held objects: nothing to wait for.
+    let established = d.condition_true("Established") && d.custom_type().is_some();
+    let done = if let (true, Some(t)) = (established, d.custom_type()) {
         let kind = Kind::Custom(t);
         let left: Vec<&Object> = store.list_objects(kind).collect();
         if !left.is_empty() {

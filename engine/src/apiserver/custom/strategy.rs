@@ -167,6 +167,14 @@ impl Store {
         match obj {
             Object::CustomResourceDefinition(d) => {
                 set_defaults(d);
+                if d.storage_version().is_some() && d.custom_type().is_none() {
+                    // The process's table of custom types is full (a bound on what
+                    // clients can make it keep).
+                    return Err(ApiError::internal(&format!(
+                        "this API server serves at most {} custom resource types",
+                        crate::api::MAX_CUSTOM_TYPES
+                    )));
+                }
                 d.status = Default::default();
                 if let Some(v) = d.storage_version() {
                     d.status.stored_versions = vec![v.name.clone()];
@@ -304,6 +312,7 @@ impl Store {
                 if !has_status_subresource(d, &version) {
                     return Err(ApiError::no_such_resource());
                 }
+                let old = rule_input(m);
                 match n.content.get("status") {
                     Some(s) => m.content.insert("status".into(), s.clone()),
                     None => m.content.remove("status"),
@@ -312,7 +321,19 @@ impl Store {
                 if let Some(s) = schema_of(d, &version) {
                     schema::prune(&s, &mut content);
                     schema::default(&s, &mut content);
-                    let causes = schema::validate(&s, &content);
+                    let mut causes = schema::validate(&s, &content);
+                    if causes.is_empty() && crate::api::cel::rules::any(&s) {
+                        // The rules see the whole object, old and new.
+                        let mut merged = (**m).clone();
+                        if let Value::Object(c) = &content {
+                            merged.content = c.clone();
+                        }
+                        causes.extend(crate::api::cel::rules::validate(
+                            &s,
+                            &rule_input(&merged),
+                            Some(&old),
+                        ));
+                    }
                     if !causes.is_empty() {
                         return Err(ApiError::invalid(new.kind(), &m.metadata.name, &causes));
                     }
