@@ -610,3 +610,21 @@ fn a_status_write_is_held_to_the_rules_too() {
         "{out}"
     );
 }
+
+#[test]
+fn a_stricter_schema_does_not_block_updates_of_other_fields() {
+    let mut c = with_widgets();
+    let w = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {image: nginx, replicas: 9}\n";
+    sh(&mut c, "kubectl apply -f -", Some(w));
+    let stricter = WIDGETS.replace("maximum: 10", "maximum: 5");
+    sh(&mut c, "kubectl apply -f -", Some(&stricter));
+    // The old value stays, unchanged: no error.
+    sh(&mut c, "kubectl label widget w1 team=a", None);
+    // A change to it must meet the new bound.
+    let out = fails(
+        &mut c,
+        "kubectl patch widget w1 --type=merge -p '{\"spec\":{\"replicas\":8}}'",
+        None,
+    );
+    assert!(out.contains("spec.replicas: Invalid value: 8: spec.replicas in body should be less than or equal to 5"), "{out}");
+}

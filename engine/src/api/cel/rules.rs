@@ -99,6 +99,9 @@ fn walk(
         };
         match evaluate(&expr, v, old, left) {
             Outcome::Holds => {}
+            // Ratcheting: a rule without oldSelf that fails on a value the update did
+            // not change is not an error.
+            Outcome::Fails if !transition && old == Some(v) => {}
             Outcome::Fails => {
                 let me = text(r, "messageExpression");
                 let detail = (!me.is_empty())

@@ -123,6 +123,26 @@ pub(crate) fn stored_versions_errors(d: &CustomResourceDefinition) -> Vec<String
     out
 }
 
+/// Whether the value a schema error is about (its path, before the first `: `) is the
+/// same in `new` and `old` (both absent included).
+fn unchanged(cause: &str, new: &Value, old: &Value) -> bool {
+    let Some((path, _)) = cause.split_once(": ") else {
+        return false;
+    };
+    let mut pointer = String::new();
+    for part in path.split('.') {
+        // `items[0]` is `/items/0`.
+        let mut pieces = part.split('[');
+        pointer.push('/');
+        pointer.push_str(pieces.next().unwrap_or(""));
+        for idx in pieces {
+            pointer.push('/');
+            pointer.push_str(idx.trim_end_matches(']'));
+        }
+    }
+    new.pointer(&pointer) == old.pointer(&pointer)
+}
+
 /// The object's top-level fields as one JSON object.
 fn content_value(o: &CustomObject) -> Value {
     Value::Object(o.content.clone())
@@ -232,6 +252,13 @@ impl Store {
         };
         let new = content_value(o);
         let mut causes = schema::validate(&s, &new);
+        if let Some(Object::Custom(p)) = old {
+            // Ratcheting (CRDValidationRatcheting, on in v1.33): an error about a value
+            // the update did not change is no error, so a schema made stricter does not
+            // block an update of other fields.
+            let before = content_value(p);
+            causes.retain(|c| !unchanged(c, &new, &before));
+        }
         if !crate::api::cel::rules::any(&s) {
             // No rules: no CEL validator (upstream's is nil), nothing to say.
         } else if causes.iter().any(|c| crate::api::cel::rules::blocking(c)) {
