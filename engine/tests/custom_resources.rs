@@ -628,3 +628,23 @@ fn a_stricter_schema_does_not_block_updates_of_other_fields() {
     );
     assert!(out.contains("spec.replicas: Invalid value: 8: spec.replicas in body should be less than or equal to 5"), "{out}");
 }
+
+#[test]
+fn what_one_cluster_defined_first_does_not_name_another_clusters_objects() {
+    // Another cluster in this process defined Widgets stored in v1 first.
+    let _a = with_widgets();
+    let mut b = Cluster::with_default_nodes(1);
+    let v2 = WIDGETS.replace("  - name: v1\n", "  - name: v2\n");
+    sh(&mut b, "kubectl apply -f -", Some(&v2));
+    sh(&mut b, "sim advance 1s", None);
+    let w =
+        "apiVersion: example.com/v2\nkind: Widget\nmetadata: {name: w1}\nspec: {image: nginx}\n";
+    sh(&mut b, "kubectl apply -f -", Some(w));
+    let out = sh(
+        &mut b,
+        "kubectl get widget w1 -o yaml --show-managed-fields",
+        None,
+    );
+    assert!(out.starts_with("apiVersion: example.com/v2\n"), "{out}");
+    assert!(!out.contains("example.com/v1"), "{out}");
+}

@@ -565,8 +565,13 @@ impl ManagedFields {
 }
 
 /// The API version a kind is written with.
-pub fn api_version(obj: &Object) -> &'static str {
-    obj.kind().api_version()
+pub fn api_version(obj: &Object) -> &str {
+    match obj {
+        // A custom object says which version it is stored in: the type's own name for
+        // it is whatever definition the process met first.
+        Object::Custom(o) if !o.api_version.is_empty() => &o.api_version,
+        _ => obj.kind().api_version(),
+    }
 }
 
 #[cfg(test)]
