@@ -648,3 +648,34 @@ fn what_one_cluster_defined_first_does_not_name_another_clusters_objects() {
     assert!(out.starts_with("apiVersion: example.com/v2\n"), "{out}");
     assert!(!out.contains("example.com/v1"), "{out}");
 }
+
+#[test]
+fn every_version_without_a_schema_is_named_and_a_string_gets_one_length_error() {
+    let mut c = Cluster::with_default_nodes(1);
+    let bare = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: things.example.com}\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {plural: things, kind: Thing}\n  versions:\n  - {name: v1beta1, served: true, storage: false}\n  - {name: v1, served: true, storage: true}\n";
+    let out = fails(&mut c, "kubectl apply -f -", Some(bare));
+    assert!(
+        out.contains(
+            "spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "spec.versions[1].schema.openAPIV3Schema: Required value: schemas are required"
+        ),
+        "{out}"
+    );
+    let both = WIDGETS.replace(
+        "maxLength: 20",
+        "maxLength: 3\n                minLength: 5",
+    );
+    sh(&mut c, "kubectl apply -f -", Some(&both));
+    sh(&mut c, "sim advance 1s", None);
+    let w =
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {image: nginx}\n";
+    assert_eq!(
+        fails(&mut c, "kubectl apply -f -", Some(w)).trim(),
+        "The Widget \"w1\" is invalid: spec.image: Too long: may not be more than 3 bytes"
+    );
+}

@@ -328,19 +328,22 @@ fn check_number(s: &Value, v: &Value, path: &str, causes: &mut Vec<String>) {
     }
 }
 
+/// kube-openapi's string validator: `maxLength`, then `minLength`, stopping at the
+/// first that fails.
 fn check_string(s: &Value, text: &str, path: &str, causes: &mut Vec<String>) {
     let len = text.chars().count() as u64;
-    if let Some(min) = s.get("minLength").and_then(Value::as_u64) {
-        if len < min {
-            causes.push(format!(
-                "{path}: Invalid value: {text:?}: {path} in body should be at least {min} chars long"
-            ));
-        }
-    }
     if let Some(max) = s.get("maxLength").and_then(Value::as_u64) {
         if len > max {
             causes.push(format!(
                 "{path}: Too long: may not be more than {max} bytes"
+            ));
+            return;
+        }
+    }
+    if let Some(min) = s.get("minLength").and_then(Value::as_u64) {
+        if len < min {
+            causes.push(format!(
+                "{path}: Invalid value: {text:?}: {path} in body should be at least {min} chars long"
             ));
         }
     }

@@ -315,7 +315,11 @@ fn binary(op: &str, a: &Expr, b: &Expr, env: &mut Env) -> R {
 
 fn equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        // Two ints compare as ints: through f64, 2^53 + 1 would equal 2^53.
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(i), Some(j)) => i == j,
+            _ => x.as_f64() == y.as_f64(),
+        },
         _ => a == b,
     }
 }

@@ -97,6 +97,7 @@ mod tests {
                 "self.replicas / 0 == 1",
                 Outcome::Error("division by zero".into()),
             ),
+            ("9007199254740993 == 9007199254740992", Outcome::Fails),
         ] {
             assert_eq!(run(rule, s.clone()), want, "{rule}");
         }

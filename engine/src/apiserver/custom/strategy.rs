@@ -406,7 +406,6 @@ impl Store {
         let mut d = d.clone();
         d.metadata.deletion_ms = Some(now);
         d.metadata.deletion_timestamp = Some(rfc3339(now));
-        d.metadata.deletion_grace_period_seconds = Some(0);
         if !d.metadata.finalizers.iter().any(|f| f == CLEANUP_FINALIZER) {
             d.metadata.finalizers.push(CLEANUP_FINALIZER.into());
         }

@@ -190,14 +190,12 @@ fn validate_versions(c: &mut Vec<String>, d: &CustomResourceDefinition) {
     let schema_of = |v: &CustomResourceDefinitionVersion| {
         v.schema.as_ref().and_then(|s| s.open_api_v3_schema.clone())
     };
-    if same(&|v| format!("{:?}", schema_of(v))) {
-        match vs.first().and_then(schema_of) {
-            Some(s) => structural(c, &s, "spec.validation.openAPIV3Schema", true),
-            None if !vs.is_empty() => c.push(
-                "spec.versions[0].schema.openAPIV3Schema: Required value: schemas are required"
-                    .into(),
-            ),
-            None => {}
+    // Versions without a schema never count as sharing one
+    // (`hasIdenticalPerVersionSchema`): each is named.
+    let shared = vs.first().and_then(schema_of).is_some();
+    if shared && same(&|v| format!("{:?}", schema_of(v))) {
+        if let Some(s) = vs.first().and_then(schema_of) {
+            structural(c, &s, "spec.validation.openAPIV3Schema", true);
         }
     } else {
         for (i, v) in vs.iter().enumerate() {
