@@ -162,31 +162,24 @@ pub fn patched(
 /// The `autoscaling/v1` Scale of a scalable object.
 pub fn scale_of(obj: &Object) -> Option<Value> {
     let j = obj.to_json();
-    if let Object::Custom(_) = obj {
-        // `scaleFromCustomResource`: the values at the definition's paths.
-        let (spec, status, selector) = crate::api::discovered::scale_paths(obj.kind())?;
-        let replicas = j.pointer(&spec)?.as_i64()?;
-        let m = &j["metadata"];
-        return Some(json!({
-            "kind": "Scale",
-            "apiVersion": "autoscaling/v1",
-            "metadata": {
-                "name": m["name"], "namespace": m["namespace"], "uid": m["uid"],
-                "resourceVersion": m["resourceVersion"], "creationTimestamp": m["creationTimestamp"],
-            },
-            "spec": {"replicas": replicas},
-            "status": {
-                "replicas": j.pointer(&status).and_then(Value::as_i64).unwrap_or(0),
-                "selector": selector.and_then(|p| j.pointer(&p).and_then(Value::as_str).map(String::from)).unwrap_or_default(),
-            },
-        }));
-    }
-    let replicas = j.pointer("/spec/replicas").cloned()?;
-    let (status_replicas, selector) = match obj {
-        Object::Deployment(d) => (d.status.replicas, d.spec.selector.to_selector_string()),
-        Object::ReplicaSet(r) => (r.status.replicas, r.spec.selector.to_selector_string()),
-        Object::StatefulSet(s) => (s.status.replicas, s.spec.selector.to_selector_string()),
-        _ => return None,
+    let (replicas, status_replicas, selector) = match obj {
+        Object::Custom(_) => {
+            // `scaleFromCustomResource`: the values at the definition's paths.
+            let (spec, status, sel) = crate::api::discovered::scale_paths(obj.kind())?;
+            let replicas = json!(j.pointer(&spec)?.as_i64()?);
+            let status = j.pointer(&status).and_then(Value::as_i64).unwrap_or(0);
+            let sel = sel.and_then(|p| j.pointer(&p)?.as_str().map(String::from));
+            (replicas, status, sel.unwrap_or_default())
+        }
+        _ => {
+            let (status, sel) = match obj {
+                Object::Deployment(d) => (d.status.replicas, d.spec.selector.to_selector_string()),
+                Object::ReplicaSet(r) => (r.status.replicas, r.spec.selector.to_selector_string()),
+                Object::StatefulSet(s) => (s.status.replicas, s.spec.selector.to_selector_string()),
+                _ => return None,
+            };
+            (j.pointer("/spec/replicas")?.clone(), status, sel)
+        }
     };
     let m = &j["metadata"];
     Some(json!({
