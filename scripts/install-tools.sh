@@ -28,6 +28,23 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# The learner's controller's sandbox (sandbox/) is QuickJS: C, compiled for wasm32 by
+# clang, archived by llvm-ar (Debian's clang-14 and llvm-14).
+kp_clang="$(command -v clang-14 || command -v clang || true)"
+kp_ar="$(command -v llvm-ar-14 || command -v llvm-ar || true)"
+if [ -z "$kp_clang" ] || [ -z "$kp_ar" ]; then
+  say "installing Debian's clang-14 and llvm-14 (the controller sandbox's C, for wasm32)"
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends clang-14 llvm-14 >/dev/null
+  else
+    sudo apt-get update -qq && sudo apt-get install -y -qq --no-install-recommends clang-14 llvm-14 >/dev/null
+  fi
+  kp_clang="$(command -v clang-14 || command -v clang)"
+  kp_ar="$(command -v llvm-ar-14 || command -v llvm-ar)"
+fi
+export CC_wasm32_unknown_unknown="$kp_clang"
+export AR_wasm32_unknown_unknown="$kp_ar"
+
 if ! trunk --version 2>/dev/null | grep -q "trunk $TRUNK_VERSION"; then
   say "installing trunk $TRUNK_VERSION (about 7 minutes on 2 cores)"
   cargo install --locked trunk --version "$TRUNK_VERSION"
@@ -65,4 +82,4 @@ if [ "${1:-}" = "--browser" ] && command -v fc-list >/dev/null 2>&1 && ! fc-list
     sudo apt-get install -y -qq --no-install-recommends fonts-noto-cjk >/dev/null || true
   fi
 fi
-say "ready (trunk $TRUNK_VERSION, wasm-bindgen $WASM_BINDGEN_VERSION, $(wasm-opt --version))"
+say "ready (trunk $TRUNK_VERSION, wasm-bindgen $WASM_BINDGEN_VERSION, $(wasm-opt --version), $("$kp_clang" --version | head -1))"

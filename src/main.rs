@@ -9,6 +9,7 @@ mod components;
 mod embed;
 mod export;
 mod i18n;
+mod sandbox;
 mod sim;
 mod view;
 

@@ -46,6 +46,8 @@ impl Files for DiskFiles {
 const USAGE: &str = "usage: kubeplay-cli run FILE|- [--seed N]\n       kubeplay-cli scenario ID|FILE [--lang en|zh] | scenario --list\n       kubeplay-cli verify RECORD|-\n       kubeplay-cli serve [--port 6443] [--kubeconfig FILE] [--scenario ID|FILE] [--seed N] [--realtime] [--allow-origin ORIGIN]... [--max-connections N]\n       kubeplay-cli sim WORDS... [--kubeconfig FILE]\n       kubeplay-cli [--seed N]        (interactive, on a terminal)";
 
 fn main() -> ExitCode {
+    // `sim controller` runs the learner's JavaScript here, on every thread.
+    kubeplay_engine::controllers::script::runner::install_global(kubeplay_sandbox::run_json);
     // Installed as `kubectl-sim`, kubectl runs it for `kubectl sim …`.
     let invoked = std::env::args().next().unwrap_or_default();
     let args: Vec<String> = std::env::args().skip(1).collect();

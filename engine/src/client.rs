@@ -168,6 +168,14 @@ impl Component {
             writer::SERVICE_ACCOUNT_CONTROLLER => "service-account-controller",
             writer::ROOT_CA_CERT_PUBLISHER => "root-ca-cert-publisher",
             writer::DEFAULT_SCHEDULER => return UserInfo::new("system:kube-scheduler", &[]),
+            // The learner's controller runs as a ServiceAccount of `default`, bound
+            // to a Role the learner can read and edit.
+            writer::MY_CONTROLLER => {
+                return UserInfo::new(
+                    &format!("system:serviceaccount:default:{}", writer::MY_CONTROLLER),
+                    &["system:serviceaccounts", "system:serviceaccounts:default"],
+                )
+            }
             writer::KUBE_CONTROLLER_MANAGER => {
                 return UserInfo::new("system:kube-controller-manager", &[])
             }
@@ -197,6 +205,7 @@ impl Component {
                 Writer::update("kube-apiserver")
             }
             writer::INGRESS_NGINX => Writer::update(writer::INGRESS_NGINX),
+            writer::MY_CONTROLLER => Writer::update(writer::MY_CONTROLLER),
             writer::DEFAULT_SCHEDULER | "kube-scheduler" => Writer::update("kube-scheduler"),
             w if w.starts_with(writer::KUBELET_PREFIX) => Writer::update("kubelet"),
             _ => Writer::update("kube-controller-manager"),
@@ -342,6 +351,9 @@ pub mod writer {
     pub const IMPORT: &str = "import";
     /// The GitOps agent of the drift lessons.
     pub const GITOPS_SYNC: &str = "gitops-sync";
+    /// The learner's own controller (`sim controller`): its writer, Event source,
+    /// field manager and ServiceAccount name.
+    pub const MY_CONTROLLER: &str = "my-controller";
     /// The ingress controller (ingress-nginx's name as a writer and Event source).
     pub const INGRESS_NGINX: &str = "nginx-ingress-controller";
     /// The writer and Event source.

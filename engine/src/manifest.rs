@@ -29,7 +29,7 @@ struct TypeMeta {
 }
 
 /// The kind a manifest names, or kubectl's error for one it cannot map.
-fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
+pub(crate) fn kind_of(api_version: &str, kind: &str) -> Result<Kind, String> {
     // Why a lookup in Kind::ALL: one table names every kind, so a kind added there
     // is read from manifests without a second list to keep in step.
     // The built-in kinds first: a definition cannot take a built-in resource's place.

@@ -17,6 +17,8 @@ impl Files for Dir {
 }
 
 fn transcript(script_path: &Path) -> String {
+    // `sim controller` runs the learner's JavaScript in the sandbox the CLI links.
+    kubeplay_engine::controllers::script::runner::install_global(kubeplay_sandbox::run_json);
     let text = std::fs::read_to_string(script_path).expect("script readable");
     let lines = script::parse(&text, &script_path.display().to_string()).expect("script parses");
     let mut c = Cluster::with_default_nodes(1);

@@ -120,10 +120,18 @@ fn run_counted(call: &Call, ticks: &Rc<Cell<u32>>) -> Result<String, Failure> {
     })));
     let ctx = Context::full(&rt).map_err(|e| fail(FailureKind::Memory, e.to_string()))?;
     let out = ctx.with(|ctx| -> Result<String, Failure> {
-        let caught = |e: CaughtError<'_>, syntax_ok: bool| classify(e, ticks.get() > budget, syntax_ok);
-        let setup: Function = ctx.eval(DETERMINISM).catch(&ctx).map_err(|e| caught(e, false))?;
+        let caught =
+            |e: CaughtError<'_>, syntax_ok: bool| classify(e, ticks.get() > budget, syntax_ok);
+        let setup: Function = ctx
+            .eval(DETERMINISM)
+            .catch(&ctx)
+            .map_err(|e| caught(e, false))?;
         setup
-            .call::<_, ()>((call.seed as u32, (call.seed >> 32) as u32, call.now_ms as f64))
+            .call::<_, ()>((
+                call.seed as u32,
+                (call.seed >> 32) as u32,
+                call.now_ms as f64,
+            ))
             .catch(&ctx)
             .map_err(|e| caught(e, false))?;
         eval_named(&ctx, &call.source, "controller.js").map_err(|e| caught(e, false))?;
@@ -229,9 +237,9 @@ pub extern "C" fn __rquickjs_host_now_us() -> f64 {
     HOST_NOW_US.with(|c| c.get())
 }
 
-/// The page's door: a [`Call`] as JSON in, an [`Outcome`] as JSON out.
-#[cfg(target_arch = "wasm32")]
-#[wasm_bindgen::prelude::wasm_bindgen]
+/// The host's door: a [`Call`] as JSON in, an [`Outcome`] as JSON out (the page
+/// calls it across the wasm boundary; the CLI installs it in the engine).
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen::prelude::wasm_bindgen)]
 pub fn run_json(call: &str) -> String {
     let outcome = match serde_json::from_str::<Call>(call) {
         Ok(c) => run(&c),

@@ -43,7 +43,10 @@ fn time_and_randomness_come_from_the_call() {
     let a = run(&call(src, "")).result.unwrap();
     let b = run(&call(src, "")).result.unwrap();
     assert_eq!(a, b);
-    assert!(a.starts_with("1700000000000,1700000000000,1700000000000,0."), "{a}");
+    assert!(
+        a.starts_with("1700000000000,1700000000000,1700000000000,0."),
+        "{a}"
+    );
     let mut other = call(src, "");
     other.seed = 7;
     assert_ne!(run(&other).result.unwrap(), a);
@@ -60,7 +63,10 @@ fn a_syntax_error_names_the_line_of_the_learners_file() {
 
 #[test]
 fn a_thrown_error_keeps_its_stack_in_the_learners_file() {
-    let o = run(&call("function main(x) {\n  return x.spec.replicas;\n}", ""));
+    let o = run(&call(
+        "function main(x) {\n  return x.spec.replicas;\n}",
+        "",
+    ));
     let f = o.result.unwrap_err();
     assert_eq!(f.kind, FailureKind::Thrown);
     assert!(f.message.starts_with("TypeError"), "{}", f.message);
@@ -76,14 +82,22 @@ fn memory_and_recursion_are_capped() {
     );
     c.budget_ticks = 100_000;
     assert_eq!(run(&c).result.unwrap_err().kind, FailureKind::Memory);
-    let deep = call("function f(n) { return f(n + 1) + 1; } function main() { return f(0); }", "");
+    let deep = call(
+        "function f(n) { return f(n + 1) + 1; } function main() { return f(0); }",
+        "",
+    );
     let f = run(&deep).result.unwrap_err();
     assert!(
-        f.message.starts_with("RangeError: Maximum call stack size exceeded"),
+        f.message
+            .starts_with("RangeError: Maximum call stack size exceeded"),
         "{}",
         f.message
     );
-    assert!(f.message.lines().count() <= 6, "a short stack: {}", f.message);
+    assert!(
+        f.message.lines().count() <= 6,
+        "a short stack: {}",
+        f.message
+    );
 }
 
 #[test]
@@ -92,4 +106,3 @@ fn state_does_not_carry_from_one_call_to_the_next() {
     assert_eq!(run(&call(src, "")).result, Ok("1".into()));
     assert_eq!(run(&call(src, "")).result, Ok("1".into()));
 }
-

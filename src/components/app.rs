@@ -245,6 +245,7 @@ fn notices(s: &SimState, error: Option<String>) -> Html {
             if let Some(n) = s.replay_note.as_ref().map(|n| n.in_lang(lang)) {
                 <p class="replay-note" role="status" data-testid="replay-note">{ n }</p>
             }
+            if s.consent.is_some() { <crate::components::my_controller::ConsentBox /> }
         </>
     }
 }
@@ -297,6 +298,7 @@ fn stage(s: &SimState, first_frame: bool) -> Html {
             if view(View::Requests) { <crate::components::requests::RequestPath /> }
             if view(View::Queues) { <crate::components::queues::QueueView /> }
             if view(View::Events) { <EventList /> }
+            if view(View::Controller) { <crate::components::my_controller::MyControllerView /> }
         </>
     }
 }

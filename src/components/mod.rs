@@ -11,6 +11,7 @@ pub mod events;
 pub mod import;
 pub mod inspector;
 pub mod lesson;
+pub mod my_controller;
 pub mod nodeboard;
 pub mod queues;
 pub mod requests;

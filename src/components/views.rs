@@ -18,6 +18,7 @@ pub fn view_name(lang: Lang, v: View) -> &'static str {
         View::Timeline => t(lang, "Timeline"),
         View::Deployments => t(lang, "Deployments"),
         View::Events => t(lang, "Events"),
+        View::Controller => t(lang, "Your controller"),
     }
 }
 
@@ -33,6 +34,7 @@ pub fn view_purpose(lang: Lang, v: View) -> &'static str {
         View::Timeline => t(lang, "Every change in time order: click one to rewind to it"),
         View::Deployments => t(lang, "Rollouts: revisions and conditions; set an image, roll back"),
         View::Events => t(lang, "The Events the components wrote, as kubectl get events lists them"),
+        View::Controller => t(lang, "Write a reconcile loop in JavaScript and watch it act beside the built-in controllers"),
     }
 }
 

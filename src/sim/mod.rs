@@ -16,6 +16,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 use yew::prelude::*;
 
+mod consent;
 mod pace;
 mod panels;
 mod replay;
@@ -24,6 +25,7 @@ mod share;
 mod state;
 mod verbs;
 
+pub use consent::*;
 pub use kubeplay_engine::session::{Act, ConsoleEntry, Machine, ScenarioSource};
 pub use pace::*;
 pub use panels::*;
@@ -106,7 +108,7 @@ impl SimHandle {
 
     /// Run what the learner typed in the console.
     pub fn run(&self, text: &str) {
-        if self.readonly() {
+        if self.readonly() || self.after_sandbox(text, |h, t| h.run(t)) {
             return;
         }
         self.with(|s| {
@@ -121,7 +123,7 @@ impl SimHandle {
     /// A click, as the command it stands for: it runs through the same command
     /// language and appears in the console, so the learner sees what to type.
     pub fn click(&self, command: String) {
-        if self.readonly() {
+        if self.readonly() || self.after_sandbox(&command, |h, t| h.click(t.to_string())) {
             return;
         }
         self.with(|s| {
@@ -332,6 +334,15 @@ impl SimHandle {
             let wait = (st.wait.is_some() || st.look.is_some()).then(|| scn::step_wait(st));
             (scn::expand(&s.cluster, &c), wait)
         };
+        // A lesson's controller is shown before it runs.
+        if let Some(code) = cmd
+            .as_ref()
+            .ok()
+            .and_then(|c| self.state.borrow().needs_consent(c))
+        {
+            self.ask(code, AfterConsent::Step(i));
+            return;
+        }
         match cmd {
             Ok(c) => {
                 let ran_at = self.state.borrow().cluster.now();
@@ -397,6 +408,14 @@ impl SimHandle {
     /// Run a command for the embedding page (read-only or not: the author drives it);
     /// returns what it printed and whether it succeeded.
     pub fn api_run(&self, text: &str) -> (String, bool) {
+        // The embedding page's controller is shown to the learner before it runs.
+        if let Some(code) = self.state.borrow().needs_consent(text) {
+            self.ask(code, AfterConsent::Text(text.to_string()));
+            return (
+                "error: the learner is asked whether to run this controller; it runs once they agree\n".into(),
+                false,
+            );
+        }
         self.with(|s| {
             // An embedding page's command runs in one piece: bounded before it runs,
             // and a refusal is in the console too, so the learner sees why.

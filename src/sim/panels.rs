@@ -170,6 +170,7 @@ fn brought_by_state(s: &SimState, v: View) -> bool {
         View::Services => crate::view::has_services(&s.cluster),
         View::Compare => s.fork.is_some(),
         View::ControlPlane => control_plane_in_trouble(&s.cluster),
+        View::Controller => s.cluster.my_controller().spec.is_some(),
         _ => false,
     }
 }

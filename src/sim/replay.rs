@@ -55,6 +55,10 @@ impl SimState {
         let Some(r) = self.replay.clone() else {
             return true;
         };
+        // A link's controller runs only once the learner has chosen to run it.
+        if self.consent.is_some() {
+            return false;
+        }
         // A branch in the link starts when the replay reaches its moment, then follows.
         if let Some(f) = self.replay_fork.clone() {
             // The branch was made between instants, after the acts this branch had done

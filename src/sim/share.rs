@@ -496,6 +496,7 @@ impl SimState {
             from,
             target: session.now.max(from),
         });
+        s.ask_before_replay();
         Ok(s)
     }
 

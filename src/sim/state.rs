@@ -190,6 +190,10 @@ pub struct SimState {
     pub replay: Option<Replay>,
     /// What became of a replay the learner stopped (shown until the next one).
     pub replay_note: Option<crate::i18n::Said>,
+    /// Controller code waiting for the learner's yes ([`super::consent`]).
+    pub consent: Option<super::Consent>,
+    /// The controller code the learner agreed to run.
+    pub consented: std::collections::BTreeSet<String>,
 }
 
 impl std::ops::Deref for SimState {
@@ -258,6 +262,8 @@ impl SimState {
             options: PageOptions::default(),
             replay: None,
             replay_note: None,
+            consent: None,
+            consented: Default::default(),
         }
     }
 

@@ -109,7 +109,22 @@ pub(super) fn write_on(
             store.create(now, rng, o.clone(), writer).map(|c| vec![c])
         }
         (Body::Object(o), Verb::Update | Verb::Patch, "status") => {
-            store.update_status(now, o.clone(), writer).map(|c| vec![c])
+            match store.update_status(now, o.clone(), writer) {
+                Ok(c) if is_noop(&c) => {
+                    store.collect_warnings = false;
+                    warnings.extend(std::mem::take(&mut store.warnings));
+                    let r = ApiResponse {
+                        code: 200,
+                        object: c.new,
+                        warnings,
+                        revision: store.revision(),
+                        unchanged: true,
+                        ..Default::default()
+                    };
+                    return Ok((r, None));
+                }
+                r => r.map(|c| vec![c]),
+            }
         }
         (Body::Object(o), Verb::Update | Verb::Patch, _) => {
             // A write that changes nothing is no write, unless it sets other managers.

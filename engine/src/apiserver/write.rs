@@ -465,7 +465,22 @@ impl Store {
         let current = self.current(kind, &key)?;
         Self::check_rv(current, &obj)?;
         let mut merged = current.clone();
+        let stored = self.get_shared(kind, &key);
+        // What changes nothing writes nothing (etcd3's `GuaranteedUpdate` returns when
+        // the new bytes equal the stored ones): the answer is the stored object.
+        let unchanged = |merged: &Object| {
+            stored.clone().filter(|s| *merged == **s).map(|s| Change {
+                type_: WatchType::Modified,
+                kind,
+                key: key.clone(),
+                old: Some(s.clone()),
+                new: Some(s),
+            })
+        };
         if self.merge_custom_status(&mut merged, &obj)? {
+            if let Some(c) = unchanged(&merged) {
+                return Ok(c);
+            }
             // A definition's controllers remove its last finalizer through `/status`:
             // the store then deletes it (`ShouldDeleteDuringUpdate`).
             let gone = merged.meta().is_deleting() && merged.meta().finalizers.is_empty();
@@ -499,6 +514,9 @@ impl Store {
             (m, n) => *m = n,
         }
         validation::validate_status(&merged)?;
+        if let Some(c) = unchanged(&merged) {
+            return Ok(c);
+        }
         Ok(self.put(now, "update-status", merged, writer))
     }
 

@@ -182,7 +182,12 @@ pub fn loop_named(name: &str) -> Option<Ctl> {
 impl Cluster {
     /// Every loop's queue and watch, in registry order.
     pub fn loop_views(&self) -> Vec<LoopView> {
-        self.controllers.views()
+        let mut v = self.controllers.views();
+        // The learner's controller is a loop only while it has code.
+        if self.controllers.script.spec.is_none() {
+            v.retain(|l| l.name != crate::client::writer::MY_CONTROLLER);
+        }
+        v
     }
 
     /// `sim watch break CONTROLLER`: its watch breaks now and is re-established after

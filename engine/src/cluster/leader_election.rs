@@ -122,7 +122,7 @@ impl Elected {
     pub fn of(ctl: Ctl) -> Option<Elected> {
         match ctl {
             Ctl::Scheduler => Some(Elected::Scheduler),
-            Ctl::GitOps | Ctl::ApiExtensions => None,
+            Ctl::GitOps | Ctl::ApiExtensions | Ctl::Script => None,
             _ => Some(Elected::ControllerManager),
         }
     }

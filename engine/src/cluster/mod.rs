@@ -38,6 +38,7 @@ mod registry;
 pub use crate::apiserver::request_path;
 mod requests;
 mod restore;
+mod script;
 
 pub use outage::{Outage, Unavailable};
 pub use registry::{Controllers, Ctl, CtlKey, CtlTimer, Loop};

@@ -33,6 +33,7 @@ use crate::controllers::pod_gc::PodGcController;
 use crate::controllers::replicaset::ReplicaSetController;
 use crate::controllers::resource_quota::ResourceQuotaController;
 use crate::controllers::root_ca_publisher::RootCaPublisher;
+use crate::controllers::script::ScriptController;
 use crate::controllers::service_account::ServiceAccountsController;
 use crate::controllers::statefulset::StatefulSetController;
 use crate::controllers::taint_eviction::TaintEvictionController;
@@ -354,6 +355,8 @@ registry! {
     /// The API server's CustomResourceDefinition controllers: names, establishing,
     /// cleanup.
     ApiExtensions => apiextensions: ApiExtensionsControllers,
+    /// The learner's own controller (`sim controller`), written in JavaScript.
+    Script => script: ScriptController,
     /// default-scheduler: binds Pods to nodes.
     Scheduler => scheduler: Scheduler,
 }

@@ -11,6 +11,8 @@ pub mod script;
 mod sim;
 pub mod wait;
 
+pub use sim::controller_code;
+
 use crate::cluster::Cluster;
 
 /// Where `-f FILE` reads from: the CLI reads the disk, the page a map of pasted files.
@@ -104,9 +106,15 @@ fn start_in_scope(
     match words.first().map(String::as_str) {
         None => Outcome::ok(String::new()),
         Some("kubectl") | Some("k") => kubectl::run(cluster, &words[1..], stdin, files),
-        // The two `sim` verbs that read files or stdin.
+        // The `sim` verbs that read files or stdin.
         Some("sim") if words.get(1).map(String::as_str) == Some("import") => {
             match sim::import(cluster, &words[2..], stdin, files) {
+                Ok(s) => Outcome::ok(s),
+                Err(e) => Outcome::err(e),
+            }
+        }
+        Some("sim") if words.get(1).map(String::as_str) == Some("controller") => {
+            match sim::controller(cluster, &words[2..], stdin, files) {
                 Ok(s) => Outcome::ok(s),
                 Err(e) => Outcome::err(e),
             }
@@ -162,6 +170,7 @@ pub const SIM_VERBS: &[&str] = &[
     "image-crash",
     "image-warmup",
     "gitops",
+    "controller",
     "why",
     "trace",
     "expect",

@@ -34,6 +34,7 @@ pub mod pod_gc;
 pub mod replicaset;
 pub mod resource_quota;
 pub mod root_ca_publisher;
+pub mod script;
 pub mod service_account;
 pub mod statefulset;
 pub mod taint_eviction;

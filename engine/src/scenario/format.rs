@@ -262,6 +262,8 @@ pub enum View {
     Deployments,
     /// The Kubernetes Events as `kubectl get events` lists them.
     Events,
+    /// The learner's own controller: its JavaScript, its Role, what it did.
+    Controller,
 }
 
 impl View {
@@ -276,6 +278,7 @@ impl View {
         View::Timeline,
         View::Deployments,
         View::Events,
+        View::Controller,
     ];
 
     /// The name a scenario file and a URL use.
@@ -290,6 +293,7 @@ impl View {
             View::Timeline => "timeline",
             View::Deployments => "deployments",
             View::Events => "events",
+            View::Controller => "controller",
         }
     }
 
