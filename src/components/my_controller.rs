@@ -15,12 +15,20 @@ use yew::prelude::*;
 
 /// The course's loop, as a controller of PodSets: the editor's first text.
 pub const EXAMPLE: &str = include_str!("../../engine/controllers/podset.js");
-/// The PodSet kind and one PodSet, for the example.
-const EXAMPLE_OBJECTS: &str = concat!(
-    include_str!("../../engine/controllers/podset-crd.yaml"),
-    "---\n",
-    include_str!("../../engine/controllers/podset-web.yaml")
-);
+/// The PodSet kind, for the example.
+const EXAMPLE_KIND: &str = include_str!("../../engine/controllers/podset-crd.yaml");
+/// One PodSet, for the example.
+const EXAMPLE_OBJECT: &str = include_str!("../../engine/controllers/podset-web.yaml");
+
+/// The example's commands: the kind, then (once it is served) a PodSet of it, as
+/// one would type them (a PodSet in the same apply as its definition would not map).
+pub fn example_commands() -> String {
+    format!(
+        "{}\nkubectl wait --for condition=Established crd/podsets.course.kubeplay.dev\n{}",
+        heredoc("kubectl apply", EXAMPLE_KIND),
+        heredoc("kubectl apply", EXAMPLE_OBJECT)
+    )
+}
 
 /// `text` as a heredoc whose end marker is not one of its lines.
 pub fn heredoc(command: &str, text: &str) -> String {
@@ -116,7 +124,7 @@ pub fn my_controller_view() -> Html {
         let code = code.clone();
         Callback::from(move |_: MouseEvent| {
             code.set(EXAMPLE.to_string());
-            sim.click(heredoc("kubectl apply", EXAMPLE_OBJECTS));
+            sim.click(example_commands());
         })
     };
     let state_text = match (&spec, paused, failing) {

@@ -120,7 +120,7 @@ pub fn toolbar() -> Html {
                 </span>
             }
             if let Some(c) = cmd {
-                <code class="lastcmd" data-testid="last-command">{ format!("$ {}", c.replace('\n', " ; ")) }</code>
+                <code class="lastcmd" data-testid="last-command">{ format!("$ {}", crate::sim::command_summary(&c)) }</code>
             }
             if let Some(e) = err {
                 <span class="error" role="alert">{ e }</span>

@@ -6,6 +6,22 @@
 use super::*;
 use kubeplay_engine::command::controller_code;
 
+/// A command as one line: a heredoc's body is left out (`… <<EOF …`), as the
+/// console shows it, and the commands are joined with ` ; `.
+pub fn command_summary(text: &str) -> String {
+    match kubeplay_engine::command::script::parse(text, "text") {
+        Ok(lines) => lines
+            .iter()
+            .map(|l| match &l.stdin {
+                Some(_) => format!("{} <<EOF …", l.command),
+                None => l.command.clone(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ; "),
+        Err(_) => text.replace('\n', " ; "),
+    }
+}
+
 /// What waits for the learner's choice.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AfterConsent {
