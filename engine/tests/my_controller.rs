@@ -292,3 +292,38 @@ fn bad_invocations_get_clear_errors() {
     );
     let _ = ObjKey::new("default", "web");
 }
+
+/// A learner who plays the write-the-loop lesson step by step, its controller included.
+fn played(edit: impl Fn(&str) -> String) -> kubeplay_engine::record::Record {
+    use kubeplay_engine::scenario::{builtin, step_wait};
+    use kubeplay_engine::session::{open_lesson, Act, ScenarioSource};
+    runner::install(Some(Rc::new(|call: &str| kubeplay_sandbox::run_json(call))));
+    let (mut m, _) = open_lesson(ScenarioSource::Id("write-the-loop".into())).unwrap();
+    let s = builtin("write-the-loop").unwrap().unwrap();
+    for st in &s.steps {
+        let cmd = st.command.clone().unwrap();
+        m.act_and_journal(Act::Run(edit(&cmd)));
+        m.advance(step_wait(st));
+    }
+    kubeplay_engine::record::Record::of(&m).unwrap()
+}
+
+#[test]
+fn a_completion_record_carries_the_controller_and_the_verifier_replays_it() {
+    use kubeplay_engine::record::verify;
+    let r = played(|c| c.to_string());
+    assert!(r.complete(), "{:?}", r.goals);
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(json.contains("function reconcile_step(desired, observed)"));
+    let v = verify(&json);
+    assert!(v.passed(), "{}", v.report());
+    // The same record with the controller's code swapped for one that does nothing:
+    // the goals it claims are not what the replay reaches.
+    let forged = json.replace(
+        "const action = reconcile_step(desired, observed);",
+        "const action = \\\"in-sync\\\";",
+    );
+    assert_ne!(forged, json);
+    let v = verify(&forged);
+    assert!(!v.passed(), "{}", v.report());
+}

@@ -123,6 +123,10 @@ const KUBERNETES_WORDS: &[&str] = &[
     "Ingress",
     "IngressClass",
     "NetworkPolicy",
+    "Role",
+    "ServiceAccount",
+    // The language the learner's controller is written in, as a name.
+    "JavaScript",
     "API",
     "List",
     "Watch",

@@ -29,6 +29,8 @@ pub enum AfterConsent {
     Replay,
     /// A lesson's step.
     Step(usize),
+    /// A lesson's "predict, then run" step, with the learner's guess.
+    Predict(usize, String),
     /// The embedding page's command.
     Text(String),
 }
@@ -137,6 +139,7 @@ impl SimHandle {
                 // The replay's frames go on by themselves now.
                 AfterConsent::Replay => {}
                 AfterConsent::Step(i) => h.run_step(i),
+                AfterConsent::Predict(i, guess) => h.predict_and_run(i, guess),
                 AfterConsent::Text(t) => {
                     h.api_run(&t);
                 }

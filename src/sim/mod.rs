@@ -294,6 +294,19 @@ impl SimHandle {
         if self.readonly() {
             return;
         }
+        // A step's controller is shown first: the prediction counts from when it runs.
+        let code = {
+            let s = self.state.borrow();
+            s.scenario
+                .as_ref()
+                .and_then(|a| a.scenario.steps.get(i))
+                .and_then(|st| st.command.as_deref())
+                .and_then(|c| s.needs_consent(c))
+        };
+        if let Some(code) = code {
+            self.ask(code, AfterConsent::Predict(i, guess));
+            return;
+        }
         {
             let mut s = self.state.borrow_mut();
             let wait = s

@@ -107,3 +107,26 @@ test('a shared link with a controller shows its code and replays the same world 
   assert.deepEqual(errors, []);
   await second.page.close();
 });
+
+test('the write-the-loop lesson in Chinese shows its controller before the step runs it, and its goal ticks', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=write-the-loop&lang=zh&speed=30`, { width: 1366, height: 900 });
+  const fetched = sandboxRequests(page);
+  await page.getByTestId('my-controller').waitFor();
+  await page.getByTestId('predict-number-0').fill('0');
+  await page.getByTestId('step-0').click();
+  await page.getByTestId('predict-result-0').waitFor({ timeout: 30_000 });
+  await page.getByTestId('predict-number-1').fill('3');
+  await page.getByTestId('step-1').click();
+  const consent = page.getByTestId('consent');
+  await consent.waitFor();
+  assert.match(await consent.innerText(), /这一步会运行一个用 JavaScript 写的控制器/);
+  assert.match(await page.getByTestId('consent-code').innerText(), /function reconcile_step\(desired, observed\)/);
+  assert.deepEqual(fetched, [], 'nothing of the sandbox before the learner agrees');
+  await page.getByTestId('consent-run').click();
+  await page.locator('[data-testid=goal-0][data-reached=true]').waitFor({ timeout: 30_000 });
+  await page.getByTestId('predict-result-1').waitFor({ timeout: 30_000 });
+  assert.match(await page.getByTestId('mc-logs').innerText(), /desired=3 observed=0 action=create-one-pod/);
+  await page.screenshot({ path: shot('controller-lesson-zh.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

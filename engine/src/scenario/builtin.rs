@@ -177,6 +177,14 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "ready-but-blocked",
         include_str!("../../scenarios/43-ready-but-blocked.yaml"),
     ),
+    (
+        "write-the-loop",
+        include_str!("../../scenarios/44-write-the-loop.yaml"),
+    ),
+    (
+        "fix-the-loop",
+        include_str!("../../scenarios/45-fix-the-loop.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

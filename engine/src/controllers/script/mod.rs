@@ -163,6 +163,13 @@ fn first_line(s: &str) -> &str {
 impl Controller for ScriptController {
     type Key = ObjKey;
     type Timer = NoTimer;
+    /// client-go's back-off; a requeue it asked for (`requeueAfter`, a periodic look)
+    /// or a retry of its own failure is background work: a loop that looks every few
+    /// seconds, or one that keeps failing, never lets the cluster settle otherwise.
+    const RETRY: super::Retry = super::Retry {
+        requeue_is_background: true,
+        ..super::Retry::DEFAULT
+    };
     /// Its kinds are the learner's: the cluster lists and watches them as they are
     /// installed, not from a fixed list.
     const WATCHES: &'static [Kind] = &[];
@@ -172,7 +179,8 @@ impl Controller for ScriptController {
     }
 
     /// `For(kind)`: its own objects; `Owns(kind)`: the controller owner of an owned
-    /// object (controller-runtime's `EnqueueRequestForOwner` with `OnlyControllerOwner`).
+    /// object (controller-runtime's `EnqueueRequestForOwner` with `OnlyControllerOwner`),
+    /// and for an object no controller owns, every object of its kind.
     fn on_change(&mut self, ch: &Change, ctx: &mut Ctx<'_, ObjKey, NoTimer>) {
         let Some(spec) = &self.spec else {
             return;
@@ -188,12 +196,25 @@ impl Controller for ScriptController {
         }
         let owner_kind = spec.for_kind.name();
         let owner_group = spec.for_kind.api_version().split_once('/').map(|(g, _)| g);
+        let mut orphan = false;
         for o in [&ch.old, &ch.new].into_iter().flatten() {
+            let mut owned = false;
             for r in &o.meta().owner_references {
                 let group = r.api_version.split_once('/').map(|(g, _)| g);
                 if r.controller == Some(true) && r.kind == owner_kind && group == owner_group {
                     ctx.enqueue(ObjKey::new(&spec.namespace, &r.name));
                 }
+                owned |= r.controller == Some(true);
+            }
+            orphan |= !owned;
+        }
+        // An object no controller owns may be one that any of its objects should
+        // count (a Pod made by hand with its labels): every one of them looks, as the
+        // ReplicaSet controller looks up the ReplicaSets whose selector matches an
+        // orphan Pod (`getPodReplicaSets`).
+        if orphan {
+            for o in ctx.store.list_shared(spec.for_kind, Some(&spec.namespace)) {
+                ctx.enqueue(ObjKey::of(o.meta()));
             }
         }
     }

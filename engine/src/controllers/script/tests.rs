@@ -52,7 +52,7 @@ fn enqueued(c: &mut ScriptController, ch: &Change) -> Vec<ObjKey> {
 }
 
 #[test]
-fn an_owned_object_wakes_its_controller_owner_only() {
+fn an_owned_object_wakes_its_controller_owner_only_and_an_orphan_wakes_them_all() {
     let mut c = controller();
     let mine = change(
         Kind::Pod,
