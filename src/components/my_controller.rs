@@ -90,6 +90,18 @@ pub fn my_controller_view() -> Html {
                 .join(",")
         })
     });
+    // What runs changed (a lesson's step, the console, a reload): the editor shows it.
+    {
+        let (code, for_kind, owns) = (code.clone(), for_kind.clone(), owns.clone());
+        let installed = spec.clone();
+        use_effect_with(spec.as_ref().map(|s| s.source.clone()), move |_| {
+            if let Some(sp) = installed {
+                code.set(sp.source.clone());
+                for_kind.set(sp.for_kind.resource().to_string());
+                owns.set(sp.owns.iter().map(|k| k.resource()).collect::<Vec<_>>().join(","));
+            }
+        });
+    }
     let on_code = {
         let code = code.clone();
         Callback::from(move |e: InputEvent| {

@@ -126,6 +126,8 @@ test('the write-the-loop lesson in Chinese shows its controller before the step 
   await page.locator('[data-testid=goal-0][data-reached=true]').waitFor({ timeout: 30_000 });
   await page.getByTestId('predict-result-1').waitFor({ timeout: 30_000 });
   assert.match(await page.getByTestId('mc-logs').innerText(), /desired=3 observed=0 action=create-one-pod/);
+  // The editor shows the code that runs: the lesson's, ready to change and reload.
+  assert.match(await page.getByTestId('mc-editor').inputValue(), /function reconcile_step\(desired, observed\)/);
   await page.screenshot({ path: shot('controller-lesson-zh.png') });
   assert.deepEqual(errors, []);
   await page.close();
