@@ -4,7 +4,7 @@
 //   node scripts/bench.mjs [--sizes 100:30:100,1000:300:100,5000:1500:100] [--skip-native] [--skip-wasm] [--skip-ui]
 //                          [--ui-envelope 5000:1500:100] [--ui-envelope-seconds 60]
 //                          [--daemonset-sizes 15000:300:100] [--skip-first-screen] [--only-first-screen]
-//                          [--dist DIR] [--compare REV [--compare-runs 2]]
+//                          [--dist DIR] [--compare REV [--compare-runs 2]] [--only-controller]
 //
 // Each size is nodes:deployments:replicas (--daemonset-sizes: plus a DaemonSet with a
 // Pod on every node, scheduler_perf's largest case at 15000:300:100). For each: the native example
@@ -325,6 +325,75 @@ if (compareRev) {
 }
 
 const rows = [];
+// --only-controller: the learner's controller. The sandbox's weight (fetched only when a
+// controller runs), what one reconcile of the PodSet loop costs natively (the engine's
+// whole reconcile: cache as JSON, a fresh QuickJS, the requests decoded) and in the
+// page's sandbox (the JavaScript part alone, on the same input shape), and the frame
+// times while an endless loop is stopped by its budget again and again.
+async function controllerBench() {
+  const wasmFile = path.join(dist, 'kubeplay-sandbox_bg.wasm');
+  const jsFile = path.join(dist, 'kubeplay-sandbox.js');
+  const gz = (f) => zlib.gzipSync(fs.readFileSync(f), { level: 9 }).length;
+  console.log('== the learner\'s controller');
+  console.log(`sandbox_wasm_raw: ${fs.statSync(wasmFile).size} B`);
+  console.log(`sandbox_wasm_gzip: ${gz(wasmFile)} B`);
+  console.log(`sandbox_js_gzip: ${gz(jsFile)} B`);
+  for (const replicas of [3, 300]) {
+    const out = execFileSync('cargo', ['run', '--quiet', '--release', '-p', 'kubeplay-engine', '--example', 'reconcile_cost', '--', '--replicas', String(replicas), '--rounds', replicas > 10 ? '50' : '200'],
+      { cwd: root, encoding: 'utf8' });
+    console.log(`reconcile_native_${replicas}_pods: ${parse(out).reconcile_native.v} us`);
+  }
+  const browser = await launch();
+  const server = await serve('', { from: dist });
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  const source = fs.readFileSync(path.join(root, 'engine/controllers/podset.js'), 'utf8');
+  const library = fs.readFileSync(path.join(root, 'engine/src/controllers/script/client.js'), 'utf8');
+  for (const replicas of [3, 300]) {
+    const ms = await page.evaluate(async ({ source, library, replicas, url }) => {
+      const m = await import(url);
+      await m.default();
+      const podset = { apiVersion: 'course.kubeplay.dev/v1', kind: 'PodSet', metadata: { name: 'web', namespace: 'default', uid: 'u-web', resourceVersion: '10' }, spec: { replicas, image: 'nginx', selector: { app: 'web' } }, status: { observed: replicas, lastAction: 'in-sync' } };
+      const pod = (i) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `web-${i}`, namespace: 'default', uid: `u-${i}`, resourceVersion: String(100 + i), creationTimestamp: '2025-01-01T00:00:01Z', labels: { app: 'web' }, ownerReferences: [{ apiVersion: 'course.kubeplay.dev/v1', kind: 'PodSet', name: 'web', uid: 'u-web', controller: true, blockOwnerDeletion: true }] }, spec: { containers: [{ name: 'app', image: 'nginx', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'Always' }], restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', serviceAccountName: 'default', nodeName: `node-${i % 3}`, schedulerName: 'default-scheduler', tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }, { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }] }, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }, { type: 'ContainersReady', status: 'True' }, { type: 'PodScheduled', status: 'True' }], hostIP: '10.0.0.1', podIP: `10.244.0.${i % 250}`, startTime: '2025-01-01T00:00:02Z', containerStatuses: [{ name: 'app', ready: true, restartCount: 0, image: 'nginx', imageID: 'docker.io/library/nginx@sha256:0', started: true, state: { running: { startedAt: '2025-01-01T00:00:03Z' } } }], qosClass: 'BestEffort' } });
+      const input = JSON.stringify({ request: { namespace: 'default', name: 'web' }, kinds: [{ kind: 'PodSet', plural: 'podsets' }, { kind: 'Pod', plural: 'pods' }], cache: [podset, ...Array.from({ length: replicas }, (_, i) => pod(i))], maxWrites: 100 });
+      const call = JSON.stringify({ source, library, input, now_ms: 1735689600000, seed: 1, budget_ticks: 100 });
+      const runs = replicas > 10 ? 20 : 200;
+      m.run_json(call);
+      const t0 = performance.now();
+      for (let i = 0; i < runs; i++) m.run_json(call);
+      return (performance.now() - t0) / runs;
+    }, { source, library, replicas, url: `${server.url}kubeplay-sandbox.js` });
+    console.log(`reconcile_sandbox_page_${replicas}_pods: ${(ms * 1000).toFixed(0)} us`);
+  }
+  await page.close();
+  // Frames while an endless loop fails, is backed off and retried.
+  const p = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+  await p.goto(`${server.url}?views=controller`);
+  await p.getByTestId('mc-example').click();
+  await p.getByTestId('mc-editor').fill('function reconcile(request, client) {\n  while (true) {}\n}\n');
+  await p.getByTestId('speed-30').click();
+  await p.getByTestId('mc-run').click();
+  await p.locator('[data-testid=mc-status][data-state=failing]').waitFor({ timeout: 60_000 });
+  const frames = await p.evaluate(() => new Promise((done) => {
+    const gaps = []; let last = performance.now(); const end = last + 5000;
+    const tick = (t) => { gaps.push(t - last); last = t; if (t < end) requestAnimationFrame(tick); else done(gaps); };
+    requestAnimationFrame(tick);
+  }));
+  const sorted = [...frames].sort((a, b) => a - b);
+  const q = (f) => sorted[Math.min(sorted.length - 1, Math.floor(f * sorted.length))];
+  console.log(`endless_loop_frames: ${frames.length} frames in 5 s`);
+  console.log(`endless_loop_frame_p50: ${q(0.5).toFixed(1)} ms`);
+  console.log(`endless_loop_frame_p95: ${q(0.95).toFixed(1)} ms`);
+  console.log(`endless_loop_frame_max: ${sorted[sorted.length - 1].toFixed(1)} ms`);
+  console.log(`endless_loop_budget_stop: ${await p.getByTestId('mc-calls').innerText()}`);
+  await p.close();
+  await browser.close();
+  await server.close();
+}
+if (has('--only-controller')) {
+  await controllerBench();
+  process.exit(0);
+}
 const browser = (has('--skip-wasm') && has('--skip-ui') && has('--skip-first-screen') && !argv.includes('--ui-envelope')) ? null : await launch();
 const server = browser ? await serve('', { from: dist }) : null;
 if (!has('--skip-first-screen')) await firstScreen(browser);

@@ -72,8 +72,7 @@ function __kubeplay_main(text) {
         .filter((o) => {
           const have = o.metadata.labels || {};
           return Object.keys(want).every((key) => have[key] === want[key]);
-        })
-        .map(copy);
+        });
     },
     create(obj) {
       isObject(obj, "client.create");
