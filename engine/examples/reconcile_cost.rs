@@ -32,7 +32,11 @@ fn main() {
     let mut c = Cluster::with_default_nodes(3);
     sh(&mut c, "kubectl apply -f -", Some(CRD));
     c.settle(60_000);
-    sh(&mut c, "sim controller run --for podsets --owns pods -f -", Some(LOOP));
+    sh(
+        &mut c,
+        "sim controller run --for podsets --owns pods -f -",
+        Some(LOOP),
+    );
     let web = format!(
         "apiVersion: course.kubeplay.dev/v1\nkind: PodSet\nmetadata:\n  name: web\nspec:\n  replicas: {replicas}\n  image: nginx\n  selector:\n    app: web\n"
     );

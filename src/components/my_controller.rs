@@ -98,7 +98,13 @@ pub fn my_controller_view() -> Html {
             if let Some(sp) = installed {
                 code.set(sp.source.clone());
                 for_kind.set(sp.for_kind.resource().to_string());
-                owns.set(sp.owns.iter().map(|k| k.resource()).collect::<Vec<_>>().join(","));
+                owns.set(
+                    sp.owns
+                        .iter()
+                        .map(|k| k.resource())
+                        .collect::<Vec<_>>()
+                        .join(","),
+                );
             }
         });
     }
