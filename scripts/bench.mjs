@@ -347,7 +347,7 @@ async function controllerBench() {
   const server = await serve('', { from: dist });
   const page = await browser.newPage();
   await page.goto(server.url);
-  const source = fs.readFileSync(path.join(root, 'engine/controllers/podset.js'), 'utf8');
+  const source = fs.readFileSync(path.join(root, 'engine/controllers/desired-state-loop.js'), 'utf8');
   const library = fs.readFileSync(path.join(root, 'engine/src/controllers/script/client.js'), 'utf8');
   for (const replicas of [3, 300]) {
     const ms = await page.evaluate(async ({ source, library, replicas, url }) => {

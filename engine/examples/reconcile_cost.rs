@@ -1,5 +1,5 @@
 //! What one reconcile of the learner's controller costs, measured natively: the
-//! PodSet loop (`engine/controllers/podset.js`) on a PodSet of N replicas, in sync,
+//! PodSet loop (`engine/controllers/desired-state-loop.js`) on a PodSet of N replicas, in sync,
 //! reconciled again and again. Each round queues its key and plays the clock until it
 //! is synced; the same rounds with the controller paused are the baseline, so the
 //! difference is the reconcile: the informer cache as JSON, the sandbox (a fresh
@@ -17,7 +17,7 @@ use kubeplay_engine::controllers::script::runner;
 use std::time::Instant;
 
 const CRD: &str = include_str!("../controllers/podset-crd.yaml");
-const LOOP: &str = include_str!("../controllers/podset.js");
+const LOOP: &str = include_str!("../controllers/desired-state-loop.js");
 
 fn sh(c: &mut Cluster, cmd: &str, stdin: Option<&str>) {
     let o = run(c, cmd, stdin, &NoFiles);

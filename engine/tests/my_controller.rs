@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 const CRD: &str = include_str!("../controllers/podset-crd.yaml");
 const WEB: &str = include_str!("../controllers/podset-web.yaml");
-const LOOP: &str = include_str!("../controllers/podset.js");
+const LOOP: &str = include_str!("../controllers/desired-state-loop.js");
 
 fn sh(c: &mut Cluster, cmd: &str, stdin: Option<&str>) -> String {
     let o = run(c, cmd, stdin, &NoFiles);

@@ -14,7 +14,7 @@ use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 /// The course's loop, as a controller of PodSets: the editor's first text.
-pub const EXAMPLE: &str = include_str!("../../engine/controllers/podset.js");
+pub const EXAMPLE: &str = include_str!("../../engine/controllers/desired-state-loop.js");
 /// The PodSet kind, for the example.
 const EXAMPLE_KIND: &str = include_str!("../../engine/controllers/podset-crd.yaml");
 /// One PodSet, for the example.

@@ -108,28 +108,15 @@ pub(super) fn write_on(
         (Body::Object(o), Verb::Create, "") => {
             store.create(now, rng, o.clone(), writer).map(|c| vec![c])
         }
-        (Body::Object(o), Verb::Update | Verb::Patch, "status") => {
-            match store.update_status(now, o.clone(), writer) {
-                Ok(c) if is_noop(&c) => {
-                    store.collect_warnings = false;
-                    warnings.extend(std::mem::take(&mut store.warnings));
-                    let r = ApiResponse {
-                        code: 200,
-                        object: c.new,
-                        warnings,
-                        revision: store.revision(),
-                        unchanged: true,
-                        ..Default::default()
-                    };
-                    return Ok((r, None));
-                }
-                r => r.map(|c| vec![c]),
-            }
-        }
-        (Body::Object(o), Verb::Update | Verb::Patch, _) => {
-            // A write that changes nothing is no write, unless it sets other managers.
-            let noop = may_noop && sent.as_ref().is_none_or(|m| Some(m) == managed);
-            match store.update(now, o.clone(), writer, noop) {
+        (Body::Object(o), Verb::Update | Verb::Patch, subresource) => {
+            let written = if subresource == "status" {
+                store.update_status(now, o.clone(), writer)
+            } else {
+                // A write that changes nothing is no write, unless it sets other managers.
+                let noop = may_noop && sent.as_ref().is_none_or(|m| Some(m) == managed);
+                store.update(now, o.clone(), writer, noop)
+            };
+            match written {
                 Ok(c) if is_noop(&c) => {
                     store.collect_warnings = false;
                     warnings.extend(std::mem::take(&mut store.warnings));

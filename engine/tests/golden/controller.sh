@@ -3,7 +3,7 @@
 kubectl apply -f ../../controllers/podset-crd.yaml
 sim settle
 sim controller status   # expect error
-sim controller run --for podsets --owns pods -f ../../controllers/podset.js
+sim controller run --for podsets --owns pods -f ../../controllers/desired-state-loop.js
 kubectl apply -f ../../controllers/podset-web.yaml
 sim settle
 kubectl get podsets
