@@ -557,6 +557,14 @@ fn yaml_error(source: &str, e: &serde_yaml_ng::Error) -> String {
 
 /// Parse every document of `text` (read from `source`, e.g. `web.yaml` or `STDIN`).
 pub fn parse(text: &str, source: &str) -> Result<Vec<Document>, String> {
+    parse_each(text, source)?.into_iter().collect()
+}
+
+/// Parse every document of `text`, keeping going past a document whose kind the
+/// server does not serve (kubectl's builder with `ContinueOnError`: a definition and
+/// an object of it in one file create the definition, then report the object's
+/// `resource mapping not found`); any other error stops the whole text.
+pub fn parse_each(text: &str, source: &str) -> Result<Vec<Result<Document, String>>, String> {
     // Before the parser: its time grows with the square of the flow nesting.
     crate::yaml_depth::check(text).map_err(|e| format!("error: error parsing {source}: {e}"))?;
     // And before the parser expands aliases: what the text grows to is bounded.
@@ -596,7 +604,14 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Document>, String> {
                 ),
                 1,
             )
-        })?;
+        });
+        let k = match k {
+            Ok(k) => k,
+            Err(e) => {
+                docs.push(Err(e));
+                continue;
+            }
+        };
         let mut unknown = Vec::new();
         // A null is Go's zero value (`creationTimestamp: null`, which every
         // `--dry-run=client -o yaml` writes): decoded as left out, kept in the source.
@@ -611,11 +626,11 @@ pub fn parse(text: &str, source: &str) -> Result<Vec<Document>, String> {
             format!("error: error parsing {source}: {path}: {msg}{at}")
         })?;
         unknown.retain(|p| p != "apiVersion" && p != "kind");
-        docs.push(Document {
+        docs.push(Ok(Document {
             object,
             unknown_fields: unknown,
             source: value,
-        });
+        }));
     }
     Ok(docs)
 }

@@ -70,10 +70,18 @@ pub(super) fn apply(
     }
     let ns = namespace(&p);
     let v = validation(&p, "Error: ")?;
-    let docs = read_manifest(&p, stdin, files)?;
+    let (docs, unmapped): (Vec<_>, Vec<_>) = read_manifest_each(&p, stdin, files)?
+        .into_iter()
+        .partition(Result::is_ok);
+    let docs: Vec<_> = docs.into_iter().flatten().collect();
     let mut out = String::new();
-    // apply.go collects each object's error and reports them after the others.
-    let mut errors = Vec::new();
+    // apply.go collects each object's error and reports them after the others; the
+    // builder's (a kind the server does not serve) come first (`GetObjects`).
+    let mut errors: Vec<Failure> = unmapped
+        .into_iter()
+        .filter_map(Result::err)
+        .map(Failure::from)
+        .collect();
     // `-o`: `name` prints each object's name as it is applied; any other format prints
     // the objects the server answered with after all are applied (`printObjects`), its
     // printer made only then, so that a bad format fails after the writes.

@@ -19,6 +19,17 @@ pub(in crate::command::kubectl) fn read_manifest(
     stdin: Option<&str>,
     files: &dyn Files,
 ) -> Result<Vec<crate::manifest::Document>, String> {
+    read_manifest_each(p, stdin, files)?.into_iter().collect()
+}
+
+/// The documents of every `-f`, in order, each mapped or the builder's error for it
+/// (`ContinueOnError`: `create` and `apply` go on past a kind the server does not
+/// serve, and report it with the others).
+pub(in crate::command::kubectl) fn read_manifest_each(
+    p: &Parsed,
+    stdin: Option<&str>,
+    files: &dyn Files,
+) -> Result<Vec<Result<crate::manifest::Document, String>>, String> {
     let mut docs = Vec::new();
     let paths = p.all("filename");
     if paths.is_empty() {
@@ -38,7 +49,7 @@ pub(in crate::command::kubectl) fn read_manifest(
                 path.to_string(),
             )
         };
-        docs.extend(crate::manifest::parse(&text, &source)?);
+        docs.extend(crate::manifest::parse_each(&text, &source)?);
     }
     if docs.is_empty() {
         return Err("error: no objects passed to apply".into());

@@ -149,7 +149,7 @@ fn create_from_files(
         return Err("Error: must specify one of -f and -k".into());
     }
     let v = validation(p, "error: ")?;
-    let docs = read_manifest(p, stdin, files)?;
+    let docs = read_manifest_each(p, stdin, files)?;
     let mut out = String::new();
     // The builder's ContinueOnError: every document is tried, the errors come last.
     let mut errors = Vec::new();
@@ -157,6 +157,13 @@ fn create_from_files(
     // builder's objects are unstructured: JSON keys sorted, no Go types).
     let mut printer = super::print_flags::Reporter::new(format);
     for doc in docs {
+        let doc = match doc {
+            Ok(d) => d,
+            Err(e) => {
+                errors.push(Failure::from(e));
+                continue;
+            }
+        };
         match field_validation(&doc, v, "creating", &source_name(p)) {
             Ok(warnings) => out.push_str(&warnings),
             Err(e) => {
