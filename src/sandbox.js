@@ -30,6 +30,18 @@ export function sandbox_ready() {
   return sandbox !== null;
 }
 
+let broken = null;
+
 export function sandbox_run(call) {
-  return sandbox.run_json(call);
+  // A trap inside the module (its memory exhausted by the host, a bug) must not take
+  // the page with it: the reconcile fails with what happened, and so does every
+  // later one, since the module's state is gone.
+  if (broken === null) {
+    try {
+      return sandbox.run_json(call);
+    } catch (e) {
+      broken = `the JavaScript sandbox stopped (${String(e)}): reload the page`;
+    }
+  }
+  return JSON.stringify({ ticks: 0, result: { Err: { kind: "Thrown", message: broken } } });
 }

@@ -327,3 +327,50 @@ fn a_completion_record_carries_the_controller_and_the_verifier_replays_it() {
     let v = verify(&forged);
     assert!(!v.passed(), "{}", v.report());
 }
+
+#[test]
+fn without_a_sandbox_no_controller_is_installed_and_no_key_is_held() {
+    // This test's thread has no sandbox installed (the others install their own).
+    runner::install(None);
+    let mut c = Cluster::with_default_nodes(1);
+    sh(&mut c, "kubectl apply -f -", Some(CRD));
+    assert!(c.settle(60_000));
+    let o = run(
+        &mut c,
+        "sim controller run --for podsets -f -",
+        Some(LOOP),
+        &NoFiles,
+    );
+    assert!(!o.ok);
+    assert_eq!(
+        o.output,
+        "error: no JavaScript sandbox is loaded here to run a controller in\n"
+    );
+    assert!(c.my_controller().spec.is_none());
+    let o = run(
+        &mut c,
+        "sim controller run --for podsets -n nowhere -f -",
+        Some(LOOP),
+        &NoFiles,
+    );
+    assert_eq!(
+        o.output,
+        "Error from server (NotFound): namespaces \"nowhere\" not found\n"
+    );
+}
+
+#[test]
+fn a_lesson_runs_a_controller_only_from_a_step() {
+    for field in ["setup", "fork"] {
+        let yaml = format!(
+            "id: x\ntitle: {{en: x, zh: x}}\ndescription: {{en: x, zh: x}}\ncluster: {{nodes: [{{name: node-1}}]}}\n{field}: |\n  sim controller run --for pods -f - <<EOF\n  function reconcile() {{}}\n  EOF\nsteps: []\ngoals: []\n"
+        );
+        let e = kubeplay_engine::scenario::parse(&yaml, "lesson.yaml").unwrap_err();
+        assert!(
+            e.contains(&format!(
+                "{field}: sim controller run belongs in a step's command"
+            )),
+            "{e}"
+        );
+    }
+}

@@ -93,7 +93,24 @@ const DETERMINISM: &str = r#"(function (lo, hi, now) {
   Date.parse = Real.parse;
   Date.prototype = Real.prototype;
   Object.defineProperty(Real.prototype, "constructor", { value: Date, writable: true, configurable: true });
+  // Local time is UTC everywhere (the host's time zone would differ between machines).
+  const P = Real.prototype;
+  for (const n of ["FullYear", "Month", "Date", "Day", "Hours", "Minutes", "Seconds", "Milliseconds"]) {
+    P["get" + n] = P["getUTC" + n];
+    if (n !== "Day") P["set" + n] = P["setUTC" + n];
+  }
+  P.getTimezoneOffset = function getTimezoneOffset() { return 0; };
+  P.toString = P.toUTCString;
+  P.toTimeString = function toTimeString() { return this.toISOString().slice(11, 19) + " GMT+0000"; };
+  P.toDateString = function toDateString() { return this.toUTCString().slice(0, 16); };
+  P.toLocaleString = P.toUTCString;
+  P.toLocaleDateString = P.toDateString;
+  P.toLocaleTimeString = P.toTimeString;
   globalThis.Date = Date;
+  // No other clock, and nothing that depends on when the collector runs.
+  delete globalThis.performance;
+  delete globalThis.WeakRef;
+  delete globalThis.FinalizationRegistry;
 })"#;
 
 /// Run `call` to its end or its budget.

@@ -106,3 +106,15 @@ fn state_does_not_carry_from_one_call_to_the_next() {
     assert_eq!(run(&call(src, "")).result, Ok("1".into()));
     assert_eq!(run(&call(src, "")).result, Ok("1".into()));
 }
+
+#[test]
+fn no_clock_but_the_simulated_one_and_local_time_is_utc() {
+    let src =
+        "function main() { const d = new Date(); return [typeof performance, typeof WeakRef, \
+               d.getHours() === d.getUTCHours(), d.getTimezoneOffset(), String(d)].join(','); }";
+    let got = run(&call(src, "")).result.unwrap();
+    assert_eq!(
+        got,
+        "undefined,undefined,true,0,Tue, 14 Nov 2023 22:13:20 GMT"
+    );
+}

@@ -234,7 +234,7 @@ pub fn consent_box() -> Html {
     let what = match c.then {
         crate::sim::AfterConsent::Replay => t(lang, "This shared session runs a controller written in JavaScript. Read it first: it runs in a sandbox with no network and no access to this page, and only if you choose to run it."),
         crate::sim::AfterConsent::Step(_) | crate::sim::AfterConsent::Predict(..) => t(lang, "This step runs a controller written in JavaScript. Read it first: it runs in a sandbox with no network and no access to this page."),
-        crate::sim::AfterConsent::Text(_) => t(lang, "The page around this playground wants to run a controller written in JavaScript. Read it first: it runs in a sandbox with no network and no access to this page."),
+        crate::sim::AfterConsent::Text(_) | crate::sim::AfterConsent::State(_) => t(lang, "The page around this playground wants to run a controller written in JavaScript. Read it first: it runs in a sandbox with no network and no access to this page."),
     };
     let yes = {
         let h = sim.clone();

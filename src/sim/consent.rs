@@ -33,6 +33,23 @@ pub enum AfterConsent {
     Predict(usize, String),
     /// The embedding page's command.
     Text(String),
+    /// The embedding page's `setState` of a session that runs a controller.
+    State(String),
+}
+
+/// The controller code a session's acts (and its branch's) would run.
+pub fn session_code(session: &Session) -> Option<String> {
+    let fork = session.fork.iter().flat_map(|f| f.journal.iter());
+    let code: Vec<String> = session
+        .journal
+        .iter()
+        .chain(fork)
+        .filter_map(|(_, a)| match a {
+            Act::Run(t) => controller_code(t),
+            _ => None,
+        })
+        .collect();
+    (!code.is_empty()).then(|| code.join("\n"))
 }
 
 /// Code shown to the learner before it runs.
@@ -48,24 +65,14 @@ pub struct Consent {
 
 impl SimState {
     /// A share link that replays a controller waits, paused, for the learner.
-    pub fn ask_before_replay(&mut self) {
+    pub fn ask_before_replay(&mut self, session: &Session) {
         if self.replay.is_none() {
             return;
         }
-        let fork = self.replay_fork.iter().flat_map(|f| f.journal.iter());
-        let code: Vec<String> = self
-            .journal
-            .iter()
-            .chain(fork)
-            .filter_map(|(_, a)| match a {
-                Act::Run(t) => controller_code(t),
-                _ => None,
-            })
-            .collect();
-        if !code.is_empty() {
+        if let Some(code) = session_code(session) {
             self.playing = false;
             self.consent = Some(Consent {
-                code: code.join("\n"),
+                code,
                 then: AfterConsent::Replay,
                 loading: false,
             });
@@ -101,8 +108,13 @@ impl SimHandle {
         true
     }
 
-    /// Ask the learner before `then` runs `code`.
-    pub(super) fn ask(&self, code: String, then: AfterConsent) {
+    /// Ask the learner before `then` runs `code`. A question already waiting is not
+    /// replaced (its answer would then apply to code the learner never saw): the
+    /// new one is dropped, and false says so.
+    pub(super) fn ask(&self, code: String, then: AfterConsent) -> bool {
+        if self.state.borrow().consent.is_some() {
+            return false;
+        }
         self.with(|s| {
             s.consent = Some(Consent {
                 code,
@@ -110,6 +122,7 @@ impl SimHandle {
                 loading: false,
             })
         });
+        true
     }
 
     /// The learner chose to run the code shown: load the sandbox, then go on.
@@ -126,13 +139,21 @@ impl SimHandle {
         crate::sandbox::load(move |r| {
             h.with(|s| {
                 s.consent = None;
-                s.consented.insert(c.code.clone());
-                if let Err(e) = &r {
-                    s.last_error =
-                        Some(format!("error: the controller's sandbox did not load: {e}"));
+                match &r {
+                    Ok(()) => {
+                        s.consented.insert(c.code.clone());
+                    }
+                    Err(e) => {
+                        s.last_error =
+                            Some(format!("error: the controller's sandbox did not load: {e}"))
+                    }
                 }
             });
             if r.is_err() {
+                // Without the sandbox a link's replay would build another world.
+                if c.then == AfterConsent::Replay {
+                    h.cancel_replay();
+                }
                 return;
             }
             match c.then {
@@ -142,6 +163,11 @@ impl SimHandle {
                 AfterConsent::Predict(i, guess) => h.predict_and_run(i, guess),
                 AfterConsent::Text(t) => {
                     h.api_run(&t);
+                }
+                AfterConsent::State(v) => {
+                    if let Err(e) = h.set_state_string(&v) {
+                        h.with(|s| s.last_error = Some(e));
+                    }
                 }
             }
         });

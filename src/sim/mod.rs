@@ -225,6 +225,13 @@ impl SimHandle {
     /// Fork now: a second branch with `change` (a command) made in it, played beside
     /// this one on the same clock. The change's error, if it fails (no branch is made).
     pub fn fork_with(&self, change: &str) -> Result<(), String> {
+        if self.after_sandbox(change, |h, t| {
+            if let Err(e) = h.fork_with(t) {
+                h.with(|s| s.last_error = Some(e));
+            }
+        }) {
+            return Ok(());
+        }
         let f = {
             let mut s = self.state.borrow_mut();
             s.m.cluster.finish_instant();
@@ -278,13 +285,32 @@ impl SimHandle {
     /// (it is bounded like a share link). Language, speed and page options carry over.
     pub fn set_state_string(&self, value: &str) -> Result<(), String> {
         let session = Session::decode(value).map_err(|e| e.text())?;
-        let fresh = SimState::from_session(&session).map_err(|e| e.text())?;
+        // A session that runs a controller is shown first and restored once the
+        // learner agrees (and the sandbox is loaded).
+        let code = session_code(&session);
+        if let Some(code) = code.clone() {
+            if !self.state.borrow().consented.contains(&code) {
+                return match self.ask(code, AfterConsent::State(value.to_string())) {
+                    true => Ok(()),
+                    false => Err(
+                        "error: the learner is answering another question; send it again later"
+                            .into(),
+                    ),
+                };
+            }
+        }
+        let mut fresh = SimState::start_session(&session).map_err(|e| e.text())?;
+        // Already agreed to: the replay runs at once.
+        fresh.consent = None;
+        fresh.replay_slice(&mut || false);
         self.with(|s| {
             let (lang, speed, options) = (s.lang, s.speed_x10, s.options.clone());
+            let consented = std::mem::take(&mut s.consented);
             *s = fresh;
             s.lang = lang;
             s.speed_x10 = speed;
             s.options = options;
+            s.consented = consented;
         });
         Ok(())
     }
@@ -421,13 +447,21 @@ impl SimHandle {
     /// Run a command for the embedding page (read-only or not: the author drives it);
     /// returns what it printed and whether it succeeded.
     pub fn api_run(&self, text: &str) -> (String, bool) {
-        // The embedding page's controller is shown to the learner before it runs.
-        if let Some(code) = self.state.borrow().needs_consent(text) {
-            self.ask(code, AfterConsent::Text(text.to_string()));
-            return (
-                "error: the learner is asked whether to run this controller; it runs once they agree\n".into(),
-                false,
-            );
+        // The embedding page's controller is shown to the learner before it runs, as
+        // it would run: with its placeholders filled in.
+        let expanded = scn::expand(&self.state.borrow().cluster, text).unwrap_or_default();
+        let code = {
+            let s = self.state.borrow();
+            s.needs_consent(text).or_else(|| s.needs_consent(&expanded))
+        };
+        if let Some(code) = code {
+            let asked = self.ask(code, AfterConsent::Text(text.to_string()));
+            let said = if asked {
+                "error: the learner is asked whether to run this controller; it runs once they agree\n"
+            } else {
+                "error: the learner is answering another question; send it again later\n"
+            };
+            return (said.into(), false);
         }
         self.with(|s| {
             // An embedding page's command runs in one piece: bounded before it runs,

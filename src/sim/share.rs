@@ -459,6 +459,7 @@ impl SimState {
     /// The state a share link describes: its starting world, then every act at its
     /// time, then the clock to the time it showed — all at once (see
     /// [`SimState::start_session`] for the page's way, in slices).
+    #[cfg(test)]
     pub fn from_session(session: &Session) -> Result<Self, Said> {
         let mut s = SimState::start_session(session)?;
         s.replay_slice(&mut || false);
@@ -496,7 +497,7 @@ impl SimState {
             from,
             target: session.now.max(from),
         });
-        s.ask_before_replay();
+        s.ask_before_replay(session);
         Ok(s)
     }
 

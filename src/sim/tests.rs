@@ -1120,3 +1120,36 @@ fn a_lesson_step_shows_the_command_that_ran_counts_its_wait_down_and_then_its_lo
     assert_eq!(speed_to_catch_up(6 * 60_000), 600);
     assert_eq!(speed_to_catch_up(1_000), 5);
 }
+
+#[test]
+fn a_share_link_with_a_controller_waits_for_the_learner_then_rebuilds_the_same_world() {
+    kubeplay_engine::controllers::script::runner::install_global(kubeplay_sandbox::run_json);
+    let mut s = SimState::new(default_cluster());
+    play(&mut s, 3, 100);
+    let crd = include_str!("../../engine/controllers/podset-crd.yaml");
+    let web = include_str!("../../engine/controllers/podset-web.yaml");
+    let code = include_str!("../../engine/controllers/desired-state-loop.js");
+    s.run_text(&format!("kubectl apply -f - <<EOF\n{crd}EOF\nkubectl wait --for condition=Established crd/podsets.course.kubeplay.dev\nkubectl apply -f - <<EOF\n{web}EOF"));
+    play(&mut s, 5, 500);
+    s.run_text(&format!(
+        "sim controller run --for podsets --owns pods -f - <<EOF\n{code}EOF"
+    ));
+    play(&mut s, 40, 500);
+    assert!(s.cluster.my_controller().calls > 3);
+    let link = s.session().encode();
+    let mut back = SimState::start_session(&Session::decode(&link).unwrap()).unwrap();
+    // The code is shown, and nothing is replayed until the learner agrees.
+    let asked = back.consent.clone().expect("the learner is asked first");
+    assert!(asked
+        .code
+        .contains("function reconcile_step(desired, observed)"));
+    assert!(!back.playing);
+    assert!(!back.replay_slice(&mut || false));
+    assert_eq!(back.applied, 0);
+    back.consent = None;
+    assert!(back.replay_slice(&mut || false));
+    s.cluster.finish_instant();
+    assert_eq!(back.cluster.now(), s.cluster.now());
+    assert_eq!(back.cluster.transcript(), s.cluster.transcript());
+    assert_eq!(back.console, s.console);
+}

@@ -81,6 +81,7 @@ fn validate(s: &Scenario) -> Result<(), String> {
         }
         if let Some(c) = &st.look {
             script::parse(c, "look").map_err(|e| format!("steps[{i}].look: {e}"))?;
+            no_controller(c, &format!("steps[{i}].look"))?;
         }
         if let Some(p) = &st.predict {
             match (p.choices.len(), &p.number) {
@@ -111,7 +112,21 @@ fn validate(s: &Scenario) -> Result<(), String> {
     }
     if let Some(f) = &s.fork {
         script::parse(f, "fork").map_err(|e| format!("fork: {e}"))?;
+        no_controller(f, "fork")?;
     }
     script::parse(&s.setup, "setup").map_err(|e| format!("setup: {e}"))?;
+    no_controller(&s.setup, "setup")?;
     Ok(())
+}
+
+/// A lesson runs the learner's kind of code only from a step's command: the page
+/// shows a step's controller and runs it once the learner chooses to, and a lesson's
+/// setup, fork and looks run without asking.
+fn no_controller(text: &str, field: &str) -> Result<(), String> {
+    match crate::command::controller_code(text) {
+        Some(_) => Err(format!(
+            "{field}: sim controller run belongs in a step's command, where the learner sees the code before it runs"
+        )),
+        None => Ok(()),
+    }
 }

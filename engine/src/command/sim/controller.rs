@@ -111,6 +111,22 @@ fn run(c: &mut Cluster, words: &[String], stdin: Option<&str>, files: &dyn Files
         }
     }
     let namespace = p.get("namespace").unwrap_or("default").to_string();
+    if c.store
+        .get_object(
+            Kind::Namespace,
+            &crate::apiserver::ObjKey::new("", &namespace),
+        )
+        .is_none()
+    {
+        return Err(format!(
+            "Error from server (NotFound): namespaces \"{namespace}\" not found"
+        ));
+    }
+    if !crate::controllers::script::runner::installed() {
+        // Never hold keys for a sandbox that may come later: the world would differ
+        // from the one the same commands build where it is loaded.
+        return Err("error: no JavaScript sandbox is loaded here to run a controller in".into());
+    }
     let source = if path == "-" {
         stdin
             .ok_or("error: sim controller run -f - reads stdin, and there is none")?

@@ -132,21 +132,57 @@ fn decode(spec: &ScriptSpec, text: &str) -> (Vec<String>, Decoded) {
             )
         }
     };
+    // The code could have replaced the client's own bounds: they are the engine's too.
+    let logs: Vec<String> = out
+        .logs
+        .into_iter()
+        .take(MAX_LOG_LINES_PER_CALL)
+        .map(|l| clip(&l, MAX_LOG_LINE))
+        .collect();
     if let Some(e) = out.error {
-        return (out.logs, Err(e));
+        return (logs, Err(clip(&e, MAX_ERROR)));
     }
-    let mut requests = Vec::with_capacity(out.requests.len().min(MAX_WRITES));
-    for (i, r) in out.requests.into_iter().take(MAX_WRITES).enumerate() {
+    if out.requests.len() > MAX_WRITES {
+        return (
+            logs,
+            Err(format!(
+                "Error: reconcile made more than {MAX_WRITES} writes: a reconcile may make at most {MAX_WRITES}"
+            )),
+        );
+    }
+    let mut requests = Vec::with_capacity(out.requests.len());
+    for (i, r) in out.requests.into_iter().enumerate() {
         match request(spec, r) {
             Ok(r) => requests.push(r),
-            Err(e) => return (out.logs, Err(format!("write {}: {e}", i + 1))),
+            Err(e) => return (logs, Err(clip(&format!("write {}: {e}", i + 1), MAX_ERROR))),
         }
     }
+    // A requeue sooner than a controller's wake-up would spin: the same floor.
     let requeue = out
         .requeue_after
         .filter(|t| t.is_finite() && *t > 0.0)
-        .map(|t| t.min(u64::MAX as f64 / 2.0) as SimTime);
-    (out.logs, Ok((requests, requeue)))
+        .map(|t| (t.min(u64::MAX as f64 / 2.0) as SimTime).max(MIN_REQUEUE));
+    (logs, Ok((requests, requeue)))
+}
+
+/// `console.log` lines kept from one reconcile, and the longest line.
+const MAX_LOG_LINES_PER_CALL: usize = 50;
+const MAX_LOG_LINE: usize = 500;
+/// The longest error kept.
+const MAX_ERROR: usize = 2_000;
+/// The soonest requeue honoured.
+const MIN_REQUEUE: SimTime = 100;
+
+/// `s` cut to at most `max` bytes, at a character boundary.
+fn clip(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
 }
 
 fn request(spec: &ScriptSpec, mut r: Value) -> Result<Request, String> {
