@@ -38,7 +38,9 @@ test('a controller written in the page converges a PodSet, and the sandbox loads
   const editor = page.getByTestId('mc-editor');
   const code = await editor.inputValue();
   assert.match(code, /function reconcile\(request, client\)/);
-  await editor.fill(code.replace('let action = "in-sync";', 'let action = "in-sync";\n  console.log("desired", desired, "observed", observed);'));
+  const mine = code.replace('const action = reconcile_step(desired, observed);', 'const action = reconcile_step(desired, observed);\n  console.log("desired", desired, "observed", observed);');
+  assert.notEqual(mine, code);
+  await editor.fill(mine);
   await page.getByTestId('mc-run').click();
   await page.locator('[data-testid=mc-status][data-state=running]').waitFor({ timeout: 20_000 });
   assert.ok(fetched.some((u) => u.endsWith('kubeplay-sandbox_bg.wasm')), `the sandbox was fetched: ${fetched}`);
