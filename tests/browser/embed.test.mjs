@@ -62,7 +62,7 @@ test('an unknown panel name is reported to the author, and lesson= opens the les
   const notice = page.getByTestId('author-notice');
   await notice.waitFor();
   const text = await notice.innerText();
-  assert.match(text, /^kubeplay: panels= names "chian" that this page does not know \(ignored\)\. Accepted: chain, goals, console, picker, share, author, import, control-plane, requests, queues, compare, services, board, timeline, deployments, events$/);
+  assert.match(text, /^kubeplay: panels= names "chian" that this page does not know \(ignored\)\. Accepted: chain, goals, console, picker, share, author, import, control-plane, requests, queues, compare, services, board, timeline, deployments, events, controller$/);
   assert.ok(warnings.includes(text), JSON.stringify(warnings));
   // lesson= is scenario=: the lesson is open.
   await page.getByTestId('lesson').getByRole('heading', { name: 'Three gateway replicas: one Pod is deleted' }).waitFor();
@@ -161,12 +161,12 @@ test('the learner opens any view from one menu, kept in the address; a Service b
   const { page, errors } = await openPage(browser, server.url, { width: 1366, height: 768 });
   await page.getByTestId('pod').first().waitFor();
   // A first visit: the chain, no view.
-  for (const id of ['control-plane', 'timeline', 'queue-view', 'request-path', 'services', 'events']) {
+  for (const id of ['control-plane', 'timeline', 'queue-view', 'request-path', 'services', 'events', 'my-controller']) {
     assert.equal(await page.getByTestId(id).count(), 0, id);
   }
   await page.getByTestId('views-menu').locator('summary').click();
   const purposes = await page.getByTestId('views-menu').locator('.view-purpose').allInnerTexts();
-  assert.equal(purposes.length, 9);
+  assert.equal(purposes.length, 10);
   assert.ok(purposes.every((p) => p.length > 20), JSON.stringify(purposes));
   await page.getByTestId('views-menu').locator('summary').click();
   await openView(page, 'timeline');
