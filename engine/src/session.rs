@@ -339,10 +339,7 @@ impl Machine {
                         .join("\n"),
                 );
             }
-            let shown = match &l.stdin {
-                Some(_) => format!("{} <<EOF …", l.command),
-                None => l.command.clone(),
-            };
+            let shown = l.shown();
             let blocking = o.blocking.take();
             self.push(ConsoleEntry {
                 command: shown,

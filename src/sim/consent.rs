@@ -12,10 +12,7 @@ pub fn command_summary(text: &str) -> String {
     match kubeplay_engine::command::script::parse(text, "text") {
         Ok(lines) => lines
             .iter()
-            .map(|l| match &l.stdin {
-                Some(_) => format!("{} <<EOF …", l.command),
-                None => l.command.clone(),
-            })
+            .map(|l| l.shown())
             .collect::<Vec<_>>()
             .join(" ; "),
         Err(_) => text.replace('\n', " ; "),

@@ -21,6 +21,16 @@ pub struct ScriptLine {
     pub expect_error: bool,
 }
 
+impl ScriptLine {
+    /// The command as the console shows it: a heredoc's body left out (`… <<EOF …`).
+    pub fn shown(&self) -> String {
+        match &self.stdin {
+            Some(_) => format!("{} <<EOF …", self.command),
+            None => self.command.clone(),
+        }
+    }
+}
+
 /// The trailing comment that marks a command meant to fail.
 pub const EXPECT_ERROR: &str = "# expect error";
 
