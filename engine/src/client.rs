@@ -349,6 +349,11 @@ pub mod writer {
     pub const POD_GARBAGE_COLLECTOR: &str = "pod-garbage-collector";
     /// A restore of another cluster's state (`sim import`).
     pub const IMPORT: &str = "import";
+    /// etcd restored from a snapshot (`sim etcd snapshot restore`): what the informers
+    /// see change when they list again.
+    pub const ETCD_RESTORE: &str = "etcd-restore";
+    /// etcd's data lost on every member (`sim etcd wipe`).
+    pub const ETCD_DATA_LOSS: &str = "etcd-data-loss";
     /// The GitOps agent of the drift lessons.
     pub const GITOPS_SYNC: &str = "gitops-sync";
     /// The learner's own controller (`sim controller`): its writer, Event source,

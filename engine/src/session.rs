@@ -245,7 +245,7 @@ impl Machine {
         // costs in proportion to what happens, not to simulated time (a week of idle
         // clock was six million checks). The first slice end is always checked: a
         // command or poll may have changed the world since the last check.
-        let mut checked: Option<(u64, u64, u64)> = None;
+        let mut checked: Option<(u64, u64, u64, u64)> = None;
         // A run cut inside an instant is finished even when no time is left to play
         // (a replay slice that stopped there, an act at that very moment).
         while self.cluster.now() < end || self.cluster.is_mid_instant() {

@@ -524,6 +524,70 @@ impl Object {
         }
     }
 
+    /// The length in bytes of the object's JSON (with `apiVersion` and `kind`), counted
+    /// as it is written, without building it: what kubeplay counts as the object's
+    /// value in etcd (`apiserver::mvcc`).
+    pub fn encoded_len(&self) -> usize {
+        /// A writer that keeps only the count.
+        struct Count(usize);
+        impl std::io::Write for Count {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0 += b.len();
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        fn count<T: Serialize>(o: &T) -> usize {
+            let mut c = Count(0);
+            // Writing to a counter cannot fail; a type that refuses counts as empty.
+            let _ = serde_json::to_writer(&mut c, o);
+            c.0
+        }
+        let body = match self {
+            Object::Deployment(o) => count(o),
+            Object::ReplicaSet(o) => count(o),
+            Object::Pod(o) => count(o),
+            Object::Node(o) => count(o),
+            Object::Event(o) => count(o),
+            Object::Lease(o) => count(o),
+            Object::Namespace(o) => count(o),
+            Object::PodDisruptionBudget(o) => count(o),
+            Object::PriorityClass(o) => count(o),
+            Object::Service(o) => count(o),
+            Object::EndpointSlice(o) => count(o),
+            Object::Endpoints(o) => count(o),
+            Object::Role(o) => count(o),
+            Object::ClusterRole(o) => count(o),
+            Object::RoleBinding(o) => count(o),
+            Object::ClusterRoleBinding(o) => count(o),
+            Object::ResourceQuota(o) => count(o),
+            Object::LimitRange(o) => count(o),
+            Object::Job(o) => count(o),
+            Object::CronJob(o) => count(o),
+            Object::DaemonSet(o) => count(o),
+            Object::StatefulSet(o) => count(o),
+            Object::ControllerRevision(o) => count(o),
+            Object::PersistentVolumeClaim(o) => count(o),
+            Object::PersistentVolume(o) => count(o),
+            Object::StorageClass(o) => count(o),
+            Object::ConfigMap(o) => count(o),
+            Object::Secret(o) => count(o),
+            Object::ServiceAccount(o) => count(o),
+            Object::HorizontalPodAutoscaler(o) => count(o),
+            Object::Ingress(o) => count(o),
+            Object::IngressClass(o) => count(o),
+            Object::NetworkPolicy(o) => count(o),
+            Object::ServiceCIDR(o) => count(o),
+            Object::IPAddress(o) => count(o),
+            Object::CustomResourceDefinition(o) => count(o),
+            Object::Custom(o) => count(&o.body_json()),
+        };
+        // `{"apiVersion":"…","kind":"…",` before the body's own fields.
+        body + self.kind().api_version().len() + self.kind().name().len() + 26
+    }
+
     /// The object as JSON with `apiVersion` and `kind` first, as `kubectl get -o json` shows it.
     pub fn to_json(&self) -> serde_json::Value {
         let body = match self {

@@ -341,8 +341,8 @@ impl ApiServer {
         user: &UserInfo,
         req: &ApiRequest,
     ) -> Result<ApiResponse, ApiError> {
-        if backend.unavailable == Some(Unavailable::EtcdNoQuorum) {
-            return Err(ApiError::etcd_timed_out());
+        if let Some(u) = backend.unavailable.filter(|u| u.storage()) {
+            return Err(u.error());
         }
         let _ = user;
         if let Body::Apply { applied, force } = &req.body {
@@ -510,15 +510,17 @@ impl ApiServer {
                 detail: "reads are not admitted".into(),
             }));
             match result {
-                Err(e) if backend.unavailable == Some(Unavailable::EtcdNoQuorum) => {
+                Err(e) if backend.unavailable.is_some_and(|u| u.storage()) => {
                     let (_, up, members, _) = &backend.etcd;
+                    let why = if backend.unavailable == Some(Unavailable::EtcdUnreachable) {
+                        format!("the API server cannot reach etcd; {up} of {members} members up, with a leader")
+                    } else {
+                        format!("consistent read: no quorum, {up} of {members} members up")
+                    };
                     stages.push(StageResult {
                         stage: Stage::Storage,
                         verdict: Verdict::Refused,
-                        detail: format!(
-                            "{} (consistent read: no quorum, {up} of {members} members up)",
-                            e.message
-                        ),
+                        detail: format!("{} ({why})", e.message),
                     });
                     (
                         e.code,
@@ -721,9 +723,9 @@ fn review(store: &Store, now: SimTime, user: &UserInfo, r: &Review) -> ApiRespon
 
 /// A read: one object, or a collection filtered by namespace and selectors.
 fn read(store: &Store, backend: &Backend, req: &ApiRequest) -> Result<ApiResponse, ApiError> {
-    if backend.unavailable == Some(Unavailable::EtcdNoQuorum) {
-        // A consistent read needs the quorum too.
-        return Err(ApiError::etcd_timed_out());
+    if let Some(u) = backend.unavailable.filter(|u| u.storage()) {
+        // A consistent read needs the quorum too, and a path to it.
+        return Err(u.error());
     }
     if let Body::Log(o) = &req.body {
         return super::logs::log(store, backend, req, o);

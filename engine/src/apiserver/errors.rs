@@ -19,6 +19,9 @@ pub const KUBE_APISERVER: &str = "kube-apiserver";
 
 /// etcd's error for a request that could not reach a quorum in time.
 pub const REQUEST_TIMED_OUT: &str = "etcdserver: request timed out";
+/// The API server's timeout filter's words (`apierrors.NewTimeoutError`).
+pub const DEADLINE_EXCEEDED: &str =
+    "Timeout: request did not complete within requested timeout - context deadline exceeded";
 
 /// An API status error (`metav1.Status` with reason and code).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,6 +85,18 @@ impl ApiError {
             code: 500,
             reason: "",
             message: REQUEST_TIMED_OUT.into(),
+            kubectl_message: None,
+            details: None,
+        }
+    }
+
+    /// 504 from the API server's timeout filter (`WithTimeoutForNonLongRunningRequests`):
+    /// the request's deadline passed while its storage call hung.
+    pub fn deadline_exceeded() -> Self {
+        ApiError {
+            code: 504,
+            reason: "Timeout",
+            message: DEADLINE_EXCEEDED.into(),
             kubectl_message: None,
             details: None,
         }

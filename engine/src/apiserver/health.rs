@@ -88,7 +88,7 @@ pub fn endpoint(path: &str) -> Option<(&'static str, bool)> {
 pub fn answer(unavailable: Option<Unavailable>, name: &str, verbose: bool) -> Option<Health> {
     let etcd_ok = match unavailable {
         Some(Unavailable::ApiServerDown) => return None,
-        Some(Unavailable::EtcdNoQuorum) => false,
+        Some(Unavailable::EtcdNoQuorum | Unavailable::EtcdUnreachable) => false,
         None => true,
     };
     let checks: Vec<(&str, bool)> = if name == "readyz" {

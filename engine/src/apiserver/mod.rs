@@ -24,6 +24,7 @@ mod log;
 mod logs;
 pub mod managed_fields;
 pub mod metrics;
+pub mod mvcc;
 pub mod node_restriction;
 pub mod openapi;
 pub mod pagination;
@@ -376,6 +377,8 @@ pub struct Store {
     pub pod_limit_floor: Option<usize>,
     /// Every write, in order.
     pub log: WatchLog,
+    /// What etcd holds beside the objects: revisions, size, compaction (`mvcc`).
+    mvcc: mvcc::Mvcc,
     /// Allocated cluster IPs → their Service.
     service_ips: BTreeMap<u32, ObjKey>,
     /// Allocated node ports → their Service.

@@ -357,6 +357,9 @@ pub enum Unavailable {
     ApiServerDown,
     /// The API server answers, but etcd cannot commit or serve a consistent read.
     EtcdNoQuorum,
+    /// etcd has its quorum, but the network path from the API server to it is broken:
+    /// the API server's calls hang until the request's deadline.
+    EtcdUnreachable,
 }
 
 impl Unavailable {
@@ -365,7 +368,13 @@ impl Unavailable {
         match self {
             Unavailable::ApiServerDown => ApiError::connection_refused(),
             Unavailable::EtcdNoQuorum => ApiError::etcd_timed_out(),
+            Unavailable::EtcdUnreachable => ApiError::deadline_exceeded(),
         }
+    }
+
+    /// The API server answers but its storage does not.
+    pub fn storage(self) -> bool {
+        self != Unavailable::ApiServerDown
     }
 }
 

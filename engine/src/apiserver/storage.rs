@@ -55,13 +55,33 @@ impl Store {
         &mut self,
         now: SimTime,
         verb: &'static str,
+        obj: Object,
+        writer: &str,
+    ) -> Change {
+        self.put_at(now, verb, obj, writer, true)
+    }
+
+    /// Put an object as a restored snapshot holds it: with the resourceVersion it had
+    /// there (`mvcc::restore_objects`).
+    pub(super) fn put_restored(&mut self, now: SimTime, obj: Object, writer: &str) -> Change {
+        self.put_at(now, "restore", obj, writer, false)
+    }
+
+    fn put_at(
+        &mut self,
+        now: SimTime,
+        verb: &'static str,
         mut obj: Object,
         writer: &str,
+        new_rv: bool,
     ) -> Change {
         let kind = obj.kind();
         let key = ObjKey::of(obj.meta());
+        self.mvcc_tick(now);
         let rv = self.next_rv();
-        obj.meta_mut().resource_version = rv.to_string();
+        if new_rv {
+            obj.meta_mut().resource_version = rv.to_string();
+        }
         // The old version by its hash (one compare), not by a B-tree removal: the
         // insert below replaces it in place, so the tree is walked once per write.
         let old = self.get_shared(kind, &key);
@@ -77,6 +97,7 @@ impl Store {
         };
         self.record(now, type_, verb, &obj, writer, rv, change);
         let obj = Arc::new(obj);
+        self.mvcc_put(rv, &obj, old.as_ref());
         if let Some(j) = &mut self.journal {
             j.push(Written {
                 resource_version: rv,
@@ -129,7 +150,9 @@ impl Store {
         if kind == Kind::Node {
             self.node_list_set(&key.name, None);
         }
+        self.mvcc_tick(now);
         let rv = self.next_rv();
+        self.mvcc_delete(rv, &old);
         self.record(
             now,
             WatchType::Deleted,

@@ -55,7 +55,7 @@ impl EtcdMember {
 }
 
 /// The etcd cluster behind the API server.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Etcd {
     /// Members in order.
     pub members: Vec<EtcdMember>,
@@ -63,6 +63,13 @@ pub struct Etcd {
     pub leader: Option<usize>,
     /// When the quorum was lost, if it is lost.
     pub lost_since: Option<SimTime>,
+    /// Raft's term: one more at every election.
+    pub term: u64,
+    /// When the network path from the API server to etcd broke, while it is broken
+    /// (`sim etcd disconnect`): the members keep their quorum.
+    pub cut_since: Option<SimTime>,
+    /// Snapshots saved with `sim etcd snapshot save`, oldest first.
+    pub snapshots: Vec<super::etcd_data::EtcdSnapshot>,
 }
 
 impl Default for Etcd {
@@ -84,6 +91,10 @@ impl Etcd {
                 .collect(),
             leader: Some(0),
             lost_since: None,
+            // A new member elects itself at term 2 (its first campaign moves it from 1).
+            term: 2,
+            cut_since: None,
+            snapshots: Vec::new(),
         }
     }
 
@@ -141,6 +152,7 @@ impl Etcd {
             return;
         }
         self.leader = self.members.iter().position(EtcdMember::voting);
+        self.term += 1;
     }
 }
 
@@ -240,7 +252,13 @@ impl Cluster {
                     .into(),
             );
         }
-        self.etcd = Etcd::with_members(n);
+        let snapshots = std::mem::take(&mut self.etcd.snapshots);
+        let cut_since = self.etcd.cut_since;
+        self.etcd = Etcd {
+            snapshots,
+            cut_since,
+            ..Etcd::with_members(n)
+        };
         Ok(())
     }
 }

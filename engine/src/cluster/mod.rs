@@ -28,6 +28,7 @@ mod clock;
 pub mod dns;
 pub use clock::SettleSlice;
 pub mod etcd;
+pub mod etcd_data;
 pub mod informers;
 pub mod kubeconfig;
 pub mod leader_election;

@@ -183,6 +183,11 @@ impl Cluster {
                     "etcd has no quorum: node \"{name}\"'s kubelet could not register (sim etcd up first)"
                 ))
             }
+            Some(Unavailable::EtcdUnreachable) => {
+                return Err(format!(
+                    "the API server cannot reach etcd: node \"{name}\"'s kubelet could not register (sim etcd reconnect first)"
+                ))
+            }
             None => {}
         }
         let (requests, timers) = k.power_on(&self.store, self.now);

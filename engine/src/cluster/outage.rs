@@ -60,6 +60,9 @@ impl Cluster {
     pub fn unavailable(&self) -> Option<Unavailable> {
         if self.apiserver_down() {
             Some(Unavailable::ApiServerDown)
+        } else if self.etcd.cut_since.is_some() {
+            // The API server's calls hang whatever the members could do.
+            Some(Unavailable::EtcdUnreachable)
         } else if !self.etcd.has_quorum() {
             Some(Unavailable::EtcdNoQuorum)
         } else {
@@ -75,9 +78,9 @@ impl Cluster {
 
     /// What goal checks compare to skip a check that would find what the last one
     /// found: the store revision, the requests kubectl sent (a refused one writes
-    /// nothing), and while the control plane is stalled (nothing is written, yet "down
-    /// for N seconds" moves) the simulated second too.
-    pub fn goal_epoch(&self) -> (u64, u64, u64) {
+    /// nothing), while the control plane is stalled (nothing is written, yet "down
+    /// for N seconds" moves) the simulated second too, and etcd's maintenance.
+    pub fn goal_epoch(&self) -> (u64, u64, u64, u64) {
         let second = if self.outage.is_some() {
             self.now / 1000
         } else {
@@ -87,6 +90,9 @@ impl Cluster {
             self.store.revision(),
             self.api.requests.recent.back().map_or(0, |r| r.n),
             second,
+            // etcdctl's maintenance (a compaction, a defragmentation, a snapshot)
+            // writes no object, yet changes what `sim expect etcd` reads.
+            self.store.etcd_epoch() ^ (self.etcd.snapshots.len() as u64) << 48,
         )
     }
 

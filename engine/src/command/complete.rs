@@ -50,10 +50,35 @@ pub fn complete(c: &Cluster, line: &str) -> Vec<String> {
             .iter()
             .map(|s| s.to_string())
             .collect(),
-        ["sim", "etcd"] => ["down", "isolate", "members", "rejoin", "status", "up"]
+        ["sim", "etcd"] => [
+            "disconnect",
+            "down",
+            "isolate",
+            "members",
+            "reconnect",
+            "rejoin",
+            "snapshot",
+            "status",
+            "up",
+            "wipe",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect(),
+        ["sim", "etcd", "snapshot"] => ["restore", "save", "status"]
             .iter()
             .map(|s| s.to_string())
             .collect(),
+        ["sim", "etcd", "snapshot", "restore" | "status"] => {
+            c.etcd().snapshots.iter().map(|s| s.name.clone()).collect()
+        }
+        ["sim", "etcdctl"] => ["compact", "defrag", "endpoint", "get"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        ["sim", "etcdctl", "endpoint"] => {
+            ["health", "status"].iter().map(|s| s.to_string()).collect()
+        }
         ["sim", "leader"] => ["kill", "replicas", "status"]
             .iter()
             .map(|s| s.to_string())

@@ -180,6 +180,7 @@ pub const SIM_VERBS: &[&str] = &[
     "nslookup",
     "apiserver",
     "etcd",
+    "etcdctl",
     "leader",
     "watch",
     "queues",

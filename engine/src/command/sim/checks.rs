@@ -198,8 +198,12 @@ fn request_state(c: &mut Cluster, n: &str) -> serde_json::Value {
 }
 
 /// `sim expect etcd`: `{.members}`, `{.up}`, `{.quorum}`, `{.hasQuorum}`, `{.leader}`,
-/// and while the quorum is lost `{.lostForSeconds}`.
+/// while the quorum is lost `{.lostForSeconds}`; `{.reachable}` (the API server's path
+/// to it), `{.snapshots}`, and its data: `{.revision}`, `{.compacted}`, `{.dbSize}`,
+/// `{.dbSizeInUse}`, `{.keys}`.
 fn etcd_state(c: &mut Cluster) -> serde_json::Value {
+    let now = c.now();
+    let db = c.store.etcd_status(now);
     let etcd = c.etcd();
     let mut v = serde_json::json!({
         "members": etcd.members.len(),
@@ -207,6 +211,13 @@ fn etcd_state(c: &mut Cluster) -> serde_json::Value {
         "quorum": etcd.quorum(),
         "hasQuorum": etcd.has_quorum(),
         "leader": etcd.leader_name().unwrap_or(""),
+        "reachable": etcd.cut_since.is_none(),
+        "snapshots": etcd.snapshots.len(),
+        "revision": db.revision,
+        "compacted": db.compacted,
+        "dbSize": db.db_size,
+        "dbSizeInUse": db.db_size_in_use,
+        "keys": db.keys,
     });
     if let Some(t) = etcd.lost_since {
         v["lostForSeconds"] = (c.now().saturating_sub(t) / 1000).into();

@@ -1,5 +1,5 @@
-//! `sim apiserver`, `sim etcd`, `sim leader`, `sim watch` and `sim queues`: the control
-//! plane's own parts, as things that fail and as work queues to look into.
+//! `sim apiserver`, `sim leader`, `sim watch` and `sim queues`: the control plane's own
+//! parts, as things that fail and as work queues to look into (etcd's are `etcd.rs`).
 
 use super::super::args::{bool_flag, flag, parse_flags, parse_span};
 use super::*;
@@ -112,140 +112,6 @@ pub(super) fn apiserver(c: &mut Cluster, words: &[String]) -> R {
                 }
             }
             Ok(out)
-        }
-        _ => Err(usage.into()),
-    }
-}
-
-/// `sim etcd members N | down MEMBER | up MEMBER | isolate MEMBER | rejoin MEMBER | status` (see
-/// `cluster::etcd`).
-pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
-    use crate::cluster::etcd::tolerated_failures;
-    let usage =
-        "error: usage: sim etcd members N | down MEMBER | up MEMBER | isolate MEMBER | rejoin MEMBER | status";
-    let e = |m: String| format!("error: {m}");
-    let plural = |n: usize| if n == 1 { "" } else { "s" };
-    // "2 of 3 members up, quorum 2": the line every answer ends with.
-    let state = |c: &Cluster| {
-        let etcd = c.etcd();
-        let (up, n, q) = (etcd.up_count(), etcd.members.len(), etcd.quorum());
-        let verdict = match etcd.leader_name() {
-            Some(l) => format!("writes commit (leader {l})"),
-            None => "no quorum: every write and consistent read times out (etcdserver: request timed out); the controllers, the scheduler and the kubelets stall, running containers keep running".into(),
-        };
-        // Members cut off from their peers run, yet count for no majority.
-        let cut = match etcd.isolated_count() {
-            0 => String::new(),
-            k => format!(" ({k} cut off from the others)"),
-        };
-        format!(
-            "{up} of {n} member{} up{cut}, quorum {q}: {verdict}",
-            plural(n)
-        )
-    };
-    match words {
-        [v, n] if v == "members" => {
-            let n: usize = n
-                .parse()
-                .map_err(|_| e(format!("etcd members must be a number, got \"{n}\"")))?;
-            c.set_etcd_members(n).map_err(e)?;
-            let f = tolerated_failures(n);
-            Ok(format!(
-                "etcd: {n} member{} ({}), quorum {}, tolerates {f} failure{}",
-                plural(n),
-                c.etcd()
-                    .members
-                    .iter()
-                    .map(|m| m.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                c.etcd().quorum(),
-                plural(f)
-            ))
-        }
-        [v, m] if v == "down" => {
-            let had = !c.etcd_lost_quorum();
-            c.etcd_member_down(m).map_err(e)?;
-            let lost = if had && c.etcd_lost_quorum() {
-                "quorum lost — "
-            } else {
-                ""
-            };
-            Ok(format!("{m} stopped: {lost}{}", state(c)))
-        }
-        [v, m] if v == "up" => {
-            let since = c.etcd().lost_since;
-            c.etcd_member_up(m).map_err(e)?;
-            let resumed = format!(
-                ": each kubelet reports at its next heartbeat; {}",
-                leaders_back(c)
-            );
-            let back = match since {
-                Some(t) if !c.etcd_lost_quorum() => format!(
-                    "quorum regained after {}{} — ",
-                    crate::time::human_duration(c.now().saturating_sub(t)),
-                    if c.apiserver_down() {
-                        " (the API server is still down)"
-                    } else {
-                        &resumed
-                    }
-                ),
-                _ => String::new(),
-            };
-            Ok(format!("{m} started: {back}{}", state(c)))
-        }
-        [v, m] if v == "isolate" || v == "rejoin" => {
-            let had = !c.etcd_lost_quorum();
-            let since = c.etcd().lost_since;
-            c.etcd_member_isolated(m, v == "isolate").map_err(e)?;
-            let resumed = format!(
-                ": each kubelet reports at its next heartbeat; {}",
-                leaders_back(c)
-            );
-            let change = match (had, c.etcd_lost_quorum(), since) {
-                (true, true, _) => "quorum lost — ".to_string(),
-                (false, false, Some(t)) => format!(
-                    "quorum regained after {}{} — ",
-                    crate::time::human_duration(c.now().saturating_sub(t)),
-                    if c.apiserver_down() {
-                        " (the API server is still down)"
-                    } else {
-                        &resumed
-                    }
-                ),
-                _ => String::new(),
-            };
-            let what = if v == "isolate" {
-                "cut off from its peers (its process runs on)"
-            } else {
-                "reaches its peers again"
-            };
-            Ok(format!("{m} {what}: {change}{}", state(c)))
-        }
-        [v] if v == "status" => {
-            let etcd = c.etcd();
-            let mut rows = vec![vec!["MEMBER".to_string(), "STATUS".into(), "LEADER".into()]];
-            for (i, m) in etcd.members.iter().enumerate() {
-                rows.push(vec![
-                    m.name.clone(),
-                    match (m.up, m.isolated) {
-                        (false, _) => "down",
-                        (true, false) => "up",
-                        (true, true) => "up, cut off",
-                    }
-                    .into(),
-                    if etcd.leader == Some(i) { "*" } else { "" }.into(),
-                ]);
-            }
-            let since = match etcd.lost_since {
-                Some(t) => format!(" (since {})", clock_label(t)),
-                None => String::new(),
-            };
-            Ok(format!(
-                "{}{}{since}",
-                crate::printers::table::render(&rows),
-                state(c)
-            ))
         }
         _ => Err(usage.into()),
     }
@@ -436,7 +302,7 @@ pub(super) fn queues(c: &mut Cluster, words: &[String]) -> R {
 /// What the leader-elected components do once the control plane answers again: those
 /// whose leader kept its Lease through the stall resume at once; those whose leader gave
 /// up and restarted wait for a replica to take the Lease.
-fn leaders_back(c: &Cluster) -> String {
+pub(super) fn leaders_back(c: &Cluster) -> String {
     use crate::cluster::leader_election::{Elected, LEASE_DURATION};
     let restarted: Vec<&str> = Elected::ALL
         .iter()

@@ -6,6 +6,8 @@ mod clock;
 mod control_plane;
 mod controller;
 mod dns;
+mod etcd;
+mod etcdctl;
 mod faults;
 mod snapshot;
 mod traffic;
@@ -16,6 +18,8 @@ use control_plane::*;
 pub(super) use controller::controller;
 pub use controller::controller_code;
 use dns::nslookup;
+use etcd::etcd;
+use etcdctl::etcdctl;
 use faults::*;
 pub(super) use snapshot::import;
 use snapshot::*;
@@ -25,7 +29,7 @@ use super::Outcome;
 use crate::cluster::Cluster;
 use crate::time::{clock_label, rfc3339};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] [--dns=false] | import FILE... | export [--snapshot] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | load deployment|statefulset/NAME --cpu N%|Nm [--memory Q] | load KIND/NAME --stop | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] [--retry-after DURATION] [--cpu-per-request DURATION] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME|IP [-n NS] | apiserver down|up [NAME]|replicas N|status | etcd members N|down MEMBER|up MEMBER|isolate MEMBER|rejoin MEMBER|status | leader status|replicas N|kill COMPONENT | watch break CONTROLLER [--for DURATION] [--gone] | queues [LOOP...] | controller run --for KIND [--owns KIND,...] [-n NS] -f FILE|- | controller pause|resume|stop|status|logs";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] [--dns=false] | import FILE... | export [--snapshot] | seed N | node add|down|up|partition|ps|remove NAME | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | load deployment|statefulset/NAME --cpu N%|Nm [--memory Q] | load KIND/NAME --stop | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] [--retry-after DURATION] [--cpu-per-request DURATION] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | nslookup NAME|IP [-n NS] | apiserver down|up [NAME]|replicas N|status | etcd members N|down MEMBER|up MEMBER|isolate MEMBER|rejoin MEMBER|disconnect|reconnect|wipe|snapshot save|restore|status NAME|status | etcdctl get KEY [--prefix] [--keys-only]|endpoint status|endpoint health|compact REV|defrag | leader status|replicas N|kill COMPONENT | watch break CONTROLLER [--for DURATION] [--gone] | queues [LOOP...] | controller run --for KIND [--owns KIND,...] [-n NS] -f FILE|- | controller pause|resume|stop|status|logs";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {
@@ -62,6 +66,7 @@ pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
         "nslookup" => nslookup(c, rest),
         "apiserver" => apiserver(c, rest),
         "etcd" => etcd(c, rest),
+        "etcdctl" => etcdctl(c, rest),
         "leader" => leader(c, rest),
         "watch" => watch(c, rest),
         "queues" => queues(c, rest),

@@ -154,6 +154,8 @@ fn settle_message(
                     ": the API server is down, so nothing more can change until it is back (sim apiserver up)",
                 Some(crate::cluster::Unavailable::EtcdNoQuorum) =>
                     ": etcd has no quorum, so nothing more can change until it has one (sim etcd up)",
+                Some(crate::cluster::Unavailable::EtcdUnreachable) =>
+                    ": the API server cannot reach etcd, so nothing more can change until it can (sim etcd reconnect)",
                 None => "",
             }
         ))
