@@ -125,6 +125,9 @@ const KUBERNETES_WORDS: &[&str] = &[
     "NetworkPolicy",
     "Role",
     "ServiceAccount",
+    "Secret",
+    "ConfigMap",
+    "RBAC",
     // The language the learner's controller is written in, as a name.
     "JavaScript",
     "API",

@@ -9,6 +9,7 @@
 use crate::i18n::{t, trf, Lang};
 use crate::sim::{use_sim, SimHandle, Verb};
 use crate::view::{etcd_size_figures, ControlPlaneModel};
+use kubeplay_engine::apiserver::mvcc::humanize_bytes;
 use kubeplay_engine::time::{clock_label, human_duration};
 use yew::prelude::*;
 
@@ -100,6 +101,7 @@ pub fn control_plane_bar(props: &ControlPlaneProps) -> Html {
     let members = member_chips(&sim, m);
     let leaders = leader_chips(&sim, m);
     let n = m.etcd.len();
+    let (rev, file, in_use) = m.etcd_data;
     html! {
         <div class="cpview" data-testid="control-plane">
         <div class="cpbar">
@@ -116,6 +118,10 @@ pub fn control_plane_bar(props: &ControlPlaneProps) -> Html {
                 { members }
                 <span class={classes!("quorum", lost.then_some("lost"))} data-testid="etcd-quorum">
                     { trf(lang, "{} of {} up · quorum {}", &[&m.etcd_up, &n, &m.quorum]) }
+                </span>
+                <span class="etcddata" data-testid="etcd-data"
+                    title={t(lang, "etcd's revision, its database file and the part of it in use: every write adds a revision, a compaction frees room inside the file, a defragmentation gives it back (sim etcdctl endpoint status)")}>
+                    { trf(lang, "rev {} · {} ({} in use)", &[&rev, &humanize_bytes(file), &humanize_bytes(in_use)]) }
                 </span>
                 if !readonly {
                     <span class="etcdsizes" title={t(lang, "How many etcd members")}>{ t(lang, "members") }
@@ -135,6 +141,15 @@ pub fn control_plane_bar(props: &ControlPlaneProps) -> Html {
                 }
             </span>
         </div>
+        if let Some(for_ms) = m.etcd_cut_for {
+            <div class="cpbar down" role="status" data-testid="etcd-cut">
+                <b>{ trf(lang, "The API server cannot reach etcd for {}: its members are up, with a leader", &[&human_duration(for_ms)]) }</b>
+                <span>{ t(lang, "Every request through the API server waits for its deadline (Timeout: … context deadline exceeded) and /readyz fails on etcd, as with a lost quorum; etcdctl on the members says healthy. That is how the two are told apart.") }</span>
+                if !readonly {
+                    <button class="addnode" onclick={let sim = sim.clone(); Callback::from(move |_| sim.act(Verb::EtcdPath(true)))} data-testid="etcd-reconnect">{ t(lang, "Reconnect") }</button>
+                }
+            </div>
+        }
         if let Some(for_ms) = m.quorum_lost_for {
             <div class="cpbar down" role="status" data-testid="etcd-no-quorum">
                 <b>{ trf(lang, "etcd has lost its quorum for {}: {} of {} members up, {} needed", &[&human_duration(for_ms), &m.etcd_up, &n, &m.quorum]) }</b>

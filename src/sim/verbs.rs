@@ -69,6 +69,8 @@ pub enum Verb {
     Etcd(String, bool),
     /// Replace etcd by this many members.
     EtcdMembers(usize),
+    /// Mend (true) or break (false) the path from the API server to etcd.
+    EtcdPath(bool),
     /// Kill the leading replica of kube-controller-manager or kube-scheduler.
     KillLeader(String),
     /// Run this many replicas of kube-controller-manager and kube-scheduler.
@@ -128,6 +130,8 @@ impl Verb {
             Verb::Etcd(m, true) => format!("sim etcd up {m}"),
             Verb::Etcd(m, false) => format!("sim etcd down {m}"),
             Verb::EtcdMembers(n) => format!("sim etcd members {n}"),
+            Verb::EtcdPath(true) => "sim etcd reconnect".into(),
+            Verb::EtcdPath(false) => "sim etcd disconnect".into(),
             Verb::KillLeader(c) => format!("sim leader kill {c}"),
             Verb::LeaderReplicas(n) => format!("sim leader replicas {n}"),
             Verb::ApiServerReplica(r, true) => format!("sim apiserver up {r}"),
@@ -193,6 +197,7 @@ mod tests {
             (Verb::Etcd("etcd-2".into(), false), "sim etcd down etcd-2"),
             (Verb::Etcd("etcd-2".into(), true), "sim etcd up etcd-2"),
             (Verb::EtcdMembers(3), "sim etcd members 3"),
+            (Verb::EtcdPath(true), "sim etcd reconnect"),
             (
                 Verb::KillLeader("kube-scheduler".into()),
                 "sim leader kill kube-scheduler",

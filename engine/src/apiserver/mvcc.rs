@@ -297,6 +297,12 @@ impl Store {
     /// up with `now`.
     pub fn etcd_status(&mut self, now: SimTime) -> DbStatus {
         self.mvcc_tick(now);
+        self.etcd_status_now()
+    }
+
+    /// etcd's numbers as they stand, without catching the compactor up (what a view
+    /// reads between writes: the next write catches it up).
+    pub fn etcd_status_now(&self) -> DbStatus {
         let m = &self.mvcc;
         DbStatus {
             revision: self.revision,
@@ -428,6 +434,30 @@ impl Store {
     }
 }
 
+/// go-humanize's `Bytes`: SI units, one decimal under 10, Go's `%.0f` (half to even)
+/// above.
+pub fn humanize_bytes(s: u64) -> String {
+    const SIZES: [&str; 7] = ["B", "kB", "MB", "GB", "TB", "PB", "EB"];
+    if s < 10 {
+        return format!("{s} B");
+    }
+    let mut e = 0;
+    let mut unit: u128 = 1;
+    while (s as u128) >= unit * 1000 && e < SIZES.len() - 1 {
+        unit *= 1000;
+        e += 1;
+    }
+    // floor(s / unit * 10 + 0.5), in integers.
+    let tenths = ((s as u128) * 20 + unit) / (2 * unit);
+    let (whole, frac) = (tenths / 10, tenths % 10);
+    if tenths < 100 {
+        format!("{whole}.{frac} {}", SIZES[e])
+    } else {
+        let round_up = frac > 5 || (frac == 5 && whole % 2 == 1);
+        format!("{} {}", whole + u128::from(round_up), SIZES[e])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -508,5 +538,15 @@ mod tests {
         m.compact(3 * HISTORY_CAP as u64 - 1, 3 * HISTORY_CAP as u64 - 1)
             .unwrap();
         assert_eq!(m.history_bytes, 0, "{before} bytes freed");
+    }
+
+    #[test]
+    fn sizes_read_as_go_humanize_writes_them() {
+        assert_eq!(humanize_bytes(5), "5 B");
+        assert_eq!(humanize_bytes(20_480), "20 kB");
+        assert_eq!(humanize_bytes(2_134_016), "2.1 MB");
+        assert_eq!(humanize_bytes(21_500), "22 kB");
+        assert_eq!(humanize_bytes(999), "999 B");
+        assert_eq!(humanize_bytes(1000), "1.0 kB");
     }
 }

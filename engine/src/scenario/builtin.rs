@@ -185,6 +185,14 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "fix-the-loop",
         include_str!("../../scenarios/45-fix-the-loop.yaml"),
     ),
+    (
+        "what-etcd-holds",
+        include_str!("../../scenarios/46-what-etcd-holds.yaml"),
+    ),
+    (
+        "etcd-backup-and-restore",
+        include_str!("../../scenarios/47-etcd-backup-and-restore.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

@@ -200,7 +200,8 @@ fn request_state(c: &mut Cluster, n: &str) -> serde_json::Value {
 /// `sim expect etcd`: `{.members}`, `{.up}`, `{.quorum}`, `{.hasQuorum}`, `{.leader}`,
 /// while the quorum is lost `{.lostForSeconds}`; `{.reachable}` (the API server's path
 /// to it), `{.snapshots}`, and its data: `{.revision}`, `{.compacted}`, `{.dbSize}`,
-/// `{.dbSizeInUse}`, `{.keys}`.
+/// `{.dbSizeInUse}`, `{.dbSizeFree}` (freed by compaction, given back by a
+/// defragmentation), `{.keys}`.
 fn etcd_state(c: &mut Cluster) -> serde_json::Value {
     let now = c.now();
     let db = c.store.etcd_status(now);
@@ -217,6 +218,7 @@ fn etcd_state(c: &mut Cluster) -> serde_json::Value {
         "compacted": db.compacted,
         "dbSize": db.db_size,
         "dbSizeInUse": db.db_size_in_use,
+        "dbSizeFree": db.db_size - db.db_size_in_use,
         "keys": db.keys,
     });
     if let Some(t) = etcd.lost_since {

@@ -141,8 +141,8 @@ pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
                 db.revision,
                 db.compacted,
                 db.keys,
-                super::etcdctl::humanize_bytes(db.db_size),
-                super::etcdctl::humanize_bytes(db.db_size_in_use),
+                crate::apiserver::mvcc::humanize_bytes(db.db_size),
+                crate::apiserver::mvcc::humanize_bytes(db.db_size_in_use),
             );
             Ok(format!(
                 "{}{}{since}{cut}{data}",
@@ -195,7 +195,7 @@ fn snapshot(c: &mut Cluster, words: &[String]) -> R {
                 "Snapshot saved at {name}\nrevision {}, {} keys, {}",
                 s.revision,
                 s.keys(),
-                super::etcdctl::humanize_bytes(s.size)
+                crate::apiserver::mvcc::humanize_bytes(s.size)
             ))
         }
         [v, name] if v == "status" => {
@@ -206,7 +206,7 @@ fn snapshot(c: &mut Cluster, words: &[String]) -> R {
                 "{name}: revision {}, {} keys, {}, saved at {}",
                 s.revision,
                 s.keys(),
-                super::etcdctl::humanize_bytes(s.size),
+                crate::apiserver::mvcc::humanize_bytes(s.size),
                 clock_label(s.at)
             ))
         }

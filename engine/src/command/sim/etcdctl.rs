@@ -17,7 +17,7 @@
 
 use super::super::args::{bool_flag, flag, parse_flags};
 use super::*;
-use crate::apiserver::mvcc::{DbStatus, ETCD_VERSION};
+use crate::apiserver::mvcc::{humanize_bytes, DbStatus, ETCD_VERSION};
 use crate::cluster::etcd::Etcd;
 
 const USAGE: &str = "Error: usage: sim etcdctl get KEY [--prefix] [--keys-only] [--print-value-only] [--limit N] [--consistency l|s] | endpoint status [--cluster] [-w simple|table|json] | endpoint health [--cluster] | compact REV | defrag";
@@ -268,30 +268,6 @@ fn endpoint_health(c: &mut Cluster, p: &super::super::args::Parsed) -> R {
     Ok(lines.join("\n"))
 }
 
-/// go-humanize's `Bytes`: SI units, one decimal under 10, Go's `%.0f` (half to even)
-/// above.
-pub fn humanize_bytes(s: u64) -> String {
-    const SIZES: [&str; 7] = ["B", "kB", "MB", "GB", "TB", "PB", "EB"];
-    if s < 10 {
-        return format!("{s} B");
-    }
-    let mut e = 0;
-    let mut unit: u128 = 1;
-    while (s as u128) >= unit * 1000 && e < SIZES.len() - 1 {
-        unit *= 1000;
-        e += 1;
-    }
-    // floor(s / unit * 10 + 0.5), in integers.
-    let tenths = ((s as u128) * 20 + unit) / (2 * unit);
-    let (whole, frac) = (tenths / 10, tenths % 10);
-    if tenths < 100 {
-        format!("{whole}.{frac} {}", SIZES[e])
-    } else {
-        let round_up = frac > 5 || (frac == 5 && whole % 2 == 1);
-        format!("{} {}", whole + u128::from(round_up), SIZES[e])
-    }
-}
-
 /// tablewriter's default box, cells right-aligned as etcdctl sets it and headers
 /// centred.
 fn ascii_table(hdr: &[&str], rows: &[[String; 10]]) -> String {
@@ -339,19 +315,4 @@ fn ascii_table(hdr: &[&str], rows: &[[String; 10]]) -> String {
     }
     out.push(line);
     out.join("\n")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_read_as_go_humanize_writes_them() {
-        assert_eq!(humanize_bytes(5), "5 B");
-        assert_eq!(humanize_bytes(20_480), "20 kB");
-        assert_eq!(humanize_bytes(2_134_016), "2.1 MB");
-        assert_eq!(humanize_bytes(21_500), "22 kB");
-        assert_eq!(humanize_bytes(999), "999 B");
-        assert_eq!(humanize_bytes(1000), "1.0 kB");
-    }
 }
