@@ -350,6 +350,7 @@ impl SimHandle {
                     guess,
                     ran_at: now,
                     read_at: now + wait,
+                    commands_running: true,
                     log_from,
                     outcome: None,
                 },
@@ -393,6 +394,7 @@ impl SimHandle {
                             commands: scn::command_lines(&c),
                             ran_at,
                             until: ran_at + wait.unwrap_or(0),
+                            commands_running: true,
                             look: None,
                         },
                     );

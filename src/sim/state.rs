@@ -83,8 +83,12 @@ pub struct Prediction {
     pub guess: String,
     /// When the step ran.
     pub ran_at: SimTime,
-    /// When a number question is read (the step's `wait` after it ran).
+    /// When a number question is read: the step's `wait` after its commands are done
+    /// (while they run, the wait after it ran).
     pub read_at: SimTime,
+    /// The step's commands still ran when last looked: `read_at` moves to the wait
+    /// after they are done (a step of twenty `rollout status` takes minutes).
+    pub commands_running: bool,
     /// Where the watch log was when it ran: the Events written since are the evidence.
     pub log_from: usize,
     /// What happened (a choice's index or the number read), and when it was seen.
@@ -101,8 +105,10 @@ pub struct StepRun {
     /// When it ran.
     pub ran_at: SimTime,
     /// When its wait is over (its `look` is read then); `ran_at` for a step that names
-    /// no wait and has no look.
+    /// no wait and has no look. Counted from when its commands are done.
     pub until: SimTime,
+    /// Its commands still ran when last looked (see [`Prediction::commands_running`]).
+    pub commands_running: bool,
     /// What its `look` showed once the wait was over.
     pub look: Option<String>,
 }
@@ -456,12 +462,12 @@ impl SimState {
         let looks = self
             .step_runs
             .values()
-            .filter(|r| r.look.is_none() && r.until > now)
+            .filter(|r| !r.commands_running && r.look.is_none() && r.until > now)
             .map(|r| r.until);
         let guesses = self
             .predictions
             .values()
-            .filter(|p| p.outcome.is_none() && p.read_at > now)
+            .filter(|p| !p.commands_running && p.outcome.is_none() && p.read_at > now)
             .map(|p| p.read_at);
         looks.chain(guesses).min()
     }
@@ -474,8 +480,24 @@ impl SimState {
             return;
         };
         let now = self.m.cluster.now();
+        // A step's wait counts from when its commands are done, as a lesson played
+        // whole does (`scenario::runner`): a blocking command (`rollout status`) and
+        // the lines queued behind it are part of the step.
+        let busy = self.m.pending.is_some() || !self.m.queued.is_empty();
+        for r in self.step_runs.values_mut() {
+            if r.commands_running && !busy {
+                r.commands_running = false;
+                r.until = now + (r.until - r.ran_at);
+            }
+        }
+        for p in self.predictions.values_mut() {
+            if p.commands_running && !busy {
+                p.commands_running = false;
+                p.read_at = now + (p.read_at - p.ran_at);
+            }
+        }
         for (i, r) in self.step_runs.iter_mut() {
-            if r.look.is_some() || now < r.until {
+            if r.commands_running || r.look.is_some() || now < r.until {
                 continue;
             }
             if let Some(st) = a.scenario.steps.get(*i) {
@@ -489,7 +511,7 @@ impl SimState {
             let Some(q) = a.scenario.steps.get(*i).and_then(|st| st.predict.as_ref()) else {
                 continue;
             };
-            if now < p.read_at {
+            if p.commands_running || now < p.read_at {
                 continue;
             }
             let seen = match &q.number {

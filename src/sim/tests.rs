@@ -1078,6 +1078,24 @@ fn a_lesson_with_a_fork_opens_forked_and_a_bad_fork_change_is_refused() {
 }
 
 #[test]
+fn a_predictions_wait_counts_from_when_its_steps_blocking_commands_are_done() {
+    let yaml = "id: t\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ncluster: {nodes: [{name: node-1}]}\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=1\n  sim settle\nsteps:\n  - text: {en: a, zh: b}\n    command: |\n      kubectl set image deployment/web nginx=nginx:1.28\n      kubectl rollout status deployment/web\n      kubectl set image deployment/web nginx=nginx:1.29\n      kubectl rollout status deployment/web\n    wait: 1s\n    predict:\n      question: {en: q, zh: q}\n      number: count replicasets -l app=web\n";
+    let state = Rc::new(RefCell::new(
+        SimState::with_scenario(ScenarioSource::Yaml(yaml.into())).unwrap(),
+    ));
+    let sim = SimHandle::new(Rc::clone(&state), 0, Callback::noop());
+    sim.predict_and_run(0, "3".into());
+    let mut asked = 0;
+    for _ in 0..120 {
+        tick_like_the_page(&mut state.borrow_mut(), 1000, 10, &mut asked);
+        state.borrow_mut().observe_predictions();
+    }
+    let s = state.borrow();
+    let (seen, at) = s.predictions[&0].outcome.clone().expect("read");
+    assert_eq!(seen, "3", "read once both rollouts were done, at {at}");
+}
+
+#[test]
 fn a_lesson_step_shows_the_command_that_ran_counts_its_wait_down_and_then_its_look() {
     let yaml = "id: t\ntitle: {en: a, zh: b}\ndescription: {en: a, zh: b}\ncluster: {nodes: [{name: node-1}]}\nsetup: |\n  kubectl create deployment web --image=nginx:1.27 --replicas=1\n  sim settle\nsteps:\n  - text: {en: a, zh: b}\n    command: kubectl delete pod {pod:app=web} --wait=false\n    wait: 20s\n    look: kubectl get deployment web\n";
     let state = Rc::new(RefCell::new(

@@ -116,6 +116,9 @@ pub struct Mvcc {
     recorded: Option<u64>,
     /// How many times the compactor wrote `compact_rev_key` (its version).
     runs: u64,
+    /// The revision a restore from a snapshot marked compacted (0: none): every
+    /// watch from before it must list again.
+    restored: u64,
     /// The counted size of each stored object, by the address of its shared
     /// allocation: a write reads its old value's size here instead of encoding it
     /// again. Only looked up, never iterated, so no address reaches any output.
@@ -133,6 +136,7 @@ impl Default for Mvcc {
             next_run: COMPACTION_INTERVAL,
             recorded: None,
             runs: 0,
+            restored: 0,
             sizes: Default::default(),
         }
     }
@@ -356,6 +360,11 @@ impl Store {
         self.mvcc.compacted ^ self.mvcc.file.rotate_left(32)
     }
 
+    /// The revision the last restore from a snapshot marked compacted (0: none).
+    pub fn etcd_restored_at(&self) -> u64 {
+        self.mvcc.restored
+    }
+
     /// The revision the compactor wrote into `compact_rev_key` at its last run.
     pub fn compactor_recorded(&self) -> Option<u64> {
         self.mvcc.recorded
@@ -425,6 +434,7 @@ impl Store {
         self.mvcc = Mvcc {
             live,
             compacted: self.revision,
+            restored: self.revision,
             next_run: self.mvcc.next_run,
             sizes,
             ..Mvcc::default()

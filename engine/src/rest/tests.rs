@@ -382,6 +382,55 @@ fn a_deleted_pod_terminates_gracefully_and_a_watch_streams_each_state_then_410_b
 }
 
 #[test]
+fn a_restore_from_an_etcd_snapshot_ends_every_watch_with_410_and_a_new_list_sees_the_snapshot() {
+    let mut s = server();
+    create_web(&mut s);
+    s.cluster.advance(30_000);
+    crate::command::run(
+        &mut s.cluster,
+        "sim etcd snapshot save s.db",
+        None,
+        &crate::command::NoFiles,
+    );
+    s.collect();
+    let Reply::Watch(mut w) = s.handle(&req("GET", "/api/v1/pods?watch=1")) else {
+        panic!("no watch");
+    };
+    // The Pods as they are first, then what changes.
+    s.watch_events(&mut w, usize::MAX);
+    let o = crate::command::run(
+        &mut s.cluster,
+        "kubectl scale deployment web --replicas=5",
+        None,
+        &crate::command::NoFiles,
+    );
+    assert!(o.ok, "{}", o.output);
+    s.cluster.advance(10_000);
+    s.collect();
+    let seen = String::from_utf8(s.watch_events(&mut w, usize::MAX)).unwrap();
+    assert!(seen.contains("\"ADDED\""), "{seen}");
+    let o = crate::command::run(
+        &mut s.cluster,
+        "sim etcd snapshot restore s.db",
+        None,
+        &crate::command::NoFiles,
+    );
+    assert!(o.ok, "{}", o.output);
+    s.collect();
+    let after = String::from_utf8(s.watch_events(&mut w, usize::MAX)).unwrap();
+    assert!(
+        after.contains("\"type\":\"ERROR\"") && after.contains("\"code\":410"),
+        "{after}"
+    );
+    assert!(w.ended());
+    let (_, list) = call(
+        &mut s,
+        &req("GET", "/apis/apps/v1/namespaces/default/deployments/web"),
+    );
+    assert_eq!(list["spec"]["replicas"], 2, "the snapshot's");
+}
+
+#[test]
 fn impersonation_is_judged_by_rbac_and_a_bad_token_is_401() {
     let mut s = server();
     let mut r = req("GET", "/api/v1/namespaces/default/pods");
