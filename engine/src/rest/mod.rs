@@ -485,20 +485,7 @@ impl ApiServer {
                 self.compacted = w.resource_version;
             }
         }
-        // etcd restored from a snapshot with everything before marked compacted: a
-        // watch from before must list again (`410 Gone`), as after an API server
-        // restarted on the restored etcd.
-        let restored = self.cluster.store.etcd_restored_at();
-        if restored > self.compacted {
-            self.compacted = restored;
-            while self
-                .kept
-                .front()
-                .is_some_and(|w| w.resource_version <= restored)
-            {
-                self.kept.pop_front();
-            }
-        }
+        self.forget_before_restore();
     }
 
     /// The current resource version.

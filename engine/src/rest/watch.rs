@@ -235,6 +235,23 @@ impl ApiServer {
         bookmark_line(w, w.cursor, false)
     }
 
+    /// etcd restored from a snapshot with everything before marked compacted: a watch
+    /// from before must list again (`410 Gone`), as after an API server restarted on
+    /// the restored etcd; the writes kept from before are dropped.
+    pub(super) fn forget_before_restore(&mut self) {
+        let restored = self.cluster.store.etcd_restored_at();
+        if restored > self.compacted {
+            self.compacted = restored;
+            while self
+                .kept
+                .front()
+                .is_some_and(|w| w.resource_version <= restored)
+            {
+                self.kept.pop_front();
+            }
+        }
+    }
+
     /// The watch's next events as lines to send, about `limit` bytes at most (always
     /// at least one event when there is one): first the objects it starts with, then
     /// the kept writes after its cursor that it watches; the cursor moves past them.
