@@ -105,7 +105,8 @@ fn memory_and_the_pod_count_are_checked_too_in_that_order_after_the_count() {
     );
     assert_eq!(
         p.status.message,
-        "Pod was rejected: Node didn't have enough resource: memory, requested: 9663676416, used: 0, capacity: 8589934592"
+        // Its "capacity" is the node's allocatable: 8Gi less the 100Mi eviction threshold.
+        "Pod was rejected: Node didn't have enough resource: memory, requested: 9663676416, used: 0, capacity: 8485076992"
     );
 }
 

@@ -29,6 +29,7 @@ use crate::time::{rfc3339, SimTime, SECOND};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub mod admission;
+pub mod allocatable;
 mod container_config;
 mod housekeeping;
 mod images;
@@ -119,10 +120,13 @@ pub struct NodeConfig {
     pub labels: StringMap,
     /// Taints to register with.
     pub taints: Vec<Taint>,
-    /// What the node offers Pods, where it is less than its capacity (the kubelet's
-    /// `--kube-reserved`, `--system-reserved` and eviction threshold taken off, as
-    /// another cluster's node reports it); empty: all of the capacity.
+    /// What the node offers Pods as another cluster's node reports it (imported);
+    /// empty: worked out from the capacity (`allocatable::node_allocatable`).
     pub allocatable: StringMap,
+    /// The kubelet's `--kube-reserved` (`cpu`, `memory`).
+    pub kube_reserved: StringMap,
+    /// The kubelet's `--system-reserved` (`cpu`, `memory`).
+    pub system_reserved: StringMap,
     /// Registers cordoned (the kubelet's `--register-schedulable=false`).
     pub unschedulable: bool,
 }
@@ -136,6 +140,8 @@ impl Default for NodeConfig {
             labels: StringMap::new(),
             taints: vec![],
             allocatable: StringMap::new(),
+            kube_reserved: StringMap::new(),
+            system_reserved: StringMap::new(),
             unschedulable: false,
         }
     }

@@ -117,10 +117,6 @@ impl Kubelet {
         labels.insert("kubernetes.io/os".into(), "linux".into());
         labels.insert("kubernetes.io/arch".into(), "amd64".into());
         labels.extend(self.config.labels.clone());
-        let mut resources = StringMap::new();
-        resources.insert("cpu".into(), self.config.cpu.clone());
-        resources.insert("memory".into(), self.config.memory.clone());
-        resources.insert("pods".into(), self.config.pods.to_string());
         let node = Node {
             metadata: ObjectMeta {
                 name: self.node.clone(),
@@ -135,12 +131,8 @@ impl Kubelet {
                 ..Default::default()
             },
             status: NodeStatus {
-                capacity: resources.clone(),
-                allocatable: {
-                    let mut a = resources;
-                    a.extend(self.config.allocatable.clone());
-                    a
-                },
+                capacity: super::allocatable::node_capacity(&self.config),
+                allocatable: super::allocatable::node_allocatable(&self.config),
                 conditions: self.ready_conditions(now),
                 addresses: vec![
                     NodeAddress {

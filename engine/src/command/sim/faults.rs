@@ -16,8 +16,28 @@ pub(super) const NODE_ADD_FLAGS: &[FlagSpec] = &[
     flag("pods", None),
     flag("labels", None),
     flag("taints", None),
+    flag("kube-reserved", None),
+    flag("system-reserved", None),
     bool_flag("down", None),
 ];
+
+/// `--kube-reserved cpu=100m,memory=256Mi`: only CPU and memory, as quantities.
+fn parse_reserved(flag: &str, s: &str) -> Result<StringMap, String> {
+    let m = parse_kv_list(s)?;
+    for (k, v) in &m {
+        let ok = match k.as_str() {
+            "cpu" => quantity::parse_cpu_milli(v).is_some(),
+            "memory" => quantity::parse_bytes(v).is_some(),
+            _ => false,
+        };
+        if !ok {
+            return Err(format!(
+                "error: invalid --{flag} \"{k}={v}\": cpu or memory, as a quantity (cpu=100m,memory=256Mi)"
+            ));
+        }
+    }
+    Ok(m)
+}
 
 pub(super) fn parse_kv_list(s: &str) -> Result<StringMap, String> {
     let mut m = StringMap::new();
@@ -84,6 +104,12 @@ pub(super) fn node(c: &mut Cluster, words: &[String]) -> R {
             }
             if let Some(t) = p.get("taints") {
                 cfg.taints = parse_taints(t)?;
+            }
+            if let Some(r) = p.get("kube-reserved") {
+                cfg.kube_reserved = parse_reserved("kube-reserved", r)?;
+            }
+            if let Some(r) = p.get("system-reserved") {
+                cfg.system_reserved = parse_reserved("system-reserved", r)?;
             }
             if !name
                 .chars()
