@@ -132,6 +132,15 @@ pub fn node_usage(
     u
 }
 
+/// One Pod's working set alone (the eviction manager's reading): its workload's memory
+/// demand, else its idle share.
+pub fn pod_memory(store: &Store, load: &Load, p: &Pod) -> i64 {
+    let demand = workload_of(store, p)
+        .and_then(|(k, n)| load.get(&(p.metadata.namespace.clone(), k, n)))
+        .map(|d| (d, 0));
+    usage_of(p, demand, 0).memory_bytes
+}
+
 /// The workload a Pod serves, (kind, name): a ReplicaSet's Pods serve its Deployment.
 pub fn workload_of(store: &Store, pod: &Pod) -> Option<(String, String)> {
     let r = pod.metadata.controller_ref()?;

@@ -182,8 +182,12 @@ impl Cluster {
                 let Some(k) = self.kubelets.get_mut(&node) else {
                     return;
                 };
+                let heartbeat = matches!(t, KubeletTimer::Heartbeat);
                 let out = k.fire(&mut self.faults, &self.store, t, now);
                 self.kubelet_output(&node, out);
+                if heartbeat {
+                    self.eviction_cycle(&node);
+                }
             }
             Timer::Proxy(t) => self.proxy_timer(t),
             Timer::Elect(e, i, epoch) => self.election_timer(e, i, epoch),

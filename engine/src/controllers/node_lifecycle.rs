@@ -444,15 +444,26 @@ impl NodeLifecycleController {
 }
 
 /// The taints the node lifecycle controller manages with NoSchedule.
-const NO_SCHEDULE_MANAGED: [&str; 3] = [
+const NO_SCHEDULE_MANAGED: [&str; 6] = [
     TAINT_NODE_UNSCHEDULABLE,
     TAINT_NODE_UNREACHABLE,
     TAINT_NODE_NOT_READY,
+    TAINT_NODE_MEMORY_PRESSURE,
+    TAINT_NODE_DISK_PRESSURE,
+    TAINT_NODE_PID_PRESSURE,
+];
+
+/// `nodeConditionToTaintKeyStatusMap`'s pressure rows: a condition True ⇒ its taint.
+const PRESSURE_TAINTS: [(&str, &str); 3] = [
+    ("MemoryPressure", TAINT_NODE_MEMORY_PRESSURE),
+    ("DiskPressure", TAINT_NODE_DISK_PRESSURE),
+    ("PIDPressure", TAINT_NODE_PID_PRESSURE),
 ];
 
 /// `doNoScheduleTaintingPass`: the node's taints with the managed NoSchedule ones made
 /// to mirror it — cordoned ⇒ `unschedulable`, Ready=Unknown ⇒ `unreachable`,
-/// Ready=False ⇒ `not-ready` — and the others kept as they are.
+/// Ready=False ⇒ `not-ready`, MemoryPressure/DiskPressure/PIDPressure=True ⇒
+/// `memory-pressure`/`disk-pressure`/`pid-pressure` — and the others kept as they are.
 pub fn do_no_schedule_tainting_pass(node: &Node, now: SimTime) -> Vec<Taint> {
     let mut want: Vec<&str> = Vec::new();
     if node.spec.unschedulable {
@@ -462,6 +473,16 @@ pub fn do_no_schedule_tainting_pass(node: &Node, now: SimTime) -> Vec<Taint> {
         Some(ConditionStatus::Unknown) => want.push(TAINT_NODE_UNREACHABLE),
         Some(ConditionStatus::False) => want.push(TAINT_NODE_NOT_READY),
         _ => {}
+    }
+    for (condition, taint) in PRESSURE_TAINTS {
+        if node
+            .status
+            .conditions
+            .iter()
+            .any(|c| c.type_ == condition && c.status == "True")
+        {
+            want.push(taint);
+        }
     }
     let mut taints: Vec<Taint> = node
         .spec

@@ -31,6 +31,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub mod admission;
 pub mod allocatable;
 mod container_config;
+pub mod eviction;
 mod housekeeping;
 mod images;
 mod init_containers;
@@ -185,6 +186,8 @@ pub struct Kubelet {
     pending: BTreeMap<String, u32>,
     /// Workers housekeeping had to resume.
     repairs: u64,
+    /// The eviction manager's state (`eviction`).
+    pub pressure: eviction::Pressure,
 }
 
 /// How long the Event recorder retries an Event it could not send: upstream's
@@ -235,6 +238,7 @@ impl Kubelet {
             cut: None,
             pending: BTreeMap::new(),
             repairs: 0,
+            pressure: Default::default(),
         }
     }
 

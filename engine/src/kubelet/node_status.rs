@@ -44,13 +44,7 @@ impl Kubelet {
 
     pub(super) fn ready_conditions(&self, now: SimTime) -> Vec<Condition> {
         let mut c = vec![
-            cond(
-                NodeConditionType::MemoryPressure,
-                ConditionStatus::False,
-                "KubeletHasSufficientMemory",
-                "kubelet has sufficient memory available",
-                now,
-            ),
+            super::eviction::memory_pressure_condition(self.pressure.memory_pressure, now),
             cond(
                 NodeConditionType::DiskPressure,
                 ConditionStatus::False,

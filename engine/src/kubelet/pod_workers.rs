@@ -414,6 +414,17 @@ impl Kubelet {
     /// Run the preStop hooks, then TERM every running container; they exit after
     /// `container_stop` (or at the grace deadline, whichever is first).
     pub(super) fn kill_pod(&mut self, store: &Store, uid: &str, now: SimTime) -> KubeletOutput {
+        self.kill_pod_with_grace(store, uid, now, None)
+    }
+
+    /// [`Self::kill_pod`] with the grace period overridden (an eviction's).
+    pub(super) fn kill_pod_with_grace(
+        &mut self,
+        store: &Store,
+        uid: &str,
+        now: SimTime,
+        grace_override: Option<i64>,
+    ) -> KubeletOutput {
         let Some(pod) = self.pod(store, uid) else {
             self.workers.remove(uid);
             return (vec![], vec![]);
@@ -438,7 +449,9 @@ impl Kubelet {
             .collect();
         // A deleted Pod's grace is the deletion's; a Pod that completed (its sidecars
         // left to stop) has its spec's terminationGracePeriodSeconds.
-        let grace = if pod.metadata.is_deleting() {
+        let grace = if let Some(g) = grace_override {
+            g
+        } else if pod.metadata.is_deleting() {
             pod.metadata.deletion_grace_period_seconds.unwrap_or(0)
         } else {
             pod.spec.grace_seconds()

@@ -81,6 +81,7 @@ pub(super) fn node(c: &mut Cluster, words: &[String]) -> R {
         return Err("error: usage: sim node add|down|up|partition|ps|remove NAME".into());
     };
     match action {
+        "pressure" => pressure(c, &words[1..]),
         "add" => {
             let p = parse_flags(&words[2..], NODE_ADD_FLAGS, "sim node add")?;
             let mut cfg = NodeConfig::default();
@@ -408,4 +409,43 @@ pub(super) fn image_warmup(c: &mut Cluster, words: &[String]) -> R {
         "{image}: the application listens {} after its container starts; until then it refuses connections and fails its probes",
         crate::kubelet::format_go_duration(ms)
     ))
+}
+
+/// `sim node pressure memory NODE [--use QUANTITY | --off]`: memory taken on the node by
+/// something outside its Pods (`cluster::pressure`); by default as much as leaves 50Mi
+/// available, under the kubelet's 100Mi threshold.
+fn pressure(c: &mut Cluster, words: &[String]) -> R {
+    let usage = "error: usage: sim node pressure memory NODE [--use QUANTITY | --off]";
+    let p = parse_flags(
+        words,
+        &[flag("use", None), bool_flag("off", None)],
+        "sim node pressure",
+    )?;
+    let [what, node] = p.args.as_slice() else {
+        return Err(usage.into());
+    };
+    if what != "memory" {
+        return Err(format!(
+            "error: sim node pressure {what}: only memory (kubeplay's nodes have no disks to fill, and the kubelet sets no PID threshold by default)"
+        ));
+    }
+    let node = node.trim_start_matches("node/");
+    let bytes = match (p.get("use"), p.bool("off")) {
+        (Some(_), true) => return Err(usage.into()),
+        (Some(q), false) => Some(
+            quantity::parse_bytes(q)
+                .ok_or_else(|| format!("error: --use {q}: a quantity such as 7Gi"))?,
+        ),
+        (None, true) => Some(0),
+        (None, false) => None,
+    };
+    let took = c.set_memory_pressure(node, bytes)?;
+    Ok(if took == 0 {
+        format!("node/{node}: nothing outside its Pods takes memory now; the kubelet clears MemoryPressure 5m after the threshold was last met")
+    } else {
+        format!(
+            "node/{node}: something outside its Pods takes {} of memory; the kubelet checks memory.available against 100Mi every 10s",
+            quantity::format_bytes(took)
+        )
+    })
 }
