@@ -41,10 +41,12 @@ pub fn complete(c: &Cluster, line: &str) -> Vec<String> {
         [] => vec!["kubectl".into(), "sim".into()],
         ["kubectl"] => KUBECTL_VERBS.iter().map(|s| s.to_string()).collect(),
         ["sim"] => SIM_VERBS.iter().map(|s| s.to_string()).collect(),
-        ["sim", "node"] => ["add", "down", "up", "partition", "ps", "remove"]
+        ["sim", "node"] => ["add", "down", "up", "partition", "pressure", "ps", "remove"]
             .iter()
             .map(|s| s.to_string())
             .collect(),
+        ["sim", "node", "pressure"] => vec!["memory".to_string()],
+        ["sim", "node", "pressure", "memory"] => names(c, Kind::Node),
         ["sim", "node", _] => names(c, Kind::Node),
         ["sim", "apiserver"] => ["down", "status", "up"]
             .iter()

@@ -193,6 +193,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "etcd-backup-and-restore",
         include_str!("../../scenarios/47-etcd-backup-and-restore.yaml"),
     ),
+    (
+        "node-memory-pressure",
+        include_str!("../../scenarios/48-node-memory-pressure.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

@@ -78,7 +78,7 @@ pub(super) fn node(c: &mut Cluster, words: &[String]) -> R {
         .get(1)
         .map(|n| n.trim_start_matches("node/").to_string());
     let Some(name) = name else {
-        return Err("error: usage: sim node add|down|up|partition|ps|remove NAME".into());
+        return Err("error: usage: sim node add|down|up|partition|ps|remove NAME | sim node pressure memory NAME [--use Q | --off]".into());
     };
     match action {
         "pressure" => pressure(c, &words[1..]),
