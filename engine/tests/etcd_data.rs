@@ -379,6 +379,11 @@ fn losing_every_members_data_loses_the_desired_state_and_the_api_server_writes_i
         "the add-on is gone"
     );
     sh(&mut c, "sim advance 2m");
+    // Their Nodes gone, the kubelets are refused at every heartbeat from now on: the
+    // refusals kept are bounded however long the world runs.
+    assert!(!c.failed.is_empty());
+    sh(&mut c, "sim advance 10h");
+    assert_eq!(c.failed.len(), kubeplay_engine::cluster::MAX_FAILED);
     // Every kubelet stopped the containers of its Pods.
     for n in ["node-1", "node-2", "node-3"] {
         let ps = sh(&mut c, &format!("sim node ps {n}"));

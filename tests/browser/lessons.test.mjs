@@ -356,3 +356,22 @@ test('what if: fork the session with one change, act once, and see both branches
   await again.page.close();
   await page.close();
 });
+
+test('the node-memory-pressure lesson: the prediction, the tainted node card, the eviction, and every goal', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=node-memory-pressure&speed=30`, { width: 1366, height: 900 });
+  await page.getByTestId('lesson').getByRole('heading', { name: /A node under memory pressure/ }).waitFor();
+  await page.getByTestId('step-0').click();
+  await page.waitForTimeout(1000);
+  await page.getByTestId('predict-1-1').check();
+  await page.getByTestId('step-1').click();
+  await page.getByTestId('predict-result-1').getByText(/✓ as predicted/).waitFor({ timeout: 60_000 });
+  assert.match(await page.getByTestId('predict-result-1').textContent(), /Evicted/);
+  await page.screenshot({ path: shot('node-memory-pressure-en.png') });
+  for (const i of [2, 3]) {
+    await page.getByTestId(`step-${i}`).click();
+    await page.waitForTimeout(1500);
+  }
+  await page.getByTestId('goals').getByText('Goals: 5 of 5 reached').waitFor({ timeout: 120_000 });
+  assert.deepEqual(real(errors), []);
+  await page.close();
+});

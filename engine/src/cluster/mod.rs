@@ -67,6 +67,9 @@ enum Timer {
     ApiServer(usize, u64),
 }
 
+/// How many refused requests [`Cluster::failed`] keeps.
+pub const MAX_FAILED: usize = 10_000;
+
 /// A request the API server refused (kept for the log and the learner).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FailedRequest {
@@ -107,8 +110,10 @@ pub struct Cluster {
     /// name starts past it, so the old kubelet's timers still queued never fire into
     /// the new one.
     retired_epochs: BTreeMap<String, u64>,
-    /// Refused requests from components (conflicts and the like).
-    pub failed: Vec<FailedRequest>,
+    /// Refused requests from components (conflicts and the like), the last
+    /// [`MAX_FAILED`] of them: a kubelet whose Node is gone is refused every 10 s for
+    /// as long as the world runs.
+    pub failed: std::collections::VecDeque<FailedRequest>,
     /// Every node's kube-proxy, and the traffic sent through them.
     pub proxies: crate::proxy::Proxies,
     /// The control plane is stalled (the API server down or etcd without quorum):
@@ -390,7 +395,7 @@ impl Cluster {
             faults: Faults::default(),
             node_index: 0,
             retired_epochs: BTreeMap::new(),
-            failed: Vec::new(),
+            failed: Default::default(),
             proxies: Default::default(),
             outage: None,
             apiserver_stopped: None,

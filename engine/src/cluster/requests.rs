@@ -159,12 +159,20 @@ impl Cluster {
         }
     }
 
+    /// Keep a refused request, and only the last [`MAX_FAILED`].
+    fn record_failed(&mut self, f: FailedRequest) {
+        if self.failed.len() >= MAX_FAILED {
+            self.failed.pop_front();
+        }
+        self.failed.push_back(f);
+    }
+
     pub(super) fn apply_one(&mut self, who: &Component, r: Request) -> Result<(), ApiError> {
         if let Some(u) = self.unavailable() {
             // Refused before any stage (or timed out at the store): nothing is
             // written, no Event recorded (recording one is a write too).
             let e = u.error();
-            self.failed.push(FailedRequest {
+            self.record_failed(FailedRequest {
                 time: self.now,
                 writer: who.writer.clone(),
                 error: e.kubectl_text(),
@@ -182,7 +190,7 @@ impl Cluster {
         };
         let result = self.submit(who, r).map(|_| ());
         if let Err(e) = &result {
-            self.failed.push(FailedRequest {
+            self.record_failed(FailedRequest {
                 time: self.now,
                 writer: who.writer.clone(),
                 error: e.kubectl_text(),
