@@ -101,7 +101,6 @@ pub fn control_plane_bar(props: &ControlPlaneProps) -> Html {
     let members = member_chips(&sim, m);
     let leaders = leader_chips(&sim, m);
     let n = m.etcd.len();
-    let (rev, file, in_use) = m.etcd_data;
     html! {
         <div class="cpview" data-testid="control-plane">
         <div class="cpbar">
@@ -119,10 +118,12 @@ pub fn control_plane_bar(props: &ControlPlaneProps) -> Html {
                 <span class={classes!("quorum", lost.then_some("lost"))} data-testid="etcd-quorum">
                     { trf(lang, "{} of {} up · quorum {}", &[&m.etcd_up, &n, &m.quorum]) }
                 </span>
-                <span class="etcddata" data-testid="etcd-data"
-                    title={t(lang, "etcd's revision, its database file and the part of it in use: every write adds a revision, a compaction frees room inside the file, a defragmentation gives it back (sim etcdctl endpoint status)")}>
-                    { trf(lang, "rev {} · {} ({} in use)", &[&rev, &humanize_bytes(file), &humanize_bytes(in_use)]) }
-                </span>
+                if let Some((rev, file, in_use)) = m.etcd_data {
+                    <span class="etcddata" data-testid="etcd-data"
+                        title={t(lang, "etcd's revision, its database file and the part of it in use: every write adds a revision, a compaction frees room inside the file, a defragmentation gives it back (sim etcdctl endpoint status)")}>
+                        { trf(lang, "rev {} · {} ({} in use)", &[&rev, &humanize_bytes(file), &humanize_bytes(in_use)]) }
+                    </span>
+                }
                 if !readonly {
                     <span class="etcdsizes" title={t(lang, "How many etcd members")}>{ t(lang, "members") }
                         { sizes(&[1, 3, 5], n, lost, Verb::EtcdMembers, "etcd-members", &|k| {

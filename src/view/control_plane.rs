@@ -25,8 +25,9 @@ pub struct ControlPlaneModel {
     pub quorum_lost_for: Option<SimTime>,
     /// How long the API server has been cut off from etcd (None: it reaches it).
     pub etcd_cut_for: Option<SimTime>,
-    /// etcd's data: (revision, DB size, size in use), in bytes.
-    pub etcd_data: (u64, u64, u64),
+    /// etcd's data: (revision, DB size, size in use), in bytes, once someone looked
+    /// inside etcd (`Etcd::data_shown`).
+    pub etcd_data: Option<(u64, u64, u64)>,
     /// The leader-elected components, in [`Elected::ALL`]'s order.
     pub leaders: Vec<LeaderChip>,
     /// Replicas of kube-controller-manager and kube-scheduler.
@@ -88,10 +89,10 @@ impl ControlPlaneModel {
             quorum: etcd.quorum(),
             quorum_lost_for: etcd.lost_since.map(|s| now.saturating_sub(s)),
             etcd_cut_for: etcd.cut_since.map(|s| now.saturating_sub(s)),
-            etcd_data: {
+            etcd_data: etcd.data_shown.then(|| {
                 let db = c.store.etcd_status_now();
                 (db.revision, db.db_size, db.db_size_in_use)
-            },
+            }),
             leaders: Elected::ALL
                 .into_iter()
                 .map(|e| {

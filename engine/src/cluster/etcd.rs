@@ -70,6 +70,9 @@ pub struct Etcd {
     pub cut_since: Option<SimTime>,
     /// Snapshots saved with `sim etcd snapshot save`, oldest first.
     pub snapshots: Vec<super::etcd_data::EtcdSnapshot>,
+    /// Someone looked inside etcd or acted on its data (`sim etcdctl`, a snapshot, a
+    /// wipe, a cut path): the page shows its revision and size from then on.
+    pub data_shown: bool,
 }
 
 impl Default for Etcd {
@@ -95,6 +98,7 @@ impl Etcd {
             term: 2,
             cut_since: None,
             snapshots: Vec::new(),
+            data_shown: false,
         }
     }
 
@@ -170,6 +174,11 @@ impl Cluster {
     /// The etcd cluster.
     pub fn etcd(&self) -> &Etcd {
         &self.etcd
+    }
+
+    /// Note that someone looked inside etcd (see [`Etcd::data_shown`]).
+    pub fn show_etcd_data(&mut self) {
+        self.etcd.data_shown = true;
     }
 
     /// Whether etcd has lost its quorum.
@@ -254,9 +263,11 @@ impl Cluster {
         }
         let snapshots = std::mem::take(&mut self.etcd.snapshots);
         let cut_since = self.etcd.cut_since;
+        let data_shown = self.etcd.data_shown;
         self.etcd = Etcd {
             snapshots,
             cut_since,
+            data_shown,
             ..Etcd::with_members(n)
         };
         Ok(())

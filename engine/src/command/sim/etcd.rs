@@ -151,6 +151,7 @@ pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
             ))
         }
         [v] if v == "disconnect" || v == "reconnect" => {
+            c.show_etcd_data();
             let cut = v == "disconnect";
             let since = c.etcd().cut_since;
             c.etcd_disconnect(cut).map_err(e)?;
@@ -172,13 +173,17 @@ pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
             })
         }
         [v] if v == "wipe" => {
+            c.show_etcd_data();
             let r = c.etcd_wipe();
             Ok(format!(
                 "every etcd member lost its data: {} objects are gone; the API server wrote its bootstrap objects again (namespaces, the kubernetes Service, RBAC, priority classes) at revision {}. Every kubelet stops the containers of its Pods; no Node is registered again until its kubelet restarts",
                 r.removed, r.revision
             ))
         }
-        [v, rest @ ..] if v == "snapshot" => snapshot(c, rest),
+        [v, rest @ ..] if v == "snapshot" => {
+            c.show_etcd_data();
+            snapshot(c, rest)
+        }
         _ => Err(usage.into()),
     }
 }

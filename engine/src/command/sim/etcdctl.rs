@@ -42,6 +42,7 @@ pub(super) fn etcdctl(c: &mut Cluster, words: &[String]) -> R {
         flag(TLS_FLAGS[4], None),
     ];
     let p = parse_flags(words, &specs, "etcdctl").map_err(|e| e.replacen("error:", "Error:", 1))?;
+    c.show_etcd_data();
     let args: Vec<&str> = p.args.iter().map(String::as_str).collect();
     match args.as_slice() {
         ["get", key] => get(c, key, &p),
