@@ -263,3 +263,33 @@ fn nothing_presses_nothing_happens_and_bad_input_changes_nothing() {
     assert_eq!(condition(&c, "node-1", "MemoryPressure").0, "False");
     assert!(c.store.list::<Pod>().all(|p| p.status.reason != "Evicted"));
 }
+
+#[test]
+fn under_memory_pressure_a_best_effort_pod_sent_to_the_node_is_refused_and_a_burstable_one_runs() {
+    let mut c = one_node_three_pods();
+    sh(&mut c, "sim node pressure memory node-1");
+    step_until(&mut c, 11_000, "MemoryPressure", |c| {
+        condition(c, "node-1", "MemoryPressure").0 == "True"
+    });
+    sh(&mut c, "sim node pressure memory node-1 --off");
+    // nodeName skips the scheduler (and the taint), not the kubelet.
+    apply(
+        &mut c,
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: besteffort}\nspec:\n  nodeName: node-1\n  containers: [{name: c, image: 'nginx:1.27'}]\n",
+    );
+    apply(
+        &mut c,
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: burstable}\nspec:\n  nodeName: node-1\n  containers: [{name: c, image: 'nginx:1.27', resources: {requests: {memory: 64Mi}}}]\n",
+    );
+    sh(&mut c, "sim advance 20s");
+    let be = pod(&c, "besteffort").unwrap();
+    assert_eq!(
+        (be.status.phase.as_str(), be.status.reason.as_str()),
+        ("Failed", "Evicted")
+    );
+    assert_eq!(
+        be.status.message,
+        "Pod was rejected: The node had condition: [MemoryPressure]. "
+    );
+    assert_eq!(pod(&c, "burstable").unwrap().status.phase, "Running");
+}

@@ -204,6 +204,32 @@ impl Kubelet {
     }
 }
 
+/// The eviction manager's `Admit` under MemoryPressure: a BestEffort Pod that does not
+/// tolerate the `memory-pressure` taint is refused (critical Pods, priority 2000000000
+/// and up, are admitted). Refused: reason `Evicted`, "The node had condition:
+/// [MemoryPressure]. ".
+pub fn admit(pod: &Pod, pressure: &Pressure) -> Option<super::admission::Rejection> {
+    if !pressure.memory_pressure || pod.spec.priority.unwrap_or(0) >= 2_000_000_000 {
+        return None;
+    }
+    let best_effort = pod
+        .spec
+        .containers
+        .iter()
+        .chain(&pod.spec.init_containers)
+        .all(|c| c.resources.requests.is_empty() && c.resources.limits.is_empty());
+    let taint = Taint {
+        key: TAINT_NODE_MEMORY_PRESSURE.into(),
+        effect: TaintEffect::NoSchedule.into(),
+        ..Default::default()
+    };
+    let tolerated = pod.spec.tolerations.iter().any(|t| t.tolerates(&taint));
+    (best_effort && !tolerated).then(|| super::admission::Rejection {
+        reason: "Evicted".into(),
+        message: "The node had condition: [MemoryPressure]. ".into(),
+    })
+}
+
 /// `rankMemoryPressure`: `exceedMemoryRequests`, then `priority`, then `memory` (usage
 /// above the request, larger first); the Pods' names break what is left of a tie.
 pub fn rank_memory_pressure<'a>(pods: &[&'a Pod], usage: &dyn Fn(&Pod) -> i64) -> Vec<&'a Pod> {

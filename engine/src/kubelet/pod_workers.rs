@@ -220,7 +220,10 @@ impl Kubelet {
         if self.workers.get(uid).is_some_and(|w| !w.admitted) {
             let node = self.node_object(store);
             let others = self.admitted_pods(store, uid);
-            if let Some(r) = node.and_then(|n| admission::admit(pod, n, &others)) {
+            // The eviction manager's admit handler runs before the predicates.
+            let refused = super::eviction::admit(pod, &self.pressure)
+                .or_else(|| node.and_then(|n| admission::admit(pod, n, &others)));
+            if let Some(r) = refused {
                 let pod = pod.clone();
                 return self.reject(&pod, r);
             }
