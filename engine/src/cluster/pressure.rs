@@ -36,13 +36,12 @@ impl Cluster {
         let bytes = match bytes {
             Some(b) => b.max(0),
             None => {
-                let capacity = crate::api::quantity::parse_bytes(&k.config.memory).unwrap_or(0);
-                let pods: i64 = store
+                let pods: Vec<&Pod> = store
                     .pods_on_node(node)
                     .filter(|p| !p.is_terminal())
-                    .map(|p| crate::metrics::pod_memory(store, load, p))
-                    .sum();
-                (capacity - crate::metrics::NODE_DAEMONS.memory_bytes - pods - (50 << 20)).max(0)
+                    .collect();
+                let usage = |p: &Pod| crate::metrics::pod_memory(store, load, p);
+                (k.memory_available(&pods, &usage) - (50 << 20)).max(0)
             }
         };
         if let Some(k) = self.kubelets.get_mut(node) {

@@ -95,20 +95,11 @@ impl Kubelet {
         let Some(node) = self.node_object(store).cloned() else {
             return (vec![], vec![]);
         };
-        let capacity = node
-            .status
-            .capacity
-            .get("memory")
-            .and_then(|q| parse_bytes(q))
-            .unwrap_or(0);
         let pods: Vec<&Pod> = store
             .pods_on_node(&self.node)
             .filter(|p| !p.is_terminal())
             .collect();
-        let used: i64 = pods.iter().map(|p| usage(p)).sum::<i64>()
-            + crate::metrics::NODE_DAEMONS.memory_bytes
-            + self.pressure.other_memory;
-        let available = (capacity - used).max(0);
+        let available = (self.memory_available(&pods, usage) - self.pressure.other_memory).max(0);
         let met = available < MEMORY_EVICTION_HARD_BYTES;
         if met {
             self.pressure.memory_met_at = Some(now);
@@ -162,6 +153,15 @@ impl Kubelet {
             }
         }
         (requests, timers)
+    }
+
+    /// `memory.available` before what other processes take: the capacity less the
+    /// node's daemons and `pods`' working sets (may be negative).
+    pub fn memory_available(&self, pods: &[&Pod], usage: &dyn Fn(&Pod) -> i64) -> i64 {
+        let capacity = parse_bytes(&self.config.memory).unwrap_or(0);
+        capacity
+            - crate::metrics::NODE_DAEMONS.memory_bytes
+            - pods.iter().map(|p| usage(p)).sum::<i64>()
     }
 
     /// `evictPod`: the Pod's final status and Event, then its containers killed with

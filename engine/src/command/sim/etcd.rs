@@ -65,20 +65,8 @@ pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
         [v, m] if v == "up" => {
             let since = c.etcd().lost_since;
             c.etcd_member_up(m).map_err(e)?;
-            let resumed = format!(
-                ": each kubelet reports at its next heartbeat; {}",
-                leaders_back(c)
-            );
             let back = match since {
-                Some(t) if !c.etcd_lost_quorum() => format!(
-                    "quorum regained after {}{} — ",
-                    crate::time::human_duration(c.now().saturating_sub(t)),
-                    if c.apiserver_down() {
-                        " (the API server is still down)"
-                    } else {
-                        &resumed
-                    }
-                ),
+                Some(t) if !c.etcd_lost_quorum() => regained(c, t),
                 _ => String::new(),
             };
             Ok(format!("{m} started: {back}{}", state(c)))
@@ -87,21 +75,9 @@ pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
             let had = !c.etcd_lost_quorum();
             let since = c.etcd().lost_since;
             c.etcd_member_isolated(m, v == "isolate").map_err(e)?;
-            let resumed = format!(
-                ": each kubelet reports at its next heartbeat; {}",
-                leaders_back(c)
-            );
             let change = match (had, c.etcd_lost_quorum(), since) {
                 (true, true, _) => "quorum lost — ".to_string(),
-                (false, false, Some(t)) => format!(
-                    "quorum regained after {}{} — ",
-                    crate::time::human_duration(c.now().saturating_sub(t)),
-                    if c.apiserver_down() {
-                        " (the API server is still down)"
-                    } else {
-                        &resumed
-                    }
-                ),
+                (false, false, Some(t)) => regained(c, t),
                 _ => String::new(),
             };
             let what = if v == "isolate" {
@@ -162,10 +138,7 @@ pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
                 format!(
                     "the API server reaches etcd again after {after}{}",
                     if c.unavailable().is_none() {
-                        format!(
-                            ": each kubelet reports at its next heartbeat; {}",
-                            leaders_back(c)
-                        )
+                        resumed(c)
                     } else {
                         String::new()
                     }
@@ -186,6 +159,27 @@ pub(super) fn etcd(c: &mut Cluster, words: &[String]) -> R {
         }
         _ => Err(usage.into()),
     }
+}
+
+/// What follows a control plane that works again.
+fn resumed(c: &Cluster) -> String {
+    format!(
+        ": each kubelet reports at its next heartbeat; {}",
+        leaders_back(c)
+    )
+}
+
+/// "quorum regained after …" for a quorum lost at `since`.
+fn regained(c: &Cluster, since: crate::time::SimTime) -> String {
+    format!(
+        "quorum regained after {}{} — ",
+        human_duration(c.now().saturating_sub(since)),
+        if c.apiserver_down() {
+            " (the API server is still down)".to_string()
+        } else {
+            resumed(c)
+        }
+    )
 }
 
 /// `sim etcd snapshot save|restore|status NAME`.
