@@ -214,32 +214,19 @@ impl Cluster {
                 None
             }
             crate::proxy::ProxyTimer::Traffic => {
-                let (store, faults, now) = (&self.store, &self.faults, self.now);
-                let node_up = |n: &str| kubelets.get(n).is_some_and(|k| k.up);
+                let now = self.now;
+                let w = super::connections::World {
+                    store: &self.store,
+                    faults: &self.faults,
+                    kubelets,
+                    now,
+                };
+                let node_up = |n: &str| w.node_up(n);
                 let answer = |e: &crate::proxy::RuleEndpoint, from: crate::proxy::Client<'_>| {
-                    // The network plugin drops what a NetworkPolicy does not allow,
-                    // before the Pod sees it.
-                    if !policy_allows(store, e, from) {
-                        return crate::proxy::Answer::Silent;
-                    }
-                    match kubelets.get(&e.node) {
-                        Some(k) => k.answer(store, faults, &e.uid, now),
-                        // A node that is gone: nothing answers at that address.
-                        None => crate::proxy::Answer::Silent,
-                    }
+                    w.answer(e, from)
                 };
-                let instance = |uid: &str| {
-                    let (_, key) = store.by_uid(uid)?;
-                    let pod = store.get::<Pod>(key)?;
-                    let run = pod
-                        .status
-                        .container_statuses
-                        .first()
-                        .and_then(|s| s.state.running.as_ref())
-                        .map(|r| r.started_at.clone())
-                        .unwrap_or_default();
-                    Some(run)
-                };
+                let instance = |uid: &str| w.instance(uid);
+                let store = &self.store;
                 // The ingress controller's choice of a Service for a flow through an
                 // Ingress it implements.
                 let route = |ing: &ObjKey, host: &str, path: &str| {
@@ -357,31 +344,4 @@ pub enum SettleSlice {
     Limit,
     /// The wall-time budget ran out (possibly inside an instant).
     OutOfTime,
-}
-
-/// Whether the NetworkPolicies let a connection from `from` reach endpoint `e` (its
-/// first port): from the sending Pod, or else from the entry node's host network.
-fn policy_allows(
-    store: &Store,
-    e: &crate::proxy::RuleEndpoint,
-    from: crate::proxy::Client<'_>,
-) -> bool {
-    if store.count(Kind::NetworkPolicy) == 0 {
-        return true;
-    }
-    let Some(to) = store.get::<Pod>(&e.pod) else {
-        return true;
-    };
-    let port = e.ports.first().map_or(0, |p| p.1);
-    let src = from.pod.and_then(|k| store.get::<Pod>(k));
-    let node_ip = store
-        .get::<Node>(&ObjKey::new("", from.node))
-        .and_then(|n| n.status.addresses.iter().find(|a| a.type_ == "InternalIP"))
-        .map(|a| a.address.clone())
-        .unwrap_or_default();
-    let peer = match src {
-        Some(p) => crate::proxy::Peer::Pod(p),
-        None => crate::proxy::Peer::Host(from.node, &node_ip),
-    };
-    crate::proxy::allows(store, peer, to, port)
 }

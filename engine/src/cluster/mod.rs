@@ -25,6 +25,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub mod apiserver_identity;
 pub mod apiservers;
 mod clock;
+mod connections;
 pub mod dns;
 pub use clock::SettleSlice;
 pub mod etcd;

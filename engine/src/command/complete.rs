@@ -97,7 +97,7 @@ pub fn complete(c: &Cluster, line: &str) -> Vec<String> {
         ["sim", "etcd", "down" | "up" | "isolate" | "rejoin"] => {
             c.etcd().members.iter().map(|m| m.name.clone()).collect()
         }
-        ["sim", "traffic" | "app"] => names(c, Kind::Service)
+        ["sim", "traffic" | "app" | "devices" | "message"] => names(c, Kind::Service)
             .into_iter()
             .map(|n| format!("service/{n}"))
             .collect(),

@@ -177,6 +177,8 @@ pub const SIM_VERBS: &[&str] = &[
     "log",
     "traffic",
     "app",
+    "devices",
+    "message",
     "nslookup",
     "apiserver",
     "etcd",

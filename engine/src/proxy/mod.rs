@@ -36,12 +36,16 @@
 //!
 //! Not part of Kubernetes' objects: nothing here writes the API server.
 
+mod device_report;
+pub mod devices;
 pub mod ingress;
+mod message;
 mod policy;
 mod report;
 mod rules;
 mod traffic;
 
+pub use message::Message;
 pub use policy::{allows, Peer};
 pub use rules::{
     categorize_endpoints, internal_endpoints, rules_for, Reachable, RuleEndpoint, ServiceRules,
@@ -88,6 +92,8 @@ pub struct Proxies {
     pub series: BTreeMap<ObjKey, BTreeMap<u64, Bucket>>,
     /// The application behind a Service, when one is modelled (`sim app`).
     pub apps: BTreeMap<ObjKey, crate::app::App>,
+    /// The devices holding connections to a Service's Pods (`sim devices`).
+    pub devices: BTreeMap<ObjKey, devices::Devices>,
     /// Request lines each Pod's application logged (by Pod uid; the last
     /// [`LOG_LINES`] of each), read by `kubectl logs`.
     pub logs: BTreeMap<String, std::collections::VecDeque<(SimTime, String)>>,

@@ -277,8 +277,13 @@ impl Proxies {
         self.flows.remove(key).is_some()
     }
 
-    fn arm_tick(&mut self, now: SimTime) -> Option<(SimTime, ProxyTimer)> {
-        if self.tick_armed || self.flows.is_empty() {
+    /// The traffic tick to arm now, if none is and there is something to tick.
+    pub fn arm_tick_now(&mut self, now: SimTime) -> Option<(SimTime, ProxyTimer)> {
+        self.arm_tick(now)
+    }
+
+    pub(super) fn arm_tick(&mut self, now: SimTime) -> Option<(SimTime, ProxyTimer)> {
+        if self.tick_armed || !self.busy() {
             return None;
         }
         self.tick_armed = true;
@@ -287,7 +292,7 @@ impl Proxies {
 
     /// Whether a traffic tick is due: a flow runs.
     pub fn busy(&self) -> bool {
-        !self.flows.is_empty()
+        !self.flows.is_empty() || self.devices.values().any(|d| !d.is_empty())
     }
 
     /// One tick of every flow: this tick's requests, each through its entry node's
@@ -397,6 +402,7 @@ impl Proxies {
             }
             self.flows.insert(key, flow);
         }
+        self.tick_devices(now, rng, nodes, &node_up, &answer, &instance);
         self.arm_tick(now)
     }
 
@@ -466,6 +472,9 @@ impl Proxies {
                             app.business.lost_answers += 1;
                         }
                     }
+                    if post && reply == Some(crate::app::Reply::Created) {
+                        self.address(&target, id, None, now, rng);
+                    }
                 }
             }
             if o == Outcome::Ok {
@@ -515,7 +524,7 @@ impl Proxies {
     /// One attempt of one request entering at `entry`: its outcome and the endpoint
     /// the rules chose (if any).
     #[allow(clippy::too_many_arguments)]
-    fn attempt(
+    pub(super) fn attempt(
         &mut self,
         entry: &str,
         source: Option<&ObjKey>,
@@ -574,7 +583,7 @@ impl Proxies {
     /// Whether the application's database answers the application's Pod `app` (its
     /// Service's rules on that Pod's node lead to a Pod that accepts the Pod's
     /// connection).
-    fn db_up(
+    pub(super) fn db_up(
         &self,
         db: &ObjKey,
         app: &RuleEndpoint,

@@ -126,6 +126,11 @@ fn check_expectation(c: &mut Cluster, words: &[String]) -> Result<(bool, String)
         return expect_json(&apiserver_state(c), path, op, want, None);
     } else {
         let (t, name) = subject[0].split_once('/').ok_or(EXPECT_USAGE)?;
+        if t == "devices" {
+            let path = path()?;
+            let v = devices_state(c, name).unwrap_or_else(|| serde_json::json!({}));
+            return expect_json(&v, path, op, want, Some("0"));
+        }
         if t == "traffic" {
             // A Service's traffic and business numbers (`Proxies::summary`).
             let path = path()?;
@@ -140,6 +145,28 @@ fn check_expectation(c: &mut Cluster, words: &[String]) -> Result<(bool, String)
     };
     let ok = compare(&got, op, want)?;
     Ok((ok, got))
+}
+
+/// `sim expect devices/NAME`: a Service's devices (`Proxies::devices_summary`) and
+/// `{.idlePods}`, its Ready Pods that hold no connection (connections do not
+/// rebalance onto a Pod that became ready later).
+fn devices_state(c: &Cluster, name: &str) -> Option<serde_json::Value> {
+    let key = ObjKey::new("default", name);
+    let mut v = c.proxies.devices_summary(&key)?;
+    let sel = c.store.get::<Service>(&key)?.spec.selector.clone()?;
+    let held = v["pods"].clone();
+    let idle = c
+        .store
+        .list_ns::<Pod>("default")
+        .filter(|p| {
+            sel.iter()
+                .all(|(k, val)| p.metadata.labels.get(k) == Some(val))
+        })
+        .filter(|p| p.metadata.deletion_timestamp.is_none() && p.is_ready())
+        .filter(|p| held.get(&p.metadata.name).is_none())
+        .count();
+    v["idlePods"] = idle.into();
+    Some(v)
 }
 
 /// `sim expect count <kind> [-l SEL] [--field F=V] [-n NS]`: how many objects match.

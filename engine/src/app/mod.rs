@@ -20,6 +20,8 @@
 use crate::apiserver::ObjKey;
 use std::collections::{BTreeMap, BTreeSet};
 
+pub mod contract;
+
 /// Where an application keeps its messages.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Store {
@@ -69,7 +71,21 @@ pub struct App {
     pub next_id: u64,
     /// Counters.
     pub business: Business,
+    /// Ids a learner named (`sim message --id m-9`), to the number the store keys them by.
+    names: BTreeMap<String, u64>,
+    /// The name of each named id.
+    labels: BTreeMap<u64, String>,
+    /// With a database, each message's per-device sequence number (the proposed S3's
+    /// `seq`), and each device's last one.
+    seqs: BTreeMap<u64, u64>,
+    next_seq: BTreeMap<u32, u64>,
 }
+
+/// Where the numbers of named message ids start: far above any the traffic reaches.
+const NAMED_BASE: u64 = 1 << 48;
+
+/// The most message ids a learner may name (each `sim message` names at most one).
+pub const MAX_NAMED: usize = 10_000;
 
 /// What the application answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,7 +127,69 @@ impl App {
             instances: BTreeMap::new(),
             next_id: 1,
             business: Business::default(),
+            names: BTreeMap::new(),
+            labels: BTreeMap::new(),
+            seqs: BTreeMap::new(),
+            next_seq: BTreeMap::new(),
         }
+    }
+
+    /// The number a learner's message id is stored under, given one the first time
+    /// (None: [`MAX_NAMED`] ids are named already).
+    pub fn named_id(&mut self, name: &str) -> Option<u64> {
+        if let Some(id) = self.names.get(name) {
+            return Some(*id);
+        }
+        if self.names.len() >= MAX_NAMED {
+            return None;
+        }
+        let id = NAMED_BASE + self.names.len() as u64;
+        self.names.insert(name.to_string(), id);
+        self.labels.insert(id, name.to_string());
+        Some(id)
+    }
+
+    /// How a message id is written: the learner's name for it, or `m-<number>`.
+    pub fn id_label(&self, id: u64) -> String {
+        match self.labels.get(&id) {
+            Some(name) => name.clone(),
+            None => format!("m-{id}"),
+        }
+    }
+
+    /// With a database, message `id`'s sequence number among `device`'s messages,
+    /// given once when it is first stored (the database orders each device's
+    /// messages); with memory, none: each Pod would count on its own, and the
+    /// current contract has no sequence numbers.
+    pub fn seq_for(&mut self, id: u64, device: u32) -> Option<u64> {
+        if self.store == Store::Memory {
+            return None;
+        }
+        if let Some(s) = self.seqs.get(&id) {
+            return Some(*s);
+        }
+        let next = self.next_seq.entry(device).or_insert(0);
+        *next += 1;
+        self.seqs.insert(id, *next);
+        Some(*next)
+    }
+
+    /// A message's sequence number, if it has one.
+    pub fn seq_of(&self, id: u64) -> Option<u64> {
+        self.seqs.get(&id).copied()
+    }
+
+    /// Whether Pod `pod_uid` can answer a backfill with message `id`: it holds it
+    /// in its memory, or the database does.
+    pub fn holds(&self, pod_uid: &str, id: u64) -> bool {
+        self.held
+            .get(&self.shelf(pod_uid))
+            .is_some_and(|s| s.contains(&id))
+    }
+
+    /// Whether any Pod's memory (or the database) still holds message `id`.
+    pub fn holds_anywhere(&self, id: u64) -> bool {
+        self.held.values().any(|s| s.contains(&id))
     }
 
     fn shelf(&self, pod_uid: &str) -> String {
