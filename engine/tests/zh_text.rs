@@ -130,6 +130,11 @@ const KUBERNETES_WORDS: &[&str] = &[
     "RBAC",
     // The language the learner's controller is written in, as a name.
     "JavaScript",
+    // The 12.04 text's own names: its users A and B, their connection, the ack.
+    "A",
+    "B",
+    "WebSocket",
+    "ACK",
     "API",
     "List",
     "Watch",

@@ -146,6 +146,7 @@ fn business_card(sim: &crate::sim::SimHandle, v: &ServiceView) -> Html {
                     <tr class={classes!((b[2] > 0).then_some("bad"))}><th>{ t(lang, "lost") }</th><td>{ b[2] }</td></tr>
                     <tr><th>{ "409 / 200 / 404 / 503" }</th><td>{ format!("{} / {} / {} / {}", b[3], b[4], b[5], b[6]) }</td></tr>
                 </table>
+                { devices_card(lang, v) }
                 // The course's switch: an authoritative store behind another Service,
                 // or back to each Pod's memory.
                 if !readonly {
@@ -160,6 +161,9 @@ fn business_card(sim: &crate::sim::SimHandle, v: &ServiceView) -> Html {
                     } else {
                         <button data-testid="svc-store-memory" onclick={act(Verb::App(v.name.clone(), None))}>{ t(lang, "Keep messages in each Pod's memory") }</button>
                     }
+                    if v.devices.is_none() {
+                        <button data-testid="svc-devices" onclick={act(Verb::Devices(v.name.clone(), 100))}>{ t(lang, "Connect 100 devices") }</button>
+                    }
                 </p>
                 }
             } else {
@@ -171,5 +175,27 @@ fn business_card(sim: &crate::sim::SimHandle, v: &ServiceView) -> Html {
                 }
             }
         </div>
+    }
+}
+
+/// The devices on long-lived connections (`sim devices`): connected, reconnects, and
+/// their messages' three kinds of evidence — delivered, acknowledged, read — with what
+/// no backfill can bring back.
+fn devices_card(lang: crate::i18n::Lang, v: &ServiceView) -> Html {
+    let Some(d) = &v.devices else {
+        return Html::default();
+    };
+    html! {
+        <table class="biz devices" data-testid="svc-devices-card">
+            <tr class={classes!((d.connected < d.devices).then_some("bad"))}>
+                <th>{ t(lang, "devices connected") }</th><td>{ format!("{} / {}", d.connected, d.devices) }</td>
+            </tr>
+            <tr><th>{ t(lang, "reconnects (failed attempts)") }</th><td>{ format!("{} ({})", d.reconnects, d.failed) }</td></tr>
+            <tr><th>{ t(lang, "messages for devices") }</th><td>{ d.messages }</td></tr>
+            <tr><th>{ t(lang, "delivered (of which backfilled)") }</th><td>{ format!("{} ({})", d.delivered, d.backfilled) }</td></tr>
+            <tr><th>{ t(lang, "acknowledged by the device") }</th><td>{ d.acked }</td></tr>
+            <tr><th>{ t(lang, "read by the user") }</th><td>{ d.read }</td></tr>
+            <tr class={classes!((d.missing > 0).then_some("bad"))}><th>{ t(lang, "missing for good") }</th><td>{ d.missing }</td></tr>
+        </table>
     }
 }

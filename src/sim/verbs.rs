@@ -63,6 +63,8 @@ pub enum Verb {
     /// Run the message API behind a Service, its state in memory (None) or in the
     /// database behind another Service.
     App(String, Option<String>),
+    /// Connect this many devices to a Service's Pods (0: take them away).
+    Devices(String, u32),
     /// Start (true) or stop (false) the API server.
     ApiServer(bool),
     /// Start (true) or stop (false) an etcd member.
@@ -125,6 +127,8 @@ impl Verb {
             Verb::StopTraffic(flow) => format!("sim traffic {flow} --stop"),
             Verb::App(svc, None) => format!("sim app service/{svc}"),
             Verb::App(svc, Some(db)) => format!("sim app service/{svc} --store service/{db}"),
+            Verb::Devices(svc, 0) => format!("sim devices service/{svc} --stop"),
+            Verb::Devices(svc, n) => format!("sim devices {n} service/{svc}"),
             Verb::ApiServer(true) => "sim apiserver up".to_string(),
             Verb::ApiServer(false) => "sim apiserver down".to_string(),
             Verb::Etcd(m, true) => format!("sim etcd up {m}"),
@@ -192,6 +196,8 @@ mod tests {
                 "sim traffic service/web --rps 20 --retries 1 --for 10m",
             ),
             (Verb::App("web".into(), None), "sim app service/web"),
+            (Verb::Devices("web".into(), 100), "sim devices 100 service/web"),
+            (Verb::Devices("web".into(), 0), "sim devices service/web --stop"),
             (Verb::ApiServer(false), "sim apiserver down"),
             (Verb::ApiServer(true), "sim apiserver up"),
             (Verb::Etcd("etcd-2".into(), false), "sim etcd down etcd-2"),

@@ -36,9 +36,36 @@ pub struct ServiceView {
     /// The business card, when the application is modelled: store, accepted,
     /// duplicates, lost, 409, 200, 404, 503.
     pub business: Option<(String, [u64; 7])>,
+    /// Its devices, when it has some (`sim devices`).
+    pub devices: Option<DevicesCard>,
     /// The other Services in the namespace: where the application could keep its
     /// messages instead (a database behind one of them).
     pub others: Vec<String>,
+}
+
+/// A Service's devices on long-lived connections, as the business card shows them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DevicesCard {
+    /// How many devices.
+    pub devices: u64,
+    /// Connected now.
+    pub connected: u64,
+    /// Connects after a device's first.
+    pub reconnects: u64,
+    /// Connect attempts that failed.
+    pub failed: u64,
+    /// Messages for the devices.
+    pub messages: u64,
+    /// Delivered (pushed or backfilled).
+    pub delivered: u64,
+    /// Of those, backfilled after a reconnect.
+    pub backfilled: u64,
+    /// Acknowledged by the device.
+    pub acked: u64,
+    /// Read by the user.
+    pub read: u64,
+    /// Missing for good: no Pod or database holds them any more.
+    pub missing: u64,
 }
 
 /// Most Services the panel draws: those whose users meet errors or whose endpoints are
@@ -153,6 +180,21 @@ pub fn service_views(c: &Cluster) -> (Vec<ServiceView>, usize) {
                     ],
                 )
             });
+            let devices = c.proxies.devices.get(&key).map(|d| {
+                let n = &d.counts;
+                DevicesCard {
+                    devices: u64::from(d.len()),
+                    connected: d.connected(),
+                    reconnects: n.reconnects,
+                    failed: n.failed_attempts,
+                    messages: n.messages,
+                    delivered: n.pushed + n.backfilled,
+                    backfilled: n.backfilled,
+                    acked: n.acked,
+                    read: n.read,
+                    missing: n.missing,
+                }
+            });
             ServiceView {
                 name: s.metadata.name.clone(),
                 type_: s.spec.type_.clone(),
@@ -177,6 +219,7 @@ pub fn service_views(c: &Cluster) -> (Vec<ServiceView>, usize) {
                 recent,
                 spark,
                 business,
+                devices,
                 others: names
                     .iter()
                     .filter(|n| **n != s.metadata.name)

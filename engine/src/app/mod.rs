@@ -149,11 +149,24 @@ impl App {
         Some(id)
     }
 
-    /// How a message id is written: the learner's name for it, or `m-<number>`.
+    /// How a message id is written: the learner's name for it, or the traffic's
+    /// number (as its requests' paths say: `/messages/17`).
     pub fn id_label(&self, id: u64) -> String {
         match self.labels.get(&id) {
             Some(name) => name.clone(),
-            None => format!("m-{id}"),
+            None => id.to_string(),
+        }
+    }
+
+    /// The same message API keeping its state in `store` from now on: the ids the
+    /// clients use (the traffic's next one, the names a learner gave) are theirs and
+    /// carry over; what the old store held does not.
+    pub fn moved_to(&self, store: Store) -> Self {
+        App {
+            next_id: self.next_id,
+            names: self.names.clone(),
+            labels: self.labels.clone(),
+            ..App::new(store)
         }
     }
 

@@ -38,12 +38,25 @@ impl Proxies {
             .filter_map(|(uid, n)| Some((ds.pod_of(&uid)?.0.to_string(), n.into())))
             .collect();
         let connected = ds.connected();
+        // The last message a learner sent: its three kinds of evidence.
+        let last = ds.last_sent.and_then(|(i, id)| {
+            let e = ds.evidence(i, id)?;
+            Some(serde_json::json!({
+                "device": device_name(i),
+                "id": self.apps.get(key).map(|a| a.id_label(id)).unwrap_or_default(),
+                "seq": e.seq,
+                "delivered": e.delivered.is_some(),
+                "acknowledged": e.acked.is_some(),
+                "read": e.read.is_some(),
+            }))
+        });
         Some(serde_json::json!({
             "devices": ds.len(),
             "connected": connected,
             "reconnecting": u64::from(ds.len()) - connected,
             "reconnects": c.reconnects,
             "failedAttempts": c.failed_attempts,
+            "connectTimeouts": c.connect_timeouts,
             "closed": c.closed,
             "timedOut": c.timed_out,
             "messages": c.messages,
@@ -57,6 +70,7 @@ impl Proxies {
             "pending": ds.pending(),
             "missing": c.missing,
             "pods": pods,
+            "last": last,
         }))
     }
 
@@ -147,12 +161,14 @@ fn service_devices(key: &ObjKey, ds: &Devices) -> String {
         vec![
             "RECONNECTS".into(),
             "FAILED ATTEMPTS".into(),
+            "CONNECT TIMEOUTS".into(),
             "CLOSED BY A POD".into(),
             "PING TIMEOUTS".into(),
         ],
         vec![
             c.reconnects.to_string(),
             c.failed_attempts.to_string(),
+            c.connect_timeouts.to_string(),
             c.closed.to_string(),
             c.timed_out.to_string(),
         ],

@@ -142,6 +142,8 @@ pub struct DeviceCounts {
     pub reconnects: u64,
     /// Connect attempts that failed (refused, reset, timed out, no endpoints).
     pub failed_attempts: u64,
+    /// Of those, attempts to a Pod that did not answer (each cost the connect timeout).
+    pub connect_timeouts: u64,
     /// Connections the Pod closed or reset (it was stopping, or its container stopped).
     pub closed: u64,
     /// Connections given up after an unanswered ping.
@@ -179,6 +181,8 @@ pub struct Devices {
     turn: usize,
     /// The last second pending messages were checked for ones nobody holds.
     pruned: u64,
+    /// The last message a learner sent (`sim message`): its device and id.
+    pub last_sent: Option<(u32, u64)>,
 }
 
 /// A device's name: `device-1` is index 0.
@@ -280,6 +284,15 @@ impl Devices {
             }
         }
         w
+    }
+
+    /// What device `i` showed of message `id`, if it is among its last ones.
+    pub fn evidence(&self, i: u32, id: u64) -> Option<&Evidence> {
+        self.list
+            .get(i as usize)?
+            .evidence
+            .iter()
+            .find(|e| e.id == id)
     }
 
     /// Device `i`: the Pod uid it is connected to, since when, its connects, and its
@@ -428,6 +441,7 @@ impl Devices {
             let failures = d.failures;
             // A Pod that does not answer costs the connect timeout before the wait.
             let spent = if outcome == Outcome::Timeout {
+                self.counts.connect_timeouts += 1;
                 CONNECT_TIMEOUT
             } else {
                 0
@@ -615,6 +629,9 @@ impl super::Proxies {
         };
         if ds.is_empty() {
             return;
+        }
+        if let Some(i) = device {
+            ds.last_sent = Some((i, id));
         }
         let i = device.unwrap_or((id % u64::from(ds.len())) as u32);
         let seq = self.apps.get_mut(app_key).and_then(|a| a.seq_for(id, i));

@@ -197,6 +197,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "node-memory-pressure",
         include_str!("../../scenarios/48-node-memory-pressure.yaml"),
     ),
+    (
+        "devices-reconnect",
+        include_str!("../../scenarios/49-devices-reconnect.yaml"),
+    ),
 ];
 
 /// A built-in scenario by id.

@@ -433,6 +433,10 @@ pub(super) fn pod_card(
                 if !restarts.is_empty() {
                     <span class="restarts" title={trf(lang, "restarts {}", &[&p.restarts])}>{ restarts }</span>
                 }
+                if let Some(n) = p.connections {
+                    <span class={classes!("conns", (n == 0).then_some("none"))} data-testid="pod-conns"
+                          title={trf(lang, "{} devices hold a connection to this Pod", &[&n])}>{ format!("⇄ {n}") }</span>
+                }
             </span>
             <span class="row3">
                 <span class="uid" title="metadata.uid">{ uid }</span>

@@ -182,6 +182,9 @@ pub struct PodView {
     /// As a Service's endpoint: requests answered here and attempts that failed here in
     /// the last seconds, with the commonest failure (None: no request came).
     pub traffic: Option<(u64, u64, &'static str)>,
+    /// Devices holding a long-lived connection to it (`sim devices`; None: the Service
+    /// has no devices).
+    pub connections: Option<u64>,
     /// Card top (px).
     pub y: f64,
 }

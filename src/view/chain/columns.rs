@@ -151,6 +151,7 @@ pub(super) fn pod_views(m: &mut ChainModel, pods: &[&Pod], top: f64) -> f64 {
             terminating: p.metadata.is_deleting(),
             replaced_by: None,
             traffic: None,
+            connections: None,
             rv: rv_of(&p.metadata),
             created_ms: p.metadata.created_ms,
             y,

@@ -94,10 +94,23 @@ pub(super) fn routes(m: &mut ChainModel, c: &Cluster) {
         let Some(s) = c.store.get::<Service>(&key) else {
             continue;
         };
+        // Long-lived connections per Pod uid, when the Service has devices.
+        let conns = c.proxies.devices.get(&key).map(|d| d.per_pod());
         for (pod, state) in service_endpoints(c, s) {
             let Some(p) = m.pods.iter_mut().find(|p| p.name == pod) else {
                 continue;
             };
+            if let Some(conns) = &conns {
+                let uid = c
+                    .store
+                    .get::<kubeplay_engine::api::Pod>(&kubeplay_engine::apiserver::ObjKey::new(
+                        &card.namespace,
+                        pod,
+                    ))
+                    .map(|p| p.metadata.uid.as_str())
+                    .unwrap_or_default();
+                p.connections = Some(conns.get(uid).copied().unwrap_or(0));
+            }
             let hits = c
                 .proxies
                 .hits

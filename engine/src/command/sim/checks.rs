@@ -147,15 +147,17 @@ fn check_expectation(c: &mut Cluster, words: &[String]) -> Result<(bool, String)
     Ok((ok, got))
 }
 
-/// `sim expect devices/NAME`: a Service's devices (`Proxies::devices_summary`) and
-/// `{.idlePods}`, its Ready Pods that hold no connection (connections do not
-/// rebalance onto a Pod that became ready later).
+/// `sim expect devices/NAME`: a Service's devices (`Proxies::devices_summary`),
+/// `{.idlePods}`, its Ready Pods that hold no connection, and `{.fewest}`, the fewest
+/// connections a Ready Pod holds, and `{.newest}`, those the youngest Ready Pod holds
+/// (connections do not move or rebalance onto a Pod that became ready later).
 fn devices_state(c: &Cluster, name: &str) -> Option<serde_json::Value> {
     let key = ObjKey::new("default", name);
     let mut v = c.proxies.devices_summary(&key)?;
     let sel = c.store.get::<Service>(&key)?.spec.selector.clone()?;
     let held = v["pods"].clone();
-    let idle = c
+    // Each Ready Pod's creation time, name and connections.
+    let mut ready: Vec<(String, String, u64)> = c
         .store
         .list_ns::<Pod>("default")
         .filter(|p| {
@@ -163,9 +165,19 @@ fn devices_state(c: &Cluster, name: &str) -> Option<serde_json::Value> {
                 .all(|(k, val)| p.metadata.labels.get(k) == Some(val))
         })
         .filter(|p| p.metadata.deletion_timestamp.is_none() && p.is_ready())
-        .filter(|p| held.get(&p.metadata.name).is_none())
-        .count();
-    v["idlePods"] = idle.into();
+        .map(|p| {
+            let n = held
+                .get(&p.metadata.name)
+                .and_then(|n| n.as_u64())
+                .unwrap_or(0);
+            let m = &p.metadata;
+            (m.creation_timestamp.clone(), m.name.clone(), n)
+        })
+        .collect();
+    ready.sort();
+    v["idlePods"] = ready.iter().filter(|r| r.2 == 0).count().into();
+    v["fewest"] = ready.iter().map(|r| r.2).min().unwrap_or(0).into();
+    v["newest"] = ready.last().map_or(0, |r| r.2).into();
     Some(v)
 }
 

@@ -318,7 +318,12 @@ pub(super) fn app(c: &mut Cluster, words: &[String]) -> R {
             )
         }
     };
-    c.proxies.apps.insert(key, crate::app::App::new(store));
+    // A client's ids stay unique across the move: devices drop copies by id.
+    let app = match c.proxies.apps.get(&key) {
+        Some(old) => old.moved_to(store),
+        None => crate::app::App::new(store),
+    };
+    c.proxies.apps.insert(key, app);
     Ok(format!(
         "service/{name}: its Pods run the message API, keeping messages {said}"
     ))
