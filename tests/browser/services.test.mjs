@@ -212,3 +212,23 @@ test('the rollout-readiness-traffic lesson: clicking its steps ticks every goal'
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('devices hold their connections: each Pod shows how many, the business card counts them, a deleted Pod\'s devices reconnect elsewhere', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?views=services,board`);
+  const card = page.getByTestId('svc-web');
+  await page.getByTestId('services').getByTestId('expose-web').click();
+  await card.getByTestId('svc-app').click();
+  await card.getByTestId('svc-devices').click();
+  const devices = card.getByTestId('svc-devices-card');
+  await devices.filter({ hasText: /100 \/ 100/ }).waitFor({ timeout: 20000 });
+  const conns = page.getByTestId('pod-conns');
+  await assert.doesNotReject(conns.nth(2).waitFor());
+  const counts = (await conns.allTextContents()).map((t) => Number(t.replace(/\D/g, '')));
+  assert.equal(counts.reduce((a, b) => a + b, 0), 100);
+  // One Pod deleted: its devices are closed and reconnect to the others; the card counts them.
+  await type(page, 'kubectl delete pod -l app=web --field-selector spec.nodeName=node-1 --wait=false');
+  await devices.filter({ hasText: /reconnects \(failed attempts\)\s*[1-9]/ }).waitFor({ timeout: 30000 });
+  await devices.filter({ hasText: /100 \/ 100/ }).waitFor({ timeout: 30000 });
+  await page.screenshot({ path: shot('services-devices.png') });
+  assert.deepEqual(errors, []);
+});
