@@ -383,6 +383,12 @@ fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String,
         Kind::IngressClass => Object::IngressClass(typed(value)?),
         Kind::NetworkPolicy => Object::NetworkPolicy(typed(value)?),
         Kind::ServiceCIDR => Object::ServiceCIDR(typed(value)?),
+        Kind::ValidatingAdmissionPolicy => {
+            Object::ValidatingAdmissionPolicy(Box::new(typed(value)?))
+        }
+        Kind::ValidatingAdmissionPolicyBinding => {
+            Object::ValidatingAdmissionPolicyBinding(Box::new(typed(value)?))
+        }
         Kind::IPAddress => Object::IPAddress(typed(value)?),
         Kind::CustomResourceDefinition => Object::CustomResourceDefinition(typed(value)?),
         Kind::Custom(t) => Object::Custom(Box::new(CustomObject::from_json(t, value)?)),

@@ -60,6 +60,8 @@ fn root(kind: Kind) -> &'static str {
         Kind::NetworkPolicy => "V1NetworkPolicy",
         Kind::ServiceCIDR => "V1ServiceCIDR",
         Kind::IPAddress => "V1IPAddress",
+        Kind::ValidatingAdmissionPolicy => "V1ValidatingAdmissionPolicy",
+        Kind::ValidatingAdmissionPolicyBinding => "V1ValidatingAdmissionPolicyBinding",
         // Not transcribed: a definition's shape is checked by its own tests, and a
         // custom object's keys are its schema's.
         Kind::CustomResourceDefinition | Kind::Custom(_) => "",
@@ -206,6 +208,13 @@ fn every_object_a_busy_cluster_writes_has_only_upstream_keys() {
             "apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata: {name: nginx}\nspec:\n  controller: k8s.io/ingress-nginx\n  parameters: {apiGroup: k8s.example.com, kind: IngressParameters, name: external-lb}\n---\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: db-in}\nspec:\n  podSelector: {matchLabels: {app: db}}\n  ingress:\n  - from: [{podSelector: {matchLabels: {app: web}}}, {namespaceSelector: {matchLabels: {team: a}}}, {ipBlock: {cidr: 10.0.0.0/8, except: [10.1.0.0/16]}}]\n    ports: [{port: 5432}, {port: 6000, endPort: 6010}]\n  egress:\n  - to: [{podSelector: {}}]\n",
         ),
     );
+    sh(
+        &mut c,
+        "kubectl apply -f -",
+        Some(
+            "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: max-replicas}\nspec:\n  paramKind: {apiVersion: v1, kind: ConfigMap}\n  matchConstraints:\n    resourceRules: [{apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments]}]\n  matchConditions: [{name: not-system, expression: \"request.namespace != 'kube-system'\"}]\n  variables: [{name: max, expression: 'int(params.data.max)'}]\n  validations: [{expression: 'object.spec.replicas <= variables.max', message: too many, reason: Forbidden}]\n  auditAnnotations: [{key: replicas, valueExpression: 'string(object.spec.replicas)'}]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: max-replicas}\nspec:\n  policyName: max-replicas\n  validationActions: [Audit]\n  paramRef: {name: settings, namespace: default, parameterNotFoundAction: Allow}\n  matchResources: {namespaceSelector: {matchLabels: {team: a}}}\n",
+        ),
+    );
     c.advance(60_000);
     let seen = assert_upstream_shape(&c);
     assert!(seen > 20, "{seen} objects checked");
@@ -223,6 +232,8 @@ fn every_object_a_busy_cluster_writes_has_only_upstream_keys() {
         Kind::NetworkPolicy,
         Kind::ServiceCIDR,
         Kind::IPAddress,
+        Kind::ValidatingAdmissionPolicy,
+        Kind::ValidatingAdmissionPolicyBinding,
     ] {
         assert!(c.store.count(kind) > 0, "no {kind:?} was checked");
     }

@@ -2,6 +2,7 @@
 //! as `k8s.io/api` (camelCase, empty fields omitted), so `-o json` and manifests match
 //! what a real cluster prints. Only the fields the simulation uses are modelled.
 
+mod admissionregistration;
 mod apiextensions;
 mod autoscaling;
 mod batch;
@@ -24,6 +25,7 @@ pub mod vocab;
 mod workloads;
 
 pub use self::core::*;
+pub use admissionregistration::*;
 pub use apiextensions::*;
 pub use autoscaling::*;
 pub use batch::*;

@@ -78,6 +78,11 @@ pub enum Kind {
     IPAddress,
     /// `apiextensions.k8s.io/v1` CustomResourceDefinition (cluster-scoped).
     CustomResourceDefinition,
+    /// `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicy (cluster-scoped).
+    ValidatingAdmissionPolicy,
+    /// `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicyBinding
+    /// (cluster-scoped).
+    ValidatingAdmissionPolicyBinding,
     /// A custom resource a CustomResourceDefinition serves (not in [`Kind::ALL`]: the
     /// store learns them as definitions are made).
     Custom(CustomKind),
@@ -85,7 +90,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 36] = [
+    pub const ALL: [Kind; 38] = [
         Kind::Deployment,
         Kind::ReplicaSet,
         Kind::Pod,
@@ -122,6 +127,8 @@ impl Kind {
         Kind::ServiceCIDR,
         Kind::IPAddress,
         Kind::CustomResourceDefinition,
+        Kind::ValidatingAdmissionPolicy,
+        Kind::ValidatingAdmissionPolicyBinding,
     ];
 
     /// The built-in kind's place in [`Kind::ALL`] (None for a custom resource).
@@ -163,6 +170,8 @@ impl Kind {
             Kind::ServiceCIDR => 33,
             Kind::IPAddress => 34,
             Kind::CustomResourceDefinition => 35,
+            Kind::ValidatingAdmissionPolicy => 36,
+            Kind::ValidatingAdmissionPolicyBinding => 37,
             Kind::Custom(_) => return None,
         })
     }
@@ -206,6 +215,8 @@ impl Kind {
             Kind::ServiceCIDR => "ServiceCIDR",
             Kind::IPAddress => "IPAddress",
             Kind::CustomResourceDefinition => "CustomResourceDefinition",
+            Kind::ValidatingAdmissionPolicy => "ValidatingAdmissionPolicy",
+            Kind::ValidatingAdmissionPolicyBinding => "ValidatingAdmissionPolicyBinding",
             Kind::Custom(t) => &t.ty.kind,
         }
     }
@@ -231,6 +242,9 @@ impl Kind {
             | Kind::ServiceCIDR
             | Kind::IPAddress => "networking.k8s.io/v1",
             Kind::CustomResourceDefinition => "apiextensions.k8s.io/v1",
+            Kind::ValidatingAdmissionPolicy | Kind::ValidatingAdmissionPolicyBinding => {
+                "admissionregistration.k8s.io/v1"
+            }
             Kind::Custom(t) => &t.api_version,
             Kind::Role | Kind::ClusterRole | Kind::RoleBinding | Kind::ClusterRoleBinding => {
                 "rbac.authorization.k8s.io/v1"
@@ -278,6 +292,8 @@ impl Kind {
             Kind::ServiceCIDR => "servicecidrs",
             Kind::IPAddress => "ipaddresses",
             Kind::CustomResourceDefinition => "customresourcedefinitions",
+            Kind::ValidatingAdmissionPolicy => "validatingadmissionpolicies",
+            Kind::ValidatingAdmissionPolicyBinding => "validatingadmissionpolicybindings",
             Kind::Custom(t) => &t.ty.plural,
         }
     }
@@ -308,6 +324,8 @@ impl Kind {
                 | Kind::ServiceCIDR
                 | Kind::IPAddress
                 | Kind::CustomResourceDefinition
+                | Kind::ValidatingAdmissionPolicy
+                | Kind::ValidatingAdmissionPolicyBinding
         )
     }
 }
@@ -390,6 +408,10 @@ pub enum Object {
     IPAddress(IPAddress),
     /// A CustomResourceDefinition (boxed: its schema and columns).
     CustomResourceDefinition(Box<CustomResourceDefinition>),
+    /// A ValidatingAdmissionPolicy.
+    ValidatingAdmissionPolicy(Box<ValidatingAdmissionPolicy>),
+    /// A ValidatingAdmissionPolicyBinding.
+    ValidatingAdmissionPolicyBinding(Box<ValidatingAdmissionPolicyBinding>),
     /// An object of a custom resource.
     Custom(Box<CustomObject>),
 }
@@ -434,6 +456,8 @@ impl Object {
             Object::ServiceCIDR(_) => Kind::ServiceCIDR,
             Object::IPAddress(_) => Kind::IPAddress,
             Object::CustomResourceDefinition(_) => Kind::CustomResourceDefinition,
+            Object::ValidatingAdmissionPolicy(_) => Kind::ValidatingAdmissionPolicy,
+            Object::ValidatingAdmissionPolicyBinding(_) => Kind::ValidatingAdmissionPolicyBinding,
             Object::Custom(o) => Kind::Custom(o.kind),
         }
     }
@@ -477,6 +501,8 @@ impl Object {
             Object::ServiceCIDR(o) => &o.metadata,
             Object::IPAddress(o) => &o.metadata,
             Object::CustomResourceDefinition(o) => &o.metadata,
+            Object::ValidatingAdmissionPolicy(o) => &o.metadata,
+            Object::ValidatingAdmissionPolicyBinding(o) => &o.metadata,
             Object::Custom(o) => &o.metadata,
         }
     }
@@ -520,6 +546,8 @@ impl Object {
             Object::ServiceCIDR(o) => &mut o.metadata,
             Object::IPAddress(o) => &mut o.metadata,
             Object::CustomResourceDefinition(o) => &mut o.metadata,
+            Object::ValidatingAdmissionPolicy(o) => &mut o.metadata,
+            Object::ValidatingAdmissionPolicyBinding(o) => &mut o.metadata,
             Object::Custom(o) => &mut o.metadata,
         }
     }
@@ -582,6 +610,8 @@ impl Object {
             Object::ServiceCIDR(o) => count(o),
             Object::IPAddress(o) => count(o),
             Object::CustomResourceDefinition(o) => count(o),
+            Object::ValidatingAdmissionPolicy(o) => count(o),
+            Object::ValidatingAdmissionPolicyBinding(o) => count(o),
             Object::Custom(o) => count(&o.body_json()),
         };
         // `{"apiVersion":"…","kind":"…",` before the body's own fields.
@@ -627,6 +657,8 @@ impl Object {
             Object::ServiceCIDR(o) => serde_json::to_value(o),
             Object::IPAddress(o) => serde_json::to_value(o),
             Object::CustomResourceDefinition(o) => serde_json::to_value(o),
+            Object::ValidatingAdmissionPolicy(o) => serde_json::to_value(o),
+            Object::ValidatingAdmissionPolicyBinding(o) => serde_json::to_value(o),
             Object::Custom(o) => Ok(o.body_json()),
         }
         .unwrap_or(serde_json::Value::Null);
@@ -672,6 +704,13 @@ impl Object {
             }
             // Upstream's custom resource strategy: anything but metadata (a status the
             // status subresource owns was already put back as it was).
+            (Object::ValidatingAdmissionPolicy(a), Object::ValidatingAdmissionPolicy(b)) => {
+                a.spec != b.spec
+            }
+            (
+                Object::ValidatingAdmissionPolicyBinding(a),
+                Object::ValidatingAdmissionPolicyBinding(b),
+            ) => a.spec != b.spec,
             (Object::Custom(a), Object::Custom(b)) => a.content != b.content,
             _ => false,
         }
@@ -756,4 +795,6 @@ resource!(IngressClass);
 resource!(NetworkPolicy, boxed);
 resource!(ServiceCIDR);
 resource!(IPAddress);
+resource!(ValidatingAdmissionPolicy, boxed);
+resource!(ValidatingAdmissionPolicyBinding, boxed);
 resource!(CustomResourceDefinition, boxed);

@@ -147,6 +147,19 @@ pub fn admit_create(obj: &mut Object) {
                 }
             }
         }
+        Object::ValidatingAdmissionPolicy(p) => {
+            // `SetDefaults_ValidatingAdmissionPolicySpec`, `SetDefaults_MatchResources`,
+            // `SetDefaults_Rule` (`pkg/apis/admissionregistration/v1/defaults.go`).
+            p.spec.failure_policy.get_or_insert_with(|| "Fail".into());
+            if let Some(m) = &mut p.spec.match_constraints {
+                default_match_resources(m);
+            }
+        }
+        Object::ValidatingAdmissionPolicyBinding(b) => {
+            if let Some(m) = &mut b.spec.match_resources {
+                default_match_resources(m);
+            }
+        }
         Object::IngressClass(ic) => {
             // `SetDefaults_IngressClass`: parameters are cluster-scoped by default.
             if let Some(p) = &mut ic.spec.parameters {
@@ -164,6 +177,22 @@ pub fn admit_create(obj: &mut Object) {
             }
         }
         _ => {}
+    }
+}
+
+/// `SetDefaults_MatchResources` and `SetDefaults_Rule`: Equivalent, selectors that
+/// match everything, rules of any scope.
+fn default_match_resources(m: &mut MatchResources) {
+    m.match_policy.get_or_insert_with(|| "Equivalent".into());
+    m.namespace_selector
+        .get_or_insert_with(LabelSelector::default);
+    m.object_selector.get_or_insert_with(LabelSelector::default);
+    for r in m
+        .resource_rules
+        .iter_mut()
+        .chain(m.exclude_resource_rules.iter_mut())
+    {
+        r.scope.get_or_insert_with(|| "*".into());
     }
 }
 

@@ -233,6 +233,18 @@ pub const SERVED: &[Served] = &[
         subresources: &[STATUS],
     },
     Served {
+        kind: Kind::ValidatingAdmissionPolicy,
+        short_names: &[],
+        categories: &["api-extensions"],
+        subresources: &[STATUS],
+    },
+    Served {
+        kind: Kind::ValidatingAdmissionPolicyBinding,
+        short_names: &[],
+        categories: &["api-extensions"],
+        subresources: &[],
+    },
+    Served {
         kind: Kind::IngressClass,
         short_names: &[],
         categories: &[],

@@ -539,7 +539,14 @@ impl ApiServer {
         } else {
             self.write_stages(store, backend, a, req, result, &mut stages)
         };
+        // A write's audit annotations (a read gets none).
+        let annotations = if req.verb.reads() {
+            Vec::new()
+        } else {
+            store.audit_annotations.clone()
+        };
         RequestTrace {
+            annotations,
             n: 0,
             time: now,
             command: command.to_string(),

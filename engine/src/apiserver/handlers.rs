@@ -26,6 +26,8 @@ pub(super) fn write_on(
 ) -> Result<(ApiResponse, Option<serde_json::Value>), ApiError> {
     let writer = req.client.as_str();
     store.warnings.clear();
+    store.audit_annotations.clear();
+    store.subresource = req.subresource.to_string();
     store.collect_warnings = req.trace.is_some();
     let key = ObjKey::new(&req.namespace, &req.name);
     let mut warnings = Vec::new();
@@ -152,6 +154,7 @@ pub(super) fn write_on(
         ))),
     };
     store.collect_warnings = false;
+    store.subresource.clear();
     let changes = result?;
     warnings.extend(std::mem::take(&mut store.warnings));
     let object = changes

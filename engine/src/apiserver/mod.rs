@@ -50,6 +50,7 @@ mod index;
 pub mod limit_ranger;
 pub mod pod_security;
 mod pod_subresources;
+mod policy;
 pub mod quota;
 pub mod rbac;
 pub mod selectors;
@@ -386,6 +387,14 @@ pub struct Store {
     /// The warnings admission gave the request being written (`Warning: …`), taken
     /// by the door into its answer.
     pub warnings: Vec<String>,
+    /// The audit annotations admission gave the request being written (a
+    /// ValidatingAdmissionPolicy's `Audit` action and `auditAnnotations`), taken by the
+    /// door into the request's trace.
+    pub audit_annotations: Vec<(String, String)>,
+    /// The subresource of the request being written (`scale`, `status`; empty for the
+    /// object itself): admission policies match `deployments/scale`, not
+    /// `deployments`, for `kubectl scale`.
+    pub subresource: String,
     /// Whether admission's warnings are worked out for this write: a person's
     /// requests get them (PodSecurity's `would violate …`); the components' own, many
     /// and never shown, skip the work.

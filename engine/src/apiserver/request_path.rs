@@ -39,8 +39,8 @@ pub enum Stage {
     MutatingAdmission,
     /// Schema and field validation (400, 422).
     Validation,
-    /// Validating admission plugins (LimitRanger, PodSecurity, ResourceQuota,
-    /// NamespaceLifecycle).
+    /// Validating admission plugins (LimitRanger, PodSecurity,
+    /// ValidatingAdmissionPolicy, ResourceQuota, NamespaceLifecycle).
     ValidatingAdmission,
     /// etcd: the write or consistent read.
     Storage,
@@ -120,6 +120,10 @@ pub struct RequestTrace {
     pub code: u16,
     /// The status line: `201 Created`, `403 Forbidden: …`.
     pub status: String,
+    /// The audit annotations admission gave it (a ValidatingAdmissionPolicy's):
+    /// what the audit log would record with the request.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub annotations: Vec<(String, String)>,
 }
 
 impl RequestTrace {
@@ -192,6 +196,10 @@ pub fn http_status(code: u16) -> &'static str {
 
 /// The stage an API error comes from.
 pub(super) fn refusing_stage(e: &ApiError, verb: &str) -> Stage {
+    // A ValidatingAdmissionPolicy's denial says so, whatever its code (422, 403, 413).
+    if e.message.contains("denied request: ") && e.message.contains("ValidatingAdmissionPolicy '") {
+        return Stage::ValidatingAdmission;
+    }
     match (e.code, e.reason) {
         (422, _) | (400, _) => Stage::Validation,
         (403, _)
@@ -316,6 +324,7 @@ pub(super) fn refused(
         }
     }
     RequestTrace {
+        annotations: Vec::new(),
         n: 0,
         time,
         command: command.to_string(),

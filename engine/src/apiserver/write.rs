@@ -176,6 +176,13 @@ impl Store {
             Vec::new()
         };
         warnings.extend(self.admit_pod_security(&obj, None, self.collect_warnings)?);
+        // ValidatingAdmissionPolicy, before ResourceQuota (the plugin order).
+        self.admit_policies(&super::policy::Attributes {
+            operation: "CREATE",
+            object: Some(&obj),
+            old: None,
+            user: writer,
+        })?;
         // The cluster-wide Pod limit, as validating admission (after validation, like
         // the ResourceQuota admission whose refusal it copies).
         if kind == Kind::Pod {
@@ -352,6 +359,16 @@ impl Store {
             Vec::new()
         };
         warnings.extend(self.admit_pod_security(&obj, Some(current), self.collect_warnings)?);
+        if self.count(Kind::ValidatingAdmissionPolicyBinding) > 0 {
+            let old = current.clone();
+            self.admit_policies(&super::policy::Attributes {
+                operation: "UPDATE",
+                object: Some(&obj),
+                old: Some(&old),
+                user: writer,
+            })?;
+        }
+        let current = self.current(kind, &key)?;
         if let (Object::Service(svc), Object::Service(old)) = (&mut obj, current) {
             // The allocators' rare random pick on an update (a type that now needs node
             // ports) is seeded by the store's revision: deterministic, and independent of
@@ -544,6 +561,16 @@ impl Store {
                 ));
             }
         }
+        if self.count(Kind::ValidatingAdmissionPolicyBinding) > 0 {
+            let old = current.clone();
+            self.admit_policies(&super::policy::Attributes {
+                operation: "DELETE",
+                object: None,
+                old: Some(&old),
+                user: writer,
+            })?;
+        }
+        let current = self.current(kind, key)?;
         if let Some(marked) = self.mark_definition_deleted(current, now) {
             return Ok(vec![self.put(now, "delete", marked, writer)]);
         }
@@ -684,6 +711,8 @@ fn tracks_generation(kind: Kind) -> bool {
             | Kind::IngressClass
             | Kind::NetworkPolicy
             | Kind::CustomResourceDefinition
+            | Kind::ValidatingAdmissionPolicy
+            | Kind::ValidatingAdmissionPolicyBinding
             | Kind::Custom(_)
     )
 }

@@ -50,6 +50,9 @@ pub fn render(r: &RequestTrace) -> String {
         ));
     }
     out.push_str(&format!("  → {}\n", r.status));
+    for (k, v) in &r.annotations {
+        out.push_str(&format!("  audit annotation {k}: {v}\n"));
+    }
     out
 }
 

@@ -2208,4 +2208,101 @@ pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
         &[("error", ""), ("port", ""), ("protocol", "")],
     ),
     ("V1IPBlock", &[("cidr", ""), ("except", "")]),
+    // admissionregistration.k8s.io/v1 (k8s.io/api admissionregistration/v1 types.go, v0.33.0).
+    (
+        "V1ValidatingAdmissionPolicy",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("spec", "V1ValidatingAdmissionPolicySpec"),
+            ("status", "V1ValidatingAdmissionPolicyStatus"),
+        ],
+    ),
+    (
+        "V1ValidatingAdmissionPolicySpec",
+        &[
+            ("auditAnnotations", "V1AuditAnnotation"),
+            ("failurePolicy", ""),
+            ("matchConditions", "V1MatchCondition"),
+            ("matchConstraints", "V1MatchResources"),
+            ("paramKind", "V1ParamKind"),
+            ("validations", "V1Validation"),
+            ("variables", "V1Variable"),
+        ],
+    ),
+    ("V1AuditAnnotation", &[("key", ""), ("valueExpression", "")]),
+    ("V1MatchCondition", &[("expression", ""), ("name", "")]),
+    (
+        "V1MatchResources",
+        &[
+            ("excludeResourceRules", "V1NamedRuleWithOperations"),
+            ("matchPolicy", ""),
+            ("namespaceSelector", "V1LabelSelector"),
+            ("objectSelector", "V1LabelSelector"),
+            ("resourceRules", "V1NamedRuleWithOperations"),
+        ],
+    ),
+    (
+        "V1NamedRuleWithOperations",
+        &[
+            ("apiGroups", ""),
+            ("apiVersions", ""),
+            ("operations", ""),
+            ("resourceNames", ""),
+            ("resources", ""),
+            ("scope", ""),
+        ],
+    ),
+    ("V1ParamKind", &[("apiVersion", ""), ("kind", "")]),
+    (
+        "V1Validation",
+        &[
+            ("expression", ""),
+            ("message", ""),
+            ("messageExpression", ""),
+            ("reason", ""),
+        ],
+    ),
+    ("V1Variable", &[("expression", ""), ("name", "")]),
+    (
+        "V1ValidatingAdmissionPolicyStatus",
+        &[
+            ("conditions", "V1Condition"),
+            ("observedGeneration", ""),
+            ("typeChecking", "V1TypeChecking"),
+        ],
+    ),
+    (
+        "V1TypeChecking",
+        &[("expressionWarnings", "V1ExpressionWarning")],
+    ),
+    ("V1ExpressionWarning", &[("fieldRef", ""), ("warning", "")]),
+    (
+        "V1ValidatingAdmissionPolicyBinding",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("spec", "V1ValidatingAdmissionPolicyBindingSpec"),
+        ],
+    ),
+    (
+        "V1ValidatingAdmissionPolicyBindingSpec",
+        &[
+            ("matchResources", "V1MatchResources"),
+            ("paramRef", "V1ParamRef"),
+            ("policyName", ""),
+            ("validationActions", ""),
+        ],
+    ),
+    (
+        "V1ParamRef",
+        &[
+            ("name", ""),
+            ("namespace", ""),
+            ("parameterNotFoundAction", ""),
+            ("selector", "V1LabelSelector"),
+        ],
+    ),
 ];

@@ -148,6 +148,24 @@ pub fn evaluate(e: &Expr, self_: &Value, old: Option<&Value>, left: &mut u64) ->
     }
 }
 
+/// Evaluate `e` over named variables (an admission policy's `object`, `oldObject`,
+/// `params`, `request`, `namespaceObject`, `variables`), spending from `left`: its
+/// value, or the error cel-go gives (running past the limit is `operation
+/// cancelled: actual cost limit exceeded`).
+pub fn evaluate_value(e: &Expr, vars: &[(String, Value)], left: &mut u64) -> Result<Value, String> {
+    static NULL: Value = Value::Null;
+    let mut env = Env {
+        vars: vars.to_vec(),
+        self_: &NULL,
+        old: None,
+        cost: 0,
+        limit: COST_LIMIT.min(*left),
+    };
+    let r = eval(e, &mut env);
+    *left = left.saturating_sub(env.cost);
+    r
+}
+
 /// Evaluate `e` to a string (a `messageExpression`); None for anything else.
 pub fn evaluate_string(e: &Expr, self_: &Value, old: Option<&Value>) -> Option<String> {
     let mut env = Env {
@@ -224,6 +242,8 @@ fn eval_node(e: &Expr, env: &mut Env) -> R {
             let v = eval(x, env)?;
             match v {
                 Value::Object(m) => m.get(f).cloned().ok_or_else(|| format!("no such key: {f}")),
+                // cel-go's `refQualify` on null (`object.spec` on a DELETE).
+                Value::Null => Err(format!("no such key: {f}")),
                 _ => Err(format!(
                     "type '{}' does not support field selection",
                     cel_type(&v)

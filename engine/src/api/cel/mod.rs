@@ -20,7 +20,9 @@ mod eval;
 mod parse;
 pub mod rules;
 
-pub use eval::{evaluate, evaluate_string, uses_old_self, Outcome, COST_LIMIT, OBJECT_BUDGET};
+pub use eval::{
+    evaluate, evaluate_string, evaluate_value, uses_old_self, Outcome, COST_LIMIT, OBJECT_BUDGET,
+};
 pub use parse::{parse, Expr, MAX_RULE_LEN};
 
 /// Compile a rule: parse it and check that every function it calls is one this

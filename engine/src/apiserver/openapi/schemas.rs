@@ -64,6 +64,8 @@ kinds!(
     ServiceCIDR,
     IPAddress,
     CustomResourceDefinition,
+    ValidatingAdmissionPolicy,
+    ValidatingAdmissionPolicyBinding,
 );
 
 /// Every definition, generated from the api types and shaped as upstream's (kinds

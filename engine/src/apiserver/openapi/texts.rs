@@ -54,6 +54,8 @@ pub fn kind(kind: Kind) -> &'static str {
         Kind::ServiceCIDR => "ServiceCIDR defines a range of IP addresses using CIDR format (e.g. 192.168.0.0/24 or 2001:db2::/64). This range is used to allocate ClusterIPs to Service objects.",
         Kind::IPAddress => "IPAddress represents a single IP of a single IP Family. The object is designed to be used by APIs that operate on IP addresses. The object is used by the Service core API for allocation of IP addresses.",
         Kind::CustomResourceDefinition => "CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format <.spec.name>.<.spec.group>.",
+        Kind::ValidatingAdmissionPolicy => "ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.",
+        Kind::ValidatingAdmissionPolicyBinding => "ValidatingAdmissionPolicyBinding binds the ValidatingAdmissionPolicy with paramerized resources. ValidatingAdmissionPolicyBinding and parameter CRDs together define how cluster administrators configure policies for clusters.",
         Kind::Custom(_) => "",
     }
 }

@@ -7,6 +7,7 @@
 //! The full set (strategy fenceposts, percentages, immutability of the selector…)
 //! grows with the workload-fidelity work; each message here is upstream's.
 
+mod admissionregistration;
 mod apiextensions;
 mod apps;
 mod autoscaling;
@@ -82,6 +83,10 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
         Object::NetworkPolicy(np) => networking::validate_network_policy(c, np),
         Object::ServiceCIDR(sc) => service_cidr::validate_service_cidr(c, sc, old),
         Object::IPAddress(ip) => service_cidr::validate_ip_address(c, ip, old),
+        Object::ValidatingAdmissionPolicy(p) => admissionregistration::validate_policy(c, p),
+        Object::ValidatingAdmissionPolicyBinding(b) => {
+            admissionregistration::validate_binding(c, b)
+        }
         Object::CustomResourceDefinition(d) => {
             let old = match old {
                 Some(Object::CustomResourceDefinition(o)) => Some(&**o),

@@ -5,6 +5,7 @@
 //! [`storage`] (volumes, claims, classes, ConfigMaps, Secrets); the cell formats they
 //! share in [`cells`].
 
+mod admission;
 mod cells;
 mod cluster;
 pub mod custom;
@@ -66,6 +67,12 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "ipaddresses" | "ipaddress" | "ip" => Kind::IPAddress,
         "customresourcedefinitions" | "customresourcedefinition" | "crd" | "crds" => {
             Kind::CustomResourceDefinition
+        }
+        "validatingadmissionpolicies" | "validatingadmissionpolicy" => {
+            Kind::ValidatingAdmissionPolicy
+        }
+        "validatingadmissionpolicybindings" | "validatingadmissionpolicybinding" => {
+            Kind::ValidatingAdmissionPolicyBinding
         }
         _ => return crate::api::discovered::resolve(&s),
     };
@@ -163,6 +170,8 @@ fn kind_headers(kind: Kind, o: &TableOptions) -> Vec<String> {
         Kind::ConfigMap => &storage::CONFIG_MAP,
         Kind::Secret => &storage::SECRET,
         Kind::ServiceAccount => &storage::SERVICE_ACCOUNT,
+        Kind::ValidatingAdmissionPolicy => &admission::VALIDATING_ADMISSION_POLICY,
+        Kind::ValidatingAdmissionPolicyBinding => &admission::VALIDATING_ADMISSION_POLICY_BINDING,
     };
     let mut h: Vec<String> = columns.names.iter().copied().map(String::from).collect();
     if o.wide {
@@ -197,6 +206,12 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
         Object::ServiceCIDR(sc) => network::print_service_cidr(name, sc, now),
         Object::IPAddress(ip) => network::print_ip_address(name, ip),
         Object::NetworkPolicy(np) => network::print_network_policy(name, np, now),
+        Object::ValidatingAdmissionPolicy(p) => {
+            admission::print_validating_admission_policy(name, p, now)
+        }
+        Object::ValidatingAdmissionPolicyBinding(b) => {
+            admission::print_validating_admission_policy_binding(name, b, now)
+        }
         // The API server's default table (`rest.NewDefaultTableConvertor`) and
         // `printLimitRange`: the creation time as RFC 3339.
         Object::Role(_) | Object::ClusterRole(_) | Object::LimitRange(_) => {
