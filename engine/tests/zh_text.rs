@@ -135,6 +135,9 @@ const KUBERNETES_WORDS: &[&str] = &[
     "B",
     "WebSocket",
     "ACK",
+    // The architecture text's own words for the admission plugins it names.
+    "Admission",
+    "Webhook",
     "API",
     "List",
     "Watch",

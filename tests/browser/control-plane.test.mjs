@@ -119,7 +119,7 @@ test('the queue view: a broken watch misses a scale, 410 Gone relists it, and th
 for (const [id, title, steps, goals] of [
   ['etcd-quorum-table', "etcd's quorum: how many members may fail", 9, 8],
   ['etcd-lost-quorum', 'notes-api: etcd loses its quorum, then gets it back', 6, 7],
-  ['write-path-refusals', "The API server's write path: who refuses what", 7, 6],
+  ['write-path-refusals', "The API server's write path: who refuses what", 8, 7],
   ['leader-killed', "The controller manager's leader is killed", 6, 7],
   ['watch-broke', 'A watch broke and the controller relisted', 5, 4],
   ['two-writers-one-field', 'Two writers, one field: server-side apply and its conflicts', 7, 4],
