@@ -400,5 +400,7 @@ fn last_applied(source: &serde_json::Value, namespace: &str) -> String {
     if let Some(o) = applied.as_object_mut() {
         o.remove("status");
     }
-    format!("{}\n", applied)
+    // kubectl encodes it with Go's JSON encoder, which escapes `<`, `>` and `&` (a CEL
+    // expression's `<=` is stored as `\u003c=`).
+    crate::printers::go_json::go_html_escape(format!("{}\n", applied))
 }
