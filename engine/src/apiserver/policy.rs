@@ -295,7 +295,12 @@ impl Store {
             .api_version
             .rsplit_once('/')
             .unwrap_or(("", &pk.api_version));
-        let kind = crate::printers::get::resolve_kind(&pk.kind.to_lowercase())
+        // A built-in kind, or a custom resource's (by its kind's lower-case name, as
+        // discovery maps it).
+        let kind = Kind::ALL
+            .into_iter()
+            .find(|k| k.name() == pk.kind && k.api_version() == pk.api_version)
+            .or_else(|| crate::api::discovered::resolve(&pk.kind.to_lowercase()))
             .filter(|k| k.name() == pk.kind && k.api_version() == pk.api_version)
             .ok_or_else(|| {
                 format!(
