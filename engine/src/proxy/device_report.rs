@@ -2,6 +2,7 @@
 //! devices/NAME` and the page read them.
 
 use super::devices::{device_name, Devices};
+use super::report::table;
 use super::{Proxies, ProxyTimer};
 use crate::apiserver::ObjKey;
 use crate::rng::Rng;
@@ -235,10 +236,4 @@ fn service_devices(key: &ObjKey, ds: &Devices) -> String {
         out.push_str(&table(&rows));
     }
     out
-}
-
-/// Rows as a kubectl-style table (three spaces between columns).
-fn table(rows: &[Vec<String>]) -> String {
-    let text: String = rows.iter().map(|r| r.join("\t") + "\n").collect();
-    crate::tabwriter::format(&text, 0, 3)
 }

@@ -198,7 +198,7 @@ fn every_ten_seconds(key: &ObjKey, series: &BTreeMap<u64, Bucket>) -> String {
 }
 
 /// Rows as a kubectl-style table (three spaces between columns).
-fn table(rows: &[Vec<String>]) -> String {
+pub(super) fn table(rows: &[Vec<String>]) -> String {
     let text: String = rows.iter().map(|r| r.join("\t") + "\n").collect();
     crate::tabwriter::format(&text, 0, 3)
 }
