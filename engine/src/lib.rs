@@ -81,6 +81,7 @@ pub mod proxy;
 pub mod record;
 pub mod rest;
 pub mod rng;
+pub mod sandbox;
 pub mod scenario;
 pub mod scheduler;
 pub mod session;

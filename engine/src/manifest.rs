@@ -389,6 +389,9 @@ fn decode_typed(kind: Kind, value: serde_json::Value) -> Result<Object, (String,
         Kind::ValidatingAdmissionPolicyBinding => {
             Object::ValidatingAdmissionPolicyBinding(Box::new(typed(value)?))
         }
+        Kind::ValidatingWebhookConfiguration => {
+            Object::ValidatingWebhookConfiguration(Box::new(typed(value)?))
+        }
         Kind::IPAddress => Object::IPAddress(typed(value)?),
         Kind::CustomResourceDefinition => Object::CustomResourceDefinition(typed(value)?),
         Kind::Custom(t) => Object::Custom(Box::new(CustomObject::from_json(t, value)?)),

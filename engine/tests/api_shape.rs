@@ -62,6 +62,7 @@ fn root(kind: Kind) -> &'static str {
         Kind::IPAddress => "V1IPAddress",
         Kind::ValidatingAdmissionPolicy => "V1ValidatingAdmissionPolicy",
         Kind::ValidatingAdmissionPolicyBinding => "V1ValidatingAdmissionPolicyBinding",
+        Kind::ValidatingWebhookConfiguration => "V1ValidatingWebhookConfiguration",
         // Not transcribed: a definition's shape is checked by its own tests, and a
         // custom object's keys are its schema's.
         Kind::CustomResourceDefinition | Kind::Custom(_) => "",
@@ -215,6 +216,13 @@ fn every_object_a_busy_cluster_writes_has_only_upstream_keys() {
             "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicy\nmetadata: {name: max-replicas}\nspec:\n  paramKind: {apiVersion: v1, kind: ConfigMap}\n  matchConstraints:\n    resourceRules: [{apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments]}]\n  matchConditions: [{name: not-system, expression: \"request.namespace != 'kube-system'\"}]\n  variables: [{name: max, expression: 'int(params.data.max)'}]\n  validations: [{expression: 'object.spec.replicas <= variables.max', message: too many, reason: Forbidden}]\n  auditAnnotations: [{key: replicas, valueExpression: 'string(object.spec.replicas)'}]\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingAdmissionPolicyBinding\nmetadata: {name: max-replicas}\nspec:\n  policyName: max-replicas\n  validationActions: [Audit]\n  paramRef: {name: settings, namespace: default, parameterNotFoundAction: Allow}\n  matchResources: {namespaceSelector: {matchLabels: {team: a}}}\n",
         ),
     );
+    sh(
+        &mut c,
+        "kubectl apply -f -",
+        Some(
+            "apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {name: replica-limit}\nwebhooks:\n- name: replicas.course.example.com\n  clientConfig:\n    service: {namespace: default, name: replica-limit, path: /validate}\n  rules: [{operations: [CREATE], apiGroups: [apps], apiVersions: [v1], resources: [deployments]}]\n  matchConditions: [{name: any, expression: 'true'}]\n  failurePolicy: Ignore\n  sideEffects: None\n  admissionReviewVersions: [v1]\n",
+        ),
+    );
     c.advance(60_000);
     let seen = assert_upstream_shape(&c);
     assert!(seen > 20, "{seen} objects checked");
@@ -234,6 +242,7 @@ fn every_object_a_busy_cluster_writes_has_only_upstream_keys() {
         Kind::IPAddress,
         Kind::ValidatingAdmissionPolicy,
         Kind::ValidatingAdmissionPolicyBinding,
+        Kind::ValidatingWebhookConfiguration,
     ] {
         assert!(c.store.count(kind) > 0, "no {kind:?} was checked");
     }

@@ -3,6 +3,9 @@
 //! A policy says what to check (CEL validations over the request's object) and on
 //! which requests; a binding puts it to work with its actions (`Deny`, `Warn`,
 //! `Audit`). The API server's plugin that runs them is `apiserver::policy`.
+//!
+//! A ValidatingWebhookConfiguration (cluster-scoped too) names HTTPS servers the API
+//! server asks about each request its rules select (`apiserver::webhook`).
 
 use super::{Condition, LabelSelector, ObjectMeta};
 use serde::{Deserialize, Serialize};
@@ -257,4 +260,128 @@ pub struct ParamRef {
     /// `Allow` or `Deny` when no parameter is found (required).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parameter_not_found_action: Option<String>,
+}
+
+/// `v1.ValidatingWebhookConfiguration`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ValidatingWebhookConfiguration {
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// The webhooks, each asked about the requests its rules select.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub webhooks: Vec<ValidatingWebhook>,
+}
+
+/// `v1.ValidatingWebhook`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ValidatingWebhook {
+    /// Its name, a fully qualified domain name (`replicas.example.com`).
+    #[serde(default)]
+    pub name: String,
+    /// Where the API server sends the AdmissionReview.
+    #[serde(default)]
+    pub client_config: WebhookClientConfig,
+    /// The operations and resources it is asked about.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<RuleWithOperations>,
+    /// `Fail` (the default): a call that fails refuses the request; `Ignore`: the
+    /// request goes on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_policy: Option<String>,
+    /// `Equivalent` (the default) or `Exact`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_policy: Option<String>,
+    /// The namespaces whose objects it is asked about (default: every one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace_selector: Option<LabelSelector>,
+    /// The objects it is asked about, by their labels (default: every one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object_selector: Option<LabelSelector>,
+    /// `None` or `NoneOnDryRun` (required).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side_effects: Option<String>,
+    /// How long the API server waits for an answer (1 to 30 s, 10 by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_seconds: Option<i32>,
+    /// The AdmissionReview versions it understands, preferred first (required).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub admission_review_versions: Vec<String>,
+    /// CEL conditions a request must meet for the webhook to be called.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub match_conditions: Vec<MatchCondition>,
+}
+
+/// `v1.WebhookClientConfig`: a URL, or a Service in the cluster.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct WebhookClientConfig {
+    /// `https://host[:port]/path`, for a server outside the cluster.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The Service in front of the server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub service: Option<ServiceReference>,
+    /// The PEM bundle (base64) that signs the server's certificate.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ca_bundle: String,
+}
+
+/// `v1.ServiceReference`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ServiceReference {
+    /// The Service's namespace.
+    #[serde(default)]
+    pub namespace: String,
+    /// Its name.
+    #[serde(default)]
+    pub name: String,
+    /// The URL path the requests go to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The Service port (443 by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<i32>,
+}
+
+/// `v1.RuleWithOperations`: a webhook's rule (a policy's has resource names too).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct RuleWithOperations {
+    /// `CREATE`, `UPDATE`, `DELETE`, `CONNECT` or `*`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub operations: Vec<String>,
+    /// API groups (`""` is the core group, `*` any).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub api_groups: Vec<String>,
+    /// API versions (`*` any).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub api_versions: Vec<String>,
+    /// Resources (`pods`, `deployments/scale`, `*`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<String>,
+    /// `Cluster`, `Namespaced` or `*` (the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+}
+
+impl From<&RuleWithOperations> for NamedRuleWithOperations {
+    fn from(r: &RuleWithOperations) -> Self {
+        NamedRuleWithOperations {
+            resource_names: Vec::new(),
+            operations: r.operations.clone(),
+            api_groups: r.api_groups.clone(),
+            api_versions: r.api_versions.clone(),
+            resources: r.resources.clone(),
+            scope: r.scope.clone(),
+        }
+    }
 }

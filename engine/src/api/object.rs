@@ -1,334 +1,7 @@
-//! [`Object`]: one enum over every kind the store holds, and [`Kind`].
+//! [`Object`]: one enum over every kind the store holds (their [`Kind`] is in `kind`).
 
 use super::*;
 use serde::Serialize;
-
-/// The kinds the API server serves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub enum Kind {
-    /// `apps/v1` Deployment.
-    Deployment,
-    /// `apps/v1` ReplicaSet.
-    ReplicaSet,
-    /// `v1` Pod.
-    Pod,
-    /// `v1` Node (cluster-scoped).
-    Node,
-    /// `v1` Event.
-    Event,
-    /// `coordination.k8s.io/v1` Lease.
-    Lease,
-    /// `v1` Namespace (cluster-scoped).
-    Namespace,
-    /// `policy/v1` PodDisruptionBudget.
-    PodDisruptionBudget,
-    /// `scheduling.k8s.io/v1` PriorityClass (cluster-scoped).
-    PriorityClass,
-    /// `v1` Service.
-    Service,
-    /// `discovery.k8s.io/v1` EndpointSlice.
-    EndpointSlice,
-    /// `v1` Endpoints (deprecated in v1.33, still served and kept).
-    Endpoints,
-    /// `rbac.authorization.k8s.io/v1` Role.
-    Role,
-    /// `rbac.authorization.k8s.io/v1` ClusterRole (cluster-scoped).
-    ClusterRole,
-    /// `rbac.authorization.k8s.io/v1` RoleBinding.
-    RoleBinding,
-    /// `rbac.authorization.k8s.io/v1` ClusterRoleBinding (cluster-scoped).
-    ClusterRoleBinding,
-    /// `v1` ResourceQuota.
-    ResourceQuota,
-    /// `v1` LimitRange.
-    LimitRange,
-    /// `batch/v1` Job.
-    Job,
-    /// `batch/v1` CronJob.
-    CronJob,
-    /// `apps/v1` DaemonSet.
-    DaemonSet,
-    /// `apps/v1` StatefulSet.
-    StatefulSet,
-    /// `apps/v1` ControllerRevision.
-    ControllerRevision,
-    /// `v1` PersistentVolumeClaim.
-    PersistentVolumeClaim,
-    /// `v1` PersistentVolume (cluster-scoped).
-    PersistentVolume,
-    /// `storage.k8s.io/v1` StorageClass (cluster-scoped).
-    StorageClass,
-    /// `v1` ConfigMap.
-    ConfigMap,
-    /// `v1` Secret.
-    Secret,
-    /// `autoscaling/v2` HorizontalPodAutoscaler.
-    HorizontalPodAutoscaler,
-    /// `v1` ServiceAccount.
-    ServiceAccount,
-    /// `networking.k8s.io/v1` Ingress.
-    Ingress,
-    /// `networking.k8s.io/v1` IngressClass (cluster-scoped).
-    IngressClass,
-    /// `networking.k8s.io/v1` NetworkPolicy.
-    NetworkPolicy,
-    /// `networking.k8s.io/v1` ServiceCIDR (cluster-scoped).
-    ServiceCIDR,
-    /// `networking.k8s.io/v1` IPAddress (cluster-scoped).
-    IPAddress,
-    /// `apiextensions.k8s.io/v1` CustomResourceDefinition (cluster-scoped).
-    CustomResourceDefinition,
-    /// `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicy (cluster-scoped).
-    ValidatingAdmissionPolicy,
-    /// `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicyBinding
-    /// (cluster-scoped).
-    ValidatingAdmissionPolicyBinding,
-    /// A custom resource a CustomResourceDefinition serves (not in [`Kind::ALL`]: the
-    /// store learns them as definitions are made).
-    Custom(CustomKind),
-}
-
-impl Kind {
-    /// Every kind, in a fixed order.
-    pub const ALL: [Kind; 38] = [
-        Kind::Deployment,
-        Kind::ReplicaSet,
-        Kind::Pod,
-        Kind::Node,
-        Kind::Event,
-        Kind::Lease,
-        Kind::Namespace,
-        Kind::PodDisruptionBudget,
-        Kind::PriorityClass,
-        Kind::Service,
-        Kind::EndpointSlice,
-        Kind::Endpoints,
-        Kind::Role,
-        Kind::ClusterRole,
-        Kind::RoleBinding,
-        Kind::ClusterRoleBinding,
-        Kind::ResourceQuota,
-        Kind::LimitRange,
-        Kind::Job,
-        Kind::CronJob,
-        Kind::DaemonSet,
-        Kind::StatefulSet,
-        Kind::ControllerRevision,
-        Kind::PersistentVolumeClaim,
-        Kind::PersistentVolume,
-        Kind::StorageClass,
-        Kind::ConfigMap,
-        Kind::Secret,
-        Kind::HorizontalPodAutoscaler,
-        Kind::ServiceAccount,
-        Kind::Ingress,
-        Kind::IngressClass,
-        Kind::NetworkPolicy,
-        Kind::ServiceCIDR,
-        Kind::IPAddress,
-        Kind::CustomResourceDefinition,
-        Kind::ValidatingAdmissionPolicy,
-        Kind::ValidatingAdmissionPolicyBinding,
-    ];
-
-    /// The built-in kind's place in [`Kind::ALL`] (None for a custom resource).
-    pub fn index(self) -> Option<usize> {
-        Some(match self {
-            Kind::Deployment => 0,
-            Kind::ReplicaSet => 1,
-            Kind::Pod => 2,
-            Kind::Node => 3,
-            Kind::Event => 4,
-            Kind::Lease => 5,
-            Kind::Namespace => 6,
-            Kind::PodDisruptionBudget => 7,
-            Kind::PriorityClass => 8,
-            Kind::Service => 9,
-            Kind::EndpointSlice => 10,
-            Kind::Endpoints => 11,
-            Kind::Role => 12,
-            Kind::ClusterRole => 13,
-            Kind::RoleBinding => 14,
-            Kind::ClusterRoleBinding => 15,
-            Kind::ResourceQuota => 16,
-            Kind::LimitRange => 17,
-            Kind::Job => 18,
-            Kind::CronJob => 19,
-            Kind::DaemonSet => 20,
-            Kind::StatefulSet => 21,
-            Kind::ControllerRevision => 22,
-            Kind::PersistentVolumeClaim => 23,
-            Kind::PersistentVolume => 24,
-            Kind::StorageClass => 25,
-            Kind::ConfigMap => 26,
-            Kind::Secret => 27,
-            Kind::HorizontalPodAutoscaler => 28,
-            Kind::ServiceAccount => 29,
-            Kind::Ingress => 30,
-            Kind::IngressClass => 31,
-            Kind::NetworkPolicy => 32,
-            Kind::ServiceCIDR => 33,
-            Kind::IPAddress => 34,
-            Kind::CustomResourceDefinition => 35,
-            Kind::ValidatingAdmissionPolicy => 36,
-            Kind::ValidatingAdmissionPolicyBinding => 37,
-            Kind::Custom(_) => return None,
-        })
-    }
-
-    /// The Kind name, e.g. `ReplicaSet`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Deployment => "Deployment",
-            Kind::ReplicaSet => "ReplicaSet",
-            Kind::Pod => "Pod",
-            Kind::Node => "Node",
-            Kind::Event => "Event",
-            Kind::Lease => "Lease",
-            Kind::Namespace => "Namespace",
-            Kind::PodDisruptionBudget => "PodDisruptionBudget",
-            Kind::PriorityClass => "PriorityClass",
-            Kind::Service => "Service",
-            Kind::EndpointSlice => "EndpointSlice",
-            Kind::Endpoints => "Endpoints",
-            Kind::Role => "Role",
-            Kind::ClusterRole => "ClusterRole",
-            Kind::RoleBinding => "RoleBinding",
-            Kind::ClusterRoleBinding => "ClusterRoleBinding",
-            Kind::ResourceQuota => "ResourceQuota",
-            Kind::LimitRange => "LimitRange",
-            Kind::Job => "Job",
-            Kind::CronJob => "CronJob",
-            Kind::DaemonSet => "DaemonSet",
-            Kind::StatefulSet => "StatefulSet",
-            Kind::ControllerRevision => "ControllerRevision",
-            Kind::PersistentVolumeClaim => "PersistentVolumeClaim",
-            Kind::PersistentVolume => "PersistentVolume",
-            Kind::StorageClass => "StorageClass",
-            Kind::ConfigMap => "ConfigMap",
-            Kind::Secret => "Secret",
-            Kind::HorizontalPodAutoscaler => "HorizontalPodAutoscaler",
-            Kind::ServiceAccount => "ServiceAccount",
-            Kind::Ingress => "Ingress",
-            Kind::IngressClass => "IngressClass",
-            Kind::NetworkPolicy => "NetworkPolicy",
-            Kind::ServiceCIDR => "ServiceCIDR",
-            Kind::IPAddress => "IPAddress",
-            Kind::CustomResourceDefinition => "CustomResourceDefinition",
-            Kind::ValidatingAdmissionPolicy => "ValidatingAdmissionPolicy",
-            Kind::ValidatingAdmissionPolicyBinding => "ValidatingAdmissionPolicyBinding",
-            Kind::Custom(t) => &t.ty.kind,
-        }
-    }
-
-    /// `apiVersion`.
-    pub fn api_version(self) -> &'static str {
-        match self {
-            Kind::Deployment
-            | Kind::ReplicaSet
-            | Kind::DaemonSet
-            | Kind::StatefulSet
-            | Kind::ControllerRevision => "apps/v1",
-            Kind::StorageClass => "storage.k8s.io/v1",
-            Kind::HorizontalPodAutoscaler => "autoscaling/v2",
-            Kind::Lease => "coordination.k8s.io/v1",
-            Kind::Job | Kind::CronJob => "batch/v1",
-            Kind::PodDisruptionBudget => "policy/v1",
-            Kind::PriorityClass => "scheduling.k8s.io/v1",
-            Kind::EndpointSlice => "discovery.k8s.io/v1",
-            Kind::Ingress
-            | Kind::IngressClass
-            | Kind::NetworkPolicy
-            | Kind::ServiceCIDR
-            | Kind::IPAddress => "networking.k8s.io/v1",
-            Kind::CustomResourceDefinition => "apiextensions.k8s.io/v1",
-            Kind::ValidatingAdmissionPolicy | Kind::ValidatingAdmissionPolicyBinding => {
-                "admissionregistration.k8s.io/v1"
-            }
-            Kind::Custom(t) => &t.api_version,
-            Kind::Role | Kind::ClusterRole | Kind::RoleBinding | Kind::ClusterRoleBinding => {
-                "rbac.authorization.k8s.io/v1"
-            }
-            _ => "v1",
-        }
-    }
-
-    /// The plural resource, e.g. `replicasets`.
-    pub fn resource(self) -> &'static str {
-        match self {
-            Kind::Deployment => "deployments",
-            Kind::ReplicaSet => "replicasets",
-            Kind::Pod => "pods",
-            Kind::Node => "nodes",
-            Kind::Event => "events",
-            Kind::Lease => "leases",
-            Kind::Namespace => "namespaces",
-            Kind::PodDisruptionBudget => "poddisruptionbudgets",
-            Kind::PriorityClass => "priorityclasses",
-            Kind::Service => "services",
-            Kind::EndpointSlice => "endpointslices",
-            Kind::Endpoints => "endpoints",
-            Kind::Role => "roles",
-            Kind::ClusterRole => "clusterroles",
-            Kind::RoleBinding => "rolebindings",
-            Kind::ClusterRoleBinding => "clusterrolebindings",
-            Kind::ResourceQuota => "resourcequotas",
-            Kind::LimitRange => "limitranges",
-            Kind::Job => "jobs",
-            Kind::CronJob => "cronjobs",
-            Kind::DaemonSet => "daemonsets",
-            Kind::StatefulSet => "statefulsets",
-            Kind::ControllerRevision => "controllerrevisions",
-            Kind::PersistentVolumeClaim => "persistentvolumeclaims",
-            Kind::PersistentVolume => "persistentvolumes",
-            Kind::StorageClass => "storageclasses",
-            Kind::ConfigMap => "configmaps",
-            Kind::Secret => "secrets",
-            Kind::HorizontalPodAutoscaler => "horizontalpodautoscalers",
-            Kind::ServiceAccount => "serviceaccounts",
-            Kind::Ingress => "ingresses",
-            Kind::IngressClass => "ingressclasses",
-            Kind::NetworkPolicy => "networkpolicies",
-            Kind::ServiceCIDR => "servicecidrs",
-            Kind::IPAddress => "ipaddresses",
-            Kind::CustomResourceDefinition => "customresourcedefinitions",
-            Kind::ValidatingAdmissionPolicy => "validatingadmissionpolicies",
-            Kind::ValidatingAdmissionPolicyBinding => "validatingadmissionpolicybindings",
-            Kind::Custom(t) => &t.ty.plural,
-        }
-    }
-
-    /// `resource.group` as error messages print it, e.g. `replicasets.apps`, `pods`.
-    pub fn qualified_resource(self) -> String {
-        match self.api_version().split_once('/') {
-            Some((group, _)) => format!("{}.{group}", self.resource()),
-            None => self.resource().to_string(),
-        }
-    }
-
-    /// True for namespaced kinds.
-    pub fn namespaced(self) -> bool {
-        if let Kind::Custom(t) = self {
-            return t.ty.namespaced;
-        }
-        !matches!(
-            self,
-            Kind::Node
-                | Kind::Namespace
-                | Kind::PriorityClass
-                | Kind::ClusterRole
-                | Kind::ClusterRoleBinding
-                | Kind::PersistentVolume
-                | Kind::StorageClass
-                | Kind::IngressClass
-                | Kind::ServiceCIDR
-                | Kind::IPAddress
-                | Kind::CustomResourceDefinition
-                | Kind::ValidatingAdmissionPolicy
-                | Kind::ValidatingAdmissionPolicyBinding
-        )
-    }
-}
 
 /// Any object in the store.
 #[derive(Clone, Debug, PartialEq)]
@@ -412,6 +85,8 @@ pub enum Object {
     ValidatingAdmissionPolicy(Box<ValidatingAdmissionPolicy>),
     /// A ValidatingAdmissionPolicyBinding.
     ValidatingAdmissionPolicyBinding(Box<ValidatingAdmissionPolicyBinding>),
+    /// A ValidatingWebhookConfiguration.
+    ValidatingWebhookConfiguration(Box<ValidatingWebhookConfiguration>),
     /// An object of a custom resource.
     Custom(Box<CustomObject>),
 }
@@ -458,6 +133,7 @@ impl Object {
             Object::CustomResourceDefinition(_) => Kind::CustomResourceDefinition,
             Object::ValidatingAdmissionPolicy(_) => Kind::ValidatingAdmissionPolicy,
             Object::ValidatingAdmissionPolicyBinding(_) => Kind::ValidatingAdmissionPolicyBinding,
+            Object::ValidatingWebhookConfiguration(_) => Kind::ValidatingWebhookConfiguration,
             Object::Custom(o) => Kind::Custom(o.kind),
         }
     }
@@ -503,6 +179,7 @@ impl Object {
             Object::CustomResourceDefinition(o) => &o.metadata,
             Object::ValidatingAdmissionPolicy(o) => &o.metadata,
             Object::ValidatingAdmissionPolicyBinding(o) => &o.metadata,
+            Object::ValidatingWebhookConfiguration(o) => &o.metadata,
             Object::Custom(o) => &o.metadata,
         }
     }
@@ -548,6 +225,7 @@ impl Object {
             Object::CustomResourceDefinition(o) => &mut o.metadata,
             Object::ValidatingAdmissionPolicy(o) => &mut o.metadata,
             Object::ValidatingAdmissionPolicyBinding(o) => &mut o.metadata,
+            Object::ValidatingWebhookConfiguration(o) => &mut o.metadata,
             Object::Custom(o) => &mut o.metadata,
         }
     }
@@ -612,6 +290,7 @@ impl Object {
             Object::CustomResourceDefinition(o) => count(o),
             Object::ValidatingAdmissionPolicy(o) => count(o),
             Object::ValidatingAdmissionPolicyBinding(o) => count(o),
+            Object::ValidatingWebhookConfiguration(o) => count(o),
             Object::Custom(o) => count(&o.body_json()),
         };
         // `{"apiVersion":"…","kind":"…",` before the body's own fields.
@@ -659,6 +338,7 @@ impl Object {
             Object::CustomResourceDefinition(o) => serde_json::to_value(o),
             Object::ValidatingAdmissionPolicy(o) => serde_json::to_value(o),
             Object::ValidatingAdmissionPolicyBinding(o) => serde_json::to_value(o),
+            Object::ValidatingWebhookConfiguration(o) => serde_json::to_value(o),
             Object::Custom(o) => Ok(o.body_json()),
         }
         .unwrap_or(serde_json::Value::Null);
@@ -711,6 +391,10 @@ impl Object {
                 Object::ValidatingAdmissionPolicyBinding(a),
                 Object::ValidatingAdmissionPolicyBinding(b),
             ) => a.spec != b.spec,
+            (
+                Object::ValidatingWebhookConfiguration(a),
+                Object::ValidatingWebhookConfiguration(b),
+            ) => a.webhooks != b.webhooks,
             (Object::Custom(a), Object::Custom(b)) => a.content != b.content,
             _ => false,
         }
@@ -797,4 +481,5 @@ resource!(ServiceCIDR);
 resource!(IPAddress);
 resource!(ValidatingAdmissionPolicy, boxed);
 resource!(ValidatingAdmissionPolicyBinding, boxed);
+resource!(ValidatingWebhookConfiguration, boxed);
 resource!(CustomResourceDefinition, boxed);

@@ -160,6 +160,25 @@ pub fn admit_create(obj: &mut Object) {
                 default_match_resources(m);
             }
         }
+        Object::ValidatingWebhookConfiguration(c) => {
+            // `SetDefaults_ValidatingWebhook`, `SetDefaults_ServiceReference`,
+            // `SetDefaults_Rule`: sideEffects and admissionReviewVersions have no
+            // default in v1 (validation requires them).
+            for w in &mut c.webhooks {
+                w.failure_policy.get_or_insert_with(|| "Fail".into());
+                w.match_policy.get_or_insert_with(|| "Equivalent".into());
+                w.namespace_selector
+                    .get_or_insert_with(LabelSelector::default);
+                w.object_selector.get_or_insert_with(LabelSelector::default);
+                w.timeout_seconds.get_or_insert(10);
+                if let Some(s) = &mut w.client_config.service {
+                    s.port.get_or_insert(443);
+                }
+                for r in &mut w.rules {
+                    r.scope.get_or_insert_with(|| "*".into());
+                }
+            }
+        }
         Object::IngressClass(ic) => {
             // `SetDefaults_IngressClass`: parameters are cluster-scoped by default.
             if let Some(p) = &mut ic.spec.parameters {

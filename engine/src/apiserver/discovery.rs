@@ -245,6 +245,12 @@ pub const SERVED: &[Served] = &[
         subresources: &[],
     },
     Served {
+        kind: Kind::ValidatingWebhookConfiguration,
+        short_names: &[],
+        categories: &["api-extensions"],
+        subresources: &[],
+    },
+    Served {
         kind: Kind::IngressClass,
         short_names: &[],
         categories: &[],

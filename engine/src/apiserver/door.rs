@@ -170,7 +170,13 @@ impl ApiServer {
         } else if req.verb.reads() {
             read(store, backend, &req)
         } else {
-            self.write(store, rng, now, backend, &user, &req)
+            // The webhooks' network is this request's: kept no longer than it.
+            store.webhook_net = backend.webhooks.clone();
+            store.request_user = Some(user.clone());
+            let r = self.write(store, rng, now, backend, &user, &req);
+            store.webhook_net = None;
+            store.request_user = None;
+            r
         };
         if let Some(command) = &req.trace {
             let t = self.trace(
@@ -539,14 +545,15 @@ impl ApiServer {
         } else {
             self.write_stages(store, backend, a, req, result, &mut stages)
         };
-        // A write's audit annotations (a read gets none).
-        let annotations = if req.verb.reads() {
-            Vec::new()
+        // A write's audit annotations and webhook calls (a read has none).
+        let (annotations, webhooks) = if req.verb.reads() {
+            (Vec::new(), Vec::new())
         } else {
-            store.audit_annotations.clone()
+            (store.audit_annotations.clone(), store.webhook_calls.clone())
         };
         RequestTrace {
             annotations,
+            webhooks,
             n: 0,
             time: now,
             command: command.to_string(),

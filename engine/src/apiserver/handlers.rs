@@ -27,6 +27,7 @@ pub(super) fn write_on(
     let writer = req.client.as_str();
     store.warnings.clear();
     store.audit_annotations.clear();
+    store.webhook_calls.clear();
     store.subresource = req.subresource.to_string();
     store.collect_warnings = req.trace.is_some();
     let key = ObjKey::new(&req.namespace, &req.name);

@@ -48,6 +48,7 @@ mod events;
 pub mod events_v1;
 mod index;
 pub mod limit_ranger;
+mod per_kind;
 pub mod pod_security;
 mod pod_subresources;
 mod policy;
@@ -58,6 +59,8 @@ pub mod service_account;
 pub mod services;
 mod storage;
 mod usage;
+pub mod webhook;
+pub use per_kind::{FastPaths, PerKind};
 mod write;
 pub use usage::{
     allocatable, pod_requests, Allocatable, NodeUsage, PodRequests, DEFAULT_MEMORY_REQUEST,
@@ -218,86 +221,6 @@ pub struct DeleteOptions {
     pub precondition_uid: Option<String>,
 }
 
-/// The store's incremental shortcuts, each of which can be turned off to compute the
-/// same thing the plain way. They exist for speed only: a test plays every built-in
-/// scenario and a small envelope with all of them on and all of them off, and requires
-/// byte-identical output (`engine/tests/fast_paths.rs`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FastPaths {
-    /// A write whose index inputs did not change only repoints the owner index at the
-    /// new object (off: every write removes and re-adds all of its index entries).
-    pub index_refresh: bool,
-    /// [`Store::node_usage`] reads running sums kept per node and the allocatable
-    /// parsed when the Node was written (off: it sums the requests of the node's Pods
-    /// and parses the Node's allocatable at each call).
-    pub node_usage_sums: bool,
-}
-
-impl FastPaths {
-    /// Every shortcut on (the default).
-    pub const ALL: FastPaths = FastPaths {
-        index_refresh: true,
-        node_usage_sums: true,
-    };
-    /// Every shortcut off: the reference the shortcuts must agree with.
-    pub const NONE: FastPaths = FastPaths {
-        index_refresh: false,
-        node_usage_sums: false,
-    };
-}
-
-impl Default for FastPaths {
-    fn default() -> Self {
-        FastPaths::ALL
-    }
-}
-
-/// One `T` per [`Kind`]: the built-in kinds by their place in [`Kind::ALL`], the
-/// custom resources by type as the store meets them.
-#[derive(Clone, Debug)]
-pub struct PerKind<T> {
-    builtin: [T; Kind::ALL.len()],
-    custom: BTreeMap<CustomKind, T>,
-    /// What a custom resource the store has never held reads as.
-    empty: T,
-}
-
-impl<T: Default> Default for PerKind<T> {
-    fn default() -> Self {
-        PerKind {
-            builtin: std::array::from_fn(|_| T::default()),
-            custom: BTreeMap::new(),
-            empty: T::default(),
-        }
-    }
-}
-
-impl<T: Default> PerKind<T> {
-    /// The kind's `T`.
-    pub fn of(&self, kind: Kind) -> &T {
-        match (kind.index(), kind) {
-            (Some(i), _) => &self.builtin[i],
-            (None, Kind::Custom(t)) => self.custom.get(t).unwrap_or(&self.empty),
-            (None, _) => &self.empty,
-        }
-    }
-
-    /// The kind's `T`, mutable (made for a custom resource met for the first time).
-    pub fn of_mut(&mut self, kind: Kind) -> &mut T {
-        match (kind.index(), kind) {
-            (Some(i), _) => &mut self.builtin[i],
-            (None, Kind::Custom(t)) => self.custom.entry(t).or_default(),
-            (None, _) => &mut self.empty,
-        }
-    }
-
-    /// Every kind's `T`: the built-in kinds in [`Kind::ALL`]'s order, then the custom
-    /// resources by type.
-    pub fn iter(&self) -> impl Iterator<Item = &T> {
-        self.builtin.iter().chain(self.custom.values())
-    }
-}
-
 /// The store: objects by kind and key, the indexes, and the watch log.
 #[derive(Clone, Debug, Default)]
 pub struct Store {
@@ -395,6 +318,19 @@ pub struct Store {
     /// object itself): admission policies match `deployments/scale`, not
     /// `deployments`, for `kubectl scale`.
     pub subresource: String,
+    /// The learner's webhook servers, by Service (`sim webhook`): what the Pods behind
+    /// each Service answer an AdmissionReview with.
+    pub webhook_servers: webhook::WebhookServers,
+    /// How the network stands for the request being written: how each webhook's
+    /// Service answers a connection from the API server (set by the door from what
+    /// the cluster worked out; None without webhook configurations).
+    pub webhook_net: Option<std::sync::Arc<webhook::WebhookNet>>,
+    /// The webhooks the request being written called and how each call went, taken
+    /// by the door into the request's trace.
+    pub webhook_calls: Vec<String>,
+    /// Who sends the request being written, as authenticated (admission's
+    /// `userInfo`): set by the door.
+    pub request_user: Option<rbac::UserInfo>,
     /// Whether admission's warnings are worked out for this write: a person's
     /// requests get them (PodSecurity's `would violate …`); the components' own, many
     /// and never shown, skip the work.

@@ -33,11 +33,13 @@ pub(super) struct Attributes<'a> {
     pub old: Option<&'a Object>,
     /// Who asks.
     pub user: &'a str,
+    /// When (a webhook's `Date.now()`).
+    pub now: crate::time::SimTime,
 }
 
 impl Attributes<'_> {
     /// The resource as rules name it: `deployments`, or `deployments/scale`.
-    fn resource(&self, kind: Kind, subresource: &str) -> String {
+    pub(super) fn resource(&self, kind: Kind, subresource: &str) -> String {
         if subresource.is_empty() {
             kind.resource().to_string()
         } else {
@@ -198,6 +200,15 @@ impl Store {
         }
     }
 
+    /// The request's `userInfo`: the authenticated user, or (a write from inside the
+    /// store) the writer.
+    pub(super) fn user_info(&self, a: &Attributes<'_>) -> Value {
+        match &self.request_user {
+            Some(u) => json!({"username": u.name, "groups": u.groups}),
+            None => json!({"username": a.user, "groups": ["system:authenticated"]}),
+        }
+    }
+
     /// `request` as CEL reads it.
     fn request_value(&self, a: &Attributes<'_>, subject: &Object) -> Value {
         let kind = subject.kind();
@@ -213,7 +224,7 @@ impl Store {
             "name": m.name,
             "namespace": m.namespace,
             "operation": a.operation,
-            "userInfo": {"username": a.user, "groups": ["system:authenticated"]},
+            "userInfo": self.user_info(a),
             "dryRun": false,
         })
     }
@@ -492,7 +503,7 @@ fn cel_type(v: &Value) -> &'static str {
 
 /// Whether a rule takes this request: operation, group, version, resource and scope,
 /// and its names.
-fn rule_matches(
+pub(super) fn rule_matches(
     r: &NamedRuleWithOperations,
     a: &Attributes<'_>,
     subject: &Object,

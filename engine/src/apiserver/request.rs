@@ -389,4 +389,7 @@ pub struct Backend<'a> {
     pub etcd: (String, usize, usize, usize),
     /// The nodes' kubelets (None: no node answers).
     pub nodes: Option<&'a dyn NodeProxy>,
+    /// How each webhook's Service answers the API server now (None: no webhook
+    /// configuration, or none worked out).
+    pub webhooks: Option<std::sync::Arc<super::webhook::WebhookNet>>,
 }

@@ -40,7 +40,8 @@ pub enum Stage {
     /// Schema and field validation (400, 422).
     Validation,
     /// Validating admission plugins (LimitRanger, PodSecurity,
-    /// ValidatingAdmissionPolicy, ResourceQuota, NamespaceLifecycle).
+    /// ValidatingAdmissionPolicy, ValidatingAdmissionWebhook, ResourceQuota,
+    /// NamespaceLifecycle).
     ValidatingAdmission,
     /// etcd: the write or consistent read.
     Storage,
@@ -124,6 +125,9 @@ pub struct RequestTrace {
     /// what the audit log would record with the request.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub annotations: Vec<(String, String)>,
+    /// The admission webhooks it was sent to, and how each call went.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub webhooks: Vec<String>,
 }
 
 impl RequestTrace {
@@ -198,6 +202,13 @@ pub fn http_status(code: u16) -> &'static str {
 pub(super) fn refusing_stage(e: &ApiError, verb: &str) -> Stage {
     // A ValidatingAdmissionPolicy's denial says so, whatever its code (422, 403, 413).
     if e.message.contains("denied request: ") && e.message.contains("ValidatingAdmissionPolicy '") {
+        return Stage::ValidatingAdmission;
+    }
+    // So does a webhook's refusal (its own code), or a call to one that failed (500),
+    // or a match condition that erred (403).
+    if e.message.starts_with("admission webhook \"")
+        || e.message.contains("failed calling webhook \"")
+    {
         return Stage::ValidatingAdmission;
     }
     match (e.code, e.reason) {
@@ -325,6 +336,7 @@ pub(super) fn refused(
     }
     RequestTrace {
         annotations: Vec::new(),
+        webhooks: Vec::new(),
         n: 0,
         time,
         command: command.to_string(),

@@ -182,6 +182,14 @@ impl Store {
             object: Some(&obj),
             old: None,
             user: writer,
+            now,
+        })?;
+        self.admit_webhooks(&super::policy::Attributes {
+            operation: "CREATE",
+            object: Some(&obj),
+            old: None,
+            user: writer,
+            now,
         })?;
         // The cluster-wide Pod limit, as validating admission (after validation, like
         // the ResourceQuota admission whose refusal it copies).
@@ -359,14 +367,19 @@ impl Store {
             Vec::new()
         };
         warnings.extend(self.admit_pod_security(&obj, Some(current), self.collect_warnings)?);
-        if self.count(Kind::ValidatingAdmissionPolicyBinding) > 0 {
+        if self.count(Kind::ValidatingAdmissionPolicyBinding) > 0
+            || self.count(Kind::ValidatingWebhookConfiguration) > 0
+        {
             let old = current.clone();
-            self.admit_policies(&super::policy::Attributes {
+            let attributes = super::policy::Attributes {
                 operation: "UPDATE",
                 object: Some(&obj),
                 old: Some(&old),
                 user: writer,
-            })?;
+                now,
+            };
+            self.admit_policies(&attributes)?;
+            self.admit_webhooks(&attributes)?;
         }
         let current = self.current(kind, &key)?;
         if let (Object::Service(svc), Object::Service(old)) = (&mut obj, current) {
@@ -561,14 +574,19 @@ impl Store {
                 ));
             }
         }
-        if self.count(Kind::ValidatingAdmissionPolicyBinding) > 0 {
+        if self.count(Kind::ValidatingAdmissionPolicyBinding) > 0
+            || self.count(Kind::ValidatingWebhookConfiguration) > 0
+        {
             let old = current.clone();
-            self.admit_policies(&super::policy::Attributes {
+            let attributes = super::policy::Attributes {
                 operation: "DELETE",
                 object: None,
                 old: Some(&old),
                 user: writer,
-            })?;
+                now,
+            };
+            self.admit_policies(&attributes)?;
+            self.admit_webhooks(&attributes)?;
         }
         let current = self.current(kind, key)?;
         if let Some(marked) = self.mark_definition_deleted(current, now) {
@@ -713,6 +731,7 @@ fn tracks_generation(kind: Kind) -> bool {
             | Kind::CustomResourceDefinition
             | Kind::ValidatingAdmissionPolicy
             | Kind::ValidatingAdmissionPolicyBinding
+            | Kind::ValidatingWebhookConfiguration
             | Kind::Custom(_)
     )
 }

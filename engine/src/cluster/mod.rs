@@ -42,6 +42,7 @@ pub use crate::apiserver::request_path;
 mod requests;
 mod restore;
 mod script;
+mod webhooks;
 
 pub use outage::{Outage, Unavailable};
 pub use registry::{Controllers, Ctl, CtlKey, CtlTimer, Loop};

@@ -29,6 +29,7 @@ impl Cluster {
             unavailable,
             etcd,
             nodes: Some(&servers),
+            webhooks: self.webhook_net(),
         };
         let r = self
             .api

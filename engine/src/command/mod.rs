@@ -119,6 +119,12 @@ fn start_in_scope(
                 Err(e) => Outcome::err(e),
             }
         }
+        Some("sim") if words.get(1).map(String::as_str) == Some("webhook") => {
+            match sim::webhook(cluster, &words[2..], stdin, files) {
+                Ok(s) => Outcome::ok(s),
+                Err(e) => Outcome::err(e),
+            }
+        }
         Some("sim") => sim::run(cluster, &words[1..]),
         Some(other) => Outcome::err(format!(
             "error: unknown command \"{other}\": commands start with kubectl or sim"
@@ -171,6 +177,7 @@ pub const SIM_VERBS: &[&str] = &[
     "image-warmup",
     "gitops",
     "controller",
+    "webhook",
     "why",
     "trace",
     "expect",

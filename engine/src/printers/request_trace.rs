@@ -50,6 +50,9 @@ pub fn render(r: &RequestTrace) -> String {
         ));
     }
     out.push_str(&format!("  → {}\n", r.status));
+    for w in &r.webhooks {
+        out.push_str(&format!("  webhook {w}\n"));
+    }
     for (k, v) in &r.annotations {
         out.push_str(&format!("  audit annotation {k}: {v}\n"));
     }

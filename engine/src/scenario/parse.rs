@@ -125,7 +125,7 @@ fn validate(s: &Scenario) -> Result<(), String> {
 fn no_controller(text: &str, field: &str) -> Result<(), String> {
     match crate::command::controller_code(text) {
         Some(_) => Err(format!(
-            "{field}: sim controller run belongs in a step's command, where the learner sees the code before it runs"
+            "{field}: sim controller run belongs in a step's command, where the learner sees the code before it runs (so does sim webhook run)"
         )),
         None => Ok(()),
     }

@@ -2305,4 +2305,51 @@ pub const SCHEMA: &[(&str, &[(&str, &str)])] = &[
             ("selector", "V1LabelSelector"),
         ],
     ),
+    (
+        "V1ValidatingWebhookConfiguration",
+        &[
+            ("apiVersion", ""),
+            ("kind", ""),
+            ("metadata", "V1ObjectMeta"),
+            ("webhooks", "V1ValidatingWebhook"),
+        ],
+    ),
+    (
+        "V1ValidatingWebhook",
+        &[
+            ("admissionReviewVersions", ""),
+            ("clientConfig", "AdmissionregistrationV1WebhookClientConfig"),
+            ("failurePolicy", ""),
+            ("matchConditions", "V1MatchCondition"),
+            ("matchPolicy", ""),
+            ("name", ""),
+            ("namespaceSelector", "V1LabelSelector"),
+            ("objectSelector", "V1LabelSelector"),
+            ("rules", "V1RuleWithOperations"),
+            ("sideEffects", ""),
+            ("timeoutSeconds", ""),
+        ],
+    ),
+    (
+        "AdmissionregistrationV1WebhookClientConfig",
+        &[
+            ("caBundle", ""),
+            ("service", "AdmissionregistrationV1ServiceReference"),
+            ("url", ""),
+        ],
+    ),
+    (
+        "AdmissionregistrationV1ServiceReference",
+        &[("name", ""), ("namespace", ""), ("path", ""), ("port", "")],
+    ),
+    (
+        "V1RuleWithOperations",
+        &[
+            ("apiGroups", ""),
+            ("apiVersions", ""),
+            ("operations", ""),
+            ("resources", ""),
+            ("scope", ""),
+        ],
+    ),
 ];

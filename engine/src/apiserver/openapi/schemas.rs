@@ -66,6 +66,7 @@ kinds!(
     CustomResourceDefinition,
     ValidatingAdmissionPolicy,
     ValidatingAdmissionPolicyBinding,
+    ValidatingWebhookConfiguration,
 );
 
 /// Every definition, generated from the api types and shaped as upstream's (kinds

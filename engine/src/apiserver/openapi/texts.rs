@@ -56,6 +56,7 @@ pub fn kind(kind: Kind) -> &'static str {
         Kind::CustomResourceDefinition => "CustomResourceDefinition represents a resource that should be exposed on the API server.  Its name MUST be in the format <.spec.name>.<.spec.group>.",
         Kind::ValidatingAdmissionPolicy => "ValidatingAdmissionPolicy describes the definition of an admission validation policy that accepts or rejects an object without changing it.",
         Kind::ValidatingAdmissionPolicyBinding => "ValidatingAdmissionPolicyBinding binds the ValidatingAdmissionPolicy with paramerized resources. ValidatingAdmissionPolicyBinding and parameter CRDs together define how cluster administrators configure policies for clusters.",
+        Kind::ValidatingWebhookConfiguration => "ValidatingWebhookConfiguration describes the configuration of and admission webhook that accept or reject and object without changing it.",
         Kind::Custom(_) => "",
     }
 }

@@ -35,30 +35,147 @@ fn validate_match_resources(c: &mut Vec<String>, path: &str, m: &MatchResources)
         ("excludeResourceRules", &m.exclude_resource_rules),
     ] {
         for (i, r) in rules.iter().enumerate() {
-            let p = format!("{path}.{list}[{i}]");
-            let star = |field: &str, items: &[String], what: &str, c: &mut Vec<String>| {
-                if items.is_empty() {
-                    c.push(format!("{p}.{field}: Required value"));
-                } else if items.len() > 1 && items.iter().any(|x| x == "*") {
-                    c.push(format!(
-                        "{p}.{field}: Invalid value: []string{{{}}}: if '*' is present, must not specify other {what}",
-                        items.iter().map(|x| format!("{x:?}")).collect::<Vec<_>>().join(", ")
-                    ));
-                }
-            };
-            star("operations", &r.operations, "operations", c);
-            star("apiGroups", &r.api_groups, "API groups", c);
-            star("apiVersions", &r.api_versions, "API versions", c);
-            if r.resources.is_empty() {
-                c.push(format!("{p}.resources: Required value"));
+            validate_rule(c, &format!("{path}.{list}[{i}]"), r);
+        }
+    }
+}
+
+/// `validateRuleWithOperations` and `validateRule`: each list required, `*` alone,
+/// the resources' wildcards consistent, a known scope.
+pub(super) fn validate_rule(c: &mut Vec<String>, p: &str, r: &NamedRuleWithOperations) {
+    // `%#v` of the value: the Go type of the list.
+    let go_list = |ty: &str, items: &[String]| {
+        let quoted: Vec<String> = items.iter().map(|x| format!("{x:?}")).collect();
+        format!("{ty}{{{}}}", quoted.join(", "))
+    };
+    let star = |field: &str, ty: &str, items: &[String], what: &str, c: &mut Vec<String>| {
+        if items.is_empty() {
+            c.push(format!("{p}.{field}: Required value"));
+        } else if items.len() > 1 && items.iter().any(|x| x == "*") {
+            c.push(format!(
+                "{p}.{field}: Invalid value: {}: if '*' is present, must not specify other {what}",
+                go_list(ty, items)
+            ));
+        }
+    };
+    star(
+        "operations",
+        "[]admissionregistration.OperationType",
+        &r.operations,
+        "operations",
+        c,
+    );
+    for (i, op) in r.operations.iter().enumerate() {
+        if !["*", "CREATE", "UPDATE", "DELETE", "CONNECT"].contains(&op.as_str()) {
+            c.push(format!(
+                "{p}.operations[{i}]: Unsupported value: {op:?}: supported values: \"*\", \"CONNECT\", \"CREATE\", \"DELETE\", \"UPDATE\""
+            ));
+        }
+    }
+    star("apiGroups", "[]string", &r.api_groups, "API groups", c);
+    star(
+        "apiVersions",
+        "[]string",
+        &r.api_versions,
+        "API versions",
+        c,
+    );
+    for (i, v) in r.api_versions.iter().enumerate() {
+        if v.is_empty() {
+            c.push(format!("{p}.apiVersions[{i}]: Required value"));
+        }
+    }
+    validate_resources(c, &format!("{p}.resources"), &r.resources, &go_list);
+    if let Some(scope) = &r.scope {
+        if !["*", "Cluster", "Namespaced"].contains(&scope.as_str()) {
+            c.push(format!(
+                "{p}.scope: Unsupported value: {scope:?}: supported values: \"*\", \"Cluster\", \"Namespaced\""
+            ));
+        }
+    }
+}
+
+/// `validateResources`: `*/*` alone, `*` not beside plain resources, and no
+/// `x/y` beside `x/*` or `*/y`.
+fn validate_resources(
+    c: &mut Vec<String>,
+    p: &str,
+    resources: &[String],
+    go_list: &dyn Fn(&str, &[String]) -> String,
+) {
+    use std::collections::BTreeSet;
+    if resources.is_empty() {
+        c.push(format!("{p}: Required value"));
+    }
+    let (mut any_sub, mut any_res) = (BTreeSet::new(), BTreeSet::new());
+    let (mut double, mut single, mut plain) = (false, false, false);
+    for (i, rs) in resources.iter().enumerate() {
+        if rs.is_empty() {
+            c.push(format!("{p}[{i}]: Required value"));
+            continue;
+        }
+        double |= rs == "*/*";
+        single |= rs == "*";
+        let Some((res, sub)) = rs.split_once('/') else {
+            plain = rs != "*";
+            continue;
+        };
+        if any_sub.contains(res) {
+            c.push(format!(
+                "{p}[{i}]: Invalid value: {rs:?}: if '{res}/*' is present, must not specify {rs}"
+            ));
+        }
+        if any_res.contains(sub) {
+            c.push(format!(
+                "{p}[{i}]: Invalid value: {rs:?}: if '*/{sub}' is present, must not specify {rs}"
+            ));
+        }
+        if sub == "*" {
+            any_sub.insert(res);
+        }
+        if res == "*" {
+            any_res.insert(sub);
+        }
+    }
+    if resources.len() > 1 && double {
+        c.push(format!(
+            "{p}: Invalid value: {}: if '*/*' is present, must not specify other resources",
+            go_list("[]string", resources)
+        ));
+    }
+    if single && plain {
+        c.push(format!(
+            "{p}: Invalid value: {}: if '*' is present, must not specify other resources without subresources",
+            go_list("[]string", resources)
+        ));
+    }
+}
+
+/// `validateMatchConditions`: at most 64, each named once with a qualified name, each
+/// expression compiled.
+pub(super) fn validate_match_conditions(c: &mut Vec<String>, path: &str, conds: &[MatchCondition]) {
+    if conds.len() > 64 {
+        c.push(format!(
+            "{path}: Too many: {}: must have at most 64 items",
+            conds.len()
+        ));
+    }
+    let mut names = std::collections::BTreeSet::new();
+    for (i, m) in conds.iter().enumerate() {
+        let p = format!("{path}[{i}]");
+        if m.name.is_empty() {
+            c.push(format!("{p}.name: Required value"));
+        } else if !names.insert(m.name.as_str()) {
+            c.push(format!("{p}.name: Duplicate value: {:?}", m.name));
+        } else {
+            for e in super::names::qualified_name_errors(&m.name) {
+                c.push(format!("{p}.name: Invalid value: {:?}: {e}", m.name));
             }
-            for op in &r.operations {
-                if !["*", "CREATE", "UPDATE", "DELETE", "CONNECT"].contains(&op.as_str()) {
-                    c.push(format!(
-                        "{p}.operations: Unsupported value: {op:?}: supported values: \"*\", \"CONNECT\", \"CREATE\", \"DELETE\", \"UPDATE\""
-                    ));
-                }
-            }
+        }
+        if m.expression.trim().is_empty() {
+            c.push(format!("{p}.expression: Required value"));
+        } else {
+            check_expression(c, &format!("{p}.expression"), &m.expression);
         }
     }
 }
@@ -144,22 +261,7 @@ pub(super) fn validate_policy(c: &mut Vec<String>, p: &ValidatingAdmissionPolicy
             check_expression(c, &format!("{p}.valueExpression"), &a.value_expression);
         }
     }
-    if s.match_conditions.len() > 64 {
-        c.push(format!(
-            "spec.matchConditions: Too many: {}: must have at most 64 items",
-            s.match_conditions.len()
-        ));
-    }
-    let mut names = std::collections::BTreeSet::new();
-    for (i, m) in s.match_conditions.iter().enumerate() {
-        let p = format!("spec.matchConditions[{i}]");
-        if m.name.is_empty() {
-            c.push(format!("{p}.name: Required value"));
-        } else if !names.insert(m.name.as_str()) {
-            c.push(format!("{p}.name: Duplicate value: {:?}", m.name));
-        }
-        check_expression(c, &format!("{p}.expression"), &m.expression);
-    }
+    validate_match_conditions(c, "spec.matchConditions", &s.match_conditions);
     for (i, v) in s.variables.iter().enumerate() {
         let p = format!("spec.variables[{i}]");
         let ident = v

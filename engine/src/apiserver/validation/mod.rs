@@ -23,6 +23,7 @@ mod rbac;
 mod scheduling;
 mod service_cidr;
 mod storage;
+mod webhooks;
 
 pub use names::{
     dns1123_subdomain_error, label_value_errors, port_name_errors, qualified_name_errors,
@@ -87,6 +88,7 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
         Object::ValidatingAdmissionPolicyBinding(b) => {
             admissionregistration::validate_binding(c, b)
         }
+        Object::ValidatingWebhookConfiguration(w) => webhooks::validate_webhook_configuration(c, w),
         Object::CustomResourceDefinition(d) => {
             let old = match old {
                 Some(Object::CustomResourceDefinition(o)) => Some(&**o),

@@ -49,9 +49,9 @@ pub fn controller(c: &mut Cluster, words: &[String], stdin: Option<&str>, files:
     }
 }
 
-/// The JavaScript that `text` would run as a controller (each `sim controller run`'s
-/// heredoc, or the file it names), so the page can show it before anything runs;
-/// None when `text` runs no controller.
+/// The JavaScript that `text` would run as a controller or a webhook server (each
+/// `sim controller run`'s or `sim webhook run`'s heredoc, or the file it names), so
+/// the page can show it before anything runs; None when `text` runs no such code.
 pub fn controller_code(text: &str) -> Option<String> {
     let lines = crate::command::script::parse(text, "text").ok()?;
     let code: Vec<String> = lines
@@ -63,6 +63,11 @@ pub fn controller_code(text: &str) -> Option<String> {
                 .take(3)
                 .map(String::as_str)
                 .eq(["sim", "controller", "run"])
+                || words
+                    .iter()
+                    .take(3)
+                    .map(String::as_str)
+                    .eq(["sim", "webhook", "run"])
         })
         .map(|l| l.stdin.unwrap_or(l.command))
         .collect();

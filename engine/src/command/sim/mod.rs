@@ -12,6 +12,7 @@ mod etcdctl;
 mod faults;
 mod snapshot;
 mod traffic;
+mod webhook;
 
 use checks::*;
 use clock::*;
@@ -25,12 +26,13 @@ use faults::*;
 pub(super) use snapshot::import;
 use snapshot::*;
 use traffic::*;
+pub(super) use webhook::webhook;
 
 use super::Outcome;
 use crate::cluster::Cluster;
 use crate::time::{clock_label, rfc3339};
 
-const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] [--dns=false] | import FILE... | export [--snapshot] | seed N | node add|down|up|partition|ps|remove NAME | node pressure memory NAME [--use Q|--off] | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | load deployment|statefulset/NAME --cpu N%|Nm [--memory Q] | load KIND/NAME --stop | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] [--retry-after DURATION] [--cpu-per-request DURATION] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | devices N service/NAME | devices service/NAME --stop | devices --report [service/NAME] [device-N] | message service/NAME --id ID --to DEVICE --text TEXT [--as USER] | nslookup NAME|IP [-n NS] | apiserver down|up [NAME]|replicas N|status | etcd members N|down MEMBER|up MEMBER|isolate MEMBER|rejoin MEMBER|disconnect|reconnect|wipe|snapshot save|restore|status NAME|status | etcdctl get KEY [--prefix] [--keys-only]|endpoint status|endpoint health|compact REV|defrag | leader status|replicas N|kill COMPONENT | watch break CONTROLLER [--for DURATION] [--gone] | queues [LOOP...] | controller run --for KIND [--owns KIND,...] [-n NS] -f FILE|- | controller pause|resume|stop|status|logs";
+const USAGE: &str = "usage: sim advance DURATION | settle [--max DURATION] | time | reset [--nodes N] [--cpu C] [--memory M] [--pods P] [--zones Z] [--dns=false] | import FILE... | export [--snapshot] | seed N | node add|down|up|partition|ps|remove NAME | node pressure memory NAME [--use Q|--off] | crash|oom pod/NAME [--container C] | hang pod/NAME | unready|ready pod/NAME | image-fail|image-ok IMAGE | image-crash IMAGE [--after DURATION] | image-warmup IMAGE DURATION | gitops on|off deployment/NAME [--every D] | load deployment|statefulset/NAME --cpu N%|Nm [--memory Q] | load KIND/NAME --stop | why pod/NAME [-n NS] | trace KIND/NAME [-n NS] | trace requests | trace request/N | expect EXPR OP VALUE | log [--tail N] | traffic service/NAME --rps N [--from NODE] [--for DURATION] [--timeout DURATION] [--retries N] [--retry-after DURATION] [--cpu-per-request DURATION] | traffic service/NAME --stop | traffic --report [service/NAME] | app service/NAME [--store memory|service/DB] | devices N service/NAME | devices service/NAME --stop | devices --report [service/NAME] [device-N] | message service/NAME --id ID --to DEVICE --text TEXT [--as USER] | nslookup NAME|IP [-n NS] | apiserver down|up [NAME]|replicas N|status | etcd members N|down MEMBER|up MEMBER|isolate MEMBER|rejoin MEMBER|disconnect|reconnect|wipe|snapshot save|restore|status NAME|status | etcdctl get KEY [--prefix] [--keys-only]|endpoint status|endpoint health|compact REV|defrag | leader status|replicas N|kill COMPONENT | watch break CONTROLLER [--for DURATION] [--gone] | queues [LOOP...] | controller run --for KIND [--owns KIND,...] [-n NS] -f FILE|- | controller pause|resume|stop|status|logs | webhook run service/NAME [-n NS] -f FILE|- | webhook stop service/NAME | webhook status | webhook logs [service/NAME] [--tail N]";
 
 pub fn run(c: &mut Cluster, words: &[String]) -> Outcome {
     let Some(verb) = words.first() else {

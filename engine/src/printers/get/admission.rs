@@ -1,6 +1,7 @@
 //! `admissionregistration.k8s.io` kinds as `kubectl get` prints them
 //! (`pkg/printers/internalversion/printers.go`:
-//! `printValidatingAdmissionPolicy`, `printValidatingAdmissionPolicyBinding`).
+//! `printValidatingAdmissionPolicy`, `printValidatingAdmissionPolicyBinding`,
+//! `printValidatingWebhookConfiguration`).
 
 use super::super::age;
 use super::cells::*;
@@ -16,6 +17,12 @@ pub(super) const VALIDATING_ADMISSION_POLICY: Columns = Columns {
 /// ValidatingAdmissionPolicyBinding's columns.
 pub(super) const VALIDATING_ADMISSION_POLICY_BINDING: Columns = Columns {
     names: &["NAME", "POLICYNAME", "PARAMREF", "AGE"],
+    wide: &[],
+};
+
+/// ValidatingWebhookConfiguration's columns: its name, how many webhooks, its age.
+pub(super) const VALIDATING_WEBHOOK_CONFIGURATION: Columns = Columns {
+    names: &["NAME", "WEBHOOKS", "AGE"],
     wide: &[],
 };
 

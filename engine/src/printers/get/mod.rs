@@ -74,6 +74,9 @@ pub fn resolve_kind(s: &str) -> Option<Kind> {
         "validatingadmissionpolicybindings" | "validatingadmissionpolicybinding" => {
             Kind::ValidatingAdmissionPolicyBinding
         }
+        "validatingwebhookconfigurations" | "validatingwebhookconfiguration" => {
+            Kind::ValidatingWebhookConfiguration
+        }
         _ => return crate::api::discovered::resolve(&s),
     };
     let (want_group, want_version) = kind.api_version().split_once('/').unwrap_or(("", "v1"));
@@ -172,6 +175,7 @@ fn kind_headers(kind: Kind, o: &TableOptions) -> Vec<String> {
         Kind::ServiceAccount => &storage::SERVICE_ACCOUNT,
         Kind::ValidatingAdmissionPolicy => &admission::VALIDATING_ADMISSION_POLICY,
         Kind::ValidatingAdmissionPolicyBinding => &admission::VALIDATING_ADMISSION_POLICY_BINDING,
+        Kind::ValidatingWebhookConfiguration => &admission::VALIDATING_WEBHOOK_CONFIGURATION,
     };
     let mut h: Vec<String> = columns.names.iter().copied().map(String::from).collect();
     if o.wide {
@@ -212,6 +216,11 @@ pub fn row(obj: &Object, o: &TableOptions, now: SimTime) -> Vec<String> {
         Object::ValidatingAdmissionPolicyBinding(b) => {
             admission::print_validating_admission_policy_binding(name, b, now)
         }
+        Object::ValidatingWebhookConfiguration(w) => vec![
+            name,
+            w.webhooks.len().to_string(),
+            super::age(w.metadata.created_ms, now),
+        ],
         // The API server's default table (`rest.NewDefaultTableConvertor`) and
         // `printLimitRange`: the creation time as RFC 3339.
         Object::Role(_) | Object::ClusterRole(_) | Object::LimitRange(_) => {

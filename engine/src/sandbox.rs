@@ -1,4 +1,5 @@
-//! Where the learner's code runs: a JavaScript sandbox the host installs.
+//! Where the learner's code runs (their controller, their admission webhook): a
+//! JavaScript sandbox the host installs.
 //!
 //! The engine does not carry a JavaScript interpreter: the CLI links one
 //! (`kubeplay-sandbox`, QuickJS), and the page loads the same one as a separate wasm
