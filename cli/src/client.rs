@@ -115,6 +115,53 @@ fn dechunk(mut rest: &[u8]) -> Result<Vec<u8>, String> {
 /// `kubeplay-cli sim WORDS…` (or `kubectl sim WORDS…`): send the words to the server
 /// and print its answer. Exit 0 when the command succeeded, 1 when it failed, 2 when
 /// the server cannot be reached.
+/// The file a `sim controller run` or `sim webhook run` names with `-f` (stdin for
+/// `-f -`), read, and the word replaced by `-`.
+fn code_file(words: &mut [String]) -> Result<Option<String>, String> {
+    let runs_code = matches!(
+        (
+            words.first().map(String::as_str),
+            words.get(1).map(String::as_str)
+        ),
+        (Some("controller" | "webhook"), Some("run"))
+    );
+    if !runs_code {
+        return Ok(None);
+    }
+    for i in 0..words.len() {
+        let path = match words[i].as_str() {
+            "-f" | "--filename" => match words.get(i + 1) {
+                Some(p) => (i + 1, p.clone()),
+                None => continue,
+            },
+            w => match w
+                .strip_prefix("--filename=")
+                .or_else(|| w.strip_prefix("-f="))
+            {
+                Some(p) => (i, p.to_string()),
+                None => continue,
+            },
+        };
+        let (at, path) = path;
+        let code = if path == "-" {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .map_err(|e| format!("reading stdin: {e}"))?;
+            s
+        } else {
+            std::fs::read_to_string(&path).map_err(|e| format!("open {path}: {e}"))?
+        };
+        words[at] = if at == i {
+            "--filename=-".into()
+        } else {
+            "-".into()
+        };
+        return Ok(Some(code));
+    }
+    Ok(None)
+}
+
 pub fn sim_client(args: &[String]) -> ExitCode {
     let mut words = Vec::new();
     let mut explicit = None;
@@ -138,7 +185,21 @@ pub fn sim_client(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let body = serde_json::json!({"command": words.join(" ")}).to_string();
+    // The code of `sim controller run -f FILE` and `sim webhook run -f FILE` is read
+    // here and sent with the line, which then reads it from `-f -`: the server reads
+    // no files of its own.
+    let stdin = match code_file(&mut words) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let mut body = serde_json::json!({"command": words.join(" ")});
+    if let Some(code) = stdin {
+        body["stdin"] = serde_json::Value::String(code);
+    }
+    let body = body.to_string();
     let result = request(
         &ep,
         "POST",

@@ -78,6 +78,8 @@ fn emulate(lines: &[String]) -> Vec<Ran> {
     let text = std::fs::read_to_string(dir().join("cluster.yaml")).expect("cluster.yaml");
     let s = kubeplay_engine::scenario::parse(&text, "cluster.yaml").expect("the scenario");
     let mut c: Cluster = kubeplay_engine::scenario::build(&s).expect("the cluster");
+    // The learner's code runs in the same sandbox the server links.
+    kubeplay_engine::controllers::script::runner::install_global(kubeplay_sandbox::run_json);
     let files = DirFiles(dir());
     lines
         .iter()

@@ -43,7 +43,12 @@ pub fn handle(
 
 /// Start an authorized `sim` command.
 pub fn start(api: &mut ApiServer, cmd: SimCommand) -> Served {
-    let mut o = crate::command::start(&mut api.cluster, &cmd.line, None, &crate::command::NoFiles);
+    let mut o = crate::command::start(
+        &mut api.cluster,
+        &cmd.line,
+        cmd.stdin.as_deref(),
+        &crate::command::NoFiles,
+    );
     api.collect();
     match o.blocking.take() {
         Some(blocking) => Served::Running(SimRun {

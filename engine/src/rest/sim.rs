@@ -13,6 +13,9 @@ use super::*;
 pub struct SimCommand {
     /// The line, `sim` included.
     pub line: String,
+    /// What the command reads for `-f -` (the code of `sim controller run` or
+    /// `sim webhook run`, which the client sends with the line).
+    pub stdin: Option<String>,
 }
 
 impl ApiServer {
@@ -34,12 +37,17 @@ impl ApiServer {
         };
         let Some(words) = body.get("command").and_then(Value::as_str) else {
             let e = ApiError::bad_request(
-                "the body must be {\"command\": \"WORDS\"}, the words after `sim`".into(),
+                "the body must be {\"command\": \"WORDS\"}, the words after `sim` (and \"stdin\" for -f -)".into(),
             );
             return Reply::Response(HttpResponse::error(&e, None, ""));
         };
+        let stdin = body
+            .get("stdin")
+            .and_then(Value::as_str)
+            .map(str::to_string);
         Reply::Sim(SimCommand {
             line: format!("sim {}", words.trim()),
+            stdin,
         })
     }
 }
