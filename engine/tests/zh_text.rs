@@ -254,6 +254,8 @@ const KUBERNETES_WORDS: &[&str] = &[
     "leaseTransitions",
     "timeZone",
     "preStop",
+    "timeoutSeconds",
+    "failurePolicy",
     "requests",
     "limits",
     "capabilities",

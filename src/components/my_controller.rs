@@ -232,9 +232,9 @@ pub fn consent_box() -> Html {
         return html! {};
     };
     let what = match c.then {
-        crate::sim::AfterConsent::Replay => t(lang, "This shared session runs a controller written in JavaScript. Read it first: it runs in a sandbox with no network and no access to this page, and only if you choose to run it."),
-        crate::sim::AfterConsent::Step(_) | crate::sim::AfterConsent::Predict(..) => t(lang, "This step runs a controller written in JavaScript. Read it first: it runs in a sandbox with no network and no access to this page."),
-        crate::sim::AfterConsent::Text(_) | crate::sim::AfterConsent::State(_) => t(lang, "The page around this playground wants to run a controller written in JavaScript. Read it first: it runs in a sandbox with no network and no access to this page."),
+        crate::sim::AfterConsent::Replay => t(lang, "This shared session runs code written in JavaScript (a controller or a webhook server). Read it first: it runs in a sandbox with no network and no access to this page, and only if you choose to run it."),
+        crate::sim::AfterConsent::Step(_) | crate::sim::AfterConsent::Predict(..) => t(lang, "This step runs code written in JavaScript (a controller or a webhook server). Read it first: it runs in a sandbox with no network and no access to this page."),
+        crate::sim::AfterConsent::Text(_) | crate::sim::AfterConsent::State(_) => t(lang, "The page around this playground wants to run code written in JavaScript (a controller or a webhook server). Read it first: it runs in a sandbox with no network and no access to this page."),
     };
     let yes = {
         let h = sim.clone();
@@ -245,12 +245,12 @@ pub fn consent_box() -> Html {
         Callback::from(move |_: MouseEvent| h.consent_refused())
     };
     html! {
-        <div class="consent" role="alertdialog" aria-label={t(lang, "Run this controller?")} data-testid="consent">
+        <div class="consent" role="alertdialog" aria-label={t(lang, "Run this code?")} data-testid="consent">
             <p>{ what }</p>
             <pre class="consent-code" data-testid="consent-code">{ &c.code }</pre>
             <div class="mc-buttons">
                 <button class="primary" onclick={yes} disabled={c.loading} data-testid="consent-run">
-                    { if c.loading { t(lang, "Loading the sandbox…") } else { t(lang, "Run this controller") } }
+                    { if c.loading { t(lang, "Loading the sandbox…") } else { t(lang, "Run this code") } }
                 </button>
                 <button onclick={no} disabled={c.loading} data-testid="consent-skip">{ t(lang, "Don't run it") }</button>
             </div>

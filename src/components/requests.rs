@@ -111,6 +111,18 @@ pub fn request_path() -> Html {
                         }) }
                     </ol>
                     <p class={classes!("status", (r.code >= 400).then_some("bad"))} data-testid="request-status">{ &r.status }</p>
+                    // What admission's webhooks answered and what it recorded: only
+                    // for a request that met them.
+                    if !r.webhooks.is_empty() || !r.annotations.is_empty() {
+                        <ul class="admission-notes" data-testid="request-webhooks">
+                            { for r.webhooks.iter().map(|w| html! {
+                                <li>{ trf(lang, "webhook {}", &[w]) }</li>
+                            }) }
+                            { for r.annotations.iter().map(|(k, v)| html! {
+                                <li>{ trf(lang, "audit annotation {}: {}", &[k, v]) }</li>
+                            }) }
+                        </ul>
+                    }
                 </div>
             } else {
                 <p class="empty">{ t(lang, "No request yet: run a kubectl command or click a button.") }</p>
