@@ -137,7 +137,15 @@ fn a_webhook_refuses_in_its_own_status_and_allows_with_its_warnings_and_annotati
             .lines()
             .nth(1)
             .map(|l| l.split_whitespace().collect::<Vec<_>>()),
-        Some(vec!["service/replica-limit", "default", "2", "1", "1", "0"])
+        Some(vec![
+            "service/replica-limit",
+            "default",
+            "2",
+            "1",
+            "1",
+            "0",
+            "2"
+        ])
     );
 }
 
@@ -384,4 +392,54 @@ fn the_same_commands_give_the_same_calls() {
     let a = script(&mut world(LIMIT, ""));
     let b = script(&mut world(LIMIT, ""));
     assert_eq!(a, b);
+}
+
+#[test]
+fn many_webhooks_whose_code_loops_cost_one_request_a_bounded_budget() {
+    let mut c = world(
+        "function admit(review) { while (true) {} }",
+        "  failurePolicy: Ignore\n",
+    );
+    let hooks: String = (0..8)
+        .map(|i| format!("- name: loop-{i}.course.example.com\n  clientConfig:\n    service: {{namespace: default, name: replica-limit}}\n  rules: [{{operations: [CREATE], apiGroups: [apps], apiVersions: [v1], resources: [deployments]}}]\n  failurePolicy: Ignore\n  sideEffects: None\n  admissionReviewVersions: [v1]\n"))
+        .collect();
+    sh(
+        &mut c,
+        "kubectl apply -f -",
+        Some(&format!("apiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata: {{name: loops}}\nwebhooks:\n{hooks}")),
+    );
+    sh(&mut c, "kubectl create deployment api --image=nginx", None);
+    let trace = sh(&mut c, "sim trace request/last", None);
+    assert_eq!(
+        trace.matches("(Ignore): no answer within 10s").count(),
+        9,
+        "{trace}"
+    );
+    assert_eq!(
+        trace.matches("audit annotation failed-open.").count(),
+        9,
+        "{trace}"
+    );
+    // Four calls ran out of their own 50 ticks; the request's 200 were then spent, and
+    // the other five got no answer without running: 200 ticks in all.
+    let status = sh(&mut c, "sim webhook status", None);
+    let row: Vec<&str> = status
+        .lines()
+        .nth(1)
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    assert_eq!(
+        row,
+        [
+            "service/replica-limit",
+            "default",
+            "9",
+            "0",
+            "0",
+            "9",
+            "200"
+        ],
+        "{status}"
+    );
 }

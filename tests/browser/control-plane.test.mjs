@@ -119,7 +119,6 @@ test('the queue view: a broken watch misses a scale, 410 Gone relists it, and th
 for (const [id, title, steps, goals] of [
   ['etcd-quorum-table', "etcd's quorum: how many members may fail", 9, 8],
   ['etcd-lost-quorum', 'notes-api: etcd loses its quorum, then gets it back', 6, 7],
-  ['write-path-refusals', "The API server's write path: who refuses what", 8, 7],
   ['leader-killed', "The controller manager's leader is killed", 6, 7],
   ['watch-broke', 'A watch broke and the controller relisted', 5, 4],
   ['two-writers-one-field', 'Two writers, one field: server-side apply and its conflicts', 7, 4],
@@ -138,6 +137,38 @@ for (const [id, title, steps, goals] of [
     await page.close();
   });
 }
+
+test('the write-path lesson: each stage refuses, then a webhook of the learner\'s own code says no, times out and fails open', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=write-path-refusals&speed=30`, { width: 1366, height: 900 });
+  await page.getByTestId('lesson').getByRole('heading', { name: "The API server's write path: who refuses what" }).waitFor();
+  for (let i = 0; i < 8; i++) {
+    await page.getByTestId(`step-${i}`).click();
+    await page.waitForTimeout(1500);
+  }
+  // The webhook's server is code: the learner reads it before it runs.
+  await page.getByTestId('step-8').click();
+  const consent = page.getByTestId('consent');
+  await consent.waitFor();
+  assert.match(await consent.innerText(), /This step runs code written in JavaScript \(a controller or a webhook server\)/);
+  assert.match(await page.getByTestId('consent-code').innerText(), /function admit\(review\)/);
+  await page.getByTestId('consent-run').click();
+  const notes = page.getByTestId('request-webhooks');
+  await page.getByTestId('request-status').getByText('admission webhook "image-policy.course.example.com" denied the request: image nginx names no version tag').waitFor({ timeout: 60_000 });
+  await notes.getByText(/webhook image-policy\.course\.example\.com \(Fail\): denied, 403 \(pod image-policy-/).waitFor();
+  await page.getByTestId('step-9').click();
+  await consent.waitFor();
+  await page.getByTestId('consent-run').click();
+  await notes.getByText(/\(Fail\): no answer within 10s \(pod image-policy-/).waitFor({ timeout: 60_000 });
+  await page.locator('.requests').screenshot({ path: shot('request-path-webhook-timeout.png') });
+  await page.getByTestId('predict-10-1').check();
+  await page.getByTestId('step-10').click();
+  await page.getByTestId('predict-result-10').getByText(/✓/).waitFor({ timeout: 60_000 });
+  await notes.getByText('audit annotation failed-open.validating.webhook.admission.k8s.io/round_0_index_0: image-policy.course.example.com').waitFor();
+  await page.getByTestId('goals').getByText('Goals: 10 of 10 reached').waitFor({ timeout: 90_000 });
+  await page.screenshot({ path: shot('write-path-webhook-1366.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
 
 test('the etcd backup lesson in Chinese: predictions, every member\'s data lost, the restore, and the banner for a cut path', async () => {
   const { page, errors } = await openPage(browser, `${server.url}?scenario=etcd-backup-and-restore&lang=zh&speed=30`, { width: 1366, height: 900 });

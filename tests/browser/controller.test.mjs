@@ -121,7 +121,7 @@ test('the write-the-loop lesson in Chinese shows its controller before the step 
   await page.getByTestId('step-1').click();
   const consent = page.getByTestId('consent');
   await consent.waitFor();
-  assert.match(await consent.innerText(), /这一步会运行一个用 JavaScript 写的控制器/);
+  assert.match(await consent.innerText(), /这一步会运行一段用 JavaScript 写的代码（控制器或 Webhook 服务）/);
   assert.match(await page.getByTestId('consent-code').innerText(), /function reconcile_step\(desired, observed\)/);
   assert.deepEqual(fetched, [], 'nothing of the sandbox before the learner agrees');
   await page.getByTestId('consent-run').click();

@@ -39,6 +39,10 @@ pub const MAX_SOURCE: usize = 64 * 1024;
 /// Ticks (10,000 interpreter polls each) one call may use: past them, the server has
 /// not answered in time.
 pub const BUDGET_TICKS: u32 = 50;
+/// Ticks all the webhook calls of one request may use together: a request sent to
+/// many webhooks whose code loops costs at most this, and the calls past it get no
+/// answer in time.
+pub const REQUEST_BUDGET_TICKS: u32 = 200;
 /// Log lines kept per server.
 const MAX_LOG_LINES: usize = 200;
 
@@ -102,6 +106,8 @@ pub struct WebhookServer {
     pub denied: u64,
     /// Calls that failed.
     pub failed: u64,
+    /// Ticks its calls used, in all.
+    pub ticks: u64,
     /// What its `console.log` printed, and each failure, newest last.
     pub logs: VecDeque<String>,
 }
@@ -123,6 +129,8 @@ pub struct WebhookServers {
     /// Calls made: each picks the next endpoint (kube-proxy's spread, made
     /// deterministic), and names its review.
     calls: u64,
+    /// Ticks the request being admitted has used ([`REQUEST_BUDGET_TICKS`]).
+    request_ticks: u32,
 }
 
 impl WebhookServers {
@@ -179,6 +187,7 @@ impl Store {
             .cloned()
             .collect();
         configs.sort_by(|x, y| x.metadata.name.cmp(&y.metadata.name));
+        self.webhook_servers.request_ticks = 0;
         let mut relevant = Vec::new();
         for c in configs {
             for hook in c.webhooks {
@@ -375,9 +384,13 @@ impl Store {
             ))));
         };
         let review = review::request(self, a, subject, n);
-        let ran = review::run(&source, &review, &target, a.now, n);
+        let left = REQUEST_BUDGET_TICKS.saturating_sub(self.webhook_servers.request_ticks);
+        let ran = review::run(&source, &review, &target, a.now, n, left.min(BUDGET_TICKS));
+        self.webhook_servers.request_ticks =
+            self.webhook_servers.request_ticks.saturating_add(ran.ticks);
         let server = self.webhook_servers.servers.entry(svc.clone()).or_default();
         server.calls += 1;
+        server.ticks += u64::from(ran.ticks);
         for line in &ran.logs {
             server.log(format!(
                 "{} {}: {line}",

@@ -139,6 +139,8 @@ pub(super) enum Failure {
 
 /// What one run of the server did.
 pub(super) struct Ran {
+    /// Ticks it used.
+    pub ticks: u32,
     /// Its `console.log` lines.
     pub logs: Vec<String>,
     /// The body it answered with, parsed, or why there is none.
@@ -146,7 +148,14 @@ pub(super) struct Ran {
 }
 
 /// Run the server's `admit(review, path)`.
-pub(super) fn run(source: &str, review: &Value, target: &Target, now: SimTime, n: u64) -> Ran {
+pub(super) fn run(
+    source: &str,
+    review: &Value,
+    target: &Target,
+    now: SimTime,
+    n: u64,
+    budget_ticks: u32,
+) -> Ran {
     let input = json!({"review": review, "path": target.path}).to_string();
     let now_ms = EPOCH_UNIX_SECONDS
         .saturating_mul(1000)
@@ -157,23 +166,29 @@ pub(super) fn run(source: &str, review: &Value, target: &Target, now: SimTime, n
         input: &input,
         now_ms,
         seed: n,
-        budget_ticks: super::BUDGET_TICKS,
+        budget_ticks,
     };
-    let none = |f: Failure| Ran {
+    let none = |f: Failure, ticks: u32| Ran {
+        ticks,
         logs: Vec::new(),
         answer: Err(f),
     };
+    if budget_ticks == 0 {
+        return none(Failure::Timeout, 0);
+    }
     let Some(outcome) = sandbox::run(&call) else {
-        return none(Failure::NoSandbox);
+        return none(Failure::NoSandbox, 0);
     };
+    let ticks = outcome.ticks;
     let text = match outcome.result {
         Ok(t) => t,
         Err(f) => {
-            return none(match f.kind.as_str() {
+            let why = match f.kind.as_str() {
                 "Budget" => Failure::Timeout,
                 "Memory" => Failure::Crashed,
                 _ => Failure::Error(clip(&f.message, 1_000)),
-            })
+            };
+            return none(why, ticks);
         }
     };
     #[derive(serde::Deserialize)]
@@ -187,7 +202,7 @@ pub(super) fn run(source: &str, review: &Value, target: &Target, now: SimTime, n
     }
     let out: Out = match serde_json::from_str(&text) {
         Ok(o) => o,
-        Err(e) => return none(Failure::Error(format!("unreadable output: {e}"))),
+        Err(e) => return none(Failure::Error(format!("unreadable output: {e}")), ticks),
     };
     let logs = out
         .logs
@@ -196,6 +211,7 @@ pub(super) fn run(source: &str, review: &Value, target: &Target, now: SimTime, n
         .map(|l| clip(&l, 500))
         .collect();
     Ran {
+        ticks,
         logs,
         answer: match out.error {
             Some(e) => Err(Failure::Error(clip(&e, 1_000))),

@@ -10,7 +10,7 @@
 
 use super::super::Files;
 use super::R;
-use crate::apiserver::webhook::{BUDGET_TICKS, MAX_SOURCE};
+use crate::apiserver::webhook::{BUDGET_TICKS, MAX_SOURCE, REQUEST_BUDGET_TICKS};
 use crate::apiserver::ObjKey;
 use crate::cluster::Cluster;
 use crate::command::args::{flag, parse_flags};
@@ -168,6 +168,7 @@ fn status(c: &Cluster) -> String {
         "ALLOWED".into(),
         "DENIED".into(),
         "FAILED".into(),
+        "TICKS".into(),
     ]];
     for (k, s) in servers {
         rows.push(vec![
@@ -177,12 +178,13 @@ fn status(c: &Cluster) -> String {
             s.allowed.to_string(),
             s.denied.to_string(),
             s.failed.to_string(),
+            s.ticks.to_string(),
         ]);
     }
     let text: String = rows.iter().map(|r| r.join("\t") + "\n").collect();
     let mut out = crate::tabwriter::format(&text, 0, 3);
     out.push_str(&format!(
-        "\nEach call may use {BUDGET_TICKS} ticks of 10,000 steps: past them, the server has not answered within the webhook's timeoutSeconds."
+        "\nEach call may use {BUDGET_TICKS} ticks of 10,000 steps, and the calls of one request {REQUEST_BUDGET_TICKS} together: past them, the server has not answered within the webhook's timeoutSeconds."
     ));
     out
 }
