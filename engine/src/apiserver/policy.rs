@@ -375,30 +375,19 @@ fn evaluate(
     };
     // Any match condition false: the policy does not apply; one that errs (none
     // false) denies under Fail.
-    let mut errors = Vec::new();
-    for m in &p.spec.match_conditions {
-        match run(&m.expression, vars, budget) {
-            Ok(Value::Bool(false)) => return out,
-            Ok(Value::Bool(true)) => {}
-            Ok(_) => errors.push(format!(
-                "expression '{}' resulted in error: no such overload",
-                m.expression
-            )),
-            Err(e) => errors.push(format!(
-                "expression '{}' resulted in error: {e}",
-                m.expression
-            )),
+    match match_conditions(&p.spec.match_conditions, vars, budget) {
+        Ok(true) => {}
+        Ok(false) => return out,
+        Err(errors) => {
+            if fail {
+                out.push(Decision::Deny {
+                    message: errors,
+                    reason: "Invalid",
+                    index: 0,
+                });
+            }
+            return out;
         }
-    }
-    if !errors.is_empty() {
-        if fail {
-            out.push(Decision::Deny {
-                message: errors.join(", "),
-                reason: "Invalid",
-                index: 0,
-            });
-        }
-        return out;
     }
     // Variables, in order: each may read those before it.
     let mut variables = serde_json::Map::new();
@@ -486,6 +475,38 @@ fn evaluate(
         }
     }
     out
+}
+
+/// Match conditions (a policy's or a webhook's, `matchconditions.Matcher`): false
+/// when one is false; when none is false but some erred, their errors, joined.
+pub(super) fn match_conditions(
+    conds: &[MatchCondition],
+    vars: &[(String, Value)],
+    budget: &mut u64,
+) -> Result<bool, String> {
+    let mut errors = Vec::new();
+    for m in conds {
+        let result = cel::compile(&m.expression)
+            .map_err(|e| format!("compilation error: {e}"))
+            .and_then(|e| cel::evaluate_value(&e, vars, budget));
+        match result {
+            Ok(Value::Bool(false)) => return Ok(false),
+            Ok(Value::Bool(true)) => {}
+            Ok(_) => errors.push(format!(
+                "expression '{}' resulted in error: no such overload",
+                m.expression
+            )),
+            Err(e) => errors.push(format!(
+                "expression '{}' resulted in error: {e}",
+                m.expression
+            )),
+        }
+    }
+    if errors.is_empty() {
+        Ok(true)
+    } else {
+        Err(errors.join(", "))
+    }
 }
 
 /// A JSON value's CEL type name.

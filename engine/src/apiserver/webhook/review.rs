@@ -6,7 +6,6 @@
 use super::super::policy::Attributes;
 use super::super::{ApiError, Store};
 use super::CallError;
-use crate::api::cel;
 use crate::api::*;
 use crate::sandbox::{self, ScriptCall};
 use crate::time::{SimTime, EPOCH_UNIX_SECONDS};
@@ -441,45 +440,19 @@ pub(super) fn match_conditions(
         ),
         ("request".to_string(), req),
     ];
-    let mut budget = 10_000_000u64;
-    let mut errors = Vec::new();
-    for m in &hook.match_conditions {
-        let result = cel::compile(&m.expression)
-            .map_err(|e| format!("compilation error: {e}"))
-            .and_then(|e| cel::evaluate_value(&e, &vars, &mut budget));
-        match result {
-            Ok(Value::Bool(false)) => return Ok(false),
-            Ok(Value::Bool(true)) => {}
-            Ok(_) => errors.push(format!(
-                "expression '{}' resulted in error: no such overload",
-                m.expression
-            )),
-            Err(e) => errors.push(format!(
-                "expression '{}' resulted in error: {e}",
-                m.expression
-            )),
-        }
-    }
-    if errors.is_empty() {
-        Ok(true)
-    } else {
-        Err(errors.join(", "))
-    }
+    super::super::policy::match_conditions(&hook.match_conditions, &vars, &mut 10_000_000)
 }
 
 /// `apierrors.NewForbidden(resource, name, err)`.
 pub(super) fn forbidden(subject: &Object, err: &str) -> ApiError {
-    let kind = subject.kind();
-    let (group, _) = crate::apiserver::discovery::group_version(kind);
-    let resource = if group.is_empty() {
-        kind.resource().to_string()
-    } else {
-        format!("{}.{group}", kind.resource())
-    };
     ApiError {
         code: 403,
         reason: "Forbidden",
-        message: format!("{resource} \"{}\" is forbidden: {err}", subject.meta().name),
+        message: format!(
+            "{} \"{}\" is forbidden: {err}",
+            subject.kind().qualified_resource(),
+            subject.meta().name
+        ),
         kubectl_message: None,
         details: None,
     }

@@ -220,16 +220,28 @@ fn rbac(c: &mut Cluster, spec: &ScriptSpec) -> String {
             format!("apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: {MY_CONTROLLER}\n  namespace: {ns}\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: {MY_CONTROLLER}\nsubjects:\n- kind: ServiceAccount\n  name: {MY_CONTROLLER}\n  namespace: default\n"),
         ),
     ];
+    let docs: Vec<_> = docs
+        .into_iter()
+        .map(|(kind, ns, yaml)| (kind, crate::apiserver::ObjKey::new(ns, MY_CONTROLLER), yaml))
+        .collect();
+    create_missing(c, &docs)
+}
+
+/// Each object of `docs` that does not exist, created through kubectl's door as the
+/// learner would create it; what kubectl printed.
+pub(super) fn create_missing(
+    c: &mut Cluster,
+    docs: &[(Kind, crate::apiserver::ObjKey, String)],
+) -> String {
     let mut out = String::new();
-    for (kind, namespace, yaml) in docs {
-        let key = crate::apiserver::ObjKey::new(namespace, MY_CONTROLLER);
-        if c.store.get_object(kind, &key).is_some() {
+    for (kind, key, yaml) in docs {
+        if c.store.get_object(*kind, key).is_some() {
             continue;
         }
         let o = crate::command::run(
             c,
             "kubectl create -f -",
-            Some(&yaml),
+            Some(yaml),
             &crate::command::NoFiles,
         );
         out.push_str(&o.output);

@@ -140,20 +140,8 @@ fn workload(c: &mut Cluster, key: &ObjKey) -> String {
             format!("apiVersion: v1\nkind: Service\nmetadata:\n  name: {name}\n  namespace: {ns}\nspec:\n  selector:\n    app: {name}\n  ports:\n  - port: 443\n    targetPort: 8443\n"),
         ),
     ];
-    let mut out = String::new();
-    for (kind, yaml) in docs {
-        if c.store.get_object(kind, key).is_some() {
-            continue;
-        }
-        let o = crate::command::run(
-            c,
-            "kubectl create -f -",
-            Some(&yaml),
-            &crate::command::NoFiles,
-        );
-        out.push_str(&o.output);
-    }
-    out
+    let docs = docs.map(|(kind, yaml)| (kind, key.clone(), yaml));
+    super::controller::create_missing(c, &docs)
 }
 
 fn status(c: &Cluster) -> String {
