@@ -112,9 +112,6 @@ fn dechunk(mut rest: &[u8]) -> Result<Vec<u8>, String> {
     }
 }
 
-/// `kubeplay-cli sim WORDS…` (or `kubectl sim WORDS…`): send the words to the server
-/// and print its answer. Exit 0 when the command succeeded, 1 when it failed, 2 when
-/// the server cannot be reached.
 /// The file a `sim controller run` or `sim webhook run` names with `-f` (stdin for
 /// `-f -`), read, and the word replaced by `-`.
 fn code_file(words: &mut [String]) -> Result<Option<String>, String> {
@@ -162,6 +159,9 @@ fn code_file(words: &mut [String]) -> Result<Option<String>, String> {
     Ok(None)
 }
 
+/// `kubeplay-cli sim WORDS…` (or `kubectl sim WORDS…`): send the words to the server
+/// and print its answer. Exit 0 when the command succeeded, 1 when it failed, 2 when
+/// the server cannot be reached.
 pub fn sim_client(args: &[String]) -> ExitCode {
     let mut words = Vec::new();
     let mut explicit = None;

@@ -237,6 +237,11 @@ fn code_that_loops_throws_or_answers_something_else_fails_the_call_in_upstreams_
             "function admit(review) { return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }; }",
             "received invalid webhook response: webhook response was absent",
         ),
+        // A field of the wrong type fails the decode, before any check of the answer.
+        (
+            "function admit(review) { return { response: { uid: 5, allowed: true } }; }",
+            "failed to call webhook: json: cannot unmarshal number into Go struct field AdmissionResponse.response.uid of type types.UID",
+        ),
         (
             "function admit(review) { return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: review.request.uid, allowed: true, patchType: 'JSONPatch', patch: 'W10=' } }; }",
             "received invalid webhook response: validating webhook may not return response.patch",
@@ -264,6 +269,17 @@ fn code_that_loops_throws_or_answers_something_else_fails_the_call_in_upstreams_
     );
     let code = sh(&mut c, "sim expect request/last {.code} == 400", None);
     assert!(code.starts_with("ok"), "{code}");
+    // A reason of the webhook's own is its status's reason too.
+    sh(
+        &mut c,
+        "sim webhook run service/replica-limit -f -",
+        Some("function admit(r) { return { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: r.request.uid, allowed: false, status: { code: 409, reason: 'TooManyReplicas', message: 'no' } } }; }"),
+    );
+    let o = run(&mut c, "kubectl apply -f -", Some("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api}\nspec:\n  selector: {matchLabels: {app: api}}\n  template:\n    metadata: {labels: {app: api}}\n    spec: {containers: [{name: c, image: nginx}]}\n"), &NoFiles);
+    assert_eq!(
+        o.output.trim_end(),
+        "Error from server (TooManyReplicas): error when creating \"STDIN\": admission webhook \"replicas.course.example.com\" denied the request: no"
+    );
 }
 
 #[test]
@@ -441,5 +457,26 @@ fn many_webhooks_whose_code_loops_cost_one_request_a_bounded_budget() {
             "200"
         ],
         "{status}"
+    );
+}
+
+#[test]
+fn pods_that_serve_no_webhook_code_refuse_the_connection_at_the_cluster_ip() {
+    let mut c = world(LIMIT, "");
+    assert_eq!(
+        sh(&mut c, "sim webhook stop service/replica-limit", None),
+        "service/replica-limit: its Pods no longer serve webhook code (nothing listens on their port)"
+    );
+    let ip = c
+        .store
+        .get::<kubeplay_engine::api::Service>(&kubeplay_engine::apiserver::ObjKey::new(
+            "default",
+            "replica-limit",
+        ))
+        .map(|s| s.spec.cluster_ip.clone())
+        .unwrap_or_default();
+    assert_eq!(
+        fails(&mut c, "kubectl create deployment api --image=nginx", None),
+        format!("error: failed to create deployment: Internal error occurred: failed calling webhook \"replicas.course.example.com\": failed to call webhook: Post \"https://replica-limit.default.svc:443/validate?timeout=10s\": dial tcp {ip}:443: connect: connection refused")
     );
 }

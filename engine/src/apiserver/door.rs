@@ -171,6 +171,10 @@ impl ApiServer {
             read(store, backend, &req)
         } else {
             // The webhooks' network is this request's: kept no longer than it.
+            // This request's alone: no earlier write's annotations or calls in its
+            // trace, whatever path it takes.
+            store.audit_annotations.clear();
+            store.webhook_calls.clear();
             store.webhook_net = backend.webhooks.clone();
             store.request_user = Some(user.clone());
             let r = self.write(store, rng, now, backend, &user, &req);

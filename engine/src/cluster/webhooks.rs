@@ -45,6 +45,10 @@ fn dial(w: &World<'_>, key: &ObjKey, port: i32) -> Dial {
     let Some(svc) = w.store.get::<Service>(key) else {
         return Dial::NoService;
     };
+    if svc.spec.type_ == "ExternalName" {
+        let name = svc.spec.extra.get("externalName").and_then(|v| v.as_str());
+        return Dial::External(name.unwrap_or_default().to_string());
+    }
     if svc.is_headless() || svc.spec.cluster_ip.is_empty() {
         return Dial::Headless;
     }

@@ -104,3 +104,9 @@ pub fn validate(obj: &Object, old: Option<&Object>) -> Result<(), ApiError> {
         Err(ApiError::invalid(obj.kind(), &obj.meta().name, &causes))
     }
 }
+
+/// Whether `s` is a qualified name (`IsQualifiedName`: `[prefix/]name`), as an
+/// audit annotation's key must be.
+pub(in crate::apiserver) fn qualified_name_ok(s: &str) -> bool {
+    names::qualified_name_errors(s).is_empty()
+}

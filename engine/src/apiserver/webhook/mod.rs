@@ -43,6 +43,11 @@ pub const BUDGET_TICKS: u32 = 50;
 /// many webhooks whose code loops costs at most this, and the calls past it get no
 /// answer in time.
 pub const REQUEST_BUDGET_TICKS: u32 = 200;
+/// Sandbox runs one request may make: the webhooks past them get no answer in time.
+pub const REQUEST_RUNS: u32 = 32;
+/// The CEL cost all the match conditions of one request may use (upstream's
+/// per-request runtime budget).
+const CEL_REQUEST_BUDGET: u64 = 10_000_000;
 /// Log lines kept per server.
 const MAX_LOG_LINES: usize = 200;
 
@@ -70,6 +75,8 @@ pub enum Dial {
     NoService,
     /// A Service without a cluster IP.
     Headless,
+    /// An ExternalName Service: the API server dials its name, outside the cluster.
+    External(String),
     /// The Service has no port the webhook names.
     NoPort,
     /// The cluster IP, and the endpoints kube-proxy sends a new connection to, each
@@ -131,6 +138,8 @@ pub struct WebhookServers {
     calls: u64,
     /// Ticks the request being admitted has used ([`REQUEST_BUDGET_TICKS`]).
     request_ticks: u32,
+    /// Sandbox runs the request being admitted has made ([`REQUEST_RUNS`]).
+    request_runs: u32,
 }
 
 impl WebhookServers {
@@ -182,17 +191,16 @@ impl Store {
         ) {
             return Ok(());
         }
-        let mut configs: Vec<ValidatingWebhookConfiguration> = self
-            .list::<ValidatingWebhookConfiguration>()
-            .cloned()
-            .collect();
-        configs.sort_by(|x, y| x.metadata.name.cmp(&y.metadata.name));
         self.webhook_servers.request_ticks = 0;
+        self.webhook_servers.request_runs = 0;
+        // Configurations in name order (the store's), each one's webhooks in order;
+        // one CEL budget for every match condition of the request.
         let mut relevant = Vec::new();
-        for c in configs {
-            for hook in c.webhooks {
-                if self.should_call(&hook, a, subject)? {
-                    relevant.push(Relevant { hook });
+        let mut cel_budget = CEL_REQUEST_BUDGET;
+        for c in self.list::<ValidatingWebhookConfiguration>() {
+            for hook in &c.webhooks {
+                if self.should_call(hook, a, subject, &mut cel_budget)? {
+                    relevant.push(Relevant { hook: hook.clone() });
                 }
             }
         }
@@ -242,6 +250,7 @@ impl Store {
         hook: &ValidatingWebhook,
         a: &Attributes<'_>,
         subject: &Object,
+        cel_budget: &mut u64,
     ) -> Result<bool, ApiError> {
         let resource = a.resource(subject.kind(), &self.subresource);
         let ruled = hook
@@ -264,7 +273,7 @@ impl Store {
             return Ok(true);
         }
         let fail = hook.failure_policy.as_deref() != Some("Ignore");
-        match review::match_conditions(self, hook, a, subject) {
+        match review::match_conditions(self, hook, a, subject, cel_budget) {
             Ok(m) => Ok(m),
             Err(_) if !fail => Ok(false),
             Err(e) => Err(review::forbidden(subject, &e)),
@@ -331,7 +340,7 @@ impl Store {
             .cloned()
             .unwrap_or(Dial::NoService);
         let post = |err: &str| format!("failed to call webhook: Post {:?}: {err}", target.url);
-        let pod = match dial {
+        let (pod, ip) = match dial {
             Dial::NoService => {
                 return Err(fail(post(&format!("service {:?} not found", svc.name))))
             }
@@ -339,6 +348,11 @@ impl Store {
                 return Err(fail(post(
                     "cannot route to service with ClusterIP \"None\"",
                 )))
+            }
+            Dial::External(host) => {
+                return Err(fail(post(&format!(
+                    "dial tcp: lookup {host}: no such host"
+                ))))
             }
             Dial::NoPort => {
                 return Err(fail(post(&format!(
@@ -364,7 +378,7 @@ impl Store {
                 };
                 *answered_by = Some(pod.name.clone());
                 match reach {
-                    Reach::Answers => pod,
+                    Reach::Answers => (pod, ip),
                     Reach::Refused => return Err(fail(dial_err("connection refused"))),
                     Reach::Reset => return Err(fail(dial_err("connection reset by peer"))),
                     Reach::Silent => return Err(fail(post("context deadline exceeded"))),
@@ -379,15 +393,24 @@ impl Store {
         else {
             // The Pods run no webhook server: nothing listens on the port.
             return Err(fail(post(&format!(
-                "dial tcp {}:{}: connect: connection refused",
-                pod.name, target.port
+                "dial tcp {ip}:{}: connect: connection refused",
+                target.port
             ))));
         };
         let review = review::request(self, a, subject, n);
+        // The request's own bounds: its ticks, and its runs (a run that answers at
+        // once still costs one tick).
+        let runs_left = self.webhook_servers.request_runs < REQUEST_RUNS;
         let left = REQUEST_BUDGET_TICKS.saturating_sub(self.webhook_servers.request_ticks);
-        let ran = review::run(&source, &review, &target, a.now, n, left.min(BUDGET_TICKS));
-        self.webhook_servers.request_ticks =
-            self.webhook_servers.request_ticks.saturating_add(ran.ticks);
+        let budget = if runs_left { left.min(BUDGET_TICKS) } else { 0 };
+        let ran = review::run(&source, &review, &target, a.now, n, budget);
+        if budget > 0 {
+            self.webhook_servers.request_runs += 1;
+            self.webhook_servers.request_ticks = self
+                .webhook_servers
+                .request_ticks
+                .saturating_add(ran.ticks.max(1));
+        }
         let server = self.webhook_servers.servers.entry(svc.clone()).or_default();
         server.calls += 1;
         server.ticks += u64::from(ran.ticks);
@@ -423,12 +446,26 @@ impl Store {
             Ok(_) => server.denied += 1,
             Err(_) => server.failed += 1,
         }
-        let v = verdict.map_err(|e| fail(format!("received invalid webhook response: {e}")))?;
+        let v = verdict.map_err(|e| {
+            fail(match e {
+                review::Unusable::Decode(e) => format!("failed to call webhook: {e}"),
+                review::Unusable::Invalid(e) => format!("received invalid webhook response: {e}"),
+            })
+        })?;
         for (k, val) in v.audit_annotations {
-            self.audit_annotations
-                .push((format!("{}/{k}", hook.name), val));
+            // `checkKeyFormat`: `NAME/KEY`, a qualified name; a bad key, or one set
+            // before, is left out (upstream logs it).
+            let key = format!("{}/{k}", hook.name);
+            let taken = self.audit_annotations.iter().any(|(x, _)| *x == key);
+            if !k.contains('/') && super::validation::qualified_name_ok(&key) && !taken {
+                self.audit_annotations.push((key, val));
+            }
         }
-        self.warnings.extend(v.warnings);
+        for w in v.warnings {
+            if !self.warnings.contains(&w) {
+                self.warnings.push(w);
+            }
+        }
         if v.allowed {
             return Ok(());
         }

@@ -114,11 +114,10 @@ pub(super) fn request(store: &Store, a: &Attributes<'_>, subject: &Object, n: u6
                 o.remove(k);
             }
         }
-        if a.object.is_none() {
-            o.remove("object");
-        }
-        if a.old.is_none() {
-            o.remove("oldObject");
+        // A create from `generateName` is admitted before it has a name of its own:
+        // the request names none (the object carries the generated one).
+        if a.operation == "CREATE" && !m.generate_name.is_empty() {
+            o.remove("name");
         }
     }
     json!({"kind": "AdmissionReview", "apiVersion": "admission.k8s.io/v1", "request": req})
@@ -243,36 +242,73 @@ pub(super) struct Verdict {
     pub warnings: Vec<String>,
 }
 
-/// `VerifyAdmissionResponse` for a validating webhook: a response, the request's
-/// uid, the AdmissionReview kind, no patch; then the fields as Go decodes them.
-pub(super) fn verify(answer: &Value, uid: &str) -> Result<Verdict, String> {
-    let response = match answer.get("response") {
-        Some(r) if !r.is_null() => r,
-        _ => return Err("webhook response was absent".into()),
+/// Why an answer cannot be used.
+pub(super) enum Unusable {
+    /// The body does not decode into an AdmissionReview (the client's `Into`):
+    /// `failed to call webhook: json: …`.
+    Decode(String),
+    /// It decodes, and `VerifyAdmissionResponse` refuses it: `received invalid
+    /// webhook response: …`.
+    Invalid(String),
+}
+
+/// The answer decoded as Go's `encoding/json` decodes it into an AdmissionReview (a
+/// field of the wrong type fails the whole decode), then `VerifyAdmissionResponse`
+/// for a validating webhook: a response, the request's uid, the AdmissionReview
+/// kind, no patch.
+pub(super) fn verify(answer: &Value, uid: &str) -> Result<Verdict, Unusable> {
+    let decoded = decode(answer).map_err(Unusable::Decode)?;
+    let Some(d) = decoded else {
+        return Err(Unusable::Invalid("webhook response was absent".into()));
     };
-    let field = |k: &str| response.get(k).filter(|v| !v.is_null());
-    let got_uid = match field("uid") {
-        None => "",
-        Some(Value::String(s)) => s.as_str(),
-        Some(v) => return Err(unmarshal(v, "uid", "types.UID")),
-    };
-    if got_uid != uid {
-        return Err(format!("expected response.uid={uid:?}, got {got_uid:?}"));
+    if d.uid != uid {
+        return Err(Unusable::Invalid(format!(
+            "expected response.uid={uid:?}, got {:?}",
+            d.uid
+        )));
     }
     let text = |k: &str| answer.get(k).and_then(Value::as_str).unwrap_or_default();
     let (api_version, kind) = (text("apiVersion"), text("kind"));
     if api_version != "admission.k8s.io/v1" || kind != "AdmissionReview" {
         let (g, v) = api_version.rsplit_once('/').unwrap_or(("", api_version));
-        return Err(format!(
+        return Err(Unusable::Invalid(format!(
             "expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got {g}/{v}, Kind={kind}"
+        )));
+    }
+    if d.patch {
+        return Err(Unusable::Invalid(
+            "validating webhook may not return response.patch".into(),
         ));
     }
-    if field("patch").is_some() {
-        return Err("validating webhook may not return response.patch".into());
+    if d.patch_type {
+        return Err(Unusable::Invalid(
+            "validating webhook may not return response.patchType".into(),
+        ));
     }
-    if field("patchType").is_some() {
-        return Err("validating webhook may not return response.patchType".into());
-    }
+    Ok(d.verdict)
+}
+
+/// What decoding kept of a response.
+struct Decoded {
+    uid: String,
+    patch: bool,
+    patch_type: bool,
+    verdict: Verdict,
+}
+
+/// The response's fields by their Go types (None: no response).
+fn decode(answer: &Value) -> Result<Option<Decoded>, String> {
+    let response = match answer.get("response") {
+        Some(r @ Value::Object(_)) => r,
+        None | Some(Value::Null) => return Ok(None),
+        Some(v) => return Err(unmarshal(v, "response", "v1.AdmissionResponse")),
+    };
+    let field = |k: &str| response.get(k).filter(|v| !v.is_null());
+    let uid = match field("uid") {
+        None => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => return Err(unmarshal(v, "uid", "types.UID")),
+    };
     let allowed = match field("allowed") {
         None => false,
         Some(Value::Bool(b)) => *b,
@@ -287,11 +323,15 @@ pub(super) fn verify(answer: &Value, uid: &str) -> Result<Verdict, String> {
     match field("auditAnnotations") {
         None => {}
         Some(Value::Object(m)) => {
-            for (k, v) in m.iter().take(32) {
+            for (k, v) in m {
                 let Some(v) = v.as_str() else {
                     return Err(unmarshal(v, "auditAnnotations", "string"));
                 };
-                audit_annotations.push((k.clone(), clip(v, 10 * 1024)));
+                // A qualified name is at most 316 bytes: a longer key is dropped
+                // anyway; the first 32 are kept.
+                if audit_annotations.len() < 32 && k.len() <= 316 {
+                    audit_annotations.push((k.clone(), clip(v, 10 * 1024)));
+                }
             }
         }
         Some(v) => return Err(unmarshal(v, "auditAnnotations", "map[string]string")),
@@ -310,12 +350,17 @@ pub(super) fn verify(answer: &Value, uid: &str) -> Result<Verdict, String> {
         }
         Some(v) => return Err(unmarshal(v, "warnings", "[]string")),
     };
-    Ok(Verdict {
-        allowed,
-        status,
-        audit_annotations,
-        warnings,
-    })
+    Ok(Some(Decoded {
+        uid,
+        patch: field("patch").is_some(),
+        patch_type: field("patchType").is_some(),
+        verdict: Verdict {
+            allowed,
+            status,
+            audit_annotations,
+            warnings,
+        },
+    }))
 }
 
 /// encoding/json's type error, as the webhook client's decoder reports it.
@@ -338,13 +383,18 @@ fn unmarshal(v: &Value, field: &str, go_type: &str) -> String {
 /// cut to 256.
 fn recorded_warnings(ws: Vec<String>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    let mut total = 0;
     for w in ws {
-        if w.is_empty() || w.chars().any(char::is_control) || out.contains(&w) || out.len() >= 64 {
+        if w.is_empty() || w.chars().any(char::is_control) || out.contains(&w) {
             continue;
         }
+        // Past 4,096 characters in all, each is cut to 256 and no more are added.
+        if total > 4096 {
+            break;
+        }
+        total += w.chars().count();
         out.push(w);
     }
-    let total: usize = out.iter().map(|w| w.chars().count()).sum();
     if total > 4096 {
         for w in &mut out {
             if w.chars().count() > 256 {
@@ -359,7 +409,14 @@ fn recorded_warnings(ws: Vec<String>) -> Vec<String> {
 /// 400.
 pub(super) fn to_status_err(name: &str, status: Value) -> ApiError {
     let denied_by = format!("admission webhook {name:?} denied the request");
-    let text = |k: &str| status.get(k).and_then(Value::as_str).unwrap_or_default();
+    // The webhook's words, bounded: they travel into Events and the request log.
+    let clipped = |k: &str| {
+        clip(
+            status.get(k).and_then(Value::as_str).unwrap_or_default(),
+            4096,
+        )
+    };
+    let text = |k: &str| clipped(k);
     let message = if !text("message").is_empty() {
         format!("{denied_by}: {}", text("message"))
     } else if !text("reason").is_empty() {
@@ -374,7 +431,7 @@ pub(super) fn to_status_err(name: &str, status: Value) -> ApiError {
         .clamp(400, 599);
     ApiError {
         code: code as u16,
-        reason: known_reason(text("reason")),
+        reason: status_reason(&text("reason")),
         message,
         kubectl_message: None,
         // The webhook's status names no object.
@@ -387,9 +444,11 @@ pub(super) fn to_status_err(name: &str, status: Value) -> ApiError {
     }
 }
 
-/// A status reason kubectl shows in `Error from server (REASON)`: upstream's own
-/// (`metav1.StatusReason…`); a reason of the webhook's invention is shown as none.
-fn known_reason(r: &str) -> &'static str {
+/// A status reason as `&'static str`, as [`ApiError`] keeps it: upstream's own
+/// (`metav1.StatusReason…`) as they are; a reason of the webhook's own kept as well
+/// (kubectl shows any as `Error from server (REASON)`), each distinct one once, up to
+/// 64 of them (then, and past 256 bytes, it reads as none).
+fn status_reason(r: &str) -> &'static str {
     const KNOWN: [&str; 20] = [
         "Unauthorized",
         "Forbidden",
@@ -412,7 +471,25 @@ fn known_reason(r: &str) -> &'static str {
         "ServiceUnavailable",
         "Unknown",
     ];
-    KNOWN.into_iter().find(|k| *k == r).unwrap_or("")
+    if let Some(k) = KNOWN.into_iter().find(|k| *k == r) {
+        return k;
+    }
+    if r.is_empty() || r.len() > 256 {
+        return "";
+    }
+    static OWN: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let Ok(mut own) = OWN.lock() else {
+        return "";
+    };
+    if let Some(k) = own.iter().find(|k| **k == r) {
+        return k;
+    }
+    if own.len() >= 64 {
+        return "";
+    }
+    let k: &'static str = Box::leak(r.to_string().into_boxed_str());
+    own.push(k);
+    k
 }
 
 /// The hook's match conditions over `object`, `oldObject` and `request`: Ok(false)
@@ -422,6 +499,7 @@ pub(super) fn match_conditions(
     hook: &ValidatingWebhook,
     a: &Attributes<'_>,
     subject: &Object,
+    budget: &mut u64,
 ) -> Result<bool, String> {
     let review = request(store, a, subject, 0);
     let mut req = review["request"].clone();
@@ -440,7 +518,7 @@ pub(super) fn match_conditions(
         ),
         ("request".to_string(), req),
     ];
-    super::super::policy::match_conditions(&hook.match_conditions, &vars, &mut 10_000_000)
+    super::super::policy::match_conditions(&hook.match_conditions, &vars, budget)
 }
 
 /// `apierrors.NewForbidden(resource, name, err)`.
