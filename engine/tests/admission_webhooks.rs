@@ -54,6 +54,17 @@ webhooks:
     )
 }
 
+/// The webhook Service's cluster IP, as the connection errors name it.
+fn cluster_ip(c: &Cluster) -> String {
+    c.store
+        .get::<kubeplay_engine::api::Service>(&kubeplay_engine::apiserver::ObjKey::new(
+            "default",
+            "replica-limit",
+        ))
+        .map(|s| s.spec.cluster_ip.clone())
+        .unwrap_or_default()
+}
+
 fn sh(c: &mut Cluster, cmd: &str, stdin: Option<&str>) -> String {
     let o = run(c, cmd, stdin, &NoFiles);
     assert!(o.ok, "{cmd}: {}", o.output);
@@ -158,14 +169,7 @@ fn a_server_with_no_ready_pod_refuses_the_connection_and_fail_refuses_the_reques
         None,
     );
     assert!(c.settle(120_000));
-    let ip = c
-        .store
-        .get::<kubeplay_engine::api::Service>(&kubeplay_engine::apiserver::ObjKey::new(
-            "default",
-            "replica-limit",
-        ))
-        .map(|s| s.spec.cluster_ip.clone())
-        .unwrap_or_default();
+    let ip = cluster_ip(&c);
     assert_eq!(
         fails(&mut c, "kubectl create deployment api --image=nginx", None),
         format!("error: failed to create deployment: Internal error occurred: failed calling webhook \"replicas.course.example.com\": failed to call webhook: Post \"https://replica-limit.default.svc:443/validate?timeout=10s\": dial tcp {ip}:443: connect: connection refused")
@@ -352,14 +356,7 @@ fn a_replicaset_cannot_create_pods_while_the_webhook_on_pods_is_down() {
         None,
     );
     assert!(c.settle(120_000));
-    let ip = c
-        .store
-        .get::<kubeplay_engine::api::Service>(&kubeplay_engine::apiserver::ObjKey::new(
-            "default",
-            "replica-limit",
-        ))
-        .map(|s| s.spec.cluster_ip.clone())
-        .unwrap_or_default();
+    let ip = cluster_ip(&c);
     sh(
         &mut c,
         "kubectl create deployment web --image=nginx --replicas=2",
@@ -467,14 +464,7 @@ fn pods_that_serve_no_webhook_code_refuse_the_connection_at_the_cluster_ip() {
         sh(&mut c, "sim webhook stop service/replica-limit", None),
         "service/replica-limit: its Pods no longer serve webhook code (nothing listens on their port)"
     );
-    let ip = c
-        .store
-        .get::<kubeplay_engine::api::Service>(&kubeplay_engine::apiserver::ObjKey::new(
-            "default",
-            "replica-limit",
-        ))
-        .map(|s| s.spec.cluster_ip.clone())
-        .unwrap_or_default();
+    let ip = cluster_ip(&c);
     assert_eq!(
         fails(&mut c, "kubectl create deployment api --image=nginx", None),
         format!("error: failed to create deployment: Internal error occurred: failed calling webhook \"replicas.course.example.com\": failed to call webhook: Post \"https://replica-limit.default.svc:443/validate?timeout=10s\": dial tcp {ip}:443: connect: connection refused")

@@ -292,16 +292,21 @@ fn status(c: &Cluster) -> R {
 fn logs(c: &Cluster, words: &[String]) -> R {
     let p = parse_flags(words, &[flag("tail", None)], "sim controller logs")?;
     running(c)?;
-    let lines = &c.my_controller().logs;
-    let tail = match p.get("tail") {
+    tail(c.my_controller().logs.iter(), p.get("tail"))
+}
+
+/// The last `--tail N` of `lines` (all without it), one a line.
+pub(super) fn tail<'a>(lines: impl Iterator<Item = &'a String>, n: Option<&str>) -> R {
+    let lines: Vec<&String> = lines.collect();
+    let keep = match n {
         Some(t) => t
             .parse::<usize>()
             .map_err(|_| format!("error: invalid argument \"{t}\" for \"--tail\" flag"))?,
         None => lines.len(),
     };
-    let skip = lines.len().saturating_sub(tail);
+    let skip = lines.len().saturating_sub(keep);
     Ok(lines
-        .iter()
+        .into_iter()
         .skip(skip)
         .cloned()
         .collect::<Vec<_>>()

@@ -196,18 +196,8 @@ fn logs(c: &Cluster, words: &[String]) -> R {
         })?;
         vec![s]
     };
-    let lines: Vec<&String> = picked.iter().flat_map(|(_, s)| s.logs.iter()).collect();
-    let tail = match p.get("tail") {
-        Some(t) => t
-            .parse::<usize>()
-            .map_err(|_| format!("error: invalid argument \"{t}\" for \"--tail\" flag"))?,
-        None => lines.len(),
-    };
-    let skip = lines.len().saturating_sub(tail);
-    Ok(lines
-        .into_iter()
-        .skip(skip)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join("\n"))
+    super::controller::tail(
+        picked.iter().flat_map(|(_, s)| s.logs.iter()),
+        p.get("tail"),
+    )
 }
