@@ -336,7 +336,13 @@ fn node_config(n: &Node) -> NodeConfig {
     if let Some(p) = cap.get("pods").and_then(|p| p.parse().ok()) {
         cfg.pods = p;
     }
-    for r in ["cpu", "memory", "pods"] {
+    if let Some(d) = cap
+        .get("ephemeral-storage")
+        .filter(|q| quantity::parse_bytes(q).is_some())
+    {
+        cfg.ephemeral_storage = d.clone();
+    }
+    for r in ["cpu", "memory", "ephemeral-storage", "pods"] {
         if let Some(a) = n.status.allocatable.get(r) {
             if cap.get(r) != Some(a) {
                 cfg.allocatable.insert(r.into(), a.clone());

@@ -32,6 +32,12 @@ pub struct Demand {
     pub cpu_milli: Option<i64>,
     /// Memory in bytes per Pod.
     pub memory_bytes: Option<i64>,
+    /// What each Pod writes to its containers' writable layers and logs, in bytes
+    /// (`sim load --disk`).
+    pub disk_bytes: Option<i64>,
+    /// The processes and threads each Pod runs beside one per container
+    /// (`sim load --pids`).
+    pub pids: Option<i64>,
 }
 
 /// Demands by (namespace, kind, name) of the workload.
@@ -139,6 +145,11 @@ pub fn pod_memory(store: &Store, load: &Load, p: &Pod) -> i64 {
         .and_then(|(k, n)| load.get(&(p.metadata.namespace.clone(), k, n)))
         .map(|d| (d, 0));
     usage_of(p, demand, 0).memory_bytes
+}
+
+/// The workload's demand on a Pod, if it has one.
+pub fn pod_demand<'a>(store: &Store, load: &'a Load, p: &Pod) -> Option<&'a Demand> {
+    workload_of(store, p).and_then(|(k, n)| load.get(&(p.metadata.namespace.clone(), k, n)))
 }
 
 /// The workload a Pod serves, (kind, name): a ReplicaSet's Pods serve its Deployment.

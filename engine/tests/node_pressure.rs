@@ -73,7 +73,7 @@ fn a_node_offers_its_capacity_less_the_memory_eviction_threshold_and_what_it_res
         &NoFiles
     )
     .output
-    .contains("cpu or memory"));
+    .contains("cpu, memory or ephemeral-storage"));
 }
 
 #[test]
@@ -187,7 +187,7 @@ fn under_memory_pressure_the_kubelet_reports_it_is_tainted_and_evicts_one_pod_a_
 
 #[test]
 fn pods_over_their_requests_go_first_then_the_lower_priority_then_the_larger_excess() {
-    use kubeplay_engine::kubelet::eviction::rank_memory_pressure;
+    use kubeplay_engine::kubelet::eviction::{rank, PodStats, Signal};
     let pod = |name: &str, req: &str, prio: i64| {
         let mut p = Pod::default();
         p.metadata.name = name.into();
@@ -204,8 +204,11 @@ fn pods_over_their_requests_go_first_then_the_lower_priority_then_the_larger_exc
     let b = pod("b-over-high", "100Mi", 1000); // over, high priority
     let d = pod("d-over-low-small", "900Mi", 0); // over by 124Mi
     let e = pod("e-over-low-large", "100Mi", 0); // over by 924Mi
-    let usage = |_: &Pod| 1i64 << 30;
-    let ranked: Vec<&str> = rank_memory_pressure(&[&a, &b, &d, &e], &usage)
+    let usage = |_: &Pod| PodStats {
+        memory: 1 << 30,
+        ..Default::default()
+    };
+    let ranked: Vec<&str> = rank(Signal::MemoryAvailable, &[&a, &b, &d, &e], &usage)
         .iter()
         .map(|p| p.metadata.name.as_str())
         .collect();
@@ -249,7 +252,8 @@ fn nothing_presses_nothing_happens_and_bad_input_changes_nothing() {
     let mut c = one_node_three_pods();
     let before = c.store.revision();
     for bad in [
-        "sim node pressure disk node-1",
+        "sim node pressure swap node-1",
+        "sim node pressure pid node-1 --use -5",
         "sim node pressure memory nope",
         "sim node pressure memory node-1 --use lots",
         "sim node pressure memory node-1 --use 1Gi --off",
@@ -292,4 +296,325 @@ fn under_memory_pressure_a_best_effort_pod_sent_to_the_node_is_refused_and_a_bur
         "Pod was rejected: The node had condition: [MemoryPressure]. "
     );
     assert_eq!(pod(&c, "burstable").unwrap().status.phase, "Running");
+}
+
+/// The message of the last Event with `reason` about `name`.
+fn event_message(c: &Cluster, name: &str, reason: &str) -> Option<String> {
+    c.events()
+        .into_iter()
+        .filter(|e| e.involved_object.name == name && e.reason == reason)
+        .map(|e| e.message.clone())
+        .next_back()
+}
+
+fn tainted(c: &Cluster, name: &str, key: &str) -> bool {
+    node(c, name)
+        .spec
+        .taints
+        .iter()
+        .any(|t| t.key == key && t.effect == "NoSchedule")
+}
+
+#[test]
+fn a_node_offers_its_disk_less_the_nodefs_threshold_and_the_scheduler_and_kubelet_count_it() {
+    let mut c = Cluster::new(1);
+    sh(&mut c, "sim node add plain");
+    sh(
+        &mut c,
+        "sim node add small --ephemeral-storage 20Gi --kube-reserved ephemeral-storage=1Gi",
+    );
+    sh(&mut c, "sim node add pid --eviction-hard pid.available<10%");
+    let plain = node(&c, "plain");
+    assert_eq!(plain.status.capacity["ephemeral-storage"], "100Gi");
+    // 100Gi less 10% through a float32: 107374182400 − 10737418400.
+    assert_eq!(plain.status.allocatable["ephemeral-storage"], "96636764000");
+    let small = node(&c, "small");
+    // 20Gi − 1Gi kube-reserved − 10% of 20Gi (2147483680).
+    assert_eq!(small.status.allocatable["ephemeral-storage"], "18253610976");
+    // A threshold list replaces the defaults (mergeDefaultEvictionSettings is off in
+    // v1.33): no memory.available, no nodefs.available, nothing kept back.
+    let pid = node(&c, "pid");
+    assert_eq!(pid.status.allocatable["ephemeral-storage"], "100Gi");
+    assert_eq!(pid.status.allocatable["memory"], "8Gi");
+    // NodeResourcesFit counts ephemeral-storage requests.
+    apply(
+        &mut c,
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: big}\nspec:\n  containers: [{name: big, image: 'nginx:1.27', resources: {requests: {ephemeral-storage: 150Gi}}}]\n",
+    );
+    sh(&mut c, "sim advance 5s");
+    let why = sh(&mut c, "sim why pod/big");
+    assert!(why.contains("Insufficient ephemeral-storage"), "{why}");
+    // … and so does the kubelet, for a Pod that skips the scheduler.
+    apply(
+        &mut c,
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: direct}\nspec:\n  nodeName: small\n  containers: [{name: c, image: 'nginx:1.27', resources: {requests: {ephemeral-storage: 19Gi}}}, {name: d, image: 'nginx:1.27', resources: {requests: {ephemeral-storage: 1Gi}}}]\n",
+    );
+    sh(&mut c, "sim advance 5s");
+    let p = pod(&c, "direct").unwrap();
+    assert_eq!(p.status.reason, "OutOfephemeral-storage");
+    assert_eq!(
+        p.status.message,
+        "Pod was rejected: Node didn't have enough resource: ephemeral-storage, requested: 21474836480, used: 0, capacity: 18253610976"
+    );
+    for bad in [
+        "sim node add x --ephemeral-storage lots",
+        "sim node add x --eviction-hard disk.available<1Gi",
+        "sim node add x --eviction-hard nodefs.available<120%",
+    ] {
+        assert!(!run(&mut c, bad, None, &NoFiles).ok, "{bad}");
+    }
+    assert!(c.store.get::<Node>(&ObjKey::new("", "x")).is_none());
+}
+
+/// node-1 alone, with a disk of `disk`, running `web` (3 Pods of nginx).
+fn one_node_with_disk(disk: &str) -> Cluster {
+    let mut c = Cluster::new(3);
+    sh(
+        &mut c,
+        &format!("sim node add node-1 --ephemeral-storage {disk}"),
+    );
+    sh(
+        &mut c,
+        "kubectl create deployment web --image=nginx:1.27 --replicas=3",
+    );
+    assert!(c.settle(120_000));
+    c
+}
+
+#[test]
+fn a_full_disk_is_reclaimed_from_unused_images_first_and_no_pod_is_evicted_when_that_is_enough() {
+    use kubeplay_engine::kubelet::eviction::{default_eviction_hard, SYSTEM_DISK_BYTES};
+    use kubeplay_engine::kubelet::image_size;
+    let mut c = one_node_with_disk("10Gi");
+    // A rollout leaves nginx:1.27 on the node with no container using it.
+    sh(&mut c, "kubectl set image deployment/web nginx=nginx:1.28");
+    assert!(c.settle(300_000));
+    sh(&mut c, "sim advance 3m");
+    let old = image_size("nginx:1.27") as i64;
+    let images: i64 = c.kubelets["node-1"]
+        .images
+        .iter()
+        .map(|i| image_size(i) as i64)
+        .sum();
+    assert!(c.kubelets["node-1"].images.contains("nginx:1.27"));
+    // Leave the disk just under imagefs.available<15%, by less than the old image.
+    let disk = 10i64 << 30;
+    let threshold = default_eviction_hard()[3].quantity(disk);
+    let take = disk - SYSTEM_DISK_BYTES - images - threshold + old / 2;
+    sh(
+        &mut c,
+        &format!("sim node pressure disk node-1 --use {take}"),
+    );
+    step_until(&mut c, 11_000, "DiskPressure", |c| {
+        condition(c, "node-1", "DiskPressure").0 == "True"
+    });
+    assert_eq!(
+        condition(&c, "node-1", "DiskPressure"),
+        ("True".into(), "KubeletHasDiskPressure".into())
+    );
+    assert_eq!(
+        event_message(&c, "node-1", "EvictionThresholdMet").as_deref(),
+        Some("Attempting to reclaim ephemeral-storage")
+    );
+    assert_eq!(
+        event_message(&c, "node-1", "NodeHasDiskPressure").as_deref(),
+        Some("Node node-1 status is now: NodeHasDiskPressure")
+    );
+    // The unused image went; that was enough: nobody evicted.
+    assert!(!c.kubelets["node-1"].images.contains("nginx:1.27"));
+    assert!(c.kubelets["node-1"].images.contains("nginx:1.28"));
+    sh(&mut c, "sim advance 30s");
+    assert!(c.store.list::<Pod>().all(|p| p.status.reason != "Evicted"));
+    let reported: Vec<String> = node(&c, "node-1")
+        .status
+        .images
+        .iter()
+        .flat_map(|i| i.names.clone())
+        .collect();
+    assert!(
+        !reported.iter().any(|n| n.ends_with(":1.27")),
+        "{reported:?}"
+    );
+    // The condition and its taint stay 5 minutes after the threshold was last met.
+    assert!(tainted(&c, "node-1", "node.kubernetes.io/disk-pressure"));
+    step_until(&mut c, 330_000, "DiskPressure cleared", |c| {
+        condition(c, "node-1", "DiskPressure").0 == "False"
+    });
+    assert_eq!(
+        condition(&c, "node-1", "DiskPressure").1,
+        "KubeletHasNoDiskPressure"
+    );
+}
+
+#[test]
+fn when_images_are_not_enough_the_pod_writing_most_over_its_request_is_evicted_and_nothing_new_is_admitted(
+) {
+    let mut c = one_node_with_disk("100Gi");
+    sh(
+        &mut c,
+        "kubectl create deployment logs --image=busybox:1.36 -- sh -c 'yes > /var/log/big'",
+    );
+    assert!(c.settle(120_000));
+    sh(&mut c, "sim load deployment/logs --disk 30Gi");
+    sh(&mut c, "sim node pressure disk node-1 --use 55Gi");
+    let mark = c.store.log.len();
+    step_until(&mut c, 11_000, "an eviction", |c| {
+        c.store.list::<Pod>().any(|p| p.status.reason == "Evicted")
+    });
+    // What the kubelet wrote in that cycle, in order.
+    let kubelet: Vec<(String, String, String)> = c
+        .store
+        .log
+        .since(mark)
+        .filter(|e| e.writer == "kubelet/node-1" && e.time == c.now())
+        .map(|e| {
+            (
+                e.verb.to_string(),
+                e.kind.name().to_string(),
+                e.reason.clone(),
+            )
+        })
+        .filter(|(_, k, r)| k != "Lease" && !(k == "Event" && r == "Killing"))
+        .collect();
+    let s = |a: &str, b: &str, r: &str| (a.to_string(), b.to_string(), r.to_string());
+    assert_eq!(
+        kubelet,
+        [
+            s("update-status", "Node", ""),
+            s("update-status", "Node", ""),
+            s("create", "Event", "NodeHasDiskPressure"),
+            s("create", "Event", "EvictionThresholdMet"),
+            s("update-status", "Pod", ""),
+            s("create", "Event", "Evicted"),
+        ]
+    );
+    let evicted: Vec<&Pod> = c
+        .store
+        .list::<Pod>()
+        .filter(|p| p.status.reason == "Evicted")
+        .collect();
+    assert_eq!(evicted.len(), 1);
+    assert!(evicted[0].metadata.name.starts_with("logs-"));
+    // 100Gi − 6Gi for the system − two images − 30Gi − 55Gi: under both thresholds;
+    // nodefs.available<10% is the first met that reclaims ephemeral-storage.
+    let images: i64 = ["nginx:1.27", "busybox:1.36"]
+        .iter()
+        .map(|i| kubeplay_engine::kubelet::image_size(i) as i64)
+        .sum();
+    let available = (100i64 << 30) - (6 << 30) - images - (30 << 30) - (55 << 30);
+    assert_eq!(
+        evicted[0].status.message,
+        format!("The node was low on resource: ephemeral-storage. Threshold quantity: 10737418400, available: {}. Container busybox was using 30Gi, request is 0, has larger consumption of ephemeral-storage. ", kubeplay_engine::api::quantity::format_bytes(available))
+    );
+    // Its files went with it: the next cycles evict no one else.
+    sh(&mut c, "sim advance 30s");
+    assert_eq!(
+        c.store
+            .list::<Pod>()
+            .filter(|p| p.status.reason == "Evicted")
+            .count(),
+        1
+    );
+    // Under DiskPressure the kubelet admits no Pod, Burstable or not.
+    apply(
+        &mut c,
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: burstable}\nspec:\n  nodeName: node-1\n  containers: [{name: c, image: 'nginx:1.27', resources: {requests: {memory: 64Mi}}}]\n",
+    );
+    sh(&mut c, "sim advance 5s");
+    let b = pod(&c, "burstable").unwrap();
+    assert_eq!(
+        (b.status.reason.as_str(), b.status.message.as_str()),
+        (
+            "Evicted",
+            "Pod was rejected: The node had condition: [DiskPressure]. "
+        )
+    );
+}
+
+#[test]
+fn a_pod_over_its_ephemeral_storage_limit_is_evicted_without_any_node_pressure() {
+    let mut c = one_node_with_disk("100Gi");
+    sh(
+        &mut c,
+        "kubectl set resources deployment web --limits=ephemeral-storage=1Gi",
+    );
+    assert!(c.settle(300_000));
+    sh(&mut c, "sim load deployment/web --disk 2Gi");
+    step_until(&mut c, 11_000, "an eviction", |c| {
+        c.store.list::<Pod>().any(|p| p.status.reason == "Evicted")
+    });
+    let evicted: Vec<&Pod> = c
+        .store
+        .list::<Pod>()
+        .filter(|p| p.status.reason == "Evicted")
+        .collect();
+    // Every Pod over its limit goes in the same cycle, with no DisruptionTarget.
+    assert_eq!(evicted.len(), 3);
+    for p in evicted {
+        assert_eq!(
+            p.status.message,
+            "Pod ephemeral local storage usage exceeds the total limit of containers 1Gi. "
+        );
+        assert!(p
+            .status
+            .conditions
+            .iter()
+            .all(|x| x.type_ != "DisruptionTarget"));
+    }
+    assert_eq!(condition(&c, "node-1", "DiskPressure").0, "False");
+}
+
+#[test]
+fn pid_pressure_needs_a_threshold_the_kubelet_does_not_set_by_default() {
+    let mut c = one_node_three_pods();
+    let said = sh(&mut c, "sim node pressure pid node-1");
+    assert!(said.contains("no pid.available threshold"), "{said}");
+    sh(&mut c, "sim advance 30s");
+    assert_eq!(condition(&c, "node-1", "PIDPressure").0, "False");
+    assert!(c.store.list::<Pod>().all(|p| p.status.reason != "Evicted"));
+
+    // A node whose kubelet keeps 10% of pid_max: the Pod running the most processes
+    // goes first among equal priorities.
+    let mut c = Cluster::new(3);
+    sh(
+        &mut c,
+        "sim node add node-1 --eviction-hard pid.available<10%",
+    );
+    sh(
+        &mut c,
+        "kubectl create deployment web --image=nginx:1.27 --replicas=2",
+    );
+    sh(
+        &mut c,
+        "kubectl create deployment forky --image=busybox:1.36 -- sh -c 'while true; do sh & done'",
+    );
+    assert!(c.settle(120_000));
+    sh(&mut c, "sim load deployment/forky --pids 3800000");
+    step_until(&mut c, 11_000, "PIDPressure", |c| {
+        condition(c, "node-1", "PIDPressure").0 == "True"
+    });
+    assert_eq!(
+        condition(&c, "node-1", "PIDPressure").1,
+        "KubeletHasInsufficientPID"
+    );
+    assert_eq!(
+        event_message(&c, "node-1", "EvictionThresholdMet").as_deref(),
+        Some("Attempting to reclaim pids")
+    );
+    let evicted: Vec<&Pod> = c
+        .store
+        .list::<Pod>()
+        .filter(|p| p.status.reason == "Evicted")
+        .collect();
+    assert_eq!(evicted.len(), 1);
+    assert!(evicted[0].metadata.name.starts_with("forky-"));
+    // 4194304 − 300 for the system − 2 × 2 for web − 3800002 for forky (its sandbox,
+    // its container and what it forked): a PID message names no container.
+    assert_eq!(
+        evicted[0].status.message,
+        "The node was low on resource: pids. Threshold quantity: 419430, available: 393998. "
+    );
+    step_until(&mut c, 30_000, "pid-pressure taint", |c| {
+        tainted(c, "node-1", "node.kubernetes.io/pid-pressure")
+    });
 }

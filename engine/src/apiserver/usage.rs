@@ -17,6 +17,8 @@ pub struct PodRequests {
     pub cpu_milli: i64,
     /// Memory requested (bytes).
     pub memory: i64,
+    /// Local ephemeral storage requested (bytes).
+    pub ephemeral_storage: i64,
     /// CPU with the scheduler's non-zero default (100m) for containers without a request.
     pub nonzero_cpu_milli: i64,
     /// Memory with the scheduler's non-zero default (200Mi) for containers without a request.
@@ -63,6 +65,7 @@ pub fn pod_requests(pod: &Pod) -> PodRequests {
 fn add(to: &mut PodRequests, r: &PodRequests) {
     to.cpu_milli = to.cpu_milli.saturating_add(r.cpu_milli);
     to.memory = to.memory.saturating_add(r.memory);
+    to.ephemeral_storage = to.ephemeral_storage.saturating_add(r.ephemeral_storage);
     to.nonzero_cpu_milli = to.nonzero_cpu_milli.saturating_add(r.nonzero_cpu_milli);
     to.nonzero_memory = to.nonzero_memory.saturating_add(r.nonzero_memory);
 }
@@ -70,6 +73,7 @@ fn add(to: &mut PodRequests, r: &PodRequests) {
 fn max(to: &mut PodRequests, r: &PodRequests) {
     to.cpu_milli = to.cpu_milli.max(r.cpu_milli);
     to.memory = to.memory.max(r.memory);
+    to.ephemeral_storage = to.ephemeral_storage.max(r.ephemeral_storage);
     to.nonzero_cpu_milli = to.nonzero_cpu_milli.max(r.nonzero_cpu_milli);
     to.nonzero_memory = to.nonzero_memory.max(r.nonzero_memory);
 }
@@ -87,7 +91,13 @@ fn sum_requests(containers: &[Container]) -> PodRequests {
             .requests
             .get("memory")
             .and_then(|q| parse_bytes(q));
+        let storage = c
+            .resources
+            .requests
+            .get("ephemeral-storage")
+            .and_then(|q| parse_bytes(q));
         // Saturating, as `add`.
+        r.ephemeral_storage = r.ephemeral_storage.saturating_add(storage.unwrap_or(0));
         r.cpu_milli = r.cpu_milli.saturating_add(cpu.unwrap_or(0));
         r.memory = r.memory.saturating_add(mem.unwrap_or(0));
         r.nonzero_cpu_milli = r
@@ -149,6 +159,8 @@ impl NodeUsage {
         self.pods = sub(self.pods, 1);
         self.requested.cpu_milli = sub(self.requested.cpu_milli, r.cpu_milli);
         self.requested.memory = sub(self.requested.memory, r.memory);
+        self.requested.ephemeral_storage =
+            sub(self.requested.ephemeral_storage, r.ephemeral_storage);
         self.requested.nonzero_cpu_milli =
             sub(self.requested.nonzero_cpu_milli, r.nonzero_cpu_milli);
         self.requested.nonzero_memory = sub(self.requested.nonzero_memory, r.nonzero_memory);
@@ -162,6 +174,8 @@ pub struct Allocatable {
     pub cpu_milli: i64,
     /// Bytes.
     pub memory: i64,
+    /// Bytes of local ephemeral storage.
+    pub ephemeral_storage: i64,
     /// Pod slots.
     pub pods: i64,
 }
@@ -177,6 +191,9 @@ pub fn allocatable(node: &Node) -> Allocatable {
     Allocatable {
         cpu_milli: get("cpu").and_then(|q| parse_cpu_milli(q)).unwrap_or(0),
         memory: get("memory").and_then(|q| parse_bytes(q)).unwrap_or(0),
+        ephemeral_storage: get("ephemeral-storage")
+            .and_then(|q| parse_bytes(q))
+            .unwrap_or(0),
         pods: get("pods").and_then(|q| q.parse().ok()).unwrap_or(0),
     }
 }

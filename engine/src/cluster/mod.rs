@@ -35,7 +35,7 @@ pub mod kubeconfig;
 pub mod leader_election;
 mod nodes;
 mod outage;
-mod pressure;
+pub mod pressure;
 mod registry;
 /// The request path, recorded (kept here for the page and the `sim` verbs).
 pub use crate::apiserver::request_path;

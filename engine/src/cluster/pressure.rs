@@ -1,52 +1,135 @@
 //! Node pressure: the kubelet's eviction manager run at each heartbeat
-//! (`kubelet::eviction`), and `sim node pressure memory NODE` for memory taken by
-//! something outside the Pods.
+//! (`kubelet::eviction`), and `sim node pressure memory|disk|pid NODE` for what
+//! something outside the Pods takes.
 
 use super::*;
+use crate::kubelet::eviction::{inodes_of, PodStats, Signal, PIDS_PER_CONTAINER};
+
+/// What `sim node pressure` leaves: how much of a resource something outside the
+/// Pods takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Take {
+    /// Nothing any more.
+    Off,
+    /// This much (bytes, inodes or process ids).
+    Amount(i64),
+    /// As much as leaves the resource's threshold met: memory down to 50Mi, the disk to
+    /// 5% free, inodes to 2% free, process ids to 2% free.
+    UnderThreshold,
+}
+
+/// What a Pod uses as the eviction manager reads it: its working set, what its
+/// workload writes (`sim load --disk`) and the inodes that takes, and a process per
+/// container and the sandbox, plus any its workload adds (`sim load --pids`).
+pub fn pod_stats(store: &Store, load: &crate::metrics::Load, p: &Pod) -> PodStats {
+    let demand = crate::metrics::pod_demand(store, load, p);
+    let disk = demand.and_then(|d| d.disk_bytes).unwrap_or(0);
+    let running = p
+        .status
+        .container_statuses
+        .iter()
+        .filter(|s| s.state.running.is_some())
+        .count() as i64;
+    PodStats {
+        memory: crate::metrics::pod_memory(store, load, p),
+        disk,
+        inodes: inodes_of(disk),
+        pids: PIDS_PER_CONTAINER * (running + 1) + demand.and_then(|d| d.pids).unwrap_or(0),
+    }
+}
 
 impl Cluster {
     /// One eviction-manager cycle on `node`'s kubelet. It costs nothing while nothing
-    /// presses: no memory demand (`sim load --memory`), no other process using memory,
-    /// no condition waiting to clear.
+    /// presses: no workload demand of memory, disk or processes (`sim load`), nothing
+    /// outside the Pods taking any, no condition waiting to clear, and images well
+    /// short of filling the disk.
     pub(super) fn eviction_cycle(&mut self, node: &str) {
-        let demand = self.config.load.values().any(|d| d.memory_bytes.is_some());
+        let demand = self
+            .config
+            .load
+            .values()
+            .any(|d| d.memory_bytes.is_some() || d.disk_bytes.is_some() || d.pids.is_some());
         let (store, load, now) = (&self.store, &self.config.load, self.now);
         let Some(k) = self.kubelets.get_mut(node) else {
             return;
         };
-        if !k.up || k.partitioned || !(demand || k.pressure.active()) {
+        if !k.up || k.partitioned || !(demand || k.pressure.active() || images_fill(k)) {
             return;
         }
-        let usage = |p: &Pod| crate::metrics::pod_memory(store, load, p);
-        let out = k.synchronize(store, &usage, now);
+        let stats = |p: &Pod| pod_stats(store, load, p);
+        let out = k.synchronize(store, &stats, now);
         self.kubelet_output(node, out);
     }
 
-    /// `sim node pressure memory NODE`: something outside the Pods takes `bytes` of the
-    /// node's memory (0: nothing). None: as much as leaves 50Mi available now, under the
-    /// kubelet's 100Mi threshold.
-    pub fn set_memory_pressure(&mut self, node: &str, bytes: Option<i64>) -> Result<i64, String> {
-        let store = &self.store;
-        let load = &self.config.load;
+    /// `sim node pressure RESOURCE NODE`: something outside the Pods takes `take` of
+    /// `signal`'s resource (memory, disk bytes, inodes or process ids). Returns the
+    /// amount it takes now.
+    pub fn set_node_pressure(
+        &mut self,
+        node: &str,
+        signal: Signal,
+        take: Take,
+    ) -> Result<i64, String> {
         let Some(k) = self.kubelets.get(node) else {
             return Err(format!(
                 "Error from server (NotFound): nodes \"{node}\" not found"
             ));
         };
-        let bytes = match bytes {
-            Some(b) => b.max(0),
-            None => {
+        let current = match signal {
+            Signal::MemoryAvailable => k.pressure.other_memory,
+            Signal::NodeFsInodesFree => k.pressure.other_inodes,
+            Signal::PidAvailable => k.pressure.other_pids,
+            _ => k.pressure.other_disk,
+        };
+        let amount = match take {
+            Take::Off => 0,
+            Take::Amount(a) => a.max(0),
+            Take::UnderThreshold => {
+                let (store, load) = (&self.store, &self.config.load);
                 let pods: Vec<&Pod> = store
                     .pods_on_node(node)
                     .filter(|p| !p.is_terminal())
                     .collect();
-                let usage = |p: &Pod| crate::metrics::pod_memory(store, load, p);
-                (k.memory_available(&pods, &usage) - (50 << 20)).max(0)
+                let stats = |p: &Pod| pod_stats(store, load, p);
+                let o = k.observe(&pods, &stats).get(signal);
+                let leave = match signal {
+                    Signal::MemoryAvailable => 50 << 20,
+                    Signal::NodeFsInodesFree | Signal::PidAvailable => o.capacity / 50,
+                    _ => o.capacity / 20,
+                };
+                let a = current
+                    .saturating_add(o.available.saturating_sub(leave))
+                    .max(0);
+                // Whole mebibytes of disk, so that the amount reads as one (`89Gi`).
+                if signal == Signal::NodeFsAvailable {
+                    a.saturating_add((1 << 20) - 1) >> 20 << 20
+                } else {
+                    a
+                }
             }
         };
         if let Some(k) = self.kubelets.get_mut(node) {
-            k.pressure.other_memory = bytes;
+            let p = &mut k.pressure;
+            match signal {
+                Signal::MemoryAvailable => p.other_memory = amount,
+                Signal::NodeFsInodesFree => p.other_inodes = amount,
+                Signal::PidAvailable => p.other_pids = amount,
+                _ => p.other_disk = amount,
+            }
         }
-        Ok(bytes)
+        Ok(amount)
     }
+}
+
+/// Whether the node's images alone could bring its disk near a threshold (80% full):
+/// a small disk with many images presses without any `sim` command.
+fn images_fill(k: &crate::kubelet::Kubelet) -> bool {
+    let disk = crate::api::quantity::parse_bytes(&k.config.ephemeral_storage).unwrap_or(0);
+    let images: i64 = k
+        .images
+        .iter()
+        .map(|i| crate::kubelet::image_size(i) as i64)
+        .sum();
+    (crate::kubelet::eviction::SYSTEM_DISK_BYTES + images).saturating_mul(5)
+        >= disk.saturating_mul(4)
 }

@@ -47,14 +47,15 @@ fn predicate(name: &str, desc: &str) -> Rejection {
 pub fn admit(pod: &Pod, node: &Node, others: &[(&Pod, PodRequests)]) -> Option<Rejection> {
     let alloc = allocatable(node);
     let req = pod_requests(pod);
-    let (mut used_cpu, mut used_mem) = (0, 0);
+    let (mut used_cpu, mut used_mem, mut used_storage) = (0, 0, 0);
     for (_, r) in others {
         // Saturating, as the scheduler's sums (`apiserver::usage`): a quantity may be
         // i64::MAX.
         used_cpu = i64::saturating_add(used_cpu, r.cpu_milli);
         used_mem = i64::saturating_add(used_mem, r.memory);
+        used_storage = i64::saturating_add(used_storage, r.ephemeral_storage);
     }
-    // noderesources.Fits: the pod count first, then cpu, then memory.
+    // noderesources.Fits: the pod count first, then cpu, memory, ephemeral-storage.
     let count = others.len() as i64;
     if count.saturating_add(1) > alloc.pods {
         return Some(insufficient("pods", 1, count, alloc.pods));
@@ -69,6 +70,16 @@ pub fn admit(pod: &Pod, node: &Node, others: &[(&Pod, PodRequests)]) -> Option<R
     }
     if req.memory > 0 && req.memory > alloc.memory.saturating_sub(used_mem) {
         return Some(insufficient("memory", req.memory, used_mem, alloc.memory));
+    }
+    if req.ephemeral_storage > 0
+        && req.ephemeral_storage > alloc.ephemeral_storage.saturating_sub(used_storage)
+    {
+        return Some(insufficient(
+            "ephemeral-storage",
+            req.ephemeral_storage,
+            used_storage,
+            alloc.ephemeral_storage,
+        ));
     }
     if !node_affinity_matches(pod, node) {
         return Some(predicate(

@@ -10,40 +10,31 @@
 //! `imagefs.available<15%` and `imagefs.inodesFree<5%` (the last since v1.30); only
 //! `memory.available` and `nodefs.available` reserve anything (`hardEvictionReservation`);
 //! kube-reserved and system-reserved are empty unless set. So a
-//! node of 8Gi offers 8Gi − 100Mi = 8092Mi, and the scheduler counts requests against
-//! that, not the capacity.
+//! node of 8Gi offers 8Gi − 100Mi = 8092Mi, and one of 100Gi of disk offers
+//! 100Gi − 10% = 96636764000 bytes of `ephemeral-storage` (10% worked out through a
+//! float32, as `GetThresholdQuantity` does, then printed as bytes: the difference is
+//! no whole number of Ki). The scheduler counts requests against that, not the capacity.
 //!
-//! kubeplay's nodes report no ephemeral storage, so the filesystem thresholds reserve
-//! nothing here; `sim node add --kube-reserved cpu=100m,memory=256Mi
-//! --system-reserved …` sets the reservations.
+//! `sim node add --kube-reserved cpu=100m,memory=256Mi --system-reserved …` sets the
+//! reservations, `--eviction-hard` the thresholds.
 
+use super::eviction::{reservation, Signal};
 use super::NodeConfig;
 use crate::api::quantity::{format_bytes, format_cpu_milli, parse_bytes, parse_cpu_milli};
 use crate::api::StringMap;
-
-/// The kubelet's default hard eviction thresholds on Linux (`DefaultEvictionHard`).
-pub const EVICTION_HARD: [(&str, &str); 5] = [
-    ("memory.available", "100Mi"),
-    ("nodefs.available", "10%"),
-    ("nodefs.inodesFree", "5%"),
-    ("imagefs.available", "15%"),
-    ("imagefs.inodesFree", "5%"),
-];
-
-/// The memory the hard eviction threshold keeps back (`memory.available`).
-pub const MEMORY_EVICTION_HARD_BYTES: i64 = 100 << 20;
 
 /// What the node registers as capacity.
 pub fn node_capacity(cfg: &NodeConfig) -> StringMap {
     let mut resources = StringMap::new();
     resources.insert("cpu".into(), cfg.cpu.clone());
+    resources.insert("ephemeral-storage".into(), cfg.ephemeral_storage.clone());
     resources.insert("memory".into(), cfg.memory.clone());
     resources.insert("pods".into(), cfg.pods.to_string());
     resources
 }
 
 /// What the node registers as allocatable: capacity less the reservations and the
-/// memory eviction threshold, never below zero. A node that names its allocatable
+/// memory and nodefs eviction thresholds, never below zero. A node that names its allocatable
 /// (another cluster's, imported) registers that.
 pub fn node_allocatable(cfg: &NodeConfig) -> StringMap {
     let mut a = node_capacity(cfg);
@@ -58,12 +49,25 @@ pub fn node_allocatable(cfg: &NodeConfig) -> StringMap {
         let left = (cpu - reserved("cpu", parse_cpu_milli)).max(0);
         a.insert("cpu".into(), format_cpu_milli(left));
     }
-    if let Some(mem) = parse_bytes(&cfg.memory) {
-        let left = mem
-            .saturating_sub(reserved("memory", parse_bytes))
-            .saturating_sub(MEMORY_EVICTION_HARD_BYTES)
-            .max(0);
-        a.insert("memory".into(), format_bytes(left));
+    let thresholds = cfg
+        .eviction_hard
+        .clone()
+        .unwrap_or_else(super::eviction::default_eviction_hard);
+    for (resource, quantity, signal) in [
+        ("memory", &cfg.memory, Signal::MemoryAvailable),
+        (
+            "ephemeral-storage",
+            &cfg.ephemeral_storage,
+            Signal::NodeFsAvailable,
+        ),
+    ] {
+        if let Some(capacity) = parse_bytes(quantity) {
+            let left = capacity
+                .saturating_sub(reserved(resource, parse_bytes))
+                .saturating_sub(reservation(&thresholds, signal, capacity))
+                .max(0);
+            a.insert(resource.into(), format_bytes(left));
+        }
     }
     a.extend(cfg.allocatable.clone());
     a
@@ -79,7 +83,12 @@ mod tests {
         assert_eq!(a["memory"], "8092Mi");
         assert_eq!(a["cpu"], "4");
         assert_eq!(a["pods"], "110");
+        assert_eq!(a["ephemeral-storage"], "96636764000");
         assert_eq!(node_capacity(&NodeConfig::default())["memory"], "8Gi");
+        assert_eq!(
+            node_capacity(&NodeConfig::default())["ephemeral-storage"],
+            "100Gi"
+        );
     }
 
     #[test]
@@ -91,6 +100,14 @@ mod tests {
         let a = node_allocatable(&cfg);
         assert_eq!(a["cpu"], "3900m");
         assert_eq!(a["memory"], "7324Mi");
+        cfg.eviction_hard = Some(
+            super::super::eviction::parse_eviction_hard("memory.available<1Gi,pid.available<10%")
+                .unwrap(),
+        );
+        let a = node_allocatable(&cfg);
+        assert_eq!(a["memory"], "6400Mi");
+        // No nodefs.available threshold: the whole disk is offered.
+        assert_eq!(a["ephemeral-storage"], "100Gi");
         cfg.memory = "64Mi".into();
         assert_eq!(node_allocatable(&cfg)["memory"], "0");
     }

@@ -269,6 +269,10 @@ impl Kubelet {
                 secs = format_go_duration(self.pull_ms_of(c)),
             ),
         );
+        self.pressure
+            .image_detected
+            .entry(image.clone())
+            .or_insert(now);
         self.images.insert(image);
         (
             vec![ev],

@@ -117,6 +117,10 @@ pub struct NodeConfig {
     pub memory: String,
     /// Max Pods, e.g. `110`.
     pub pods: i64,
+    /// The size of the node's disk (its `ephemeral-storage` capacity), e.g. `100Gi`.
+    pub ephemeral_storage: String,
+    /// The kubelet's `--eviction-hard`; None: `DefaultEvictionHard`.
+    pub eviction_hard: Option<Vec<eviction::Threshold>>,
     /// Extra labels (zone, disk…).
     pub labels: StringMap,
     /// Taints to register with.
@@ -124,9 +128,9 @@ pub struct NodeConfig {
     /// What the node offers Pods as another cluster's node reports it (imported);
     /// empty: worked out from the capacity (`allocatable::node_allocatable`).
     pub allocatable: StringMap,
-    /// The kubelet's `--kube-reserved` (`cpu`, `memory`).
+    /// The kubelet's `--kube-reserved` (`cpu`, `memory`, `ephemeral-storage`).
     pub kube_reserved: StringMap,
-    /// The kubelet's `--system-reserved` (`cpu`, `memory`).
+    /// The kubelet's `--system-reserved` (`cpu`, `memory`, `ephemeral-storage`).
     pub system_reserved: StringMap,
     /// Registers cordoned (the kubelet's `--register-schedulable=false`).
     pub unschedulable: bool,
@@ -138,6 +142,8 @@ impl Default for NodeConfig {
             cpu: "4".into(),
             memory: "8Gi".into(),
             pods: 110,
+            ephemeral_storage: "100Gi".into(),
+            eviction_hard: None,
             labels: StringMap::new(),
             taints: vec![],
             allocatable: StringMap::new(),

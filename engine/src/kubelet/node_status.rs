@@ -43,30 +43,17 @@ impl Kubelet {
     }
 
     pub(super) fn ready_conditions(&self, now: SimTime) -> Vec<Condition> {
-        let mut c = vec![
-            super::eviction::memory_pressure_condition(self.pressure.memory_pressure, now),
-            cond(
-                NodeConditionType::DiskPressure,
-                ConditionStatus::False,
-                "KubeletHasNoDiskPressure",
-                "kubelet has no disk pressure",
-                now,
-            ),
-            cond(
-                NodeConditionType::PIDPressure,
-                ConditionStatus::False,
-                "KubeletHasSufficientPID",
-                "kubelet has sufficient PID available",
-                now,
-            ),
-            cond(
-                NodeConditionType::Ready,
-                ConditionStatus::True,
-                "KubeletReady",
-                "kubelet is posting ready status",
-                now,
-            ),
-        ];
+        let mut c: Vec<Condition> = super::eviction::PRESSURE_CONDITIONS
+            .into_iter()
+            .map(|t| super::eviction::pressure_condition(t, self.pressure.has(t), now).0)
+            .collect();
+        c.push(cond(
+            NodeConditionType::Ready,
+            ConditionStatus::True,
+            "KubeletReady",
+            "kubelet is posting ready status",
+            now,
+        ));
         for x in c.iter_mut() {
             x.last_heartbeat_time = Some(rfc3339(now));
         }

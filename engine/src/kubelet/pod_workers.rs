@@ -144,6 +144,10 @@ impl Kubelet {
         self.workers.insert(uid.clone(), w);
         for c in &pod.spec.containers {
             self.images.insert(c.image.clone());
+            self.pressure
+                .image_detected
+                .entry(c.image.clone())
+                .or_insert(now);
         }
         // Its sandbox keeps its IP: the node's next Pod gets the one after it, not it.
         if let Some(last) = pod

@@ -145,6 +145,14 @@ pub fn run_filters(
     if req.memory > 0 && req.memory > alloc.memory.saturating_sub(usage.requested.memory) {
         reasons.push("Insufficient memory".to_string());
     }
+    if req.ephemeral_storage > 0
+        && req.ephemeral_storage
+            > alloc
+                .ephemeral_storage
+                .saturating_sub(usage.requested.ephemeral_storage)
+    {
+        reasons.push("Insufficient ephemeral-storage".to_string());
+    }
     if !reasons.is_empty() {
         return Err(FilterFailure {
             plugin: "NodeResourcesFit",

@@ -22,6 +22,7 @@ fn usage(cpu_milli: i64, memory: i64, pods: i64) -> NodeUsage {
             memory,
             nonzero_cpu_milli: cpu_milli,
             nonzero_memory: memory,
+            ..Default::default()
         },
         pods,
         alloc: None,

@@ -14,6 +14,8 @@ pub(super) const NODE_ADD_FLAGS: &[FlagSpec] = &[
     flag("cpu", None),
     flag("memory", None),
     flag("pods", None),
+    flag("ephemeral-storage", None),
+    flag("eviction-hard", None),
     flag("labels", None),
     flag("taints", None),
     flag("kube-reserved", None),
@@ -21,18 +23,19 @@ pub(super) const NODE_ADD_FLAGS: &[FlagSpec] = &[
     bool_flag("down", None),
 ];
 
-/// `--kube-reserved cpu=100m,memory=256Mi`: only CPU and memory, as quantities.
+/// `--kube-reserved cpu=100m,memory=256Mi`: CPU, memory and ephemeral-storage, as
+/// quantities.
 fn parse_reserved(flag: &str, s: &str) -> Result<StringMap, String> {
     let m = parse_kv_list(s)?;
     for (k, v) in &m {
         let ok = match k.as_str() {
             "cpu" => quantity::parse_cpu_milli(v).is_some(),
-            "memory" => quantity::parse_bytes(v).is_some(),
+            "memory" | "ephemeral-storage" => quantity::parse_bytes(v).is_some(),
             _ => false,
         };
         if !ok {
             return Err(format!(
-                "error: invalid --{flag} \"{k}={v}\": cpu or memory, as a quantity (cpu=100m,memory=256Mi)"
+                "error: invalid --{flag} \"{k}={v}\": cpu, memory or ephemeral-storage, as a quantity (cpu=100m,memory=256Mi)"
             ));
         }
     }
@@ -78,7 +81,7 @@ pub(super) fn node(c: &mut Cluster, words: &[String]) -> R {
         .get(1)
         .map(|n| n.trim_start_matches("node/").to_string());
     let Some(name) = name else {
-        return Err("error: usage: sim node add|down|up|partition|ps|remove NAME | sim node pressure memory NAME [--use Q | --off]".into());
+        return Err("error: usage: sim node add|down|up|partition|ps|remove NAME | sim node pressure memory|disk|inodes|pid NAME [--use Q | --off]".into());
     };
     match action {
         "pressure" => pressure(c, &words[1..]),
@@ -94,6 +97,17 @@ pub(super) fn node(c: &mut Cluster, words: &[String]) -> R {
                 quantity::parse_bytes(m)
                     .ok_or_else(|| format!("error: invalid --memory \"{m}\""))?;
                 cfg.memory = m.into();
+            }
+            if let Some(d) = p.get("ephemeral-storage") {
+                quantity::parse_bytes(d)
+                    .ok_or_else(|| format!("error: invalid --ephemeral-storage \"{d}\""))?;
+                cfg.ephemeral_storage = d.into();
+            }
+            if let Some(e) = p.get("eviction-hard") {
+                cfg.eviction_hard = Some(
+                    crate::kubelet::eviction::parse_eviction_hard(e)
+                        .map_err(|err| format!("error: invalid --eviction-hard: {err}"))?,
+                );
             }
             if let Some(pods) = p.get("pods") {
                 cfg.pods = pods
@@ -275,22 +289,25 @@ pub(super) fn gitops(c: &mut Cluster, words: &[String]) -> R {
     }
 }
 
-/// `sim load KIND/NAME --cpu 80%|1200m [--memory 200Mi] | --stop`: what a workload's
-/// users demand of it. A CPU percentage is of the Pods' requests at the current
-/// replica count, turned into a total the Ready Pods share (add Pods and each one
-/// works less); millicores are that total directly. Memory is per Pod.
+/// `sim load KIND/NAME --cpu 80%|1200m [--memory 200Mi] [--disk 2Gi] [--pids 100] |
+/// --stop`: what a workload's users demand of it. A CPU percentage is of the Pods'
+/// requests at the current replica count, turned into a total the Ready Pods share
+/// (add Pods and each one works less); millicores are that total directly. Memory,
+/// what the Pod writes to its disk and the processes it runs are per Pod.
 pub(super) fn load(c: &mut Cluster, words: &[String]) -> R {
     let p = parse_flags(
         words,
         &[
             flag("cpu", None),
             flag("memory", None),
+            flag("disk", None),
+            flag("pids", None),
             bool_flag("stop", None),
             flag("namespace", Some('n')),
         ],
         "sim load",
     )?;
-    let usage = "error: usage: sim load deployment|statefulset|replicaset/NAME --cpu 80%|1200m [--memory 200Mi] | sim load KIND/NAME --stop";
+    let usage = "error: usage: sim load deployment|statefulset|replicaset/NAME [--cpu 80%|1200m] [--memory 200Mi] [--disk 2Gi] [--pids 100] | sim load KIND/NAME --stop";
     let target = p.args.first().ok_or(usage)?;
     let (kind_s, name) = target.split_once('/').ok_or(usage)?;
     let kind = resolve_kind(kind_s).ok_or(usage)?;
@@ -321,7 +338,10 @@ pub(super) fn load(c: &mut Cluster, words: &[String]) -> R {
             kind.name().to_ascii_lowercase()
         ));
     }
-    if p.get("cpu").is_none() && p.get("memory").is_none() {
+    if ["cpu", "memory", "disk", "pids"]
+        .iter()
+        .all(|f| p.get(f).is_none())
+    {
         return Err(usage.into());
     }
     let request: i64 = template
@@ -358,6 +378,21 @@ pub(super) fn load(c: &mut Cluster, words: &[String]) -> R {
             .ok_or_else(|| format!("error: --memory {mem}: a quantity such as 200Mi"))?;
         d.memory_bytes = Some(b.max(0));
         said.push(format!("{mem} of memory per Pod"));
+    }
+    if let Some(disk) = p.get("disk") {
+        let b = crate::api::quantity::parse_bytes(disk)
+            .ok_or_else(|| format!("error: --disk {disk}: a quantity such as 2Gi"))?;
+        d.disk_bytes = Some(b.max(0));
+        said.push(format!("{disk} written to disk per Pod"));
+    }
+    if let Some(n) = p.get("pids") {
+        let pids = n
+            .parse::<i64>()
+            .ok()
+            .filter(|x| (0..=crate::kubelet::eviction::PID_MAX).contains(x))
+            .ok_or_else(|| format!("error: --pids {n}: a number of processes such as 100"))?;
+        d.pids = Some(pids);
+        said.push(format!("{pids} more processes per Pod"));
     }
     c.config.load.insert(wkey, d);
     Ok(format!(
@@ -411,11 +446,14 @@ pub(super) fn image_warmup(c: &mut Cluster, words: &[String]) -> R {
     ))
 }
 
-/// `sim node pressure memory NODE [--use QUANTITY | --off]`: memory taken on the node by
-/// something outside its Pods (`cluster::pressure`); by default as much as leaves 50Mi
-/// available, under the kubelet's 100Mi threshold.
+/// `sim node pressure memory|disk|inodes|pid NODE [--use Q | --off]`: memory, disk
+/// bytes, inodes or process ids taken on the node by something outside its Pods
+/// (`cluster::pressure`); by default as much as leaves the kubelet's threshold met.
 fn pressure(c: &mut Cluster, words: &[String]) -> R {
-    let usage = "error: usage: sim node pressure memory NODE [--use QUANTITY | --off]";
+    use crate::cluster::pressure::Take;
+    use crate::kubelet::eviction::Signal;
+    let usage =
+        "error: usage: sim node pressure memory|disk|inodes|pid NODE [--use QUANTITY | --off]";
     let p = parse_flags(
         words,
         &[flag("use", None), bool_flag("off", None)],
@@ -424,28 +462,57 @@ fn pressure(c: &mut Cluster, words: &[String]) -> R {
     let [what, node] = p.args.as_slice() else {
         return Err(usage.into());
     };
-    if what != "memory" {
-        return Err(format!(
-            "error: sim node pressure {what}: only memory (kubeplay's nodes have no disks to fill, and the kubelet sets no PID threshold by default)"
-        ));
-    }
-    let node = node.trim_start_matches("node/");
-    let bytes = match (p.get("use"), p.bool("off")) {
-        (Some(_), true) => return Err(usage.into()),
-        (Some(q), false) => Some(
-            quantity::parse_bytes(q)
-                .ok_or_else(|| format!("error: --use {q}: a quantity such as 7Gi"))?,
-        ),
-        (None, true) => Some(0),
-        (None, false) => None,
+    let (signal, noun, condition) = match what.as_str() {
+        "memory" => (Signal::MemoryAvailable, "memory", "MemoryPressure"),
+        "disk" => (Signal::NodeFsAvailable, "its disk", "DiskPressure"),
+        "inodes" => (Signal::NodeFsInodesFree, "inodes", "DiskPressure"),
+        "pid" => (Signal::PidAvailable, "process ids", "PIDPressure"),
+        _ => {
+            return Err(format!(
+                "error: sim node pressure {what}: memory, disk, inodes or pid"
+            ))
+        }
     };
-    let took = c.set_memory_pressure(node, bytes)?;
-    Ok(if took == 0 {
-        format!("node/{node}: nothing outside its Pods takes memory now; the kubelet clears MemoryPressure 5m after the threshold was last met")
+    let bytes = matches!(what.as_str(), "memory" | "disk");
+    let node = node.trim_start_matches("node/");
+    let take = match (p.get("use"), p.bool("off")) {
+        (Some(_), true) => return Err(usage.into()),
+        (Some(q), false) => Take::Amount(if bytes {
+            quantity::parse_bytes(q)
+                .ok_or_else(|| format!("error: --use {q}: a quantity such as 7Gi"))?
+        } else {
+            q.parse::<i64>()
+                .ok()
+                .filter(|n| *n >= 0)
+                .ok_or_else(|| format!("error: --use {q}: a number such as 400000"))?
+        }),
+        (None, true) => Take::Off,
+        (None, false) => Take::UnderThreshold,
+    };
+    let took = c.set_node_pressure(node, signal, take)?;
+    let amount = if bytes {
+        quantity::format_bytes(took)
     } else {
-        format!(
-            "node/{node}: something outside its Pods takes {} of memory; the kubelet checks memory.available against 100Mi every 10s",
-            quantity::format_bytes(took)
-        )
-    })
+        took.to_string()
+    };
+    if took == 0 {
+        return Ok(format!("node/{node}: nothing outside its Pods takes {noun} now; the kubelet clears {condition} 5m after its threshold was last met"));
+    }
+    let thresholds: Vec<String> = c
+        .kubelets
+        .get(node)
+        .map(|k| k.thresholds())
+        .unwrap_or_default()
+        .iter()
+        .filter(|t| t.signal.resource() == signal.resource())
+        .map(|t| format!("{}<{}", t.signal.name(), t.value_text()))
+        .collect();
+    let checks = if thresholds.is_empty() {
+        format!("its kubelet has no {} threshold (none by default), so it reports no {condition} and evicts nothing; a node added with --eviction-hard {}<10% has one", signal.name(), signal.name())
+    } else {
+        format!("the kubelet checks {} every 10s", thresholds.join(" and "))
+    };
+    Ok(format!(
+        "node/{node}: something outside its Pods takes {amount} of {noun}; {checks}"
+    ))
 }
