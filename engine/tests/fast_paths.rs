@@ -13,7 +13,7 @@ use kubeplay_engine::fault_runs::visible;
 
 #[test]
 fn every_built_in_scenario_plays_the_same_with_the_shortcuts_off() {
-    assert_eq!(BUILTIN.len(), 49);
+    assert_eq!(BUILTIN.len(), 50);
     // The lessons with the learner's controller run it in the sandbox the CLI links.
     kubeplay_engine::controllers::script::runner::install_global(kubeplay_sandbox::run_json);
     for (id, _) in BUILTIN {

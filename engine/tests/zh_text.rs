@@ -147,6 +147,8 @@ const KUBERNETES_WORDS: &[&str] = &[
     "ADDED",
     "MODIFIED",
     "DELETED",
+    // The architecture text's node-side causes: "磁盘和 inode".
+    "inode",
     // kubectl's verbs kept beside the word, the API's verbs, the default namespace.
     "cordon",
     "drain",

@@ -198,6 +198,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../scenarios/48-node-memory-pressure.yaml"),
     ),
     (
+        "node-disk-pressure",
+        include_str!("../../scenarios/50-node-disk-pressure.yaml"),
+    ),
+    (
         "devices-reconnect",
         include_str!("../../scenarios/49-devices-reconnect.yaml"),
     ),

@@ -463,8 +463,8 @@ fn pressure(c: &mut Cluster, words: &[String]) -> R {
         return Err(usage.into());
     };
     let (signal, noun, condition) = match what.as_str() {
-        "memory" => (Signal::MemoryAvailable, "memory", "MemoryPressure"),
-        "disk" => (Signal::NodeFsAvailable, "its disk", "DiskPressure"),
+        "memory" => (Signal::MemoryAvailable, "of memory", "MemoryPressure"),
+        "disk" => (Signal::NodeFsAvailable, "of its disk", "DiskPressure"),
         "inodes" => (Signal::NodeFsInodesFree, "inodes", "DiskPressure"),
         "pid" => (Signal::PidAvailable, "process ids", "PIDPressure"),
         _ => {
@@ -496,6 +496,7 @@ fn pressure(c: &mut Cluster, words: &[String]) -> R {
         took.to_string()
     };
     if took == 0 {
+        let noun = noun.trim_start_matches("of ");
         return Ok(format!("node/{node}: nothing outside its Pods takes {noun} now; the kubelet clears {condition} 5m after its threshold was last met"));
     }
     let thresholds: Vec<String> = c
@@ -513,6 +514,6 @@ fn pressure(c: &mut Cluster, words: &[String]) -> R {
         format!("the kubelet checks {} every 10s", thresholds.join(" and "))
     };
     Ok(format!(
-        "node/{node}: something outside its Pods takes {amount} of {noun}; {checks}"
+        "node/{node}: something outside its Pods takes {amount} {noun}; {checks}"
     ))
 }

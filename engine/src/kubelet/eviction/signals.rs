@@ -128,7 +128,8 @@ impl Threshold {
                 format_bytes(q)
             }
             Value::Quantity(q) => q.to_string(),
-            Value::Percentage(p) => format!("{}%", p * 100.0),
+            // The float32 read back as the percentage written (15%, not 15.000001%).
+            Value::Percentage(p) => format!("{}%", (p as f64 * 1e6).round() / 1e4),
         }
     }
 }

@@ -117,13 +117,17 @@ pub(super) fn node_system(w: &mut String, n: &Node) {
     for a in &n.status.addresses {
         let _ = writeln!(w, "  {}:\t{}", a.type_, a.address);
     }
+    // describe prints each Quantity as kubectl parsed it: a plain number of bytes
+    // (`96636764000`, a BinarySI quantity that is no whole number of Ki) reads back as
+    // a decimal one (`96636764k`).
+    let canonical = crate::apiserver::limit_ranger::canonical;
     let _ = writeln!(w, "Capacity:");
     for (k, v) in &n.status.capacity {
-        let _ = writeln!(w, "  {k}:\t{v}");
+        let _ = writeln!(w, "  {k}:\t{}", canonical(k, v));
     }
     let _ = writeln!(w, "Allocatable:");
     for (k, v) in &n.status.allocatable {
-        let _ = writeln!(w, "  {k}:\t{v}");
+        let _ = writeln!(w, "  {k}:\t{}", canonical(k, v));
     }
     // describeNode prints every NodeSystemInfo field in this order.
     let info = &n.status.node_info;
