@@ -357,6 +357,26 @@ test('what if: fork the session with one change, act once, and see both branches
   await page.close();
 });
 
+test('the node-disk-pressure lesson in Chinese: the prediction, the disk-pressure taint on the node card, the eviction, and every goal', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=node-disk-pressure&lang=zh&speed=30`, { width: 1366, height: 900 });
+  await page.getByTestId('lesson').getByRole('heading', { name: /节点磁盘耗尽/ }).waitFor();
+  await page.getByTestId('step-0').click();
+  await page.waitForTimeout(1000);
+  await page.getByTestId('predict-1-1').check();
+  await page.getByTestId('step-1').click();
+  await page.getByTestId('predict-result-1').getByText(/✓/).waitFor({ timeout: 60_000 });
+  // The board's node card carries the taint the node lifecycle controller added.
+  await page.getByText(/disk-pressure/).first().waitFor({ timeout: 30_000 });
+  await page.screenshot({ path: shot('node-disk-pressure-zh.png') });
+  for (const i of [2, 3, 4]) {
+    await page.getByTestId(`step-${i}`).click();
+    await page.waitForTimeout(1500);
+  }
+  await page.getByTestId('goals').getByText('目标：已达成 6/6').waitFor({ timeout: 180_000 });
+  assert.deepEqual(real(errors), []);
+  await page.close();
+});
+
 test('the node-memory-pressure lesson: the prediction, the tainted node card, the eviction, and every goal', async () => {
   const { page, errors } = await openPage(browser, `${server.url}?scenario=node-memory-pressure&speed=30`, { width: 1366, height: 900 });
   await page.getByTestId('lesson').getByRole('heading', { name: /A node under memory pressure/ }).waitFor();

@@ -547,6 +547,61 @@ impl Pod {
             .map(|c| c.transition_ms)
     }
 
+    /// `ComputePodQOS` (`pkg/apis/core/helper/qos`): only cpu and memory count, over
+    /// the containers and the init containers; a zero quantity counts as none. No
+    /// request or limit: `BestEffort`; every container limiting both cpu and memory,
+    /// and every request equal to the summed limit: `Guaranteed`; else `Burstable`.
+    pub fn qos_class(&self) -> &'static str {
+        use crate::api::quantity::parse_cpu_milli;
+        let mut requests: BTreeMap<&str, i64> = BTreeMap::new();
+        let mut limits: BTreeMap<&str, i64> = BTreeMap::new();
+        let mut guaranteed = true;
+        for c in self
+            .spec
+            .containers
+            .iter()
+            .chain(&self.spec.init_containers)
+        {
+            for (into, from) in [
+                (&mut requests, &c.resources.requests),
+                (&mut limits, &c.resources.limits),
+            ] {
+                for r in ["cpu", "memory"] {
+                    // Millis of either unit: only the comparison with zero and equality
+                    // matter here.
+                    if let Some(q) = from
+                        .get(r)
+                        .and_then(|q| parse_cpu_milli(q))
+                        .filter(|q| *q > 0)
+                    {
+                        let sum = into.entry(r).or_insert(0);
+                        *sum = sum.saturating_add(q);
+                    }
+                }
+            }
+            let limited = |r: &str| {
+                c.resources
+                    .limits
+                    .get(r)
+                    .and_then(|q| parse_cpu_milli(q))
+                    .is_some_and(|q| q > 0)
+            };
+            if !(limited("cpu") && limited("memory")) {
+                guaranteed = false;
+            }
+        }
+        if requests.is_empty() && limits.is_empty() {
+            return "BestEffort";
+        }
+        if guaranteed
+            && requests.iter().all(|(r, q)| limits.get(r) == Some(q))
+            && requests.len() == limits.len()
+        {
+            return "Guaranteed";
+        }
+        "Burstable"
+    }
+
     /// Succeeded or Failed.
     pub fn is_terminal(&self) -> bool {
         self.status.phase == PodPhase::Succeeded || self.status.phase == PodPhase::Failed
@@ -575,5 +630,44 @@ impl Pod {
             .iter()
             .map(|c| c.restart_count)
             .sum()
+    }
+}
+
+#[cfg(test)]
+mod qos_tests {
+    use super::*;
+
+    fn pod(containers: &[(&[(&str, &str)], &[(&str, &str)])]) -> Pod {
+        let mut p = Pod::default();
+        for (requests, limits) in containers {
+            let mut c = Container::default();
+            for (k, v) in *requests {
+                c.resources.requests.insert(k.to_string(), v.to_string());
+            }
+            for (k, v) in *limits {
+                c.resources.limits.insert(k.to_string(), v.to_string());
+            }
+            p.spec.containers.push(c);
+        }
+        p
+    }
+
+    #[test]
+    fn the_qos_class_counts_cpu_and_memory_only_as_compute_pod_qos_does() {
+        assert_eq!(pod(&[(&[], &[])]).qos_class(), "BestEffort");
+        // ephemeral-storage is no QoS resource; a zero request is none.
+        let storage: &[(&str, &str)] = &[("ephemeral-storage", "200Gi"), ("memory", "0")];
+        assert_eq!(pod(&[(storage, &[])]).qos_class(), "BestEffort");
+        assert_eq!(
+            pod(&[(&[("memory", "64Mi")], &[])]).qos_class(),
+            "Burstable"
+        );
+        let both: &[(&str, &str)] = &[("cpu", "500m"), ("memory", "1Gi")];
+        let same: &[(&str, &str)] = &[("cpu", "0.5"), ("memory", "1024Mi")];
+        assert_eq!(pod(&[(both, same)]).qos_class(), "Guaranteed");
+        // Limits alone: requests default to them upstream; here they are absent, and
+        // the summed requests must still equal the limits.
+        assert_eq!(pod(&[(&[], both)]).qos_class(), "Burstable");
+        assert_eq!(pod(&[(both, both), (&[], &[])]).qos_class(), "Burstable");
     }
 }

@@ -491,12 +491,7 @@ pub fn admit(pod: &Pod, pressure: &Pressure) -> Option<super::admission::Rejecti
         return None;
     }
     if conditions == [NodeConditionType::MemoryPressure] {
-        let best_effort = pod
-            .spec
-            .containers
-            .iter()
-            .chain(&pod.spec.init_containers)
-            .all(|c| c.resources.requests.is_empty() && c.resources.limits.is_empty());
+        let best_effort = pod.qos_class() == "BestEffort";
         let taint = Taint {
             key: TAINT_NODE_MEMORY_PRESSURE.into(),
             effect: TaintEffect::NoSchedule.into(),

@@ -404,28 +404,6 @@ pub fn pod_template_raw(t: &PodTemplateSpec, _level: usize) -> String {
     w
 }
 
-pub(super) fn qos(p: &Pod) -> &'static str {
-    let any = p
-        .spec
-        .containers
-        .iter()
-        .any(|c| !c.resources.requests.is_empty() || !c.resources.limits.is_empty());
-    if !any {
-        return "BestEffort";
-    }
-    let guaranteed = p.spec.containers.iter().all(|c| {
-        ["cpu", "memory"].iter().all(|r| {
-            let l = c.resources.limits.get(*r);
-            l.is_some() && c.resources.requests.get(*r).is_none_or(|q| Some(q) == l)
-        })
-    });
-    if guaranteed {
-        "Guaranteed"
-    } else {
-        "Burstable"
-    }
-}
-
 pub(super) fn describe_pod(rd: &mut dyn Reader, p: &Pod) -> String {
     let mut w = String::new();
     let m = &p.metadata;
@@ -507,7 +485,7 @@ pub(super) fn describe_pod(rd: &mut dyn Reader, p: &Pod) -> String {
         }
     }
     volumes_section(&mut w, &p.spec.volumes, "");
-    let _ = writeln!(w, "QoS Class:\t{}", qos(p));
+    let _ = writeln!(w, "QoS Class:\t{}", p.qos_class());
     multiline(&mut w, "Node-Selectors", &p.spec.node_selector);
     tolerations(&mut w, &p.spec.tolerations);
     topology_spread(&mut w, &p.spec.topology_spread_constraints, "");
