@@ -637,7 +637,9 @@ impl Pod {
 mod qos_tests {
     use super::*;
 
-    fn pod(containers: &[(&[(&str, &str)], &[(&str, &str)])]) -> Pod {
+    type Quantities<'a> = &'a [(&'a str, &'a str)];
+
+    fn pod(containers: &[(Quantities, Quantities)]) -> Pod {
         let mut p = Pod::default();
         for (requests, limits) in containers {
             let mut c = Container::default();
