@@ -381,26 +381,74 @@ fn one_node_with_disk(disk: &str) -> Cluster {
     c
 }
 
-#[test]
-fn a_full_disk_is_reclaimed_from_unused_images_first_and_no_pod_is_evicted_when_that_is_enough() {
+/// What `sim node pressure disk node-1 --use` must take to leave node-1's disk `below`
+/// bytes under imagefs.available<15%.
+fn take_to_just_under_threshold(c: &Cluster, below: i64) -> i64 {
     use kubeplay_engine::kubelet::eviction::{default_eviction_hard, SYSTEM_DISK_BYTES};
+    let k = &c.kubelets["node-1"];
+    let disk = kubeplay_engine::api::quantity::parse_bytes(&k.config.ephemeral_storage).unwrap();
+    let images: i64 = k
+        .images
+        .iter()
+        .map(|i| kubeplay_engine::kubelet::image_size(i) as i64)
+        .sum();
+    disk - SYSTEM_DISK_BYTES - images - default_eviction_hard()[3].quantity(disk) + below
+}
+
+#[test]
+fn a_full_disk_is_reclaimed_from_unused_images_by_the_image_gc_or_the_eviction_manager_before_any_pod(
+) {
     use kubeplay_engine::kubelet::image_size;
     let mut c = one_node_with_disk("10Gi");
     // A rollout leaves nginx:1.27 on the node with no container using it.
     sh(&mut c, "kubectl set image deployment/web nginx=nginx:1.28");
     assert!(c.settle(300_000));
     sh(&mut c, "sim advance 3m");
-    let old = image_size("nginx:1.27") as i64;
-    let images: i64 = c.kubelets["node-1"]
-        .images
-        .iter()
-        .map(|i| image_size(i) as i64)
-        .sum();
     assert!(c.kubelets["node-1"].images.contains("nginx:1.27"));
-    // Leave the disk just under imagefs.available<15%, by less than the old image.
+    // The disk just under imagefs.available<15% (86% used), by less than the old image.
+    let old = image_size("nginx:1.27") as i64;
+    let take = take_to_just_under_threshold(&c, old / 2);
+    sh(
+        &mut c,
+        &format!("sim node pressure disk node-1 --use {take}"),
+    );
+    // The image garbage collector's periodic run comes first: over 85% used, it
+    // deletes the unused image but cannot get down to 80%, and says so.
+    step_until(&mut c, 11_000, "FreeDiskSpaceFailed", |c| {
+        event_message(c, "node-1", "FreeDiskSpaceFailed").is_some()
+    });
     let disk = 10i64 << 30;
-    let threshold = default_eviction_hard()[3].quantity(disk);
-    let take = disk - SYSTEM_DISK_BYTES - images - threshold + old / 2;
+    let threshold = kubeplay_engine::kubelet::eviction::default_eviction_hard()[3].quantity(disk);
+    let available = threshold - old / 2;
+    assert_eq!(
+        event_message(&c, "node-1", "FreeDiskSpaceFailed").unwrap(),
+        format!(
+            "Failed to garbage collect required amount of images. Attempted to free {} bytes, but only found {old} bytes eligible to free.",
+            disk * 20 / 100 - available
+        )
+    );
+    assert!(!c.kubelets["node-1"].images.contains("nginx:1.27"));
+    // That brought the disk back over 15% free: no DiskPressure, nobody evicted.
+    sh(&mut c, "sim advance 30s");
+    assert_eq!(condition(&c, "node-1", "DiskPressure").0, "False");
+    assert!(c.store.list::<Pod>().all(|p| p.status.reason != "Evicted"));
+
+    // The files go; another rollout leaves nginx:1.28 unused. Halfway through a 5-minute period,
+    // after the collector's run, the disk fills again: now the eviction manager meets
+    // the threshold and reclaims the image itself.
+    sh(&mut c, "sim node pressure disk node-1 --off");
+    sh(&mut c, "kubectl set image deployment/web nginx=nginx:1.29");
+    assert!(c.settle(300_000));
+    sh(&mut c, "sim advance 3m");
+    // Something on the disk wakes the kubelet's cycles: the collector runs at the
+    // next period's start, finds 70% used and does nothing.
+    sh(&mut c, "sim node pressure disk node-1 --use 1Gi");
+    let period = kubeplay_engine::kubelet::IMAGE_GC_PERIOD;
+    let into = c.now() % period;
+    sh(&mut c, &format!("sim advance {}ms", period - into + 20_000));
+    let old = image_size("nginx:1.28") as i64;
+    assert_eq!(take_on(&c), 1 << 30);
+    let take = take_to_just_under_threshold(&c, old / 2);
     sh(
         &mut c,
         &format!("sim node pressure disk node-1 --use {take}"),
@@ -421,8 +469,8 @@ fn a_full_disk_is_reclaimed_from_unused_images_first_and_no_pod_is_evicted_when_
         Some("Node node-1 status is now: NodeHasDiskPressure")
     );
     // The unused image went; that was enough: nobody evicted.
-    assert!(!c.kubelets["node-1"].images.contains("nginx:1.27"));
-    assert!(c.kubelets["node-1"].images.contains("nginx:1.28"));
+    assert!(!c.kubelets["node-1"].images.contains("nginx:1.28"));
+    assert!(c.kubelets["node-1"].images.contains("nginx:1.29"));
     sh(&mut c, "sim advance 30s");
     assert!(c.store.list::<Pod>().all(|p| p.status.reason != "Evicted"));
     let reported: Vec<String> = node(&c, "node-1")
@@ -432,7 +480,7 @@ fn a_full_disk_is_reclaimed_from_unused_images_first_and_no_pod_is_evicted_when_
         .flat_map(|i| i.names.clone())
         .collect();
     assert!(
-        !reported.iter().any(|n| n.ends_with(":1.27")),
+        !reported.iter().any(|n| n.ends_with(":1.28")),
         "{reported:?}"
     );
     // The condition and its taint stay 5 minutes after the threshold was last met.
@@ -444,6 +492,11 @@ fn a_full_disk_is_reclaimed_from_unused_images_first_and_no_pod_is_evicted_when_
         condition(&c, "node-1", "DiskPressure").1,
         "KubeletHasNoDiskPressure"
     );
+}
+
+/// What files outside the Pods take on node-1's disk now.
+fn take_on(c: &Cluster) -> i64 {
+    c.kubelets["node-1"].pressure.other_disk
 }
 
 #[test]
@@ -481,6 +534,8 @@ fn when_images_are_not_enough_the_pod_writing_most_over_its_request_is_evicted_a
         kubelet,
         [
             s("update-status", "Node", ""),
+            // The image garbage collector's periodic run: nothing to delete.
+            s("create", "Event", "FreeDiskSpaceFailed"),
             s("update-status", "Node", ""),
             s("create", "Event", "NodeHasDiskPressure"),
             s("create", "Event", "EvictionThresholdMet"),

@@ -57,7 +57,10 @@ impl Cluster {
             return;
         }
         let stats = |p: &Pod| pod_stats(store, load, p);
-        let out = k.synchronize(store, &stats, now);
+        let mut out = (k.image_garbage_collect(store, &stats, now), vec![]);
+        let (requests, timers) = k.synchronize(store, &stats, now);
+        out.0.extend(requests);
+        out.1.extend(timers);
         self.kubelet_output(node, out);
     }
 

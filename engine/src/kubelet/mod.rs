@@ -33,6 +33,7 @@ pub mod allocatable;
 mod container_config;
 pub mod eviction;
 mod housekeeping;
+mod image_gc;
 mod images;
 mod init_containers;
 pub mod logs;
@@ -44,6 +45,7 @@ mod status;
 pub mod workload;
 
 use housekeeping::*;
+pub use image_gc::IMAGE_GC_PERIOD;
 pub use images::*;
 pub use init_containers::INIT_RUN;
 pub use node_status::*;

@@ -38,9 +38,10 @@
 //! outgrows its limits is evicted (`localStorageEviction`): "Pod ephemeral local
 //! storage usage exceeds the total limit of containers 1Gi. ".
 //!
+//! The image garbage collector's own periodic run (85% → 80%) is `kubelet::image_gc`.
+//!
 //! Simplifications: a Pod's usage is split evenly over its containers; no soft
-//! thresholds; no periodic image garbage collection beside the eviction manager's; an
-//! emptyDir's use is not told apart from its Pod's.
+//! thresholds; an emptyDir's use is not told apart from its Pod's.
 
 mod rank;
 mod signals;
@@ -91,6 +92,10 @@ pub struct Pressure {
     /// When the image manager first knew each image on the node: one younger than
     /// [`IMAGE_MINIMUM_GC_AGE`] is not collected.
     pub image_detected: BTreeMap<String, SimTime>,
+    /// The 5-minute period in which the image garbage collector last ran.
+    pub image_gc_window: Option<SimTime>,
+    /// How many of its runs in a row could not free enough.
+    pub image_gc_failures: u32,
 }
 
 impl Pressure {
