@@ -512,17 +512,22 @@ fn add_nodes(c: &mut Cluster, nodes: &[Node], report: &mut Report) -> Result<(),
         let name = &n.metadata.name;
         c.add_node(name, node_config(n))
             .map_err(|e| format!("error: error importing Node {name}: {}", e.message))?;
+        let now = c.now();
         if let Some(k) = c.kubelets.get_mut(name) {
             // `repo@sha256:…` and `repo:tag`: the tag form is what Pods name, often
-            // without Docker Hub's implied prefix.
+            // without Docker Hub's implied prefix. One name per image: the disk holds
+            // it once.
             for name in n.status.images.iter().flat_map(|i| &i.names) {
                 if !name.contains('@') {
                     let short = name
                         .strip_prefix("docker.io/library/")
                         .or_else(|| name.strip_prefix("docker.io/"))
                         .unwrap_or(name);
-                    k.images.insert(name.clone());
                     k.images.insert(short.to_string());
+                    k.pressure
+                        .image_detected
+                        .entry(short.to_string())
+                        .or_insert(now);
                 }
             }
         }

@@ -358,6 +358,7 @@ fn a_node_offers_its_disk_less_the_nodefs_threshold_and_the_scheduler_and_kubele
     );
     for bad in [
         "sim node add x --ephemeral-storage lots",
+        "sim node add x --ephemeral-storage 5Gi",
         "sim node add x --eviction-hard disk.available<1Gi",
         "sim node add x --eviction-hard nodefs.available<120%",
     ] {
@@ -395,9 +396,15 @@ fn take_to_just_under_threshold(c: &Cluster, below: i64) -> i64 {
     disk - SYSTEM_DISK_BYTES - images - default_eviction_hard()[3].quantity(disk) + below
 }
 
+/// Advance to `into` ms after the start of the next image garbage collection period.
+fn advance_into_next_gc_period(c: &mut Cluster, into: u64) {
+    let period = kubeplay_engine::kubelet::IMAGE_GC_PERIOD;
+    let wait = period - c.now() % period + into;
+    sh(c, &format!("sim advance {wait}ms"));
+}
+
 #[test]
-fn a_full_disk_is_reclaimed_from_unused_images_by_the_image_gc_or_the_eviction_manager_before_any_pod(
-) {
+fn a_full_disk_is_reclaimed_from_unused_images_before_any_pod_is_evicted() {
     use kubeplay_engine::kubelet::image_size;
     let mut c = one_node_with_disk("10Gi");
     // A rollout leaves nginx:1.27 on the node with no container using it.
@@ -405,49 +412,10 @@ fn a_full_disk_is_reclaimed_from_unused_images_by_the_image_gc_or_the_eviction_m
     assert!(c.settle(300_000));
     sh(&mut c, "sim advance 3m");
     assert!(c.kubelets["node-1"].images.contains("nginx:1.27"));
-    // The disk just under imagefs.available<15% (86% used), by less than the old image.
+    // Mid-period (the image garbage collector ran at its start and found nothing to
+    // do), the disk fills to just under imagefs.available<15%, by less than the image.
+    advance_into_next_gc_period(&mut c, 20_000);
     let old = image_size("nginx:1.27") as i64;
-    let take = take_to_just_under_threshold(&c, old / 2);
-    sh(
-        &mut c,
-        &format!("sim node pressure disk node-1 --use {take}"),
-    );
-    // The image garbage collector's periodic run comes first: over 85% used, it
-    // deletes the unused image but cannot get down to 80%, and says so.
-    step_until(&mut c, 11_000, "FreeDiskSpaceFailed", |c| {
-        event_message(c, "node-1", "FreeDiskSpaceFailed").is_some()
-    });
-    let disk = 10i64 << 30;
-    let threshold = kubeplay_engine::kubelet::eviction::default_eviction_hard()[3].quantity(disk);
-    let available = threshold - old / 2;
-    assert_eq!(
-        event_message(&c, "node-1", "FreeDiskSpaceFailed").unwrap(),
-        format!(
-            "Failed to garbage collect required amount of images. Attempted to free {} bytes, but only found {old} bytes eligible to free.",
-            disk * 20 / 100 - available
-        )
-    );
-    assert!(!c.kubelets["node-1"].images.contains("nginx:1.27"));
-    // That brought the disk back over 15% free: no DiskPressure, nobody evicted.
-    sh(&mut c, "sim advance 30s");
-    assert_eq!(condition(&c, "node-1", "DiskPressure").0, "False");
-    assert!(c.store.list::<Pod>().all(|p| p.status.reason != "Evicted"));
-
-    // The files go; another rollout leaves nginx:1.28 unused. Halfway through a 5-minute period,
-    // after the collector's run, the disk fills again: now the eviction manager meets
-    // the threshold and reclaims the image itself.
-    sh(&mut c, "sim node pressure disk node-1 --off");
-    sh(&mut c, "kubectl set image deployment/web nginx=nginx:1.29");
-    assert!(c.settle(300_000));
-    sh(&mut c, "sim advance 3m");
-    // Something on the disk wakes the kubelet's cycles: the collector runs at the
-    // next period's start, finds 70% used and does nothing.
-    sh(&mut c, "sim node pressure disk node-1 --use 1Gi");
-    let period = kubeplay_engine::kubelet::IMAGE_GC_PERIOD;
-    let into = c.now() % period;
-    sh(&mut c, &format!("sim advance {}ms", period - into + 20_000));
-    let old = image_size("nginx:1.28") as i64;
-    assert_eq!(take_on(&c), 1 << 30);
     let take = take_to_just_under_threshold(&c, old / 2);
     sh(
         &mut c,
@@ -456,6 +424,7 @@ fn a_full_disk_is_reclaimed_from_unused_images_by_the_image_gc_or_the_eviction_m
     step_until(&mut c, 11_000, "DiskPressure", |c| {
         condition(c, "node-1", "DiskPressure").0 == "True"
     });
+    let met = c.now();
     assert_eq!(
         condition(&c, "node-1", "DiskPressure"),
         ("True".into(), "KubeletHasDiskPressure".into())
@@ -469,8 +438,8 @@ fn a_full_disk_is_reclaimed_from_unused_images_by_the_image_gc_or_the_eviction_m
         Some("Node node-1 status is now: NodeHasDiskPressure")
     );
     // The unused image went; that was enough: nobody evicted.
-    assert!(!c.kubelets["node-1"].images.contains("nginx:1.28"));
-    assert!(c.kubelets["node-1"].images.contains("nginx:1.29"));
+    assert!(!c.kubelets["node-1"].images.contains("nginx:1.27"));
+    assert!(c.kubelets["node-1"].images.contains("nginx:1.28"));
     sh(&mut c, "sim advance 30s");
     assert!(c.store.list::<Pod>().all(|p| p.status.reason != "Evicted"));
     let reported: Vec<String> = node(&c, "node-1")
@@ -480,12 +449,15 @@ fn a_full_disk_is_reclaimed_from_unused_images_by_the_image_gc_or_the_eviction_m
         .flat_map(|i| i.names.clone())
         .collect();
     assert!(
-        !reported.iter().any(|n| n.ends_with(":1.28")),
+        !reported.iter().any(|n| n.ends_with(":1.27")),
         "{reported:?}"
     );
     // The condition and its taint stay 5 minutes after the threshold was last met.
+    let almost = met + 290_000 - c.now();
+    sh(&mut c, &format!("sim advance {almost}ms"));
+    assert_eq!(condition(&c, "node-1", "DiskPressure").0, "True");
     assert!(tainted(&c, "node-1", "node.kubernetes.io/disk-pressure"));
-    step_until(&mut c, 330_000, "DiskPressure cleared", |c| {
+    step_until(&mut c, 20_000, "DiskPressure cleared", |c| {
         condition(c, "node-1", "DiskPressure").0 == "False"
     });
     assert_eq!(
@@ -494,9 +466,64 @@ fn a_full_disk_is_reclaimed_from_unused_images_by_the_image_gc_or_the_eviction_m
     );
 }
 
-/// What files outside the Pods take on node-1's disk now.
-fn take_on(c: &Cluster) -> i64 {
-    c.kubelets["node-1"].pressure.other_disk
+#[test]
+fn the_image_garbage_collector_frees_images_every_five_minutes_over_85_percent_and_says_when_it_cannot_reach_80(
+) {
+    use kubeplay_engine::kubelet::image_size;
+    let mut c = one_node_with_disk("10Gi");
+    sh(&mut c, "kubectl set image deployment/web nginx=nginx:1.28");
+    assert!(c.settle(300_000));
+    sh(&mut c, "sim advance 3m");
+    // 85% used, yet more than 15% free: the eviction manager meets no threshold, the
+    // collector's next run has work.
+    advance_into_next_gc_period(&mut c, 20_000);
+    let old = image_size("nginx:1.27") as i64;
+    let take = take_to_just_under_threshold(&c, -old / 2);
+    sh(
+        &mut c,
+        &format!("sim node pressure disk node-1 --use {take}"),
+    );
+    sh(&mut c, "sim advance 4m");
+    assert!(c.kubelets["node-1"].images.contains("nginx:1.27"));
+    assert!(event_message(&c, "node-1", "FreeDiskSpaceFailed").is_none());
+    step_until(&mut c, 60_000, "FreeDiskSpaceFailed", |c| {
+        event_message(c, "node-1", "FreeDiskSpaceFailed").is_some()
+    });
+    assert_eq!(c.now() % kubeplay_engine::kubelet::IMAGE_GC_PERIOD, 0);
+    let disk = 10i64 << 30;
+    let threshold = kubeplay_engine::kubelet::eviction::default_eviction_hard()[3].quantity(disk);
+    let available = threshold + old / 2;
+    let expect = |freed: i64| {
+        format!(
+            "Failed to garbage collect required amount of images. Attempted to free {} bytes, but only found {freed} bytes eligible to free.",
+            disk * 20 / 100 - available
+        )
+    };
+    assert_eq!(
+        event_message(&c, "node-1", "FreeDiskSpaceFailed").unwrap(),
+        expect(old)
+    );
+    assert!(!c.kubelets["node-1"].images.contains("nginx:1.27"));
+    assert!(event_message(&c, "node-1", "ImageGCFailed").is_none());
+    assert_eq!(condition(&c, "node-1", "DiskPressure").0, "False");
+    // Fill the freed bytes again: the next run finds nothing to delete, and from the
+    // second failure in a row the kubelet records ImageGCFailed too.
+    sh(
+        &mut c,
+        &format!("sim node pressure disk node-1 --use {}", take + old),
+    );
+    step_until(&mut c, 300_000, "ImageGCFailed", |c| {
+        event_message(c, "node-1", "ImageGCFailed").is_some()
+    });
+    assert_eq!(
+        event_message(&c, "node-1", "ImageGCFailed").unwrap(),
+        expect(0)
+    );
+    assert_eq!(
+        event_message(&c, "node-1", "FreeDiskSpaceFailed").unwrap(),
+        expect(0)
+    );
+    assert!(c.store.list::<Pod>().all(|p| p.status.reason != "Evicted"));
 }
 
 #[test]
@@ -505,10 +532,10 @@ fn when_images_are_not_enough_the_pod_writing_most_over_its_request_is_evicted_a
     let mut c = one_node_with_disk("100Gi");
     sh(
         &mut c,
-        "kubectl create deployment logs --image=busybox:1.36 -- sh -c 'yes > /var/log/big'",
+        "kubectl create deployment writer --image=busybox:1.36 -- sh -c 'yes > /var/log/big'",
     );
     assert!(c.settle(120_000));
-    sh(&mut c, "sim load deployment/logs --disk 30Gi");
+    sh(&mut c, "sim load deployment/writer --disk 30Gi");
     sh(&mut c, "sim node pressure disk node-1 --use 55Gi");
     let mark = c.store.log.len();
     step_until(&mut c, 11_000, "an eviction", |c| {
@@ -534,8 +561,6 @@ fn when_images_are_not_enough_the_pod_writing_most_over_its_request_is_evicted_a
         kubelet,
         [
             s("update-status", "Node", ""),
-            // The image garbage collector's periodic run: nothing to delete.
-            s("create", "Event", "FreeDiskSpaceFailed"),
             s("update-status", "Node", ""),
             s("create", "Event", "NodeHasDiskPressure"),
             s("create", "Event", "EvictionThresholdMet"),
@@ -549,7 +574,7 @@ fn when_images_are_not_enough_the_pod_writing_most_over_its_request_is_evicted_a
         .filter(|p| p.status.reason == "Evicted")
         .collect();
     assert_eq!(evicted.len(), 1);
-    assert!(evicted[0].metadata.name.starts_with("logs-"));
+    assert!(evicted[0].metadata.name.starts_with("writer-"));
     // 100Gi − 6Gi for the system − two images − 30Gi − 55Gi: under both thresholds;
     // nodefs.available<10% is the first met that reclaims ephemeral-storage.
     let images: i64 = ["nginx:1.27", "busybox:1.36"]
@@ -641,10 +666,10 @@ fn pid_pressure_needs_a_threshold_the_kubelet_does_not_set_by_default() {
     );
     sh(
         &mut c,
-        "kubectl create deployment forky --image=busybox:1.36 -- sh -c 'while true; do sh & done'",
+        "kubectl create deployment workers --image=busybox:1.36 -- sh -c 'while true; do sh & done'",
     );
     assert!(c.settle(120_000));
-    sh(&mut c, "sim load deployment/forky --pids 3800000");
+    sh(&mut c, "sim load deployment/workers --pids 3800000");
     step_until(&mut c, 11_000, "PIDPressure", |c| {
         condition(c, "node-1", "PIDPressure").0 == "True"
     });
@@ -662,8 +687,8 @@ fn pid_pressure_needs_a_threshold_the_kubelet_does_not_set_by_default() {
         .filter(|p| p.status.reason == "Evicted")
         .collect();
     assert_eq!(evicted.len(), 1);
-    assert!(evicted[0].metadata.name.starts_with("forky-"));
-    // 4194304 − 300 for the system − 2 × 2 for web − 3800002 for forky (its sandbox,
+    assert!(evicted[0].metadata.name.starts_with("workers-"));
+    // 4194304 − 300 for the system − 2 × 2 for web − 3800002 for workers (its sandbox,
     // its container and what it forked): a PID message names no container.
     assert_eq!(
         evicted[0].status.message,

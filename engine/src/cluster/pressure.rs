@@ -13,8 +13,9 @@ pub enum Take {
     Off,
     /// This much (bytes, inodes or process ids).
     Amount(i64),
-    /// As much as leaves the resource's threshold met: memory down to 50Mi, the disk to
-    /// 5% free, inodes to 2% free, process ids to 2% free.
+    /// As much as leaves half the resource's largest threshold free (on a default
+    /// kubelet: memory 50Mi, the disk 7.5%, inodes 2.5%), so that it is met; with no
+    /// threshold for it, 2%.
     UnderThreshold,
 }
 
@@ -53,7 +54,15 @@ impl Cluster {
         let Some(k) = self.kubelets.get_mut(node) else {
             return;
         };
-        if !k.up || k.partitioned || !(demand || k.pressure.active() || images_fill(k)) {
+        if !k.up || k.partitioned {
+            return;
+        }
+        if !(demand || k.pressure.active() || images_fill(k)) {
+            // Under 80% used, this period's image garbage collection has nothing to do
+            // and succeeds: it is counted as run, so the next one comes at the next
+            // period, as the kubelet's runs every 5 minutes whatever the disk.
+            k.pressure.image_gc_window = Some(now / crate::kubelet::IMAGE_GC_PERIOD);
+            k.pressure.image_gc_failures = 0;
             return;
         }
         let stats = |p: &Pod| pod_stats(store, load, p);
@@ -95,11 +104,15 @@ impl Cluster {
                     .collect();
                 let stats = |p: &Pod| pod_stats(store, load, p);
                 let o = k.observe(&pods, &stats).get(signal);
-                let leave = match signal {
-                    Signal::MemoryAvailable => 50 << 20,
-                    Signal::NodeFsInodesFree | Signal::PidAvailable => o.capacity / 50,
-                    _ => o.capacity / 20,
-                };
+                // Half the largest threshold the node keeps for the resource, so that
+                // at least that one is met; with none, 2% of it.
+                let leave = k
+                    .thresholds()
+                    .iter()
+                    .filter(|t| t.signal.resource() == signal.resource())
+                    .map(|t| t.quantity(o.capacity) / 2)
+                    .max()
+                    .unwrap_or(o.capacity / 50);
                 let a = current
                     .saturating_add(o.available.saturating_sub(leave))
                     .max(0);

@@ -43,7 +43,7 @@ impl Kubelet {
         if o.capacity <= 0 {
             return vec![];
         }
-        let usage_percent = 100 - o.available.saturating_mul(100) / o.capacity;
+        let usage_percent = 100 - (i128::from(o.available) * 100 / i128::from(o.capacity)) as i64;
         if usage_percent < IMAGE_GC_HIGH_THRESHOLD_PERCENT {
             self.pressure.image_gc_failures = 0;
             return vec![];

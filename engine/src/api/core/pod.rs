@@ -552,9 +552,9 @@ impl Pod {
     /// request or limit: `BestEffort`; every container limiting both cpu and memory,
     /// and every request equal to the summed limit: `Guaranteed`; else `Burstable`.
     pub fn qos_class(&self) -> &'static str {
-        use crate::api::quantity::parse_cpu_milli;
-        let mut requests: BTreeMap<&str, i64> = BTreeMap::new();
-        let mut limits: BTreeMap<&str, i64> = BTreeMap::new();
+        use crate::api::quantity::parse_cpu_milli_wide as parse_cpu_milli;
+        let mut requests: BTreeMap<&str, u128> = BTreeMap::new();
+        let mut limits: BTreeMap<&str, u128> = BTreeMap::new();
         let mut guaranteed = true;
         for c in self
             .spec

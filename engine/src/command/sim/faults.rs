@@ -99,9 +99,12 @@ pub(super) fn node(c: &mut Cluster, words: &[String]) -> R {
                 cfg.memory = m.into();
             }
             if let Some(d) = p.get("ephemeral-storage") {
-                quantity::parse_bytes(d)
-                    .ok_or_else(|| format!("error: invalid --ephemeral-storage \"{d}\""))?;
-                cfg.ephemeral_storage = d.into();
+                // The node's own files take 6Gi: a smaller disk could never be free.
+                let bytes = quantity::parse_bytes(d)
+                    .filter(|b| *b >= 8 << 30)
+                    .ok_or_else(|| format!("error: invalid --ephemeral-storage \"{d}\": a disk of 8Gi or more (the node's own files take 6Gi)"))?;
+                // cadvisor reports the disk's size in bytes: 100G reads back 97656250Ki.
+                cfg.ephemeral_storage = quantity::format_bytes(bytes);
             }
             if let Some(e) = p.get("eviction-hard") {
                 cfg.eviction_hard = Some(

@@ -238,7 +238,11 @@ impl Kubelet {
         stats: &dyn Fn(&Pod) -> PodStats,
         now: SimTime,
     ) -> KubeletOutput {
-        let Some(node) = self.node_object(store).cloned() else {
+        // The Node is cloned only when a condition changes (`update_conditions`).
+        let Some(node_ref) = self
+            .node_object(store)
+            .map(|n| event_ref(Kind::Node, &n.metadata))
+        else {
             return (vec![], vec![]);
         };
         let pods: Vec<&Pod> = store
@@ -248,7 +252,7 @@ impl Kubelet {
         let thresholds = self.thresholds();
         let observations = self.observe(&pods, stats);
         let met = observations.met(&thresholds);
-        let mut requests = self.update_conditions(&node, &met, now);
+        let mut requests = self.update_conditions(store, &node_ref, &met, now);
         let live: Vec<&Pod> = pods
             .iter()
             .copied()
@@ -274,7 +278,7 @@ impl Kubelet {
         };
         let resource = first.signal.resource();
         requests.push(Request::Event {
-            involved: event_ref(Kind::Node, &node.metadata),
+            involved: node_ref,
             type_: EventType::Warning,
             reason: "EvictionThresholdMet".into(),
             message: format!("Attempting to reclaim {resource}"),
@@ -301,7 +305,13 @@ impl Kubelet {
     /// The pressure conditions after this cycle's thresholds `met`: each set True when
     /// met, False once [`PRESSURE_TRANSITION_PERIOD`] has passed since it last was; a
     /// change is written with its Event.
-    fn update_conditions(&mut self, node: &Node, met: &[&Threshold], now: SimTime) -> Vec<Request> {
+    fn update_conditions(
+        &mut self,
+        store: &Store,
+        node_ref: &ObjectReference,
+        met: &[&Threshold],
+        now: SimTime,
+    ) -> Vec<Request> {
         let mut changed = Vec::new();
         for (i, c) in PRESSURE_CONDITIONS.into_iter().enumerate() {
             if met.iter().any(|t| t.signal.condition() == c) {
@@ -314,17 +324,19 @@ impl Kubelet {
                 changed.push(pressure_condition(c, on, now));
             }
         }
-        if changed.is_empty() {
+        let Some(mut n) = (!changed.is_empty())
+            .then(|| self.node_object(store).cloned())
+            .flatten()
+        else {
             return vec![];
-        }
-        let mut n = node.clone();
+        };
         for (c, _) in &changed {
             set_condition(&mut n.status.conditions, c.clone());
         }
         let mut requests = vec![Request::blind_update_status(n)];
         for (_, event) in changed {
             requests.push(Request::Event {
-                involved: event_ref(Kind::Node, &node.metadata),
+                involved: node_ref.clone(),
                 type_: EventType::Normal,
                 reason: event.into(),
                 message: format!("Node {} status is now: {event}", self.node),
@@ -382,7 +394,8 @@ impl Kubelet {
         now: SimTime,
     ) -> KubeletOutput {
         let mut out: KubeletOutput = (vec![], vec![]);
-        for pod in pods {
+        // evictPod refuses a critical Pod here too.
+        for pod in pods.iter().filter(|p| !is_critical(p)) {
             let Some(message) = local_storage_exceeded(pod, stats(pod).disk) else {
                 continue;
             };

@@ -177,3 +177,69 @@ mod tests {
         assert_eq!(format_quantity("pids", 4_194_000), "4194k");
     }
 }
+
+#[cfg(test)]
+mod rank_tests {
+    use super::*;
+
+    fn pod(name: &str, storage_request: &str, priority: i64) -> Pod {
+        let mut p = Pod::default();
+        p.metadata.name = name.into();
+        p.spec.priority = Some(priority);
+        let mut c = crate::api::Container {
+            name: "c".into(),
+            ..Default::default()
+        };
+        if !storage_request.is_empty() {
+            c.resources
+                .requests
+                .insert("ephemeral-storage".into(), storage_request.into());
+        }
+        p.spec.containers = vec![c];
+        p
+    }
+
+    fn names(v: Vec<&Pod>) -> Vec<&str> {
+        v.into_iter().map(|p| p.metadata.name.as_str()).collect()
+    }
+
+    #[test]
+    fn under_disk_pressure_pods_over_their_request_go_first_then_the_lower_priority_then_the_larger_excess(
+    ) {
+        let a = pod("a-under", "10Gi", 0);
+        let b = pod("b-over-high", "", 1000);
+        let d = pod("d-over-small", "4Gi", 0);
+        let e = pod("e-over-large", "1Gi", 0);
+        let stats = |_: &Pod| PodStats {
+            disk: 5 << 30,
+            inodes: 10,
+            ..Default::default()
+        };
+        let ranked = rank(Signal::NodeFsAvailable, &[&a, &b, &d, &e], &stats);
+        assert_eq!(
+            names(ranked),
+            ["e-over-large", "d-over-small", "b-over-high", "a-under"]
+        );
+        // For inodes the usage is compared with the ephemeral-storage request as
+        // upstream does: 10 inodes exceed no request of bytes but a missing one.
+        let ranked = rank(Signal::NodeFsInodesFree, &[&a, &b, &d, &e], &stats);
+        assert_eq!(names(ranked)[0], "b-over-high");
+    }
+
+    #[test]
+    fn under_pid_pressure_the_lower_priority_goes_first_then_the_most_processes() {
+        let a = pod("a-few", "", 0);
+        let b = pod("b-many-high", "", 1000);
+        let d = pod("d-many", "", 0);
+        let stats = |p: &Pod| PodStats {
+            pids: if p.metadata.name.contains("many") {
+                5000
+            } else {
+                3
+            },
+            ..Default::default()
+        };
+        let ranked = rank(Signal::PidAvailable, &[&a, &b, &d], &stats);
+        assert_eq!(names(ranked), ["d-many", "a-few", "b-many-high"]);
+    }
+}

@@ -105,6 +105,9 @@ pub struct Threshold {
     pub signal: Signal,
     /// Below what.
     pub value: Value,
+    /// Whether a quantity was written with a binary suffix (`100Mi`): it prints back
+    /// in one, as a `BinarySI` Quantity does; else in decimal ones (`1000` → `1k`).
+    pub binary: bool,
 }
 
 impl Threshold {
@@ -118,69 +121,112 @@ impl Threshold {
         }
     }
 
-    /// The value as it was written (`100Mi`, `10%`).
+    /// The value as its Quantity prints (`100Mi`, `1k`, `10%`).
     pub fn value_text(&self) -> String {
         match self.value {
-            Value::Quantity(q)
-                if self.signal.resource() == "ephemeral-storage"
-                    || self.signal == Signal::MemoryAvailable =>
-            {
-                format_bytes(q)
-            }
-            Value::Quantity(q) => q.to_string(),
+            Value::Quantity(q) if self.binary => format_bytes(q),
+            Value::Quantity(q) => super::rank::format_decimal(q),
             // The float32 read back as the percentage written (15%, not 15.000001%).
             Value::Percentage(p) => format!("{}%", (p as f64 * 1e6).round() / 1e4),
         }
     }
 }
 
-/// The kubelet's default `evictionHard` on Linux (`DefaultEvictionHard`).
-pub const DEFAULT_EVICTION_HARD: &str =
-    "memory.available<100Mi,nodefs.available<10%,nodefs.inodesFree<5%,imagefs.available<15%,imagefs.inodesFree<5%";
+/// The kubelet's default `evictionHard` on Linux (`DefaultEvictionHard`): memory.available<100Mi,
+/// nodefs.available<10%, nodefs.inodesFree<5%, imagefs.available<15%, imagefs.inodesFree<5%.
+/// The percentages are the float32s the kubelet parses them to (10 / 100 in float32).
+pub const DEFAULT_EVICTION_HARD: [Threshold; 5] = [
+    Threshold {
+        signal: Signal::MemoryAvailable,
+        value: Value::Quantity(100 << 20),
+        binary: true,
+    },
+    Threshold {
+        signal: Signal::NodeFsAvailable,
+        value: Value::Percentage(0.1),
+        binary: false,
+    },
+    Threshold {
+        signal: Signal::NodeFsInodesFree,
+        value: Value::Percentage(0.05),
+        binary: false,
+    },
+    Threshold {
+        signal: Signal::ImageFsAvailable,
+        value: Value::Percentage(0.15),
+        binary: false,
+    },
+    Threshold {
+        signal: Signal::ImageFsInodesFree,
+        value: Value::Percentage(0.05),
+        binary: false,
+    },
+];
 
-/// The default thresholds, parsed.
+/// The default thresholds.
 pub fn default_eviction_hard() -> Vec<Threshold> {
-    parse_eviction_hard(DEFAULT_EVICTION_HARD).unwrap_or_default()
+    DEFAULT_EVICTION_HARD.to_vec()
 }
 
 /// `ParseThresholdConfig` for `--eviction-hard`: `signal<value` pairs separated by
-/// commas, each signal once, a value a quantity or a percentage in [0%, 100%]. The
-/// thresholds come back in [`Signal::ALL`]'s order (upstream's come from a map).
+/// commas, each signal once; a value a positive quantity or a percentage in [0%,
+/// 100%], where exactly `0%` and `100%` mean no threshold (`parseThresholdStatement`).
+/// `containerfs.*` is accepted and dropped: the kubelet overwrites it with nodefs'
+/// thresholds on a node with one disk. The thresholds come back in [`Signal::ALL`]'s
+/// order (upstream's come from a map).
 pub fn parse_eviction_hard(s: &str) -> Result<Vec<Threshold>, String> {
     let mut out: Vec<Threshold> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
     for pair in s.split(',').filter(|x| !x.is_empty()) {
         let (name, value) = pair.split_once('<').ok_or_else(|| {
             format!(
                 "invalid eviction threshold syntax {pair:?}, expected <signal><operator><value>"
             )
         })?;
-        let signal =
-            Signal::parse(name).ok_or_else(|| format!("unsupported eviction signal {name}"))?;
-        if out.iter().any(|t| t.signal == signal) {
+        if seen.contains(&name) {
             return Err(format!(
                 "found duplicate eviction threshold for signal {name}"
             ));
         }
-        let value = if let Some(pct) = value.strip_suffix('%') {
+        seen.push(name);
+        let signal = Signal::parse(name);
+        if signal.is_none() && !matches!(name, "containerfs.available" | "containerfs.inodesFree") {
+            return Err(format!("unsupported eviction signal {name}"));
+        }
+        let threshold = if let Some(pct) = value.strip_suffix('%') {
+            if value == "0%" || value == "100%" {
+                continue;
+            }
             let p: f32 = pct
                 .parse()
-                .map_err(|_| format!("invalid percentage {value:?} for signal {name}"))?;
-            if !(0.0..=100.0).contains(&p) {
+                .ok()
+                .filter(|p: &f32| p.is_finite())
+                .ok_or_else(|| format!("invalid percentage {value:?} for signal {name}"))?;
+            let p = p / 100.0;
+            if p < 0.0 {
                 return Err(format!(
-                    "eviction percentage threshold {name} must be >= 0% and <= 100%: {value}"
+                    "eviction percentage threshold {name} must be >= 0%: {value}"
                 ));
             }
-            Value::Percentage(p / 100.0)
-        } else {
-            let q = if signal.resource() == "inodes" || signal == Signal::PidAvailable {
-                value.parse::<i64>().ok().or_else(|| parse_bytes(value))
-            } else {
-                parse_bytes(value)
+            if p > 1.0 {
+                return Err(format!(
+                    "eviction percentage threshold {name} must be <= 100%: {value}"
+                ));
             }
-            .ok_or_else(|| format!("invalid quantity {value:?} for signal {name}"))?;
+            Value::Percentage(p)
+        } else {
+            let q = parse_bytes(value)
+                .filter(|q| *q > 0)
+                .ok_or_else(|| format!("eviction threshold {name} must be positive: {value}"))?;
             Value::Quantity(q)
         };
-        out.push(Threshold { signal, value });
+        if let Some(signal) = signal {
+            out.push(Threshold {
+                signal,
+                value: threshold,
+                binary: value.ends_with('i'),
+            });
+        }
     }
     out.sort_by_key(|t| t.signal);
     Ok(out)
@@ -287,7 +333,26 @@ mod tests {
             "unsupported eviction signal disk.available"
         );
         assert!(parse_eviction_hard("memory.available>1Gi").is_err());
-        assert!(parse_eviction_hard("nodefs.available<120%").is_err());
+        assert_eq!(
+            parse_eviction_hard("nodefs.available<120%").unwrap_err(),
+            "eviction percentage threshold nodefs.available must be <= 100%: 120%"
+        );
+        assert_eq!(
+            parse_eviction_hard("memory.available<0").unwrap_err(),
+            "eviction threshold memory.available must be positive: 0"
+        );
+        assert!(parse_eviction_hard("pid.available<-5").is_err());
+        // Exactly 0% and 100% set no threshold; containerfs is the kubelet's to fill in.
+        assert_eq!(
+            parse_eviction_hard(
+                "nodefs.available<100%,imagefs.available<0%,containerfs.available<10%"
+            )
+            .unwrap(),
+            []
+        );
+        let t = parse_eviction_hard("pid.available<1000,memory.available<1.5Gi").unwrap();
+        assert_eq!(t[0].value_text(), "1536Mi");
+        assert_eq!(t[1].value_text(), "1k");
         assert!(parse_eviction_hard("memory.available<1Gi,memory.available<2Gi").is_err());
         assert!(parse_eviction_hard("memory.available<lots").is_err());
     }
