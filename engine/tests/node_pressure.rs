@@ -16,6 +16,24 @@ fn node(c: &Cluster, name: &str) -> Node {
     c.store.get::<Node>(&ObjKey::new("", name)).unwrap().clone()
 }
 
+/// What node-1's kubelet wrote at this instant since log entry `mark`, in order, as
+/// (verb, kind, Event reason): its Lease renewals and the `Killing` Events left out.
+fn kubelet_writes_now(c: &Cluster, mark: usize) -> Vec<(String, String, String)> {
+    c.store
+        .log
+        .since(mark)
+        .filter(|e| e.writer == "kubelet/node-1" && e.time == c.now())
+        .map(|e| {
+            (
+                e.verb.to_string(),
+                e.kind.name().to_string(),
+                e.reason.clone(),
+            )
+        })
+        .filter(|(_, k, r)| k != "Lease" && !(k == "Event" && r == "Killing"))
+        .collect()
+}
+
 fn condition(c: &Cluster, name: &str, type_: &str) -> (String, String) {
     let n = node(c, name);
     let x = n
@@ -99,20 +117,7 @@ fn under_memory_pressure_the_kubelet_reports_it_is_tainted_and_evicts_one_pod_a_
         ("True".into(), "KubeletHasInsufficientMemory".into())
     );
     // What the kubelet wrote in that cycle, in order.
-    let kubelet: Vec<(String, String, String)> = c
-        .store
-        .log
-        .since(mark)
-        .filter(|e| e.writer == "kubelet/node-1" && e.time == c.now())
-        .map(|e| {
-            (
-                e.verb.to_string(),
-                e.kind.name().to_string(),
-                e.reason.clone(),
-            )
-        })
-        .filter(|(_, k, r)| k != "Lease" && !(k == "Event" && r == "Killing"))
-        .collect();
+    let kubelet = kubelet_writes_now(&c, mark);
     assert_eq!(
         kubelet,
         [
@@ -542,20 +547,7 @@ fn when_images_are_not_enough_the_pod_writing_most_over_its_request_is_evicted_a
         c.store.list::<Pod>().any(|p| p.status.reason == "Evicted")
     });
     // What the kubelet wrote in that cycle, in order.
-    let kubelet: Vec<(String, String, String)> = c
-        .store
-        .log
-        .since(mark)
-        .filter(|e| e.writer == "kubelet/node-1" && e.time == c.now())
-        .map(|e| {
-            (
-                e.verb.to_string(),
-                e.kind.name().to_string(),
-                e.reason.clone(),
-            )
-        })
-        .filter(|(_, k, r)| k != "Lease" && !(k == "Event" && r == "Killing"))
-        .collect();
+    let kubelet = kubelet_writes_now(&c, mark);
     let s = |a: &str, b: &str, r: &str| (a.to_string(), b.to_string(), r.to_string());
     assert_eq!(
         kubelet,
