@@ -177,6 +177,23 @@ pub fn format_bytes(b: i64) -> String {
     format!("{b}")
 }
 
+/// A count the way a `DecimalSI` Quantity prints it.
+pub fn format_decimal(q: i64) -> String {
+    for (suffix, n) in [
+        ("E", 1_000_000_000_000_000_000i64),
+        ("P", 1_000_000_000_000_000),
+        ("T", 1_000_000_000_000),
+        ("G", 1_000_000_000),
+        ("M", 1_000_000),
+        ("k", 1_000),
+    ] {
+        if q != 0 && q % n == 0 {
+            return format!("{}{suffix}", q / n);
+        }
+    }
+    q.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@
 //! (`priority`, `process`), `podRequest`, `evictionMessage`, `getThresholdMetInfo`.
 
 use super::signals::{Observations, Signal, Threshold, Value};
-use crate::api::quantity::{format_bytes, parse_bytes};
+use crate::api::quantity::{format_bytes, format_decimal, parse_bytes};
 use crate::api::Pod;
 
 /// What a Pod uses, as the summary API reports it to the eviction manager.
@@ -91,23 +91,6 @@ pub fn format_quantity(resource: &str, q: i64) -> String {
         return format_bytes(q);
     }
     format_decimal(q)
-}
-
-/// A count the way a `DecimalSI` Quantity prints it.
-pub fn format_decimal(q: i64) -> String {
-    for (suffix, n) in [
-        ("E", 1_000_000_000_000_000_000i64),
-        ("P", 1_000_000_000_000_000),
-        ("T", 1_000_000_000_000),
-        ("G", 1_000_000_000),
-        ("M", 1_000_000),
-        ("k", 1_000),
-    ] {
-        if q != 0 && q % n == 0 {
-            return format!("{}{suffix}", q / n);
-        }
-    }
-    q.to_string()
 }
 
 /// `getThresholdMetInfo`: the threshold's quantity and what was available, for the

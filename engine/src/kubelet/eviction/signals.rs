@@ -11,7 +11,7 @@
 //! default kubelet `imagefs.available<15%` is met first, when the disk is 85% full.
 //! Files are counted at ext4's default of one inode per 16 KiB.
 
-use crate::api::quantity::{format_bytes, parse_bytes};
+use crate::api::quantity::{format_bytes, format_decimal, parse_bytes};
 use crate::api::NodeConditionType;
 
 /// An eviction signal.
@@ -125,7 +125,7 @@ impl Threshold {
     pub fn value_text(&self) -> String {
         match self.value {
             Value::Quantity(q) if self.binary => format_bytes(q),
-            Value::Quantity(q) => super::rank::format_decimal(q),
+            Value::Quantity(q) => format_decimal(q),
             // The float32 read back as the percentage written (15%, not 15.000001%).
             Value::Percentage(p) => format!("{}%", (p as f64 * 1e6).round() / 1e4),
         }
