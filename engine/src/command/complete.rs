@@ -45,8 +45,11 @@ pub fn complete(c: &Cluster, line: &str) -> Vec<String> {
             .iter()
             .map(|s| s.to_string())
             .collect(),
-        ["sim", "node", "pressure"] => vec!["memory".to_string()],
-        ["sim", "node", "pressure", "memory"] => names(c, Kind::Node),
+        ["sim", "node", "pressure"] => ["disk", "inodes", "memory", "pid"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        ["sim", "node", "pressure", "memory" | "disk" | "inodes" | "pid"] => names(c, Kind::Node),
         ["sim", "node", _] => names(c, Kind::Node),
         ["sim", "apiserver"] => ["down", "status", "up"]
             .iter()
@@ -208,6 +211,11 @@ mod tests {
         );
         assert_eq!(complete(&c, "kubectl get pods --sh"), ["--show-labels"]);
         assert_eq!(complete(&c, "kubectl rollout status "), ["deployment/web"]);
+        assert_eq!(
+            complete(&c, "sim node pressure "),
+            ["disk", "inodes", "memory", "pid"]
+        );
+        assert_eq!(complete(&c, "sim node pressure pid node-1"), ["node-1"]);
         assert_eq!(common_prefix(&["node-1".into(), "node-2".into()]), "node-");
     }
 
