@@ -141,11 +141,6 @@ impl Cluster {
 /// a small disk with many images presses without any `sim` command.
 fn images_fill(k: &crate::kubelet::Kubelet) -> bool {
     let disk = crate::api::quantity::parse_bytes(&k.config.ephemeral_storage).unwrap_or(0);
-    let images: i64 = k
-        .images
-        .iter()
-        .map(|i| crate::kubelet::image_size(i) as i64)
-        .sum();
-    (crate::kubelet::eviction::SYSTEM_DISK_BYTES + images).saturating_mul(5)
+    (crate::kubelet::eviction::SYSTEM_DISK_BYTES + k.images_bytes()).saturating_mul(5)
         >= disk.saturating_mul(4)
 }

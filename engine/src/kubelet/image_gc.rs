@@ -22,6 +22,36 @@ pub const IMAGE_GC_HIGH_THRESHOLD_PERCENT: i64 = 85;
 pub const IMAGE_GC_LOW_THRESHOLD_PERCENT: i64 = 80;
 
 impl Kubelet {
+    /// What the node's images take on its disk.
+    pub fn images_bytes(&self) -> i64 {
+        self.images.iter().map(|i| image_size(i) as i64).sum()
+    }
+
+    /// The images the collector may delete: none of `pods`' containers uses them
+    /// and the kubelet has known them for [`IMAGE_MINIMUM_GC_AGE`]; the longest known
+    /// first (`imagesInEvictionOrder`, with arrival standing in for last use).
+    pub(super) fn collectable_images(&self, pods: &[&Pod], now: SimTime) -> Vec<String> {
+        let in_use: BTreeSet<&str> = pods
+            .iter()
+            .flat_map(|p| p.spec.containers.iter().chain(&p.spec.init_containers))
+            .map(|c| c.image.as_str())
+            .collect();
+        let mut unused: Vec<(SimTime, &String)> = self
+            .images
+            .iter()
+            .filter(|i| !in_use.contains(i.as_str()))
+            .map(|i| (self.pressure.image_detected.get(i).copied().unwrap_or(0), i))
+            .filter(|(t, _)| now.saturating_sub(*t) >= IMAGE_MINIMUM_GC_AGE)
+            .collect();
+        unused.sort();
+        unused.into_iter().map(|(_, i)| i.clone()).collect()
+    }
+
+    /// The runtime's `RemoveImage`: the image leaves the node and the collector's record.
+    pub(super) fn remove_image(&mut self, image: &str) {
+        self.images.remove(image);
+        self.pressure.image_detected.remove(image);
+    }
     /// One periodic image garbage collection, when its 5-minute period has come round
     /// (see the module's words). Returns the Events it records.
     pub fn image_garbage_collect(
@@ -53,32 +83,14 @@ impl Kubelet {
             .saturating_mul(100 - IMAGE_GC_LOW_THRESHOLD_PERCENT)
             / 100
             - o.available;
-        let in_use: BTreeSet<&str> = pods
-            .iter()
-            .flat_map(|p| p.spec.containers.iter().chain(&p.spec.init_containers))
-            .map(|c| c.image.as_str())
-            .collect();
-        let mut unused: Vec<(SimTime, String)> = self
-            .images
-            .iter()
-            .filter(|i| !in_use.contains(i.as_str()))
-            .map(|i| {
-                (
-                    self.pressure.image_detected.get(i).copied().unwrap_or(0),
-                    i.clone(),
-                )
-            })
-            .filter(|(t, _)| now.saturating_sub(*t) >= IMAGE_MINIMUM_GC_AGE)
-            .collect();
-        unused.sort();
+        let unused = self.collectable_images(&pods, now);
         let mut freed = 0i64;
-        for (_, image) in unused {
+        for image in unused {
             if freed >= amount_to_free {
                 break;
             }
             freed += image_size(&image) as i64;
-            self.images.remove(&image);
-            self.pressure.image_detected.remove(&image);
+            self.remove_image(&image);
         }
         if freed >= amount_to_free {
             self.pressure.image_gc_failures = 0;

@@ -192,7 +192,7 @@ impl Kubelet {
             used.inodes = used.inodes.saturating_add(s.inodes);
             used.pids = used.pids.saturating_add(s.pids);
         }
-        let images: i64 = self.images.iter().map(|i| image_size(i) as i64).sum();
+        let images = self.images_bytes();
         let memory = parse_bytes(&self.config.memory).unwrap_or(0);
         let disk = parse_bytes(&self.config.ephemeral_storage).unwrap_or(0);
         let p = &self.pressure;
@@ -356,26 +356,8 @@ impl Kubelet {
         thresholds: &[Threshold],
         now: SimTime,
     ) -> bool {
-        let in_use: BTreeSet<&str> = pods
-            .iter()
-            .flat_map(|p| p.spec.containers.iter().chain(&p.spec.init_containers))
-            .map(|c| c.image.as_str())
-            .collect();
-        let unused: Vec<String> = self
-            .images
-            .iter()
-            .filter(|i| !in_use.contains(i.as_str()))
-            .filter(|i| {
-                self.pressure
-                    .image_detected
-                    .get(*i)
-                    .is_none_or(|t| now.saturating_sub(*t) >= IMAGE_MINIMUM_GC_AGE)
-            })
-            .cloned()
-            .collect();
-        for i in &unused {
-            self.images.remove(i);
-            self.pressure.image_detected.remove(i);
+        for image in self.collectable_images(pods, now) {
+            self.remove_image(&image);
         }
         self.observe(pods, stats).met(thresholds).is_empty()
     }
@@ -486,9 +468,9 @@ fn local_storage_exceeded(pod: &Pod, disk: i64) -> Option<String> {
             ));
         }
     }
-    let n = pod.spec.containers.len().max(1) as i64;
+    let n = pod.spec.containers.len();
     pod.spec.containers.iter().enumerate().find_map(|(i, c)| {
-        let share = disk / n + if i == 0 { disk % n } else { 0 };
+        let share = container_share(disk, n, i);
         let (q, l) = limit(c)?;
         (share > l).then(|| {
             format!(

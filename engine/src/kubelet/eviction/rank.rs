@@ -41,6 +41,13 @@ pub fn pod_request(p: &Pod, resource: &str) -> i64 {
     containers.max(init)
 }
 
+/// Container `i`'s share of a Pod's `usage` split evenly over its `n` containers (the
+/// first takes the remainder): kubeplay knows a Pod's use, not each container's.
+pub fn container_share(usage: i64, n: usize, i: usize) -> i64 {
+    let n = n.max(1) as i64;
+    usage / n + if i == 0 { usage % n } else { 0 }
+}
+
 /// The Pods ranked for eviction under `signal`, the first to go first. The Pods'
 /// names break what is left of a tie (upstream's sort is not stable).
 pub fn rank<'a>(
@@ -130,9 +137,9 @@ pub fn eviction_message(
         "ephemeral-storage" => stats.disk,
         _ => return m,
     };
-    let n = pod.spec.containers.len().max(1) as i64;
+    let n = pod.spec.containers.len();
     for (i, c) in pod.spec.containers.iter().enumerate() {
-        let share = usage / n + if i == 0 { usage % n } else { 0 };
+        let share = container_share(usage, n, i);
         let request = c.resources.requests.get(resource);
         let req = request.and_then(|q| parse_bytes(q)).unwrap_or(0);
         if share > req {
