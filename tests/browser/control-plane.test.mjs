@@ -4,7 +4,7 @@
 // English and Chinese.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, shot, type } from './harness.mjs';
+import { serve, launch, openPage, shot, type, runStep, waitForGoals } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -129,10 +129,10 @@ for (const [id, title, steps, goals] of [
     const { page, errors } = await openPage(browser, `${server.url}?scenario=${id}&speed=30`);
     await page.getByTestId('lesson').getByRole('heading', { name: title }).waitFor();
     for (let i = 0; i < steps; i++) {
-      await page.getByTestId(`step-${i}`).click();
+      await runStep(page, i);
       await page.waitForTimeout(1500);
     }
-    await page.getByTestId('goals').getByText(`Goals: ${goals} of ${goals} reached`).waitFor({ timeout: 90_000 });
+    await waitForGoals(page, `Goals: ${goals} of ${goals} reached`, 90_000);
     assert.deepEqual(errors, []);
     await page.close();
   });
@@ -142,7 +142,7 @@ test('the write-path lesson: each stage refuses, then a webhook of the learner\'
   const { page, errors } = await openPage(browser, `${server.url}?scenario=write-path-refusals&speed=30`, { width: 1366, height: 900 });
   await page.getByTestId('lesson').getByRole('heading', { name: "The API server's write path: who refuses what" }).waitFor();
   for (let i = 0; i < 8; i++) {
-    await page.getByTestId(`step-${i}`).click();
+    await runStep(page, i);
     await page.waitForTimeout(1500);
   }
   // The webhook's server is code: the learner reads it before it runs.
@@ -164,7 +164,7 @@ test('the write-path lesson: each stage refuses, then a webhook of the learner\'
   await page.getByTestId('step-10').click();
   await page.getByTestId('predict-result-10').getByText(/✓/).waitFor({ timeout: 60_000 });
   await notes.getByText('audit annotation failed-open.validating.webhook.admission.k8s.io/round_0_index_0: image-policy.course.example.com').waitFor();
-  await page.getByTestId('goals').getByText('Goals: 10 of 10 reached').waitFor({ timeout: 90_000 });
+  await waitForGoals(page, 'Goals: 10 of 10 reached', 90_000);
   await page.screenshot({ path: shot('write-path-webhook-1366.png') });
   assert.deepEqual(errors, []);
   await page.close();
@@ -180,7 +180,7 @@ test('the etcd backup lesson in Chinese: predictions, every member\'s data lost,
     if (i === 1) await data.filter({ hasText: /修订版本 \d+ · \d/ }).waitFor();
     if (i === 2) await page.getByTestId('predict-2-1').check();
     if (i === 3) await page.getByTestId('predict-number-3').fill('2');
-    await page.getByTestId(`step-${i}`).click();
+    await runStep(page, i);
     // A predict step's answer is checked when the step has run: wait for it.
     if (i === 2 || i === 3) await page.getByTestId(`predict-result-${i}`).getByText(/✓/).waitFor({ timeout: 60_000 });
     if (i === 4) {
@@ -190,7 +190,7 @@ test('the etcd backup lesson in Chinese: predictions, every member\'s data lost,
     }
     await page.waitForTimeout(1500);
   }
-  await page.getByTestId('goals').getByText('目标：已达成 6/6').waitFor({ timeout: 90_000 });
+  await waitForGoals(page, '目标：已达成 6/6', 90_000);
   await page.getByTestId('etcd-cut').waitFor({ state: 'detached' });
   assert.deepEqual(errors, []);
   await page.close();
@@ -201,12 +201,12 @@ test('the what-etcd-holds lesson: keys, twenty rollouts that pile up, and a defr
   await page.getByTestId('lesson').getByRole('heading', { name: /What etcd holds/ }).waitFor();
   for (let i = 0; i < 6; i++) {
     if (i === 3) await page.getByTestId('predict-number-3').fill('21');
-    await page.getByTestId(`step-${i}`).click();
+    await runStep(page, i);
     // The twenty rollouts take a while: the answer is checked when they are done.
     if (i === 3) await page.getByTestId('predict-result-3').getByText(/✓ as predicted/).waitFor({ timeout: 120_000 });
     await page.waitForTimeout(1500);
   }
-  await page.getByTestId('goals').getByText('Goals: 5 of 5 reached').waitFor({ timeout: 120_000 });
+  await waitForGoals(page, 'Goals: 5 of 5 reached', 120_000);
   const text = await page.getByTestId('etcd-data').innerText();
   const m = text.match(/rev \d+ · (.+) \((.+) in use\)/);
   assert.ok(m, text);

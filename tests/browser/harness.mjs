@@ -107,3 +107,49 @@ export async function openView(page, name) {
   if (!(await box.isChecked())) await box.check();
   await menu.locator('summary').click();
 }
+
+/**
+ * Run lesson step `i` as a learner does, by its Run button, and wait until the lesson
+ * marks it run. A click the page never saw (the machine too loaded for the button to
+ * answer) is said on stderr and given once more, so the test fails on what the page
+ * did, not on a click lost on the way.
+ */
+export async function runStep(page, i) {
+  const item = page.getByTestId(`step-item-${i}`);
+  const ran = () => item.evaluate((e) => e.classList.contains('ran'));
+  await page.getByTestId(`step-${i}`).click();
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      await page.waitForFunction((n) => document.querySelector(`[data-testid="step-item-${n}"]`)?.classList.contains('ran'), i, { timeout: 15_000 });
+      return;
+    } catch {
+      if (await ran()) return;
+      if (tries === 0) {
+        console.error(`step ${i}: not marked run 15 s after its click; clicking again`);
+        await page.getByTestId(`step-${i}`).click();
+      }
+    }
+  }
+  throw new Error(`step ${i} was not marked run after two clicks`);
+}
+
+/**
+ * Wait for the lesson's goals line to read `text`. On a timeout, the error says where
+ * the lesson was: the clock, the steps run, each goal and the console's last lines.
+ */
+export async function waitForGoals(page, text, timeout) {
+  try {
+    await page.getByTestId('goals').getByText(text).waitFor({ timeout });
+  } catch (e) {
+    const where = await page.evaluate(() => {
+      const q = (s) => document.querySelector(s)?.innerText ?? '(none)';
+      const ran = [...document.querySelectorAll('[data-testid^="step-item-"]')]
+        .map((e) => `${e.dataset.testid}${e.classList.contains('ran') ? ' ran' : ''}`);
+      return [`clock ${q('[data-testid="clock"]')}`, `steps: ${ran.join(', ')}`,
+        `goals: ${q('[data-testid="goals"]')}`,
+        `console: ${q('[data-testid="console-output"]').split('\n').slice(-15).join('\n')}`].join('\n');
+    }).catch((err) => `(the page did not answer: ${err})`);
+    e.message += `\nwhere the lesson was:\n${where}`;
+    throw e;
+  }
+}

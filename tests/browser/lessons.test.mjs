@@ -5,7 +5,7 @@
 // resize handshake; dist/ works from a sub-path with the network blocked.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, shot, type } from './harness.mjs';
+import { serve, launch, openPage, shot, type, runStep, waitForGoals } from './harness.mjs';
 import LZString from 'lz-string';
 
 let server, other, browser;
@@ -26,7 +26,7 @@ test('a lesson opens from ?scenario=, its step runs with a click and every goal 
   assert.equal(await page.getByTestId('goal-0').getAttribute('data-reached'), 'false');
   await page.getByTestId('step-1').click();
   await page.getByTestId('last-command').filter({ hasText: 'kubectl delete pods -l app=gateway --field-selector spec.nodeName=node-1 --wait=false' }).waitFor();
-  await page.getByTestId('goals').getByText('Goals: 5 of 5 reached').waitFor({ timeout: 30_000 });
+  await waitForGoals(page, 'Goals: 5 of 5 reached', 30_000);
   await page.screenshot({ path: shot('lesson-en.png') });
   await page.getByTestId('lang-zh').click();
   await page.getByTestId('goals').getByText('目标：已达成 5/5').waitFor();
@@ -39,7 +39,7 @@ test('a share link reopens the same world, and it is what lz-string decodes', as
   const { page, errors } = await openPage(browser, `${server.url}?scenario=gateway-delete-pod`);
   await page.getByTestId('speed-30').click();
   await page.getByTestId('step-1').click();
-  await page.getByTestId('goals').getByText('Goals: 5 of 5 reached').waitFor({ timeout: 30_000 });
+  await waitForGoals(page, 'Goals: 5 of 5 reached', 30_000);
   await page.getByTestId('play').click();
   await page.getByTestId('share').click();
   const url = await page.getByTestId('share-url').inputValue();
@@ -76,7 +76,7 @@ test('a broken scenario of the author\'s own is refused with its line; a good on
   await page.getByTestId('own-load').click();
   await page.getByTestId('lesson').getByRole('heading', { name: 'Mine' }).waitFor();
   await page.getByTestId('speed-30').click();
-  await page.getByTestId('goals').getByText('Goals: 1 of 1 reached').waitFor({ timeout: 20_000 });
+  await waitForGoals(page, 'Goals: 1 of 1 reached', 20_000);
   assert.equal(await page.getByTestId('own-error').count(), 0);
   assert.deepEqual(errors, []);
   await page.close();
@@ -166,9 +166,9 @@ test('dist/ served from a sub-path with the network blocked loads and runs', asy
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(`${sub.url}?scenario=replacement-pending&speed=60`);
-  await page.getByTestId('goals').getByText(/Goals: 0 of 4 reached/).waitFor({ timeout: 20_000 });
+  await waitForGoals(page, /Goals: 0 of 4 reached/, 20_000);
   await page.getByTestId('step-1').click();
-  await page.getByTestId('goals').getByText(/Goals: 2 of 4 reached/).waitFor({ timeout: 30_000 });
+  await waitForGoals(page, /Goals: 2 of 4 reached/, 30_000);
   assert.deepEqual(outside, []);
   assert.deepEqual(errors, []);
   await ctx.close();
@@ -303,7 +303,7 @@ test('writing a session as a lesson fills the editor with a scenario that loads 
   await page.getByTestId('own-load').click();
   await page.getByRole('heading', { name: 'My lesson' }).waitFor();
   await page.getByTestId('step-0').click();
-  await page.getByTestId('goals').getByText(/Goals: (\d+) of \1 reached/).waitFor({ timeout: 60_000 });
+  await waitForGoals(page, /Goals: (\d+) of \1 reached/, 60_000);
   assert.deepEqual(real(errors), []);
   await page.close();
 });
@@ -369,10 +369,10 @@ test('the node-disk-pressure lesson in Chinese: the prediction, the disk-pressur
   await page.getByText(/disk-pressure/).first().waitFor({ timeout: 30_000 });
   await page.screenshot({ path: shot('node-disk-pressure-zh.png') });
   for (const i of [2, 3, 4]) {
-    await page.getByTestId(`step-${i}`).click();
+    await runStep(page, i);
     await page.waitForTimeout(1500);
   }
-  await page.getByTestId('goals').getByText('目标：已达成 6/6').waitFor({ timeout: 180_000 });
+  await waitForGoals(page, '目标：已达成 6/6', 180_000);
   assert.deepEqual(real(errors), []);
   await page.close();
 });
@@ -388,10 +388,10 @@ test('the node-memory-pressure lesson: the prediction, the tainted node card, th
   assert.match(await page.getByTestId('predict-result-1').textContent(), /Evicted/);
   await page.screenshot({ path: shot('node-memory-pressure-en.png') });
   for (const i of [2, 3]) {
-    await page.getByTestId(`step-${i}`).click();
+    await runStep(page, i);
     await page.waitForTimeout(1500);
   }
-  await page.getByTestId('goals').getByText('Goals: 5 of 5 reached').waitFor({ timeout: 120_000 });
+  await waitForGoals(page, 'Goals: 5 of 5 reached', 120_000);
   assert.deepEqual(real(errors), []);
   await page.close();
 });

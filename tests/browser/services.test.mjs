@@ -4,7 +4,7 @@
 // tooltips carry the full words.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, shot, type, openView } from './harness.mjs';
+import { serve, launch, openPage, shot, type, openView, runStep, waitForGoals } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -59,9 +59,9 @@ test('the ready-is-not-stored lesson: clicking its steps ticks every goal while 
   const lesson = page.getByTestId('lesson');
   await lesson.getByRole('heading', { name: 'All Pods Ready, yet the message is not safely stored' }).waitFor();
   await page.getByTestId('step-1').click();
-  await page.getByTestId('goals').getByText('Goals: 1 of 6 reached').waitFor({ timeout: 30_000 });
+  await waitForGoals(page, 'Goals: 1 of 6 reached', 30_000);
   await page.getByTestId('step-2').click();
-  await page.getByTestId('goals').getByText('Goals: 6 of 6 reached').waitFor({ timeout: 60_000 });
+  await waitForGoals(page, 'Goals: 6 of 6 reached', 60_000);
   const card = page.getByTestId('svc-gateway');
   await card.getByText('deployment/gateway: Ready 3/3').waitFor();
   const twice = await card.getByTestId('svc-business').locator('tr', { hasText: 'accepted twice' }).locator('td').innerText();
@@ -112,8 +112,8 @@ test('the node-down-users-side lesson: clicking its steps ticks every goal', asy
   await page.getByTestId('lesson').getByRole('heading', { name: 'A node dies: what the users meet while the Deployment looks healthy' }).waitFor();
   await page.getByTestId('step-0').click();
   await page.getByTestId('step-1').click();
-  await page.getByTestId('goals').getByText(/Goals: [2-6] of 6 reached/).waitFor({ timeout: 60_000 });
-  await page.getByTestId('goals').getByText('Goals: 6 of 6 reached').waitFor({ timeout: 120_000 });
+  await waitForGoals(page, /Goals: [2-6] of 6 reached/, 60_000);
+  await waitForGoals(page, 'Goals: 6 of 6 reached', 120_000);
   await page.getByTestId('play').click();
   await page.screenshot({ path: shot('lesson-node-down-users-side-en.png'), fullPage: true });
   assert.deepEqual(errors, []);
@@ -126,7 +126,7 @@ test('the drain-keeps-serving lesson: clicking its steps ticks every goal, in Ch
   await page.getByTestId('step-0').click();
   await page.waitForFunction(() => /^0 failed · [1-9]/.test(document.querySelector('[data-testid=service-traffic-careful]')?.title ?? ''), null, { timeout: 30_000 });
   await page.getByTestId('step-1').click();
-  await page.getByTestId('goals').getByText('Goals: 5 of 5 reached').waitFor({ timeout: 120_000 });
+  await waitForGoals(page, 'Goals: 5 of 5 reached', 120_000);
   await page.getByTestId('play').click();
   await page.getByTestId('lang-zh').click();
   await page.getByTestId('goals').getByText('目标：已达成 5/5').waitFor();
@@ -190,10 +190,10 @@ test('the control-plane-down lesson: clicking its steps ticks every goal', async
   const { page, errors } = await openPage(browser, `${server.url}?scenario=control-plane-down&speed=30`);
   await page.getByTestId('lesson').getByRole('heading', { name: 'notes-api: the control plane is down, the data plane keeps serving' }).waitFor();
   for (const i of [0, 1, 2, 3, 4]) {
-    await page.getByTestId(`step-${i}`).click();
+    await runStep(page, i);
     await page.waitForTimeout(1500);
   }
-  await page.getByTestId('goals').getByText('Goals: 7 of 7 reached').waitFor({ timeout: 60_000 });
+  await waitForGoals(page, 'Goals: 7 of 7 reached', 60_000);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -204,7 +204,7 @@ test('the rollout-readiness-traffic lesson: clicking its steps ticks every goal'
   await page.getByTestId('step-0').click();
   await page.waitForFunction(() => /^0 failed · [1-9]/.test(document.querySelector('[data-testid=service-traffic-probed]')?.title ?? ''), null, { timeout: 30_000 });
   await page.getByTestId('step-1').click();
-  await page.getByTestId('goals').getByText('Goals: 5 of 5 reached').waitFor({ timeout: 120_000 });
+  await waitForGoals(page, 'Goals: 5 of 5 reached', 120_000);
   // Both Services in front of their Pods; plain's users met errors, probed's none.
   await page.getByTestId('service-card-plain').waitFor();
   await page.getByTestId('play').click();

@@ -4,7 +4,7 @@
 // English and Chinese.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, shot, type } from './harness.mjs';
+import { serve, launch, openPage, shot, type, runStep, waitForGoals } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serve(); browser = await launch(); });
@@ -57,7 +57,7 @@ for (const [id, title, steps, goals] of [
     const { page, errors } = await openPage(browser, `${server.url}?scenario=${id}&speed=30`);
     await page.getByTestId('lesson').getByRole('heading', { name: title }).waitFor();
     for (let i = 0; i < steps; i++) {
-      await page.getByTestId(`step-${i}`).click();
+      await runStep(page, i);
       await page.waitForTimeout(3000);
       if (id === 'statefulset-at-most-one' && i === 2) {
         // Past the eviction timeout: the dead node's two Pods are Terminating.
@@ -66,7 +66,7 @@ for (const [id, title, steps, goals] of [
         await page.locator('section.chain').screenshot({ path: shot('chain-statefulset-stuck-en.png') });
       }
     }
-    await page.getByTestId('goals').getByText(`Goals: ${goals} of ${goals} reached`).waitFor({ timeout: 120_000 });
+    await waitForGoals(page, `Goals: ${goals} of ${goals} reached`, 120_000);
     if (id === 'daemonset-on-every-node') {
       await page.getByTestId('daemonset-log-agent').waitFor();
       await page.locator('section.chain').screenshot({ path: shot('chain-daemonset-en.png') });
