@@ -138,13 +138,10 @@ pub fn node_usage(
     u
 }
 
-/// One Pod's working set alone (the eviction manager's reading): its workload's memory
-/// demand, else its idle share.
-pub fn pod_memory(store: &Store, load: &Load, p: &Pod) -> i64 {
-    let demand = workload_of(store, p)
-        .and_then(|(k, n)| load.get(&(p.metadata.namespace.clone(), k, n)))
-        .map(|d| (d, 0));
-    usage_of(p, demand, 0).memory_bytes
+/// One Pod's working set alone (the eviction manager's reading), given its workload's
+/// demand ([`pod_demand`]): that demand's memory, else its idle share.
+pub fn pod_memory(p: &Pod, demand: Option<&Demand>) -> i64 {
+    usage_of(p, demand.map(|d| (d, 0)), 0).memory_bytes
 }
 
 /// The workload's demand on a Pod, if it has one.

@@ -32,24 +32,60 @@ pub fn pod_stats(store: &Store, load: &crate::metrics::Load, p: &Pod) -> PodStat
         .filter(|s| s.state.running.is_some())
         .count() as i64;
     PodStats {
-        memory: crate::metrics::pod_memory(store, load, p),
+        memory: crate::metrics::pod_memory(p, demand),
         disk,
         inodes: inodes_of(disk),
         pids: PIDS_PER_CONTAINER * (running + 1) + demand.and_then(|d| d.pids).unwrap_or(0),
     }
 }
 
+/// Whether a workload's demand presses on a node: memory, disk or processes.
+fn presses(d: &crate::metrics::Demand) -> bool {
+    d.memory_bytes.is_some() || d.disk_bytes.is_some() || d.pids.is_some()
+}
+
+/// The controllers, as (namespace, kind, name), whose Pods a pressing `sim load` falls
+/// on: a loaded Deployment's ReplicaSets, any other loaded workload itself (as
+/// [`crate::metrics::workload_of`] maps a Pod to its workload, the other way round).
+/// Loads are few: this costs a lookup or two each, not a look at every Pod.
+fn pressing_controllers<'a>(
+    store: &'a Store,
+    load: &'a crate::metrics::Load,
+) -> Vec<(&'a str, &'a str, &'a str)> {
+    let mut out = vec![];
+    for ((ns, kind, name), _) in load.iter().filter(|(_, d)| presses(d)) {
+        out.push((ns.as_str(), kind.as_str(), name.as_str()));
+        if kind != "Deployment" {
+            continue;
+        }
+        let Some(d) = store.get::<Deployment>(&ObjKey::new(ns, name)) else {
+            continue;
+        };
+        for (k, key) in store.dependents(&d.metadata.uid) {
+            if *k == Kind::ReplicaSet {
+                out.push((ns.as_str(), "ReplicaSet", key.name.as_str()));
+            }
+        }
+    }
+    out
+}
+
+/// Whether a pressing `sim load` falls on `p` (its controller is one of `controllers`).
+fn loaded(p: &Pod, controllers: &[(&str, &str, &str)]) -> bool {
+    p.metadata.controller_ref().is_some_and(|r| {
+        controllers
+            .iter()
+            .any(|(ns, k, n)| *ns == p.metadata.namespace && *k == r.kind && *n == r.name)
+    })
+}
+
 impl Cluster {
     /// One eviction-manager cycle on `node`'s kubelet. It costs nothing while nothing
-    /// presses: no workload demand of memory, disk or processes (`sim load`), nothing
-    /// outside the Pods taking any, no condition waiting to clear, and images well
-    /// short of filling the disk.
+    /// presses on this node: none of its Pods' workloads demands memory, disk or
+    /// processes (`sim load`), nothing outside the Pods takes any, no condition waits
+    /// to clear, and images are well short of filling the disk. Each Pod's use is read
+    /// once per cycle, as the kubelet reads one stats summary.
     pub(super) fn eviction_cycle(&mut self, node: &str) {
-        let demand = self
-            .config
-            .load
-            .values()
-            .any(|d| d.memory_bytes.is_some() || d.disk_bytes.is_some() || d.pids.is_some());
         let (store, load, now) = (&self.store, &self.config.load, self.now);
         let Some(k) = self.kubelets.get_mut(node) else {
             return;
@@ -57,6 +93,13 @@ impl Cluster {
         if !k.up || k.partitioned {
             return;
         }
+        // Only this node's Pods are read, and only when some workload has a demand at
+        // all: the common case costs one look at the (few) loads.
+        let controllers = pressing_controllers(store, load);
+        let demand = !controllers.is_empty()
+            && store
+                .pods_on_node(node)
+                .any(|p| !p.is_terminal() && loaded(p, &controllers));
         if !(demand || k.pressure.active() || images_fill(k)) {
             // Under 80% used, this period's image garbage collection has nothing to do
             // and succeeds: it is counted as run, so the next one comes at the next
@@ -65,7 +108,16 @@ impl Cluster {
             k.pressure.image_gc_failures = 0;
             return;
         }
-        let stats = |p: &Pod| pod_stats(store, load, p);
+        let summary: BTreeMap<&str, PodStats> = store
+            .pods_on_node(node)
+            .map(|p| (p.metadata.uid.as_str(), pod_stats(store, load, p)))
+            .collect();
+        let stats = |p: &Pod| {
+            summary
+                .get(p.metadata.uid.as_str())
+                .copied()
+                .unwrap_or_else(|| pod_stats(store, load, p))
+        };
         let mut out = (k.image_garbage_collect(store, &stats, now), vec![]);
         let (requests, timers) = k.synchronize(store, &stats, now);
         out.0.extend(requests);
