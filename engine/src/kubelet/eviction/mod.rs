@@ -436,8 +436,9 @@ fn is_critical(p: &Pod) -> bool {
 }
 
 /// Why a Pod using `disk` bytes outgrows its ephemeral-storage limits, if it does: the
-/// sum its containers set (the largest init container's if larger), then each
-/// container's own against its share (the Pod's use split evenly).
+/// Pod's limit as `PodLimits` sums it (its containers and sidecars, or an init
+/// container's with the sidecars started before it if larger), then each container's
+/// own against its share (the Pod's use split evenly over what reports it).
 fn local_storage_exceeded(pod: &Pod, disk: i64) -> Option<String> {
     fn limit(c: &Container) -> Option<(&String, i64)> {
         c.resources
@@ -445,22 +446,7 @@ fn local_storage_exceeded(pod: &Pod, disk: i64) -> Option<String> {
             .get("ephemeral-storage")
             .map(|q| (q, parse_bytes(q).unwrap_or(i64::MAX)))
     }
-    let sum = pod
-        .spec
-        .containers
-        .iter()
-        .filter_map(limit)
-        .fold(None, |a: Option<i64>, (_, l)| {
-            Some(a.unwrap_or(0).saturating_add(l))
-        });
-    let init = pod
-        .spec
-        .init_containers
-        .iter()
-        .filter_map(limit)
-        .map(|l| l.1)
-        .max();
-    if let Some(total) = sum.max(init) {
+    if let Some(total) = pod_ephemeral_storage_limit(pod) {
         if disk > total {
             return Some(format!(
                 "Pod ephemeral local storage usage exceeds the total limit of containers {}. ",
@@ -468,10 +454,13 @@ fn local_storage_exceeded(pod: &Pod, disk: i64) -> Option<String> {
             ));
         }
     }
-    let n = pod.spec.containers.len();
-    pod.spec.containers.iter().enumerate().find_map(|(i, c)| {
+    // `containerEphemeralStorageLimitEviction` looks at the containers' own limits
+    // only, not the sidecars'.
+    let reporting = reporting_containers(pod);
+    let n = reporting.len();
+    reporting.iter().enumerate().find_map(|(i, c)| {
         let share = container_share(disk, n, i);
-        let (q, l) = limit(c)?;
+        let (q, l) = limit(c).filter(|_| !c.is_sidecar())?;
         (share > l).then(|| {
             format!(
                 "Container {} exceeded its local ephemeral storage limit \"{q}\". ",
@@ -479,6 +468,35 @@ fn local_storage_exceeded(pod: &Pod, disk: i64) -> Option<String> {
             )
         })
     })
+}
+
+/// `PodLimits` of ephemeral-storage (`AggregateContainerLimits`): the containers' sum
+/// plus the sidecars', or an init container's with the sidecars started before it
+/// when that is larger. None when no container sets one.
+fn pod_ephemeral_storage_limit(pod: &Pod) -> Option<i64> {
+    let of = |c: &Container| {
+        c.resources
+            .limits
+            .get("ephemeral-storage")
+            .map(|q| parse_bytes(q).unwrap_or(i64::MAX))
+    };
+    let add = |a: Option<i64>, b: Option<i64>| match (a, b) {
+        (Some(a), Some(b)) => Some(a.saturating_add(b)),
+        (a, b) => a.or(b),
+    };
+    let mut total = pod.spec.containers.iter().map(of).fold(None, add);
+    let (mut sidecars, mut init) = (None, None);
+    for c in &pod.spec.init_containers {
+        let this = if c.is_sidecar() {
+            total = add(total, of(c));
+            sidecars = add(sidecars, of(c));
+            sidecars
+        } else {
+            add(of(c), sidecars)
+        };
+        init = init.max(this);
+    }
+    total.max(init)
 }
 
 /// The eviction manager's `Admit`: with no pressure, or for a critical Pod (priority
@@ -506,4 +524,75 @@ pub fn admit(pod: &Pod, pressure: &Pressure) -> Option<super::admission::Rejecti
         reason: "Evicted".into(),
         message: format!("The node had condition: [{}]. ", names.join(" ")),
     })
+}
+
+#[cfg(test)]
+mod sidecar_tests {
+    use super::*;
+
+    fn container(name: &str, request: &str, limit: &str, sidecar: bool) -> Container {
+        let mut c = Container {
+            name: name.into(),
+            restart_policy: sidecar.then(|| "Always".to_string()),
+            ..Default::default()
+        };
+        for (map, q) in [
+            (&mut c.resources.requests, request),
+            (&mut c.resources.limits, limit),
+        ] {
+            if !q.is_empty() {
+                map.insert("ephemeral-storage".into(), q.into());
+            }
+        }
+        c
+    }
+
+    /// A Pod with a log-shipping sidecar, a one-off init container and its app.
+    fn pod_with_sidecar() -> Pod {
+        let mut p = Pod::default();
+        p.metadata.name = "web".into();
+        p.spec.init_containers = vec![
+            container("shipper", "1Gi", "2Gi", true),
+            container("migrate", "", "5Gi", false),
+        ];
+        p.spec.containers = vec![container("app", "1Gi", "1Gi", false)];
+        p
+    }
+
+    #[test]
+    fn a_running_sidecar_shares_its_pods_use_and_is_named_in_the_eviction_message() {
+        let p = pod_with_sidecar();
+        let stats = PodStats {
+            disk: 6 << 30,
+            ..Default::default()
+        };
+        assert_eq!(
+            eviction_message("ephemeral-storage", &p, &stats, None),
+            "The node was low on resource: ephemeral-storage. \
+             Container shipper was using 3Gi, request is 1Gi, has larger consumption of ephemeral-storage. \
+             Container app was using 3Gi, request is 1Gi, has larger consumption of ephemeral-storage. "
+        );
+    }
+
+    #[test]
+    fn the_pods_ephemeral_storage_limit_counts_sidecars_as_pod_limits_does() {
+        let p = pod_with_sidecar();
+        // Containers 1Gi + sidecar 2Gi = 3Gi, below migrate's 5Gi + the sidecar's 2Gi.
+        assert_eq!(pod_ephemeral_storage_limit(&p), Some(7 << 30));
+        assert_eq!(
+            local_storage_exceeded(&p, 8 << 30).as_deref(),
+            Some("Pod ephemeral local storage usage exceeds the total limit of containers 7Gi. ")
+        );
+        // Under it, the app's own 1Gi is checked against its half of the use; the
+        // sidecar's limit is not a container limit here.
+        assert_eq!(
+            local_storage_exceeded(&p, 3 << 30).as_deref(),
+            Some("Container app exceeded its local ephemeral storage limit \"1Gi\". ")
+        );
+        assert_eq!(local_storage_exceeded(&p, 2 << 30), None);
+        let mut plain = pod_with_sidecar();
+        plain.spec.init_containers.clear();
+        plain.spec.containers[0].resources.limits.clear();
+        assert_eq!(pod_ephemeral_storage_limit(&plain), None);
+    }
 }

@@ -48,6 +48,19 @@ pub fn container_share(usage: i64, n: usize, i: usize) -> i64 {
     usage / n + if i == 0 { usage % n } else { 0 }
 }
 
+/// The containers the stats summary reports for a running Pod, in the order their
+/// shares are counted ([`container_share`]): its sidecars (init containers with
+/// `restartPolicy: Always`, which run beside the others) first, then its containers.
+/// `evictionMessage` matches the summary's containers against both lists.
+pub fn reporting_containers(p: &Pod) -> Vec<&crate::api::Container> {
+    p.spec
+        .init_containers
+        .iter()
+        .filter(|c| c.is_sidecar())
+        .chain(&p.spec.containers)
+        .collect()
+}
+
 /// The Pods ranked for eviction under `signal`, the first to go first. The Pods'
 /// names break what is left of a tie (upstream's sort is not stable).
 pub fn rank<'a>(
@@ -137,8 +150,9 @@ pub fn eviction_message(
         "ephemeral-storage" => stats.disk,
         _ => return m,
     };
-    let n = pod.spec.containers.len();
-    for (i, c) in pod.spec.containers.iter().enumerate() {
+    let containers = reporting_containers(pod);
+    let n = containers.len();
+    for (i, c) in containers.into_iter().enumerate() {
         let share = container_share(usage, n, i);
         let request = c.resources.requests.get(resource);
         let req = request.and_then(|q| parse_bytes(q)).unwrap_or(0);
