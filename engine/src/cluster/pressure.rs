@@ -44,41 +44,6 @@ fn presses(d: &crate::metrics::Demand) -> bool {
     d.memory_bytes.is_some() || d.disk_bytes.is_some() || d.pids.is_some()
 }
 
-/// The controllers, as (namespace, kind, name), whose Pods a pressing `sim load` falls
-/// on: a loaded Deployment's ReplicaSets, any other loaded workload itself (as
-/// [`crate::metrics::workload_of`] maps a Pod to its workload, the other way round).
-/// Loads are few: this costs a lookup or two each, not a look at every Pod.
-fn pressing_controllers<'a>(
-    store: &'a Store,
-    load: &'a crate::metrics::Load,
-) -> Vec<(&'a str, &'a str, &'a str)> {
-    let mut out = vec![];
-    for ((ns, kind, name), _) in load.iter().filter(|(_, d)| presses(d)) {
-        out.push((ns.as_str(), kind.as_str(), name.as_str()));
-        if kind != "Deployment" {
-            continue;
-        }
-        let Some(d) = store.get::<Deployment>(&ObjKey::new(ns, name)) else {
-            continue;
-        };
-        for (k, key) in store.dependents(&d.metadata.uid) {
-            if *k == Kind::ReplicaSet {
-                out.push((ns.as_str(), "ReplicaSet", key.name.as_str()));
-            }
-        }
-    }
-    out
-}
-
-/// Whether a pressing `sim load` falls on `p` (its controller is one of `controllers`).
-fn loaded(p: &Pod, controllers: &[(&str, &str, &str)]) -> bool {
-    p.metadata.controller_ref().is_some_and(|r| {
-        controllers
-            .iter()
-            .any(|(ns, k, n)| *ns == p.metadata.namespace && *k == r.kind && *n == r.name)
-    })
-}
-
 impl Cluster {
     /// One eviction-manager cycle on `node`'s kubelet. It costs nothing while nothing
     /// presses on this node: none of its Pods' workloads demands memory, disk or
@@ -94,12 +59,13 @@ impl Cluster {
             return;
         }
         // Only this node's Pods are read, and only when some workload has a demand at
-        // all: the common case costs one look at the (few) loads.
-        let controllers = pressing_controllers(store, load);
-        let demand = !controllers.is_empty()
-            && store
-                .pods_on_node(node)
-                .any(|p| !p.is_terminal() && loaded(p, &controllers));
+        // all: the common case costs one look at the (few) loads. Each Pod is matched
+        // to its load as its stats are ([`pod_stats`]), so a Pod whose Deployment was
+        // just deleted still presses until it is gone.
+        let demand = load.values().any(presses)
+            && store.pods_on_node(node).any(|p| {
+                !p.is_terminal() && crate::metrics::pod_demand(store, load, p).is_some_and(presses)
+            });
         if !(demand || k.pressure.active() || images_fill(k)) {
             // Under 80% used, this period's image garbage collection has nothing to do
             // and succeeds: it is counted as run, so the next one comes at the next

@@ -455,12 +455,12 @@ fn local_storage_exceeded(pod: &Pod, disk: i64) -> Option<String> {
         }
     }
     // `containerEphemeralStorageLimitEviction` looks at the containers' own limits
-    // only, not the sidecars'.
+    // only, not the sidecars', and skips a limit of 0.
     let reporting = reporting_containers(pod);
     let n = reporting.len();
     reporting.iter().enumerate().find_map(|(i, c)| {
         let share = container_share(disk, n, i);
-        let (q, l) = limit(c).filter(|_| !c.is_sidecar())?;
+        let (q, l) = limit(c).filter(|(_, l)| !c.is_sidecar() && *l != 0)?;
         (share > l).then(|| {
             format!(
                 "Container {} exceeded its local ephemeral storage limit \"{q}\". ",
@@ -594,5 +594,13 @@ mod sidecar_tests {
         plain.spec.init_containers.clear();
         plain.spec.containers[0].resources.limits.clear();
         assert_eq!(pod_ephemeral_storage_limit(&plain), None);
+        // A container's limit of 0 is no container limit, but it is the Pod's.
+        plain
+            .spec
+            .containers
+            .push(container("zero", "", "0", false));
+        assert_eq!(pod_ephemeral_storage_limit(&plain), Some(0));
+        plain.spec.init_containers = vec![container("big", "", "1Gi", false)];
+        assert_eq!(local_storage_exceeded(&plain, 1 << 20), None);
     }
 }
