@@ -440,12 +440,6 @@ fn is_critical(p: &Pod) -> bool {
 /// container's with the sidecars started before it if larger), then each container's
 /// own against its share (the Pod's use split evenly over what reports it).
 fn local_storage_exceeded(pod: &Pod, disk: i64) -> Option<String> {
-    fn limit(c: &Container) -> Option<(&String, i64)> {
-        c.resources
-            .limits
-            .get("ephemeral-storage")
-            .map(|q| (q, parse_bytes(q).unwrap_or(i64::MAX)))
-    }
     if let Some(total) = pod_ephemeral_storage_limit(pod) {
         if disk > total {
             return Some(format!(
@@ -460,7 +454,7 @@ fn local_storage_exceeded(pod: &Pod, disk: i64) -> Option<String> {
     let n = reporting.len();
     reporting.iter().enumerate().find_map(|(i, c)| {
         let share = container_share(disk, n, i);
-        let (q, l) = limit(c).filter(|(_, l)| !c.is_sidecar() && *l != 0)?;
+        let (q, l) = ephemeral_storage_limit(c).filter(|(_, l)| !c.is_sidecar() && *l != 0)?;
         (share > l).then(|| {
             format!(
                 "Container {} exceeded its local ephemeral storage limit \"{q}\". ",
@@ -470,16 +464,20 @@ fn local_storage_exceeded(pod: &Pod, disk: i64) -> Option<String> {
     })
 }
 
+/// A container's `limits.ephemeral-storage`, as written and in bytes (one that does not
+/// parse counts as no bound).
+fn ephemeral_storage_limit(c: &Container) -> Option<(&String, i64)> {
+    c.resources
+        .limits
+        .get("ephemeral-storage")
+        .map(|q| (q, parse_bytes(q).unwrap_or(i64::MAX)))
+}
+
 /// `PodLimits` of ephemeral-storage (`AggregateContainerLimits`): the containers' sum
 /// plus the sidecars', or an init container's with the sidecars started before it
 /// when that is larger. None when no container sets one.
 fn pod_ephemeral_storage_limit(pod: &Pod) -> Option<i64> {
-    let of = |c: &Container| {
-        c.resources
-            .limits
-            .get("ephemeral-storage")
-            .map(|q| parse_bytes(q).unwrap_or(i64::MAX))
-    };
+    let of = |c: &Container| ephemeral_storage_limit(c).map(|(_, l)| l);
     let add = |a: Option<i64>, b: Option<i64>| match (a, b) {
         (Some(a), Some(b)) => Some(a.saturating_add(b)),
         (a, b) => a.or(b),
